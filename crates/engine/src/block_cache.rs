@@ -1,0 +1,194 @@
+//! The shared block cache (HBase's `BlockCache`): decoded data blocks keyed by (file id, offset),
+//! bounded by a byte capacity, with two priorities. Blocks of IN_MEMORY families are evicted only
+//! when no ordinary block is left. Eviction within a priority is CLOCK (second chance).
+
+use crate::metrics::Metrics;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+const SHARDS: usize = 16;
+
+/// Cache priority of a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Priority {
+    /// Ordinary blocks.
+    Normal = 0,
+    /// Blocks of IN_MEMORY families: evicted last.
+    InMemory = 1,
+}
+
+type Key = (u64, u64);
+
+#[derive(Debug)]
+struct Entry {
+    block: Arc<Vec<u8>>,
+    priority: Priority,
+    referenced: bool,
+}
+
+#[derive(Debug, Default)]
+struct Shard {
+    map: HashMap<Key, Entry>,
+    queues: [VecDeque<Key>; 2],
+    used: usize,
+}
+
+/// A sharded, byte-bounded block cache. Thread-safe.
+#[derive(Debug)]
+pub struct BlockCache {
+    shards: Vec<Mutex<Shard>>,
+    shard_capacity: usize,
+    metrics: Arc<Metrics>,
+}
+
+impl BlockCache {
+    /// A cache holding at most about `capacity_bytes` of block data.
+    pub fn new(capacity_bytes: usize, metrics: Arc<Metrics>) -> Self {
+        BlockCache {
+            shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
+            shard_capacity: capacity_bytes / SHARDS,
+            metrics,
+        }
+    }
+
+    fn shard(&self, key: Key) -> std::sync::MutexGuard<'_, Shard> {
+        let h = key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ key.1.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        let idx = (h >> 40) as usize % SHARDS;
+        self.shards[idx].lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Looks a block up, counting a hit or a miss.
+    pub fn get(&self, file_id: u64, offset: u64) -> Option<Arc<Vec<u8>>> {
+        let mut s = self.shard((file_id, offset));
+        match s.map.get_mut(&(file_id, offset)) {
+            Some(e) => {
+                e.referenced = true;
+                Metrics::inc(&self.metrics.block_cache_hits);
+                Some(e.block.clone())
+            }
+            None => {
+                Metrics::inc(&self.metrics.block_cache_misses);
+                None
+            }
+        }
+    }
+
+    /// Inserts a block, evicting others as needed to stay within capacity.
+    pub fn insert(&self, file_id: u64, offset: u64, block: Arc<Vec<u8>>, priority: Priority) {
+        let key = (file_id, offset);
+        let size = block.len() + 64;
+        if size > self.shard_capacity {
+            return;
+        }
+        let mut s = self.shard(key);
+        if s.map.contains_key(&key) {
+            return;
+        }
+        while s.used + size > self.shard_capacity {
+            if !self.evict_one(&mut s) {
+                break;
+            }
+        }
+        s.used += size;
+        s.queues[priority as usize].push_back(key);
+        s.map.insert(
+            key,
+            Entry {
+                block,
+                priority,
+                referenced: false,
+            },
+        );
+    }
+
+    fn evict_one(&self, s: &mut Shard) -> bool {
+        for q in 0..2 {
+            // Each entry gets one second chance, so two passes over the queue are enough.
+            let mut budget = s.queues[q].len() * 2;
+            while budget > 0 {
+                budget -= 1;
+                let Some(key) = s.queues[q].pop_front() else { break };
+                let Some(e) = s.map.get_mut(&key) else { continue };
+                if e.priority as usize != q {
+                    continue;
+                }
+                if e.referenced {
+                    e.referenced = false;
+                    s.queues[q].push_back(key);
+                    continue;
+                }
+                if let Some(e) = s.map.remove(&key) {
+                    s.used -= e.block.len() + 64;
+                    Metrics::inc(&self.metrics.block_cache_evictions);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Drops every block of `file_id` (after the file is deleted).
+    pub fn evict_file(&self, file_id: u64) {
+        for shard in &self.shards {
+            let mut s = shard.lock().unwrap_or_else(|p| p.into_inner());
+            let keys: Vec<Key> = s.map.keys().filter(|k| k.0 == file_id).copied().collect();
+            for k in keys {
+                if let Some(e) = s.map.remove(&k) {
+                    s.used -= e.block.len() + 64;
+                }
+            }
+        }
+    }
+
+    /// Bytes of block data held.
+    pub fn used_bytes(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).used)
+            .sum()
+    }
+
+    /// Number of blocks held.
+    pub fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).map.len())
+            .sum()
+    }
+
+    /// True when no block is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_is_respected_and_in_memory_blocks_outlive_normal_ones() {
+        let m = Arc::new(Metrics::default());
+        let cache = BlockCache::new(SHARDS * 10_000, m.clone());
+        for f in 0..50u64 {
+            cache.insert(1, f * 4096, Arc::new(vec![0; 1000]), Priority::InMemory);
+        }
+        for f in 0..2000u64 {
+            cache.insert(2, f * 4096, Arc::new(vec![0; 1000]), Priority::Normal);
+        }
+        assert!(cache.used_bytes() <= SHARDS * 10_000);
+        let in_mem = (0..50u64).filter(|f| cache.get(1, f * 4096).is_some()).count();
+        assert_eq!(in_mem, 50, "in-memory blocks were evicted before normal ones");
+        assert!(Metrics::get(&m.block_cache_evictions) > 0);
+    }
+
+    #[test]
+    fn evict_file_removes_its_blocks() {
+        let cache = BlockCache::new(1 << 20, Arc::new(Metrics::default()));
+        cache.insert(7, 0, Arc::new(vec![1; 10]), Priority::Normal);
+        cache.insert(8, 0, Arc::new(vec![1; 10]), Priority::Normal);
+        cache.evict_file(7);
+        assert!(cache.get(7, 0).is_none());
+        assert!(cache.get(8, 0).is_some());
+    }
+}

@@ -1,0 +1,72 @@
+//! Builds the raw bytes of one data block ("Data block" in `docs/format/block-file.md`).
+
+use crate::byte_reader::put_varint;
+use crate::cell::KeyValue;
+use crate::schema::DataBlockEncoding;
+
+/// Accumulates cells, in key order, into one raw data block.
+#[derive(Debug)]
+pub struct BlockBuilder {
+    buf: Vec<u8>,
+    encoding: DataBlockEncoding,
+    prev_row: Vec<u8>,
+    count: usize,
+}
+
+impl BlockBuilder {
+    /// An empty builder using `encoding`.
+    pub fn new(encoding: DataBlockEncoding) -> Self {
+        BlockBuilder {
+            buf: Vec::new(),
+            encoding,
+            prev_row: Vec::new(),
+            count: 0,
+        }
+    }
+
+    /// Appends a cell: `shared:varint suffix_len:varint row_suffix qualifier:lp ts:i64be
+    /// type:u8 seq:varint value:lp`. `shared` is always 0 with encoding NONE.
+    pub fn add(&mut self, kv: &KeyValue) {
+        let row = &kv.key.row;
+        let shared = match self.encoding {
+            DataBlockEncoding::None => 0,
+            DataBlockEncoding::Prefix => row
+                .iter()
+                .zip(self.prev_row.iter())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        };
+        put_varint(&mut self.buf, shared as u64);
+        put_varint(&mut self.buf, (row.len() - shared) as u64);
+        self.buf.extend_from_slice(&row[shared..]);
+        put_varint(&mut self.buf, kv.key.qualifier.len() as u64);
+        self.buf.extend_from_slice(&kv.key.qualifier);
+        self.buf.extend_from_slice(&kv.key.timestamp.to_be_bytes());
+        self.buf.push(kv.key.cell_type.code());
+        put_varint(&mut self.buf, kv.key.seq);
+        put_varint(&mut self.buf, kv.value.len() as u64);
+        self.buf.extend_from_slice(&kv.value);
+        if self.encoding == DataBlockEncoding::Prefix {
+            self.prev_row.clear();
+            self.prev_row.extend_from_slice(row);
+        }
+        self.count += 1;
+    }
+
+    /// Raw size so far in bytes.
+    pub fn size(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// True when no cell was added since the last `take`.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Returns the raw block and resets the builder.
+    pub fn take(&mut self) -> Vec<u8> {
+        self.prev_row.clear();
+        self.count = 0;
+        std::mem::take(&mut self.buf)
+    }
+}

@@ -1,0 +1,316 @@
+//! Opens a block file and reads its cells through the block cache.
+
+use super::{decode_key, unframe_block, BlockDecoder, FileMeta, IndexEntry, FORMAT_VERSION, MAGIC, TRAILER_LEN};
+use crate::block_cache::{BlockCache, Priority};
+use crate::bloom::{row_col_key, BloomFilter};
+use crate::byte_reader::{masked_crc, ByteReader};
+use crate::cell::{CellKey, KeyValue};
+use crate::error::{Error, IoContext, Result};
+use crate::metrics::Metrics;
+use crate::schema::BloomType;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How data blocks of one read interact with the cache.
+#[derive(Debug, Clone, Copy)]
+pub struct CacheMode {
+    /// Whether blocks read are inserted into the cache (the family's BLOCKCACHE). Lookups always
+    /// consult the cache unless this is false.
+    pub use_cache: bool,
+    /// Priority of inserted blocks (IN_MEMORY families get `InMemory`).
+    pub priority: Priority,
+}
+
+/// An open block file: trailer, meta, index and bloom held in memory; data blocks read on
+/// demand. Thread-safe (reads use positional I/O).
+pub struct BlockFileReader {
+    path: PathBuf,
+    file: File,
+    id: u64,
+    size: u64,
+    meta: FileMeta,
+    index: Vec<IndexEntry>,
+    bloom: Option<BloomFilter>,
+    cache: Arc<BlockCache>,
+    metrics: Arc<Metrics>,
+}
+
+impl std::fmt::Debug for BlockFileReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockFileReader")
+            .field("path", &self.path)
+            .field("id", &self.id)
+            .field("size", &self.size)
+            .finish()
+    }
+}
+
+impl BlockFileReader {
+    /// Opens `path`, giving it the cache identity `id` (unique per file in the engine).
+    pub fn open(path: &Path, id: u64, cache: Arc<BlockCache>, metrics: Arc<Metrics>) -> Result<Self> {
+        let file = File::open(path).at(path)?;
+        let size = file.metadata().at(path)?.len();
+        let corrupt = |off: u64, why: &str| Error::corruption(path, off, why.to_string());
+        if size < TRAILER_LEN as u64 {
+            return Err(corrupt(0, "file shorter than its trailer"));
+        }
+        let toff = size - TRAILER_LEN as u64;
+        let mut trailer = [0u8; TRAILER_LEN];
+        file.read_exact_at(&mut trailer, toff).at(path)?;
+        if &trailer[TRAILER_LEN - 8..] != MAGIC {
+            return Err(corrupt(toff, "bad trailer magic"));
+        }
+        let mut r = ByteReader::new(&trailer);
+        let mut v = [0u64; 6];
+        for x in &mut v {
+            *x = r.u64().ok_or_else(|| corrupt(toff, "short trailer"))?;
+        }
+        let version = r.u32().ok_or_else(|| corrupt(toff, "short trailer"))?;
+        let crc = r.u32().ok_or_else(|| corrupt(toff, "short trailer"))?;
+        if masked_crc(&trailer[..52]) != crc {
+            return Err(corrupt(toff, "trailer checksum mismatch"));
+        }
+        if version != FORMAT_VERSION {
+            return Err(corrupt(toff, &format!("unsupported format version {version}")));
+        }
+        let [bloom_off, bloom_len, index_off, index_len, meta_off, meta_len] = v;
+        let read_section = |off: u64, len: u64, what: &str| -> Result<Vec<u8>> {
+            if off.checked_add(len).is_none_or(|end| end > toff) || len > 1 << 31 {
+                return Err(corrupt(toff, &format!("{what} section out of bounds")));
+            }
+            let mut buf = vec![0u8; len as usize];
+            file.read_exact_at(&mut buf, off).at(path)?;
+            unframe_block(&buf).map_err(|e| corrupt(off, &format!("{what} section: {e}")))
+        };
+        let meta_raw = read_section(meta_off, meta_len, "meta")?;
+        let meta = FileMeta::decode(&meta_raw).ok_or_else(|| corrupt(meta_off, "malformed meta section"))?;
+        let index_raw = read_section(index_off, index_len, "index")?;
+        let index = decode_index(&index_raw, index_off).map_err(|why| corrupt(index_off, &why))?;
+        let bloom = if meta.bloom == BloomType::None {
+            None
+        } else {
+            let raw = read_section(bloom_off, bloom_len, "bloom")?;
+            if raw.is_empty() {
+                None
+            } else {
+                Some(BloomFilter::decode(&raw).ok_or_else(|| corrupt(bloom_off, "malformed bloom section"))?)
+            }
+        };
+        Ok(BlockFileReader {
+            path: path.to_path_buf(),
+            file,
+            id,
+            size,
+            meta,
+            index,
+            bloom,
+            cache,
+            metrics,
+        })
+    }
+
+    /// The file's metadata.
+    pub fn meta(&self) -> &FileMeta {
+        &self.meta
+    }
+
+    /// Size of the file on disk in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The cache identity of the file.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of data blocks.
+    pub fn block_count(&self) -> usize {
+        self.index.len()
+    }
+
+    /// False when the bloom filter proves the file holds no cell of `row`. Always true
+    /// without a ROW bloom.
+    pub fn may_contain_row(&self, row: &[u8]) -> bool {
+        match (&self.bloom, self.meta.bloom) {
+            (Some(b), BloomType::Row) => b.may_contain(row),
+            _ => true,
+        }
+    }
+
+    /// False when a ROWCOL bloom proves the file holds no cell of any of `qualifiers` in
+    /// `row`, nor a family-level marker (empty qualifier). True without a ROWCOL bloom.
+    pub fn may_contain_columns(&self, row: &[u8], qualifiers: &[&[u8]]) -> bool {
+        match (&self.bloom, self.meta.bloom) {
+            (Some(b), BloomType::RowCol) => {
+                b.may_contain(&row_col_key(row, b""))
+                    || qualifiers.iter().any(|q| b.may_contain(&row_col_key(row, q)))
+            }
+            (Some(b), BloomType::Row) => b.may_contain(row),
+            _ => true,
+        }
+    }
+
+    /// The first key of the middle data block: the split point HBase would choose.
+    pub fn mid_key(&self) -> Option<&CellKey> {
+        self.index.get(self.index.len() / 2).map(|e| &e.first_key)
+    }
+
+    fn read_block(&self, idx: usize, mode: CacheMode) -> Result<Arc<Vec<u8>>> {
+        let e = &self.index[idx];
+        if mode.use_cache {
+            if let Some(b) = self.cache.get(self.id, e.offset) {
+                return Ok(b);
+            }
+        }
+        Metrics::inc(&self.metrics.data_blocks_read);
+        let mut buf = vec![0u8; e.size as usize];
+        self.file.read_exact_at(&mut buf, e.offset).at(&self.path)?;
+        let raw = unframe_block(&buf).map_err(|why| Error::corruption(&self.path, e.offset, why))?;
+        let block = Arc::new(raw);
+        if mode.use_cache {
+            self.cache.insert(self.id, e.offset, block.clone(), mode.priority);
+        }
+        Ok(block)
+    }
+
+    fn decode_err(&self, idx: usize, at: usize) -> Error {
+        Error::corruption(
+            &self.path,
+            self.index[idx].offset,
+            format!("malformed cell at byte {at} of the decompressed data block"),
+        )
+    }
+}
+
+fn decode_index(raw: &[u8], _off: u64) -> std::result::Result<Vec<IndexEntry>, String> {
+    let mut r = ByteReader::new(raw);
+    let n = r.varint().ok_or("truncated index count")?;
+    let mut out = Vec::with_capacity(n.min(1 << 20) as usize);
+    for i in 0..n {
+        let offset = r.varint().ok_or_else(|| format!("truncated index entry {i}"))?;
+        let size = r.varint().ok_or_else(|| format!("truncated index entry {i}"))?;
+        let first_key = decode_key(&mut r).ok_or_else(|| format!("truncated index key {i}"))?;
+        if size > 1 << 31 {
+            return Err(format!("index entry {i} has implausible size {size}"));
+        }
+        out.push(IndexEntry { offset, size, first_key });
+    }
+    Ok(out)
+}
+
+/// A cursor over a file's cells in key order, with seeks.
+#[derive(Debug)]
+pub struct FileScanner {
+    reader: Arc<BlockFileReader>,
+    mode: CacheMode,
+    block_idx: usize,
+    decoder: Option<BlockDecoder>,
+    current: Option<KeyValue>,
+}
+
+impl FileScanner {
+    /// An unpositioned cursor over `reader`; call `seek` first.
+    pub fn new(reader: Arc<BlockFileReader>, mode: CacheMode) -> Self {
+        FileScanner {
+            reader,
+            mode,
+            block_idx: 0,
+            decoder: None,
+            current: None,
+        }
+    }
+
+    /// The file read.
+    pub fn reader(&self) -> &Arc<BlockFileReader> {
+        &self.reader
+    }
+
+    /// The cell under the cursor.
+    pub fn peek(&self) -> Option<&KeyValue> {
+        self.current.as_ref()
+    }
+
+    fn load(&mut self, idx: usize) -> Result<bool> {
+        if idx >= self.reader.index.len() {
+            self.decoder = None;
+            self.current = None;
+            return Ok(false);
+        }
+        let block = self.reader.read_block(idx, self.mode)?;
+        self.block_idx = idx;
+        self.decoder = Some(BlockDecoder::new(block));
+        Ok(true)
+    }
+
+    /// Moves to the next cell.
+    pub fn next(&mut self) -> Result<()> {
+        loop {
+            let Some(d) = self.decoder.as_mut() else {
+                self.current = None;
+                return Ok(());
+            };
+            match d.next_cell() {
+                Ok(Some(kv)) => {
+                    self.current = Some(kv);
+                    return Ok(());
+                }
+                Ok(None) => {
+                    if !self.load(self.block_idx + 1)? {
+                        return Ok(());
+                    }
+                }
+                Err(at) => return Err(self.reader.decode_err(self.block_idx, at)),
+            }
+        }
+    }
+
+    /// Positions the cursor at the first cell ≥ `key`.
+    pub fn seek(&mut self, key: &CellKey) -> Result<()> {
+        let idx = self.reader.index.partition_point(|e| e.first_key <= *key).saturating_sub(1);
+        // Stay in the current block when the target lies ahead within it.
+        let reuse = self.decoder.is_some()
+            && idx == self.block_idx
+            && self.current.as_ref().is_some_and(|c| c.key <= *key);
+        if !reuse && !self.load(idx)? {
+            return Ok(());
+        }
+        if !reuse {
+            self.next()?;
+        }
+        while let Some(c) = &self.current {
+            if c.key >= *key {
+                break;
+            }
+            self.next()?;
+        }
+        Ok(())
+    }
+
+    /// The row of the last cell whose key is < `first_on_row(row)`, or `None`.
+    pub fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
+        let target = CellKey::first_on_row(row);
+        let idx = self.reader.index.partition_point(|e| e.first_key < target);
+        if idx == 0 {
+            return Ok(None);
+        }
+        let block = self.reader.read_block(idx - 1, self.mode)?;
+        let mut d = BlockDecoder::new(block);
+        let mut last = None;
+        loop {
+            match d.next_cell() {
+                Ok(Some(kv)) if kv.key < target => last = Some(kv.key.row),
+                Ok(_) => break,
+                Err(at) => return Err(self.reader.decode_err(idx - 1, at)),
+            }
+        }
+        Ok(last)
+    }
+}

@@ -1,0 +1,186 @@
+//! Writes a block file from cells given in key order.
+
+use super::{encode_key, frame_block, BlockBuilder, FileMeta, FORMAT_VERSION, MAGIC};
+use crate::bloom::{row_col_key, BloomBuilder};
+use crate::byte_reader::{masked_crc, put_varint};
+use crate::cell::KeyValue;
+use crate::compression::Compression;
+use crate::error::{IoContext, Result};
+use crate::schema::{BloomType, DataBlockEncoding};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// How a file is written; taken from the family's attributes.
+#[derive(Debug, Clone)]
+pub struct FileOptions {
+    /// The family name stored in the file's meta section.
+    pub family: Vec<u8>,
+    /// Target raw size of a data block in bytes (the family's BLOCKSIZE).
+    pub block_size: usize,
+    /// Data block codec.
+    pub compression: Compression,
+    /// Data block key encoding.
+    pub encoding: DataBlockEncoding,
+    /// Bloom filter kind.
+    pub bloom: BloomType,
+    /// Marks the output of a major compaction.
+    pub major_compacted: bool,
+}
+
+/// Streams cells into a new block file. Not thread-safe; one writer per file.
+pub struct BlockFileWriter {
+    path: PathBuf,
+    out: BufWriter<File>,
+    offset: u64,
+    opts: FileOptions,
+    block: BlockBuilder,
+    block_first: Option<crate::cell::CellKey>,
+    index: Vec<u8>,
+    index_count: u64,
+    bloom: BloomBuilder,
+    last_bloom_key: Vec<u8>,
+    meta: FileMeta,
+}
+
+impl BlockFileWriter {
+    /// Creates (truncating) the file at `path`.
+    pub fn create(path: &Path, opts: FileOptions) -> Result<Self> {
+        let file = File::create(path).at(path)?;
+        Ok(BlockFileWriter {
+            path: path.to_path_buf(),
+            out: BufWriter::with_capacity(256 * 1024, file),
+            offset: 0,
+            block: BlockBuilder::new(opts.encoding),
+            block_first: None,
+            index: Vec::new(),
+            index_count: 0,
+            bloom: BloomBuilder::new(),
+            last_bloom_key: Vec::new(),
+            meta: FileMeta {
+                family: opts.family.clone(),
+                cell_count: 0,
+                delete_count: 0,
+                min_ts: i64::MAX,
+                max_ts: i64::MIN,
+                max_seq: 0,
+                first_key: None,
+                last_key: None,
+                bloom: opts.bloom,
+                major_compacted: opts.major_compacted,
+                raw_data_bytes: 0,
+            },
+            opts,
+        })
+    }
+
+    /// Appends a cell. Cells must arrive in strictly increasing key order.
+    pub fn add(&mut self, kv: &KeyValue) -> Result<()> {
+        debug_assert!(self.meta.last_key.as_ref().is_none_or(|l| *l < kv.key));
+        if self.block_first.is_none() {
+            self.block_first = Some(kv.key.clone());
+        }
+        self.block.add(kv);
+        let bloom_key = match self.opts.bloom {
+            BloomType::None => None,
+            BloomType::Row => Some(kv.key.row.clone()),
+            BloomType::RowCol => Some(row_col_key(&kv.key.row, &kv.key.qualifier)),
+        };
+        if let Some(b) = bloom_key {
+            if b != self.last_bloom_key {
+                self.bloom.add(&b);
+                self.last_bloom_key = b;
+            }
+        }
+        let m = &mut self.meta;
+        m.cell_count += 1;
+        if kv.key.cell_type.is_delete() {
+            m.delete_count += 1;
+        }
+        m.min_ts = m.min_ts.min(kv.key.timestamp);
+        m.max_ts = m.max_ts.max(kv.key.timestamp);
+        m.max_seq = m.max_seq.max(kv.key.seq);
+        if m.first_key.is_none() {
+            m.first_key = Some(kv.key.clone());
+        }
+        m.last_key = Some(kv.key.clone());
+        if self.block.size() >= self.opts.block_size {
+            self.finish_block()?;
+        }
+        Ok(())
+    }
+
+    fn finish_block(&mut self) -> Result<()> {
+        if self.block.is_empty() {
+            return Ok(());
+        }
+        let raw = self.block.take();
+        self.meta.raw_data_bytes += raw.len() as u64;
+        let framed = frame_block(&raw, self.opts.compression);
+        let first = self.block_first.take().expect("a non-empty block has a first key");
+        put_varint(&mut self.index, self.offset);
+        put_varint(&mut self.index, framed.len() as u64);
+        encode_key(&mut self.index, &first);
+        self.index_count += 1;
+        self.write(&framed)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_all(bytes).at(&self.path)?;
+        self.offset += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Cells added so far.
+    pub fn cell_count(&self) -> u64 {
+        self.meta.cell_count
+    }
+
+    /// Bytes written so far (data blocks only, until `finish`).
+    pub fn bytes_written(&self) -> u64 {
+        self.offset
+    }
+
+    /// Writes the bloom, index and meta sections and the trailer, then fsyncs the file.
+    /// Returns the file's metadata and its total size.
+    pub fn finish(mut self) -> Result<(FileMeta, u64)> {
+        self.finish_block()?;
+        let bloom_off = self.offset;
+        let bloom_raw = if self.opts.bloom == BloomType::None {
+            Vec::new()
+        } else {
+            self.bloom.finish()
+        };
+        let bloom = frame_block(&bloom_raw, Compression::None);
+        self.write(&bloom)?;
+        let index_off = self.offset;
+        let mut index_raw = Vec::new();
+        put_varint(&mut index_raw, self.index_count);
+        index_raw.extend_from_slice(&self.index);
+        let index = frame_block(&index_raw, Compression::None);
+        self.write(&index)?;
+        let meta_off = self.offset;
+        let meta = frame_block(&self.meta.encode(), Compression::None);
+        self.write(&meta)?;
+        let mut trailer = Vec::with_capacity(super::TRAILER_LEN);
+        for v in [
+            bloom_off,
+            bloom.len() as u64,
+            index_off,
+            index.len() as u64,
+            meta_off,
+            meta.len() as u64,
+        ] {
+            trailer.extend_from_slice(&v.to_be_bytes());
+        }
+        trailer.extend_from_slice(&FORMAT_VERSION.to_be_bytes());
+        let crc = masked_crc(&trailer);
+        trailer.extend_from_slice(&crc.to_be_bytes());
+        trailer.extend_from_slice(MAGIC);
+        self.write(&trailer)?;
+        self.out.flush().at(&self.path)?;
+        let file = self.out.get_ref();
+        file.sync_all().at(&self.path)?;
+        Ok((self.meta, self.offset))
+    }
+}

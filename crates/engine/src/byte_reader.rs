@@ -1,0 +1,127 @@
+//! Bounds-checked decoding of bytes from disk: every read returns `None` past the end instead of
+//! panicking, and varints are LEB128 (7 bits a byte, low group first) as in LevelDB.
+
+/// A cursor over a byte slice whose reads never panic.
+#[derive(Debug, Clone)]
+pub struct ByteReader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> ByteReader<'a> {
+    /// A reader at the start of `buf`.
+    pub fn new(buf: &'a [u8]) -> Self {
+        ByteReader { buf, pos: 0 }
+    }
+
+    /// Bytes consumed so far.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left.
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// True when every byte was consumed.
+    pub fn is_empty(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    /// The next `n` bytes.
+    pub fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.pos.checked_add(n)?;
+        let out = self.buf.get(self.pos..end)?;
+        self.pos = end;
+        Some(out)
+    }
+
+    /// One byte.
+    pub fn u8(&mut self) -> Option<u8> {
+        self.bytes(1).map(|b| b[0])
+    }
+
+    /// A big-endian u32.
+    pub fn u32(&mut self) -> Option<u32> {
+        self.bytes(4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// A big-endian u64.
+    pub fn u64(&mut self) -> Option<u64> {
+        let b = self.bytes(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Some(u64::from_be_bytes(a))
+    }
+
+    /// A big-endian i64.
+    pub fn i64(&mut self) -> Option<i64> {
+        self.u64().map(|v| v as i64)
+    }
+
+    /// An unsigned LEB128 varint of at most 10 bytes.
+    pub fn varint(&mut self) -> Option<u64> {
+        let mut out: u64 = 0;
+        for i in 0..10 {
+            let b = self.u8()?;
+            out |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                return Some(out);
+            }
+        }
+        None
+    }
+
+    /// A varint that must fit a `usize` length no larger than what remains.
+    pub fn len_prefixed(&mut self) -> Option<&'a [u8]> {
+        let n = usize::try_from(self.varint()?).ok()?;
+        self.bytes(n)
+    }
+}
+
+/// Appends `v` as an unsigned LEB128 varint.
+pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Appends a varint length followed by the bytes.
+pub fn put_len_prefixed(out: &mut Vec<u8>, bytes: &[u8]) {
+    put_varint(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+/// CRC-32C of `data`, masked as LevelDB does so that CRCs of CRCs stay well distributed.
+pub fn masked_crc(data: &[u8]) -> u32 {
+    let c = crc32c::crc32c(data);
+    c.rotate_right(15).wrapping_add(0xa282_ead8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_round_trips_and_truncation_is_none() {
+        for v in [0u64, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
+            let mut b = Vec::new();
+            put_varint(&mut b, v);
+            assert_eq!(ByteReader::new(&b).varint(), Some(v));
+            assert_eq!(ByteReader::new(&b[..b.len() - 1]).varint(), None);
+        }
+    }
+
+    #[test]
+    fn reads_past_end_are_none() {
+        let mut r = ByteReader::new(&[1, 2, 3]);
+        assert_eq!(r.u32(), None);
+        assert_eq!(r.bytes(usize::MAX), None);
+        assert_eq!(r.u8(), Some(1));
+        let mut r = ByteReader::new(&[0xff, 0xff, 0xff, 0x0f, 1]);
+        assert_eq!(r.len_prefixed(), None);
+    }
+}

@@ -1,0 +1,264 @@
+//! Cells, their type codes and their sort order (HBase's `KeyValue` and `CellComparator`).
+//!
+//! Within a store (one family of one region) a cell's key is (row, qualifier, timestamp, type,
+//! sequence id). Order: row ascending by unsigned bytes, qualifier ascending, timestamp
+//! descending, type code descending (so delete markers sort before puts at the same
+//! timestamp), then sequence id descending (the newest write first).
+
+use std::cmp::Ordering;
+
+/// HBase's key-type codes. The values are stored on disk and frozen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum CellType {
+    /// Sorts after every real type; used only in seek keys.
+    Minimum = 0,
+    /// A value.
+    Put = 4,
+    /// Deletes the one version of a column at exactly the marker's timestamp.
+    Delete = 8,
+    /// Deletes every column of the family at exactly the marker's timestamp.
+    DeleteFamilyVersion = 10,
+    /// Deletes every version of a column with timestamp ≤ the marker's.
+    DeleteColumn = 12,
+    /// Deletes every column of the family with timestamp ≤ the marker's.
+    DeleteFamily = 14,
+    /// Sorts before every real type; used only in seek keys.
+    Maximum = 255,
+}
+
+impl CellType {
+    /// Decodes a stored type code; `None` for a code that is not a real cell type.
+    pub fn from_code(code: u8) -> Option<CellType> {
+        Some(match code {
+            4 => CellType::Put,
+            8 => CellType::Delete,
+            10 => CellType::DeleteFamilyVersion,
+            12 => CellType::DeleteColumn,
+            14 => CellType::DeleteFamily,
+            _ => return None,
+        })
+    }
+
+    /// The stored code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// True for the four delete-marker types.
+    pub fn is_delete(self) -> bool {
+        matches!(
+            self,
+            CellType::Delete
+                | CellType::DeleteFamilyVersion
+                | CellType::DeleteColumn
+                | CellType::DeleteFamily
+        )
+    }
+
+    /// The name HBase prints (`Put`, `Delete`, `DeleteColumn`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            CellType::Minimum => "Minimum",
+            CellType::Put => "Put",
+            CellType::Delete => "Delete",
+            CellType::DeleteFamilyVersion => "DeleteFamilyVersion",
+            CellType::DeleteColumn => "DeleteColumn",
+            CellType::DeleteFamily => "DeleteFamily",
+            CellType::Maximum => "Maximum",
+        }
+    }
+}
+
+/// HBase's `HConstants.LATEST_TIMESTAMP`: "let the server assign the time".
+pub const LATEST_TIMESTAMP: i64 = i64::MAX;
+
+/// The key of a cell within one store (the family is the store's).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CellKey {
+    /// Row key.
+    pub row: Vec<u8>,
+    /// Column qualifier (empty for family delete markers).
+    pub qualifier: Vec<u8>,
+    /// Milliseconds since the epoch.
+    pub timestamp: i64,
+    /// Put or delete-marker type.
+    pub cell_type: CellType,
+    /// Write sequence id (MVCC write number); larger is newer.
+    pub seq: u64,
+}
+
+impl Ord for CellKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.row
+            .cmp(&other.row)
+            .then_with(|| self.qualifier.cmp(&other.qualifier))
+            .then_with(|| other.timestamp.cmp(&self.timestamp))
+            .then_with(|| other.cell_type.cmp(&self.cell_type))
+            .then_with(|| other.seq.cmp(&self.seq))
+    }
+}
+
+impl PartialOrd for CellKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl CellKey {
+    /// The smallest key of `row`: sorts before every cell of the row.
+    pub fn first_on_row(row: &[u8]) -> CellKey {
+        CellKey::first_on_column(row, b"")
+    }
+
+    /// The smallest key of column `qualifier` in `row`.
+    pub fn first_on_column(row: &[u8], qualifier: &[u8]) -> CellKey {
+        CellKey {
+            row: row.to_vec(),
+            qualifier: qualifier.to_vec(),
+            timestamp: i64::MAX,
+            cell_type: CellType::Maximum,
+            seq: u64::MAX,
+        }
+    }
+
+    /// The smallest key after every cell of column `qualifier` in `row`.
+    pub fn after_column(row: &[u8], qualifier: &[u8]) -> CellKey {
+        let mut q = qualifier.to_vec();
+        q.push(0);
+        CellKey::first_on_column(row, &q)
+    }
+
+    /// The smallest key after every cell of `row`.
+    pub fn after_row(row: &[u8]) -> CellKey {
+        let mut r = row.to_vec();
+        r.push(0);
+        CellKey::first_on_row(&r)
+    }
+
+    /// True when `self` and `other` name the same row and qualifier.
+    pub fn same_column(&self, other: &CellKey) -> bool {
+        self.row == other.row && self.qualifier == other.qualifier
+    }
+}
+
+/// A stored cell inside a store: key and value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyValue {
+    /// The cell's key.
+    pub key: CellKey,
+    /// The value (empty for delete markers).
+    pub value: Vec<u8>,
+}
+
+impl KeyValue {
+    /// Approximate heap size of the cell, used for memstore accounting.
+    pub fn heap_size(&self) -> usize {
+        self.key.row.len() + self.key.qualifier.len() + self.value.len() + 64
+    }
+}
+
+/// A cell as returned to clients: the family is spelled out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    /// Row key.
+    pub row: Vec<u8>,
+    /// Column family.
+    pub family: Vec<u8>,
+    /// Column qualifier.
+    pub qualifier: Vec<u8>,
+    /// Milliseconds since the epoch.
+    pub timestamp: i64,
+    /// Put, or a delete marker in raw reads.
+    pub cell_type: CellType,
+    /// The value.
+    pub value: Vec<u8>,
+}
+
+impl Cell {
+    /// Builds a client cell from a store cell of `family`.
+    pub fn from_key_value(family: &[u8], kv: KeyValue) -> Cell {
+        Cell {
+            row: kv.key.row,
+            family: family.to_vec(),
+            qualifier: kv.key.qualifier,
+            timestamp: kv.key.timestamp,
+            cell_type: kv.key.cell_type,
+            value: kv.value,
+        }
+    }
+}
+
+/// The smallest byte string greater than every string starting with `prefix`, or `None` when
+/// no such string exists (the prefix is empty or all 0xFF).
+pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut p = prefix.to_vec();
+    while let Some(last) = p.pop() {
+        if last != 0xff {
+            p.push(last + 1);
+            return Some(p);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(row: &str, q: &str, ts: i64, t: CellType, seq: u64) -> CellKey {
+        CellKey {
+            row: row.into(),
+            qualifier: q.into(),
+            timestamp: ts,
+            cell_type: t,
+            seq,
+        }
+    }
+
+    #[test]
+    fn order_is_row_qualifier_ts_desc_type_desc_seq_desc() {
+        let mut v = vec![
+            k("b", "", 1, CellType::Put, 1),
+            k("a", "q", 1, CellType::Put, 1),
+            k("a", "q", 5, CellType::Put, 1),
+            k("a", "q", 5, CellType::DeleteColumn, 1),
+            k("a", "q", 5, CellType::Put, 9),
+            k("a", "", 3, CellType::DeleteFamily, 2),
+            k("\u{1}", "", 0, CellType::Put, 0),
+        ];
+        v.sort();
+        assert_eq!(v[0], k("\u{1}", "", 0, CellType::Put, 0));
+        assert_eq!(v[1], k("a", "", 3, CellType::DeleteFamily, 2));
+        assert_eq!(v[2], k("a", "q", 5, CellType::DeleteColumn, 1));
+        assert_eq!(v[3], k("a", "q", 5, CellType::Put, 9));
+        assert_eq!(v[4], k("a", "q", 5, CellType::Put, 1));
+        assert_eq!(v[5], k("a", "q", 1, CellType::Put, 1));
+        assert_eq!(v[6], k("b", "", 1, CellType::Put, 1));
+    }
+
+    #[test]
+    fn rows_compare_as_unsigned_bytes() {
+        let a = CellKey::first_on_row(&[0x7f]);
+        let b = CellKey::first_on_row(&[0x80]);
+        assert!(a < b);
+    }
+
+    #[test]
+    fn seek_keys_bracket_their_column() {
+        let c = k("r", "q", 0, CellType::Put, 0);
+        assert!(CellKey::first_on_column(b"r", b"q") < c);
+        assert!(CellKey::after_column(b"r", b"q") > c);
+        assert!(CellKey::after_column(b"r", b"q") < k("r", "q\0", 9, CellType::Put, 0));
+        assert!(CellKey::after_row(b"r") > c);
+        assert!(CellKey::first_on_row(b"r") < k("r", "", i64::MAX, CellType::DeleteFamily, 5));
+    }
+
+    #[test]
+    fn prefix_successor_handles_ff() {
+        assert_eq!(prefix_successor(b"ab"), Some(b"ac".to_vec()));
+        assert_eq!(prefix_successor(&[1, 0xff]), Some(vec![2]));
+        assert_eq!(prefix_successor(&[0xff]), None);
+        assert_eq!(prefix_successor(b""), None);
+    }
+}

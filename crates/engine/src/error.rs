@@ -1,0 +1,108 @@
+//! The engine's one error type.
+
+use std::path::PathBuf;
+
+/// Every failure the engine reports. Each variant's `Display` is a one-line message that names
+/// the problem; the gateway maps them onto HBase's exception names.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An operating-system I/O failure, with the path it concerned when known.
+    #[error("I/O error on {path}: {source}")]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Bytes read from disk failed a check; `offset` locates the bad record or block.
+    #[error("corruption in {path} at offset {offset}: {reason}")]
+    Corruption {
+        /// The file holding the bad bytes.
+        path: PathBuf,
+        /// Byte offset of the bad record or block within the file.
+        offset: u64,
+        /// What check failed.
+        reason: String,
+    },
+    /// `table` is not in the catalog (HBase's `TableNotFoundException`).
+    #[error("table {0} does not exist")]
+    TableNotFound(String),
+    /// `table` already exists (HBase's `TableExistsException`).
+    #[error("table {0} already exists")]
+    TableExists(String),
+    /// The table is disabled (HBase's `TableNotEnabledException`).
+    #[error("table {0} is disabled")]
+    TableDisabled(String),
+    /// The table is enabled but the operation needs it disabled (HBase's `TableNotDisabledException`).
+    #[error("table {0} is enabled; disable it first")]
+    TableNotDisabled(String),
+    /// The family does not exist in the table (HBase's `NoSuchColumnFamilyException`).
+    #[error("column family {family} does not exist in table {table}")]
+    NoSuchColumnFamily {
+        /// The table name.
+        table: String,
+        /// The family name, lossily decoded.
+        family: String,
+    },
+    /// An argument was invalid (HBase's `IllegalArgumentException`).
+    #[error("illegal argument: {0}")]
+    IllegalArgument(String),
+    /// A row key, qualifier or value exceeded a size limit.
+    #[error("{what} is {size} bytes, more than the limit of {limit} bytes")]
+    TooLarge {
+        /// What was too large ("row key", "cell", ...).
+        what: &'static str,
+        /// Its size in bytes.
+        size: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A compression codec is not available in this build.
+    #[error("compression {0} is not supported by this build")]
+    UnsupportedCompression(String),
+    /// A background task (flush, compaction, WAL write) failed earlier; the engine refuses
+    /// writes rather than continue with a possibly lost update.
+    #[error("engine is poisoned after an earlier failure: {0}")]
+    Poisoned(String),
+    /// The engine is closed.
+    #[error("engine is closed")]
+    Closed,
+    /// Another process holds the data directory's lock.
+    #[error("data directory {0} is locked by another process")]
+    Locked(PathBuf),
+}
+
+/// The engine's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Wraps an I/O error with the path it concerned.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A corruption error for `path` at `offset`.
+    pub fn corruption(path: impl Into<PathBuf>, offset: u64, reason: impl Into<String>) -> Self {
+        Error::Corruption {
+            path: path.into(),
+            offset,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Extension to attach a path to `std::io::Result`.
+pub(crate) trait IoContext<T> {
+    /// Converts the I/O error into [`Error::Io`] naming `path`.
+    fn at(self, path: &std::path::Path) -> Result<T>;
+}
+
+impl<T> IoContext<T> for std::io::Result<T> {
+    fn at(self, path: &std::path::Path) -> Result<T> {
+        self.map_err(|e| Error::io(path, e))
+    }
+}

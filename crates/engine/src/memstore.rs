@@ -1,0 +1,137 @@
+//! The in-memory sorted buffer of a store (HBase's `MemStore`): a lock-free skip list of cells
+//! with size accounting. Writers insert concurrently; readers iterate with seeks.
+
+use crate::cell::{CellKey, KeyValue};
+use crossbeam_skiplist::SkipMap;
+use std::ops::Bound;
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// One memstore segment. Thread-safe; shared by `Arc` between the store and open scanners.
+#[derive(Debug)]
+pub struct Memstore {
+    map: SkipMap<CellKey, Vec<u8>>,
+    size: AtomicUsize,
+    min_seq: AtomicU64,
+    max_seq: AtomicU64,
+    min_ts: AtomicI64,
+    max_ts: AtomicI64,
+}
+
+impl Default for Memstore {
+    fn default() -> Self {
+        Memstore {
+            map: SkipMap::new(),
+            size: AtomicUsize::new(0),
+            min_seq: AtomicU64::new(u64::MAX),
+            max_seq: AtomicU64::new(0),
+            min_ts: AtomicI64::new(i64::MAX),
+            max_ts: AtomicI64::new(i64::MIN),
+        }
+    }
+}
+
+impl Memstore {
+    /// An empty memstore.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Memstore::default())
+    }
+
+    /// Inserts a cell; returns the bytes it added to the memstore's size.
+    pub fn insert(&self, kv: KeyValue) -> usize {
+        let sz = kv.heap_size();
+        self.min_seq.fetch_min(kv.key.seq, Ordering::AcqRel);
+        self.max_seq.fetch_max(kv.key.seq, Ordering::AcqRel);
+        self.min_ts.fetch_min(kv.key.timestamp, Ordering::AcqRel);
+        self.max_ts.fetch_max(kv.key.timestamp, Ordering::AcqRel);
+        self.map.insert(kv.key, kv.value);
+        self.size.fetch_add(sz, Ordering::AcqRel);
+        sz
+    }
+
+    /// Approximate heap bytes held.
+    pub fn size(&self) -> usize {
+        self.size.load(Ordering::Acquire)
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// True when no cell was inserted.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Smallest sequence id inserted (u64::MAX when empty).
+    pub fn min_seq(&self) -> u64 {
+        self.min_seq.load(Ordering::Acquire)
+    }
+
+    /// Largest sequence id inserted (0 when empty).
+    pub fn max_seq(&self) -> u64 {
+        self.max_seq.load(Ordering::Acquire)
+    }
+
+    /// (smallest, largest) timestamp inserted.
+    pub fn ts_range(&self) -> (i64, i64) {
+        (self.min_ts.load(Ordering::Acquire), self.max_ts.load(Ordering::Acquire))
+    }
+
+    /// Every cell in key order (for flushing).
+    pub fn iter(&self) -> impl Iterator<Item = KeyValue> + '_ {
+        self.map.iter().map(|e| KeyValue {
+            key: e.key().clone(),
+            value: e.value().clone(),
+        })
+    }
+}
+
+/// A cursor over a memstore, with seeks. Sees cells inserted after it was created.
+#[derive(Debug)]
+pub struct MemstoreScanner {
+    mem: Arc<Memstore>,
+    current: Option<KeyValue>,
+}
+
+impl MemstoreScanner {
+    /// An unpositioned cursor; call `seek` first.
+    pub fn new(mem: Arc<Memstore>) -> Self {
+        MemstoreScanner { mem, current: None }
+    }
+
+    /// The cell under the cursor.
+    pub fn peek(&self) -> Option<&KeyValue> {
+        self.current.as_ref()
+    }
+
+    fn set(&mut self, e: Option<crossbeam_skiplist::map::Entry<'_, CellKey, Vec<u8>>>) {
+        self.current = e.map(|e| KeyValue {
+            key: e.key().clone(),
+            value: e.value().clone(),
+        });
+    }
+
+    /// Positions at the first cell ≥ `key`.
+    pub fn seek(&mut self, key: &CellKey) {
+        let mem = self.mem.clone();
+        self.set(mem.map.lower_bound(Bound::Included(key)));
+    }
+
+    /// Moves to the next cell.
+    pub fn next(&mut self) {
+        let Some(cur) = self.current.take() else { return };
+        let mem = self.mem.clone();
+        self.set(mem.map.lower_bound(Bound::Excluded(&cur.key)));
+    }
+
+    /// The row of the last cell before `first_on_row(row)`.
+    pub fn last_row_before(&self, row: &[u8]) -> Option<Vec<u8>> {
+        let target = CellKey::first_on_row(row);
+        self.mem
+            .map
+            .upper_bound(Bound::Excluded(&target))
+            .map(|e| e.key().row.clone())
+    }
+}

@@ -1,0 +1,47 @@
+//! Engine-wide counters. All are monotonically increasing and read with relaxed ordering.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Counters shared by every part of an engine. Thread-safe.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Data blocks found in the block cache.
+    pub block_cache_hits: AtomicU64,
+    /// Data blocks looked up in the block cache and not found.
+    pub block_cache_misses: AtomicU64,
+    /// Blocks evicted from the block cache.
+    pub block_cache_evictions: AtomicU64,
+    /// Data blocks read from files (cache misses plus reads that bypass the cache).
+    pub data_blocks_read: AtomicU64,
+    /// Gets or row lookups that skipped a file thanks to its bloom filter.
+    pub bloom_negatives: AtomicU64,
+    /// Files skipped because their time range cannot match a query.
+    pub files_skipped_by_time_range: AtomicU64,
+    /// Memstore flushes completed.
+    pub flushes: AtomicU64,
+    /// Compactions completed (minor and major).
+    pub compactions: AtomicU64,
+    /// Region splits completed.
+    pub splits: AtomicU64,
+    /// Bytes written to block files by flushes and compactions.
+    pub bytes_written_files: AtomicU64,
+    /// Bytes written to the write-ahead log.
+    pub bytes_written_wal: AtomicU64,
+    /// Times a writer waited because the global memstore limit was reached.
+    pub write_stalls: AtomicU64,
+}
+
+impl Metrics {
+    pub(crate) fn inc(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Reads a counter.
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,98 @@
+//! Reads WAL segments for replay ("Recovery rules" in `docs/format/wal.md`).
+
+use super::record::WalEdit;
+use super::SEGMENT_MAGIC;
+use crate::byte_reader::masked_crc;
+use crate::error::{Error, IoContext, Result};
+use std::path::Path;
+
+/// Largest record payload accepted when reading, in bytes.
+pub const MAX_RECORD: usize = 512 * 1024 * 1024;
+
+/// How reading one segment ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SegmentEnd {
+    /// Every byte was a whole, valid record.
+    Clean,
+    /// A torn or corrupt record at `offset` ended the segment (accepted only for the last one).
+    TornAt {
+        /// Offset of the first bad record.
+        offset: u64,
+        /// What was wrong with it.
+        reason: String,
+    },
+}
+
+/// Reads every record of the segment at `path`, calling `f` for each. In the last segment a
+/// torn tail (a short or failing record) ends reading; in an earlier segment it is
+/// [`Error::Corruption`] naming the offset.
+pub fn read_segment(path: &Path, is_last: bool, mut f: impl FnMut(WalEdit) -> Result<()>) -> Result<SegmentEnd> {
+    let data = std::fs::read(path).at(path)?;
+    if data.len() < SEGMENT_MAGIC.len() {
+        return if is_last {
+            Ok(SegmentEnd::TornAt {
+                offset: 0,
+                reason: "segment header is short".into(),
+            })
+        } else {
+            Err(Error::corruption(path, 0, "segment header is short"))
+        };
+    }
+    if &data[..SEGMENT_MAGIC.len()] != SEGMENT_MAGIC {
+        return Err(Error::corruption(path, 0, "bad segment magic"));
+    }
+    let mut pos = SEGMENT_MAGIC.len();
+    while pos < data.len() {
+        let bad = |reason: String| -> Result<SegmentEnd> {
+            if is_last {
+                Ok(SegmentEnd::TornAt {
+                    offset: pos as u64,
+                    reason,
+                })
+            } else {
+                Err(Error::corruption(path, pos as u64, reason))
+            }
+        };
+        let Some(header) = data.get(pos..pos + 8) else {
+            return bad("record header is short".into());
+        };
+        let len = u32::from_be_bytes([header[0], header[1], header[2], header[3]]) as usize;
+        let crc = u32::from_be_bytes([header[4], header[5], header[6], header[7]]);
+        if len > MAX_RECORD {
+            return bad(format!("record length {len} exceeds the limit"));
+        }
+        let Some(payload) = data.get(pos + 8..pos + 8 + len) else {
+            return bad(format!("record of {len} bytes is cut short"));
+        };
+        let edit = if masked_crc(payload) == crc {
+            WalEdit::decode(payload)
+        } else {
+            None
+        };
+        let Some(edit) = edit else {
+            // A bad record followed by a good one is damage inside the log, not a torn tail:
+            // never drop the acknowledged records after it silently.
+            if valid_record_at(&data, pos + 8 + len) {
+                return Err(Error::corruption(
+                    path,
+                    pos as u64,
+                    "record checksum mismatch or malformed payload before further valid records",
+                ));
+            }
+            return bad("record checksum mismatch or malformed payload".into());
+        };
+        f(edit)?;
+        pos += 8 + len;
+    }
+    Ok(SegmentEnd::Clean)
+}
+
+fn valid_record_at(data: &[u8], pos: usize) -> bool {
+    let Some(h) = data.get(pos..pos + 8) else { return false };
+    let len = u32::from_be_bytes([h[0], h[1], h[2], h[3]]) as usize;
+    let crc = u32::from_be_bytes([h[4], h[5], h[6], h[7]]);
+    len <= MAX_RECORD
+        && data
+            .get(pos + 8..pos + 8 + len)
+            .is_some_and(|p| masked_crc(p) == crc && WalEdit::decode(p).is_some())
+}
