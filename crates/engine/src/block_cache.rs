@@ -52,7 +52,8 @@ impl BlockCache {
     }
 
     fn shard(&self, key: Key) -> std::sync::MutexGuard<'_, Shard> {
-        let h = key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ key.1.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        let h =
+            key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ key.1.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         let idx = (h >> 40) as usize % SHARDS;
         self.shards[idx].lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -107,8 +108,12 @@ impl BlockCache {
             let mut budget = s.queues[q].len() * 2;
             while budget > 0 {
                 budget -= 1;
-                let Some(key) = s.queues[q].pop_front() else { break };
-                let Some(e) = s.map.get_mut(&key) else { continue };
+                let Some(key) = s.queues[q].pop_front() else {
+                    break;
+                };
+                let Some(e) = s.map.get_mut(&key) else {
+                    continue;
+                };
                 if e.priority as usize != q {
                     continue;
                 }
@@ -177,8 +182,13 @@ mod tests {
             cache.insert(2, f * 4096, Arc::new(vec![0; 1000]), Priority::Normal);
         }
         assert!(cache.used_bytes() <= SHARDS * 10_000);
-        let in_mem = (0..50u64).filter(|f| cache.get(1, f * 4096).is_some()).count();
-        assert_eq!(in_mem, 50, "in-memory blocks were evicted before normal ones");
+        let in_mem = (0..50u64)
+            .filter(|f| cache.get(1, f * 4096).is_some())
+            .count();
+        assert_eq!(
+            in_mem, 50,
+            "in-memory blocks were evicted before normal ones"
+        );
         assert!(Metrics::get(&m.block_cache_evictions) > 0);
     }
 

@@ -44,7 +44,8 @@ impl<'a> ByteReader<'a> {
 
     /// A big-endian u32.
     pub fn u32(&mut self) -> Option<u32> {
-        self.bytes(4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+        self.bytes(4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// A big-endian u64.

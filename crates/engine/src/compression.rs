@@ -65,7 +65,9 @@ impl Compression {
             "SNAPPY" => Compression::Snappy,
             "LZ4" => Compression::Lz4,
             "ZSTD" => Compression::Zstd,
-            "LZO" | "BZIP2" | "LZMA" => return Err(Error::UnsupportedCompression(name.to_string())),
+            "LZO" | "BZIP2" | "LZMA" => {
+                return Err(Error::UnsupportedCompression(name.to_string()))
+            }
             _ => {
                 return Err(Error::IllegalArgument(format!(
                     "unknown compression {name:?}; expected NONE, GZ, SNAPPY, LZ4 or ZSTD"
@@ -109,8 +111,9 @@ impl Compression {
             Compression::Snappy => snap::raw::Decoder::new()
                 .decompress_vec(data)
                 .map_err(|e| format!("snappy: {e}"))?,
-            Compression::Lz4 => lz4_flex::block::decompress(data, raw_len)
-                .map_err(|e| format!("lz4: {e}"))?,
+            Compression::Lz4 => {
+                lz4_flex::block::decompress(data, raw_len).map_err(|e| format!("lz4: {e}"))?
+            }
             Compression::Zstd => {
                 zstd::bulk::decompress(data, raw_len).map_err(|e| format!("zstd: {e}"))?
             }
@@ -131,7 +134,9 @@ mod tests {
 
     #[test]
     fn every_codec_round_trips_and_shrinks_repetitive_data() {
-        let data: Vec<u8> = (0..20_000u32).flat_map(|i| (i % 50).to_be_bytes()).collect();
+        let data: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| (i % 50).to_be_bytes())
+            .collect();
         for c in [
             Compression::None,
             Compression::Gz,
@@ -152,7 +157,12 @@ mod tests {
     #[test]
     fn garbage_input_is_an_error_not_a_panic() {
         let junk = [0xffu8; 64];
-        for c in [Compression::Gz, Compression::Snappy, Compression::Lz4, Compression::Zstd] {
+        for c in [
+            Compression::Gz,
+            Compression::Snappy,
+            Compression::Lz4,
+            Compression::Zstd,
+        ] {
             assert!(c.decompress(&junk, 1000).is_err(), "{c:?}");
         }
         assert!(Compression::None.decompress(&junk, 10).is_err());

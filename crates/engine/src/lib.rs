@@ -10,14 +10,31 @@ pub mod block_file;
 pub mod bloom;
 pub mod byte_reader;
 pub mod cell;
+pub mod client;
 pub mod clock;
+pub mod compaction_policy;
 pub mod compression;
+pub mod engine;
 pub mod error;
+pub mod manifest;
 pub mod memstore;
 pub mod metrics;
 pub mod mvcc;
+pub mod read;
+pub mod region;
 pub mod schema;
+pub mod store;
 pub mod wal;
 
-pub use cell::{Cell, CellType};
+pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
+pub use client::{
+    Admin, Delete, Get, Mutation, Put, ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
+};
+pub use compression::Compression;
+pub use engine::{CompactionOptions, Engine, EngineOptions};
 pub use error::{Error, Result};
+pub use read::TimeRange;
+pub use schema::{
+    BloomType, ColumnFamilyDescriptor, DataBlockEncoding, Durability, KeepDeletedCells,
+    TableDescriptor, TableName,
+};

@@ -76,7 +76,10 @@ impl Memstore {
 
     /// (smallest, largest) timestamp inserted.
     pub fn ts_range(&self) -> (i64, i64) {
-        (self.min_ts.load(Ordering::Acquire), self.max_ts.load(Ordering::Acquire))
+        (
+            self.min_ts.load(Ordering::Acquire),
+            self.max_ts.load(Ordering::Acquire),
+        )
     }
 
     /// Every cell in key order (for flushing).
@@ -121,7 +124,9 @@ impl MemstoreScanner {
 
     /// Moves to the next cell.
     pub fn next(&mut self) {
-        let Some(cur) = self.current.take() else { return };
+        let Some(cur) = self.current.take() else {
+            return;
+        };
         let mem = self.mem.clone();
         self.set(mem.map.lower_bound(Bound::Excluded(&cur.key)));
     }

@@ -72,6 +72,12 @@ impl Mvcc {
         self.lock().next - 1
     }
 
+    /// The smallest write number not yet complete, or the next one to be handed out.
+    pub fn oldest_pending(&self) -> u64 {
+        let g = self.lock();
+        g.pending.first().copied().unwrap_or(g.next)
+    }
+
     /// Blocks until the read point reaches `seq`.
     pub fn wait_for(&self, seq: u64) {
         let mut g = self.lock();

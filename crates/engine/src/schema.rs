@@ -294,16 +294,18 @@ impl ColumnFamilyDescriptor {
             ("IN_MEMORY", self.in_memory.to_string()),
             ("BLOOMFILTER", self.bloom_filter.name().into()),
             ("COMPRESSION", self.compression.name().into()),
-            ("DATA_BLOCK_ENCODING", self.data_block_encoding.name().into()),
+            (
+                "DATA_BLOCK_ENCODING",
+                self.data_block_encoding.name().into(),
+            ),
         ]
     }
 
     /// Sets one attribute from its HBase shell spelling (`VERSIONS`, `TTL`, `BLOOMFILTER`, ...).
     /// `TTL` accepts seconds or `FOREVER`; booleans accept `true`/`false` in any case.
     pub fn set_attribute(&mut self, key: &str, value: &str) -> Result<()> {
-        let bad = |what: &str| {
-            Error::IllegalArgument(format!("{key} expects {what}, got {value:?}"))
-        };
+        let bad =
+            |what: &str| Error::IllegalArgument(format!("{key} expects {what}, got {value:?}"));
         let parse_bool = |v: &str| match v.to_ascii_lowercase().as_str() {
             "true" => Ok(true),
             "false" => Ok(false),
@@ -369,7 +371,9 @@ impl ColumnFamilyDescriptor {
 pub fn validate_family_name(name: &[u8]) -> Result<()> {
     let shown = String::from_utf8_lossy(name);
     if name.is_empty() {
-        return Err(Error::IllegalArgument("family name must not be empty".into()));
+        return Err(Error::IllegalArgument(
+            "family name must not be empty".into(),
+        ));
     }
     if name[0] == b'.' {
         return Err(Error::IllegalArgument(format!(
@@ -382,10 +386,14 @@ pub fn validate_family_name(name: &[u8]) -> Result<()> {
         )));
     }
     if name == b"recovered.edits" {
-        return Err(Error::IllegalArgument("family name recovered.edits is reserved".into()));
+        return Err(Error::IllegalArgument(
+            "family name recovered.edits is reserved".into(),
+        ));
     }
     if name.len() > 255 {
-        return Err(Error::IllegalArgument("family name longer than 255 bytes".into()));
+        return Err(Error::IllegalArgument(
+            "family name longer than 255 bytes".into(),
+        ));
     }
     Ok(())
 }

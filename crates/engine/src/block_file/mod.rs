@@ -9,7 +9,7 @@ mod writer;
 
 pub use block_builder::BlockBuilder;
 pub use block_decoder::BlockDecoder;
-pub use reader::{BlockFileReader, FileScanner};
+pub use reader::{BlockFileReader, CacheMode, FileScanner};
 pub use writer::{BlockFileWriter, FileOptions};
 
 use crate::byte_reader::{masked_crc, put_len_prefixed, put_varint, ByteReader};
@@ -46,14 +46,18 @@ pub(crate) fn frame_block(raw: &[u8], codec: Compression) -> Vec<u8> {
 /// description of what is wrong.
 pub(crate) fn unframe_block(framed: &[u8]) -> Result<Vec<u8>, String> {
     if framed.len() < 9 {
-        return Err(format!("block of {} bytes is shorter than its framing", framed.len()));
+        return Err(format!(
+            "block of {} bytes is shorter than its framing",
+            framed.len()
+        ));
     }
     let (body, crc) = framed.split_at(framed.len() - 4);
     let want = u32::from_be_bytes([crc[0], crc[1], crc[2], crc[3]]);
     if masked_crc(body) != want {
         return Err("block checksum mismatch".into());
     }
-    let codec = Compression::from_id(body[0]).ok_or_else(|| format!("unknown codec id {}", body[0]))?;
+    let codec =
+        Compression::from_id(body[0]).ok_or_else(|| format!("unknown codec id {}", body[0]))?;
     let raw_len = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
     if raw_len > 256 * 1024 * 1024 {
         return Err(format!("block raw length {raw_len} is implausible"));

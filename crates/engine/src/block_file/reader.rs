@@ -1,6 +1,9 @@
 //! Opens a block file and reads its cells through the block cache.
 
-use super::{decode_key, unframe_block, BlockDecoder, FileMeta, IndexEntry, FORMAT_VERSION, MAGIC, TRAILER_LEN};
+use super::{
+    decode_key, unframe_block, BlockDecoder, FileMeta, IndexEntry, FORMAT_VERSION, MAGIC,
+    TRAILER_LEN,
+};
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
 use crate::byte_reader::{masked_crc, ByteReader};
@@ -49,7 +52,12 @@ impl std::fmt::Debug for BlockFileReader {
 
 impl BlockFileReader {
     /// Opens `path`, giving it the cache identity `id` (unique per file in the engine).
-    pub fn open(path: &Path, id: u64, cache: Arc<BlockCache>, metrics: Arc<Metrics>) -> Result<Self> {
+    pub fn open(
+        path: &Path,
+        id: u64,
+        cache: Arc<BlockCache>,
+        metrics: Arc<Metrics>,
+    ) -> Result<Self> {
         let file = File::open(path).at(path)?;
         let size = file.metadata().at(path)?.len();
         let corrupt = |off: u64, why: &str| Error::corruption(path, off, why.to_string());
@@ -73,7 +81,10 @@ impl BlockFileReader {
             return Err(corrupt(toff, "trailer checksum mismatch"));
         }
         if version != FORMAT_VERSION {
-            return Err(corrupt(toff, &format!("unsupported format version {version}")));
+            return Err(corrupt(
+                toff,
+                &format!("unsupported format version {version}"),
+            ));
         }
         let [bloom_off, bloom_len, index_off, index_len, meta_off, meta_len] = v;
         let read_section = |off: u64, len: u64, what: &str| -> Result<Vec<u8>> {
@@ -85,7 +96,8 @@ impl BlockFileReader {
             unframe_block(&buf).map_err(|e| corrupt(off, &format!("{what} section: {e}")))
         };
         let meta_raw = read_section(meta_off, meta_len, "meta")?;
-        let meta = FileMeta::decode(&meta_raw).ok_or_else(|| corrupt(meta_off, "malformed meta section"))?;
+        let meta = FileMeta::decode(&meta_raw)
+            .ok_or_else(|| corrupt(meta_off, "malformed meta section"))?;
         let index_raw = read_section(index_off, index_len, "index")?;
         let index = decode_index(&index_raw, index_off).map_err(|why| corrupt(index_off, &why))?;
         let bloom = if meta.bloom == BloomType::None {
@@ -95,7 +107,10 @@ impl BlockFileReader {
             if raw.is_empty() {
                 None
             } else {
-                Some(BloomFilter::decode(&raw).ok_or_else(|| corrupt(bloom_off, "malformed bloom section"))?)
+                Some(
+                    BloomFilter::decode(&raw)
+                        .ok_or_else(|| corrupt(bloom_off, "malformed bloom section"))?,
+                )
             }
         };
         Ok(BlockFileReader {
@@ -151,7 +166,9 @@ impl BlockFileReader {
         match (&self.bloom, self.meta.bloom) {
             (Some(b), BloomType::RowCol) => {
                 b.may_contain(&row_col_key(row, b""))
-                    || qualifiers.iter().any(|q| b.may_contain(&row_col_key(row, q)))
+                    || qualifiers
+                        .iter()
+                        .any(|q| b.may_contain(&row_col_key(row, q)))
             }
             (Some(b), BloomType::Row) => b.may_contain(row),
             _ => true,
@@ -173,10 +190,12 @@ impl BlockFileReader {
         Metrics::inc(&self.metrics.data_blocks_read);
         let mut buf = vec![0u8; e.size as usize];
         self.file.read_exact_at(&mut buf, e.offset).at(&self.path)?;
-        let raw = unframe_block(&buf).map_err(|why| Error::corruption(&self.path, e.offset, why))?;
+        let raw =
+            unframe_block(&buf).map_err(|why| Error::corruption(&self.path, e.offset, why))?;
         let block = Arc::new(raw);
         if mode.use_cache {
-            self.cache.insert(self.id, e.offset, block.clone(), mode.priority);
+            self.cache
+                .insert(self.id, e.offset, block.clone(), mode.priority);
         }
         Ok(block)
     }
@@ -195,13 +214,21 @@ fn decode_index(raw: &[u8], _off: u64) -> std::result::Result<Vec<IndexEntry>, S
     let n = r.varint().ok_or("truncated index count")?;
     let mut out = Vec::with_capacity(n.min(1 << 20) as usize);
     for i in 0..n {
-        let offset = r.varint().ok_or_else(|| format!("truncated index entry {i}"))?;
-        let size = r.varint().ok_or_else(|| format!("truncated index entry {i}"))?;
+        let offset = r
+            .varint()
+            .ok_or_else(|| format!("truncated index entry {i}"))?;
+        let size = r
+            .varint()
+            .ok_or_else(|| format!("truncated index entry {i}"))?;
         let first_key = decode_key(&mut r).ok_or_else(|| format!("truncated index key {i}"))?;
         if size > 1 << 31 {
             return Err(format!("index entry {i} has implausible size {size}"));
         }
-        out.push(IndexEntry { offset, size, first_key });
+        out.push(IndexEntry {
+            offset,
+            size,
+            first_key,
+        });
     }
     Ok(out)
 }
@@ -274,7 +301,11 @@ impl FileScanner {
 
     /// Positions the cursor at the first cell ≥ `key`.
     pub fn seek(&mut self, key: &CellKey) -> Result<()> {
-        let idx = self.reader.index.partition_point(|e| e.first_key <= *key).saturating_sub(1);
+        let idx = self
+            .reader
+            .index
+            .partition_point(|e| e.first_key <= *key)
+            .saturating_sub(1);
         // Stay in the current block when the target lies ahead within it.
         let reuse = self.decoder.is_some()
             && idx == self.block_idx

@@ -117,7 +117,10 @@ impl BlockFileWriter {
         let raw = self.block.take();
         self.meta.raw_data_bytes += raw.len() as u64;
         let framed = frame_block(&raw, self.opts.compression);
-        let first = self.block_first.take().expect("a non-empty block has a first key");
+        let first = self
+            .block_first
+            .take()
+            .expect("a non-empty block has a first key");
         put_varint(&mut self.index, self.offset);
         put_varint(&mut self.index, framed.len() as u64);
         encode_key(&mut self.index, &first);

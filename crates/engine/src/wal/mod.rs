@@ -84,7 +84,10 @@ pub fn list_segments(dir: &Path) -> Result<Vec<u64>> {
         let e = e.at(dir)?;
         let name = e.file_name();
         let name = name.to_string_lossy();
-        if let Some(n) = name.strip_suffix(".wal").and_then(|n| n.parse::<u64>().ok()) {
+        if let Some(n) = name
+            .strip_suffix(".wal")
+            .and_then(|n| n.parse::<u64>().ok())
+        {
             out.push(n);
         }
     }
@@ -94,7 +97,11 @@ pub fn list_segments(dir: &Path) -> Result<Vec<u64>> {
 
 fn create_segment(dir: &Path, number: u64) -> Result<File> {
     let path = segment_path(dir, number);
-    let mut f = OpenOptions::new().create_new(true).append(true).open(&path).at(&path)?;
+    let mut f = OpenOptions::new()
+        .create_new(true)
+        .append(true)
+        .open(&path)
+        .at(&path)?;
     f.write_all(SEGMENT_MAGIC).at(&path)?;
     f.sync_all().at(&path)?;
     File::open(dir).and_then(|d| d.sync_all()).at(dir)?;
@@ -161,7 +168,8 @@ impl Wal {
         if let Some(e) = &g.error {
             return Err(Error::Poisoned(e.clone()));
         }
-        g.buf.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+        g.buf
+            .extend_from_slice(&(payload.len() as u32).to_be_bytes());
         g.buf.extend_from_slice(&masked_crc(&payload).to_be_bytes());
         g.buf.extend_from_slice(&payload);
         g.buf_max_seq = g.buf_max_seq.max(edit.seq);
@@ -263,8 +271,10 @@ impl Wal {
     pub fn delete_obsolete(&self, min_unflushed_seq: u64) -> Result<usize> {
         let doomed: Vec<Segment> = {
             let mut g = self.lock();
-            let (doomed, keep): (Vec<_>, Vec<_>) =
-                g.closed.drain(..).partition(|s| s.max_seq < min_unflushed_seq);
+            let (doomed, keep): (Vec<_>, Vec<_>) = g
+                .closed
+                .drain(..)
+                .partition(|s| s.max_seq < min_unflushed_seq);
             g.closed = keep;
             doomed
         };
@@ -326,13 +336,19 @@ mod tests {
     #[test]
     fn concurrent_appends_all_replay_across_rolled_segments() {
         let dir = tempfile::tempdir().unwrap();
-        let wal = Arc::new(Wal::create(dir.path(), 1, &[], 0, 4096, Arc::new(Metrics::default())).unwrap());
+        let wal = Arc::new(
+            Wal::create(dir.path(), 1, &[], 0, 4096, Arc::new(Metrics::default())).unwrap(),
+        );
         let threads: Vec<_> = (0..4u64)
             .map(|t| {
                 let wal = wal.clone();
                 std::thread::spawn(move || {
                     for i in 0..200u64 {
-                        let level = if i % 3 == 0 { SyncLevel::Synced } else { SyncLevel::Written };
+                        let level = if i % 3 == 0 {
+                            SyncLevel::Synced
+                        } else {
+                            SyncLevel::Written
+                        };
                         wal.append(&edit(t * 1000 + i + 1), level).unwrap();
                     }
                 })
@@ -345,7 +361,9 @@ mod tests {
         let (edits, _) = replay(dir.path());
         let mut seqs: Vec<u64> = edits.iter().map(|e| e.seq).collect();
         seqs.sort_unstable();
-        let mut want: Vec<u64> = (0..4u64).flat_map(|t| (0..200).map(move |i| t * 1000 + i + 1)).collect();
+        let mut want: Vec<u64> = (0..4u64)
+            .flat_map(|t| (0..200).map(move |i| t * 1000 + i + 1))
+            .collect();
         want.sort_unstable();
         assert_eq!(seqs, want);
         assert_eq!(edits.iter().find(|e| e.seq == 5).unwrap(), &edit(5));
@@ -356,7 +374,8 @@ mod tests {
     #[test]
     fn torn_tail_is_dropped_but_middle_damage_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let wal = Wal::create(dir.path(), 1, &[], 0, 1 << 30, Arc::new(Metrics::default())).unwrap();
+        let wal =
+            Wal::create(dir.path(), 1, &[], 0, 1 << 30, Arc::new(Metrics::default())).unwrap();
         for s in 1..=10 {
             wal.append(&edit(s), SyncLevel::Written).unwrap();
         }

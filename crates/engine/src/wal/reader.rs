@@ -26,7 +26,11 @@ pub enum SegmentEnd {
 /// Reads every record of the segment at `path`, calling `f` for each. In the last segment a
 /// torn tail (a short or failing record) ends reading; in an earlier segment it is
 /// [`Error::Corruption`] naming the offset.
-pub fn read_segment(path: &Path, is_last: bool, mut f: impl FnMut(WalEdit) -> Result<()>) -> Result<SegmentEnd> {
+pub fn read_segment(
+    path: &Path,
+    is_last: bool,
+    mut f: impl FnMut(WalEdit) -> Result<()>,
+) -> Result<SegmentEnd> {
     let data = std::fs::read(path).at(path)?;
     if data.len() < SEGMENT_MAGIC.len() {
         return if is_last {
@@ -88,7 +92,9 @@ pub fn read_segment(path: &Path, is_last: bool, mut f: impl FnMut(WalEdit) -> Re
 }
 
 fn valid_record_at(data: &[u8], pos: usize) -> bool {
-    let Some(h) = data.get(pos..pos + 8) else { return false };
+    let Some(h) = data.get(pos..pos + 8) else {
+        return false;
+    };
     let len = u32::from_be_bytes([h[0], h[1], h[2], h[3]]) as usize;
     let crc = u32::from_be_bytes([h[4], h[5], h[6], h[7]]);
     len <= MAX_RECORD

@@ -1,0 +1,234 @@
+//! Puts and Deletes (HBase's `Put`, `Delete`).
+
+use crate::cell::{CellType, LATEST_TIMESTAMP};
+use crate::schema::Durability;
+
+/// One cell of a mutation, before the server assigns timestamps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MutationCell {
+    /// Column family.
+    pub family: Vec<u8>,
+    /// Qualifier (empty for family-level markers).
+    pub qualifier: Vec<u8>,
+    /// Timestamp in ms; [`LATEST_TIMESTAMP`] means "now" (and for a version delete, "the
+    /// newest version").
+    pub timestamp: i64,
+    /// Put or a delete-marker type.
+    pub cell_type: CellType,
+    /// Value (empty for markers).
+    pub value: Vec<u8>,
+}
+
+/// Writes cells to one row atomically.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Put {
+    /// Row key.
+    pub row: Vec<u8>,
+    /// Cells to write.
+    pub cells: Vec<MutationCell>,
+    /// Default timestamp for cells added without one.
+    pub timestamp: i64,
+    /// WAL durability.
+    pub durability: Durability,
+}
+
+impl Put {
+    /// A put on `row` with server-assigned timestamps.
+    pub fn new(row: impl Into<Vec<u8>>) -> Self {
+        Put {
+            row: row.into(),
+            cells: Vec::new(),
+            timestamp: LATEST_TIMESTAMP,
+            durability: Durability::UseDefault,
+        }
+    }
+
+    /// A put whose cells default to timestamp `ts`.
+    pub fn with_timestamp(row: impl Into<Vec<u8>>, ts: i64) -> Self {
+        Put {
+            timestamp: ts,
+            ..Put::new(row)
+        }
+    }
+
+    /// Adds `family:qualifier = value` at the put's timestamp.
+    pub fn add_column(
+        mut self,
+        family: impl Into<Vec<u8>>,
+        qualifier: impl Into<Vec<u8>>,
+        value: impl Into<Vec<u8>>,
+    ) -> Self {
+        let ts = self.timestamp;
+        self.cells.push(MutationCell {
+            family: family.into(),
+            qualifier: qualifier.into(),
+            timestamp: ts,
+            cell_type: CellType::Put,
+            value: value.into(),
+        });
+        self
+    }
+
+    /// Adds `family:qualifier = value` at timestamp `ts`.
+    pub fn add_column_ts(
+        mut self,
+        family: impl Into<Vec<u8>>,
+        qualifier: impl Into<Vec<u8>>,
+        ts: i64,
+        value: impl Into<Vec<u8>>,
+    ) -> Self {
+        self.cells.push(MutationCell {
+            family: family.into(),
+            qualifier: qualifier.into(),
+            timestamp: ts,
+            cell_type: CellType::Put,
+            value: value.into(),
+        });
+        self
+    }
+
+    /// Sets the durability.
+    pub fn durability(mut self, d: Durability) -> Self {
+        self.durability = d;
+        self
+    }
+}
+
+/// Deletes from one row atomically. With no entries it deletes the whole row (every family)
+/// up to its timestamp.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delete {
+    /// Row key.
+    pub row: Vec<u8>,
+    /// Markers to write.
+    pub cells: Vec<MutationCell>,
+    /// The delete's timestamp: the default for entries added without one.
+    pub timestamp: i64,
+    /// WAL durability.
+    pub durability: Durability,
+}
+
+impl Delete {
+    /// A delete of `row` at the current time.
+    pub fn new(row: impl Into<Vec<u8>>) -> Self {
+        Delete {
+            row: row.into(),
+            cells: Vec::new(),
+            timestamp: LATEST_TIMESTAMP,
+            durability: Durability::UseDefault,
+        }
+    }
+
+    /// A delete whose entries default to `ts` (a whole-row delete of everything ≤ `ts`).
+    pub fn with_timestamp(row: impl Into<Vec<u8>>, ts: i64) -> Self {
+        Delete {
+            timestamp: ts,
+            ..Delete::new(row)
+        }
+    }
+
+    fn push(mut self, family: Vec<u8>, qualifier: Vec<u8>, ts: i64, t: CellType) -> Self {
+        self.cells.push(MutationCell {
+            family,
+            qualifier,
+            timestamp: ts,
+            cell_type: t,
+            value: Vec::new(),
+        });
+        self
+    }
+
+    /// Every version of every column of `family` with timestamp ≤ the delete's timestamp.
+    pub fn add_family(self, family: impl Into<Vec<u8>>) -> Self {
+        let ts = self.timestamp;
+        self.push(family.into(), Vec::new(), ts, CellType::DeleteFamily)
+    }
+
+    /// Every version of every column of `family` with timestamp ≤ `ts`.
+    pub fn add_family_ts(self, family: impl Into<Vec<u8>>, ts: i64) -> Self {
+        self.push(family.into(), Vec::new(), ts, CellType::DeleteFamily)
+    }
+
+    /// Every column of `family` at exactly `ts`.
+    pub fn add_family_version(self, family: impl Into<Vec<u8>>, ts: i64) -> Self {
+        self.push(family.into(), Vec::new(), ts, CellType::DeleteFamilyVersion)
+    }
+
+    /// Every version of the column with timestamp ≤ the delete's timestamp.
+    pub fn add_columns(self, family: impl Into<Vec<u8>>, qualifier: impl Into<Vec<u8>>) -> Self {
+        let ts = self.timestamp;
+        self.push(family.into(), qualifier.into(), ts, CellType::DeleteColumn)
+    }
+
+    /// Every version of the column with timestamp ≤ `ts`.
+    pub fn add_columns_ts(
+        self,
+        family: impl Into<Vec<u8>>,
+        qualifier: impl Into<Vec<u8>>,
+        ts: i64,
+    ) -> Self {
+        self.push(family.into(), qualifier.into(), ts, CellType::DeleteColumn)
+    }
+
+    /// The newest version of the column (resolved by the server when the delete has no
+    /// explicit timestamp), or the version at the delete's timestamp.
+    pub fn add_column(self, family: impl Into<Vec<u8>>, qualifier: impl Into<Vec<u8>>) -> Self {
+        let ts = self.timestamp;
+        self.push(family.into(), qualifier.into(), ts, CellType::Delete)
+    }
+
+    /// The version of the column at exactly `ts`.
+    pub fn add_column_ts(
+        self,
+        family: impl Into<Vec<u8>>,
+        qualifier: impl Into<Vec<u8>>,
+        ts: i64,
+    ) -> Self {
+        self.push(family.into(), qualifier.into(), ts, CellType::Delete)
+    }
+
+    /// Sets the durability.
+    pub fn durability(mut self, d: Durability) -> Self {
+        self.durability = d;
+        self
+    }
+}
+
+/// Any single-row mutation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mutation {
+    /// A put.
+    Put(Put),
+    /// A delete.
+    Delete(Delete),
+}
+
+impl Mutation {
+    /// The row mutated.
+    pub fn row(&self) -> &[u8] {
+        match self {
+            Mutation::Put(p) => &p.row,
+            Mutation::Delete(d) => &d.row,
+        }
+    }
+
+    /// The requested durability.
+    pub fn durability(&self) -> Durability {
+        match self {
+            Mutation::Put(p) => p.durability,
+            Mutation::Delete(d) => d.durability,
+        }
+    }
+}
+
+impl From<Put> for Mutation {
+    fn from(p: Put) -> Self {
+        Mutation::Put(p)
+    }
+}
+
+impl From<Delete> for Mutation {
+    fn from(d: Delete) -> Self {
+        Mutation::Delete(d)
+    }
+}

@@ -1,0 +1,266 @@
+//! Gets and Scans (HBase's `Get`, `Scan`) and their results.
+
+use crate::cell::{prefix_successor, Cell};
+use crate::read::TimeRange;
+use std::collections::BTreeMap;
+
+/// Which families and columns a read returns: family → qualifiers (empty = the whole family).
+/// An empty map means every family.
+pub type ColumnSelection = BTreeMap<Vec<u8>, Vec<Vec<u8>>>;
+
+fn add_family(cols: &mut ColumnSelection, family: Vec<u8>) {
+    cols.insert(family, Vec::new());
+}
+
+fn add_column(cols: &mut ColumnSelection, family: Vec<u8>, qualifier: Vec<u8>) {
+    let e = cols.entry(family).or_default();
+    if !e.contains(&qualifier) {
+        e.push(qualifier);
+        e.sort();
+    }
+}
+
+/// Reads one row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Get {
+    /// Row key.
+    pub row: Vec<u8>,
+    /// Families and columns; empty for all.
+    pub columns: ColumnSelection,
+    /// Timestamps read.
+    pub time_range: TimeRange,
+    /// Versions per column (default 1; capped by the family's VERSIONS).
+    pub max_versions: u32,
+    /// Return delete markers and masked cells too.
+    pub raw: bool,
+}
+
+impl Get {
+    /// A get of the newest version of every column of `row`.
+    pub fn new(row: impl Into<Vec<u8>>) -> Self {
+        Get {
+            row: row.into(),
+            columns: ColumnSelection::new(),
+            time_range: TimeRange::ALL,
+            max_versions: 1,
+            raw: false,
+        }
+    }
+
+    /// Reads the whole `family`.
+    pub fn add_family(mut self, family: impl Into<Vec<u8>>) -> Self {
+        add_family(&mut self.columns, family.into());
+        self
+    }
+
+    /// Reads `family:qualifier`.
+    pub fn add_column(mut self, family: impl Into<Vec<u8>>, qualifier: impl Into<Vec<u8>>) -> Self {
+        add_column(&mut self.columns, family.into(), qualifier.into());
+        self
+    }
+
+    /// Reads timestamps in [min, max).
+    pub fn time_range(mut self, tr: TimeRange) -> Self {
+        self.time_range = tr;
+        self
+    }
+
+    /// Reads exactly timestamp `ts`.
+    pub fn timestamp(mut self, ts: i64) -> Self {
+        self.time_range = TimeRange::at(ts);
+        self
+    }
+
+    /// Reads up to `n` versions per column.
+    pub fn max_versions(mut self, n: u32) -> Self {
+        self.max_versions = n.max(1);
+        self
+    }
+
+    /// Raw read.
+    pub fn raw(mut self, raw: bool) -> Self {
+        self.raw = raw;
+        self
+    }
+}
+
+/// Reads a range of rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scan {
+    /// First row (inclusive unless `start_inclusive` is false); empty = from the beginning
+    /// (or the end, reversed).
+    pub start_row: Vec<u8>,
+    /// Whether `start_row` itself is included.
+    pub start_inclusive: bool,
+    /// Row to stop at (exclusive unless `stop_inclusive`); empty = no bound.
+    pub stop_row: Vec<u8>,
+    /// Whether `stop_row` itself is included.
+    pub stop_inclusive: bool,
+    /// Families and columns; empty for all.
+    pub columns: ColumnSelection,
+    /// Timestamps read.
+    pub time_range: TimeRange,
+    /// Versions per column (default 1; capped by the family's VERSIONS).
+    pub max_versions: u32,
+    /// Rows in descending order; `start_row` is then the larger bound.
+    pub reversed: bool,
+    /// Rows fetched per round trip by remote clients (a hint; the embedded engine streams).
+    pub caching: usize,
+    /// At most this many cells per returned result; a wider row comes back in several.
+    pub batch: Option<usize>,
+    /// At most this many rows in all.
+    pub limit: Option<usize>,
+    /// Return delete markers and masked cells too.
+    pub raw: bool,
+}
+
+impl Default for Scan {
+    fn default() -> Self {
+        Scan {
+            start_row: Vec::new(),
+            start_inclusive: true,
+            stop_row: Vec::new(),
+            stop_inclusive: false,
+            columns: ColumnSelection::new(),
+            time_range: TimeRange::ALL,
+            max_versions: 1,
+            reversed: false,
+            caching: 100,
+            batch: None,
+            limit: None,
+            raw: false,
+        }
+    }
+}
+
+impl Scan {
+    /// A scan of the whole table.
+    pub fn new() -> Self {
+        Scan::default()
+    }
+
+    /// Starts at `row` (inclusive).
+    pub fn with_start_row(mut self, row: impl Into<Vec<u8>>) -> Self {
+        self.start_row = row.into();
+        self.start_inclusive = true;
+        self
+    }
+
+    /// Stops before `row`.
+    pub fn with_stop_row(mut self, row: impl Into<Vec<u8>>) -> Self {
+        self.stop_row = row.into();
+        self.stop_inclusive = false;
+        self
+    }
+
+    /// Reads the rows starting with `prefix` (HBase's `setRowPrefixFilter`), in either direction.
+    pub fn with_row_prefix(mut self, prefix: impl Into<Vec<u8>>) -> Self {
+        let prefix = prefix.into();
+        let succ = prefix_successor(&prefix).unwrap_or_default();
+        if self.reversed {
+            self.start_row = succ;
+            self.start_inclusive = false;
+            self.stop_row = prefix;
+            self.stop_inclusive = true;
+        } else {
+            self.start_row = prefix;
+            self.start_inclusive = true;
+            self.stop_row = succ;
+            self.stop_inclusive = false;
+        }
+        self
+    }
+
+    /// Reads the whole `family`.
+    pub fn add_family(mut self, family: impl Into<Vec<u8>>) -> Self {
+        add_family(&mut self.columns, family.into());
+        self
+    }
+
+    /// Reads `family:qualifier`.
+    pub fn add_column(mut self, family: impl Into<Vec<u8>>, qualifier: impl Into<Vec<u8>>) -> Self {
+        add_column(&mut self.columns, family.into(), qualifier.into());
+        self
+    }
+
+    /// Reads timestamps in [min, max).
+    pub fn time_range(mut self, tr: TimeRange) -> Self {
+        self.time_range = tr;
+        self
+    }
+
+    /// Reads exactly timestamp `ts`.
+    pub fn timestamp(mut self, ts: i64) -> Self {
+        self.time_range = TimeRange::at(ts);
+        self
+    }
+
+    /// Reads up to `n` versions per column.
+    pub fn max_versions(mut self, n: u32) -> Self {
+        self.max_versions = n.max(1);
+        self
+    }
+
+    /// Rows in descending order. Set before `with_row_prefix`.
+    pub fn reversed(mut self, r: bool) -> Self {
+        self.reversed = r;
+        self
+    }
+
+    /// Rows per round trip for remote clients.
+    pub fn caching(mut self, n: usize) -> Self {
+        self.caching = n.max(1);
+        self
+    }
+
+    /// At most `n` cells per result.
+    pub fn batch(mut self, n: usize) -> Self {
+        self.batch = Some(n.max(1));
+        self
+    }
+
+    /// At most `n` rows.
+    pub fn limit(mut self, n: usize) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Raw read.
+    pub fn raw(mut self, raw: bool) -> Self {
+        self.raw = raw;
+        self
+    }
+}
+
+/// The cells of one row returned by a read (HBase's `Result`), sorted by family, qualifier and
+/// newest timestamp first. With a scan batch, one row may come back as several results.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RowResult {
+    /// Row key.
+    pub row: Vec<u8>,
+    /// The cells.
+    pub cells: Vec<Cell>,
+}
+
+impl RowResult {
+    /// True when the row had nothing to return.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The newest value of `family:qualifier`.
+    pub fn value(&self, family: &[u8], qualifier: &[u8]) -> Option<&[u8]> {
+        self.cells
+            .iter()
+            .find(|c| c.family == family && c.qualifier == qualifier && !c.cell_type.is_delete())
+            .map(|c| &c.value[..])
+    }
+
+    /// Every returned version of `family:qualifier`, newest first.
+    pub fn versions(&self, family: &[u8], qualifier: &[u8]) -> Vec<&Cell> {
+        self.cells
+            .iter()
+            .filter(|c| c.family == family && c.qualifier == qualifier)
+            .collect()
+    }
+}

@@ -1,0 +1,125 @@
+//! A table handle of an embedded engine (HBase's `Table`).
+
+use super::{Delete, Get, Mutation, Put, RowResult, Scan};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::schema::TableName;
+
+/// Reads and writes one table. Cheap to clone; thread-safe.
+#[derive(Debug, Clone)]
+pub struct Table {
+    engine: Engine,
+    name: TableName,
+}
+
+impl Table {
+    pub(crate) fn new(engine: Engine, name: &str) -> Result<Table> {
+        Ok(Table {
+            engine,
+            name: TableName::parse(name)?,
+        })
+    }
+
+    /// The table's name.
+    pub fn name(&self) -> &TableName {
+        &self.name
+    }
+
+    /// Writes one row atomically.
+    pub fn put(&self, put: Put) -> Result<()> {
+        self.mutate(vec![Mutation::Put(put)])
+    }
+
+    /// Writes many rows; each row is atomic, the batch as a whole is not.
+    pub fn put_all(&self, puts: Vec<Put>) -> Result<()> {
+        self.mutate(puts.into_iter().map(Mutation::Put).collect())
+    }
+
+    /// Applies one delete atomically.
+    pub fn delete(&self, delete: Delete) -> Result<()> {
+        self.mutate(vec![Mutation::Delete(delete)])
+    }
+
+    /// Applies many deletes.
+    pub fn delete_all(&self, deletes: Vec<Delete>) -> Result<()> {
+        self.mutate(deletes.into_iter().map(Mutation::Delete).collect())
+    }
+
+    /// Applies a batch of puts and deletes; each row's mutation is atomic.
+    pub fn mutate(&self, mutations: Vec<Mutation>) -> Result<()> {
+        self.engine.inner.mutate(&self.name, mutations)
+    }
+
+    /// Reads one row. An absent row gives an empty result.
+    pub fn get(&self, get: &Get) -> Result<RowResult> {
+        let inner = &self.engine.inner;
+        inner.check_open()?;
+        let entry = inner.enabled_table(&self.name)?;
+        for f in get.columns.keys() {
+            if entry.descriptor.family(f).is_none() {
+                return Err(Error::NoSuchColumnFamily {
+                    table: self.name.to_string(),
+                    family: String::from_utf8_lossy(f).into_owned(),
+                });
+            }
+        }
+        let region = entry.region_for(&get.row);
+        inner.get_in_region(&region, get, inner.mvcc.read_point())
+    }
+
+    /// Reads several rows, in order.
+    pub fn get_all(&self, gets: &[Get]) -> Result<Vec<RowResult>> {
+        gets.iter().map(|g| self.get(g)).collect()
+    }
+
+    /// True when the get would return any cell.
+    pub fn exists(&self, get: &Get) -> Result<bool> {
+        Ok(!self.get(get)?.is_empty())
+    }
+
+    /// Opens a scanner. It reads a consistent snapshot: writes completed after this call are
+    /// not seen.
+    pub fn scanner(&self, scan: &Scan) -> Result<ResultScanner> {
+        Ok(ResultScanner {
+            scan: crate::engine::TableScanHandle::new(&self.engine, self.name.clone(), scan)?,
+        })
+    }
+
+    /// Runs a scan to the end and collects every result.
+    pub fn scan_all(&self, scan: &Scan) -> Result<Vec<RowResult>> {
+        self.scanner(scan)?.collect()
+    }
+}
+
+/// Iterates the results of a scan (HBase's `ResultScanner`).
+pub struct ResultScanner {
+    scan: crate::engine::TableScanHandle,
+}
+
+impl std::fmt::Debug for ResultScanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ResultScanner")
+    }
+}
+
+impl ResultScanner {
+    /// Up to `n` more results (HBase's `next(int)`).
+    pub fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
+        let mut out = Vec::new();
+        while out.len() < n {
+            match self.next() {
+                Some(r) => out.push(r?),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Iterator for ResultScanner {
+    type Item = Result<RowResult>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.scan.next().transpose()
+    }
+}

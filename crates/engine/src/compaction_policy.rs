@@ -1,0 +1,58 @@
+//! Chooses which files a minor compaction merges (HBase's `ExploringCompactionPolicy`).
+
+/// Picks a run of adjacent files to merge, given file sizes ordered oldest first. Every window
+/// of `min_files..=max_files` adjacent files is considered; a window qualifies when each of its
+/// files is at most `ratio` times the sum of the others. The qualifying window with the most
+/// files wins, then the one with the smallest total size. Returns the window's index range.
+pub fn select(
+    sizes: &[u64],
+    min_files: usize,
+    max_files: usize,
+    ratio: f64,
+) -> Option<std::ops::Range<usize>> {
+    let min_files = min_files.max(2);
+    let mut best: Option<(usize, u64, std::ops::Range<usize>)> = None;
+    for start in 0..sizes.len() {
+        for end in (start + min_files)..=(sizes.len().min(start + max_files)) {
+            let window = &sizes[start..end];
+            let total: u64 = window.iter().sum();
+            let ok = window
+                .iter()
+                .all(|&s| s as f64 <= ratio * (total - s) as f64);
+            if !ok {
+                continue;
+            }
+            let n = window.len();
+            let better = match &best {
+                None => true,
+                Some((bn, bt, _)) => n > *bn || (n == *bn && total < *bt),
+            };
+            if better {
+                best = Some((n, total, start..end));
+            }
+        }
+    }
+    best.map(|b| b.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similar_sizes_are_merged_together() {
+        assert_eq!(select(&[10, 10, 10], 3, 10, 1.2), Some(0..3));
+        assert_eq!(select(&[10, 10], 3, 10, 1.2), None);
+    }
+
+    #[test]
+    fn a_huge_old_file_is_left_alone() {
+        assert_eq!(select(&[1000, 10, 11, 12], 3, 10, 1.2), Some(1..4));
+    }
+
+    #[test]
+    fn window_is_capped_at_max_files() {
+        let sizes = vec![5u64; 20];
+        assert_eq!(select(&sizes, 3, 10, 1.2).map(|r| r.len()), Some(10));
+    }
+}

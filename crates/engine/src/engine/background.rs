@@ -1,0 +1,139 @@
+//! The background workers: a flusher (requested flushes, WAL buffer writes, WAL size limit)
+//! and a compactor (requested compactions and splits, periodic major compactions).
+
+use super::Inner;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime};
+
+const TICK: Duration = Duration::from_millis(100);
+
+pub(crate) fn start(inner: &Arc<Inner>) -> Vec<JoinHandle<()>> {
+    let f = inner.clone();
+    let c = inner.clone();
+    vec![
+        std::thread::Builder::new()
+            .name("ferrobase-flusher".into())
+            .spawn(move || flusher(&f))
+            .expect("spawn flusher thread"),
+        std::thread::Builder::new()
+            .name("ferrobase-compactor".into())
+            .spawn(move || compactor(&c))
+            .expect("spawn compactor thread"),
+    ]
+}
+
+fn report(what: &str, e: &crate::Error) {
+    eprintln!("ferrobase: background {what} failed: {e}");
+}
+
+fn flusher(inner: &Inner) {
+    loop {
+        let regions = {
+            let mut g = inner.work.lock().unwrap_or_else(|p| p.into_inner());
+            if g.stop {
+                return;
+            }
+            if g.flush.is_empty() {
+                g = inner
+                    .work_ready
+                    .wait_timeout(g, TICK)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
+            }
+            if g.stop {
+                return;
+            }
+            std::mem::take(&mut g.flush)
+        };
+        for id in regions {
+            if let Some(r) = inner.region_by_id(id) {
+                if let Err(e) = inner.flush_region(&r) {
+                    report("flush", &e);
+                }
+            }
+        }
+        if let Err(e) = inner.wal.flush_buffer() {
+            report("WAL write", &e);
+        }
+        if inner.wal.closed_segments() > inner.opts.max_wal_segments {
+            if let Some(seq) = inner.wal.oldest_closed_max_seq() {
+                for r in inner.all_regions() {
+                    let holds_old = r.stores().values().any(|s| s.min_unflushed_seq() <= seq);
+                    if holds_old {
+                        if let Err(e) = inner.flush_region(&r) {
+                            report("flush", &e);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn compactor(inner: &Inner) {
+    let mut last_major_check = Instant::now();
+    loop {
+        let (compactions, splits) = {
+            let mut g = inner.work.lock().unwrap_or_else(|p| p.into_inner());
+            if g.stop {
+                return;
+            }
+            if g.compact.is_empty() && g.split.is_empty() {
+                g = inner
+                    .work_ready
+                    .wait_timeout(g, TICK)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
+            }
+            if g.stop {
+                return;
+            }
+            (std::mem::take(&mut g.compact), std::mem::take(&mut g.split))
+        };
+        for (id, family, major) in compactions {
+            if let Some(r) = inner.region_by_id(id) {
+                if let Err(e) = inner.compact_store(&r, &family, major) {
+                    report("compaction", &e);
+                }
+            }
+        }
+        for id in splits {
+            if let Some(r) = inner.region_by_id(id) {
+                if r.file_bytes() > inner.opts.region_split_size {
+                    if let Err(e) = inner.split_region(&r, None) {
+                        report("split", &e);
+                    }
+                }
+            }
+        }
+        if let Some(interval) = inner.opts.compaction.major_interval {
+            if last_major_check.elapsed() >= Duration::from_secs(60) {
+                last_major_check = Instant::now();
+                periodic_major(inner, interval);
+            }
+        }
+    }
+}
+
+/// Major-compacts stores whose oldest file is older than `interval` and that could shrink.
+fn periodic_major(inner: &Inner, interval: Duration) {
+    for r in inner.all_regions() {
+        for (family, s) in r.stores() {
+            let state = s.state();
+            let Some(oldest) = state.files.last() else {
+                continue;
+            };
+            let age = std::fs::metadata(oldest.reader.path())
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| SystemTime::now().duration_since(t).ok());
+            let worth = state.files.len() > 1 || !oldest.reader.meta().major_compacted;
+            if worth && age.is_some_and(|a| a >= interval) {
+                if let Err(e) = inner.compact_store(&r, &family, true) {
+                    report("major compaction", &e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The in-memory catalog of tables and their regions, and its persistence to the manifest.
+
+use super::Inner;
+use crate::error::{Error, Result};
+use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
+use crate::region::Region;
+use crate::schema::{TableDescriptor, TableName};
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// A table's live state.
+#[derive(Debug, Clone)]
+pub(crate) struct TableEntry {
+    pub descriptor: TableDescriptor,
+    pub enabled: bool,
+    /// Regions in row order, covering every row exactly once.
+    pub regions: Vec<Arc<Region>>,
+}
+
+impl TableEntry {
+    /// The region holding `row`.
+    pub fn region_for(&self, row: &[u8]) -> Arc<Region> {
+        let i = self
+            .regions
+            .partition_point(|r| r.start.as_slice() <= row)
+            .saturating_sub(1);
+        self.regions[i].clone()
+    }
+
+    /// The last region whose start is < `row` (the region holding the rows just below `row`).
+    pub fn region_before(&self, row: &[u8]) -> Option<Arc<Region>> {
+        let i = self.regions.partition_point(|r| r.start.as_slice() < row);
+        i.checked_sub(1).map(|i| self.regions[i].clone())
+    }
+}
+
+/// Every table.
+#[derive(Debug, Default)]
+pub(crate) struct Catalog {
+    pub tables: BTreeMap<TableName, TableEntry>,
+}
+
+impl Catalog {
+    pub fn table(&self, name: &TableName) -> Result<&TableEntry> {
+        self.tables
+            .get(name)
+            .ok_or_else(|| Error::TableNotFound(name.to_string()))
+    }
+
+    pub fn all_regions(&self) -> impl Iterator<Item = &Arc<Region>> {
+        self.tables.values().flat_map(|t| t.regions.iter())
+    }
+
+    pub fn region_by_id(&self, id: u64) -> Option<Arc<Region>> {
+        self.all_regions().find(|r| r.id == id).cloned()
+    }
+}
+
+impl Inner {
+    /// Writes the current catalog as the manifest. Callers hold `manifest_lock`. A failure
+    /// poisons the engine: memory may now be ahead of disk.
+    pub(crate) fn persist(&self) -> Result<()> {
+        let data = {
+            let cat = self.catalog.read().unwrap_or_else(|p| p.into_inner());
+            ManifestData {
+                last_seq: self.mvcc.last_allocated(),
+                next_region_id: self.next_region.load(Ordering::Acquire),
+                next_file_number: self.next_file.load(Ordering::Acquire),
+                tables: cat
+                    .tables
+                    .values()
+                    .map(|t| TableRecord {
+                        descriptor: t.descriptor.clone(),
+                        enabled: t.enabled,
+                        regions: t.regions.iter().map(|r| region_record(r)).collect(),
+                    })
+                    .collect(),
+            }
+        };
+        manifest::write(&self.dir, &data).inspect_err(|e| {
+            self.poison(&format!("manifest write failed: {e}"));
+        })
+    }
+
+    /// The table entry of `name`, cloned.
+    pub(crate) fn table_entry(&self, name: &TableName) -> Result<TableEntry> {
+        let cat = self.catalog.read().unwrap_or_else(|p| p.into_inner());
+        cat.table(name).cloned()
+    }
+
+    /// Like `table_entry`, but fails for a disabled table.
+    pub(crate) fn enabled_table(&self, name: &TableName) -> Result<TableEntry> {
+        let t = self.table_entry(name)?;
+        if !t.enabled {
+            return Err(Error::TableDisabled(name.to_string()));
+        }
+        Ok(t)
+    }
+
+    pub(crate) fn region_by_id(&self, id: u64) -> Option<Arc<Region>> {
+        self.catalog
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .region_by_id(id)
+    }
+
+    pub(crate) fn all_regions(&self) -> Vec<Arc<Region>> {
+        self.catalog
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .all_regions()
+            .cloned()
+            .collect()
+    }
+}
+
+pub(crate) fn region_record(r: &Region) -> RegionRecord {
+    RegionRecord {
+        id: r.id,
+        start: r.start.clone(),
+        end: r.end.clone(),
+        stores: r
+            .stores()
+            .iter()
+            .map(|(f, s)| StoreRecord {
+                family: f.clone(),
+                flushed_seq: s.flushed_seq(),
+                files: s.state().files.iter().map(|f| f.number).collect(),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,133 @@
+//! Running compactions: merge a store's selected files into one, dropping what HBase drops.
+
+use super::Inner;
+use crate::block_cache::Priority;
+use crate::block_file::{CacheMode, FileScanner};
+use crate::cell::{CellKey, KeyValue};
+use crate::compaction_policy;
+use crate::error::Result;
+use crate::metrics::Metrics;
+use crate::read::{CompactionMatcher, MergeCursor, Source};
+use crate::region::Region;
+use crate::store::{Store, StoreFile};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Clears a store's `compacting` flag when dropped.
+struct CompactingGuard<'a>(&'a Store);
+
+impl Drop for CompactingGuard<'_> {
+    fn drop(&mut self) {
+        self.0.compacting.store(false, Ordering::Release);
+    }
+}
+
+impl Inner {
+    /// Compacts the store of `family` in `region`: every file when `major`, else the files
+    /// the policy selects. Returns whether anything was compacted.
+    pub(crate) fn compact_store(
+        &self,
+        region: &Arc<Region>,
+        family: &[u8],
+        major: bool,
+    ) -> Result<bool> {
+        let Some(store) = region.store(family) else {
+            return Ok(false);
+        };
+        // A requested major compaction waits for a running one; a background minor one yields.
+        while store.compacting.swap(true, Ordering::AcqRel) {
+            if !major {
+                return Ok(false);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let _guard = CompactingGuard(&store);
+        let state = store.state();
+        // Oldest first for selection.
+        let mut files: Vec<Arc<StoreFile>> = state.files.clone();
+        files.reverse();
+        let chosen: Vec<Arc<StoreFile>> = if major {
+            if files.is_empty() {
+                return Ok(false);
+            }
+            files
+        } else {
+            let c = &self.opts.compaction;
+            let sizes: Vec<u64> = files.iter().map(|f| f.reader.size()).collect();
+            match compaction_policy::select(&sizes, c.min_files, c.max_files, c.ratio) {
+                Some(r) => files[r].to_vec(),
+                None => return Ok(false),
+            }
+        };
+        let all_files = chosen.len() == state.files.len();
+        let family_desc = store.descriptor();
+        let mode = CacheMode {
+            use_cache: false,
+            priority: Priority::Normal,
+        };
+        let sources = chosen
+            .iter()
+            .map(|f| Source::File(FileScanner::new(f.reader.clone(), mode)))
+            .collect();
+        let mut cursor = MergeCursor::new(sources, u64::MAX);
+        cursor.reseek(&CellKey::first_on_row(b""))?;
+        let mut matcher = CompactionMatcher::new(
+            &family_desc,
+            self.now_ms(),
+            all_files,
+            self.smallest_read_point(),
+        );
+        let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
+            loop {
+                let kv = cursor.peek()?.clone();
+                if let Err(e) = cursor.next() {
+                    return Some(Err(e));
+                }
+                if matcher.keep(&kv) {
+                    return Some(Ok(kv));
+                }
+            }
+        });
+        let output = self
+            .write_store_file(region.id, &family_desc, all_files, &mut iter)
+            .inspect_err(|e| self.poison(&format!("compaction failed: {e}")))?;
+        let removed: Vec<u64> = chosen.iter().map(|f| f.number).collect();
+        {
+            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            if region.is_closed()
+                || region
+                    .store(family)
+                    .is_none_or(|s| !Arc::ptr_eq(&s, &store))
+            {
+                if let Some(f) = &output {
+                    let _ = std::fs::remove_file(f.reader.path());
+                }
+                return Ok(false);
+            }
+            store.install_compaction(&removed, output);
+            self.persist()?;
+        }
+        for f in &chosen {
+            self.cache.evict_file(f.number);
+            let _ = std::fs::remove_file(f.reader.path());
+        }
+        Metrics::inc(&self.metrics.compactions);
+        if self.opts.auto_split && region.file_bytes() > self.opts.region_split_size {
+            let id = region.id;
+            self.request(|w| {
+                w.split.insert(id);
+            });
+        }
+        Ok(true)
+    }
+
+    /// Flushes `region`, then compacts each of its stores (all files when `major`).
+    pub(crate) fn compact_region(&self, region: &Arc<Region>, major: bool) -> Result<()> {
+        self.flush_region(region)?;
+        for family in region.stores().keys() {
+            // A store busy with a background compaction is left to it.
+            self.compact_store(region, family, major)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,270 @@
+//! Table administration: create, alter, enable/disable, drop, truncate.
+
+use super::catalog::TableEntry;
+use super::Inner;
+use crate::error::{Error, Result};
+use crate::region::Region;
+use crate::schema::{ColumnFamilyDescriptor, TableDescriptor, TableName};
+use crate::store::Store;
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl Inner {
+    fn new_region(
+        &self,
+        table: &TableName,
+        desc: &TableDescriptor,
+        start: Vec<u8>,
+        end: Vec<u8>,
+    ) -> Arc<Region> {
+        let id = self.next_region.fetch_add(1, Ordering::AcqRel);
+        let seq = self.mvcc.last_allocated();
+        let stores = desc
+            .families
+            .iter()
+            .map(|f| {
+                (
+                    f.name.clone(),
+                    Arc::new(Store::new(f.clone(), Vec::new(), seq)),
+                )
+            })
+            .collect::<BTreeMap<_, _>>();
+        Arc::new(Region::new(id, table.clone(), start, end, stores))
+    }
+
+    /// Creates a table with regions split at `split_keys`.
+    pub(crate) fn create_table(&self, desc: TableDescriptor, split_keys: &[Vec<u8>]) -> Result<()> {
+        self.check_open()?;
+        desc.validate()?;
+        let mut keys: Vec<Vec<u8>> = split_keys.to_vec();
+        keys.sort();
+        keys.dedup();
+        if keys.iter().any(|k| k.is_empty()) {
+            return Err(Error::IllegalArgument(
+                "split keys must not be empty".into(),
+            ));
+        }
+        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        {
+            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            if cat.tables.contains_key(&desc.name) {
+                return Err(Error::TableExists(desc.name.to_string()));
+            }
+            let mut bounds = vec![Vec::new()];
+            bounds.extend(keys.iter().cloned());
+            let mut regions = Vec::new();
+            for (i, start) in bounds.iter().enumerate() {
+                let end = bounds.get(i + 1).cloned().unwrap_or_default();
+                regions.push(self.new_region(&desc.name, &desc, start.clone(), end));
+            }
+            cat.tables.insert(
+                desc.name.clone(),
+                TableEntry {
+                    descriptor: desc,
+                    enabled: true,
+                    regions,
+                },
+            );
+        }
+        self.persist()
+    }
+
+    pub(crate) fn set_enabled(&self, name: &TableName, enabled: bool) -> Result<()> {
+        self.check_open()?;
+        if !enabled {
+            // Disabling flushes, as HBase closes the regions.
+            for r in self.table_entry(name)?.regions {
+                self.flush_region(&r)?;
+            }
+        }
+        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        {
+            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let t = cat
+                .tables
+                .get_mut(name)
+                .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
+            if t.enabled == enabled {
+                return Err(if enabled {
+                    Error::IllegalArgument(format!("table {name} is already enabled"))
+                } else {
+                    Error::TableDisabled(name.to_string())
+                });
+            }
+            t.enabled = enabled;
+        }
+        self.persist()
+    }
+
+    /// Drops a disabled table and its files.
+    pub(crate) fn drop_table(&self, name: &TableName) -> Result<()> {
+        self.check_open()?;
+        let entry = {
+            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            let entry = {
+                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+                let t = cat.table(name)?;
+                if t.enabled {
+                    return Err(Error::TableNotDisabled(name.to_string()));
+                }
+                cat.tables.remove(name).expect("checked above")
+            };
+            self.persist()?;
+            entry
+        };
+        self.release_regions(&entry.regions);
+        Ok(())
+    }
+
+    fn release_regions(&self, regions: &[Arc<Region>]) {
+        for r in regions {
+            let _w = r.updates.write().unwrap_or_else(|p| p.into_inner());
+            r.close();
+            let mut bytes = 0;
+            for s in r.stores().values() {
+                bytes += s.memstore_size();
+                for f in &s.state().files {
+                    self.cache.evict_file(f.number);
+                }
+            }
+            self.global_memstore.fetch_sub(bytes, Ordering::AcqRel);
+            let _ = std::fs::remove_dir_all(self.region_dir(r.id));
+        }
+        self.memstore_drained.notify_all();
+    }
+
+    /// Empties a table, keeping its schema and (when `preserve_splits`) its region boundaries.
+    /// Like HBase, the table must be disabled first; it is enabled afterwards.
+    pub(crate) fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
+        self.check_open()?;
+        let old = {
+            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            let old = {
+                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+                let t = cat
+                    .tables
+                    .get_mut(name)
+                    .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
+                if t.enabled {
+                    return Err(Error::TableNotDisabled(name.to_string()));
+                }
+                let mut bounds = vec![Vec::new()];
+                if preserve_splits {
+                    bounds.extend(t.regions.iter().skip(1).map(|r| r.start.clone()));
+                }
+                let regions = bounds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let end = bounds.get(i + 1).cloned().unwrap_or_default();
+                        self.new_region(name, &t.descriptor, s.clone(), end)
+                    })
+                    .collect();
+                t.enabled = true;
+                std::mem::replace(&mut t.regions, regions)
+            };
+            self.persist()?;
+            old
+        };
+        self.release_regions(&old);
+        Ok(())
+    }
+
+    /// Adds a family, or replaces an existing family's attributes, online.
+    pub(crate) fn put_family(
+        &self,
+        name: &TableName,
+        family: ColumnFamilyDescriptor,
+        must_exist: Option<bool>,
+    ) -> Result<()> {
+        self.check_open()?;
+        family.validate()?;
+        let entry = self.table_entry(name)?;
+        let exists = entry.descriptor.family(&family.name).is_some();
+        match must_exist {
+            Some(true) if !exists => {
+                return Err(Error::NoSuchColumnFamily {
+                    table: name.to_string(),
+                    family: family.name_str(),
+                })
+            }
+            Some(false) if exists => {
+                return Err(Error::IllegalArgument(format!(
+                    "family {} already exists in table {name}",
+                    family.name_str()
+                )))
+            }
+            _ => {}
+        }
+        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        {
+            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let t = cat
+                .tables
+                .get_mut(name)
+                .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
+            t.descriptor.families.retain(|f| f.name != family.name);
+            t.descriptor.families.push(family.clone());
+            t.descriptor.families.sort_by(|a, b| a.name.cmp(&b.name));
+            let seq = self.mvcc.last_allocated();
+            for r in &t.regions {
+                match r.store(&family.name) {
+                    Some(s) => s.set_descriptor(family.clone()),
+                    None => r.set_store(
+                        &family.name,
+                        Some(Arc::new(Store::new(family.clone(), Vec::new(), seq))),
+                    ),
+                }
+            }
+        }
+        self.persist()
+    }
+
+    /// Removes a family and its data, online.
+    pub(crate) fn delete_family(&self, name: &TableName, family: &[u8]) -> Result<()> {
+        self.check_open()?;
+        let entry = self.table_entry(name)?;
+        if entry.descriptor.family(family).is_none() {
+            return Err(Error::NoSuchColumnFamily {
+                table: name.to_string(),
+                family: String::from_utf8_lossy(family).into_owned(),
+            });
+        }
+        if entry.descriptor.families.len() == 1 {
+            return Err(Error::IllegalArgument(format!(
+                "cannot delete the only family of table {name}"
+            )));
+        }
+        let mut removed = Vec::new();
+        {
+            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            {
+                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+                let t = cat
+                    .tables
+                    .get_mut(name)
+                    .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
+                t.descriptor.families.retain(|f| f.name != family);
+                for r in &t.regions {
+                    let _w = r.updates.write().unwrap_or_else(|p| p.into_inner());
+                    if let Some(s) = r.store(family) {
+                        removed.push((r.id, s));
+                    }
+                    r.set_store(family, None);
+                }
+            }
+            self.persist()?;
+        }
+        for (_, s) in removed {
+            self.global_memstore
+                .fetch_sub(s.memstore_size(), Ordering::AcqRel);
+            for f in &s.state().files {
+                self.cache.evict_file(f.number);
+                let _ = std::fs::remove_file(f.reader.path());
+            }
+        }
+        self.memstore_drained.notify_all();
+        Ok(())
+    }
+}

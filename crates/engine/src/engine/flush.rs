@@ -1,0 +1,139 @@
+//! Flushing memstores to block files.
+
+use super::Inner;
+use crate::block_file::{BlockFileReader, BlockFileWriter, FileOptions};
+use crate::cell::KeyValue;
+use crate::error::{IoContext, Result};
+use crate::metrics::Metrics;
+use crate::region::Region;
+use crate::schema::ColumnFamilyDescriptor;
+use crate::store::StoreFile;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl Inner {
+    /// Writes `cells` (in key order) as a new file of `region` for `family`. Returns `None`
+    /// when there were no cells.
+    pub(crate) fn write_store_file(
+        &self,
+        region_id: u64,
+        family: &ColumnFamilyDescriptor,
+        major: bool,
+        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+    ) -> Result<Option<Arc<StoreFile>>> {
+        let dir = self.region_dir(region_id);
+        std::fs::create_dir_all(&dir).at(&dir)?;
+        let number = self.next_file.fetch_add(1, Ordering::AcqRel);
+        let path = self.file_path(region_id, number);
+        let mut w = BlockFileWriter::create(
+            &path,
+            FileOptions {
+                family: family.name.clone(),
+                block_size: family.block_size as usize,
+                compression: family.compression,
+                encoding: family.data_block_encoding,
+                bloom: family.bloom_filter,
+                major_compacted: major,
+            },
+        )?;
+        for kv in cells {
+            w.add(&kv?)?;
+        }
+        if w.cell_count() == 0 {
+            drop(w);
+            let _ = std::fs::remove_file(&path);
+            return Ok(None);
+        }
+        let (_meta, size) = w.finish()?;
+        Metrics::add(&self.metrics.bytes_written_files, size);
+        let reader =
+            BlockFileReader::open(&path, number, self.cache.clone(), self.metrics.clone())?;
+        Ok(Some(Arc::new(StoreFile {
+            number,
+            reader: Arc::new(reader),
+        })))
+    }
+
+    /// Flushes every store of `region` that holds data.
+    pub(crate) fn flush_region(&self, region: &Arc<Region>) -> Result<()> {
+        let _one_at_a_time = region.flush_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let (flush_seq, snapshots) = {
+            let _w = region.updates.write().unwrap_or_else(|p| p.into_inner());
+            let seq = self.mvcc.last_allocated();
+            let snaps: Vec<_> = region
+                .stores()
+                .into_values()
+                .map(|s| {
+                    let m = s.snapshot();
+                    (s, m)
+                })
+                .collect();
+            (seq, snaps)
+        };
+        // Every write in the snapshots is complete (we held the update lock); waiting for the
+        // read point makes the flushed cells visible to every reader that opens the new file.
+        self.mvcc.wait_for(flush_seq);
+        let mut installs = Vec::new();
+        for (store, snap) in &snapshots {
+            let Some(snap) = snap else { continue };
+            let family = store.descriptor();
+            let file = self
+                .write_store_file(region.id, &family, false, &mut snap.iter().map(Ok))
+                .inspect_err(|e| self.poison(&format!("flush failed: {e}")))?;
+            installs.push((store.clone(), snap.clone(), file));
+        }
+        {
+            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            if region.is_closed() {
+                // Split or dropped meanwhile; its data went with it.
+                return Ok(());
+            }
+            let mut freed = 0;
+            for (store, snap, file) in &installs {
+                freed += snap.size();
+                store.install_flush(snap, file.clone(), flush_seq);
+            }
+            for (store, snap) in &snapshots {
+                if snap.is_none() {
+                    store.advance_flushed_seq(flush_seq);
+                }
+            }
+            self.persist()?;
+            self.global_memstore.fetch_sub(freed, Ordering::AcqRel);
+        }
+        self.memstore_drained.notify_all();
+        if !installs.is_empty() {
+            Metrics::inc(&self.metrics.flushes);
+        }
+        self.wal.delete_obsolete(self.min_unflushed_seq())?;
+        if self.opts.compaction.auto {
+            for (store, _, _) in &installs {
+                if store.state().files.len() >= self.opts.compaction.min_files {
+                    let key = (region.id, store.descriptor().name.clone(), false);
+                    self.request(|w| {
+                        w.compact.insert(key);
+                    });
+                }
+            }
+        }
+        if self.opts.auto_split && region.file_bytes() > self.opts.region_split_size {
+            let id = region.id;
+            self.request(|w| {
+                w.split.insert(id);
+            });
+        }
+        Ok(())
+    }
+
+    /// The smallest sequence id held only in memory, over every store.
+    pub(crate) fn min_unflushed_seq(&self) -> u64 {
+        self.all_regions()
+            .iter()
+            .flat_map(|r| r.stores().into_values())
+            .map(|s| s.min_unflushed_seq())
+            .min()
+            .unwrap_or(u64::MAX)
+            // A write in flight may be logged but not yet in a memstore.
+            .min(self.mvcc.oldest_pending())
+    }
+}

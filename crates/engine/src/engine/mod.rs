@@ -1,0 +1,278 @@
+//! The engine: catalog of tables and regions, write and read paths, flushes, compactions,
+//! splits, recovery, and the background workers that drive them.
+//!
+//! Directory layout (`docs/format/layout.md`): `LOCK`, `MANIFEST`, `wal/<n>.wal`,
+//! `data/<region id>/<file number>.blk`.
+
+mod background;
+mod catalog;
+mod compaction;
+mod ddl;
+mod flush;
+mod options;
+mod recovery;
+mod scanner;
+mod split;
+mod write;
+
+pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
+pub use scanner::RegionScanner;
+
+use crate::block_cache::BlockCache;
+use crate::error::{Error, Result};
+use crate::metrics::Metrics;
+use crate::mvcc::Mvcc;
+use crate::wal::Wal;
+use catalog::Catalog;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::thread::JoinHandle;
+
+/// Work waiting for the background workers.
+#[derive(Debug, Default)]
+pub(crate) struct WorkQueue {
+    flush: std::collections::BTreeSet<u64>,
+    compact: std::collections::BTreeSet<(u64, Vec<u8>, bool)>,
+    split: std::collections::BTreeSet<u64>,
+    stop: bool,
+}
+
+/// Shared state of an open engine.
+pub(crate) struct Inner {
+    pub(crate) dir: PathBuf,
+    pub(crate) opts: EngineOptions,
+    pub(crate) metrics: Arc<Metrics>,
+    pub(crate) cache: Arc<BlockCache>,
+    pub(crate) wal: Wal,
+    pub(crate) mvcc: Mvcc,
+    pub(crate) catalog: RwLock<Catalog>,
+    /// Serialises structural changes and manifest writes.
+    pub(crate) manifest_lock: Mutex<()>,
+    pub(crate) next_file: AtomicU64,
+    pub(crate) next_region: AtomicU64,
+    poison: Mutex<Option<String>>,
+    closed: AtomicBool,
+    pub(crate) work: Mutex<WorkQueue>,
+    pub(crate) work_ready: Condvar,
+    pub(crate) global_memstore: AtomicUsize,
+    pub(crate) memstore_drained: Condvar,
+    pub(crate) memstore_wait: Mutex<()>,
+    /// Read points of open scanners (read point → count), so compactions keep what they need.
+    pub(crate) scanner_read_points: Mutex<BTreeMap<u64, usize>>,
+    _lock_file: std::fs::File,
+}
+
+impl Inner {
+    pub(crate) fn check_open(&self) -> Result<()> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(Error::Closed);
+        }
+        if let Some(p) = self
+            .poison
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+        {
+            return Err(Error::Poisoned(p.clone()));
+        }
+        Ok(())
+    }
+
+    /// Records a failure that leaves in-memory and on-disk state possibly out of step; every
+    /// later write fails with [`Error::Poisoned`].
+    pub(crate) fn poison(&self, why: &str) {
+        let mut g = self.poison.lock().unwrap_or_else(|p| p.into_inner());
+        if g.is_none() {
+            *g = Some(why.to_string());
+        }
+    }
+
+    pub(crate) fn data_dir(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    pub(crate) fn region_dir(&self, region_id: u64) -> PathBuf {
+        self.data_dir().join(region_id.to_string())
+    }
+
+    pub(crate) fn file_path(&self, region_id: u64, number: u64) -> PathBuf {
+        self.region_dir(region_id).join(format!("{number:016}.blk"))
+    }
+
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.opts.clock.now_ms()
+    }
+
+    /// The smallest read point any open scanner or new reader may use.
+    pub(crate) fn smallest_read_point(&self) -> u64 {
+        let rp = self.mvcc.read_point();
+        let g = self
+            .scanner_read_points
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        g.keys().next().map_or(rp, |&s| s.min(rp))
+    }
+
+    pub(crate) fn register_read_point(&self, rp: u64) {
+        *self
+            .scanner_read_points
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(rp)
+            .or_default() += 1;
+    }
+
+    pub(crate) fn release_read_point(&self, rp: u64) {
+        let mut g = self
+            .scanner_read_points
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = g.get_mut(&rp) {
+            *c -= 1;
+            if *c == 0 {
+                g.remove(&rp);
+            }
+        }
+    }
+
+    pub(crate) fn request(&self, f: impl FnOnce(&mut WorkQueue)) {
+        let mut g = self.work.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut g);
+        self.work_ready.notify_all();
+    }
+}
+
+/// An open database directory. Cheap to clone; thread-safe. Dropping the last handle closes
+/// the engine (flushing nothing: the WAL holds what the memstores hold).
+#[derive(Clone)]
+pub struct Engine {
+    pub(crate) inner: Arc<Inner>,
+    workers: Arc<Workers>,
+}
+
+struct Workers {
+    inner: Arc<Inner>,
+    handles: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        shutdown(&self.inner, &self.handles);
+    }
+}
+
+fn shutdown(inner: &Arc<Inner>, handles: &Mutex<Vec<JoinHandle<()>>>) {
+    inner.request(|w| w.stop = true);
+    let hs: Vec<_> = handles
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .drain(..)
+        .collect();
+    for h in hs {
+        let _ = h.join();
+    }
+    if !inner.closed.swap(true, Ordering::AcqRel) {
+        let _ = inner.wal.flush_buffer();
+    }
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("dir", &self.inner.dir)
+            .finish()
+    }
+}
+
+impl Engine {
+    /// Opens (creating if needed) the database in `dir`, replaying the WAL.
+    pub fn open(dir: impl AsRef<Path>, opts: EngineOptions) -> Result<Engine> {
+        let inner = Arc::new(recovery::open(dir.as_ref(), opts)?);
+        let handles = background::start(&inner);
+        let engine = Engine {
+            workers: Arc::new(Workers {
+                inner: inner.clone(),
+                handles: Mutex::new(handles),
+            }),
+            inner,
+        };
+        Ok(engine)
+    }
+
+    /// Stops the background workers and writes any buffered WAL records. Later calls on any
+    /// handle fail with [`Error::Closed`].
+    pub fn close(&self) {
+        shutdown(&self.inner, &self.workers.handles);
+    }
+
+    /// The engine's counters.
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
+    /// The shared block cache.
+    pub fn block_cache(&self) -> &BlockCache {
+        &self.inner.cache
+    }
+
+    /// The data directory.
+    pub fn dir(&self) -> &Path {
+        &self.inner.dir
+    }
+
+    /// Administrative operations.
+    pub fn admin(&self) -> crate::client::Admin {
+        crate::client::Admin::new(self.clone())
+    }
+
+    /// A handle on table `name` (checked when used).
+    pub fn table(&self, name: &str) -> Result<crate::client::Table> {
+        crate::client::Table::new(self.clone(), name)
+    }
+
+    /// Bytes held in all memstores.
+    pub fn memstore_bytes(&self) -> usize {
+        self.inner.global_memstore.load(Ordering::Acquire)
+    }
+
+    /// Total bytes of live block files and WAL segments on disk.
+    pub fn disk_bytes(&self) -> u64 {
+        fn walk(p: &Path) -> u64 {
+            std::fs::read_dir(p)
+                .map(|rd| {
+                    rd.filter_map(|e| e.ok())
+                        .map(|e| match e.metadata() {
+                            Ok(m) if m.is_dir() => walk(&e.path()),
+                            Ok(m) => m.len(),
+                            Err(_) => 0,
+                        })
+                        .sum()
+                })
+                .unwrap_or(0)
+        }
+        walk(&self.inner.dir)
+    }
+}
+
+/// A table scan bound to an engine; the client's `ResultScanner` wraps it.
+pub(crate) struct TableScanHandle(scanner::TableScan);
+
+impl TableScanHandle {
+    pub(crate) fn new(
+        engine: &Engine,
+        table: crate::schema::TableName,
+        scan: &crate::client::Scan,
+    ) -> Result<Self> {
+        Ok(TableScanHandle(scanner::TableScan::new(
+            engine.inner.clone(),
+            table,
+            scan,
+        )?))
+    }
+
+    pub(crate) fn next(&mut self) -> Result<Option<crate::client::RowResult>> {
+        self.0.next()
+    }
+}

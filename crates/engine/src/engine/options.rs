@@ -1,0 +1,87 @@
+//! Engine settings, with defaults close to HBase's.
+
+use crate::clock::{Clock, SystemClock};
+use crate::schema::Durability;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How compactions are chosen (HBase's exploring compaction policy settings).
+#[derive(Debug, Clone)]
+pub struct CompactionOptions {
+    /// Run minor compactions in the background after flushes (default true).
+    pub auto: bool,
+    /// Fewest files a minor compaction merges (`hbase.hstore.compaction.min`, default 3).
+    pub min_files: usize,
+    /// Most files a minor compaction merges (`hbase.hstore.compaction.max`, default 10).
+    pub max_files: usize,
+    /// A file joins a selection only if it is at most this times the sum of the others
+    /// (`hbase.hstore.compaction.ratio`, default 1.2).
+    pub ratio: f64,
+    /// Period of automatic major compactions (`hbase.hregion.majorcompaction`, default 7
+    /// days); `None` turns them off.
+    pub major_interval: Option<Duration>,
+}
+
+impl Default for CompactionOptions {
+    fn default() -> Self {
+        CompactionOptions {
+            auto: true,
+            min_files: 3,
+            max_files: 10,
+            ratio: 1.2,
+            major_interval: Some(Duration::from_secs(7 * 24 * 3600)),
+        }
+    }
+}
+
+/// Settings of an engine. Construct with `EngineOptions::default()` and adjust fields.
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    /// A region's memstores are flushed past this many bytes (default 128 MiB, as HBase's
+    /// `hbase.hregion.memstore.flush.size`).
+    pub memstore_flush_size: usize,
+    /// Writers wait while all memstores together exceed this (default 1 GiB).
+    pub global_memstore_limit: usize,
+    /// Block cache capacity in bytes (default 256 MiB).
+    pub block_cache_bytes: usize,
+    /// A WAL segment is closed past this size (default 64 MiB).
+    pub wal_segment_bytes: u64,
+    /// Past this many closed WAL segments the stores holding the oldest edits are flushed
+    /// (default 32, as `hbase.regionserver.maxlogs`).
+    pub max_wal_segments: usize,
+    /// Compaction settings.
+    pub compaction: CompactionOptions,
+    /// Split a region automatically when its files exceed this many bytes (default 10 GiB,
+    /// as `hbase.hregion.max.filesize`).
+    pub region_split_size: u64,
+    /// Whether regions split automatically (default true).
+    pub auto_split: bool,
+    /// Largest cell (key plus value) accepted, in bytes (default 10 MiB, as
+    /// `hbase.client.keyvalue.maxsize`).
+    pub max_cell_size: usize,
+    /// Durability of mutations whose table and request say USE_DEFAULT (default SYNC_WAL).
+    pub default_durability: Durability,
+    /// Source of time for timestamps and TTL.
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            memstore_flush_size: 128 << 20,
+            global_memstore_limit: 1 << 30,
+            block_cache_bytes: 256 << 20,
+            wal_segment_bytes: 64 << 20,
+            max_wal_segments: 32,
+            compaction: CompactionOptions::default(),
+            region_split_size: 10 << 30,
+            auto_split: true,
+            max_cell_size: 10 << 20,
+            default_durability: Durability::SyncWal,
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+/// Largest row key HBase accepts (`Short.MAX_VALUE`).
+pub const MAX_ROW_LENGTH: usize = 32767;

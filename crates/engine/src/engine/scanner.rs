@@ -1,0 +1,447 @@
+//! Region and table scanning: merges the stores of a region row by row, forward or reversed,
+//! and walks a table's regions in order (HBase's `RegionScanner` and client scanner).
+
+use super::Inner;
+use crate::cell::{Cell, CellKey, KeyValue};
+use crate::client::{ColumnSelection, Get, RowResult, Scan};
+use crate::error::Result;
+use crate::read::{StoreScanner, TimeRange};
+use crate::region::Region;
+use crate::schema::TableName;
+use crate::store::StoreRead;
+use std::collections::VecDeque;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// Row bounds of a read, in ascending key order whatever the direction.
+#[derive(Debug, Clone)]
+pub(crate) struct RowRange {
+    pub lo: Bound<Vec<u8>>,
+    pub hi: Bound<Vec<u8>>,
+}
+
+impl RowRange {
+    fn above_lo(&self, row: &[u8]) -> bool {
+        match &self.lo {
+            Bound::Unbounded => true,
+            Bound::Included(l) => row >= &l[..],
+            Bound::Excluded(l) => row > &l[..],
+        }
+    }
+
+    fn below_hi(&self, row: &[u8]) -> bool {
+        match &self.hi {
+            Bound::Unbounded => true,
+            Bound::Included(h) => row <= &h[..],
+            Bound::Excluded(h) => row < &h[..],
+        }
+    }
+
+    /// Clips to a region's [start, end).
+    fn clip(&self, r: &Region) -> RowRange {
+        let lo = match &self.lo {
+            Bound::Unbounded => Bound::Included(r.start.clone()),
+            Bound::Included(l) if *l < r.start => Bound::Included(r.start.clone()),
+            Bound::Excluded(l) if *l < r.start => Bound::Included(r.start.clone()),
+            b => b.clone(),
+        };
+        let hi = if r.end.is_empty() {
+            self.hi.clone()
+        } else {
+            match &self.hi {
+                Bound::Included(h) if *h < r.end => Bound::Included(h.clone()),
+                Bound::Excluded(h) if *h <= r.end => Bound::Excluded(h.clone()),
+                _ => Bound::Excluded(r.end.clone()),
+            }
+        };
+        RowRange { lo, hi }
+    }
+}
+
+/// What a read asks of every store.
+#[derive(Debug, Clone)]
+pub(crate) struct ReadRequest {
+    pub columns: ColumnSelection,
+    pub time_range: TimeRange,
+    pub max_versions: u32,
+    pub raw: bool,
+    pub get_row: Option<Vec<u8>>,
+}
+
+/// Scans one region's stores row by row.
+pub struct RegionScanner {
+    stores: Vec<StoreScanner>,
+    range: RowRange,
+    reversed: bool,
+    /// Reversed: the exclusive upper bound for the next row (`None` = unbounded).
+    upper: Option<Vec<u8>>,
+    started: bool,
+}
+
+impl std::fmt::Debug for RegionScanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegionScanner")
+            .field("reversed", &self.reversed)
+            .finish()
+    }
+}
+
+impl RegionScanner {
+    pub(crate) fn open(
+        inner: &Inner,
+        region: &Region,
+        req: &ReadRequest,
+        range: RowRange,
+        reversed: bool,
+        read_point: u64,
+    ) -> Result<RegionScanner> {
+        let now = inner.now_ms();
+        let mut stores = Vec::new();
+        for (family, store) in region.stores() {
+            let columns = if req.columns.is_empty() {
+                None
+            } else {
+                match req.columns.get(&family) {
+                    None => continue,
+                    Some(q) if q.is_empty() => None,
+                    Some(q) => Some(q.clone()),
+                }
+            };
+            let sr = StoreRead {
+                time_range: req.time_range,
+                columns,
+                max_versions: req.max_versions,
+                raw: req.raw,
+                get_row: req.get_row.clone(),
+            };
+            if let Some(s) = store.scanner(&sr, read_point, now, &inner.metrics) {
+                stores.push(s);
+            }
+        }
+        let range = range.clip(region);
+        Ok(RegionScanner {
+            stores,
+            upper: None,
+            range,
+            reversed,
+            started: false,
+        })
+    }
+
+    fn start(&mut self) -> Result<()> {
+        self.started = true;
+        if self.reversed {
+            self.upper = match &self.range.hi {
+                Bound::Unbounded => None,
+                Bound::Excluded(h) => Some(h.clone()),
+                Bound::Included(h) => {
+                    let mut h = h.clone();
+                    h.push(0);
+                    Some(h)
+                }
+            };
+            return Ok(());
+        }
+        let key = match &self.range.lo {
+            Bound::Unbounded => CellKey::first_on_row(b""),
+            Bound::Included(l) => CellKey::first_on_row(l),
+            Bound::Excluded(l) => CellKey::after_row(l),
+        };
+        for s in &mut self.stores {
+            s.seek_row(&key.row)?;
+        }
+        Ok(())
+    }
+
+    /// The next row with anything to return, with its cells in family order.
+    pub fn next_row(&mut self) -> Result<Option<(Vec<u8>, Vec<Cell>)>> {
+        if !self.started {
+            self.start()?;
+        }
+        loop {
+            let row = if self.reversed {
+                let mut best: Option<Vec<u8>> = None;
+                for s in &mut self.stores {
+                    let cand = match &self.upper {
+                        Some(u) => s.last_row_before(u)?,
+                        None => s.last_row_before(&[0xff; super::MAX_ROW_LENGTH + 1])?,
+                    };
+                    if let Some(c) = cand {
+                        if best.as_ref().is_none_or(|b| c > *b) {
+                            best = Some(c);
+                        }
+                    }
+                }
+                let Some(row) = best else { return Ok(None) };
+                if !self.range.above_lo(&row) {
+                    return Ok(None);
+                }
+                for s in &mut self.stores {
+                    s.seek_row(&row)?;
+                }
+                self.upper = Some(row.clone());
+                row
+            } else {
+                let Some(row) = self
+                    .stores
+                    .iter()
+                    .filter_map(|s| s.peek_row())
+                    .min()
+                    .map(|r| r.to_vec())
+                else {
+                    return Ok(None);
+                };
+                if !self.range.below_hi(&row) {
+                    return Ok(None);
+                }
+                row
+            };
+            let mut cells = Vec::new();
+            for s in &mut self.stores {
+                if s.peek_row() == Some(&row[..]) {
+                    let mut kvs: Vec<KeyValue> = Vec::new();
+                    s.read_row(&row, &mut kvs)?;
+                    let fam = s.family().to_vec();
+                    cells.extend(kvs.into_iter().map(|kv| Cell::from_key_value(&fam, kv)));
+                }
+                if !self.reversed && s.peek_row() == Some(&row[..]) {
+                    // The matcher stopped early inside the row (all columns found).
+                    s.seek_forward(&CellKey::after_row(&row))?;
+                }
+            }
+            if !cells.is_empty() {
+                return Ok(Some((row, cells)));
+            }
+        }
+    }
+}
+
+impl Inner {
+    /// Reads one row of `region`.
+    pub(crate) fn get_in_region(
+        &self,
+        region: &Region,
+        get: &Get,
+        read_point: u64,
+    ) -> Result<RowResult> {
+        let req = ReadRequest {
+            columns: get.columns.clone(),
+            time_range: get.time_range,
+            max_versions: get.max_versions,
+            raw: get.raw,
+            get_row: Some(get.row.clone()),
+        };
+        let range = RowRange {
+            lo: Bound::Included(get.row.clone()),
+            hi: Bound::Included(get.row.clone()),
+        };
+        let mut rs = RegionScanner::open(self, region, &req, range, false, read_point)?;
+        Ok(match rs.next_row()? {
+            Some((row, cells)) => RowResult { row, cells },
+            None => RowResult {
+                row: get.row.clone(),
+                cells: Vec::new(),
+            },
+        })
+    }
+}
+
+/// A scan over a table's regions, opening each region when reached.
+pub(crate) struct TableScan {
+    inner: Arc<Inner>,
+    table: TableName,
+    req: ReadRequest,
+    range: RowRange,
+    reversed: bool,
+    batch: Option<usize>,
+    limit: Option<usize>,
+    read_point: u64,
+    current: Option<(Arc<Region>, RegionScanner)>,
+    /// Forward: the next region starts at this row. Reversed: the next region ends here.
+    next_boundary: Option<Vec<u8>>,
+    pending: VecDeque<RowResult>,
+    rows: usize,
+    done: bool,
+}
+
+impl TableScan {
+    pub(crate) fn new(inner: Arc<Inner>, table: TableName, scan: &Scan) -> Result<TableScan> {
+        inner.check_open()?;
+        let entry = inner.enabled_table(&table)?;
+        for f in scan.columns.keys() {
+            if entry.descriptor.family(f).is_none() {
+                return Err(crate::Error::NoSuchColumnFamily {
+                    table: table.to_string(),
+                    family: String::from_utf8_lossy(f).into_owned(),
+                });
+            }
+        }
+        let b = |row: &[u8], inclusive: bool| {
+            if row.is_empty() {
+                Bound::Unbounded
+            } else if inclusive {
+                Bound::Included(row.to_vec())
+            } else {
+                Bound::Excluded(row.to_vec())
+            }
+        };
+        let start = b(&scan.start_row, scan.start_inclusive);
+        let stop = b(&scan.stop_row, scan.stop_inclusive);
+        let range = if scan.reversed {
+            RowRange {
+                lo: stop,
+                hi: start,
+            }
+        } else {
+            RowRange {
+                lo: start,
+                hi: stop,
+            }
+        };
+        let read_point = inner.mvcc.read_point();
+        inner.register_read_point(read_point);
+        Ok(TableScan {
+            req: ReadRequest {
+                columns: scan.columns.clone(),
+                time_range: scan.time_range,
+                max_versions: scan.max_versions,
+                raw: scan.raw,
+                get_row: None,
+            },
+            inner,
+            table,
+            range,
+            reversed: scan.reversed,
+            batch: scan.batch,
+            limit: scan.limit,
+            read_point,
+            current: None,
+            next_boundary: None,
+            pending: VecDeque::new(),
+            rows: 0,
+            done: false,
+        })
+    }
+
+    fn open_next_region(&mut self) -> Result<bool> {
+        let entry = self.inner.enabled_table(&self.table)?;
+        let region = if self.reversed {
+            match (&self.next_boundary, &self.range.hi) {
+                (Some(b), _) => entry.region_before(b),
+                (None, Bound::Unbounded) => entry.regions.last().cloned(),
+                (None, Bound::Included(h)) => Some(entry.region_for(h)),
+                (None, Bound::Excluded(h)) => entry.region_before(h),
+            }
+        } else {
+            Some(match (&self.next_boundary, &self.range.lo) {
+                (Some(b), _) => entry.region_for(b),
+                (None, Bound::Unbounded) => entry.regions[0].clone(),
+                (None, Bound::Included(l)) | (None, Bound::Excluded(l)) => entry.region_for(l),
+            })
+        };
+        let Some(region) = region else {
+            return Ok(false);
+        };
+        let mut range = self.range.clone();
+        if let Some(b) = &self.next_boundary {
+            if self.reversed {
+                range.hi = tighter_hi(range.hi, b.clone());
+            } else {
+                range.lo = tighter_lo(range.lo, b.clone());
+            }
+        }
+        let rs = RegionScanner::open(
+            &self.inner,
+            &region,
+            &self.req,
+            range,
+            self.reversed,
+            self.read_point,
+        )?;
+        self.current = Some((region, rs));
+        Ok(true)
+    }
+
+    pub(crate) fn next(&mut self) -> Result<Option<RowResult>> {
+        loop {
+            if let Some(r) = self.pending.pop_front() {
+                return Ok(Some(r));
+            }
+            if self.done || self.limit.is_some_and(|l| self.rows >= l) {
+                self.finish();
+                return Ok(None);
+            }
+            if self.current.is_none() && !self.open_next_region()? {
+                self.finish();
+                return Ok(None);
+            }
+            let (region, rs) = self.current.as_mut().expect("a region is open");
+            match rs.next_row()? {
+                Some((row, cells)) => {
+                    self.rows += 1;
+                    match self.batch {
+                        Some(n) if cells.len() > n => {
+                            for chunk in cells.chunks(n) {
+                                self.pending.push_back(RowResult {
+                                    row: row.clone(),
+                                    cells: chunk.to_vec(),
+                                });
+                            }
+                        }
+                        _ => return Ok(Some(RowResult { row, cells })),
+                    }
+                }
+                None => {
+                    let region = region.clone();
+                    self.current = None;
+                    let boundary = if self.reversed {
+                        &region.start
+                    } else {
+                        &region.end
+                    };
+                    if boundary.is_empty() {
+                        self.done = true;
+                    } else {
+                        let past = if self.reversed {
+                            !self.range.above_lo(boundary)
+                                || matches!(&self.range.lo, Bound::Included(l) if l == boundary)
+                        } else {
+                            !self.range.below_hi(boundary)
+                        };
+                        if past {
+                            self.done = true;
+                        }
+                        self.next_boundary = Some(boundary.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        if !self.done || self.current.is_some() {
+            self.done = true;
+            self.current = None;
+        }
+    }
+}
+
+impl Drop for TableScan {
+    fn drop(&mut self) {
+        self.inner.release_read_point(self.read_point);
+    }
+}
+
+fn tighter_lo(lo: Bound<Vec<u8>>, b: Vec<u8>) -> Bound<Vec<u8>> {
+    match &lo {
+        Bound::Included(l) | Bound::Excluded(l) if *l >= b => lo,
+        _ => Bound::Included(b),
+    }
+}
+
+fn tighter_hi(hi: Bound<Vec<u8>>, b: Vec<u8>) -> Bound<Vec<u8>> {
+    match &hi {
+        Bound::Included(h) | Bound::Excluded(h) if *h < b => hi,
+        _ => Bound::Excluded(b),
+    }
+}

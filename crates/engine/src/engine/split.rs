@@ -1,0 +1,161 @@
+//! Splitting a region in two at a row.
+//!
+//! The parent is flushed, then writes are held off while every store's files and memstores are
+//! rewritten into two children's files; one manifest write swaps the parent for the children.
+//! A crash before that write leaves the parent live (the children's files are orphans, removed
+//! at open); after it, the children are live and hold everything.
+
+use super::Inner;
+use crate::block_cache::Priority;
+use crate::block_file::{CacheMode, FileScanner};
+use crate::cell::{CellKey, KeyValue};
+use crate::error::{Error, Result};
+use crate::memstore::MemstoreScanner;
+use crate::metrics::Metrics;
+use crate::read::{MergeCursor, Source};
+use crate::region::Region;
+use crate::store::Store;
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl Inner {
+    /// The row HBase would split `region` at: the middle key of its largest file.
+    pub(crate) fn split_point(&self, region: &Region) -> Option<Vec<u8>> {
+        let stores = region.stores();
+        let largest = stores
+            .values()
+            .flat_map(|s| s.state().files.clone())
+            .max_by_key(|f| f.reader.size())?;
+        let mid = largest.reader.mid_key()?.row.clone();
+        (mid > region.start && (region.end.is_empty() || mid < region.end)).then_some(mid)
+    }
+
+    /// Splits `region` at `at` (or its midpoint). Returns false when there is no usable split
+    /// point (e.g. a region with a single row).
+    pub(crate) fn split_region(&self, region: &Arc<Region>, at: Option<Vec<u8>>) -> Result<bool> {
+        self.flush_region(region)?;
+        let key = match at {
+            Some(k) => {
+                if k <= region.start || (!region.end.is_empty() && k >= region.end) {
+                    return Err(Error::IllegalArgument(format!(
+                        "split key {:?} is not inside the region's range",
+                        String::from_utf8_lossy(&k)
+                    )));
+                }
+                k
+            }
+            None => match self.split_point(region) {
+                Some(k) => k,
+                None => return Ok(false),
+            },
+        };
+        let _w = region.updates.write().unwrap_or_else(|p| p.into_inner());
+        if region.is_closed() {
+            return Ok(false);
+        }
+        let seq = self.mvcc.last_allocated();
+        self.mvcc.wait_for(seq);
+        let left_id = self.next_region.fetch_add(2, Ordering::AcqRel);
+        let right_id = left_id + 1;
+        let mut left_stores = BTreeMap::new();
+        let mut right_stores = BTreeMap::new();
+        let mut memstore_bytes = 0;
+        for (family, store) in region.stores() {
+            let desc = store.descriptor();
+            let state = store.state();
+            memstore_bytes += store.memstore_size();
+            let mode = CacheMode {
+                use_cache: false,
+                priority: Priority::Normal,
+            };
+            let mut halves = Vec::new();
+            for (lo, hi) in [(Vec::new(), Some(key.clone())), (key.clone(), None)] {
+                let mut sources: Vec<Source> = std::iter::once(&state.active)
+                    .chain(state.snapshots.iter())
+                    .map(|m| Source::Mem(MemstoreScanner::new(m.clone())))
+                    .collect();
+                sources.extend(
+                    state
+                        .files
+                        .iter()
+                        .map(|f| Source::File(FileScanner::new(f.reader.clone(), mode))),
+                );
+                let mut cursor = MergeCursor::new(sources, u64::MAX);
+                cursor.reseek(&CellKey::first_on_row(&lo))?;
+                let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
+                    let kv = cursor.peek()?.clone();
+                    if hi.as_ref().is_some_and(|h| kv.key.row >= *h) {
+                        return None;
+                    }
+                    Some(cursor.next().map(|_| kv))
+                });
+                let id = if hi.is_some() { left_id } else { right_id };
+                let file = self
+                    .write_store_file(id, &desc, false, &mut iter)
+                    .inspect_err(|e| self.poison(&format!("split failed: {e}")))?;
+                halves.push(file);
+            }
+            let flushed = store.flushed_seq().max(seq);
+            let right = halves.pop().flatten();
+            let left = halves.pop().flatten();
+            left_stores.insert(
+                family.clone(),
+                Arc::new(Store::new(
+                    (*desc).clone(),
+                    left.into_iter().collect(),
+                    flushed,
+                )),
+            );
+            right_stores.insert(
+                family.clone(),
+                Arc::new(Store::new(
+                    (*desc).clone(),
+                    right.into_iter().collect(),
+                    flushed,
+                )),
+            );
+        }
+        let left = Arc::new(Region::new(
+            left_id,
+            region.table.clone(),
+            region.start.clone(),
+            key.clone(),
+            left_stores,
+        ));
+        let right = Arc::new(Region::new(
+            right_id,
+            region.table.clone(),
+            key,
+            region.end.clone(),
+            right_stores,
+        ));
+        {
+            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            {
+                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+                let Some(t) = cat.tables.get_mut(&region.table) else {
+                    return Ok(false);
+                };
+                let Some(pos) = t.regions.iter().position(|r| Arc::ptr_eq(r, region)) else {
+                    return Ok(false);
+                };
+                t.regions.splice(pos..=pos, [left, right]);
+            }
+            region.close();
+            self.persist()?;
+        }
+        self.global_memstore
+            .fetch_sub(memstore_bytes, Ordering::AcqRel);
+        self.memstore_drained.notify_all();
+        let dir = self.region_dir(region.id);
+        for store in region.stores().values() {
+            for f in &store.state().files {
+                self.cache.evict_file(f.number);
+            }
+        }
+        let _ = std::fs::remove_dir_all(dir);
+        Metrics::inc(&self.metrics.splits);
+        Ok(true)
+    }
+}

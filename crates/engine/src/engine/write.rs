@@ -1,0 +1,301 @@
+//! The write path: validate, route to regions, log, insert, and publish through MVCC.
+
+use super::{Inner, MAX_ROW_LENGTH};
+use crate::cell::{CellKey, CellType, KeyValue, LATEST_TIMESTAMP};
+use crate::client::{Get, Mutation, MutationCell};
+use crate::error::{Error, Result};
+use crate::metrics::Metrics;
+use crate::region::Region;
+use crate::schema::{Durability, TableDescriptor, TableName};
+use crate::wal::{SyncLevel, WalCell, WalEdit};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl Inner {
+    /// Applies `mutations` to `table`. Each row's mutation is atomic; rows in the same region
+    /// share one WAL record and sequence id.
+    pub(crate) fn mutate(&self, table: &TableName, mutations: Vec<Mutation>) -> Result<()> {
+        self.check_open()?;
+        let entry = self.enabled_table(table)?;
+        for m in &mutations {
+            self.validate(&entry.descriptor, m)?;
+        }
+        self.wait_for_memstore_room();
+        // Group by region, keeping each row's mutations in order.
+        let mut pending: Vec<Mutation> = mutations;
+        while !pending.is_empty() {
+            let entry = self.enabled_table(table)?;
+            let region = entry.region_for(pending[0].row());
+            let (mine, rest): (Vec<_>, Vec<_>) =
+                pending.into_iter().partition(|m| region.contains(m.row()));
+            pending = rest;
+            if let Some(retry) = self.apply_to_region(&entry.descriptor, &region, mine)? {
+                // The region closed under us (a split): route these again.
+                pending.extend(retry);
+            }
+        }
+        Ok(())
+    }
+
+    fn validate(&self, desc: &TableDescriptor, m: &Mutation) -> Result<()> {
+        let row = m.row();
+        if row.is_empty() {
+            return Err(Error::IllegalArgument("row key must not be empty".into()));
+        }
+        if row.len() > MAX_ROW_LENGTH {
+            return Err(Error::TooLarge {
+                what: "row key",
+                size: row.len(),
+                limit: MAX_ROW_LENGTH,
+            });
+        }
+        let cells: &[MutationCell] = match m {
+            Mutation::Put(p) => {
+                if p.cells.is_empty() {
+                    return Err(Error::IllegalArgument(
+                        "a put must contain at least one column".into(),
+                    ));
+                }
+                &p.cells
+            }
+            Mutation::Delete(d) => &d.cells,
+        };
+        for c in cells {
+            if desc.family(&c.family).is_none() {
+                return Err(Error::NoSuchColumnFamily {
+                    table: desc.name.to_string(),
+                    family: String::from_utf8_lossy(&c.family).into_owned(),
+                });
+            }
+            if c.timestamp < 0 {
+                return Err(Error::IllegalArgument(format!(
+                    "timestamp {} is negative",
+                    c.timestamp
+                )));
+            }
+            let size = row.len() + c.family.len() + c.qualifier.len() + c.value.len();
+            if size > self.opts.max_cell_size {
+                return Err(Error::TooLarge {
+                    what: "cell",
+                    size,
+                    limit: self.opts.max_cell_size,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn sync_level(&self, desc: &TableDescriptor, d: Durability) -> Option<SyncLevel> {
+        let d = match (d, desc.durability) {
+            (Durability::UseDefault, Durability::UseDefault) => self.opts.default_durability,
+            (Durability::UseDefault, t) => t,
+            (r, _) => r,
+        };
+        match d {
+            Durability::SkipWal => None,
+            Durability::AsyncWal => Some(SyncLevel::Buffered),
+            Durability::SyncWal | Durability::UseDefault => Some(SyncLevel::Written),
+            Durability::FsyncWal => Some(SyncLevel::Synced),
+        }
+    }
+
+    /// Applies mutations that all fall in `region`. Returns them back if the region closed.
+    fn apply_to_region(
+        &self,
+        desc: &TableDescriptor,
+        region: &Arc<Region>,
+        muts: Vec<Mutation>,
+    ) -> Result<Option<Vec<Mutation>>> {
+        let needs_row_lock = muts.iter().any(|m| match m {
+            Mutation::Delete(d) => d
+                .cells
+                .iter()
+                .any(|c| c.cell_type == CellType::Delete && c.timestamp == LATEST_TIMESTAMP),
+            Mutation::Put(_) => false,
+        });
+        let rows: Vec<&[u8]> = if needs_row_lock {
+            muts.iter().map(|m| m.row()).collect()
+        } else {
+            Vec::new()
+        };
+        let _row_guards = region.lock_rows(&rows);
+        let _updates = region.updates.read().unwrap_or_else(|p| p.into_inner());
+        if region.is_closed() {
+            return Ok(Some(muts));
+        }
+        let now = self.now_ms();
+        let mut cells: Vec<WalCell> = Vec::new();
+        let mut level: Option<SyncLevel> = None;
+        for m in &muts {
+            let lvl = self.sync_level(desc, m.durability());
+            level = match (level, lvl) {
+                (Some(a), Some(b)) => Some(max_level(a, b)),
+                (a, b) => a.or(b),
+            };
+            self.resolve_cells(desc, region, m, now, &mut cells)?;
+        }
+        if cells.is_empty() {
+            return Ok(None);
+        }
+        let seq = self.mvcc.begin();
+        let result = (|| {
+            if let Some(level) = level {
+                let edit = WalEdit {
+                    seq,
+                    region_id: region.id,
+                    cells,
+                };
+                self.wal.append(&edit, level)?;
+                Ok(edit.cells)
+            } else {
+                Ok(cells)
+            }
+        })();
+        let cells = match result {
+            Ok(c) => c,
+            Err(e) => {
+                self.mvcc.complete(seq);
+                return Err(e);
+            }
+        };
+        let mut added = 0;
+        for c in cells {
+            if let Some(store) = region.store(&c.family) {
+                added += store.insert(KeyValue {
+                    key: CellKey {
+                        row: c.row,
+                        qualifier: c.qualifier,
+                        timestamp: c.timestamp,
+                        cell_type: c.cell_type,
+                        seq,
+                    },
+                    value: c.value,
+                });
+            }
+        }
+        self.mvcc.complete(seq);
+        self.global_memstore.fetch_add(added, Ordering::AcqRel);
+        if region.memstore_size() >= self.opts.memstore_flush_size {
+            let id = region.id;
+            self.request(|w| {
+                w.flush.insert(id);
+            });
+        }
+        Ok(None)
+    }
+
+    /// Turns a mutation into concrete cells: server timestamps, whole-row deletes expanded to
+    /// every family, version deletes without a timestamp resolved to the newest version.
+    fn resolve_cells(
+        &self,
+        desc: &TableDescriptor,
+        region: &Region,
+        m: &Mutation,
+        now: i64,
+        out: &mut Vec<WalCell>,
+    ) -> Result<()> {
+        let ts_or_now = |ts: i64| if ts == LATEST_TIMESTAMP { now } else { ts };
+        match m {
+            Mutation::Put(p) => {
+                for c in &p.cells {
+                    out.push(WalCell {
+                        family: c.family.clone(),
+                        row: p.row.clone(),
+                        qualifier: c.qualifier.clone(),
+                        timestamp: ts_or_now(c.timestamp),
+                        cell_type: CellType::Put,
+                        value: c.value.clone(),
+                    });
+                }
+            }
+            Mutation::Delete(d) if d.cells.is_empty() => {
+                for f in &desc.families {
+                    out.push(WalCell {
+                        family: f.name.clone(),
+                        row: d.row.clone(),
+                        qualifier: Vec::new(),
+                        timestamp: ts_or_now(d.timestamp),
+                        cell_type: CellType::DeleteFamily,
+                        value: Vec::new(),
+                    });
+                }
+            }
+            Mutation::Delete(d) => {
+                for c in &d.cells {
+                    let ts = if c.cell_type == CellType::Delete && c.timestamp == LATEST_TIMESTAMP {
+                        self.newest_version_ts(region, &d.row, &c.family, &c.qualifier)?
+                            .unwrap_or(now)
+                    } else {
+                        ts_or_now(c.timestamp)
+                    };
+                    out.push(WalCell {
+                        family: c.family.clone(),
+                        row: d.row.clone(),
+                        qualifier: c.qualifier.clone(),
+                        timestamp: ts,
+                        cell_type: c.cell_type,
+                        value: Vec::new(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn newest_version_ts(
+        &self,
+        region: &Region,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+    ) -> Result<Option<i64>> {
+        let get = Get::new(row).add_column(family, qualifier);
+        let r = self.get_in_region(region, &get, self.mvcc.read_point())?;
+        Ok(r.cells.first().map(|c| c.timestamp))
+    }
+
+    /// Blocks while the memstores together exceed the global limit, asking for flushes.
+    fn wait_for_memstore_room(&self) {
+        let limit = self.opts.global_memstore_limit;
+        if self.global_memstore.load(Ordering::Acquire) < limit {
+            return;
+        }
+        Metrics::inc(&self.metrics.write_stalls);
+        let mut g = self.memstore_wait.lock().unwrap_or_else(|p| p.into_inner());
+        while self.global_memstore.load(Ordering::Acquire) >= limit && self.check_open().is_ok() {
+            self.request_largest_flush();
+            g = self
+                .memstore_drained
+                .wait_timeout(g, Duration::from_millis(50))
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
+
+    pub(crate) fn request_largest_flush(&self) {
+        let largest = self
+            .all_regions()
+            .into_iter()
+            .max_by_key(|r| r.memstore_size())
+            .filter(|r| r.memstore_size() > 0);
+        if let Some(r) = largest {
+            self.request(|w| {
+                w.flush.insert(r.id);
+            });
+        }
+    }
+}
+
+fn max_level(a: SyncLevel, b: SyncLevel) -> SyncLevel {
+    let rank = |l| match l {
+        SyncLevel::Buffered => 0,
+        SyncLevel::Written => 1,
+        SyncLevel::Synced => 2,
+    };
+    if rank(a) >= rank(b) {
+        a
+    } else {
+        b
+    }
+}

@@ -1,0 +1,128 @@
+//! Decides which cells a compaction keeps (HBase's compaction `ScanQueryMatcher`s).
+//!
+//! Per column, newest first, after delete markers:
+//! - cells newer than the smallest read point of any open reader are kept untouched;
+//! - puts masked by a delete marker are dropped, unless KEEP_DELETED_CELLS keeps them;
+//! - a repeated timestamp (an overwritten value) is dropped;
+//! - puts beyond VERSIONS are dropped, and past MIN_VERSIONS expired ones too;
+//! - delete markers are kept by minor compactions; a major compaction (all files) drops them,
+//!   unless KEEP_DELETED_CELLS keeps them (TTL: until they expire);
+//! - expired markers are dropped when MIN_VERSIONS is 0.
+
+use crate::cell::{CellType, KeyValue};
+use crate::schema::{ColumnFamilyDescriptor, KeepDeletedCells};
+
+/// Compaction matcher state for one store.
+#[derive(Debug)]
+pub struct CompactionMatcher {
+    max_versions: u32,
+    min_versions: u32,
+    oldest_unexpired_ts: i64,
+    keep_deleted: KeepDeletedCells,
+    major: bool,
+    smallest_read_point: u64,
+    row: Option<Vec<u8>>,
+    family_delete_ts: Option<i64>,
+    family_version_deletes: Vec<i64>,
+    column: Option<Vec<u8>>,
+    column_delete_ts: Option<i64>,
+    version_deletes: Vec<i64>,
+    versions: u32,
+    last_ts: Option<i64>,
+}
+
+impl CompactionMatcher {
+    /// A matcher for `family` at `now_ms`. `major` means every file of the store is merged.
+    pub fn new(
+        family: &ColumnFamilyDescriptor,
+        now_ms: i64,
+        major: bool,
+        smallest_read_point: u64,
+    ) -> Self {
+        CompactionMatcher {
+            max_versions: family.max_versions,
+            min_versions: family.min_versions,
+            oldest_unexpired_ts: family
+                .ttl_ms()
+                .map_or(i64::MIN, |t| now_ms.saturating_sub(t)),
+            keep_deleted: family.keep_deleted_cells,
+            major,
+            smallest_read_point,
+            row: None,
+            family_delete_ts: None,
+            family_version_deletes: Vec::new(),
+            column: None,
+            column_delete_ts: None,
+            version_deletes: Vec::new(),
+            versions: 0,
+            last_ts: None,
+        }
+    }
+
+    /// True when the compaction output keeps `kv`. Cells must come in key order.
+    pub fn keep(&mut self, kv: &KeyValue) -> bool {
+        let k = &kv.key;
+        if self.row.as_deref() != Some(&k.row[..]) {
+            self.row = Some(k.row.clone());
+            self.family_delete_ts = None;
+            self.family_version_deletes.clear();
+            self.column = None;
+        }
+        if self.column.as_deref() != Some(&k.qualifier[..]) {
+            self.column = Some(k.qualifier.clone());
+            self.column_delete_ts = None;
+            self.version_deletes.clear();
+            self.versions = 0;
+            self.last_ts = None;
+        }
+        if k.seq > self.smallest_read_point {
+            return true;
+        }
+        let ts = k.timestamp;
+        let expired = ts < self.oldest_unexpired_ts;
+        let retain_deleted = match self.keep_deleted {
+            KeepDeletedCells::False => false,
+            KeepDeletedCells::True => true,
+            KeepDeletedCells::Ttl => !expired,
+        };
+        if k.cell_type.is_delete() {
+            if expired && self.min_versions == 0 {
+                return false;
+            }
+            if !retain_deleted {
+                match k.cell_type {
+                    CellType::DeleteFamily => {
+                        self.family_delete_ts =
+                            Some(self.family_delete_ts.map_or(ts, |d| d.max(ts)));
+                    }
+                    CellType::DeleteFamilyVersion => self.family_version_deletes.push(ts),
+                    CellType::DeleteColumn => {
+                        self.column_delete_ts =
+                            Some(self.column_delete_ts.map_or(ts, |d| d.max(ts)));
+                    }
+                    CellType::Delete => self.version_deletes.push(ts),
+                    _ => {}
+                }
+            }
+            return retain_deleted || !self.major;
+        }
+        if !retain_deleted {
+            let masked = self.family_delete_ts.is_some_and(|d| ts <= d)
+                || self.column_delete_ts.is_some_and(|d| ts <= d)
+                || self.family_version_deletes.contains(&ts)
+                || self.version_deletes.contains(&ts);
+            if masked {
+                return false;
+            }
+        }
+        if self.last_ts == Some(ts) {
+            return false;
+        }
+        self.last_ts = Some(ts);
+        self.versions += 1;
+        if self.versions > self.max_versions {
+            return false;
+        }
+        !(self.versions > self.min_versions && expired)
+    }
+}

@@ -1,0 +1,145 @@
+//! Merges the cursors of a store's memstores and files into one cursor in key order (HBase's
+//! `KeyValueHeap`), hiding cells newer than the read point.
+
+use crate::block_file::FileScanner;
+use crate::cell::{CellKey, KeyValue};
+use crate::error::Result;
+use crate::memstore::MemstoreScanner;
+
+/// One input of a merge.
+#[derive(Debug)]
+pub enum Source {
+    /// A memstore segment.
+    Mem(MemstoreScanner),
+    /// A block file.
+    File(FileScanner),
+}
+
+impl Source {
+    fn peek(&self) -> Option<&KeyValue> {
+        match self {
+            Source::Mem(m) => m.peek(),
+            Source::File(f) => f.peek(),
+        }
+    }
+
+    fn next(&mut self) -> Result<()> {
+        match self {
+            Source::Mem(m) => {
+                m.next();
+                Ok(())
+            }
+            Source::File(f) => f.next(),
+        }
+    }
+
+    fn seek(&mut self, key: &CellKey) -> Result<()> {
+        match self {
+            Source::Mem(m) => {
+                m.seek(key);
+                Ok(())
+            }
+            Source::File(f) => f.seek(key),
+        }
+    }
+
+    fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
+        match self {
+            Source::Mem(m) => Ok(m.last_row_before(row)),
+            Source::File(f) => f.last_row_before(row),
+        }
+    }
+}
+
+/// A merged cursor over several sources. Seek before the first `peek`.
+#[derive(Debug)]
+pub struct MergeCursor {
+    sources: Vec<Source>,
+    current: Option<usize>,
+    read_point: u64,
+}
+
+impl MergeCursor {
+    /// Merges `sources`, showing only cells with sequence id ≤ `read_point`.
+    pub fn new(sources: Vec<Source>, read_point: u64) -> Self {
+        MergeCursor {
+            sources,
+            current: None,
+            read_point,
+        }
+    }
+
+    /// The smallest visible cell.
+    pub fn peek(&self) -> Option<&KeyValue> {
+        self.current.and_then(|i| self.sources[i].peek())
+    }
+
+    fn skip_invisible(&mut self, i: usize) -> Result<()> {
+        while self.sources[i]
+            .peek()
+            .is_some_and(|kv| kv.key.seq > self.read_point)
+        {
+            self.sources[i].next()?;
+        }
+        Ok(())
+    }
+
+    fn pick(&mut self) {
+        let mut best: Option<usize> = None;
+        for (i, s) in self.sources.iter().enumerate() {
+            if let Some(kv) = s.peek() {
+                if best
+                    .is_none_or(|b| kv.key < self.sources[b].peek().expect("best has a cell").key)
+                {
+                    best = Some(i);
+                }
+            }
+        }
+        self.current = best;
+    }
+
+    /// Advances past the current cell.
+    pub fn next(&mut self) -> Result<()> {
+        if let Some(i) = self.current {
+            self.sources[i].next()?;
+            self.skip_invisible(i)?;
+            self.pick();
+        }
+        Ok(())
+    }
+
+    /// Moves forward to the first cell ≥ `key`; sources already there are not touched.
+    pub fn seek_forward(&mut self, key: &CellKey) -> Result<()> {
+        for i in 0..self.sources.len() {
+            if self.sources[i].peek().is_some_and(|kv| kv.key < *key) {
+                self.sources[i].seek(key)?;
+                self.skip_invisible(i)?;
+            }
+        }
+        self.pick();
+        Ok(())
+    }
+
+    /// Positions every source at the first cell ≥ `key`, forward or backward.
+    pub fn reseek(&mut self, key: &CellKey) -> Result<()> {
+        for i in 0..self.sources.len() {
+            self.sources[i].seek(key)?;
+            self.skip_invisible(i)?;
+        }
+        self.pick();
+        Ok(())
+    }
+
+    /// The largest row among the sources that is < `row`.
+    pub fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
+        let mut best: Option<Vec<u8>> = None;
+        for s in &mut self.sources {
+            if let Some(r) = s.last_row_before(row)? {
+                if best.as_ref().is_none_or(|b| r > *b) {
+                    best = Some(r);
+                }
+            }
+        }
+        Ok(best)
+    }
+}

@@ -1,0 +1,188 @@
+//! Decides, cell by cell, what a read returns (HBase's `ScanQueryMatcher` with its
+//! `DeleteTracker` and `ColumnTracker`).
+//!
+//! For one store, cells arrive in key order: by qualifier, then newest timestamp first, delete
+//! markers before puts at the same timestamp. The order of checks is HBase's:
+//! 1. TTL early-out (when MIN_VERSIONS is 0, an expired cell ends its column);
+//! 2. delete markers are recorded (not returned), if they fall in or after the time range
+//!    (with KEEP_DELETED_CELLS: only if they fall inside it);
+//! 3. puts masked by a recorded marker are dropped;
+//! 4. the time range;
+//! 5. the requested columns;
+//! 6. the filter stage (issue 3) — placed here, before version counting;
+//! 7. version counting: a repeated timestamp is a replaced value; at most `max_versions`
+//!    versions, and past MIN_VERSIONS expired ones are dropped.
+
+use super::TimeRange;
+use crate::cell::{CellKey, CellType, KeyValue};
+use crate::schema::KeepDeletedCells;
+
+/// What to do with a cell, and where the cursor goes next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchCode {
+    /// Return the cell; move to the next cell.
+    Include,
+    /// Drop the cell; move to the next cell.
+    Skip,
+    /// Drop the cell and every other version of its column.
+    SeekNextCol,
+    /// Drop the rest of the row in this store.
+    SeekNextRow,
+    /// Drop cells up to `key` (a seek hint).
+    SeekTo(CellKey),
+}
+
+/// Per-read settings of a matcher.
+#[derive(Debug, Clone)]
+pub struct MatchSpec {
+    /// Time range of the read.
+    pub time_range: TimeRange,
+    /// Versions returned per column (already limited by the family's VERSIONS).
+    pub max_versions: u32,
+    /// The family's MIN_VERSIONS.
+    pub min_versions: u32,
+    /// Cells with a timestamp below this are expired (`i64::MIN` without TTL).
+    pub oldest_unexpired_ts: i64,
+    /// Requested qualifiers, sorted; `None` for all columns.
+    pub columns: Option<Vec<Vec<u8>>>,
+    /// Raw read: return delete markers and masked cells.
+    pub raw: bool,
+    /// The family's KEEP_DELETED_CELLS.
+    pub keep_deleted_cells: KeepDeletedCells,
+}
+
+/// Matcher state for one store and one row at a time.
+#[derive(Debug)]
+pub struct QueryMatcher {
+    spec: MatchSpec,
+    row: Vec<u8>,
+    family_delete_ts: Option<i64>,
+    family_version_deletes: Vec<i64>,
+    column: Option<Vec<u8>>,
+    column_delete_ts: Option<i64>,
+    version_deletes: Vec<i64>,
+    versions: u32,
+    last_ts: Option<i64>,
+}
+
+impl QueryMatcher {
+    /// A matcher for `spec`.
+    pub fn new(spec: MatchSpec) -> Self {
+        QueryMatcher {
+            spec,
+            row: Vec::new(),
+            family_delete_ts: None,
+            family_version_deletes: Vec::new(),
+            column: None,
+            column_delete_ts: None,
+            version_deletes: Vec::new(),
+            versions: 0,
+            last_ts: None,
+        }
+    }
+
+    /// The settings.
+    pub fn spec(&self) -> &MatchSpec {
+        &self.spec
+    }
+
+    /// Resets the per-row state for `row`.
+    pub fn start_row(&mut self, row: &[u8]) {
+        self.row.clear();
+        self.row.extend_from_slice(row);
+        self.family_delete_ts = None;
+        self.family_version_deletes.clear();
+        self.column = None;
+    }
+
+    fn start_column(&mut self, q: &[u8]) {
+        self.column = Some(q.to_vec());
+        self.column_delete_ts = None;
+        self.version_deletes.clear();
+        self.versions = 0;
+        self.last_ts = None;
+    }
+
+    /// Classifies `kv`, a cell of the current row.
+    pub fn match_cell(&mut self, kv: &KeyValue) -> MatchCode {
+        let k = &kv.key;
+        if self.column.as_deref() != Some(&k.qualifier[..]) {
+            self.start_column(&k.qualifier);
+        }
+        let ts = k.timestamp;
+        let expired = ts < self.spec.oldest_unexpired_ts;
+        // 1. TTL early-out.
+        if expired && self.spec.min_versions == 0 {
+            return MatchCode::SeekNextCol;
+        }
+        let tr = self.spec.time_range;
+        if k.cell_type.is_delete() && !self.spec.raw {
+            // 2. Record the marker.
+            let track = if self.spec.keep_deleted_cells != KeepDeletedCells::False {
+                tr.contains(ts)
+            } else {
+                ts >= tr.min
+            };
+            if track {
+                match k.cell_type {
+                    CellType::DeleteFamily => {
+                        self.family_delete_ts =
+                            Some(self.family_delete_ts.map_or(ts, |d| d.max(ts)));
+                    }
+                    CellType::DeleteFamilyVersion => self.family_version_deletes.push(ts),
+                    CellType::DeleteColumn => {
+                        self.column_delete_ts =
+                            Some(self.column_delete_ts.map_or(ts, |d| d.max(ts)));
+                    }
+                    CellType::Delete => self.version_deletes.push(ts),
+                    _ => {}
+                }
+            }
+            return MatchCode::Skip;
+        }
+        if !self.spec.raw {
+            // 3. Masked by a marker.
+            if self.family_delete_ts.is_some_and(|d| ts <= d)
+                || self.column_delete_ts.is_some_and(|d| ts <= d)
+            {
+                return MatchCode::SeekNextCol;
+            }
+            if self.family_version_deletes.contains(&ts) || self.version_deletes.contains(&ts) {
+                return MatchCode::Skip;
+            }
+        }
+        // 4. Time range.
+        if ts >= tr.max {
+            return MatchCode::Skip;
+        }
+        if ts < tr.min {
+            return MatchCode::SeekNextCol;
+        }
+        // 5. Requested columns.
+        if let Some(cols) = &self.spec.columns {
+            match cols.binary_search(&k.qualifier) {
+                Ok(_) => {}
+                Err(pos) => {
+                    return match cols.get(pos) {
+                        Some(next) => MatchCode::SeekTo(CellKey::first_on_column(&k.row, next)),
+                        None => MatchCode::SeekNextRow,
+                    };
+                }
+            }
+        }
+        // 6. The filter stage goes here.
+        // 7. Versions.
+        if self.last_ts == Some(ts) && !self.spec.raw {
+            return MatchCode::Skip;
+        }
+        self.last_ts = Some(ts);
+        self.versions += 1;
+        if self.versions > self.spec.max_versions {
+            return MatchCode::SeekNextCol;
+        }
+        if self.versions > self.spec.min_versions && expired {
+            return MatchCode::SeekNextCol;
+        }
+        MatchCode::Include
+    }
+}

@@ -1,0 +1,80 @@
+//! Reads one store row by row, through the query matcher (HBase's `StoreScanner`).
+
+use super::merge_cursor::MergeCursor;
+use super::query_matcher::{MatchCode, QueryMatcher};
+use crate::cell::{CellKey, KeyValue};
+use crate::error::Result;
+
+/// A cursor over the visible cells of one store.
+#[derive(Debug)]
+pub struct StoreScanner {
+    family: Vec<u8>,
+    cursor: MergeCursor,
+    matcher: QueryMatcher,
+}
+
+impl StoreScanner {
+    /// A scanner of `family` over `cursor`, judged by `matcher`. Position it with `seek_row`.
+    pub fn new(family: Vec<u8>, cursor: MergeCursor, matcher: QueryMatcher) -> Self {
+        StoreScanner {
+            family,
+            cursor,
+            matcher,
+        }
+    }
+
+    /// The store's family.
+    pub fn family(&self) -> &[u8] {
+        &self.family
+    }
+
+    /// The row of the next cell, if any (it may turn out to hold nothing visible).
+    pub fn peek_row(&self) -> Option<&[u8]> {
+        self.cursor.peek().map(|kv| &kv.key.row[..])
+    }
+
+    /// Positions at the first cell of `row` or after.
+    pub fn seek_row(&mut self, row: &[u8]) -> Result<()> {
+        self.cursor.reseek(&CellKey::first_on_row(row))
+    }
+
+    /// Moves forward to the first cell at or after `key`.
+    pub fn seek_forward(&mut self, key: &CellKey) -> Result<()> {
+        self.cursor.seek_forward(key)
+    }
+
+    /// The largest row < `row` that holds any cell.
+    pub fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.cursor.last_row_before(row)
+    }
+
+    /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`.
+    /// Leaves the cursor after the row.
+    pub fn read_row(&mut self, row: &[u8], out: &mut Vec<KeyValue>) -> Result<()> {
+        self.matcher.start_row(row);
+        loop {
+            let Some(kv) = self.cursor.peek() else {
+                return Ok(());
+            };
+            if kv.key.row != row {
+                return Ok(());
+            }
+            match self.matcher.match_cell(kv) {
+                MatchCode::Include => {
+                    out.push(kv.clone());
+                    self.cursor.next()?;
+                }
+                MatchCode::Skip => self.cursor.next()?,
+                MatchCode::SeekNextCol => {
+                    let key = CellKey::after_column(row, &kv.key.qualifier);
+                    self.cursor.seek_forward(&key)?;
+                }
+                MatchCode::SeekNextRow => {
+                    self.cursor.seek_forward(&CellKey::after_row(row))?;
+                    return Ok(());
+                }
+                MatchCode::SeekTo(key) => self.cursor.seek_forward(&key)?,
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! A region: a contiguous row range of a table with one store per family (HBase's `HRegion`).
+
+use crate::schema::TableName;
+use crate::store::Store;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+
+const ROW_LOCK_STRIPES: usize = 64;
+
+/// One region. Thread-safe.
+#[derive(Debug)]
+pub struct Region {
+    /// Unique id (names the region's directory).
+    pub id: u64,
+    /// Owning table.
+    pub table: TableName,
+    /// Inclusive start row; empty = the table's beginning.
+    pub start: Vec<u8>,
+    /// Exclusive end row; empty = the table's end.
+    pub end: Vec<u8>,
+    stores: RwLock<BTreeMap<Vec<u8>, Arc<Store>>>,
+    /// Writers hold this shared while they log and insert; a flush takes it exclusively to
+    /// cut a consistent snapshot; a split holds it exclusively throughout.
+    pub updates: RwLock<()>,
+    /// Set when the region was split or dropped; writers then re-route.
+    closed: AtomicBool,
+    row_locks: Vec<Mutex<()>>,
+    /// Serialises flushes of this region.
+    pub flush_lock: Mutex<()>,
+}
+
+impl Region {
+    /// A region over [start, end) with `stores`.
+    pub fn new(
+        id: u64,
+        table: TableName,
+        start: Vec<u8>,
+        end: Vec<u8>,
+        stores: BTreeMap<Vec<u8>, Arc<Store>>,
+    ) -> Self {
+        Region {
+            id,
+            table,
+            start,
+            end,
+            stores: RwLock::new(stores),
+            updates: RwLock::new(()),
+            closed: AtomicBool::new(false),
+            row_locks: (0..ROW_LOCK_STRIPES).map(|_| Mutex::new(())).collect(),
+            flush_lock: Mutex::new(()),
+        }
+    }
+
+    /// True when `row` falls in [start, end).
+    pub fn contains(&self, row: &[u8]) -> bool {
+        row >= &self.start[..] && (self.end.is_empty() || row < &self.end[..])
+    }
+
+    /// The stores, by family name.
+    pub fn stores(&self) -> BTreeMap<Vec<u8>, Arc<Store>> {
+        self.stores
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The store of `family`.
+    pub fn store(&self, family: &[u8]) -> Option<Arc<Store>> {
+        self.stores
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(family)
+            .cloned()
+    }
+
+    /// Adds or removes a store (alter).
+    pub fn set_store(&self, family: &[u8], store: Option<Arc<Store>>) {
+        let mut g = self.stores.write().unwrap_or_else(|p| p.into_inner());
+        match store {
+            Some(s) => {
+                g.insert(family.to_vec(), s);
+            }
+            None => {
+                g.remove(family);
+            }
+        }
+    }
+
+    /// Bytes in the region's memstores.
+    pub fn memstore_size(&self) -> usize {
+        self.stores().values().map(|s| s.memstore_size()).sum()
+    }
+
+    /// Bytes in the region's files.
+    pub fn file_bytes(&self) -> u64 {
+        self.stores().values().map(|s| s.file_bytes()).sum()
+    }
+
+    /// Marks the region closed (split or dropped).
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+    }
+
+    /// True once closed.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    /// Locks the stripes of `rows` in a deadlock-free order; held for read-modify-write work.
+    pub fn lock_rows(&self, rows: &[&[u8]]) -> Vec<MutexGuard<'_, ()>> {
+        let mut idx: Vec<usize> = rows
+            .iter()
+            .map(|r| (xxhash_rust::xxh3::xxh3_64(r) % ROW_LOCK_STRIPES as u64) as usize)
+            .collect();
+        idx.sort_unstable();
+        idx.dedup();
+        idx.into_iter()
+            .map(|i| self.row_locks[i].lock().unwrap_or_else(|p| p.into_inner()))
+            .collect()
+    }
+}

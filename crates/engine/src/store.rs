@@ -1,0 +1,285 @@
+//! A store: one column family of one region (HBase's `HStore`): an active memstore, memstore
+//! snapshots being flushed, and block files, newest first.
+
+use crate::block_cache::Priority;
+use crate::block_file::{BlockFileReader, CacheMode, FileScanner};
+use crate::cell::KeyValue;
+use crate::memstore::{Memstore, MemstoreScanner};
+use crate::metrics::Metrics;
+use crate::read::{MatchSpec, MergeCursor, QueryMatcher, Source, StoreScanner, TimeRange};
+use crate::schema::ColumnFamilyDescriptor;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+/// A live block file of a store.
+#[derive(Debug)]
+pub struct StoreFile {
+    /// The file's number (its name is `<number>.blk`).
+    pub number: u64,
+    /// The open reader.
+    pub reader: Arc<BlockFileReader>,
+}
+
+/// An immutable view of a store's contents; readers hold it for their whole read.
+#[derive(Debug, Clone)]
+pub struct StoreState {
+    /// The memstore taking writes.
+    pub active: Arc<Memstore>,
+    /// Memstores being flushed, newest first.
+    pub snapshots: Vec<Arc<Memstore>>,
+    /// Block files, newest (largest max sequence id) first.
+    pub files: Vec<Arc<StoreFile>>,
+}
+
+/// What a read wants from one store.
+#[derive(Debug, Clone)]
+pub struct StoreRead {
+    /// Time range.
+    pub time_range: TimeRange,
+    /// Explicit qualifiers, sorted; `None` for all.
+    pub columns: Option<Vec<Vec<u8>>>,
+    /// Versions requested.
+    pub max_versions: u32,
+    /// Raw read.
+    pub raw: bool,
+    /// For a Get: the row, so bloom filters can rule files out.
+    pub get_row: Option<Vec<u8>>,
+}
+
+/// One family of one region. Thread-safe.
+#[derive(Debug)]
+pub struct Store {
+    family: RwLock<Arc<ColumnFamilyDescriptor>>,
+    state: RwLock<Arc<StoreState>>,
+    flushed_seq: AtomicU64,
+    /// Set while a compaction of this store runs.
+    pub compacting: AtomicBool,
+}
+
+impl Store {
+    /// A store of `family` with `files` (newest first) whose flushed data reaches `flushed_seq`.
+    pub fn new(
+        family: ColumnFamilyDescriptor,
+        files: Vec<Arc<StoreFile>>,
+        flushed_seq: u64,
+    ) -> Self {
+        Store {
+            family: RwLock::new(Arc::new(family)),
+            state: RwLock::new(Arc::new(StoreState {
+                active: Memstore::new(),
+                snapshots: Vec::new(),
+                files,
+            })),
+            flushed_seq: AtomicU64::new(flushed_seq),
+            compacting: AtomicBool::new(false),
+        }
+    }
+
+    /// The family's current schema.
+    pub fn descriptor(&self) -> Arc<ColumnFamilyDescriptor> {
+        self.family
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Replaces the schema (online alter).
+    pub fn set_descriptor(&self, d: ColumnFamilyDescriptor) {
+        *self.family.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(d);
+    }
+
+    /// The current contents.
+    pub fn state(&self) -> Arc<StoreState> {
+        self.state.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn update(&self, f: impl FnOnce(&mut StoreState)) {
+        let mut g = self.state.write().unwrap_or_else(|p| p.into_inner());
+        let mut s = (**g).clone();
+        f(&mut s);
+        *g = Arc::new(s);
+    }
+
+    /// Every edit with sequence id ≤ this is in the store's files.
+    pub fn flushed_seq(&self) -> u64 {
+        self.flushed_seq.load(Ordering::Acquire)
+    }
+
+    /// Inserts a cell into the active memstore; returns the bytes added.
+    pub fn insert(&self, kv: KeyValue) -> usize {
+        self.state
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .active
+            .insert(kv)
+    }
+
+    /// Bytes held in memstores.
+    pub fn memstore_size(&self) -> usize {
+        let s = self.state();
+        s.active.size() + s.snapshots.iter().map(|m| m.size()).sum::<usize>()
+    }
+
+    /// Smallest sequence id held only in memory (u64::MAX when none).
+    pub fn min_unflushed_seq(&self) -> u64 {
+        let s = self.state();
+        s.snapshots
+            .iter()
+            .map(|m| m.min_seq())
+            .fold(s.active.min_seq(), u64::min)
+    }
+
+    /// Total size of the store's files in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.state().files.iter().map(|f| f.reader.size()).sum()
+    }
+
+    /// Moves the active memstore to the snapshots and starts a new one. Returns the snapshot,
+    /// or `None` when the active memstore is empty. Callers hold the region's update lock.
+    pub fn snapshot(&self) -> Option<Arc<Memstore>> {
+        let mut taken = None;
+        self.update(|s| {
+            if !s.active.is_empty() {
+                let old = std::mem::replace(&mut s.active, Memstore::new());
+                s.snapshots.insert(0, old.clone());
+                taken = Some(old);
+            }
+        });
+        taken
+    }
+
+    /// Replaces a flushed snapshot by its file and records the flushed sequence id.
+    pub fn install_flush(
+        &self,
+        snapshot: &Arc<Memstore>,
+        file: Option<Arc<StoreFile>>,
+        flushed_seq: u64,
+    ) {
+        self.update(|s| {
+            s.snapshots.retain(|m| !Arc::ptr_eq(m, snapshot));
+            if let Some(f) = file {
+                s.files.insert(0, f);
+                sort_files(&mut s.files);
+            }
+        });
+        self.flushed_seq.fetch_max(flushed_seq, Ordering::AcqRel);
+    }
+
+    /// Records that everything up to `seq` is durable without a flush (an empty store).
+    pub fn advance_flushed_seq(&self, seq: u64) {
+        self.flushed_seq.fetch_max(seq, Ordering::AcqRel);
+    }
+
+    /// Replaces the files `removed` by `added`.
+    pub fn install_compaction(&self, removed: &[u64], added: Option<Arc<StoreFile>>) {
+        self.update(|s| {
+            s.files.retain(|f| !removed.contains(&f.number));
+            if let Some(f) = added {
+                s.files.push(f);
+                sort_files(&mut s.files);
+            }
+        });
+    }
+
+    /// Opens a scanner for `req` at `read_point`, or `None` when no memstore or file can hold a
+    /// matching cell. `now_ms` decides TTL expiry.
+    pub fn scanner(
+        &self,
+        req: &StoreRead,
+        read_point: u64,
+        now_ms: i64,
+        metrics: &Metrics,
+    ) -> Option<StoreScanner> {
+        let family = self.descriptor();
+        let state = self.state();
+        let oldest_unexpired_ts = family
+            .ttl_ms()
+            .map_or(i64::MIN, |ttl| now_ms.saturating_sub(ttl));
+        let tr = req.time_range;
+        let mode = CacheMode {
+            use_cache: family.block_cache,
+            priority: if family.in_memory {
+                Priority::InMemory
+            } else {
+                Priority::Normal
+            },
+        };
+        let ts_excluded = |min_ts: i64, max_ts: i64, has_deletes: bool| {
+            max_ts < tr.min
+                || (min_ts >= tr.max && !has_deletes)
+                || (family.min_versions == 0 && max_ts < oldest_unexpired_ts)
+        };
+        let mut sources = Vec::new();
+        for m in std::iter::once(&state.active).chain(state.snapshots.iter()) {
+            if m.is_empty() {
+                continue;
+            }
+            let (lo, hi) = m.ts_range();
+            if ts_excluded(lo, hi, true) {
+                continue;
+            }
+            sources.push(Source::Mem(MemstoreScanner::new(m.clone())));
+        }
+        for f in &state.files {
+            let meta = f.reader.meta();
+            if meta.cell_count == 0 {
+                continue;
+            }
+            if ts_excluded(meta.min_ts, meta.max_ts, meta.delete_count > 0) {
+                Metrics::inc(&metrics.files_skipped_by_time_range);
+                continue;
+            }
+            if let Some(row) = &req.get_row {
+                let out_of_range = meta.first_key.as_ref().is_some_and(|k| k.row > *row)
+                    || meta.last_key.as_ref().is_some_and(|k| k.row < *row);
+                if out_of_range {
+                    continue;
+                }
+                let maybe = match &req.columns {
+                    Some(cols) => {
+                        let qs: Vec<&[u8]> = cols.iter().map(|q| &q[..]).collect();
+                        f.reader.may_contain_columns(row, &qs)
+                    }
+                    None => f.reader.may_contain_row(row),
+                };
+                if !maybe {
+                    Metrics::inc(&metrics.bloom_negatives);
+                    continue;
+                }
+            }
+            sources.push(Source::File(FileScanner::new(f.reader.clone(), mode)));
+        }
+        if sources.is_empty() {
+            return None;
+        }
+        let max_versions = if req.raw {
+            req.max_versions
+        } else {
+            req.max_versions.min(family.max_versions)
+        };
+        let spec = MatchSpec {
+            time_range: tr,
+            max_versions,
+            min_versions: family.min_versions,
+            oldest_unexpired_ts,
+            columns: req.columns.clone(),
+            raw: req.raw,
+            keep_deleted_cells: family.keep_deleted_cells,
+        };
+        Some(StoreScanner::new(
+            family.name.clone(),
+            MergeCursor::new(sources, read_point),
+            QueryMatcher::new(spec),
+        ))
+    }
+}
+
+fn sort_files(files: &mut [Arc<StoreFile>]) {
+    files.sort_by(|a, b| {
+        b.reader
+            .meta()
+            .max_seq
+            .cmp(&a.reader.meta().max_seq)
+            .then(b.number.cmp(&a.number))
+    });
+}

@@ -1,0 +1,230 @@
+//! End-to-end behaviour of the embedded engine through the client API.
+
+use ferrobase_engine::clock::ManualClock;
+use ferrobase_engine::*;
+use std::sync::Arc;
+
+fn options(clock: Arc<ManualClock>) -> EngineOptions {
+    EngineOptions {
+        clock,
+        ..EngineOptions::default()
+    }
+}
+
+fn table(versions: u32) -> TableDescriptor {
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.max_versions = versions;
+    TableDescriptor::new(TableName::parse("t").unwrap())
+        .with_family(cf)
+        .with_family(ColumnFamilyDescriptor::new("other"))
+}
+
+fn values(r: &RowResult) -> Vec<(String, i64, String)> {
+    r.cells
+        .iter()
+        .map(|c| {
+            (
+                format!(
+                    "{}:{}",
+                    String::from_utf8_lossy(&c.family),
+                    String::from_utf8_lossy(&c.qualifier)
+                ),
+                c.timestamp,
+                String::from_utf8_lossy(&c.value).into_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn put_get_versions_and_deletes_survive_flush_and_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(1_000_000);
+    let engine = Engine::open(dir.path(), options(clock.clone())).unwrap();
+    engine.admin().create_table(table(3)).unwrap();
+    let t = engine.table("t").unwrap();
+    for ts in 1..=5 {
+        t.put(Put::new("r1").add_column_ts("cf", "q", ts, format!("v{ts}")))
+            .unwrap();
+    }
+    t.put(Put::new("r1").add_column("other", "x", "now"))
+        .unwrap();
+    let g = t.get(&Get::new("r1").max_versions(10)).unwrap();
+    assert_eq!(
+        values(&g),
+        vec![
+            ("cf:q".into(), 5, "v5".into()),
+            ("cf:q".into(), 4, "v4".into()),
+            ("cf:q".into(), 3, "v3".into()),
+            ("other:x".into(), 1_000_000, "now".into()),
+        ]
+    );
+    // Version delete of the newest, column delete up to 3.
+    t.delete(Delete::new("r1").add_column("cf", "q")).unwrap();
+    let g = t
+        .get(&Get::new("r1").add_family("cf").max_versions(10))
+        .unwrap();
+    assert_eq!(
+        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        vec![4, 3, 2]
+    );
+    engine.admin().flush("t").unwrap();
+    t.delete(Delete::new("r1").add_columns_ts("cf", "q", 3))
+        .unwrap();
+    let g = t
+        .get(&Get::new("r1").add_family("cf").max_versions(10))
+        .unwrap();
+    assert_eq!(
+        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        vec![4]
+    );
+    // A put written later below the marker stays masked.
+    t.put(Put::new("r1").add_column_ts("cf", "q", 2, "late"))
+        .unwrap();
+    let g = t
+        .get(&Get::new("r1").add_family("cf").max_versions(10))
+        .unwrap();
+    assert_eq!(
+        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        vec![4]
+    );
+    drop(t);
+    engine.close();
+    drop(engine);
+    let engine = Engine::open(dir.path(), options(clock)).unwrap();
+    let t = engine.table("t").unwrap();
+    let g = t.get(&Get::new("r1").max_versions(10)).unwrap();
+    assert_eq!(
+        values(&g),
+        vec![
+            ("cf:q".into(), 4, "v4".into()),
+            ("other:x".into(), 1_000_000, "now".into())
+        ]
+    );
+    // Major compaction removes the marker; the late put reappears, as in HBase.
+    engine.admin().major_compact("t").unwrap();
+    let g = t
+        .get(&Get::new("r1").add_family("cf").max_versions(10))
+        .unwrap();
+    assert_eq!(
+        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        vec![4]
+    );
+}
+
+#[test]
+fn scans_forward_reversed_prefix_batch_limit_across_regions() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    engine
+        .admin()
+        .create_table_with_splits(table(1), &[b"row3".to_vec(), b"row6".to_vec()])
+        .unwrap();
+    let t = engine.table("t").unwrap();
+    for i in 0..10 {
+        let mut p = Put::new(format!("row{i}"));
+        for q in 0..4 {
+            p = p.add_column("cf", format!("q{q}"), format!("{i}-{q}"));
+        }
+        t.put(p).unwrap();
+    }
+    engine.admin().flush("t").unwrap();
+    t.put(Put::new("row45").add_column("cf", "q", "mem"))
+        .unwrap();
+    let rows = |s: &Scan| -> Vec<String> {
+        t.scan_all(s)
+            .unwrap()
+            .iter()
+            .map(|r| String::from_utf8_lossy(&r.row).into_owned())
+            .collect()
+    };
+    assert_eq!(
+        rows(&Scan::new().with_start_row("row2").with_stop_row("row5")),
+        ["row2", "row3", "row4", "row45"]
+    );
+    assert_eq!(
+        rows(
+            &Scan::new()
+                .reversed(true)
+                .with_start_row("row7")
+                .with_stop_row("row2")
+        ),
+        ["row7", "row6", "row5", "row45", "row4", "row3"]
+    );
+    assert_eq!(rows(&Scan::new().reversed(true)).len(), 11);
+    assert_eq!(
+        rows(&Scan::new().with_row_prefix("row4")),
+        ["row4", "row45"]
+    );
+    assert_eq!(
+        rows(&Scan::new().reversed(true).with_row_prefix("row4")),
+        ["row45", "row4"]
+    );
+    assert_eq!(
+        rows(&Scan::new().limit(4)),
+        ["row0", "row1", "row2", "row3"]
+    );
+    let batched = t
+        .scan_all(
+            &Scan::new()
+                .with_start_row("row1")
+                .with_stop_row("row2")
+                .batch(3),
+        )
+        .unwrap();
+    assert_eq!(
+        batched.iter().map(|r| r.cells.len()).collect::<Vec<_>>(),
+        vec![3, 1]
+    );
+    let cols = t
+        .scan_all(&Scan::new().add_column("cf", "q2").limit(2))
+        .unwrap();
+    assert_eq!(
+        values(&cols[1]),
+        vec![("cf:q2".into(), cols[1].cells[0].timestamp, "1-2".into())]
+    );
+    assert_eq!(engine.admin().regions("t").unwrap().len(), 3);
+}
+
+#[test]
+fn ttl_expires_on_read_and_min_versions_keeps_the_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(100_000);
+    let engine = Engine::open(dir.path(), options(clock.clone())).unwrap();
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.ttl_seconds = 10;
+    cf.max_versions = 5;
+    cf.min_versions = 1;
+    let mut plain = ColumnFamilyDescriptor::new("p");
+    plain.ttl_seconds = 10;
+    plain.max_versions = 5;
+    engine
+        .admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("t").unwrap())
+                .with_family(cf)
+                .with_family(plain),
+        )
+        .unwrap();
+    let t = engine.table("t").unwrap();
+    for ts in [91_000, 95_000, 99_000] {
+        t.put(
+            Put::new("r")
+                .add_column_ts("cf", "q", ts, "x")
+                .add_column_ts("p", "q", ts, "y"),
+        )
+        .unwrap();
+    }
+    let g = t.get(&Get::new("r").max_versions(5)).unwrap();
+    assert_eq!(g.cells.len(), 6);
+    clock.set(105_001); // 91 and 95 expired
+    let g = t.get(&Get::new("r").max_versions(5)).unwrap();
+    assert_eq!(
+        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        vec![99_000, 99_000]
+    );
+    clock.set(200_000); // all expired; MIN_VERSIONS keeps cf's newest
+    engine.admin().major_compact("t").unwrap();
+    let g = t.get(&Get::new("r").max_versions(5)).unwrap();
+    assert_eq!(values(&g), vec![("cf:q".into(), 99_000, "x".into())]);
+}
