@@ -12,6 +12,9 @@
 //! 6. the filter stage (issue 3) — placed here, before version counting;
 //! 7. version counting: a repeated timestamp is a replaced value; at most `max_versions`
 //!    versions, and past MIN_VERSIONS expired ones are dropped.
+//!
+//! Within the empty-qualifier column every seek becomes a skip, so family delete markers
+//! (which carry the empty qualifier) are always seen.
 
 use super::TimeRange;
 use crate::cell::{CellKey, CellType, KeyValue};
@@ -105,6 +108,16 @@ impl QueryMatcher {
 
     /// Classifies `kv`, a cell of the current row.
     pub fn match_cell(&mut self, kv: &KeyValue) -> MatchCode {
+        let code = self.classify(kv);
+        // Family delete markers share the empty qualifier and sort after its newer puts: never
+        // seek past them, or they would not mask the columns that follow.
+        if kv.key.qualifier.is_empty() && !matches!(code, MatchCode::Include | MatchCode::Skip) {
+            return MatchCode::Skip;
+        }
+        code
+    }
+
+    fn classify(&mut self, kv: &KeyValue) -> MatchCode {
         let k = &kv.key;
         if self.column.as_deref() != Some(&k.qualifier[..]) {
             self.start_column(&k.qualifier);

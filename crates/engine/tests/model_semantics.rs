@@ -1,0 +1,328 @@
+//! Randomized operation sequences — puts and every delete kind with explicit timestamps, gets
+//! and scans with time ranges, versions, columns, raw and reversed — interleaved with flush,
+//! major compaction, split and close/reopen, checked against the reference model.
+
+mod support;
+
+use ferrobase_engine::*;
+use support::model::{MFamily, MRead, Model, Out};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len() as u64) as usize]
+    }
+}
+
+const ROWS: &[&str] = &["a", "b", "b1", "c", "d", "e", "ee", "f"];
+const QUALS: &[&str] = &["", "q1", "q2", "q3"];
+const FAMS: &[&str] = &["f1", "f2", "k"];
+
+fn options() -> EngineOptions {
+    let mut o = EngineOptions::default();
+    o.compaction.auto = false;
+    o.compaction.major_interval = None;
+    o.auto_split = false;
+    o
+}
+
+fn schema() -> (TableDescriptor, Vec<MFamily>) {
+    let mut f1 = ColumnFamilyDescriptor::new("f1");
+    f1.max_versions = 3;
+    f1.block_size = 1024;
+    f1.compression = Compression::Lz4;
+    let mut f2 = ColumnFamilyDescriptor::new("f2");
+    f2.max_versions = 1;
+    f2.bloom_filter = BloomType::RowCol;
+    f2.data_block_encoding = DataBlockEncoding::Prefix;
+    let mut k = ColumnFamilyDescriptor::new("k");
+    k.max_versions = 2;
+    k.keep_deleted_cells = KeepDeletedCells::True;
+    let desc = TableDescriptor::new(TableName::parse("m").unwrap())
+        .with_family(f1)
+        .with_family(f2)
+        .with_family(k);
+    let fams = vec![
+        MFamily {
+            name: b"f1".to_vec(),
+            versions: 3,
+            keep_deleted: false,
+        },
+        MFamily {
+            name: b"f2".to_vec(),
+            versions: 1,
+            keep_deleted: false,
+        },
+        MFamily {
+            name: b"k".to_vec(),
+            versions: 2,
+            keep_deleted: true,
+        },
+    ];
+    (desc, fams)
+}
+
+fn outs(r: &RowResult) -> Vec<Out> {
+    r.cells
+        .iter()
+        .map(|c| {
+            (
+                c.family.clone(),
+                c.qualifier.clone(),
+                c.timestamp,
+                c.cell_type,
+                c.value.clone(),
+            )
+        })
+        .collect()
+}
+
+fn random_read(rng: &mut Rng) -> MRead {
+    let columns = match rng.below(4) {
+        0 | 1 => vec![],
+        2 => vec![(rng.pick(FAMS).as_bytes().to_vec(), vec![])],
+        _ => {
+            let f = rng.pick(FAMS).as_bytes().to_vec();
+            let mut qs = vec![
+                rng.pick(QUALS).as_bytes().to_vec(),
+                rng.pick(QUALS).as_bytes().to_vec(),
+            ];
+            qs.sort();
+            qs.dedup();
+            vec![(f, qs)]
+        }
+    };
+    let (min_ts, max_ts) = match rng.below(3) {
+        0 => (0, i64::MAX),
+        _ => {
+            let a = rng.below(22) as i64;
+            let b = a + rng.below(12) as i64;
+            (a, b)
+        }
+    };
+    MRead {
+        columns,
+        min_ts,
+        max_ts,
+        versions: 1 + rng.below(4) as usize,
+        raw: rng.below(10) == 0,
+    }
+}
+
+fn apply_read_options(read: &MRead) -> (ColumnSelection, TimeRange) {
+    let mut cols = ColumnSelection::new();
+    for (f, qs) in &read.columns {
+        cols.insert(f.clone(), qs.clone());
+    }
+    (cols, TimeRange::new(read.min_ts, read.max_ts).unwrap())
+}
+
+use ferrobase_engine::client::ColumnSelection;
+
+fn run(seed: u64, ops: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let (desc, fams) = schema();
+    let mut engine = Engine::open(dir.path(), options()).unwrap();
+    engine.admin().create_table(desc).unwrap();
+    let mut model = Model::new(fams);
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    for step in 0..ops {
+        let t = engine.table("m").unwrap();
+        let ctx = format!("seed {seed} step {step}");
+        let row = rng.pick(ROWS).as_bytes().to_vec();
+        let fam = rng.pick(FAMS).as_bytes().to_vec();
+        let q = rng.pick(QUALS).as_bytes().to_vec();
+        let ts = 1 + rng.below(20) as i64;
+        match rng.below(100) {
+            0..=39 => {
+                let value = format!("v{step}").into_bytes();
+                let mut p =
+                    Put::new(row.clone()).add_column_ts(fam.clone(), q.clone(), ts, value.clone());
+                let mut cells = vec![(
+                    row.clone(),
+                    fam.clone(),
+                    q.clone(),
+                    ts,
+                    CellType::Put,
+                    value,
+                )];
+                if rng.below(3) == 0 {
+                    let f2 = rng.pick(FAMS).as_bytes().to_vec();
+                    let q2 = rng.pick(QUALS).as_bytes().to_vec();
+                    let v2 = format!("w{step}").into_bytes();
+                    p = p.add_column_ts(f2.clone(), q2.clone(), ts + 1, v2.clone());
+                    cells.push((row.clone(), f2, q2, ts + 1, CellType::Put, v2));
+                }
+                t.put(p).unwrap();
+                model.apply(cells);
+            }
+            40..=51 => {
+                let (d, kind, q) = match rng.below(5) {
+                    0 => (
+                        Delete::new(row.clone()).add_column_ts(fam.clone(), q.clone(), ts),
+                        CellType::Delete,
+                        q,
+                    ),
+                    1 => (
+                        Delete::new(row.clone()).add_columns_ts(fam.clone(), q.clone(), ts),
+                        CellType::DeleteColumn,
+                        q,
+                    ),
+                    2 => (
+                        Delete::new(row.clone()).add_family_ts(fam.clone(), ts),
+                        CellType::DeleteFamily,
+                        vec![],
+                    ),
+                    3 => (
+                        Delete::new(row.clone()).add_family_version(fam.clone(), ts),
+                        CellType::DeleteFamilyVersion,
+                        vec![],
+                    ),
+                    _ => {
+                        t.delete(Delete::with_timestamp(row.clone(), ts)).unwrap();
+                        model.apply(
+                            FAMS.iter()
+                                .map(|f| {
+                                    (
+                                        row.clone(),
+                                        f.as_bytes().to_vec(),
+                                        vec![],
+                                        ts,
+                                        CellType::DeleteFamily,
+                                        vec![],
+                                    )
+                                })
+                                .collect(),
+                        );
+                        continue;
+                    }
+                };
+                t.delete(d).unwrap();
+                model.apply(vec![(row.clone(), fam.clone(), q, ts, kind, vec![])]);
+            }
+            52..=71 => {
+                let read = random_read(&mut rng);
+                let (cols, tr) = apply_read_options(&read);
+                let mut g = Get::new(row.clone())
+                    .time_range(tr)
+                    .max_versions(read.versions as u32)
+                    .raw(read.raw);
+                g.columns = cols;
+                let got = outs(&t.get(&g).unwrap());
+                let want = model.read_row(&row, &read);
+                assert_eq!(
+                    got,
+                    want,
+                    "{ctx}: get {:?} {read:?}",
+                    String::from_utf8_lossy(&row)
+                );
+            }
+            72..=89 => {
+                let read = random_read(&mut rng);
+                let (cols, tr) = apply_read_options(&read);
+                let reversed = rng.below(3) == 0;
+                let mut a = rng.pick(ROWS).as_bytes().to_vec();
+                let mut b = rng.pick(ROWS).as_bytes().to_vec();
+                if a > b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                let bounded = rng.below(2) == 0;
+                let mut scan = Scan::new()
+                    .reversed(reversed)
+                    .time_range(tr)
+                    .max_versions(read.versions as u32)
+                    .raw(read.raw);
+                scan.columns = cols;
+                if bounded {
+                    scan = if reversed {
+                        scan.with_start_row(b.clone()).with_stop_row(a.clone())
+                    } else {
+                        scan.with_start_row(a.clone()).with_stop_row(b.clone())
+                    };
+                }
+                let got: Vec<(Vec<u8>, Vec<Out>)> = t
+                    .scan_all(&scan)
+                    .unwrap()
+                    .iter()
+                    .map(|r| (r.row.clone(), outs(r)))
+                    .collect();
+                let mut rows = model.rows();
+                rows.retain(|r| {
+                    !bounded
+                        || if reversed {
+                            *r > a && *r <= b
+                        } else {
+                            *r >= a && *r < b
+                        }
+                });
+                if reversed {
+                    rows.reverse();
+                }
+                let want: Vec<(Vec<u8>, Vec<Out>)> = rows
+                    .into_iter()
+                    .map(|r| {
+                        let o = model.read_row(&r, &read);
+                        (r, o)
+                    })
+                    .filter(|(_, o)| !o.is_empty())
+                    .collect();
+                if got != want && std::env::var("MODEL_DEBUG").is_ok() {
+                    for c in &model.cells {
+                        if c.family == b"k" && (c.row == b"b1") {
+                            eprintln!("{c:?}");
+                        }
+                    }
+                    let raw = t
+                        .scan_all(&Scan::new().raw(true).max_versions(100).add_family("k"))
+                        .unwrap();
+                    for r in raw {
+                        if r.row == b"b1" {
+                            for c in r.cells {
+                                eprintln!("raw {c:?}");
+                            }
+                        }
+                    }
+                }
+                assert_eq!(
+                    got, want,
+                    "{ctx}: scan reversed={reversed} bounded={bounded} {a:?}..{b:?} {read:?}"
+                );
+            }
+            90..=93 => engine.admin().flush("m").unwrap(),
+            94..=95 => {
+                engine.admin().major_compact("m").unwrap();
+                model.major_compact();
+            }
+            96..=97 => {
+                let key = rng.pick(ROWS).as_bytes().to_vec();
+                match engine.admin().split("m", Some(&key)) {
+                    Ok(()) | Err(Error::IllegalArgument(_)) => {}
+                    Err(e) => panic!("{ctx}: split: {e}"),
+                }
+            }
+            _ => {
+                drop(t);
+                engine.close();
+                drop(engine);
+                engine = Engine::open(dir.path(), options()).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn random_operations_match_the_reference_model() {
+    for seed in 1..=24 {
+        run(seed, 400);
+    }
+}

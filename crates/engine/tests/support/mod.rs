@@ -1,0 +1,2 @@
+//! Shared test support: the reference model.
+pub mod model;

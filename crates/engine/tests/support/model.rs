@@ -1,0 +1,236 @@
+//! A reference model of HBase's read semantics: every cell ever written kept in a plain
+//! vector, and reads answered by filtering it declaratively. It shares no code with the engine.
+
+#![allow(dead_code)]
+
+use ferrobase_engine::CellType;
+
+/// A cell of the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MCell {
+    pub row: Vec<u8>,
+    pub family: Vec<u8>,
+    pub qualifier: Vec<u8>,
+    pub ts: i64,
+    pub kind: CellType,
+    pub seq: u64,
+    pub value: Vec<u8>,
+}
+
+/// Family settings the model needs.
+#[derive(Debug, Clone)]
+pub struct MFamily {
+    pub name: Vec<u8>,
+    pub versions: usize,
+    pub keep_deleted: bool,
+}
+
+/// A read against the model.
+#[derive(Debug, Clone)]
+pub struct MRead {
+    /// (family, qualifiers); empty list = whole family; empty vec = all families.
+    pub columns: Vec<(Vec<u8>, Vec<Vec<u8>>)>,
+    pub min_ts: i64,
+    pub max_ts: i64,
+    pub versions: usize,
+    pub raw: bool,
+}
+
+/// The model.
+#[derive(Debug, Default)]
+pub struct Model {
+    pub families: Vec<MFamily>,
+    pub cells: Vec<MCell>,
+    pub seq: u64,
+}
+
+/// What a read returns for one cell: (family, qualifier, ts, type, value).
+pub type Out = (Vec<u8>, Vec<u8>, i64, CellType, Vec<u8>);
+
+impl Model {
+    pub fn new(families: Vec<MFamily>) -> Self {
+        Model {
+            families,
+            cells: Vec::new(),
+            seq: 0,
+        }
+    }
+
+    /// Records one mutation's cells, all with one new sequence id.
+    pub fn apply(&mut self, cells: Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, CellType, Vec<u8>)>) {
+        self.seq += 1;
+        for (row, family, qualifier, ts, kind, value) in cells {
+            self.cells.push(MCell {
+                row,
+                family,
+                qualifier,
+                ts,
+                kind,
+                seq: self.seq,
+                value,
+            });
+        }
+    }
+
+    fn family(&self, f: &[u8]) -> &MFamily {
+        self.families
+            .iter()
+            .find(|x| x.name == f)
+            .expect("known family")
+    }
+
+    /// True when marker `m` masks put `p` (same row and family), ignoring time ranges.
+    fn masks(m: &MCell, p: &MCell) -> bool {
+        match m.kind {
+            CellType::DeleteFamily => m.ts >= p.ts,
+            CellType::DeleteFamilyVersion => m.ts == p.ts,
+            CellType::DeleteColumn => m.qualifier == p.qualifier && m.ts >= p.ts,
+            CellType::Delete => m.qualifier == p.qualifier && m.ts == p.ts,
+            _ => false,
+        }
+    }
+
+    fn selected(read: &MRead, family: &[u8], qualifier: &[u8]) -> bool {
+        if read.columns.is_empty() {
+            return true;
+        }
+        read.columns
+            .iter()
+            .any(|(f, qs)| f == family && (qs.is_empty() || qs.iter().any(|q| q == qualifier)))
+    }
+
+    /// The cells a read of `row` returns, in result order.
+    pub fn read_row(&self, row: &[u8], read: &MRead) -> Vec<Out> {
+        let mut families: Vec<&MFamily> = self.families.iter().collect();
+        families.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut out = Vec::new();
+        for fam in families {
+            let mine: Vec<&MCell> = self
+                .cells
+                .iter()
+                .filter(|c| c.row == row && c.family == fam.name)
+                .collect();
+            let mut quals: Vec<&Vec<u8>> = mine.iter().map(|c| &c.qualifier).collect();
+            quals.sort();
+            quals.dedup();
+            for q in quals {
+                if !Self::selected(read, &fam.name, q) {
+                    continue;
+                }
+                let mut col: Vec<&MCell> =
+                    mine.iter().copied().filter(|c| &c.qualifier == q).collect();
+                // Newest timestamp first, markers before puts, newest write first.
+                col.sort_by(|a, b| {
+                    b.ts.cmp(&a.ts)
+                        .then(b.kind.cmp(&a.kind))
+                        .then(b.seq.cmp(&a.seq))
+                });
+                if read.raw {
+                    for c in col
+                        .into_iter()
+                        .filter(|c| c.ts >= read.min_ts && c.ts < read.max_ts)
+                        .take(read.versions)
+                    {
+                        out.push((
+                            c.family.clone(),
+                            c.qualifier.clone(),
+                            c.ts,
+                            c.kind,
+                            c.value.clone(),
+                        ));
+                    }
+                    continue;
+                }
+                let markers: Vec<&MCell> = mine
+                    .iter()
+                    .copied()
+                    .filter(|m| m.kind.is_delete())
+                    .filter(|m| {
+                        if fam.keep_deleted {
+                            m.ts >= read.min_ts && m.ts < read.max_ts
+                        } else {
+                            m.ts >= read.min_ts
+                        }
+                    })
+                    .collect();
+                let mut last_ts = None;
+                let mut n = 0;
+                for p in col.into_iter().filter(|c| c.kind == CellType::Put) {
+                    if markers.iter().any(|m| Self::masks(m, p)) {
+                        continue;
+                    }
+                    if p.ts < read.min_ts || p.ts >= read.max_ts {
+                        continue;
+                    }
+                    if last_ts == Some(p.ts) {
+                        continue;
+                    }
+                    last_ts = Some(p.ts);
+                    n += 1;
+                    if n > read.versions.min(fam.versions) {
+                        break;
+                    }
+                    out.push((
+                        p.family.clone(),
+                        p.qualifier.clone(),
+                        p.ts,
+                        p.kind,
+                        p.value.clone(),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Rows holding any cell, ascending.
+    pub fn rows(&self) -> Vec<Vec<u8>> {
+        let mut r: Vec<Vec<u8>> = self.cells.iter().map(|c| c.row.clone()).collect();
+        r.sort();
+        r.dedup();
+        r
+    }
+
+    /// A major compaction of everything: drops markers and what they mask (unless the family
+    /// keeps deleted cells), overwritten values and versions beyond VERSIONS.
+    pub fn major_compact(&mut self) {
+        let mut keep = Vec::new();
+        let cells = std::mem::take(&mut self.cells);
+        let mut groups: Vec<(Vec<u8>, Vec<u8>)> = cells
+            .iter()
+            .map(|c| (c.row.clone(), c.family.clone()))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        for (row, family) in groups {
+            let fam = self.family(&family).clone();
+            let mine: Vec<&MCell> = cells
+                .iter()
+                .filter(|c| c.row == row && c.family == family)
+                .collect();
+            let markers: Vec<&MCell> = mine
+                .iter()
+                .copied()
+                .filter(|c| c.kind.is_delete())
+                .collect();
+            if fam.keep_deleted {
+                keep.extend(markers.iter().map(|m| (*m).clone()));
+            }
+            let mut quals: Vec<&Vec<u8>> = mine.iter().map(|c| &c.qualifier).collect();
+            quals.sort();
+            quals.dedup();
+            for q in quals {
+                let mut puts: Vec<&MCell> = mine
+                    .iter()
+                    .copied()
+                    .filter(|c| &c.qualifier == q && c.kind == CellType::Put)
+                    .filter(|p| fam.keep_deleted || !markers.iter().any(|m| Self::masks(m, p)))
+                    .collect();
+                puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
+                puts.dedup_by(|b, a| a.ts == b.ts);
+                keep.extend(puts.into_iter().take(fam.versions).cloned());
+            }
+        }
+        self.cells = keep;
+    }
+}
