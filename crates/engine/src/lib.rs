@@ -32,6 +32,7 @@ pub use client::{
 };
 pub use compression::Compression;
 pub use engine::{CompactionOptions, Engine, EngineOptions};
+pub use metrics::Metrics;
 pub use error::{Error, Result};
 pub use read::TimeRange;
 pub use schema::{
