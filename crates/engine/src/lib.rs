@@ -32,8 +32,8 @@ pub use client::{
 };
 pub use compression::Compression;
 pub use engine::{CompactionOptions, Engine, EngineOptions};
-pub use metrics::Metrics;
 pub use error::{Error, Result};
+pub use metrics::Metrics;
 pub use read::TimeRange;
 pub use schema::{
     BloomType, ColumnFamilyDescriptor, DataBlockEncoding, Durability, KeepDeletedCells,

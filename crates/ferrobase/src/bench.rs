@@ -26,7 +26,10 @@ fn print_table(rows: &mut [Row]) {
         "| {:<44} | {:>9} | {:>12} | {:>10} | {:>10} | {:<28} |",
         "workload", "ops", "ops/s", "p50 µs", "p99 µs", "note"
     );
-    println!("|{:-<46}|{:->11}|{:->14}|{:->12}|{:->12}|{:-<30}|", "", "", "", "", "", "");
+    println!(
+        "|{:-<46}|{:->11}|{:->14}|{:->12}|{:->12}|{:-<30}|",
+        "", "", "", "", "", ""
+    );
     for r in rows.iter_mut() {
         r.latencies.sort_unstable();
         let per_s = r.ops as f64 / r.elapsed.as_secs_f64().max(1e-9);
@@ -75,7 +78,13 @@ fn key(i: u64) -> Vec<u8> {
     format!("user{:012}", i).into_bytes()
 }
 
-fn load(t: &Table, n: u64, value_len: usize, random: bool, batch: usize) -> Result<(Duration, Vec<Duration>)> {
+fn load(
+    t: &Table,
+    n: u64,
+    value_len: usize,
+    random: bool,
+    batch: usize,
+) -> Result<(Duration, Vec<Duration>)> {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let value = vec![b'v'; value_len];
     let mut lat = Vec::new();
@@ -103,7 +112,10 @@ fn gets(t: &Table, keys: &[Vec<u8>], expect_found: bool) -> Result<(Duration, Ve
         let r = t.get(&Get::new(k.clone()))?;
         lat.push(t0.elapsed());
         if r.is_empty() == expect_found {
-            bail!("get of {:?} returned the wrong presence", String::from_utf8_lossy(k));
+            bail!(
+                "get of {:?} returned the wrong presence",
+                String::from_utf8_lossy(k)
+            );
         }
     }
     Ok((start.elapsed(), lat))
@@ -139,11 +151,20 @@ pub fn main(args: &[String]) -> Result<()> {
         ("rand_1KiB", 1024, true, 1000),
         ("seq_100B_single_puts", 100, false, 1),
     ] {
-        let n = if batch == 1 { (cells / 10).max(1) } else { cells };
+        let n = if batch == 1 {
+            (cells / 10).max(1)
+        } else {
+            cells
+        };
         let t = create(&engine, name, BloomType::Row)?;
         let (el, lat) = load(&t, n, value_len, random, batch)?;
         engine.admin().flush(name)?;
-        let disk: u64 = engine.admin().regions(name)?.iter().map(|r| r.file_bytes).sum();
+        let disk: u64 = engine
+            .admin()
+            .regions(name)?
+            .iter()
+            .map(|r| r.file_bytes)
+            .sum();
         rows.push(Row {
             workload: format!("load {name} (batch {batch})"),
             ops: n as usize,
@@ -159,24 +180,50 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut rng = Rng(7);
     let n_gets = (cells / 10).clamp(1, 100_000);
     let present: Vec<Vec<u8>> = (0..n_gets).map(|_| key(rng.next() % cells)).collect();
-    let absent: Vec<Vec<u8>> = (0..n_gets).map(|_| {
-        let mut k = key(rng.next() % cells);
-        k.push(b'x');
-        k
-    }).collect();
+    let absent: Vec<Vec<u8>> = (0..n_gets)
+        .map(|_| {
+            let mut k = key(rng.next() % cells);
+            k.push(b'x');
+            k
+        })
+        .collect();
     let (el, lat) = gets(&t, &present, true)?;
-    rows.push(Row { workload: "get present (bloom ROW)".into(), ops: present.len(), elapsed: el, latencies: lat, note: String::new() });
-    let before = Metrics::get(&engine.metrics().data_blocks_read) + Metrics::get(&engine.metrics().block_cache_hits);
+    rows.push(Row {
+        workload: "get present (bloom ROW)".into(),
+        ops: present.len(),
+        elapsed: el,
+        latencies: lat,
+        note: String::new(),
+    });
+    let before = Metrics::get(&engine.metrics().data_blocks_read)
+        + Metrics::get(&engine.metrics().block_cache_hits);
     let (el, lat) = gets(&t, &absent, false)?;
-    let blocks = Metrics::get(&engine.metrics().data_blocks_read) + Metrics::get(&engine.metrics().block_cache_hits) - before;
-    rows.push(Row { workload: "get absent (bloom ROW)".into(), ops: absent.len(), elapsed: el, latencies: lat, note: format!("{blocks} blocks touched") });
+    let blocks = Metrics::get(&engine.metrics().data_blocks_read)
+        + Metrics::get(&engine.metrics().block_cache_hits)
+        - before;
+    rows.push(Row {
+        workload: "get absent (bloom ROW)".into(),
+        ops: absent.len(),
+        elapsed: el,
+        latencies: lat,
+        note: format!("{blocks} blocks touched"),
+    });
     let nb = create(&engine, "nobloom", BloomType::None)?;
     load(&nb, cells, 100, false, 1000)?;
     engine.admin().major_compact("nobloom")?;
-    let before = Metrics::get(&engine.metrics().data_blocks_read) + Metrics::get(&engine.metrics().block_cache_hits);
+    let before = Metrics::get(&engine.metrics().data_blocks_read)
+        + Metrics::get(&engine.metrics().block_cache_hits);
     let (el, lat) = gets(&nb, &absent, false)?;
-    let blocks = Metrics::get(&engine.metrics().data_blocks_read) + Metrics::get(&engine.metrics().block_cache_hits) - before;
-    rows.push(Row { workload: "get absent (bloom NONE)".into(), ops: absent.len(), elapsed: el, latencies: lat, note: format!("{blocks} blocks touched") });
+    let blocks = Metrics::get(&engine.metrics().data_blocks_read)
+        + Metrics::get(&engine.metrics().block_cache_hits)
+        - before;
+    rows.push(Row {
+        workload: "get absent (bloom NONE)".into(),
+        ops: absent.len(),
+        elapsed: el,
+        latencies: lat,
+        note: format!("{blocks} blocks touched"),
+    });
     engine.admin().disable("nobloom")?;
     engine.admin().delete_table("nobloom")?;
 
@@ -203,14 +250,25 @@ pub fn main(args: &[String]) -> Result<()> {
     for i in 0..n_scans {
         let u = (i as u64 * 7919) % users;
         let t0 = Instant::now();
-        let mut s = tn.scanner(&Scan::new().with_row_prefix(format!("{u:08}")).caching(100).limit(100))?;
+        let mut s = tn.scanner(
+            &Scan::new()
+                .with_row_prefix(format!("{u:08}"))
+                .caching(100)
+                .limit(100),
+        )?;
         let got = s.next_batch(100)?;
         lat.push(t0.elapsed());
         if got.len() != 100 {
             bail!("tall-narrow scan returned {} rows", got.len());
         }
     }
-    rows.push(Row { workload: "scan newest 100 of a user (tall-narrow)".into(), ops: n_scans, elapsed: start.elapsed(), latencies: lat, note: "uid + reversed ts".into() });
+    rows.push(Row {
+        workload: "scan newest 100 of a user (tall-narrow)".into(),
+        ops: n_scans,
+        elapsed: start.elapsed(),
+        latencies: lat,
+        note: "uid + reversed ts".into(),
+    });
 
     // 4. Wide row: rowkey uid, qualifier Long.MAX_VALUE - ts; the newest 100 columns.
     let wide = create(&engine, "wide", BloomType::Row)?;
@@ -218,7 +276,11 @@ pub fn main(args: &[String]) -> Result<()> {
         let mut p = Put::new(format!("{u:08}"));
         for j in 0..1000u64 {
             let ts = 1_600_000_000_000i64 + j as i64 * 1000;
-            p = p.add_column("cf", (i64::MAX - ts).to_be_bytes().to_vec(), format!("item-{j}"));
+            p = p.add_column(
+                "cf",
+                (i64::MAX - ts).to_be_bytes().to_vec(),
+                format!("item-{j}"),
+            );
         }
         wide.put(p)?;
     }
@@ -228,14 +290,25 @@ pub fn main(args: &[String]) -> Result<()> {
     for i in 0..n_scans {
         let u = (i as u64 * 7919) % users.min(200);
         let t0 = Instant::now();
-        let mut s = wide.scanner(&Scan::new().with_start_row(format!("{u:08}")).batch(100).limit(1))?;
+        let mut s = wide.scanner(
+            &Scan::new()
+                .with_start_row(format!("{u:08}"))
+                .batch(100)
+                .limit(1),
+        )?;
         let first = s.next().transpose()?.context("wide row missing")?;
         lat.push(t0.elapsed());
         if first.cells.len() != 100 {
             bail!("wide-row read returned {} cells", first.cells.len());
         }
     }
-    rows.push(Row { workload: "newest 100 columns of a wide row".into(), ops: n_scans, elapsed: start.elapsed(), latencies: lat, note: "scan batch 100".into() });
+    rows.push(Row {
+        workload: "newest 100 columns of a wide row".into(),
+        ops: n_scans,
+        elapsed: start.elapsed(),
+        latencies: lat,
+        note: "scan batch 100".into(),
+    });
 
     print_table(&mut rows);
     let m = engine.metrics();
@@ -247,7 +320,10 @@ pub fn main(args: &[String]) -> Result<()> {
         Metrics::get(&m.flushes),
         Metrics::get(&m.compactions)
     );
-    println!("disk bytes in all: {:.1} MiB", engine.disk_bytes() as f64 / (1 << 20) as f64);
+    println!(
+        "disk bytes in all: {:.1} MiB",
+        engine.disk_bytes() as f64 / (1 << 20) as f64
+    );
     engine.close();
     Ok(())
 }

@@ -118,6 +118,9 @@ impl Inner {
     }
 
     fn release_regions(&self, regions: &[Arc<Region>]) {
+        // Under the manifest lock, so a concurrent flush either installed first or finds the
+        // region closed: each memstore byte is released once.
+        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
         for r in regions {
             let _w = r.updates.write().unwrap_or_else(|p| p.into_inner());
             r.close();
@@ -128,7 +131,7 @@ impl Inner {
                     self.cache.evict_file(f.number);
                 }
             }
-            self.global_memstore.fetch_sub(bytes, Ordering::AcqRel);
+            self.release_memstore(bytes);
             let _ = std::fs::remove_dir_all(self.region_dir(r.id));
         }
         self.memstore_drained.notify_all();
@@ -249,6 +252,7 @@ impl Inner {
                 for r in &t.regions {
                     let _w = r.updates.write().unwrap_or_else(|p| p.into_inner());
                     if let Some(s) = r.store(family) {
+                        self.release_memstore(s.memstore_size());
                         removed.push((r.id, s));
                     }
                     r.set_store(family, None);
@@ -257,8 +261,6 @@ impl Inner {
             self.persist()?;
         }
         for (_, s) in removed {
-            self.global_memstore
-                .fetch_sub(s.memstore_size(), Ordering::AcqRel);
             for f in &s.state().files {
                 self.cache.evict_file(f.number);
                 let _ = std::fs::remove_file(f.reader.path());

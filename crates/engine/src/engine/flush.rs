@@ -90,6 +90,16 @@ impl Inner {
             }
             let mut freed = 0;
             for (store, snap, file) in &installs {
+                let live = region
+                    .store(&store.descriptor().name)
+                    .is_some_and(|s| Arc::ptr_eq(&s, store));
+                if !live {
+                    // The family was deleted meanwhile; its bytes were released with it.
+                    if let Some(f) = file {
+                        let _ = std::fs::remove_file(f.reader.path());
+                    }
+                    continue;
+                }
                 freed += snap.size();
                 store.install_flush(snap, file.clone(), flush_seq);
             }
@@ -99,7 +109,7 @@ impl Inner {
                 }
             }
             self.persist()?;
-            self.global_memstore.fetch_sub(freed, Ordering::AcqRel);
+            self.release_memstore(freed);
         }
         self.memstore_drained.notify_all();
         if !installs.is_empty() {

@@ -137,6 +137,15 @@ impl Inner {
         }
     }
 
+    /// Subtracts flushed or discarded memstore bytes from the global count.
+    pub(crate) fn release_memstore(&self, bytes: usize) {
+        let _ = self
+            .global_memstore
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                Some(v.saturating_sub(bytes))
+            });
+    }
+
     pub(crate) fn request(&self, f: impl FnOnce(&mut WorkQueue)) {
         let mut g = self.work.lock().unwrap_or_else(|p| p.into_inner());
         f(&mut g);

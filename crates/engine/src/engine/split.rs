@@ -60,11 +60,9 @@ impl Inner {
         let right_id = left_id + 1;
         let mut left_stores = BTreeMap::new();
         let mut right_stores = BTreeMap::new();
-        let mut memstore_bytes = 0;
         for (family, store) in region.stores() {
             let desc = store.descriptor();
             let state = store.state();
-            memstore_bytes += store.memstore_size();
             let mode = CacheMode {
                 use_cache: false,
                 priority: Priority::Normal,
@@ -143,10 +141,12 @@ impl Inner {
                 t.regions.splice(pos..=pos, [left, right]);
             }
             region.close();
+            // Measured under the manifest lock: a concurrent flush has either installed (and
+            // released its bytes) or will find the region closed and release nothing.
+            let memstore_bytes = region.memstore_size();
             self.persist()?;
+            self.release_memstore(memstore_bytes);
         }
-        self.global_memstore
-            .fetch_sub(memstore_bytes, Ordering::AcqRel);
         self.memstore_drained.notify_all();
         let dir = self.region_dir(region.id);
         for store in region.stores().values() {

@@ -1,0 +1,311 @@
+//! Crash consistency: a child process writes and acknowledges; it is killed at random moments
+//! (often during flushes, compactions and splits, which tiny thresholds make constant); after
+//! each kill the database must open with every acknowledged write. Damaged files are reported
+//! with their path, never read as wrong data.
+
+use ferrobase_engine::*;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+const CHILD_ENV: &str = "FERROBASE_CRASH_CHILD_DIR";
+
+fn tiny_options() -> EngineOptions {
+    let mut o = EngineOptions::default();
+    o.memstore_flush_size = 32 * 1024;
+    o.region_split_size = 192 * 1024;
+    o.wal_segment_bytes = 64 * 1024;
+    o.compaction.min_files = 2;
+    o
+}
+
+fn row_key(i: u64) -> String {
+    format!("{:016x}", i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+fn value(i: u64) -> String {
+    format!("value-{i}-{}", "x".repeat((i % 200) as usize))
+}
+
+fn schema() -> TableDescriptor {
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.compression = Compression::Snappy;
+    cf.block_size = 4096;
+    TableDescriptor::new(TableName::parse("crash").unwrap()).with_family(cf)
+}
+
+/// The child: writes forever, printing what it acknowledged. Run only by `kill_at_random_moments`.
+#[test]
+#[ignore = "child process of kill_at_random_moments_loses_no_acknowledged_write"]
+fn crash_child_writer() {
+    let Ok(dir) = std::env::var(CHILD_ENV) else {
+        return;
+    };
+    let start: u64 = std::env::var("FERROBASE_CRASH_START")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let engine = Engine::open(&dir, tiny_options()).unwrap();
+    if !engine.admin().table_exists("crash").unwrap() {
+        engine.admin().create_table(schema()).unwrap();
+    }
+    let t = engine.table("crash").unwrap();
+    let mut i = start;
+    loop {
+        let batch: Vec<Put> = (i..i + 5)
+            .map(|j| Put::new(row_key(j)).add_column("cf", "q", value(j)))
+            .collect();
+        t.put_all(batch).unwrap();
+        println!("put {} {}", i, i + 5);
+        if i % 35 == 0 && i >= 10 {
+            println!("deleting {}", i - 10);
+            t.delete(Delete::new(row_key(i - 10))).unwrap();
+            println!("del {}", i - 10);
+        }
+        i += 5;
+    }
+}
+
+#[test]
+fn kill_at_random_moments_loses_no_acknowledged_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = std::env::current_exe().unwrap();
+    // row → Some(present) once acknowledged; None while a delete of it is in flight.
+    let mut acked: BTreeMap<u64, Option<bool>> = BTreeMap::new();
+    let mut next = 0u64;
+    let mut seed = 0x1234_5678u64;
+    for round in 0..8 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let wait_lines = 200 + seed % 1500;
+        let mut child = Command::new(&exe)
+            .args([
+                "--exact",
+                "crash_child_writer",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD_ENV, dir.path())
+            .env("FERROBASE_CRASH_START", next.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // A child that stops making progress (a deadlock or stall) fails the test instead of
+        // hanging it.
+        let finished = Arc::new(AtomicBool::new(false));
+        let stalled = Arc::new(AtomicBool::new(false));
+        let watchdog = {
+            let (finished, stalled, pid) = (finished.clone(), stalled.clone(), child.id());
+            std::thread::spawn(move || {
+                for _ in 0..600 {
+                    if finished.load(Ordering::Acquire) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                stalled.store(true, Ordering::Release);
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            })
+        };
+        let out = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(out).lines();
+        let mut seen = 0;
+        while seen < wait_lines {
+            let Some(Ok(line)) = lines.next() else { break };
+            absorb(&line, &mut acked, &mut next);
+            seen += 1;
+        }
+        child.kill().unwrap();
+        // Anything printed after our last read may also have been acknowledged: absorb it.
+        for line in lines.map_while(Result::ok) {
+            absorb(&line, &mut acked, &mut next);
+        }
+        child.wait().unwrap();
+        finished.store(true, Ordering::Release);
+        watchdog.join().unwrap();
+        assert!(
+            !stalled.load(Ordering::Acquire),
+            "round {round}: the writer stalled for 60 s"
+        );
+        assert!(
+            !acked.is_empty(),
+            "round {round}: the child acknowledged nothing"
+        );
+        let engine = Engine::open(dir.path(), tiny_options()).unwrap();
+        let t = engine.table("crash").unwrap();
+        for (&i, &state) in &acked {
+            let r = t.get(&Get::new(row_key(i))).unwrap();
+            let Some(present) = state else { continue };
+            if present {
+                assert_eq!(
+                    r.value(b"cf", b"q"),
+                    Some(value(i).as_bytes()),
+                    "round {round}: acknowledged row {i} lost"
+                );
+            } else {
+                assert!(
+                    r.is_empty(),
+                    "round {round}: acknowledged delete of row {i} lost"
+                );
+            }
+        }
+        let scanned = t.scan_all(&Scan::new()).unwrap().len();
+        let sure = acked.values().filter(|p| **p == Some(true)).count();
+        let unsure = acked.values().filter(|p| p.is_none()).count();
+        let extra = extra_rows(&t, &acked);
+        assert!(
+            scanned >= sure + extra && scanned <= sure + unsure + extra,
+            "round {round}: scan found {scanned} rows"
+        );
+        // A delete in flight at the kill is settled by what reopening shows.
+        for (&i, state) in acked.iter_mut() {
+            if state.is_none() {
+                *state = Some(!t.get(&Get::new(row_key(i))).unwrap().is_empty());
+            }
+        }
+        engine.close();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let engine = Engine::open(dir.path(), tiny_options()).unwrap();
+    assert!(
+        engine.admin().regions("crash").unwrap().len() > 1,
+        "no split happened"
+    );
+}
+
+/// Applies one line of the child's output to what we know was acknowledged.
+fn absorb(line: &str, acked: &mut BTreeMap<u64, Option<bool>>, next: &mut u64) {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    match parts.as_slice() {
+        ["put", a, b] => {
+            for j in a.parse::<u64>().unwrap()..b.parse::<u64>().unwrap() {
+                acked.insert(j, Some(true));
+            }
+            *next = b.parse().unwrap();
+        }
+        ["deleting", a] => {
+            acked.insert(a.parse().unwrap(), None);
+        }
+        ["del", a] => {
+            acked.insert(a.parse().unwrap(), Some(false));
+        }
+        _ => {}
+    }
+}
+
+/// Rows written but not yet acknowledged when the child died may or may not be present.
+fn extra_rows(t: &Table, acked: &BTreeMap<u64, Option<bool>>) -> usize {
+    let known: std::collections::HashSet<String> = acked.keys().map(|&i| row_key(i)).collect();
+    t.scan_all(&Scan::new())
+        .unwrap()
+        .iter()
+        .filter(|r| !known.contains(&String::from_utf8_lossy(&r.row).into_owned()))
+        .count()
+}
+
+fn write_sample(dir: &std::path::Path, rows: u64) {
+    let engine = Engine::open(dir, EngineOptions::default()).unwrap();
+    engine.admin().create_table(schema()).unwrap();
+    let t = engine.table("crash").unwrap();
+    t.put_all(
+        (0..rows)
+            .map(|i| Put::new(row_key(i)).add_column("cf", "q", value(i)))
+            .collect(),
+    )
+    .unwrap();
+    engine.close();
+}
+
+fn files_with_suffix(dir: &std::path::Path, suffix: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in walk(dir) {
+        if e.to_string_lossy().ends_with(suffix) {
+            out.push(e);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn torn_wal_tail_is_ignored_and_acknowledged_data_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path(), 500);
+    // The close left the data in the WAL only; append half a record to the newest segment.
+    let wal = files_with_suffix(dir.path(), ".wal");
+    let last = wal.last().unwrap();
+    let mut bytes = std::fs::read(last).unwrap();
+    bytes.extend_from_slice(&[0, 0, 1, 0, 0xde, 0xad]);
+    std::fs::write(last, bytes).unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let t = engine.table("crash").unwrap();
+    assert_eq!(t.scan_all(&Scan::new()).unwrap().len(), 500);
+}
+
+#[test]
+fn corrupted_data_block_is_reported_with_path_and_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path(), 3000);
+    {
+        let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+        engine.admin().major_compact("crash").unwrap();
+    }
+    let blk = files_with_suffix(dir.path(), ".blk");
+    assert_eq!(blk.len(), 1);
+    let mut bytes = std::fs::read(&blk[0]).unwrap();
+    bytes[100] ^= 0x55; // inside the first data block
+    std::fs::write(&blk[0], bytes).unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let t = engine.table("crash").unwrap();
+    let err = t.scan_all(&Scan::new()).unwrap_err();
+    match &err {
+        Error::Corruption { path, offset, .. } => {
+            assert_eq!(path, &blk[0]);
+            assert_eq!(*offset, 0);
+        }
+        other => panic!("expected corruption, got {other}"),
+    }
+    assert!(err.to_string().contains(".blk"), "{err}");
+}
+
+#[test]
+fn corrupted_manifest_refuses_to_open() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path(), 10);
+    let m = dir.path().join("MANIFEST");
+    let mut bytes = std::fs::read(&m).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 1;
+    std::fs::write(&m, bytes).unwrap();
+    let err = Engine::open(dir.path(), EngineOptions::default()).unwrap_err();
+    assert!(matches!(err, Error::Corruption { .. }), "{err}");
+}
+
+#[test]
+fn second_open_of_a_locked_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let _a = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    assert!(matches!(
+        Engine::open(dir.path(), EngineOptions::default()),
+        Err(Error::Locked(_))
+    ));
+}
