@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn order_is_row_qualifier_ts_desc_type_desc_seq_desc() {
-        let mut v = vec![
+        let mut v = [
             k("b", "", 1, CellType::Put, 1),
             k("a", "q", 1, CellType::Put, 1),
             k("a", "q", 5, CellType::Put, 1),

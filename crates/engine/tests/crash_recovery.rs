@@ -14,12 +14,16 @@ use std::time::Duration;
 const CHILD_ENV: &str = "FERROBASE_CRASH_CHILD_DIR";
 
 fn tiny_options() -> EngineOptions {
-    let mut o = EngineOptions::default();
-    o.memstore_flush_size = 32 * 1024;
-    o.region_split_size = 192 * 1024;
-    o.wal_segment_bytes = 64 * 1024;
-    o.compaction.min_files = 2;
-    o
+    EngineOptions {
+        memstore_flush_size: 32 * 1024,
+        region_split_size: 192 * 1024,
+        wal_segment_bytes: 64 * 1024,
+        compaction: CompactionOptions {
+            min_files: 2,
+            ..CompactionOptions::default()
+        },
+        ..EngineOptions::default()
+    }
 }
 
 fn row_key(i: u64) -> String {
@@ -60,7 +64,7 @@ fn crash_child_writer() {
             .collect();
         t.put_all(batch).unwrap();
         println!("put {} {}", i, i + 5);
-        if i % 35 == 0 && i >= 10 {
+        if i.is_multiple_of(35) && i >= 10 {
             println!("deleting {}", i - 10);
             t.delete(Delete::new(row_key(i - 10))).unwrap();
             println!("del {}", i - 10);

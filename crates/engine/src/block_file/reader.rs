@@ -165,7 +165,9 @@ impl BlockFileReader {
     pub fn may_contain_columns(&self, row: &[u8], qualifiers: &[&[u8]]) -> bool {
         match (&self.bloom, self.meta.bloom) {
             (Some(b), BloomType::RowCol) => {
-                b.may_contain(&row_col_key(row, b""))
+                // Family markers carry the empty qualifier; probe for them only when the file
+                // holds any marker at all.
+                (self.meta.delete_count > 0 && b.may_contain(&row_col_key(row, b"")))
                     || qualifiers
                         .iter()
                         .any(|q| b.may_contain(&row_col_key(row, q)))
@@ -278,7 +280,7 @@ impl FileScanner {
     }
 
     /// Moves to the next cell.
-    pub fn next(&mut self) -> Result<()> {
+    pub fn advance(&mut self) -> Result<()> {
         loop {
             let Some(d) = self.decoder.as_mut() else {
                 self.current = None;
@@ -314,13 +316,13 @@ impl FileScanner {
             return Ok(());
         }
         if !reuse {
-            self.next()?;
+            self.advance()?;
         }
         while let Some(c) = &self.current {
             if c.key >= *key {
                 break;
             }
-            self.next()?;
+            self.advance()?;
         }
         Ok(())
     }

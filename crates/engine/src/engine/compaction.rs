@@ -80,7 +80,7 @@ impl Inner {
         let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
             loop {
                 let kv = cursor.peek()?.clone();
-                if let Err(e) = cursor.next() {
+                if let Err(e) = cursor.advance() {
                     return Some(Err(e));
                 }
                 if matcher.keep(&kv) {

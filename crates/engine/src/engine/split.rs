@@ -86,7 +86,7 @@ impl Inner {
                     if hi.as_ref().is_some_and(|h| kv.key.row >= *h) {
                         return None;
                     }
-                    Some(cursor.next().map(|_| kv))
+                    Some(cursor.advance().map(|_| kv))
                 });
                 let id = if hi.is_some() { left_id } else { right_id };
                 let file = self

@@ -29,7 +29,7 @@ impl Source {
                 m.next();
                 Ok(())
             }
-            Source::File(f) => f.next(),
+            Source::File(f) => f.advance(),
         }
     }
 
@@ -99,7 +99,7 @@ impl MergeCursor {
     }
 
     /// Advances past the current cell.
-    pub fn next(&mut self) -> Result<()> {
+    pub fn advance(&mut self) -> Result<()> {
         if let Some(i) = self.current {
             self.sources[i].next()?;
             self.skip_invisible(i)?;

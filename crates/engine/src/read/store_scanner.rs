@@ -62,9 +62,9 @@ impl StoreScanner {
             match self.matcher.match_cell(kv) {
                 MatchCode::Include => {
                     out.push(kv.clone());
-                    self.cursor.next()?;
+                    self.cursor.advance()?;
                 }
-                MatchCode::Skip => self.cursor.next()?,
+                MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
                     let key = CellKey::after_column(row, &kv.key.qualifier);
                     self.cursor.seek_forward(&key)?;

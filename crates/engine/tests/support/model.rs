@@ -5,6 +5,9 @@
 
 use ferrobase_engine::CellType;
 
+/// A mutation's cell: (row, family, qualifier, ts, type, value).
+pub type MutCell = (Vec<u8>, Vec<u8>, Vec<u8>, i64, CellType, Vec<u8>);
+
 /// A cell of the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MCell {
@@ -57,7 +60,7 @@ impl Model {
     }
 
     /// Records one mutation's cells, all with one new sequence id.
-    pub fn apply(&mut self, cells: Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, CellType, Vec<u8>)>) {
+    pub fn apply(&mut self, cells: Vec<MutCell>) {
         self.seq += 1;
         for (row, family, qualifier, ts, kind, value) in cells {
             self.cells.push(MCell {
