@@ -4,6 +4,7 @@
 mod admin;
 mod mutation;
 mod query;
+mod row_ops;
 mod table;
 
 pub use admin::{Admin, RegionInfo, SplitAlgorithm};

@@ -8,8 +8,8 @@ use crate::schema::TableName;
 /// Reads and writes one table. Cheap to clone; thread-safe.
 #[derive(Debug, Clone)]
 pub struct Table {
-    engine: Engine,
-    name: TableName,
+    pub(crate) engine: Engine,
+    pub(crate) name: TableName,
 }
 
 impl Table {

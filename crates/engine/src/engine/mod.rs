@@ -4,6 +4,7 @@
 //! Directory layout (`docs/format/layout.md`): `LOCK`, `MANIFEST`, `wal/<n>.wal`,
 //! `data/<region id>/<file number>.blk`.
 
+mod atomic;
 mod background;
 mod catalog;
 mod compaction;

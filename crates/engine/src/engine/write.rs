@@ -38,7 +38,7 @@ impl Inner {
         Ok(())
     }
 
-    fn validate(&self, desc: &TableDescriptor, m: &Mutation) -> Result<()> {
+    pub(crate) fn validate(&self, desc: &TableDescriptor, m: &Mutation) -> Result<()> {
         let row = m.row();
         if row.is_empty() {
             return Err(Error::IllegalArgument("row key must not be empty".into()));
@@ -120,6 +120,19 @@ impl Inner {
             Vec::new()
         };
         let _row_guards = region.lock_rows(&rows);
+        self.apply_locked(desc, region, muts, false)
+    }
+
+    /// Applies mutations of `region` whose rows the caller has locked if it needed to. With
+    /// `wait_visible`, returns only once the write is visible to new readers, so a
+    /// read-modify-write holding the row lock hands the next one an up-to-date row.
+    pub(crate) fn apply_locked(
+        &self,
+        desc: &TableDescriptor,
+        region: &Arc<Region>,
+        muts: Vec<Mutation>,
+        wait_visible: bool,
+    ) -> Result<Option<Vec<Mutation>>> {
         let _updates = region.updates.read().unwrap_or_else(|p| p.into_inner());
         if region.is_closed() {
             return Ok(Some(muts));
@@ -175,6 +188,9 @@ impl Inner {
             }
         }
         self.mvcc.complete(seq);
+        if wait_visible {
+            self.mvcc.wait_for(seq);
+        }
         self.global_memstore.fetch_add(added, Ordering::AcqRel);
         if region.memstore_size() >= self.opts.memstore_flush_size {
             let id = region.id;

@@ -1,0 +1,107 @@
+//! Atomic single-row operations on a [`Table`]: increment, append and check-and-mutate.
+
+use super::{Get, Mutation, Put, RowResult, Table};
+use crate::error::{Error, Result};
+
+impl Table {
+    /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
+    /// cell as 0, and returns the new values. Values are 8-byte big-endian signed longs, as in
+    /// HBase; a cell of another length is an [`Error::IllegalArgument`]. Atomic for the row;
+    /// concurrent increments never lose an update.
+    pub fn increment(&self, row: &[u8], columns: &[(&[u8], &[u8], i64)]) -> Result<Vec<i64>> {
+        let mut get = Get::new(row);
+        for (f, q, _) in columns {
+            get = get.add_column(*f, *q);
+        }
+        let now = self.engine.inner.now_ms();
+        self.engine
+            .inner
+            .read_modify_write(&self.name, &get, |current| {
+                let mut put = Put::new(row);
+                let mut out = Vec::with_capacity(columns.len());
+                for (f, q, amount) in columns {
+                    let old = current.versions(f, q).into_iter().next();
+                    let base = match old {
+                        None => 0,
+                        Some(c) => {
+                            let bytes: [u8; 8] = c.value.as_slice().try_into().map_err(|_| {
+                                Error::IllegalArgument(format!(
+                                "cannot increment {}:{}: the cell is {} bytes, not an 8-byte long",
+                                String::from_utf8_lossy(f),
+                                String::from_utf8_lossy(q),
+                                c.value.len()
+                            ))
+                            })?;
+                            i64::from_be_bytes(bytes)
+                        }
+                    };
+                    let new = base.wrapping_add(*amount);
+                    let ts = old.map_or(now, |c| c.timestamp.max(now));
+                    put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
+                    out.push(new);
+                }
+                Ok((vec![Mutation::Put(put)], out))
+            })
+    }
+
+    /// Appends each `(family, qualifier, suffix)` to the current value (empty when absent) and
+    /// returns the new cells. Atomic for the row.
+    pub fn append(&self, row: &[u8], columns: &[(&[u8], &[u8], &[u8])]) -> Result<RowResult> {
+        let mut get = Get::new(row);
+        for (f, q, _) in columns {
+            get = get.add_column(*f, *q);
+        }
+        let now = self.engine.inner.now_ms();
+        self.engine
+            .inner
+            .read_modify_write(&self.name, &get, |current| {
+                let mut put = Put::new(row);
+                let mut cells = Vec::new();
+                for (f, q, suffix) in columns {
+                    let old = current.versions(f, q).into_iter().next();
+                    let mut value = old.map(|c| c.value.clone()).unwrap_or_default();
+                    value.extend_from_slice(suffix);
+                    let ts = old.map_or(now, |c| c.timestamp.max(now));
+                    put = put.add_column_ts(*f, *q, ts, value.clone());
+                    cells.push(crate::cell::Cell {
+                        row: row.to_vec(),
+                        family: f.to_vec(),
+                        qualifier: q.to_vec(),
+                        timestamp: ts,
+                        cell_type: crate::cell::CellType::Put,
+                        value,
+                    });
+                }
+                Ok((
+                    vec![Mutation::Put(put)],
+                    RowResult {
+                        row: row.to_vec(),
+                        cells,
+                    },
+                ))
+            })
+    }
+
+    /// Applies `mutations` (all on `row`) only if the newest value of `family:qualifier`
+    /// equals `expected`, or, with `None`, if the column has no value. Returns whether they
+    /// were applied. Atomic for the row.
+    pub fn check_and_mutate(
+        &self,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        mutations: Vec<Mutation>,
+    ) -> Result<bool> {
+        let get = Get::new(row).add_column(family, qualifier);
+        self.engine
+            .inner
+            .read_modify_write(&self.name, &get, |current| {
+                let actual = current.value(family, qualifier);
+                if actual != expected {
+                    return Ok((Vec::new(), false));
+                }
+                Ok((mutations.clone(), true))
+            })
+    }
+}
