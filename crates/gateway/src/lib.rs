@@ -1,0 +1,5 @@
+//! ferrobase's Thrift gateway: HBase's Thrift1 `Hbase` service served from an embedded engine,
+//! wire-compatible with Apache HBase's Thrift server so clients such as happybase work
+//! unchanged.
+
+pub mod thrift;
