@@ -1,19 +1,22 @@
 //! `ferrobase`: the command-line entry point.
 //!
 //! Subcommands:
+//! - `ferrobase serve`: the HBase Thrift gateway on an embedded engine.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
 
 mod bench;
+mod serve;
 
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase bench engine [--cells N] [--dir DIR]   print the engine benchmark table\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n"
 }
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("serve") => serve::main(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
         Some("-h") | Some("--help") | None => {
             print!("{}", usage());

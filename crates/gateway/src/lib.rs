@@ -2,4 +2,8 @@
 //! wire-compatible with Apache HBase's Thrift server so clients such as happybase work
 //! unchanged.
 
+pub mod handler;
+pub mod server;
 pub mod thrift;
+
+pub use server::{Server, ServerOptions, StopHandle};

@@ -5,7 +5,7 @@
 use super::{
     malformed, Binary, Budget, Codec, Compact, Limits, MessageHeader, TStruct, ThriftError,
 };
-use std::io::{BufReader, Cursor, Read, Write};
+use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::net::TcpStream;
 
 /// How messages are delimited.
@@ -73,6 +73,15 @@ impl Connection {
     /// The detected transport and protocol, once the first call has arrived.
     pub fn kind(&self) -> Option<(Transport, Protocol)> {
         self.kind
+    }
+
+    /// Waits until the next call's first byte is readable: `Ok(false)` when the peer closed,
+    /// an error of kind `WouldBlock`/`TimedOut` when a read timeout set on the socket passed.
+    pub fn fill(&mut self) -> std::io::Result<bool> {
+        if !self.prefix.is_empty() {
+            return Ok(true);
+        }
+        Ok(!self.reader.fill_buf()?.is_empty())
     }
 
     /// Every valid call is at least 5 bytes, so reading 5 never waits on a well-behaved client.

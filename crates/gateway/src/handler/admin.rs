@@ -1,0 +1,135 @@
+//! Table administration methods.
+
+use super::args::{table_name, Args};
+use super::convert::{column_descriptor, family_from, region_info};
+use super::{CallResult, Handler, ServiceError};
+use crate::thrift::{TType, TValue};
+use ferrobase_engine::{TableDescriptor, TableName};
+
+impl Handler {
+    pub(crate) fn enable_table(&self, a: &Args<'_>, enable: bool) -> CallResult {
+        let name = table_name(&a.bytes(1)?)?;
+        let admin = self.engine.admin();
+        if enable {
+            admin.enable(&name)?;
+        } else {
+            admin.disable(&name)?;
+        }
+        Ok(None)
+    }
+
+    pub(crate) fn is_table_enabled(&self, a: &Args<'_>) -> CallResult {
+        let name = table_name(&a.bytes(1)?)?;
+        Ok(Some(TValue::Bool(self.engine.admin().is_enabled(&name)?)))
+    }
+
+    /// `compact`/`majorCompact` take a table name or a region name (`table,start,id.`).
+    pub(crate) fn compact(&self, a: &Args<'_>, major: bool) -> CallResult {
+        let raw = a.bytes(1)?;
+        let table = match raw.iter().position(|&b| b == b',') {
+            Some(i) => &raw[..i],
+            None => &raw[..],
+        };
+        let name = table_name(table)?;
+        if major {
+            self.engine.admin().major_compact(&name)?;
+        } else {
+            self.engine.admin().compact(&name)?;
+        }
+        Ok(None)
+    }
+
+    pub(crate) fn get_table_names(&self) -> CallResult {
+        let names = self.engine.admin().list_tables()?;
+        Ok(Some(TValue::List(
+            TType::Binary,
+            names
+                .iter()
+                .map(|n| TValue::string(n.to_string()))
+                .collect(),
+        )))
+    }
+
+    pub(crate) fn get_table_names_enabled(&self) -> CallResult {
+        let admin = self.engine.admin();
+        let mut out = Vec::new();
+        for n in admin.list_tables()? {
+            let name = n.to_string();
+            let enabled = admin.is_enabled(&name)?;
+            out.push((TValue::string(name), TValue::Bool(enabled)));
+        }
+        Ok(Some(TValue::Map(TType::Binary, TType::Bool, out)))
+    }
+
+    pub(crate) fn get_column_descriptors(&self, a: &Args<'_>) -> CallResult {
+        let name = table_name(&a.bytes(1)?)?;
+        let desc = self.engine.admin().describe(&name)?;
+        let entries = desc
+            .families
+            .iter()
+            .map(|f| {
+                let mut key = f.name.clone();
+                key.push(b':');
+                (TValue::Binary(key), column_descriptor(f))
+            })
+            .collect();
+        Ok(Some(TValue::Map(TType::Binary, TType::Struct, entries)))
+    }
+
+    pub(crate) fn get_table_regions(&self, a: &Args<'_>) -> CallResult {
+        let name = table_name(&a.bytes(1)?)?;
+        let regions = self.engine.admin().regions(&name)?;
+        Ok(Some(TValue::List(
+            TType::Struct,
+            regions.iter().map(|r| region_info(&name, r)).collect(),
+        )))
+    }
+
+    pub(crate) fn create_table(&self, a: &Args<'_>) -> CallResult {
+        let name = table_name(&a.bytes(1)?)?;
+        let name = TableName::parse(&name)?;
+        let mut desc = TableDescriptor::new(name);
+        for s in a.struct_list(2) {
+            desc = desc.with_family(family_from(s)?);
+        }
+        if desc.families.is_empty() {
+            return Err(ServiceError::IllegalArgument(
+                "a table needs at least one column family".into(),
+            ));
+        }
+        self.engine.admin().create_table(desc)?;
+        Ok(None)
+    }
+
+    pub(crate) fn delete_table(&self, a: &Args<'_>) -> CallResult {
+        let name = table_name(&a.bytes(1)?)?;
+        self.engine.admin().delete_table(&name)?;
+        Ok(None)
+    }
+
+    /// `getRegionInfo(row)`: `row` is a meta key `table,row[,...]`; returns the region of
+    /// `table` holding `row`.
+    pub(crate) fn get_region_info(&self, a: &Args<'_>) -> CallResult {
+        let raw = a.bytes(1)?;
+        let (table, row) = match raw.iter().position(|&b| b == b',') {
+            Some(i) => {
+                let rest = &raw[i + 1..];
+                let row_end = rest.iter().rposition(|&b| b == b',').unwrap_or(rest.len());
+                (&raw[..i], &rest[..row_end])
+            }
+            None => {
+                return Err(ServiceError::Io(
+                    "getRegionInfo expects a meta row key 'table,row,id'".into(),
+                ))
+            }
+        };
+        let name = table_name(table)?;
+        let regions = self.engine.admin().regions(&name)?;
+        let r = regions
+            .iter()
+            .rev()
+            .find(|r| r.start.as_slice() <= row)
+            .ok_or_else(|| ServiceError::Io(format!("no region of {name} holds that row")))?;
+        Ok(Some(region_info(&name, r)))
+    }
+}

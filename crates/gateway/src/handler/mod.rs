@@ -1,0 +1,161 @@
+//! The `Hbase` service: decodes each call's arguments, runs it on the engine with HBase's
+//! Thrift handler semantics, and encodes the result or the declared exception.
+
+mod admin;
+mod args;
+mod convert;
+mod reads;
+mod scanners;
+mod writes;
+
+pub use scanners::Scanners;
+
+use crate::thrift::{TStruct, TValue};
+use args::Args;
+use ferrobase_engine::{Engine, Error};
+use std::time::Duration;
+
+/// A failure reported to the client as one of the service's declared exceptions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServiceError {
+    /// HBase's `IOError`.
+    Io(String),
+    /// HBase's `IllegalArgument`.
+    IllegalArgument(String),
+    /// HBase's `AlreadyExists`.
+    AlreadyExists(String),
+}
+
+impl From<Error> for ServiceError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::TableExists(_) => ServiceError::AlreadyExists(e.to_string()),
+            Error::IllegalArgument(_) | Error::TooLarge { .. } => {
+                ServiceError::IllegalArgument(e.to_string())
+            }
+            other => ServiceError::Io(other.to_string()),
+        }
+    }
+}
+
+/// A call's outcome: the success value (none for `void`) or a declared exception.
+pub type CallResult = Result<Option<TValue>, ServiceError>;
+
+/// The result of dispatching a call by name.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The method's result struct (success in field 0, exceptions in 1..).
+    Result(TStruct),
+    /// No such method: answered with a `TApplicationException`.
+    UnknownMethod,
+}
+
+/// Settings of the service.
+#[derive(Debug, Clone)]
+pub struct HandlerOptions {
+    /// An abandoned scanner is closed after this long unused (HBase's 60 s default).
+    pub scanner_lease: Duration,
+}
+
+impl Default for HandlerOptions {
+    fn default() -> Self {
+        HandlerOptions {
+            scanner_lease: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Serves calls against one engine. Thread-safe; shared by every connection.
+pub struct Handler {
+    pub(crate) engine: Engine,
+    pub(crate) scanners: Scanners,
+}
+
+impl Handler {
+    /// A handler over `engine`.
+    pub fn new(engine: Engine, opts: HandlerOptions) -> Handler {
+        Handler {
+            engine,
+            scanners: Scanners::new(opts.scanner_lease),
+        }
+    }
+
+    /// The engine served.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Runs method `name` with `args`.
+    pub fn call(&self, name: &str, args: &TStruct) -> Outcome {
+        let a = Args(args);
+        // (declares IllegalArgument, declares AlreadyExists)
+        let (res, ia, exists): (CallResult, bool, bool) = match name {
+            "enableTable" => (self.enable_table(&a, true), false, false),
+            "disableTable" => (self.enable_table(&a, false), false, false),
+            "isTableEnabled" => (self.is_table_enabled(&a), false, false),
+            "compact" => (self.compact(&a, false), false, false),
+            "majorCompact" => (self.compact(&a, true), false, false),
+            "getTableNames" => (self.get_table_names(), false, false),
+            "getTableNamesWithIsTableEnabled" => (self.get_table_names_enabled(), false, false),
+            "getColumnDescriptors" => (self.get_column_descriptors(&a), false, false),
+            "getTableRegions" => (self.get_table_regions(&a), false, false),
+            "createTable" => (self.create_table(&a), true, true),
+            "deleteTable" => (self.delete_table(&a), false, false),
+            "getThriftServerType" => (Ok(Some(TValue::I32(1))), false, false),
+            "getRegionInfo" => (self.get_region_info(&a), false, false),
+            "get" => (self.get_cells(&a, false, false), false, false),
+            "getVer" => (self.get_cells(&a, true, false), false, false),
+            "getVerTs" => (self.get_cells(&a, true, true), false, false),
+            "getRow" => (self.get_rows(&a, false, false, false), false, false),
+            "getRowWithColumns" => (self.get_rows(&a, false, true, false), false, false),
+            "getRowTs" => (self.get_rows(&a, false, false, true), false, false),
+            "getRowWithColumnsTs" => (self.get_rows(&a, false, true, true), false, false),
+            "getRows" => (self.get_rows(&a, true, false, false), false, false),
+            "getRowsWithColumns" => (self.get_rows(&a, true, true, false), false, false),
+            "getRowsTs" => (self.get_rows(&a, true, false, true), false, false),
+            "getRowsWithColumnsTs" => (self.get_rows(&a, true, true, true), false, false),
+            "getRowOrBefore" => (self.get_row_or_before(&a), false, false),
+            "mutateRow" => (self.mutate_row(&a, false), true, false),
+            "mutateRowTs" => (self.mutate_row(&a, true), true, false),
+            "mutateRows" => (self.mutate_rows(&a, false), true, false),
+            "mutateRowsTs" => (self.mutate_rows(&a, true), true, false),
+            "atomicIncrement" => (self.atomic_increment(&a), true, false),
+            "deleteAll" => (self.delete_all(&a, false), false, false),
+            "deleteAllTs" => (self.delete_all(&a, true), false, false),
+            "deleteAllRow" => (self.delete_all_row(&a, false), false, false),
+            "deleteAllRowTs" => (self.delete_all_row(&a, true), false, false),
+            "increment" => (self.increment(&a), false, false),
+            "incrementRows" => (self.increment_rows(&a), false, false),
+            "append" => (self.append(&a), false, false),
+            "checkAndPut" => (self.check_and_put(&a), true, false),
+            "scannerOpenWithScan" => (self.scanner_open_with_scan(&a), false, false),
+            "scannerOpen" => (self.scanner_open(&a, false, false, false), false, false),
+            "scannerOpenWithStop" => (self.scanner_open(&a, true, false, false), false, false),
+            "scannerOpenWithPrefix" => (self.scanner_open(&a, false, true, false), false, false),
+            "scannerOpenTs" => (self.scanner_open(&a, false, false, true), false, false),
+            "scannerOpenWithStopTs" => (self.scanner_open(&a, true, false, true), false, false),
+            "scannerGet" => (self.scanner_get(&a, false), true, false),
+            "scannerGetList" => (self.scanner_get(&a, true), true, false),
+            "scannerClose" => (self.scanner_close(&a), true, false),
+            _ => return Outcome::UnknownMethod,
+        };
+        let result = match res {
+            Ok(None) => TStruct::new(),
+            Ok(Some(v)) => TStruct::new().with(0, v),
+            Err(e) => {
+                let (id, msg) = match e {
+                    ServiceError::IllegalArgument(m) if ia => (2, m),
+                    ServiceError::AlreadyExists(m) if exists => (3, m),
+                    ServiceError::Io(m)
+                    | ServiceError::IllegalArgument(m)
+                    | ServiceError::AlreadyExists(m) => (1, m),
+                };
+                TStruct::new().with(
+                    id,
+                    TValue::Struct(TStruct::new().with(1, TValue::string(msg))),
+                )
+            }
+        };
+        Outcome::Result(result)
+    }
+}

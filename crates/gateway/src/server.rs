@@ -1,0 +1,238 @@
+//! The network server: an accept loop handing each connection to its own thread, so no client
+//! waits for another; graceful shutdown that stops accepting, lets in-flight calls finish and
+//! then closes the engine.
+
+use crate::handler::{Handler, HandlerOptions, Outcome};
+use crate::thrift::{Connection, Limits, MessageHeader, MessageType, TStruct, TValue, ThriftError};
+use ferrobase_engine::Engine;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Server settings.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Address to listen on (default `127.0.0.1:9090`; port 0 picks a free port).
+    pub addr: SocketAddr,
+    /// Message size and nesting limits.
+    pub limits: Limits,
+    /// Service settings (scanner lease).
+    pub handler: HandlerOptions,
+    /// Close a connection idle this long; `None` (default) keeps idle connections open.
+    pub idle_timeout: Option<Duration>,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 9090)),
+            limits: Limits::default(),
+            handler: HandlerOptions::default(),
+            idle_timeout: None,
+        }
+    }
+}
+
+struct Shared {
+    handler: Handler,
+    stopping: AtomicBool,
+    active_calls: AtomicUsize,
+    connections: AtomicUsize,
+    limits: Limits,
+    idle_timeout: Option<Duration>,
+}
+
+/// A bound server. `run` serves until `stop` is called from another thread (or a signal
+/// handler sets the flag returned by `stop_flag`).
+pub struct Server {
+    listener: TcpListener,
+    shared: Arc<Shared>,
+}
+
+/// Stops a running server from another thread.
+#[derive(Clone)]
+pub struct StopHandle {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+}
+
+impl StopHandle {
+    /// Asks the server to stop: no new connections; in-flight calls finish.
+    pub fn stop(&self) {
+        self.shared.stopping.store(true, Ordering::Release);
+        // Wake the accept loop.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
+    }
+}
+
+impl Server {
+    /// Binds the listening socket.
+    pub fn bind(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(opts.addr)?;
+        Ok(Server {
+            listener,
+            shared: Arc::new(Shared {
+                handler: Handler::new(engine, opts.handler),
+                stopping: AtomicBool::new(false),
+                active_calls: AtomicUsize::new(0),
+                connections: AtomicUsize::new(0),
+                limits: opts.limits,
+                idle_timeout: opts.idle_timeout,
+            }),
+        })
+    }
+
+    /// The bound address (useful with port 0).
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// A handle that stops the server.
+    pub fn stop_handle(&self) -> std::io::Result<StopHandle> {
+        let mut addr = self.local_addr()?;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        Ok(StopHandle {
+            shared: self.shared.clone(),
+            addr,
+        })
+    }
+
+    /// Serves until stopped, then waits (up to 30 s) for in-flight calls and closes the
+    /// engine.
+    pub fn run(self) -> std::io::Result<()> {
+        let sweeper = {
+            let shared = self.shared.clone();
+            std::thread::spawn(move || {
+                while !shared.stopping.load(Ordering::Acquire) {
+                    std::thread::sleep(Duration::from_millis(500));
+                    shared.handler.scanners.expire();
+                }
+            })
+        };
+        for stream in self.listener.incoming() {
+            if self.shared.stopping.load(Ordering::Acquire) {
+                break;
+            }
+            let Ok(stream) = stream else { continue };
+            let shared = self.shared.clone();
+            shared.connections.fetch_add(1, Ordering::AcqRel);
+            let spawned = std::thread::Builder::new()
+                .name("ferrobase-conn".into())
+                .spawn(move || {
+                    serve_connection(&shared, stream);
+                    shared.connections.fetch_sub(1, Ordering::AcqRel);
+                });
+            if spawned.is_err() {
+                self.shared.connections.fetch_sub(1, Ordering::AcqRel);
+            }
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.shared.active_calls.load(Ordering::Acquire) > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = sweeper.join();
+        self.shared.handler.engine().close();
+        Ok(())
+    }
+}
+
+/// Waits for the next call's first byte, checking for shutdown and idleness meanwhile.
+fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> bool {
+    let started = Instant::now();
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(250)));
+    let ready = loop {
+        match conn.fill() {
+            Ok(true) => break true,
+            Ok(false) => break false, // closed
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                if shared.stopping.load(Ordering::Acquire) {
+                    break false;
+                }
+                if shared.idle_timeout.is_some_and(|t| started.elapsed() >= t) {
+                    break false;
+                }
+            }
+            Err(_) => break false,
+        }
+    };
+    let _ = stream.set_read_timeout(None);
+    ready
+}
+
+fn serve_connection(shared: &Shared, stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let Ok(probe) = stream.try_clone() else {
+        return;
+    };
+    let Ok(mut conn) = Connection::new(stream, shared.limits) else {
+        return;
+    };
+    loop {
+        if !wait_for_call(shared, &mut conn, &probe) {
+            return;
+        }
+        shared.active_calls.fetch_add(1, Ordering::AcqRel);
+        let keep_going = one_call(shared, &mut conn);
+        shared.active_calls.fetch_sub(1, Ordering::AcqRel);
+        if !keep_going {
+            return;
+        }
+    }
+}
+
+/// Reads, runs and answers one call. False when the connection must close.
+fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
+    let (header, args) = match conn.read_call() {
+        Ok(c) => c,
+        Err(ThriftError::Eof) | Err(ThriftError::Io(_)) => return false,
+        Err(ThriftError::Malformed(why)) => {
+            // Answer with a protocol error where we can, then close: the stream position
+            // is unknown.
+            let h = MessageHeader {
+                name: String::new(),
+                kind: MessageType::Exception,
+                seq_id: 0,
+            };
+            let _ = conn.write(&h, &app_exception(&why, 7));
+            return false;
+        }
+    };
+    if header.kind != MessageType::Call && header.kind != MessageType::Oneway {
+        return false;
+    }
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        shared.handler.call(&header.name, &args)
+    }));
+    if header.kind == MessageType::Oneway {
+        return true;
+    }
+    let (kind, body) = match outcome {
+        Ok(Outcome::Result(s)) => (MessageType::Reply, s),
+        Ok(Outcome::UnknownMethod) => (
+            MessageType::Exception,
+            app_exception(&format!("Invalid method name: '{}'", header.name), 1),
+        ),
+        Err(_) => (MessageType::Exception, app_exception("internal error", 6)),
+    };
+    let reply = MessageHeader {
+        name: header.name,
+        kind,
+        seq_id: header.seq_id,
+    };
+    conn.write(&reply, &body).is_ok()
+}
+
+/// `TApplicationException { 1: message, 2: type }`.
+fn app_exception(message: &str, kind: i32) -> TStruct {
+    TStruct::new()
+        .with(1, TValue::string(message))
+        .with(2, TValue::I32(kind))
+}
