@@ -16,6 +16,7 @@ pub mod compaction_policy;
 pub mod compression;
 pub mod engine;
 pub mod error;
+pub mod filter;
 pub mod manifest;
 pub mod memstore;
 pub mod metrics;

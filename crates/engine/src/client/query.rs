@@ -1,6 +1,7 @@
 //! Gets and Scans (HBase's `Get`, `Scan`) and their results.
 
 use crate::cell::{prefix_successor, Cell};
+use crate::filter::Filter;
 use crate::read::TimeRange;
 use std::collections::BTreeMap;
 
@@ -21,7 +22,7 @@ fn add_column(cols: &mut ColumnSelection, family: Vec<u8>, qualifier: Vec<u8>) {
 }
 
 /// Reads one row.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Get {
     /// Row key.
     pub row: Vec<u8>,
@@ -33,6 +34,8 @@ pub struct Get {
     pub max_versions: u32,
     /// Return delete markers and masked cells too.
     pub raw: bool,
+    /// Filter applied in the read path.
+    pub filter: Option<Box<dyn Filter>>,
 }
 
 impl Get {
@@ -44,6 +47,7 @@ impl Get {
             time_range: TimeRange::ALL,
             max_versions: 1,
             raw: false,
+            filter: None,
         }
     }
 
@@ -56,6 +60,12 @@ impl Get {
     /// Reads `family:qualifier`.
     pub fn add_column(mut self, family: impl Into<Vec<u8>>, qualifier: impl Into<Vec<u8>>) -> Self {
         add_column(&mut self.columns, family.into(), qualifier.into());
+        self
+    }
+
+    /// Applies `filter`.
+    pub fn filter(mut self, filter: Box<dyn Filter>) -> Self {
+        self.filter = Some(filter);
         self
     }
 
@@ -85,7 +95,7 @@ impl Get {
 }
 
 /// Reads a range of rows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Scan {
     /// First row (inclusive unless `start_inclusive` is false); empty = from the beginning
     /// (or the end, reversed).
@@ -112,6 +122,8 @@ pub struct Scan {
     pub limit: Option<usize>,
     /// Return delete markers and masked cells too.
     pub raw: bool,
+    /// Filter applied in the read path.
+    pub filter: Option<Box<dyn Filter>>,
 }
 
 impl Default for Scan {
@@ -129,6 +141,7 @@ impl Default for Scan {
             batch: None,
             limit: None,
             raw: false,
+            filter: None,
         }
     }
 }
@@ -228,6 +241,12 @@ impl Scan {
     /// Raw read.
     pub fn raw(mut self, raw: bool) -> Self {
         self.raw = raw;
+        self
+    }
+
+    /// Applies `filter`.
+    pub fn filter(mut self, filter: Box<dyn Filter>) -> Self {
+        self.filter = Some(filter);
         self
     }
 }

@@ -5,6 +5,7 @@ use super::Inner;
 use crate::cell::{Cell, CellKey, KeyValue};
 use crate::client::{ColumnSelection, Get, RowResult, Scan};
 use crate::error::Result;
+use crate::filter::Filter;
 use crate::read::{StoreScanner, TimeRange};
 use crate::region::Region;
 use crate::schema::TableName;
@@ -66,6 +67,7 @@ pub(crate) struct ReadRequest {
     pub max_versions: u32,
     pub raw: bool,
     pub get_row: Option<Vec<u8>>,
+    pub filter: Option<Box<dyn Filter>>,
 }
 
 /// Scans one region's stores row by row.
@@ -76,6 +78,8 @@ pub struct RegionScanner {
     /// Reversed: the exclusive upper bound for the next row (`None` = unbounded).
     upper: Option<Vec<u8>>,
     started: bool,
+    /// This region's own copy of the read's filter.
+    filter: Option<Box<dyn Filter>>,
 }
 
 impl std::fmt::Debug for RegionScanner {
@@ -119,12 +123,17 @@ impl RegionScanner {
             }
         }
         let range = range.clip(region);
+        let mut filter = req.filter.clone();
+        if let Some(f) = filter.as_mut() {
+            f.set_reversed(reversed);
+        }
         Ok(RegionScanner {
             stores,
             upper: None,
             range,
             reversed,
             started: false,
+            filter,
         })
     }
 
@@ -159,48 +168,33 @@ impl RegionScanner {
             self.start()?;
         }
         loop {
-            let row = if self.reversed {
-                let mut best: Option<Vec<u8>> = None;
-                for s in &mut self.stores {
-                    let cand = match &self.upper {
-                        Some(u) => s.last_row_before(u)?,
-                        None => s.last_row_before(&[0xff; super::MAX_ROW_LENGTH + 1])?,
-                    };
-                    if let Some(c) = cand {
-                        if best.as_ref().is_none_or(|b| c > *b) {
-                            best = Some(c);
-                        }
-                    }
-                }
-                let Some(row) = best else { return Ok(None) };
-                if !self.range.above_lo(&row) {
-                    return Ok(None);
-                }
-                for s in &mut self.stores {
-                    s.seek_row(&row)?;
-                }
-                self.upper = Some(row.clone());
-                row
-            } else {
-                let Some(row) = self
-                    .stores
-                    .iter()
-                    .filter_map(|s| s.peek_row())
-                    .min()
-                    .map(|r| r.to_vec())
-                else {
-                    return Ok(None);
-                };
-                if !self.range.below_hi(&row) {
-                    return Ok(None);
-                }
-                row
+            if self
+                .filter
+                .as_ref()
+                .is_some_and(|f| f.filter_all_remaining())
+            {
+                return Ok(None);
+            }
+            let Some(row) = self.next_candidate()? else {
+                return Ok(None);
             };
+            if let Some(f) = self.filter.as_mut() {
+                f.reset();
+                if f.filter_row_key(&row) {
+                    let hint = f.next_row_hint(&row);
+                    self.skip_row(&row, hint)?;
+                    continue;
+                }
+            }
             let mut cells = Vec::new();
             for s in &mut self.stores {
                 if s.peek_row() == Some(&row[..]) {
                     let mut kvs: Vec<KeyValue> = Vec::new();
-                    s.read_row(&row, &mut kvs)?;
+                    s.read_row(
+                        &row,
+                        &mut kvs,
+                        self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter),
+                    )?;
                     let fam = s.family().to_vec();
                     cells.extend(kvs.into_iter().map(|kv| Cell::from_key_value(&fam, kv)));
                 }
@@ -209,10 +203,83 @@ impl RegionScanner {
                     s.seek_forward(&CellKey::after_row(&row))?;
                 }
             }
+            if let Some(f) = self.filter.as_mut() {
+                if f.has_filter_row() {
+                    f.filter_row_cells(&mut cells);
+                }
+                if cells.is_empty() || f.filter_row() {
+                    continue;
+                }
+                cells = cells.into_iter().map(|c| f.transform_cell(c)).collect();
+            }
             if !cells.is_empty() {
                 return Ok(Some((row, cells)));
             }
         }
+    }
+
+    /// The next row in scan order that any store holds, positioning the stores on it.
+    fn next_candidate(&mut self) -> Result<Option<Vec<u8>>> {
+        if self.reversed {
+            let mut best: Option<Vec<u8>> = None;
+            for s in &mut self.stores {
+                let cand = match &self.upper {
+                    Some(u) => s.last_row_before(u)?,
+                    None => s.last_row_before(&[0xff; super::MAX_ROW_LENGTH + 1])?,
+                };
+                if let Some(c) = cand {
+                    if best.as_ref().is_none_or(|b| c > *b) {
+                        best = Some(c);
+                    }
+                }
+            }
+            let Some(row) = best else { return Ok(None) };
+            if !self.range.above_lo(&row) {
+                return Ok(None);
+            }
+            for s in &mut self.stores {
+                s.seek_row(&row)?;
+            }
+            self.upper = Some(row.clone());
+            Ok(Some(row))
+        } else {
+            let Some(row) = self
+                .stores
+                .iter()
+                .filter_map(|s| s.peek_row())
+                .min()
+                .map(|r| r.to_vec())
+            else {
+                return Ok(None);
+            };
+            if !self.range.below_hi(&row) {
+                return Ok(None);
+            }
+            Ok(Some(row))
+        }
+    }
+
+    /// Moves past `row`, or straight to `hint` (a row in scan direction) when a filter gave one.
+    fn skip_row(&mut self, row: &[u8], hint: Option<Vec<u8>>) -> Result<()> {
+        if self.reversed {
+            // `upper` is exclusive: rows < hint are next; a hint equal to a row must stay visible.
+            self.upper = Some(match hint {
+                Some(mut h) if h.as_slice() < row => {
+                    h.push(0);
+                    h
+                }
+                _ => row.to_vec(),
+            });
+            return Ok(());
+        }
+        let key = match hint {
+            Some(h) if h.as_slice() > row => CellKey::first_on_row(&h),
+            _ => CellKey::after_row(row),
+        };
+        for s in &mut self.stores {
+            s.seek_forward(&key)?;
+        }
+        Ok(())
     }
 }
 
@@ -230,6 +297,7 @@ impl Inner {
             max_versions: get.max_versions,
             raw: get.raw,
             get_row: Some(get.row.clone()),
+            filter: get.filter.clone(),
         };
         let range = RowRange {
             lo: Bound::Included(get.row.clone()),
@@ -307,6 +375,7 @@ impl TableScan {
                 max_versions: scan.max_versions,
                 raw: scan.raw,
                 get_row: None,
+                filter: scan.filter.clone(),
             },
             inner,
             table,

@@ -18,6 +18,7 @@
 
 use super::TimeRange;
 use crate::cell::{CellKey, CellType, KeyValue};
+use crate::filter::{CellRef, Filter, ReturnCode};
 use crate::schema::KeepDeletedCells;
 
 /// What to do with a cell, and where the cursor goes next.
@@ -25,6 +26,10 @@ use crate::schema::KeepDeletedCells;
 pub enum MatchCode {
     /// Return the cell; move to the next cell.
     Include,
+    /// Return the cell; skip the column's other versions.
+    IncludeAndSeekNextCol,
+    /// Return the cell; skip the rest of the row in this store.
+    IncludeAndSeekNextRow,
     /// Drop the cell; move to the next cell.
     Skip,
     /// Drop the cell and every other version of its column.
@@ -107,17 +112,33 @@ impl QueryMatcher {
     }
 
     /// Classifies `kv`, a cell of the current row.
-    pub fn match_cell(&mut self, kv: &KeyValue) -> MatchCode {
-        let code = self.classify(kv);
+    /// `family` and `filter` serve the filter stage.
+    pub fn match_cell(
+        &mut self,
+        kv: &KeyValue,
+        family: &[u8],
+        filter: Option<&mut dyn Filter>,
+    ) -> MatchCode {
+        let code = self.classify(kv, family, filter);
         // Family delete markers share the empty qualifier and sort after its newer puts: never
         // seek past them, or they would not mask the columns that follow.
-        if kv.key.qualifier.is_empty() && !matches!(code, MatchCode::Include | MatchCode::Skip) {
-            return MatchCode::Skip;
+        if kv.key.qualifier.is_empty() {
+            return match code {
+                MatchCode::Include
+                | MatchCode::IncludeAndSeekNextCol
+                | MatchCode::IncludeAndSeekNextRow => MatchCode::Include,
+                _ => MatchCode::Skip,
+            };
         }
         code
     }
 
-    fn classify(&mut self, kv: &KeyValue) -> MatchCode {
+    fn classify(
+        &mut self,
+        kv: &KeyValue,
+        family: &[u8],
+        filter: Option<&mut dyn Filter>,
+    ) -> MatchCode {
         let k = &kv.key;
         if self.column.as_deref() != Some(&k.qualifier[..]) {
             self.start_column(&k.qualifier);
@@ -183,7 +204,34 @@ impl QueryMatcher {
                 }
             }
         }
-        // 6. The filter stage goes here.
+        // 6. The filter stage.
+        let mut then = MatchCode::Include;
+        if let Some(f) = filter {
+            let cell = CellRef {
+                row: &k.row,
+                family,
+                qualifier: &k.qualifier,
+                timestamp: ts,
+                cell_type: k.cell_type,
+                value: &kv.value,
+            };
+            match f.filter_cell(&cell) {
+                ReturnCode::Include => {}
+                ReturnCode::IncludeAndNextCol => then = MatchCode::IncludeAndSeekNextCol,
+                ReturnCode::IncludeAndSeekNextRow => then = MatchCode::IncludeAndSeekNextRow,
+                ReturnCode::Skip => return MatchCode::Skip,
+                ReturnCode::NextCol => return MatchCode::SeekNextCol,
+                ReturnCode::NextRow => return MatchCode::SeekNextRow,
+                ReturnCode::SeekNextUsingHint => {
+                    return match f.next_column_hint(&cell) {
+                        Some(q) if q > k.qualifier => {
+                            MatchCode::SeekTo(CellKey::first_on_column(&k.row, &q))
+                        }
+                        _ => MatchCode::Skip,
+                    };
+                }
+            }
+        }
         // 7. Versions.
         if self.last_ts == Some(ts) && !self.spec.raw {
             return MatchCode::Skip;
@@ -196,6 +244,6 @@ impl QueryMatcher {
         if self.versions > self.spec.min_versions && expired {
             return MatchCode::SeekNextCol;
         }
-        MatchCode::Include
+        then
     }
 }

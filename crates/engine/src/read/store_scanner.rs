@@ -4,6 +4,7 @@ use super::merge_cursor::MergeCursor;
 use super::query_matcher::{MatchCode, QueryMatcher};
 use crate::cell::{CellKey, KeyValue};
 use crate::error::Result;
+use crate::filter::Filter;
 
 /// A cursor over the visible cells of one store.
 #[derive(Debug)]
@@ -49,8 +50,13 @@ impl StoreScanner {
     }
 
     /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`.
-    /// Leaves the cursor after the row.
-    pub fn read_row(&mut self, row: &[u8], out: &mut Vec<KeyValue>) -> Result<()> {
+    /// Leaves the cursor after the row. `filter` runs at the matcher's filter stage.
+    pub fn read_row(
+        &mut self,
+        row: &[u8],
+        out: &mut Vec<KeyValue>,
+        mut filter: Option<&mut dyn Filter>,
+    ) -> Result<()> {
         self.matcher.start_row(row);
         loop {
             let Some(kv) = self.cursor.peek() else {
@@ -59,10 +65,21 @@ impl StoreScanner {
             if kv.key.row != row {
                 return Ok(());
             }
-            match self.matcher.match_cell(kv) {
+            let f = filter.as_mut().map(|f| &mut **f as &mut dyn Filter);
+            match self.matcher.match_cell(kv, &self.family, f) {
                 MatchCode::Include => {
                     out.push(kv.clone());
                     self.cursor.advance()?;
+                }
+                MatchCode::IncludeAndSeekNextCol => {
+                    out.push(kv.clone());
+                    let key = CellKey::after_column(row, &kv.key.qualifier);
+                    self.cursor.seek_forward(&key)?;
+                }
+                MatchCode::IncludeAndSeekNextRow => {
+                    out.push(kv.clone());
+                    self.cursor.seek_forward(&CellKey::after_row(row))?;
+                    return Ok(());
                 }
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {

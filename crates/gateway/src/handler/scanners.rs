@@ -4,6 +4,7 @@ use super::args::{open_table, parse_column};
 use super::convert::trow;
 use super::{args::Args, CallResult, Handler, ServiceError};
 use crate::thrift::{TStruct, TType, TValue};
+use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{ResultScanner, Scan, TimeRange};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -115,10 +116,8 @@ impl Handler {
         }
         if let Some(f) = ts.opt_bytes(6) {
             if !f.is_empty() {
-                return Err(ServiceError::Io(format!(
-                    "filter strings are not supported yet (got {:?})",
-                    String::from_utf8_lossy(&f)
-                )));
+                let filter = parse_filter(&f).map_err(|e| ServiceError::Io(e.to_string()))?;
+                scan = scan.filter(filter);
             }
         }
         if let Some(b) = ts.opt_i32(7) {

@@ -1,0 +1,624 @@
+//! The filter language (HBase's `ParseFilter`): `Name (args)`, single-quoted strings with `''`
+//! as the escape, integers, `true`/`false`, compare operators, `AND`/`OR` (binary), `SKIP` and
+//! `WHILE` (unary), and parentheses. Precedence: parentheses, then SKIP/WHILE, then AND, then
+//! OR; a chain of one operator becomes one FilterList.
+//!
+//! Extensions (not in HBase's language): `FuzzyRowFilter('key', 'mask', ...)` with masks of
+//! `0` (fixed) and `1` (any) characters or raw 0/1 bytes; `MultiRowRangeFilter('start',
+//! startInclusive, 'stop', stopInclusive, ...)`; `RandomRowFilter(chance)`.
+
+use super::*;
+
+/// A malformed filter string: where, and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Byte offset in the filter string.
+    pub position: usize,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "filter string error at position {}: {}",
+            self.position, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl From<ParseError> for crate::Error {
+    fn from(e: ParseError) -> Self {
+        crate::Error::IllegalArgument(e.to_string())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    LParen,
+    RParen,
+    Comma,
+    Str(Vec<u8>),
+    Num(String),
+    Op(CompareOp),
+    Word(String),
+}
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::LParen => "'('".into(),
+        Tok::RParen => "')'".into(),
+        Tok::Comma => "','".into(),
+        Tok::Str(_) => "a quoted string".into(),
+        Tok::Num(n) => format!("number {n}"),
+        Tok::Op(_) => "a compare operator".into(),
+        Tok::Word(w) => format!("{w:?}"),
+    }
+}
+
+fn err(position: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        position,
+        message: message.into(),
+    }
+}
+
+fn lex(s: &[u8]) -> Result<Vec<(usize, Tok)>, ParseError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        let start = i;
+        match c {
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'(' => {
+                out.push((i, Tok::LParen));
+                i += 1;
+            }
+            b')' => {
+                out.push((i, Tok::RParen));
+                i += 1;
+            }
+            b',' => {
+                out.push((i, Tok::Comma));
+                i += 1;
+            }
+            b'\'' => {
+                let mut v = Vec::new();
+                i += 1;
+                loop {
+                    match s.get(i) {
+                        None => return Err(err(start, "unterminated quoted string")),
+                        Some(b'\'') if s.get(i + 1) == Some(&b'\'') => {
+                            v.push(b'\'');
+                            i += 2;
+                        }
+                        Some(b'\'') => {
+                            i += 1;
+                            break;
+                        }
+                        Some(&b) => {
+                            v.push(b);
+                            i += 1;
+                        }
+                    }
+                }
+                out.push((start, Tok::Str(v)));
+            }
+            b'<' | b'>' | b'=' | b'!' => {
+                let two = s.get(i + 1) == Some(&b'=');
+                let op = match (c, two) {
+                    (b'<', true) => "<=",
+                    (b'<', false) => "<",
+                    (b'>', true) => ">=",
+                    (b'>', false) => ">",
+                    (b'=', _) => "=",
+                    (b'!', true) => "!=",
+                    _ => return Err(err(i, "'!' must be followed by '='")),
+                };
+                i += if two && c != b'=' { 2 } else { 1 };
+                out.push((
+                    start,
+                    Tok::Op(CompareOp::parse(op).map_err(|_| err(start, "bad operator"))?),
+                ));
+            }
+            b'-' | b'0'..=b'9' | b'.' => {
+                i += 1;
+                while i < s.len() && (s[i].is_ascii_digit() || s[i] == b'.') {
+                    i += 1;
+                }
+                out.push((
+                    start,
+                    Tok::Num(String::from_utf8_lossy(&s[start..i]).into_owned()),
+                ));
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                i += 1;
+                while i < s.len() && (s[i].is_ascii_alphanumeric() || s[i] == b'_') {
+                    i += 1;
+                }
+                out.push((
+                    start,
+                    Tok::Word(String::from_utf8_lossy(&s[start..i]).into_owned()),
+                ));
+            }
+            _ => return Err(err(i, format!("unexpected character {:?}", c as char))),
+        }
+    }
+    Ok(out)
+}
+
+struct Parser {
+    toks: Vec<(usize, Tok)>,
+    pos: usize,
+    end: usize,
+}
+
+#[derive(Debug, Clone)]
+enum Arg {
+    Str(Vec<u8>),
+    Num(String),
+    Bool(bool),
+    Op(CompareOp),
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|(_, t)| t)
+    }
+
+    fn here(&self) -> usize {
+        self.toks.get(self.pos).map_or(self.end, |(p, _)| *p)
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Word(x)) if x == w)
+    }
+
+    fn or_expr(&mut self) -> Result<Box<dyn Filter>, ParseError> {
+        let mut items = vec![self.and_expr()?];
+        while self.is_word("OR") {
+            self.pos += 1;
+            items.push(self.and_expr()?);
+        }
+        Ok(if items.len() == 1 {
+            items.pop().expect("one item")
+        } else {
+            Box::new(FilterList::new(ListOperator::MustPassOne, items))
+        })
+    }
+
+    fn and_expr(&mut self) -> Result<Box<dyn Filter>, ParseError> {
+        let mut items = vec![self.unary()?];
+        while self.is_word("AND") {
+            self.pos += 1;
+            items.push(self.unary()?);
+        }
+        Ok(if items.len() == 1 {
+            items.pop().expect("one item")
+        } else {
+            Box::new(FilterList::new(ListOperator::MustPassAll, items))
+        })
+    }
+
+    fn unary(&mut self) -> Result<Box<dyn Filter>, ParseError> {
+        if self.is_word("SKIP") {
+            self.pos += 1;
+            return Ok(Box::new(SkipFilter::new(self.unary()?)));
+        }
+        if self.is_word("WHILE") {
+            self.pos += 1;
+            return Ok(Box::new(WhileMatchFilter::new(self.unary()?)));
+        }
+        self.primary()
+    }
+
+    fn expect(&mut self, want: Tok, what: &str) -> Result<(), ParseError> {
+        match self.peek() {
+            Some(t) if *t == want => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(t) => Err(err(
+                self.here(),
+                format!("expected {what}, found {}", describe(t)),
+            )),
+            None => Err(err(
+                self.end,
+                format!("expected {what}, found the end of the string"),
+            )),
+        }
+    }
+
+    fn primary(&mut self) -> Result<Box<dyn Filter>, ParseError> {
+        match self.peek().cloned() {
+            Some(Tok::LParen) => {
+                self.pos += 1;
+                let f = self.or_expr()?;
+                self.expect(Tok::RParen, "')'")?;
+                Ok(f)
+            }
+            Some(Tok::Word(name)) if !matches!(name.as_str(), "AND" | "OR" | "SKIP" | "WHILE") => {
+                let at = self.here();
+                self.pos += 1;
+                self.expect(Tok::LParen, &format!("'(' after {name}"))?;
+                let mut args = Vec::new();
+                if self.peek() != Some(&Tok::RParen) {
+                    loop {
+                        let arg_at = self.here();
+                        let arg = match self.peek().cloned() {
+                            Some(Tok::Str(s)) => Arg::Str(s),
+                            Some(Tok::Num(n)) => Arg::Num(n),
+                            Some(Tok::Op(o)) => Arg::Op(o),
+                            Some(Tok::Word(w)) if w.eq_ignore_ascii_case("true") => Arg::Bool(true),
+                            Some(Tok::Word(w)) if w.eq_ignore_ascii_case("false") => {
+                                Arg::Bool(false)
+                            }
+                            Some(t) => {
+                                return Err(err(
+                                    arg_at,
+                                    format!(
+                                        "expected an argument of {name}, found {}",
+                                        describe(&t)
+                                    ),
+                                ))
+                            }
+                            None => return Err(err(
+                                self.end,
+                                format!(
+                                    "expected an argument of {name}, found the end of the string"
+                                ),
+                            )),
+                        };
+                        self.pos += 1;
+                        args.push((arg_at, arg));
+                        match self.peek() {
+                            Some(Tok::Comma) => self.pos += 1,
+                            _ => break,
+                        }
+                    }
+                }
+                self.expect(
+                    Tok::RParen,
+                    &format!("',' or ')' in the arguments of {name}"),
+                )?;
+                build(&name, at, args)
+            }
+            Some(t) => Err(err(
+                self.here(),
+                format!("expected a filter name or '(', found {}", describe(&t)),
+            )),
+            None => Err(err(
+                self.end,
+                "expected a filter name or '(', found the end of the string",
+            )),
+        }
+    }
+}
+
+/// Parses a filter string into a filter.
+pub fn parse_filter(s: &[u8]) -> Result<Box<dyn Filter>, ParseError> {
+    let toks = lex(s)?;
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        end: s.len(),
+    };
+    let f = p.or_expr()?;
+    if let Some(t) = p.peek() {
+        return Err(err(
+            p.here(),
+            format!(
+                "expected AND, OR or the end of the string, found {}",
+                describe(t)
+            ),
+        ));
+    }
+    Ok(f)
+}
+
+struct ArgReader<'a> {
+    name: &'a str,
+    at: usize,
+    args: Vec<(usize, Arg)>,
+    i: usize,
+}
+
+impl ArgReader<'_> {
+    fn next(&mut self, what: &str) -> Result<(usize, Arg), ParseError> {
+        let a = self.args.get(self.i).cloned().ok_or_else(|| {
+            err(
+                self.at,
+                format!("{} expects {what} as argument {}", self.name, self.i + 1),
+            )
+        })?;
+        self.i += 1;
+        Ok(a)
+    }
+    fn str(&mut self) -> Result<Vec<u8>, ParseError> {
+        match self.next("a quoted string")? {
+            (_, Arg::Str(s)) => Ok(s),
+            (p, _) => Err(err(
+                p,
+                format!(
+                    "{} expects a quoted string as argument {}",
+                    self.name, self.i
+                ),
+            )),
+        }
+    }
+    fn int(&mut self) -> Result<i64, ParseError> {
+        match self.next("an integer")? {
+            (p, Arg::Num(n)) => n
+                .parse()
+                .map_err(|_| err(p, format!("{} expects an integer, got {n}", self.name))),
+            (p, _) => Err(err(
+                p,
+                format!("{} expects an integer as argument {}", self.name, self.i),
+            )),
+        }
+    }
+    fn float(&mut self) -> Result<f64, ParseError> {
+        match self.next("a number")? {
+            (p, Arg::Num(n)) => n
+                .parse()
+                .map_err(|_| err(p, format!("{} expects a number, got {n}", self.name))),
+            (p, _) => Err(err(
+                p,
+                format!("{} expects a number as argument {}", self.name, self.i),
+            )),
+        }
+    }
+    fn bool(&mut self) -> Result<bool, ParseError> {
+        match self.next("true or false")? {
+            (_, Arg::Bool(b)) => Ok(b),
+            (p, _) => Err(err(
+                p,
+                format!("{} expects true or false as argument {}", self.name, self.i),
+            )),
+        }
+    }
+    fn op(&mut self) -> Result<CompareOp, ParseError> {
+        match self.next("a compare operator")? {
+            (_, Arg::Op(o)) => Ok(o),
+            (p, _) => Err(err(
+                p,
+                format!(
+                    "{} expects a compare operator (<, <=, =, !=, >=, >) as argument {}",
+                    self.name, self.i
+                ),
+            )),
+        }
+    }
+    fn comparator(&mut self) -> Result<Comparator, ParseError> {
+        let (p, _) = self
+            .args
+            .get(self.i)
+            .cloned()
+            .unwrap_or((self.at, Arg::Bool(false)));
+        let s = self.str()?;
+        Comparator::parse(&s).map_err(|e| err(p, e.to_string()))
+    }
+    fn remaining(&self) -> usize {
+        self.args.len() - self.i
+    }
+    fn done(&self) -> Result<(), ParseError> {
+        match self.args.get(self.i) {
+            None => Ok(()),
+            Some((p, _)) => Err(err(
+                *p,
+                format!(
+                    "{} takes {} argument(s), got {}",
+                    self.name,
+                    self.i,
+                    self.args.len()
+                ),
+            )),
+        }
+    }
+}
+
+fn mask_bytes(m: &[u8]) -> Vec<u8> {
+    m.iter()
+        .map(|&b| {
+            if b == b'1' || b == 1 || b == b'?' {
+                1
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+fn build(name: &str, at: usize, args: Vec<(usize, Arg)>) -> Result<Box<dyn Filter>, ParseError> {
+    let mut a = ArgReader {
+        name,
+        at,
+        args,
+        i: 0,
+    };
+    let f: Box<dyn Filter> = match name {
+        "KeyOnlyFilter" => Box::new(KeyOnlyFilter::new(if a.remaining() > 0 {
+            a.bool()?
+        } else {
+            false
+        })),
+        "FirstKeyOnlyFilter" => Box::new(FirstKeyOnlyFilter::new()),
+        "PrefixFilter" => Box::new(PrefixFilter::new(a.str()?)),
+        "ColumnPrefixFilter" => Box::new(ColumnPrefixFilter::new(a.str()?)),
+        "MultipleColumnPrefixFilter" => {
+            let mut p = Vec::new();
+            while a.remaining() > 0 {
+                p.push(a.str()?);
+            }
+            Box::new(MultipleColumnPrefixFilter::new(p))
+        }
+        "ColumnCountGetFilter" => Box::new(ColumnCountGetFilter::new(a.int()?.max(0) as u64)),
+        "PageFilter" => Box::new(PageFilter::new(a.int()?.max(0) as u64)),
+        "ColumnPaginationFilter" => {
+            let limit = a.int()?.max(0) as u64;
+            match a.args.get(a.i).map(|x| x.1.clone()) {
+                Some(Arg::Str(_)) => {
+                    Box::new(ColumnPaginationFilter::with_column_offset(limit, a.str()?))
+                }
+                _ => Box::new(ColumnPaginationFilter::new(limit, a.int()?.max(0) as u64)),
+            }
+        }
+        "InclusiveStopFilter" => Box::new(InclusiveStopFilter::new(a.str()?)),
+        "TimestampsFilter" => {
+            let mut t = Vec::new();
+            while a.remaining() > 0 {
+                t.push(a.int()?);
+            }
+            Box::new(TimestampsFilter::new(t))
+        }
+        "RowFilter" => Box::new(RowFilter::new(a.op()?, a.comparator()?)),
+        "FamilyFilter" => Box::new(FamilyFilter::new(a.op()?, a.comparator()?)),
+        "QualifierFilter" => Box::new(QualifierFilter::new(a.op()?, a.comparator()?)),
+        "ValueFilter" => Box::new(ValueFilter::new(a.op()?, a.comparator()?)),
+        "DependentColumnFilter" => {
+            let f = a.str()?;
+            let q = a.str()?;
+            let drop = if a.remaining() > 0 { a.bool()? } else { false };
+            let cmp = if a.remaining() > 0 {
+                Some((a.op()?, a.comparator()?))
+            } else {
+                None
+            };
+            Box::new(DependentColumnFilter::new(f, q, drop, cmp))
+        }
+        "SingleColumnValueFilter" | "SingleColumnValueExcludeFilter" => {
+            let mut f = SingleColumnValueFilter::new(a.str()?, a.str()?, a.op()?, a.comparator()?);
+            if a.remaining() > 0 {
+                f.filter_if_missing = a.bool()?;
+                f.latest_version_only = a.bool()?;
+            }
+            if name == "SingleColumnValueExcludeFilter" {
+                f = f.excluding_column();
+            }
+            Box::new(f)
+        }
+        "ColumnRangeFilter" => Box::new(ColumnRangeFilter::new(
+            a.str()?,
+            a.bool()?,
+            a.str()?,
+            a.bool()?,
+        )),
+        "ColumnValueFilter" => Box::new(ColumnValueFilter::new(
+            a.str()?,
+            a.str()?,
+            a.op()?,
+            a.comparator()?,
+        )),
+        "FuzzyRowFilter" => {
+            let mut rules = Vec::new();
+            while a.remaining() > 0 {
+                let k = a.str()?;
+                let m = a.str()?;
+                rules.push((k, mask_bytes(&m)));
+            }
+            if rules.is_empty() {
+                return Err(err(at, "FuzzyRowFilter expects pairs of 'key', 'mask'"));
+            }
+            Box::new(FuzzyRowFilter::new(rules))
+        }
+        "MultiRowRangeFilter" => {
+            let mut ranges = Vec::new();
+            while a.remaining() > 0 {
+                ranges.push(RowRange {
+                    start: a.str()?,
+                    start_inclusive: a.bool()?,
+                    stop: a.str()?,
+                    stop_inclusive: a.bool()?,
+                });
+            }
+            Box::new(MultiRowRangeFilter::new(ranges))
+        }
+        "RandomRowFilter" => Box::new(RandomRowFilter::new(a.float()? as f32)),
+        _ => return Err(err(at, format!("unknown filter {name:?}"))),
+    };
+    a.done()?;
+    Ok(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_happybase_and_seed_filters() {
+        for s in [
+            "SingleColumnValueFilter ('cf1', 'qual1', =, 'binary:val1')",
+            "PrefixFilter('row') AND (QualifierFilter(>=, 'binary:a') OR ValueFilter(=, 'substring:x'))",
+            "SKIP ValueFilter(!=, 'binary:0') AND WHILE RowFilter(<, 'binaryprefix:zz')",
+            "ColumnPaginationFilter(10, 'col5') AND ColumnPaginationFilter(3, 2) AND PageFilter(5)",
+            "SingleColumnValueFilter('f', 'name', =, 'regexstring:^中国好声音', true, true)",
+            "FuzzyRowFilter('????_201209', '11110000000') OR MultiRowRangeFilter('a', true, 'b', false)",
+            "TimestampsFilter(1, 2, 3) AND KeyOnlyFilter() AND FirstKeyOnlyFilter() AND RandomRowFilter(0.5)",
+            "DependentColumnFilter('f', 'q', true, =, 'binary:x') AND ColumnRangeFilter('a', true, 'c', false)",
+            "ColumnValueFilter('f','q',>,'binary:5') AND InclusiveStopFilter('r9') AND ColumnCountGetFilter(2)",
+            "MultipleColumnPrefixFilter('a', 'b') AND ColumnPrefixFilter('x') AND FamilyFilter(=, 'binary:f')",
+            "SingleColumnValueExcludeFilter('f', 'it''s', =, 'binary:v')",
+        ] {
+            parse_filter(s.as_bytes()).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+    }
+
+    #[test]
+    fn errors_name_the_position_and_what_was_expected() {
+        let cases: [(&str, usize, &str); 7] = [
+            ("PrefixFilter('abc'", 18, "',' or ')'"),
+            ("PrefixFilter('abc) AND", 13, "unterminated"),
+            ("NoSuchFilter('x')", 0, "unknown filter"),
+            ("PrefixFilter('a') AND", 21, "filter name"),
+            ("PrefixFilter('a') XOR PrefixFilter('b')", 18, "AND, OR"),
+            ("ValueFilter('binary:a', =)", 12, "compare operator"),
+            ("PrefixFilter('a', 'b')", 18, "takes 1"),
+        ];
+        for (s, pos, needle) in cases {
+            let e = parse_filter(s.as_bytes()).map(|_| ()).unwrap_err();
+            assert_eq!(e.position, pos, "{s}: {e}");
+            assert!(e.message.contains(needle), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let pieces: [&[u8]; 14] = [
+            b"(",
+            b")",
+            b",",
+            b"'a'",
+            b"''",
+            b"AND ",
+            b"OR ",
+            b"SKIP ",
+            b"WHILE ",
+            b"PrefixFilter",
+            b"=",
+            b"12",
+            b"true",
+            b"\xff",
+        ];
+        let mut seed = 1u64;
+        for _ in 0..20_000 {
+            let mut s = Vec::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed % 12) as usize;
+            let mut x = seed;
+            for _ in 0..n {
+                s.extend_from_slice(pieces[(x % pieces.len() as u64) as usize]);
+                x /= 7;
+            }
+            let _ = parse_filter(&s);
+        }
+    }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Every test of the project, from a clean checkout: Rust tests, the happybase suites against a
+# real `ferrobase serve` (buffered/framed x binary/compact), and a smoke run of the benchmark.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo test --workspace --all-targets
+python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pytest
+cargo build -p ferrobase
+python3 tests/happybase/run.py target/debug/ferrobase
+cargo run --release -p ferrobase -- bench engine --cells 20000
