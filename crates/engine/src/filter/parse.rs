@@ -269,12 +269,14 @@ impl Parser {
                                     ),
                                 ))
                             }
-                            None => return Err(err(
-                                self.end,
-                                format!(
+                            None => {
+                                return Err(err(
+                                    self.end,
+                                    format!(
                                     "expected an argument of {name}, found the end of the string"
                                 ),
-                            )),
+                                ))
+                            }
                         };
                         self.pos += 1;
                         args.push((arg_at, arg));
