@@ -1,0 +1,237 @@
+//! The server under bad input and load: malformed requests get an error or a closed
+//! connection while other clients keep working; many concurrent connections all progress;
+//! shutdown finishes in-flight calls.
+
+use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::thrift::{
+    Binary, Codec, Compact, MessageHeader, MessageType, TStruct, TType, TValue,
+};
+use ferrobase_gateway::{Server, ServerOptions};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+struct Running {
+    addr: SocketAddr,
+    stop: ferrobase_gateway::StopHandle,
+    thread: Option<std::thread::JoinHandle<()>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.stop();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn start() -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let mut opts = ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        ..ServerOptions::default()
+    };
+    opts.limits.max_message = 1 << 20;
+    let server = Server::bind(engine, opts).unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle().unwrap();
+    let thread = std::thread::spawn(move || server.run().unwrap());
+    Running {
+        addr,
+        stop,
+        thread: Some(thread),
+        _dir: dir,
+    }
+}
+
+/// Sends one call with the given codec and framing and reads the reply.
+fn call<C: Codec>(
+    addr: SocketAddr,
+    codec: &C,
+    framed: bool,
+    name: &str,
+    args: TStruct,
+) -> (MessageHeader, TStruct) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    call_on(&mut s, codec, framed, name, args)
+}
+
+fn call_on<C: Codec>(
+    s: &mut TcpStream,
+    codec: &C,
+    framed: bool,
+    name: &str,
+    args: TStruct,
+) -> (MessageHeader, TStruct) {
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut msg = Vec::new();
+    codec.write_header(
+        &mut msg,
+        &MessageHeader {
+            name: name.into(),
+            kind: MessageType::Call,
+            seq_id: 7,
+        },
+    );
+    codec.write_struct(&mut msg, &args);
+    if framed {
+        let mut f = (msg.len() as u32).to_be_bytes().to_vec();
+        f.extend_from_slice(&msg);
+        msg = f;
+    }
+    s.write_all(&msg).unwrap();
+    let mut reader: Box<dyn Read> = if framed {
+        let mut len = [0u8; 4];
+        s.read_exact(&mut len).unwrap();
+        let mut frame = vec![0u8; u32::from_be_bytes(len) as usize];
+        s.read_exact(&mut frame).unwrap();
+        Box::new(std::io::Cursor::new(frame))
+    } else {
+        Box::new(s.try_clone().unwrap())
+    };
+    let mut b = ferrobase_gateway::thrift::Budget {
+        inner: &mut reader,
+        remaining: 1 << 24,
+        depth_left: 32,
+    };
+    let h = codec.read_header(&mut b).unwrap();
+    let body = codec.read_struct(&mut b).unwrap();
+    (h, body)
+}
+
+fn table_names(addr: SocketAddr) -> usize {
+    let (h, body) = call(addr, &Binary, false, "getTableNames", TStruct::new());
+    assert_eq!(h.kind, MessageType::Reply);
+    match body.get(0) {
+        Some(TValue::List(_, items)) => items.len(),
+        other => panic!("unexpected reply {other:?}"),
+    }
+}
+
+fn closed_or_error(mut s: TcpStream) {
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut buf = Vec::new();
+    // The server answers with an exception or closes; either way the read ends.
+    let _ = s.read_to_end(&mut buf);
+}
+
+#[test]
+fn malformed_requests_close_the_connection_and_others_keep_working() {
+    let srv = start();
+    let garbage: Vec<Vec<u8>> = vec![
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+        vec![0x80, 0x01, 0x00, 0x01, 0x7f, 0xff, 0xff, 0xff, 1, 2, 3], // huge name length
+        vec![0x00, 0x00, 0x00, 0x10, 0x80, 0x01],                      // truncated frame
+        vec![0x7f, 0xff, 0xff, 0xff, 0x80, 0x01, 0x00, 0x01],          // frame over the limit
+        vec![
+            0x82, 0x21, 0x07, 0x05, b'g', b'e', b't', b'R', b'o', 0x19, 0xff,
+        ], // compact, bad list
+        vec![0xff; 64],
+    ];
+    for g in garbage {
+        let mut s = TcpStream::connect(srv.addr).unwrap();
+        s.write_all(&g).unwrap();
+        let _ = s.shutdown(std::net::Shutdown::Write);
+        closed_or_error(s);
+        assert_eq!(
+            table_names(srv.addr),
+            0,
+            "server stopped serving after {g:?}"
+        );
+    }
+}
+
+#[test]
+fn unknown_methods_and_bad_arguments_are_errors_on_a_live_connection() {
+    let srv = start();
+    for (codec_is_binary, framed) in [(true, false), (true, true), (false, false), (false, true)] {
+        let mut s = TcpStream::connect(srv.addr).unwrap();
+        let (h, body) = if codec_is_binary {
+            call_on(&mut s, &Binary, framed, "noSuchMethod", TStruct::new())
+        } else {
+            call_on(&mut s, &Compact, framed, "noSuchMethod", TStruct::new())
+        };
+        assert_eq!(h.kind, MessageType::Exception);
+        assert!(
+            matches!(body.get(1), Some(TValue::Binary(m)) if String::from_utf8_lossy(m).contains("noSuchMethod"))
+        );
+        // Same connection: a call with a missing argument gets the declared IOError.
+        let (h, body) = if codec_is_binary {
+            call_on(&mut s, &Binary, framed, "getRow", TStruct::new())
+        } else {
+            call_on(&mut s, &Compact, framed, "getRow", TStruct::new())
+        };
+        assert_eq!(h.kind, MessageType::Reply);
+        assert!(matches!(body.get(1), Some(TValue::Struct(_))), "{body:?}");
+        // And a good call still works.
+        let (h, _) = if codec_is_binary {
+            call_on(&mut s, &Binary, framed, "getTableNames", TStruct::new())
+        } else {
+            call_on(&mut s, &Compact, framed, "getTableNames", TStruct::new())
+        };
+        assert_eq!(h.kind, MessageType::Reply);
+    }
+}
+
+#[test]
+fn three_hundred_connections_all_get_answers() {
+    let srv = start();
+    let create = TStruct::new().with(1, TValue::string("t")).with(
+        2,
+        TValue::List(
+            TType::Struct,
+            vec![TValue::Struct(
+                TStruct::new().with(1, TValue::string("cf:")),
+            )],
+        ),
+    );
+    let (h, _) = call(srv.addr, &Binary, false, "createTable", create);
+    assert_eq!(h.kind, MessageType::Reply);
+    // Hold 300 idle connections open, then use every one of them.
+    let mut conns: Vec<TcpStream> = (0..300)
+        .map(|_| TcpStream::connect(srv.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    for (i, s) in conns.iter_mut().enumerate() {
+        let row = format!("row{i}");
+        let mutation = TValue::Struct(
+            TStruct::new()
+                .with(1, TValue::Bool(false))
+                .with(2, TValue::string("cf:q"))
+                .with(3, TValue::string(format!("v{i}"))),
+        );
+        let args = TStruct::new()
+            .with(1, TValue::string("t"))
+            .with(2, TValue::string(row))
+            .with(3, TValue::List(TType::Struct, vec![mutation]))
+            .with(4, TValue::Map(TType::Binary, TType::Binary, vec![]));
+        let (h, body) = call_on(s, &Binary, false, "mutateRow", args);
+        assert_eq!(h.kind, MessageType::Reply);
+        assert!(body.fields.is_empty(), "{body:?}");
+    }
+    let sid_args = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::string(""))
+        .with(3, TValue::List(TType::Binary, vec![]))
+        .with(4, TValue::Map(TType::Binary, TType::Binary, vec![]));
+    let (_, body) = call(srv.addr, &Binary, false, "scannerOpen", sid_args);
+    let Some(TValue::I32(id)) = body.get(0) else {
+        panic!("{body:?}")
+    };
+    let (_, body) = call(
+        srv.addr,
+        &Binary,
+        false,
+        "scannerGetList",
+        TStruct::new()
+            .with(1, TValue::I32(*id))
+            .with(2, TValue::I32(1000)),
+    );
+    let Some(TValue::List(_, rows)) = body.get(0) else {
+        panic!("{body:?}")
+    };
+    assert_eq!(rows.len(), 300);
+}
