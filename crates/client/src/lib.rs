@@ -1,0 +1,328 @@
+//! One client API on two backends: `Connection::open("file:DIR")` embeds the engine;
+//! `Connection::open("thrift://host:port")` talks to an HBase Thrift1 gateway — ferrobase's own
+//! `ferrobase serve` or Apache HBase's — so an application moves from one machine to a cluster
+//! unchanged. The shell, the tools and the applications use it.
+
+mod remote;
+
+pub use ferrobase_engine::client::RegionInfo;
+use ferrobase_engine::filter::parse_filter;
+use ferrobase_engine::{
+    ColumnFamilyDescriptor, Delete, Engine, EngineOptions, Get, Put, RowResult, Scan,
+    TableDescriptor,
+};
+use remote::Remote;
+use std::sync::Arc;
+
+/// Client errors.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// An error of the embedded engine.
+    #[error(transparent)]
+    Engine(#[from] ferrobase_engine::Error),
+    /// An exception declared by the gateway (`IOError`, `IllegalArgument`, `AlreadyExists`).
+    #[error("{kind}: {message}")]
+    Remote {
+        /// The exception's name.
+        kind: &'static str,
+        /// Its message.
+        message: String,
+    },
+    /// The connection failed or the gateway answered with something unreadable.
+    #[error("transport error: {0}")]
+    Transport(String),
+    /// The operation has no equivalent in the backend (e.g. `alter` over HBase's Thrift1 API).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// The client's result type.
+pub type Result<T, E = ClientError> = std::result::Result<T, E>;
+
+/// A connection to a database: embedded or remote. Cheap to clone; thread-safe.
+#[derive(Clone)]
+pub enum Connection {
+    /// An engine in this process.
+    Embedded(Engine),
+    /// A Thrift gateway.
+    Remote(Arc<Remote>),
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Connection::Embedded(e) => write!(f, "Connection(file:{})", e.dir().display()),
+            Connection::Remote(r) => write!(f, "Connection(thrift://{})", r.addr()),
+        }
+    }
+}
+
+impl Connection {
+    /// Opens `file:DIR` (or a bare path) or `thrift://host:port`.
+    pub fn open(url: &str) -> Result<Connection> {
+        if let Some(addr) = url.strip_prefix("thrift://") {
+            return Ok(Connection::Remote(Arc::new(Remote::connect(addr)?)));
+        }
+        let dir = url.strip_prefix("file:").unwrap_or(url);
+        Ok(Connection::Embedded(Engine::open(
+            dir,
+            EngineOptions::default(),
+        )?))
+    }
+
+    /// Wraps an already open engine.
+    pub fn embedded(engine: Engine) -> Connection {
+        Connection::Embedded(engine)
+    }
+
+    /// A short description: `file:DIR` or `thrift://ADDR`.
+    pub fn describe(&self) -> String {
+        match self {
+            Connection::Embedded(e) => format!("file:{}", e.dir().display()),
+            Connection::Remote(r) => format!("thrift://{}", r.addr()),
+        }
+    }
+
+    /// The table named `name`.
+    pub fn table(&self, name: &str) -> Table {
+        Table {
+            conn: self.clone(),
+            name: name.to_string(),
+        }
+    }
+
+    /// Creates a table with optional split keys.
+    pub fn create_table(&self, desc: TableDescriptor, splits: &[Vec<u8>]) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().create_table_with_splits(desc, splits)?),
+            Connection::Remote(r) => {
+                if !splits.is_empty() {
+                    return Err(ClientError::Unsupported(
+                        "pre-split tables cannot be created through HBase's Thrift1 API".into(),
+                    ));
+                }
+                r.create_table(&desc)
+            }
+        }
+    }
+
+    /// Table names.
+    pub fn list_tables(&self) -> Result<Vec<String>> {
+        match self {
+            Connection::Embedded(e) => Ok(e
+                .admin()
+                .list_tables()?
+                .iter()
+                .map(|n| n.to_string())
+                .collect()),
+            Connection::Remote(r) => r.table_names(),
+        }
+    }
+
+    /// The table's families.
+    pub fn describe_table(&self, name: &str) -> Result<Vec<ColumnFamilyDescriptor>> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().describe(name)?.families),
+            Connection::Remote(r) => r.column_descriptors(name),
+        }
+    }
+
+    /// True when the table exists.
+    pub fn table_exists(&self, name: &str) -> Result<bool> {
+        Ok(self
+            .list_tables()?
+            .iter()
+            .any(|t| t == name || format!("default:{t}") == name))
+    }
+
+    /// True when the table is enabled.
+    pub fn is_enabled(&self, name: &str) -> Result<bool> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().is_enabled(name)?),
+            Connection::Remote(r) => r.is_enabled(name),
+        }
+    }
+
+    /// Enables or disables a table.
+    pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(if enabled {
+                e.admin().enable(name)?
+            } else {
+                e.admin().disable(name)?
+            }),
+            Connection::Remote(r) => r.set_enabled(name, enabled),
+        }
+    }
+
+    /// Drops a disabled table.
+    pub fn drop_table(&self, name: &str) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().delete_table(name)?),
+            Connection::Remote(r) => r.delete_table(name),
+        }
+    }
+
+    /// Compacts (minor or major) every region of the table.
+    pub fn compact(&self, name: &str, major: bool) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(if major {
+                e.admin().major_compact(name)?
+            } else {
+                e.admin().compact(name)?
+            }),
+            Connection::Remote(r) => r.compact(name, major),
+        }
+    }
+
+    /// The table's regions.
+    pub fn regions(&self, name: &str) -> Result<Vec<RegionInfo>> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().regions(name)?),
+            Connection::Remote(r) => r.regions(name),
+        }
+    }
+
+    /// The embedded engine, for operations HBase's Thrift1 API lacks (alter, truncate, flush,
+    /// split).
+    pub fn engine(&self, what: &str) -> Result<&Engine> {
+        match self {
+            Connection::Embedded(e) => Ok(e),
+            Connection::Remote(_) => Err(ClientError::Unsupported(format!(
+                "{what} is not available through HBase's Thrift1 API; run it on an embedded connection (--data)"
+            ))),
+        }
+    }
+}
+
+/// A table of a connection. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Table {
+    conn: Connection,
+    name: String,
+}
+
+impl Table {
+    /// The table's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Writes one row.
+    pub fn put(&self, put: Put) -> Result<()> {
+        self.put_all(vec![put])
+    }
+
+    /// Writes many rows.
+    pub fn put_all(&self, puts: Vec<Put>) -> Result<()> {
+        match &self.conn {
+            Connection::Embedded(e) => Ok(e.table(&self.name)?.put_all(puts)?),
+            Connection::Remote(r) => r.put_all(&self.name, puts),
+        }
+    }
+
+    /// Applies a delete.
+    pub fn delete(&self, delete: Delete) -> Result<()> {
+        match &self.conn {
+            Connection::Embedded(e) => Ok(e.table(&self.name)?.delete(delete)?),
+            Connection::Remote(r) => r.delete(&self.name, delete),
+        }
+    }
+
+    /// Reads one row; `filter` is a filter-language string.
+    pub fn get(&self, get: Get, filter: Option<&[u8]>) -> Result<RowResult> {
+        match &self.conn {
+            Connection::Embedded(e) => {
+                let mut get = get;
+                if let Some(f) = filter {
+                    get.filter = Some(parse_filter(f).map_err(ferrobase_engine::Error::from)?);
+                }
+                Ok(e.table(&self.name)?.get(&get)?)
+            }
+            Connection::Remote(r) => r.get(&self.name, &get, filter),
+        }
+    }
+
+    /// Opens a scanner; `filter` is a filter-language string.
+    pub fn scanner(&self, scan: Scan, filter: Option<&[u8]>) -> Result<Scanner> {
+        match &self.conn {
+            Connection::Embedded(e) => {
+                let mut scan = scan;
+                if let Some(f) = filter {
+                    scan.filter = Some(parse_filter(f).map_err(ferrobase_engine::Error::from)?);
+                }
+                let limit = scan.limit;
+                Ok(Scanner::Embedded(
+                    e.table(&self.name)?.scanner(&scan)?,
+                    limit,
+                ))
+            }
+            Connection::Remote(r) => r.scanner(&self.name, &scan, filter),
+        }
+    }
+
+    /// Adds `amount` to a counter column (8-byte big-endian long); returns the new value.
+    pub fn increment(
+        &self,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        amount: i64,
+    ) -> Result<i64> {
+        match &self.conn {
+            Connection::Embedded(e) => Ok(e
+                .table(&self.name)?
+                .increment(row, &[(family, qualifier, amount)])?[0]),
+            Connection::Remote(r) => r.increment(&self.name, row, family, qualifier, amount),
+        }
+    }
+
+    /// Appends to a column; returns the new value.
+    pub fn append(
+        &self,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        value: &[u8],
+    ) -> Result<Vec<u8>> {
+        match &self.conn {
+            Connection::Embedded(e) => {
+                let r = e
+                    .table(&self.name)?
+                    .append(row, &[(family, qualifier, value)])?;
+                Ok(r.value(family, qualifier).unwrap_or_default().to_vec())
+            }
+            Connection::Remote(r) => r.append(&self.name, row, family, qualifier, value),
+        }
+    }
+}
+
+/// Results of a scan, fetched in batches from remote gateways.
+pub enum Scanner {
+    /// An embedded engine's scanner and the scan's row limit.
+    Embedded(ferrobase_engine::ResultScanner, Option<usize>),
+    /// A gateway scanner.
+    Remote(remote::RemoteScanner),
+}
+
+impl Scanner {
+    /// Up to `n` more results; empty when done.
+    pub fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
+        match self {
+            Scanner::Embedded(s, _) => Ok(s.next_batch(n)?),
+            Scanner::Remote(r) => r.next_batch(n),
+        }
+    }
+}
+
+impl Iterator for Scanner {
+    type Item = Result<RowResult>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.next_batch(1) {
+            Ok(mut v) => v.pop().map(Ok),
+            Err(e) => Some(Err(e)),
+        }
+    }
+}

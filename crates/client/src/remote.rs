@@ -1,0 +1,688 @@
+//! The Thrift backend: HBase's Thrift1 `Hbase` service over a buffered binary connection.
+
+use crate::{ClientError, Result, Scanner};
+use ferrobase_engine::client::RegionInfo;
+use ferrobase_engine::schema::FOREVER;
+use ferrobase_engine::{
+    Cell, CellType, ColumnFamilyDescriptor, Delete, Get, Put, RowResult, Scan, TableDescriptor,
+    LATEST_TIMESTAMP,
+};
+use ferrobase_gateway::thrift::{
+    Binary, Budget, Codec, MessageHeader, MessageType, TStruct, TType, TValue,
+};
+use std::io::{BufReader, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
+
+/// A connection to a Thrift gateway. Calls are serialised on one socket.
+pub struct Remote {
+    addr: String,
+    io: Mutex<(BufReader<TcpStream>, TcpStream, i32)>,
+}
+
+fn transport(e: impl std::fmt::Display) -> ClientError {
+    ClientError::Transport(e.to_string())
+}
+
+fn bin(b: impl Into<Vec<u8>>) -> TValue {
+    TValue::Binary(b.into())
+}
+
+fn text(s: &str) -> TValue {
+    TValue::string(s)
+}
+
+fn no_attrs() -> TValue {
+    TValue::Map(TType::Binary, TType::Binary, Vec::new())
+}
+
+fn column(family: &[u8], qualifier: Option<&[u8]>) -> Vec<u8> {
+    let mut c = family.to_vec();
+    if let Some(q) = qualifier {
+        c.push(b':');
+        c.extend_from_slice(q);
+    }
+    c
+}
+
+fn columns_of(sel: &ferrobase_engine::client::ColumnSelection) -> TValue {
+    let mut out = Vec::new();
+    for (f, qs) in sel {
+        if qs.is_empty() {
+            out.push(bin(column(f, None)));
+        }
+        for q in qs {
+            out.push(bin(column(f, Some(q))));
+        }
+    }
+    TValue::List(TType::Binary, out)
+}
+
+fn time_bound(tr: &ferrobase_engine::TimeRange) -> Result<Option<i64>> {
+    if tr.min != 0 {
+        return Err(ClientError::Unsupported(
+            "HBase's Thrift1 API reads only time ranges [0, ts); a lower bound is not expressible"
+                .into(),
+        ));
+    }
+    Ok((tr.max != i64::MAX).then_some(tr.max))
+}
+
+/// Parses a `TRowResult` into a row with cells sorted by column.
+fn row_result(v: &TValue) -> Option<RowResult> {
+    let TValue::Struct(s) = v else { return None };
+    let Some(TValue::Binary(row)) = s.get(1) else {
+        return None;
+    };
+    let mut cells = Vec::new();
+    let mut push = |name: &[u8], cell: &TStruct| {
+        let (family, qualifier) = match name.iter().position(|&b| b == b':') {
+            Some(i) => (name[..i].to_vec(), name[i + 1..].to_vec()),
+            None => (name.to_vec(), Vec::new()),
+        };
+        let value = match cell.get(1) {
+            Some(TValue::Binary(b)) => b.clone(),
+            _ => Vec::new(),
+        };
+        let timestamp = match cell.get(2) {
+            Some(TValue::I64(t)) => *t,
+            _ => 0,
+        };
+        cells.push(Cell {
+            row: row.clone(),
+            family,
+            qualifier,
+            timestamp,
+            cell_type: CellType::Put,
+            value,
+        });
+    };
+    if let Some(TValue::Map(_, _, entries)) = s.get(2) {
+        for (k, v) in entries {
+            if let (TValue::Binary(name), TValue::Struct(cell)) = (k, v) {
+                push(name, cell);
+            }
+        }
+    }
+    if let Some(TValue::List(_, cols)) = s.get(3) {
+        for c in cols {
+            if let TValue::Struct(tc) = c {
+                if let (Some(TValue::Binary(name)), Some(TValue::Struct(cell))) =
+                    (tc.get(1), tc.get(2))
+                {
+                    push(name, cell);
+                }
+            }
+        }
+    }
+    cells.sort_by(|a, b| {
+        (&a.family, &a.qualifier)
+            .cmp(&(&b.family, &b.qualifier))
+            .then(b.timestamp.cmp(&a.timestamp))
+    });
+    Some(RowResult {
+        row: row.clone(),
+        cells,
+    })
+}
+
+impl Remote {
+    /// Connects to `host:port`.
+    pub fn connect(addr: &str) -> Result<Remote> {
+        let s = TcpStream::connect(addr)
+            .map_err(|e| transport(format!("connecting to {addr}: {e}")))?;
+        let _ = s.set_nodelay(true);
+        let r = BufReader::new(s.try_clone().map_err(transport)?);
+        Ok(Remote {
+            addr: addr.to_string(),
+            io: Mutex::new((r, s, 0)),
+        })
+    }
+
+    /// The gateway's address.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// Calls `name` and returns its success value (None for void), or its exception.
+    fn call(&self, name: &str, args: TStruct) -> Result<Option<TValue>> {
+        let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
+        g.2 = g.2.wrapping_add(1);
+        let seq_id = g.2;
+        let mut msg = Vec::new();
+        Binary.write_header(
+            &mut msg,
+            &MessageHeader {
+                name: name.into(),
+                kind: MessageType::Call,
+                seq_id,
+            },
+        );
+        Binary.write_struct(&mut msg, &args);
+        g.1.write_all(&msg).map_err(transport)?;
+        let mut b = Budget {
+            inner: &mut g.0,
+            remaining: 256 << 20,
+            depth_left: 32,
+        };
+        let h = Binary.read_header(&mut b).map_err(transport)?;
+        let body = Binary.read_struct(&mut b).map_err(transport)?;
+        if h.kind == MessageType::Exception {
+            let msg = match body.get(1) {
+                Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+                _ => "application exception".into(),
+            };
+            return Err(ClientError::Transport(msg));
+        }
+        for (id, kind) in [(1, "IOError"), (2, "IllegalArgument"), (3, "AlreadyExists")] {
+            if let Some(TValue::Struct(e)) = body.get(id) {
+                let message = match e.get(1) {
+                    Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+                    _ => String::new(),
+                };
+                return Err(ClientError::Remote { kind, message });
+            }
+        }
+        Ok(body.get(0).cloned())
+    }
+
+    pub(crate) fn create_table(&self, desc: &TableDescriptor) -> Result<()> {
+        let fams = desc
+            .families
+            .iter()
+            .map(|f| {
+                TValue::Struct(
+                    TStruct::new()
+                        .with(1, bin(column(&f.name, Some(b""))))
+                        .with(2, TValue::I32(f.max_versions as i32))
+                        .with(3, text(f.compression.name()))
+                        .with(4, TValue::Bool(f.in_memory))
+                        .with(5, text(f.bloom_filter.name()))
+                        .with(8, TValue::Bool(f.block_cache))
+                        .with(
+                            9,
+                            TValue::I32(if f.ttl_seconds >= FOREVER {
+                                -1
+                            } else {
+                                f.ttl_seconds as i32
+                            }),
+                        ),
+                )
+            })
+            .collect();
+        self.call(
+            "createTable",
+            TStruct::new()
+                .with(1, text(&desc.name.to_string()))
+                .with(2, TValue::List(TType::Struct, fams)),
+        )?;
+        Ok(())
+    }
+
+    pub(crate) fn table_names(&self) -> Result<Vec<String>> {
+        match self.call("getTableNames", TStruct::new())? {
+            Some(TValue::List(_, items)) => Ok(items
+                .iter()
+                .filter_map(|v| match v {
+                    TValue::Binary(b) => Some(String::from_utf8_lossy(b).into_owned()),
+                    _ => None,
+                })
+                .collect()),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    pub(crate) fn column_descriptors(&self, table: &str) -> Result<Vec<ColumnFamilyDescriptor>> {
+        let Some(TValue::Map(_, _, entries)) =
+            self.call("getColumnDescriptors", TStruct::new().with(1, text(table)))?
+        else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for (_, v) in entries {
+            let TValue::Struct(s) = v else { continue };
+            let Some(TValue::Binary(name)) = s.get(1) else {
+                continue;
+            };
+            let name = name.strip_suffix(b":").unwrap_or(name);
+            let mut f = ColumnFamilyDescriptor::new(name);
+            if let Some(TValue::I32(v)) = s.get(2) {
+                f.max_versions = (*v).max(1) as u32;
+            }
+            if let Some(TValue::Binary(c)) = s.get(3) {
+                let _ = f.set_attribute("COMPRESSION", &String::from_utf8_lossy(c));
+            }
+            if let Some(TValue::Bool(b)) = s.get(4) {
+                f.in_memory = *b;
+            }
+            if let Some(TValue::Binary(c)) = s.get(5) {
+                let _ = f.set_attribute("BLOOMFILTER", &String::from_utf8_lossy(c));
+            }
+            if let Some(TValue::Bool(b)) = s.get(8) {
+                f.block_cache = *b;
+            }
+            if let Some(TValue::I32(t)) = s.get(9) {
+                f.ttl_seconds = if *t <= 0 { FOREVER } else { i64::from(*t) };
+            }
+            out.push(f);
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    pub(crate) fn is_enabled(&self, table: &str) -> Result<bool> {
+        Ok(matches!(
+            self.call("isTableEnabled", TStruct::new().with(1, text(table)))?,
+            Some(TValue::Bool(true))
+        ))
+    }
+
+    pub(crate) fn set_enabled(&self, table: &str, enabled: bool) -> Result<()> {
+        self.call(
+            if enabled {
+                "enableTable"
+            } else {
+                "disableTable"
+            },
+            TStruct::new().with(1, text(table)),
+        )?;
+        Ok(())
+    }
+
+    pub(crate) fn delete_table(&self, table: &str) -> Result<()> {
+        self.call("deleteTable", TStruct::new().with(1, text(table)))?;
+        Ok(())
+    }
+
+    pub(crate) fn compact(&self, table: &str, major: bool) -> Result<()> {
+        self.call(
+            if major { "majorCompact" } else { "compact" },
+            TStruct::new().with(1, text(table)),
+        )?;
+        Ok(())
+    }
+
+    pub(crate) fn regions(&self, table: &str) -> Result<Vec<RegionInfo>> {
+        let Some(TValue::List(_, items)) =
+            self.call("getTableRegions", TStruct::new().with(1, text(table)))?
+        else {
+            return Ok(Vec::new());
+        };
+        Ok(items
+            .iter()
+            .filter_map(|v| match v {
+                TValue::Struct(s) => Some(RegionInfo {
+                    id: match s.get(3) {
+                        Some(TValue::I64(i)) => *i as u64,
+                        _ => 0,
+                    },
+                    start: match s.get(1) {
+                        Some(TValue::Binary(b)) => b.clone(),
+                        _ => Vec::new(),
+                    },
+                    end: match s.get(2) {
+                        Some(TValue::Binary(b)) => b.clone(),
+                        _ => Vec::new(),
+                    },
+                    memstore_bytes: 0,
+                    file_bytes: 0,
+                    file_count: 0,
+                }),
+                _ => None,
+            })
+            .collect())
+    }
+
+    fn mutation(is_delete: bool, col: Vec<u8>, value: Vec<u8>, wal: bool) -> TValue {
+        TValue::Struct(
+            TStruct::new()
+                .with(1, TValue::Bool(is_delete))
+                .with(2, bin(col))
+                .with(3, bin(value))
+                .with(4, TValue::Bool(wal)),
+        )
+    }
+
+    pub(crate) fn put_all(&self, table: &str, puts: Vec<Put>) -> Result<()> {
+        // One mutateRowsTs per distinct timestamp (Thrift1 mutations carry no timestamp).
+        let mut by_ts: std::collections::BTreeMap<i64, Vec<TValue>> = Default::default();
+        for p in puts {
+            let wal = p.durability != ferrobase_engine::Durability::SkipWal;
+            let mut per_ts: std::collections::BTreeMap<i64, Vec<TValue>> = Default::default();
+            for c in p.cells {
+                per_ts.entry(c.timestamp).or_default().push(Self::mutation(
+                    false,
+                    column(&c.family, Some(&c.qualifier)),
+                    c.value,
+                    wal,
+                ));
+            }
+            for (ts, muts) in per_ts {
+                by_ts.entry(ts).or_default().push(TValue::Struct(
+                    TStruct::new()
+                        .with(1, bin(p.row.clone()))
+                        .with(2, TValue::List(TType::Struct, muts)),
+                ));
+            }
+        }
+        for (ts, batches) in by_ts {
+            let args = TStruct::new()
+                .with(1, text(table))
+                .with(2, TValue::List(TType::Struct, batches));
+            if ts == LATEST_TIMESTAMP {
+                self.call("mutateRows", args.with(3, no_attrs()))?;
+            } else {
+                self.call(
+                    "mutateRowsTs",
+                    args.with(3, TValue::I64(ts)).with(4, no_attrs()),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn delete(&self, table: &str, d: Delete) -> Result<()> {
+        if d.cells.is_empty() {
+            let args = TStruct::new().with(1, text(table)).with(2, bin(d.row));
+            if d.timestamp == LATEST_TIMESTAMP {
+                self.call("deleteAllRow", args.with(3, no_attrs()))?;
+            } else {
+                self.call(
+                    "deleteAllRowTs",
+                    args.with(3, TValue::I64(d.timestamp)).with(4, no_attrs()),
+                )?;
+            }
+            return Ok(());
+        }
+        for c in d.cells {
+            let col = match c.cell_type {
+                CellType::DeleteColumn => column(&c.family, Some(&c.qualifier)),
+                CellType::DeleteFamily => column(&c.family, None),
+                other => {
+                    return Err(ClientError::Unsupported(format!(
+                        "{} markers cannot be written through HBase's Thrift1 API (it deletes all versions up to a timestamp)",
+                        other.name()
+                    )))
+                }
+            };
+            let args = TStruct::new()
+                .with(1, text(table))
+                .with(2, bin(d.row.clone()))
+                .with(3, bin(col));
+            if c.timestamp == LATEST_TIMESTAMP {
+                self.call("deleteAll", args.with(4, no_attrs()))?;
+            } else {
+                self.call(
+                    "deleteAllTs",
+                    args.with(4, TValue::I64(c.timestamp)).with(5, no_attrs()),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn scan_struct(scan: &Scan, filter: Option<&[u8]>) -> Result<TStruct> {
+        if scan.filter.is_some() {
+            return Err(ClientError::Unsupported(
+                "over Thrift, give filters as filter-language strings".into(),
+            ));
+        }
+        if scan.raw {
+            return Err(ClientError::Unsupported(
+                "raw scans are not available through HBase's Thrift1 API".into(),
+            ));
+        }
+        let mut s = TStruct::new();
+        if !scan.start_row.is_empty() {
+            let mut start = scan.start_row.clone();
+            if !scan.start_inclusive {
+                if scan.reversed {
+                    // Reversed with an exclusive start: the largest row below it comes first.
+                    return Err(ClientError::Unsupported(
+                        "an exclusive start row in a reversed scan".into(),
+                    ));
+                }
+                start.push(0);
+            }
+            s = s.with(1, bin(start));
+        }
+        if !scan.stop_row.is_empty() {
+            let mut stop = scan.stop_row.clone();
+            if scan.stop_inclusive && !scan.reversed {
+                stop.push(0);
+            }
+            s = s.with(2, bin(stop));
+        }
+        if let Some(ts) = time_bound(&scan.time_range)? {
+            s = s.with(3, TValue::I64(ts));
+        }
+        if !scan.columns.is_empty() {
+            s = s.with(4, columns_of(&scan.columns));
+        }
+        s = s.with(5, TValue::I32(scan.caching.min(i32::MAX as usize) as i32));
+        if let Some(f) = filter {
+            s = s.with(6, bin(f.to_vec()));
+        }
+        if let Some(b) = scan.batch {
+            s = s.with(7, TValue::I32(b as i32));
+        }
+        if scan.reversed {
+            s = s.with(9, TValue::Bool(true));
+        }
+        Ok(s)
+    }
+
+    pub(crate) fn scanner(
+        self: &Arc<Self>,
+        table: &str,
+        scan: &Scan,
+        filter: Option<&[u8]>,
+    ) -> Result<Scanner> {
+        let ts = Self::scan_struct(scan, filter)?;
+        let id = match self.call(
+            "scannerOpenWithScan",
+            TStruct::new()
+                .with(1, text(table))
+                .with(2, TValue::Struct(ts))
+                .with(3, no_attrs()),
+        )? {
+            Some(TValue::I32(id)) => id,
+            other => return Err(transport(format!("unexpected scanner id {other:?}"))),
+        };
+        Ok(Scanner::Remote(RemoteScanner {
+            remote: self.clone(),
+            id,
+            limit: scan.limit,
+            returned: 0,
+            closed: false,
+        }))
+    }
+
+    pub(crate) fn get(
+        self: &Arc<Self>,
+        table: &str,
+        get: &Get,
+        filter: Option<&[u8]>,
+    ) -> Result<RowResult> {
+        if get.max_versions > 1 {
+            if filter.is_some() {
+                return Err(ClientError::Unsupported(
+                    "a filtered multi-version get over Thrift1".into(),
+                ));
+            }
+            // Learn the columns, then read their versions.
+            let newest = self.get(
+                table,
+                &Get {
+                    max_versions: 1,
+                    ..get.clone()
+                },
+                None,
+            )?;
+            let ts = time_bound(&get.time_range)?;
+            let mut cells = Vec::new();
+            for c in &newest.cells {
+                let col = column(&c.family, Some(&c.qualifier));
+                let args = TStruct::new()
+                    .with(1, text(table))
+                    .with(2, bin(get.row.clone()))
+                    .with(3, bin(col));
+                let reply = match ts {
+                    Some(ts) => self.call(
+                        "getVerTs",
+                        args.with(4, TValue::I64(ts))
+                            .with(5, TValue::I32(get.max_versions as i32))
+                            .with(6, no_attrs()),
+                    )?,
+                    None => self.call(
+                        "getVer",
+                        args.with(4, TValue::I32(get.max_versions as i32))
+                            .with(5, no_attrs()),
+                    )?,
+                };
+                if let Some(TValue::List(_, items)) = reply {
+                    for it in items {
+                        if let TValue::Struct(s) = it {
+                            cells.push(Cell {
+                                row: get.row.clone(),
+                                family: c.family.clone(),
+                                qualifier: c.qualifier.clone(),
+                                timestamp: match s.get(2) {
+                                    Some(TValue::I64(t)) => *t,
+                                    _ => 0,
+                                },
+                                cell_type: CellType::Put,
+                                value: match s.get(1) {
+                                    Some(TValue::Binary(b)) => b.clone(),
+                                    _ => Vec::new(),
+                                },
+                            });
+                        }
+                    }
+                }
+            }
+            return Ok(RowResult {
+                row: get.row.clone(),
+                cells,
+            });
+        }
+        let mut stop = get.row.clone();
+        stop.push(0);
+        let scan = Scan {
+            columns: get.columns.clone(),
+            time_range: get.time_range,
+            raw: get.raw,
+            ..Scan::new()
+                .with_start_row(get.row.clone())
+                .with_stop_row(stop)
+        };
+        let mut s = self.scanner(table, &scan, filter)?;
+        let mut rows = s.next_batch(1)?;
+        Ok(rows.pop().unwrap_or(RowResult {
+            row: get.row.clone(),
+            cells: Vec::new(),
+        }))
+    }
+
+    pub(crate) fn increment(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        amount: i64,
+    ) -> Result<i64> {
+        let args = TStruct::new()
+            .with(1, text(table))
+            .with(2, bin(row.to_vec()))
+            .with(3, bin(column(family, Some(qualifier))))
+            .with(4, TValue::I64(amount));
+        match self.call("atomicIncrement", args)? {
+            Some(TValue::I64(v)) => Ok(v),
+            other => Err(transport(format!("unexpected increment reply {other:?}"))),
+        }
+    }
+
+    pub(crate) fn append(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        value: &[u8],
+    ) -> Result<Vec<u8>> {
+        let ap = TStruct::new()
+            .with(1, text(table))
+            .with(2, bin(row.to_vec()))
+            .with(
+                3,
+                TValue::List(TType::Binary, vec![bin(column(family, Some(qualifier)))]),
+            )
+            .with(4, TValue::List(TType::Binary, vec![bin(value.to_vec())]));
+        match self.call("append", TStruct::new().with(1, TValue::Struct(ap)))? {
+            Some(TValue::List(_, cells)) => match cells.first() {
+                Some(TValue::Struct(c)) => match c.get(1) {
+                    Some(TValue::Binary(b)) => Ok(b.clone()),
+                    _ => Ok(Vec::new()),
+                },
+                _ => Ok(Vec::new()),
+            },
+            _ => Ok(Vec::new()),
+        }
+    }
+}
+
+/// A scanner open on the gateway; closed when exhausted or dropped.
+pub struct RemoteScanner {
+    remote: Arc<Remote>,
+    id: i32,
+    limit: Option<usize>,
+    returned: usize,
+    closed: bool,
+}
+
+impl RemoteScanner {
+    pub(crate) fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
+        if self.closed {
+            return Ok(Vec::new());
+        }
+        let want = match self.limit {
+            Some(l) => n.min(l.saturating_sub(self.returned)),
+            None => n,
+        };
+        if want == 0 {
+            self.close();
+            return Ok(Vec::new());
+        }
+        let reply = self.remote.call(
+            "scannerGetList",
+            TStruct::new()
+                .with(1, TValue::I32(self.id))
+                .with(2, TValue::I32(want.min(i32::MAX as usize) as i32)),
+        )?;
+        let rows: Vec<RowResult> = match reply {
+            Some(TValue::List(_, items)) => items.iter().filter_map(row_result).collect(),
+            _ => Vec::new(),
+        };
+        self.returned += rows.len();
+        if rows.is_empty() {
+            self.close();
+        }
+        Ok(rows)
+    }
+
+    fn close(&mut self) {
+        if !self.closed {
+            self.closed = true;
+            let _ = self
+                .remote
+                .call("scannerClose", TStruct::new().with(1, TValue::I32(self.id)));
+        }
+    }
+}
+
+impl Drop for RemoteScanner {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

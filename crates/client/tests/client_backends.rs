@@ -1,0 +1,169 @@
+//! The same scenarios through the client on both backends: an embedded engine and a
+//! `ferrobase serve` gateway reached over Thrift.
+
+use ferrobase_client::{Connection, Scanner};
+use ferrobase_engine::*;
+use ferrobase_gateway::{Server, ServerOptions};
+
+fn scenario(conn: &Connection) {
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.max_versions = 3;
+    let desc = TableDescriptor::new(TableName::parse("events").unwrap())
+        .with_family(cf)
+        .with_family(ColumnFamilyDescriptor::new("meta"));
+    conn.create_table(desc, &[]).unwrap();
+    assert!(conn.list_tables().unwrap().contains(&"events".to_string()));
+    let fams = conn.describe_table("events").unwrap();
+    assert_eq!(
+        fams.iter().map(|f| f.name_str()).collect::<Vec<_>>(),
+        ["cf", "meta"]
+    );
+    assert_eq!(fams[0].max_versions, 3);
+    let t = conn.table("events");
+    for ts in [100, 200, 300, 400] {
+        t.put(Put::new("u1").add_column_ts("cf", "q", ts, format!("v{ts}")))
+            .unwrap();
+    }
+    t.put_all(
+        (0..20)
+            .map(|i| {
+                Put::new(format!("u2-{i:02}"))
+                    .add_column("cf", "a", format!("a{i}"))
+                    .add_column("meta", "m", "x")
+            })
+            .collect(),
+    )
+    .unwrap();
+    // Newest version, versions, exclusive upper time bound.
+    let g = t.get(Get::new("u1"), None).unwrap();
+    assert_eq!(g.value(b"cf", b"q"), Some(&b"v400"[..]));
+    let g = t.get(Get::new("u1").max_versions(10), None).unwrap();
+    assert_eq!(
+        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        vec![400, 300, 200]
+    );
+    let g = t
+        .get(
+            Get::new("u1").time_range(TimeRange::new(0, 300).unwrap()),
+            None,
+        )
+        .unwrap();
+    assert_eq!(g.value(b"cf", b"q"), Some(&b"v200"[..]));
+    // Scans: prefix, reversed, limit, batch, columns, filter string.
+    let rows = |s: Scanner| -> Vec<RowResult> { s.map(|r| r.unwrap()).collect() };
+    let all = rows(t.scanner(Scan::new().with_row_prefix("u2-"), None).unwrap());
+    assert_eq!(all.len(), 20);
+    let rev = rows(
+        t.scanner(
+            Scan::new()
+                .reversed(true)
+                .with_start_row("u2-05")
+                .with_stop_row("u2-01"),
+            None,
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        rev.iter()
+            .map(|r| String::from_utf8_lossy(&r.row).into_owned())
+            .collect::<Vec<_>>(),
+        ["u2-05", "u2-04", "u2-03", "u2-02"]
+    );
+    assert_eq!(
+        rows(
+            t.scanner(Scan::new().with_row_prefix("u2-").limit(7), None)
+                .unwrap()
+        )
+        .len(),
+        7
+    );
+    let batched = rows(
+        t.scanner(
+            Scan::new()
+                .with_start_row("u2-00")
+                .with_stop_row("u2-02")
+                .batch(1),
+            None,
+        )
+        .unwrap(),
+    );
+    assert_eq!(batched.len(), 4);
+    let only_cf = rows(
+        t.scanner(Scan::new().with_row_prefix("u2-").add_family("cf"), None)
+            .unwrap(),
+    );
+    assert!(only_cf
+        .iter()
+        .all(|r| r.cells.len() == 1 && r.cells[0].family == b"cf"));
+    let filtered = rows(
+        t.scanner(Scan::new(), Some(b"ValueFilter(=, 'regexstring:^a1')"))
+            .unwrap(),
+    );
+    assert_eq!(filtered.len(), 11); // a1, a10..a19
+    let page = t
+        .get(Get::new("u2-03"), Some(b"FamilyFilter(=, 'binary:meta')"))
+        .unwrap();
+    assert_eq!(page.cells.len(), 1);
+    // Deletes: a column up to a timestamp, a whole row.
+    t.delete(Delete::new("u1").add_columns_ts("cf", "q", 300))
+        .unwrap();
+    let g = t.get(Get::new("u1").max_versions(10), None).unwrap();
+    assert_eq!(
+        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        vec![400]
+    );
+    t.delete(Delete::new("u2-00")).unwrap();
+    assert!(t.get(Get::new("u2-00"), None).unwrap().is_empty());
+    // Counters and appends.
+    assert_eq!(t.increment(b"c", b"cf", b"n", 5).unwrap(), 5);
+    assert_eq!(t.increment(b"c", b"cf", b"n", -2).unwrap(), 3);
+    t.append(b"c", b"meta", b"log", b"ab").unwrap();
+    assert_eq!(t.append(b"c", b"meta", b"log", b"cd").unwrap(), b"abcd");
+    // Errors name the problem.
+    let err = conn.table("nope").get(Get::new("r"), None).unwrap_err();
+    assert!(err.to_string().contains("does not exist"), "{err}");
+    let err = t
+        .put(Put::new("r").add_column("nofam", "q", "v"))
+        .unwrap_err();
+    assert!(err.to_string().contains("nofam"), "{err}");
+    // Admin.
+    assert_eq!(conn.regions("events").unwrap().len(), 1);
+    conn.compact("events", true).unwrap();
+    assert_eq!(
+        t.get(Get::new("u1"), None).unwrap().value(b"cf", b"q"),
+        Some(&b"v400"[..])
+    );
+    conn.set_enabled("events", false).unwrap();
+    assert!(!conn.is_enabled("events").unwrap());
+    conn.drop_table("events").unwrap();
+    assert!(!conn.table_exists("events").unwrap());
+}
+
+#[test]
+fn embedded_backend_runs_the_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = Connection::open(&format!("file:{}", dir.path().display())).unwrap();
+    scenario(&conn);
+}
+
+#[test]
+fn thrift_backend_runs_the_same_scenario_against_ferrobase_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let server = Server::bind(
+        engine,
+        ServerOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            ..ServerOptions::default()
+        },
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle().unwrap();
+    let th = std::thread::spawn(move || server.run().unwrap());
+    let conn = Connection::open(&format!("thrift://{addr}")).unwrap();
+    scenario(&conn);
+    drop(conn);
+    stop.stop();
+    th.join().unwrap();
+}
