@@ -147,11 +147,14 @@ impl Connection {
     /// Enables or disables a table.
     pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<()> {
         match self {
-            Connection::Embedded(e) => Ok(if enabled {
-                e.admin().enable(name)?
-            } else {
-                e.admin().disable(name)?
-            }),
+            Connection::Embedded(e) => {
+                if enabled {
+                    e.admin().enable(name)?
+                } else {
+                    e.admin().disable(name)?
+                }
+                Ok(())
+            }
             Connection::Remote(r) => r.set_enabled(name, enabled),
         }
     }
@@ -167,11 +170,14 @@ impl Connection {
     /// Compacts (minor or major) every region of the table.
     pub fn compact(&self, name: &str, major: bool) -> Result<()> {
         match self {
-            Connection::Embedded(e) => Ok(if major {
-                e.admin().major_compact(name)?
-            } else {
-                e.admin().compact(name)?
-            }),
+            Connection::Embedded(e) => {
+                if major {
+                    e.admin().major_compact(name)?
+                } else {
+                    e.admin().compact(name)?
+                }
+                Ok(())
+            }
             Connection::Remote(r) => r.compact(name, major),
         }
     }
@@ -303,7 +309,7 @@ pub enum Scanner {
     /// An embedded engine's scanner and the scan's row limit.
     Embedded(ferrobase_engine::ResultScanner, Option<usize>),
     /// A gateway scanner.
-    Remote(remote::RemoteScanner),
+    Remote(Box<remote::RemoteScanner>),
 }
 
 impl Scanner {

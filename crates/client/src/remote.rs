@@ -489,13 +489,13 @@ impl Remote {
             Some(TValue::I32(id)) => id,
             other => return Err(transport(format!("unexpected scanner id {other:?}"))),
         };
-        Ok(Scanner::Remote(RemoteScanner {
+        Ok(Scanner::Remote(Box::new(RemoteScanner {
             remote: self.clone(),
             id,
             limit: scan.limit,
             returned: 0,
             closed: false,
-        }))
+        })))
     }
 
     pub(crate) fn get(
