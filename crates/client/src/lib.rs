@@ -306,8 +306,8 @@ impl Table {
 
 /// Results of a scan, fetched in batches from remote gateways.
 pub enum Scanner {
-    /// An embedded engine's scanner and the scan's row limit.
-    Embedded(ferrobase_engine::ResultScanner, Option<usize>),
+    /// An embedded engine's scanner.
+    Embedded(Box<ferrobase_engine::ResultScanner>),
     /// A gateway scanner.
     Remote(Box<remote::RemoteScanner>),
 }
@@ -316,7 +316,7 @@ impl Scanner {
     /// Up to `n` more results; empty when done.
     pub fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
         match self {
-            Scanner::Embedded(s, _) => Ok(s.next_batch(n)?),
+            Scanner::Embedded(s) => Ok(s.next_batch(n)?),
             Scanner::Remote(r) => r.next_batch(n),
         }
     }
