@@ -258,11 +258,9 @@ impl Table {
                 if let Some(f) = filter {
                     scan.filter = Some(parse_filter(f).map_err(ferrobase_engine::Error::from)?);
                 }
-                let limit = scan.limit;
-                Ok(Scanner::Embedded(
+                Ok(Scanner::Embedded(Box::new(
                     e.table(&self.name)?.scanner(&scan)?,
-                    limit,
-                ))
+                )))
             }
             Connection::Remote(r) => r.scanner(&self.name, &scan, filter),
         }
