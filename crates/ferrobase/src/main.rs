@@ -2,21 +2,31 @@
 //!
 //! Subcommands:
 //! - `ferrobase serve`: the HBase Thrift gateway on an embedded engine.
+//! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
 
 mod bench;
 mod serve;
+mod shell;
 
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n"
 }
 
-fn main() -> Result<()> {
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("ferrobase: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("serve") => serve::main(&args[1..]),
+        Some("shell") => shell::main(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
         Some("-h") | Some("--help") | None => {
             print!("{}", usage());

@@ -1,0 +1,217 @@
+//! `ferrobase shell`: the HBase shell's language, embedded (`--data DIR`) or against a gateway
+//! (`--connect thrift://HOST:PORT`). Interactive on a terminal (line editing, history kept
+//! across sessions, completion, multi-line input); otherwise runs the statements of a file or
+//! standard input and exits non-zero if any failed.
+
+mod commands;
+mod format;
+mod syntax;
+
+use anyhow::{bail, Context, Result};
+use commands::{Shell, ATTRIBUTES, COMMANDS};
+use ferrobase_client::Connection;
+use std::io::{IsTerminal, Read};
+
+pub const USAGE: &str = "ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]";
+
+/// Feeds lines to the shell, running each statement once it is complete. Returns how many
+/// statements failed and whether `exit` was reached.
+struct Feeder {
+    pending: String,
+    failures: usize,
+}
+
+impl Feeder {
+    /// Adds a line; runs what is complete. `None` means exit.
+    fn feed(&mut self, shell: &mut Shell, line: &str, out: &mut dyn std::io::Write) -> Option<()> {
+        self.pending.push_str(line);
+        self.pending.push('\n');
+        match syntax::parse(&self.pending) {
+            Ok(stmts) => {
+                self.pending.clear();
+                for st in stmts {
+                    match shell.run(&st) {
+                        None => return None,
+                        Some(true) => {}
+                        Some(false) => self.failures += 1,
+                    }
+                }
+            }
+            Err(e) if e.incomplete => {}
+            Err(e) => {
+                let _ = writeln!(out, "ERROR: {e}");
+                self.pending.clear();
+                self.failures += 1;
+            }
+        }
+        Some(())
+    }
+}
+
+pub fn main(args: &[String]) -> Result<()> {
+    let mut url = "file:./ferrobase-data".to_string();
+    let mut file: Option<String> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--data" => url = format!("file:{}", it.next().context("--data needs a directory")?),
+            "--connect" => {
+                url = it
+                    .next()
+                    .context("--connect needs thrift://HOST:PORT")?
+                    .clone()
+            }
+            s if s.starts_with("--") => bail!("unknown option {s}\nusage: {USAGE}"),
+            s => file = Some(s.to_string()),
+        }
+    }
+    let conn = Connection::open(&url).with_context(|| format!("opening {url}"))?;
+    if file.is_none() && std::io::stdin().is_terminal() {
+        return interactive(conn);
+    }
+    let text = match &file {
+        Some(f) => std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?,
+        None => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s)?;
+            s
+        }
+    };
+    let mut shell = Shell::new(conn, Box::new(std::io::stdout()));
+    let mut feeder = Feeder {
+        pending: String::new(),
+        failures: 0,
+    };
+    let mut stdout = std::io::stdout();
+    for line in text.lines() {
+        if feeder.feed(&mut shell, line, &mut stdout).is_none() {
+            break;
+        }
+    }
+    if !feeder.pending.trim().is_empty() {
+        if let Err(e) = syntax::parse(&feeder.pending) {
+            println!("ERROR: {e}");
+            feeder.failures += 1;
+        }
+    }
+    if feeder.failures > 0 {
+        bail!("{} statement(s) failed", feeder.failures);
+    }
+    Ok(())
+}
+
+struct Helper {
+    tables: Vec<String>,
+}
+
+impl rustyline::completion::Completer for Helper {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let before = &line[..pos];
+        let start = before
+            .rfind(|c: char| {
+                !(c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '.' || c == '-')
+            })
+            .map_or(0, |i| i + 1);
+        let word = &before[start..];
+        let quoted = before[..start].ends_with('\'') || before[..start].ends_with('"');
+        let first_word = before[..start].trim().is_empty();
+        let mut out: Vec<String> = Vec::new();
+        if quoted {
+            out.extend(self.tables.iter().filter(|t| t.starts_with(word)).cloned());
+        } else if first_word {
+            out.extend(
+                COMMANDS
+                    .iter()
+                    .map(|c| c.0.to_string())
+                    .filter(|c| c.starts_with(word)),
+            );
+        } else {
+            out.extend(
+                ATTRIBUTES
+                    .iter()
+                    .map(|a| a.to_string())
+                    .filter(|a| a.starts_with(word)),
+            );
+        }
+        Ok((start, out))
+    }
+}
+
+impl rustyline::hint::Hinter for Helper {
+    type Hint = String;
+}
+
+impl rustyline::highlight::Highlighter for Helper {}
+
+impl rustyline::validate::Validator for Helper {
+    fn validate(
+        &self,
+        ctx: &mut rustyline::validate::ValidationContext<'_>,
+    ) -> rustyline::Result<rustyline::validate::ValidationResult> {
+        Ok(match syntax::parse(ctx.input()) {
+            Err(e) if e.incomplete => rustyline::validate::ValidationResult::Incomplete,
+            _ => rustyline::validate::ValidationResult::Valid(None),
+        })
+    }
+}
+
+impl rustyline::Helper for Helper {}
+
+fn history_path() -> std::path::PathBuf {
+    match std::env::var_os("FERROBASE_HISTORY") {
+        Some(p) => p.into(),
+        None => std::env::var_os("HOME")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_default()
+            .join(".ferrobase_history"),
+    }
+}
+
+fn interactive(conn: Connection) -> Result<()> {
+    let tables = conn.list_tables().unwrap_or_default();
+    let mut editor: rustyline::Editor<Helper, rustyline::history::DefaultHistory> =
+        rustyline::Editor::new()?;
+    editor.set_helper(Some(Helper { tables }));
+    let history = history_path();
+    let _ = editor.load_history(&history);
+    println!(
+        "ferrobase shell ({}); type help for the commands, exit to leave.",
+        conn.describe()
+    );
+    let mut shell = Shell::new(conn, Box::new(std::io::stdout()));
+    let mut feeder = Feeder {
+        pending: String::new(),
+        failures: 0,
+    };
+    let mut n = 1;
+    loop {
+        let prompt = format!("ferrobase(main):{n:03}:0> ");
+        match editor.readline(&prompt) {
+            Ok(line) => {
+                let _ = editor.add_history_entry(line.as_str());
+                let _ = editor.append_history(&history);
+                let mut stdout = std::io::stdout();
+                if feeder.feed(&mut shell, &line, &mut stdout).is_none() {
+                    break;
+                }
+                if let Some(h) = editor.helper_mut() {
+                    if let Ok(t) = shell.conn.list_tables() {
+                        h.tables = t;
+                    }
+                }
+                n += 1;
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(rustyline::error::ReadlineError::Eof) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,592 @@
+//! The HBase shell's language: Ruby-like literals as the shell accepts them. Single-quoted
+//! strings (only `\'` and `\\` escape), double-quoted strings (`\xNN`, `\n`, `\t`, `\r`, `\0`,
+//! `\\`, `\"`), integers, floats, `true`/`false`/`nil`, arrays, hashes with `=>`, bare or quoted
+//! constants (`NAME`, `VERSIONS`, ...), optional parentheses and commas, trailing hash arguments
+//! without braces, `#` comments, and `;` or newlines between statements.
+
+use std::fmt;
+
+/// A literal value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A string (bytes; double quotes allow binary escapes).
+    Str(Vec<u8>),
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// `true` / `false`.
+    Bool(bool),
+    /// `nil`.
+    Nil,
+    /// A bare constant such as `VERSIONS` (or a Ruby symbol `:name`).
+    Const(String),
+    /// `[a, b]`.
+    Array(Vec<Value>),
+    /// `{K => V}`.
+    Hash(Vec<(Value, Value)>),
+}
+
+impl Value {
+    /// The text of a string or constant.
+    pub fn as_text(&self) -> Option<String> {
+        match self {
+            Value::Str(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            Value::Const(c) => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    /// A short name of the value's type for error messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Str(_) => "a string",
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a float",
+            Value::Bool(_) => "a boolean",
+            Value::Nil => "nil",
+            Value::Const(_) => "a constant",
+            Value::Array(_) => "an array",
+            Value::Hash(_) => "a hash",
+        }
+    }
+}
+
+/// One command with its arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Statement {
+    /// The command name.
+    pub command: String,
+    /// Its arguments; `key => value` pairs outside braces become one trailing hash.
+    pub args: Vec<Value>,
+    /// Byte offset of the statement in the input.
+    pub offset: usize,
+}
+
+/// A syntax error with its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Byte offset.
+    pub offset: usize,
+    /// What was wrong.
+    pub message: String,
+    /// True when more input could complete the statement (an unclosed string, bracket or
+    /// brace), so an interactive shell asks for another line.
+    pub incomplete: bool,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "syntax error at position {}: {}",
+            self.offset, self.message
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Ident(String),
+    Str(Vec<u8>),
+    Int(i64),
+    Float(f64),
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    LParen,
+    RParen,
+    Comma,
+    Arrow,
+    End, // newline or ';'
+}
+
+fn syntax(offset: usize, message: impl Into<String>) -> SyntaxError {
+    SyntaxError {
+        offset,
+        message: message.into(),
+        incomplete: false,
+    }
+}
+
+fn incomplete(offset: usize, message: impl Into<String>) -> SyntaxError {
+    SyntaxError {
+        offset,
+        message: message.into(),
+        incomplete: true,
+    }
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
+    let s = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        let start = i;
+        match c {
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'\n' | b';' => {
+                out.push((i, Tok::End));
+                i += 1;
+            }
+            b'#' => {
+                while i < s.len() && s[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'[' => {
+                out.push((i, Tok::LBracket));
+                i += 1;
+            }
+            b']' => {
+                out.push((i, Tok::RBracket));
+                i += 1;
+            }
+            b'{' => {
+                out.push((i, Tok::LBrace));
+                i += 1;
+            }
+            b'}' => {
+                out.push((i, Tok::RBrace));
+                i += 1;
+            }
+            b'(' => {
+                out.push((i, Tok::LParen));
+                i += 1;
+            }
+            b')' => {
+                out.push((i, Tok::RParen));
+                i += 1;
+            }
+            b',' => {
+                out.push((i, Tok::Comma));
+                i += 1;
+            }
+            b'=' if s.get(i + 1) == Some(&b'>') => {
+                out.push((i, Tok::Arrow));
+                i += 2;
+            }
+            b'\'' => {
+                let mut v = Vec::new();
+                i += 1;
+                loop {
+                    match s.get(i) {
+                        None => return Err(incomplete(start, "unterminated single-quoted string")),
+                        Some(b'\\') if matches!(s.get(i + 1), Some(b'\'') | Some(b'\\')) => {
+                            v.push(s[i + 1]);
+                            i += 2;
+                        }
+                        Some(b'\'') => {
+                            i += 1;
+                            break;
+                        }
+                        Some(&b) => {
+                            v.push(b);
+                            i += 1;
+                        }
+                    }
+                }
+                out.push((start, Tok::Str(v)));
+            }
+            b'"' => {
+                let mut v = Vec::new();
+                i += 1;
+                loop {
+                    match s.get(i) {
+                        None => return Err(incomplete(start, "unterminated double-quoted string")),
+                        Some(b'"') => {
+                            i += 1;
+                            break;
+                        }
+                        Some(b'\\') => {
+                            let Some(&e) = s.get(i + 1) else {
+                                return Err(incomplete(start, "unterminated double-quoted string"));
+                            };
+                            i += 2;
+                            match e {
+                                b'n' => v.push(b'\n'),
+                                b't' => v.push(b'\t'),
+                                b'r' => v.push(b'\r'),
+                                b'0' => v.push(0),
+                                b'e' => v.push(0x1b),
+                                b'x' => {
+                                    let h1 = s.get(i).and_then(|&b| hex(b));
+                                    let Some(h1) = h1 else {
+                                        return Err(syntax(i, "\\x needs one or two hex digits"));
+                                    };
+                                    i += 1;
+                                    match s.get(i).and_then(|&b| hex(b)) {
+                                        Some(h2) => {
+                                            v.push(h1 * 16 + h2);
+                                            i += 1;
+                                        }
+                                        None => v.push(h1),
+                                    }
+                                }
+                                other => v.push(other),
+                            }
+                        }
+                        Some(&b) => {
+                            v.push(b);
+                            i += 1;
+                        }
+                    }
+                }
+                out.push((start, Tok::Str(v)));
+            }
+            b'-' | b'0'..=b'9' => {
+                i += 1;
+                while i < s.len() && (s[i].is_ascii_digit() || s[i] == b'_' || s[i] == b'.') {
+                    i += 1;
+                }
+                let text: String = src[start..i].chars().filter(|&c| c != '_').collect();
+                let tok = if text.contains('.') {
+                    Tok::Float(
+                        text.parse()
+                            .map_err(|_| syntax(start, format!("bad number {text}")))?,
+                    )
+                } else {
+                    Tok::Int(
+                        text.parse()
+                            .map_err(|_| syntax(start, format!("bad number {text}")))?,
+                    )
+                };
+                out.push((start, tok));
+            }
+            b':' if s.get(i + 1).is_some_and(|b| b.is_ascii_alphabetic()) => {
+                i += 1;
+                let from = i;
+                while i < s.len() && (s[i].is_ascii_alphanumeric() || s[i] == b'_') {
+                    i += 1;
+                }
+                out.push((start, Tok::Str(s[from..i].to_vec())));
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                while i < s.len()
+                    && (s[i].is_ascii_alphanumeric()
+                        || s[i] == b'_'
+                        || s[i] == b'?'
+                        || s[i] == b'!')
+                {
+                    i += 1;
+                }
+                out.push((start, Tok::Ident(src[start..i].to_string())));
+            }
+            _ => {
+                let ch = src[i..].chars().next().unwrap_or('?');
+                return Err(syntax(i, format!("unexpected character {ch:?}")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+struct Parser {
+    toks: Vec<(usize, Tok)>,
+    pos: usize,
+    end: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|(_, t)| t)
+    }
+
+    fn here(&self) -> usize {
+        self.toks.get(self.pos).map_or(self.end, |(p, _)| *p)
+    }
+
+    fn value(&mut self) -> Result<Value, SyntaxError> {
+        let at = self.here();
+        let Some(t) = self.peek().cloned() else {
+            return Err(incomplete(self.end, "expected a value"));
+        };
+        self.pos += 1;
+        Ok(match t {
+            Tok::Str(s) => Value::Str(s),
+            Tok::Int(i) => Value::Int(i),
+            Tok::Float(f) => Value::Float(f),
+            Tok::Ident(w) => match w.as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                "nil" => Value::Nil,
+                _ => Value::Const(w),
+            },
+            Tok::LBracket => {
+                let mut items = Vec::new();
+                loop {
+                    self.skip_ends();
+                    match self.peek() {
+                        Some(Tok::RBracket) => {
+                            self.pos += 1;
+                            break;
+                        }
+                        None => return Err(incomplete(at, "unclosed '['")),
+                        _ => {}
+                    }
+                    items.push(self.value()?);
+                    self.skip_ends();
+                    match self.peek() {
+                        Some(Tok::Comma) => self.pos += 1,
+                        Some(Tok::RBracket) => {}
+                        None => return Err(incomplete(at, "unclosed '['")),
+                        Some(_) => {
+                            return Err(syntax(self.here(), "expected ',' or ']' in the array"))
+                        }
+                    }
+                }
+                Value::Array(items)
+            }
+            Tok::LBrace => {
+                let mut pairs = Vec::new();
+                loop {
+                    self.skip_ends();
+                    match self.peek() {
+                        Some(Tok::RBrace) => {
+                            self.pos += 1;
+                            break;
+                        }
+                        None => return Err(incomplete(at, "unclosed '{'")),
+                        _ => {}
+                    }
+                    let k = self.value()?;
+                    self.skip_ends();
+                    match self.peek() {
+                        Some(Tok::Arrow) => self.pos += 1,
+                        None => return Err(incomplete(at, "unclosed '{'")),
+                        _ => return Err(syntax(self.here(), "expected '=>' after a hash key")),
+                    }
+                    self.skip_ends();
+                    let v = self.value()?;
+                    pairs.push((k, v));
+                    self.skip_ends();
+                    match self.peek() {
+                        Some(Tok::Comma) => self.pos += 1,
+                        Some(Tok::RBrace) => {}
+                        None => return Err(incomplete(at, "unclosed '{'")),
+                        Some(_) => {
+                            return Err(syntax(self.here(), "expected ',' or '}' in the hash"))
+                        }
+                    }
+                }
+                Value::Hash(pairs)
+            }
+            other => {
+                return Err(syntax(
+                    at,
+                    format!("expected a value, found {}", describe(&other)),
+                ))
+            }
+        })
+    }
+
+    /// Newlines inside brackets and braces continue the statement.
+    fn skip_ends(&mut self) {
+        while self.peek() == Some(&Tok::End) {
+            self.pos += 1;
+        }
+    }
+
+    fn statement(&mut self) -> Result<Statement, SyntaxError> {
+        let offset = self.here();
+        let command = match self.peek().cloned() {
+            Some(Tok::Ident(w)) => {
+                self.pos += 1;
+                w
+            }
+            Some(t) => {
+                return Err(syntax(
+                    offset,
+                    format!("expected a command name, found {}", describe(&t)),
+                ))
+            }
+            None => return Err(incomplete(offset, "expected a command")),
+        };
+        let paren = self.peek() == Some(&Tok::LParen);
+        if paren {
+            self.pos += 1;
+        }
+        let mut args = Vec::new();
+        let mut trailing: Vec<(Value, Value)> = Vec::new();
+        loop {
+            if paren {
+                self.skip_ends();
+            }
+            match self.peek() {
+                None | Some(Tok::End) if !paren => break,
+                None => return Err(incomplete(offset, "unclosed '('")),
+                Some(Tok::RParen) if paren => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => {}
+            }
+            let v = self.value()?;
+            if self.peek() == Some(&Tok::Arrow) {
+                self.pos += 1;
+                self.skip_ends();
+                let val = self.value()?;
+                trailing.push((v, val));
+            } else {
+                if !trailing.is_empty() {
+                    return Err(syntax(
+                        self.here(),
+                        "positional argument after key => value pairs",
+                    ));
+                }
+                args.push(v);
+            }
+            match self.peek() {
+                Some(Tok::Comma) => {
+                    self.pos += 1;
+                    // A trailing comma continues onto the next line.
+                    self.skip_ends();
+                }
+                None | Some(Tok::End) if !paren => break,
+                Some(Tok::RParen) if paren => {}
+                None => return Err(incomplete(offset, "unclosed '('")),
+                Some(t) => {
+                    return Err(syntax(
+                        self.here(),
+                        format!("expected ',' between arguments, found {}", describe(t)),
+                    ))
+                }
+            }
+        }
+        if !trailing.is_empty() {
+            args.push(Value::Hash(trailing));
+        }
+        match self.peek() {
+            None | Some(Tok::End) => {}
+            Some(t) => {
+                return Err(syntax(
+                    self.here(),
+                    format!("unexpected {} after the statement", describe(t)),
+                ))
+            }
+        }
+        Ok(Statement {
+            command,
+            args,
+            offset,
+        })
+    }
+}
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Ident(w) => format!("{w:?}"),
+        Tok::Str(_) => "a string".into(),
+        Tok::Int(i) => format!("{i}"),
+        Tok::Float(f) => format!("{f}"),
+        Tok::LBracket => "'['".into(),
+        Tok::RBracket => "']'".into(),
+        Tok::LBrace => "'{'".into(),
+        Tok::RBrace => "'}'".into(),
+        Tok::LParen => "'('".into(),
+        Tok::RParen => "')'".into(),
+        Tok::Comma => "','".into(),
+        Tok::Arrow => "'=>'".into(),
+        Tok::End => "the end of the line".into(),
+    }
+}
+
+/// Parses every statement of `src`.
+pub fn parse(src: &str) -> Result<Vec<Statement>, SyntaxError> {
+    let toks = lex(src)?;
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        end: src.len(),
+    };
+    let mut out = Vec::new();
+    loop {
+        p.skip_ends();
+        if p.peek().is_none() {
+            return Ok(out);
+        }
+        out.push(p.statement()?);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_seed_statements() {
+        let s =
+            parse("create 'mytable', {NAME => 'colfam1', VERSIONS => 1, TTL => '18000'}").unwrap();
+        assert_eq!(s[0].command, "create");
+        assert_eq!(s[0].args[0], Value::Str(b"mytable".to_vec()));
+        let Value::Hash(h) = &s[0].args[1] else {
+            panic!()
+        };
+        assert_eq!(h[1], (Value::Const("VERSIONS".into()), Value::Int(1)));
+        let s = parse("scan 'hbase_gameCenter_log', {COLUMNS => ['oneline:guid','oneline:report'], LIMIT => 10, STARTROW => 'a', STOPROW => 'b'}").unwrap();
+        assert_eq!(s[0].args.len(), 2);
+        let s = parse("get 't', \"r\\x00\\xff\", COLUMN => 'f:q', VERSIONS => 3 # comment\nput('t','r','f:q','v', 12)").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].args[1], Value::Str(vec![b'r', 0, 0xff]));
+        assert_eq!(
+            s[0].args[2],
+            Value::Hash(vec![
+                (Value::Const("COLUMN".into()), Value::Str(b"f:q".to_vec())),
+                (Value::Const("VERSIONS".into()), Value::Int(3))
+            ])
+        );
+        assert_eq!(s[1].args[4], Value::Int(12));
+        let multi = parse("create 't', {NAME => 'f',\n  VERSIONS => 3}\nlist").unwrap();
+        assert_eq!(multi.len(), 2);
+    }
+
+    #[test]
+    fn unclosed_input_is_incomplete_and_garbage_is_an_error() {
+        for s in [
+            "create 't', {NAME => 'f'",
+            "put 't', 'r",
+            "scan 't', {COLUMNS => ['a',",
+            "get(\"x",
+        ] {
+            let e = parse(s).unwrap_err();
+            assert!(e.incomplete, "{s}: {e}");
+        }
+        for s in [
+            "create 't' 'f'",
+            "put 't', => 'x'",
+            "} list",
+            "get 't', {A B}",
+            "x = $",
+        ] {
+            let e = parse(s).unwrap_err();
+            assert!(!e.incomplete, "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn random_input_never_panics() {
+        let pieces = [
+            "'", "\"", "\\x", "{", "}", "[", "]", "(", ")", ",", "=>", "a", "1", "#", "\n", ";",
+            ":", "-", "é",
+        ];
+        let mut seed = 3u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut x = seed;
+            let mut s = String::new();
+            for _ in 0..(seed % 14) {
+                s.push_str(pieces[(x % pieces.len() as u64) as usize]);
+                x /= 5;
+            }
+            let _ = parse(&s);
+        }
+    }
+}

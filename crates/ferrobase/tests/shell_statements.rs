@@ -1,0 +1,278 @@
+//! The shell runs the seed articles' statements as written (straight quotes), with their
+//! effects checked in the engine; malformed input is a clear error and the shell goes on;
+//! the same statements run against `ferrobase serve`.
+
+use ferrobase_engine::*;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn shell(args: &[&str], input: &str) -> (String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .arg("shell")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("RUST_BACKTRACE", "0")
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+fn data(dir: &tempfile::TempDir) -> String {
+    dir.path().display().to_string()
+}
+
+#[test]
+fn seed_create_statements_set_the_attributes_they_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let statements = [
+        (
+            "create 'mytable', {NAME => 'colfam1', BLOCKSIZE => '65536'}",
+            "BLOCKSIZE => '65536'",
+        ),
+        (
+            "create 'mytable', { NAME => 'colfam1', BLOCKCACHE => 'false' }",
+            "BLOCKCACHE => 'false'",
+        ),
+        (
+            "create 'mytable', { NAME => 'colfam1', IN_MEMORY => 'true' }",
+            "IN_MEMORY => 'true'",
+        ),
+        (
+            "create 'mytable', { NAME => 'colfam1', BLOOMFILTER => 'ROWCOL' }",
+            "BLOOMFILTER => 'ROWCOL'",
+        ),
+        (
+            "create 'mytable',{ NAME => 'colfaml1', COMPRESSION =>'SNAPPY' }",
+            "COMPRESSION => 'SNAPPY'",
+        ),
+        (
+            "create 'mytable', { NAME => 'colfam1', VERSIONS => 1 }",
+            "VERSIONS => '1'",
+        ),
+        (
+            "create 'mytable', { NAME => 'colfam1', VERSIONS => 1, TTL => '18000' }",
+            "TTL => '18000 SECONDS (5 HOURS)'",
+        ),
+        (
+            "create 'mytable', { NAME => 'colfam1', VERSIONS => 5, MIN_VERSIONS => '1' }",
+            "MIN_VERSIONS => '1'",
+        ),
+        (
+            "create 'mytable', {NAME => 'colfam1', VERSIONS => 1, TTL => '18000'}",
+            "VERSIONS => '1'",
+        ),
+    ];
+    for (create, shown) in statements {
+        let script = format!("{create}\ndescribe 'mytable'\ndisable 'mytable'\ndrop 'mytable'\n");
+        let (out, ok) = shell(&["--data", &d], &script);
+        assert!(ok, "{create}\n{out}");
+        assert!(out.contains("Created table mytable"), "{out}");
+        assert!(out.contains("Table mytable is ENABLED"), "{out}");
+        assert!(
+            out.contains(shown),
+            "{create}: describe lacks {shown}\n{out}"
+        );
+        assert!(out.contains("Took "), "{out}");
+    }
+    // The microblog inbox and the TTL'd table, checked in the engine afterwards.
+    let (out, ok) = shell(
+        &["--data", &d],
+        "create 'inbox', {NAME => 'cf1', VERSIONS => 1000}\ncreate 'thetable', {NAME => 'cf1', TTL => '18000' }\n",
+    );
+    assert!(ok, "{out}");
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    assert_eq!(
+        e.admin().describe("inbox").unwrap().families[0].max_versions,
+        1000
+    );
+    assert_eq!(
+        e.admin().describe("thetable").unwrap().families[0].ttl_seconds,
+        18000
+    );
+}
+
+#[test]
+fn game_log_range_scan_returns_exactly_the_range_and_the_listed_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let mut script = String::from("create 'hbase_gameCenter_log', 'oneline'\n");
+    let days = [
+        "2012-12-31 23:59:59",
+        "2013-04-01 00:00:00",
+        "2014-06-15 12:00:00",
+        "2016-03-31 23:59:59",
+        "2016-04-01 00:00:00",
+    ];
+    for acct in ["u52fa532aae9dc", "u52fa532aae9dd"] {
+        for d in days {
+            let row = format!("{acct}_login_{d}");
+            script.push_str(&format!(
+                "put 'hbase_gameCenter_log', '{row}', 'oneline:guid', 'g-{d}'\n"
+            ));
+            script.push_str(&format!(
+                "put 'hbase_gameCenter_log', '{row}', 'oneline:report', 'r-{d}'\n"
+            ));
+            script.push_str(&format!(
+                "put 'hbase_gameCenter_log', '{row}', 'oneline:ip', '10.0.0.1'\n"
+            ));
+        }
+    }
+    // The statement exactly as the article writes it (with straight quotes).
+    script.push_str("scan 'hbase_gameCenter_log',{COLUMNS =>['oneline:guid','oneline:report'],LIMIT =>10, STARTROW => 'u52fa532aae9dc_login_2013-04-01 00:00:00', STOPROW=>'u52fa532aae9dc_login_2016-04-01 00:00:00'}\n");
+    let (out, ok) = shell(&["--data", &d], &script);
+    assert!(ok, "{out}");
+    let scan_out = &out[out.find("COLUMN+CELL").unwrap()..];
+    let lines: Vec<&str> = scan_out.lines().filter(|l| l.contains("column=")).collect();
+    assert_eq!(lines.len(), 6, "{scan_out}");
+    for want in [
+        "2013-04-01 00:00:00",
+        "2014-06-15 12:00:00",
+        "2016-03-31 23:59:59",
+    ] {
+        assert!(lines
+            .iter()
+            .any(|l| l.contains(&format!("u52fa532aae9dc_login_{want}"))
+                && l.contains("column=oneline:guid")));
+        assert!(lines
+            .iter()
+            .any(|l| l.contains(&format!("u52fa532aae9dc_login_{want}"))
+                && l.contains("column=oneline:report")));
+    }
+    assert!(!scan_out.contains("oneline:ip"));
+    assert!(
+        !scan_out.contains("2012-12-31")
+            && !scan_out.contains("2016-04-01 00:00:00,")
+            && !scan_out.contains("aae9dd")
+    );
+    assert!(scan_out.contains("3 row(s)"), "{scan_out}");
+}
+
+#[test]
+fn ttl_versions_and_min_versions_behave_as_described() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let old = now - 18_001 * 1000;
+    let script = format!(
+        "create 'mytable', {{ NAME => 'colfam1', VERSIONS => 1, TTL => '18000' }}\n\
+         put 'mytable', 'r1', 'colfam1:q', 'old', {old}\n\
+         put 'mytable', 'r2', 'colfam1:q', 'new'\n\
+         scan 'mytable'\n\
+         create 'keeper', {{ NAME => 'colfam1', VERSIONS => 5, MIN_VERSIONS => '1', TTL => '18000' }}\n\
+         put 'keeper', 'r', 'colfam1:q', 'v1', {}\n\
+         put 'keeper', 'r', 'colfam1:q', 'v2', {}\n\
+         get 'keeper', 'r', {{COLUMN => 'colfam1:q', VERSIONS => 5}}\n\
+         put 'mytable', 'r3', 'colfam1:q', 'a', 10\n\
+         put 'mytable', 'r3', 'colfam1:q', 'b', {}\n\
+         get 'mytable', 'r3', {{VERSIONS => 3}}\n",
+        old - 1000,
+        old,
+        now + 1,
+    );
+    let (out, ok) = shell(&["--data", &d], &script);
+    assert!(ok, "{out}");
+    let scan_part = &out[out.find("COLUMN+CELL").unwrap()..];
+    assert!(
+        scan_part.contains(" r2 ") && !scan_part.contains(" r1 "),
+        "{scan_part}"
+    );
+    // MIN_VERSIONS keeps the newest expired version.
+    assert!(
+        out.contains("value=v2") && !out.contains("value=v1"),
+        "{out}"
+    );
+    // VERSIONS => 1: only the newest version is returned.
+    assert!(
+        out.contains("value=b") && !out.contains("value=a,") && !out.ends_with("value=a"),
+        "{out}"
+    );
+}
+
+#[test]
+fn malformed_statements_are_errors_and_the_shell_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let script = "create 't', 'f'\n\
+                  nosuchcommand 't'\n\
+                  put 't', 'r'\n\
+                  scan 't', {BOGUS => 1}\n\
+                  get 't', {COLUMN => 'f:q'\n\
+                  }\n\
+                  create 't' 'g'\n\
+                  put 't', 'r', 'f:q', \"v\\x00\\xff\"\n\
+                  scan 't'\n\
+                  describe 'missing'\n";
+    let (out, ok) = shell(&["--data", &d], script);
+    assert!(!ok, "failures must make the exit status non-zero");
+    assert!(
+        out.contains("ERROR: Unknown command 'nosuchcommand'"),
+        "{out}"
+    );
+    assert!(out.contains("ERROR: put needs 4 argument(s)"), "{out}");
+    assert!(out.contains("ERROR: unknown scan option BOGUS"), "{out}");
+    assert!(out.contains("ERROR: syntax error"), "{out}");
+    assert!(out.contains("ERROR: table missing does not exist"), "{out}");
+    assert!(out.contains("value=v\\x00\\xFF"), "{out}");
+}
+
+#[test]
+fn the_same_statements_run_against_a_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--data", &data(&dir), "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let addr = line
+        .split(" on ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let url = format!("thrift://{addr}");
+    let script = "create 'mytable', { NAME => 'colfam1', VERSIONS => 3 }\n\
+                  put 'mytable', 'r1', 'colfam1:a', 'x'\n\
+                  put 'mytable', 'r2', 'colfam1:a', 'y'\n\
+                  scan 'mytable', {LIMIT => 1}\n\
+                  get 'mytable', 'r2'\n\
+                  count 'mytable'\n\
+                  incr 'mytable', 'c', 'colfam1:n', 3\n\
+                  describe 'mytable'\n\
+                  list\n";
+    let (out, ok) = shell(&["--connect", &url], script);
+    let _ = Command::new("kill").arg(server.id().to_string()).status();
+    let _ = server.wait();
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("column=colfam1:a, timestamp=") && out.contains("value=x"),
+        "{out}"
+    );
+    assert!(out.contains("1 row(s)"), "{out}");
+    assert!(out.contains("=> 2"), "{out}");
+    assert!(out.contains("COUNTER VALUE = 3"), "{out}");
+    assert!(out.contains("VERSIONS => '3'"), "{out}");
+}
