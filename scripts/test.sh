@@ -7,4 +7,5 @@ cargo test --workspace --all-targets
 python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pytest
 cargo build -p ferrobase
 python3 tests/happybase/run.py target/debug/ferrobase
+FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
 cargo run --release -p ferrobase -- bench engine --cells 20000

@@ -1,0 +1,96 @@
+"""Drives `ferrobase shell` through a pseudo-terminal, as a person would: line editing,
+multi-line input for an unclosed brace, completion with Tab, history with the up arrow, and
+history kept across sessions."""
+
+import os
+import pty
+import select
+import subprocess
+import tempfile
+import time
+
+BIN = os.environ.get("FERROBASE_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "target", "debug", "ferrobase"))
+
+
+class Terminal:
+    def __init__(self, data, history):
+        self.master, slave = pty.openpty()
+        env = dict(os.environ, FERROBASE_HISTORY=history, TERM="xterm", RUST_BACKTRACE="0")
+        self.proc = subprocess.Popen([BIN, "shell", "--data", data], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.buf = b""
+
+    def read_until(self, needle, timeout=20):
+        deadline = time.time() + timeout
+        while needle.encode() not in self.buf:
+            left = deadline - time.time()
+            assert left > 0, "timed out waiting for %r; screen so far:\n%s" % (needle, self.buf.decode(errors="replace"))
+            r, _, _ = select.select([self.master], [], [], left)
+            if r:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                self.buf += chunk
+        assert needle.encode() in self.buf, "missing %r in:\n%s" % (needle, self.buf.decode(errors="replace"))
+        cut = self.buf.index(needle.encode()) + len(needle)
+        out, self.buf = self.buf[:cut], self.buf[cut:]
+        return out.decode(errors="replace")
+
+    def send(self, keys):
+        os.write(self.master, keys.encode())
+
+    def close(self):
+        self.send("exit\r")
+        self.proc.wait(timeout=20)
+        os.close(self.master)
+
+
+def test_multiline_completion_and_history_across_sessions():
+    data = tempfile.mkdtemp()
+    history = os.path.join(tempfile.mkdtemp(), "history")
+    t = Terminal(data, history)
+    t.read_until("ferrobase(main):001:0> ")
+    t.send("create 'people', {NAME => 'info', VERSIONS => 3}\r")
+    t.read_until("Created table people")
+    t.read_until("> ")
+    t.send("put 'people', 'alice', 'info:age', '31'\r")
+    t.read_until("Took")
+    t.read_until("> ")
+    # Multi-line input: the unclosed brace continues onto the next line.
+    t.send("scan 'people', {LIMIT =>\r")
+    time.sleep(0.3)
+    t.send("10}\r")
+    out = t.read_until("1 row(s)")
+    assert "column=info:age" in out and "value=31" in out
+    t.read_until("> ")
+    # Completion of a command name and of an attribute key.
+    t.send("desc\t")
+    time.sleep(0.3)
+    t.send(" 'people'\r")
+    out = t.read_until("COLUMN FAMILIES DESCRIPTION")
+    t.read_until("Took")
+    t.read_until("> ")
+    t.send("scan 'people', {LIM\t")
+    time.sleep(0.3)
+    t.send(" => 1}\r")
+    t.read_until("value=31")
+    t.read_until("Took")
+    t.read_until("> ")
+    # History: up arrow recalls the previous statement.
+    t.send("\x1b[A\r")
+    t.read_until("value=31")
+    t.read_until("Took")
+    t.read_until("> ")
+    t.close()
+    with open(history) as f:
+        assert "put 'people', 'alice', 'info:age', '31'" in f.read()
+    # A new session finds the history of the previous one.
+    t = Terminal(data, history)
+    t.read_until("> ")
+    t.send("\x1b[A\x1b[A\x1b[A\x1b[A\x1b[A\r")
+    out = t.read_until("Took")
+    t.read_until("> ")
+    t.close()
