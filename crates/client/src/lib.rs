@@ -190,14 +190,75 @@ impl Connection {
         }
     }
 
-    /// The embedded engine, for operations HBase's Thrift1 API lacks (alter, truncate, flush,
-    /// split).
-    pub fn engine(&self, what: &str) -> Result<&Engine> {
+    /// Flushes the table's memstores. Over Thrift this needs a ferrobase gateway (HBase's
+    /// Thrift1 API has no flush); likewise `split`, `truncate`, `put_family` and
+    /// `delete_family`.
+    pub fn flush(&self, name: &str) -> Result<()> {
         match self {
-            Connection::Embedded(e) => Ok(e),
-            Connection::Remote(_) => Err(ClientError::Unsupported(format!(
-                "{what} is not available through HBase's Thrift1 API; run it on an embedded connection (--data)"
-            ))),
+            Connection::Embedded(e) => Ok(e.admin().flush(name)?),
+            Connection::Remote(r) => r.admin_ext("flush", name, b"", &[]),
+        }
+    }
+
+    /// Splits the table's regions at their midpoints, or the region holding `at` there.
+    pub fn split(&self, name: &str, at: Option<&[u8]>) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().split(name, at)?),
+            Connection::Remote(r) => r.admin_ext("split", name, at.unwrap_or_default(), &[]),
+        }
+    }
+
+    /// Disables (if needed), empties and re-enables the table.
+    pub fn truncate(&self, name: &str, preserve_splits: bool) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => {
+                if e.admin().is_enabled(name)? {
+                    e.admin().disable(name)?;
+                }
+                Ok(e.admin().truncate(name, preserve_splits)?)
+            }
+            Connection::Remote(r) => r.admin_ext(
+                if preserve_splits {
+                    "truncate_preserve"
+                } else {
+                    "truncate"
+                },
+                name,
+                b"",
+                &[],
+            ),
+        }
+    }
+
+    /// Adds a family, or changes an existing family's attributes, online.
+    pub fn put_family(&self, name: &str, family: ColumnFamilyDescriptor) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => {
+                let exists = e.admin().describe(name)?.family(&family.name).is_some();
+                if exists {
+                    Ok(e.admin().modify_family(name, family)?)
+                } else {
+                    Ok(e.admin().add_family(name, family)?)
+                }
+            }
+            Connection::Remote(r) => {
+                let mut attrs = vec![("NAME".to_string(), family.name_str())];
+                attrs.extend(
+                    family
+                        .to_attributes()
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), v)),
+                );
+                r.admin_ext("put_family", name, b"", &attrs)
+            }
+        }
+    }
+
+    /// Removes a family and its data.
+    pub fn delete_family(&self, name: &str, family: &[u8]) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().delete_family(name, family)?),
+            Connection::Remote(r) => r.admin_ext("delete_family", name, family, &[]),
         }
     }
 }

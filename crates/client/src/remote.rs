@@ -302,6 +302,30 @@ impl Remote {
         Ok(())
     }
 
+    /// A ferrobase gateway's administration extension (`ferrobaseAdmin`).
+    pub(crate) fn admin_ext(
+        &self,
+        op: &str,
+        table: &str,
+        key: &[u8],
+        attrs: &[(String, String)],
+    ) -> Result<()> {
+        let map = attrs.iter().map(|(k, v)| (text(k), text(v))).collect();
+        let args = TStruct::new()
+            .with(1, text(op))
+            .with(2, text(table))
+            .with(3, bin(key.to_vec()))
+            .with(4, TValue::Map(TType::Binary, TType::Binary, map));
+        match self.call("ferrobaseAdmin", args) {
+            Err(ClientError::Transport(m)) if m.contains("Invalid method name") => {
+                Err(ClientError::Unsupported(format!(
+                "{op} is not available through HBase's Thrift1 API (this gateway is not ferrobase)"
+            )))
+            }
+            other => other.map(|_| ()),
+        }
+    }
+
     pub(crate) fn regions(&self, table: &str) -> Result<Vec<RegionInfo>> {
         let Some(TValue::List(_, items)) =
             self.call("getTableRegions", TStruct::new().with(1, text(table)))?

@@ -262,6 +262,14 @@ fn the_same_statements_run_against_a_server() {
                   count 'mytable'\n\
                   incr 'mytable', 'c', 'colfam1:n', 3\n\
                   describe 'mytable'\n\
+                  alter 'mytable', {NAME => 'colfam1', VERSIONS => 7}, {NAME => 'extra', TTL => 60}\n\
+                  describe 'mytable'\n\
+                  flush 'mytable'\n\
+                  split 'mytable', 'r2'\n\
+                  list_regions 'mytable'\n\
+                  truncate 'mytable'\n\
+                  count 'mytable'\n\
+                  alter 'mytable', 'delete' => 'extra'\n\
                   list\n";
     let (out, ok) = shell(&["--connect", &url], script);
     let _ = Command::new("kill").arg(server.id().to_string()).status();
@@ -275,4 +283,11 @@ fn the_same_statements_run_against_a_server() {
     assert!(out.contains("=> 2"), "{out}");
     assert!(out.contains("COUNTER VALUE = 3"), "{out}");
     assert!(out.contains("VERSIONS => '3'"), "{out}");
+    assert!(
+        out.contains("VERSIONS => '7'") && out.contains("TTL => '60 SECONDS (1 MINUTE)'"),
+        "{out}"
+    );
+    assert!(out.contains("2 rows"), "split made two regions:\n{out}");
+    assert!(out.contains("=> 0"), "truncate emptied the table:\n{out}");
+    assert!(!out.contains("ERROR"), "{out}");
 }

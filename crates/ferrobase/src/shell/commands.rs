@@ -291,17 +291,12 @@ impl Shell {
             "truncate" | "truncate_preserve" => {
                 self.need(st, 1, "truncate 't'")?;
                 let t = text(&a[0], "table name")?;
-                let engine = self.conn.engine(&st.command).map_err(client)?.clone();
                 self.line(&format!("Truncating '{t}' table (it may take a while):"));
-                if engine.admin().is_enabled(&t).map_err(|e| e.to_string())? {
-                    self.line("Disabling table...");
-                    engine.admin().disable(&t).map_err(|e| e.to_string())?;
-                }
+                self.line("Disabling table...");
                 self.line("Truncating table...");
-                engine
-                    .admin()
+                self.conn
                     .truncate(&t, st.command == "truncate_preserve")
-                    .map_err(|e| e.to_string())
+                    .map_err(client)
             }
             "put" => self.put(st),
             "get" => self.get(st),
@@ -362,21 +357,10 @@ impl Shell {
                 match st.command.as_str() {
                     "compact" => self.conn.compact(&t, false).map_err(client),
                     "major_compact" => self.conn.compact(&t, true).map_err(client),
-                    "flush" => self
-                        .conn
-                        .engine("flush")
-                        .map_err(client)?
-                        .admin()
-                        .flush(&t)
-                        .map_err(|e| e.to_string()),
+                    "flush" => self.conn.flush(&t).map_err(client),
                     _ => {
                         let key = a.get(1).map(|v| bytes(v, "split key")).transpose()?;
-                        self.conn
-                            .engine("split")
-                            .map_err(client)?
-                            .admin()
-                            .split(&t, key.as_deref())
-                            .map_err(|e| e.to_string())
+                        self.conn.split(&t, key.as_deref()).map_err(client)
                     }
                 }
             }
@@ -504,15 +488,13 @@ impl Shell {
     fn alter(&mut self, st: &Statement) -> Res<()> {
         self.need(st, 2, "alter 't', {NAME => 'f', VERSIONS => 3}")?;
         let name = text(&st.args[0], "table name")?;
-        let engine = self.conn.engine("alter").map_err(client)?.clone();
-        let admin = engine.admin();
-        let existing = admin.describe(&name).map_err(|e| e.to_string())?;
+        let existing = self.conn.describe_table(&name).map_err(client)?;
         for v in &st.args[1..] {
             let pairs = hash(v, "alter argument")?;
             if let Some((_, fam)) = pairs.iter().find(|(k, _)| k.eq_ignore_ascii_case("delete")) {
-                admin
+                self.conn
                     .delete_family(&name, &bytes(fam, "family")?)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(client)?;
                 continue;
             }
             let is_delete = pairs
@@ -525,14 +507,13 @@ impl Shell {
                 .transpose()?
                 .ok_or("alter needs NAME => 'family' (or 'delete' => 'family')")?;
             if is_delete {
-                admin
-                    .delete_family(&name, &fam_name)
-                    .map_err(|e| e.to_string())?;
+                self.conn.delete_family(&name, &fam_name).map_err(client)?;
                 continue;
             }
             // Attributes not given keep their current values, as in HBase's alter.
             let mut f = existing
-                .family(&fam_name)
+                .iter()
+                .find(|f| f.name == fam_name)
                 .cloned()
                 .unwrap_or_else(|| ColumnFamilyDescriptor::new(fam_name.clone()));
             for (k, v) in &pairs {
@@ -541,11 +522,8 @@ impl Shell {
                         .map_err(|e| e.to_string())?;
                 }
             }
-            if existing.family(&fam_name).is_some() {
-                admin.modify_family(&name, f).map_err(|e| e.to_string())?;
-            } else {
-                admin.add_family(&name, f).map_err(|e| e.to_string())?;
-            }
+            f.validate().map_err(|e| e.to_string())?;
+            self.conn.put_family(&name, f).map_err(client)?;
         }
         self.line("Updating all regions with the new schema...");
         self.line("Done.");

@@ -107,6 +107,75 @@ impl Handler {
         Ok(None)
     }
 
+    /// `ferrobaseAdmin(1: op, 2: table, 3: key, 4: map<string,string> attributes)`: the
+    /// administration HBase's Thrift1 API lacks, so clients of a ferrobase gateway can alter,
+    /// flush, split and truncate. A ferrobase extension; Apache's gateway answers it with an
+    /// unknown-method exception. Ops: `flush`, `split` (key optional), `truncate`,
+    /// `truncate_preserve`, `put_family` (attributes in HBase's spelling, NAME included),
+    /// `delete_family` (key = family).
+    pub(crate) fn ferrobase_admin(&self, a: &Args<'_>) -> CallResult {
+        let op = table_name(&a.bytes(1)?)?;
+        let name = table_name(&a.bytes(2)?)?;
+        let key = a.opt_bytes(3).filter(|k| !k.is_empty());
+        let admin = self.engine.admin();
+        match op.as_str() {
+            "flush" => admin.flush(&name)?,
+            "split" => admin.split(&name, key.as_deref())?,
+            "truncate" | "truncate_preserve" => {
+                if admin.is_enabled(&name)? {
+                    admin.disable(&name)?;
+                }
+                admin.truncate(&name, op == "truncate_preserve")?
+            }
+            "put_family" => {
+                let attrs: Vec<(String, String)> = match a.0.get(4) {
+                    Some(TValue::Map(_, _, items)) => items
+                        .iter()
+                        .filter_map(|(k, v)| match (k, v) {
+                            (TValue::Binary(k), TValue::Binary(v)) => Some((
+                                String::from_utf8_lossy(k).into_owned(),
+                                String::from_utf8_lossy(v).into_owned(),
+                            )),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let fam = attrs
+                    .iter()
+                    .find(|(k, _)| k == "NAME")
+                    .map(|(_, v)| v.clone())
+                    .ok_or_else(|| ServiceError::IllegalArgument("put_family needs NAME".into()))?;
+                let existing = admin.describe(&name)?;
+                let mut f = existing.family(fam.as_bytes()).cloned().unwrap_or_else(|| {
+                    ferrobase_engine::ColumnFamilyDescriptor::new(fam.as_bytes())
+                });
+                for (k, v) in &attrs {
+                    if k != "NAME" {
+                        f.set_attribute(k, v)?;
+                    }
+                }
+                if existing.family(fam.as_bytes()).is_some() {
+                    admin.modify_family(&name, f)?;
+                } else {
+                    admin.add_family(&name, f)?;
+                }
+            }
+            "delete_family" => {
+                let fam = key.ok_or_else(|| {
+                    ServiceError::IllegalArgument("delete_family needs the family".into())
+                })?;
+                admin.delete_family(&name, &fam)?;
+            }
+            other => {
+                return Err(ServiceError::IllegalArgument(format!(
+                    "unknown ferrobaseAdmin op {other:?}"
+                )))
+            }
+        }
+        Ok(None)
+    }
+
     /// `getRegionInfo(row)`: `row` is a meta key `table,row[,...]`; returns the region of
     /// `table` holding `row`.
     pub(crate) fn get_region_info(&self, a: &Args<'_>) -> CallResult {

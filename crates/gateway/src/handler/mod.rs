@@ -137,6 +137,7 @@ impl Handler {
             "scannerGet" => (self.scanner_get(&a, false), true, false),
             "scannerGetList" => (self.scanner_get(&a, true), true, false),
             "scannerClose" => (self.scanner_close(&a), true, false),
+            "ferrobaseAdmin" => (self.ferrobase_admin(&a), true, false),
             _ => return Outcome::UnknownMethod,
         };
         let result = match res {
