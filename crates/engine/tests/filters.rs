@@ -478,3 +478,206 @@ fn malformed_filter_strings_are_precise_errors() {
     assert!(e.position > 0, "{e}");
     assert!(matches!(Error::from(e), Error::IllegalArgument(_)));
 }
+
+/// A random filter tree: its filter-language text and the predicate it stands for.
+struct Tree {
+    text: String,
+    pred: Box<dyn Fn(&Cell) -> bool>,
+}
+
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_op(g: &mut Gen) -> (&'static str, fn(std::cmp::Ordering) -> bool) {
+    use std::cmp::Ordering::*;
+    match g.below(6) {
+        0 => ("<", |o| o == Less),
+        1 => ("<=", |o| o != Greater),
+        2 => ("=", |o| o == Equal),
+        3 => ("!=", |o| o != Equal),
+        4 => (">=", |o| o != Less),
+        _ => (">", |o| o == Greater),
+    }
+}
+
+fn leaf(g: &mut Gen) -> Tree {
+    match g.below(8) {
+        0 => {
+            let (op, f) = random_op(g);
+            let q = format!("q{}", g.below(8)).into_bytes();
+            Tree {
+                text: format!(
+                    "QualifierFilter({op}, 'binary:{}')",
+                    String::from_utf8_lossy(&q)
+                ),
+                pred: Box::new(move |c| f(c.qualifier.cmp(&q))),
+            }
+        }
+        1 => {
+            let (op, f) = random_op(g);
+            let v = format!("v{}", g.below(10)).into_bytes();
+            Tree {
+                text: format!(
+                    "ValueFilter({op}, 'binary:{}')",
+                    String::from_utf8_lossy(&v)
+                ),
+                pred: Box::new(move |c| f(c.value.cmp(&v))),
+            }
+        }
+        2 => {
+            let fam = if g.below(2) == 0 {
+                b"a".to_vec()
+            } else {
+                b"b".to_vec()
+            };
+            let eq = g.below(2) == 0;
+            Tree {
+                text: format!(
+                    "FamilyFilter({}, 'binary:{}')",
+                    if eq { "=" } else { "!=" },
+                    String::from_utf8_lossy(&fam)
+                ),
+                pred: Box::new(move |c| (c.family == fam) == eq),
+            }
+        }
+        3 => {
+            let (op, f) = random_op(g);
+            let r = format!("r{}", g.below(9)).into_bytes();
+            Tree {
+                text: format!("RowFilter({op}, 'binary:{}')", String::from_utf8_lossy(&r)),
+                pred: Box::new(move |c| f(c.row.cmp(&r))),
+            }
+        }
+        4 => {
+            let p = format!("r{}", g.below(9)).into_bytes();
+            Tree {
+                text: format!("PrefixFilter('{}')", String::from_utf8_lossy(&p)),
+                pred: Box::new(move |c| c.row.starts_with(&p)),
+            }
+        }
+        5 => {
+            let p = format!("q{}", g.below(8)).into_bytes();
+            Tree {
+                text: format!("ColumnPrefixFilter('{}')", String::from_utf8_lossy(&p)),
+                pred: Box::new(move |c| c.qualifier.starts_with(&p)),
+            }
+        }
+        6 => {
+            let lo = format!("q{}", g.below(8)).into_bytes();
+            let hi = format!("q{}", g.below(8)).into_bytes();
+            let (li, hi_inc) = (g.below(2) == 0, g.below(2) == 0);
+            Tree {
+                text: format!(
+                    "ColumnRangeFilter('{}', {li}, '{}', {hi_inc})",
+                    String::from_utf8_lossy(&lo),
+                    String::from_utf8_lossy(&hi)
+                ),
+                pred: Box::new(move |c| {
+                    let q = &c.qualifier;
+                    (q > &lo || (li && q == &lo)) && (q < &hi || (hi_inc && q == &hi))
+                }),
+            }
+        }
+        _ => {
+            let a = 1 + g.below(5) as i64;
+            let b = 1 + g.below(5) as i64;
+            Tree {
+                text: format!("TimestampsFilter({a}, {b})"),
+                pred: Box::new(move |c| c.timestamp == a || c.timestamp == b),
+            }
+        }
+    }
+}
+
+fn tree(g: &mut Gen, depth: u32) -> Tree {
+    if depth == 0 || g.below(3) == 0 {
+        return leaf(g);
+    }
+    let n = 2 + g.below(2) as usize;
+    let and = g.below(2) == 0;
+    let kids: Vec<Tree> = (0..n).map(|_| tree(g, depth - 1)).collect();
+    let text = format!(
+        "({})",
+        kids.iter()
+            .map(|k| k.text.as_str())
+            .collect::<Vec<_>>()
+            .join(if and { " AND " } else { " OR " })
+    );
+    let preds: Vec<Box<dyn Fn(&Cell) -> bool>> = kids.into_iter().map(|k| k.pred).collect();
+    Tree {
+        text,
+        pred: Box::new(move |c| {
+            if and {
+                preds.iter().all(|p| p(c))
+            } else {
+                preds.iter().any(|p| p(c))
+            }
+        }),
+    }
+}
+
+#[test]
+fn random_filter_trees_match_a_naive_evaluation() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let t = setup_random(&e);
+    let all = scan(&t, None, false);
+    let mut g = Gen(0xfeed_beef);
+    for i in 0..150 {
+        let tr = tree(&mut g, 3);
+        let want = naive(&all, tr.pred.as_ref(), &|_| true);
+        let got = scan(&t, Some(&tr.text), false);
+        if got != want {
+            let short = |rows: &[Row]| -> Vec<String> {
+                rows.iter()
+                    .map(|(k, c)| {
+                        format!(
+                            "{}:{}",
+                            String::from_utf8_lossy(k),
+                            c.iter()
+                                .map(|c| format!(
+                                    "{}{}",
+                                    String::from_utf8_lossy(&c.family),
+                                    String::from_utf8_lossy(&c.qualifier)
+                                ))
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        )
+                    })
+                    .collect()
+            };
+            let (g, w) = (short(&got), short(&want));
+            let diff: Vec<_> = g
+                .iter()
+                .zip(w.iter())
+                .filter(|(a, b)| a != b)
+                .take(3)
+                .collect();
+            panic!(
+                "tree {i}: {}\nfirst differences (got, want): {diff:?}\nlens {} {}",
+                tr.text,
+                g.len(),
+                w.len()
+            );
+        }
+        let mut rev = want.clone();
+        rev.reverse();
+        assert_eq!(
+            scan(&t, Some(&tr.text), true),
+            rev,
+            "reversed tree {i}: {}",
+            tr.text
+        );
+    }
+}

@@ -1,5 +1,6 @@
 //! Atomic single-row operations: increments under contention, appends, check-and-mutate.
 
+use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::*;
 use std::sync::Arc;
 
@@ -70,20 +71,56 @@ fn append_and_check_and_mutate() {
             v.to_string(),
         ))]
     };
+    let eq = CompareOp::Equal;
     assert!(t
-        .check_and_mutate(b"r", b"cf", b"state", None, put("one"))
+        .check_and_mutate(b"r", b"cf", b"state", eq, None, put("one"))
         .unwrap());
     assert!(!t
-        .check_and_mutate(b"r", b"cf", b"state", None, put("two"))
+        .check_and_mutate(b"r", b"cf", b"state", eq, None, put("two"))
         .unwrap());
     assert!(!t
-        .check_and_mutate(b"r", b"cf", b"state", Some(b"zero"), put("two"))
+        .check_and_mutate(b"r", b"cf", b"state", eq, Some(b"zero"), put("two"))
         .unwrap());
     assert!(t
-        .check_and_mutate(b"r", b"cf", b"state", Some(b"one"), put("two"))
+        .check_and_mutate(b"r", b"cf", b"state", eq, Some(b"one"), put("two"))
         .unwrap());
     assert_eq!(
         t.get(&Get::new("r")).unwrap().value(b"cf", b"state"),
         Some(&b"two"[..])
     );
+    // HBase's order: `expected OP stored`. "a" < "two", so GREATER does not hold and LESS does.
+    assert!(!t
+        .check_and_mutate(
+            b"r",
+            b"cf",
+            b"state",
+            CompareOp::Greater,
+            Some(b"a"),
+            put("x")
+        )
+        .unwrap());
+    let both = vec![
+        Mutation::Put(Put::new("r").add_column("cf", "state", "three")),
+        Mutation::Delete(Delete::new("r").add_columns("cf", "log")),
+    ];
+    assert!(t
+        .check_and_mutate(b"r", b"cf", b"state", CompareOp::Less, Some(b"a"), both)
+        .unwrap());
+    let r = t.get(&Get::new("r")).unwrap();
+    assert_eq!(r.value(b"cf", b"state"), Some(&b"three"[..]));
+    assert_eq!(
+        r.value(b"cf", b"log"),
+        None,
+        "the RowMutations' delete applied with its put"
+    );
+    assert!(t
+        .check_and_mutate(
+            b"r",
+            b"cf",
+            b"state",
+            CompareOp::NotEqual,
+            Some(b"zzz"),
+            vec![]
+        )
+        .unwrap());
 }

@@ -2,6 +2,7 @@
 
 use super::{Get, Mutation, Put, RowResult, Table};
 use crate::error::{Error, Result};
+use crate::filter::CompareOp;
 
 impl Table {
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
@@ -82,14 +83,19 @@ impl Table {
             })
     }
 
-    /// Applies `mutations` (all on `row`) only if the newest value of `family:qualifier`
-    /// equals `expected`, or, with `None`, if the column has no value. Returns whether they
-    /// were applied. Atomic for the row.
+    /// Applies `mutations` (all on `row`: puts and deletes, as a RowMutations) only if the
+    /// check holds, and returns whether they were applied. Atomic for the row.
+    ///
+    /// The check is HBase's: with `expected = Some(v)`, the newest value `actual` of
+    /// `family:qualifier` must exist and satisfy `v OP actual` (so `Less` means the expected
+    /// value is less than the stored one); with `None`, the column must be absent (or empty,
+    /// unless `op` is `NotEqual`).
     pub fn check_and_mutate(
         &self,
         row: &[u8],
         family: &[u8],
         qualifier: &[u8],
+        op: CompareOp,
         expected: Option<&[u8]>,
         mutations: Vec<Mutation>,
     ) -> Result<bool> {
@@ -98,7 +104,13 @@ impl Table {
             .inner
             .read_modify_write(&self.name, &get, |current| {
                 let actual = current.value(family, qualifier);
-                if actual != expected {
+                let holds = match (expected, actual) {
+                    (None, None) => true,
+                    (None, Some(a)) => a.is_empty() && op != CompareOp::NotEqual,
+                    (Some(_), None) => false,
+                    (Some(e), Some(a)) => op.holds(e.cmp(a)),
+                };
+                if !holds {
                     return Ok((Vec::new(), false));
                 }
                 Ok((mutations.clone(), true))

@@ -19,8 +19,8 @@ pub struct FilterList {
     filters: Vec<Box<dyn Filter>>,
     /// For OR: which members excluded the current row by key (they sit out its cells).
     row_excluded: Vec<bool>,
-    /// For OR: which members included a cell of the current row.
-    hint_owner: Option<usize>,
+    /// Each member's answer for the current cell (None: not asked).
+    last: Vec<Option<ReturnCode>>,
 }
 
 impl FilterList {
@@ -31,7 +31,7 @@ impl FilterList {
             op,
             filters,
             row_excluded: vec![false; n],
-            hint_owner: None,
+            last: vec![None; n],
         }
     }
 
@@ -65,7 +65,7 @@ impl Filter for FilterList {
             f.reset();
         }
         self.row_excluded.iter_mut().for_each(|x| *x = false);
-        self.hint_owner = None;
+        self.last.iter_mut().for_each(|x| *x = None);
     }
     fn filter_all_remaining(&self) -> bool {
         if self.filters.is_empty() {
@@ -109,22 +109,17 @@ impl Filter for FilterList {
         }
     }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
-        self.hint_owner = None;
+        self.last.iter_mut().for_each(|x| *x = None);
         match self.op {
             ListOperator::MustPassAll => {
                 let mut worst = ReturnCode::Include;
                 for (i, f) in self.filters.iter_mut().enumerate() {
                     let code = f.filter_cell(c);
+                    self.last[i] = Some(code);
                     if rank(code) > rank(worst) {
                         worst = code;
-                        if code == ReturnCode::SeekNextUsingHint {
-                            self.hint_owner = Some(i);
-                        }
                     }
-                    if !code.includes()
-                        && code != ReturnCode::SeekNextUsingHint
-                        && rank(code) >= rank(ReturnCode::NextRow)
-                    {
+                    if code == ReturnCode::NextRow {
                         break;
                     }
                 }
@@ -137,13 +132,9 @@ impl Filter for FilterList {
                         continue;
                     }
                     let code = f.filter_cell(c);
-                    let better = match best {
-                        None => true,
-                        Some(b) => rank(code) < rank(b),
-                    };
-                    if better {
+                    self.last[i] = Some(code);
+                    if best.is_none_or(|b| rank(code) < rank(b)) {
                         best = Some(code);
-                        self.hint_owner = (code == ReturnCode::SeekNextUsingHint).then_some(i);
                     }
                 }
                 match best {
@@ -157,9 +148,22 @@ impl Filter for FilterList {
             }
         }
     }
+    /// AND: every member must pass, so the furthest hint is safe. OR: any member may pass, so
+    /// only the nearest hint is (members that asked to seek all gave one).
     fn next_column_hint(&self, c: &CellRef<'_>) -> Option<Vec<u8>> {
-        self.hint_owner
-            .and_then(|i| self.filters[i].next_column_hint(c))
+        let hints = self
+            .filters
+            .iter()
+            .zip(&self.last)
+            .filter(|(_, code)| **code == Some(ReturnCode::SeekNextUsingHint))
+            .map(|(f, _)| f.next_column_hint(c));
+        match self.op {
+            ListOperator::MustPassAll => hints.flatten().max(),
+            ListOperator::MustPassOne => {
+                let all: Option<Vec<Vec<u8>>> = hints.collect();
+                all.and_then(|v| v.into_iter().min())
+            }
+        }
     }
     fn transform_cell(&self, mut cell: Cell) -> Cell {
         for f in &self.filters {

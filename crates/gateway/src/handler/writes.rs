@@ -4,6 +4,7 @@ use super::args::{open_table, parse_column, Args};
 use super::convert::tcells;
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::{TStruct, TValue};
+use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{Delete, Durability, Mutation, Put, LATEST_TIMESTAMP};
 
 /// Builds the Delete and Put of one row from Thrift `Mutation`s (isDelete, column, value,
@@ -174,7 +175,8 @@ impl Handler {
             .strukt(6)
             .ok_or_else(|| ServiceError::IllegalArgument("checkAndPut needs a mutation".into()))?;
         let muts = row_mutations(&row, &[mput], LATEST_TIMESTAMP)?;
-        let applied = t.check_and_mutate(&row, &f, &q, expected.as_deref(), muts)?;
+        let applied =
+            t.check_and_mutate(&row, &f, &q, CompareOp::Equal, expected.as_deref(), muts)?;
         Ok(Some(TValue::Bool(applied)))
     }
 }
