@@ -479,10 +479,13 @@ fn malformed_filter_strings_are_precise_errors() {
     assert!(matches!(Error::from(e), Error::IllegalArgument(_)));
 }
 
+/// A predicate over cells.
+type CellPredicate = Box<dyn Fn(&Cell) -> bool>;
+
 /// A random filter tree: its filter-language text and the predicate it stands for.
 struct Tree {
     text: String,
-    pred: Box<dyn Fn(&Cell) -> bool>,
+    pred: CellPredicate,
 }
 
 struct Gen(u64);
@@ -614,7 +617,7 @@ fn tree(g: &mut Gen, depth: u32) -> Tree {
             .collect::<Vec<_>>()
             .join(if and { " AND " } else { " OR " })
     );
-    let preds: Vec<Box<dyn Fn(&Cell) -> bool>> = kids.into_iter().map(|k| k.pred).collect();
+    let preds: Vec<CellPredicate> = kids.into_iter().map(|k| k.pred).collect();
     Tree {
         text,
         pred: Box::new(move |c| {
