@@ -590,6 +590,28 @@ impl Remote {
                 cells,
             });
         }
+        if filter.is_none() && !get.raw {
+            // One round trip: getRowWithColumns(Ts).
+            let args = TStruct::new()
+                .with(1, text(table))
+                .with(2, bin(get.row.clone()))
+                .with(3, columns_of(&get.columns));
+            let reply = match time_bound(&get.time_range)? {
+                Some(ts) => self.call(
+                    "getRowWithColumnsTs",
+                    args.with(4, TValue::I64(ts)).with(5, no_attrs()),
+                )?,
+                None => self.call("getRowWithColumns", args.with(4, no_attrs()))?,
+            };
+            let row = match reply {
+                Some(TValue::List(_, items)) => items.first().and_then(row_result),
+                _ => None,
+            };
+            return Ok(row.unwrap_or(RowResult {
+                row: get.row.clone(),
+                cells: Vec::new(),
+            }));
+        }
         let mut stop = get.row.clone();
         stop.push(0);
         let scan = Scan {

@@ -80,6 +80,7 @@ pub struct RegionScanner {
     started: bool,
     /// This region's own copy of the read's filter.
     filter: Option<Box<dyn Filter>>,
+    metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl std::fmt::Debug for RegionScanner {
@@ -134,6 +135,7 @@ impl RegionScanner {
             reversed,
             started: false,
             filter,
+            metrics: inner.metrics.clone(),
         })
     }
 
@@ -178,6 +180,7 @@ impl RegionScanner {
             let Some(row) = self.next_candidate()? else {
                 return Ok(None);
             };
+            crate::metrics::Metrics::inc(&self.metrics.rows_examined);
             if let Some(f) = self.filter.as_mut() {
                 f.reset();
                 if f.filter_row_key(&row) {

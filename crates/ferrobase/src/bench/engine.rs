@@ -1,64 +1,10 @@
 //! The engine benchmark: prints one table of throughput, latency and size figures for the
 //! workloads of the seed articles. Not a test: it asserts nothing about time.
 
+use super::{print_table, Rng, Row};
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::*;
 use std::time::{Duration, Instant};
-
-struct Row {
-    workload: String,
-    ops: usize,
-    elapsed: Duration,
-    latencies: Vec<Duration>,
-    note: String,
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i]
-}
-
-fn print_table(rows: &mut [Row]) {
-    println!(
-        "| {:<44} | {:>9} | {:>12} | {:>10} | {:>10} | {:<28} |",
-        "workload", "ops", "ops/s", "p50 µs", "p99 µs", "note"
-    );
-    println!(
-        "|{:-<46}|{:->11}|{:->14}|{:->12}|{:->12}|{:-<30}|",
-        "", "", "", "", "", ""
-    );
-    for r in rows.iter_mut() {
-        r.latencies.sort_unstable();
-        let per_s = r.ops as f64 / r.elapsed.as_secs_f64().max(1e-9);
-        let (p50, p99) = if r.latencies.is_empty() {
-            ("-".to_string(), "-".to_string())
-        } else {
-            (
-                format!("{:.1}", percentile(&r.latencies, 0.5).as_secs_f64() * 1e6),
-                format!("{:.1}", percentile(&r.latencies, 0.99).as_secs_f64() * 1e6),
-            )
-        };
-        println!(
-            "| {:<44} | {:>9} | {:>12.0} | {:>10} | {:>10} | {:<28} |",
-            r.workload, r.ops, per_s, p50, p99, r.note
-        );
-    }
-}
-
-/// Deterministic xorshift stream so every run stores the same data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn family(bloom: BloomType) -> ColumnFamilyDescriptor {
     let mut cf = ColumnFamilyDescriptor::new("cf");
@@ -125,10 +71,6 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut cells: u64 = 1_000_000;
     let mut dir: Option<std::path::PathBuf> = None;
     let mut it = args.iter();
-    match it.next().map(String::as_str) {
-        Some("engine") => {}
-        other => bail!("usage: ferrobase bench engine [--cells N] [--dir DIR] (got {other:?})"),
-    }
     while let Some(a) = it.next() {
         match a.as_str() {
             "--cells" => cells = it.next().context("--cells needs a number")?.parse()?,

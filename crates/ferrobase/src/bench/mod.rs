@@ -1,0 +1,77 @@
+//! Benchmark programs: they print tables and assert nothing about time.
+//!
+//! - `ferrobase bench engine`: the engine on the seed articles' workloads;
+//! - `ferrobase bench filters`: filtered scans, rows examined against rows returned;
+//! - `ferrobase bench gateway`: the Thrift gateway under 1, 16 and 64 connections.
+
+mod engine;
+mod filters;
+mod gateway;
+
+use anyhow::{bail, Result};
+use std::time::Duration;
+
+/// One line of a results table.
+pub struct Row {
+    pub workload: String,
+    pub ops: usize,
+    pub elapsed: Duration,
+    pub latencies: Vec<Duration>,
+    pub note: String,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+pub fn print_table(rows: &mut [Row]) {
+    println!(
+        "| {:<44} | {:>9} | {:>12} | {:>10} | {:>10} | {:<28} |",
+        "workload", "ops", "ops/s", "p50 µs", "p99 µs", "note"
+    );
+    println!(
+        "|{:-<46}|{:->11}|{:->14}|{:->12}|{:->12}|{:-<30}|",
+        "", "", "", "", "", ""
+    );
+    for r in rows.iter_mut() {
+        r.latencies.sort_unstable();
+        let per_s = r.ops as f64 / r.elapsed.as_secs_f64().max(1e-9);
+        let (p50, p99) = if r.latencies.is_empty() {
+            ("-".to_string(), "-".to_string())
+        } else {
+            (
+                format!("{:.1}", percentile(&r.latencies, 0.5).as_secs_f64() * 1e6),
+                format!("{:.1}", percentile(&r.latencies, 0.99).as_secs_f64() * 1e6),
+            )
+        };
+        println!(
+            "| {:<44} | {:>9} | {:>12.0} | {:>10} | {:>10} | {:<28} |",
+            r.workload, r.ops, per_s, p50, p99, r.note
+        );
+    }
+}
+
+/// Deterministic xorshift stream so every run stores the same data.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+pub fn main(args: &[String]) -> Result<()> {
+    match args.first().map(String::as_str) {
+        Some("engine") => engine::main(&args[1..]),
+        Some("filters") => filters::main(&args[1..]),
+        Some("gateway") => gateway::main(&args[1..]),
+        other => bail!("usage: ferrobase bench engine|filters|gateway [options] (got {other:?})"),
+    }
+}
