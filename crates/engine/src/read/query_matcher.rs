@@ -207,6 +207,10 @@ impl QueryMatcher {
         // 6. The filter stage.
         let mut then = MatchCode::Include;
         if let Some(f) = filter {
+            // HBase's DONE_SCAN: nothing more of this region can pass.
+            if f.filter_all_remaining() {
+                return MatchCode::SeekNextRow;
+            }
             let cell = CellRef {
                 row: &k.row,
                 family,
