@@ -9,7 +9,8 @@
 //!   unless KEEP_DELETED_CELLS keeps them (TTL: until they expire);
 //! - expired markers are dropped when MIN_VERSIONS is 0.
 
-use crate::cell::{CellType, KeyValue};
+use super::delete_tracker::DeleteTracker;
+use crate::cell::KeyValue;
 use crate::schema::{ColumnFamilyDescriptor, KeepDeletedCells};
 
 /// Compaction matcher state for one store.
@@ -22,11 +23,8 @@ pub struct CompactionMatcher {
     major: bool,
     smallest_read_point: u64,
     row: Option<Vec<u8>>,
-    family_delete_ts: Option<i64>,
-    family_version_deletes: Vec<i64>,
+    deletes: DeleteTracker,
     column: Option<Vec<u8>>,
-    column_delete_ts: Option<i64>,
-    version_deletes: Vec<i64>,
     versions: u32,
     last_ts: Option<i64>,
 }
@@ -49,11 +47,8 @@ impl CompactionMatcher {
             major,
             smallest_read_point,
             row: None,
-            family_delete_ts: None,
-            family_version_deletes: Vec::new(),
+            deletes: DeleteTracker::default(),
             column: None,
-            column_delete_ts: None,
-            version_deletes: Vec::new(),
             versions: 0,
             last_ts: None,
         }
@@ -64,14 +59,12 @@ impl CompactionMatcher {
         let k = &kv.key;
         if self.row.as_deref() != Some(&k.row[..]) {
             self.row = Some(k.row.clone());
-            self.family_delete_ts = None;
-            self.family_version_deletes.clear();
+            self.deletes.reset_row();
             self.column = None;
         }
         if self.column.as_deref() != Some(&k.qualifier[..]) {
             self.column = Some(k.qualifier.clone());
-            self.column_delete_ts = None;
-            self.version_deletes.clear();
+            self.deletes.reset_column();
             self.versions = 0;
             self.last_ts = None;
         }
@@ -90,30 +83,12 @@ impl CompactionMatcher {
                 return false;
             }
             if !retain_deleted {
-                match k.cell_type {
-                    CellType::DeleteFamily => {
-                        self.family_delete_ts =
-                            Some(self.family_delete_ts.map_or(ts, |d| d.max(ts)));
-                    }
-                    CellType::DeleteFamilyVersion => self.family_version_deletes.push(ts),
-                    CellType::DeleteColumn => {
-                        self.column_delete_ts =
-                            Some(self.column_delete_ts.map_or(ts, |d| d.max(ts)));
-                    }
-                    CellType::Delete => self.version_deletes.push(ts),
-                    _ => {}
-                }
+                self.deletes.add(k.cell_type, ts);
             }
             return retain_deleted || !self.major;
         }
-        if !retain_deleted {
-            let masked = self.family_delete_ts.is_some_and(|d| ts <= d)
-                || self.column_delete_ts.is_some_and(|d| ts <= d)
-                || self.family_version_deletes.contains(&ts)
-                || self.version_deletes.contains(&ts);
-            if masked {
-                return false;
-            }
+        if !retain_deleted && self.deletes.masked(ts).is_some() {
+            return false;
         }
         if self.last_ts == Some(ts) {
             return false;

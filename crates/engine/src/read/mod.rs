@@ -2,6 +2,7 @@
 //! scanners. Region- and table-level scanning builds on these.
 
 mod compaction_matcher;
+mod delete_tracker;
 mod merge_cursor;
 mod query_matcher;
 mod store_scanner;

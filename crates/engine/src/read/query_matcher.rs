@@ -16,8 +16,9 @@
 //! Within the empty-qualifier column every seek becomes a skip, so family delete markers
 //! (which carry the empty qualifier) are always seen.
 
+use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
-use crate::cell::{CellKey, CellType, KeyValue};
+use crate::cell::{CellKey, KeyValue};
 use crate::filter::{CellRef, Filter, ReturnCode};
 use crate::schema::KeepDeletedCells;
 
@@ -64,11 +65,8 @@ pub struct MatchSpec {
 pub struct QueryMatcher {
     spec: MatchSpec,
     row: Vec<u8>,
-    family_delete_ts: Option<i64>,
-    family_version_deletes: Vec<i64>,
+    deletes: DeleteTracker,
     column: Option<Vec<u8>>,
-    column_delete_ts: Option<i64>,
-    version_deletes: Vec<i64>,
     versions: u32,
     last_ts: Option<i64>,
 }
@@ -79,11 +77,8 @@ impl QueryMatcher {
         QueryMatcher {
             spec,
             row: Vec::new(),
-            family_delete_ts: None,
-            family_version_deletes: Vec::new(),
+            deletes: DeleteTracker::default(),
             column: None,
-            column_delete_ts: None,
-            version_deletes: Vec::new(),
             versions: 0,
             last_ts: None,
         }
@@ -98,15 +93,13 @@ impl QueryMatcher {
     pub fn start_row(&mut self, row: &[u8]) {
         self.row.clear();
         self.row.extend_from_slice(row);
-        self.family_delete_ts = None;
-        self.family_version_deletes.clear();
+        self.deletes.reset_row();
         self.column = None;
     }
 
     fn start_column(&mut self, q: &[u8]) {
         self.column = Some(q.to_vec());
-        self.column_delete_ts = None;
-        self.version_deletes.clear();
+        self.deletes.reset_column();
         self.versions = 0;
         self.last_ts = None;
     }
@@ -158,31 +151,16 @@ impl QueryMatcher {
                 ts >= tr.min
             };
             if track {
-                match k.cell_type {
-                    CellType::DeleteFamily => {
-                        self.family_delete_ts =
-                            Some(self.family_delete_ts.map_or(ts, |d| d.max(ts)));
-                    }
-                    CellType::DeleteFamilyVersion => self.family_version_deletes.push(ts),
-                    CellType::DeleteColumn => {
-                        self.column_delete_ts =
-                            Some(self.column_delete_ts.map_or(ts, |d| d.max(ts)));
-                    }
-                    CellType::Delete => self.version_deletes.push(ts),
-                    _ => {}
-                }
+                self.deletes.add(k.cell_type, ts);
             }
             return MatchCode::Skip;
         }
         if !self.spec.raw {
             // 3. Masked by a marker.
-            if self.family_delete_ts.is_some_and(|d| ts <= d)
-                || self.column_delete_ts.is_some_and(|d| ts <= d)
-            {
-                return MatchCode::SeekNextCol;
-            }
-            if self.family_version_deletes.contains(&ts) || self.version_deletes.contains(&ts) {
-                return MatchCode::Skip;
+            match self.deletes.masked(ts) {
+                Some(Masked::ColumnAndOlder) => return MatchCode::SeekNextCol,
+                Some(Masked::ThisVersion) => return MatchCode::Skip,
+                None => {}
             }
         }
         // 4. Time range.

@@ -35,7 +35,11 @@ fn load(
     // Text-like values: 16 symbols, so codecs get about 2:1, as on real data.
     let mut vr = Rng(0x9e37_79b9);
     let values: Vec<Vec<u8>> = (0..64)
-        .map(|_| (0..value_len).map(|_| b"abcdefghijklmnop"[(vr.next() % 16) as usize]).collect())
+        .map(|_| {
+            (0..value_len)
+                .map(|_| b"abcdefghijklmnop"[(vr.next() % 16) as usize])
+                .collect()
+        })
         .collect();
     let mut lat = Vec::new();
     let start = Instant::now();
@@ -236,7 +240,9 @@ pub fn main(args: &[String]) -> Result<()> {
     for i in 0..n_scans {
         let u = (i as u64 * 7919) % users.min(200);
         let t0 = Instant::now();
-        let g = Get::new(format!("{u:08}")).filter(Box::new(ferrobase_engine::filter::ColumnCountGetFilter::new(100)));
+        let g = Get::new(format!("{u:08}")).filter(Box::new(
+            ferrobase_engine::filter::ColumnCountGetFilter::new(100),
+        ));
         let first = wide.get(&g)?;
         lat.push(t0.elapsed());
         if first.cells.len() != 100 {
