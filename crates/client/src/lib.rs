@@ -343,6 +343,31 @@ impl Table {
         }
     }
 
+    /// Applies `put` only if `family:qualifier` holds `expected` (or, with `None`, is absent);
+    /// returns whether it was applied. Atomic for the row.
+    pub fn check_and_put(
+        &self,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        put: Put,
+    ) -> Result<bool> {
+        match &self.conn {
+            Connection::Embedded(e) => Ok(e.table(&self.name)?.check_and_mutate(
+                row,
+                family,
+                qualifier,
+                ferrobase_engine::filter::CompareOp::Equal,
+                expected,
+                vec![ferrobase_engine::Mutation::Put(put)],
+            )?),
+            Connection::Remote(r) => {
+                r.check_and_put(&self.name, row, family, qualifier, expected, put)
+            }
+        }
+    }
+
     /// Appends to a column; returns the new value.
     pub fn append(
         &self,

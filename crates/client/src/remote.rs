@@ -649,6 +649,40 @@ impl Remote {
         }
     }
 
+    pub(crate) fn check_and_put(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        put: Put,
+    ) -> Result<bool> {
+        if put.cells.len() != 1 || put.row != row {
+            return Err(ClientError::Unsupported(
+                "HBase's Thrift1 checkAndPut carries exactly one cell of the checked row".into(),
+            ));
+        }
+        let c = &put.cells[0];
+        let mput = Self::mutation(
+            false,
+            column(&c.family, Some(&c.qualifier)),
+            c.value.clone(),
+            true,
+        );
+        let mut args = TStruct::new()
+            .with(1, text(table))
+            .with(2, bin(row.to_vec()))
+            .with(3, bin(column(family, Some(qualifier))));
+        if let Some(v) = expected {
+            args = args.with(5, bin(v.to_vec()));
+        }
+        match self.call("checkAndPut", args.with(6, mput).with(7, no_attrs()))? {
+            Some(TValue::Bool(b)) => Ok(b),
+            other => Err(transport(format!("unexpected checkAndPut reply {other:?}"))),
+        }
+    }
+
     pub(crate) fn append(
         &self,
         table: &str,

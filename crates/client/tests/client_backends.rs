@@ -119,6 +119,23 @@ fn scenario(conn: &Connection) {
     assert_eq!(t.increment(b"c", b"cf", b"n", -2).unwrap(), 3);
     t.append(b"c", b"meta", b"log", b"ab").unwrap();
     assert_eq!(t.append(b"c", b"meta", b"log", b"cd").unwrap(), b"abcd");
+    // Check-and-put: absent, then equal.
+    let cp = |v: &str| Put::new("lock").add_column("meta", "owner", v.to_string());
+    assert!(t
+        .check_and_put(b"lock", b"meta", b"owner", None, cp("a"))
+        .unwrap());
+    assert!(!t
+        .check_and_put(b"lock", b"meta", b"owner", None, cp("b"))
+        .unwrap());
+    assert!(t
+        .check_and_put(b"lock", b"meta", b"owner", Some(b"a"), cp("c"))
+        .unwrap());
+    assert_eq!(
+        t.get(Get::new("lock"), None)
+            .unwrap()
+            .value(b"meta", b"owner"),
+        Some(&b"c"[..])
+    );
     // Errors name the problem.
     let err = conn.table("nope").get(Get::new("r"), None).unwrap_err();
     assert!(err.to_string().contains("does not exist"), "{err}");
