@@ -124,11 +124,15 @@ impl MemstoreScanner {
 
     /// Moves to the next cell.
     pub fn next(&mut self) {
-        let Some(cur) = self.current.take() else {
-            return;
-        };
+        self.take();
+    }
+
+    /// Moves to the next cell, returning the one under the cursor without copying it.
+    pub fn take(&mut self) -> Option<KeyValue> {
+        let cur = self.current.take()?;
         let mem = self.mem.clone();
         self.set(mem.map.lower_bound(Bound::Excluded(&cur.key)));
+        Some(cur)
     }
 
     /// The row of the last cell before `first_on_row(row)`.

@@ -279,6 +279,13 @@ impl FileScanner {
         Ok(true)
     }
 
+    /// Moves to the next cell, returning the one under the cursor without copying it.
+    pub fn take(&mut self) -> Result<Option<KeyValue>> {
+        let cur = self.current.take();
+        self.advance()?;
+        Ok(cur)
+    }
+
     /// Moves to the next cell.
     pub fn advance(&mut self) -> Result<()> {
         loop {

@@ -33,6 +33,13 @@ impl Source {
         }
     }
 
+    fn take(&mut self) -> Result<Option<KeyValue>> {
+        match self {
+            Source::Mem(m) => Ok(m.take()),
+            Source::File(f) => f.take(),
+        }
+    }
+
     fn seek(&mut self, key: &CellKey) -> Result<()> {
         match self {
             Source::Mem(m) => {
@@ -106,6 +113,15 @@ impl MergeCursor {
             self.pick();
         }
         Ok(())
+    }
+
+    /// Advances past the current cell and returns it, moved rather than copied.
+    pub fn take(&mut self) -> Result<Option<KeyValue>> {
+        let Some(i) = self.current else { return Ok(None) };
+        let kv = self.sources[i].take()?;
+        self.skip_invisible(i)?;
+        self.pick();
+        Ok(kv)
     }
 
     /// Moves forward to the first cell ≥ `key`; sources already there are not touched.

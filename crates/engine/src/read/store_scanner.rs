@@ -68,13 +68,16 @@ impl StoreScanner {
             let f = filter.as_mut().map(|f| &mut **f as &mut dyn Filter);
             match self.matcher.match_cell(kv, &self.family, f) {
                 MatchCode::Include => {
-                    out.push(kv.clone());
-                    self.cursor.advance()?;
+                    if let Some(kv) = self.cursor.take()? {
+                        out.push(kv);
+                    }
                 }
                 MatchCode::IncludeAndSeekNextCol => {
-                    out.push(kv.clone());
-                    let key = CellKey::after_column(row, &kv.key.qualifier);
-                    self.cursor.seek_forward(&key)?;
+                    if let Some(kv) = self.cursor.take()? {
+                        let key = CellKey::after_column(row, &kv.key.qualifier);
+                        out.push(kv);
+                        self.cursor.seek_forward(&key)?;
+                    }
                 }
                 MatchCode::IncludeAndSeekNextRow => {
                     out.push(kv.clone());
