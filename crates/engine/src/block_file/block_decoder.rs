@@ -22,6 +22,56 @@ impl BlockDecoder {
         }
     }
 
+    /// Skips to the first cell ≥ `target` and returns it (`Ok(None)` when the block ends
+    /// first). Cells before it are compared in place, without copying their values.
+    pub fn seek(&mut self, target: &CellKey) -> Result<Option<KeyValue>, usize> {
+        let block = self.block.clone();
+        loop {
+            if self.pos >= block.len() {
+                return Ok(None);
+            }
+            let start = self.pos;
+            let mut r = ByteReader::new(&block[self.pos..]);
+            let parsed = (|| {
+                let shared = usize::try_from(r.varint()?).ok()?;
+                if shared > self.prev_row.len() {
+                    return None;
+                }
+                let suffix = r.len_prefixed()?;
+                self.prev_row.truncate(shared);
+                self.prev_row.extend_from_slice(suffix);
+                let qualifier = r.len_prefixed()?;
+                let timestamp = r.i64()?;
+                let cell_type = CellType::from_code(r.u8()?)?;
+                let seq = r.varint()?;
+                let value = r.len_prefixed()?;
+                Some((qualifier, timestamp, cell_type, seq, value))
+            })();
+            let Some((qualifier, timestamp, cell_type, seq, value)) = parsed else {
+                return Err(start);
+            };
+            self.pos += r.position();
+            let ord = self.prev_row[..]
+                .cmp(&target.row[..])
+                .then_with(|| qualifier.cmp(&target.qualifier[..]))
+                .then_with(|| target.timestamp.cmp(&timestamp))
+                .then_with(|| target.cell_type.cmp(&cell_type))
+                .then_with(|| target.seq.cmp(&seq));
+            if ord != std::cmp::Ordering::Less {
+                return Ok(Some(KeyValue {
+                    key: CellKey {
+                        row: self.prev_row.clone(),
+                        qualifier: qualifier.to_vec(),
+                        timestamp,
+                        cell_type,
+                        seq,
+                    },
+                    value: value.to_vec(),
+                }));
+            }
+        }
+    }
+
     /// The next cell, `Ok(None)` at the end, or `Err(offset_in_block)` when malformed.
     pub fn next_cell(&mut self) -> Result<Option<KeyValue>, usize> {
         if self.pos >= self.block.len() {
@@ -101,6 +151,39 @@ mod tests {
             assert_eq!(d.next_cell().unwrap(), None);
         }
         assert!(sizes[1] < sizes[0]);
+    }
+
+    #[test]
+    fn seek_finds_the_first_cell_at_or_after_the_target() {
+        let cells: Vec<KeyValue> = (0..60)
+            .map(|i| kv(&format!("row{:03}", i / 4), &format!("q{}", i % 4), 100 - i))
+            .collect();
+        let mut sorted = cells.clone();
+        sorted.sort_by(|a, b| a.key.cmp(&b.key));
+        let mut b = BlockBuilder::new(DataBlockEncoding::Prefix);
+        for c in &sorted {
+            b.add(c);
+        }
+        let block = Arc::new(b.take());
+        let mut targets: Vec<CellKey> = sorted.iter().map(|c| c.key.clone()).collect();
+        targets.push(CellKey::first_on_row(b"row007"));
+        targets.push(CellKey::after_row(b"row007"));
+        targets.push(CellKey::after_column(b"row003", b"q1"));
+        targets.push(CellKey::first_on_row(b"zzz"));
+        targets.push(CellKey::first_on_row(b""));
+        for t in targets {
+            let want = sorted.iter().find(|c| c.key >= t).cloned();
+            let mut d = BlockDecoder::new(block.clone());
+            assert_eq!(d.seek(&t).unwrap(), want, "target {t:?}");
+            // Decoding continues correctly after a seek.
+            if want.is_some() {
+                let next = sorted
+                    .iter()
+                    .find(|c| c.key > want.as_ref().unwrap().key)
+                    .cloned();
+                assert_eq!(d.next_cell().unwrap(), next);
+            }
+        }
     }
 
     #[test]

@@ -319,17 +319,26 @@ impl FileScanner {
         let reuse = self.decoder.is_some()
             && idx == self.block_idx
             && self.current.as_ref().is_some_and(|c| c.key <= *key);
+        if reuse && self.current.as_ref().is_some_and(|c| c.key == *key) {
+            return Ok(());
+        }
         if !reuse && !self.load(idx)? {
             return Ok(());
         }
-        if !reuse {
-            self.advance()?;
-        }
-        while let Some(c) = &self.current {
-            if c.key >= *key {
-                break;
+        let found = match self.decoder.as_mut() {
+            Some(d) => d
+                .seek(key)
+                .map_err(|at| self.reader.decode_err(self.block_idx, at))?,
+            None => None,
+        };
+        match found {
+            Some(kv) => self.current = Some(kv),
+            // The target lies past this block: the next block's first cell is the answer.
+            None => {
+                if self.load(self.block_idx + 1)? {
+                    self.advance()?;
+                }
             }
-            self.advance()?;
         }
         Ok(())
     }

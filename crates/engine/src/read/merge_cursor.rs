@@ -117,7 +117,9 @@ impl MergeCursor {
 
     /// Advances past the current cell and returns it, moved rather than copied.
     pub fn take(&mut self) -> Result<Option<KeyValue>> {
-        let Some(i) = self.current else { return Ok(None) };
+        let Some(i) = self.current else {
+            return Ok(None);
+        };
         let kv = self.sources[i].take()?;
         self.skip_invisible(i)?;
         self.pick();
