@@ -28,6 +28,8 @@ trait Store {
     fn get(&self, row: &[u8], qualifier: &[u8]) -> Result<bool>;
     /// The first `n` rows (tall-narrow: one cell each) under `prefix`.
     fn scan_prefix(&self, prefix: &[u8], n: usize) -> Result<usize>;
+    /// Up to `n` rows (tall-narrow: one cell each) from `start` on.
+    fn scan_from(&self, start: &[u8], n: usize) -> Result<usize>;
     /// The first `n` columns of a wide row.
     fn wide(&self, row: &[u8], n: usize) -> Result<usize>;
     /// Flush and compact so reads hit files.
@@ -114,6 +116,12 @@ mod ferro {
                 .scanner(&Scan::new().with_row_prefix(prefix).limit(n))?
                 .count())
         }
+        fn scan_from(&self, start: &[u8], n: usize) -> Result<usize> {
+            Ok(self
+                .table
+                .scanner(&Scan::new().with_start_row(start).limit(n))?
+                .count())
+        }
         fn wide(&self, row: &[u8], n: usize) -> Result<usize> {
             let g = Get::new(row).filter(Box::new(ColumnCountGetFilter::new(n as u64)));
             Ok(self.table.get(&g)?.cells.len())
@@ -170,6 +178,14 @@ mod fj {
         fn scan_prefix(&self, prefix: &[u8], n: usize) -> Result<usize> {
             let mut c = 0;
             for kv in self.ks.prefix(prefix).take(n) {
+                kv.into_inner()?;
+                c += 1;
+            }
+            Ok(c)
+        }
+        fn scan_from(&self, start: &[u8], n: usize) -> Result<usize> {
+            let mut c = 0;
+            for kv in self.ks.range(start.to_vec()..).take(n) {
                 kv.into_inner()?;
                 c += 1;
             }
@@ -245,6 +261,13 @@ mod rocks {
                 .filter(|(k, _)| k.starts_with(prefix))
                 .count())
         }
+        fn scan_from(&self, start: &[u8], n: usize) -> Result<usize> {
+            let it = self.db.iterator(rocksdb::IteratorMode::From(
+                start,
+                rocksdb::Direction::Forward,
+            ));
+            Ok(it.take(n).filter_map(|r| r.ok()).count())
+        }
         fn wide(&self, row: &[u8], n: usize) -> Result<usize> {
             let mut p = row.to_vec();
             p.extend_from_slice(b"cf");
@@ -272,6 +295,47 @@ impl Rng {
     }
 }
 
+/// YCSB's Zipfian generator (Gray et al.), constant 0.99, over [0, n).
+struct Zipf {
+    n: u64,
+    theta: f64,
+    alpha: f64,
+    zetan: f64,
+    eta: f64,
+    rng: Rng,
+}
+
+impl Zipf {
+    fn new(n: u64, seed: u64) -> Zipf {
+        let theta = 0.99;
+        let zeta = |n: u64| (1..=n).map(|i| 1.0 / (i as f64).powf(theta)).sum::<f64>();
+        let zetan = zeta(n);
+        let zeta2 = zeta(2);
+        Zipf {
+            n,
+            theta,
+            alpha: 1.0 / (1.0 - theta),
+            zetan,
+            eta: (1.0 - (2.0 / n as f64).powf(1.0 - theta)) / (1.0 - zeta2 / zetan),
+            rng: Rng(seed),
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        let u = (self.rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let uz = u * self.zetan;
+        let v = if uz < 1.0 {
+            0
+        } else if uz < 1.0 + 0.5f64.powf(self.theta) {
+            1
+        } else {
+            (self.n as f64 * (self.eta * u - self.eta + 1.0).powf(self.alpha)) as u64
+        };
+        // Scramble so hot keys are spread over the key space, as YCSB does.
+        (v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7) % self.n
+    }
+}
+
 fn value(i: u64) -> Vec<u8> {
     let mut r = Rng(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     (0..1024)
@@ -285,8 +349,25 @@ const WORKLOADS: &[&str] = &[
     "get absent",
     "newest 100 of a user (scan)",
     "newest 100 columns of a wide row",
-    "space amplification",
+    "YCSB A (50 % read, 50 % update)",
+    "YCSB B (95 % read, 5 % update)",
+    "YCSB C (100 % read)",
+    "YCSB E (95 % scan 1-100, 5 % insert)",
+    "write amplification (bytes written/in)",
+    "space amplification (disk/logical)",
 ];
+
+/// Bytes this process has passed to write(2) so far (`wchar` in /proc/self/io).
+fn bytes_written() -> u64 {
+    std::fs::read_to_string("/proc/self/io")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("wchar:"))
+                .and_then(|l| l[6..].trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
 
 /// Runs every workload once on a fresh store; returns ops/s per workload (space amp as a ratio).
 fn run(store: &mut dyn Store, cells: u64) -> Result<Vec<f64>> {
@@ -294,6 +375,7 @@ fn run(store: &mut dyn Store, cells: u64) -> Result<Vec<f64>> {
     let base = 1_600_000_000_000i64;
     let mut out = Vec::new();
     // Load: tall-narrow rows uid(8) + reversed ts(8), empty qualifier.
+    let written_before = bytes_written();
     let start = Instant::now();
     let mut batch = Vec::with_capacity(1000);
     let mut logical = 0u64;
@@ -331,6 +413,8 @@ fn run(store: &mut dyn Store, cells: u64) -> Result<Vec<f64>> {
         store.write(&cells)?;
     }
     store.settle()?;
+    let write_amp =
+        (bytes_written() - written_before) as f64 / (logical + wide_users * 1000 * 110) as f64;
     let mut rng = Rng(7);
     let n = 50_000.min(cells as usize);
     let time = |f: &mut dyn FnMut(u64) -> Result<()>, n: usize| -> Result<f64> {
@@ -387,6 +471,51 @@ fn run(store: &mut dyn Store, cells: u64) -> Result<Vec<f64>> {
         },
         2000,
     )?);
+    // YCSB over the loaded keys (zipf 0.99).
+    let key_of = |i: u64| {
+        let u = i % users;
+        let ts = base + (i / users) as i64 * 1000;
+        let mut row = format!("{u:08}").into_bytes();
+        row.extend_from_slice(&(i64::MAX - ts).to_be_bytes());
+        (row, ts)
+    };
+    let ycsb_ops = 20_000usize;
+    for (read_pct, scan) in [(50u64, false), (95, false), (100, false), (95, true)] {
+        let mut z = Zipf::new(cells, 11 + read_pct);
+        let mut r = Rng(5 + read_pct);
+        let mut next_insert = cells;
+        let start = Instant::now();
+        for _ in 0..ycsb_ops {
+            let i = z.next();
+            let (row, ts) = key_of(i);
+            if r.next() % 100 < read_pct {
+                if scan {
+                    let n = 1 + (r.next() % 100) as usize;
+                    store.scan_from(&row, n)?;
+                } else {
+                    anyhow::ensure!(store.get(&row, b"")?, "missing key");
+                }
+            } else if scan {
+                let (row, ts) = key_of(next_insert);
+                next_insert += 1;
+                store.write(&[CellIn {
+                    row,
+                    qualifier: Vec::new(),
+                    ts,
+                    value: value(next_insert),
+                }])?;
+            } else {
+                store.write(&[CellIn {
+                    row,
+                    qualifier: Vec::new(),
+                    ts: ts + 1,
+                    value: value(i + 1),
+                }])?;
+            }
+        }
+        out.push(ycsb_ops as f64 / start.elapsed().as_secs_f64());
+    }
+    out.push(write_amp);
     out.push(store.disk_bytes() as f64 / (logical + wide_users * 1000 * 110) as f64);
     Ok(out)
 }
@@ -427,27 +556,27 @@ fn main() -> Result<()> {
         v.sort_by(|a, b| a.total_cmp(b));
         (v[v.len() / 2], v[0], v[v.len() - 1])
     };
-    print!("| {:<38} |", "workload (ops/s; space: disk/logical)");
+    print!("| {:<40} |", "workload (ops/s, or a ratio)");
     for (name, _) in &engines {
         print!(" {:>26} |", name);
     }
     println!(" {:>12} |", "ferrobase / best peer");
     for (w, wname) in WORKLOADS.iter().enumerate() {
-        print!("| {:<38} |", wname);
+        print!("| {:<40} |", wname);
         let mut meds = Vec::new();
         for r in &results {
             let mut v: Vec<f64> = r.iter().map(|x| x[w]).collect();
             let (m, lo, hi) = median(&mut v);
             meds.push(m);
-            if w == WORKLOADS.len() - 1 {
+            if w >= WORKLOADS.len() - 2 {
                 print!(" {:>26} |", format!("{m:.2} ({lo:.2}–{hi:.2})"));
             } else {
                 print!(" {:>26} |", format!("{m:.0} ({lo:.0}–{hi:.0})"));
             }
         }
         let ours = meds[0];
-        let ratio = if w == WORKLOADS.len() - 1 {
-            // Lower is better for space: best peer / ours.
+        let ratio = if w >= WORKLOADS.len() - 2 {
+            // Lower is better for amplification: best peer / ours.
             meds[1..].iter().cloned().fold(f64::INFINITY, f64::min) / ours
         } else {
             ours / meds[1..].iter().cloned().fold(0.0, f64::max)
