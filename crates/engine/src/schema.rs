@@ -269,9 +269,6 @@ impl ColumnFamilyDescriptor {
                 self.max_versions
             )));
         }
-        if self.min_versions > 0 && self.ttl_ms().is_none() {
-            // HBase warns; it is legal.
-        }
         if self.block_size < 1024 || self.block_size > 16 * 1024 * 1024 {
             return Err(Error::IllegalArgument(format!(
                 "family {}: BLOCKSIZE must be between 1024 and 16777216, got {}",

@@ -491,10 +491,8 @@ impl TableScan {
     }
 
     fn finish(&mut self) {
-        if !self.done || self.current.is_some() {
-            self.done = true;
-            self.current = None;
-        }
+        self.done = true;
+        self.current = None;
     }
 }
 
