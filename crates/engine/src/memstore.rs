@@ -12,6 +12,7 @@ use std::sync::Arc;
 pub struct Memstore {
     map: SkipMap<CellKey, Vec<u8>>,
     size: AtomicUsize,
+    deletes: AtomicU64,
     min_seq: AtomicU64,
     max_seq: AtomicU64,
     min_ts: AtomicI64,
@@ -23,6 +24,7 @@ impl Default for Memstore {
         Memstore {
             map: SkipMap::new(),
             size: AtomicUsize::new(0),
+            deletes: AtomicU64::new(0),
             min_seq: AtomicU64::new(u64::MAX),
             max_seq: AtomicU64::new(0),
             min_ts: AtomicI64::new(i64::MAX),
@@ -40,6 +42,10 @@ impl Memstore {
     /// Inserts a cell; returns the bytes it added to the memstore's size.
     pub fn insert(&self, kv: KeyValue) -> usize {
         let sz = kv.heap_size();
+        if kv.key.cell_type.is_delete() {
+            // Counted before the cell is visible: a reader that sees the marker sees the count.
+            self.deletes.fetch_add(1, Ordering::AcqRel);
+        }
         self.min_seq.fetch_min(kv.key.seq, Ordering::AcqRel);
         self.max_seq.fetch_max(kv.key.seq, Ordering::AcqRel);
         self.min_ts.fetch_min(kv.key.timestamp, Ordering::AcqRel);
@@ -52,6 +58,11 @@ impl Memstore {
     /// Approximate heap bytes held.
     pub fn size(&self) -> usize {
         self.size.load(Ordering::Acquire)
+    }
+
+    /// True once a delete marker was inserted.
+    pub fn has_deletes(&self) -> bool {
+        self.deletes.load(Ordering::Acquire) > 0
     }
 
     /// Number of cells.

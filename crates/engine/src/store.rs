@@ -210,6 +210,7 @@ impl Store {
                 || (family.min_versions == 0 && max_ts < oldest_unexpired_ts)
         };
         let mut sources = Vec::new();
+        let mut markers_possible = false;
         for m in std::iter::once(&state.active).chain(state.snapshots.iter()) {
             if m.is_empty() {
                 continue;
@@ -218,6 +219,7 @@ impl Store {
             if ts_excluded(lo, hi, true) {
                 continue;
             }
+            markers_possible |= m.has_deletes();
             sources.push(Source::Mem(MemstoreScanner::new(m.clone())));
         }
         for f in &state.files {
@@ -247,6 +249,7 @@ impl Store {
                     continue;
                 }
             }
+            markers_possible |= meta.delete_count > 0;
             sources.push(Source::File(FileScanner::new(f.reader.clone(), mode)));
         }
         if sources.is_empty() {
@@ -265,6 +268,7 @@ impl Store {
             columns: req.columns.clone(),
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,
+            markers_possible,
         };
         Some(StoreScanner::new(
             family.name.clone(),

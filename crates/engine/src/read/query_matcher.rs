@@ -13,8 +13,13 @@
 //! 7. version counting: a repeated timestamp is a replaced value; at most `max_versions`
 //!    versions, and past MIN_VERSIONS expired ones are dropped.
 //!
-//! Within the empty-qualifier column every seek becomes a skip, so family delete markers
-//! (which carry the empty qualifier) are always seen.
+//! When the last wanted version of a column is returned, the matcher says so at once (HBase's
+//! INCLUDE_AND_SEEK_NEXT_COL, or INCLUDE_AND_SEEK_NEXT_ROW after the last requested column), so
+//! older versions are sought past instead of read one by one.
+//!
+//! Family delete markers carry the empty qualifier and sort after its newer puts, so when any
+//! source of the read may hold delete markers, every seek within the empty-qualifier column
+//! becomes a skip and those markers are always seen.
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
@@ -58,6 +63,9 @@ pub struct MatchSpec {
     pub raw: bool,
     /// The family's KEEP_DELETED_CELLS.
     pub keep_deleted_cells: KeepDeletedCells,
+    /// Some source of the read may hold delete markers (and so family markers, which sort
+    /// inside the empty-qualifier column): seeks within that column become skips.
+    pub markers_possible: bool,
 }
 
 /// Matcher state for one store and one row at a time.
@@ -115,7 +123,7 @@ impl QueryMatcher {
         let code = self.classify(kv, family, filter);
         // Family delete markers share the empty qualifier and sort after its newer puts: never
         // seek past them, or they would not mask the columns that follow.
-        if kv.key.qualifier.is_empty() {
+        if kv.key.qualifier.is_empty() && self.spec.markers_possible {
             return match code {
                 MatchCode::Include
                 | MatchCode::IncludeAndSeekNextCol
@@ -225,6 +233,20 @@ impl QueryMatcher {
         }
         if self.versions > self.spec.min_versions && expired {
             return MatchCode::SeekNextCol;
+        }
+        if self.versions == self.spec.max_versions && then == MatchCode::Include && !self.spec.raw {
+            // The column has all its versions: HBase's INCLUDE_AND_SEEK_NEXT_COL, or
+            // INCLUDE_AND_SEEK_NEXT_ROW after the last requested column.
+            let last_column = self
+                .spec
+                .columns
+                .as_ref()
+                .is_some_and(|cols| cols.last().is_some_and(|q| q[..] == k.qualifier[..]));
+            return if last_column {
+                MatchCode::IncludeAndSeekNextRow
+            } else {
+                MatchCode::IncludeAndSeekNextCol
+            };
         }
         then
     }
