@@ -1,0 +1,86 @@
+//! ferrobase's engine under the benchmark interface.
+
+use crate::store::{CellIn, Settings, Store};
+use anyhow::Result;
+use ferrobase_engine::filter::ColumnCountGetFilter;
+use ferrobase_engine::{
+    BloomType, ColumnFamilyDescriptor, Compression, Durability, Engine, EngineOptions, Get, Put,
+    Scan, Table, TableDescriptor, TableName,
+};
+use std::path::Path;
+
+pub struct Ferro {
+    engine: Engine,
+    table: Table,
+}
+
+impl Ferro {
+    pub fn open(dir: &Path, s: Settings) -> Result<Ferro> {
+        let opts = EngineOptions {
+            block_cache_bytes: s.block_cache,
+            memstore_flush_size: 64 << 20,
+            ..EngineOptions::default()
+        };
+        let engine = Engine::open(dir, opts)?;
+        if !engine.admin().table_exists("t")? {
+            let mut cf = ColumnFamilyDescriptor::new("cf");
+            cf.compression = Compression::Lz4;
+            cf.max_versions = 1;
+            cf.block_size = 64 << 10;
+            cf.bloom_filter = if s.bloom {
+                BloomType::Row
+            } else {
+                BloomType::None
+            };
+            engine
+                .admin()
+                .create_table(TableDescriptor::new(TableName::parse("t")?).with_family(cf))?;
+        }
+        let table = engine.table("t")?;
+        Ok(Ferro { engine, table })
+    }
+}
+
+impl Store for Ferro {
+    fn write(&self, cells: &[CellIn], fsync: bool) -> Result<()> {
+        let d = if fsync {
+            Durability::FsyncWal
+        } else {
+            Durability::SyncWal
+        };
+        let puts = cells
+            .iter()
+            .map(|c| {
+                Put::new(c.row.clone())
+                    .add_column_ts("cf", c.qualifier.clone(), c.ts, c.value.clone())
+                    .durability(d)
+            })
+            .collect();
+        Ok(self.table.put_all(puts)?)
+    }
+    fn get(&self, row: &[u8], qualifier: &[u8]) -> Result<bool> {
+        Ok(!self
+            .table
+            .get(&Get::new(row).add_column("cf", qualifier))?
+            .is_empty())
+    }
+    fn scan_prefix(&self, prefix: &[u8], n: usize) -> Result<usize> {
+        Ok(self
+            .table
+            .scanner(&Scan::new().with_row_prefix(prefix).limit(n))?
+            .count())
+    }
+    fn scan_from(&self, start: &[u8], n: usize) -> Result<usize> {
+        Ok(self
+            .table
+            .scanner(&Scan::new().with_start_row(start).limit(n))?
+            .count())
+    }
+    fn wide(&self, row: &[u8], n: usize) -> Result<usize> {
+        let g = Get::new(row).filter(Box::new(ColumnCountGetFilter::new(n as u64)));
+        Ok(self.table.get(&g)?.cells.len())
+    }
+    fn settle(&self) -> Result<()> {
+        Ok(self.engine.admin().major_compact("t")?)
+    }
+}

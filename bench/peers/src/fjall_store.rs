@@ -1,0 +1,87 @@
+//! fjall under the benchmark interface.
+
+use crate::store::{kv_column_prefix, kv_key, CellIn, Settings, Store};
+use anyhow::Result;
+use fjall::config::{BlockSizePolicy, BloomConstructionPolicy, FilterPolicy, FilterPolicyEntry};
+use fjall::{Database, Keyspace, KeyspaceCreateOptions, PersistMode};
+use std::path::Path;
+
+pub struct Fjall {
+    db: Database,
+    ks: Keyspace,
+}
+
+impl Fjall {
+    pub fn open(dir: &Path, s: Settings) -> Result<Fjall> {
+        let db = Database::builder(dir)
+            .cache_size(s.block_cache as u64)
+            .worker_threads(2)
+            .open()?;
+        let bloom = s.bloom;
+        let ks = db.keyspace("t", move || {
+            let filter = if bloom {
+                FilterPolicy::all(FilterPolicyEntry::Bloom(
+                    BloomConstructionPolicy::BitsPerKey(10.0),
+                ))
+            } else {
+                FilterPolicy::disabled()
+            };
+            KeyspaceCreateOptions::default()
+                .data_block_size_policy(BlockSizePolicy::all(65536))
+                .max_memtable_size(64 << 20)
+                .filter_policy(filter)
+        })?;
+        Ok(Fjall { db, ks })
+    }
+}
+
+impl Store for Fjall {
+    fn write(&self, cells: &[CellIn], fsync: bool) -> Result<()> {
+        let mut b = self
+            .db
+            .batch()
+            .durability(fsync.then_some(PersistMode::SyncData));
+        for c in cells {
+            b.insert(
+                &self.ks,
+                kv_key(&c.row, &c.qualifier, c.ts),
+                c.value.clone(),
+            );
+        }
+        Ok(b.commit()?)
+    }
+    fn get(&self, row: &[u8], qualifier: &[u8]) -> Result<bool> {
+        match self.ks.prefix(kv_column_prefix(row, qualifier)).next() {
+            Some(kv) => {
+                kv.into_inner()?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+    fn scan_prefix(&self, prefix: &[u8], n: usize) -> Result<usize> {
+        let mut c = 0;
+        for kv in self.ks.prefix(prefix).take(n) {
+            kv.into_inner()?;
+            c += 1;
+        }
+        Ok(c)
+    }
+    fn scan_from(&self, start: &[u8], n: usize) -> Result<usize> {
+        let mut c = 0;
+        for kv in self.ks.range(start.to_vec()..).take(n) {
+            kv.into_inner()?;
+            c += 1;
+        }
+        Ok(c)
+    }
+    fn wide(&self, row: &[u8], n: usize) -> Result<usize> {
+        let mut p = row.to_vec();
+        p.extend_from_slice(b"cf");
+        self.scan_prefix(&p, n)
+    }
+    fn settle(&self) -> Result<()> {
+        self.ks.rotate_memtable_and_wait()?;
+        Ok(self.ks.major_compact()?)
+    }
+}

@@ -1,0 +1,99 @@
+//! RocksDB under the benchmark interface (`--features rocksdb`).
+
+use crate::store::{kv_column_prefix, kv_key, CellIn, Settings, Store};
+use anyhow::Result;
+use std::path::Path;
+
+pub struct Rocks {
+    db: rocksdb::DB,
+}
+
+/// Tall-narrow rows are 16 bytes; the prefix extractor takes them, so RocksDB's prefix bloom
+/// answers column gets of absent rows, as ferrobase's ROW bloom does (a whole-key bloom could
+/// not: a get does not know the newest timestamp).
+const PREFIX_LEN: usize = 16;
+
+impl Rocks {
+    pub fn open(dir: &Path, s: Settings) -> Result<Rocks> {
+        let mut o = rocksdb::Options::default();
+        o.create_if_missing(true);
+        o.set_compression_type(rocksdb::DBCompressionType::Lz4);
+        o.set_max_background_jobs(2);
+        o.set_write_buffer_size(64 << 20);
+        o.set_prefix_extractor(rocksdb::SliceTransform::create_fixed_prefix(PREFIX_LEN));
+        let mut t = rocksdb::BlockBasedOptions::default();
+        t.set_block_size(65536);
+        if s.bloom {
+            t.set_bloom_filter(10.0, false);
+            t.set_whole_key_filtering(false);
+        }
+        t.set_block_cache(&rocksdb::Cache::new_lru_cache(s.block_cache));
+        o.set_block_based_table_factory(&t);
+        let db = rocksdb::DB::open(&o, dir)?;
+        Ok(Rocks { db })
+    }
+
+    fn count_prefix(&self, prefix: &[u8], n: usize) -> Result<usize> {
+        let mut ro = rocksdb::ReadOptions::default();
+        if prefix.len() >= PREFIX_LEN {
+            ro.set_prefix_same_as_start(true);
+        } else {
+            ro.set_total_order_seek(true);
+        }
+        let mut it = self.db.raw_iterator_opt(ro);
+        it.seek(prefix);
+        let mut c = 0;
+        while c < n && it.valid() {
+            match it.key() {
+                Some(k) if k.starts_with(prefix) => c += 1,
+                _ => break,
+            }
+            let _ = it.value();
+            it.next();
+        }
+        it.status()?;
+        Ok(c)
+    }
+}
+
+impl Store for Rocks {
+    fn write(&self, cells: &[CellIn], fsync: bool) -> Result<()> {
+        let mut b = rocksdb::WriteBatch::default();
+        for c in cells {
+            b.put(kv_key(&c.row, &c.qualifier, c.ts), &c.value);
+        }
+        let mut wo = rocksdb::WriteOptions::default();
+        wo.set_sync(fsync);
+        Ok(self.db.write_opt(b, &wo)?)
+    }
+    fn get(&self, row: &[u8], qualifier: &[u8]) -> Result<bool> {
+        Ok(self.count_prefix(&kv_column_prefix(row, qualifier), 1)? == 1)
+    }
+    fn scan_prefix(&self, prefix: &[u8], n: usize) -> Result<usize> {
+        self.count_prefix(prefix, n)
+    }
+    fn scan_from(&self, start: &[u8], n: usize) -> Result<usize> {
+        let mut ro = rocksdb::ReadOptions::default();
+        ro.set_total_order_seek(true);
+        let mut it = self.db.raw_iterator_opt(ro);
+        it.seek(start);
+        let mut c = 0;
+        while c < n && it.valid() {
+            let _ = it.value();
+            c += 1;
+            it.next();
+        }
+        it.status()?;
+        Ok(c)
+    }
+    fn wide(&self, row: &[u8], n: usize) -> Result<usize> {
+        let mut p = row.to_vec();
+        p.extend_from_slice(b"cf");
+        self.count_prefix(&p, n)
+    }
+    fn settle(&self) -> Result<()> {
+        self.db.flush()?;
+        self.db.compact_range::<&[u8], &[u8]>(None, None);
+        Ok(())
+    }
+}

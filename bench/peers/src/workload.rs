@@ -1,0 +1,449 @@
+//! The workloads, run in a child process per engine and repetition, so each engine's peak RSS
+//! and bytes written are its own. Each result is printed as one tab-separated line for the parent.
+
+use crate::store::{self, CellIn, Settings, Store};
+use crate::stream::{wide_row, wide_row_key, Rng, TallNarrow, Zipf};
+use anyhow::{ensure, Result};
+use std::path::Path;
+use std::time::Instant;
+
+/// Sizes of one run.
+#[derive(Clone, Copy, Debug)]
+pub struct Scale {
+    /// Cells of 1 KiB in the main data set (a multiple of 1000).
+    pub cells: u64,
+    /// Cells of 100 B in the small-value load.
+    pub small_cells: u64,
+    /// Point reads per read workload (warm).
+    pub gets: usize,
+    /// Scans per scan workload (warm).
+    pub scans: usize,
+    /// Operations per YCSB workload.
+    pub ycsb_ops: usize,
+    /// Operations per cold read workload.
+    pub cold_ops: usize,
+    /// Puts per writer in the fsync pass.
+    pub fsync_puts: usize,
+}
+
+/// Block cache of the warm runs.
+pub const WARM_CACHE: usize = 256 << 20;
+/// Block cache of the cold runs: far smaller than the data set.
+pub const COLD_CACHE: usize = 8 << 20;
+/// Wide rows and their width.
+const WIDE_ROWS: u64 = 100;
+const WIDE_COLUMNS: i64 = 1000;
+
+/// Latencies of one workload, per call.
+struct Timer {
+    nanos: Vec<u64>,
+    start: Instant,
+}
+
+impl Timer {
+    fn new(capacity: usize) -> Timer {
+        Timer {
+            nanos: Vec::with_capacity(capacity),
+            start: Instant::now(),
+        }
+    }
+
+    fn time<T>(&mut self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let t = Instant::now();
+        let r = f()?;
+        self.nanos.push(t.elapsed().as_nanos() as u64);
+        Ok(r)
+    }
+
+    /// Prints `R name ops/s p50 p99 p999` (latencies in µs); `ops` counts items (cells for loads).
+    fn report(mut self, name: &str, ops: u64) {
+        let secs = self.start.elapsed().as_secs_f64();
+        self.nanos.sort_unstable();
+        let q = |p: f64| -> f64 {
+            if self.nanos.is_empty() {
+                return 0.0;
+            }
+            let i = ((self.nanos.len() as f64 * p) as usize).min(self.nanos.len() - 1);
+            self.nanos[i] as f64 / 1000.0
+        };
+        println!(
+            "R\t{name}\t{:.1}\t{:.2}\t{:.2}\t{:.2}",
+            ops as f64 / secs,
+            q(0.50),
+            q(0.99),
+            q(0.999)
+        );
+    }
+}
+
+fn value_line(name: &str, v: f64) {
+    println!("V\t{name}\t{v:.3}");
+}
+
+/// Bytes this process has passed to write(2) and its kin so far (`wchar` in /proc/self/io).
+fn bytes_written() -> u64 {
+    proc_field("/proc/self/io", "wchar:").unwrap_or(0)
+}
+
+/// Peak resident set of this process in KiB (`VmHWM`).
+fn peak_rss_kib() -> u64 {
+    proc_field("/proc/self/status", "VmHWM:").unwrap_or(0)
+}
+
+fn proc_field(file: &str, field: &str) -> Option<u64> {
+    let s = std::fs::read_to_string(file).ok()?;
+    let line = s.lines().find(|l| l.starts_with(field))?;
+    line[field.len()..].split_whitespace().next()?.parse().ok()
+}
+
+/// Empties the page cache of `dir`'s files: `drop_caches` when running as root, else
+/// `posix_fadvise(DONTNEED)` on every file. Returns the method used.
+pub fn drop_page_cache(dir: &Path) -> &'static str {
+    // SAFETY: sync(2) takes no arguments and cannot fail.
+    unsafe { libc::sync() };
+    if std::fs::write("/proc/sys/vm/drop_caches", "3").is_ok() {
+        return "drop_caches";
+    }
+    let mut files = Vec::new();
+    store::files_under(dir, &mut files);
+    for f in files {
+        if let Ok(file) = std::fs::File::open(&f) {
+            use std::os::fd::AsRawFd;
+            // SAFETY: a valid open descriptor; advice only, any error is harmless.
+            unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        }
+    }
+    "fadvise"
+}
+
+/// Loads `order(pos)` records of `data` in batches of `batch` cells; reports cells/s and per-call latency.
+fn load(
+    s: &dyn Store,
+    name: &str,
+    data: &TallNarrow,
+    order: impl Fn(u64) -> u64,
+    count: u64,
+    batch: usize,
+) -> Result<()> {
+    let mut t = Timer::new((count as usize).div_ceil(batch));
+    let mut cells: Vec<CellIn> = Vec::with_capacity(batch);
+    for pos in 0..count {
+        cells.push(data.cell(order(pos)));
+        if cells.len() == batch || pos + 1 == count {
+            t.time(|| s.write(&cells, false))?;
+            cells.clear();
+        }
+    }
+    t.report(name, count);
+    Ok(())
+}
+
+/// Runs every workload for `engine` under `root`, printing one line per result.
+pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
+    let warm = Settings {
+        block_cache: WARM_CACHE,
+        bloom: true,
+    };
+    let data = TallNarrow::new(scale.cells, 1024);
+
+    // Data set A: 1 KiB cells in random order, plus the wide rows; every read runs on it.
+    let dir_a = root.join("a");
+    {
+        let s = store::open(engine, &dir_a, warm)?;
+        let before = bytes_written();
+        load(
+            &*s,
+            "load 1 KiB, random keys, batches of 1000",
+            &data,
+            |p| data.random_order(p),
+            data.cells,
+            1000,
+        )?;
+        for r in 0..WIDE_ROWS {
+            s.write(&wide_row(r, WIDE_COLUMNS), false)?;
+        }
+        s.settle()?;
+        let logical =
+            data.cells * data.logical_bytes() + WIDE_ROWS * WIDE_COLUMNS as u64 * (8 + 2 + 8 + 100);
+        value_line(
+            "write amplification (bytes written / in)",
+            (bytes_written() - before) as f64 / logical as f64,
+        );
+        value_line(
+            "space amplification (disk / logical)",
+            store::dir_bytes(&dir_a) as f64 / logical as f64,
+        );
+        warm_reads(&*s, &data, scale)?;
+        ycsb(&*s, &data, scale)?;
+        s.settle()?;
+    }
+    cold_reads(engine, &dir_a, &data, scale)?;
+    std::fs::remove_dir_all(&dir_a)?;
+
+    // Data set B: the same cells in key order, bloom filters off.
+    let dir_b = root.join("b");
+    {
+        let s = store::open(
+            engine,
+            &dir_b,
+            Settings {
+                bloom: false,
+                ..warm
+            },
+        )?;
+        load(
+            &*s,
+            "load 1 KiB, keys in order, batches of 1000",
+            &data,
+            |p| data.key_order(p),
+            data.cells,
+            1000,
+        )?;
+        s.settle()?;
+        let mut rng = Rng(17);
+        let mut t = Timer::new(scale.gets);
+        for _ in 0..scale.gets {
+            let row = data.absent_row(rng.next() % data.cells);
+            ensure!(!t.time(|| s.get(&row, b""))?, "phantom row");
+        }
+        t.report("get absent, no bloom filter", scale.gets as u64);
+    }
+    std::fs::remove_dir_all(&dir_b)?;
+
+    // Single puts, random keys.
+    let dir_c = root.join("c");
+    {
+        let s = store::open(engine, &dir_c, warm)?;
+        let n = data.cells / 10;
+        load(
+            &*s,
+            "load 1 KiB, random keys, single puts",
+            &data,
+            |p| data.random_order(p),
+            n,
+            1,
+        )?;
+    }
+    std::fs::remove_dir_all(&dir_c)?;
+
+    // Small values: 100 B cells, random keys.
+    let dir_d = root.join("d");
+    {
+        let small = TallNarrow::new(scale.small_cells, 100);
+        let s = store::open(engine, &dir_d, warm)?;
+        load(
+            &*s,
+            "load 100 B, random keys, batches of 1000",
+            &small,
+            |p| small.random_order(p),
+            small.cells,
+            1000,
+        )?;
+        s.settle()?;
+        value_line(
+            "space amplification, 100 B cells",
+            store::dir_bytes(&dir_d) as f64 / (small.cells * small.logical_bytes()) as f64,
+        );
+    }
+    std::fs::remove_dir_all(&dir_d)?;
+
+    // Durable writes: 8 writer threads, one cell per put, each put fsynced before it returns.
+    let dir_e = root.join("e");
+    {
+        let s = store::open(engine, &dir_e, warm)?;
+        let writers = 8u64;
+        let start = Instant::now();
+        let mut all: Vec<u64> = std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..writers)
+                .map(|w| {
+                    let s = &*s;
+                    sc.spawn(move || -> Result<Vec<u64>> {
+                        let mut lat = Vec::with_capacity(scale.fsync_puts);
+                        for k in 0..scale.fsync_puts as u64 {
+                            let cell = data.cell(data.random_order(k * writers + w));
+                            let t = Instant::now();
+                            s.write(std::slice::from_ref(&cell), true)?;
+                            lat.push(t.elapsed().as_nanos() as u64);
+                        }
+                        Ok(lat)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("writer thread"))
+                .collect::<Result<Vec<_>>>()
+        })?
+        .into_iter()
+        .flatten()
+        .collect();
+        let secs = start.elapsed().as_secs_f64();
+        all.sort_unstable();
+        let q = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)] as f64 / 1e3;
+        println!(
+            "R\tload fsync per put, 8 writers\t{:.1}\t{:.2}\t{:.2}\t{:.2}",
+            all.len() as f64 / secs,
+            q(0.5),
+            q(0.99),
+            q(0.999)
+        );
+    }
+    std::fs::remove_dir_all(&dir_e)?;
+    value_line("peak RSS (MiB)", peak_rss_kib() as f64 / 1024.0);
+    Ok(())
+}
+
+/// Point gets, scans and the two seed queries on data set A. `prefix` names the pass.
+fn reads(s: &dyn Store, data: &TallNarrow, prefix: &str, gets: usize, scans: usize) -> Result<()> {
+    let mut rng = Rng(7);
+    let mut t = Timer::new(gets);
+    for _ in 0..gets {
+        let (row, _) = data.key(rng.next() % data.cells);
+        ensure!(t.time(|| s.get(&row, b""))?, "missing row");
+    }
+    t.report(&format!("{prefix}get hit"), gets as u64);
+
+    let mut t = Timer::new(gets);
+    for _ in 0..gets {
+        let row = data.absent_row(rng.next() % data.cells);
+        ensure!(!t.time(|| s.get(&row, b""))?, "phantom row");
+    }
+    t.report(&format!("{prefix}get absent"), gets as u64);
+
+    let mut t = Timer::new(scans);
+    for _ in 0..scans {
+        let (row, _) = data.key(rng.next() % data.cells);
+        t.time(|| s.scan_from(&row, 100))?;
+    }
+    t.report(&format!("{prefix}scan 100 rows"), scans as u64);
+
+    let per_user = (data.cells / data.users) as usize;
+    let mut t = Timer::new(scans);
+    for _ in 0..scans {
+        let u = rng.next() % data.users;
+        let got = t.time(|| s.scan_prefix(format!("{u:08}").as_bytes(), 100))?;
+        ensure!(got == 100.min(per_user), "user scan returned {got}");
+    }
+    t.report(&format!("{prefix}seed: newest 100 of a user"), scans as u64);
+
+    let mut t = Timer::new(scans);
+    for _ in 0..scans {
+        let row = wide_row_key(rng.next() % WIDE_ROWS);
+        let got = t.time(|| s.wide(&row, 100))?;
+        ensure!(got == 100, "wide row returned {got}");
+    }
+    t.report(
+        &format!("{prefix}seed: newest 100 columns of a wide row"),
+        scans as u64,
+    );
+    Ok(())
+}
+
+fn warm_reads(s: &dyn Store, data: &TallNarrow, scale: Scale) -> Result<()> {
+    reads(s, data, "", scale.gets, scale.scans)
+}
+
+/// Every read workload again on data set A reopened with an 8 MiB block cache, the page cache
+/// emptied before each workload.
+fn cold_reads(engine: &str, dir: &Path, data: &TallNarrow, scale: Scale) -> Result<()> {
+    let s = store::open(
+        engine,
+        dir,
+        Settings {
+            block_cache: COLD_CACHE,
+            bloom: true,
+        },
+    )?;
+    let method = drop_page_cache(dir);
+    println!("N\tpage cache\t{method}");
+    // One pass per workload, each after its own drop.
+    let ops = scale.cold_ops;
+    let mut rng = Rng(23);
+    drop_page_cache(dir);
+    let mut t = Timer::new(ops);
+    for _ in 0..ops {
+        let (row, _) = data.key(rng.next() % data.cells);
+        ensure!(t.time(|| s.get(&row, b""))?, "missing row");
+    }
+    t.report("cold: get hit", ops as u64);
+    drop_page_cache(dir);
+    let mut t = Timer::new(ops);
+    for _ in 0..ops {
+        let row = data.absent_row(rng.next() % data.cells);
+        ensure!(!t.time(|| s.get(&row, b""))?, "phantom row");
+    }
+    t.report("cold: get absent", ops as u64);
+    let scans = (ops / 10).max(10);
+    drop_page_cache(dir);
+    let mut t = Timer::new(scans);
+    for _ in 0..scans {
+        let (row, _) = data.key(rng.next() % data.cells);
+        t.time(|| s.scan_from(&row, 100))?;
+    }
+    t.report("cold: scan 100 rows", scans as u64);
+    drop_page_cache(dir);
+    let mut t = Timer::new(scans);
+    for _ in 0..scans {
+        let u = rng.next() % data.users;
+        t.time(|| s.scan_prefix(format!("{u:08}").as_bytes(), 100))?;
+    }
+    t.report("cold: seed: newest 100 of a user", scans as u64);
+    drop_page_cache(dir);
+    let mut t = Timer::new(scans);
+    for _ in 0..scans {
+        let row = wide_row_key(rng.next() % WIDE_ROWS);
+        ensure!(t.time(|| s.wide(&row, 100))? == 100, "wide row short");
+    }
+    t.report("cold: seed: newest 100 columns of a wide row", scans as u64);
+    Ok(())
+}
+
+/// YCSB A, B, C and E over data set A's records, keys drawn zipfian (0.99).
+fn ycsb(s: &dyn Store, data: &TallNarrow, scale: Scale) -> Result<()> {
+    let mut next_insert = data.cells;
+    for (name, read_pct, scan) in [
+        ("YCSB A: 50 % read, 50 % update", 50u64, false),
+        ("YCSB B: 95 % read, 5 % update", 95, false),
+        ("YCSB C: 100 % read", 100, false),
+        ("YCSB E: 95 % scan of 1-100, 5 % insert", 95, true),
+    ] {
+        let mut z = Zipf::new(data.cells, 11 + read_pct);
+        let mut r = Rng(5 + read_pct);
+        let mut t = Timer::new(scale.ycsb_ops);
+        for _ in 0..scale.ycsb_ops {
+            let i = z.next();
+            let (row, ts) = data.key(i);
+            let roll = r.next() % 100;
+            if roll < read_pct {
+                if scan {
+                    let n = 1 + (r.next() % 100) as usize;
+                    t.time(|| s.scan_from(&row, n))?;
+                } else {
+                    ensure!(t.time(|| s.get(&row, b""))?, "missing row");
+                }
+            } else {
+                // An update is a newer version of the record; an insert is a new record.
+                let cell = if scan {
+                    next_insert += 1;
+                    let (row, ts) = data.key(next_insert);
+                    CellIn {
+                        row,
+                        qualifier: Vec::new(),
+                        ts,
+                        value: crate::stream::value(next_insert, data.value_len),
+                    }
+                } else {
+                    CellIn {
+                        row,
+                        qualifier: Vec::new(),
+                        ts: ts + 1 + (r.next() % 1000) as i64,
+                        value: crate::stream::value(i + 1, data.value_len),
+                    }
+                };
+                t.time(|| s.write(std::slice::from_ref(&cell), false))?;
+            }
+        }
+        t.report(name, scale.ycsb_ops as u64);
+    }
+    Ok(())
+}
