@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release --manifest-path bench/peers/Cargo.toml [--features rocksdb] -- \
-//!     [--cells N] [--reps R] [--quick] [--engines a,b] [--dir DIR]
+//!     [--cells N] [--reps R] [--quick] [--engines a,b] [--dir DIR] [--only NAME]
 //! ```
 //!
 //! `bash scripts/bench-peers.sh` runs the full program with RocksDB and rewrites
@@ -57,6 +57,9 @@ fn parse_args() -> Result<Args> {
             "--engines" => engines = value(&mut it, a)?.split(',').map(str::to_string).collect(),
             "--dir" => dir = value(&mut it, a)?.into(),
             "--child" => child = Some(value(&mut it, a)?),
+            "--only" => {
+                let _ = workload::ONLY.set(value(&mut it, a)?);
+            }
             other => bail!("unknown option {other}; see the comment at the top of main.rs"),
         }
     }

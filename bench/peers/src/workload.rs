@@ -173,16 +173,18 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
             "space amplification (disk / logical)",
             store::dir_bytes(&dir_a) as f64 / logical as f64,
         );
-        warm_reads(&*s, &data, scale)?;
+        reads(&*s, &data, "", scale.gets, scale.scans, &|| {})?;
         ycsb(&*s, &data, scale)?;
         s.settle()?;
     }
-    cold_reads(engine, &dir_a, &data, scale)?;
+    if wanted("cold: ") {
+        cold_reads(engine, &dir_a, &data, scale)?;
+    }
     std::fs::remove_dir_all(&dir_a)?;
 
     // Data set B: the same cells in key order, bloom filters off.
     let dir_b = root.join("b");
-    {
+    if wanted("load 1 KiB, keys in order") || wanted("get absent, no bloom filter") {
         let s = store::open(
             engine,
             &dir_b,
@@ -208,11 +210,11 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
         }
         t.report("get absent, no bloom filter", scale.gets as u64);
     }
-    std::fs::remove_dir_all(&dir_b)?;
+    let _ = std::fs::remove_dir_all(&dir_b);
 
     // Single puts, random keys.
     let dir_c = root.join("c");
-    {
+    if wanted("load 1 KiB, random keys, single puts") {
         let s = store::open(engine, &dir_c, warm)?;
         let n = data.cells / 10;
         load(
@@ -224,11 +226,11 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
             1,
         )?;
     }
-    std::fs::remove_dir_all(&dir_c)?;
+    let _ = std::fs::remove_dir_all(&dir_c);
 
     // Small values: 100 B cells, random keys.
     let dir_d = root.join("d");
-    {
+    if wanted("load 100 B") {
         let small = TallNarrow::new(scale.small_cells, 100);
         let s = store::open(engine, &dir_d, warm)?;
         load(
@@ -245,11 +247,11 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
             store::dir_bytes(&dir_d) as f64 / (small.cells * small.logical_bytes()) as f64,
         );
     }
-    std::fs::remove_dir_all(&dir_d)?;
+    let _ = std::fs::remove_dir_all(&dir_d);
 
     // Durable writes: 8 writer threads, one cell per put, each put fsynced before it returns.
     let dir_e = root.join("e");
-    {
+    if wanted("load fsync") {
         let s = store::open(engine, &dir_e, warm)?;
         let writers = 8u64;
         let start = Instant::now();
@@ -288,59 +290,95 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
             q(0.999)
         );
     }
-    std::fs::remove_dir_all(&dir_e)?;
+    let _ = std::fs::remove_dir_all(&dir_e);
     value_line("peak RSS (MiB)", peak_rss_kib() as f64 / 1024.0);
     Ok(())
 }
 
-/// Point gets, scans and the two seed queries on data set A. `prefix` names the pass.
-fn reads(s: &dyn Store, data: &TallNarrow, prefix: &str, gets: usize, scans: usize) -> Result<()> {
-    let mut rng = Rng(7);
-    let mut t = Timer::new(gets);
-    for _ in 0..gets {
-        let (row, _) = data.key(rng.next() % data.cells);
-        ensure!(t.time(|| s.get(&row, b""))?, "missing row");
-    }
-    t.report(&format!("{prefix}get hit"), gets as u64);
+/// Only workloads whose name contains this run (`--only`, for profiling); loads of data set A
+/// always run.
+pub static ONLY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-    let mut t = Timer::new(gets);
-    for _ in 0..gets {
-        let row = data.absent_row(rng.next() % data.cells);
-        ensure!(!t.time(|| s.get(&row, b""))?, "phantom row");
-    }
-    t.report(&format!("{prefix}get absent"), gets as u64);
-
-    let mut t = Timer::new(scans);
-    for _ in 0..scans {
-        let (row, _) = data.key(rng.next() % data.cells);
-        t.time(|| s.scan_from(&row, 100))?;
-    }
-    t.report(&format!("{prefix}scan 100 rows"), scans as u64);
-
-    let per_user = (data.cells / data.users) as usize;
-    let mut t = Timer::new(scans);
-    for _ in 0..scans {
-        let u = rng.next() % data.users;
-        let got = t.time(|| s.scan_prefix(format!("{u:08}").as_bytes(), 100))?;
-        ensure!(got == 100.min(per_user), "user scan returned {got}");
-    }
-    t.report(&format!("{prefix}seed: newest 100 of a user"), scans as u64);
-
-    let mut t = Timer::new(scans);
-    for _ in 0..scans {
-        let row = wide_row_key(rng.next() % WIDE_ROWS);
-        let got = t.time(|| s.wide(&row, 100))?;
-        ensure!(got == 100, "wide row returned {got}");
-    }
-    t.report(
-        &format!("{prefix}seed: newest 100 columns of a wide row"),
-        scans as u64,
-    );
-    Ok(())
+fn wanted(name: &str) -> bool {
+    ONLY.get().is_none_or(|o| name.contains(o.as_str()))
 }
 
-fn warm_reads(s: &dyn Store, data: &TallNarrow, scale: Scale) -> Result<()> {
-    reads(s, data, "", scale.gets, scale.scans)
+/// One timed read workload: its name, its number of calls and the call.
+type ReadOp<'a> = (&'static str, usize, Box<dyn FnMut(&mut Rng) -> Result<()> + 'a>);
+
+/// Point gets, scans and the two seed queries on data set A, each named `prefix` + its name;
+/// `before` runs before each workload (the cold pass empties the page cache there).
+fn reads(
+    s: &dyn Store,
+    data: &TallNarrow,
+    prefix: &str,
+    gets: usize,
+    scans: usize,
+    before: &dyn Fn(),
+) -> Result<()> {
+    let per_user = (data.cells / data.users) as usize;
+    let ops: Vec<ReadOp> = vec![
+        (
+            "get hit",
+            gets,
+            Box::new(|rng| {
+                let (row, _) = data.key(rng.next() % data.cells);
+                ensure!(s.get(&row, b"")?, "missing row");
+                Ok(())
+            }),
+        ),
+        (
+            "get absent",
+            gets,
+            Box::new(|rng| {
+                let row = data.absent_row(rng.next() % data.cells);
+                ensure!(!s.get(&row, b"")?, "phantom row");
+                Ok(())
+            }),
+        ),
+        (
+            "scan 100 rows",
+            scans,
+            Box::new(|rng| {
+                let (row, _) = data.key(rng.next() % data.cells);
+                s.scan_from(&row, 100)?;
+                Ok(())
+            }),
+        ),
+        (
+            "seed: newest 100 of a user",
+            scans,
+            Box::new(|rng| {
+                let u = rng.next() % data.users;
+                let got = s.scan_prefix(format!("{u:08}").as_bytes(), 100)?;
+                ensure!(got == 100.min(per_user), "user scan returned {got}");
+                Ok(())
+            }),
+        ),
+        (
+            "seed: newest 100 columns of a wide row",
+            scans,
+            Box::new(|rng| {
+                let got = s.wide(&wide_row_key(rng.next() % WIDE_ROWS), 100)?;
+                ensure!(got == 100, "wide row returned {got}");
+                Ok(())
+            }),
+        ),
+    ];
+    let mut rng = Rng(7);
+    for (name, n, mut op) in ops {
+        let name = format!("{prefix}{name}");
+        if !wanted(&name) {
+            continue;
+        }
+        before();
+        let mut t = Timer::new(n);
+        for _ in 0..n {
+            t.time(|| op(&mut rng))?;
+        }
+        t.report(&name, n as u64);
+    }
+    Ok(())
 }
 
 /// Every read workload again on data set A reopened with an 8 MiB block cache, the page cache
@@ -354,48 +392,11 @@ fn cold_reads(engine: &str, dir: &Path, data: &TallNarrow, scale: Scale) -> Resu
             bloom: true,
         },
     )?;
-    let method = drop_page_cache(dir);
-    println!("N\tpage cache\t{method}");
-    // One pass per workload, each after its own drop.
-    let ops = scale.cold_ops;
-    let mut rng = Rng(23);
-    drop_page_cache(dir);
-    let mut t = Timer::new(ops);
-    for _ in 0..ops {
-        let (row, _) = data.key(rng.next() % data.cells);
-        ensure!(t.time(|| s.get(&row, b""))?, "missing row");
-    }
-    t.report("cold: get hit", ops as u64);
-    drop_page_cache(dir);
-    let mut t = Timer::new(ops);
-    for _ in 0..ops {
-        let row = data.absent_row(rng.next() % data.cells);
-        ensure!(!t.time(|| s.get(&row, b""))?, "phantom row");
-    }
-    t.report("cold: get absent", ops as u64);
-    let scans = (ops / 10).max(10);
-    drop_page_cache(dir);
-    let mut t = Timer::new(scans);
-    for _ in 0..scans {
-        let (row, _) = data.key(rng.next() % data.cells);
-        t.time(|| s.scan_from(&row, 100))?;
-    }
-    t.report("cold: scan 100 rows", scans as u64);
-    drop_page_cache(dir);
-    let mut t = Timer::new(scans);
-    for _ in 0..scans {
-        let u = rng.next() % data.users;
-        t.time(|| s.scan_prefix(format!("{u:08}").as_bytes(), 100))?;
-    }
-    t.report("cold: seed: newest 100 of a user", scans as u64);
-    drop_page_cache(dir);
-    let mut t = Timer::new(scans);
-    for _ in 0..scans {
-        let row = wide_row_key(rng.next() % WIDE_ROWS);
-        ensure!(t.time(|| s.wide(&row, 100))? == 100, "wide row short");
-    }
-    t.report("cold: seed: newest 100 columns of a wide row", scans as u64);
-    Ok(())
+    println!("N\tpage cache\t{}", drop_page_cache(dir));
+    let scans = (scale.cold_ops / 10).max(10);
+    reads(&*s, data, "cold: ", scale.cold_ops, scans, &|| {
+        drop_page_cache(dir);
+    })
 }
 
 /// YCSB A, B, C and E over data set A's records, keys drawn zipfian (0.99).
@@ -407,6 +408,9 @@ fn ycsb(s: &dyn Store, data: &TallNarrow, scale: Scale) -> Result<()> {
         ("YCSB C: 100 % read", 100, false),
         ("YCSB E: 95 % scan of 1-100, 5 % insert", 95, true),
     ] {
+        if !wanted(name) {
+            continue;
+        }
         let mut z = Zipf::new(data.cells, 11 + read_pct);
         let mut r = Rng(5 + read_pct);
         let mut t = Timer::new(scale.ycsb_ops);

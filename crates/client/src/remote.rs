@@ -89,12 +89,12 @@ fn row_result(v: &TValue) -> Option<RowResult> {
             _ => 0,
         };
         cells.push(Cell {
-            row: row.clone(),
-            family,
-            qualifier,
+            row: row.clone().into(),
+            family: family.into(),
+            qualifier: qualifier.into(),
             timestamp,
             cell_type: CellType::Put,
-            value,
+            value: value.into(),
         });
     };
     if let Some(TValue::Map(_, _, entries)) = s.get(2) {
@@ -568,7 +568,7 @@ impl Remote {
                     for it in items {
                         if let TValue::Struct(s) = it {
                             cells.push(Cell {
-                                row: get.row.clone(),
+                                row: get.row.clone().into(),
                                 family: c.family.clone(),
                                 qualifier: c.qualifier.clone(),
                                 timestamp: match s.get(2) {
@@ -577,8 +577,8 @@ impl Remote {
                                 },
                                 cell_type: CellType::Put,
                                 value: match s.get(1) {
-                                    Some(TValue::Binary(b)) => b.clone(),
-                                    _ => Vec::new(),
+                                    Some(TValue::Binary(b)) => b.clone().into(),
+                                    _ => Default::default(),
                                 },
                             });
                         }

@@ -3,6 +3,7 @@
 //! when no ordinary block is left. Eviction within a priority is CLOCK (second chance).
 
 use crate::metrics::Metrics;
+use bytes::Bytes;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
@@ -21,7 +22,7 @@ type Key = (u64, u64);
 
 #[derive(Debug)]
 struct Entry {
-    block: Arc<Vec<u8>>,
+    block: Bytes,
     priority: Priority,
     referenced: bool,
 }
@@ -59,7 +60,7 @@ impl BlockCache {
     }
 
     /// Looks a block up, counting a hit or a miss.
-    pub fn get(&self, file_id: u64, offset: u64) -> Option<Arc<Vec<u8>>> {
+    pub fn get(&self, file_id: u64, offset: u64) -> Option<Bytes> {
         let mut s = self.shard((file_id, offset));
         match s.map.get_mut(&(file_id, offset)) {
             Some(e) => {
@@ -75,7 +76,7 @@ impl BlockCache {
     }
 
     /// Inserts a block, evicting others as needed to stay within capacity.
-    pub fn insert(&self, file_id: u64, offset: u64, block: Arc<Vec<u8>>, priority: Priority) {
+    pub fn insert(&self, file_id: u64, offset: u64, block: Bytes, priority: Priority) {
         let key = (file_id, offset);
         let size = block.len() + 64;
         if size > self.shard_capacity {
@@ -176,10 +177,10 @@ mod tests {
         let m = Arc::new(Metrics::default());
         let cache = BlockCache::new(SHARDS * 10_000, m.clone());
         for f in 0..50u64 {
-            cache.insert(1, f * 4096, Arc::new(vec![0; 1000]), Priority::InMemory);
+            cache.insert(1, f * 4096, Bytes::from(vec![0; 1000]), Priority::InMemory);
         }
         for f in 0..2000u64 {
-            cache.insert(2, f * 4096, Arc::new(vec![0; 1000]), Priority::Normal);
+            cache.insert(2, f * 4096, Bytes::from(vec![0; 1000]), Priority::Normal);
         }
         assert!(cache.used_bytes() <= SHARDS * 10_000);
         let in_mem = (0..50u64)
@@ -195,8 +196,8 @@ mod tests {
     #[test]
     fn evict_file_removes_its_blocks() {
         let cache = BlockCache::new(1 << 20, Arc::new(Metrics::default()));
-        cache.insert(7, 0, Arc::new(vec![1; 10]), Priority::Normal);
-        cache.insert(8, 0, Arc::new(vec![1; 10]), Priority::Normal);
+        cache.insert(7, 0, Bytes::from(vec![1; 10]), Priority::Normal);
+        cache.insert(8, 0, Bytes::from(vec![1; 10]), Priority::Normal);
         cache.evict_file(7);
         assert!(cache.get(7, 0).is_none());
         assert!(cache.get(8, 0).is_some());

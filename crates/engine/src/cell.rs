@@ -5,6 +5,7 @@
 //! descending, type code descending (so delete markers sort before puts at the same
 //! timestamp), then sequence id descending (the newest write first).
 
+use bytes::Bytes;
 use std::cmp::Ordering;
 
 /// HBase's key-type codes. The values are stored on disk and frozen.
@@ -73,13 +74,15 @@ impl CellType {
 /// HBase's `HConstants.LATEST_TIMESTAMP`: "let the server assign the time".
 pub const LATEST_TIMESTAMP: i64 = i64::MAX;
 
-/// The key of a cell within one store (the family is the store's).
+/// The key of a cell within one store (the family is the store's). Row and qualifier are
+/// shared buffers: cloning a key or a cell never copies bytes, and cells read from a block
+/// point into the block.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CellKey {
     /// Row key.
-    pub row: Vec<u8>,
+    pub row: Bytes,
     /// Column qualifier (empty for family delete markers).
-    pub qualifier: Vec<u8>,
+    pub qualifier: Bytes,
     /// Milliseconds since the epoch.
     pub timestamp: i64,
     /// Put or delete-marker type.
@@ -114,8 +117,8 @@ impl CellKey {
     /// The smallest key of column `qualifier` in `row`.
     pub fn first_on_column(row: &[u8], qualifier: &[u8]) -> CellKey {
         CellKey {
-            row: row.to_vec(),
-            qualifier: qualifier.to_vec(),
+            row: Bytes::copy_from_slice(row),
+            qualifier: Bytes::copy_from_slice(qualifier),
             timestamp: i64::MAX,
             cell_type: CellType::Maximum,
             seq: u64::MAX,
@@ -148,7 +151,7 @@ pub struct KeyValue {
     /// The cell's key.
     pub key: CellKey,
     /// The value (empty for delete markers).
-    pub value: Vec<u8>,
+    pub value: Bytes,
 }
 
 impl KeyValue {
@@ -158,29 +161,30 @@ impl KeyValue {
     }
 }
 
-/// A cell as returned to clients: the family is spelled out.
+/// A cell as returned to clients: the family is spelled out. The byte fields are shared
+/// buffers (`bytes::Bytes`, which derefs to `[u8]`); `Vec<u8>` converts into them without a copy.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cell {
     /// Row key.
-    pub row: Vec<u8>,
+    pub row: Bytes,
     /// Column family.
-    pub family: Vec<u8>,
+    pub family: Bytes,
     /// Column qualifier.
-    pub qualifier: Vec<u8>,
+    pub qualifier: Bytes,
     /// Milliseconds since the epoch.
     pub timestamp: i64,
     /// Put, or a delete marker in raw reads.
     pub cell_type: CellType,
     /// The value.
-    pub value: Vec<u8>,
+    pub value: Bytes,
 }
 
 impl Cell {
-    /// Builds a client cell from a store cell of `family`.
-    pub fn from_key_value(family: &[u8], kv: KeyValue) -> Cell {
+    /// Builds a client cell from a store cell of `family`; moves, never copies, the bytes.
+    pub fn from_key_value(family: &Bytes, kv: KeyValue) -> Cell {
         Cell {
             row: kv.key.row,
-            family: family.to_vec(),
+            family: family.clone(),
             qualifier: kv.key.qualifier,
             timestamp: kv.key.timestamp,
             cell_type: kv.key.cell_type,
@@ -208,8 +212,8 @@ mod tests {
 
     fn k(row: &str, q: &str, ts: i64, t: CellType, seq: u64) -> CellKey {
         CellKey {
-            row: row.into(),
-            qualifier: q.into(),
+            row: Bytes::copy_from_slice(row.as_bytes()),
+            qualifier: Bytes::copy_from_slice(q.as_bytes()),
             timestamp: ts,
             cell_type: t,
             seq,

@@ -2,6 +2,7 @@
 //! with size accounting. Writers insert concurrently; readers iterate with seeks.
 
 use crate::cell::{CellKey, KeyValue};
+use bytes::Bytes;
 use crossbeam_skiplist::SkipMap;
 use std::ops::Bound;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -10,7 +11,7 @@ use std::sync::Arc;
 /// One memstore segment. Thread-safe; shared by `Arc` between the store and open scanners.
 #[derive(Debug)]
 pub struct Memstore {
-    map: SkipMap<CellKey, Vec<u8>>,
+    map: SkipMap<CellKey, Bytes>,
     size: AtomicUsize,
     deletes: AtomicU64,
     min_seq: AtomicU64,
@@ -120,7 +121,7 @@ impl MemstoreScanner {
         self.current.as_ref()
     }
 
-    fn set(&mut self, e: Option<crossbeam_skiplist::map::Entry<'_, CellKey, Vec<u8>>>) {
+    fn set(&mut self, e: Option<crossbeam_skiplist::map::Entry<'_, CellKey, Bytes>>) {
         self.current = e.map(|e| KeyValue {
             key: e.key().clone(),
             value: e.value().clone(),
@@ -152,6 +153,6 @@ impl MemstoreScanner {
         self.mem
             .map
             .upper_bound(Bound::Excluded(&target))
-            .map(|e| e.key().row.clone())
+            .map(|e| e.key().row.to_vec())
     }
 }

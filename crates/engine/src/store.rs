@@ -271,7 +271,7 @@ impl Store {
             markers_possible,
         };
         Some(StoreScanner::new(
-            family.name.clone(),
+            &family.name,
             MergeCursor::new(sources, read_point),
             QueryMatcher::new(spec),
         ))

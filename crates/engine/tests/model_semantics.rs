@@ -77,11 +77,11 @@ fn outs(r: &RowResult) -> Vec<Out> {
         .iter()
         .map(|c| {
             (
-                c.family.clone(),
-                c.qualifier.clone(),
+                c.family.to_vec(),
+                c.qualifier.to_vec(),
                 c.timestamp,
                 c.cell_type,
-                c.value.clone(),
+                c.value.to_vec(),
             )
         })
         .collect()
@@ -278,7 +278,7 @@ fn run(seed: u64, ops: usize) {
                     .collect();
                 if got != want && std::env::var("MODEL_DEBUG").is_ok() {
                     for c in &model.cells {
-                        if c.family == b"k" && (c.row == b"b1") {
+                        if c.family[..] == b"k"[..] && (c.row[..] == b"b1"[..]) {
                             eprintln!("{c:?}");
                         }
                     }
@@ -286,7 +286,7 @@ fn run(seed: u64, ops: usize) {
                         .scan_all(&Scan::new().raw(true).max_versions(100).add_family("k"))
                         .unwrap();
                     for r in raw {
-                        if r.row == b"b1" {
+                        if r.row[..] == b"b1"[..] {
                             for c in r.cells {
                                 eprintln!("raw {c:?}");
                             }

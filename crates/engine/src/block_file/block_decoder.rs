@@ -1,114 +1,151 @@
 //! Decodes the cells of one raw data block, never panicking on malformed bytes.
+//!
+//! Decoded cells share the block's buffer: a row, qualifier or value is a slice of the block
+//! (a reference count, not a copy), except a row rebuilt from a shared prefix (PREFIX encoding).
 
 use crate::byte_reader::ByteReader;
 use crate::cell::{CellKey, CellType, KeyValue};
-use std::sync::Arc;
+use bytes::Bytes;
+use std::cmp::Ordering;
+use std::ops::Range;
 
 /// A cursor over the cells of a raw data block. Shares the block with the block cache.
 #[derive(Debug, Clone)]
 pub struct BlockDecoder {
-    block: Arc<Vec<u8>>,
+    block: Bytes,
     pos: usize,
-    prev_row: Vec<u8>,
+    prev_row: Bytes,
+}
+
+/// One cell's fields as positions in the block (row aside: it may be rebuilt).
+struct Parsed {
+    shared: usize,
+    suffix: Range<usize>,
+    qualifier: Range<usize>,
+    timestamp: i64,
+    cell_type: CellType,
+    seq: u64,
+    value: Range<usize>,
+    end: usize,
 }
 
 impl BlockDecoder {
     /// A cursor at the block's first cell.
-    pub fn new(block: Arc<Vec<u8>>) -> Self {
+    pub fn new(block: Bytes) -> Self {
         BlockDecoder {
             block,
             pos: 0,
-            prev_row: Vec::new(),
+            prev_row: Bytes::new(),
         }
     }
 
-    /// Skips to the first cell ≥ `target` and returns it (`Ok(None)` when the block ends
-    /// first). Cells before it are compared in place, without copying their values.
-    pub fn seek(&mut self, target: &CellKey) -> Result<Option<KeyValue>, usize> {
-        let block = self.block.clone();
-        loop {
-            if self.pos >= block.len() {
-                return Ok(None);
-            }
-            let start = self.pos;
-            let mut r = ByteReader::new(&block[self.pos..]);
-            let parsed = (|| {
-                let shared = usize::try_from(r.varint()?).ok()?;
-                if shared > self.prev_row.len() {
-                    return None;
-                }
-                let suffix = r.len_prefixed()?;
-                self.prev_row.truncate(shared);
-                self.prev_row.extend_from_slice(suffix);
-                let qualifier = r.len_prefixed()?;
-                let timestamp = r.i64()?;
-                let cell_type = CellType::from_code(r.u8()?)?;
-                let seq = r.varint()?;
-                let value = r.len_prefixed()?;
-                Some((qualifier, timestamp, cell_type, seq, value))
-            })();
-            let Some((qualifier, timestamp, cell_type, seq, value)) = parsed else {
-                return Err(start);
-            };
-            self.pos += r.position();
-            let ord = self.prev_row[..]
-                .cmp(&target.row[..])
-                .then_with(|| qualifier.cmp(&target.qualifier[..]))
-                .then_with(|| target.timestamp.cmp(&timestamp))
-                .then_with(|| target.cell_type.cmp(&cell_type))
-                .then_with(|| target.seq.cmp(&seq));
-            if ord != std::cmp::Ordering::Less {
-                return Ok(Some(KeyValue {
-                    key: CellKey {
-                        row: self.prev_row.clone(),
-                        qualifier: qualifier.to_vec(),
-                        timestamp,
-                        cell_type,
-                        seq,
-                    },
-                    value: value.to_vec(),
-                }));
-            }
-        }
-    }
-
-    /// The next cell, `Ok(None)` at the end, or `Err(offset_in_block)` when malformed.
-    pub fn next_cell(&mut self) -> Result<Option<KeyValue>, usize> {
-        if self.pos >= self.block.len() {
-            return Ok(None);
-        }
+    /// Parses the cell at `self.pos` without moving; `Err(offset)` names a malformed cell.
+    fn parse(&self) -> Result<Parsed, usize> {
         let start = self.pos;
-        let mut r = ByteReader::new(&self.block[self.pos..]);
-        let kv = (|| {
+        let block = &self.block[..];
+        let mut r = ByteReader::new(block.get(start..).ok_or(start)?);
+        let at = |r: &ByteReader, len: usize| {
+            let end = start + r.position();
+            end - len..end
+        };
+        (|| {
             let shared = usize::try_from(r.varint()?).ok()?;
             if shared > self.prev_row.len() {
                 return None;
             }
-            let suffix = r.len_prefixed()?;
-            let mut row = Vec::with_capacity(shared + suffix.len());
-            row.extend_from_slice(&self.prev_row[..shared]);
-            row.extend_from_slice(suffix);
-            let qualifier = r.len_prefixed()?.to_vec();
+            let n = r.len_prefixed()?.len();
+            let suffix = at(&r, n);
+            let n = r.len_prefixed()?.len();
+            let qualifier = at(&r, n);
             let timestamp = r.i64()?;
             let cell_type = CellType::from_code(r.u8()?)?;
             let seq = r.varint()?;
-            let value = r.len_prefixed()?.to_vec();
-            Some(KeyValue {
-                key: CellKey {
-                    row,
-                    qualifier,
-                    timestamp,
-                    cell_type,
-                    seq,
-                },
+            let n = r.len_prefixed()?.len();
+            let value = at(&r, n);
+            Some(Parsed {
+                shared,
+                suffix,
+                qualifier,
+                timestamp,
+                cell_type,
+                seq,
                 value,
+                end: start + r.position(),
             })
         })()
-        .ok_or(start)?;
-        self.pos += r.position();
-        self.prev_row.clear();
-        self.prev_row.extend_from_slice(&kv.key.row);
-        Ok(Some(kv))
+        .ok_or(start)
+    }
+
+    /// The row of a parsed cell, sharing the block (or the previous row) where it can.
+    fn row_of(&self, p: &Parsed) -> Bytes {
+        if p.shared == 0 {
+            self.block.slice(p.suffix.clone())
+        } else if p.suffix.is_empty() && p.shared == self.prev_row.len() {
+            self.prev_row.clone()
+        } else {
+            let mut row = Vec::with_capacity(p.shared + p.suffix.len());
+            row.extend_from_slice(&self.prev_row[..p.shared]);
+            row.extend_from_slice(&self.block[p.suffix.clone()]);
+            Bytes::from(row)
+        }
+    }
+
+    /// Moves past a parsed cell, returning it.
+    fn consume(&mut self, p: Parsed) -> KeyValue {
+        let row = self.row_of(&p);
+        self.pos = p.end;
+        self.prev_row = row.clone();
+        KeyValue {
+            key: CellKey {
+                row,
+                qualifier: self.block.slice(p.qualifier),
+                timestamp: p.timestamp,
+                cell_type: p.cell_type,
+                seq: p.seq,
+            },
+            value: self.block.slice(p.value),
+        }
+    }
+
+    /// Compares a parsed cell's key with `target`, the row compared in place.
+    fn compare(&self, p: &Parsed, target: &CellKey) -> Ordering {
+        let prefix = &self.prev_row[..p.shared];
+        let suffix = &self.block[p.suffix.clone()];
+        let t = &target.row[..];
+        let row_ord = match t.get(..prefix.len()) {
+            Some(tp) => prefix.cmp(tp).then_with(|| suffix.cmp(&t[prefix.len()..])),
+            None => prefix.cmp(t),
+        };
+        row_ord
+            .then_with(|| self.block[p.qualifier.clone()].cmp(&target.qualifier[..]))
+            .then_with(|| target.timestamp.cmp(&p.timestamp))
+            .then_with(|| target.cell_type.cmp(&p.cell_type))
+            .then_with(|| target.seq.cmp(&p.seq))
+    }
+
+    /// Moves to the first cell ≥ `target` and returns it (`None` past the end of the block).
+    /// `Err(offset)` names a malformed cell.
+    pub fn seek(&mut self, target: &CellKey) -> Result<Option<KeyValue>, usize> {
+        while self.pos < self.block.len() {
+            let p = self.parse()?;
+            if self.compare(&p, target) != Ordering::Less {
+                return Ok(Some(self.consume(p)));
+            }
+            // Skipped cells need only their row kept for the next shared prefix.
+            let row = self.row_of(&p);
+            self.prev_row = row;
+            self.pos = p.end;
+        }
+        Ok(None)
+    }
+
+    /// The next cell, or `None` at the end of the block. `Err(offset)` names a malformed cell.
+    pub fn next_cell(&mut self) -> Result<Option<KeyValue>, usize> {
+        if self.pos >= self.block.len() {
+            return Ok(None);
+        }
+        let p = self.parse()?;
+        Ok(Some(self.consume(p)))
     }
 }
 
@@ -121,13 +158,13 @@ mod tests {
     fn kv(row: &str, q: &str, ts: i64) -> KeyValue {
         KeyValue {
             key: CellKey {
-                row: row.into(),
-                qualifier: q.into(),
+                row: Bytes::copy_from_slice(row.as_bytes()),
+                qualifier: Bytes::copy_from_slice(q.as_bytes()),
                 timestamp: ts,
                 cell_type: CellType::Put,
                 seq: 3,
             },
-            value: format!("v-{row}-{q}-{ts}").into(),
+            value: Bytes::from(format!("v-{row}-{q}-{ts}")),
         }
     }
 
@@ -144,7 +181,7 @@ mod tests {
             }
             let raw = b.take();
             sizes.push(raw.len());
-            let mut d = BlockDecoder::new(Arc::new(raw));
+            let mut d = BlockDecoder::new(Bytes::from(raw));
             for c in &cells {
                 assert_eq!(d.next_cell().unwrap().as_ref(), Some(c));
             }
@@ -164,7 +201,7 @@ mod tests {
         for c in &sorted {
             b.add(c);
         }
-        let block = Arc::new(b.take());
+        let block = Bytes::from(b.take());
         let mut targets: Vec<CellKey> = sorted.iter().map(|c| c.key.clone()).collect();
         targets.push(CellKey::first_on_row(b"row007"));
         targets.push(CellKey::after_row(b"row007"));
@@ -196,7 +233,7 @@ mod tests {
         one.add(&kv("a", "q", 1));
         let boundary = one.size();
         for cut in (1..raw.len()).filter(|&c| c != boundary) {
-            let mut d = BlockDecoder::new(Arc::new(raw[..cut].to_vec()));
+            let mut d = BlockDecoder::new(Bytes::copy_from_slice(&raw[..cut]));
             let mut saw_err = false;
             for _ in 0..3 {
                 match d.next_cell() {

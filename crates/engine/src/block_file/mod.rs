@@ -76,8 +76,8 @@ pub(crate) fn encode_key(out: &mut Vec<u8>, k: &CellKey) {
 
 /// Decodes a key written by [`encode_key`].
 pub(crate) fn decode_key(r: &mut ByteReader<'_>) -> Option<CellKey> {
-    let row = r.len_prefixed()?.to_vec();
-    let qualifier = r.len_prefixed()?.to_vec();
+    let row = bytes::Bytes::copy_from_slice(r.len_prefixed()?);
+    let qualifier = bytes::Bytes::copy_from_slice(r.len_prefixed()?);
     let timestamp = r.i64()?;
     let cell_type = decode_type(r.u8()?)?;
     let seq = r.varint()?;

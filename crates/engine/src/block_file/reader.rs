@@ -182,7 +182,7 @@ impl BlockFileReader {
         self.index.get(self.index.len() / 2).map(|e| &e.first_key)
     }
 
-    fn read_block(&self, idx: usize, mode: CacheMode) -> Result<Arc<Vec<u8>>> {
+    fn read_block(&self, idx: usize, mode: CacheMode) -> Result<bytes::Bytes> {
         let e = &self.index[idx];
         if mode.use_cache {
             if let Some(b) = self.cache.get(self.id, e.offset) {
@@ -194,7 +194,7 @@ impl BlockFileReader {
         self.file.read_exact_at(&mut buf, e.offset).at(&self.path)?;
         let raw =
             unframe_block(&buf).map_err(|why| Error::corruption(&self.path, e.offset, why))?;
-        let block = Arc::new(raw);
+        let block = bytes::Bytes::from(raw);
         if mode.use_cache {
             self.cache
                 .insert(self.id, e.offset, block.clone(), mode.priority);
@@ -355,7 +355,7 @@ impl FileScanner {
         let mut last = None;
         loop {
             match d.next_cell() {
-                Ok(Some(kv)) if kv.key < target => last = Some(kv.key.row),
+                Ok(Some(kv)) if kv.key < target => last = Some(kv.key.row.to_vec()),
                 Ok(_) => break,
                 Err(at) => return Err(self.reader.decode_err(idx - 1, at)),
             }

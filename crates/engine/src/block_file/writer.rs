@@ -83,7 +83,7 @@ impl BlockFileWriter {
         self.block.add(kv);
         let bloom_key = match self.opts.bloom {
             BloomType::None => None,
-            BloomType::Row => Some(kv.key.row.clone()),
+            BloomType::Row => Some(kv.key.row.to_vec()),
             BloomType::RowCol => Some(row_col_key(&kv.key.row, &kv.key.qualifier)),
         };
         if let Some(b) = bloom_key {

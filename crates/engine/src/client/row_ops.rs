@@ -25,7 +25,7 @@ impl Table {
                     let base = match old {
                         None => 0,
                         Some(c) => {
-                            let bytes: [u8; 8] = c.value.as_slice().try_into().map_err(|_| {
+                            let bytes: [u8; 8] = c.value[..].try_into().map_err(|_| {
                                 Error::IllegalArgument(format!(
                                 "cannot increment {}:{}: the cell is {} bytes, not an 8-byte long",
                                 String::from_utf8_lossy(f),
@@ -60,14 +60,15 @@ impl Table {
                 let mut cells = Vec::new();
                 for (f, q, suffix) in columns {
                     let old = current.versions(f, q).into_iter().next();
-                    let mut value = old.map(|c| c.value.clone()).unwrap_or_default();
+                    let mut value = old.map(|c| c.value.to_vec()).unwrap_or_default();
                     value.extend_from_slice(suffix);
+                    let value = bytes::Bytes::from(value);
                     let ts = old.map_or(now, |c| c.timestamp.max(now));
-                    put = put.add_column_ts(*f, *q, ts, value.clone());
+                    put = put.add_column_ts(*f, *q, ts, value.to_vec());
                     cells.push(crate::cell::Cell {
-                        row: row.to_vec(),
-                        family: f.to_vec(),
-                        qualifier: q.to_vec(),
+                        row: bytes::Bytes::copy_from_slice(row),
+                        family: bytes::Bytes::copy_from_slice(f),
+                        qualifier: bytes::Bytes::copy_from_slice(q),
                         timestamp: ts,
                         cell_type: crate::cell::CellType::Put,
                         value,

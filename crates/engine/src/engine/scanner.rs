@@ -198,8 +198,8 @@ impl RegionScanner {
                         &mut kvs,
                         self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter),
                     )?;
-                    let fam = s.family().to_vec();
-                    cells.extend(kvs.into_iter().map(|kv| Cell::from_key_value(&fam, kv)));
+                    let fam = s.family();
+                    cells.extend(kvs.into_iter().map(|kv| Cell::from_key_value(fam, kv)));
                 }
                 if !self.reversed && s.peek_row() == Some(&row[..]) {
                     // The matcher stopped early inside the row (all columns found).

@@ -27,7 +27,7 @@ impl Inner {
             .values()
             .flat_map(|s| s.state().files.clone())
             .max_by_key(|f| f.reader.size())?;
-        let mid = largest.reader.mid_key()?.row.clone();
+        let mid = largest.reader.mid_key()?.row.to_vec();
         (mid > region.start && (region.end.is_empty() || mid < region.end)).then_some(mid)
     }
 

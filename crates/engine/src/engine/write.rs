@@ -8,6 +8,7 @@ use crate::metrics::Metrics;
 use crate::region::Region;
 use crate::schema::{Durability, TableDescriptor, TableName};
 use crate::wal::{SyncLevel, WalCell, WalEdit};
+use bytes::Bytes;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -146,6 +147,9 @@ impl Inner {
                 (Some(a), Some(b)) => Some(max_level(a, b)),
                 (a, b) => a.or(b),
             };
+        }
+        // The mutations are moved into the cells, never copied.
+        for m in muts {
             self.resolve_cells(desc, region, m, now, &mut cells)?;
         }
         if cells.is_empty() {
@@ -207,51 +211,54 @@ impl Inner {
         &self,
         desc: &TableDescriptor,
         region: &Region,
-        m: &Mutation,
+        m: Mutation,
         now: i64,
         out: &mut Vec<WalCell>,
     ) -> Result<()> {
         let ts_or_now = |ts: i64| if ts == LATEST_TIMESTAMP { now } else { ts };
         match m {
             Mutation::Put(p) => {
-                for c in &p.cells {
+                let row = Bytes::from(p.row);
+                for c in p.cells {
                     out.push(WalCell {
-                        family: c.family.clone(),
-                        row: p.row.clone(),
-                        qualifier: c.qualifier.clone(),
+                        family: Bytes::from(c.family),
+                        row: row.clone(),
+                        qualifier: Bytes::from(c.qualifier),
                         timestamp: ts_or_now(c.timestamp),
                         cell_type: CellType::Put,
-                        value: c.value.clone(),
+                        value: Bytes::from(c.value),
                     });
                 }
             }
             Mutation::Delete(d) if d.cells.is_empty() => {
+                let row = Bytes::from(d.row);
                 for f in &desc.families {
                     out.push(WalCell {
-                        family: f.name.clone(),
-                        row: d.row.clone(),
-                        qualifier: Vec::new(),
+                        family: Bytes::copy_from_slice(&f.name),
+                        row: row.clone(),
+                        qualifier: Bytes::new(),
                         timestamp: ts_or_now(d.timestamp),
                         cell_type: CellType::DeleteFamily,
-                        value: Vec::new(),
+                        value: Bytes::new(),
                     });
                 }
             }
             Mutation::Delete(d) => {
-                for c in &d.cells {
+                let row = Bytes::from(d.row);
+                for c in d.cells {
                     let ts = if c.cell_type == CellType::Delete && c.timestamp == LATEST_TIMESTAMP {
-                        self.newest_version_ts(region, &d.row, &c.family, &c.qualifier)?
+                        self.newest_version_ts(region, &row, &c.family, &c.qualifier)?
                             .unwrap_or(now)
                     } else {
                         ts_or_now(c.timestamp)
                     };
                     out.push(WalCell {
-                        family: c.family.clone(),
-                        row: d.row.clone(),
-                        qualifier: c.qualifier.clone(),
+                        family: Bytes::from(c.family),
+                        row: row.clone(),
+                        qualifier: Bytes::from(c.qualifier),
                         timestamp: ts,
                         cell_type: c.cell_type,
-                        value: Vec::new(),
+                        value: Bytes::new(),
                     });
                 }
             }

@@ -29,9 +29,9 @@ impl KeyOnlyFilter {
 impl Filter for KeyOnlyFilter {
     fn transform_cell(&self, mut cell: Cell) -> Cell {
         cell.value = if self.len_as_value {
-            (cell.value.len() as u32).to_be_bytes().to_vec()
+            bytes::Bytes::copy_from_slice(&(cell.value.len() as u32).to_be_bytes())
         } else {
-            Vec::new()
+            bytes::Bytes::new()
         };
         cell
     }

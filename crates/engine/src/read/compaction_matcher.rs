@@ -22,9 +22,9 @@ pub struct CompactionMatcher {
     keep_deleted: KeepDeletedCells,
     major: bool,
     smallest_read_point: u64,
-    row: Option<Vec<u8>>,
+    row: Option<bytes::Bytes>,
     deletes: DeleteTracker,
-    column: Option<Vec<u8>>,
+    column: Option<bytes::Bytes>,
     versions: u32,
     last_ts: Option<i64>,
 }

@@ -74,7 +74,7 @@ pub struct QueryMatcher {
     spec: MatchSpec,
     row: Vec<u8>,
     deletes: DeleteTracker,
-    column: Option<Vec<u8>>,
+    column: Option<bytes::Bytes>,
     versions: u32,
     last_ts: Option<i64>,
 }
@@ -105,8 +105,8 @@ impl QueryMatcher {
         self.column = None;
     }
 
-    fn start_column(&mut self, q: &[u8]) {
-        self.column = Some(q.to_vec());
+    fn start_column(&mut self, q: &bytes::Bytes) {
+        self.column = Some(q.clone());
         self.deletes.reset_column();
         self.versions = 0;
         self.last_ts = None;
@@ -180,7 +180,7 @@ impl QueryMatcher {
         }
         // 5. Requested columns.
         if let Some(cols) = &self.spec.columns {
-            match cols.binary_search(&k.qualifier) {
+            match cols.binary_search_by(|c| c[..].cmp(&k.qualifier[..])) {
                 Ok(_) => {}
                 Err(pos) => {
                     return match cols.get(pos) {

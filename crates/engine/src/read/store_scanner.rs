@@ -9,23 +9,23 @@ use crate::filter::Filter;
 /// A cursor over the visible cells of one store.
 #[derive(Debug)]
 pub struct StoreScanner {
-    family: Vec<u8>,
+    family: bytes::Bytes,
     cursor: MergeCursor,
     matcher: QueryMatcher,
 }
 
 impl StoreScanner {
     /// A scanner of `family` over `cursor`, judged by `matcher`. Position it with `seek_row`.
-    pub fn new(family: Vec<u8>, cursor: MergeCursor, matcher: QueryMatcher) -> Self {
+    pub fn new(family: &[u8], cursor: MergeCursor, matcher: QueryMatcher) -> Self {
         StoreScanner {
-            family,
+            family: bytes::Bytes::copy_from_slice(family),
             cursor,
             matcher,
         }
     }
 
     /// The store's family.
-    pub fn family(&self) -> &[u8] {
+    pub fn family(&self) -> &bytes::Bytes {
         &self.family
     }
 

@@ -307,12 +307,12 @@ mod tests {
             seq,
             region_id: 1,
             cells: vec![WalCell {
-                family: b"cf".to_vec(),
-                row: format!("row{seq}").into_bytes(),
-                qualifier: b"q".to_vec(),
+                family: b"cf".to_vec().into(),
+                row: format!("row{seq}").into_bytes().into(),
+                qualifier: b"q".to_vec().into(),
                 timestamp: seq as i64,
                 cell_type: CellType::Put,
-                value: vec![7; (seq % 50) as usize],
+                value: vec![7; (seq % 50) as usize].into(),
             }],
         }
     }

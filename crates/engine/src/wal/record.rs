@@ -3,22 +3,23 @@
 
 use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
 use crate::cell::CellType;
+use bytes::Bytes;
 
 /// A cell inside a WAL edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WalCell {
     /// Column family.
-    pub family: Vec<u8>,
+    pub family: Bytes,
     /// Row key.
-    pub row: Vec<u8>,
+    pub row: Bytes,
     /// Qualifier.
-    pub qualifier: Vec<u8>,
+    pub qualifier: Bytes,
     /// Timestamp in ms.
     pub timestamp: i64,
     /// Put or delete-marker type.
     pub cell_type: CellType,
     /// Value.
-    pub value: Vec<u8>,
+    pub value: Bytes,
 }
 
 /// One logged mutation.
@@ -58,12 +59,12 @@ impl WalEdit {
         let mut cells = Vec::with_capacity(n.min(4096) as usize);
         for _ in 0..n {
             cells.push(WalCell {
-                family: r.len_prefixed()?.to_vec(),
-                row: r.len_prefixed()?.to_vec(),
-                qualifier: r.len_prefixed()?.to_vec(),
+                family: Bytes::copy_from_slice(r.len_prefixed()?),
+                row: Bytes::copy_from_slice(r.len_prefixed()?),
+                qualifier: Bytes::copy_from_slice(r.len_prefixed()?),
                 timestamp: r.i64()?,
                 cell_type: CellType::from_code(r.u8()?)?,
-                value: r.len_prefixed()?.to_vec(),
+                value: Bytes::copy_from_slice(r.len_prefixed()?),
             });
         }
         if !r.is_empty() {

@@ -12,7 +12,7 @@ use ferrobase_engine::{Cell, ColumnFamilyDescriptor, RowResult};
 pub(crate) fn tcell(c: &Cell) -> TValue {
     TValue::Struct(
         TStruct::new()
-            .with(1, TValue::Binary(c.value.clone()))
+            .with(1, TValue::Binary(c.value.to_vec()))
             .with(2, TValue::I64(c.timestamp)),
     )
 }
