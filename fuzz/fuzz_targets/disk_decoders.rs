@@ -2,21 +2,34 @@
 //! meta sections, bloom filters and data blocks.
 #![no_main]
 
+use bytes::Bytes;
 use ferrobase_engine::block_file::BlockDecoder;
 use ferrobase_engine::bloom::BloomFilter;
+use ferrobase_engine::cell::CellKey;
 use ferrobase_engine::manifest::ManifestData;
 use ferrobase_engine::wal::WalEdit;
-use std::sync::Arc;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let _ = WalEdit::decode(data);
     let _ = ManifestData::decode(data);
     let _ = BloomFilter::decode(data);
-    let mut d = BlockDecoder::new(Arc::new(data.to_vec()));
-    for _ in 0..10_000 {
-        match d.next_cell() {
-            Ok(Some(_)) => {}
-            _ => break,
+    let block = Bytes::copy_from_slice(data);
+    // Version-1 blocks (no restart trailer) and version-2 blocks (restart trailer), read in
+    // order and by seeking to a key taken from the input.
+    for restarts in [false, true] {
+        let Ok(mut d) = BlockDecoder::new(block.clone(), restarts) else {
+            continue;
+        };
+        let mut s = d.clone();
+        for _ in 0..10_000 {
+            match d.next_cell() {
+                Ok(Some(_)) => {}
+                _ => break,
+            }
+        }
+        let target = CellKey::first_on_row(&data[..data.len().min(8)]);
+        if let Ok(Some(_)) = s.seek(&target) {
+            let _ = s.next_cell();
         }
     }
 });

@@ -4,6 +4,10 @@ use crate::byte_reader::put_varint;
 use crate::cell::KeyValue;
 use crate::schema::DataBlockEncoding;
 
+/// A restart point every this many cells: a cell whose row is written whole, so a reader
+/// can start decoding there ("Restart trailer" in the format spec).
+pub const RESTART_INTERVAL: usize = 16;
+
 /// Accumulates cells, in key order, into one raw data block.
 #[derive(Debug)]
 pub struct BlockBuilder {
@@ -11,6 +15,7 @@ pub struct BlockBuilder {
     encoding: DataBlockEncoding,
     prev_row: Vec<u8>,
     count: usize,
+    restarts: Vec<u32>,
 }
 
 impl BlockBuilder {
@@ -21,14 +26,20 @@ impl BlockBuilder {
             encoding,
             prev_row: Vec::new(),
             count: 0,
+            restarts: Vec::new(),
         }
     }
 
     /// Appends a cell: `shared:varint suffix_len:varint row_suffix qualifier:lp ts:i64be
-    /// type:u8 seq:varint value:lp`. `shared` is always 0 with encoding NONE.
+    /// type:u8 seq:varint value:lp`. `shared` is always 0 with encoding NONE and at restarts.
     pub fn add(&mut self, kv: &KeyValue) {
         let row = &kv.key.row;
+        let restart = self.count % RESTART_INTERVAL == 0;
+        if restart {
+            self.restarts.push(self.buf.len() as u32);
+        }
         let shared = match self.encoding {
+            _ if restart => 0,
             DataBlockEncoding::None => 0,
             DataBlockEncoding::Prefix => row
                 .iter()
@@ -53,9 +64,9 @@ impl BlockBuilder {
         self.count += 1;
     }
 
-    /// Raw size so far in bytes.
+    /// Raw size so far in bytes (the restart trailer included).
     pub fn size(&self) -> usize {
-        self.buf.len()
+        self.buf.len() + 4 * self.restarts.len() + 4
     }
 
     /// True when no cell was added since the last `take`.
@@ -63,10 +74,16 @@ impl BlockBuilder {
         self.count == 0
     }
 
-    /// Returns the raw block and resets the builder.
+    /// Returns the raw block, its restart trailer appended, and resets the builder.
     pub fn take(&mut self) -> Vec<u8> {
         self.prev_row.clear();
         self.count = 0;
-        std::mem::take(&mut self.buf)
+        let mut out = std::mem::take(&mut self.buf);
+        for r in &self.restarts {
+            out.extend_from_slice(&r.to_be_bytes());
+        }
+        out.extend_from_slice(&(self.restarts.len() as u32).to_be_bytes());
+        self.restarts.clear();
+        out
     }
 }

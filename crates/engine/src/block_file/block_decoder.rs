@@ -15,6 +15,10 @@ pub struct BlockDecoder {
     block: Bytes,
     pos: usize,
     prev_row: Bytes,
+    /// End of the cells (where the restart trailer begins).
+    data_end: usize,
+    /// Number of restart points (0 for version-1 blocks, which have none).
+    restart_count: usize,
 }
 
 /// One cell's fields as positions in the block (row aside: it may be rebuilt).
@@ -30,19 +34,54 @@ struct Parsed {
 }
 
 impl BlockDecoder {
-    /// A cursor at the block's first cell.
-    pub fn new(block: Bytes) -> Self {
-        BlockDecoder {
+    /// A cursor at the block's first cell. `restarts`: the block ends in a restart trailer
+    /// (format version 2). `Err(offset)` when the trailer is malformed.
+    pub fn new(block: Bytes, restarts: bool) -> Result<Self, usize> {
+        let (data_end, restart_count) = if restarts {
+            let len = block.len();
+            let count_at = len.checked_sub(4).ok_or(0usize)?;
+            let count =
+                u32::from_be_bytes(block[count_at..].try_into().map_err(|_| count_at)?) as usize;
+            let data_end = count
+                .checked_mul(4)
+                .and_then(|n| count_at.checked_sub(n))
+                .ok_or(count_at)?;
+            (data_end, count)
+        } else {
+            (block.len(), 0)
+        };
+        Ok(BlockDecoder {
             block,
             pos: 0,
             prev_row: Bytes::new(),
+            data_end,
+            restart_count,
+        })
+    }
+
+    /// Offset of restart point `i`, checked to lie inside the cells.
+    fn restart(&self, i: usize) -> Result<usize, usize> {
+        let at = self.data_end + 4 * i;
+        let raw: [u8; 4] = self
+            .block
+            .get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .ok_or(at)?;
+        let off = u32::from_be_bytes(raw) as usize;
+        if off >= self.data_end {
+            return Err(at);
         }
+        Ok(off)
     }
 
     /// Parses the cell at `self.pos` without moving; `Err(offset)` names a malformed cell.
     fn parse(&self) -> Result<Parsed, usize> {
-        let start = self.pos;
-        let block = &self.block[..];
+        self.parse_at(self.pos, self.prev_row.len())
+    }
+
+    /// Parses the cell at `start`, whose row may share at most `prev_len` bytes.
+    fn parse_at(&self, start: usize, prev_len: usize) -> Result<Parsed, usize> {
+        let block = &self.block[..self.data_end];
         let mut r = ByteReader::new(block.get(start..).ok_or(start)?);
         let at = |r: &ByteReader, len: usize| {
             let end = start + r.position();
@@ -50,7 +89,7 @@ impl BlockDecoder {
         };
         (|| {
             let shared = usize::try_from(r.varint()?).ok()?;
-            if shared > self.prev_row.len() {
+            if shared > prev_len {
                 return None;
             }
             let n = r.len_prefixed()?.len();
@@ -126,7 +165,28 @@ impl BlockDecoder {
     /// Moves to the first cell ≥ `target` and returns it (`None` past the end of the block).
     /// `Err(offset)` names a malformed cell.
     pub fn seek(&mut self, target: &CellKey) -> Result<Option<KeyValue>, usize> {
-        while self.pos < self.block.len() {
+        if self.restart_count > 0 {
+            // Binary search for the last restart whose cell sorts before the target; decoding
+            // resumes there unless the cursor is already past it.
+            let (mut lo, mut hi) = (0, self.restart_count);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let p = self.parse_at(self.restart(mid)?, 0)?;
+                if self.compare(&p, target) == Ordering::Less {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if lo > 0 {
+                let off = self.restart(lo - 1)?;
+                if off > self.pos {
+                    self.pos = off;
+                    self.prev_row = Bytes::new();
+                }
+            }
+        }
+        while self.pos < self.data_end {
             let p = self.parse()?;
             if self.compare(&p, target) != Ordering::Less {
                 return Ok(Some(self.consume(p)));
@@ -141,7 +201,7 @@ impl BlockDecoder {
 
     /// The next cell, or `None` at the end of the block. `Err(offset)` names a malformed cell.
     pub fn next_cell(&mut self) -> Result<Option<KeyValue>, usize> {
-        if self.pos >= self.block.len() {
+        if self.pos >= self.data_end {
             return Ok(None);
         }
         let p = self.parse()?;
@@ -181,13 +241,47 @@ mod tests {
             }
             let raw = b.take();
             sizes.push(raw.len());
-            let mut d = BlockDecoder::new(Bytes::from(raw));
+            let mut d = BlockDecoder::new(Bytes::from(raw), true).unwrap();
             for c in &cells {
                 assert_eq!(d.next_cell().unwrap().as_ref(), Some(c));
             }
             assert_eq!(d.next_cell().unwrap(), None);
         }
         assert!(sizes[1] < sizes[0]);
+    }
+
+    #[test]
+    fn version_one_blocks_without_restarts_still_decode() {
+        let cells: Vec<KeyValue> = (0..40).map(|i| kv(&format!("r{i:03}"), "q", 1)).collect();
+        let mut b = BlockBuilder::new(DataBlockEncoding::None);
+        for c in &cells {
+            b.add(c);
+        }
+        let raw = b.take();
+        // Version 1 wrote the cells alone: drop the restart trailer (3 restarts + count).
+        let v1 = Bytes::copy_from_slice(&raw[..raw.len() - 16]);
+        let mut d = BlockDecoder::new(v1.clone(), false).unwrap();
+        assert_eq!(d.seek(&cells[33].key).unwrap().as_ref(), Some(&cells[33]));
+        let mut d = BlockDecoder::new(v1, false).unwrap();
+        for c in &cells {
+            assert_eq!(d.next_cell().unwrap().as_ref(), Some(c));
+        }
+        assert_eq!(d.next_cell().unwrap(), None);
+    }
+
+    #[test]
+    fn restart_offsets_out_of_range_are_an_error() {
+        let mut b = BlockBuilder::new(DataBlockEncoding::None);
+        for i in 0..20 {
+            b.add(&kv(&format!("r{i:03}"), "q", 1));
+        }
+        let mut raw = b.take();
+        let n = raw.len();
+        // The second restart offset points past the cells.
+        raw[n - 8..n - 4].copy_from_slice(&u32::MAX.to_be_bytes());
+        let mut d = BlockDecoder::new(Bytes::from(raw), true).unwrap();
+        assert!(d.seek(&kv("r019", "q", 1).key).is_err());
+        assert!(BlockDecoder::new(Bytes::from_static(&[0, 0, 0, 9]), true).is_err());
     }
 
     #[test]
@@ -210,7 +304,7 @@ mod tests {
         targets.push(CellKey::first_on_row(b""));
         for t in targets {
             let want = sorted.iter().find(|c| c.key >= t).cloned();
-            let mut d = BlockDecoder::new(block.clone());
+            let mut d = BlockDecoder::new(block.clone(), true).unwrap();
             assert_eq!(d.seek(&t).unwrap(), want, "target {t:?}");
             // Decoding continues correctly after a seek.
             if want.is_some() {
@@ -228,12 +322,14 @@ mod tests {
         let mut b = BlockBuilder::new(DataBlockEncoding::Prefix);
         b.add(&kv("a", "q", 1));
         b.add(&kv("ab", "q", 1));
+        // The cells alone (one restart point and the count are 8 trailer bytes).
         let raw = b.take();
+        let cells = &raw[..raw.len() - 8];
         let mut one = BlockBuilder::new(DataBlockEncoding::Prefix);
         one.add(&kv("a", "q", 1));
-        let boundary = one.size();
-        for cut in (1..raw.len()).filter(|&c| c != boundary) {
-            let mut d = BlockDecoder::new(Bytes::copy_from_slice(&raw[..cut]));
+        let boundary = one.take().len() - 8;
+        for cut in (1..cells.len()).filter(|&c| c != boundary) {
+            let mut d = BlockDecoder::new(Bytes::copy_from_slice(&cells[..cut]), false).unwrap();
             let mut saw_err = false;
             for _ in 0..3 {
                 match d.next_cell() {

@@ -19,7 +19,9 @@ use crate::compression::Compression;
 /// Trailer magic, the last 8 bytes of every block file.
 pub const MAGIC: &[u8; 8] = b"FRBSBLK1";
 /// Format version written in the trailer.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// Oldest format version still read (version 1 data blocks have no restart trailer).
+pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Size of the trailer in bytes.
 pub const TRAILER_LEN: usize = 64;
 

@@ -2,7 +2,7 @@
 
 use super::{
     decode_key, unframe_block, BlockDecoder, FileMeta, IndexEntry, FORMAT_VERSION, MAGIC,
-    TRAILER_LEN,
+    MIN_FORMAT_VERSION, TRAILER_LEN,
 };
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
@@ -38,6 +38,8 @@ pub struct BlockFileReader {
     bloom: Option<BloomFilter>,
     cache: Arc<BlockCache>,
     metrics: Arc<Metrics>,
+    /// Data blocks end in a restart trailer (format version 2 and later).
+    restarts: bool,
 }
 
 impl std::fmt::Debug for BlockFileReader {
@@ -80,7 +82,7 @@ impl BlockFileReader {
         if masked_crc(&trailer[..52]) != crc {
             return Err(corrupt(toff, "trailer checksum mismatch"));
         }
-        if version != FORMAT_VERSION {
+        if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(corrupt(
                 toff,
                 &format!("unsupported format version {version}"),
@@ -114,6 +116,7 @@ impl BlockFileReader {
             }
         };
         Ok(BlockFileReader {
+            restarts: version >= 2,
             path: path.to_path_buf(),
             file,
             id,
@@ -275,7 +278,9 @@ impl FileScanner {
         }
         let block = self.reader.read_block(idx, self.mode)?;
         self.block_idx = idx;
-        self.decoder = Some(BlockDecoder::new(block));
+        let decoder = BlockDecoder::new(block, self.reader.restarts)
+            .map_err(|at| self.reader.decode_err(idx, at))?;
+        self.decoder = Some(decoder);
         Ok(true)
     }
 
@@ -351,7 +356,8 @@ impl FileScanner {
             return Ok(None);
         }
         let block = self.reader.read_block(idx - 1, self.mode)?;
-        let mut d = BlockDecoder::new(block);
+        let mut d = BlockDecoder::new(block, self.reader.restarts)
+            .map_err(|at| self.reader.decode_err(idx - 1, at))?;
         let mut last = None;
         loop {
             match d.next_cell() {
