@@ -14,11 +14,19 @@ use std::ops::Range;
 pub struct BlockDecoder {
     block: Bytes,
     pos: usize,
-    prev_row: Bytes,
+    prev_row: PrevRow,
     /// End of the cells (where the restart trailer begins).
     data_end: usize,
     /// Number of restart points (0 for version-1 blocks, which have none).
     restart_count: usize,
+}
+
+/// The previous cell's row: a range of the block when it was written whole (no reference
+/// count taken), else a row rebuilt from a shared prefix.
+#[derive(Debug, Clone)]
+enum PrevRow {
+    InBlock(Range<usize>),
+    Rebuilt(Bytes),
 }
 
 /// One cell's fields as positions in the block (row aside: it may be rebuilt).
@@ -53,7 +61,7 @@ impl BlockDecoder {
         Ok(BlockDecoder {
             block,
             pos: 0,
-            prev_row: Bytes::new(),
+            prev_row: PrevRow::InBlock(0..0),
             data_end,
             restart_count,
         })
@@ -76,7 +84,15 @@ impl BlockDecoder {
 
     /// Parses the cell at `self.pos` without moving; `Err(offset)` names a malformed cell.
     fn parse(&self) -> Result<Parsed, usize> {
-        self.parse_at(self.pos, self.prev_row.len())
+        self.parse_at(self.pos, self.prev_row().len())
+    }
+
+    /// The previous cell's row.
+    fn prev_row(&self) -> &[u8] {
+        match &self.prev_row {
+            PrevRow::InBlock(r) => &self.block[r.clone()],
+            PrevRow::Rebuilt(b) => b,
+        }
     }
 
     /// Parses the cell at `start`, whose row may share at most `prev_len` bytes.
@@ -115,25 +131,48 @@ impl BlockDecoder {
         .ok_or(start)
     }
 
-    /// The row of a parsed cell, sharing the block (or the previous row) where it can.
-    fn row_of(&self, p: &Parsed) -> Bytes {
+    /// The row of a parsed cell, sharing the block (or the previous row) where it can, and
+    /// what the next cell's shared prefix refers to.
+    fn row_of(&self, p: &Parsed) -> (Bytes, Option<PrevRow>) {
         if p.shared == 0 {
-            self.block.slice(p.suffix.clone())
-        } else if p.suffix.is_empty() && p.shared == self.prev_row.len() {
-            self.prev_row.clone()
+            let r = p.suffix.clone();
+            (self.block.slice(r.clone()), Some(PrevRow::InBlock(r)))
+        } else if p.suffix.is_empty() && p.shared == self.prev_row().len() {
+            let row = match &self.prev_row {
+                PrevRow::InBlock(r) => self.block.slice(r.clone()),
+                PrevRow::Rebuilt(b) => b.clone(),
+            };
+            (row, None)
         } else {
-            let mut row = Vec::with_capacity(p.shared + p.suffix.len());
-            row.extend_from_slice(&self.prev_row[..p.shared]);
-            row.extend_from_slice(&self.block[p.suffix.clone()]);
-            Bytes::from(row)
+            let row = Bytes::from(self.rebuilt_row(p));
+            (row.clone(), Some(PrevRow::Rebuilt(row)))
         }
+    }
+
+    fn rebuilt_row(&self, p: &Parsed) -> Vec<u8> {
+        let mut row = Vec::with_capacity(p.shared + p.suffix.len());
+        row.extend_from_slice(&self.prev_row()[..p.shared]);
+        row.extend_from_slice(&self.block[p.suffix.clone()]);
+        row
+    }
+
+    /// Moves past a parsed cell without building it.
+    fn skip(&mut self, p: &Parsed) {
+        if p.shared == 0 {
+            self.prev_row = PrevRow::InBlock(p.suffix.clone());
+        } else if !(p.suffix.is_empty() && p.shared == self.prev_row().len()) {
+            self.prev_row = PrevRow::Rebuilt(Bytes::from(self.rebuilt_row(p)));
+        }
+        self.pos = p.end;
     }
 
     /// Moves past a parsed cell, returning it.
     fn consume(&mut self, p: Parsed) -> KeyValue {
-        let row = self.row_of(&p);
+        let (row, prev) = self.row_of(&p);
+        if let Some(prev) = prev {
+            self.prev_row = prev;
+        }
         self.pos = p.end;
-        self.prev_row = row.clone();
         KeyValue {
             key: CellKey {
                 row,
@@ -148,7 +187,7 @@ impl BlockDecoder {
 
     /// Compares a parsed cell's key with `target`, the row compared in place.
     fn compare(&self, p: &Parsed, target: &CellKey) -> Ordering {
-        let prefix = &self.prev_row[..p.shared];
+        let prefix = &self.prev_row()[..p.shared];
         let suffix = &self.block[p.suffix.clone()];
         let t = &target.row[..];
         let row_ord = match t.get(..prefix.len()) {
@@ -182,7 +221,7 @@ impl BlockDecoder {
                 let off = self.restart(lo - 1)?;
                 if off > self.pos {
                     self.pos = off;
-                    self.prev_row = Bytes::new();
+                    self.prev_row = PrevRow::InBlock(0..0);
                 }
             }
         }
@@ -192,9 +231,7 @@ impl BlockDecoder {
                 return Ok(Some(self.consume(p)));
             }
             // Skipped cells need only their row kept for the next shared prefix.
-            let row = self.row_of(&p);
-            self.prev_row = row;
-            self.pos = p.end;
+            self.skip(&p);
         }
         Ok(None)
     }

@@ -74,7 +74,9 @@ pub struct QueryMatcher {
     spec: MatchSpec,
     row: Vec<u8>,
     deletes: DeleteTracker,
-    column: Option<bytes::Bytes>,
+    /// The current column's qualifier (meaningful while `in_column`).
+    column: Vec<u8>,
+    in_column: bool,
     versions: u32,
     last_ts: Option<i64>,
 }
@@ -86,7 +88,8 @@ impl QueryMatcher {
             spec,
             row: Vec::new(),
             deletes: DeleteTracker::default(),
-            column: None,
+            column: Vec::new(),
+            in_column: false,
             versions: 0,
             last_ts: None,
         }
@@ -102,11 +105,14 @@ impl QueryMatcher {
         self.row.clear();
         self.row.extend_from_slice(row);
         self.deletes.reset_row();
-        self.column = None;
+        self.in_column = false;
     }
 
-    fn start_column(&mut self, q: &bytes::Bytes) {
-        self.column = Some(q.clone());
+    fn start_column(&mut self, q: &[u8]) {
+        // Reuses the buffer: a column change costs a copy of the qualifier, no allocation.
+        self.column.clear();
+        self.column.extend_from_slice(q);
+        self.in_column = true;
         self.deletes.reset_column();
         self.versions = 0;
         self.last_ts = None;
@@ -141,7 +147,7 @@ impl QueryMatcher {
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
         let k = &kv.key;
-        if self.column.as_deref() != Some(&k.qualifier[..]) {
+        if !self.in_column || self.column[..] != k.qualifier[..] {
             self.start_column(&k.qualifier);
         }
         let ts = k.timestamp;

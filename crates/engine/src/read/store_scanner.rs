@@ -6,6 +6,11 @@ use crate::cell::{CellKey, KeyValue};
 use crate::error::Result;
 use crate::filter::Filter;
 
+/// How many cells a column or row skip steps over one by one before it seeks: the next column
+/// is usually the next cell, and a step is far cheaper than a seek (HBase's
+/// `trySkipToNextColumn`/`trySkipToNextRow`).
+const STEPS_BEFORE_SEEK: usize = 8;
+
 /// A cursor over the visible cells of one store.
 #[derive(Debug)]
 pub struct StoreScanner {
@@ -49,6 +54,30 @@ impl StoreScanner {
         self.cursor.last_row_before(row)
     }
 
+    /// Moves past every cell of column `q` of `row`: a few steps, then a seek.
+    fn skip_column(&mut self, row: &[u8], q: &[u8]) -> Result<()> {
+        for _ in 0..STEPS_BEFORE_SEEK {
+            match self.cursor.peek() {
+                Some(kv) if kv.key.qualifier[..] == *q && kv.key.row[..] == *row => {
+                    self.cursor.advance()?
+                }
+                _ => return Ok(()),
+            }
+        }
+        self.cursor.seek_forward(&CellKey::after_column(row, q))
+    }
+
+    /// Moves past every cell of `row`: a few steps, then a seek.
+    fn skip_row(&mut self, row: &[u8]) -> Result<()> {
+        for _ in 0..STEPS_BEFORE_SEEK {
+            match self.cursor.peek() {
+                Some(kv) if kv.key.row[..] == *row => self.cursor.advance()?,
+                _ => return Ok(()),
+            }
+        }
+        self.cursor.seek_forward(&CellKey::after_row(row))
+    }
+
     /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`.
     /// Leaves the cursor after the row. `filter` runs at the matcher's filter stage.
     pub fn read_row(
@@ -74,23 +103,25 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextCol => {
                     if let Some(kv) = self.cursor.take()? {
-                        let key = CellKey::after_column(row, &kv.key.qualifier);
+                        let q = kv.key.qualifier.clone();
                         out.push(kv);
-                        self.cursor.seek_forward(&key)?;
+                        self.skip_column(row, &q)?;
                     }
                 }
                 MatchCode::IncludeAndSeekNextRow => {
-                    out.push(kv.clone());
-                    self.cursor.seek_forward(&CellKey::after_row(row))?;
+                    if let Some(kv) = self.cursor.take()? {
+                        out.push(kv);
+                    }
+                    self.skip_row(row)?;
                     return Ok(());
                 }
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
-                    let key = CellKey::after_column(row, &kv.key.qualifier);
-                    self.cursor.seek_forward(&key)?;
+                    let q = kv.key.qualifier.clone();
+                    self.skip_column(row, &q)?;
                 }
                 MatchCode::SeekNextRow => {
-                    self.cursor.seek_forward(&CellKey::after_row(row))?;
+                    self.skip_row(row)?;
                     return Ok(());
                 }
                 MatchCode::SeekTo(key) => self.cursor.seek_forward(&key)?,
