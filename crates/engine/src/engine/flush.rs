@@ -115,6 +115,17 @@ impl Inner {
         if !installs.is_empty() {
             Metrics::inc(&self.metrics.flushes);
         }
+        // With every edit flushed, the active WAL segment is closed too, so it is deleted now
+        // rather than when it fills (the seq bound is computed after the roll: a write logged
+        // in between is still pending in MVCC or unflushed in a memstore, and keeps it).
+        let all_flushed = self
+            .all_regions()
+            .iter()
+            .flat_map(|r| r.stores().into_values())
+            .all(|s| s.min_unflushed_seq() == u64::MAX);
+        if all_flushed {
+            self.wal.roll_idle()?;
+        }
         self.wal.delete_obsolete(self.min_unflushed_seq())?;
         if self.opts.compaction.auto {
             for (store, _, _) in &installs {

@@ -267,6 +267,18 @@ impl Wal {
         Ok(())
     }
 
+    /// Closes the active segment if it holds records and no write is buffered or being
+    /// written, so that once its edits are flushed `delete_obsolete` can remove it. Returns
+    /// whether it rolled.
+    pub fn roll_idle(&self) -> Result<bool> {
+        let mut g = self.lock();
+        if g.busy || !g.buf.is_empty() || g.size <= SEGMENT_MAGIC.len() as u64 {
+            return Ok(false);
+        }
+        self.roll(&mut g)?;
+        Ok(true)
+    }
+
     /// Deletes closed segments whose every record has sequence id < `min_unflushed_seq`.
     pub fn delete_obsolete(&self, min_unflushed_seq: u64) -> Result<usize> {
         let doomed: Vec<Segment> = {
