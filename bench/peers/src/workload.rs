@@ -301,7 +301,10 @@ pub static ONLY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 fn wanted(name: &str) -> bool {
     ONLY.get()
-        .is_none_or(|o| o.split(',').any(|part| name.contains(part)))
+        .is_none_or(|o| {
+            o.split(',')
+                .any(|part| name.contains(part) || part.contains(name))
+        })
 }
 
 /// One timed read workload: its name, its number of calls and the call.

@@ -47,7 +47,11 @@ struct Inner {
     size: u64,
     max_seq: u64,
     closed: Vec<Segment>,
+    /// Records appended but not yet handed to a writer.
     buf: Vec<u8>,
+    /// The buffer the last writer emptied, kept for its capacity (no reallocation or page
+    /// faults on the next batch).
+    spare: Vec<u8>,
     buf_max_seq: u64,
     appended: u64,
     written: u64,
@@ -95,6 +99,9 @@ pub fn list_segments(dir: &Path) -> Result<Vec<u64>> {
     Ok(out)
 }
 
+/// A writer's emptied buffer is kept for reuse up to this capacity (bytes).
+const SPARE_BUFFER_LIMIT: usize = 16 << 20;
+
 fn create_segment(dir: &Path, number: u64) -> Result<File> {
     let path = segment_path(dir, number);
     let mut f = OpenOptions::new()
@@ -136,6 +143,7 @@ impl Wal {
                     })
                     .collect(),
                 buf: Vec::new(),
+                spare: Vec::new(),
                 buf_max_seq: 0,
                 appended: 0,
                 written: 0,
@@ -155,23 +163,26 @@ impl Wal {
 
     /// Appends `edit` and waits as `level` says.
     pub fn append(&self, edit: &WalEdit, level: SyncLevel) -> Result<()> {
-        let mut payload = Vec::with_capacity(64);
-        edit.encode(&mut payload);
-        if payload.len() > MAX_RECORD {
-            return Err(Error::TooLarge {
-                what: "WAL record",
-                size: payload.len(),
-                limit: MAX_RECORD,
-            });
-        }
         let mut g = self.lock();
         if let Some(e) = &g.error {
             return Err(Error::Poisoned(e.clone()));
         }
-        g.buf
-            .extend_from_slice(&(payload.len() as u32).to_be_bytes());
-        g.buf.extend_from_slice(&masked_crc(&payload).to_be_bytes());
-        g.buf.extend_from_slice(&payload);
+        // Encoded in place after room for the length and CRC, which are filled in after.
+        let start = g.buf.len();
+        g.buf.extend_from_slice(&[0; 8]);
+        edit.encode(&mut g.buf);
+        let len = g.buf.len() - start - 8;
+        if len > MAX_RECORD {
+            g.buf.truncate(start);
+            return Err(Error::TooLarge {
+                what: "WAL record",
+                size: len,
+                limit: MAX_RECORD,
+            });
+        }
+        let crc = masked_crc(&g.buf[start + 8..]);
+        g.buf[start..start + 4].copy_from_slice(&(len as u32).to_be_bytes());
+        g.buf[start + 4..start + 8].copy_from_slice(&crc.to_be_bytes());
         g.buf_max_seq = g.buf_max_seq.max(edit.seq);
         g.appended += 1;
         let ticket = g.appended;
@@ -213,7 +224,8 @@ impl Wal {
             }
             // Become the leader for everything buffered so far.
             g.busy = true;
-            let buf = std::mem::take(&mut g.buf);
+            let spare = std::mem::take(&mut g.spare);
+            let mut buf = std::mem::replace(&mut g.buf, spare);
             let upto = g.appended;
             let buf_max = std::mem::replace(&mut g.buf_max_seq, 0);
             let do_sync = g.sync_wanted > g.synced;
@@ -229,14 +241,19 @@ impl Wal {
             });
             g = self.lock();
             g.busy = false;
+            let written_len = buf.len();
+            if buf.capacity() <= SPARE_BUFFER_LIMIT {
+                buf.clear();
+                g.spare = buf;
+            }
             match res {
                 Ok(()) => {
-                    Metrics::add(&self.metrics.bytes_written_wal, buf.len() as u64);
+                    Metrics::add(&self.metrics.bytes_written_wal, written_len as u64);
                     g.written = upto;
                     if do_sync {
                         g.synced = upto;
                     }
-                    g.size += buf.len() as u64;
+                    g.size += written_len as u64;
                     g.max_seq = g.max_seq.max(buf_max);
                     if g.size >= self.segment_bytes {
                         if let Err(e) = self.roll(&mut g) {
