@@ -300,15 +300,18 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
 pub static ONLY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 fn wanted(name: &str) -> bool {
-    ONLY.get()
-        .is_none_or(|o| {
-            o.split(',')
-                .any(|part| name.contains(part) || part.contains(name))
-        })
+    ONLY.get().is_none_or(|o| {
+        o.split(',')
+            .any(|part| name.contains(part) || part.contains(name))
+    })
 }
 
 /// One timed read workload: its name, its number of calls and the call.
-type ReadOp<'a> = (&'static str, usize, Box<dyn FnMut(&mut Rng) -> Result<()> + 'a>);
+type ReadOp<'a> = (
+    &'static str,
+    usize,
+    Box<dyn FnMut(&mut Rng) -> Result<()> + 'a>,
+);
 
 /// Point gets, scans and the two seed queries on data set A, each named `prefix` + its name;
 /// `before` runs before each workload (the cold pass empties the page cache there).
