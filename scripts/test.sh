@@ -9,3 +9,5 @@ cargo build -p ferrobase
 python3 tests/happybase/run.py target/debug/ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
 cargo run --release -p ferrobase -- bench engine --cells 20000
+# The peer benchmark on ferrobase's engine alone (RocksDB and fjall are not built here), so it never rots.
+cargo run --release --manifest-path bench/peers/Cargo.toml --no-default-features -- --quick

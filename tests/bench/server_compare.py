@@ -4,7 +4,9 @@
 processes doing the same load, get and 100-row scan work. Prints a table with the ratio
 ferrobase / emulator. A benchmark, not a test.
 
-usage: server_compare.py PATH_TO_FERROBASE [--procs N] [--rows R]
+usage: server_compare.py PATH_TO_FERROBASE [--procs N] [--rows R] [--reps K]
+
+Each workload runs K times on each system, alternated; the table shows medians with min-max.
 Needs: pip install happybase google-cloud-bigtable; cbtemulator from the Google Cloud SDK.
 """
 
@@ -111,6 +113,7 @@ def main():
     ap.add_argument("ferrobase")
     ap.add_argument("--procs", type=int, default=4)
     ap.add_argument("--rows", type=int, default=20000)
+    ap.add_argument("--reps", type=int, default=3)
     a = ap.parse_args()
     fport, bport = 0, free_port()
     data = tempfile.mkdtemp()
@@ -124,13 +127,19 @@ def main():
         from google.cloud.bigtable import column_family
         t = bt_table(bport)
         t.create(column_families={"cf": column_family.MaxVersionsGCRule(1)})
-        print("server comparison: %d client processes, %d rows of 100 bytes; ferrobase SYNC_WAL (durable to a process kill), emulator in memory" % (a.procs, a.rows))
-        print("| %-14s | %16s | %16s | %9s |" % ("workload", "ferrobase ops/s", "emulator ops/s", "ratio"))
-        print("|%s|%s|%s|%s|" % ("-" * 16, "-" * 18, "-" * 18, "-" * 11))
+        print("%d client processes, %d rows of 100 bytes, %d repetitions alternated, median (min-max); "
+              "ferrobase SYNC_WAL (durable to a process kill), the emulator in memory only.\n" % (a.procs, a.rows, a.reps))
+        print("| %-14s | %26s | %26s | %9s |" % ("workload", "ferrobase ops/s", "emulator ops/s", "ratio"))
+        print("|%s|%s|%s|%s|" % ("-" * 16, "-" * 27 + ":", "-" * 27 + ":", "-" * 10 + ":"))
+        med = lambda v: (sorted(v)[len(v) // 2], min(v), max(v))
+        fmt = lambda m: "%.0f (%.0f-%.0f)" % m
         for kind, label in [("load", "load (rows)"), ("get", "get"), ("scan", "scan 100 rows")]:
-            f = run(ferro_worker, fport, kind, a.procs, a.rows)
-            b = run(bt_worker, bport, kind, a.procs, a.rows)
-            print("| %-14s | %16.0f | %16.0f | %8.2fx |" % (label, f, b, f / b))
+            fs, bs = [], []
+            for _ in range(a.reps):
+                fs.append(run(ferro_worker, fport, kind, a.procs, a.rows))
+                bs.append(run(bt_worker, bport, kind, a.procs, a.rows))
+            f, b = med(fs), med(bs)
+            print("| %-14s | %26s | %26s | %8.2fx |" % (label, fmt(f), fmt(b), f[0] / b[0]))
     finally:
         ferro.send_signal(signal.SIGTERM)
         ferro.wait(timeout=60)

@@ -274,6 +274,7 @@ impl Store {
             &family.name,
             MergeCursor::new(sources, read_point),
             QueryMatcher::new(spec),
+            req.get_row.is_some(),
         ))
     }
 }

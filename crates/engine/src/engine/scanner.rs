@@ -2,7 +2,7 @@
 //! and walks a table's regions in order (HBase's `RegionScanner` and client scanner).
 
 use super::Inner;
-use crate::cell::{Cell, CellKey, KeyValue};
+use crate::cell::{Cell, CellKey};
 use crate::client::{ColumnSelection, Get, RowResult, Scan};
 use crate::error::Result;
 use crate::filter::Filter;
@@ -78,6 +78,9 @@ pub struct RegionScanner {
     /// Reversed: the exclusive upper bound for the next row (`None` = unbounded).
     upper: Option<Vec<u8>>,
     started: bool,
+    /// A Get: one row is read, then the scanner is done (its stores are not moved past it).
+    single_row: bool,
+    done: bool,
     /// This region's own copy of the read's filter.
     filter: Option<Box<dyn Filter>>,
     metrics: Arc<crate::metrics::Metrics>,
@@ -134,6 +137,8 @@ impl RegionScanner {
             range,
             reversed,
             started: false,
+            single_row: req.get_row.is_some(),
+            done: false,
             filter,
             metrics: inner.metrics.clone(),
         })
@@ -170,16 +175,18 @@ impl RegionScanner {
             self.start()?;
         }
         loop {
-            if self
-                .filter
-                .as_ref()
-                .is_some_and(|f| f.filter_all_remaining())
+            if self.done
+                || self
+                    .filter
+                    .as_ref()
+                    .is_some_and(|f| f.filter_all_remaining())
             {
                 return Ok(None);
             }
             let Some(row) = self.next_candidate()? else {
                 return Ok(None);
             };
+            self.done = self.single_row;
             crate::metrics::Metrics::inc(&self.metrics.rows_examined);
             if let Some(f) = self.filter.as_mut() {
                 f.reset();
@@ -192,16 +199,13 @@ impl RegionScanner {
             let mut cells = Vec::new();
             for s in &mut self.stores {
                 if s.peek_row() == Some(&row[..]) {
-                    let mut kvs: Vec<KeyValue> = Vec::new();
                     s.read_row(
                         &row,
-                        &mut kvs,
+                        &mut cells,
                         self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter),
                     )?;
-                    let fam = s.family();
-                    cells.extend(kvs.into_iter().map(|kv| Cell::from_key_value(fam, kv)));
                 }
-                if !self.reversed && s.peek_row() == Some(&row[..]) {
+                if !self.reversed && !self.single_row && s.peek_row() == Some(&row[..]) {
                     // The matcher stopped early inside the row (all columns found).
                     s.seek_forward(&CellKey::after_row(&row))?;
                 }

@@ -2,7 +2,7 @@
 
 use super::merge_cursor::MergeCursor;
 use super::query_matcher::{MatchCode, QueryMatcher};
-use crate::cell::{CellKey, KeyValue};
+use crate::cell::{Cell, CellKey};
 use crate::error::Result;
 use crate::filter::Filter;
 
@@ -17,15 +17,23 @@ pub struct StoreScanner {
     family: bytes::Bytes,
     cursor: MergeCursor,
     matcher: QueryMatcher,
+    /// The read is a Get of one row: once the row is done the cursor is not moved past it.
+    single_row: bool,
 }
 
 impl StoreScanner {
     /// A scanner of `family` over `cursor`, judged by `matcher`. Position it with `seek_row`.
-    pub fn new(family: &[u8], cursor: MergeCursor, matcher: QueryMatcher) -> Self {
+    pub fn new(
+        family: &[u8],
+        cursor: MergeCursor,
+        matcher: QueryMatcher,
+        single_row: bool,
+    ) -> Self {
         StoreScanner {
             family: bytes::Bytes::copy_from_slice(family),
             cursor,
             matcher,
+            single_row,
         }
     }
 
@@ -67,8 +75,11 @@ impl StoreScanner {
         self.cursor.seek_forward(&CellKey::after_column(row, q))
     }
 
-    /// Moves past every cell of `row`: a few steps, then a seek.
+    /// Moves past every cell of `row`: a few steps, then a seek. A Get's scanner stays put.
     fn skip_row(&mut self, row: &[u8]) -> Result<()> {
+        if self.single_row {
+            return Ok(());
+        }
         for _ in 0..STEPS_BEFORE_SEEK {
             match self.cursor.peek() {
                 Some(kv) if kv.key.row[..] == *row => self.cursor.advance()?,
@@ -78,12 +89,13 @@ impl StoreScanner {
         self.cursor.seek_forward(&CellKey::after_row(row))
     }
 
-    /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`.
+    /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`
+    /// as client cells of this store's family.
     /// Leaves the cursor after the row. `filter` runs at the matcher's filter stage.
     pub fn read_row(
         &mut self,
         row: &[u8],
-        out: &mut Vec<KeyValue>,
+        out: &mut Vec<Cell>,
         mut filter: Option<&mut dyn Filter>,
     ) -> Result<()> {
         self.matcher.start_row(row);
@@ -98,19 +110,19 @@ impl StoreScanner {
             match self.matcher.match_cell(kv, &self.family, f) {
                 MatchCode::Include => {
                     if let Some(kv) = self.cursor.take()? {
-                        out.push(kv);
+                        out.push(Cell::from_key_value(&self.family, kv));
                     }
                 }
                 MatchCode::IncludeAndSeekNextCol => {
                     if let Some(kv) = self.cursor.take()? {
-                        let q = kv.key.qualifier.clone();
-                        out.push(kv);
-                        self.skip_column(row, &q)?;
+                        out.push(Cell::from_key_value(&self.family, kv));
+                        let q = &out[out.len() - 1].qualifier;
+                        self.skip_column(row, q)?;
                     }
                 }
                 MatchCode::IncludeAndSeekNextRow => {
                     if let Some(kv) = self.cursor.take()? {
-                        out.push(kv);
+                        out.push(Cell::from_key_value(&self.family, kv));
                     }
                     self.skip_row(row)?;
                     return Ok(());

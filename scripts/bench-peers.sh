@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The performance program in one command: ferrobase's engine beside RocksDB and fjall (bench/peers,
+# a child process per engine and repetition), then `ferrobase serve` through happybase beside the
+# Bigtable emulator through google-cloud-bigtable; both tables are written into docs/performance.md
+# between their markers. Takes about 40 minutes here (RocksDB's first build alone ~15).
+#
+#   bash scripts/bench-peers.sh [--cells N] [--reps R]     (defaults: 1000000 cells, 3 reps)
+#
+# Needs Debian's libclang-dev for the RocksDB build (installed if missing, as root) and the
+# emulator (`cbtemulator`, Google Cloud SDK). Bench data goes to $BENCH_DIR (default: /tmp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! dpkg -s libclang-dev >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq libclang-dev
+fi
+python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 google-cloud-bigtable
+cargo build --release -p ferrobase
+cargo build --release --manifest-path bench/peers/Cargo.toml --features rocksdb
+out=$(mktemp -d)
+{
+    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), by \`bash scripts/bench-peers.sh $*\`."
+    echo
+    bench/peers/target/release/ferrobase-peer-bench --dir "${BENCH_DIR:-/tmp}" "$@"
+} > "$out/peers.md"
+{
+    echo "Measured $(date -u +%Y-%m-%d) by \`python3 tests/bench/server_compare.py target/release/ferrobase --procs 4 --rows 20000 --reps 3\`."
+    echo
+    python3 tests/bench/server_compare.py target/release/ferrobase --procs 4 --rows 20000 --reps 3
+} > "$out/server.md"
+python3 scripts/replace_section.py docs/performance.md peers "$out/peers.md"
+python3 scripts/replace_section.py docs/performance.md server "$out/server.md"
+cat "$out/peers.md" "$out/server.md"
