@@ -34,7 +34,7 @@ impl BlockBuilder {
     /// type:u8 seq:varint value:lp`. `shared` is always 0 with encoding NONE and at restarts.
     pub fn add(&mut self, kv: &KeyValue) {
         let row = &kv.key.row;
-        let restart = self.count % RESTART_INTERVAL == 0;
+        let restart = self.count.is_multiple_of(RESTART_INTERVAL);
         if restart {
             self.restarts.push(self.buf.len() as u32);
         }
