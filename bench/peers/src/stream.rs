@@ -118,7 +118,7 @@ impl TallNarrow {
     /// of [0, cells) (multiplication by a prime that does not divide `cells`).
     pub fn random_order(&self, pos: u64) -> u64 {
         const P: u64 = 2_654_435_761;
-        let p = if self.cells % P == 0 {
+        let p = if self.cells.is_multiple_of(P) {
             1_000_000_007
         } else {
             P
