@@ -9,10 +9,45 @@ use std::ops::Bound;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+/// A memstore key: the cell key with the first 8 bytes of its row kept inline (big-endian,
+/// zero-padded), so most comparisons in a skip-list search are decided without following the
+/// row's pointer. Orders exactly as `CellKey`: padded prefixes that differ order as the rows do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct MemKey {
+    prefix: u64,
+    key: CellKey,
+}
+
+impl MemKey {
+    fn new(key: CellKey) -> MemKey {
+        let mut p = [0u8; 8];
+        let n = key.row.len().min(8);
+        p[..n].copy_from_slice(&key.row[..n]);
+        MemKey {
+            prefix: u64::from_be_bytes(p),
+            key,
+        }
+    }
+}
+
+impl Ord for MemKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.prefix
+            .cmp(&other.prefix)
+            .then_with(|| self.key.cmp(&other.key))
+    }
+}
+
+impl PartialOrd for MemKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// One memstore segment. Thread-safe; shared by `Arc` between the store and open scanners.
 #[derive(Debug)]
 pub struct Memstore {
-    map: SkipMap<CellKey, Bytes>,
+    map: SkipMap<MemKey, Bytes>,
     size: AtomicUsize,
     deletes: AtomicU64,
     min_seq: AtomicU64,
@@ -52,7 +87,7 @@ impl Memstore {
         self.max_seq.fetch_max(kv.key.seq, Ordering::AcqRel);
         self.min_ts.fetch_min(kv.key.timestamp, Ordering::AcqRel);
         self.max_ts.fetch_max(kv.key.timestamp, Ordering::AcqRel);
-        self.map.insert(kv.key, kv.value);
+        self.map.insert(MemKey::new(kv.key), kv.value);
         self.size.fetch_add(sz, Ordering::AcqRel);
         sz
     }
@@ -98,7 +133,7 @@ impl Memstore {
     /// Every cell in key order (for flushing).
     pub fn iter(&self) -> impl Iterator<Item = KeyValue> + '_ {
         self.map.iter().map(|e| KeyValue {
-            key: e.key().clone(),
+            key: e.key().key.clone(),
             value: e.value().clone(),
         })
     }
@@ -138,13 +173,18 @@ impl MemstoreScanner {
 
     fn fill(&mut self, from: Bound<&CellKey>, n: usize) {
         let before = self.buf.len();
+        let from = match from {
+            Bound::Included(k) => Bound::Included(MemKey::new(k.clone())),
+            Bound::Excluded(k) => Bound::Excluded(MemKey::new(k.clone())),
+            Bound::Unbounded => Bound::Unbounded,
+        };
         self.buf.extend(
             self.mem
                 .map
                 .range((from, Bound::Unbounded))
                 .take(n)
                 .map(|e| KeyValue {
-                    key: e.key().clone(),
+                    key: e.key().key.clone(),
                     value: e.value().clone(),
                 }),
         );
@@ -173,10 +213,53 @@ impl MemstoreScanner {
 
     /// The row of the last cell before `first_on_row(row)`.
     pub fn last_row_before(&self, row: &[u8]) -> Option<Vec<u8>> {
-        let target = CellKey::first_on_row(row);
+        let target = MemKey::new(CellKey::first_on_row(row));
         self.mem
             .map
             .upper_bound(Bound::Excluded(&target))
-            .map(|e| e.key().row.to_vec())
+            .map(|e| e.key().key.row.to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::CellType;
+
+    fn key(row: &[u8], ts: i64) -> CellKey {
+        CellKey {
+            row: Bytes::copy_from_slice(row),
+            qualifier: Bytes::new(),
+            timestamp: ts,
+            cell_type: CellType::Put,
+            seq: 1,
+        }
+    }
+
+    #[test]
+    fn inline_prefix_orders_as_cell_keys() {
+        let rows: [&[u8]; 9] = [
+            b"",
+            b"\0",
+            b"a",
+            b"a\0",
+            b"a\0\0\0\0\0\0\0\x01",
+            b"ab",
+            b"abcdefgh",
+            b"abcdefgh\0",
+            &[0xff; 9],
+        ];
+        for a in rows {
+            for b in rows {
+                for (ta, tb) in [(1, 1), (1, 2), (2, 1)] {
+                    let (x, y) = (key(a, ta), key(b, tb));
+                    assert_eq!(
+                        MemKey::new(x.clone()).cmp(&MemKey::new(y.clone())),
+                        x.cmp(&y),
+                        "{a:?}@{ta} vs {b:?}@{tb}"
+                    );
+                }
+            }
+        }
     }
 }
