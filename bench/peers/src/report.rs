@@ -123,31 +123,19 @@ pub fn print(engines: &[String], runs: &[Run], scale: Scale, reps: usize) {
                 .collect(),
         )
     };
-    let mut cols = vec!["workload (ops/s; loads: cells/s)".to_string()];
-    cols.extend(engines.iter().cloned());
-    if engines.len() > 1 {
-        cols.push("ferrobase / best peer".into());
-    }
-    header(&cols);
-    for w in first.order.iter().filter(|w| first.ops.contains_key(*w)) {
-        let meds: Vec<Option<(f64, f64, f64)>> = engines
-            .iter()
-            .map(|e| per_engine(e, &|r| r.ops.get(w).map(|f| f.ops)))
-            .collect();
-        let mut row = vec![w.clone()];
-        row.extend(
-            meds.iter()
-                .map(|m| m.map(|m| fmt_range(m, 0)).unwrap_or("-".into())),
-        );
-        if engines.len() > 1 {
-            let best = meds[1..].iter().flatten().map(|m| m.0).fold(0.0, f64::max);
-            row.push(match meds[0] {
-                Some(m) if best > 0.0 => format!("**{:.2}×**", m.0 / best),
-                _ => "-".into(),
-            });
-        }
-        println!("| {} |", row.join(" | "));
-    }
+    let throughput: Vec<&String> = first
+        .order
+        .iter()
+        .filter(|w| first.ops.contains_key(*w))
+        .collect();
+    ratio_table(
+        engines,
+        ["workload (ops/s; loads: cells/s)", "ferrobase / best peer"],
+        &throughput,
+        &|e, w| per_engine(e, &|r| r.ops.get(w).map(|f| f.ops)),
+        &|_| 0,
+        true,
+    );
     println!();
     let mut cols = vec!["latency per call, µs (median run)".to_string()];
     cols.extend(engines.iter().map(|e| format!("{e} p50 / p99 / p999")));
@@ -165,32 +153,62 @@ pub fn print(engines: &[String], runs: &[Run], scale: Scale, reps: usize) {
         println!("| {} |", row.join(" | "));
     }
     println!();
-    let mut cols = vec!["measure (lower is better)".to_string()];
+    let values: Vec<&String> = first
+        .order
+        .iter()
+        .filter(|w| first.values.contains_key(*w))
+        .collect();
+    ratio_table(
+        engines,
+        ["measure (lower is better)", "best peer / ferrobase"],
+        &values,
+        &|e, w| per_engine(e, &|r| r.values.get(w).copied()),
+        &|w| if w.contains("RSS") { 0 } else { 2 },
+        false,
+    );
+}
+
+type Median = Option<(f64, f64, f64)>;
+
+/// One table: a row per name, each engine's median (min–max), and ferrobase's ratio to the
+/// best peer (`higher_is_better`: ours / best, else best / ours).
+fn ratio_table(
+    engines: &[String],
+    titles: [&str; 2],
+    names: &[&String],
+    median_of: &dyn Fn(&str, &str) -> Median,
+    decimals: &dyn Fn(&str) -> usize,
+    higher_is_better: bool,
+) {
+    let mut cols = vec![titles[0].to_string()];
     cols.extend(engines.iter().cloned());
     if engines.len() > 1 {
-        cols.push("best peer / ferrobase".into());
+        cols.push(titles[1].into());
     }
     header(&cols);
-    for w in first.order.iter().filter(|w| first.values.contains_key(*w)) {
-        let meds: Vec<Option<(f64, f64, f64)>> = engines
-            .iter()
-            .map(|e| per_engine(e, &|r| r.values.get(w).copied()))
-            .collect();
-        let mut row = vec![w.clone()];
-        let decimals = if w.contains("RSS") { 0 } else { 2 };
+    for w in names {
+        let meds: Vec<Median> = engines.iter().map(|e| median_of(e, w)).collect();
+        let mut row = vec![w.to_string()];
         row.extend(
             meds.iter()
-                .map(|m| m.map(|m| fmt_range(m, decimals)).unwrap_or("-".into())),
+                .map(|m| m.map(|m| fmt_range(m, decimals(w))).unwrap_or("-".into())),
         );
         if engines.len() > 1 {
-            let best = meds[1..]
-                .iter()
-                .flatten()
-                .map(|m| m.0)
-                .fold(f64::INFINITY, f64::min);
-            row.push(match meds[0] {
-                Some(m) if m.0 > 0.0 && best.is_finite() => format!("**{:.2}×**", best / m.0),
-                _ => "-".into(),
+            let peers = meds[1..].iter().flatten().map(|m| m.0);
+            let (best, ours) = match meds[0] {
+                Some(m) if higher_is_better => (peers.fold(0.0, f64::max), m.0),
+                Some(m) => (peers.fold(f64::INFINITY, f64::min), m.0),
+                None => (0.0, 0.0),
+            };
+            let ratio = if higher_is_better {
+                ours / best
+            } else {
+                best / ours
+            };
+            row.push(if ratio.is_finite() && ratio > 0.0 {
+                format!("**{ratio:.2}×**")
+            } else {
+                "-".into()
             });
         }
         println!("| {} |", row.join(" | "));
