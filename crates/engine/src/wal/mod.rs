@@ -42,7 +42,9 @@ struct Segment {
 }
 
 struct Inner {
-    file: File,
+    /// The active segment, shared with the writer of the moment (no descriptor duplicated per
+    /// write).
+    file: Arc<File>,
     number: u64,
     size: u64,
     max_seq: u64,
@@ -126,7 +128,7 @@ impl Wal {
         segment_bytes: u64,
         metrics: Arc<Metrics>,
     ) -> Result<Wal> {
-        let file = create_segment(dir, number)?;
+        let file = Arc::new(create_segment(dir, number)?);
         Ok(Wal {
             dir: dir.to_path_buf(),
             segment_bytes,
@@ -229,16 +231,16 @@ impl Wal {
             let upto = g.appended;
             let buf_max = std::mem::replace(&mut g.buf_max_seq, 0);
             let do_sync = g.sync_wanted > g.synced;
-            let file = g.file.try_clone();
+            let file = g.file.clone();
             let path = segment_path(&self.dir, g.number);
             drop(g);
-            let res = file.at(&path).and_then(|mut f| {
-                f.write_all(&buf).at(&path)?;
+            let res = (|| {
+                (&*file).write_all(&buf).at(&path)?;
                 if do_sync {
-                    f.sync_data().at(&path)?;
+                    file.sync_data().at(&path)?;
                 }
                 Ok(())
-            });
+            })();
             g = self.lock();
             g.busy = false;
             let written_len = buf.len();
@@ -271,7 +273,7 @@ impl Wal {
         let path = segment_path(&self.dir, g.number);
         g.file.sync_data().at(&path)?;
         let next = g.number + 1;
-        let file = create_segment(&self.dir, next)?;
+        let file = Arc::new(create_segment(&self.dir, next)?);
         let old = std::mem::replace(&mut g.file, file);
         drop(old);
         g.closed.push(Segment {
