@@ -234,7 +234,7 @@ impl Wal {
             let file = g.file.clone();
             let path = segment_path(&self.dir, g.number);
             drop(g);
-            let res = (|| {
+            let res: Result<()> = (|| {
                 (&*file).write_all(&buf).at(&path)?;
                 if do_sync {
                     file.sync_data().at(&path)?;
