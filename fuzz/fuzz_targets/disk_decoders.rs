@@ -6,6 +6,7 @@ use bytes::Bytes;
 use ferrobase_engine::block_file::BlockDecoder;
 use ferrobase_engine::bloom::BloomFilter;
 use ferrobase_engine::cell::CellKey;
+use ferrobase_engine::compression::Compression;
 use ferrobase_engine::manifest::ManifestData;
 use ferrobase_engine::wal::WalEdit;
 
@@ -13,6 +14,15 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let _ = WalEdit::decode(data);
     let _ = ManifestData::decode(data);
     let _ = BloomFilter::decode(data);
+    // Every codec's decompressor (LZ4 runs lz4_flex's checked fast path) on arbitrary input.
+    if let Some((&first, rest)) = data.split_first() {
+        let raw_len = usize::from(first) * 64;
+        for id in 0..=4 {
+            if let Some(codec) = Compression::from_id(id) {
+                let _ = codec.decompress(rest, raw_len);
+            }
+        }
+    }
     let block = Bytes::copy_from_slice(data);
     // Version-1 blocks (no restart trailer) and version-2 blocks (restart trailer), read in
     // order and by seeking to a key taken from the input.

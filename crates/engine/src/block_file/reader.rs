@@ -1,8 +1,8 @@
 //! Opens a block file and reads its cells through the block cache.
 
 use super::{
-    decode_key, unframe_block, BlockDecoder, FileMeta, IndexEntry, FORMAT_VERSION, MAGIC,
-    MIN_FORMAT_VERSION, TRAILER_LEN,
+    decode_key, unframe_block, unframe_block_shared, BlockDecoder, FileMeta, IndexEntry,
+    FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN,
 };
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
@@ -195,9 +195,8 @@ impl BlockFileReader {
         Metrics::inc(&self.metrics.data_blocks_read);
         let mut buf = vec![0u8; e.size as usize];
         self.file.read_exact_at(&mut buf, e.offset).at(&self.path)?;
-        let raw =
-            unframe_block(&buf).map_err(|why| Error::corruption(&self.path, e.offset, why))?;
-        let block = bytes::Bytes::from(raw);
+        let block = unframe_block_shared(buf)
+            .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
         if mode.use_cache {
             self.cache
                 .insert(self.id, e.offset, block.clone(), mode.priority);
