@@ -26,6 +26,37 @@ pub struct CacheMode {
     pub priority: Priority,
 }
 
+/// Reads `len` bytes at `offset` into a new buffer without zeroing it first (a data block is
+/// read on every block-cache miss; zeroing it cost as much as the read).
+fn read_exact_at_uninit(file: &File, len: usize, offset: u64) -> std::io::Result<Vec<u8>> {
+    use std::os::fd::AsRawFd;
+    let mut buf: Vec<u8> = Vec::with_capacity(len);
+    while buf.len() < len {
+        let done = buf.len();
+        let at = offset
+            .checked_add(done as u64)
+            .and_then(|o| libc::off_t::try_from(o).ok())
+            .ok_or_else(|| std::io::Error::other("read offset out of range"))?;
+        let spare = buf.spare_capacity_mut();
+        // SAFETY: the pointer and length describe the vector's unused capacity, which pread
+        // only writes to; the length is then extended by exactly the bytes pread reported.
+        let n = unsafe { libc::pread(file.as_raw_fd(), spare.as_mut_ptr().cast(), len - done, at) };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        // SAFETY: pread initialized `n` more bytes (n ≤ len - done ≤ spare capacity).
+        unsafe { buf.set_len(done + n as usize) };
+    }
+    Ok(buf)
+}
+
 /// An open block file: trailer, meta, index and bloom held in memory; data blocks read on
 /// demand. Thread-safe (reads use positional I/O).
 pub struct BlockFileReader {
@@ -193,8 +224,7 @@ impl BlockFileReader {
             }
         }
         Metrics::inc(&self.metrics.data_blocks_read);
-        let mut buf = vec![0u8; e.size as usize];
-        self.file.read_exact_at(&mut buf, e.offset).at(&self.path)?;
+        let buf = read_exact_at_uninit(&self.file, e.size as usize, e.offset).at(&self.path)?;
         let block = unframe_block_shared(buf)
             .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
         if mode.use_cache {
