@@ -217,7 +217,9 @@ impl RegionScanner {
                 if cells.is_empty() || f.filter_row() {
                     continue;
                 }
-                cells = cells.into_iter().map(|c| f.transform_cell(c)).collect();
+                if f.transforms_cells() {
+                    cells = cells.into_iter().map(|c| f.transform_cell(c)).collect();
+                }
             }
             if !cells.is_empty() {
                 return Ok(Some((row, cells)));

@@ -35,6 +35,9 @@ impl Filter for KeyOnlyFilter {
         };
         cell
     }
+    fn transforms_cells(&self) -> bool {
+        true
+    }
     boxed!();
 }
 

@@ -171,6 +171,9 @@ impl Filter for FilterList {
         }
         cell
     }
+    fn transforms_cells(&self) -> bool {
+        self.filters.iter().any(|f| f.transforms_cells())
+    }
     fn has_filter_row(&self) -> bool {
         self.filters.iter().any(|f| f.has_filter_row())
     }
@@ -240,6 +243,9 @@ impl Filter for SkipFilter {
     fn transform_cell(&self, cell: Cell) -> Cell {
         self.inner.transform_cell(cell)
     }
+    fn transforms_cells(&self) -> bool {
+        self.inner.transforms_cells()
+    }
     fn has_filter_row(&self) -> bool {
         true
     }
@@ -293,6 +299,9 @@ impl Filter for WhileMatchFilter {
     }
     fn transform_cell(&self, cell: Cell) -> Cell {
         self.inner.transform_cell(cell)
+    }
+    fn transforms_cells(&self) -> bool {
+        self.inner.transforms_cells()
     }
     fn has_filter_row(&self) -> bool {
         true

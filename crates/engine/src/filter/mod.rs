@@ -123,6 +123,10 @@ pub trait Filter: Send + Sync + std::fmt::Debug {
     fn transform_cell(&self, cell: Cell) -> Cell {
         cell
     }
+    /// True when `transform_cell` changes cells (else the read skips calling it).
+    fn transforms_cells(&self) -> bool {
+        false
+    }
     /// True when `filter_row_cells`/`filter_row` do something.
     fn has_filter_row(&self) -> bool {
         false
