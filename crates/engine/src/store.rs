@@ -203,6 +203,7 @@ impl Store {
             } else {
                 Priority::Normal
             },
+            sequential: false,
         };
         let ts_excluded = |min_ts: i64, max_ts: i64, has_deletes: bool| {
             max_ts < tr.min

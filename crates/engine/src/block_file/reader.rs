@@ -24,6 +24,33 @@ pub struct CacheMode {
     pub use_cache: bool,
     /// Priority of inserted blocks (IN_MEMORY families get `InMemory`).
     pub priority: Priority,
+    /// The read runs through whole files (compaction, split): the file ahead of the cursor is
+    /// requested from the OS in [`SEQUENTIAL_READAHEAD`] steps. Other reads ask for readahead
+    /// only once a scanner has stepped into [`SCAN_READAHEAD_AFTER`] consecutive blocks.
+    pub sequential: bool,
+}
+
+/// Bytes requested ahead of a cursor that reads whole files (RocksDB's compaction readahead).
+pub const SEQUENTIAL_READAHEAD: u64 = 2 << 20;
+
+/// Bytes requested ahead of a scanner once it has read consecutive blocks (RocksDB's
+/// `max_auto_readahead_size`).
+pub const SCAN_READAHEAD: u64 = 256 << 10;
+
+/// Blocks a scanner steps into one after another before it asks for readahead. Short scans
+/// (a 100-row scan of 1 KiB rows spans about three 64 KiB blocks) read only what they use:
+/// reading ahead from their second block doubled the bytes a cold 100-row scan read from disk.
+pub const SCAN_READAHEAD_AFTER: u32 = 4;
+
+/// Asks the OS to start reading `len` bytes at `offset` of `file` into the page cache.
+fn advise_willneed(file: &File, offset: u64, len: u64) {
+    use std::os::fd::AsRawFd;
+    let (Ok(off), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len)) else {
+        return;
+    };
+    // SAFETY: a valid open descriptor; the advice only schedules reads, and an error (e.g. an
+    // unsupported file system) changes nothing but speed.
+    unsafe { libc::posix_fadvise(file.as_raw_fd(), off, len, libc::POSIX_FADV_WILLNEED) };
 }
 
 /// Reads `len` bytes at `offset` into a new buffer without zeroing it first (a data block is
@@ -92,6 +119,14 @@ impl BlockFileReader {
         metrics: Arc<Metrics>,
     ) -> Result<Self> {
         let file = File::open(path).at(path)?;
+        {
+            use std::os::fd::AsRawFd;
+            // Reads are block-sized and mostly random: without this advice the kernel reads
+            // ahead of every miss, several times the bytes asked for (RocksDB's
+            // advise_random_on_open). Sequential readers ask for readahead explicitly.
+            // SAFETY: a valid open descriptor; advice only, an error changes nothing but speed.
+            unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_RANDOM) };
+        }
         let size = file.metadata().at(path)?.len();
         let corrupt = |off: u64, why: &str| Error::corruption(path, off, why.to_string());
         if size < TRAILER_LEN as u64 {
@@ -275,6 +310,10 @@ pub struct FileScanner {
     block_idx: usize,
     decoder: Option<BlockDecoder>,
     current: Option<KeyValue>,
+    /// Blocks entered one after another by stepping (not seeking), since the last seek.
+    consecutive: u32,
+    /// The file offset up to which readahead has been requested.
+    read_ahead_to: u64,
 }
 
 impl FileScanner {
@@ -286,6 +325,8 @@ impl FileScanner {
             block_idx: 0,
             decoder: None,
             current: None,
+            consecutive: 0,
+            read_ahead_to: 0,
         }
     }
 
@@ -304,6 +345,25 @@ impl FileScanner {
             self.decoder = None;
             self.current = None;
             return Ok(false);
+        }
+        let stepping = self.decoder.is_some() && idx == self.block_idx + 1;
+        self.consecutive = if stepping { self.consecutive + 1 } else { 0 };
+        let window = if self.mode.sequential {
+            SEQUENTIAL_READAHEAD
+        } else if self.consecutive >= SCAN_READAHEAD_AFTER {
+            SCAN_READAHEAD
+        } else {
+            0
+        };
+        let e = &self.reader.index[idx];
+        let end = e.offset + e.size;
+        if window > 0 && end > self.read_ahead_to.saturating_sub(window / 2) {
+            let from = end.max(self.read_ahead_to);
+            let to = (end + window).min(self.reader.size);
+            if to > from {
+                advise_willneed(&self.reader.file, from, to - from);
+                self.read_ahead_to = to;
+            }
         }
         let block = self.reader.read_block(idx, self.mode)?;
         self.block_idx = idx;

@@ -64,6 +64,7 @@ impl Inner {
         let mode = CacheMode {
             use_cache: false,
             priority: Priority::Normal,
+            sequential: true,
         };
         let sources = chosen
             .iter()

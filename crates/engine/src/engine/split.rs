@@ -66,6 +66,7 @@ impl Inner {
             let mode = CacheMode {
                 use_cache: false,
                 priority: Priority::Normal,
+                sequential: true,
             };
             let mut halves = Vec::new();
             for (lo, hi) in [(Vec::new(), Some(key.clone())), (key.clone(), None)] {
