@@ -9,22 +9,23 @@ use std::ops::Bound;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// A memstore key: the cell key with the first 8 bytes of its row kept inline (big-endian,
+/// A memstore key: the cell key with the first 16 bytes of its row kept inline (big-endian,
 /// zero-padded), so most comparisons in a skip-list search are decided without following the
-/// row's pointer. Orders exactly as `CellKey`: padded prefixes that differ order as the rows do.
+/// row's pointer. Sixteen bytes hold the articles' `uid + reversed timestamp` rowkeys whole: with
+/// eight, every comparison between two cells of one user went to the row. Orders exactly as `CellKey`: padded prefixes that differ order as the rows do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct MemKey {
-    prefix: u64,
+    prefix: u128,
     key: CellKey,
 }
 
 impl MemKey {
     fn new(key: CellKey) -> MemKey {
-        let mut p = [0u8; 8];
-        let n = key.row.len().min(8);
+        let mut p = [0u8; 16];
+        let n = key.row.len().min(16);
         p[..n].copy_from_slice(&key.row[..n]);
         MemKey {
-            prefix: u64::from_be_bytes(p),
+            prefix: u128::from_be_bytes(p),
             key,
         }
     }
@@ -238,7 +239,7 @@ mod tests {
 
     #[test]
     fn inline_prefix_orders_as_cell_keys() {
-        let rows: [&[u8]; 9] = [
+        let rows: [&[u8]; 13] = [
             b"",
             b"\0",
             b"a",
@@ -247,7 +248,11 @@ mod tests {
             b"ab",
             b"abcdefgh",
             b"abcdefgh\0",
+            b"abcdefghijklmnop",
+            b"abcdefghijklmnop\0",
+            b"abcdefghijklmnoq",
             &[0xff; 9],
+            &[0xff; 17],
         ];
         for a in rows {
             for b in rows {
