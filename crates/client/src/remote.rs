@@ -121,7 +121,7 @@ fn row_result(v: &TValue) -> Option<RowResult> {
             .then(b.timestamp.cmp(&a.timestamp))
     });
     Some(RowResult {
-        row: row.clone(),
+        row: row.clone().into(),
         cells,
     })
 }
@@ -586,7 +586,7 @@ impl Remote {
                 }
             }
             return Ok(RowResult {
-                row: get.row.clone(),
+                row: get.row.clone().into(),
                 cells,
             });
         }
@@ -608,7 +608,7 @@ impl Remote {
                 _ => None,
             };
             return Ok(row.unwrap_or(RowResult {
-                row: get.row.clone(),
+                row: get.row.clone().into(),
                 cells: Vec::new(),
             }));
         }
@@ -625,7 +625,7 @@ impl Remote {
         let mut s = self.scanner(table, &scan, filter)?;
         let mut rows = s.next_batch(1)?;
         Ok(rows.pop().unwrap_or(RowResult {
-            row: get.row.clone(),
+            row: get.row.clone().into(),
             cells: Vec::new(),
         }))
     }

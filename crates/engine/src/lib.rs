@@ -27,6 +27,8 @@ pub mod schema;
 pub mod store;
 pub mod wal;
 
+/// The shared byte buffer of cells and results (from the `bytes` crate).
+pub use bytes::Bytes;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
 pub use client::{
     Admin, Delete, Get, Mutation, Put, ResultScanner, RowResult, Scan, SplitAlgorithm, Table,

@@ -254,7 +254,7 @@ fn run(seed: u64, ops: usize) {
                     .scan_all(&scan)
                     .unwrap()
                     .iter()
-                    .map(|r| (r.row.clone(), outs(r)))
+                    .map(|r| (r.row.to_vec(), outs(r)))
                     .collect();
                 let mut rows = model.rows();
                 rows.retain(|r| {

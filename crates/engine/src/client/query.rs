@@ -3,6 +3,7 @@
 use crate::cell::{prefix_successor, Cell};
 use crate::filter::Filter;
 use crate::read::TimeRange;
+use bytes::Bytes;
 use std::collections::BTreeMap;
 
 /// Which families and columns a read returns: family → qualifiers (empty = the whole family).
@@ -255,8 +256,8 @@ impl Scan {
 /// newest timestamp first. With a scan batch, one row may come back as several results.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RowResult {
-    /// Row key.
-    pub row: Vec<u8>,
+    /// Row key (shares the cells' row buffer; no copy per row).
+    pub row: Bytes,
     /// The cells.
     pub cells: Vec<Cell>,
 }

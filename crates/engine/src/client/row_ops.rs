@@ -3,6 +3,7 @@
 use super::{Get, Mutation, Put, RowResult, Table};
 use crate::error::{Error, Result};
 use crate::filter::CompareOp;
+use bytes::Bytes;
 
 impl Table {
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
@@ -77,7 +78,7 @@ impl Table {
                 Ok((
                     vec![Mutation::Put(put)],
                     RowResult {
-                        row: row.to_vec(),
+                        row: Bytes::copy_from_slice(row),
                         cells,
                     },
                 ))

@@ -10,6 +10,7 @@ use crate::read::{StoreScanner, TimeRange};
 use crate::region::Region;
 use crate::schema::TableName;
 use crate::store::StoreRead;
+use bytes::Bytes;
 use std::collections::VecDeque;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -170,7 +171,7 @@ impl RegionScanner {
     }
 
     /// The next row with anything to return, with its cells in family order.
-    pub fn next_row(&mut self) -> Result<Option<(Vec<u8>, Vec<Cell>)>> {
+    pub fn next_row(&mut self) -> Result<Option<(Bytes, Vec<Cell>)>> {
         if !self.started {
             self.start()?;
         }
@@ -228,7 +229,7 @@ impl RegionScanner {
     }
 
     /// The next row in scan order that any store holds, positioning the stores on it.
-    fn next_candidate(&mut self) -> Result<Option<Vec<u8>>> {
+    fn next_candidate(&mut self) -> Result<Option<Bytes>> {
         if self.reversed {
             let mut best: Option<Vec<u8>> = None;
             for s in &mut self.stores {
@@ -250,14 +251,14 @@ impl RegionScanner {
                 s.seek_row(&row)?;
             }
             self.upper = Some(row.clone());
-            Ok(Some(row))
+            Ok(Some(Bytes::from(row)))
         } else {
             let Some(row) = self
                 .stores
                 .iter()
-                .filter_map(|s| s.peek_row())
+                .filter_map(|s| s.peek_row_bytes())
                 .min()
-                .map(|r| r.to_vec())
+                .cloned()
             else {
                 return Ok(None);
             };
@@ -316,7 +317,7 @@ impl Inner {
         Ok(match rs.next_row()? {
             Some((row, cells)) => RowResult { row, cells },
             None => RowResult {
-                row: get.row.clone(),
+                row: Bytes::copy_from_slice(&get.row),
                 cells: Vec::new(),
             },
         })

@@ -5,6 +5,7 @@ use super::query_matcher::{MatchCode, QueryMatcher};
 use crate::cell::{Cell, CellKey};
 use crate::error::Result;
 use crate::filter::Filter;
+use bytes::Bytes;
 
 /// How many cells a column or row skip steps over one by one before it seeks: the next column
 /// is usually the next cell, and a step is far cheaper than a seek (HBase's
@@ -45,6 +46,11 @@ impl StoreScanner {
     /// The row of the next cell, if any (it may turn out to hold nothing visible).
     pub fn peek_row(&self) -> Option<&[u8]> {
         self.cursor.peek().map(|kv| &kv.key.row[..])
+    }
+
+    /// The row under the cursor as the shared buffer the cell holds.
+    pub fn peek_row_bytes(&self) -> Option<&Bytes> {
+        self.cursor.peek().map(|kv| &kv.key.row)
     }
 
     /// Positions at the first cell of `row` or after.

@@ -699,7 +699,7 @@ impl Shell {
         let mut scanner = t.scanner(scan, filter.as_deref()).map_err(client)?;
         self.line(&format!(" {:<32} {}", "ROW", "COLUMN+CELL"));
         let mut rows = 0;
-        let mut last: Option<Vec<u8>> = None;
+        let mut last: Option<ferrobase_engine::Bytes> = None;
         loop {
             let batch: Vec<RowResult> = scanner.next_batch(100).map_err(client)?;
             if batch.is_empty() {
