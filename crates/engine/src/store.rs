@@ -33,7 +33,7 @@ pub struct StoreState {
 
 /// What a read wants from one store.
 #[derive(Debug, Clone)]
-pub struct StoreRead {
+pub struct StoreRead<'a> {
     /// Time range.
     pub time_range: TimeRange,
     /// Explicit qualifiers, sorted; `None` for all.
@@ -43,7 +43,7 @@ pub struct StoreRead {
     /// Raw read.
     pub raw: bool,
     /// For a Get: the row, so bloom filters can rule files out.
-    pub get_row: Option<Vec<u8>>,
+    pub get_row: Option<&'a [u8]>,
 }
 
 /// One family of one region. Thread-safe.
@@ -185,7 +185,7 @@ impl Store {
     /// matching cell. `now_ms` decides TTL expiry.
     pub fn scanner(
         &self,
-        req: &StoreRead,
+        req: StoreRead<'_>,
         read_point: u64,
         now_ms: i64,
         metrics: &Metrics,
@@ -232,9 +232,9 @@ impl Store {
                 Metrics::inc(&metrics.files_skipped_by_time_range);
                 continue;
             }
-            if let Some(row) = &req.get_row {
-                let out_of_range = meta.first_key.as_ref().is_some_and(|k| k.row > *row)
-                    || meta.last_key.as_ref().is_some_and(|k| k.row < *row);
+            if let Some(row) = req.get_row {
+                let out_of_range = meta.first_key.as_ref().is_some_and(|k| &k.row[..] > row)
+                    || meta.last_key.as_ref().is_some_and(|k| &k.row[..] < row);
                 if out_of_range {
                     continue;
                 }
@@ -266,7 +266,7 @@ impl Store {
             max_versions,
             min_versions: family.min_versions,
             oldest_unexpired_ts,
-            columns: req.columns.clone(),
+            columns: req.columns,
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,
             markers_possible,

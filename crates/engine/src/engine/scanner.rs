@@ -11,6 +11,7 @@ use crate::region::Region;
 use crate::schema::TableName;
 use crate::store::StoreRead;
 use bytes::Bytes;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -62,13 +63,14 @@ impl RowRange {
 
 /// What a read asks of every store.
 #[derive(Debug, Clone)]
-pub(crate) struct ReadRequest {
-    pub columns: ColumnSelection,
+pub(crate) struct ReadRequest<'a> {
+    pub columns: Cow<'a, ColumnSelection>,
     pub time_range: TimeRange,
     pub max_versions: u32,
     pub raw: bool,
-    pub get_row: Option<Vec<u8>>,
-    pub filter: Option<Box<dyn Filter>>,
+    pub get_row: Option<&'a [u8]>,
+    /// Each region scanner reads with its own copy (filters keep per-scan state).
+    pub filter: Option<Cow<'a, Box<dyn Filter>>>,
 }
 
 /// Scans one region's stores row by row.
@@ -99,7 +101,7 @@ impl RegionScanner {
     pub(crate) fn open(
         inner: &Inner,
         region: &Region,
-        req: &ReadRequest,
+        req: &ReadRequest<'_>,
         range: RowRange,
         reversed: bool,
         read_point: u64,
@@ -121,14 +123,14 @@ impl RegionScanner {
                 columns,
                 max_versions: req.max_versions,
                 raw: req.raw,
-                get_row: req.get_row.clone(),
+                get_row: req.get_row,
             };
-            if let Some(s) = store.scanner(&sr, read_point, now, &inner.metrics) {
+            if let Some(s) = store.scanner(sr, read_point, now, &inner.metrics) {
                 stores.push(s);
             }
         }
         let range = range.clip(region);
-        let mut filter = req.filter.clone();
+        let mut filter = req.filter.as_deref().cloned();
         if let Some(f) = filter.as_mut() {
             f.set_reversed(reversed);
         }
@@ -302,12 +304,12 @@ impl Inner {
         read_point: u64,
     ) -> Result<RowResult> {
         let req = ReadRequest {
-            columns: get.columns.clone(),
+            columns: Cow::Borrowed(&get.columns),
             time_range: get.time_range,
             max_versions: get.max_versions,
             raw: get.raw,
-            get_row: Some(get.row.clone()),
-            filter: get.filter.clone(),
+            get_row: Some(&get.row),
+            filter: get.filter.as_ref().map(Cow::Borrowed),
         };
         let range = RowRange {
             lo: Bound::Included(get.row.clone()),
@@ -328,7 +330,7 @@ impl Inner {
 pub(crate) struct TableScan {
     inner: Arc<Inner>,
     table: TableName,
-    req: ReadRequest,
+    req: ReadRequest<'static>,
     range: RowRange,
     reversed: bool,
     batch: Option<usize>,
@@ -380,12 +382,12 @@ impl TableScan {
         inner.register_read_point(read_point);
         Ok(TableScan {
             req: ReadRequest {
-                columns: scan.columns.clone(),
+                columns: Cow::Owned(scan.columns.clone()),
                 time_range: scan.time_range,
                 max_versions: scan.max_versions,
                 raw: scan.raw,
                 get_row: None,
-                filter: scan.filter.clone(),
+                filter: scan.filter.clone().map(Cow::Owned),
             },
             inner,
             table,
