@@ -219,10 +219,19 @@ impl Inner {
         match m {
             Mutation::Put(p) => {
                 let row = Bytes::from(p.row);
-                for c in p.cells {
+                let last = p.cells.len().saturating_sub(1);
+                let mut row = Some(row);
+                for (i, c) in p.cells.into_iter().enumerate() {
+                    // The last cell takes the row itself: a one-cell put never shares its row
+                    // buffer (no reference count to allocate or update).
+                    let row = if i == last {
+                        row.take().unwrap_or_default()
+                    } else {
+                        row.clone().unwrap_or_default()
+                    };
                     out.push(WalCell {
                         family: Bytes::from(c.family),
-                        row: row.clone(),
+                        row,
                         qualifier: Bytes::from(c.qualifier),
                         timestamp: ts_or_now(c.timestamp),
                         cell_type: CellType::Put,
