@@ -154,13 +154,6 @@ pub struct KeyValue {
     pub value: Bytes,
 }
 
-impl KeyValue {
-    /// Approximate heap size of the cell, used for memstore accounting.
-    pub fn heap_size(&self) -> usize {
-        self.key.row.len() + self.key.qualifier.len() + self.value.len() + 64
-    }
-}
-
 /// A cell as returned to clients: the family is spelled out. The byte fields are shared
 /// buffers (`bytes::Bytes`, which derefs to `[u8]`); `Vec<u8>` converts into them without a copy.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -45,6 +45,14 @@ impl PartialOrd for MemKey {
     }
 }
 
+/// Heap bytes a memstore entry holds beyond its row, qualifier and value: the skip-list node
+/// (reference count, key, value handle, tower of ~1.33 links on average) and the allocator's
+/// headers of the node, the row buffer, its shared handle and the value buffer. HBase counts
+/// the same kind of overhead per cell (`ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY` plus the
+/// cell's object headers), so a memstore flushes at its flush size of real heap, not of payload.
+const ENTRY_OVERHEAD: usize =
+    std::mem::size_of::<MemKey>() + std::mem::size_of::<Bytes>() + 2 * 8 + 4 * 16 + 32;
+
 /// One memstore segment. Thread-safe; shared by `Arc` between the store and open scanners.
 #[derive(Debug)]
 pub struct Memstore {
@@ -79,7 +87,7 @@ impl Memstore {
 
     /// Inserts a cell; returns the bytes it added to the memstore's size.
     pub fn insert(&self, kv: KeyValue) -> usize {
-        let sz = kv.heap_size();
+        let sz = kv.key.row.len() + kv.key.qualifier.len() + kv.value.len() + ENTRY_OVERHEAD;
         if kv.key.cell_type.is_delete() {
             // Counted before the cell is visible: a reader that sees the marker sees the count.
             self.deletes.fetch_add(1, Ordering::AcqRel);
