@@ -22,6 +22,15 @@ impl BloomBuilder {
         Self::default()
     }
 
+    /// An empty builder with room for `keys` hashes (capped at 2^26), so a large file's
+    /// builder does not grow by doubling: at the last doubling the old and the new buffer
+    /// both live, three times the hashes' bytes. Room never touched costs no resident memory.
+    pub fn with_capacity(keys: u64) -> Self {
+        BloomBuilder {
+            hashes: Vec::with_capacity(keys.min(1 << 26) as usize),
+        }
+    }
+
     /// Adds a key. Adding the same key twice in a row is deduplicated.
     pub fn add(&mut self, key: &[u8]) {
         let h = xxh3_64(key);

@@ -26,6 +26,8 @@ pub struct FileOptions {
     pub bloom: BloomType,
     /// Marks the output of a major compaction.
     pub major_compacted: bool,
+    /// Cells the writer expects at most (0: unknown); sizes the bloom builder up front.
+    pub expected_cells: u64,
 }
 
 /// Streams cells into a new block file. Not thread-safe; one writer per file.
@@ -55,7 +57,11 @@ impl BlockFileWriter {
             block_first: None,
             index: Vec::new(),
             index_count: 0,
-            bloom: BloomBuilder::new(),
+            bloom: if opts.bloom == BloomType::None {
+                BloomBuilder::new()
+            } else {
+                BloomBuilder::with_capacity(opts.expected_cells)
+            },
             last_bloom_key: Vec::new(),
             meta: FileMeta {
                 family: opts.family.clone(),

@@ -60,6 +60,7 @@ impl Inner {
             }
         };
         let all_files = chosen.len() == state.files.len();
+        let expected: u64 = chosen.iter().map(|f| f.reader.meta().cell_count).sum();
         let family_desc = store.descriptor();
         let mode = CacheMode {
             use_cache: false,
@@ -90,7 +91,7 @@ impl Inner {
             }
         });
         let output = self
-            .write_store_file(region.id, &family_desc, all_files, &mut iter)
+            .write_store_file(region.id, &family_desc, all_files, expected, &mut iter)
             .inspect_err(|e| self.poison(&format!("compaction failed: {e}")))?;
         let removed: Vec<u64> = chosen.iter().map(|f| f.number).collect();
         {

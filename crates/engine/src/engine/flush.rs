@@ -19,6 +19,7 @@ impl Inner {
         region_id: u64,
         family: &ColumnFamilyDescriptor,
         major: bool,
+        expected_cells: u64,
         cells: &mut dyn Iterator<Item = Result<KeyValue>>,
     ) -> Result<Option<Arc<StoreFile>>> {
         let dir = self.region_dir(region_id);
@@ -34,6 +35,7 @@ impl Inner {
                 encoding: family.data_block_encoding,
                 bloom: family.bloom_filter,
                 major_compacted: major,
+                expected_cells,
             },
         )?;
         for kv in cells {
@@ -78,7 +80,13 @@ impl Inner {
             let Some(snap) = snap else { continue };
             let family = store.descriptor();
             let file = self
-                .write_store_file(region.id, &family, false, &mut snap.iter().map(Ok))
+                .write_store_file(
+                    region.id,
+                    &family,
+                    false,
+                    snap.len() as u64,
+                    &mut snap.iter().map(Ok),
+                )
                 .inspect_err(|e| self.poison(&format!("flush failed: {e}")))?;
             installs.push((store.clone(), snap.clone(), file));
         }

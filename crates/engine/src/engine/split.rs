@@ -91,7 +91,7 @@ impl Inner {
                 });
                 let id = if hi.is_some() { left_id } else { right_id };
                 let file = self
-                    .write_store_file(id, &desc, false, &mut iter)
+                    .write_store_file(id, &desc, false, 0, &mut iter)
                     .inspect_err(|e| self.poison(&format!("split failed: {e}")))?;
                 halves.push(file);
             }
