@@ -31,7 +31,7 @@ impl StoreScanner {
         single_row: bool,
     ) -> Self {
         StoreScanner {
-            family: bytes::Bytes::copy_from_slice(family),
+            family: crate::cell::interned_family(family),
             cursor,
             matcher,
             single_row,
