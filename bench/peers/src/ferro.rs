@@ -42,17 +42,17 @@ impl Ferro {
 }
 
 impl Store for Ferro {
-    fn write(&self, cells: &[CellIn], fsync: bool) -> Result<()> {
+    fn write(&self, cells: Vec<CellIn>, fsync: bool) -> Result<()> {
         let d = if fsync {
             Durability::FsyncWal
         } else {
             Durability::SyncWal
         };
         let puts = cells
-            .iter()
+            .into_iter()
             .map(|c| {
-                Put::new(c.row.clone())
-                    .add_column_ts("cf", c.qualifier.clone(), c.ts, c.value.clone())
+                Put::new(c.row)
+                    .add_column_ts("cf", c.qualifier, c.ts, c.value)
                     .durability(d)
             })
             .collect();

@@ -36,17 +36,13 @@ impl Fjall {
 }
 
 impl Store for Fjall {
-    fn write(&self, cells: &[CellIn], fsync: bool) -> Result<()> {
+    fn write(&self, cells: Vec<CellIn>, fsync: bool) -> Result<()> {
         let mut b = self
             .db
             .batch()
             .durability(fsync.then_some(PersistMode::SyncData));
         for c in cells {
-            b.insert(
-                &self.ks,
-                kv_key(&c.row, &c.qualifier, c.ts),
-                c.value.clone(),
-            );
+            b.insert(&self.ks, kv_key(&c.row, &c.qualifier, c.ts), c.value);
         }
         Ok(b.commit()?)
     }

@@ -57,9 +57,9 @@ impl Rocks {
 }
 
 impl Store for Rocks {
-    fn write(&self, cells: &[CellIn], fsync: bool) -> Result<()> {
+    fn write(&self, cells: Vec<CellIn>, fsync: bool) -> Result<()> {
         let mut b = rocksdb::WriteBatch::default();
-        for c in cells {
+        for c in &cells {
             b.put(kv_key(&c.row, &c.qualifier, c.ts), &c.value);
         }
         let mut wo = rocksdb::WriteOptions::default();

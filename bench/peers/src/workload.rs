@@ -130,8 +130,8 @@ fn load(
     for pos in 0..count {
         cells.push(data.cell(order(pos)));
         if cells.len() == batch || pos + 1 == count {
-            t.time(|| s.write(&cells, false))?;
-            cells.clear();
+            let full = std::mem::replace(&mut cells, Vec::with_capacity(batch));
+            t.time(|| s.write(full, false))?;
         }
     }
     t.report(name, count);
@@ -160,7 +160,7 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
             1000,
         )?;
         for r in 0..WIDE_ROWS {
-            s.write(&wide_row(r, WIDE_COLUMNS), false)?;
+            s.write(wide_row(r, WIDE_COLUMNS), false)?;
         }
         s.settle()?;
         let logical =
@@ -262,9 +262,9 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
                     sc.spawn(move || -> Result<Vec<u64>> {
                         let mut lat = Vec::with_capacity(scale.fsync_puts);
                         for k in 0..scale.fsync_puts as u64 {
-                            let cell = data.cell(data.random_order(k * writers + w));
+                            let batch = vec![data.cell(data.random_order(k * writers + w))];
                             let t = Instant::now();
-                            s.write(std::slice::from_ref(&cell), true)?;
+                            s.write(batch, true)?;
                             lat.push(t.elapsed().as_nanos() as u64);
                         }
                         Ok(lat)
@@ -451,7 +451,8 @@ fn ycsb(s: &dyn Store, data: &TallNarrow, scale: Scale) -> Result<()> {
                         value: crate::stream::value(i + 1, data.value_len),
                     }
                 };
-                t.time(|| s.write(std::slice::from_ref(&cell), false))?;
+                let batch = vec![cell];
+                t.time(|| s.write(batch, false))?;
             }
         }
         t.report(name, scale.ycsb_ops as u64);
