@@ -113,7 +113,8 @@ impl Admin {
             .engine
             .inner
             .table_entry(&self.name(table)?)?
-            .descriptor)
+            .descriptor
+            .clone())
     }
 
     /// Every table, by name.
@@ -186,7 +187,14 @@ impl Admin {
 
     /// Flushes every region of the table.
     pub fn flush(&self, table: &str) -> Result<()> {
-        for r in self.engine.inner.table_entry(&self.name(table)?)?.regions {
+        for r in self
+            .engine
+            .inner
+            .table_entry(&self.name(table)?)?
+            .regions
+            .iter()
+            .cloned()
+        {
             self.engine.inner.flush_region(&r)?;
         }
         Ok(())
@@ -194,7 +202,14 @@ impl Admin {
 
     /// Runs a minor compaction on every store of the table (after a flush).
     pub fn compact(&self, table: &str) -> Result<()> {
-        for r in self.engine.inner.table_entry(&self.name(table)?)?.regions {
+        for r in self
+            .engine
+            .inner
+            .table_entry(&self.name(table)?)?
+            .regions
+            .iter()
+            .cloned()
+        {
             self.engine.inner.compact_region(&r, false)?;
         }
         Ok(())
@@ -203,7 +218,14 @@ impl Admin {
     /// Major-compacts every store of the table (after a flush): one file per store, delete
     /// markers and what they mask, expired cells and excess versions gone.
     pub fn major_compact(&self, table: &str) -> Result<()> {
-        for r in self.engine.inner.table_entry(&self.name(table)?)?.regions {
+        for r in self
+            .engine
+            .inner
+            .table_entry(&self.name(table)?)?
+            .regions
+            .iter()
+            .cloned()
+        {
             self.engine.inner.compact_region(&r, true)?;
         }
         Ok(())
@@ -224,7 +246,7 @@ impl Admin {
                 self.engine.inner.split_region(&r, Some(key.to_vec()))?;
             }
             None => {
-                for r in entry.regions {
+                for r in entry.regions.iter().cloned() {
                     self.engine.inner.split_region(&r, None)?;
                 }
             }

@@ -35,14 +35,15 @@ impl TableEntry {
     }
 }
 
-/// Every table.
+/// Every table. Entries are shared by `Arc`: a read or write takes its table's entry without
+/// copying the descriptor and region list; a change replaces the entry (copy on write).
 #[derive(Debug, Default)]
 pub(crate) struct Catalog {
-    pub tables: BTreeMap<TableName, TableEntry>,
+    pub tables: BTreeMap<TableName, Arc<TableEntry>>,
 }
 
 impl Catalog {
-    pub fn table(&self, name: &TableName) -> Result<&TableEntry> {
+    pub fn table(&self, name: &TableName) -> Result<&Arc<TableEntry>> {
         self.tables
             .get(name)
             .ok_or_else(|| Error::TableNotFound(name.to_string()))
@@ -83,14 +84,14 @@ impl Inner {
         })
     }
 
-    /// The table entry of `name`, cloned.
-    pub(crate) fn table_entry(&self, name: &TableName) -> Result<TableEntry> {
+    /// The table entry of `name` (shared, not copied).
+    pub(crate) fn table_entry(&self, name: &TableName) -> Result<Arc<TableEntry>> {
         let cat = self.catalog.read().unwrap_or_else(|p| p.into_inner());
         cat.table(name).cloned()
     }
 
     /// Like `table_entry`, but fails for a disabled table.
-    pub(crate) fn enabled_table(&self, name: &TableName) -> Result<TableEntry> {
+    pub(crate) fn enabled_table(&self, name: &TableName) -> Result<Arc<TableEntry>> {
         let t = self.table_entry(name)?;
         if !t.enabled {
             return Err(Error::TableDisabled(name.to_string()));

@@ -60,11 +60,11 @@ impl Inner {
             }
             cat.tables.insert(
                 desc.name.clone(),
-                TableEntry {
+                Arc::new(TableEntry {
                     descriptor: desc,
                     enabled: true,
                     regions,
-                },
+                }),
             );
         }
         self.persist()
@@ -74,7 +74,7 @@ impl Inner {
         self.check_open()?;
         if !enabled {
             // Disabling flushes, as HBase closes the regions.
-            for r in self.table_entry(name)?.regions {
+            for r in self.table_entry(name)?.regions.iter().cloned() {
                 self.flush_region(&r)?;
             }
         }
@@ -84,6 +84,7 @@ impl Inner {
             let t = cat
                 .tables
                 .get_mut(name)
+                .map(Arc::make_mut)
                 .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
             if t.enabled == enabled {
                 return Err(if enabled {
@@ -148,6 +149,7 @@ impl Inner {
                 let t = cat
                     .tables
                     .get_mut(name)
+                    .map(Arc::make_mut)
                     .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
                 if t.enabled {
                     return Err(Error::TableNotDisabled(name.to_string()));
@@ -206,6 +208,7 @@ impl Inner {
             let t = cat
                 .tables
                 .get_mut(name)
+                .map(Arc::make_mut)
                 .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
             t.descriptor.families.retain(|f| f.name != family.name);
             t.descriptor.families.push(family.clone());
@@ -247,6 +250,7 @@ impl Inner {
                 let t = cat
                     .tables
                     .get_mut(name)
+                    .map(Arc::make_mut)
                     .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
                 t.descriptor.families.retain(|f| f.name != family);
                 for r in &t.regions {

@@ -84,11 +84,11 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         }
         catalog.tables.insert(
             t.descriptor.name.clone(),
-            TableEntry {
+            Arc::new(TableEntry {
                 descriptor: t.descriptor.clone(),
                 enabled: t.enabled,
                 regions,
-            },
+            }),
         );
     }
     remove_orphans(&data_dir, &live_regions, &live_files)?;

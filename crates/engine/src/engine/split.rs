@@ -133,7 +133,7 @@ impl Inner {
             let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
             {
                 let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
-                let Some(t) = cat.tables.get_mut(&region.table) else {
+                let Some(t) = cat.tables.get_mut(&region.table).map(Arc::make_mut) else {
                     return Ok(false);
                 };
                 let Some(pos) = t.regions.iter().position(|r| Arc::ptr_eq(r, region)) else {
