@@ -230,7 +230,8 @@ mod tests {
     #[test]
     fn interned_family_names_share_one_static_copy() {
         let a = interned_family(b"cf-interned");
-        let b = interned_family(&b"cf-interned".to_vec());
+        let owned = b"cf-interned".to_vec();
+        let b = interned_family(&owned);
         assert_eq!(a, b"cf-interned"[..]);
         assert_eq!(a.as_ptr(), b.as_ptr());
         assert_ne!(interned_family(b"other").as_ptr(), a.as_ptr());

@@ -185,50 +185,30 @@ impl Admin {
         self.engine.inner.delete_family(&self.name(table)?, family)
     }
 
+    /// Runs `f` on every region of the table, in row order, stopping at the first error.
+    fn each_region(
+        &self,
+        table: &str,
+        f: impl FnMut(&std::sync::Arc<crate::region::Region>) -> Result<()>,
+    ) -> Result<()> {
+        let entry = self.engine.inner.table_entry(&self.name(table)?)?;
+        entry.regions.iter().try_for_each(f)
+    }
+
     /// Flushes every region of the table.
     pub fn flush(&self, table: &str) -> Result<()> {
-        for r in self
-            .engine
-            .inner
-            .table_entry(&self.name(table)?)?
-            .regions
-            .iter()
-            .cloned()
-        {
-            self.engine.inner.flush_region(&r)?;
-        }
-        Ok(())
+        self.each_region(table, |r| self.engine.inner.flush_region(r))
     }
 
     /// Runs a minor compaction on every store of the table (after a flush).
     pub fn compact(&self, table: &str) -> Result<()> {
-        for r in self
-            .engine
-            .inner
-            .table_entry(&self.name(table)?)?
-            .regions
-            .iter()
-            .cloned()
-        {
-            self.engine.inner.compact_region(&r, false)?;
-        }
-        Ok(())
+        self.each_region(table, |r| self.engine.inner.compact_region(r, false))
     }
 
     /// Major-compacts every store of the table (after a flush): one file per store, delete
     /// markers and what they mask, expired cells and excess versions gone.
     pub fn major_compact(&self, table: &str) -> Result<()> {
-        for r in self
-            .engine
-            .inner
-            .table_entry(&self.name(table)?)?
-            .regions
-            .iter()
-            .cloned()
-        {
-            self.engine.inner.compact_region(&r, true)?;
-        }
-        Ok(())
+        self.each_region(table, |r| self.engine.inner.compact_region(r, true))
     }
 
     /// Splits the region holding `at` there, or, with `None`, every region at its midpoint.
@@ -246,8 +226,8 @@ impl Admin {
                 self.engine.inner.split_region(&r, Some(key.to_vec()))?;
             }
             None => {
-                for r in entry.regions.iter().cloned() {
-                    self.engine.inner.split_region(&r, None)?;
+                for r in &entry.regions {
+                    self.engine.inner.split_region(r, None)?;
                 }
             }
         }

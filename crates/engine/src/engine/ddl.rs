@@ -74,8 +74,8 @@ impl Inner {
         self.check_open()?;
         if !enabled {
             // Disabling flushes, as HBase closes the regions.
-            for r in self.table_entry(name)?.regions.iter().cloned() {
-                self.flush_region(&r)?;
+            for r in &self.table_entry(name)?.regions {
+                self.flush_region(r)?;
             }
         }
         let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
