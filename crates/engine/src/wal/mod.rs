@@ -60,6 +60,9 @@ struct Inner {
     synced: u64,
     sync_wanted: u64,
     busy: bool,
+    /// Threads waiting on `done`; a writer wakes them only when there are any (a wake is a
+    /// system call even when nobody waits).
+    waiters: usize,
     error: Option<String>,
 }
 
@@ -152,6 +155,7 @@ impl Wal {
                 synced: 0,
                 sync_wanted: 0,
                 busy: false,
+                waiters: 0,
                 error: None,
             }),
             done: Condvar::new(),
@@ -221,7 +225,9 @@ impl Wal {
                 return Ok(());
             }
             if g.busy {
+                g.waiters += 1;
                 g = self.done.wait(g).unwrap_or_else(|p| p.into_inner());
+                g.waiters -= 1;
                 continue;
             }
             // Become the leader for everything buffered so far.
@@ -232,15 +238,17 @@ impl Wal {
             let buf_max = std::mem::replace(&mut g.buf_max_seq, 0);
             let do_sync = g.sync_wanted > g.synced;
             let file = g.file.clone();
-            let path = segment_path(&self.dir, g.number);
+            let number = g.number;
             drop(g);
-            let res: Result<()> = (|| {
-                (&*file).write_all(&buf).at(&path)?;
+            let written: std::io::Result<()> = (|| {
+                (&*file).write_all(&buf)?;
                 if do_sync {
-                    file.sync_data().at(&path)?;
+                    file.sync_data()?;
                 }
                 Ok(())
             })();
+            // The path is spelled out only for an error (no allocation per write).
+            let res: Result<()> = written.or_else(|e| Err(e).at(&segment_path(&self.dir, number)));
             g = self.lock();
             g.busy = false;
             let written_len = buf.len();
@@ -265,7 +273,9 @@ impl Wal {
                 }
                 Err(e) => g.error = Some(format!("WAL write failed: {e}")),
             }
-            self.done.notify_all();
+            if g.waiters > 0 {
+                self.done.notify_all();
+            }
         }
     }
 
