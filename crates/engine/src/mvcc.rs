@@ -5,7 +5,7 @@
 //! write up to it is complete; readers ignore cells with a larger sequence id, so no reader
 //! sees part of a mutation.
 
-use std::collections::BTreeSet;
+use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex};
 
 /// Sequence-id allocation and read-point tracking. Thread-safe.
@@ -19,7 +19,11 @@ pub struct Mvcc {
 struct Inner {
     next: u64,
     read_point: u64,
-    pending: BTreeSet<u64>,
+    /// Whether each write from `read_point + 1` up to `next - 1` has completed, oldest first
+    /// (numbers are handed out in order, so a queue holds them without allocating per write).
+    pending: VecDeque<bool>,
+    /// Threads blocked in `wait_for`; completions wake them only when there are any.
+    waiters: usize,
 }
 
 impl Mvcc {
@@ -29,7 +33,8 @@ impl Mvcc {
             inner: Mutex::new(Inner {
                 next: last_seq + 1,
                 read_point: last_seq,
-                pending: BTreeSet::new(),
+                pending: VecDeque::new(),
+                waiters: 0,
             }),
             advanced: Condvar::new(),
         }
@@ -44,20 +49,29 @@ impl Mvcc {
         let mut g = self.lock();
         let n = g.next;
         g.next += 1;
-        g.pending.insert(n);
+        g.pending.push_back(false);
         n
     }
 
     /// Marks `seq` complete and advances the read point as far as possible.
     pub fn complete(&self, seq: u64) {
         let mut g = self.lock();
-        g.pending.remove(&seq);
-        let new_rp = match g.pending.first() {
-            Some(&first) => first - 1,
-            None => g.next - 1,
+        let Some(i) = seq
+            .checked_sub(g.read_point + 1)
+            .and_then(|i| usize::try_from(i).ok())
+        else {
+            return;
         };
-        if new_rp > g.read_point {
-            g.read_point = new_rp;
+        if let Some(done) = g.pending.get_mut(i) {
+            *done = true;
+        }
+        let mut advanced = false;
+        while g.pending.front() == Some(&true) {
+            g.pending.pop_front();
+            g.read_point += 1;
+            advanced = true;
+        }
+        if advanced && g.waiters > 0 {
             self.advanced.notify_all();
         }
     }
@@ -75,14 +89,21 @@ impl Mvcc {
     /// The smallest write number not yet complete, or the next one to be handed out.
     pub fn oldest_pending(&self) -> u64 {
         let g = self.lock();
-        g.pending.first().copied().unwrap_or(g.next)
+        // Everything up to the read point is complete; the first pending write follows it.
+        if g.pending.is_empty() {
+            g.next
+        } else {
+            g.read_point + 1
+        }
     }
 
     /// Blocks until the read point reaches `seq`.
     pub fn wait_for(&self, seq: u64) {
         let mut g = self.lock();
         while g.read_point < seq {
+            g.waiters += 1;
             g = self.advanced.wait(g).unwrap_or_else(|p| p.into_inner());
+            g.waiters -= 1;
         }
     }
 }
@@ -90,6 +111,27 @@ impl Mvcc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn out_of_order_completions_advance_the_read_point_once_contiguous_and_wake_waiters() {
+        let m = std::sync::Arc::new(Mvcc::new(0));
+        let seqs: Vec<u64> = (0..100).map(|_| m.begin()).collect();
+        let waiter = {
+            let m = m.clone();
+            std::thread::spawn(move || m.wait_for(100))
+        };
+        for &s in seqs.iter().rev() {
+            assert_eq!(m.oldest_pending(), 1);
+            m.complete(s);
+            assert_eq!(m.read_point(), if s == 1 { 100 } else { 0 });
+        }
+        waiter.join().expect("waiter woke");
+        assert_eq!(m.oldest_pending(), 101);
+        // A number completed twice or never handed out changes nothing.
+        m.complete(50);
+        m.complete(500);
+        assert_eq!(m.read_point(), 100);
+    }
 
     #[test]
     fn read_point_waits_for_the_oldest_pending_write() {
