@@ -106,10 +106,15 @@ impl BloomFilter {
 /// The ROWCOL bloom key of (row, qualifier): `row_len:u32be row qualifier`.
 pub fn row_col_key(row: &[u8], qualifier: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(4 + row.len() + qualifier.len());
-    k.extend_from_slice(&(row.len() as u32).to_be_bytes());
-    k.extend_from_slice(row);
-    k.extend_from_slice(qualifier);
+    row_col_key_into(&mut k, row, qualifier);
     k
+}
+
+/// Appends the ROWCOL bloom key of (`row`, `qualifier`) to `out`.
+pub fn row_col_key_into(out: &mut Vec<u8>, row: &[u8], qualifier: &[u8]) {
+    out.extend_from_slice(&(row.len() as u32).to_be_bytes());
+    out.extend_from_slice(row);
+    out.extend_from_slice(qualifier);
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Writes a block file from cells given in key order.
 
 use super::{encode_key, frame_block, BlockBuilder, FileMeta, FORMAT_VERSION, MAGIC};
-use crate::bloom::{row_col_key, BloomBuilder};
+use crate::bloom::{row_col_key_into, BloomBuilder};
 use crate::byte_reader::{masked_crc, put_varint};
 use crate::cell::KeyValue;
 use crate::compression::Compression;
@@ -41,7 +41,14 @@ pub struct BlockFileWriter {
     index: Vec<u8>,
     index_count: u64,
     bloom: BloomBuilder,
+    /// The bloom key of the last cell added (reused buffer: no allocation per cell).
     last_bloom_key: Vec<u8>,
+    bloom_key: Vec<u8>,
+    /// The last cell's key, held as copies in reused buffers rather than a clone per cell
+    /// (which would share or promote the cell's buffers); becomes `meta.last_key` at `finish`.
+    last_row: Vec<u8>,
+    last_qualifier: Vec<u8>,
+    last_rest: Option<(i64, crate::cell::CellType, u64)>,
     meta: FileMeta,
 }
 
@@ -63,6 +70,10 @@ impl BlockFileWriter {
                 BloomBuilder::with_capacity(opts.expected_cells)
             },
             last_bloom_key: Vec::new(),
+            bloom_key: Vec::new(),
+            last_row: Vec::new(),
+            last_qualifier: Vec::new(),
+            last_rest: None,
             meta: FileMeta {
                 family: opts.family.clone(),
                 cell_count: 0,
@@ -82,20 +93,23 @@ impl BlockFileWriter {
 
     /// Appends a cell. Cells must arrive in strictly increasing key order.
     pub fn add(&mut self, kv: &KeyValue) -> Result<()> {
-        debug_assert!(self.meta.last_key.as_ref().is_none_or(|l| *l < kv.key));
+        debug_assert!(self.last_key().is_none_or(|l| l < kv.key));
         if self.block_first.is_none() {
             self.block_first = Some(kv.key.clone());
         }
         self.block.add(kv);
-        let bloom_key = match self.opts.bloom {
-            BloomType::None => None,
-            BloomType::Row => Some(kv.key.row.to_vec()),
-            BloomType::RowCol => Some(row_col_key(&kv.key.row, &kv.key.qualifier)),
-        };
-        if let Some(b) = bloom_key {
-            if b != self.last_bloom_key {
-                self.bloom.add(&b);
-                self.last_bloom_key = b;
+        if self.opts.bloom != BloomType::None {
+            let key: &[u8] = if self.opts.bloom == BloomType::Row {
+                &kv.key.row
+            } else {
+                self.bloom_key.clear();
+                row_col_key_into(&mut self.bloom_key, &kv.key.row, &kv.key.qualifier);
+                &self.bloom_key
+            };
+            if key != self.last_bloom_key.as_slice() {
+                self.bloom.add(key);
+                self.last_bloom_key.clear();
+                self.last_bloom_key.extend_from_slice(key);
             }
         }
         let m = &mut self.meta;
@@ -109,7 +123,11 @@ impl BlockFileWriter {
         if m.first_key.is_none() {
             m.first_key = Some(kv.key.clone());
         }
-        m.last_key = Some(kv.key.clone());
+        self.last_row.clear();
+        self.last_row.extend_from_slice(&kv.key.row);
+        self.last_qualifier.clear();
+        self.last_qualifier.extend_from_slice(&kv.key.qualifier);
+        self.last_rest = Some((kv.key.timestamp, kv.key.cell_type, kv.key.seq));
         if self.block.size() >= self.opts.block_size {
             self.finish_block()?;
         }
@@ -140,6 +158,18 @@ impl BlockFileWriter {
         Ok(())
     }
 
+    /// The key of the last cell added.
+    fn last_key(&self) -> Option<crate::cell::CellKey> {
+        let (timestamp, cell_type, seq) = self.last_rest?;
+        Some(crate::cell::CellKey {
+            row: bytes::Bytes::copy_from_slice(&self.last_row),
+            qualifier: bytes::Bytes::copy_from_slice(&self.last_qualifier),
+            timestamp,
+            cell_type,
+            seq,
+        })
+    }
+
     /// Cells added so far.
     pub fn cell_count(&self) -> u64 {
         self.meta.cell_count
@@ -154,6 +184,7 @@ impl BlockFileWriter {
     /// Returns the file's metadata and its total size.
     pub fn finish(mut self) -> Result<(FileMeta, u64)> {
         self.finish_block()?;
+        self.meta.last_key = self.last_key();
         let bloom_off = self.offset;
         let bloom_raw = if self.opts.bloom == BloomType::None {
             Vec::new()
