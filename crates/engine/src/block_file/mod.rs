@@ -48,12 +48,14 @@ pub(crate) fn frame_block(raw: &[u8], codec: Compression) -> Vec<u8> {
 /// Checks and unframes a block read from disk into a shared buffer: a stored-raw block is a
 /// slice of `framed` (no copy), a compressed one is decompressed. `Err` describes what is wrong.
 pub(crate) fn unframe_block_shared(framed: Vec<u8>) -> Result<bytes::Bytes, String> {
-    let (codec, _, payload) = check_frame(&framed)?;
+    let (codec, raw_len, payload) = check_frame(&framed)?;
     if codec == Compression::None {
         let end = 5 + payload.len();
         return Ok(bytes::Bytes::from(framed).slice(5..end));
     }
-    unframe_block(&framed).map(bytes::Bytes::from)
+    // Checked once above: decompress the payload directly rather than through
+    // `unframe_block`, which would verify the checksum a second time.
+    codec.decompress(payload, raw_len).map(bytes::Bytes::from)
 }
 
 /// Checks a framed block's length, CRC and codec id; returns codec, raw length and payload.
