@@ -63,16 +63,15 @@ impl Table {
                     let old = current.versions(f, q).into_iter().next();
                     let mut value = old.map(|c| c.value.to_vec()).unwrap_or_default();
                     value.extend_from_slice(suffix);
-                    let value = bytes::Bytes::from(value);
                     let ts = old.map_or(now, |c| c.timestamp.max(now));
-                    put = put.add_column_ts(*f, *q, ts, value.to_vec());
+                    put = put.add_column_ts(*f, *q, ts, value.clone());
                     cells.push(crate::cell::Cell {
-                        row: bytes::Bytes::copy_from_slice(row),
-                        family: bytes::Bytes::copy_from_slice(f),
-                        qualifier: bytes::Bytes::copy_from_slice(q),
+                        row: Bytes::copy_from_slice(row),
+                        family: Bytes::copy_from_slice(f),
+                        qualifier: Bytes::copy_from_slice(q),
                         timestamp: ts,
                         cell_type: crate::cell::CellType::Put,
-                        value,
+                        value: Bytes::from(value),
                     });
                 }
                 Ok((
