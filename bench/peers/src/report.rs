@@ -140,7 +140,7 @@ pub fn print(engines: &[String], runs: &[Run], scale: Scale, reps: usize) {
     let mut cols = vec!["latency per call, µs (median run)".to_string()];
     cols.extend(engines.iter().map(|e| format!("{e} p50 / p99 / p999")));
     header(&cols);
-    for w in first.order.iter().filter(|w| first.ops.contains_key(*w)) {
+    for &w in &throughput {
         let mut row = vec![w.clone()];
         for e in engines {
             let pick =

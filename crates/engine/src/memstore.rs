@@ -12,7 +12,8 @@ use std::sync::Arc;
 /// A memstore key: the cell key with the first 16 bytes of its row kept inline (big-endian,
 /// zero-padded), so most comparisons in a skip-list search are decided without following the
 /// row's pointer. Sixteen bytes hold the articles' `uid + reversed timestamp` rowkeys whole: with
-/// eight, every comparison between two cells of one user went to the row. Orders exactly as `CellKey`: padded prefixes that differ order as the rows do.
+/// eight, every comparison between two cells of one user went to the row. Orders exactly as
+/// `CellKey`: padded prefixes that differ order as the rows do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct MemKey {
     prefix: u128,
@@ -141,10 +142,15 @@ impl Memstore {
 
     /// Every cell in key order (for flushing).
     pub fn iter(&self) -> impl Iterator<Item = KeyValue> + '_ {
-        self.map.iter().map(|e| KeyValue {
-            key: e.key().key.clone(),
-            value: e.value().clone(),
-        })
+        self.map.iter().map(|e| entry_cell(&e))
+    }
+}
+
+/// The cell of a skip-list entry (its buffers shared, not copied).
+fn entry_cell(e: &crossbeam_skiplist::map::Entry<'_, MemKey, Bytes>) -> KeyValue {
+    KeyValue {
+        key: e.key().key.clone(),
+        value: e.value().clone(),
     }
 }
 
@@ -192,10 +198,7 @@ impl MemstoreScanner {
                 .map
                 .range((from, Bound::Unbounded))
                 .take(n)
-                .map(|e| KeyValue {
-                    key: e.key().key.clone(),
-                    value: e.value().clone(),
-                }),
+                .map(|e| entry_cell(&e)),
         );
         self.exhausted = self.buf.len() - before < n;
     }

@@ -42,15 +42,16 @@ pub const SCAN_READAHEAD: u64 = 256 << 10;
 /// reading ahead from their second block doubled the bytes a cold 100-row scan read from disk.
 pub const SCAN_READAHEAD_AFTER: u32 = 4;
 
-/// Asks the OS to start reading `len` bytes at `offset` of `file` into the page cache.
-fn advise_willneed(file: &File, offset: u64, len: u64) {
+/// Gives the OS `advice` (`POSIX_FADV_*`) about `len` bytes at `offset` of `file` (`len` 0:
+/// to the end). Advice only changes speed, so an error (e.g. an unsupported file system) is
+/// ignored.
+fn advise(file: &File, offset: u64, len: u64, advice: libc::c_int) {
     use std::os::fd::AsRawFd;
     let (Ok(off), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len)) else {
         return;
     };
-    // SAFETY: a valid open descriptor; the advice only schedules reads, and an error (e.g. an
-    // unsupported file system) changes nothing but speed.
-    unsafe { libc::posix_fadvise(file.as_raw_fd(), off, len, libc::POSIX_FADV_WILLNEED) };
+    // SAFETY: a valid open descriptor; posix_fadvise reads no memory of ours.
+    unsafe { libc::posix_fadvise(file.as_raw_fd(), off, len, advice) };
 }
 
 /// Reads `len` bytes at `offset` into a new buffer without zeroing it first (a data block is
@@ -119,14 +120,10 @@ impl BlockFileReader {
         metrics: Arc<Metrics>,
     ) -> Result<Self> {
         let file = File::open(path).at(path)?;
-        {
-            use std::os::fd::AsRawFd;
-            // Reads are block-sized and mostly random: without this advice the kernel reads
-            // ahead of every miss, several times the bytes asked for (RocksDB's
-            // advise_random_on_open). Sequential readers ask for readahead explicitly.
-            // SAFETY: a valid open descriptor; advice only, an error changes nothing but speed.
-            unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_RANDOM) };
-        }
+        // Reads are block-sized and mostly random: without this advice the kernel reads ahead
+        // of every miss, several times the bytes asked for (RocksDB's advise_random_on_open).
+        // Sequential readers ask for readahead explicitly.
+        advise(&file, 0, 0, libc::POSIX_FADV_RANDOM);
         let size = file.metadata().at(path)?.len();
         let corrupt = |off: u64, why: &str| Error::corruption(path, off, why.to_string());
         if size < TRAILER_LEN as u64 {
@@ -361,7 +358,12 @@ impl FileScanner {
             let from = end.max(self.read_ahead_to);
             let to = (end + window).min(self.reader.size);
             if to > from {
-                advise_willneed(&self.reader.file, from, to - from);
+                advise(
+                    &self.reader.file,
+                    from,
+                    to - from,
+                    libc::POSIX_FADV_WILLNEED,
+                );
                 self.read_ahead_to = to;
             }
         }

@@ -218,16 +218,15 @@ impl Inner {
         let ts_or_now = |ts: i64| if ts == LATEST_TIMESTAMP { now } else { ts };
         match m {
             Mutation::Put(p) => {
-                let row = Bytes::from(p.row);
-                let last = p.cells.len().saturating_sub(1);
-                let mut row = Some(row);
+                let mut row = Bytes::from(p.row);
+                let n = p.cells.len();
                 for (i, c) in p.cells.into_iter().enumerate() {
                     // The last cell takes the row itself: a one-cell put never shares its row
                     // buffer (no reference count to allocate or update).
-                    let row = if i == last {
-                        row.take().unwrap_or_default()
+                    let row = if i + 1 == n {
+                        std::mem::take(&mut row)
                     } else {
-                        row.clone().unwrap_or_default()
+                        row.clone()
                     };
                     out.push(WalCell {
                         family: Bytes::from(c.family),

@@ -15,7 +15,7 @@ const STEPS_BEFORE_SEEK: usize = 8;
 /// A cursor over the visible cells of one store.
 #[derive(Debug)]
 pub struct StoreScanner {
-    family: bytes::Bytes,
+    family: Bytes,
     cursor: MergeCursor,
     matcher: QueryMatcher,
     /// The read is a Get of one row: once the row is done the cursor is not moved past it.
@@ -39,13 +39,13 @@ impl StoreScanner {
     }
 
     /// The store's family.
-    pub fn family(&self) -> &bytes::Bytes {
+    pub fn family(&self) -> &Bytes {
         &self.family
     }
 
     /// The row of the next cell, if any (it may turn out to hold nothing visible).
     pub fn peek_row(&self) -> Option<&[u8]> {
-        self.cursor.peek().map(|kv| &kv.key.row[..])
+        self.peek_row_bytes().map(|r| &r[..])
     }
 
     /// The row under the cursor as the shared buffer the cell holds.
