@@ -1,6 +1,6 @@
 //! fjall under the benchmark interface.
 
-use crate::store::{kv_column_prefix, kv_key, CellIn, Settings, Store};
+use crate::store::{kv_column_prefix, kv_key, kv_row_prefix, CellIn, Settings, Store};
 use anyhow::Result;
 use fjall::config::{BlockSizePolicy, BloomConstructionPolicy, FilterPolicy, FilterPolicyEntry};
 use fjall::{Database, Keyspace, KeyspaceCreateOptions, PersistMode};
@@ -72,9 +72,7 @@ impl Store for Fjall {
         Ok(c)
     }
     fn wide(&self, row: &[u8], n: usize) -> Result<usize> {
-        let mut p = row.to_vec();
-        p.extend_from_slice(b"cf");
-        self.scan_prefix(&p, n)
+        self.scan_prefix(&kv_row_prefix(row), n)
     }
     fn settle(&self) -> Result<()> {
         self.ks.rotate_memtable_and_wait()?;

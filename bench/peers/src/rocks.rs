@@ -1,6 +1,6 @@
 //! RocksDB under the benchmark interface (`--features rocksdb`).
 
-use crate::store::{kv_column_prefix, kv_key, CellIn, Settings, Store};
+use crate::store::{kv_column_prefix, kv_key, kv_row_prefix, CellIn, Settings, Store};
 use anyhow::Result;
 use std::path::Path;
 
@@ -87,9 +87,7 @@ impl Store for Rocks {
         Ok(c)
     }
     fn wide(&self, row: &[u8], n: usize) -> Result<usize> {
-        let mut p = row.to_vec();
-        p.extend_from_slice(b"cf");
-        self.count_prefix(&p, n)
+        self.count_prefix(&kv_row_prefix(row), n)
     }
     fn settle(&self) -> Result<()> {
         self.db.flush()?;

@@ -56,12 +56,19 @@ pub fn kv_key(row: &[u8], qualifier: &[u8], ts: i64) -> Vec<u8> {
     k
 }
 
+/// The prefix of every cell of `row` under `kv_key` (all its columns, newest version first).
+#[cfg_attr(not(any(feature = "fjall", feature = "rocksdb")), allow(dead_code))]
+pub fn kv_row_prefix(row: &[u8]) -> Vec<u8> {
+    let mut p = Vec::with_capacity(row.len() + 2);
+    p.extend_from_slice(row);
+    p.extend_from_slice(b"cf");
+    p
+}
+
 /// The prefix of every version of (row, qualifier) under `kv_key`.
 #[cfg_attr(not(any(feature = "fjall", feature = "rocksdb")), allow(dead_code))]
 pub fn kv_column_prefix(row: &[u8], qualifier: &[u8]) -> Vec<u8> {
-    let mut p = Vec::with_capacity(row.len() + qualifier.len() + 2);
-    p.extend_from_slice(row);
-    p.extend_from_slice(b"cf");
+    let mut p = kv_row_prefix(row);
     p.extend_from_slice(qualifier);
     p
 }
