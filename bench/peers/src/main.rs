@@ -6,8 +6,10 @@
 //! ```text
 //! cargo run --release --manifest-path bench/peers/Cargo.toml [--features rocksdb] -- \
 //!     [--cells N] [--reps R] [--quick] [--engines a,b] [--dir DIR] [--only NAME]
+//!     [--gets N] [--scans N]
 //! ```
 //!
+//! `--gets`/`--scans` set the calls per warm read workload (longer runs to attach a profiler to).
 //! `bash scripts/bench-peers.sh` runs the full program with RocksDB and rewrites
 //! `docs/performance.md`.
 
@@ -42,6 +44,8 @@ fn parse_args() -> Result<Args> {
     let mut engines: Vec<String> = store::engines().iter().map(|s| s.to_string()).collect();
     let mut dir = std::env::temp_dir();
     let mut child = None;
+    let mut gets: Option<usize> = None;
+    let mut scans: Option<usize> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     let value = |it: &mut std::slice::Iter<String>, name: &str| -> Result<String> {
@@ -57,6 +61,8 @@ fn parse_args() -> Result<Args> {
             "--engines" => engines = value(&mut it, a)?.split(',').map(str::to_string).collect(),
             "--dir" => dir = value(&mut it, a)?.into(),
             "--child" => child = Some(value(&mut it, a)?),
+            "--gets" => gets = Some(value(&mut it, a)?.parse()?),
+            "--scans" => scans = Some(value(&mut it, a)?.parse()?),
             "--only" => {
                 let _ = workload::ONLY.set(value(&mut it, a)?);
             }
@@ -71,8 +77,8 @@ fn parse_args() -> Result<Args> {
     let scale = Scale {
         cells,
         small_cells: cells * 10,
-        gets: if quick { 2_000 } else { 50_000 },
-        scans: if quick { 200 } else { 5_000 },
+        gets: gets.unwrap_or(if quick { 2_000 } else { 50_000 }),
+        scans: scans.unwrap_or(if quick { 200 } else { 5_000 }),
         ycsb_ops: if quick { 2_000 } else { 50_000 },
         cold_ops: if quick { 200 } else { 5_000 },
         fsync_puts: if quick { 20 } else { 500 },
