@@ -4,9 +4,13 @@ use crate::byte_reader::put_varint;
 use crate::cell::KeyValue;
 use crate::schema::DataBlockEncoding;
 
-/// A restart point every this many cells: a cell whose row is written whole, so a reader
-/// can start decoding there ("Restart trailer" in the format spec).
+/// A restart point at most this many cells after the previous one: a cell whose row is
+/// written whole, so a reader can start decoding there ("Restart trailer" in the format spec).
 pub const RESTART_INTERVAL: usize = 16;
+
+/// A restart point also once this many bytes of cells follow the previous one: a seek decodes
+/// forward from a restart point, and among large cells every header is a cache miss.
+pub const RESTART_BYTES: usize = 2048;
 
 /// Accumulates cells, in key order, into one raw data block.
 #[derive(Debug)]
@@ -15,6 +19,8 @@ pub struct BlockBuilder {
     encoding: DataBlockEncoding,
     prev_row: Vec<u8>,
     count: usize,
+    /// Cells since the last restart point.
+    since_restart: usize,
     restarts: Vec<u32>,
 }
 
@@ -26,6 +32,7 @@ impl BlockBuilder {
             encoding,
             prev_row: Vec::new(),
             count: 0,
+            since_restart: 0,
             restarts: Vec::new(),
         }
     }
@@ -34,10 +41,15 @@ impl BlockBuilder {
     /// type:u8 seq:varint value:lp`. `shared` is always 0 with encoding NONE and at restarts.
     pub fn add(&mut self, kv: &KeyValue) {
         let row = &kv.key.row;
-        let restart = self.count.is_multiple_of(RESTART_INTERVAL);
+        let last = self.restarts.last().map_or(0, |&r| r as usize);
+        let restart = self.count == 0
+            || self.since_restart >= RESTART_INTERVAL
+            || self.buf.len() - last >= RESTART_BYTES;
         if restart {
             self.restarts.push(self.buf.len() as u32);
+            self.since_restart = 0;
         }
+        self.since_restart += 1;
         let shared = match self.encoding {
             _ if restart => 0,
             DataBlockEncoding::None => 0,
@@ -78,6 +90,7 @@ impl BlockBuilder {
     pub fn take(&mut self) -> Vec<u8> {
         self.prev_row.clear();
         self.count = 0;
+        self.since_restart = 0;
         let mut out = std::mem::take(&mut self.buf);
         for r in &self.restarts {
             out.extend_from_slice(&r.to_be_bytes());

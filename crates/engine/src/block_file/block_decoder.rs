@@ -375,6 +375,29 @@ mod tests {
     }
 
     #[test]
+    fn large_cells_get_a_restart_point_every_few_cells_and_seeks_find_them() {
+        let cells: Vec<KeyValue> = (0..40)
+            .map(|i| KeyValue {
+                value: Bytes::from(vec![b'x'; 1024]),
+                ..kv(&format!("user{i:04}"), "", 7)
+            })
+            .collect();
+        let mut b = BlockBuilder::new(DataBlockEncoding::Prefix);
+        for c in &cells {
+            b.add(c);
+        }
+        let block = Bytes::from(b.take());
+        let d = BlockDecoder::new(block.clone(), true).unwrap();
+        // 2 KiB of cells between restarts: every second 1 KiB cell, not every 16th.
+        assert_eq!(d.restart_count, 20);
+        for (i, c) in cells.iter().enumerate() {
+            let mut d = BlockDecoder::new(block.clone(), true).unwrap();
+            assert_eq!(d.seek(&c.key).unwrap().as_ref(), Some(c));
+            assert_eq!(d.next_cell().unwrap().as_ref(), cells.get(i + 1));
+        }
+    }
+
+    #[test]
     fn truncated_block_is_an_error_with_offset() {
         let mut b = BlockBuilder::new(DataBlockEncoding::Prefix);
         b.add(&kv("a", "q", 1));

@@ -94,6 +94,9 @@ pub struct BlockFileReader {
     size: u64,
     meta: FileMeta,
     index: Vec<IndexEntry>,
+    /// `row_prefix` of each index entry's first key, in index order: a dense array the
+    /// binary search of a seek probes before it compares whole keys.
+    index_prefixes: Vec<u64>,
     bloom: Option<BloomFilter>,
     cache: Arc<BlockCache>,
     metrics: Arc<Metrics>,
@@ -178,7 +181,9 @@ impl BlockFileReader {
                 )
             }
         };
+        let index_prefixes = index.iter().map(|e| row_prefix(&e.first_key.row)).collect();
         Ok(BlockFileReader {
+            index_prefixes,
             restarts: version >= 2,
             path: path.to_path_buf(),
             file,
@@ -248,6 +253,17 @@ impl BlockFileReader {
         self.index.get(self.index.len() / 2).map(|e| &e.first_key)
     }
 
+    /// The number of index entries whose first key satisfies `before`, a predicate true for a
+    /// prefix of the index (`first_key <= key` or `first_key < key`). Entries whose row prefix
+    /// differs from the key's are decided by the prefix array alone; whole keys are compared
+    /// only among entries sharing it.
+    fn index_partition(&self, key: &CellKey, before: impl Fn(&CellKey) -> bool) -> usize {
+        let p = row_prefix(&key.row);
+        let lo = self.index_prefixes.partition_point(|&e| e < p);
+        let hi = lo + self.index_prefixes[lo..].partition_point(|&e| e == p);
+        lo + self.index[lo..hi].partition_point(|e| before(&e.first_key))
+    }
+
     fn read_block(&self, idx: usize, mode: CacheMode) -> Result<bytes::Bytes> {
         let e = &self.index[idx];
         if mode.use_cache {
@@ -273,6 +289,17 @@ impl BlockFileReader {
             format!("malformed cell at byte {at} of the decompressed data block"),
         )
     }
+}
+
+/// The first 8 bytes of `row` as a big-endian number, zero-padded. Rows whose prefixes differ
+/// compare as their prefixes do: at the first differing position either both rows have a byte,
+/// or the shorter row ended there (a padding 0 against a non-zero byte, and a shorter row that
+/// is a prefix of the other sorts first).
+fn row_prefix(row: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = row.len().min(8);
+    b[..n].copy_from_slice(&row[..n]);
+    u64::from_be_bytes(b)
 }
 
 fn decode_index(raw: &[u8], _off: u64) -> std::result::Result<Vec<IndexEntry>, String> {
@@ -408,8 +435,7 @@ impl FileScanner {
     pub fn seek(&mut self, key: &CellKey) -> Result<()> {
         let idx = self
             .reader
-            .index
-            .partition_point(|e| e.first_key <= *key)
+            .index_partition(key, |k| k <= key)
             .saturating_sub(1);
         // Stay in the current block when the target lies ahead within it.
         let reuse = self.decoder.is_some()
@@ -442,7 +468,7 @@ impl FileScanner {
     /// The row of the last cell whose key is < `first_on_row(row)`, or `None`.
     pub fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
         let target = CellKey::first_on_row(row);
-        let idx = self.reader.index.partition_point(|e| e.first_key < target);
+        let idx = self.reader.index_partition(&target, |k| *k < target);
         if idx == 0 {
             return Ok(None);
         }
@@ -458,5 +484,117 @@ impl FileScanner {
             }
         }
         Ok(last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block_file::{BlockFileWriter, FileOptions};
+    use crate::cell::CellType;
+    use crate::compression::Compression;
+    use crate::schema::DataBlockEncoding;
+    use bytes::Bytes;
+
+    /// Rows drawn from a small alphabet with zero bytes and lengths around 8, where prefix
+    /// comparisons are most likely to go wrong.
+    fn rows(n: usize, seed: u64) -> Vec<Vec<u8>> {
+        let mut x = seed;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..n)
+            .map(|_| {
+                let len = (next() % 12) as usize;
+                (0..len)
+                    .map(|_| [0u8, 1, 0x7f, 0x80, 0xff][(next() % 5) as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn row_prefix_orders_rows_whenever_prefixes_differ() {
+        let rs = rows(400, 99);
+        for a in &rs {
+            for b in &rs {
+                let (pa, pb) = (row_prefix(a), row_prefix(b));
+                if pa != pb {
+                    assert_eq!(pa.cmp(&pb), a.cmp(b), "{a:?} vs {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn seeks_through_the_prefix_index_match_a_plain_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("1.blk");
+        let mut rs = rows(3000, 7);
+        rs.sort();
+        rs.dedup();
+        let opts = FileOptions {
+            family: b"cf".to_vec(),
+            block_size: 256,
+            compression: Compression::None,
+            encoding: DataBlockEncoding::Prefix,
+            bloom: BloomType::None,
+            major_compacted: false,
+            expected_cells: 0,
+        };
+        let mut w = BlockFileWriter::create(&path, opts).unwrap();
+        let cells: Vec<KeyValue> = rs
+            .iter()
+            .map(|r| KeyValue {
+                key: CellKey {
+                    row: Bytes::copy_from_slice(r),
+                    qualifier: Bytes::from_static(b"q"),
+                    timestamp: 5,
+                    cell_type: CellType::Put,
+                    seq: 1,
+                },
+                value: Bytes::from_static(b"v"),
+            })
+            .collect();
+        for c in &cells {
+            w.add(c).unwrap();
+        }
+        w.finish().unwrap();
+        let m = Arc::new(Metrics::default());
+        let reader = Arc::new(
+            BlockFileReader::open(&path, 1, Arc::new(BlockCache::new(1 << 20, m.clone())), m)
+                .unwrap(),
+        );
+        assert!(reader.block_count() > 50, "the test wants many blocks");
+        let mut targets: Vec<CellKey> = rows(500, 3)
+            .iter()
+            .map(|r| CellKey::first_on_row(r))
+            .collect();
+        targets.extend(cells.iter().map(|c| c.key.clone()));
+        targets.extend(rs.iter().map(|r| CellKey::after_row(r)));
+        let mode = CacheMode {
+            use_cache: true,
+            priority: Priority::Normal,
+            sequential: false,
+        };
+        for t in &targets {
+            let plain = reader.index.partition_point(|e| e.first_key <= *t);
+            assert_eq!(reader.index_partition(t, |k| k <= t), plain, "{t:?}");
+            let plain = reader.index.partition_point(|e| e.first_key < *t);
+            assert_eq!(reader.index_partition(t, |k| k < t), plain, "{t:?}");
+            let mut s = FileScanner::new(reader.clone(), mode);
+            s.seek(t).unwrap();
+            let want = cells.iter().find(|c| c.key >= *t);
+            assert_eq!(s.peek(), want, "seek to {t:?}");
+            let want_before = cells
+                .iter()
+                .rev()
+                .find(|c| c.key < CellKey::first_on_row(&t.row))
+                .map(|c| c.key.row.to_vec());
+            assert_eq!(s.last_row_before(&t.row).unwrap(), want_before, "{t:?}");
+        }
     }
 }
