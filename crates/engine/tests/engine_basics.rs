@@ -228,3 +228,31 @@ fn ttl_expires_on_read_and_min_versions_keeps_the_newest() {
     let g = t.get(&Get::new("r").max_versions(5)).unwrap();
     assert_eq!(values(&g), vec![("cf:q".into(), 99_000, "x".into())]);
 }
+
+#[test]
+fn a_batch_writing_one_cell_twice_keeps_the_later_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(1_000);
+    let engine = Engine::open(dir.path(), options(clock)).unwrap();
+    engine.admin().create_table(table(3)).unwrap();
+    let t = engine.table("t").unwrap();
+    // Rows out of order around the duplicate, so the batch is reordered before it is applied.
+    let puts = vec![
+        Put::new("r9").add_column_ts("cf", "q", 5, "other"),
+        Put::new("r5").add_column_ts("cf", "q", 5, "first"),
+        Put::new("r1").add_column_ts("cf", "q", 5, "other"),
+        Put::new("r5").add_column_ts("cf", "q", 5, "second"),
+        Put::new("r3").add_column_ts("cf", "q", 5, "other"),
+    ];
+    t.put_all(puts).unwrap();
+    let want = vec![("cf:q".to_string(), 5, "second".to_string())];
+    let get = Get::new("r5").max_versions(3);
+    assert_eq!(values(&t.get(&get).unwrap()), want);
+    engine.admin().flush("t").unwrap();
+    assert_eq!(values(&t.get(&get).unwrap()), want);
+    drop(t);
+    drop(engine);
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let t = engine.table("t").unwrap();
+    assert_eq!(values(&t.get(&get).unwrap()), want);
+}
