@@ -93,6 +93,7 @@ fn parse_args() -> Result<Args> {
 }
 
 fn main() -> Result<()> {
+    ferrobase_engine::allocator::tune();
     let args = parse_args()?;
     if let Some(engine) = &args.child {
         let root = tempfile::tempdir_in(&args.dir)?;

@@ -5,6 +5,8 @@
 //! `docs/design/hbase-compatibility.md` for the semantics and `docs/format/` for every file
 //! format.
 
+#[cfg(feature = "mimalloc")]
+pub mod allocator;
 pub mod block_cache;
 pub mod block_file;
 pub mod bloom;

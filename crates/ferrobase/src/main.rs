@@ -16,6 +16,7 @@ fn usage() -> &'static str {
 }
 
 fn main() {
+    ferrobase_engine::allocator::tune();
     if let Err(e) = run() {
         eprintln!("ferrobase: {e:#}");
         std::process::exit(1);
