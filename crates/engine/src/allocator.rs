@@ -11,8 +11,9 @@
 //! - no transparent huge pages (built with mimalloc's `no_thp`): filling the cache otherwise
 //!   faulted in and zeroed 2 MiB pages, millisecond stalls in the first scans;
 //! - freed memory is kept for reuse rather than returned to the OS after a delay (mimalloc's
-//!   `purge_delay`, 1 s in version 3), as glibc keeps its heap: purged buffers were faulted back in on the next
-//!   misses, a fifth of scan throughput. `MIMALLOC_PURGE_DELAY` in the environment still wins.
+//!   `purge_delay`, 1 s in version 3), as glibc keeps its heap: purged buffers were faulted
+//!   back in on the next misses, a fifth of scan throughput. `MIMALLOC_PURGE_DELAY` in the
+//!   environment still wins.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

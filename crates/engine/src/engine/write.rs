@@ -169,25 +169,20 @@ impl Inner {
                 Ok(cells)
             }
         })();
-        let cells = match result {
+        let mut cells = match result {
             Ok(c) => c,
             Err(e) => {
                 self.mvcc.complete(seq);
                 return Err(e);
             }
         };
-        let mut cells = cells;
-        // Inserted in key order, consecutive cells share most of their skip-list search path
-        // (its upper levels stay in the CPU cache) instead of each walking cold nodes. The sort
-        // is stable: of two cells with the same key (same sequence id), the later still
-        // replaces the earlier, as in application order.
+        // Inserted grouped by store and row in row order, consecutive cells share most of their
+        // skip-list search path (its upper levels stay in the CPU cache) instead of each walking
+        // cold nodes; the order within a row does not matter for that. The sort is stable: of
+        // two cells with the same key (same sequence id), the later still replaces the earlier,
+        // as in application order.
         if cells.len() > 1 {
-            cells.sort_by(|a, b| {
-                (&a.family, &a.row, &a.qualifier)
-                    .cmp(&(&b.family, &b.row, &b.qualifier))
-                    .then_with(|| b.timestamp.cmp(&a.timestamp))
-                    .then_with(|| b.cell_type.cmp(&a.cell_type))
-            });
+            cells.sort_by(|a, b| (&a.family, &a.row).cmp(&(&b.family, &b.row)));
         }
         let mut added = 0;
         for c in cells {
