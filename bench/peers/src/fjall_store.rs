@@ -37,10 +37,15 @@ impl Fjall {
 
 impl Store for Fjall {
     fn write(&self, cells: Vec<CellIn>, fsync: bool) -> Result<()> {
-        let mut b = self
-            .db
-            .batch()
-            .durability(fsync.then_some(PersistMode::SyncData));
+        // Without fsync the journal is still handed to the OS on every commit (PersistMode::Buffer),
+        // the guarantee RocksDB's WAL and ferrobase's SYNC_WAL give: an acknowledged write survives
+        // a process kill. fjall's default keeps up to 8 KiB in its own buffer instead.
+        let mode = if fsync {
+            PersistMode::SyncData
+        } else {
+            PersistMode::Buffer
+        };
+        let mut b = self.db.batch().durability(Some(mode));
         for c in cells {
             b.insert(&self.ks, kv_key(&c.row, &c.qualifier, c.ts), c.value);
         }
