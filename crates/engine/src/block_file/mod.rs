@@ -4,11 +4,13 @@
 
 mod block_builder;
 mod block_decoder;
+mod compression_probe;
 mod reader;
 mod writer;
 
 pub use block_builder::BlockBuilder;
 pub use block_decoder::BlockDecoder;
+pub(crate) use compression_probe::CompressionProbe;
 pub use reader::{BlockFileReader, CacheMode, FileScanner};
 pub use writer::{BlockFileWriter, FileOptions};
 
@@ -28,18 +30,17 @@ pub const TRAILER_LEN: usize = 64;
 /// Frames a block ("Block framing"): `codec:u8 raw_len:u32be payload crc:u32be`, the CRC
 /// (masked CRC-32C) covering codec, raw_len and payload.
 pub(crate) fn frame_block(raw: &[u8], codec: Compression) -> Vec<u8> {
-    let payload = codec.compress(raw);
+    let compressed = (codec != Compression::None).then(|| codec.compress(raw));
     // A codec that does not save at least an eighth of the block is not worth the decode cost
     // on every read (RocksDB's rule): the block is stored raw and read without a copy.
-    let (codec, payload) = if codec != Compression::None && payload.len() > raw.len() / 8 * 7 {
-        (Compression::None, raw.to_vec())
-    } else {
-        (codec, payload)
+    let (codec, payload) = match &compressed {
+        Some(c) if c.len() <= raw.len() / 8 * 7 => (codec, &c[..]),
+        _ => (Compression::None, raw),
     };
     let mut out = Vec::with_capacity(payload.len() + 9);
     out.push(codec.id());
     out.extend_from_slice(&(raw.len() as u32).to_be_bytes());
-    out.extend_from_slice(&payload);
+    out.extend_from_slice(payload);
     let crc = masked_crc(&out);
     out.extend_from_slice(&crc.to_be_bytes());
     out

@@ -597,4 +597,87 @@ mod tests {
             assert_eq!(s.last_row_before(&t.row).unwrap(), want_before, "{t:?}");
         }
     }
+
+    #[test]
+    fn writer_probes_incompressible_data_and_compresses_again_once_it_turns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("1.blk");
+        let opts = FileOptions {
+            family: b"cf".to_vec(),
+            block_size: 4096,
+            compression: Compression::Lz4,
+            encoding: DataBlockEncoding::None,
+            bloom: BloomType::None,
+            major_compacted: false,
+            expected_cells: 0,
+        };
+        let mut w = BlockFileWriter::create(&path, opts).unwrap();
+        // Rows "a…": 16 symbols at random (LZ4 saves far less than an eighth); rows "b…": zeros.
+        let mut seed = 12345u64;
+        let mut cells = Vec::new();
+        for (prefix, n) in [("a", 400), ("b", 400)] {
+            for i in 0..n {
+                let value: Vec<u8> = (0..1000)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        if prefix == "a" {
+                            b"abcdefghijklmnop"[(seed >> 60) as usize]
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                cells.push(KeyValue {
+                    key: CellKey {
+                        row: Bytes::from(format!("{prefix}{i:06}")),
+                        qualifier: Bytes::from_static(b"q"),
+                        timestamp: 5,
+                        cell_type: CellType::Put,
+                        seq: 1,
+                    },
+                    value: Bytes::from(value),
+                });
+            }
+        }
+        for c in &cells {
+            w.add(c).unwrap();
+        }
+        w.finish().unwrap();
+        let m = Arc::new(Metrics::default());
+        let reader = Arc::new(
+            BlockFileReader::open(&path, 1, Arc::new(BlockCache::new(1 << 20, m.clone())), m)
+                .unwrap(),
+        );
+        let file = std::fs::read(&path).unwrap();
+        let codecs: Vec<(bool, u8)> = reader
+            .index
+            .iter()
+            .map(|e| (e.first_key.row[0] == b'b', file[e.offset as usize]))
+            .collect();
+        assert!(codecs.len() > 150, "the test wants many blocks");
+        assert!(codecs
+            .iter()
+            .all(|&(b, c)| b || c == Compression::None.id()));
+        let b_raw = codecs
+            .iter()
+            .filter(|&&(b, c)| b && c == Compression::None.id())
+            .count();
+        assert!(
+            b_raw <= super::super::compression_probe::MAX_PROBE_INTERVAL as usize,
+            "{b_raw} compressible blocks stored raw"
+        );
+        let mode = CacheMode {
+            use_cache: true,
+            priority: Priority::Normal,
+            sequential: true,
+        };
+        let mut s = FileScanner::new(reader.clone(), mode);
+        s.seek(&CellKey::first_on_row(b"")).unwrap();
+        for c in &cells {
+            assert_eq!(s.take().unwrap().as_ref(), Some(c));
+        }
+        assert!(s.peek().is_none());
+    }
 }

@@ -1,6 +1,8 @@
 //! Writes a block file from cells given in key order.
 
-use super::{encode_key, frame_block, BlockBuilder, FileMeta, FORMAT_VERSION, MAGIC};
+use super::{
+    encode_key, frame_block, BlockBuilder, CompressionProbe, FileMeta, FORMAT_VERSION, MAGIC,
+};
 use crate::bloom::{row_col_key_into, BloomBuilder};
 use crate::byte_reader::{masked_crc, put_varint};
 use crate::cell::KeyValue;
@@ -50,6 +52,8 @@ pub struct BlockFileWriter {
     last_qualifier: Vec<u8>,
     last_rest: Option<(i64, crate::cell::CellType, u64)>,
     meta: FileMeta,
+    /// Whether the next data block is tried with the codec (incompressible data is probed).
+    probe: CompressionProbe,
 }
 
 impl BlockFileWriter {
@@ -74,6 +78,7 @@ impl BlockFileWriter {
             last_row: Vec::new(),
             last_qualifier: Vec::new(),
             last_rest: None,
+            probe: CompressionProbe::default(),
             meta: FileMeta {
                 family: opts.family.clone(),
                 cell_count: 0,
@@ -140,7 +145,12 @@ impl BlockFileWriter {
         }
         let raw = self.block.take();
         self.meta.raw_data_bytes += raw.len() as u64;
-        let framed = frame_block(&raw, self.opts.compression);
+        let codec = self.opts.compression;
+        let tried = codec != Compression::None && self.probe.should_try();
+        let framed = frame_block(&raw, if tried { codec } else { Compression::None });
+        if tried {
+            self.probe.record(framed[0] == codec.id());
+        }
         let first = self
             .block_first
             .take()
