@@ -62,7 +62,20 @@ impl<'a> ByteReader<'a> {
     }
 
     /// An unsigned LEB128 varint of at most 10 bytes.
+    #[inline]
     pub fn varint(&mut self) -> Option<u64> {
+        // Most varints of a cell (lengths, shared prefixes) are one byte: decoded inline.
+        match self.buf.get(self.pos) {
+            Some(&b) if b < 0x80 => {
+                self.pos += 1;
+                Some(u64::from(b))
+            }
+            _ => self.varint_long(),
+        }
+    }
+
+    #[inline(never)]
+    fn varint_long(&mut self) -> Option<u64> {
         let mut out: u64 = 0;
         for i in 0..10 {
             let b = self.u8()?;
@@ -75,6 +88,7 @@ impl<'a> ByteReader<'a> {
     }
 
     /// A varint that must fit a `usize` length no larger than what remains.
+    #[inline]
     pub fn len_prefixed(&mut self) -> Option<&'a [u8]> {
         let n = usize::try_from(self.varint()?).ok()?;
         self.bytes(n)
@@ -113,6 +127,15 @@ mod tests {
             put_varint(&mut b, v);
             assert_eq!(ByteReader::new(&b).varint(), Some(v));
             assert_eq!(ByteReader::new(&b[..b.len() - 1]).varint(), None);
+            // The one-byte fast path and the long path leave the cursor on the next varint.
+            put_varint(&mut b, 5);
+            put_varint(&mut b, v);
+            let mut r = ByteReader::new(&b);
+            assert_eq!(
+                (r.varint(), r.varint(), r.varint()),
+                (Some(v), Some(5), Some(v))
+            );
+            assert!(r.is_empty());
         }
     }
 
