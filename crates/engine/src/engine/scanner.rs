@@ -2,7 +2,7 @@
 //! and walks a table's regions in order (HBase's `RegionScanner` and client scanner).
 
 use super::Inner;
-use crate::cell::{Cell, CellKey};
+use crate::cell::{same_bytes, Cell, CellKey};
 use crate::client::{ColumnSelection, Get, RowResult, Scan};
 use crate::error::Result;
 use crate::filter::Filter;
@@ -209,14 +209,17 @@ impl RegionScanner {
             }
             let mut cells = Vec::with_capacity(self.cells_hint);
             for s in &mut self.stores {
-                if s.peek_row() == Some(&row[..]) {
+                if s.peek_row().is_some_and(|r| same_bytes(r, &row)) {
                     s.read_row(
                         &row,
                         &mut cells,
                         self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter),
                     )?;
                 }
-                if !self.reversed && !self.single_row && s.peek_row() == Some(&row[..]) {
+                if !self.reversed
+                    && !self.single_row
+                    && s.peek_row().is_some_and(|r| same_bytes(r, &row))
+                {
                     // The matcher stopped early inside the row (all columns found).
                     s.seek_forward(&CellKey::after_row(&row))?;
                 }

@@ -23,7 +23,7 @@
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
-use crate::cell::{CellKey, KeyValue};
+use crate::cell::{same_bytes, CellKey, KeyValue};
 use crate::filter::{CellRef, Filter, ReturnCode};
 use crate::schema::KeepDeletedCells;
 
@@ -147,7 +147,7 @@ impl QueryMatcher {
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
         let k = &kv.key;
-        if !self.in_column || self.column[..] != k.qualifier[..] {
+        if !self.in_column || !same_bytes(&self.column, &k.qualifier) {
             self.start_column(&k.qualifier);
         }
         let ts = k.timestamp;

@@ -2,7 +2,7 @@
 
 use super::merge_cursor::MergeCursor;
 use super::query_matcher::{MatchCode, QueryMatcher};
-use crate::cell::{Cell, CellKey};
+use crate::cell::{same_bytes, Cell, CellKey};
 use crate::error::Result;
 use crate::filter::Filter;
 use bytes::Bytes;
@@ -72,7 +72,7 @@ impl StoreScanner {
     fn skip_column(&mut self, row: &[u8], q: &[u8]) -> Result<()> {
         for _ in 0..STEPS_BEFORE_SEEK {
             match self.cursor.peek() {
-                Some(kv) if kv.key.qualifier[..] == *q && kv.key.row[..] == *row => {
+                Some(kv) if same_bytes(&kv.key.qualifier, q) && same_bytes(&kv.key.row, row) => {
                     self.cursor.advance()?
                 }
                 _ => return Ok(()),
@@ -88,7 +88,7 @@ impl StoreScanner {
         }
         for _ in 0..STEPS_BEFORE_SEEK {
             match self.cursor.peek() {
-                Some(kv) if kv.key.row[..] == *row => self.cursor.advance()?,
+                Some(kv) if same_bytes(&kv.key.row, row) => self.cursor.advance()?,
                 _ => return Ok(()),
             }
         }
@@ -109,7 +109,7 @@ impl StoreScanner {
             let Some(kv) = self.cursor.peek() else {
                 return Ok(());
             };
-            if kv.key.row != row {
+            if !same_bytes(&kv.key.row, row) {
                 return Ok(());
             }
             let f = filter.as_mut().map(|f| &mut **f as &mut dyn Filter);
