@@ -43,7 +43,7 @@ pub enum MatchCode {
     /// Drop the rest of the row in this store.
     SeekNextRow,
     /// Drop cells up to `key` (a seek hint).
-    SeekTo(CellKey),
+    SeekTo(Box<CellKey>),
 }
 
 /// Per-read settings of a matcher.
@@ -190,7 +190,9 @@ impl QueryMatcher {
                 Ok(_) => {}
                 Err(pos) => {
                     return match cols.get(pos) {
-                        Some(next) => MatchCode::SeekTo(CellKey::first_on_column(&k.row, next)),
+                        Some(next) => {
+                            MatchCode::SeekTo(Box::new(CellKey::first_on_column(&k.row, next)))
+                        }
                         None => MatchCode::SeekNextRow,
                     };
                 }
@@ -221,7 +223,7 @@ impl QueryMatcher {
                 ReturnCode::SeekNextUsingHint => {
                     return match f.next_column_hint(&cell) {
                         Some(q) if q > k.qualifier => {
-                            MatchCode::SeekTo(CellKey::first_on_column(&k.row, &q))
+                            MatchCode::SeekTo(Box::new(CellKey::first_on_column(&k.row, &q)))
                         }
                         _ => MatchCode::Skip,
                     };
