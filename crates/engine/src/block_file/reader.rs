@@ -549,6 +549,20 @@ mod tests {
             .collect()
     }
 
+    /// Writes `cells` to a file at `path` with `opts` and opens it.
+    fn write_and_open(path: &Path, opts: FileOptions, cells: &[KeyValue]) -> Arc<BlockFileReader> {
+        let mut w = BlockFileWriter::create(path, opts).unwrap();
+        for c in cells {
+            w.add(c).unwrap();
+        }
+        w.finish().unwrap();
+        let m = Arc::new(Metrics::default());
+        Arc::new(
+            BlockFileReader::open(path, 1, Arc::new(BlockCache::new(1 << 20, m.clone())), m)
+                .unwrap(),
+        )
+    }
+
     #[test]
     fn row_prefix_orders_rows_whenever_prefixes_differ() {
         let rs = rows(400, 99);
@@ -584,7 +598,6 @@ mod tests {
             major_compacted: false,
             expected_cells: 0,
         };
-        let mut w = BlockFileWriter::create(&path, opts).unwrap();
         let cells: Vec<KeyValue> = rs
             .iter()
             .map(|r| KeyValue {
@@ -598,15 +611,7 @@ mod tests {
                 value: Bytes::from_static(b"v"),
             })
             .collect();
-        for c in &cells {
-            w.add(c).unwrap();
-        }
-        w.finish().unwrap();
-        let m = Arc::new(Metrics::default());
-        let reader = Arc::new(
-            BlockFileReader::open(&path, 1, Arc::new(BlockCache::new(1 << 20, m.clone())), m)
-                .unwrap(),
-        );
+        let reader = write_and_open(&path, opts, &cells);
         assert!(reader.block_count() > 50, "the test wants many blocks");
         let mut targets: Vec<CellKey> = rows(500, 3)
             .iter()
@@ -650,7 +655,6 @@ mod tests {
             major_compacted: false,
             expected_cells: 0,
         };
-        let mut w = BlockFileWriter::create(&path, opts).unwrap();
         // Rows "a…": 16 symbols at random (LZ4 saves far less than an eighth); rows "b…": zeros.
         let mut seed = 12345u64;
         let mut cells = Vec::new();
@@ -680,15 +684,7 @@ mod tests {
                 });
             }
         }
-        for c in &cells {
-            w.add(c).unwrap();
-        }
-        w.finish().unwrap();
-        let m = Arc::new(Metrics::default());
-        let reader = Arc::new(
-            BlockFileReader::open(&path, 1, Arc::new(BlockCache::new(1 << 20, m.clone())), m)
-                .unwrap(),
-        );
+        let reader = write_and_open(&path, opts, &cells);
         let file = std::fs::read(&path).unwrap();
         let codecs: Vec<(bool, u8)> = reader
             .index
