@@ -7,10 +7,11 @@ use super::{
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
 use crate::byte_reader::{masked_crc, ByteReader};
-use crate::cell::{CellKey, KeyValue};
+use crate::cell::{Cell, CellKey, KeyValue};
 use crate::error::{Error, IoContext, Result};
 use crate::metrics::Metrics;
 use crate::schema::BloomType;
+use bytes::Bytes;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -440,6 +441,20 @@ impl FileScanner {
         let cur = self.current.take();
         self.advance()?;
         Ok(cur)
+    }
+
+    /// Moves past the current cell, appending it to `out` as a client cell of `family`; false
+    /// when there was none.
+    pub fn take_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
+        let taken = match self.current.take() {
+            Some(kv) => {
+                out.push(Cell::from_key_value(family, kv));
+                true
+            }
+            None => false,
+        };
+        self.advance()?;
+        Ok(taken)
     }
 
     /// Moves to the next cell.

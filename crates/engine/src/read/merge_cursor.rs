@@ -2,9 +2,10 @@
 //! `KeyValueHeap`), hiding cells newer than the read point.
 
 use crate::block_file::FileScanner;
-use crate::cell::{CellKey, KeyValue};
+use crate::cell::{Cell, CellKey, KeyValue};
 use crate::error::Result;
 use crate::memstore::MemstoreScanner;
+use bytes::Bytes;
 
 /// One input of a merge.
 #[derive(Debug)]
@@ -37,6 +38,16 @@ impl Source {
         match self {
             Source::Mem(m) => Ok(m.take()),
             Source::File(f) => f.take(),
+        }
+    }
+
+    fn take_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
+        match self {
+            Source::Mem(m) => Ok(m
+                .take()
+                .map(|kv| out.push(Cell::from_key_value(family, kv)))
+                .is_some()),
+            Source::File(f) => f.take_cell(family, out),
         }
     }
 
@@ -124,6 +135,19 @@ impl MergeCursor {
         self.skip_invisible(i)?;
         self.pick();
         Ok(kv)
+    }
+
+    /// Advances past the current cell, appending it to `out` as a client cell of `family`
+    /// (built in place: the cell is not moved through each layer's return value). False when
+    /// there was no cell.
+    pub fn take_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
+        let Some(i) = self.current else {
+            return Ok(false);
+        };
+        let taken = self.sources[i].take_cell(family, out)?;
+        self.skip_invisible(i)?;
+        self.pick();
+        Ok(taken)
     }
 
     /// Moves forward to the first cell ≥ `key`; sources already there are not touched.

@@ -115,21 +115,16 @@ impl StoreScanner {
             let f = filter.as_mut().map(|f| &mut **f as &mut dyn Filter);
             match self.matcher.match_cell(kv, &self.family, f) {
                 MatchCode::Include => {
-                    if let Some(kv) = self.cursor.take()? {
-                        out.push(Cell::from_key_value(&self.family, kv));
-                    }
+                    self.cursor.take_cell(&self.family, out)?;
                 }
                 MatchCode::IncludeAndSeekNextCol => {
-                    if let Some(kv) = self.cursor.take()? {
-                        out.push(Cell::from_key_value(&self.family, kv));
+                    if self.cursor.take_cell(&self.family, out)? {
                         let q = &out[out.len() - 1].qualifier;
                         self.skip_column(row, q)?;
                     }
                 }
                 MatchCode::IncludeAndSeekNextRow => {
-                    if let Some(kv) = self.cursor.take()? {
-                        out.push(Cell::from_key_value(&self.family, kv));
-                    }
+                    self.cursor.take_cell(&self.family, out)?;
                     self.skip_row(row)?;
                     return Ok(());
                 }
