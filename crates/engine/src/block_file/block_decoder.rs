@@ -265,13 +265,23 @@ impl BlockDecoder {
         Ok(None)
     }
 
-    /// The next cell, or `None` at the end of the block. `Err(offset)` names a malformed cell.
-    pub fn next_cell(&mut self) -> Result<Option<KeyValue>, usize> {
+    /// Decodes the next cell into `slot` (built there, not returned by value); false at the
+    /// end of the block, `slot` untouched. `Err(offset)` names a malformed cell.
+    #[inline]
+    pub fn next_into(&mut self, slot: &mut Option<KeyValue>) -> Result<bool, usize> {
         if self.pos >= self.data_end {
-            return Ok(None);
+            return Ok(false);
         }
         let p = self.parse()?;
-        Ok(Some(self.consume(p)))
+        *slot = Some(self.consume(p));
+        Ok(true)
+    }
+
+    /// The next cell, or `None` at the end of the block. `Err(offset)` names a malformed cell.
+    pub fn next_cell(&mut self) -> Result<Option<KeyValue>, usize> {
+        let mut slot = None;
+        self.next_into(&mut slot)?;
+        Ok(slot)
     }
 }
 

@@ -464,12 +464,9 @@ impl FileScanner {
                 self.current = None;
                 return Ok(());
             };
-            match d.next_cell() {
-                Ok(Some(kv)) => {
-                    self.current = Some(kv);
-                    return Ok(());
-                }
-                Ok(None) => {
+            match d.next_into(&mut self.current) {
+                Ok(true) => return Ok(()),
+                Ok(false) => {
                     if !self.load(self.block_idx + 1)? {
                         return Ok(());
                     }
