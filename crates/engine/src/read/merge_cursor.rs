@@ -34,13 +34,6 @@ impl Source {
         }
     }
 
-    fn take(&mut self) -> Result<Option<KeyValue>> {
-        match self {
-            Source::Mem(m) => Ok(m.take()),
-            Source::File(f) => f.take(),
-        }
-    }
-
     fn take_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
         match self {
             Source::Mem(m) => Ok(m
@@ -124,17 +117,6 @@ impl MergeCursor {
             self.pick();
         }
         Ok(())
-    }
-
-    /// Advances past the current cell and returns it, moved rather than copied.
-    pub fn take(&mut self) -> Result<Option<KeyValue>> {
-        let Some(i) = self.current else {
-            return Ok(None);
-        };
-        let kv = self.sources[i].take()?;
-        self.skip_invisible(i)?;
-        self.pick();
-        Ok(kv)
     }
 
     /// Advances past the current cell, appending it to `out` as a client cell of `family`
