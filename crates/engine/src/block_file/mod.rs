@@ -2,6 +2,7 @@
 //! meta section and a fixed trailer. The byte layout is specified in
 //! `docs/format/block-file.md`; section names there are cited in the code.
 
+mod aligned_output;
 mod block_builder;
 mod block_decoder;
 mod compression_probe;

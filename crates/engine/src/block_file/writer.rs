@@ -1,5 +1,6 @@
 //! Writes a block file from cells given in key order.
 
+use super::aligned_output::AlignedOutput;
 use super::{
     encode_key, frame_block, BlockBuilder, CompressionProbe, FileMeta, FORMAT_VERSION, MAGIC,
 };
@@ -10,7 +11,6 @@ use crate::compression::Compression;
 use crate::error::{IoContext, Result};
 use crate::schema::{BloomType, DataBlockEncoding};
 use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// How a file is written; taken from the family's attributes.
@@ -35,7 +35,7 @@ pub struct FileOptions {
 /// Streams cells into a new block file. Not thread-safe; one writer per file.
 pub struct BlockFileWriter {
     path: PathBuf,
-    out: BufWriter<File>,
+    out: AlignedOutput,
     offset: u64,
     opts: FileOptions,
     block: BlockBuilder,
@@ -62,7 +62,7 @@ impl BlockFileWriter {
         let file = File::create(path).at(path)?;
         Ok(BlockFileWriter {
             path: path.to_path_buf(),
-            out: BufWriter::with_capacity(256 * 1024, file),
+            out: AlignedOutput::new(file),
             offset: 0,
             block: BlockBuilder::new(opts.encoding),
             block_first: None,
@@ -228,8 +228,7 @@ impl BlockFileWriter {
         trailer.extend_from_slice(&crc.to_be_bytes());
         trailer.extend_from_slice(MAGIC);
         self.write(&trailer)?;
-        self.out.flush().at(&self.path)?;
-        let file = self.out.get_ref();
+        let file = self.out.finish().at(&self.path)?;
         file.sync_all().at(&self.path)?;
         Ok((self.meta, self.offset))
     }
