@@ -12,6 +12,11 @@ pub const RESTART_INTERVAL: usize = 16;
 /// forward from a restart point, and among large cells every header is a cache miss.
 pub const RESTART_BYTES: usize = 2048;
 
+/// Bytes of `v` as a varint.
+fn varint_len(v: u64) -> usize {
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
 /// Accumulates cells, in key order, into one raw data block.
 #[derive(Debug)]
 pub struct BlockBuilder {
@@ -79,6 +84,23 @@ impl BlockBuilder {
     /// Raw size so far in bytes (the restart trailer included).
     pub fn size(&self) -> usize {
         self.buf.len() + 4 * self.restarts.len() + 4
+    }
+
+    /// An upper bound on [`BlockBuilder::size`] once `kv` is added (the row counted whole, and a
+    /// new restart point).
+    pub fn size_with(&self, kv: &KeyValue) -> usize {
+        let k = &kv.key;
+        self.size()
+            + 4
+            + 1
+            + varint_len(k.row.len() as u64)
+            + k.row.len()
+            + varint_len(k.qualifier.len() as u64)
+            + k.qualifier.len()
+            + 9
+            + varint_len(k.seq)
+            + varint_len(kv.value.len() as u64)
+            + kv.value.len()
     }
 
     /// True when no cell was added since the last `take`.

@@ -28,6 +28,9 @@ pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Size of the trailer in bytes.
 pub const TRAILER_LEN: usize = 64;
 
+/// Bytes a frame adds to a block's payload (codec, raw length, CRC).
+pub(crate) const FRAME_BYTES: usize = 9;
+
 /// Frames a block ("Block framing"): `codec:u8 raw_len:u32be payload crc:u32be`, the CRC
 /// (masked CRC-32C) covering codec, raw_len and payload.
 pub(crate) fn frame_block(raw: &[u8], codec: Compression) -> Vec<u8> {
@@ -38,7 +41,7 @@ pub(crate) fn frame_block(raw: &[u8], codec: Compression) -> Vec<u8> {
         Some(c) if c.len() <= raw.len() / 8 * 7 => (codec, &c[..]),
         _ => (Compression::None, raw),
     };
-    let mut out = Vec::with_capacity(payload.len() + 9);
+    let mut out = Vec::with_capacity(payload.len() + FRAME_BYTES);
     out.push(codec.id());
     out.extend_from_slice(&(raw.len() as u32).to_be_bytes());
     out.extend_from_slice(payload);
@@ -62,7 +65,7 @@ pub(crate) fn unframe_block_shared(framed: Vec<u8>) -> Result<bytes::Bytes, Stri
 
 /// Checks a framed block's length, CRC and codec id; returns codec, raw length and payload.
 fn check_frame(framed: &[u8]) -> Result<(Compression, usize, &[u8]), String> {
-    if framed.len() < 9 {
+    if framed.len() < FRAME_BYTES {
         return Err(format!(
             "block of {} bytes is shorter than its framing",
             framed.len()

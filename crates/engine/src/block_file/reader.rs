@@ -727,4 +727,63 @@ mod tests {
         }
         assert!(s.peek().is_none());
     }
+
+    #[test]
+    fn nearly_full_blocks_close_before_a_cell_would_take_them_past_blocksize() {
+        let dir = tempfile::tempdir().unwrap();
+        let block_size = 64 << 10;
+        let opts = FileOptions {
+            family: b"cf".to_vec(),
+            block_size,
+            compression: Compression::None,
+            encoding: DataBlockEncoding::None,
+            bloom: BloomType::None,
+            major_compacted: false,
+            expected_cells: 0,
+        };
+        let cells = |n: u32, value_len: usize| -> Vec<KeyValue> {
+            (0..n)
+                .map(|i| KeyValue {
+                    key: CellKey {
+                        row: Bytes::from(format!("row{i:08}")),
+                        qualifier: Bytes::from_static(b"q"),
+                        timestamp: 5,
+                        cell_type: CellType::Put,
+                        seq: 1,
+                    },
+                    value: Bytes::from(vec![b'v'; value_len]),
+                })
+                .collect()
+        };
+        // 1 KiB cells: every block but the last ends within BLOCKSIZE, framing included, and
+        // no earlier than seven eighths of it.
+        let small = cells(3000, 1024);
+        let reader = write_and_open(&dir.path().join("1.blk"), opts.clone(), &small);
+        let sizes: Vec<u64> = reader.index.iter().map(|e| e.size).collect();
+        assert!(sizes.len() > 40, "{sizes:?}");
+        for &s in &sizes[..sizes.len() - 1] {
+            assert!(s <= block_size as u64, "{sizes:?}");
+            assert!(s >= block_size as u64 / 8 * 7, "{sizes:?}");
+        }
+        let mut scanner = FileScanner::new(
+            reader.clone(),
+            CacheMode {
+                use_cache: true,
+                priority: Priority::Normal,
+                sequential: false,
+            },
+        );
+        scanner.seek(&CellKey::first_on_row(b"")).unwrap();
+        let mut n = 0;
+        while let Some(kv) = scanner.take().unwrap() {
+            assert_eq!(kv, small[n]);
+            n += 1;
+        }
+        assert_eq!(n, small.len());
+        // 40 KiB cells: a block less than seven eighths full takes the next cell and closes
+        // once past BLOCKSIZE (HBase's rule), so each block holds two.
+        let reader = write_and_open(&dir.path().join("2.blk"), opts, &cells(10, 40 << 10));
+        assert_eq!(reader.block_count(), 5);
+        assert!(reader.index.iter().all(|e| e.size > block_size as u64));
+    }
 }

@@ -2,7 +2,8 @@
 
 use super::aligned_output::AlignedOutput;
 use super::{
-    encode_key, frame_block, BlockBuilder, CompressionProbe, FileMeta, FORMAT_VERSION, MAGIC,
+    encode_key, frame_block, BlockBuilder, CompressionProbe, FileMeta, FORMAT_VERSION, FRAME_BYTES,
+    MAGIC,
 };
 use crate::bloom::{row_col_key_into, BloomBuilder};
 use crate::byte_reader::{masked_crc, put_varint};
@@ -99,6 +100,9 @@ impl BlockFileWriter {
     /// Appends a cell. Cells must arrive in strictly increasing key order.
     pub fn add(&mut self, kv: &KeyValue) -> Result<()> {
         debug_assert!(self.last_key().is_none_or(|l| l < kv.key));
+        if self.ends_block_before(kv) {
+            self.finish_block()?;
+        }
         if self.block_first.is_none() {
             self.block_first = Some(kv.key.clone());
         }
@@ -137,6 +141,19 @@ impl BlockFileWriter {
             self.finish_block()?;
         }
         Ok(())
+    }
+
+    /// Whether the current block is closed before `kv`: it is at least seven eighths full and
+    /// `kv` would take its framed size past BLOCKSIZE (RocksDB's `block_size_deviation` rule).
+    /// Blocks then stay within BLOCKSIZE, so a cached 64 KiB block fills a 64 KiB allocation
+    /// rather than spilling into the next size class (6 % more memory under mimalloc). A block
+    /// less full than that still takes the cell and closes once it reaches BLOCKSIZE, as in
+    /// HBase.
+    fn ends_block_before(&self, kv: &KeyValue) -> bool {
+        let size = self.block.size();
+        !self.block.is_empty()
+            && size >= self.opts.block_size / 8 * 7
+            && self.block.size_with(kv) + FRAME_BYTES > self.opts.block_size
     }
 
     fn finish_block(&mut self) -> Result<()> {
