@@ -88,14 +88,14 @@ fn row_result(v: &TValue) -> Option<RowResult> {
             Some(TValue::I64(t)) => *t,
             _ => 0,
         };
-        cells.push(Cell {
-            row: row.clone().into(),
-            family: family.into(),
-            qualifier: qualifier.into(),
+        cells.push(Cell::new(
+            row.clone(),
+            family,
+            qualifier,
             timestamp,
-            cell_type: CellType::Put,
-            value: value.into(),
-        });
+            CellType::Put,
+            value,
+        ));
     };
     if let Some(TValue::Map(_, _, entries)) = s.get(2) {
         for (k, v) in entries {
@@ -116,9 +116,9 @@ fn row_result(v: &TValue) -> Option<RowResult> {
         }
     }
     cells.sort_by(|a, b| {
-        (&a.family, &a.qualifier)
-            .cmp(&(&b.family, &b.qualifier))
-            .then(b.timestamp.cmp(&a.timestamp))
+        (&a.family(), &a.qualifier())
+            .cmp(&(&b.family(), &b.qualifier()))
+            .then(b.timestamp().cmp(&a.timestamp()))
     });
     Some(RowResult {
         row: row.clone().into(),
@@ -546,7 +546,7 @@ impl Remote {
             let ts = time_bound(&get.time_range)?;
             let mut cells = Vec::new();
             for c in &newest.cells {
-                let col = column(&c.family, Some(&c.qualifier));
+                let col = column(c.family(), Some(c.qualifier()));
                 let args = TStruct::new()
                     .with(1, text(table))
                     .with(2, bin(get.row.clone()))
@@ -567,20 +567,22 @@ impl Remote {
                 if let Some(TValue::List(_, items)) = reply {
                     for it in items {
                         if let TValue::Struct(s) = it {
-                            cells.push(Cell {
-                                row: get.row.clone().into(),
-                                family: c.family.clone(),
-                                qualifier: c.qualifier.clone(),
-                                timestamp: match s.get(2) {
+                            cells.push(Cell::new(
+                                get.row.clone(),
+                                c.family_bytes(),
+                                c.qualifier_bytes(),
+                                match s.get(2) {
                                     Some(TValue::I64(t)) => *t,
                                     _ => 0,
                                 },
-                                cell_type: CellType::Put,
-                                value: match s.get(1) {
-                                    Some(TValue::Binary(b)) => b.clone().into(),
-                                    _ => Default::default(),
+                                CellType::Put,
+                                match s.get(1) {
+                                    Some(TValue::Binary(b)) => {
+                                        ferrobase_engine::Bytes::from(b.clone())
+                                    }
+                                    _ => ferrobase_engine::Bytes::new(),
                                 },
-                            });
+                            ));
                         }
                     }
                 }

@@ -39,7 +39,7 @@ fn scenario(conn: &Connection) {
     assert_eq!(g.value(b"cf", b"q"), Some(&b"v400"[..]));
     let g = t.get(Get::new("u1").max_versions(10), None).unwrap();
     assert_eq!(
-        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        g.cells.iter().map(|c| c.timestamp()).collect::<Vec<_>>(),
         vec![400, 300, 200]
     );
     let g = t
@@ -94,7 +94,7 @@ fn scenario(conn: &Connection) {
     );
     assert!(only_cf
         .iter()
-        .all(|r| r.cells.len() == 1 && r.cells[0].family[..] == b"cf"[..]));
+        .all(|r| r.cells.len() == 1 && r.cells[0].family()[..] == b"cf"[..]));
     let filtered = rows(
         t.scanner(Scan::new(), Some(b"ValueFilter(=, 'regexstring:^a1')"))
             .unwrap(),
@@ -109,7 +109,7 @@ fn scenario(conn: &Connection) {
         .unwrap();
     let g = t.get(Get::new("u1").max_versions(10), None).unwrap();
     assert_eq!(
-        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        g.cells.iter().map(|c| c.timestamp()).collect::<Vec<_>>(),
         vec![400]
     );
     t.delete(Delete::new("u2-00")).unwrap();

@@ -154,25 +154,39 @@ pub struct KeyValue {
     pub value: Bytes,
 }
 
-/// A cell as returned to clients: the family is spelled out. The byte fields are shared
-/// buffers (`bytes::Bytes`, which derefs to `[u8]`); `Vec<u8>` converts into them without a copy.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A cell as returned to clients: row, family, qualifier, timestamp, type and value. The byte
+/// fields are shared buffers: the accessors borrow them, the `*_bytes` methods hand out
+/// `bytes::Bytes` handles without copying. `Vec<u8>` converts into them without a copy.
+#[derive(Clone)]
 pub struct Cell {
-    /// Row key.
-    pub row: Bytes,
-    /// Column family.
-    pub family: Bytes,
-    /// Column qualifier.
-    pub qualifier: Bytes,
-    /// Milliseconds since the epoch.
-    pub timestamp: i64,
-    /// Put, or a delete marker in raw reads.
-    pub cell_type: CellType,
-    /// The value.
-    pub value: Bytes,
+    row: Bytes,
+    family: Bytes,
+    qualifier: Bytes,
+    timestamp: i64,
+    cell_type: CellType,
+    value: Bytes,
 }
 
 impl Cell {
+    /// A cell of the given parts.
+    pub fn new(
+        row: impl Into<Bytes>,
+        family: impl Into<Bytes>,
+        qualifier: impl Into<Bytes>,
+        timestamp: i64,
+        cell_type: CellType,
+        value: impl Into<Bytes>,
+    ) -> Cell {
+        Cell {
+            row: row.into(),
+            family: family.into(),
+            qualifier: qualifier.into(),
+            timestamp,
+            cell_type,
+            value: value.into(),
+        }
+    }
+
     /// Builds a client cell from a store cell of `family`; moves, never copies, the bytes.
     pub fn from_key_value(family: &Bytes, kv: KeyValue) -> Cell {
         Cell {
@@ -183,6 +197,88 @@ impl Cell {
             cell_type: kv.key.cell_type,
             value: kv.value,
         }
+    }
+
+    /// Row key.
+    pub fn row(&self) -> &[u8] {
+        &self.row
+    }
+
+    /// Column family.
+    pub fn family(&self) -> &[u8] {
+        &self.family
+    }
+
+    /// Column qualifier.
+    pub fn qualifier(&self) -> &[u8] {
+        &self.qualifier
+    }
+
+    /// Milliseconds since the epoch.
+    pub fn timestamp(&self) -> i64 {
+        self.timestamp
+    }
+
+    /// Put, or a delete marker in raw reads.
+    pub fn cell_type(&self) -> CellType {
+        self.cell_type
+    }
+
+    /// The value.
+    pub fn value(&self) -> &[u8] {
+        &self.value
+    }
+
+    /// The row as a shared buffer (no copy).
+    pub fn row_bytes(&self) -> Bytes {
+        self.row.clone()
+    }
+
+    /// The family as a shared buffer (no copy).
+    pub fn family_bytes(&self) -> Bytes {
+        self.family.clone()
+    }
+
+    /// The qualifier as a shared buffer (no copy).
+    pub fn qualifier_bytes(&self) -> Bytes {
+        self.qualifier.clone()
+    }
+
+    /// The value as a shared buffer (no copy).
+    pub fn value_bytes(&self) -> Bytes {
+        self.value.clone()
+    }
+
+    /// The same cell with `value` in place of its value.
+    pub fn with_value(mut self, value: impl Into<Bytes>) -> Cell {
+        self.value = value.into();
+        self
+    }
+}
+
+impl PartialEq for Cell {
+    fn eq(&self, o: &Cell) -> bool {
+        self.timestamp == o.timestamp
+            && self.cell_type == o.cell_type
+            && self.row() == o.row()
+            && self.qualifier() == o.qualifier()
+            && self.family() == o.family()
+            && self.value() == o.value()
+    }
+}
+
+impl Eq for Cell {}
+
+impl std::fmt::Debug for Cell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cell")
+            .field("row", &Bytes::copy_from_slice(self.row()))
+            .field("family", &Bytes::copy_from_slice(self.family()))
+            .field("qualifier", &Bytes::copy_from_slice(self.qualifier()))
+            .field("timestamp", &self.timestamp)
+            .field("cell_type", &self.cell_type)
+            .field("value", &Bytes::copy_from_slice(self.value()))
+            .finish()
     }
 }
 

@@ -26,11 +26,11 @@ fn values(r: &RowResult) -> Vec<(String, i64, String)> {
             (
                 format!(
                     "{}:{}",
-                    String::from_utf8_lossy(&c.family),
-                    String::from_utf8_lossy(&c.qualifier)
+                    String::from_utf8_lossy(c.family()),
+                    String::from_utf8_lossy(c.qualifier())
                 ),
-                c.timestamp,
-                String::from_utf8_lossy(&c.value).into_owned(),
+                c.timestamp(),
+                String::from_utf8_lossy(c.value()).into_owned(),
             )
         })
         .collect()
@@ -65,7 +65,7 @@ fn put_get_versions_and_deletes_survive_flush_and_reopen() {
         .get(&Get::new("r1").add_family("cf").max_versions(10))
         .unwrap();
     assert_eq!(
-        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        g.cells.iter().map(|c| c.timestamp()).collect::<Vec<_>>(),
         vec![4, 3, 2]
     );
     engine.admin().flush("t").unwrap();
@@ -75,7 +75,7 @@ fn put_get_versions_and_deletes_survive_flush_and_reopen() {
         .get(&Get::new("r1").add_family("cf").max_versions(10))
         .unwrap();
     assert_eq!(
-        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        g.cells.iter().map(|c| c.timestamp()).collect::<Vec<_>>(),
         vec![4]
     );
     // A put written later below the marker stays masked.
@@ -85,7 +85,7 @@ fn put_get_versions_and_deletes_survive_flush_and_reopen() {
         .get(&Get::new("r1").add_family("cf").max_versions(10))
         .unwrap();
     assert_eq!(
-        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        g.cells.iter().map(|c| c.timestamp()).collect::<Vec<_>>(),
         vec![4]
     );
     drop(t);
@@ -107,7 +107,7 @@ fn put_get_versions_and_deletes_survive_flush_and_reopen() {
         .get(&Get::new("r1").add_family("cf").max_versions(10))
         .unwrap();
     assert_eq!(
-        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        g.cells.iter().map(|c| c.timestamp()).collect::<Vec<_>>(),
         vec![4]
     );
 }
@@ -181,7 +181,7 @@ fn scans_forward_reversed_prefix_batch_limit_across_regions() {
         .unwrap();
     assert_eq!(
         values(&cols[1]),
-        vec![("cf:q2".into(), cols[1].cells[0].timestamp, "1-2".into())]
+        vec![("cf:q2".into(), cols[1].cells[0].timestamp(), "1-2".into())]
     );
     assert_eq!(engine.admin().regions("t").unwrap().len(), 3);
 }
@@ -220,7 +220,7 @@ fn ttl_expires_on_read_and_min_versions_keeps_the_newest() {
     clock.set(105_001); // 91 and 95 expired
     let g = t.get(&Get::new("r").max_versions(5)).unwrap();
     assert_eq!(
-        g.cells.iter().map(|c| c.timestamp).collect::<Vec<_>>(),
+        g.cells.iter().map(|c| c.timestamp()).collect::<Vec<_>>(),
         vec![99_000, 99_000]
     );
     clock.set(200_000); // all expired; MIN_VERSIONS keeps cf's newest

@@ -301,7 +301,7 @@ fn versions_apply_on_read_before_compaction_and_alter_is_online() {
     let g = t
         .get(&Get::new("r").time_range(TimeRange::new(0, 4).unwrap()))
         .unwrap();
-    assert_eq!(g.cells[0].timestamp, 3);
+    assert_eq!(g.cells[0].timestamp(), 3);
     e.admin()
         .add_family("t", ColumnFamilyDescriptor::new("extra"))
         .unwrap();

@@ -77,11 +77,11 @@ fn outs(r: &RowResult) -> Vec<Out> {
         .iter()
         .map(|c| {
             (
-                c.family.to_vec(),
-                c.qualifier.to_vec(),
-                c.timestamp,
-                c.cell_type,
-                c.value.to_vec(),
+                c.family().to_vec(),
+                c.qualifier().to_vec(),
+                c.timestamp(),
+                c.cell_type(),
+                c.value().to_vec(),
             )
         })
         .collect()

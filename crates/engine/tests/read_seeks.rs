@@ -20,7 +20,7 @@ fn open(dir: &std::path::Path, versions: u32) -> (Engine, Table) {
 fn cells(r: &RowResult) -> Vec<(Vec<u8>, i64)> {
     r.cells
         .iter()
-        .map(|c| (c.qualifier.to_vec(), c.timestamp))
+        .map(|c| (c.qualifier().to_vec(), c.timestamp()))
         .collect()
 }
 
@@ -74,7 +74,7 @@ fn newest_version_of_a_column_with_many_versions_in_the_memstore() {
     );
     let one = t.get(&Get::new("hot").add_column("cf", "")).unwrap();
     assert_eq!(cells(&one), vec![(b"".to_vec(), 2000)]);
-    assert_eq!(one.cells[0].value.as_ref() as &[u8], b"v2000");
+    assert_eq!(one.cells[0].value() as &[u8], b"v2000");
     let rows = t.scan_all(&Scan::new().add_column("cf", "q")).unwrap();
     assert_eq!(rows.len(), 1);
     assert_eq!(cells(&rows[0]), vec![(b"q".to_vec(), 2000)]);

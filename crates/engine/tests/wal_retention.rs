@@ -41,5 +41,5 @@ fn flushing_everything_deletes_the_logged_edits_and_keeps_the_data() {
     let t = engine.table("t").unwrap();
     assert_eq!(t.scan_all(&Scan::new()).unwrap().len(), 2001);
     let got = t.get(&Get::new("after")).unwrap();
-    assert_eq!(got.cells[0].value[..], b"v"[..]);
+    assert_eq!(got.cells[0].value()[..], b"v"[..]);
 }

@@ -272,15 +272,17 @@ impl RowResult {
     pub fn value(&self, family: &[u8], qualifier: &[u8]) -> Option<&[u8]> {
         self.cells
             .iter()
-            .find(|c| c.family == family && c.qualifier == qualifier && !c.cell_type.is_delete())
-            .map(|c| &c.value[..])
+            .find(|c| {
+                c.family() == family && c.qualifier() == qualifier && !c.cell_type().is_delete()
+            })
+            .map(|c| c.value())
     }
 
     /// Every returned version of `family:qualifier`, newest first.
     pub fn versions(&self, family: &[u8], qualifier: &[u8]) -> Vec<&Cell> {
         self.cells
             .iter()
-            .filter(|c| c.family == family && c.qualifier == qualifier)
+            .filter(|c| c.family() == family && c.qualifier() == qualifier)
             .collect()
     }
 }

@@ -26,19 +26,19 @@ impl Table {
                     let base = match old {
                         None => 0,
                         Some(c) => {
-                            let bytes: [u8; 8] = c.value[..].try_into().map_err(|_| {
+                            let bytes: [u8; 8] = c.value()[..].try_into().map_err(|_| {
                                 Error::IllegalArgument(format!(
                                 "cannot increment {}:{}: the cell is {} bytes, not an 8-byte long",
                                 String::from_utf8_lossy(f),
                                 String::from_utf8_lossy(q),
-                                c.value.len()
+                                c.value().len()
                             ))
                             })?;
                             i64::from_be_bytes(bytes)
                         }
                     };
                     let new = base.wrapping_add(*amount);
-                    let ts = old.map_or(now, |c| c.timestamp.max(now));
+                    let ts = old.map_or(now, |c| c.timestamp().max(now));
                     put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
                     out.push(new);
                 }
@@ -61,18 +61,18 @@ impl Table {
                 let mut cells = Vec::new();
                 for (f, q, suffix) in columns {
                     let old = current.versions(f, q).into_iter().next();
-                    let mut value = old.map(|c| c.value.to_vec()).unwrap_or_default();
+                    let mut value = old.map(|c| c.value().to_vec()).unwrap_or_default();
                     value.extend_from_slice(suffix);
-                    let ts = old.map_or(now, |c| c.timestamp.max(now));
+                    let ts = old.map_or(now, |c| c.timestamp().max(now));
                     put = put.add_column_ts(*f, *q, ts, value.clone());
-                    cells.push(crate::cell::Cell {
-                        row: Bytes::copy_from_slice(row),
-                        family: Bytes::copy_from_slice(f),
-                        qualifier: Bytes::copy_from_slice(q),
-                        timestamp: ts,
-                        cell_type: crate::cell::CellType::Put,
-                        value: Bytes::from(value),
-                    });
+                    cells.push(crate::cell::Cell::new(
+                        Bytes::copy_from_slice(row),
+                        Bytes::copy_from_slice(f),
+                        Bytes::copy_from_slice(q),
+                        ts,
+                        crate::cell::CellType::Put,
+                        Bytes::from(value),
+                    ));
                 }
                 Ok((
                     vec![Mutation::Put(put)],

@@ -291,7 +291,7 @@ impl Inner {
     ) -> Result<Option<i64>> {
         let get = Get::new(row).add_column(family, qualifier);
         let r = self.get_in_region(region, &get, self.mvcc.read_point())?;
-        Ok(r.cells.first().map(|c| c.timestamp))
+        Ok(r.cells.first().map(|c| c.timestamp()))
     }
 
     /// Blocks while the memstores together exceed the global limit, asking for flushes.

@@ -27,13 +27,13 @@ impl KeyOnlyFilter {
 }
 
 impl Filter for KeyOnlyFilter {
-    fn transform_cell(&self, mut cell: Cell) -> Cell {
-        cell.value = if self.len_as_value {
-            bytes::Bytes::copy_from_slice(&(cell.value.len() as u32).to_be_bytes())
+    fn transform_cell(&self, cell: Cell) -> Cell {
+        let value = if self.len_as_value {
+            bytes::Bytes::copy_from_slice(&(cell.value().len() as u32).to_be_bytes())
         } else {
             bytes::Bytes::new()
         };
-        cell
+        cell.with_value(value)
     }
     fn transforms_cells(&self) -> bool {
         true

@@ -83,12 +83,12 @@ pub struct CellRef<'a> {
 impl<'a> From<&'a Cell> for CellRef<'a> {
     fn from(c: &'a Cell) -> Self {
         CellRef {
-            row: &c.row,
-            family: &c.family,
-            qualifier: &c.qualifier,
-            timestamp: c.timestamp,
-            cell_type: c.cell_type,
-            value: &c.value,
+            row: c.row(),
+            family: c.family(),
+            qualifier: c.qualifier(),
+            timestamp: c.timestamp(),
+            cell_type: c.cell_type(),
+            value: c.value(),
         }
     }
 }

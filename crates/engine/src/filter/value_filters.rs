@@ -106,7 +106,7 @@ impl Filter for SingleColumnValueFilter {
     }
     fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
         if self.exclude_column {
-            cells.retain(|c| c.family != self.family || c.qualifier != self.qualifier);
+            cells.retain(|c| c.family() != self.family || c.qualifier() != self.qualifier);
         }
     }
     fn filter_row(&mut self) -> bool {
@@ -229,7 +229,7 @@ impl Filter for DependentColumnFilter {
     }
     fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
         let stamps = &self.stamps;
-        cells.retain(|c| stamps.contains(&c.timestamp));
+        cells.retain(|c| stamps.contains(&c.timestamp()));
     }
     fn filter_row(&mut self) -> bool {
         self.stamps.is_empty()

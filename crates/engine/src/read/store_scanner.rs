@@ -119,7 +119,7 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextCol => {
                     if self.cursor.take_cell(&self.family, out)? {
-                        let q = &out[out.len() - 1].qualifier;
+                        let q = &out[out.len() - 1].qualifier();
                         self.skip_column(row, q)?;
                     }
                 }

@@ -632,8 +632,8 @@ impl Shell {
         for c in &r.cells {
             let col = format!(
                 "{}:{}",
-                format::binary(&c.family),
-                format::binary(&c.qualifier)
+                format::binary(c.family()),
+                format::binary(c.qualifier())
             );
             let body = format::cell(c);
             let body = body

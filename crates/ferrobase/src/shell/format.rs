@@ -66,18 +66,18 @@ pub fn family(f: &ColumnFamilyDescriptor) -> String {
 
 /// `column=f:q, timestamp=..., value=...` (markers print their type instead of a value).
 pub fn cell(c: &Cell) -> String {
-    let col = format!("{}:{}", binary(&c.family), binary(&c.qualifier));
-    if c.cell_type == CellType::Put {
+    let col = format!("{}:{}", binary(c.family()), binary(c.qualifier()));
+    if c.cell_type() == CellType::Put {
         format!(
             "column={col}, timestamp={}, value={}",
-            c.timestamp,
-            binary(&c.value)
+            c.timestamp(),
+            binary(c.value())
         )
     } else {
         format!(
             "column={col}, timestamp={}, type={}",
-            c.timestamp,
-            c.cell_type.name()
+            c.timestamp(),
+            c.cell_type().name()
         )
     }
 }

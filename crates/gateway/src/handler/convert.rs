@@ -12,8 +12,8 @@ use ferrobase_engine::{Cell, ColumnFamilyDescriptor, RowResult};
 pub(crate) fn tcell(c: &Cell) -> TValue {
     TValue::Struct(
         TStruct::new()
-            .with(1, TValue::Binary(c.value.to_vec()))
-            .with(2, TValue::I64(c.timestamp)),
+            .with(1, TValue::Binary(c.value().to_vec()))
+            .with(2, TValue::I64(c.timestamp())),
     )
 }
 
@@ -29,7 +29,7 @@ pub(crate) fn trow(r: &RowResult, sorted: bool) -> TValue {
     if sorted {
         let mut cols: Vec<(Vec<u8>, &Cell)> = Vec::new();
         for c in &r.cells {
-            let name = column_name(&c.family, &c.qualifier);
+            let name = column_name(c.family(), c.qualifier());
             if cols.last().is_none_or(|(n, _)| *n != name) {
                 cols.push((name, c));
             }
@@ -46,7 +46,7 @@ pub(crate) fn trow(r: &RowResult, sorted: bool) -> TValue {
         let mut entries: Vec<(TValue, TValue)> = Vec::new();
         let mut last: Option<Vec<u8>> = None;
         for c in &r.cells {
-            let name = column_name(&c.family, &c.qualifier);
+            let name = column_name(c.family(), c.qualifier());
             if last.as_ref() == Some(&name) {
                 continue; // keep the newest version only
             }
