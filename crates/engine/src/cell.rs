@@ -154,17 +154,102 @@ pub struct KeyValue {
     pub value: Bytes,
 }
 
+impl KeyValue {
+    /// The cell as a borrowed view.
+    pub fn as_view(&self) -> KeyValueRef<'_> {
+        KeyValueRef {
+            row: &self.key.row,
+            qualifier: &self.key.qualifier,
+            timestamp: self.key.timestamp,
+            cell_type: self.key.cell_type,
+            seq: self.key.seq,
+            value: &self.value,
+        }
+    }
+}
+
+/// A stored cell seen in place (in a block or a memstore): the read path compares and matches
+/// cells through this view and takes no reference count until it returns a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyValueRef<'a> {
+    /// Row key.
+    pub row: &'a [u8],
+    /// Column qualifier.
+    pub qualifier: &'a [u8],
+    /// Milliseconds since the epoch.
+    pub timestamp: i64,
+    /// Put or delete-marker type.
+    pub cell_type: CellType,
+    /// Write sequence id.
+    pub seq: u64,
+    /// The value.
+    pub value: &'a [u8],
+}
+
+impl KeyValueRef<'_> {
+    /// Orders two cells as their [`CellKey`]s order.
+    pub fn cmp_key(&self, o: &KeyValueRef<'_>) -> Ordering {
+        self.row
+            .cmp(o.row)
+            .then_with(|| self.qualifier.cmp(o.qualifier))
+            .then_with(|| o.timestamp.cmp(&self.timestamp))
+            .then_with(|| o.cell_type.cmp(&self.cell_type))
+            .then_with(|| o.seq.cmp(&self.seq))
+    }
+
+    /// Orders the cell against `k` as [`CellKey`]s order.
+    pub fn cmp_cell_key(&self, k: &CellKey) -> Ordering {
+        self.row
+            .cmp(&k.row[..])
+            .then_with(|| self.qualifier.cmp(&k.qualifier[..]))
+            .then_with(|| k.timestamp.cmp(&self.timestamp))
+            .then_with(|| k.cell_type.cmp(&self.cell_type))
+            .then_with(|| k.seq.cmp(&self.seq))
+    }
+
+    /// An owned copy of the cell.
+    pub fn to_key_value(&self) -> KeyValue {
+        KeyValue {
+            key: CellKey {
+                row: Bytes::copy_from_slice(self.row),
+                qualifier: Bytes::copy_from_slice(self.qualifier),
+                timestamp: self.timestamp,
+                cell_type: self.cell_type,
+                seq: self.seq,
+            },
+            value: Bytes::copy_from_slice(self.value),
+        }
+    }
+}
+
 /// A cell as returned to clients: row, family, qualifier, timestamp, type and value. The byte
 /// fields are shared buffers: the accessors borrow them, the `*_bytes` methods hand out
 /// `bytes::Bytes` handles without copying. `Vec<u8>` converts into them without a copy.
 #[derive(Clone)]
 pub struct Cell {
-    row: Bytes,
+    data: CellData,
     family: Bytes,
-    qualifier: Bytes,
     timestamp: i64,
     cell_type: CellType,
-    value: Bytes,
+}
+
+/// Where a cell's row, qualifier and value are held.
+#[derive(Clone)]
+enum CellData {
+    /// Three buffers of their own (cells built by clients, read from a memstore).
+    Parts {
+        row: Bytes,
+        qualifier: Bytes,
+        value: Bytes,
+    },
+    /// Ranges of one buffer (cells read from a block: one handle on the block, where three
+    /// would cost three reference-count increments and decrements per cell).
+    Packed {
+        buf: Bytes,
+        row: (u32, u32),
+        qualifier: (u32, u32),
+        value: (u32, u32),
+    },
 }
 
 impl Cell {
@@ -178,30 +263,103 @@ impl Cell {
         value: impl Into<Bytes>,
     ) -> Cell {
         Cell {
-            row: row.into(),
+            data: CellData::Parts {
+                row: row.into(),
+                qualifier: qualifier.into(),
+                value: value.into(),
+            },
             family: family.into(),
-            qualifier: qualifier.into(),
             timestamp,
             cell_type,
-            value: value.into(),
+        }
+    }
+
+    /// A cell whose row, qualifier and value are the given ranges of `buf`, a block the
+    /// decoder has checked them against (a block is under 4 GiB: its frame stores its length
+    /// in 32 bits).
+    pub(crate) fn in_block(
+        buf: &Bytes,
+        row: std::ops::Range<usize>,
+        family: &Bytes,
+        qualifier: std::ops::Range<usize>,
+        timestamp: i64,
+        cell_type: CellType,
+        value: std::ops::Range<usize>,
+    ) -> Cell {
+        debug_assert!(row.end <= buf.len() && qualifier.end <= buf.len());
+        debug_assert!(value.end <= buf.len() && buf.len() <= u32::MAX as usize);
+        let span = |r: std::ops::Range<usize>| (r.start as u32, r.end as u32);
+        Cell {
+            data: CellData::Packed {
+                row: span(row),
+                qualifier: span(qualifier),
+                value: span(value),
+                buf: buf.clone(),
+            },
+            family: family.clone(),
+            timestamp,
+            cell_type,
         }
     }
 
     /// Builds a client cell from a store cell of `family`; moves, never copies, the bytes.
     pub fn from_key_value(family: &Bytes, kv: KeyValue) -> Cell {
         Cell {
-            row: kv.key.row,
+            data: CellData::Parts {
+                row: kv.key.row,
+                qualifier: kv.key.qualifier,
+                value: kv.value,
+            },
             family: family.clone(),
-            qualifier: kv.key.qualifier,
             timestamp: kv.key.timestamp,
             cell_type: kv.key.cell_type,
-            value: kv.value,
+        }
+    }
+
+    /// The bytes of `field` (0 row, 1 qualifier, 2 value).
+    #[inline]
+    fn field(&self, field: usize) -> &[u8] {
+        match &self.data {
+            CellData::Parts {
+                row,
+                qualifier,
+                value,
+            } => [row, qualifier, value][field],
+            CellData::Packed {
+                buf,
+                row,
+                qualifier,
+                value,
+            } => {
+                let (a, b) = [row, qualifier, value][field];
+                &buf[*a as usize..*b as usize]
+            }
+        }
+    }
+
+    /// `field` as a shared buffer (0 row, 1 qualifier, 2 value).
+    fn field_bytes(&self, field: usize) -> Bytes {
+        match &self.data {
+            CellData::Parts {
+                row,
+                qualifier,
+                value,
+            } => [row, qualifier, value][field].clone(),
+            CellData::Packed {
+                buf,
+                row,
+                qualifier,
+                value,
+            } => {
+                let (a, b) = [row, qualifier, value][field];
+                buf.slice(*a as usize..*b as usize)
+            }
         }
     }
 
     /// Row key.
     pub fn row(&self) -> &[u8] {
-        &self.row
+        self.field(0)
     }
 
     /// Column family.
@@ -211,7 +369,7 @@ impl Cell {
 
     /// Column qualifier.
     pub fn qualifier(&self) -> &[u8] {
-        &self.qualifier
+        self.field(1)
     }
 
     /// Milliseconds since the epoch.
@@ -226,12 +384,12 @@ impl Cell {
 
     /// The value.
     pub fn value(&self) -> &[u8] {
-        &self.value
+        self.field(2)
     }
 
     /// The row as a shared buffer (no copy).
     pub fn row_bytes(&self) -> Bytes {
-        self.row.clone()
+        self.field_bytes(0)
     }
 
     /// The family as a shared buffer (no copy).
@@ -241,18 +399,26 @@ impl Cell {
 
     /// The qualifier as a shared buffer (no copy).
     pub fn qualifier_bytes(&self) -> Bytes {
-        self.qualifier.clone()
+        self.field_bytes(1)
     }
 
     /// The value as a shared buffer (no copy).
     pub fn value_bytes(&self) -> Bytes {
-        self.value.clone()
+        self.field_bytes(2)
     }
 
     /// The same cell with `value` in place of its value.
-    pub fn with_value(mut self, value: impl Into<Bytes>) -> Cell {
-        self.value = value.into();
-        self
+    pub fn with_value(self, value: impl Into<Bytes>) -> Cell {
+        Cell {
+            data: CellData::Parts {
+                row: self.row_bytes(),
+                qualifier: self.qualifier_bytes(),
+                value: value.into(),
+            },
+            family: self.family,
+            timestamp: self.timestamp,
+            cell_type: self.cell_type,
+        }
     }
 }
 

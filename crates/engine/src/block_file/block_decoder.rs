@@ -4,7 +4,7 @@
 //! (a reference count, not a copy), except a row rebuilt from a shared prefix (PREFIX encoding).
 
 use crate::byte_reader::ByteReader;
-use crate::cell::{CellKey, CellType, KeyValue};
+use crate::cell::{Cell, CellKey, CellType, KeyValue, KeyValueRef};
 use bytes::Bytes;
 use std::cmp::Ordering;
 use std::ops::Range;
@@ -19,6 +19,18 @@ pub struct BlockDecoder {
     data_end: usize,
     /// Number of restart points (0 for version-1 blocks, which have none).
     restart_count: usize,
+    /// The cell under the cursor (its row is `prev_row`), as positions in the block.
+    cur: Option<Current>,
+}
+
+/// The fields of the cell under the cursor other than its row.
+#[derive(Debug, Clone)]
+struct Current {
+    qualifier: Range<usize>,
+    value: Range<usize>,
+    timestamp: i64,
+    cell_type: CellType,
+    seq: u64,
 }
 
 /// The previous cell's row: a range of the block when it was written whole (no reference
@@ -64,6 +76,7 @@ impl BlockDecoder {
             prev_row: PrevRow::InBlock(0..0),
             data_end,
             restart_count,
+            cur: None,
         })
     }
 
@@ -131,24 +144,6 @@ impl BlockDecoder {
         .ok_or(start)
     }
 
-    /// The row of a parsed cell, sharing the block (or the previous row) where it can, and
-    /// what the next cell's shared prefix refers to.
-    fn row_of(&self, p: &Parsed) -> (Bytes, Option<PrevRow>) {
-        if p.shared == 0 {
-            let r = p.suffix.clone();
-            (self.block.slice(r.clone()), Some(PrevRow::InBlock(r)))
-        } else if p.suffix.is_empty() && p.shared == self.prev_row().len() {
-            let row = match &self.prev_row {
-                PrevRow::InBlock(r) => self.block.slice(r.clone()),
-                PrevRow::Rebuilt(b) => b.clone(),
-            };
-            (row, None)
-        } else {
-            let row = Bytes::from(self.rebuilt_row(p));
-            (row.clone(), Some(PrevRow::Rebuilt(row)))
-        }
-    }
-
     fn rebuilt_row(&self, p: &Parsed) -> Vec<u8> {
         let mut row = Vec::with_capacity(p.shared + p.suffix.len());
         row.extend_from_slice(&self.prev_row()[..p.shared]);
@@ -166,25 +161,96 @@ impl BlockDecoder {
         self.pos = p.end;
     }
 
-    /// Moves past a parsed cell, returning it.
-    fn consume(&mut self, p: Parsed) -> KeyValue {
-        let (row, prev) = self.row_of(&p);
-        if let Some(prev) = prev {
-            self.prev_row = prev;
-        }
+    /// Moves onto a parsed cell: it becomes the cell under the cursor. No reference count is
+    /// taken; a row rebuilt from a shared prefix is the one allocation.
+    fn consume(&mut self, p: Parsed) {
         let len = p.end - self.pos;
-        self.pos = p.end;
+        self.skip(&p);
+        self.cur = Some(Current {
+            qualifier: p.qualifier,
+            value: p.value,
+            timestamp: p.timestamp,
+            cell_type: p.cell_type,
+            seq: p.seq,
+        });
         self.prefetch_next(len);
-        KeyValue {
+    }
+
+    /// The cell under the cursor, seen in place.
+    #[inline]
+    pub fn current(&self) -> Option<KeyValueRef<'_>> {
+        let c = self.cur.as_ref()?;
+        Some(KeyValueRef {
+            row: self.prev_row(),
+            qualifier: &self.block[c.qualifier.clone()],
+            timestamp: c.timestamp,
+            cell_type: c.cell_type,
+            seq: c.seq,
+            value: &self.block[c.value.clone()],
+        })
+    }
+
+    /// The sequence id of the cell under the cursor.
+    #[inline]
+    pub fn current_seq(&self) -> Option<u64> {
+        self.cur.as_ref().map(|c| c.seq)
+    }
+
+    /// The row of the cell under the cursor.
+    #[inline]
+    pub fn current_row(&self) -> Option<&[u8]> {
+        self.cur.as_ref()?;
+        Some(self.prev_row())
+    }
+
+    /// The row of the cell under the cursor as a shared buffer (a slice of the block).
+    pub fn current_row_bytes(&self) -> Option<Bytes> {
+        self.cur.as_ref()?;
+        Some(match &self.prev_row {
+            PrevRow::InBlock(r) => self.block.slice(r.clone()),
+            PrevRow::Rebuilt(b) => b.clone(),
+        })
+    }
+
+    /// The cell under the cursor as an owned cell sharing the block.
+    pub fn current_key_value(&self) -> Option<KeyValue> {
+        let c = self.cur.as_ref()?;
+        Some(KeyValue {
             key: CellKey {
-                row,
-                qualifier: self.block.slice(p.qualifier),
-                timestamp: p.timestamp,
-                cell_type: p.cell_type,
-                seq: p.seq,
+                row: self.current_row_bytes()?,
+                qualifier: self.block.slice(c.qualifier.clone()),
+                timestamp: c.timestamp,
+                cell_type: c.cell_type,
+                seq: c.seq,
             },
-            value: self.block.slice(p.value),
+            value: self.block.slice(c.value.clone()),
+        })
+    }
+
+    /// Appends the cell under the cursor to `out` as a client cell of `family`: one handle on
+    /// the block (a row rebuilt from a shared prefix keeps its own buffer). False when there
+    /// is none.
+    #[inline]
+    pub fn push_current(&self, family: &Bytes, out: &mut Vec<Cell>) -> bool {
+        let Some(c) = self.cur.as_ref() else {
+            return false;
+        };
+        match &self.prev_row {
+            PrevRow::InBlock(r) => out.push(Cell::in_block(
+                &self.block,
+                r.clone(),
+                family,
+                c.qualifier.clone(),
+                c.timestamp,
+                c.cell_type,
+                c.value.clone(),
+            )),
+            PrevRow::Rebuilt(_) => match self.current_key_value() {
+                Some(kv) => out.push(Cell::from_key_value(family, kv)),
+                None => return false,
+            },
         }
+        true
     }
 
     /// Asks the CPU to start loading the next cell's header while the caller works on the cell
@@ -230,9 +296,10 @@ impl BlockDecoder {
             .then_with(|| target.seq.cmp(&p.seq))
     }
 
-    /// Moves to the first cell ≥ `target` and returns it (`None` past the end of the block).
+    /// Moves to the first cell ≥ `target`; false (no current cell) past the end of the block.
     /// `Err(offset)` names a malformed cell.
-    pub fn seek(&mut self, target: &CellKey) -> Result<Option<KeyValue>, usize> {
+    pub fn seek(&mut self, target: &CellKey) -> Result<bool, usize> {
+        self.cur = None;
         if self.restart_count > 0 {
             // Binary search for the last restart whose cell sorts before the target; decoding
             // resumes there unless the cursor is already past it.
@@ -257,31 +324,32 @@ impl BlockDecoder {
         while self.pos < self.data_end {
             let p = self.parse()?;
             if self.compare(&p, target) != Ordering::Less {
-                return Ok(Some(self.consume(p)));
+                self.consume(p);
+                return Ok(true);
             }
             // Skipped cells need only their row kept for the next shared prefix.
             self.skip(&p);
         }
-        Ok(None)
+        Ok(false)
     }
 
-    /// Decodes the next cell into `slot` (built there, not returned by value); false at the
-    /// end of the block, `slot` untouched. `Err(offset)` names a malformed cell.
+    /// Moves to the next cell; false (no current cell) at the end of the block. `Err(offset)`
+    /// names a malformed cell.
     #[inline]
-    pub fn next_into(&mut self, slot: &mut Option<KeyValue>) -> Result<bool, usize> {
+    pub fn advance(&mut self) -> Result<bool, usize> {
         if self.pos >= self.data_end {
+            self.cur = None;
             return Ok(false);
         }
         let p = self.parse()?;
-        *slot = Some(self.consume(p));
+        self.consume(p);
         Ok(true)
     }
 
     /// The next cell, or `None` at the end of the block. `Err(offset)` names a malformed cell.
     pub fn next_cell(&mut self) -> Result<Option<KeyValue>, usize> {
-        let mut slot = None;
-        self.next_into(&mut slot)?;
-        Ok(slot)
+        self.advance()?;
+        Ok(self.current_key_value())
     }
 }
 
@@ -290,6 +358,13 @@ mod tests {
     use super::*;
     use crate::block_file::BlockBuilder;
     use crate::schema::DataBlockEncoding;
+
+    /// Seeks `d` to `key` and returns the cell found there.
+    fn seek_kv(d: &mut BlockDecoder, key: &CellKey) -> Option<KeyValue> {
+        let found = d.seek(key).unwrap();
+        assert_eq!(found, d.current().is_some());
+        d.current_key_value()
+    }
 
     fn kv(row: &str, q: &str, ts: i64) -> KeyValue {
         KeyValue {
@@ -327,6 +402,36 @@ mod tests {
     }
 
     #[test]
+    fn cells_pushed_from_a_block_match_their_stored_cells_in_both_encodings() {
+        let cells: Vec<KeyValue> = (0..100)
+            .map(|i| kv(&format!("user0000{:04}", i / 3), &format!("q{i}"), i))
+            .collect();
+        let family = Bytes::from_static(b"cf");
+        for enc in [DataBlockEncoding::None, DataBlockEncoding::Prefix] {
+            let mut b = BlockBuilder::new(enc);
+            for c in &cells {
+                b.add(c);
+            }
+            let mut d = BlockDecoder::new(Bytes::from(b.take()), true).unwrap();
+            let mut out = Vec::new();
+            while d.advance().unwrap() {
+                assert!(d.push_current(&family, &mut out));
+            }
+            assert!(!d.push_current(&family, &mut out));
+            let want: Vec<Cell> = cells
+                .iter()
+                .map(|c| Cell::from_key_value(&family, c.clone()))
+                .collect();
+            assert_eq!(out, want, "{enc:?}");
+            for (got, c) in out.iter().zip(&cells) {
+                assert_eq!(got.row_bytes(), c.key.row);
+                assert_eq!(got.qualifier_bytes(), c.key.qualifier);
+                assert_eq!(got.value_bytes(), c.value);
+            }
+        }
+    }
+
+    #[test]
     fn version_one_blocks_without_restarts_still_decode() {
         let cells: Vec<KeyValue> = (0..40).map(|i| kv(&format!("r{i:03}"), "q", 1)).collect();
         let mut b = BlockBuilder::new(DataBlockEncoding::None);
@@ -337,7 +442,7 @@ mod tests {
         // Version 1 wrote the cells alone: drop the restart trailer (3 restarts + count).
         let v1 = Bytes::copy_from_slice(&raw[..raw.len() - 16]);
         let mut d = BlockDecoder::new(v1.clone(), false).unwrap();
-        assert_eq!(d.seek(&cells[33].key).unwrap().as_ref(), Some(&cells[33]));
+        assert_eq!(seek_kv(&mut d, &cells[33].key).as_ref(), Some(&cells[33]));
         let mut d = BlockDecoder::new(v1, false).unwrap();
         for c in &cells {
             assert_eq!(d.next_cell().unwrap().as_ref(), Some(c));
@@ -381,7 +486,7 @@ mod tests {
         for t in targets {
             let want = sorted.iter().find(|c| c.key >= t).cloned();
             let mut d = BlockDecoder::new(block.clone(), true).unwrap();
-            assert_eq!(d.seek(&t).unwrap(), want, "target {t:?}");
+            assert_eq!(seek_kv(&mut d, &t), want, "target {t:?}");
             // Decoding continues correctly after a seek.
             if want.is_some() {
                 let next = sorted
@@ -411,7 +516,7 @@ mod tests {
         assert_eq!(d.restart_count, 20);
         for (i, c) in cells.iter().enumerate() {
             let mut d = BlockDecoder::new(block.clone(), true).unwrap();
-            assert_eq!(d.seek(&c.key).unwrap().as_ref(), Some(c));
+            assert_eq!(seek_kv(&mut d, &c.key).as_ref(), Some(c));
             assert_eq!(d.next_cell().unwrap().as_ref(), cells.get(i + 1));
         }
     }

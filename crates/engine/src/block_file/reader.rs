@@ -7,11 +7,12 @@ use super::{
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
 use crate::byte_reader::{masked_crc, ByteReader};
-use crate::cell::{Cell, CellKey, KeyValue};
+use crate::cell::{Cell, CellKey, KeyValue, KeyValueRef};
 use crate::error::{Error, IoContext, Result};
 use crate::metrics::Metrics;
 use crate::schema::BloomType;
 use bytes::Bytes;
+use std::cmp::Ordering;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -366,8 +367,8 @@ pub struct FileScanner {
     reader: Arc<BlockFileReader>,
     mode: CacheMode,
     block_idx: usize,
+    /// The current block's decoder; its current cell is the cursor's.
     decoder: Option<BlockDecoder>,
-    current: Option<KeyValue>,
     /// Blocks entered one after another by stepping (not seeking), since the last seek.
     consecutive: u32,
     /// The file offset up to which readahead has been requested.
@@ -382,7 +383,6 @@ impl FileScanner {
             mode,
             block_idx: 0,
             decoder: None,
-            current: None,
             consecutive: 0,
             read_ahead_to: 0,
         }
@@ -393,15 +393,32 @@ impl FileScanner {
         &self.reader
     }
 
-    /// The cell under the cursor.
-    pub fn peek(&self) -> Option<&KeyValue> {
-        self.current.as_ref()
+    /// The cell under the cursor, seen in place in its block.
+    #[inline]
+    pub fn peek(&self) -> Option<KeyValueRef<'_>> {
+        self.decoder.as_ref()?.current()
+    }
+
+    /// The sequence id of the cell under the cursor.
+    #[inline]
+    pub fn peek_seq(&self) -> Option<u64> {
+        self.decoder.as_ref()?.current_seq()
+    }
+
+    /// The row of the cell under the cursor.
+    #[inline]
+    pub fn peek_row(&self) -> Option<&[u8]> {
+        self.decoder.as_ref()?.current_row()
+    }
+
+    /// The row of the cell under the cursor as a shared buffer (a slice of the block).
+    pub fn peek_row_bytes(&self) -> Option<Bytes> {
+        self.decoder.as_ref()?.current_row_bytes()
     }
 
     fn load(&mut self, idx: usize) -> Result<bool> {
         if idx >= self.reader.index.len() {
             self.decoder = None;
-            self.current = None;
             return Ok(false);
         }
         let stepping = self.decoder.is_some() && idx == self.block_idx + 1;
@@ -436,23 +453,20 @@ impl FileScanner {
         Ok(true)
     }
 
-    /// Moves to the next cell, returning the one under the cursor without copying it.
+    /// Moves to the next cell, returning the one under the cursor (sharing the block).
     pub fn take(&mut self) -> Result<Option<KeyValue>> {
-        let cur = self.current.take();
+        let cur = self.decoder.as_ref().and_then(|d| d.current_key_value());
         self.advance()?;
         Ok(cur)
     }
 
-    /// Moves past the current cell, appending it to `out` as a client cell of `family`; false
-    /// when there was none.
+    /// Moves past the current cell, appending it to `out` as a client cell of `family` (one
+    /// handle on the block); false when there was none.
     pub fn take_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
-        let taken = match self.current.take() {
-            Some(kv) => {
-                out.push(Cell::from_key_value(family, kv));
-                true
-            }
-            None => false,
-        };
+        let taken = self
+            .decoder
+            .as_ref()
+            .is_some_and(|d| d.push_current(family, out));
         self.advance()?;
         Ok(taken)
     }
@@ -461,10 +475,9 @@ impl FileScanner {
     pub fn advance(&mut self) -> Result<()> {
         loop {
             let Some(d) = self.decoder.as_mut() else {
-                self.current = None;
                 return Ok(());
             };
-            match d.next_into(&mut self.current) {
+            match d.advance() {
                 Ok(true) => return Ok(()),
                 Ok(false) => {
                     if !self.load(self.block_idx + 1)? {
@@ -483,10 +496,9 @@ impl FileScanner {
             .index_partition(key, |k| k <= key)
             .saturating_sub(1);
         // Stay in the current block when the target lies ahead within it.
-        let reuse = self.decoder.is_some()
-            && idx == self.block_idx
-            && self.current.as_ref().is_some_and(|c| c.key <= *key);
-        if reuse && self.current.as_ref().is_some_and(|c| c.key == *key) {
+        let at = self.peek().map(|c| c.cmp_cell_key(key));
+        let reuse = idx == self.block_idx && at.is_some_and(|o| o != Ordering::Greater);
+        if reuse && at == Some(Ordering::Equal) {
             return Ok(());
         }
         if !reuse && !self.load(idx)? {
@@ -496,16 +508,11 @@ impl FileScanner {
             Some(d) => d
                 .seek(key)
                 .map_err(|at| self.reader.decode_err(self.block_idx, at))?,
-            None => None,
+            None => false,
         };
-        match found {
-            Some(kv) => self.current = Some(kv),
-            // The target lies past this block: the next block's first cell is the answer.
-            None => {
-                if self.load(self.block_idx + 1)? {
-                    self.advance()?;
-                }
-            }
+        // The target lies past this block: the next block's first cell is the answer.
+        if !found && self.load(self.block_idx + 1)? {
+            self.advance()?;
         }
         Ok(())
     }
@@ -522,9 +529,14 @@ impl FileScanner {
             .map_err(|at| self.reader.decode_err(idx - 1, at))?;
         let mut last = None;
         loop {
-            match d.next_cell() {
-                Ok(Some(kv)) if kv.key < target => last = Some(kv.key.row.to_vec()),
-                Ok(_) => break,
+            match d.advance() {
+                Ok(true) => match d.current() {
+                    Some(kv) if kv.cmp_cell_key(&target) == Ordering::Less => {
+                        last = Some(kv.row.to_vec())
+                    }
+                    _ => break,
+                },
+                Ok(false) => break,
                 Err(at) => return Err(self.reader.decode_err(idx - 1, at)),
             }
         }
@@ -644,7 +656,7 @@ mod tests {
             let mut s = FileScanner::new(reader.clone(), mode);
             s.seek(t).unwrap();
             let want = cells.iter().find(|c| c.key >= *t);
-            assert_eq!(s.peek(), want, "seek to {t:?}");
+            assert_eq!(s.peek(), want.map(KeyValue::as_view), "seek to {t:?}");
             let want_before = cells
                 .iter()
                 .rev()

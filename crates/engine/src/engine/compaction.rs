@@ -81,10 +81,10 @@ impl Inner {
         );
         let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
             loop {
-                let kv = cursor.peek()?.clone();
-                if let Err(e) = cursor.advance() {
-                    return Some(Err(e));
-                }
+                let kv = match cursor.take() {
+                    Ok(kv) => kv?,
+                    Err(e) => return Some(Err(e)),
+                };
                 if matcher.keep(&kv) {
                     return Some(Ok(kv));
                 }

@@ -271,13 +271,16 @@ impl RegionScanner {
             self.upper = Some(row.clone());
             Ok(Some(Bytes::from(row)))
         } else {
-            let Some(row) = self
-                .stores
-                .iter()
-                .filter_map(|s| s.peek_row_bytes())
-                .min()
-                .cloned()
-            else {
+            // The store whose cursor holds the smallest row lends it (a slice of its block).
+            let mut best: Option<(usize, &[u8])> = None;
+            for (i, s) in self.stores.iter().enumerate() {
+                if let Some(r) = s.peek_row() {
+                    if best.is_none_or(|(_, b)| r < b) {
+                        best = Some((i, r));
+                    }
+                }
+            }
+            let Some(row) = best.and_then(|(i, _)| self.stores[i].peek_row_bytes()) else {
                 return Ok(None);
             };
             if !self.range.below_hi(&row) {

@@ -83,11 +83,11 @@ impl Inner {
                 let mut cursor = MergeCursor::new(sources, u64::MAX);
                 cursor.reseek(&CellKey::first_on_row(&lo))?;
                 let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
-                    let kv = cursor.peek()?.clone();
-                    if hi.as_ref().is_some_and(|h| kv.key.row >= *h) {
+                    let row = cursor.peek()?.row;
+                    if hi.as_ref().is_some_and(|h| row >= &h[..]) {
                         return None;
                     }
-                    Some(cursor.advance().map(|_| kv))
+                    cursor.take().transpose()
                 });
                 let id = if hi.is_some() { left_id } else { right_id };
                 let file = self

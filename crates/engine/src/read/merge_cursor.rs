@@ -2,10 +2,11 @@
 //! `KeyValueHeap`), hiding cells newer than the read point.
 
 use crate::block_file::FileScanner;
-use crate::cell::{Cell, CellKey, KeyValue};
+use crate::cell::{Cell, CellKey, KeyValue, KeyValueRef};
 use crate::error::Result;
 use crate::memstore::MemstoreScanner;
 use bytes::Bytes;
+use std::cmp::Ordering;
 
 /// One input of a merge.
 #[derive(Debug)]
@@ -17,10 +18,41 @@ pub enum Source {
 }
 
 impl Source {
-    fn peek(&self) -> Option<&KeyValue> {
+    #[inline]
+    fn peek(&self) -> Option<KeyValueRef<'_>> {
         match self {
-            Source::Mem(m) => m.peek(),
+            Source::Mem(m) => m.peek().map(KeyValue::as_view),
             Source::File(f) => f.peek(),
+        }
+    }
+
+    #[inline]
+    fn peek_seq(&self) -> Option<u64> {
+        match self {
+            Source::Mem(m) => m.peek().map(|kv| kv.key.seq),
+            Source::File(f) => f.peek_seq(),
+        }
+    }
+
+    #[inline]
+    fn peek_row(&self) -> Option<&[u8]> {
+        match self {
+            Source::Mem(m) => m.peek().map(|kv| &kv.key.row[..]),
+            Source::File(f) => f.peek_row(),
+        }
+    }
+
+    fn peek_row_bytes(&self) -> Option<Bytes> {
+        match self {
+            Source::Mem(m) => m.peek().map(|kv| kv.key.row.clone()),
+            Source::File(f) => f.peek_row_bytes(),
+        }
+    }
+
+    fn take(&mut self) -> Result<Option<KeyValue>> {
+        match self {
+            Source::Mem(m) => Ok(m.take()),
+            Source::File(f) => f.take(),
         }
     }
 
@@ -80,15 +112,38 @@ impl MergeCursor {
         }
     }
 
-    /// The smallest visible cell.
-    pub fn peek(&self) -> Option<&KeyValue> {
+    /// The smallest visible cell, seen in place.
+    #[inline]
+    pub fn peek(&self) -> Option<KeyValueRef<'_>> {
         self.current.and_then(|i| self.sources[i].peek())
+    }
+
+    /// The row of the smallest visible cell.
+    #[inline]
+    pub fn peek_row(&self) -> Option<&[u8]> {
+        self.current.and_then(|i| self.sources[i].peek_row())
+    }
+
+    /// The row of the smallest visible cell as a shared buffer.
+    pub fn peek_row_bytes(&self) -> Option<Bytes> {
+        self.current.and_then(|i| self.sources[i].peek_row_bytes())
+    }
+
+    /// Advances past the current cell, returning it (sharing its source's buffers).
+    pub fn take(&mut self) -> Result<Option<KeyValue>> {
+        let Some(i) = self.current else {
+            return Ok(None);
+        };
+        let kv = self.sources[i].take()?;
+        self.skip_invisible(i)?;
+        self.pick();
+        Ok(kv)
     }
 
     fn skip_invisible(&mut self, i: usize) -> Result<()> {
         while self.sources[i]
-            .peek()
-            .is_some_and(|kv| kv.key.seq > self.read_point)
+            .peek_seq()
+            .is_some_and(|seq| seq > self.read_point)
         {
             self.sources[i].next()?;
         }
@@ -96,12 +151,18 @@ impl MergeCursor {
     }
 
     fn pick(&mut self) {
+        if let [only] = &self.sources[..] {
+            // One source (a store of one file, after a major compaction): nothing to compare.
+            self.current = only.peek_seq().map(|_| 0);
+            return;
+        }
         let mut best: Option<usize> = None;
         for (i, s) in self.sources.iter().enumerate() {
             if let Some(kv) = s.peek() {
-                if best
-                    .is_none_or(|b| kv.key < self.sources[b].peek().expect("best has a cell").key)
-                {
+                if best.is_none_or(|b| {
+                    let b = self.sources[b].peek().expect("best has a cell");
+                    kv.cmp_key(&b) == Ordering::Less
+                }) {
                     best = Some(i);
                 }
             }
@@ -135,7 +196,10 @@ impl MergeCursor {
     /// Moves forward to the first cell ≥ `key`; sources already there are not touched.
     pub fn seek_forward(&mut self, key: &CellKey) -> Result<()> {
         for i in 0..self.sources.len() {
-            if self.sources[i].peek().is_some_and(|kv| kv.key < *key) {
+            if self.sources[i]
+                .peek()
+                .is_some_and(|kv| kv.cmp_cell_key(key) == Ordering::Less)
+            {
                 self.sources[i].seek(key)?;
                 self.skip_invisible(i)?;
             }

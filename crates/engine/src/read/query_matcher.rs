@@ -23,7 +23,7 @@
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
-use crate::cell::{same_bytes, CellKey, KeyValue};
+use crate::cell::{same_bytes, CellKey, KeyValueRef};
 use crate::filter::{CellRef, Filter, ReturnCode};
 use crate::schema::KeepDeletedCells;
 
@@ -122,14 +122,14 @@ impl QueryMatcher {
     /// `family` and `filter` serve the filter stage.
     pub fn match_cell(
         &mut self,
-        kv: &KeyValue,
+        kv: KeyValueRef<'_>,
         family: &[u8],
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
-        let code = self.classify(kv, family, filter);
+        let code = self.classify(&kv, family, filter);
         // Family delete markers share the empty qualifier and sort after its newer puts: never
         // seek past them, or they would not mask the columns that follow.
-        if kv.key.qualifier.is_empty() && self.spec.markers_possible {
+        if kv.qualifier.is_empty() && self.spec.markers_possible {
             return match code {
                 MatchCode::Include
                 | MatchCode::IncludeAndSeekNextCol
@@ -142,13 +142,12 @@ impl QueryMatcher {
 
     fn classify(
         &mut self,
-        kv: &KeyValue,
+        k: &KeyValueRef<'_>,
         family: &[u8],
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
-        let k = &kv.key;
-        if !self.in_column || !same_bytes(&self.column, &k.qualifier) {
-            self.start_column(&k.qualifier);
+        if !self.in_column || !same_bytes(&self.column, k.qualifier) {
+            self.start_column(k.qualifier);
         }
         let ts = k.timestamp;
         let expired = ts < self.spec.oldest_unexpired_ts;
@@ -186,12 +185,12 @@ impl QueryMatcher {
         }
         // 5. Requested columns.
         if let Some(cols) = &self.spec.columns {
-            match cols.binary_search_by(|c| c[..].cmp(&k.qualifier[..])) {
+            match cols.binary_search_by(|c| c[..].cmp(k.qualifier)) {
                 Ok(_) => {}
                 Err(pos) => {
                     return match cols.get(pos) {
                         Some(next) => {
-                            MatchCode::SeekTo(Box::new(CellKey::first_on_column(&k.row, next)))
+                            MatchCode::SeekTo(Box::new(CellKey::first_on_column(k.row, next)))
                         }
                         None => MatchCode::SeekNextRow,
                     };
@@ -206,12 +205,12 @@ impl QueryMatcher {
                 return MatchCode::SeekNextRow;
             }
             let cell = CellRef {
-                row: &k.row,
+                row: k.row,
                 family,
-                qualifier: &k.qualifier,
+                qualifier: k.qualifier,
                 timestamp: ts,
                 cell_type: k.cell_type,
-                value: &kv.value,
+                value: k.value,
             };
             match f.filter_cell(&cell) {
                 ReturnCode::Include => {}
@@ -222,8 +221,8 @@ impl QueryMatcher {
                 ReturnCode::NextRow => return MatchCode::SeekNextRow,
                 ReturnCode::SeekNextUsingHint => {
                     return match f.next_column_hint(&cell) {
-                        Some(q) if q > k.qualifier => {
-                            MatchCode::SeekTo(Box::new(CellKey::first_on_column(&k.row, &q)))
+                        Some(q) if q[..] > *k.qualifier => {
+                            MatchCode::SeekTo(Box::new(CellKey::first_on_column(k.row, &q)))
                         }
                         _ => MatchCode::Skip,
                     };
@@ -249,7 +248,7 @@ impl QueryMatcher {
                 .spec
                 .columns
                 .as_ref()
-                .is_some_and(|cols| cols.last().is_some_and(|q| q[..] == k.qualifier[..]));
+                .is_some_and(|cols| cols.last().is_some_and(|q| q[..] == *k.qualifier));
             return if last_column {
                 MatchCode::IncludeAndSeekNextRow
             } else {

@@ -20,6 +20,8 @@ pub struct StoreScanner {
     matcher: QueryMatcher,
     /// The read is a Get of one row: once the row is done the cursor is not moved past it.
     single_row: bool,
+    /// A column being skipped (reused buffer).
+    column: Vec<u8>,
 }
 
 impl StoreScanner {
@@ -35,6 +37,7 @@ impl StoreScanner {
             cursor,
             matcher,
             single_row,
+            column: Vec::new(),
         }
     }
 
@@ -44,13 +47,14 @@ impl StoreScanner {
     }
 
     /// The row of the next cell, if any (it may turn out to hold nothing visible).
+    #[inline]
     pub fn peek_row(&self) -> Option<&[u8]> {
-        self.peek_row_bytes().map(|r| &r[..])
+        self.cursor.peek_row()
     }
 
-    /// The row under the cursor as the shared buffer the cell holds.
-    pub fn peek_row_bytes(&self) -> Option<&Bytes> {
-        self.cursor.peek().map(|kv| &kv.key.row)
+    /// The row under the cursor as a shared buffer (a slice of its block, not a copy).
+    pub fn peek_row_bytes(&self) -> Option<Bytes> {
+        self.cursor.peek_row_bytes()
     }
 
     /// Positions at the first cell of `row` or after.
@@ -72,7 +76,7 @@ impl StoreScanner {
     fn skip_column(&mut self, row: &[u8], q: &[u8]) -> Result<()> {
         for _ in 0..STEPS_BEFORE_SEEK {
             match self.cursor.peek() {
-                Some(kv) if same_bytes(&kv.key.qualifier, q) && same_bytes(&kv.key.row, row) => {
+                Some(kv) if same_bytes(kv.qualifier, q) && same_bytes(kv.row, row) => {
                     self.cursor.advance()?
                 }
                 _ => return Ok(()),
@@ -88,7 +92,7 @@ impl StoreScanner {
         }
         for _ in 0..STEPS_BEFORE_SEEK {
             match self.cursor.peek() {
-                Some(kv) if same_bytes(&kv.key.row, row) => self.cursor.advance()?,
+                Some(kv) if same_bytes(kv.row, row) => self.cursor.advance()?,
                 _ => return Ok(()),
             }
         }
@@ -109,7 +113,7 @@ impl StoreScanner {
             let Some(kv) = self.cursor.peek() else {
                 return Ok(());
             };
-            if !same_bytes(&kv.key.row, row) {
+            if !same_bytes(kv.row, row) {
                 return Ok(());
             }
             let f = filter.as_mut().map(|f| &mut **f as &mut dyn Filter);
@@ -119,7 +123,7 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextCol => {
                     if self.cursor.take_cell(&self.family, out)? {
-                        let q = &out[out.len() - 1].qualifier();
+                        let q = out[out.len() - 1].qualifier();
                         self.skip_column(row, q)?;
                     }
                 }
@@ -130,8 +134,13 @@ impl StoreScanner {
                 }
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
-                    let q = kv.key.qualifier.clone();
-                    self.skip_column(row, &q)?;
+                    // The qualifier is copied into a reused buffer: the cursor moves under it.
+                    let mut q = std::mem::take(&mut self.column);
+                    q.clear();
+                    q.extend_from_slice(kv.qualifier);
+                    let r = self.skip_column(row, &q);
+                    self.column = q;
+                    r?;
                 }
                 MatchCode::SeekNextRow => {
                     self.skip_row(row)?;
