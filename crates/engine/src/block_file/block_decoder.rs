@@ -180,14 +180,28 @@ impl BlockDecoder {
     #[inline]
     pub fn current(&self) -> Option<KeyValueRef<'_>> {
         let c = self.cur.as_ref()?;
+        let row = match &self.prev_row {
+            PrevRow::InBlock(r) => self.checked(r),
+            PrevRow::Rebuilt(b) => b,
+        };
         Some(KeyValueRef {
-            row: self.prev_row(),
-            qualifier: &self.block[c.qualifier.clone()],
+            row,
+            qualifier: self.checked(&c.qualifier),
             timestamp: c.timestamp,
             cell_type: c.cell_type,
             seq: c.seq,
-            value: &self.block[c.value.clone()],
+            value: self.checked(&c.value),
         })
+    }
+
+    /// The bytes of a range `parse_at` produced (and so checked to lie within the block).
+    #[inline]
+    fn checked(&self, r: &Range<usize>) -> &[u8] {
+        debug_assert!(r.start <= r.end && r.end <= self.block.len());
+        // SAFETY: every range held in `cur` or `prev_row` comes from `parse_at`, which takes
+        // it from a reader over `self.block[..data_end]`, or is the empty range 0..0; the
+        // block is never replaced while they are held (a new block means a new decoder).
+        unsafe { self.block.get_unchecked(r.clone()) }
     }
 
     /// The sequence id of the cell under the cursor.
