@@ -31,14 +31,27 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             continue;
         };
         let mut s = d.clone();
+        let family = Bytes::from_static(b"cf");
+        let mut out = Vec::new();
         for _ in 0..10_000 {
-            match d.next_cell() {
-                Ok(Some(_)) => {}
+            match d.advance() {
+                Ok(true) => {
+                    // The in-place view and the packed cell read the ranges the parser took.
+                    let v = d.current().expect("a current cell after advance");
+                    std::hint::black_box((v.row, v.qualifier, v.value));
+                    assert!(d.push_current(&family, &mut out));
+                    let c = out.pop().expect("pushed");
+                    assert_eq!(
+                        (c.row(), c.qualifier(), c.value()),
+                        (v.row, v.qualifier, v.value)
+                    );
+                }
                 _ => break,
             }
         }
         let target = CellKey::first_on_row(&data[..data.len().min(8)]);
-        if let Ok(Some(_)) = s.seek(&target) {
+        if let Ok(true) = s.seek(&target) {
+            let _ = s.current();
             let _ = s.next_cell();
         }
     }
