@@ -345,15 +345,7 @@ impl Cell {
                 qualifier,
                 value,
             } => [row, qualifier, value][field].clone(),
-            CellData::Packed {
-                buf,
-                row,
-                qualifier,
-                value,
-            } => {
-                let (a, b) = [row, qualifier, value][field];
-                buf.slice(*a as usize..*b as usize)
-            }
+            CellData::Packed { buf, .. } => buf.slice_ref(self.field(field)),
         }
     }
 
