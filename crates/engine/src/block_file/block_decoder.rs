@@ -1,7 +1,8 @@
 //! Decodes the cells of one raw data block, never panicking on malformed bytes.
 //!
-//! Decoded cells share the block's buffer: a row, qualifier or value is a slice of the block
-//! (a reference count, not a copy), except a row rebuilt from a shared prefix (PREFIX encoding).
+//! The cursor holds the current cell as positions in the block and lends it as a view
+//! (`current`); a cell taken out of it shares the block's buffer (a reference count, not a
+//! copy), except a row rebuilt from a shared prefix (PREFIX encoding).
 
 use crate::byte_reader::ByteReader;
 use crate::cell::{Cell, CellKey, CellType, KeyValue, KeyValueRef};
