@@ -100,6 +100,11 @@ impl QueryMatcher {
         &self.spec
     }
 
+    /// The qualifier of the column the last matched cell belongs to.
+    pub fn column(&self) -> &[u8] {
+        &self.column
+    }
+
     /// Resets the per-row state for `row`.
     pub fn start_row(&mut self, row: &[u8]) {
         self.row.clear();

@@ -20,8 +20,6 @@ pub struct StoreScanner {
     matcher: QueryMatcher,
     /// The read is a Get of one row: once the row is done the cursor is not moved past it.
     single_row: bool,
-    /// A column being skipped (reused buffer).
-    column: Vec<u8>,
 }
 
 impl StoreScanner {
@@ -37,7 +35,6 @@ impl StoreScanner {
             cursor,
             matcher,
             single_row,
-            column: Vec::new(),
         }
     }
 
@@ -72,17 +69,17 @@ impl StoreScanner {
         self.cursor.last_row_before(row)
     }
 
-    /// Moves past every cell of column `q` of `row`: a few steps, then a seek.
-    fn skip_column(&mut self, row: &[u8], q: &[u8]) -> Result<()> {
+    /// Moves `cursor` past every cell of column `q` of `row`: a few steps, then a seek.
+    fn skip_column(cursor: &mut MergeCursor, row: &[u8], q: &[u8]) -> Result<()> {
         for _ in 0..STEPS_BEFORE_SEEK {
-            match self.cursor.peek() {
+            match cursor.peek() {
                 Some(kv) if same_bytes(kv.qualifier, q) && same_bytes(kv.row, row) => {
-                    self.cursor.advance()?
+                    cursor.advance()?
                 }
                 _ => return Ok(()),
             }
         }
-        self.cursor.seek_forward(&CellKey::after_column(row, q))
+        cursor.seek_forward(&CellKey::after_column(row, q))
     }
 
     /// Moves past every cell of `row`: a few steps, then a seek. A Get's scanner stays put.
@@ -123,8 +120,7 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextCol => {
                     if self.cursor.take_cell(&self.family, out)? {
-                        let q = out[out.len() - 1].qualifier();
-                        self.skip_column(row, q)?;
+                        Self::skip_column(&mut self.cursor, row, self.matcher.column())?;
                     }
                 }
                 MatchCode::IncludeAndSeekNextRow => {
@@ -134,13 +130,8 @@ impl StoreScanner {
                 }
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
-                    // The qualifier is copied into a reused buffer: the cursor moves under it.
-                    let mut q = std::mem::take(&mut self.column);
-                    q.clear();
-                    q.extend_from_slice(kv.qualifier);
-                    let r = self.skip_column(row, &q);
-                    self.column = q;
-                    r?;
+                    // The matcher holds a copy of the column: the cursor moves under the cell.
+                    Self::skip_column(&mut self.cursor, row, self.matcher.column())?;
                 }
                 MatchCode::SeekNextRow => {
                     self.skip_row(row)?;
