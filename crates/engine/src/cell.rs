@@ -93,12 +93,7 @@ pub struct CellKey {
 
 impl Ord for CellKey {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.row
-            .cmp(&other.row)
-            .then_with(|| self.qualifier.cmp(&other.qualifier))
-            .then_with(|| other.timestamp.cmp(&self.timestamp))
-            .then_with(|| other.cell_type.cmp(&self.cell_type))
-            .then_with(|| other.seq.cmp(&self.seq))
+        KeyValueRef::of_key(self).cmp_key(&KeyValueRef::of_key(other))
     }
 }
 
@@ -186,8 +181,21 @@ pub struct KeyValueRef<'a> {
     pub value: &'a [u8],
 }
 
-impl KeyValueRef<'_> {
-    /// Orders two cells as their [`CellKey`]s order.
+impl<'a> KeyValueRef<'a> {
+    /// The key `k` as a view with an empty value.
+    pub fn of_key(k: &'a CellKey) -> KeyValueRef<'a> {
+        KeyValueRef {
+            row: &k.row,
+            qualifier: &k.qualifier,
+            timestamp: k.timestamp,
+            cell_type: k.cell_type,
+            seq: k.seq,
+            value: &[],
+        }
+    }
+
+    /// Orders two cells by key: row and qualifier ascending, then timestamp, type and sequence
+    /// id descending (the one definition of the cell order; [`CellKey`] orders through it).
     pub fn cmp_key(&self, o: &KeyValueRef<'_>) -> Ordering {
         self.row
             .cmp(o.row)
@@ -199,26 +207,7 @@ impl KeyValueRef<'_> {
 
     /// Orders the cell against `k` as [`CellKey`]s order.
     pub fn cmp_cell_key(&self, k: &CellKey) -> Ordering {
-        self.row
-            .cmp(&k.row[..])
-            .then_with(|| self.qualifier.cmp(&k.qualifier[..]))
-            .then_with(|| k.timestamp.cmp(&self.timestamp))
-            .then_with(|| k.cell_type.cmp(&self.cell_type))
-            .then_with(|| k.seq.cmp(&self.seq))
-    }
-
-    /// An owned copy of the cell.
-    pub fn to_key_value(&self) -> KeyValue {
-        KeyValue {
-            key: CellKey {
-                row: Bytes::copy_from_slice(self.row),
-                qualifier: Bytes::copy_from_slice(self.qualifier),
-                timestamp: self.timestamp,
-                cell_type: self.cell_type,
-                seq: self.seq,
-            },
-            value: Bytes::copy_from_slice(self.value),
-        }
+        self.cmp_key(&KeyValueRef::of_key(k))
     }
 }
 
