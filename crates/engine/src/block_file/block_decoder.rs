@@ -102,9 +102,10 @@ impl BlockDecoder {
     }
 
     /// The previous cell's row.
+    #[inline]
     fn prev_row(&self) -> &[u8] {
         match &self.prev_row {
-            PrevRow::InBlock(r) => &self.block[r.clone()],
+            PrevRow::InBlock(r) => self.checked(r),
             PrevRow::Rebuilt(b) => b,
         }
     }
@@ -181,12 +182,8 @@ impl BlockDecoder {
     #[inline]
     pub fn current(&self) -> Option<KeyValueRef<'_>> {
         let c = self.cur.as_ref()?;
-        let row = match &self.prev_row {
-            PrevRow::InBlock(r) => self.checked(r),
-            PrevRow::Rebuilt(b) => b,
-        };
         Some(KeyValueRef {
-            row,
+            row: self.prev_row(),
             qualifier: self.checked(&c.qualifier),
             timestamp: c.timestamp,
             cell_type: c.cell_type,
@@ -260,10 +257,14 @@ impl BlockDecoder {
                 c.cell_type,
                 c.value.clone(),
             )),
-            PrevRow::Rebuilt(_) => match self.current_key_value() {
-                Some(kv) => out.push(Cell::from_key_value(family, kv)),
-                None => return false,
-            },
+            PrevRow::Rebuilt(row) => out.push(Cell::new(
+                row.clone(),
+                family.clone(),
+                self.block.slice(c.qualifier.clone()),
+                c.timestamp,
+                c.cell_type,
+                self.block.slice(c.value.clone()),
+            )),
         }
         true
     }
