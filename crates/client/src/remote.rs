@@ -116,8 +116,8 @@ fn row_result(v: &TValue) -> Option<RowResult> {
         }
     }
     cells.sort_by(|a, b| {
-        (&a.family(), &a.qualifier())
-            .cmp(&(&b.family(), &b.qualifier()))
+        (a.family(), a.qualifier())
+            .cmp(&(b.family(), b.qualifier()))
             .then(b.timestamp().cmp(&a.timestamp()))
     });
     Some(RowResult {

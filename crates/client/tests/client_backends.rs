@@ -94,7 +94,7 @@ fn scenario(conn: &Connection) {
     );
     assert!(only_cf
         .iter()
-        .all(|r| r.cells.len() == 1 && r.cells[0].family()[..] == b"cf"[..]));
+        .all(|r| r.cells.len() == 1 && r.cells[0].family() == b"cf"));
     let filtered = rows(
         t.scanner(Scan::new(), Some(b"ValueFilter(=, 'regexstring:^a1')"))
             .unwrap(),

@@ -102,14 +102,14 @@ fn each_filter_matches_a_naive_evaluation_forward_and_reversed() {
         ("RowFilter(>=, 'binary:r5')", Box::new(yes), Box::new(|r: &Row| r.0[..] >= b"r5"[..])),
         ("RowFilter(=, 'regexstring:^r[37]0')", Box::new(yes), Box::new(|r: &Row| r.0.starts_with(b"r30") || r.0.starts_with(b"r70"))),
         ("PrefixFilter('r4')", Box::new(yes), Box::new(|r: &Row| r.0.starts_with(b"r4"))),
-        ("QualifierFilter(<=, 'binary:q3')", Box::new(|c: &Cell| c.qualifier()[..] <= b"q3"[..]), Box::new(any_row)),
-        ("ValueFilter(=, 'binary:v7')", Box::new(|c: &Cell| c.value()[..] == b"v7"[..]), Box::new(any_row)),
+        ("QualifierFilter(<=, 'binary:q3')", Box::new(|c: &Cell| c.qualifier() <= &b"q3"[..]), Box::new(any_row)),
+        ("ValueFilter(=, 'binary:v7')", Box::new(|c: &Cell| c.value() == b"v7"), Box::new(any_row)),
         ("ValueFilter(!=, 'substring:V1')", Box::new(|c: &Cell| !String::from_utf8_lossy(c.value()).contains('1')), Box::new(any_row)),
-        ("FamilyFilter(=, 'binary:b')", Box::new(|c: &Cell| c.family()[..] == b"b"[..]), Box::new(any_row)),
+        ("FamilyFilter(=, 'binary:b')", Box::new(|c: &Cell| c.family() == b"b"), Box::new(any_row)),
         ("ColumnPrefixFilter('q2')", Box::new(|c: &Cell| c.qualifier().starts_with(b"q2")), Box::new(any_row)),
         ("MultipleColumnPrefixFilter('q1', 'q6')", Box::new(|c: &Cell| c.qualifier().starts_with(b"q1") || c.qualifier().starts_with(b"q6")), Box::new(any_row)),
-        ("ColumnRangeFilter('q2', true, 'q5', false)", Box::new(|c: &Cell| c.qualifier()[..] >= b"q2"[..] && c.qualifier()[..] < b"q5"[..]), Box::new(any_row)),
-        ("ColumnRangeFilter('q2', false, 'q5', true)", Box::new(|c: &Cell| c.qualifier()[..] > b"q2"[..] && c.qualifier()[..] <= b"q5"[..]), Box::new(any_row)),
+        ("ColumnRangeFilter('q2', true, 'q5', false)", Box::new(|c: &Cell| c.qualifier() >= &b"q2"[..] && c.qualifier() < &b"q5"[..]), Box::new(any_row)),
+        ("ColumnRangeFilter('q2', false, 'q5', true)", Box::new(|c: &Cell| c.qualifier() > &b"q2"[..] && c.qualifier() <= &b"q5"[..]), Box::new(any_row)),
         ("TimestampsFilter(2, 4)", Box::new(|c: &Cell| c.timestamp() == 2 || c.timestamp() == 4), Box::new(any_row)),
         ("FuzzyRowFilter('r?0??', '01011')", Box::new(yes), Box::new(|r: &Row| r.0.len() >= 5 && r.0[0] == b'r' && r.0[2] == b'0')),
         (
@@ -120,37 +120,37 @@ fn each_filter_matches_a_naive_evaluation_forward_and_reversed() {
         (
             "SingleColumnValueFilter('a', 'q1', =, 'binary:v3')",
             Box::new(yes),
-            Box::new(|r: &Row| r.1.iter().find(|c| c.family()[..] == b"a"[..] && c.qualifier()[..] == b"q1"[..]).is_none_or(|c| c.value()[..] == b"v3"[..])),
+            Box::new(|r: &Row| r.1.iter().find(|c| c.family() == b"a" && c.qualifier() == b"q1").is_none_or(|c| c.value() == b"v3")),
         ),
         (
             "SingleColumnValueFilter('a', 'q1', =, 'binary:v3', true, true)",
             Box::new(yes),
-            Box::new(|r: &Row| r.1.iter().find(|c| c.family()[..] == b"a"[..] && c.qualifier()[..] == b"q1"[..]).is_some_and(|c| c.value()[..] == b"v3"[..])),
+            Box::new(|r: &Row| r.1.iter().find(|c| c.family() == b"a" && c.qualifier() == b"q1").is_some_and(|c| c.value() == b"v3")),
         ),
         (
             "SingleColumnValueExcludeFilter('a', 'q1', =, 'binary:v3', true, true)",
-            Box::new(|c: &Cell| !(c.family()[..] == b"a"[..] && c.qualifier()[..] == b"q1"[..])),
-            Box::new(|r: &Row| r.1.iter().find(|c| c.family()[..] == b"a"[..] && c.qualifier()[..] == b"q1"[..]).is_some_and(|c| c.value()[..] == b"v3"[..])),
+            Box::new(|c: &Cell| !(c.family() == b"a" && c.qualifier() == b"q1")),
+            Box::new(|r: &Row| r.1.iter().find(|c| c.family() == b"a" && c.qualifier() == b"q1").is_some_and(|c| c.value() == b"v3")),
         ),
         (
             "QualifierFilter(>=, 'binary:q4') AND ValueFilter(<, 'binary:v5')",
-            Box::new(|c: &Cell| c.qualifier()[..] >= b"q4"[..] && c.value()[..] < b"v5"[..]),
+            Box::new(|c: &Cell| c.qualifier() >= &b"q4"[..] && c.value() < &b"v5"[..]),
             Box::new(any_row),
         ),
         (
             "QualifierFilter(=, 'binary:q0') OR ValueFilter(=, 'binary:v0') OR FamilyFilter(=, 'binary:b')",
-            Box::new(|c: &Cell| c.qualifier()[..] == b"q0"[..] || c.value()[..] == b"v0"[..] || c.family()[..] == b"b"[..]),
+            Box::new(|c: &Cell| c.qualifier() == b"q0" || c.value() == b"v0" || c.family() == b"b"),
             Box::new(any_row),
         ),
         (
             "(PrefixFilter('r3') OR PrefixFilter('r8')) AND ValueFilter(>, 'binary:v4')",
-            Box::new(|c: &Cell| c.value()[..] > b"v4"[..]),
+            Box::new(|c: &Cell| c.value() > &b"v4"[..]),
             Box::new(|r: &Row| r.0.starts_with(b"r3") || r.0.starts_with(b"r8")),
         ),
         (
             "SKIP ValueFilter(!=, 'binary:v9')",
             Box::new(yes),
-            Box::new(|r: &Row| r.1.iter().all(|c| c.value()[..] != b"v9"[..])),
+            Box::new(|r: &Row| r.1.iter().all(|c| c.value() != b"v9")),
         ),
     ];
     for (text, keep_cell, keep_row) in &cases {
@@ -524,7 +524,7 @@ fn leaf(g: &mut Gen) -> Tree {
                     "QualifierFilter({op}, 'binary:{}')",
                     String::from_utf8_lossy(&q)
                 ),
-                pred: Box::new(move |c| f(c.qualifier()[..].cmp(&q[..]))),
+                pred: Box::new(move |c| f(c.qualifier().cmp(&q[..]))),
             }
         }
         1 => {
@@ -535,7 +535,7 @@ fn leaf(g: &mut Gen) -> Tree {
                     "ValueFilter({op}, 'binary:{}')",
                     String::from_utf8_lossy(&v)
                 ),
-                pred: Box::new(move |c| f(c.value()[..].cmp(&v[..]))),
+                pred: Box::new(move |c| f(c.value().cmp(&v[..]))),
             }
         }
         2 => {
@@ -559,7 +559,7 @@ fn leaf(g: &mut Gen) -> Tree {
             let r = format!("r{}", g.below(9)).into_bytes();
             Tree {
                 text: format!("RowFilter({op}, 'binary:{}')", String::from_utf8_lossy(&r)),
-                pred: Box::new(move |c| f(c.row()[..].cmp(&r[..]))),
+                pred: Box::new(move |c| f(c.row().cmp(&r[..]))),
             }
         }
         4 => {

@@ -26,7 +26,7 @@ impl Table {
                     let base = match old {
                         None => 0,
                         Some(c) => {
-                            let bytes: [u8; 8] = c.value()[..].try_into().map_err(|_| {
+                            let bytes: [u8; 8] = c.value().try_into().map_err(|_| {
                                 Error::IllegalArgument(format!(
                                 "cannot increment {}:{}: the cell is {} bytes, not an 8-byte long",
                                 String::from_utf8_lossy(f),
