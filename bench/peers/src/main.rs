@@ -6,10 +6,11 @@
 //! ```text
 //! cargo run --release --manifest-path bench/peers/Cargo.toml [--features rocksdb] -- \
 //!     [--cells N] [--reps R] [--quick] [--engines a,b] [--dir DIR] [--only NAME]
-//!     [--gets N] [--scans N]
+//!     [--gets N] [--scans N] [--ycsb N]
 //! ```
 //!
-//! `--gets`/`--scans` set the calls per warm read workload (longer runs to attach a profiler to).
+//! `--gets`/`--scans` set the calls per warm read workload and `--ycsb` the operations per YCSB
+//! workload (longer runs to attach a profiler to).
 //! `bash scripts/bench-peers.sh` runs the full program with RocksDB and rewrites
 //! `docs/performance.md`.
 
@@ -46,6 +47,7 @@ fn parse_args() -> Result<Args> {
     let mut child = None;
     let mut gets: Option<usize> = None;
     let mut scans: Option<usize> = None;
+    let mut ycsb: Option<usize> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     let value = |it: &mut std::slice::Iter<String>, name: &str| -> Result<String> {
@@ -63,6 +65,7 @@ fn parse_args() -> Result<Args> {
             "--child" => child = Some(value(&mut it, a)?),
             "--gets" => gets = Some(value(&mut it, a)?.parse()?),
             "--scans" => scans = Some(value(&mut it, a)?.parse()?),
+            "--ycsb" => ycsb = Some(value(&mut it, a)?.parse()?),
             "--only" => {
                 let _ = workload::ONLY.set(value(&mut it, a)?);
             }
@@ -79,7 +82,7 @@ fn parse_args() -> Result<Args> {
         small_cells: cells * 10,
         gets: gets.unwrap_or(if quick { 2_000 } else { 50_000 }),
         scans: scans.unwrap_or(if quick { 200 } else { 5_000 }),
-        ycsb_ops: if quick { 2_000 } else { 50_000 },
+        ycsb_ops: ycsb.unwrap_or(if quick { 2_000 } else { 50_000 }),
         cold_ops: if quick { 200 } else { 5_000 },
         fsync_puts: if quick { 20 } else { 500 },
     };

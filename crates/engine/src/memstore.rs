@@ -1,10 +1,9 @@
 //! The in-memory sorted buffer of a store (HBase's `MemStore`): a lock-free skip list of cells
 //! with size accounting. Writers insert concurrently; readers iterate with seeks.
 
-use crate::cell::{CellKey, KeyValue};
+use crate::cell::{CellKey, KeyValue, KeyValueRef};
 use bytes::Bytes;
 use crossbeam_skiplist::SkipMap;
-use std::collections::VecDeque;
 use std::ops::Bound;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -154,73 +153,77 @@ fn entry_cell(e: &crossbeam_skiplist::map::Entry<'_, MemKey, Bytes>) -> KeyValue
     }
 }
 
-/// Cells a seek fetches into a scanner's buffer, and cells each later refill fetches: one
-/// skip-list search serves several steps, since a step is usually followed by more.
-const FIRST_FETCH: usize = 4;
-const REFILL: usize = 16;
+/// A skip-list entry held by a scanner: a counted reference to its node, which stays readable
+/// (and keeps its place in the list) while held, however the list changes.
+type HeldEntry = crossbeam_skiplist::map::Entry<'static, MemKey, Bytes>;
 
-/// A cursor over a memstore, with seeks. Cells are fetched a few at a time into a local
-/// buffer, so stepping costs one skip-list search per batch instead of one per cell. Cells
-/// inserted after a batch was fetched may be missed; they carry sequence ids above any read
-/// point taken before the scanner, so a read never needs them.
+/// A cursor over a memstore, with seeks. A seek is one skip-list search; each step follows the
+/// entry's successor link, and a cell is copied (its buffers shared) only when taken. Cells
+/// inserted after the cursor passed their place are not seen; cells inserted ahead of it may
+/// be. Either way they carry sequence ids above any read point taken before the scanner, so a
+/// read never needs them and never shows them.
 #[derive(Debug)]
 pub struct MemstoreScanner {
+    /// The entry under the cursor. It borrows the skip list of `mem`, so it is declared first
+    /// and dropped before the `Arc` that keeps the list alive.
+    cur: Option<HeldEntry>,
     mem: Arc<Memstore>,
-    buf: VecDeque<KeyValue>,
-    /// No cell follows the buffered ones.
-    exhausted: bool,
 }
 
 impl MemstoreScanner {
     /// An unpositioned cursor; call `seek` first.
     pub fn new(mem: Arc<Memstore>) -> Self {
-        MemstoreScanner {
-            mem,
-            buf: VecDeque::new(),
-            exhausted: true,
-        }
+        MemstoreScanner { cur: None, mem }
     }
 
     /// The cell under the cursor.
-    pub fn peek(&self) -> Option<&KeyValue> {
-        self.buf.front()
+    pub fn peek(&self) -> Option<KeyValueRef<'_>> {
+        self.cur.as_ref().map(|e| {
+            let mut kv = KeyValueRef::of_key(&e.key().key);
+            kv.value = e.value();
+            kv
+        })
     }
 
-    fn fill(&mut self, from: Bound<&CellKey>, n: usize) {
-        let before = self.buf.len();
-        let from = match from {
-            Bound::Included(k) => Bound::Included(MemKey::new(k.clone())),
-            Bound::Excluded(k) => Bound::Excluded(MemKey::new(k.clone())),
-            Bound::Unbounded => Bound::Unbounded,
-        };
-        self.buf.extend(
-            self.mem
-                .map
-                .range((from, Bound::Unbounded))
-                .take(n)
-                .map(|e| entry_cell(&e)),
-        );
-        self.exhausted = self.buf.len() - before < n;
+    /// The row of the cell under the cursor, shared.
+    pub fn peek_row_bytes(&self) -> Option<Bytes> {
+        self.cur.as_ref().map(|e| e.key().key.row.clone())
+    }
+
+    fn hold(&self, e: crossbeam_skiplist::map::Entry<'_, MemKey, Bytes>) -> HeldEntry {
+        // SAFETY: the entry borrows `self.mem.map`, which lives in the `Arc` allocation this
+        // scanner owns: it neither moves nor drops while the scanner exists, and the scanner
+        // drops its entry before its `Arc` (field order). The extended lifetime never leaves
+        // the scanner: `peek` lends views bounded by `&self`, `take` returns owned cells.
+        unsafe {
+            std::mem::transmute::<crossbeam_skiplist::map::Entry<'_, MemKey, Bytes>, HeldEntry>(e)
+        }
     }
 
     /// Positions at the first cell ≥ `key`.
     pub fn seek(&mut self, key: &CellKey) {
-        self.buf.clear();
-        self.fill(Bound::Included(key), FIRST_FETCH);
+        self.cur = None;
+        let target = MemKey::new(key.clone());
+        self.cur = self
+            .mem
+            .map
+            .lower_bound(Bound::Included(&target))
+            .map(|e| self.hold(e));
     }
 
     /// Moves to the next cell.
     pub fn next(&mut self) {
-        self.take();
+        if let Some(e) = self.cur.take() {
+            self.cur = e.next();
+        }
     }
 
-    /// Moves to the next cell, returning the one under the cursor without copying it.
+    /// Moves to the next cell, returning the one under the cursor (its buffers shared).
     pub fn take(&mut self) -> Option<KeyValue> {
-        let cur = self.buf.pop_front()?;
-        if self.buf.is_empty() && !self.exhausted {
-            self.fill(Bound::Excluded(&cur.key), REFILL);
-        }
-        Some(cur)
+        let e = self.cur.take()?;
+        let kv = entry_cell(&e);
+        self.cur = e.next();
+        Some(kv)
     }
 
     /// The row of the last cell before `first_on_row(row)`.
@@ -238,10 +241,10 @@ mod tests {
     use super::*;
     use crate::cell::CellType;
 
-    fn key(row: &[u8], ts: i64) -> CellKey {
+    fn key(row: &[u8], qualifier: &[u8], ts: i64) -> CellKey {
         CellKey {
             row: Bytes::copy_from_slice(row),
-            qualifier: Bytes::new(),
+            qualifier: Bytes::copy_from_slice(qualifier),
             timestamp: ts,
             cell_type: CellType::Put,
             seq: 1,
@@ -265,17 +268,65 @@ mod tests {
             &[0xff; 9],
             &[0xff; 17],
         ];
+        let columns: [(&[u8], i64); 5] = [(b"", 1), (b"", 2), (b"q", 1), (b"q", 2), (b"r", 1)];
         for a in rows {
             for b in rows {
-                for (ta, tb) in [(1, 1), (1, 2), (2, 1)] {
-                    let (x, y) = (key(a, ta), key(b, tb));
-                    assert_eq!(
-                        MemKey::new(x.clone()).cmp(&MemKey::new(y.clone())),
-                        x.cmp(&y),
-                        "{a:?}@{ta} vs {b:?}@{tb}"
-                    );
+                for (qa, ta) in columns {
+                    for (qb, tb) in columns {
+                        let (x, y) = (key(a, qa, ta), key(b, qb, tb));
+                        assert_eq!(
+                            MemKey::new(x.clone()).cmp(&MemKey::new(y.clone())),
+                            x.cmp(&y),
+                            "{a:?}/{qa:?}@{ta} vs {b:?}/{qb:?}@{tb}"
+                        );
+                    }
                 }
             }
         }
+    }
+
+    fn put(m: &Memstore, row: &[u8], ts: i64, value: &str) {
+        m.insert(KeyValue {
+            key: key(row, b"q", ts),
+            value: Bytes::copy_from_slice(value.as_bytes()),
+        });
+    }
+
+    fn rest(sc: &mut MemstoreScanner) -> Vec<(Vec<u8>, String)> {
+        std::iter::from_fn(|| sc.take())
+            .map(|kv| {
+                let v = String::from_utf8(kv.value.to_vec()).unwrap();
+                (kv.key.row.to_vec(), v)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn scanner_keeps_its_place_while_the_memstore_changes() {
+        let m = Memstore::new();
+        for r in [b"b", b"d", b"f"] {
+            put(&m, r, 1, "old");
+        }
+        let mut sc = MemstoreScanner::new(m.clone());
+        sc.seek(&CellKey::first_on_row(b"c"));
+        assert_eq!(sc.peek().map(|kv| kv.row), Some(&b"d"[..]));
+        // Behind the cursor, under it (the same key again replaces the held node) and ahead.
+        put(&m, b"a", 1, "behind");
+        put(&m, b"d", 1, "replaced");
+        put(&m, b"e", 1, "ahead");
+        drop(m);
+        // The held cell stays readable; the cursor then goes on in key order from it.
+        assert_eq!(sc.peek().map(|kv| kv.value), Some(&b"old"[..]));
+        assert_eq!(
+            rest(&mut sc),
+            [
+                (b"d".to_vec(), "old".to_string()),
+                (b"e".to_vec(), "ahead".to_string()),
+                (b"f".to_vec(), "old".to_string()),
+            ]
+        );
+        assert!(sc.peek().is_none());
+        sc.seek(&CellKey::first_on_row(b""));
+        assert_eq!(rest(&mut sc).len(), 5);
     }
 }

@@ -21,7 +21,7 @@ impl Source {
     #[inline]
     fn peek(&self) -> Option<KeyValueRef<'_>> {
         match self {
-            Source::Mem(m) => m.peek().map(KeyValue::as_view),
+            Source::Mem(m) => m.peek(),
             Source::File(f) => f.peek(),
         }
     }
@@ -29,7 +29,7 @@ impl Source {
     #[inline]
     fn peek_seq(&self) -> Option<u64> {
         match self {
-            Source::Mem(m) => m.peek().map(|kv| kv.key.seq),
+            Source::Mem(m) => m.peek().map(|kv| kv.seq),
             Source::File(f) => f.peek_seq(),
         }
     }
@@ -37,14 +37,14 @@ impl Source {
     #[inline]
     fn peek_row(&self) -> Option<&[u8]> {
         match self {
-            Source::Mem(m) => m.peek().map(|kv| &kv.key.row[..]),
+            Source::Mem(m) => m.peek().map(|kv| kv.row),
             Source::File(f) => f.peek_row(),
         }
     }
 
     fn peek_row_bytes(&self) -> Option<Bytes> {
         match self {
-            Source::Mem(m) => m.peek().map(|kv| kv.key.row.clone()),
+            Source::Mem(m) => m.peek_row_bytes(),
             Source::File(f) => f.peek_row_bytes(),
         }
     }
