@@ -197,9 +197,8 @@ impl<'a> KeyValueRef<'a> {
     /// Orders two cells by key: row and qualifier ascending, then timestamp, type and sequence
     /// id descending (the one definition of the cell order; [`CellKey`] orders through it).
     pub fn cmp_key(&self, o: &KeyValueRef<'_>) -> Ordering {
-        self.row
-            .cmp(o.row)
-            .then_with(|| self.qualifier.cmp(o.qualifier))
+        cmp_bytes(self.row, o.row)
+            .then_with(|| cmp_bytes(self.qualifier, o.qualifier))
             .then_with(|| o.timestamp.cmp(&self.timestamp))
             .then_with(|| o.cell_type.cmp(&self.cell_type))
             .then_with(|| o.seq.cmp(&self.seq))
@@ -477,6 +476,21 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).all(|(x, y)| x == y)
 }
 
+/// `a.cmp(b)`, without calling `memcmp` when either side is empty. The pointer of an empty
+/// slice is often dangling (`Vec::new()`, `Bytes::new()`, `&[]`), and glibc's AVX-512 `memcmp`
+/// reads both pointers under an all-zero mask even for length 0: a masked load whose masked-out
+/// bytes would fault takes a microcode assist, about 145 ns on the benchmark machine against
+/// 1.6 ns for comparing two 16-byte rows. Empty qualifiers, empty region boundaries and the
+/// first-on-row keys of every seek meet that case all the time. (`same_bytes` is the equality.)
+#[inline]
+pub fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
+    if a.is_empty() || b.is_empty() {
+        a.len().cmp(&b.len())
+    } else {
+        a.cmp(b)
+    }
+}
+
 /// The smallest byte string greater than every string starting with `prefix`, or `None` when
 /// no such string exists (the prefix is empty or all 0xFF).
 pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
@@ -553,7 +567,7 @@ mod tests {
     }
 
     #[test]
-    fn same_bytes_agrees_with_slice_equality() {
+    fn same_bytes_and_cmp_bytes_agree_with_slice_equality_and_order() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
             x ^= x << 13;
@@ -574,6 +588,9 @@ mod tests {
                 _ => {}
             }
             assert_eq!(same_bytes(&a, &b), a == b, "{a:?} vs {b:?}");
+            assert_eq!(cmp_bytes(&a, &b), a.cmp(&b), "{a:?} vs {b:?}");
+            assert_eq!(cmp_bytes(&b, &a), b.cmp(&a), "{b:?} vs {a:?}");
+            assert_eq!(cmp_bytes(&a, &[]), a.cmp(&vec![]), "{a:?} vs []");
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::block_cache::Priority;
 use crate::block_file::{BlockFileReader, CacheMode, FileScanner};
-use crate::cell::KeyValue;
+use crate::cell::{cmp_bytes, KeyValue};
 use crate::memstore::{Memstore, MemstoreScanner};
 use crate::metrics::Metrics;
 use crate::read::{MatchSpec, MergeCursor, QueryMatcher, Source, StoreScanner, TimeRange};
@@ -233,8 +233,14 @@ impl Store {
                 continue;
             }
             if let Some(row) = req.get_row {
-                let out_of_range = meta.first_key.as_ref().is_some_and(|k| &k.row[..] > row)
-                    || meta.last_key.as_ref().is_some_and(|k| &k.row[..] < row);
+                let out_of_range = meta
+                    .first_key
+                    .as_ref()
+                    .is_some_and(|k| cmp_bytes(&k.row, row).is_gt())
+                    || meta
+                        .last_key
+                        .as_ref()
+                        .is_some_and(|k| cmp_bytes(&k.row, row).is_lt());
                 if out_of_range {
                     continue;
                 }

@@ -5,7 +5,7 @@
 //! copy), except a row rebuilt from a shared prefix (PREFIX encoding).
 
 use crate::byte_reader::ByteReader;
-use crate::cell::{Cell, CellKey, CellType, KeyValue, KeyValueRef};
+use crate::cell::{cmp_bytes, Cell, CellKey, CellType, KeyValue, KeyValueRef};
 use bytes::Bytes;
 use std::cmp::Ordering;
 use std::ops::Range;
@@ -302,11 +302,11 @@ impl BlockDecoder {
         let suffix = &self.block[p.suffix.clone()];
         let t = &target.row[..];
         let row_ord = match t.get(..prefix.len()) {
-            Some(tp) => prefix.cmp(tp).then_with(|| suffix.cmp(&t[prefix.len()..])),
-            None => prefix.cmp(t),
+            Some(tp) => cmp_bytes(prefix, tp).then_with(|| cmp_bytes(suffix, &t[prefix.len()..])),
+            None => cmp_bytes(prefix, t),
         };
         row_ord
-            .then_with(|| self.block[p.qualifier.clone()].cmp(&target.qualifier[..]))
+            .then_with(|| cmp_bytes(&self.block[p.qualifier.clone()], &target.qualifier))
             .then_with(|| target.timestamp.cmp(&p.timestamp))
             .then_with(|| target.cell_type.cmp(&p.cell_type))
             .then_with(|| target.seq.cmp(&p.seq))

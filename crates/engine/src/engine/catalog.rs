@@ -1,6 +1,7 @@
 //! The in-memory catalog of tables and their regions, and its persistence to the manifest.
 
 use super::Inner;
+use crate::cell::cmp_bytes;
 use crate::error::{Error, Result};
 use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
 use crate::region::Region;
@@ -23,14 +24,16 @@ impl TableEntry {
     pub fn region_for(&self, row: &[u8]) -> Arc<Region> {
         let i = self
             .regions
-            .partition_point(|r| r.start.as_slice() <= row)
+            .partition_point(|r| cmp_bytes(&r.start, row).is_le())
             .saturating_sub(1);
         self.regions[i].clone()
     }
 
     /// The last region whose start is < `row` (the region holding the rows just below `row`).
     pub fn region_before(&self, row: &[u8]) -> Option<Arc<Region>> {
-        let i = self.regions.partition_point(|r| r.start.as_slice() < row);
+        let i = self
+            .regions
+            .partition_point(|r| cmp_bytes(&r.start, row).is_lt());
         i.checked_sub(1).map(|i| self.regions[i].clone())
     }
 }

@@ -2,7 +2,7 @@
 //! and walks a table's regions in order (HBase's `RegionScanner` and client scanner).
 
 use super::Inner;
-use crate::cell::{same_bytes, Cell, CellKey};
+use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey};
 use crate::client::{ColumnSelection, Get, RowResult, Scan};
 use crate::error::Result;
 use crate::filter::Filter;
@@ -27,16 +27,16 @@ impl RowRange {
     fn above_lo(&self, row: &[u8]) -> bool {
         match &self.lo {
             Bound::Unbounded => true,
-            Bound::Included(l) => row >= &l[..],
-            Bound::Excluded(l) => row > &l[..],
+            Bound::Included(l) => cmp_bytes(row, l).is_ge(),
+            Bound::Excluded(l) => cmp_bytes(row, l).is_gt(),
         }
     }
 
     fn below_hi(&self, row: &[u8]) -> bool {
         match &self.hi {
             Bound::Unbounded => true,
-            Bound::Included(h) => row <= &h[..],
-            Bound::Excluded(h) => row < &h[..],
+            Bound::Included(h) => cmp_bytes(row, h).is_le(),
+            Bound::Excluded(h) => cmp_bytes(row, h).is_lt(),
         }
     }
 
@@ -44,16 +44,20 @@ impl RowRange {
     fn clip(&self, r: &Region) -> RowRange {
         let lo = match &self.lo {
             Bound::Unbounded => Bound::Included(r.start.clone()),
-            Bound::Included(l) if *l < r.start => Bound::Included(r.start.clone()),
-            Bound::Excluded(l) if *l < r.start => Bound::Included(r.start.clone()),
+            Bound::Included(l) if cmp_bytes(l, &r.start).is_lt() => {
+                Bound::Included(r.start.clone())
+            }
+            Bound::Excluded(l) if cmp_bytes(l, &r.start).is_lt() => {
+                Bound::Included(r.start.clone())
+            }
             b => b.clone(),
         };
         let hi = if r.end.is_empty() {
             self.hi.clone()
         } else {
             match &self.hi {
-                Bound::Included(h) if *h < r.end => Bound::Included(h.clone()),
-                Bound::Excluded(h) if *h <= r.end => Bound::Excluded(h.clone()),
+                Bound::Included(h) if cmp_bytes(h, &r.end).is_lt() => Bound::Included(h.clone()),
+                Bound::Excluded(h) if cmp_bytes(h, &r.end).is_le() => Bound::Excluded(h.clone()),
                 _ => Bound::Excluded(r.end.clone()),
             }
         };

@@ -23,7 +23,7 @@
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
-use crate::cell::{same_bytes, CellKey, KeyValueRef};
+use crate::cell::{cmp_bytes, same_bytes, CellKey, KeyValueRef};
 use crate::filter::{CellRef, Filter, ReturnCode};
 use crate::schema::KeepDeletedCells;
 
@@ -190,7 +190,7 @@ impl QueryMatcher {
         }
         // 5. Requested columns.
         if let Some(cols) = &self.spec.columns {
-            match cols.binary_search_by(|c| c[..].cmp(k.qualifier)) {
+            match cols.binary_search_by(|c| cmp_bytes(c, k.qualifier)) {
                 Ok(_) => {}
                 Err(pos) => {
                     return match cols.get(pos) {
@@ -226,7 +226,7 @@ impl QueryMatcher {
                 ReturnCode::NextRow => return MatchCode::SeekNextRow,
                 ReturnCode::SeekNextUsingHint => {
                     return match f.next_column_hint(&cell) {
-                        Some(q) if q[..] > *k.qualifier => {
+                        Some(q) if cmp_bytes(&q, k.qualifier).is_gt() => {
                             MatchCode::SeekTo(Box::new(CellKey::first_on_column(k.row, &q)))
                         }
                         _ => MatchCode::Skip,
@@ -253,7 +253,7 @@ impl QueryMatcher {
                 .spec
                 .columns
                 .as_ref()
-                .is_some_and(|cols| cols.last().is_some_and(|q| q[..] == *k.qualifier));
+                .is_some_and(|cols| cols.last().is_some_and(|q| same_bytes(q, k.qualifier)));
             return if last_column {
                 MatchCode::IncludeAndSeekNextRow
             } else {
