@@ -150,6 +150,12 @@ impl BloomFilter {
         Some(BloomFilter { k, nbits, bits })
     }
 
+    /// The most distinct keys the filter can have been built from: writers give each key at
+    /// least `BITS_PER_KEY` bits.
+    pub fn key_bound(&self) -> u64 {
+        (self.nbits / BITS_PER_KEY) as u64
+    }
+
     /// False when `key` was certainly never added.
     pub fn may_contain(&self, key: &[u8]) -> bool {
         let h = xxh3_64(key);

@@ -231,6 +231,15 @@ impl BlockFileReader {
         self.index.len()
     }
 
+    /// The most distinct bloom keys (rows, or row-columns, as `meta().bloom` says) the file
+    /// holds: its cell count, or less when its bloom filter bounds them.
+    pub fn bloom_key_bound(&self) -> u64 {
+        let cells = self.meta.cell_count;
+        self.bloom
+            .as_ref()
+            .map_or(cells, |b| b.key_bound().min(cells))
+    }
+
     /// False when the bloom filter proves the file holds no cell of `row`. Always true
     /// without a ROW bloom.
     pub fn may_contain_row(&self, row: &[u8]) -> bool {
@@ -601,6 +610,44 @@ mod tests {
     }
 
     #[test]
+    fn bloom_key_bound_counts_rows_not_cells() {
+        let dir = tempfile::tempdir().unwrap();
+        let cells: Vec<KeyValue> = (0..100u32)
+            .flat_map(|r| {
+                (0..50u32).map(move |q| KeyValue {
+                    key: CellKey {
+                        row: Bytes::from(format!("row{r:04}").into_bytes()),
+                        qualifier: Bytes::from(format!("q{q:03}").into_bytes()),
+                        timestamp: 5,
+                        cell_type: CellType::Put,
+                        seq: 1,
+                    },
+                    value: Bytes::from_static(b"v"),
+                })
+            })
+            .collect();
+        for (bloom, expected_keys, low, high) in [
+            (BloomType::Row, 5000, 100, 200),
+            (BloomType::Row, 0, 100, 200),
+            (BloomType::RowCol, 5000, 5000, 10_000),
+            (BloomType::None, 0, 5000, 5000),
+        ] {
+            let opts = FileOptions {
+                family: b"cf".to_vec(),
+                block_size: 4096,
+                compression: Compression::None,
+                encoding: DataBlockEncoding::None,
+                bloom,
+                major_compacted: false,
+                expected_keys,
+            };
+            let path = dir.path().join(format!("{bloom:?}-{expected_keys}.blk"));
+            let bound = write_and_open(&path, opts, &cells).bloom_key_bound();
+            assert!((low..=high).contains(&bound), "{bloom:?}: {bound}");
+        }
+    }
+
+    #[test]
     fn seeks_through_the_prefix_index_match_a_plain_search() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("1.blk");
@@ -620,7 +667,7 @@ mod tests {
             encoding: DataBlockEncoding::Prefix,
             bloom: BloomType::None,
             major_compacted: false,
-            expected_cells: 0,
+            expected_keys: 0,
         };
         let cells: Vec<KeyValue> = rs
             .iter()
@@ -677,7 +724,7 @@ mod tests {
             encoding: DataBlockEncoding::None,
             bloom: BloomType::None,
             major_compacted: false,
-            expected_cells: 0,
+            expected_keys: 0,
         };
         // Rows "a…": 16 symbols at random (LZ4 saves far less than an eighth); rows "b…": zeros.
         let mut seed = 12345u64;
@@ -751,7 +798,7 @@ mod tests {
             encoding: DataBlockEncoding::None,
             bloom: BloomType::None,
             major_compacted: false,
-            expected_cells: 0,
+            expected_keys: 0,
         };
         let cells = |n: u32, value_len: usize| -> Vec<KeyValue> {
             (0..n)

@@ -29,8 +29,10 @@ pub struct FileOptions {
     pub bloom: BloomType,
     /// Marks the output of a major compaction.
     pub major_compacted: bool,
-    /// Cells the writer expects at most (0: unknown); sizes the bloom builder up front.
-    pub expected_cells: u64,
+    /// The most distinct bloom keys (rows, or row-columns) the file will hold (0: unknown);
+    /// sizes the bloom builder up front. The cell count bounds it, but a family of wide rows
+    /// has far fewer rows than cells.
+    pub expected_keys: u64,
 }
 
 /// Streams cells into a new block file. Not thread-safe; one writer per file.
@@ -72,7 +74,7 @@ impl BlockFileWriter {
             bloom: if opts.bloom == BloomType::None {
                 BloomBuilder::new()
             } else {
-                BloomBuilder::with_capacity(opts.expected_cells)
+                BloomBuilder::with_capacity(opts.expected_keys)
             },
             last_bloom_key: Vec::new(),
             bloom_key: Vec::new(),

@@ -60,8 +60,20 @@ impl Inner {
             }
         };
         let all_files = chosen.len() == state.files.len();
-        let expected: u64 = chosen.iter().map(|f| f.reader.meta().cell_count).sum();
         let family_desc = store.descriptor();
+        // The output's distinct bloom keys are at most the inputs' (each input's bloom bounds
+        // its own when it is of the family's kind): the bloom builder is sized by rows, not by
+        // cells, which for wide rows is many times less memory.
+        let expected_keys: u64 = chosen
+            .iter()
+            .map(|f| {
+                if f.reader.meta().bloom == family_desc.bloom_filter {
+                    f.reader.bloom_key_bound()
+                } else {
+                    f.reader.meta().cell_count
+                }
+            })
+            .sum();
         let mode = CacheMode {
             use_cache: false,
             priority: Priority::Normal,
@@ -91,7 +103,7 @@ impl Inner {
             }
         });
         let output = self
-            .write_store_file(region.id, &family_desc, all_files, expected, &mut iter)
+            .write_store_file(region.id, &family_desc, all_files, expected_keys, &mut iter)
             .inspect_err(|e| self.poison(&format!("compaction failed: {e}")))?;
         let removed: Vec<u64> = chosen.iter().map(|f| f.number).collect();
         {

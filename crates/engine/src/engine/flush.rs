@@ -12,14 +12,15 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 impl Inner {
-    /// Writes `cells` (in key order) as a new file of `region` for `family`. Returns `None`
-    /// when there were no cells.
+    /// Writes `cells` (in key order) as a new file of `region` for `family`; `expected_keys` is
+    /// the most distinct bloom keys it will hold (0: unknown). Returns `None` when there were
+    /// no cells.
     pub(crate) fn write_store_file(
         &self,
         region_id: u64,
         family: &ColumnFamilyDescriptor,
         major: bool,
-        expected_cells: u64,
+        expected_keys: u64,
         cells: &mut dyn Iterator<Item = Result<KeyValue>>,
     ) -> Result<Option<Arc<StoreFile>>> {
         let dir = self.region_dir(region_id);
@@ -35,7 +36,7 @@ impl Inner {
                 encoding: family.data_block_encoding,
                 bloom: family.bloom_filter,
                 major_compacted: major,
-                expected_cells,
+                expected_keys,
             },
         )?;
         for kv in cells {
