@@ -152,14 +152,7 @@ pub struct KeyValue {
 impl KeyValue {
     /// The cell as a borrowed view.
     pub fn as_view(&self) -> KeyValueRef<'_> {
-        KeyValueRef {
-            row: &self.key.row,
-            qualifier: &self.key.qualifier,
-            timestamp: self.key.timestamp,
-            cell_type: self.key.cell_type,
-            seq: self.key.seq,
-            value: &self.value,
-        }
+        KeyValueRef::of_key_value(&self.key, &self.value)
     }
 }
 
@@ -191,6 +184,14 @@ impl<'a> KeyValueRef<'a> {
             cell_type: k.cell_type,
             seq: k.seq,
             value: &[],
+        }
+    }
+
+    /// The cell of key `k` and `value` as a view.
+    pub fn of_key_value(k: &'a CellKey, value: &'a [u8]) -> KeyValueRef<'a> {
+        KeyValueRef {
+            value,
+            ..Self::of_key(k)
         }
     }
 

@@ -178,11 +178,9 @@ impl MemstoreScanner {
 
     /// The cell under the cursor.
     pub fn peek(&self) -> Option<KeyValueRef<'_>> {
-        self.cur.as_ref().map(|e| {
-            let mut kv = KeyValueRef::of_key(&e.key().key);
-            kv.value = e.value();
-            kv
-        })
+        self.cur
+            .as_ref()
+            .map(|e| KeyValueRef::of_key_value(&e.key().key, e.value()))
     }
 
     /// The row of the cell under the cursor, shared.
