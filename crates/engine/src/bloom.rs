@@ -17,6 +17,9 @@ const PROBES: u32 = 7;
 /// bits (8 KiB), so it can be folded in half many times over.
 const GRANULE_BITS: usize = 1 << 16;
 
+/// The most keys a builder sizes its bit array for up front (2^28 keys: 320 MiB of bits).
+const MAX_SIZED_KEYS: u64 = 1 << 28;
+
 /// Builds a filter. Told the most keys a file can hold (`with_capacity`), it sets bits as keys
 /// arrive in an array sized for that many, and at the end folds the array in half (OR of its
 /// halves) while the keys actually added still get their 10 bits each, as HBase's
@@ -43,17 +46,15 @@ impl BloomBuilder {
         Self::default()
     }
 
-    /// An empty builder for at most `keys` keys (0: unknown, collects hashes). More keys than
-    /// that are still found, at a higher false-positive rate.
+    /// An empty builder for at most `keys` keys. More keys than that are still found, at a
+    /// higher false-positive rate. With 0 (unknown) or more than `MAX_SIZED_KEYS` (a count
+    /// that large, say from a damaged file's meta, is not trusted with an allocation up front)
+    /// it collects hashes instead.
     pub fn with_capacity(keys: u64) -> Self {
-        if keys == 0 {
+        if keys == 0 || keys > MAX_SIZED_KEYS {
             return Self::new();
         }
-        let nbits = usize::try_from(keys)
-            .unwrap_or(usize::MAX / 64)
-            .min(usize::MAX / 64)
-            .saturating_mul(BITS_PER_KEY)
-            .next_multiple_of(GRANULE_BITS);
+        let nbits = (keys as usize * BITS_PER_KEY).next_multiple_of(GRANULE_BITS);
         BloomBuilder {
             bits: vec![0; nbits / 8],
             ..Self::default()
@@ -237,6 +238,16 @@ mod tests {
                 assert!(false_positives(&f) < 300, "{}", false_positives(&f));
             }
         }
+    }
+
+    #[test]
+    fn an_untrusted_capacity_collects_hashes_instead_of_allocating() {
+        let mut b = BloomBuilder::with_capacity(u64::MAX);
+        assert!(b.bits.is_empty());
+        b.add(b"row");
+        let f = BloomFilter::decode(&b.finish()).unwrap();
+        assert!(f.may_contain(b"row"));
+        assert_eq!(f.nbits, 64);
     }
 
     #[test]
