@@ -112,7 +112,7 @@ pub fn put_len_prefixed(out: &mut Vec<u8>, bytes: &[u8]) {
 
 /// CRC-32C of `data`, masked as LevelDB does so that CRCs of CRCs stay well distributed.
 pub fn masked_crc(data: &[u8]) -> u32 {
-    let c = crc32c::crc32c(data);
+    let c = crate::checksum::crc32c(data);
     c.rotate_right(15).wrapping_add(0xa282_ead8)
 }
 

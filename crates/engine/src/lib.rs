@@ -12,6 +12,7 @@ pub mod block_file;
 pub mod bloom;
 pub mod byte_reader;
 pub mod cell;
+pub mod checksum;
 pub mod client;
 pub mod clock;
 pub mod compaction_policy;
