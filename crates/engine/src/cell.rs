@@ -483,8 +483,24 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// bytes would fault takes a microcode assist, about 145 ns on the benchmark machine against
 /// 1.6 ns for comparing two 16-byte rows. Empty qualifiers, empty region boundaries and the
 /// first-on-row keys of every seek meet that case all the time. (`same_bytes` is the equality.)
+///
+/// Strings of 8 bytes or more first compare their first 8 bytes as one big-endian word,
+/// inline: rows of different ids differ there (a scan's stop row against each row it reads,
+/// the seed tables' `uid + reversed timestamp`), and `memcmp` is then not called at all.
 #[inline]
 pub fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
+    if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        let (x, y) = (u64::from_be_bytes(*x), u64::from_be_bytes(*y));
+        if x != y {
+            return x.cmp(&y);
+        }
+        return cmp_bytes_tail(&a[8..], &b[8..]);
+    }
+    cmp_bytes_tail(a, b)
+}
+
+#[inline]
+fn cmp_bytes_tail(a: &[u8], b: &[u8]) -> Ordering {
     if a.is_empty() || b.is_empty() {
         a.len().cmp(&b.len())
     } else {

@@ -13,7 +13,8 @@ pub struct Metrics {
     pub block_cache_evictions: AtomicU64,
     /// Data blocks read from files (cache misses plus reads that bypass the cache).
     pub data_blocks_read: AtomicU64,
-    /// Rows a read looked at (before filters decided), in every region.
+    /// Rows a read looked at (before filters decided), in every region; a region scanner adds
+    /// its count when it closes (at the end of its region, or when the scan is dropped).
     pub rows_examined: AtomicU64,
     /// Gets or row lookups that skipped a file thanks to its bloom filter.
     pub bloom_negatives: AtomicU64,

@@ -471,6 +471,44 @@ fn seek_hints_read_far_fewer_blocks_than_the_rows_they_skip() {
 }
 
 #[test]
+fn rows_examined_counts_every_row_a_filter_looked_at_once_the_scan_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    e.admin()
+        .create_table_with_splits(
+            TableDescriptor::new(TableName::parse("m").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("f")),
+            &[b"r050".to_vec()],
+        )
+        .unwrap();
+    let t = e.table("m").unwrap();
+    let puts = (0..100)
+        .map(|i| Put::new(format!("r{i:03}")).add_column("f", "q", format!("{}", i % 10)))
+        .collect();
+    t.put_all(puts).unwrap();
+    let examined = || Metrics::get(&e.metrics().rows_examined);
+    // A value filter keeps a tenth of the rows of both regions but looks at all of them.
+    let r0 = examined();
+    let kept = t
+        .scan_all(&Scan::new().filter(parse_filter(b"ValueFilter(=, 'binary:7')").unwrap()))
+        .unwrap();
+    assert_eq!(kept.len(), 10);
+    assert_eq!(examined() - r0, 100);
+    // A scanner dropped part way through its first region counts the rows it read.
+    let r1 = examined();
+    let mut sc = t.scanner(&Scan::new()).unwrap();
+    for _ in 0..5 {
+        sc.next().unwrap().unwrap();
+    }
+    drop(sc);
+    assert_eq!(examined() - r1, 5);
+    // A Get counts its one row.
+    let r2 = examined();
+    assert_eq!(t.get(&Get::new("r007")).unwrap().cells.len(), 1);
+    assert_eq!(examined() - r2, 1);
+}
+
+#[test]
 fn malformed_filter_strings_are_precise_errors() {
     let e = parse_filter(b"SingleColumnValueFilter('f', 'q', =='binary:x')")
         .map(|_| ())
