@@ -120,10 +120,7 @@ fn row_result(v: &TValue) -> Option<RowResult> {
             .cmp(&(b.family(), b.qualifier()))
             .then(b.timestamp().cmp(&a.timestamp()))
     });
-    Some(RowResult {
-        row: row.clone().into(),
-        cells,
-    })
+    Some(RowResult::new(row.clone(), cells))
 }
 
 impl Remote {
@@ -587,10 +584,7 @@ impl Remote {
                     }
                 }
             }
-            return Ok(RowResult {
-                row: get.row.clone().into(),
-                cells,
-            });
+            return Ok(RowResult::new(get.row.clone(), cells));
         }
         if filter.is_none() && !get.raw {
             // One round trip: getRowWithColumns(Ts).
@@ -609,10 +603,7 @@ impl Remote {
                 Some(TValue::List(_, items)) => items.first().and_then(row_result),
                 _ => None,
             };
-            return Ok(row.unwrap_or(RowResult {
-                row: get.row.clone().into(),
-                cells: Vec::new(),
-            }));
+            return Ok(row.unwrap_or(RowResult::new(get.row.clone(), Vec::new())));
         }
         let mut stop = get.row.clone();
         stop.push(0);
@@ -626,10 +617,9 @@ impl Remote {
         };
         let mut s = self.scanner(table, &scan, filter)?;
         let mut rows = s.next_batch(1)?;
-        Ok(rows.pop().unwrap_or(RowResult {
-            row: get.row.clone().into(),
-            cells: Vec::new(),
-        }))
+        Ok(rows
+            .pop()
+            .unwrap_or(RowResult::new(get.row.clone(), Vec::new())))
     }
 
     pub(crate) fn increment(

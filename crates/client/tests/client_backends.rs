@@ -65,7 +65,7 @@ fn scenario(conn: &Connection) {
     );
     assert_eq!(
         rev.iter()
-            .map(|r| String::from_utf8_lossy(&r.row).into_owned())
+            .map(|r| String::from_utf8_lossy(r.row()).into_owned())
             .collect::<Vec<_>>(),
         ["u2-05", "u2-04", "u2-03", "u2-02"]
     );

@@ -183,11 +183,6 @@ impl MemstoreScanner {
             .map(|e| KeyValueRef::of_key_value(&e.key().key, e.value()))
     }
 
-    /// The row of the cell under the cursor, shared.
-    pub fn peek_row_bytes(&self) -> Option<Bytes> {
-        self.cur.as_ref().map(|e| e.key().key.row.clone())
-    }
-
     fn hold(&self, e: crossbeam_skiplist::map::Entry<'_, MemKey, Bytes>) -> HeldEntry {
         // SAFETY: the entry borrows `self.mem.map`, which lives in the `Arc` allocation this
         // scanner owns: it neither moves nor drops while the scanner exists, and the scanner

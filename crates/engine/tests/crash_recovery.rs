@@ -209,7 +209,7 @@ fn extra_rows(t: &Table, acked: &BTreeMap<u64, Option<bool>>) -> usize {
     t.scan_all(&Scan::new())
         .unwrap()
         .iter()
-        .filter(|r| !known.contains(&String::from_utf8_lossy(&r.row).into_owned()))
+        .filter(|r| !known.contains(&String::from_utf8_lossy(r.row()).into_owned()))
         .count()
 }
 

@@ -135,7 +135,7 @@ fn scans_forward_reversed_prefix_batch_limit_across_regions() {
         t.scan_all(s)
             .unwrap()
             .iter()
-            .map(|r| String::from_utf8_lossy(&r.row).into_owned())
+            .map(|r| String::from_utf8_lossy(r.row()).into_owned())
             .collect()
     };
     assert_eq!(

@@ -61,7 +61,7 @@ fn scan(t: &Table, filter: Option<&str>, reversed: bool) -> Vec<Row> {
     t.scan_all(&s)
         .unwrap()
         .into_iter()
-        .map(|r| (r.row.to_vec(), r.cells))
+        .map(|r| (r.row().to_vec(), r.cells))
         .collect()
 }
 
@@ -340,7 +340,7 @@ fn seed_file_table_multi_condition_query_returns_files_1_to_5_and_7() {
         )
         .unwrap();
     assert_eq!(ids(&page1), ["1", "2", "3"]);
-    let mut after = page1.last().unwrap().row.to_vec();
+    let mut after = page1.last().unwrap().row().to_vec();
     after.push(0);
     let page2 = t
         .scan_all(

@@ -254,7 +254,7 @@ fn run(seed: u64, ops: usize) {
                     .scan_all(&scan)
                     .unwrap()
                     .iter()
-                    .map(|r| (r.row.to_vec(), outs(r)))
+                    .map(|r| (r.row().to_vec(), outs(r)))
                     .collect();
                 let mut rows = model.rows();
                 rows.retain(|r| {
@@ -286,7 +286,7 @@ fn run(seed: u64, ops: usize) {
                         .scan_all(&Scan::new().raw(true).max_versions(100).add_family("k"))
                         .unwrap();
                     for r in raw {
-                        if r.row[..] == b"b1"[..] {
+                        if r.row() == b"b1" {
                             for c in r.cells {
                                 eprintln!("raw {c:?}");
                             }

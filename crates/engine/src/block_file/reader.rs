@@ -420,11 +420,6 @@ impl FileScanner {
         self.decoder.as_ref()?.current_row()
     }
 
-    /// The row of the cell under the cursor as a shared buffer (a slice of the block).
-    pub fn peek_row_bytes(&self) -> Option<Bytes> {
-        self.decoder.as_ref()?.current_row_bytes()
-    }
-
     fn load(&mut self, idx: usize) -> Result<bool> {
         if idx >= self.reader.index.len() {
             self.decoder = None;

@@ -254,15 +254,61 @@ impl Scan {
 
 /// The cells of one row returned by a read (HBase's `Result`), sorted by family, qualifier and
 /// newest timestamp first. With a scan batch, one row may come back as several results.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+///
+/// A result read from the engine keeps no row key of its own: [`RowResult::row`] is its first
+/// cell's row, as HBase's `Result.getRow()` is. A separate handle on the row's buffer cost two
+/// locked reference-count updates per row of a scan. Only a result without cells (a Get of an
+/// absent row) holds its row itself.
+#[derive(Debug, Clone, Default)]
 pub struct RowResult {
-    /// Row key (shares the cells' row buffer; no copy per row).
-    pub row: Bytes,
+    /// The row key when the result holds it itself; `None` when it is the first cell's row.
+    row: Option<Bytes>,
     /// The cells.
     pub cells: Vec<Cell>,
 }
 
+impl PartialEq for RowResult {
+    fn eq(&self, o: &RowResult) -> bool {
+        self.row() == o.row() && self.cells == o.cells
+    }
+}
+
+impl Eq for RowResult {}
+
 impl RowResult {
+    /// A result of `row` holding `cells` (which should be cells of `row`). The row is kept
+    /// even when cells are later removed.
+    pub fn new(row: impl Into<Bytes>, cells: Vec<Cell>) -> RowResult {
+        RowResult {
+            row: Some(row.into()),
+            cells,
+        }
+    }
+
+    /// A result whose row is its first cell's (the read path's results: no handle of its own).
+    pub fn of_cells(cells: Vec<Cell>) -> RowResult {
+        RowResult { row: None, cells }
+    }
+
+    /// The row key: the one given to [`RowResult::new`], else the first cell's row (empty for a
+    /// result of no cells).
+    pub fn row(&self) -> &[u8] {
+        match (&self.row, self.cells.first()) {
+            (Some(r), _) => r,
+            (None, Some(c)) => c.row(),
+            (None, None) => &[],
+        }
+    }
+
+    /// The row key as a shared buffer (no copy).
+    pub fn row_bytes(&self) -> Bytes {
+        match (&self.row, self.cells.first()) {
+            (Some(r), _) => r.clone(),
+            (None, Some(c)) => c.row_bytes(),
+            (None, None) => Bytes::new(),
+        }
+    }
+
     /// True when the row had nothing to return.
     pub fn is_empty(&self) -> bool {
         self.cells.is_empty()
@@ -284,5 +330,30 @@ impl RowResult {
             .iter()
             .filter(|c| c.family() == family && c.qualifier() == qualifier)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::CellType;
+
+    fn cell(row: &str) -> Cell {
+        Cell::new(row.to_owned(), "f", "q", 1, CellType::Put, "v")
+    }
+
+    #[test]
+    fn row_result_row_is_the_first_cells_unless_given() {
+        let read = RowResult::of_cells(vec![cell("r1"), cell("r1")]);
+        assert_eq!(read.row(), b"r1");
+        assert_eq!(read.row_bytes(), Bytes::from_static(b"r1"));
+        // Equal to the same row built with its key, whichever way each holds it.
+        assert_eq!(read, RowResult::new("r1", vec![cell("r1"), cell("r1")]));
+        assert_ne!(read, RowResult::new("r2", vec![cell("r1"), cell("r1")]));
+        // A given row stays when the cells go (a Get of an absent row).
+        let mut absent = RowResult::new("gone", vec![cell("gone")]);
+        absent.cells.clear();
+        assert_eq!(absent.row(), b"gone");
+        assert!(RowResult::of_cells(Vec::new()).row().is_empty());
     }
 }

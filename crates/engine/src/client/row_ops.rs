@@ -76,10 +76,7 @@ impl Table {
                 }
                 Ok((
                     vec![Mutation::Put(put)],
-                    RowResult {
-                        row: Bytes::copy_from_slice(row),
-                        cells,
-                    },
+                    RowResult::new(Bytes::copy_from_slice(row), cells),
                 ))
             })
     }

@@ -97,6 +97,9 @@ pub struct RegionScanner {
     /// Rows looked at, added to the shared `rows_examined` counter when the scanner is dropped:
     /// a locked increment per row was a tenth of the scanner's own time on cached scans.
     rows_examined: u64,
+    /// The current row's key, copied out of its block (cheaper than a shared handle on it: the
+    /// block's reference count is not touched), and reused from row to row.
+    row_buf: Vec<u8>,
     /// Room the next row's cell vector starts with: what the previous row returned, and
     /// `FIRST_ROW_CELLS` for the first, so a wide row is not copied through a series of
     /// doubling reallocations (a tenth of a 100-column Get was spent in those copies).
@@ -165,6 +168,7 @@ impl RegionScanner {
             filter,
             metrics: inner.metrics.clone(),
             rows_examined: 0,
+            row_buf: Vec::new(),
             cells_hint: FIRST_ROW_CELLS,
         })
     }
@@ -194,11 +198,19 @@ impl RegionScanner {
         Ok(())
     }
 
-    /// The next row with anything to return, with its cells in family order.
-    pub fn next_row(&mut self) -> Result<Option<(Bytes, Vec<Cell>)>> {
+    /// The cells of the next row with anything to return, in family order.
+    pub fn next_row(&mut self) -> Result<Option<Vec<Cell>>> {
         if !self.started {
             self.start()?;
         }
+        let mut row = std::mem::take(&mut self.row_buf);
+        let r = self.next_row_into(&mut row);
+        self.row_buf = row;
+        r
+    }
+
+    /// `next_row`, with `row` the buffer for the row key.
+    fn next_row_into(&mut self, row: &mut Vec<u8>) -> Result<Option<Vec<Cell>>> {
         loop {
             if self.done
                 || self
@@ -208,34 +220,35 @@ impl RegionScanner {
             {
                 return Ok(None);
             }
-            let Some(row) = self.next_candidate()? else {
+            if !self.next_candidate(row)? {
                 return Ok(None);
-            };
+            }
+            let row = &row[..];
             self.done = self.single_row;
             self.rows_examined += 1;
             if let Some(f) = self.filter.as_mut() {
                 f.reset();
-                if f.filter_row_key(&row) {
-                    let hint = f.next_row_hint(&row);
-                    self.skip_row(&row, hint)?;
+                if f.filter_row_key(row) {
+                    let hint = f.next_row_hint(row);
+                    self.skip_row(row, hint)?;
                     continue;
                 }
             }
             let mut cells = Vec::with_capacity(self.cells_hint);
             for s in &mut self.stores {
-                if s.peek_row().is_some_and(|r| same_bytes(r, &row)) {
+                if s.peek_row().is_some_and(|r| same_bytes(r, row)) {
                     s.read_row(
-                        &row,
+                        row,
                         &mut cells,
                         self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter),
                     )?;
                 }
                 if !self.reversed
                     && !self.single_row
-                    && s.peek_row().is_some_and(|r| same_bytes(r, &row))
+                    && s.peek_row().is_some_and(|r| same_bytes(r, row))
                 {
                     // The matcher stopped early inside the row (all columns found).
-                    s.seek_forward(&CellKey::after_row(&row))?;
+                    s.seek_forward(&CellKey::after_row(row))?;
                 }
             }
             if let Some(f) = self.filter.as_mut() {
@@ -255,13 +268,14 @@ impl RegionScanner {
                     // A result may be kept long after the read: no idle room in it.
                     cells.shrink_to_fit();
                 }
-                return Ok(Some((row, cells)));
+                return Ok(Some(cells));
             }
         }
     }
 
-    /// The next row in scan order that any store holds, positioning the stores on it.
-    fn next_candidate(&mut self) -> Result<Option<Bytes>> {
+    /// Finds the next row in scan order that any store holds, positioning the stores on it and
+    /// copying its key into `row`. False when there is none.
+    fn next_candidate(&mut self, row: &mut Vec<u8>) -> Result<bool> {
         if self.reversed {
             let mut best: Option<Vec<u8>> = None;
             for s in &mut self.stores {
@@ -275,32 +289,33 @@ impl RegionScanner {
                     }
                 }
             }
-            let Some(row) = best else { return Ok(None) };
-            if !self.range.above_lo(&row) {
-                return Ok(None);
+            let Some(best) = best else { return Ok(false) };
+            if !self.range.above_lo(&best) {
+                return Ok(false);
             }
             for s in &mut self.stores {
-                s.seek_row(&row)?;
+                s.seek_row(&best)?;
             }
-            self.upper = Some(row.clone());
-            Ok(Some(Bytes::from(row)))
+            row.clear();
+            row.extend_from_slice(&best);
+            self.upper = Some(best);
+            Ok(true)
         } else {
-            // The store whose cursor holds the smallest row lends it (a slice of its block).
-            let mut best: Option<(usize, &[u8])> = None;
-            for (i, s) in self.stores.iter().enumerate() {
+            let mut best: Option<&[u8]> = None;
+            for s in &self.stores {
                 if let Some(r) = s.peek_row() {
-                    if best.is_none_or(|(_, b)| r < b) {
-                        best = Some((i, r));
+                    if best.is_none_or(|b| cmp_bytes(r, b).is_lt()) {
+                        best = Some(r);
                     }
                 }
             }
-            let Some(row) = best.and_then(|(i, _)| self.stores[i].peek_row_bytes()) else {
-                return Ok(None);
-            };
-            if !self.range.below_hi(&row) {
-                return Ok(None);
+            let Some(best) = best else { return Ok(false) };
+            if !self.range.below_hi(best) {
+                return Ok(false);
             }
-            Ok(Some(row))
+            row.clear();
+            row.extend_from_slice(best);
+            Ok(true)
         }
     }
 
@@ -350,11 +365,8 @@ impl Inner {
         };
         let mut rs = RegionScanner::open(self, region, &req, range, false, read_point)?;
         Ok(match rs.next_row()? {
-            Some((row, cells)) => RowResult { row, cells },
-            None => RowResult {
-                row: Bytes::copy_from_slice(&get.row),
-                cells: Vec::new(),
-            },
+            Some(cells) => RowResult::of_cells(cells),
+            None => RowResult::new(Bytes::copy_from_slice(&get.row), Vec::new()),
         })
     }
 }
@@ -491,18 +503,15 @@ impl TableScan {
             }
             let (region, rs) = self.current.as_mut().expect("a region is open");
             match rs.next_row()? {
-                Some((row, cells)) => {
+                Some(cells) => {
                     self.rows += 1;
                     match self.batch {
                         Some(n) if cells.len() > n => {
                             for chunk in cells.chunks(n) {
-                                self.pending.push_back(RowResult {
-                                    row: row.clone(),
-                                    cells: chunk.to_vec(),
-                                });
+                                self.pending.push_back(RowResult::of_cells(chunk.to_vec()));
                             }
                         }
-                        _ => return Ok(Some(RowResult { row, cells })),
+                        _ => return Ok(Some(RowResult::of_cells(cells))),
                     }
                 }
                 None => {

@@ -42,13 +42,6 @@ impl Source {
         }
     }
 
-    fn peek_row_bytes(&self) -> Option<Bytes> {
-        match self {
-            Source::Mem(m) => m.peek_row_bytes(),
-            Source::File(f) => f.peek_row_bytes(),
-        }
-    }
-
     fn take(&mut self) -> Result<Option<KeyValue>> {
         match self {
             Source::Mem(m) => Ok(m.take()),
@@ -122,11 +115,6 @@ impl MergeCursor {
     #[inline]
     pub fn peek_row(&self) -> Option<&[u8]> {
         self.current.and_then(|i| self.sources[i].peek_row())
-    }
-
-    /// The row of the smallest visible cell as a shared buffer.
-    pub fn peek_row_bytes(&self) -> Option<Bytes> {
-        self.current.and_then(|i| self.sources[i].peek_row_bytes())
     }
 
     /// Advances past the current cell, returning it (sharing its source's buffers).

@@ -49,11 +49,6 @@ impl StoreScanner {
         self.cursor.peek_row()
     }
 
-    /// The row under the cursor as a shared buffer (a slice of its block, not a copy).
-    pub fn peek_row_bytes(&self) -> Option<Bytes> {
-        self.cursor.peek_row_bytes()
-    }
-
     /// Positions at the first cell of `row` or after.
     pub fn seek_row(&mut self, row: &[u8]) -> Result<()> {
         self.cursor.reseek(&CellKey::first_on_row(row))

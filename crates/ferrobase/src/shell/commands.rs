@@ -706,13 +706,13 @@ impl Shell {
                 break;
             }
             for r in batch {
-                if last.as_ref() != Some(&r.row) {
+                if last.as_deref() != Some(r.row()) {
                     rows += 1;
-                    last = Some(r.row.clone());
+                    last = Some(r.row_bytes());
                 }
                 for c in &r.cells {
                     self.line(&format::two_columns(
-                        &format::binary(&r.row),
+                        &format::binary(r.row()),
                         &format::cell(c),
                     ));
                 }
@@ -746,7 +746,7 @@ impl Shell {
                     break;
                 }
                 for r in batch {
-                    t.delete(Delete::new(r.row)).map_err(client)?;
+                    t.delete(Delete::new(r.row_bytes())).map_err(client)?;
                 }
             }
             return Ok(());
@@ -804,7 +804,7 @@ impl Shell {
                 if n % interval == 0 {
                     self.line(&format!(
                         "Current count: {n}, row: {}",
-                        format::binary(&r.row)
+                        format::binary(r.row())
                     ));
                 }
             }

@@ -25,7 +25,7 @@ pub(crate) fn tcells<'a>(cells: impl Iterator<Item = &'a Cell>) -> TValue {
 /// `TRowResult`: `columns` (map, newest version per column) unless `sorted`, then
 /// `sortedColumns` (list of TColumn in column order), as HBase's ThriftUtilities.
 pub(crate) fn trow(r: &RowResult, sorted: bool) -> TValue {
-    let mut s = TStruct::new().with(1, TValue::Binary(r.row.to_vec()));
+    let mut s = TStruct::new().with(1, TValue::Binary(r.row().to_vec()));
     if sorted {
         let mut cols: Vec<(Vec<u8>, &Cell)> = Vec::new();
         for c in &r.cells {
