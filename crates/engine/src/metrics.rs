@@ -24,6 +24,8 @@ pub struct Metrics {
     pub flushes: AtomicU64,
     /// Compactions completed (minor and major).
     pub compactions: AtomicU64,
+    /// Minor compactions stopped part way because a major compaction was requested.
+    pub compactions_cancelled: AtomicU64,
     /// Region splits completed.
     pub splits: AtomicU64,
     /// Bytes written to block files by flushes and compactions.

@@ -54,6 +54,10 @@ pub struct Store {
     flushed_seq: AtomicU64,
     /// Set while a compaction of this store runs.
     pub compacting: AtomicBool,
+    /// Set by a requested major compaction that found a compaction running: a running minor
+    /// compaction stops at its next cell and throws its output away (the major one rewrites
+    /// every file anyway). Cleared by the major compaction once it runs.
+    pub cancel_minor: AtomicBool,
 }
 
 impl Store {
@@ -72,6 +76,7 @@ impl Store {
             })),
             flushed_seq: AtomicU64::new(flushed_seq),
             compacting: AtomicBool::new(false),
+            cancel_minor: AtomicBool::new(false),
         }
     }
 

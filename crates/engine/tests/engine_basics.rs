@@ -256,3 +256,75 @@ fn a_batch_writing_one_cell_twice_keeps_the_later_value() {
     let t = engine.table("t").unwrap();
     assert_eq!(values(&t.get(&get).unwrap()), want);
 }
+
+/// Block files under `dir`, recursively.
+fn block_files(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| {
+                    let p = e.path();
+                    if p.is_dir() {
+                        block_files(&p)
+                    } else {
+                        usize::from(p.extension().is_some_and(|x| x == "blk"))
+                    }
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_major_compaction_request_stops_a_running_minor_one_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = EngineOptions::default();
+    opts.compaction.auto = false;
+    opts.auto_split = false;
+    let engine = Arc::new(Engine::open(dir.path(), opts).unwrap());
+    engine.admin().create_table(table(1)).unwrap();
+    let t = engine.table("t").unwrap();
+    // Six flushed files of 8 MiB: merging them takes long enough to be caught in the act.
+    let value = vec![b'v'; 1024];
+    for f in 0..6 {
+        let puts = (0..8192)
+            .map(|i| Put::new(format!("r{:06}", i * 6 + f)).add_column("cf", "q", value.clone()))
+            .collect();
+        t.put_all(puts).unwrap();
+        engine.admin().flush("t").unwrap();
+    }
+    assert_eq!(block_files(dir.path()), 6);
+    let minor = {
+        let engine = engine.clone();
+        std::thread::spawn(move || engine.admin().compact("t").unwrap())
+    };
+    // The minor compaction's output file appears when it starts writing.
+    while block_files(dir.path()) < 7 {
+        std::thread::yield_now();
+    }
+    engine.admin().major_compact("t").unwrap();
+    minor.join().unwrap();
+    let m = engine.metrics();
+    assert_eq!(Metrics::get(&m.compactions_cancelled), 1);
+    assert_eq!(
+        Metrics::get(&m.compactions),
+        1,
+        "only the major one completed"
+    );
+    assert_eq!(block_files(dir.path()), 1, "the partial output was removed");
+    let rows = t.scan_all(&Scan::new()).unwrap();
+    assert_eq!(rows.len(), 6 * 8192);
+    assert!(rows
+        .iter()
+        .all(|r| r.value(b"cf", b"q") == Some(&value[..])));
+    // Later minor compactions are not cancelled by the finished request.
+    for f in 0..3 {
+        t.put(Put::new(format!("late{f}")).add_column("cf", "q", "x"))
+            .unwrap();
+        engine.admin().flush("t").unwrap();
+    }
+    engine.admin().compact("t").unwrap();
+    assert_eq!(Metrics::get(&m.compactions), 2);
+    // The three small files were merged; the big one was left out by the size ratio.
+    assert_eq!(block_files(dir.path()), 2);
+}

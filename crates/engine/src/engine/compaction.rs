@@ -34,14 +34,19 @@ impl Inner {
         let Some(store) = region.store(family) else {
             return Ok(false);
         };
-        // A requested major compaction waits for a running one; a background minor one yields.
+        // A requested major compaction waits for a running one, and stops a running minor one
+        // (whose output it would rewrite at once); a background minor one yields.
         while store.compacting.swap(true, Ordering::AcqRel) {
             if !major {
                 return Ok(false);
             }
+            store.cancel_minor.store(true, Ordering::Release);
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         let _guard = CompactingGuard(&store);
+        if major {
+            store.cancel_minor.store(false, Ordering::Release);
+        }
         let state = store.state();
         // Oldest first for selection.
         let mut files: Vec<Arc<StoreFile>> = state.files.clone();
@@ -91,7 +96,12 @@ impl Inner {
             all_files,
             self.smallest_read_point(),
         );
+        let mut cancelled = false;
         let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
+            if !major && store.cancel_minor.load(Ordering::Relaxed) {
+                cancelled = true;
+                return None;
+            }
             loop {
                 let kv = match cursor.take() {
                     Ok(kv) => kv?,
@@ -105,6 +115,15 @@ impl Inner {
         let output = self
             .write_store_file(region.id, &family_desc, all_files, expected_keys, &mut iter)
             .inspect_err(|e| self.poison(&format!("compaction failed: {e}")))?;
+        if cancelled {
+            // A major compaction is waiting: the inputs stay, the partial output goes.
+            if let Some(f) = &output {
+                self.cache.evict_file(f.number);
+                let _ = std::fs::remove_file(f.reader.path());
+            }
+            Metrics::inc(&self.metrics.compactions_cancelled);
+            return Ok(false);
+        }
         let removed: Vec<u64> = chosen.iter().map(|f| f.number).collect();
         {
             let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
