@@ -2,7 +2,7 @@
 //! snapshots being flushed, and block files, newest first.
 
 use crate::block_cache::Priority;
-use crate::block_file::{BlockFileReader, CacheMode, FileScanner};
+use crate::block_file::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
 use crate::cell::{cmp_bytes, KeyValue};
 use crate::memstore::{Memstore, MemstoreScanner};
 use crate::metrics::Metrics;
@@ -44,6 +44,9 @@ pub struct StoreRead<'a> {
     pub raw: bool,
     /// For a Get: the row, so bloom filters can rule files out.
     pub get_row: Option<&'a [u8]>,
+    /// Rows a scan expects to read (its limit); files then read that far ahead of a seek
+    /// that finds its block out of the page cache. `None` for Gets and unlimited scans.
+    pub expected_rows: Option<u64>,
 }
 
 /// One family of one region. Thread-safe.
@@ -209,6 +212,7 @@ impl Store {
                 Priority::Normal
             },
             sequential: false,
+            seek_readahead: 0,
         };
         let ts_excluded = |min_ts: i64, max_ts: i64, has_deletes: bool| {
             max_ts < tr.min
@@ -262,6 +266,14 @@ impl Store {
                 }
             }
             markers_possible |= meta.delete_count > 0;
+            let seek_readahead = req.expected_rows.map_or(0, |rows| {
+                let mean_cell = f.reader.size() / meta.cell_count;
+                rows.saturating_mul(mean_cell).min(SCAN_READAHEAD)
+            });
+            let mode = CacheMode {
+                seek_readahead,
+                ..mode
+            };
             sources.push(Source::File(FileScanner::new(f.reader.clone(), mode)));
         }
         if sources.is_empty() {

@@ -12,7 +12,7 @@ mod writer;
 pub use block_builder::BlockBuilder;
 pub use block_decoder::BlockDecoder;
 pub(crate) use compression_probe::CompressionProbe;
-pub use reader::{BlockFileReader, CacheMode, FileScanner};
+pub use reader::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
 pub use writer::{BlockFileWriter, FileOptions};
 
 use crate::byte_reader::{masked_crc, put_len_prefixed, put_varint, ByteReader};

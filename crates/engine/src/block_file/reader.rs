@@ -30,6 +30,11 @@ pub struct CacheMode {
     /// requested from the OS in [`SEQUENTIAL_READAHEAD`] steps. Other reads ask for readahead
     /// only once a scanner has stepped into [`SCAN_READAHEAD_AFTER`] consecutive blocks.
     pub sequential: bool,
+    /// Bytes past the block a seek lands in that the read expects to need (a scan with a row
+    /// limit: the limit times the file's mean cell size). When that block is not in the page
+    /// cache, they are requested from the OS together with it, so the disk reads them in
+    /// parallel instead of one block after the other. 0 for Gets and scans of unknown length.
+    pub seek_readahead: u64,
 }
 
 /// Bytes requested ahead of a cursor that reads whole files (RocksDB's compaction readahead).
@@ -56,11 +61,63 @@ fn advise(file: &File, offset: u64, len: u64, advice: libc::c_int) {
     unsafe { libc::posix_fadvise(file.as_raw_fd(), off, len, advice) };
 }
 
+/// False once the kernel refused `RWF_NOWAIT` (older kernels, some file systems).
+static NOWAIT_READS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Reads what of `len` bytes at `offset` is in the page cache into `buf`, without waiting for
+/// the disk (`preadv2` with `RWF_NOWAIT`). False when some of it is not cached.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn read_cached_part(file: &File, buf: &mut Vec<u8>, len: usize, offset: u64) -> bool {
+    use std::os::fd::AsRawFd;
+    use std::sync::atomic::Ordering::Relaxed;
+    let Ok(at) = libc::off_t::try_from(offset) else {
+        return false;
+    };
+    if !NOWAIT_READS.load(Relaxed) {
+        return false;
+    }
+    let spare = buf.spare_capacity_mut();
+    let iov = libc::iovec {
+        iov_base: spare.as_mut_ptr().cast(),
+        iov_len: len.min(spare.len()),
+    };
+    // SAFETY: one iovec over the vector's unused capacity, which the kernel only writes to;
+    // the length is then extended by exactly the bytes it reported.
+    let n = unsafe { libc::preadv2(file.as_raw_fd(), &iov, 1, at, libc::RWF_NOWAIT) };
+    if n < 0 {
+        let e = std::io::Error::last_os_error().raw_os_error();
+        if matches!(e, Some(libc::EOPNOTSUPP | libc::EINVAL | libc::ENOSYS)) {
+            NOWAIT_READS.store(false, Relaxed);
+        }
+        return false;
+    }
+    // SAFETY: preadv2 initialized `n` bytes (n ≤ iov_len ≤ spare capacity).
+    unsafe { buf.set_len(n as usize) };
+    n as usize == len
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn read_cached_part(_: &File, _: &mut Vec<u8>, _: usize, _: u64) -> bool {
+    false
+}
+
 /// Reads `len` bytes at `offset` into a new buffer without zeroing it first (a data block is
-/// read on every block-cache miss; zeroing it cost as much as the read).
-fn read_exact_at_uninit(file: &File, len: usize, offset: u64) -> std::io::Result<Vec<u8>> {
+/// read on every block-cache miss; zeroing it cost as much as the read). With `on_cold`, what
+/// the page cache holds is read first without waiting, and `on_cold` runs before the rest is
+/// waited for (to ask the OS for more of the file in the same trip to the disk).
+fn read_exact_at_uninit(
+    file: &File,
+    len: usize,
+    offset: u64,
+    on_cold: Option<&dyn Fn()>,
+) -> std::io::Result<Vec<u8>> {
     use std::os::fd::AsRawFd;
     let mut buf: Vec<u8> = Vec::with_capacity(len);
+    if let Some(cold) = on_cold {
+        if !read_cached_part(file, &mut buf, len, offset) {
+            cold();
+        }
+    }
     while buf.len() < len {
         let done = buf.len();
         let at = offset
@@ -304,7 +361,9 @@ impl BlockFileReader {
         from + self.index_prefixes[from..to].partition_point(|&e| e < p)
     }
 
-    fn read_block(&self, idx: usize, mode: CacheMode) -> Result<bytes::Bytes> {
+    /// Block `idx`, from the cache or the file. `readahead`: bytes past the block to request
+    /// from the OS along with it when it is not in the page cache.
+    fn read_block(&self, idx: usize, mode: CacheMode, readahead: u64) -> Result<bytes::Bytes> {
         let e = &self.index[idx];
         if mode.use_cache {
             if let Some(b) = self.cache.get(self.id, e.offset) {
@@ -312,7 +371,18 @@ impl BlockFileReader {
             }
         }
         Metrics::inc(&self.metrics.data_blocks_read);
-        let buf = read_exact_at_uninit(&self.file, e.size as usize, e.offset).at(&self.path)?;
+        let ahead = || {
+            let to = (e.offset + e.size + readahead).min(self.size);
+            advise(
+                &self.file,
+                e.offset,
+                to - e.offset,
+                libc::POSIX_FADV_WILLNEED,
+            );
+        };
+        let on_cold = (readahead > 0).then_some(&ahead as &dyn Fn());
+        let buf =
+            read_exact_at_uninit(&self.file, e.size as usize, e.offset, on_cold).at(&self.path)?;
         let block = unframe_block_shared(buf)
             .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
         if mode.use_cache {
@@ -449,7 +519,16 @@ impl FileScanner {
                 self.read_ahead_to = to;
             }
         }
-        let block = self.reader.read_block(idx, self.mode)?;
+        let readahead = if stepping {
+            0
+        } else {
+            self.mode.seek_readahead
+        };
+        if readahead > 0 {
+            // Requested with the block if it is cold; either way not to be asked for again.
+            self.read_ahead_to = self.read_ahead_to.max(end + readahead);
+        }
+        let block = self.reader.read_block(idx, self.mode, readahead)?;
         self.block_idx = idx;
         let decoder = BlockDecoder::new(block, self.reader.restarts)
             .map_err(|at| self.reader.decode_err(idx, at))?;
@@ -528,7 +607,7 @@ impl FileScanner {
         if idx == 0 {
             return Ok(None);
         }
-        let block = self.reader.read_block(idx - 1, self.mode)?;
+        let block = self.reader.read_block(idx - 1, self.mode, 0)?;
         let mut d = BlockDecoder::new(block, self.reader.restarts)
             .map_err(|at| self.reader.decode_err(idx - 1, at))?;
         let mut last = None;
@@ -556,6 +635,34 @@ mod tests {
     use crate::compression::Compression;
     use crate::schema::DataBlockEncoding;
     use bytes::Bytes;
+
+    #[test]
+    fn reads_check_the_page_cache_first_and_ask_for_readahead_only_when_it_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data");
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        let file = File::open(&path).unwrap();
+        let colds = std::cell::Cell::new(0);
+        let on_cold = || colds.set(colds.get() + 1);
+        // Just written: in the page cache, read without waiting, no readahead asked for.
+        let got = read_exact_at_uninit(&file, 70_000, 1000, Some(&on_cold)).unwrap();
+        assert_eq!(got, data[1000..71_000]);
+        assert_eq!(colds.get(), 0);
+        // Dropped from the page cache (where the file system honours it): the rest is read
+        // after the callback, whole.
+        file.sync_all().unwrap();
+        advise(&file, 0, 0, libc::POSIX_FADV_DONTNEED);
+        let got = read_exact_at_uninit(&file, 100_000, 150_000, Some(&on_cold)).unwrap();
+        assert_eq!(got, data[150_000..250_000]);
+        assert!(colds.get() <= 1);
+        // Without a callback the plain read path; past the end is an error, not a short read.
+        assert_eq!(
+            read_exact_at_uninit(&file, 10, 5, None).unwrap(),
+            data[5..15]
+        );
+        assert!(read_exact_at_uninit(&file, 100, 299_950, Some(&on_cold)).is_err());
+    }
 
     /// Rows drawn from a small alphabet with zero bytes and lengths around 8, where prefix
     /// comparisons are most likely to go wrong.
@@ -689,6 +796,7 @@ mod tests {
             use_cache: true,
             priority: Priority::Normal,
             sequential: false,
+            seek_readahead: 0,
         };
         for t in &targets {
             let plain = reader.index.partition_point(|e| e.first_key <= *t);
@@ -773,6 +881,7 @@ mod tests {
             use_cache: true,
             priority: Priority::Normal,
             sequential: true,
+            seek_readahead: 0,
         };
         let mut s = FileScanner::new(reader.clone(), mode);
         s.seek(&CellKey::first_on_row(b"")).unwrap();
@@ -825,6 +934,7 @@ mod tests {
                 use_cache: true,
                 priority: Priority::Normal,
                 sequential: false,
+                seek_readahead: 0,
             },
         );
         scanner.seek(&CellKey::first_on_row(b"")).unwrap();

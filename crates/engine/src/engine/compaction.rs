@@ -83,6 +83,7 @@ impl Inner {
             use_cache: false,
             priority: Priority::Normal,
             sequential: true,
+            seek_readahead: 0,
         };
         let sources = chosen
             .iter()

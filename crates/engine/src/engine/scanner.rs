@@ -75,6 +75,8 @@ pub(crate) struct ReadRequest<'a> {
     pub get_row: Option<&'a [u8]>,
     /// Each region scanner reads with its own copy (filters keep per-scan state).
     pub filter: Option<Cow<'a, Box<dyn Filter>>>,
+    /// A scan's row limit: how far files read ahead of a seek into blocks not in the page cache.
+    pub expected_rows: Option<u64>,
 }
 
 /// Room for cells before the first row's size is known.
@@ -147,6 +149,7 @@ impl RegionScanner {
                 max_versions: req.max_versions,
                 raw: req.raw,
                 get_row: req.get_row,
+                expected_rows: req.expected_rows,
             };
             if let Some(s) = store.scanner(sr, read_point, now, &inner.metrics) {
                 stores.push(s);
@@ -358,6 +361,7 @@ impl Inner {
             raw: get.raw,
             get_row: Some(&get.row),
             filter: get.filter.as_ref().map(Cow::Borrowed),
+            expected_rows: None,
         };
         let range = RowRange {
             lo: Bound::Included(get.row.clone()),
@@ -433,6 +437,7 @@ impl TableScan {
                 raw: scan.raw,
                 get_row: None,
                 filter: scan.filter.clone().map(Cow::Owned),
+                expected_rows: scan.limit.map(|n| n as u64),
             },
             inner,
             table,

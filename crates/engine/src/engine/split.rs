@@ -67,6 +67,7 @@ impl Inner {
                 use_cache: false,
                 priority: Priority::Normal,
                 sequential: true,
+                seek_readahead: 0,
             };
             let mut halves = Vec::new();
             for (lo, hi) in [(Vec::new(), Some(key.clone())), (key.clone(), None)] {
