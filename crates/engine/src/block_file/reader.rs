@@ -372,11 +372,15 @@ impl BlockFileReader {
         }
         Metrics::inc(&self.metrics.data_blocks_read);
         let ahead = || {
-            let to = (e.offset + e.size + readahead).min(self.size);
+            let to = e
+                .offset
+                .saturating_add(e.size)
+                .saturating_add(readahead)
+                .min(self.size);
             advise(
                 &self.file,
                 e.offset,
-                to - e.offset,
+                to.saturating_sub(e.offset),
                 libc::POSIX_FADV_WILLNEED,
             );
         };
@@ -505,10 +509,10 @@ impl FileScanner {
             0
         };
         let e = &self.reader.index[idx];
-        let end = e.offset + e.size;
+        let end = e.offset.saturating_add(e.size);
         if window > 0 && end > self.read_ahead_to.saturating_sub(window / 2) {
             let from = end.max(self.read_ahead_to);
-            let to = (end + window).min(self.reader.size);
+            let to = end.saturating_add(window).min(self.reader.size);
             if to > from {
                 advise(
                     &self.reader.file,
@@ -526,7 +530,7 @@ impl FileScanner {
         };
         if readahead > 0 {
             // Requested with the block if it is cold; either way not to be asked for again.
-            self.read_ahead_to = self.read_ahead_to.max(end + readahead);
+            self.read_ahead_to = self.read_ahead_to.max(end.saturating_add(readahead));
         }
         let block = self.reader.read_block(idx, self.mode, readahead)?;
         self.block_idx = idx;
