@@ -75,40 +75,39 @@ mod fold {
     const BY_256: (u64, u64) = fold_by(256);
     const BY_128: (u64, u64) = fold_by(128);
 
-    #[inline(always)]
+    // The helpers below carry the features `raw_crc` is compiled with, so they can be called
+    // (and are inlined) only where the CPU is known to have them.
+
+    #[inline]
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
     fn lanes(k: (u64, u64)) -> __m512i {
-        // SAFETY: building a vector from integers touches no memory; the callers are compiled
-        // with AVX-512 enabled.
-        unsafe { _mm512_broadcast_i32x4(_mm_set_epi64x(k.1 as i64, k.0 as i64)) }
+        _mm512_broadcast_i32x4(_mm_set_epi64x(k.1 as i64, k.0 as i64))
     }
 
     /// Each 128-bit lane of `x` moved forward by the distance of `k`, XOR-ed with `y`.
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
     fn fold_xor(x: __m512i, k: __m512i, y: __m512i) -> __m512i {
-        // SAFETY: register-only operations; the callers are compiled with the features.
-        unsafe {
-            _mm512_ternarylogic_epi64(
-                _mm512_clmulepi64_epi128(x, k, 0x00),
-                _mm512_clmulepi64_epi128(x, k, 0x11),
-                y,
-                0x96, // a ^ b ^ c
-            )
-        }
+        _mm512_ternarylogic_epi64::<0x96>(
+            // a ^ b ^ c
+            _mm512_clmulepi64_epi128::<0x00>(x, k),
+            _mm512_clmulepi64_epi128::<0x11>(x, k),
+            y,
+        )
     }
 
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
     fn fold_128(x: __m128i, k: (u64, u64)) -> __m128i {
-        // SAFETY: register-only operations; the callers are compiled with the features.
-        unsafe {
-            let k = _mm_set_epi64x(k.1 as i64, k.0 as i64);
-            _mm_xor_si128(
-                _mm_clmulepi64_si128(x, k, 0x00),
-                _mm_clmulepi64_si128(x, k, 0x11),
-            )
-        }
+        let k = _mm_set_epi64x(k.1 as i64, k.0 as i64);
+        _mm_xor_si128(
+            _mm_clmulepi64_si128::<0x00>(x, k),
+            _mm_clmulepi64_si128::<0x11>(x, k),
+        )
     }
 
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
     fn load(chunk: &[u8; 64]) -> __m512i {
         // SAFETY: the reference covers the 64 bytes read; `loadu` takes any alignment.
         unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
