@@ -74,6 +74,8 @@ fn row_result(v: &TValue) -> Option<RowResult> {
     let Some(TValue::Binary(row)) = s.get(1) else {
         return None;
     };
+    // One buffer for the row, shared by the result and each of its cells.
+    let row = ferrobase_engine::Bytes::copy_from_slice(row);
     let mut cells = Vec::new();
     let mut push = |name: &[u8], cell: &TStruct| {
         let (family, qualifier) = match name.iter().position(|&b| b == b':') {
@@ -120,7 +122,7 @@ fn row_result(v: &TValue) -> Option<RowResult> {
             .cmp(&(b.family(), b.qualifier()))
             .then(b.timestamp().cmp(&a.timestamp()))
     });
-    Some(RowResult::new(row.clone(), cells))
+    Some(RowResult::new(row, cells))
 }
 
 impl Remote {

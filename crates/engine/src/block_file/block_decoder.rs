@@ -216,7 +216,7 @@ impl BlockDecoder {
     }
 
     /// The row of the cell under the cursor as a shared buffer (a slice of the block).
-    pub fn current_row_bytes(&self) -> Option<Bytes> {
+    fn current_row_bytes(&self) -> Option<Bytes> {
         self.cur.as_ref()?;
         Some(match &self.prev_row {
             PrevRow::InBlock(r) => self.block.slice(r.clone()),
