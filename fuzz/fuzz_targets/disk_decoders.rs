@@ -3,7 +3,7 @@
 #![no_main]
 
 use bytes::Bytes;
-use ferrobase_engine::block_file::BlockDecoder;
+use ferrobase_engine::block_file::{BlockDecoder, BlockFormat};
 use ferrobase_engine::bloom::BloomFilter;
 use ferrobase_engine::cell::CellKey;
 use ferrobase_engine::compression::Compression;
@@ -24,10 +24,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         }
     }
     let block = Bytes::copy_from_slice(data);
-    // Version-1 blocks (no restart trailer) and version-2 blocks (restart trailer), read in
-    // order and by seeking to a key taken from the input.
-    for restarts in [false, true] {
-        let Ok(mut d) = BlockDecoder::new(block.clone(), restarts) else {
+    // Blocks of every format version (1: no restart trailer, 2: untagged cells and a restart
+    // trailer, 3: tagged cells and a footer), read in order and by seeking to a key taken from
+    // the input.
+    for format in [BlockFormat::V1, BlockFormat::V2, BlockFormat::V3] {
+        let Ok(mut d) = BlockDecoder::new(block.clone(), format) else {
             continue;
         };
         let mut s = d.clone();

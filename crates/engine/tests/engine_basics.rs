@@ -258,21 +258,123 @@ fn a_batch_writing_one_cell_twice_keeps_the_later_value() {
 }
 
 /// Block files under `dir`, recursively.
+fn block_file_paths(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for p in rd.filter_map(|e| e.ok()).map(|e| e.path()) {
+        if p.is_dir() {
+            out.extend(block_file_paths(&p));
+        } else if p.extension().is_some_and(|x| x == "blk") {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Number of block files under `dir`, recursively.
 fn block_files(dir: &std::path::Path) -> usize {
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| {
-                    let p = e.path();
-                    if p.is_dir() {
-                        block_files(&p)
-                    } else {
-                        usize::from(p.extension().is_some_and(|x| x == "blk"))
-                    }
-                })
-                .sum()
-        })
-        .unwrap_or(0)
+    block_file_paths(dir).len()
+}
+
+/// Every cell of the block file at `path` (row, type, sequence id), read directly.
+fn stored_cells(path: &std::path::Path) -> Vec<(String, CellType, u64)> {
+    use ferrobase_engine::block_cache::BlockCache;
+    use ferrobase_engine::block_file::{BlockFileReader, CacheMode, FileScanner};
+    let metrics = Arc::new(Metrics::default());
+    let cache = Arc::new(BlockCache::new(1 << 20, metrics.clone()));
+    let reader = Arc::new(BlockFileReader::open(path, 1, cache, metrics).unwrap());
+    let mode = CacheMode {
+        use_cache: false,
+        priority: ferrobase_engine::block_cache::Priority::Normal,
+        sequential: true,
+        seek_readahead: 0,
+    };
+    let mut s = FileScanner::new(reader, mode);
+    s.seek(&ferrobase_engine::cell::CellKey::first_on_row(b""))
+        .unwrap();
+    let mut out = Vec::new();
+    while let Some(kv) = s.take().unwrap() {
+        let row = String::from_utf8_lossy(&kv.key.row).into_owned();
+        out.push((row, kv.key.cell_type, kv.key.seq));
+    }
+    out
+}
+
+#[test]
+fn a_compaction_of_every_file_clears_the_sequence_ids_of_puts_every_reader_sees() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = options(ManualClock::new(1_000));
+    opts.compaction.auto = false;
+    let engine = Engine::open(dir.path(), opts).unwrap();
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.keep_deleted_cells = KeepDeletedCells::True;
+    let desc = TableDescriptor::new(TableName::parse("t").unwrap()).with_family(cf);
+    engine.admin().create_table(desc).unwrap();
+    let t = engine.table("t").unwrap();
+    for r in ["a", "b", "c"] {
+        t.put(Put::new(r).add_column_ts("cf", "q", 5, "old"))
+            .unwrap();
+    }
+    // Two markers of one key, kept by KEEP_DELETED_CELLS: they keep their distinct ids.
+    t.delete(Delete::new("b").add_column_ts("cf", "q", 9))
+        .unwrap();
+    engine.admin().flush("t").unwrap();
+    t.delete(Delete::new("b").add_column_ts("cf", "q", 9))
+        .unwrap();
+    // A scanner opened now holds its read point; "a" is then overwritten at the same timestamp.
+    let mut open = t.scanner(&Scan::new()).unwrap();
+    t.put(Put::new("a").add_column_ts("cf", "q", 5, "new"))
+        .unwrap();
+    engine.admin().major_compact("t").unwrap();
+    let files = block_file_paths(dir.path());
+    assert_eq!(files.len(), 1);
+    let cells = stored_cells(&files[0]);
+    let seqs = |row: &str, ty: CellType| -> Vec<u64> {
+        cells
+            .iter()
+            .filter(|c| c.0 == row && c.1 == ty)
+            .map(|c| c.2)
+            .collect()
+    };
+    // The overwrite is newer than the open scanner: both versions of "a" stay, the newer
+    // keeping its id, the older at 0.
+    let a = seqs("a", CellType::Put);
+    assert_eq!(a.len(), 2);
+    assert!(a[0] > 0 && a[1] == 0, "{a:?}");
+    assert_eq!(seqs("c", CellType::Put), vec![0]);
+    let markers = seqs("b", CellType::Delete);
+    assert_eq!(markers.len(), 2);
+    assert!(markers[0] > markers[1] && markers[1] > 0, "{markers:?}");
+    // The open scanner still reads the old value; new reads see the new one.
+    let first = open.next().unwrap().unwrap();
+    assert_eq!(values(&first), vec![("cf:q".into(), 5, "old".into())]);
+    drop(open);
+    let get = Get::new("a");
+    assert_eq!(values(&t.get(&get).unwrap())[0].2, "new");
+    // Once no reader needs it, the next compaction drops the old "a" and clears the new one's
+    // id; a later overwrite at the same timestamp still wins over a cell with id 0.
+    engine.admin().major_compact("t").unwrap();
+    let files = block_file_paths(dir.path());
+    let a: Vec<u64> = stored_cells(&files[0])
+        .into_iter()
+        .filter(|c| c.0 == "a")
+        .map(|c| c.2)
+        .collect();
+    assert_eq!(a, vec![0]);
+    t.put(Put::new("a").add_column_ts("cf", "q", 5, "newest"))
+        .unwrap();
+    assert_eq!(values(&t.get(&get).unwrap())[0].2, "newest");
+    engine.admin().flush("t").unwrap();
+    assert_eq!(values(&t.get(&get).unwrap())[0].2, "newest");
+    engine.admin().major_compact("t").unwrap();
+    assert_eq!(values(&t.get(&get).unwrap())[0].2, "newest");
+    drop(t);
+    drop(engine);
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let t = engine.table("t").unwrap();
+    assert_eq!(values(&t.get(&get).unwrap())[0].2, "newest");
 }
 
 #[test]

@@ -1,7 +1,8 @@
-//! Builds the raw bytes of one data block ("Data block" in `docs/format/block-file.md`).
+//! Builds the raw bytes of one data block ("Data block" in `docs/format/block-file.md`),
+//! in the current layout (format version 3).
 
 use crate::byte_reader::put_varint;
-use crate::cell::KeyValue;
+use crate::cell::{CellType, KeyValue};
 use crate::schema::DataBlockEncoding;
 
 /// A restart point at most this many cells after the previous one: a cell whose row is
@@ -12,9 +13,34 @@ pub const RESTART_INTERVAL: usize = 16;
 /// forward from a restart point, and among large cells every header is a cache miss.
 pub const RESTART_BYTES: usize = 2048;
 
+/// Bytes of the version-3 block footer: `base_ts:i64 flags:u8 restart_count:u32`.
+pub const FOOTER_BYTES: usize = 13;
+
+/// Footer flag: restart offsets are 2 bytes (every restart lies within the first 64 KiB).
+pub const FLAG_SHORT_RESTARTS: u8 = 1;
+/// Footer flag: every cell carries a `shared` row-prefix length (PREFIX encoding).
+pub const FLAG_SHARED: u8 = 2;
+
+/// Cell tag bits above the type code: a sequence id follows the timestamp delta (else it is 0).
+pub const TAG_SEQ: u8 = 0x10;
+/// Cell tag bit: the timestamp lies below the block's base (`base - delta`, else `base + delta`).
+pub const TAG_TS_BELOW: u8 = 0x20;
+/// The type code's bits in a cell tag.
+pub const TAG_TYPE_MASK: u8 = 0x0f;
+
 /// Bytes of `v` as a varint.
 fn varint_len(v: u64) -> usize {
     (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+/// A cell's timestamp relative to the block's base: the tag bit and the unsigned distance
+/// (exact for any two `i64`s).
+fn ts_delta(base: i64, ts: i64) -> (u8, u64) {
+    if ts >= base {
+        (0, (ts as u64).wrapping_sub(base as u64))
+    } else {
+        (TAG_TS_BELOW, (base as u64).wrapping_sub(ts as u64))
+    }
 }
 
 /// Accumulates cells, in key order, into one raw data block.
@@ -27,6 +53,8 @@ pub struct BlockBuilder {
     /// Cells since the last restart point.
     since_restart: usize,
     restarts: Vec<u32>,
+    /// The first cell's timestamp, the base every cell's timestamp is written against.
+    base_ts: i64,
 }
 
 impl BlockBuilder {
@@ -39,13 +67,19 @@ impl BlockBuilder {
             count: 0,
             since_restart: 0,
             restarts: Vec::new(),
+            base_ts: 0,
         }
     }
 
-    /// Appends a cell: `shared:varint suffix_len:varint row_suffix qualifier:lp ts:i64be
-    /// type:u8 seq:varint value:lp`. `shared` is always 0 with encoding NONE and at restarts.
+    /// Appends a cell: `tag:u8 [shared:varint] suffix_len:varint row_suffix qualifier:lp
+    /// ts_delta:varint [seq:varint] value:lp`. `shared` is written with PREFIX encoding only,
+    /// and is 0 at restarts; `seq` only when it is not 0.
     pub fn add(&mut self, kv: &KeyValue) {
-        let row = &kv.key.row;
+        let k = &kv.key;
+        let row = &k.row;
+        if self.count == 0 {
+            self.base_ts = k.timestamp;
+        }
         let last = self.restarts.last().map_or(0, |&r| r as usize);
         let restart = self.count == 0
             || self.since_restart >= RESTART_INTERVAL
@@ -55,49 +89,76 @@ impl BlockBuilder {
             self.since_restart = 0;
         }
         self.since_restart += 1;
+        let (below, delta) = ts_delta(self.base_ts, k.timestamp);
+        let mut tag = k.cell_type.code() | below;
+        if k.seq != 0 {
+            tag |= TAG_SEQ;
+        }
+        self.buf.push(tag);
         let shared = match self.encoding {
-            _ if restart => 0,
             DataBlockEncoding::None => 0,
-            DataBlockEncoding::Prefix => row
-                .iter()
-                .zip(self.prev_row.iter())
-                .take_while(|(a, b)| a == b)
-                .count(),
+            DataBlockEncoding::Prefix => {
+                let shared = if restart {
+                    0
+                } else {
+                    row.iter()
+                        .zip(self.prev_row.iter())
+                        .take_while(|(a, b)| a == b)
+                        .count()
+                };
+                put_varint(&mut self.buf, shared as u64);
+                self.prev_row.clear();
+                self.prev_row.extend_from_slice(row);
+                shared
+            }
         };
-        put_varint(&mut self.buf, shared as u64);
         put_varint(&mut self.buf, (row.len() - shared) as u64);
         self.buf.extend_from_slice(&row[shared..]);
-        put_varint(&mut self.buf, kv.key.qualifier.len() as u64);
-        self.buf.extend_from_slice(&kv.key.qualifier);
-        self.buf.extend_from_slice(&kv.key.timestamp.to_be_bytes());
-        self.buf.push(kv.key.cell_type.code());
-        put_varint(&mut self.buf, kv.key.seq);
+        put_varint(&mut self.buf, k.qualifier.len() as u64);
+        self.buf.extend_from_slice(&k.qualifier);
+        put_varint(&mut self.buf, delta);
+        if k.seq != 0 {
+            put_varint(&mut self.buf, k.seq);
+        }
         put_varint(&mut self.buf, kv.value.len() as u64);
         self.buf.extend_from_slice(&kv.value);
-        if self.encoding == DataBlockEncoding::Prefix {
-            self.prev_row.clear();
-            self.prev_row.extend_from_slice(row);
-        }
         self.count += 1;
     }
 
-    /// Raw size so far in bytes (the restart trailer included).
+    /// Bytes a restart offset takes in the trailer.
+    fn restart_width(&self) -> usize {
+        if self.restarts.last().is_none_or(|&r| r <= u16::MAX as u32) {
+            2
+        } else {
+            4
+        }
+    }
+
+    /// Raw size so far in bytes (the restart trailer and footer included).
     pub fn size(&self) -> usize {
-        self.buf.len() + 4 * self.restarts.len() + 4
+        self.buf.len() + self.restart_width() * self.restarts.len() + FOOTER_BYTES
     }
 
     /// An upper bound on [`BlockBuilder::size`] once `kv` is added (the row counted whole, and a
     /// new restart point).
     pub fn size_with(&self, kv: &KeyValue) -> usize {
         let k = &kv.key;
-        self.size()
-            + 4
+        // Every restart lies at or before the new cell's offset.
+        let width = if self.buf.len() <= u16::MAX as usize {
+            2
+        } else {
+            4
+        };
+        let row_len = varint_len(k.row.len() as u64);
+        self.buf.len()
+            + width * (self.restarts.len() + 1)
+            + FOOTER_BYTES
             + 1
-            + varint_len(k.row.len() as u64)
+            + 2 * row_len
             + k.row.len()
             + varint_len(k.qualifier.len() as u64)
             + k.qualifier.len()
-            + 9
+            + 10
             + varint_len(k.seq)
             + varint_len(kv.value.len() as u64)
             + kv.value.len()
@@ -108,17 +169,41 @@ impl BlockBuilder {
         self.count == 0
     }
 
-    /// Returns the raw block, its restart trailer appended, and resets the builder.
+    /// Returns the raw block, its restart trailer and footer appended, and resets the builder.
     pub fn take(&mut self) -> Vec<u8> {
+        let width = self.restart_width();
+        let mut flags = 0;
+        if width == 2 {
+            flags |= FLAG_SHORT_RESTARTS;
+        }
+        if self.encoding == DataBlockEncoding::Prefix {
+            flags |= FLAG_SHARED;
+        }
         self.prev_row.clear();
         self.count = 0;
         self.since_restart = 0;
         let mut out = std::mem::take(&mut self.buf);
-        for r in &self.restarts {
-            out.extend_from_slice(&r.to_be_bytes());
+        out.reserve(width * self.restarts.len() + FOOTER_BYTES);
+        for &r in &self.restarts {
+            if width == 2 {
+                out.extend_from_slice(&(r as u16).to_be_bytes());
+            } else {
+                out.extend_from_slice(&r.to_be_bytes());
+            }
         }
+        out.extend_from_slice(&self.base_ts.to_be_bytes());
+        out.push(flags);
         out.extend_from_slice(&(self.restarts.len() as u32).to_be_bytes());
         self.restarts.clear();
         out
     }
+}
+
+/// The type code a cell tag carries, checked: `None` for a tag with unknown bits set or a code
+/// that is not a stored cell type.
+pub(crate) fn tag_type(tag: u8) -> Option<CellType> {
+    if tag & !(TAG_TYPE_MASK | TAG_SEQ | TAG_TS_BELOW) != 0 {
+        return None;
+    }
+    CellType::from_code(tag & TAG_TYPE_MASK)
 }

@@ -10,7 +10,7 @@ mod reader;
 mod writer;
 
 pub use block_builder::BlockBuilder;
-pub use block_decoder::BlockDecoder;
+pub use block_decoder::{BlockDecoder, BlockFormat};
 pub(crate) use compression_probe::CompressionProbe;
 pub use reader::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
 pub use writer::{BlockFileWriter, FileOptions};
@@ -22,7 +22,7 @@ use crate::compression::Compression;
 /// Trailer magic, the last 8 bytes of every block file.
 pub const MAGIC: &[u8; 8] = b"FRBSBLK1";
 /// Format version written in the trailer.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Oldest format version still read (version 1 data blocks have no restart trailer).
 pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Size of the trailer in bytes.

@@ -1,8 +1,8 @@
 //! Opens a block file and reads its cells through the block cache.
 
 use super::{
-    decode_key, unframe_block, unframe_block_shared, BlockDecoder, FileMeta, IndexEntry,
-    FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN,
+    decode_key, unframe_block, unframe_block_shared, BlockDecoder, BlockFormat, FileMeta,
+    IndexEntry, FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN,
 };
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
@@ -163,8 +163,8 @@ pub struct BlockFileReader {
     bloom: Option<BloomFilter>,
     cache: Arc<BlockCache>,
     metrics: Arc<Metrics>,
-    /// Data blocks end in a restart trailer (format version 2 and later).
-    restarts: bool,
+    /// The layout of the file's data blocks (from its format version).
+    block_format: BlockFormat,
 }
 
 impl std::fmt::Debug for BlockFileReader {
@@ -211,12 +211,9 @@ impl BlockFileReader {
         if masked_crc(&trailer[..52]) != crc {
             return Err(corrupt(toff, "trailer checksum mismatch"));
         }
-        if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
-            return Err(corrupt(
-                toff,
-                &format!("unsupported format version {version}"),
-            ));
-        }
+        let block_format = BlockFormat::of_version(version)
+            .filter(|_| (MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version))
+            .ok_or_else(|| corrupt(toff, &format!("unsupported format version {version}")))?;
         let [bloom_off, bloom_len, index_off, index_len, meta_off, meta_len] = v;
         let read_section = |off: u64, len: u64, what: &str| -> Result<Vec<u8>> {
             if off.checked_add(len).is_none_or(|end| end > toff) || len > 1 << 31 {
@@ -250,7 +247,7 @@ impl BlockFileReader {
         Ok(BlockFileReader {
             index_prefixes,
             index_top,
-            restarts: version >= 2,
+            block_format,
             path: path.to_path_buf(),
             file,
             id,
@@ -534,7 +531,7 @@ impl FileScanner {
         }
         let block = self.reader.read_block(idx, self.mode, readahead)?;
         self.block_idx = idx;
-        let decoder = BlockDecoder::new(block, self.reader.restarts)
+        let decoder = BlockDecoder::new(block, self.reader.block_format)
             .map_err(|at| self.reader.decode_err(idx, at))?;
         self.decoder = Some(decoder);
         Ok(true)
@@ -612,7 +609,7 @@ impl FileScanner {
             return Ok(None);
         }
         let block = self.reader.read_block(idx - 1, self.mode, 0)?;
-        let mut d = BlockDecoder::new(block, self.reader.restarts)
+        let mut d = BlockDecoder::new(block, self.reader.block_format)
             .map_err(|at| self.reader.decode_err(idx - 1, at))?;
         let mut last = None;
         loop {

@@ -3,7 +3,7 @@
 use super::Inner;
 use crate::block_cache::Priority;
 use crate::block_file::{CacheMode, FileScanner};
-use crate::cell::{CellKey, KeyValue};
+use crate::cell::{CellKey, CellType, KeyValue};
 use crate::compaction_policy;
 use crate::error::Result;
 use crate::metrics::Metrics;
@@ -91,12 +91,9 @@ impl Inner {
             .collect();
         let mut cursor = MergeCursor::new(sources, u64::MAX);
         cursor.reseek(&CellKey::first_on_row(b""))?;
-        let mut matcher = CompactionMatcher::new(
-            &family_desc,
-            self.now_ms(),
-            all_files,
-            self.smallest_read_point(),
-        );
+        let smallest_read_point = self.smallest_read_point();
+        let mut matcher =
+            CompactionMatcher::new(&family_desc, self.now_ms(), all_files, smallest_read_point);
         let mut cancelled = false;
         let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
             if !major && store.cancel_minor.load(Ordering::Relaxed) {
@@ -104,11 +101,14 @@ impl Inner {
                 return None;
             }
             loop {
-                let kv = match cursor.take() {
+                let mut kv = match cursor.take() {
                     Ok(kv) => kv?,
                     Err(e) => return Some(Err(e)),
                 };
                 if matcher.keep(&kv) {
+                    if all_files && clears_seq(&kv, smallest_read_point) {
+                        kv.key.seq = 0;
+                    }
                     return Some(Ok(kv));
                 }
             }
@@ -164,4 +164,14 @@ impl Inner {
         }
         Ok(())
     }
+}
+
+/// Whether a compaction of every file of a store writes `kv` with sequence id 0 (HBase clears
+/// the MVCC number of cells older than every reader the same way): a put that every open
+/// reader sees. Ids only order cells of the same key, and a put surviving the matcher at or
+/// below the smallest read point is the only one of its key there (a repeated timestamp is
+/// dropped); anything newer, in the memstore or a later flush, keeps its larger id. Delete
+/// markers keep theirs, as KEEP_DELETED_CELLS may keep several of one key.
+fn clears_seq(kv: &KeyValue, smallest_read_point: u64) -> bool {
+    kv.key.cell_type == CellType::Put && kv.key.seq <= smallest_read_point
 }
