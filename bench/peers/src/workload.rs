@@ -77,7 +77,7 @@ impl Timer {
 }
 
 fn value_line(name: &str, v: f64) {
-    println!("V\t{name}\t{v:.3}");
+    println!("V\t{name}\t{v:.4}");
 }
 
 /// Bytes this process has passed to write(2) and its kin so far (`wchar` in /proc/self/io).
