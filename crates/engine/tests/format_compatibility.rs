@@ -1,0 +1,110 @@
+//! Data directories written by earlier releases open and read the same, and compactions
+//! rewrite their files in the current format.
+//!
+//! `fixtures/format-v2` was written by the engine at commit fda1639 (block file format 2): a
+//! table `t` with family `cf` (VERSIONS 3, no encoding or compression) and family `p`
+//! (PREFIX encoding, LZ4, VERSIONS 1), compactions off, two flushes:
+//! - for i in 0..300, row `user{i/3:04}`: `cf:q{i%3}` at 1_600_000_000_000 − 1000·i = `v{i}`,
+//!   and `p:x` at i = 100 + i bytes of `z`;
+//! - then `cf:q0` at i64::MAX − 1 = `newest` in rows user0000..user0029, and a row delete of
+//!   user0007 (at the time of writing, so it masks all of that row but `newest`).
+
+use ferrobase_engine::*;
+use std::path::Path;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Block file format versions of the files under `dir` (from each trailer).
+fn file_versions(dir: &Path) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(file_versions(&p));
+        } else if p.extension().is_some_and(|x| x == "blk") {
+            let b = std::fs::read(&p).unwrap();
+            let at = b.len() - 16;
+            out.push(u32::from_be_bytes(b[at..at + 4].try_into().unwrap()));
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Checks every row of the fixture through Gets and a full scan.
+fn check(t: &Table) {
+    for r in 0..100i64 {
+        let row = format!("user{r:04}");
+        let got = t.get(&Get::new(row.clone()).max_versions(3)).unwrap();
+        let mut want: Vec<(String, i64, Vec<u8>)> = Vec::new();
+        for j in 0..3 {
+            if j == 0 && r < 30 {
+                want.push(("cf:q0".into(), i64::MAX - 1, b"newest".to_vec()));
+            }
+            let i = 3 * r + j;
+            want.push((
+                format!("cf:q{j}"),
+                1_600_000_000_000 - 1000 * i,
+                format!("v{i}").into_bytes(),
+            ));
+        }
+        let i = 3 * r + 2;
+        want.push(("p:x".into(), i, vec![b'z'; 100 + i as usize]));
+        if r == 7 {
+            // The row delete masks every cell but the one stamped after it.
+            want.truncate(1);
+        }
+        let cells: Vec<(String, i64, Vec<u8>)> = got
+            .cells
+            .iter()
+            .map(|c| {
+                let column = format!(
+                    "{}:{}",
+                    String::from_utf8_lossy(c.family()),
+                    String::from_utf8_lossy(c.qualifier())
+                );
+                (column, c.timestamp(), c.value().to_vec())
+            })
+            .collect();
+        assert_eq!(cells, want, "{row}");
+    }
+    let rows: Vec<String> = t
+        .scan_all(&Scan::new())
+        .unwrap()
+        .iter()
+        .map(|r| String::from_utf8_lossy(r.row()).into_owned())
+        .collect();
+    let want: Vec<String> = (0..100).map(|r| format!("user{r:04}")).collect();
+    assert_eq!(rows, want);
+}
+
+#[test]
+fn a_format_2_data_directory_reads_the_same_before_and_after_compaction_to_format_3() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format-v2");
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture, dir.path());
+    assert_eq!(file_versions(dir.path()), vec![2, 2, 2, 2]);
+    let mut opts = EngineOptions::default();
+    opts.compaction.auto = false;
+    let engine = Engine::open(dir.path(), opts.clone()).unwrap();
+    let t = engine.table("t").unwrap();
+    check(&t);
+    engine.admin().major_compact("t").unwrap();
+    assert_eq!(file_versions(dir.path()), vec![3, 3]);
+    check(&t);
+    drop(t);
+    drop(engine);
+    let engine = Engine::open(dir.path(), opts).unwrap();
+    check(&engine.table("t").unwrap());
+}
