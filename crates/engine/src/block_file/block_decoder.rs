@@ -530,6 +530,18 @@ mod tests {
         }
     }
 
+    /// `cells` as a block of the current format, checking the builder's size against it.
+    fn build_block(enc: DataBlockEncoding, cells: &[KeyValue]) -> Vec<u8> {
+        let mut b = BlockBuilder::new(enc);
+        for c in cells {
+            b.add(c);
+        }
+        let size = b.size();
+        let raw = b.take();
+        assert_eq!(size, raw.len());
+        raw
+    }
+
     /// `cells` as a version-2 block (PREFIX sharing when `prefix`): untagged cells, a restart
     /// every 16 cells, 4-byte offsets and a count. Version 1 is the same without the trailer.
     fn version_two_block(cells: &[KeyValue], prefix: bool) -> Vec<u8> {
@@ -647,13 +659,7 @@ mod tests {
                 value: Bytes::from(vec![7u8; 1024]),
             })
             .collect();
-        let mut b = BlockBuilder::new(DataBlockEncoding::None);
-        for c in &cells {
-            b.add(c);
-        }
-        let size = b.size();
-        let raw = b.take();
-        assert_eq!(size, raw.len());
+        let raw = build_block(DataBlockEncoding::None, &cells);
         let d = BlockDecoder::new(Bytes::from(raw.clone()), BlockFormat::V3).unwrap();
         let trailer = 2 * d.restart_count + FOOTER_BYTES;
         // The first cell's delta is 0 (one byte); up to 16 s (< 2^14 ms) two bytes; then three.
@@ -675,13 +681,7 @@ mod tests {
                 ..kv(&format!("r{i}"), "q", 1)
             })
             .collect();
-        let mut b = BlockBuilder::new(DataBlockEncoding::None);
-        for c in &cells {
-            b.add(c);
-        }
-        let size = b.size();
-        let raw = b.take();
-        assert_eq!(size, raw.len());
+        let raw = build_block(DataBlockEncoding::None, &cells);
         let flags = raw[raw.len() - 5];
         assert_eq!(flags & FLAG_SHORT_RESTARTS, 0);
         let block = Bytes::from(raw);
