@@ -59,8 +59,19 @@ fn crash_child_writer() {
     let t = engine.table("crash").unwrap();
     let mut i = start;
     loop {
+        // Every seventh batch is synced (FSYNC_WAL), so kills also land in group commits that
+        // sync.
+        let durability = if (i / 5).is_multiple_of(7) {
+            Durability::FsyncWal
+        } else {
+            Durability::UseDefault
+        };
         let batch: Vec<Put> = (i..i + 5)
-            .map(|j| Put::new(row_key(j)).add_column("cf", "q", value(j)))
+            .map(|j| {
+                Put::new(row_key(j))
+                    .add_column("cf", "q", value(j))
+                    .durability(durability)
+            })
             .collect();
         t.put_all(batch).unwrap();
         println!("put {} {}", i, i + 5);
