@@ -3,6 +3,8 @@
 //! each kill the database must open with every acknowledged write. Damaged files are reported
 //! with their path, never read as wrong data.
 
+mod support;
+
 use ferrobase_engine::*;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -10,6 +12,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use support::files::files_with_suffix;
 
 const CHILD_ENV: &str = "FERROBASE_CRASH_CHILD_DIR";
 
@@ -235,30 +238,6 @@ fn write_sample(dir: &std::path::Path, rows: u64) {
     )
     .unwrap();
     engine.close();
-}
-
-fn files_with_suffix(dir: &std::path::Path, suffix: &str) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in walk(dir) {
-        if e.to_string_lossy().ends_with(suffix) {
-            out.push(e);
-        }
-    }
-    out.sort();
-    out
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 #[test]

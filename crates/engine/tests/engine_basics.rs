@@ -1,8 +1,11 @@
 //! End-to-end behaviour of the embedded engine through the client API.
 
 use ferrobase_engine::clock::ManualClock;
+mod support;
+
 use ferrobase_engine::*;
 use std::sync::Arc;
+use support::files::files_with_suffix;
 
 fn options(clock: Arc<ManualClock>) -> EngineOptions {
     EngineOptions {
@@ -257,25 +260,9 @@ fn a_batch_writing_one_cell_twice_keeps_the_later_value() {
     assert_eq!(values(&t.get(&get).unwrap()), want);
 }
 
-/// Block files under `dir`, recursively.
-fn block_file_paths(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for p in rd.filter_map(|e| e.ok()).map(|e| e.path()) {
-        if p.is_dir() {
-            out.extend(block_file_paths(&p));
-        } else if p.extension().is_some_and(|x| x == "blk") {
-            out.push(p);
-        }
-    }
-    out
-}
-
 /// Number of block files under `dir`, recursively.
 fn block_files(dir: &std::path::Path) -> usize {
-    block_file_paths(dir).len()
+    files_with_suffix(dir, ".blk").len()
 }
 
 /// Every cell of the block file at `path` (row, type, sequence id), read directly.
@@ -328,7 +315,7 @@ fn a_compaction_of_every_file_clears_the_sequence_ids_of_puts_every_reader_sees(
     t.put(Put::new("a").add_column_ts("cf", "q", 5, "new"))
         .unwrap();
     engine.admin().major_compact("t").unwrap();
-    let files = block_file_paths(dir.path());
+    let files = files_with_suffix(dir.path(), ".blk");
     assert_eq!(files.len(), 1);
     let cells = stored_cells(&files[0]);
     let seqs = |row: &str, ty: CellType| -> Vec<u64> {
@@ -356,7 +343,7 @@ fn a_compaction_of_every_file_clears_the_sequence_ids_of_puts_every_reader_sees(
     // Once no reader needs it, the next compaction drops the old "a" and clears the new one's
     // id; a later overwrite at the same timestamp still wins over a cell with id 0.
     engine.admin().major_compact("t").unwrap();
-    let files = block_file_paths(dir.path());
+    let files = files_with_suffix(dir.path(), ".blk");
     let a: Vec<u64> = stored_cells(&files[0])
         .into_iter()
         .filter(|c| c.0 == "a")

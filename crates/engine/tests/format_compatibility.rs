@@ -9,8 +9,11 @@
 //! - then `cf:q0` at i64::MAX − 1 = `newest` in rows user0000..user0029, and a row delete of
 //!   user0007 (at the time of writing, so it masks all of that row but `newest`).
 
+mod support;
+
 use ferrobase_engine::*;
 use std::path::Path;
+use support::files::files_with_suffix;
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -27,17 +30,14 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Block file format versions of the files under `dir` (from each trailer).
 fn file_versions(dir: &Path) -> Vec<u32> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(file_versions(&p));
-        } else if p.extension().is_some_and(|x| x == "blk") {
-            let b = std::fs::read(&p).unwrap();
+    let mut out: Vec<u32> = files_with_suffix(dir, ".blk")
+        .iter()
+        .map(|p| {
+            let b = std::fs::read(p).unwrap();
             let at = b.len() - 16;
-            out.push(u32::from_be_bytes(b[at..at + 4].try_into().unwrap()));
-        }
-    }
+            u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+        })
+        .collect();
     out.sort_unstable();
     out
 }
