@@ -272,13 +272,7 @@ fn stored_cells(path: &std::path::Path) -> Vec<(String, CellType, u64)> {
     let metrics = Arc::new(Metrics::default());
     let cache = Arc::new(BlockCache::new(1 << 20, metrics.clone()));
     let reader = Arc::new(BlockFileReader::open(path, 1, cache, metrics).unwrap());
-    let mode = CacheMode {
-        use_cache: false,
-        priority: ferrobase_engine::block_cache::Priority::Normal,
-        sequential: true,
-        seek_readahead: 0,
-    };
-    let mut s = FileScanner::new(reader, mode);
+    let mut s = FileScanner::new(reader, CacheMode::whole_file());
     s.seek(&ferrobase_engine::cell::CellKey::first_on_row(b""))
         .unwrap();
     let mut out = Vec::new();

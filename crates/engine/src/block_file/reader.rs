@@ -37,6 +37,19 @@ pub struct CacheMode {
     pub seek_readahead: u64,
 }
 
+impl CacheMode {
+    /// A read that runs through whole files (compaction, split): blocks bypass the cache, and
+    /// the file ahead of the cursor is requested from the OS in [`SEQUENTIAL_READAHEAD`] steps.
+    pub fn whole_file() -> CacheMode {
+        CacheMode {
+            use_cache: false,
+            priority: Priority::Normal,
+            sequential: true,
+            seek_readahead: 0,
+        }
+    }
+}
+
 /// Bytes requested ahead of a cursor that reads whole files (RocksDB's compaction readahead).
 pub const SEQUENTIAL_READAHEAD: u64 = 2 << 20;
 

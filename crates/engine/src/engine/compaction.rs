@@ -1,7 +1,6 @@
 //! Running compactions: merge a store's selected files into one, dropping what HBase drops.
 
 use super::Inner;
-use crate::block_cache::Priority;
 use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, CellType, KeyValue};
 use crate::compaction_policy;
@@ -79,12 +78,7 @@ impl Inner {
                 }
             })
             .sum();
-        let mode = CacheMode {
-            use_cache: false,
-            priority: Priority::Normal,
-            sequential: true,
-            seek_readahead: 0,
-        };
+        let mode = CacheMode::whole_file();
         let sources = chosen
             .iter()
             .map(|f| Source::File(FileScanner::new(f.reader.clone(), mode)))

@@ -6,7 +6,6 @@
 //! at open); after it, the children are live and hold everything.
 
 use super::Inner;
-use crate::block_cache::Priority;
 use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, Result};
@@ -63,12 +62,7 @@ impl Inner {
         for (family, store) in region.stores() {
             let desc = store.descriptor();
             let state = store.state();
-            let mode = CacheMode {
-                use_cache: false,
-                priority: Priority::Normal,
-                sequential: true,
-                seek_readahead: 0,
-            };
+            let mode = CacheMode::whole_file();
             let mut halves = Vec::new();
             for (lo, hi) in [(Vec::new(), Some(key.clone())), (key.clone(), None)] {
                 let mut sources: Vec<Source> = std::iter::once(&state.active)
