@@ -168,6 +168,104 @@ enum Arg {
     Op(CompareOp),
 }
 
+/// The deepest filter tree the language builds: FilterLists (`AND`/`OR` chains), `SKIP` and
+/// `WHILE` each add a level, parentheses alone do not. Evaluating a filter recurses once per
+/// level, so the limit keeps any filter string from exhausting a connection thread's stack.
+/// Apache HBase has no such limit and fails a request nested a few thousand lists deep with a
+/// stack overflow; redundant parentheses (`((((PrefixFilter('r')))))`) nest without limit here,
+/// as there.
+pub const MAX_FILTER_DEPTH: usize = 100;
+
+/// A filter being built and the depth of its tree (a single filter is depth 1).
+struct Built {
+    filter: Box<dyn Filter>,
+    depth: usize,
+}
+
+/// A unary prefix waiting for its operand.
+#[derive(Clone, Copy)]
+enum Unary {
+    Skip,
+    While,
+}
+
+/// One level of parentheses (the outermost frame is the whole string): the operands of its
+/// `OR` chain so far, of the `AND` chain being built, and the `SKIP`/`WHILE` prefixes waiting
+/// for the next operand.
+struct Frame {
+    open_at: usize,
+    ors: Vec<Built>,
+    ands: Vec<Built>,
+    prefixes: Vec<(usize, Unary)>,
+}
+
+impl Frame {
+    fn new(open_at: usize) -> Frame {
+        Frame {
+            open_at,
+            ors: Vec::new(),
+            ands: Vec::new(),
+            prefixes: Vec::new(),
+        }
+    }
+}
+
+fn too_deep(position: usize) -> ParseError {
+    err(
+        position,
+        format!(
+            "filter nested more than {MAX_FILTER_DEPTH} levels deep (each AND/OR list, SKIP and \
+             WHILE is a level)"
+        ),
+    )
+}
+
+/// Joins a chain of one operator into one FilterList (a chain of one is the filter itself).
+fn join(mut items: Vec<Built>, op: ListOperator, at: usize) -> Result<Built, ParseError> {
+    if items.len() == 1 {
+        return Ok(items.pop().expect("one item"));
+    }
+    let depth = 1 + items.iter().map(|b| b.depth).max().unwrap_or(0);
+    if depth > MAX_FILTER_DEPTH {
+        return Err(too_deep(at));
+    }
+    let filters = items.into_iter().map(|b| b.filter).collect();
+    Ok(Built {
+        filter: Box::new(FilterList::new(op, filters)),
+        depth,
+    })
+}
+
+impl Frame {
+    /// An operand is complete: wrap it in the waiting prefixes and add it to the AND chain.
+    fn operand(&mut self, mut b: Built) -> Result<(), ParseError> {
+        while let Some((at, u)) = self.prefixes.pop() {
+            b.depth += 1;
+            if b.depth > MAX_FILTER_DEPTH {
+                return Err(too_deep(at));
+            }
+            b.filter = match u {
+                Unary::Skip => Box::new(SkipFilter::new(b.filter)),
+                Unary::While => Box::new(WhileMatchFilter::new(b.filter)),
+            };
+        }
+        self.ands.push(b);
+        Ok(())
+    }
+
+    /// `OR` (or the end of the frame): the AND chain becomes one operand of the OR chain.
+    fn end_and_chain(&mut self, at: usize) -> Result<(), ParseError> {
+        let ands = std::mem::take(&mut self.ands);
+        self.ors.push(join(ands, ListOperator::MustPassAll, at)?);
+        Ok(())
+    }
+
+    fn finish(mut self, at: usize) -> Result<Built, ParseError> {
+        self.end_and_chain(at)?;
+        join(self.ors, ListOperator::MustPassOne, at)
+    }
+}
+
 impl Parser {
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|(_, t)| t)
@@ -181,42 +279,82 @@ impl Parser {
         matches!(self.peek(), Some(Tok::Word(x)) if x == w)
     }
 
-    fn or_expr(&mut self) -> Result<Box<dyn Filter>, ParseError> {
-        let mut items = vec![self.and_expr()?];
-        while self.is_word("OR") {
-            self.pos += 1;
-            items.push(self.and_expr()?);
+    /// The whole expression, without recursion: an explicit stack of parenthesis frames
+    /// (HBase's `ParseFilter` also parses with stacks), so nesting is bounded by memory for
+    /// the tokens, never by the thread's stack.
+    fn expression(&mut self) -> Result<Box<dyn Filter>, ParseError> {
+        let mut frames = vec![Frame::new(0)];
+        loop {
+            // An operand: prefixes, then '(' or a filter call.
+            loop {
+                let frame = frames.last_mut().expect("a frame");
+                let at = self.here();
+                if self.is_word("SKIP") {
+                    frame.prefixes.push((at, Unary::Skip));
+                    self.pos += 1;
+                } else if self.is_word("WHILE") {
+                    frame.prefixes.push((at, Unary::While));
+                    self.pos += 1;
+                } else if self.peek() == Some(&Tok::LParen) {
+                    self.pos += 1;
+                    frames.push(Frame::new(at));
+                } else {
+                    let f = self.call()?;
+                    frame.operand(Built {
+                        filter: f,
+                        depth: 1,
+                    })?;
+                    break;
+                }
+            }
+            // After an operand: AND, OR, ')' closing frames, or the end.
+            loop {
+                let at = self.here();
+                if self.is_word("AND") {
+                    self.pos += 1;
+                    break;
+                }
+                if self.is_word("OR") {
+                    self.pos += 1;
+                    frames.last_mut().expect("a frame").end_and_chain(at)?;
+                    break;
+                }
+                let inner = frames.len() > 1;
+                match self.peek() {
+                    Some(Tok::RParen) if inner => {
+                        self.pos += 1;
+                        let done = frames.pop().expect("an inner frame").finish(at)?;
+                        frames.last_mut().expect("a frame").operand(done)?;
+                    }
+                    None if !inner => {
+                        let root = frames.pop().expect("the root frame");
+                        return Ok(root.finish(at)?.filter);
+                    }
+                    Some(t) if inner => {
+                        return Err(err(at, format!("expected ')', found {}", describe(t))))
+                    }
+                    None => {
+                        let open = frames.last().map_or(0, |f| f.open_at);
+                        return Err(err(
+                            self.end,
+                            format!(
+                                "expected ')' to close the '(' at position {open}, found the end \
+                                 of the string"
+                            ),
+                        ));
+                    }
+                    Some(t) => {
+                        return Err(err(
+                            at,
+                            format!(
+                                "expected AND, OR or the end of the string, found {}",
+                                describe(t)
+                            ),
+                        ))
+                    }
+                }
+            }
         }
-        Ok(if items.len() == 1 {
-            items.pop().expect("one item")
-        } else {
-            Box::new(FilterList::new(ListOperator::MustPassOne, items))
-        })
-    }
-
-    fn and_expr(&mut self) -> Result<Box<dyn Filter>, ParseError> {
-        let mut items = vec![self.unary()?];
-        while self.is_word("AND") {
-            self.pos += 1;
-            items.push(self.unary()?);
-        }
-        Ok(if items.len() == 1 {
-            items.pop().expect("one item")
-        } else {
-            Box::new(FilterList::new(ListOperator::MustPassAll, items))
-        })
-    }
-
-    fn unary(&mut self) -> Result<Box<dyn Filter>, ParseError> {
-        if self.is_word("SKIP") {
-            self.pos += 1;
-            return Ok(Box::new(SkipFilter::new(self.unary()?)));
-        }
-        if self.is_word("WHILE") {
-            self.pos += 1;
-            return Ok(Box::new(WhileMatchFilter::new(self.unary()?)));
-        }
-        self.primary()
     }
 
     fn expect(&mut self, want: Tok, what: &str) -> Result<(), ParseError> {
@@ -236,14 +374,9 @@ impl Parser {
         }
     }
 
-    fn primary(&mut self) -> Result<Box<dyn Filter>, ParseError> {
+    /// A filter call: `Name(arg, ...)`.
+    fn call(&mut self) -> Result<Box<dyn Filter>, ParseError> {
         match self.peek().cloned() {
-            Some(Tok::LParen) => {
-                self.pos += 1;
-                let f = self.or_expr()?;
-                self.expect(Tok::RParen, "')'")?;
-                Ok(f)
-            }
             Some(Tok::Word(name)) if !matches!(name.as_str(), "AND" | "OR" | "SKIP" | "WHILE") => {
                 let at = self.here();
                 self.pos += 1;
@@ -312,17 +445,7 @@ pub fn parse_filter(s: &[u8]) -> Result<Box<dyn Filter>, ParseError> {
         pos: 0,
         end: s.len(),
     };
-    let f = p.or_expr()?;
-    if let Some(t) = p.peek() {
-        return Err(err(
-            p.here(),
-            format!(
-                "expected AND, OR or the end of the string, found {}",
-                describe(t)
-            ),
-        ));
-    }
-    Ok(f)
+    p.expression()
 }
 
 struct ArgReader<'a> {
@@ -407,6 +530,23 @@ impl ArgReader<'_> {
         let s = self.str()?;
         Comparator::parse(&s).map_err(|e| err(p, e.to_string()))
     }
+    /// A compare operator and a comparator, checked as HBase's `CompareFilter` and
+    /// `SingleColumnValueFilter` check them: `regexstring:` and `substring:` only with `=` and `!=`.
+    fn op_and_comparator(&mut self) -> Result<(CompareOp, Comparator), ParseError> {
+        let op = self.op()?;
+        let at = self.args.get(self.i).map_or(self.at, |(p, _)| *p);
+        let cmp = self.comparator()?;
+        if matches!(cmp, Comparator::Regex(_) | Comparator::Substring(_))
+            && !matches!(op, CompareOp::Equal | CompareOp::NotEqual)
+        {
+            return Err(err(
+                at,
+                "A regexstring comparator and substring comparator can only be used with EQUAL \
+                 and NOT_EQUAL",
+            ));
+        }
+        Ok((op, cmp))
+    }
     fn remaining(&self) -> usize {
         self.args.len() - self.i
     }
@@ -480,23 +620,37 @@ fn build(name: &str, at: usize, args: Vec<(usize, Arg)>) -> Result<Box<dyn Filte
             }
             Box::new(TimestampsFilter::new(t))
         }
-        "RowFilter" => Box::new(RowFilter::new(a.op()?, a.comparator()?)),
-        "FamilyFilter" => Box::new(FamilyFilter::new(a.op()?, a.comparator()?)),
-        "QualifierFilter" => Box::new(QualifierFilter::new(a.op()?, a.comparator()?)),
-        "ValueFilter" => Box::new(ValueFilter::new(a.op()?, a.comparator()?)),
+        "RowFilter" => {
+            let (op, cmp) = a.op_and_comparator()?;
+            Box::new(RowFilter::new(op, cmp))
+        }
+        "FamilyFilter" => {
+            let (op, cmp) = a.op_and_comparator()?;
+            Box::new(FamilyFilter::new(op, cmp))
+        }
+        "QualifierFilter" => {
+            let (op, cmp) = a.op_and_comparator()?;
+            Box::new(QualifierFilter::new(op, cmp))
+        }
+        "ValueFilter" => {
+            let (op, cmp) = a.op_and_comparator()?;
+            Box::new(ValueFilter::new(op, cmp))
+        }
         "DependentColumnFilter" => {
             let f = a.str()?;
             let q = a.str()?;
             let drop = if a.remaining() > 0 { a.bool()? } else { false };
             let cmp = if a.remaining() > 0 {
-                Some((a.op()?, a.comparator()?))
+                Some(a.op_and_comparator()?)
             } else {
                 None
             };
             Box::new(DependentColumnFilter::new(f, q, drop, cmp))
         }
         "SingleColumnValueFilter" | "SingleColumnValueExcludeFilter" => {
-            let mut f = SingleColumnValueFilter::new(a.str()?, a.str()?, a.op()?, a.comparator()?);
+            let (family, qualifier) = (a.str()?, a.str()?);
+            let (op, cmp) = a.op_and_comparator()?;
+            let mut f = SingleColumnValueFilter::new(family, qualifier, op, cmp);
             if a.remaining() > 0 {
                 f.filter_if_missing = a.bool()?;
                 f.latest_version_only = a.bool()?;
@@ -512,12 +666,11 @@ fn build(name: &str, at: usize, args: Vec<(usize, Arg)>) -> Result<Box<dyn Filte
             a.str()?,
             a.bool()?,
         )),
-        "ColumnValueFilter" => Box::new(ColumnValueFilter::new(
-            a.str()?,
-            a.str()?,
-            a.op()?,
-            a.comparator()?,
-        )),
+        "ColumnValueFilter" => {
+            let (family, qualifier) = (a.str()?, a.str()?);
+            let (op, cmp) = a.op_and_comparator()?;
+            Box::new(ColumnValueFilter::new(family, qualifier, op, cmp))
+        }
         "FuzzyRowFilter" => {
             let mut rules = Vec::new();
             while a.remaining() > 0 {
@@ -587,6 +740,73 @@ mod tests {
             let e = parse_filter(s.as_bytes()).map(|_| ()).unwrap_err();
             assert_eq!(e.position, pos, "{s}: {e}");
             assert!(e.message.contains(needle), "{s}: {e}");
+        }
+    }
+
+    /// `depth` nested levels of `A AND (A AND (... A))`.
+    fn nested_ands(depth: usize) -> String {
+        let mut s = String::new();
+        for _ in 1..depth {
+            s.push_str("(PrefixFilter('r') AND ");
+        }
+        s.push_str("PrefixFilter('r')");
+        s.push_str(&")".repeat(depth - 1));
+        s
+    }
+
+    #[test]
+    fn redundant_parentheses_nest_without_limit() {
+        let s = format!(
+            "{}PrefixFilter('r'){}",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        parse_filter(s.as_bytes()).unwrap();
+        let unclosed = format!("{}PrefixFilter('r')", "(".repeat(100_000));
+        let e = parse_filter(unclosed.as_bytes()).map(|_| ()).unwrap_err();
+        assert!(e.message.contains("expected ')'"), "{e}");
+    }
+
+    #[test]
+    fn filter_lists_nest_up_to_the_limit_and_no_further() {
+        // Each `(A AND ...)` level is one FilterList; the innermost filter is the last level.
+        parse_filter(nested_ands(MAX_FILTER_DEPTH).as_bytes()).unwrap();
+        for depth in [MAX_FILTER_DEPTH + 1, 3_000, 100_000] {
+            let e = parse_filter(nested_ands(depth).as_bytes())
+                .map(|_| ())
+                .unwrap_err();
+            assert!(e.message.contains("nested more than 100 levels"), "{e}");
+        }
+        let skips = format!("{}PrefixFilter('r')", "SKIP WHILE ".repeat(50_000));
+        let e = parse_filter(skips.as_bytes()).map(|_| ()).unwrap_err();
+        assert!(e.message.contains("nested more than 100 levels"), "{e}");
+        // Long flat chains are one list, however long.
+        let flat = vec!["PrefixFilter('r')"; 10_000].join(" OR ");
+        parse_filter(flat.as_bytes()).unwrap();
+    }
+
+    #[test]
+    fn substring_and_regex_comparators_take_only_equal_and_not_equal() {
+        for s in [
+            "ValueFilter(<=, 'substring:4')",
+            "SingleColumnValueFilter('cf', 'a', >, 'regexstring:^v')",
+            "RowFilter(<, 'regexstring:.')",
+            "ColumnValueFilter('f', 'q', >=, 'substring:x')",
+            "DependentColumnFilter('f', 'q', true, <, 'substring:x')",
+        ] {
+            let e = parse_filter(s.as_bytes()).map(|_| ()).unwrap_err();
+            assert!(
+                e.message
+                    .contains("can only be used with EQUAL and NOT_EQUAL"),
+                "{s}: {e}"
+            );
+        }
+        for s in [
+            "ValueFilter(=, 'substring:4')",
+            "ValueFilter(!=, 'regexstring:4')",
+            "ValueFilter(<=, 'binary:4')",
+        ] {
+            parse_filter(s.as_bytes()).unwrap_or_else(|e| panic!("{s}: {e}"));
         }
     }
 

@@ -287,10 +287,17 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
     Ok(out)
 }
 
+/// The deepest nesting of arrays and hashes a statement may have. HBase's shell statements nest
+/// two or three levels (`{COLUMNS => ['f:a'], CONFIGURATION => {...}}`); the limit keeps a crafted
+/// statement from exhausting the stack of the recursive parser.
+pub const MAX_NESTING: usize = 64;
+
 struct Parser {
     toks: Vec<(usize, Tok)>,
     pos: usize,
     end: usize,
+    /// Arrays and hashes open around the value being parsed.
+    depth: usize,
 }
 
 impl Parser {
@@ -318,7 +325,14 @@ impl Parser {
                 "nil" => Value::Nil,
                 _ => Value::Const(w),
             },
+            Tok::LBracket | Tok::LBrace if self.depth >= MAX_NESTING => {
+                return Err(syntax(
+                    at,
+                    format!("arrays and hashes nested more than {MAX_NESTING} levels deep"),
+                ))
+            }
             Tok::LBracket => {
+                self.depth += 1;
                 let mut items = Vec::new();
                 loop {
                     self.skip_ends();
@@ -341,9 +355,11 @@ impl Parser {
                         }
                     }
                 }
+                self.depth -= 1;
                 Value::Array(items)
             }
             Tok::LBrace => {
+                self.depth += 1;
                 let mut pairs = Vec::new();
                 loop {
                     self.skip_ends();
@@ -375,6 +391,7 @@ impl Parser {
                         }
                     }
                 }
+                self.depth -= 1;
                 Value::Hash(pairs)
             }
             other => {
@@ -504,6 +521,7 @@ pub fn parse(src: &str) -> Result<Vec<Statement>, SyntaxError> {
         toks,
         pos: 0,
         end: src.len(),
+        depth: 0,
     };
     let mut out = Vec::new();
     loop {
@@ -566,6 +584,22 @@ mod tests {
         ] {
             let e = parse(s).unwrap_err();
             assert!(!e.incomplete, "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_a_syntax_error_not_a_stack_overflow() {
+        let ok = format!(
+            "scan 't', {}1{}",
+            "[".repeat(MAX_NESTING),
+            "]".repeat(MAX_NESTING)
+        );
+        parse(&ok).unwrap();
+        for open in ["[", "{"] {
+            let s = format!("scan 't', {}", open.repeat(200_000));
+            let e = parse(&s).unwrap_err();
+            assert!(!e.incomplete, "{e}");
+            assert!(e.to_string().contains("nested more than 64 levels"), "{e}");
         }
     }
 
