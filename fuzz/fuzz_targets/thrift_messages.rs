@@ -1,24 +1,32 @@
-//! The Thrift decoders never panic and never allocate past the message budget.
+//! The Thrift decoders never panic and never build past the message's wire and memory budgets,
+//! decoding a call's arguments as the server does (against the method's declaration) and a
+//! reply as the client does (everything).
 #![no_main]
 
-use ferrobase_gateway::thrift::{Binary, Budget, Codec, Compact};
+use ferrobase_gateway::idl::arguments;
+use ferrobase_gateway::thrift::{Binary, Budget, Codec, Compact, Limits};
+
+const LIMITS: Limits = Limits {
+    max_message: 1 << 16,
+    max_depth: 16,
+    max_decoded: 1 << 20,
+};
+
+fn decode<C: Codec>(c: &C, data: &[u8]) {
+    for declared in [false, true] {
+        let mut r = data;
+        let mut b = Budget::new(&mut r, &LIMITS);
+        let _ = c.read_header(&mut b).and_then(|h| {
+            if declared {
+                c.read_declared(&mut b, arguments(&h.name).unwrap_or(&[]))
+            } else {
+                c.read_struct(&mut b)
+            }
+        });
+    }
+}
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    for compact in [false, true] {
-        let mut r = data;
-        let mut b = Budget {
-            inner: &mut r,
-            remaining: 1 << 16,
-            depth_left: 16,
-        };
-        let _ = if compact {
-            Compact
-                .read_header(&mut b)
-                .and_then(|_| Compact.read_struct(&mut b))
-        } else {
-            Binary
-                .read_header(&mut b)
-                .and_then(|_| Binary.read_struct(&mut b))
-        };
-    }
+    decode(&Binary, data);
+    decode(&Compact, data);
 });

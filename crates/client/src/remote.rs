@@ -8,11 +8,18 @@ use ferrobase_engine::{
     LATEST_TIMESTAMP,
 };
 use ferrobase_gateway::thrift::{
-    Binary, Budget, Codec, MessageHeader, MessageType, TStruct, TType, TValue,
+    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
 };
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
+
+/// What a reply may take: 256 MiB on the wire, 1 GiB decoded.
+const REPLY_LIMITS: Limits = Limits {
+    max_message: 256 << 20,
+    max_depth: 32,
+    max_decoded: 1 << 30,
+};
 
 /// A connection to a Thrift gateway. Calls are serialised on one socket.
 pub struct Remote {
@@ -159,13 +166,14 @@ impl Remote {
         );
         Binary.write_struct(&mut msg, &args);
         g.1.write_all(&msg).map_err(transport)?;
-        let mut b = Budget {
-            inner: &mut g.0,
-            remaining: 256 << 20,
-            depth_left: 32,
-        };
+        let mut b = Budget::new(&mut g.0, &REPLY_LIMITS);
         let h = Binary.read_header(&mut b).map_err(transport)?;
         let body = Binary.read_struct(&mut b).map_err(transport)?;
+        if let Some(over) = b.overrun() {
+            return Err(ClientError::Transport(format!(
+                "the reply to {name} is larger than this client decodes ({over})"
+            )));
+        }
         if h.kind == MessageType::Exception {
             let msg = match body.get(1) {
                 Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),

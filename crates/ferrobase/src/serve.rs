@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--idle-timeout SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--idle-timeout SECS]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = std::path::PathBuf::from("./ferrobase-data");
@@ -24,6 +24,18 @@ pub fn main(args: &[String]) -> Result<()> {
             "--port" => port = val()?.parse().context("--port takes a number")?,
             "--max-message" => {
                 opts.limits.max_message = val()?.parse().context("--max-message takes bytes")?
+            }
+            "--max-request-memory" => {
+                opts.limits.max_decoded =
+                    val()?.parse().context("--max-request-memory takes bytes")?
+            }
+            "--max-inflight-memory" => {
+                opts.max_inflight_memory = val()?
+                    .parse()
+                    .context("--max-inflight-memory takes bytes")?
+            }
+            "--max-connections" => {
+                opts.max_connections = val()?.parse().context("--max-connections takes a number")?
             }
             "--idle-timeout" => {
                 opts.idle_timeout = Some(Duration::from_secs(

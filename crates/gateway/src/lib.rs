@@ -3,6 +3,7 @@
 //! unchanged.
 
 pub mod handler;
+pub mod idl;
 pub mod server;
 pub mod thrift;
 

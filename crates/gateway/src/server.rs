@@ -3,7 +3,10 @@
 //! then closes the engine.
 
 use crate::handler::{Handler, HandlerOptions, Outcome};
-use crate::thrift::{Connection, Limits, MessageHeader, MessageType, TStruct, TValue, ThriftError};
+use crate::thrift::{
+    Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
+    ThriftError,
+};
 use ferrobase_engine::Engine;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -21,6 +24,13 @@ pub struct ServerOptions {
     pub handler: HandlerOptions,
     /// Close a connection idle this long; `None` (default) keeps idle connections open.
     pub idle_timeout: Option<Duration>,
+    /// Memory that decoded requests may hold across all connections together, in bytes
+    /// (default 1 GiB). A request that would pass it is answered "server busy" (HBase's
+    /// `CallQueueTooBigException`) and may be retried.
+    pub max_inflight_memory: usize,
+    /// Connections served at once (default 1000, HBase's `hbase.thrift.maxWorkerThreads`);
+    /// one more is closed as soon as it is accepted.
+    pub max_connections: usize,
 }
 
 impl Default for ServerOptions {
@@ -30,6 +40,8 @@ impl Default for ServerOptions {
             limits: Limits::default(),
             handler: HandlerOptions::default(),
             idle_timeout: None,
+            max_inflight_memory: 1 << 30,
+            max_connections: 1000,
         }
     }
 }
@@ -41,6 +53,9 @@ struct Shared {
     connections: AtomicUsize,
     limits: Limits,
     idle_timeout: Option<Duration>,
+    inflight: Arc<InflightMemory>,
+    max_connections: usize,
+    refused_connections: AtomicUsize,
 }
 
 /// A bound server. `run` serves until `stop` is called from another thread (or a signal
@@ -79,6 +94,9 @@ impl Server {
                 connections: AtomicUsize::new(0),
                 limits: opts.limits,
                 idle_timeout: opts.idle_timeout,
+                inflight: Arc::new(InflightMemory::new(opts.max_inflight_memory)),
+                max_connections: opts.max_connections,
+                refused_connections: AtomicUsize::new(0),
             }),
         })
     }
@@ -118,7 +136,22 @@ impl Server {
             }
             let Ok(stream) = stream else { continue };
             let shared = self.shared.clone();
-            shared.connections.fetch_add(1, Ordering::AcqRel);
+            if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.max_connections {
+                shared.connections.fetch_sub(1, Ordering::AcqRel);
+                if shared
+                    .refused_connections
+                    .fetch_add(1, Ordering::AcqRel)
+                    .is_multiple_of(1000)
+                {
+                    eprintln!(
+                        "ferrobase: refusing connections past the limit of {} \
+                         (--max-connections)",
+                        shared.max_connections
+                    );
+                }
+                drop(stream);
+                continue;
+            }
             let spawned = std::thread::Builder::new()
                 .name("ferrobase-conn".into())
                 .spawn(move || {
@@ -172,9 +205,10 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
     let Ok(probe) = stream.try_clone() else {
         return;
     };
-    let Ok(mut conn) = Connection::new(stream, shared.limits) else {
+    let Ok(conn) = Connection::new(stream, shared.limits) else {
         return;
     };
+    let mut conn = conn.with_pool(shared.inflight.clone());
     loop {
         if !wait_for_call(shared, &mut conn, &probe) {
             return;
@@ -190,9 +224,26 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
 
 /// Reads, runs and answers one call. False when the connection must close.
 fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
-    let (header, args) = match conn.read_call() {
+    let Call {
+        header,
+        args,
+        memory,
+    } = match conn.read_call(crate::idl::arguments) {
         Ok(c) => c,
         Err(ThriftError::Eof) | Err(ThriftError::Io(_)) => return false,
+        Err(ThriftError::Refused { header, over }) => {
+            // The message was read to its end: answer it and go on with the connection.
+            if header.kind == MessageType::Oneway {
+                return true;
+            }
+            let (kind, body) = refusal(&header.name, over);
+            let reply = MessageHeader {
+                name: header.name,
+                kind,
+                seq_id: header.seq_id,
+            };
+            return conn.write(&reply, &body).is_ok();
+        }
         Err(ThriftError::Malformed(why)) => {
             // Answer with a protocol error where we can, then close: the stream position
             // is unknown.
@@ -227,7 +278,27 @@ fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
         kind,
         seq_id: header.seq_id,
     };
-    conn.write(&reply, &body).is_ok()
+    let written = conn.write(&reply, &body).is_ok();
+    drop(memory);
+    written
+}
+
+/// The answer to a call refused for memory: the method's declared `IOError` (every method of
+/// the service that takes arguments declares one), or an application exception.
+fn refusal(method: &str, over: Overrun) -> (MessageType, TStruct) {
+    let message = over.to_string();
+    match crate::idl::arguments(method) {
+        Some(args) if !args.is_empty() => {
+            let io_error = TStruct::new()
+                .with(1, TValue::string(message))
+                .with(2, TValue::Bool(matches!(over, Overrun::Server(_))));
+            (
+                MessageType::Reply,
+                TStruct::new().with(1, TValue::Struct(io_error)),
+            )
+        }
+        _ => (MessageType::Exception, app_exception(&message, 6)),
+    }
 }
 
 /// `TApplicationException { 1: message, 2: type }`.

@@ -28,6 +28,10 @@ impl Drop for Running {
 }
 
 fn start() -> Running {
+    start_with(|_| {})
+}
+
+fn start_with(configure: impl FnOnce(&mut ServerOptions)) -> Running {
     let dir = tempfile::tempdir().unwrap();
     let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
     let mut opts = ServerOptions {
@@ -35,6 +39,7 @@ fn start() -> Running {
         ..ServerOptions::default()
     };
     opts.limits.max_message = 1 << 20;
+    configure(&mut opts);
     let server = Server::bind(engine, opts).unwrap();
     let addr = server.local_addr().unwrap();
     let stop = server.stop_handle().unwrap();
@@ -92,11 +97,11 @@ fn call_on<C: Codec>(
     } else {
         Box::new(s.try_clone().unwrap())
     };
-    let mut b = ferrobase_gateway::thrift::Budget {
-        inner: &mut reader,
-        remaining: 1 << 24,
-        depth_left: 32,
+    let limits = ferrobase_gateway::thrift::Limits {
+        max_message: 1 << 24,
+        ..Default::default()
     };
+    let mut b = ferrobase_gateway::thrift::Budget::new(&mut reader, &limits);
     let h = codec.read_header(&mut b).unwrap();
     let body = codec.read_struct(&mut b).unwrap();
     (h, body)
@@ -234,4 +239,48 @@ fn three_hundred_connections_all_get_answers() {
         panic!("{body:?}")
     };
     assert_eq!(rows.len(), 300);
+}
+
+#[test]
+fn connections_past_the_cap_are_closed_and_a_freed_place_is_reused() {
+    let srv = start_with(|o| o.max_connections = 5);
+    let mut held: Vec<TcpStream> = (0..5)
+        .map(|_| TcpStream::connect(srv.addr).unwrap())
+        .collect();
+    for s in &mut held {
+        let (h, _) = call_on(s, &Binary, false, "getTableNames", TStruct::new());
+        assert_eq!(h.kind, MessageType::Reply);
+    }
+    // The sixth is accepted and closed at once: its read ends without an answer.
+    let mut extra = TcpStream::connect(srv.addr).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut buf = [0u8; 16];
+    assert!(matches!(extra.read(&mut buf), Ok(0) | Err(_)));
+    // Closing one frees its place.
+    drop(held.pop());
+    let mut tries = 0;
+    loop {
+        let mut s = TcpStream::connect(srv.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut msg = Vec::new();
+        Binary.write_header(
+            &mut msg,
+            &MessageHeader {
+                name: "getTableNames".into(),
+                kind: MessageType::Call,
+                seq_id: 1,
+            },
+        );
+        Binary.write_struct(&mut msg, &TStruct::new());
+        let _ = s.write_all(&msg);
+        if matches!(s.read(&mut buf), Ok(n) if n > 0) {
+            break;
+        }
+        // The server notices the closed connection on its next wait (within 250 ms).
+        tries += 1;
+        assert!(tries < 100, "a freed place was never reused");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

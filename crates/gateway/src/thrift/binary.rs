@@ -1,7 +1,9 @@
 //! Thrift's binary protocol (strict and old-style headers read; strict written).
 
+use super::decode::{self, FieldHeader, WireRead};
 use super::{
-    malformed, Budget, Codec, MessageHeader, MessageType, TStruct, TType, TValue, ThriftError,
+    malformed, Budget, Codec, Field, MessageHeader, MessageType, TStruct, TType, TValue,
+    ThriftError,
 };
 use std::io::Read;
 
@@ -11,76 +13,67 @@ pub struct Binary;
 
 const VERSION_1: u32 = 0x8001_0000;
 
-pub(crate) fn first_byte<R: Read>(b: &mut Budget<'_, R>) -> Result<u8, ThriftError> {
-    let mut one = [0u8; 1];
-    loop {
-        match b.inner.read(&mut one) {
-            Ok(0) => return Err(ThriftError::Eof),
-            Ok(_) => break,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(ThriftError::Io(e)),
-        }
-    }
-    if b.remaining == 0 {
-        return Err(malformed("message size limit reached"));
-    }
-    b.remaining -= 1;
-    Ok(one[0])
-}
-
 fn len<R: Read>(b: &mut Budget<'_, R>) -> Result<usize, ThriftError> {
     let n = i32::from_be_bytes(b.array()?);
     usize::try_from(n).map_err(|_| malformed(format!("negative length {n}")))
 }
 
-impl Binary {
-    fn read_value<R: Read>(&self, b: &mut Budget<'_, R>, t: TType) -> Result<TValue, ThriftError> {
-        Ok(match t {
-            TType::Bool => TValue::Bool(b.u8()? != 0),
-            TType::Byte => TValue::Byte(b.u8()? as i8),
-            TType::Double => TValue::Double(f64::from_bits(u64::from_be_bytes(b.array()?))),
-            TType::I16 => TValue::I16(i16::from_be_bytes(b.array()?)),
-            TType::I32 => TValue::I32(i32::from_be_bytes(b.array()?)),
-            TType::I64 => TValue::I64(i64::from_be_bytes(b.array()?)),
-            TType::Binary => {
-                let n = len(b)?;
-                TValue::Binary(b.take(n)?)
-            }
-            TType::Struct => TValue::Struct(self.read_struct(b)?),
-            TType::Map => {
-                let kt = ttype(b.u8()?)?;
-                let vt = ttype(b.u8()?)?;
-                let n = len(b)?;
-                b.check_count(n)?;
-                b.enter()?;
-                let mut v = Vec::with_capacity(n.min(1024));
-                for _ in 0..n {
-                    let k = self.read_value(b, kt)?;
-                    let x = self.read_value(b, vt)?;
-                    v.push((k, x));
-                }
-                b.leave();
-                TValue::Map(kt, vt, v)
-            }
-            TType::Set | TType::List => {
-                let et = ttype(b.u8()?)?;
-                let n = len(b)?;
-                b.check_count(n)?;
-                b.enter()?;
-                let mut v = Vec::with_capacity(n.min(1024));
-                for _ in 0..n {
-                    v.push(self.read_value(b, et)?);
-                }
-                b.leave();
-                if t == TType::Set {
-                    TValue::Set(et, v)
-                } else {
-                    TValue::List(et, v)
-                }
-            }
-        })
-    }
+impl WireRead for Binary {
+    type FieldState = ();
 
+    fn bool<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<bool, ThriftError> {
+        Ok(b.u8()? != 0)
+    }
+    fn byte<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i8, ThriftError> {
+        Ok(b.u8()? as i8)
+    }
+    fn i16<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i16, ThriftError> {
+        Ok(i16::from_be_bytes(b.array()?))
+    }
+    fn i32<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i32, ThriftError> {
+        Ok(i32::from_be_bytes(b.array()?))
+    }
+    fn i64<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i64, ThriftError> {
+        Ok(i64::from_be_bytes(b.array()?))
+    }
+    fn double<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<f64, ThriftError> {
+        Ok(f64::from_bits(u64::from_be_bytes(b.array()?)))
+    }
+    fn binary_len<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<usize, ThriftError> {
+        len(b)
+    }
+    fn list_begin<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<(TType, usize), ThriftError> {
+        let et = ttype(b.u8()?)?;
+        Ok((et, len(b)?))
+    }
+    fn map_begin<R: Read>(
+        &self,
+        b: &mut Budget<'_, R>,
+    ) -> Result<(TType, TType, usize), ThriftError> {
+        let kt = ttype(b.u8()?)?;
+        let vt = ttype(b.u8()?)?;
+        Ok((kt, vt, len(b)?))
+    }
+    fn field_begin<R: Read>(
+        &self,
+        b: &mut Budget<'_, R>,
+        _: &mut (),
+    ) -> Result<Option<FieldHeader>, ThriftError> {
+        let t = b.u8()?;
+        if t == 0 {
+            return Ok(None);
+        }
+        let ttype = ttype(t)?;
+        let id = i16::from_be_bytes(b.array()?);
+        Ok(Some(FieldHeader {
+            id,
+            ttype,
+            inline_bool: None,
+        }))
+    }
+}
+
+impl Binary {
     fn write_value(&self, out: &mut Vec<u8>, v: &TValue) {
         match v {
             TValue::Bool(x) => out.push(u8::from(*x)),
@@ -120,7 +113,7 @@ fn ttype(c: u8) -> Result<TType, ThriftError> {
 
 impl Codec for Binary {
     fn read_header<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<MessageHeader, ThriftError> {
-        let b0 = first_byte(b)?;
+        let b0 = b.first_byte()?;
         let rest: [u8; 3] = b.array()?;
         let word = u32::from_be_bytes([b0, rest[0], rest[1], rest[2]]);
         let (name, kind_code) = if word & 0x8000_0000 != 0 {
@@ -145,20 +138,15 @@ impl Codec for Binary {
     }
 
     fn read_struct<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<TStruct, ThriftError> {
-        b.enter()?;
-        let mut s = TStruct::new();
-        loop {
-            let t = b.u8()?;
-            if t == 0 {
-                break;
-            }
-            let t = ttype(t)?;
-            let id = i16::from_be_bytes(b.array()?);
-            let v = self.read_value(b, t)?;
-            s.fields.push((id, v));
-        }
-        b.leave();
-        Ok(s)
+        decode::any_struct(self, b)
+    }
+
+    fn read_declared<R: Read>(
+        &self,
+        b: &mut Budget<'_, R>,
+        fields: &'static [Field],
+    ) -> Result<TStruct, ThriftError> {
+        decode::declared_struct(self, b, fields)
     }
 
     fn write_header(&self, out: &mut Vec<u8>, h: &MessageHeader) {

@@ -1,8 +1,9 @@
 //! Thrift's compact protocol.
 
-use super::binary::first_byte;
+use super::decode::{self, FieldHeader, WireRead};
 use super::{
-    malformed, Budget, Codec, MessageHeader, MessageType, TStruct, TType, TValue, ThriftError,
+    malformed, Budget, Codec, Field, MessageHeader, MessageType, TStruct, TType, TValue,
+    ThriftError,
 };
 use std::io::Read;
 
@@ -80,63 +81,82 @@ fn size<R: Read>(b: &mut Budget<'_, R>) -> Result<usize, ThriftError> {
     usize::try_from(n).map_err(|_| malformed("size too large"))
 }
 
-impl Compact {
-    fn read_value<R: Read>(&self, b: &mut Budget<'_, R>, t: TType) -> Result<TValue, ThriftError> {
-        Ok(match t {
-            TType::Bool => TValue::Bool(b.u8()? == 1),
-            TType::Byte => TValue::Byte(b.u8()? as i8),
-            TType::I16 => TValue::I16(zigzag(b)? as i16),
-            TType::I32 => TValue::I32(zigzag(b)? as i32),
-            TType::I64 => TValue::I64(zigzag(b)?),
-            TType::Double => TValue::Double(f64::from_bits(u64::from_le_bytes(b.array()?))),
-            TType::Binary => {
-                let n = size(b)?;
-                TValue::Binary(b.take(n)?)
-            }
-            TType::Struct => TValue::Struct(self.read_struct(b)?),
-            TType::Map => {
-                let n = size(b)?;
-                b.check_count(n)?;
-                if n == 0 {
-                    return Ok(TValue::Map(TType::Binary, TType::Binary, Vec::new()));
-                }
-                let kv = b.u8()?;
-                let kt = from_ctype(kv >> 4)?;
-                let vt = from_ctype(kv & 0x0f)?;
-                b.enter()?;
-                let mut v = Vec::with_capacity(n.min(1024));
-                for _ in 0..n {
-                    let k = self.read_value(b, kt)?;
-                    let x = self.read_value(b, vt)?;
-                    v.push((k, x));
-                }
-                b.leave();
-                TValue::Map(kt, vt, v)
-            }
-            TType::List | TType::Set => {
-                let h = b.u8()?;
-                let et = from_ctype(h & 0x0f)?;
-                let n = if h >> 4 == 0x0f {
-                    size(b)?
-                } else {
-                    (h >> 4) as usize
-                };
-                b.check_count(n)?;
-                b.enter()?;
-                let mut v = Vec::with_capacity(n.min(1024));
-                for _ in 0..n {
-                    v.push(self.read_value(b, et)?);
-                }
-                b.leave();
-                if t == TType::Set {
-                    TValue::Set(et, v)
-                } else {
-                    TValue::List(et, v)
-                }
-            }
-        })
-    }
+impl WireRead for Compact {
+    /// The previous field's id: compact field headers carry the difference.
+    type FieldState = i16;
 
+    fn bool<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<bool, ThriftError> {
+        Ok(b.u8()? == 1)
+    }
+    fn byte<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i8, ThriftError> {
+        Ok(b.u8()? as i8)
+    }
+    fn i16<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i16, ThriftError> {
+        Ok(zigzag(b)? as i16)
+    }
+    fn i32<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i32, ThriftError> {
+        Ok(zigzag(b)? as i32)
+    }
+    fn i64<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<i64, ThriftError> {
+        zigzag(b)
+    }
+    fn double<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<f64, ThriftError> {
+        Ok(f64::from_bits(u64::from_le_bytes(b.array()?)))
+    }
+    fn binary_len<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<usize, ThriftError> {
+        size(b)
+    }
+    fn list_begin<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<(TType, usize), ThriftError> {
+        let h = b.u8()?;
+        let et = from_ctype(h & 0x0f)?;
+        let n = if h >> 4 == 0x0f {
+            size(b)?
+        } else {
+            (h >> 4) as usize
+        };
+        Ok((et, n))
+    }
+    fn map_begin<R: Read>(
+        &self,
+        b: &mut Budget<'_, R>,
+    ) -> Result<(TType, TType, usize), ThriftError> {
+        let n = size(b)?;
+        if n == 0 {
+            return Ok((TType::Binary, TType::Binary, 0));
+        }
+        let kv = b.u8()?;
+        Ok((from_ctype(kv >> 4)?, from_ctype(kv & 0x0f)?, n))
+    }
+    fn field_begin<R: Read>(
+        &self,
+        b: &mut Budget<'_, R>,
+        last: &mut i16,
+    ) -> Result<Option<FieldHeader>, ThriftError> {
+        let h = b.u8()?;
+        if h == 0 {
+            return Ok(None);
+        }
+        let delta = h >> 4;
+        let c = h & 0x0f;
+        let id = if delta == 0 {
+            zigzag(b)? as i16
+        } else {
+            last.wrapping_add(i16::from(delta))
+        };
+        *last = id;
+        Ok(Some(FieldHeader {
+            id,
+            ttype: from_ctype(c)?,
+            inline_bool: match c {
+                1 => Some(true),
+                2 => Some(false),
+                _ => None,
+            },
+        }))
+    }
+}
+
+impl Compact {
     fn write_value(&self, out: &mut Vec<u8>, v: &TValue) {
         match v {
             TValue::Bool(x) => out.push(if *x { 1 } else { 2 }),
@@ -177,7 +197,7 @@ impl Compact {
 
 impl Codec for Compact {
     fn read_header<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<MessageHeader, ThriftError> {
-        let id = first_byte(b)?;
+        let id = b.first_byte()?;
         if id != PROTOCOL_ID {
             return Err(malformed(format!("bad compact protocol id {id:#x}")));
         }
@@ -197,31 +217,15 @@ impl Codec for Compact {
     }
 
     fn read_struct<R: Read>(&self, b: &mut Budget<'_, R>) -> Result<TStruct, ThriftError> {
-        b.enter()?;
-        let mut s = TStruct::new();
-        let mut last: i16 = 0;
-        loop {
-            let h = b.u8()?;
-            if h == 0 {
-                break;
-            }
-            let delta = h >> 4;
-            let c = h & 0x0f;
-            let id = if delta == 0 {
-                zigzag(b)? as i16
-            } else {
-                last.wrapping_add(i16::from(delta))
-            };
-            last = id;
-            let v = match c {
-                1 => TValue::Bool(true),
-                2 => TValue::Bool(false),
-                _ => self.read_value(b, from_ctype(c)?)?,
-            };
-            s.fields.push((id, v));
-        }
-        b.leave();
-        Ok(s)
+        decode::any_struct(self, b)
+    }
+
+    fn read_declared<R: Read>(
+        &self,
+        b: &mut Budget<'_, R>,
+        fields: &'static [Field],
+    ) -> Result<TStruct, ThriftError> {
+        decode::declared_struct(self, b, fields)
     }
 
     fn write_header(&self, out: &mut Vec<u8>, h: &MessageHeader) {

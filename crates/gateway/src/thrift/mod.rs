@@ -1,13 +1,19 @@
 //! A generic Thrift codec: values are decoded into a dynamic tree ([`TValue`]) so the handler
 //! can read any struct by field id. Binary and compact protocols, framed and buffered
-//! transports, with size limits so a malformed or hostile request never allocates unbounded
-//! memory.
+//! transports, with limits so a malformed or hostile request never allocates unbounded
+//! memory: wire bytes per message, nesting depth, the memory decoding builds per request and
+//! across all requests in flight ([`Limits`], [`InflightMemory`]). A call's arguments are
+//! decoded against the method's declaration ([`Field`]), so undeclared fields are skipped
+//! without being built.
 
 mod binary;
 mod compact;
+mod decode;
 mod transport;
 
-pub use transport::{Connection, Protocol, Transport};
+pub use transport::{Call, Connection, Protocol, Transport};
+
+use std::io::Read;
 
 /// Thrift's wire types (binary-protocol codes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +77,63 @@ impl TType {
             _ => return None,
         })
     }
+}
+
+/// A declared type: the IDL as data, so a decoder can tell what a method's arguments hold.
+#[derive(Debug, Clone, Copy)]
+pub enum Ty {
+    /// `bool`
+    Bool,
+    /// `byte`
+    Byte,
+    /// `double`
+    Double,
+    /// `i16`
+    I16,
+    /// `i32` (and enums)
+    I32,
+    /// `i64`
+    I64,
+    /// `string` / `binary`
+    Binary,
+    /// A struct with these fields.
+    Struct(&'static [Field]),
+    /// `list<T>`
+    List(&'static Ty),
+    /// `set<T>`
+    Set(&'static Ty),
+    /// `map<K, V>`
+    Map(&'static Ty, &'static Ty),
+}
+
+impl Ty {
+    /// The wire type values of this type are sent with.
+    pub fn ttype(&self) -> TType {
+        match self {
+            Ty::Bool => TType::Bool,
+            Ty::Byte => TType::Byte,
+            Ty::Double => TType::Double,
+            Ty::I16 => TType::I16,
+            Ty::I32 => TType::I32,
+            Ty::I64 => TType::I64,
+            Ty::Binary => TType::Binary,
+            Ty::Struct(_) => TType::Struct,
+            Ty::List(_) => TType::List,
+            Ty::Set(_) => TType::Set,
+            Ty::Map(..) => TType::Map,
+        }
+    }
+}
+
+/// A declared struct field (or method argument).
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    /// The field id.
+    pub id: i16,
+    /// The field's name in the IDL.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: Ty,
 }
 
 /// A decoded Thrift value.
@@ -185,13 +248,19 @@ pub struct MessageHeader {
     pub seq_id: i32,
 }
 
-/// Size limits applied while decoding.
+/// Limits applied while decoding a message.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Largest frame (framed transport) or message (buffered) in bytes.
+    /// Largest frame (framed transport) or message (buffered) in bytes on the wire (default
+    /// 64 MiB). A message over it is malformed and closes the connection.
     pub max_message: usize,
-    /// Deepest nesting of structs and containers.
+    /// Deepest nesting of structs and containers (default 32).
     pub max_depth: usize,
+    /// Most memory decoding one request may build, in bytes (default 256 MiB): every value is
+    /// charged its in-memory size (a value slot is 32–64 bytes, so a 1-byte list element costs
+    /// far more in memory than on the wire). A request over it is refused with an error naming
+    /// the limit; the connection goes on.
+    pub max_decoded: usize,
 }
 
 impl Default for Limits {
@@ -199,9 +268,103 @@ impl Default for Limits {
         Limits {
             max_message: 64 << 20,
             max_depth: 32,
+            max_decoded: 256 << 20,
         }
     }
 }
+
+/// Memory held by decoded requests across every connection, against a server-wide limit.
+/// Thread-safe; shared by all connections.
+#[derive(Debug)]
+pub struct InflightMemory {
+    limit: usize,
+    used: std::sync::atomic::AtomicUsize,
+}
+
+impl InflightMemory {
+    /// A pool of `limit` bytes.
+    pub fn new(limit: usize) -> InflightMemory {
+        InflightMemory {
+            limit,
+            used: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// The server-wide limit in bytes.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Bytes held now.
+    pub fn used(&self) -> usize {
+        self.used.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    fn try_reserve(&self, n: usize) -> bool {
+        use std::sync::atomic::Ordering;
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                u.checked_add(n).filter(|&t| t <= self.limit)
+            })
+            .is_ok()
+    }
+
+    fn release(&self, n: usize) {
+        self.used.fetch_sub(n, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
+/// Memory reserved from an [`InflightMemory`] for one request; given back when dropped (after
+/// the call has run and been answered).
+#[derive(Debug, Default)]
+pub struct Reservation {
+    pool: Option<std::sync::Arc<InflightMemory>>,
+    bytes: usize,
+}
+
+impl Reservation {
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        if let Some(p) = &self.pool {
+            p.release(self.bytes);
+        }
+    }
+}
+
+/// Which memory limit a request ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overrun {
+    /// The request alone needs more than [`Limits::max_decoded`].
+    Request(usize),
+    /// Requests in flight together hold more than the [`InflightMemory`] limit.
+    Server(usize),
+}
+
+impl std::fmt::Display for Overrun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Overrun::Request(limit) => write!(
+                f,
+                "request refused: decoding it needs more than {limit} bytes of memory, the \
+                 per-request limit (--max-request-memory)"
+            ),
+            Overrun::Server(limit) => write!(
+                f,
+                "server busy (CallQueueTooBigException): requests in flight hold more than \
+                 {limit} bytes of memory (--max-inflight-memory); retry later"
+            ),
+        }
+    }
+}
+
+/// Bytes reserved from the shared pool at a time, so that small values do not each touch it.
+const RESERVE_CHUNK: usize = 256 << 10;
 
 /// Decoding and transport errors.
 #[derive(Debug, thiserror::Error)]
@@ -212,26 +375,136 @@ pub enum ThriftError {
     /// A socket error.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
-    /// Bytes that are not valid Thrift, or past a limit.
+    /// Bytes that are not valid Thrift, or past a wire limit.
     #[error("malformed request: {0}")]
     Malformed(String),
+    /// A well-formed message read to its end but not built: decoding it would hold more memory
+    /// than a limit allows. The connection is in step for the next call.
+    #[error("{over}")]
+    Refused {
+        /// The refused call's header, to answer it.
+        header: MessageHeader,
+        /// The limit it ran into.
+        over: Overrun,
+    },
 }
 
 pub(crate) fn malformed(s: impl Into<String>) -> ThriftError {
     ThriftError::Malformed(s.into())
 }
 
-/// A reader that counts every byte against a message budget and tracks nesting depth.
-pub struct Budget<'a, R: std::io::Read> {
-    /// The byte source.
-    pub inner: &'a mut R,
-    /// Bytes the message may still use.
-    pub remaining: usize,
-    /// Nesting levels still allowed.
-    pub depth_left: usize,
+fn cut_short(e: std::io::Error) -> ThriftError {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        malformed("message cut short")
+    } else {
+        ThriftError::Io(e)
+    }
 }
 
-impl<R: std::io::Read> Budget<'_, R> {
+/// A reader that counts every byte against a message budget, tracks nesting depth and charges
+/// the memory that decoding builds against the request's limit and the server's pool.
+pub struct Budget<'a, R: Read> {
+    inner: &'a mut R,
+    /// Wire bytes the message may still use.
+    remaining: usize,
+    /// Nesting levels still allowed.
+    depth_left: usize,
+    /// Memory the request may build, and may still build.
+    memory_limit: usize,
+    memory_left: usize,
+    pool: Option<std::sync::Arc<InflightMemory>>,
+    /// Reserved from the pool, and how much of that is not yet charged.
+    reserved: usize,
+    reserved_unused: usize,
+    over: Option<Overrun>,
+}
+
+impl<R: Read> Drop for Budget<'_, R> {
+    fn drop(&mut self) {
+        if let Some(p) = self.pool.take() {
+            p.release(self.reserved);
+        }
+    }
+}
+
+impl<'a, R: Read> Budget<'a, R> {
+    /// A budget of `limits` over `inner`, with no shared pool.
+    pub fn new(inner: &'a mut R, limits: &Limits) -> Budget<'a, R> {
+        Budget {
+            inner,
+            remaining: limits.max_message,
+            depth_left: limits.max_depth,
+            memory_limit: limits.max_decoded,
+            memory_left: limits.max_decoded,
+            pool: None,
+            reserved: 0,
+            reserved_unused: 0,
+            over: None,
+        }
+    }
+
+    /// Also charges memory to `pool`, shared with other requests.
+    pub fn with_pool(mut self, pool: std::sync::Arc<InflightMemory>) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
+    /// Caps the message at `n` wire bytes (a frame's length).
+    pub fn with_wire_limit(mut self, n: usize) -> Self {
+        self.remaining = self.remaining.min(n);
+        self
+    }
+
+    /// Wire bytes the message may still use.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    /// The limit decoding ran into, if any: from then on values are read but not built.
+    pub fn over_budget(&self) -> bool {
+        self.over.is_some()
+    }
+
+    /// The limit decoding ran into, if any.
+    pub fn overrun(&self) -> Option<Overrun> {
+        self.over
+    }
+
+    /// The memory reserved from the pool, to hold while the call runs.
+    /// (A budget dropped without this gives its reservation back at once.)
+    pub fn into_reservation(mut self) -> Reservation {
+        Reservation {
+            pool: self.pool.take(),
+            bytes: std::mem::take(&mut self.reserved),
+        }
+    }
+
+    /// Charges `n` bytes of memory about to be built. False (and nothing charged) once a limit
+    /// is reached; the budget then stays over.
+    pub(crate) fn charge(&mut self, n: usize) -> bool {
+        if self.over.is_some() {
+            return false;
+        }
+        let Some(left) = self.memory_left.checked_sub(n) else {
+            self.over = Some(Overrun::Request(self.memory_limit));
+            return false;
+        };
+        if let Some(pool) = &self.pool {
+            if self.reserved_unused < n {
+                let want = n.max(RESERVE_CHUNK);
+                if !pool.try_reserve(want) {
+                    self.over = Some(Overrun::Server(pool.limit()));
+                    return false;
+                }
+                self.reserved += want;
+                self.reserved_unused += want;
+            }
+            self.reserved_unused -= n;
+        }
+        self.memory_left = left;
+        true
+    }
+
     pub(crate) fn take(&mut self, n: usize) -> Result<Vec<u8>, ThriftError> {
         if n > self.remaining {
             return Err(malformed(format!(
@@ -240,25 +513,59 @@ impl<R: std::io::Read> Budget<'_, R> {
         }
         self.remaining -= n;
         let mut buf = vec![0u8; n];
-        self.inner.read_exact(&mut buf).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                malformed("message cut short")
-            } else {
-                ThriftError::Io(e)
-            }
-        })?;
+        self.inner.read_exact(&mut buf).map_err(cut_short)?;
         Ok(buf)
     }
 
+    /// Reads past `n` bytes without keeping them.
+    pub(crate) fn skip(&mut self, n: usize) -> Result<(), ThriftError> {
+        if n > self.remaining {
+            return Err(malformed(format!(
+                "a {n}-byte field exceeds the message size limit"
+            )));
+        }
+        self.remaining -= n;
+        let copied = std::io::copy(
+            &mut Read::take(&mut *self.inner, n as u64),
+            &mut std::io::sink(),
+        )
+        .map_err(ThriftError::Io)?;
+        if copied < n as u64 {
+            return Err(malformed("message cut short"));
+        }
+        Ok(())
+    }
+
     pub(crate) fn u8(&mut self) -> Result<u8, ThriftError> {
-        Ok(self.take(1)?[0])
+        Ok(self.array::<1>()?[0])
     }
 
     pub(crate) fn array<const N: usize>(&mut self) -> Result<[u8; N], ThriftError> {
-        let v = self.take(N)?;
+        if N > self.remaining {
+            return Err(malformed("message size limit reached"));
+        }
+        self.remaining -= N;
         let mut a = [0u8; N];
-        a.copy_from_slice(&v);
+        self.inner.read_exact(&mut a).map_err(cut_short)?;
         Ok(a)
+    }
+
+    /// Reads the very first byte of a message: `Eof` when the peer closed before it.
+    pub(crate) fn first_byte(&mut self) -> Result<u8, ThriftError> {
+        let mut one = [0u8; 1];
+        loop {
+            match self.inner.read(&mut one) {
+                Ok(0) => return Err(ThriftError::Eof),
+                Ok(_) => break,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(ThriftError::Io(e)),
+            }
+        }
+        if self.remaining == 0 {
+            return Err(malformed("message size limit reached"));
+        }
+        self.remaining -= 1;
+        Ok(one[0])
     }
 
     pub(crate) fn enter(&mut self) -> Result<(), ThriftError> {
@@ -292,8 +599,16 @@ pub trait Codec {
         &self,
         b: &mut Budget<'_, R>,
     ) -> Result<MessageHeader, ThriftError>;
-    /// Reads a struct.
+    /// Reads a struct, building every field (replies; the budget still applies: check
+    /// [`Budget::over_budget`]).
     fn read_struct<R: std::io::Read>(&self, b: &mut Budget<'_, R>) -> Result<TStruct, ThriftError>;
+    /// Reads a struct against its declaration: undeclared fields, and fields of another type
+    /// than declared, are read past without being built.
+    fn read_declared<R: std::io::Read>(
+        &self,
+        b: &mut Budget<'_, R>,
+        fields: &'static [Field],
+    ) -> Result<TStruct, ThriftError>;
     /// Writes a message header.
     fn write_header(&self, out: &mut Vec<u8>, h: &MessageHeader);
     /// Writes a struct.
@@ -353,21 +668,13 @@ mod tests {
         c.write_header(&mut buf, &h);
         c.write_struct(&mut buf, &sample());
         let mut r = &buf[..];
-        let mut b = Budget {
-            inner: &mut r,
-            remaining: 1 << 20,
-            depth_left: 32,
-        };
+        let mut b = Budget::new(&mut r, &Limits::default());
         assert_eq!(c.read_header(&mut b).unwrap(), h);
         assert_eq!(c.read_struct(&mut b).unwrap(), sample());
         // Every truncation is an error, never a panic.
         for cut in 0..buf.len() {
             let mut r = &buf[..cut];
-            let mut b = Budget {
-                inner: &mut r,
-                remaining: 1 << 20,
-                depth_left: 32,
-            };
+            let mut b = Budget::new(&mut r, &Limits::default());
             let res = c.read_header(&mut b).and_then(|_| c.read_struct(&mut b));
             assert!(res.is_err(), "cut at {cut}");
         }
@@ -383,11 +690,12 @@ mod tests {
                 junk[i] = (seed >> 20) as u8;
             }
             let mut r = &junk[..];
-            let mut b = Budget {
-                inner: &mut r,
-                remaining: 4096,
-                depth_left: 8,
+            let limits = Limits {
+                max_message: 4096,
+                max_depth: 8,
+                max_decoded: 1 << 16,
             };
+            let mut b = Budget::new(&mut r, &limits);
             let _ = c.read_header(&mut b).and_then(|_| c.read_struct(&mut b));
         }
     }

@@ -3,10 +3,12 @@
 //! hangs on a transport or protocol mismatch.
 
 use super::{
-    malformed, Binary, Budget, Codec, Compact, Limits, MessageHeader, TStruct, ThriftError,
+    malformed, Binary, Budget, Codec, Compact, Field, InflightMemory, Limits, MessageHeader,
+    Reservation, TStruct, ThriftError,
 };
 use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::net::TcpStream;
+use std::sync::Arc;
 
 /// How messages are delimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +34,7 @@ pub struct Connection {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
     limits: Limits,
+    pool: Option<Arc<InflightMemory>>,
     kind: Option<(Transport, Protocol)>,
     prefix: Vec<u8>,
 }
@@ -65,9 +68,16 @@ impl Connection {
             reader: BufReader::with_capacity(64 * 1024, stream.try_clone()?),
             writer: stream,
             limits,
+            pool: None,
             kind: None,
             prefix: Vec::new(),
         })
+    }
+
+    /// Charges the memory of decoded requests to `pool`, shared with other connections.
+    pub fn with_pool(mut self, pool: Arc<InflightMemory>) -> Connection {
+        self.pool = Some(pool);
+        self
     }
 
     /// The detected transport and protocol, once the first call has arrived.
@@ -107,10 +117,18 @@ impl Connection {
         Ok(k)
     }
 
-    /// Reads the next call. `Eof` when the client closed the connection between calls.
-    pub fn read_call(&mut self) -> Result<(MessageHeader, TStruct), ThriftError> {
+    /// Reads the next call, decoding its arguments against `declared(method)` (an unknown
+    /// method's arguments are read past, none built). `Eof` when the client closed the
+    /// connection between calls; `Refused` when the call was read to its end but decoding it
+    /// would pass a memory limit (the connection stays in step).
+    pub fn read_call(
+        &mut self,
+        declared: impl Fn(&str) -> Option<&'static [Field]>,
+    ) -> Result<Call, ThriftError> {
         let (transport, protocol) = self.detect()?;
         let prefix = std::mem::take(&mut self.prefix);
+        let limits = self.limits;
+        let pool = self.pool.clone();
         match transport {
             Transport::Framed => {
                 let mut len = [0u8; 4];
@@ -122,32 +140,37 @@ impl Connection {
                     rest_of_prefix = &prefix[4..];
                 }
                 let n = u32::from_be_bytes(len) as usize;
-                if n > self.limits.max_message {
+                if n > limits.max_message {
                     return Err(malformed(format!(
                         "frame of {n} bytes exceeds the limit of {} bytes",
-                        self.limits.max_message
+                        limits.max_message
                     )));
                 }
                 if n < rest_of_prefix.len() {
                     return Err(malformed("frame shorter than a message header"));
                 }
-                let mut frame = rest_of_prefix.to_vec();
-                frame.resize(n, 0);
-                let start = rest_of_prefix.len();
-                self.reader
-                    .read_exact(&mut frame[start..])
-                    .map_err(|_| malformed("frame cut short"))?;
-                let mut r = &frame[..];
-                parse(protocol, &mut r, n, self.limits.max_depth)
+                // Decoded straight from the socket: a frame is never held whole in memory.
+                let mut chained = Cursor::new(rest_of_prefix.to_vec()).chain(&mut self.reader);
+                let mut b = Budget::new(&mut chained, &limits).with_wire_limit(n);
+                if let Some(p) = pool {
+                    b = b.with_pool(p);
+                }
+                let call = parse(protocol, &mut b, &declared);
+                // Bytes of the frame after the message belong to no one: read past them.
+                let left = b.remaining();
+                if call.is_ok() || matches!(call, Err(ThriftError::Refused { .. })) {
+                    b.skip(left)?;
+                }
+                finish(call, b)
             }
             Transport::Buffered => {
                 let mut chained = Cursor::new(prefix).chain(&mut self.reader);
-                parse(
-                    protocol,
-                    &mut chained,
-                    self.limits.max_message,
-                    self.limits.max_depth,
-                )
+                let mut b = Budget::new(&mut chained, &limits);
+                if let Some(p) = pool {
+                    b = b.with_pool(p);
+                }
+                let call = parse(protocol, &mut b, &declared);
+                finish(call, b)
             }
         }
     }
@@ -178,25 +201,47 @@ impl Connection {
     }
 }
 
+/// A call read off the wire.
+#[derive(Debug)]
+pub struct Call {
+    /// The message header.
+    pub header: MessageHeader,
+    /// The arguments, as declared for the method.
+    pub args: TStruct,
+    /// Memory reserved for the decoded arguments; hold it until the call is answered.
+    pub memory: Reservation,
+}
+
 fn parse<R: Read>(
     protocol: Protocol,
-    r: &mut R,
-    budget: usize,
-    depth: usize,
+    b: &mut Budget<'_, R>,
+    declared: &impl Fn(&str) -> Option<&'static [Field]>,
 ) -> Result<(MessageHeader, TStruct), ThriftError> {
-    let mut b = Budget {
-        inner: r,
-        remaining: budget,
-        depth_left: depth,
-    };
     match protocol {
         Protocol::Binary => {
-            let h = Binary.read_header(&mut b)?;
-            Ok((h, Binary.read_struct(&mut b)?))
+            let h = Binary.read_header(b)?;
+            let args = Binary.read_declared(b, declared(&h.name).unwrap_or(&[]))?;
+            Ok((h, args))
         }
         Protocol::Compact => {
-            let h = Compact.read_header(&mut b)?;
-            Ok((h, Compact.read_struct(&mut b)?))
+            let h = Compact.read_header(b)?;
+            let args = Compact.read_declared(b, declared(&h.name).unwrap_or(&[]))?;
+            Ok((h, args))
         }
     }
+}
+
+fn finish<R: Read>(
+    call: Result<(MessageHeader, TStruct), ThriftError>,
+    b: Budget<'_, R>,
+) -> Result<Call, ThriftError> {
+    let (header, args) = call?;
+    if let Some(over) = b.overrun() {
+        return Err(ThriftError::Refused { header, over });
+    }
+    Ok(Call {
+        header,
+        args,
+        memory: b.into_reservation(),
+    })
 }
