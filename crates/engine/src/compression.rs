@@ -108,9 +108,24 @@ impl Compression {
                     .map_err(|e| format!("gzip: {e}"))?;
                 out
             }
-            Compression::Snappy => snap::raw::Decoder::new()
-                .decompress_vec(data)
-                .map_err(|e| format!("snappy: {e}"))?,
+            Compression::Snappy => {
+                // The payload's own header says how long it decompresses; `decompress_vec`
+                // would allocate that (up to 4 GiB) before anything is checked. Compare it with
+                // the length the block records (bounded by the frame check) first.
+                let declared =
+                    snap::raw::decompress_len(data).map_err(|e| format!("snappy: {e}"))?;
+                if declared != raw_len {
+                    return Err(format!(
+                        "snappy payload declares {declared} bytes, the block records {raw_len}"
+                    ));
+                }
+                let mut out = vec![0u8; raw_len];
+                let n = snap::raw::Decoder::new()
+                    .decompress(data, &mut out)
+                    .map_err(|e| format!("snappy: {e}"))?;
+                out.truncate(n);
+                out
+            }
             Compression::Lz4 => {
                 lz4_flex::block::decompress(data, raw_len).map_err(|e| format!("lz4: {e}"))?
             }
@@ -152,6 +167,33 @@ mod tests {
             assert_eq!(Compression::from_id(c.id()), Some(c));
             assert_eq!(Compression::parse(c.name()).unwrap(), c);
         }
+    }
+
+    #[test]
+    fn a_snappy_header_declaring_more_than_the_block_records_is_refused_before_allocating() {
+        // Found by AddressSanitizer runs of the disk_decoders fuzz target: payload headers that
+        // declare up to 4 GiB. The error names both lengths, and comes from the header check,
+        // before any buffer is allocated.
+        for (hex, raw_len) in [("f5f5f5f5ff0813000001", 10), ("01ffffffff0f", 6)] {
+            let payload: Vec<u8> = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect();
+            let e = Compression::Snappy
+                .decompress(&payload, raw_len)
+                .unwrap_err();
+            assert!(
+                e.contains("declares") || e.contains("snappy: "),
+                "{hex}: {e}"
+            );
+        }
+        let e = Compression::Snappy
+            .decompress(&[0xff, 0xff, 0xff, 0xff, 0x0f, 0], 100)
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "snappy payload declares 4294967295 bytes, the block records 100"
+        );
     }
 
     #[test]
