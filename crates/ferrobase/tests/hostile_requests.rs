@@ -194,6 +194,44 @@ fn a_filter_nested_100000_deep_gets_an_answer_or_an_error_and_the_server_goes_on
         assert!(srv.alive());
         assert_eq!(table_count(srv.addr), 1, "a second client is served");
     }
+    // A filter at the limit is evaluated on the connection's thread (a debug build's deeper
+    // frames included) and returns the row.
+    let mutation = TStruct::new()
+        .with(1, TValue::Bool(false))
+        .with(2, TValue::string("cf:q"))
+        .with(3, TValue::string("v"));
+    let put = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::string("r1"))
+        .with(
+            3,
+            TValue::List(TType::Struct, vec![TValue::Struct(mutation)]),
+        );
+    let (_, body) = call(srv.addr, "mutateRow", &put);
+    assert!(body.fields.is_empty(), "{body:?}");
+    // 50 AND lists and 49 SKIPs around the innermost filter: 100 levels.
+    let mut deepest = String::new();
+    for _ in 0..49 {
+        deepest.push_str("(PrefixFilter('r') AND SKIP ");
+    }
+    deepest.push_str("(PrefixFilter('r') AND PrefixFilter('r'))");
+    deepest.push_str(&")".repeat(49));
+    let scan = TStruct::new().with(6, TValue::string(deepest));
+    let args = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::Struct(scan));
+    let (_, body) = call(srv.addr, "scannerOpenWithScan", &args);
+    let Some(TValue::I32(id)) = body.get(0) else {
+        panic!("{body:?}")
+    };
+    let get = TStruct::new()
+        .with(1, TValue::I32(*id))
+        .with(2, TValue::I32(10));
+    let (_, body) = call(srv.addr, "scannerGetList", &get);
+    assert!(
+        matches!(body.get(0), Some(TValue::List(_, rows)) if rows.len() == 1),
+        "{body:?}"
+    );
 }
 
 #[test]
