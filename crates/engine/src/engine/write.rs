@@ -137,6 +137,7 @@ impl Inner {
         if region.is_closed() {
             return Ok(Some(muts));
         }
+        self.check_region_serving(region)?;
         let now = self.now_ms();
         let mut cells: Vec<WalCell> = Vec::new();
         let mut level: Option<SyncLevel> = None;
