@@ -13,15 +13,21 @@ fn descriptor(name: &str) -> TableDescriptor {
         .with_family(ColumnFamilyDescriptor::new("cf"))
 }
 
-#[test]
-fn a_compaction_failing_on_a_damaged_file_marks_its_region_and_reopen_brings_it_back() {
-    let dir = tempfile::tempdir().unwrap();
+/// An engine in `dir` without background compactions (the tests run them), with table `a`.
+fn open_with_table_a(dir: &std::path::Path) -> (Engine, Admin, Table) {
     let mut opts = EngineOptions::default();
     opts.compaction.auto = false;
-    let engine = Engine::open(dir.path(), opts).unwrap();
+    let engine = Engine::open(dir, opts).unwrap();
     let admin = engine.admin();
     admin.create_table(descriptor("a")).unwrap();
     let a = engine.table("a").unwrap();
+    (engine, admin, a)
+}
+
+#[test]
+fn a_compaction_failing_on_a_damaged_file_marks_its_region_and_reopen_brings_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, admin, a) = open_with_table_a(dir.path());
     for f in 0..2 {
         let puts = (0..50)
             .map(|i| Put::new(format!("r{f}-{i:03}")).add_column("cf", "q", vec![b'v'; 100]))
@@ -86,12 +92,7 @@ fn a_compaction_failing_on_a_damaged_file_marks_its_region_and_reopen_brings_it_
 #[test]
 fn a_failed_region_can_still_be_disabled_and_dropped() {
     let dir = tempfile::tempdir().unwrap();
-    let mut opts = EngineOptions::default();
-    opts.compaction.auto = false;
-    let engine = Engine::open(dir.path(), opts).unwrap();
-    let admin = engine.admin();
-    admin.create_table(descriptor("a")).unwrap();
-    let a = engine.table("a").unwrap();
+    let (_engine, admin, a) = open_with_table_a(dir.path());
     a.put(Put::new("r").add_column("cf", "q", "v")).unwrap();
     admin.flush("a").unwrap();
     let victim = files_with_suffix(dir.path(), ".blk")[0].clone();
