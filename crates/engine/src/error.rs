@@ -61,7 +61,29 @@ pub enum Error {
     /// A compression codec is not available in this build.
     #[error("compression {0} is not supported by this build")]
     UnsupportedCompression(String),
-    /// A background task (flush, compaction, WAL write) failed earlier; the engine refuses
+    /// An fsync or fdatasync failed: what the page cache holds is unknown, so the engine
+    /// poisons itself (PostgreSQL's fsyncgate lesson).
+    #[error("fsync failed on {path}: {source}")]
+    SyncFailed {
+        /// The file that was being synced.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A region is not serving (HBase's `NotServingRegionException`): a background job failed
+    /// on one of its files (the reason names the job and the file; other regions keep serving,
+    /// and `Admin::reopen_region` brings it back once its files read), or its table was
+    /// truncated under an open scanner.
+    #[error("region {region} of table {table} is not serving: {reason}")]
+    RegionOffline {
+        /// The table name.
+        table: String,
+        /// The region id.
+        region: u64,
+        /// What happened, naming the job and file when a job failed.
+        reason: String,
+    },
+    /// Shared durable state (the WAL, the manifest, an fsync) failed earlier; the engine refuses
     /// writes rather than continue with a possibly lost update.
     #[error("engine is poisoned after an earlier failure: {0}")]
     Poisoned(String),

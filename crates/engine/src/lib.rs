@@ -26,6 +26,7 @@ pub mod metrics;
 pub mod mvcc;
 pub mod read;
 pub mod region;
+pub mod region_jobs;
 pub mod schema;
 pub mod store;
 pub mod wal;

@@ -1,12 +1,25 @@
 //! A region: a contiguous row range of a table with one store per family (HBase's `HRegion`).
 
+use crate::region_jobs::RegionJobs;
 use crate::schema::TableName;
 use crate::store::Store;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 const ROW_LOCK_STRIPES: usize = 64;
+
+/// Why a region was closed: its readers and writers react differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum CloseReason {
+    /// Split in two: writers re-route to the daughters; open scanners finish their snapshot.
+    Split = 1,
+    /// Its table was dropped: open scanners end with `TableNotFound`.
+    Dropped = 2,
+    /// Its table was truncated: open scanners end with `RegionOffline`.
+    Truncated = 3,
+}
 
 /// One region. Thread-safe.
 #[derive(Debug)]
@@ -23,8 +36,15 @@ pub struct Region {
     /// Writers hold this shared while they log and insert; a flush takes it exclusively to
     /// cut a consistent snapshot; a split holds it exclusively throughout.
     pub updates: RwLock<()>,
-    /// Set when the region was split or dropped; writers then re-route.
-    closed: AtomicBool,
+    /// 0 while open, else the [`CloseReason`]; writers then re-route.
+    closed: AtomicU8,
+    /// Background work on the region (flushes, compactions, splits) and what stops it.
+    pub jobs: Arc<RegionJobs>,
+    /// Set when a background job failed on the region's files: writes are refused with the
+    /// reason (which names the job and the file) until the region is reopened.
+    failure: Mutex<Option<String>>,
+    /// Mirrors `failure.is_some()`, read by every write.
+    failed: AtomicBool,
     row_locks: Vec<Mutex<()>>,
     /// Serialises flushes of this region.
     pub flush_lock: Mutex<()>,
@@ -46,7 +66,10 @@ impl Region {
             end,
             stores: RwLock::new(stores),
             updates: RwLock::new(()),
-            closed: AtomicBool::new(false),
+            closed: AtomicU8::new(0),
+            jobs: Arc::default(),
+            failure: Mutex::new(None),
+            failed: AtomicBool::new(false),
             row_locks: (0..ROW_LOCK_STRIPES).map(|_| Mutex::new(())).collect(),
             flush_lock: Mutex::new(()),
         }
@@ -97,14 +120,54 @@ impl Region {
         self.stores().values().map(|s| s.file_bytes()).sum()
     }
 
-    /// Marks the region closed (split or dropped).
-    pub fn close(&self) {
-        self.closed.store(true, Ordering::Release);
+    /// Marks the region closed for `reason`; it takes no background job from then on (a
+    /// flush would recreate the directory of a dropped region).
+    pub fn close(&self, reason: CloseReason) {
+        self.closed.store(reason as u8, Ordering::Release);
+        self.jobs.set_offline(true);
     }
 
     /// True once closed.
     pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
+        self.closed.load(Ordering::Acquire) != 0
+    }
+
+    /// Why the region was closed, if it was.
+    pub fn close_reason(&self) -> Option<CloseReason> {
+        match self.closed.load(Ordering::Acquire) {
+            1 => Some(CloseReason::Split),
+            2 => Some(CloseReason::Dropped),
+            3 => Some(CloseReason::Truncated),
+            _ => None,
+        }
+    }
+
+    /// Marks the region failed: writes are refused with `reason` until [`Region::clear_failure`].
+    /// The first reason is kept.
+    pub fn fail(&self, reason: String) {
+        let mut g = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        if g.is_none() {
+            *g = Some(reason);
+        }
+        self.failed.store(true, Ordering::Release);
+    }
+
+    /// The reason the region failed, if it did.
+    pub fn failure(&self) -> Option<String> {
+        if !self.failed.load(Ordering::Acquire) {
+            return None;
+        }
+        self.failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Clears a failure (the region was reopened); returns the reason it had.
+    pub fn clear_failure(&self) -> Option<String> {
+        let mut g = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        self.failed.store(false, Ordering::Release);
+        g.take()
     }
 
     /// Locks the stripes of `rows` in a deadlock-free order; held for read-modify-write work.

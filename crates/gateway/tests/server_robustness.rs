@@ -28,12 +28,15 @@ impl Drop for Running {
 }
 
 fn start() -> Running {
-    start_with(|_| {})
+    start_with(EngineOptions::default(), |_| {})
 }
 
-fn start_with(configure: impl FnOnce(&mut ServerOptions)) -> Running {
+fn start_with(
+    engine_options: EngineOptions,
+    configure: impl FnOnce(&mut ServerOptions),
+) -> Running {
     let dir = tempfile::tempdir().unwrap();
-    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let engine = Engine::open(dir.path(), engine_options).unwrap();
     let mut opts = ServerOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         ..ServerOptions::default()
@@ -181,10 +184,9 @@ fn unknown_methods_and_bad_arguments_are_errors_on_a_live_connection() {
     }
 }
 
-#[test]
-fn three_hundred_connections_all_get_answers() {
-    let srv = start();
-    let create = TStruct::new().with(1, TValue::string("t")).with(
+/// `createTable(name, [cf:])`; the reply's body (empty on success).
+fn create_table(addr: SocketAddr, name: &str) -> TStruct {
+    let create = TStruct::new().with(1, TValue::string(name)).with(
         2,
         TValue::List(
             TType::Struct,
@@ -193,8 +195,15 @@ fn three_hundred_connections_all_get_answers() {
             )],
         ),
     );
-    let (h, _) = call(srv.addr, &Binary, false, "createTable", create);
+    let (h, body) = call(addr, &Binary, false, "createTable", create);
     assert_eq!(h.kind, MessageType::Reply);
+    body
+}
+
+#[test]
+fn three_hundred_connections_all_get_answers() {
+    let srv = start();
+    assert!(create_table(srv.addr, "t").fields.is_empty());
     // Hold 300 idle connections open, then use every one of them.
     let mut conns: Vec<TcpStream> = (0..300)
         .map(|_| TcpStream::connect(srv.addr).unwrap())
@@ -243,7 +252,7 @@ fn three_hundred_connections_all_get_answers() {
 
 #[test]
 fn connections_past_the_cap_are_closed_and_a_freed_place_is_reused() {
-    let srv = start_with(|o| o.max_connections = 5);
+    let srv = start_with(EngineOptions::default(), |o| o.max_connections = 5);
     let mut held: Vec<TcpStream> = (0..5)
         .map(|_| TcpStream::connect(srv.addr).unwrap())
         .collect();
@@ -283,4 +292,94 @@ fn connections_past_the_cap_are_closed_and_a_freed_place_is_reused() {
         assert!(tries < 100, "a freed place was never reused");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Calls `name(table)` (`disableTable`, `deleteTable`, `majorCompact`) and returns the reply's
+/// exception message, if any.
+fn table_call(addr: SocketAddr, name: &str, table: &str) -> Option<String> {
+    let (h, body) = call(
+        addr,
+        &Binary,
+        false,
+        name,
+        TStruct::new().with(1, TValue::string(table)),
+    );
+    assert_eq!(h.kind, MessageType::Reply, "{name}");
+    match body.get(1) {
+        Some(TValue::Struct(e)) => match e.get(1) {
+            Some(TValue::Binary(m)) => Some(String::from_utf8_lossy(m).into_owned()),
+            other => Some(format!("{other:?}")),
+        },
+        _ => None,
+    }
+}
+
+/// Loads `rows` rows of 256 bytes into `table` over one connection, 100 rows a call.
+fn load(addr: SocketAddr, table: &str, first: usize, rows: usize) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    for chunk in (first..first + rows).collect::<Vec<_>>().chunks(100) {
+        let batches = chunk
+            .iter()
+            .map(|i| {
+                let mutation = TValue::Struct(
+                    TStruct::new()
+                        .with(1, TValue::Bool(false))
+                        .with(2, TValue::string("cf:q"))
+                        .with(3, TValue::Binary(vec![b'v'; 256])),
+                );
+                TValue::Struct(
+                    TStruct::new()
+                        .with(1, TValue::string(format!("row{i:07}")))
+                        .with(2, TValue::List(TType::Struct, vec![mutation])),
+                )
+            })
+            .collect();
+        let args = TStruct::new()
+            .with(1, TValue::string(table))
+            .with(2, TValue::List(TType::Struct, batches))
+            .with(3, TValue::Map(TType::Binary, TType::Binary, vec![]));
+        let (h, body) = call_on(&mut s, &Binary, false, "mutateRows", args);
+        assert_eq!(h.kind, MessageType::Reply);
+        assert!(body.fields.is_empty(), "{body:?}");
+    }
+}
+
+/// Issue 33's reproduction, small: drop, recreate and load a table back to back while the
+/// previous load's flushes and compactions (and a requested major compaction) still run. The
+/// server must never be poisoned and still answer getTableNames and createTable.
+#[test]
+fn back_to_back_drop_create_load_cycles_leave_the_server_healthy() {
+    let mut opts = EngineOptions {
+        memstore_flush_size: 64 << 10,
+        ..EngineOptions::default()
+    };
+    opts.compaction.min_files = 3;
+    let srv = start_with(opts, |_| {});
+    let addr = srv.addr;
+    let mut compactions = Vec::new();
+    for cycle in 0..8 {
+        if cycle > 0 {
+            assert_eq!(table_call(addr, "disableTable", "tl"), None);
+            assert_eq!(table_call(addr, "deleteTable", "tl"), None);
+        }
+        assert!(create_table(addr, "tl").fields.is_empty());
+        let loaders: Vec<_> = (0..2)
+            .map(|l| std::thread::spawn(move || load(addr, "tl", l * 1500, 1500)))
+            .collect();
+        for l in loaders {
+            l.join().unwrap();
+        }
+        // A major compaction that the next cycle's drop will land on.
+        compactions.push(std::thread::spawn(move || {
+            table_call(addr, "majorCompact", "tl")
+        }));
+    }
+    for c in compactions {
+        if let Some(e) = c.join().unwrap() {
+            assert!(e.contains("does not exist"), "majorCompact answered {e}");
+        }
+    }
+    assert_eq!(table_names(addr), 1);
+    assert!(create_table(addr, "other").fields.is_empty());
+    assert_eq!(table_names(addr), 2);
 }

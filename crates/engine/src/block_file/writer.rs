@@ -9,7 +9,7 @@ use crate::bloom::{row_col_key_into, BloomBuilder};
 use crate::byte_reader::{masked_crc, put_varint};
 use crate::cell::KeyValue;
 use crate::compression::Compression;
-use crate::error::{IoContext, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::schema::{BloomType, DataBlockEncoding};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -248,7 +248,10 @@ impl BlockFileWriter {
         trailer.extend_from_slice(MAGIC);
         self.write(&trailer)?;
         let file = self.out.finish().at(&self.path)?;
-        file.sync_all().at(&self.path)?;
+        file.sync_all().map_err(|source| Error::SyncFailed {
+            path: self.path.clone(),
+            source,
+        })?;
         Ok((self.meta, self.offset))
     }
 }

@@ -234,6 +234,33 @@ impl Admin {
         Ok(())
     }
 
+    /// Brings back region `region_id` of `table` after a background job failed on its files
+    /// (its writes then fail with [`Error::RegionOffline`]): every file of the region is read
+    /// whole, and when all read the region takes writes again and its memstores are flushed.
+    /// Returns false when the region had not failed. Other regions are not affected either way.
+    pub fn reopen_region(&self, table: &str, region_id: u64) -> Result<bool> {
+        let name = self.name(table)?;
+        let entry = self.engine.inner.table_entry(&name)?;
+        let region = entry
+            .regions
+            .iter()
+            .find(|r| r.id == region_id)
+            .ok_or_else(|| {
+                Error::IllegalArgument(format!("table {name} has no region {region_id}"))
+            })?;
+        self.engine.inner.reopen_region(region)
+    }
+
+    /// The failed regions of `table` and why each failed (see [`Admin::reopen_region`]).
+    pub fn failed_regions(&self, table: &str) -> Result<Vec<(u64, String)>> {
+        let entry = self.engine.inner.table_entry(&self.name(table)?)?;
+        Ok(entry
+            .regions
+            .iter()
+            .filter_map(|r| r.failure().map(|why| (r.id, why)))
+            .collect())
+    }
+
     /// The table's regions in row order.
     pub fn regions(&self, table: &str) -> Result<Vec<RegionInfo>> {
         let entry = self.engine.inner.table_entry(&self.name(table)?)?;

@@ -45,7 +45,7 @@ impl Inner {
                 }
                 self.validate(&entry.descriptor, m)?;
             }
-            match self.apply_locked(&entry.descriptor, &region, muts, true)? {
+            match self.apply_locked(&entry.descriptor, &region, muts)? {
                 None => return Ok(out),
                 Some(_) => continue, // the region split under us: read again
             }

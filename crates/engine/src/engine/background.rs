@@ -47,7 +47,8 @@ fn flusher(inner: &Inner) {
             std::mem::take(&mut g.flush)
         };
         for id in regions {
-            if let Some(r) = inner.region_by_id(id) {
+            // A failed region waits for a reopen; retrying would only log the failure again.
+            if let Some(r) = inner.region_by_id(id).filter(|r| r.failure().is_none()) {
                 if let Err(e) = inner.flush_region(&r) {
                     report("flush", &e);
                 }
@@ -59,7 +60,8 @@ fn flusher(inner: &Inner) {
         if inner.wal.closed_segments() > inner.opts.max_wal_segments {
             if let Some(seq) = inner.wal.oldest_closed_max_seq() {
                 for r in inner.all_regions() {
-                    let holds_old = r.stores().values().any(|s| s.min_unflushed_seq() <= seq);
+                    let holds_old = r.failure().is_none()
+                        && r.stores().values().any(|s| s.min_unflushed_seq() <= seq);
                     if holds_old {
                         if let Err(e) = inner.flush_region(&r) {
                             report("flush", &e);

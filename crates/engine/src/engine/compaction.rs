@@ -30,13 +30,21 @@ impl Inner {
         family: &[u8],
         major: bool,
     ) -> Result<bool> {
+        // A paused or offline region (DDL changing it, a disabled table) is not compacted.
+        let Some(_job) = region.jobs.start() else {
+            return Ok(false);
+        };
+        if region.failure().is_some() {
+            // A failed region waits for a reopen; its writes are refused meanwhile.
+            return Ok(false);
+        }
         let Some(store) = region.store(family) else {
             return Ok(false);
         };
         // A requested major compaction waits for a running one, and stops a running minor one
         // (whose output it would rewrite at once); a background minor one yields.
         while store.compacting.swap(true, Ordering::AcqRel) {
-            if !major {
+            if !major || region.jobs.stop_requested() {
                 return Ok(false);
             }
             store.cancel_minor.store(true, Ordering::Release);
@@ -84,13 +92,19 @@ impl Inner {
             .map(|f| Source::File(FileScanner::new(f.reader.clone(), mode)))
             .collect();
         let mut cursor = MergeCursor::new(sources, u64::MAX);
-        cursor.reseek(&CellKey::first_on_row(b""))?;
+        cursor
+            .reseek(&CellKey::first_on_row(b""))
+            .map_err(|e| self.job_failed(region, "compaction", e))?;
         let smallest_read_point = self.smallest_read_point();
         let mut matcher =
             CompactionMatcher::new(&family_desc, self.now_ms(), all_files, smallest_read_point);
         let mut cancelled = false;
         let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
-            if !major && store.cancel_minor.load(Ordering::Relaxed) {
+            // Stopped by a major compaction request (minor ones only) or by DDL pausing the
+            // region (HBase's region close interrupts compactions the same way).
+            if (!major && store.cancel_minor.load(Ordering::Relaxed))
+                || region.jobs.stop_requested()
+            {
                 cancelled = true;
                 return None;
             }
@@ -109,9 +123,10 @@ impl Inner {
         });
         let output = self
             .write_store_file(region.id, &family_desc, all_files, expected_keys, &mut iter)
-            .inspect_err(|e| self.poison(&format!("compaction failed: {e}")))?;
+            .map_err(|e| self.job_failed(region, "compaction", e))?;
         if cancelled {
-            // A major compaction is waiting: the inputs stay, the partial output goes.
+            // A major compaction or a DDL operation is waiting: the inputs stay, the partial
+            // output goes. Nothing is reported: a stopped compaction is not a failure.
             if let Some(f) = &output {
                 self.cache.evict_file(f.number);
                 let _ = std::fs::remove_file(f.reader.path());

@@ -1,9 +1,16 @@
 //! Table administration: create, alter, enable/disable, drop, truncate.
+//!
+//! Every operation holds `ddl_lock` (one at a time, as HBase's table lock orders procedures);
+//! those that change or remove regions first pause them (`RegionJobs::pause`: running
+//! compactions stop, flushes and splits finish) and keep them paused until the change is
+//! durable, so no background job reads or writes files they remove
+//! (`docs/design/background-work.md`).
 
 use super::catalog::TableEntry;
 use super::Inner;
 use crate::error::{Error, Result};
-use crate::region::Region;
+use crate::region::{CloseReason, Region};
+use crate::region_jobs::PauseGuard;
 use crate::schema::{ColumnFamilyDescriptor, TableDescriptor, TableName};
 use crate::store::Store;
 use std::collections::BTreeMap;
@@ -45,6 +52,7 @@ impl Inner {
                 "split keys must not be empty".into(),
             ));
         }
+        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
         let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
         {
             let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
@@ -70,14 +78,49 @@ impl Inner {
         self.persist()
     }
 
-    pub(crate) fn set_enabled(&self, name: &TableName, enabled: bool) -> Result<()> {
-        self.check_open()?;
-        if !enabled {
-            // Disabling flushes, as HBase closes the regions.
-            for r in &self.table_entry(name)?.regions {
-                self.flush_region(r)?;
+    /// Pauses background work on every region of `name` and returns the table's entry with
+    /// the pauses. Retries while a split that was running replaces regions; callers hold
+    /// `ddl_lock`, and no split starts on a paused region, so the entry's regions stay the
+    /// table's until the guards drop.
+    fn pause_table(&self, name: &TableName) -> Result<(Arc<TableEntry>, Vec<PauseGuard>)> {
+        loop {
+            let entry = self.table_entry(name)?;
+            let paused: Vec<PauseGuard> = entry.regions.iter().map(|r| r.jobs.pause()).collect();
+            let now = self.table_entry(name)?;
+            let same = now.regions.len() == entry.regions.len()
+                && now
+                    .regions
+                    .iter()
+                    .zip(&entry.regions)
+                    .all(|(a, b)| Arc::ptr_eq(a, b));
+            if same {
+                return Ok((now, paused));
             }
         }
+    }
+
+    pub(crate) fn set_enabled(&self, name: &TableName, enabled: bool) -> Result<()> {
+        self.check_open()?;
+        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = self.table_entry(name)?;
+        if entry.enabled == enabled {
+            return Err(if enabled {
+                Error::IllegalArgument(format!("table {name} is already enabled"))
+            } else {
+                Error::TableDisabled(name.to_string())
+            });
+        }
+        if !enabled {
+            // Disabling flushes, as HBase closes the regions. A failed region keeps its
+            // memstore (the WAL holds it) and is disabled like the others.
+            for r in &entry.regions {
+                match self.flush_region(r) {
+                    Err(Error::RegionOffline { .. }) => {}
+                    other => other?,
+                }
+            }
+        }
+        let (entry, _paused) = self.pause_table(name)?;
         let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
         {
             let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
@@ -86,45 +129,46 @@ impl Inner {
                 .get_mut(name)
                 .map(Arc::make_mut)
                 .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
-            if t.enabled == enabled {
-                return Err(if enabled {
-                    Error::IllegalArgument(format!("table {name} is already enabled"))
-                } else {
-                    Error::TableDisabled(name.to_string())
-                });
-            }
             t.enabled = enabled;
+        }
+        for r in &entry.regions {
+            r.jobs.set_offline(!enabled);
         }
         self.persist()
     }
 
-    /// Drops a disabled table and its files.
+    /// Drops a disabled table and its files. Open scanners of the table end with
+    /// [`Error::TableNotFound`]; the files' bytes stay readable through descriptors already
+    /// open until their last reader closes.
     pub(crate) fn drop_table(&self, name: &TableName) -> Result<()> {
         self.check_open()?;
-        let entry = {
+        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let (entry, _paused) = self.pause_table(name)?;
+        if entry.enabled {
+            return Err(Error::TableNotDisabled(name.to_string()));
+        }
+        {
             let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
-            let entry = {
-                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
-                let t = cat.table(name)?;
-                if t.enabled {
-                    return Err(Error::TableNotDisabled(name.to_string()));
-                }
-                cat.tables.remove(name).expect("checked above")
-            };
+            self.catalog
+                .write()
+                .unwrap_or_else(|p| p.into_inner())
+                .tables
+                .remove(name);
             self.persist()?;
-            entry
-        };
-        self.release_regions(&entry.regions);
+        }
+        self.release_regions(&entry.regions, CloseReason::Dropped);
         Ok(())
     }
 
-    fn release_regions(&self, regions: &[Arc<Region>]) {
+    /// Closes `regions` (paused by the caller, and no longer in the catalog) and removes their
+    /// memstores and files.
+    fn release_regions(&self, regions: &[Arc<Region>], reason: CloseReason) {
         // Under the manifest lock, so a concurrent flush either installed first or finds the
         // region closed: each memstore byte is released once.
         let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
         for r in regions {
             let _w = r.updates.write().unwrap_or_else(|p| p.into_inner());
-            r.close();
+            r.close(reason);
             let mut bytes = 0;
             for s in r.stores().values() {
                 bytes += s.memstore_size();
@@ -142,6 +186,8 @@ impl Inner {
     /// Like HBase, the table must be disabled first; it is enabled afterwards.
     pub(crate) fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
         self.check_open()?;
+        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let (_entry, _paused) = self.pause_table(name)?;
         let old = {
             let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
             let old = {
@@ -172,7 +218,7 @@ impl Inner {
             self.persist()?;
             old
         };
-        self.release_regions(&old);
+        self.release_regions(&old, CloseReason::Truncated);
         Ok(())
     }
 
@@ -185,6 +231,7 @@ impl Inner {
     ) -> Result<()> {
         self.check_open()?;
         family.validate()?;
+        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
         let entry = self.table_entry(name)?;
         let exists = entry.descriptor.family(&family.name).is_some();
         match must_exist {
@@ -227,10 +274,12 @@ impl Inner {
         self.persist()
     }
 
-    /// Removes a family and its data, online.
+    /// Removes a family and its data, online. The table's regions are paused meanwhile, so no
+    /// flush or compaction of the family runs while its files go.
     pub(crate) fn delete_family(&self, name: &TableName, family: &[u8]) -> Result<()> {
         self.check_open()?;
-        let entry = self.table_entry(name)?;
+        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let (entry, _paused) = self.pause_table(name)?;
         if entry.descriptor.family(family).is_none() {
             return Err(Error::NoSuchColumnFamily {
                 table: name.to_string(),

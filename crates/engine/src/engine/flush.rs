@@ -57,8 +57,14 @@ impl Inner {
         })))
     }
 
-    /// Flushes every store of `region` that holds data.
+    /// Flushes every store of `region` that holds data. A region paused by DDL or offline is
+    /// left alone (whoever paused it decides what becomes of its memstores); a failed region
+    /// answers [`crate::Error::RegionOffline`].
     pub(crate) fn flush_region(&self, region: &Arc<Region>) -> Result<()> {
+        self.check_region_serving(region)?;
+        let Some(_job) = region.jobs.start() else {
+            return Ok(());
+        };
         let _one_at_a_time = region.flush_lock.lock().unwrap_or_else(|p| p.into_inner());
         let (flush_seq, snapshots) = {
             let _w = region.updates.write().unwrap_or_else(|p| p.into_inner());
@@ -67,8 +73,11 @@ impl Inner {
                 .stores()
                 .into_values()
                 .map(|s| {
-                    let m = s.snapshot();
-                    (s, m)
+                    s.snapshot();
+                    // Flushes are serialised, so any older snapshot is one an earlier, failed
+                    // flush left behind (the region was reopened since): it is flushed too.
+                    let pending = s.state().snapshots.clone();
+                    (s, pending)
                 })
                 .collect();
             (seq, snaps)
@@ -77,19 +86,20 @@ impl Inner {
         // read point makes the flushed cells visible to every reader that opens the new file.
         self.mvcc.wait_for(flush_seq);
         let mut installs = Vec::new();
-        for (store, snap) in &snapshots {
-            let Some(snap) = snap else { continue };
-            let family = store.descriptor();
-            let file = self
-                .write_store_file(
-                    region.id,
-                    &family,
-                    false,
-                    snap.len() as u64,
-                    &mut snap.iter().map(Ok),
-                )
-                .inspect_err(|e| self.poison(&format!("flush failed: {e}")))?;
-            installs.push((store.clone(), snap.clone(), file));
+        for (store, pending) in &snapshots {
+            for snap in pending {
+                let family = store.descriptor();
+                let file = self
+                    .write_store_file(
+                        region.id,
+                        &family,
+                        false,
+                        snap.len() as u64,
+                        &mut snap.iter().map(Ok),
+                    )
+                    .map_err(|e| self.job_failed(region, "flush", e))?;
+                installs.push((store.clone(), snap.clone(), file));
+            }
         }
         {
             let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
@@ -112,8 +122,8 @@ impl Inner {
                 freed += snap.size();
                 store.install_flush(snap, file.clone(), flush_seq);
             }
-            for (store, snap) in &snapshots {
-                if snap.is_none() {
+            for (store, pending) in &snapshots {
+                if pending.is_empty() {
                     store.advance_flushed_seq(flush_seq);
                 }
             }

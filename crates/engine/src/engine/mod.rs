@@ -12,6 +12,7 @@ mod ddl;
 mod flush;
 mod options;
 mod recovery;
+mod region_failure;
 mod scanner;
 mod split;
 mod write;
@@ -49,6 +50,9 @@ pub(crate) struct Inner {
     pub(crate) wal: Wal,
     pub(crate) mvcc: Mvcc,
     pub(crate) catalog: RwLock<Catalog>,
+    /// Serialises table administration (HBase's table lock): taken before any region is
+    /// paused and before `manifest_lock`; background jobs never take it.
+    pub(crate) ddl_lock: Mutex<()>,
     /// Serialises structural changes and manifest writes.
     pub(crate) manifest_lock: Mutex<()>,
     pub(crate) next_file: AtomicU64,
@@ -81,8 +85,10 @@ impl Inner {
         Ok(())
     }
 
-    /// Records a failure that leaves in-memory and on-disk state possibly out of step; every
-    /// later write fails with [`Error::Poisoned`].
+    /// Records a failure of shared durable state (the WAL, the manifest, an fsync) that leaves
+    /// in-memory and on-disk state possibly out of step; every later call fails with
+    /// [`Error::Poisoned`]. A failure on one region's files marks that region instead
+    /// (`region_failure.rs`).
     pub(crate) fn poison(&self, why: &str) {
         let mut g = self.poison.lock().unwrap_or_else(|p| p.into_inner());
         if g.is_none() {

@@ -74,13 +74,16 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                     Arc::new(Store::new(family.clone(), files, s.flushed_seq)),
                 );
             }
-            regions.push(Arc::new(Region::new(
+            let region = Arc::new(Region::new(
                 r.id,
                 t.descriptor.name.clone(),
                 r.start.clone(),
                 r.end.clone(),
                 stores,
-            )));
+            ));
+            // A disabled table's regions stay offline: no background work until enabled.
+            region.jobs.set_offline(!t.enabled);
+            regions.push(region);
         }
         catalog.tables.insert(
             t.descriptor.name.clone(),
@@ -148,6 +151,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         wal,
         mvcc: Mvcc::new(max_seq),
         catalog: RwLock::new(catalog),
+        ddl_lock: Mutex::new(()),
         manifest_lock: Mutex::new(()),
         next_file: AtomicU64::new(data.next_file_number.max(1)),
         next_region: AtomicU64::new(data.next_region_id.max(1)),

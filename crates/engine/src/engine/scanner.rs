@@ -4,10 +4,10 @@
 use super::Inner;
 use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey};
 use crate::client::{ColumnSelection, Get, RowResult, Scan};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::read::{StoreScanner, TimeRange};
-use crate::region::Region;
+use crate::region::{CloseReason, Region};
 use crate::schema::TableName;
 use crate::store::StoreRead;
 use bytes::Bytes;
@@ -399,7 +399,7 @@ impl TableScan {
         let entry = inner.enabled_table(&table)?;
         for f in scan.columns.keys() {
             if entry.descriptor.family(f).is_none() {
-                return Err(crate::Error::NoSuchColumnFamily {
+                return Err(Error::NoSuchColumnFamily {
                     table: table.to_string(),
                     family: String::from_utf8_lossy(f).into_owned(),
                 });
@@ -507,6 +507,21 @@ impl TableScan {
                 return Ok(None);
             }
             let (region, rs) = self.current.as_mut().expect("a region is open");
+            // A region closed under the scan by DDL ends it (HBase's region close fails open
+            // scanners); a split parent's snapshot is still read to its end.
+            match region.close_reason() {
+                Some(CloseReason::Dropped) => {
+                    return Err(Error::TableNotFound(self.table.to_string()));
+                }
+                Some(CloseReason::Truncated) => {
+                    return Err(Error::RegionOffline {
+                        table: self.table.to_string(),
+                        region: region.id,
+                        reason: "the table was truncated while the scanner was open".into(),
+                    });
+                }
+                Some(CloseReason::Split) | None => {}
+            }
             match rs.next_row()? {
                 Some(cells) => {
                     self.rows += 1;

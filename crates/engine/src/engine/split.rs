@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::memstore::MemstoreScanner;
 use crate::metrics::Metrics;
 use crate::read::{MergeCursor, Source};
-use crate::region::Region;
+use crate::region::{CloseReason, Region};
 use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -49,10 +49,16 @@ impl Inner {
                 None => return Ok(false),
             },
         };
+        // Like DDL, a split pauses the region's other jobs: a compaction writing into the
+        // parent's directory would lose it when the parent goes.
+        let Some(_paused) = region.jobs.pause_for_split() else {
+            return Ok(false);
+        };
         let _w = region.updates.write().unwrap_or_else(|p| p.into_inner());
-        if region.is_closed() {
+        if region.is_closed() || region.jobs.is_offline() {
             return Ok(false);
         }
+        self.check_region_serving(region)?;
         let seq = self.mvcc.last_allocated();
         self.mvcc.wait_for(seq);
         let left_id = self.next_region.fetch_add(2, Ordering::AcqRel);
@@ -76,7 +82,9 @@ impl Inner {
                         .map(|f| Source::File(FileScanner::new(f.reader.clone(), mode))),
                 );
                 let mut cursor = MergeCursor::new(sources, u64::MAX);
-                cursor.reseek(&CellKey::first_on_row(&lo))?;
+                cursor
+                    .reseek(&CellKey::first_on_row(&lo))
+                    .map_err(|e| self.job_failed(region, "split", e))?;
                 let mut iter = std::iter::from_fn(|| -> Option<Result<KeyValue>> {
                     let row = cursor.peek()?.row;
                     if hi.as_ref().is_some_and(|h| row >= &h[..]) {
@@ -87,7 +95,10 @@ impl Inner {
                 let id = if hi.is_some() { left_id } else { right_id };
                 let file = self
                     .write_store_file(id, &desc, false, 0, &mut iter)
-                    .inspect_err(|e| self.poison(&format!("split failed: {e}")))?;
+                    .map_err(|e| {
+                        self.remove_daughters(left_id);
+                        self.job_failed(region, "split", e)
+                    })?;
                 halves.push(file);
             }
             let flushed = store.flushed_seq().max(seq);
@@ -128,15 +139,26 @@ impl Inner {
             let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
             {
                 let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
-                let Some(t) = cat.tables.get_mut(&region.table).map(Arc::make_mut) else {
+                // The table may have been disabled or dropped meanwhile (disabling takes the
+                // region offline first): the split is abandoned, the parent stays as it was.
+                let pos = cat
+                    .tables
+                    .get(&region.table)
+                    .filter(|t| t.enabled && !region.jobs.is_offline())
+                    .and_then(|t| t.regions.iter().position(|r| Arc::ptr_eq(r, region)));
+                let Some(pos) = pos else {
+                    drop(cat);
+                    self.remove_daughters(left_id);
                     return Ok(false);
                 };
-                let Some(pos) = t.regions.iter().position(|r| Arc::ptr_eq(r, region)) else {
-                    return Ok(false);
-                };
+                let t = cat
+                    .tables
+                    .get_mut(&region.table)
+                    .map(Arc::make_mut)
+                    .ok_or_else(|| Error::TableNotFound(region.table.to_string()))?;
                 t.regions.splice(pos..=pos, [left, right]);
             }
-            region.close();
+            region.close(CloseReason::Split);
             // Measured under the manifest lock: a concurrent flush has either installed (and
             // released its bytes) or will find the region closed and release nothing.
             let memstore_bytes = region.memstore_size();
@@ -153,5 +175,13 @@ impl Inner {
         let _ = std::fs::remove_dir_all(dir);
         Metrics::inc(&self.metrics.splits);
         Ok(true)
+    }
+
+    /// Removes the directories of an abandoned split's daughters `left_id` and `left_id + 1`
+    /// (their files were never in the manifest; an open would remove them as orphans too).
+    fn remove_daughters(&self, left_id: u64) {
+        for id in [left_id, left_id + 1] {
+            let _ = std::fs::remove_dir_all(self.region_dir(id));
+        }
     }
 }

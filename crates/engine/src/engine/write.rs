@@ -121,23 +121,23 @@ impl Inner {
             Vec::new()
         };
         let _row_guards = region.lock_rows(&rows);
-        self.apply_locked(desc, region, muts, false)
+        self.apply_locked(desc, region, muts)
     }
 
-    /// Applies mutations of `region` whose rows the caller has locked if it needed to. With
-    /// `wait_visible`, returns only once the write is visible to new readers, so a
-    /// read-modify-write holding the row lock hands the next one an up-to-date row.
+    /// Applies mutations of `region` whose rows the caller has locked if it needed to. Returns
+    /// only once the write is visible to new readers, so a reader started after it sees it
+    /// and a read-modify-write holding the row lock hands the next one an up-to-date row.
     pub(crate) fn apply_locked(
         &self,
         desc: &TableDescriptor,
         region: &Arc<Region>,
         muts: Vec<Mutation>,
-        wait_visible: bool,
     ) -> Result<Option<Vec<Mutation>>> {
         let _updates = region.updates.read().unwrap_or_else(|p| p.into_inner());
         if region.is_closed() {
             return Ok(Some(muts));
         }
+        self.check_region_serving(region)?;
         let now = self.now_ms();
         let mut cells: Vec<WalCell> = Vec::new();
         let mut level: Option<SyncLevel> = None;
@@ -200,9 +200,9 @@ impl Inner {
             }
         }
         self.mvcc.complete(seq);
-        if wait_visible {
-            self.mvcc.wait_for(seq);
-        }
+        // Acknowledged means visible (HBase's completeAndWait): a read the caller starts next
+        // sees the write even while an earlier write of another thread is still in flight.
+        self.mvcc.wait_for(seq);
         self.global_memstore.fetch_add(added, Ordering::AcqRel);
         if region.memstore_size() >= self.opts.memstore_flush_size {
             let id = region.id;
