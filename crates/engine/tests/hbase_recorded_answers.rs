@@ -110,3 +110,45 @@ fn rule1_with_a_filter_versions_are_counted_to_the_familys_versions_then_to_the_
     );
     assert_eq!(s(5, "ValueFilter(=, 'binary:v1')"), vec![]);
 }
+
+#[test]
+fn rule3_a_scan_whose_start_row_equals_its_stop_row_is_a_get_of_that_row() {
+    let (_d, _e, t) = table(1);
+    for r in ["a", "b", "c"] {
+        t.put(Put::new(r).add_column("cf", "q", r)).unwrap();
+    }
+    let rows = |s: &Scan| -> Vec<String> {
+        t.scan_all(s)
+            .unwrap()
+            .iter()
+            .map(|r| String::from_utf8_lossy(r.row()).into_owned())
+            .collect()
+    };
+    // HBase: row b (Scan.isGetScan), forward and reversed, whichever bound is set last.
+    let s = Scan::new().with_start_row("b").with_stop_row("b");
+    assert!(s.is_get_scan());
+    assert_eq!(rows(&s), ["b"]);
+    assert_eq!(
+        rows(&Scan::new().with_stop_row("b").with_start_row("b")),
+        ["b"]
+    );
+    assert_eq!(
+        rows(
+            &Scan::new()
+                .reversed(true)
+                .with_start_row("b")
+                .with_stop_row("b")
+        ),
+        ["b"]
+    );
+    // HBase's withStopRow(b, false) after withStartRow(b): an empty range.
+    let mut exclusive = Scan::new().with_start_row("b").with_stop_row("b");
+    exclusive.stop_inclusive = false;
+    assert!(!exclusive.is_get_scan());
+    assert!(rows(&exclusive).is_empty());
+    // A different stop row stays exclusive.
+    assert_eq!(
+        rows(&Scan::new().with_start_row("a").with_stop_row("c")),
+        ["a", "b"]
+    );
+}

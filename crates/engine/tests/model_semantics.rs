@@ -259,7 +259,10 @@ fn run(seed: u64, ops: usize) {
                 let mut rows = model.rows();
                 rows.retain(|r| {
                     !bounded
-                        || if reversed {
+                        // Equal start and stop rows: a Get of that row (HBase's isGetScan).
+                        || if a == b {
+                            *r == a
+                        } else if reversed {
                             *r > a && *r <= b
                         } else {
                             *r >= a && *r < b
