@@ -84,8 +84,12 @@ impl Filter for SingleColumnValueFilter {
         self.matched = false;
     }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
-        if self.matched || (self.latest_version_only && self.found) {
+        if self.matched {
             return ReturnCode::Include;
+        }
+        if self.latest_version_only && self.found {
+            // Found but not matched: the row is already lost (HBase answers NEXT_ROW).
+            return ReturnCode::NextRow;
         }
         if c.family != self.family || c.qualifier != self.qualifier {
             return ReturnCode::Include;
