@@ -237,3 +237,27 @@ fn rule5_dependent_column_filter_takes_timestamps_from_every_version_of_its_colu
     e.admin().flush("t").unwrap();
     assert_eq!(scan_with(&t, "DependentColumnFilter('cf', 'ref')"), want);
 }
+
+#[test]
+fn rule6_a_major_compaction_leaves_a_marker_in_the_memstore_alone() {
+    let (_d, e, t) = table(1);
+    t.put(Put::new("r").add_column_ts("cf", "a", 10, "v1"))
+        .unwrap();
+    t.delete(Delete::new("r").add_columns_ts("cf", "a", 50))
+        .unwrap();
+    e.admin().major_compact("t").unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "a", 40, "v2"))
+        .unwrap();
+    // HBase: empty. The marker is still in the memstore and goes on masking the later put.
+    assert_eq!(answer(&t.scan_all(&Scan::new()).unwrap()), vec![]);
+    // A flush is its own operation: flushed, then major-compacted, the marker is gone and
+    // the later put reappears.
+    e.admin().flush("t").unwrap();
+    e.admin().major_compact("t").unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "a", 40, "v2"))
+        .unwrap();
+    assert_eq!(
+        answer(&t.scan_all(&Scan::new()).unwrap()),
+        vec![("r".to_string(), "a".to_string(), 40, b"v2".to_vec())]
+    );
+}
