@@ -261,3 +261,56 @@ fn rule6_a_major_compaction_leaves_a_marker_in_the_memstore_alone() {
         vec![("r".to_string(), "a".to_string(), 40, b"v2".to_vec())]
     );
 }
+
+#[test]
+fn rule7_skip_drops_a_row_whose_hidden_older_version_fails_the_inner_filter() {
+    // HBase's code: the filter sees the newest VERSIONS versions even when the read returns
+    // one, so SKIP drops the row for an older version that fails ValueFilter.
+    let (_d, _e, t) = table(3);
+    t.put(Put::new("r").add_column_ts("cf", "a", 10, "v2"))
+        .unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "a", 20, "v1"))
+        .unwrap();
+    t.put(Put::new("s").add_column_ts("cf", "a", 20, "v1"))
+        .unwrap();
+    let rows: Vec<String> = t
+        .scan_all(&Scan::new().filter(parse_filter(b"SKIP ValueFilter(=, 'binary:v1')").unwrap()))
+        .unwrap()
+        .iter()
+        .map(|r| String::from_utf8_lossy(r.row()).into_owned())
+        .collect();
+    assert_eq!(rows, ["s"]);
+}
+
+#[test]
+fn rule7_a_qualifier_filter_before_column_count_get_filter_lets_it_count_only_what_passes() {
+    // HBase's code (FilterListWithAND): ColumnCountGetFilter never sees the columns the
+    // QualifierFilter rejects, so it does not run out on them.
+    let (_d, _e, t) = table(1);
+    let mut p = Put::new("r");
+    for q in ["a1", "b1", "a2", "b2", "a3"] {
+        p = p.add_column("cf", q, "v");
+    }
+    t.put(p).unwrap();
+    t.put(Put::new("s").add_column("cf", "a1", "v")).unwrap();
+    let got: Vec<(String, String)> = t
+        .scan_all(
+            &Scan::new().filter(
+                parse_filter(b"QualifierFilter(=, 'regexstring:^a') AND ColumnCountGetFilter(2)")
+                    .unwrap(),
+            ),
+        )
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| {
+            (
+                String::from_utf8_lossy(c.row()).into_owned(),
+                String::from_utf8_lossy(c.qualifier()).into_owned(),
+            )
+        })
+        .collect();
+    let cell = |r: &str, q: &str| (r.to_string(), q.to_string());
+    // Row r: a1 and a2, then the third a-column ends the region's scan (HBase's DONE_SCAN).
+    assert_eq!(got, vec![cell("r", "a1"), cell("r", "a2")]);
+}
