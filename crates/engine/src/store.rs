@@ -284,9 +284,15 @@ impl Store {
         } else {
             req.max_versions.min(family.max_versions)
         };
+        let versions_before_filter = if req.raw {
+            u32::MAX
+        } else {
+            family.max_versions
+        };
         let spec = MatchSpec {
             time_range: tr,
             max_versions,
+            versions_before_filter,
             min_versions: family.min_versions,
             oldest_unexpired_ts,
             columns: req.columns,

@@ -261,6 +261,7 @@ fn corrupted_data_block_is_reported_with_path_and_offset() {
     write_sample(dir.path(), 3000);
     {
         let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+        engine.admin().flush("crash").unwrap();
         engine.admin().major_compact("crash").unwrap();
     }
     let blk = files_with_suffix(dir.path(), ".blk");

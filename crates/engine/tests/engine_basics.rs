@@ -105,6 +105,7 @@ fn put_get_versions_and_deletes_survive_flush_and_reopen() {
         ]
     );
     // Major compaction removes the marker; the late put reappears, as in HBase.
+    engine.admin().flush("t").unwrap();
     engine.admin().major_compact("t").unwrap();
     let g = t
         .get(&Get::new("r1").add_family("cf").max_versions(10))
@@ -227,6 +228,7 @@ fn ttl_expires_on_read_and_min_versions_keeps_the_newest() {
         vec![99_000, 99_000]
     );
     clock.set(200_000); // all expired; MIN_VERSIONS keeps cf's newest
+    engine.admin().flush("t").unwrap();
     engine.admin().major_compact("t").unwrap();
     let g = t.get(&Get::new("r").max_versions(5)).unwrap();
     assert_eq!(values(&g), vec![("cf:q".into(), 99_000, "x".into())]);
@@ -308,6 +310,7 @@ fn a_compaction_of_every_file_clears_the_sequence_ids_of_puts_every_reader_sees(
     let mut open = t.scanner(&Scan::new()).unwrap();
     t.put(Put::new("a").add_column_ts("cf", "q", 5, "new"))
         .unwrap();
+    engine.admin().flush("t").unwrap();
     engine.admin().major_compact("t").unwrap();
     let files = files_with_suffix(dir.path(), ".blk");
     assert_eq!(files.len(), 1);

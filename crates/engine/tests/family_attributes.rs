@@ -185,6 +185,7 @@ fn ttl_cells_vanish_on_read_and_from_files_after_major_compaction() {
     clock.advance(18_000 * 1000 + 1);
     assert!(t.scan_all(&Scan::new()).unwrap().is_empty());
     assert!(t.scan_all(&Scan::new().raw(true)).unwrap().is_empty());
+    e.admin().flush("t").unwrap();
     e.admin().major_compact("t").unwrap();
     let after: u64 = e
         .admin()
@@ -292,6 +293,7 @@ fn versions_apply_on_read_before_compaction_and_alter_is_online() {
         t.get(&Get::new("r").max_versions(10)).unwrap().cells.len(),
         3
     );
+    e.admin().flush("t").unwrap();
     e.admin().major_compact("t").unwrap();
     cf.max_versions = 10;
     e.admin().modify_family("t", cf).unwrap();
@@ -341,6 +343,7 @@ fn keep_deleted_cells_stay_readable_before_the_marker() {
         t.get(&before_marker).unwrap().value(b"cf", b"q"),
         Some(&b"old"[..])
     );
+    e.admin().flush("t").unwrap();
     e.admin().major_compact("t").unwrap();
     assert_eq!(
         t.get(&before_marker).unwrap().value(b"cf", b"q"),

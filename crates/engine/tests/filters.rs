@@ -433,6 +433,7 @@ fn seek_hints_read_far_fewer_blocks_than_the_rows_they_skip() {
         }
     }
     t.put_all(puts).unwrap();
+    e.admin().flush("big").unwrap();
     e.admin().major_compact("big").unwrap();
     let blocks = || Metrics::get(&e.metrics().data_blocks_read);
     let b0 = blocks();

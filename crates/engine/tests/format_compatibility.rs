@@ -100,6 +100,7 @@ fn a_format_2_data_directory_reads_the_same_before_and_after_compaction_to_forma
     let engine = Engine::open(dir.path(), opts.clone()).unwrap();
     let t = engine.table("t").unwrap();
     check(&t);
+    engine.admin().flush("t").unwrap();
     engine.admin().major_compact("t").unwrap();
     assert_eq!(file_versions(dir.path()), vec![3, 3]);
     check(&t);

@@ -259,7 +259,10 @@ fn run(seed: u64, ops: usize) {
                 let mut rows = model.rows();
                 rows.retain(|r| {
                     !bounded
-                        || if reversed {
+                        // Equal start and stop rows: a Get of that row (HBase's isGetScan).
+                        || if a == b {
+                            *r == a
+                        } else if reversed {
                             *r > a && *r <= b
                         } else {
                             *r >= a && *r < b
@@ -298,7 +301,10 @@ fn run(seed: u64, ops: usize) {
                     "{ctx}: scan reversed={reversed} bounded={bounded} {a:?}..{b:?} {read:?}"
                 );
             }
-            90..=93 => engine.admin().flush("m").unwrap(),
+            90..=93 => {
+                engine.admin().flush("m").unwrap();
+                model.flush();
+            }
             94..=95 => {
                 engine.admin().major_compact("m").unwrap();
                 model.major_compact();
@@ -309,12 +315,18 @@ fn run(seed: u64, ops: usize) {
                     Ok(()) | Err(Error::IllegalArgument(_)) => {}
                     Err(e) => panic!("{ctx}: split: {e}"),
                 }
+                // A split flushes only the region it splits: flush the others too, so the
+                // model knows which cells a later major compaction rewrites.
+                engine.admin().flush("m").unwrap();
+                model.flush();
             }
             _ => {
                 drop(t);
                 engine.close();
                 drop(engine);
                 engine = Engine::open(dir.path(), options()).unwrap();
+                // Opening flushes the edits replayed from the WAL.
+                model.flush();
             }
         }
     }

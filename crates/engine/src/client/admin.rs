@@ -200,13 +200,16 @@ impl Admin {
         self.each_region(table, |r| self.engine.inner.flush_region(r))
     }
 
-    /// Runs a minor compaction on every store of the table (after a flush).
+    /// Runs a minor compaction on every store of the table. Only flushed files take part:
+    /// call [`Admin::flush`] first to include the memstores.
     pub fn compact(&self, table: &str) -> Result<()> {
         self.each_region(table, |r| self.engine.inner.compact_region(r, false))
     }
 
-    /// Major-compacts every store of the table (after a flush): one file per store, delete
-    /// markers and what they mask, expired cells and excess versions gone.
+    /// Major-compacts every store of the table: its files become one, with delete markers and
+    /// what they mask, expired cells and excess versions gone. As in HBase, the memstores are
+    /// left alone (a marker still in a memstore goes on masking later puts, and puts there are
+    /// not purged by markers in files): call [`Admin::flush`] first to include them.
     pub fn major_compact(&self, table: &str) -> Result<()> {
         self.each_region(table, |r| self.engine.inner.compact_region(r, true))
     }

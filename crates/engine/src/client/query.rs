@@ -153,18 +153,36 @@ impl Scan {
         Scan::default()
     }
 
-    /// Starts at `row` (inclusive).
+    /// Starts at `row` (inclusive). As HBase's `Scan.setStartRow`: when the stop row is the
+    /// same non-empty row, the stop row becomes inclusive and the scan is a Get of that row
+    /// (see [`Scan::is_get_scan`]).
     pub fn with_start_row(mut self, row: impl Into<Vec<u8>>) -> Self {
         self.start_row = row.into();
         self.start_inclusive = true;
+        if self.same_start_and_stop() {
+            self.stop_inclusive = true;
+        }
         self
     }
 
-    /// Stops before `row`.
+    /// Stops before `row`. As HBase's `Scan.setStopRow` (which HBase's Thrift gateway and shell
+    /// use): a stop row equal to the non-empty start row is inclusive, so
+    /// `with_start_row(b).with_stop_row(b)` reads row `b` (see [`Scan::is_get_scan`]). To scan
+    /// up to and excluding the start row itself (nothing), set `stop_inclusive` afterwards.
     pub fn with_stop_row(mut self, row: impl Into<Vec<u8>>) -> Self {
         self.stop_row = row.into();
-        self.stop_inclusive = false;
+        self.stop_inclusive = self.same_start_and_stop();
         self
+    }
+
+    fn same_start_and_stop(&self) -> bool {
+        !self.start_row.is_empty() && self.start_row == self.stop_row
+    }
+
+    /// True when the scan reads exactly one row, as a Get does (HBase's `Scan.isGetScan`): the
+    /// start and stop rows are the same non-empty row and both are inclusive.
+    pub fn is_get_scan(&self) -> bool {
+        self.start_inclusive && self.stop_inclusive && self.same_start_and_stop()
     }
 
     /// Reads the rows starting with `prefix` (HBase's `setRowPrefixFilter`), in either direction.

@@ -164,9 +164,9 @@ impl Inner {
         Ok(true)
     }
 
-    /// Flushes `region`, then compacts each of its stores (all files when `major`).
+    /// Compacts each store of `region` (all files when `major`). The memstore is left alone,
+    /// as in HBase: a flush is its own operation.
     pub(crate) fn compact_region(&self, region: &Arc<Region>, major: bool) -> Result<()> {
-        self.flush_region(region)?;
         for family in region.stores().keys() {
             // A store busy with a background compaction is left to it.
             self.compact_store(region, family, major)?;

@@ -13,14 +13,34 @@ pub enum ListOperator {
 }
 
 /// A list of filters combined by AND or OR; lists nest.
+///
+/// AND (HBase's `FilterListWithAND`) asks its members in order and stops at the first whose
+/// answer makes the merged answer exclude the cell, so later members never see that cell;
+/// answers merge by the largest step. OR (`FilterListWithOR`) asks every member that is not
+/// done, except one whose previous answer already decides the cell (a NEXT_COL in the same
+/// column, a NEXT_ROW in the same family, a hint not yet reached); answers merge by the
+/// smallest step.
 #[derive(Debug, Clone)]
 pub struct FilterList {
     op: ListOperator,
     filters: Vec<Box<dyn Filter>>,
-    /// For OR: which members excluded the current row by key (they sit out its cells).
+    /// Which members excluded the current row by key: in an OR list they answer NEXT_ROW for
+    /// its cells, as HBase's row-key filters do.
     row_excluded: Vec<bool>,
     /// Each member's answer for the current cell (None: not asked).
     last: Vec<Option<ReturnCode>>,
+    /// OR: each member's previous answer in this row, with the family and qualifier of the
+    /// cell it answered when that answer can decide later cells (HBase's `prevFilterRCList`
+    /// and `prevCellList`).
+    previous: Vec<Option<PreviousAnswer>>,
+}
+
+/// A member's previous answer in an OR list, with the family and qualifier of its cell.
+#[derive(Debug, Clone)]
+struct PreviousAnswer {
+    code: ReturnCode,
+    family: Vec<u8>,
+    qualifier: Vec<u8>,
 }
 
 impl FilterList {
@@ -32,6 +52,7 @@ impl FilterList {
             filters,
             row_excluded: vec![false; n],
             last: vec![None; n],
+            previous: vec![None; n],
         }
     }
 
@@ -44,18 +65,133 @@ impl FilterList {
     pub fn filters(&self) -> &[Box<dyn Filter>] {
         &self.filters
     }
+
+    /// AND: members in order until the merged answer excludes the cell (HBase's
+    /// `FilterListWithAND.filterCell`, HBASE-20565).
+    fn filter_cell_all(&mut self, c: &CellRef<'_>) -> ReturnCode {
+        let mut rc = ReturnCode::Include;
+        for (i, f) in self.filters.iter_mut().enumerate() {
+            if f.filter_all_remaining() {
+                return ReturnCode::NextRow;
+            }
+            let local = f.filter_cell(c);
+            self.last[i] = Some(local);
+            rc = merge_all(rc, local);
+            if !rc.includes() {
+                return rc;
+            }
+        }
+        rc
+    }
+
+    /// OR: every member not done, unless its previous answer decides (HBase's
+    /// `FilterListWithOR.filterCell`).
+    fn filter_cell_one(&mut self, c: &CellRef<'_>) -> ReturnCode {
+        let mut rc: Option<ReturnCode> = None;
+        for (i, f) in self.filters.iter_mut().enumerate() {
+            if f.filter_all_remaining() {
+                continue;
+            }
+            let local = if self.row_excluded[i] {
+                ReturnCode::NextRow
+            } else {
+                match decided_by_previous(f.as_ref(), c, self.previous[i].as_ref()) {
+                    Some(code) => code,
+                    None => f.filter_cell(c),
+                }
+            };
+            self.last[i] = Some(local);
+            self.previous[i] = match local {
+                ReturnCode::Include | ReturnCode::Skip => None,
+                code => Some(PreviousAnswer {
+                    code,
+                    family: c.family.to_vec(),
+                    qualifier: c.qualifier.to_vec(),
+                }),
+            };
+            rc = Some(rc.map_or(local, |rc| merge_one(rc, local)));
+        }
+        rc.unwrap_or(ReturnCode::Skip)
+    }
 }
 
-/// Order of restrictiveness used to merge member answers.
-fn rank(c: ReturnCode) -> u8 {
-    match c {
-        ReturnCode::Include => 0,
-        ReturnCode::IncludeAndNextCol => 1,
-        ReturnCode::IncludeAndSeekNextRow => 2,
-        ReturnCode::Skip => 3,
-        ReturnCode::NextCol => 4,
-        ReturnCode::SeekNextUsingHint => 5,
-        ReturnCode::NextRow => 6,
+/// What a member's previous answer says about cell `c` of the same row, if it decides it
+/// (HBase's `calculateReturnCodeByPrevCellAndRC`).
+fn decided_by_previous(
+    f: &dyn Filter,
+    c: &CellRef<'_>,
+    previous: Option<&PreviousAnswer>,
+) -> Option<ReturnCode> {
+    let PreviousAnswer {
+        code,
+        family,
+        qualifier,
+    } = previous?;
+    let same_family = family.as_slice() == c.family;
+    match code {
+        ReturnCode::SeekNextUsingHint => {
+            let prev = CellRef {
+                family,
+                qualifier,
+                ..*c
+            };
+            let hint = f.next_column_hint(&prev)?;
+            (same_family && c.qualifier < hint.as_slice()).then_some(ReturnCode::SeekNextUsingHint)
+        }
+        ReturnCode::NextCol | ReturnCode::IncludeAndNextCol => {
+            (same_family && qualifier.as_slice() == c.qualifier).then_some(ReturnCode::NextCol)
+        }
+        ReturnCode::NextRow | ReturnCode::IncludeAndSeekNextRow => {
+            same_family.then_some(ReturnCode::NextRow)
+        }
+        ReturnCode::Include | ReturnCode::Skip => None,
+    }
+}
+
+/// AND's merge: the larger step (HBase's `FilterListWithAND.mergeReturnCode`).
+fn merge_all(rc: ReturnCode, local: ReturnCode) -> ReturnCode {
+    use ReturnCode::*;
+    match (rc, local) {
+        (SeekNextUsingHint, _) | (_, SeekNextUsingHint) => SeekNextUsingHint,
+        (rc, Include) => rc,
+        (_, NextRow) | (NextRow, _) => NextRow,
+        (Include | IncludeAndNextCol, IncludeAndNextCol) => IncludeAndNextCol,
+        (IncludeAndSeekNextRow, IncludeAndNextCol) => IncludeAndSeekNextRow,
+        (Skip | NextCol, IncludeAndNextCol) => NextCol,
+        (Include | IncludeAndNextCol | IncludeAndSeekNextRow, IncludeAndSeekNextRow) => {
+            IncludeAndSeekNextRow
+        }
+        (Skip | NextCol, IncludeAndSeekNextRow) => NextRow,
+        (Include | Skip, Skip) => Skip,
+        (IncludeAndNextCol | NextCol, Skip) => NextCol,
+        (IncludeAndSeekNextRow, Skip) => NextRow,
+        (Include | IncludeAndNextCol | Skip | NextCol, NextCol) => NextCol,
+        (IncludeAndSeekNextRow, NextCol) => NextRow,
+    }
+}
+
+/// OR's merge: the smaller step (HBase's `FilterListWithOR.mergeReturnCode`).
+fn merge_one(rc: ReturnCode, local: ReturnCode) -> ReturnCode {
+    use ReturnCode::*;
+    match (rc, local) {
+        (_, Include) | (Include, _) => Include,
+        (Skip | SeekNextUsingHint, IncludeAndNextCol | IncludeAndSeekNextRow) => Include,
+        (IncludeAndNextCol | IncludeAndSeekNextRow | NextCol | NextRow, IncludeAndNextCol) => {
+            IncludeAndNextCol
+        }
+        (IncludeAndNextCol | NextCol, IncludeAndSeekNextRow) => IncludeAndNextCol,
+        (IncludeAndSeekNextRow | NextRow, IncludeAndSeekNextRow) => IncludeAndSeekNextRow,
+        (IncludeAndNextCol | IncludeAndSeekNextRow, Skip | SeekNextUsingHint) => Include,
+        (Skip | NextCol | NextRow | SeekNextUsingHint, Skip) => Skip,
+        (NextCol | NextRow, NextCol) => NextCol,
+        (IncludeAndNextCol | IncludeAndSeekNextRow, NextCol) => IncludeAndNextCol,
+        (Skip | SeekNextUsingHint, NextCol | NextRow) => Skip,
+        (IncludeAndNextCol, NextRow) => IncludeAndNextCol,
+        (IncludeAndSeekNextRow, NextRow) => IncludeAndSeekNextRow,
+        (NextCol, NextRow) => NextCol,
+        (NextRow, NextRow) => NextRow,
+        (Skip | NextCol | NextRow, SeekNextUsingHint) => Skip,
+        (SeekNextUsingHint, SeekNextUsingHint) => SeekNextUsingHint,
     }
 }
 
@@ -66,6 +202,7 @@ impl Filter for FilterList {
         }
         self.row_excluded.iter_mut().for_each(|x| *x = false);
         self.last.iter_mut().for_each(|x| *x = None);
+        self.previous.iter_mut().for_each(|x| *x = None);
     }
     fn filter_all_remaining(&self) -> bool {
         if self.filters.is_empty() {
@@ -109,43 +246,13 @@ impl Filter for FilterList {
         }
     }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
+        if self.filters.is_empty() {
+            return ReturnCode::Include;
+        }
         self.last.iter_mut().for_each(|x| *x = None);
         match self.op {
-            ListOperator::MustPassAll => {
-                let mut worst = ReturnCode::Include;
-                for (i, f) in self.filters.iter_mut().enumerate() {
-                    let code = f.filter_cell(c);
-                    self.last[i] = Some(code);
-                    if rank(code) > rank(worst) {
-                        worst = code;
-                    }
-                    if code == ReturnCode::NextRow {
-                        break;
-                    }
-                }
-                worst
-            }
-            ListOperator::MustPassOne => {
-                let mut best: Option<ReturnCode> = None;
-                for (i, f) in self.filters.iter_mut().enumerate() {
-                    if self.row_excluded[i] {
-                        continue;
-                    }
-                    let code = f.filter_cell(c);
-                    self.last[i] = Some(code);
-                    if best.is_none_or(|b| rank(code) < rank(b)) {
-                        best = Some(code);
-                    }
-                }
-                match best {
-                    // Including members decide; an include of one means the cell is returned,
-                    // but the others may still want to see the column's other versions.
-                    Some(ReturnCode::IncludeAndNextCol)
-                    | Some(ReturnCode::IncludeAndSeekNextRow) => ReturnCode::Include,
-                    Some(code) => code,
-                    None => ReturnCode::NextRow,
-                }
-            }
+            ListOperator::MustPassAll => self.filter_cell_all(c),
+            ListOperator::MustPassOne => self.filter_cell_one(c),
         }
     }
     /// AND: every member must pass, so the furthest hint is safe. OR: any member may pass, so
@@ -155,7 +262,9 @@ impl Filter for FilterList {
             .filters
             .iter()
             .zip(&self.last)
-            .filter(|(_, code)| **code == Some(ReturnCode::SeekNextUsingHint))
+            .filter(|(f, code)| {
+                **code == Some(ReturnCode::SeekNextUsingHint) && !f.filter_all_remaining()
+            })
             .map(|(f, _)| f.next_column_hint(c));
         match self.op {
             ListOperator::MustPassAll => hints.flatten().max(),
@@ -182,20 +291,22 @@ impl Filter for FilterList {
             f.filter_row_cells(cells);
         }
     }
+    /// AND: true at the first member that excludes the row; OR: false at the first that keeps
+    /// it. Later members are not asked, as in HBase (a PageFilter behind them does not count
+    /// the row).
     fn filter_row(&mut self) -> bool {
         if self.filters.is_empty() {
             return false;
         }
-        let mut any = false;
-        let mut all = true;
-        for (i, f) in self.filters.iter_mut().enumerate() {
-            let out = f.filter_row() || self.row_excluded[i];
-            any |= out;
-            all &= out;
-        }
+        let excluded = &self.row_excluded;
+        let mut outs = self
+            .filters
+            .iter_mut()
+            .enumerate()
+            .map(|(i, f)| f.filter_row() || excluded[i]);
         match self.op {
-            ListOperator::MustPassAll => any,
-            ListOperator::MustPassOne => all,
+            ListOperator::MustPassAll => outs.any(|out| out),
+            ListOperator::MustPassOne => outs.all(|out| out),
         }
     }
     fn set_reversed(&mut self, r: bool) {

@@ -3,7 +3,8 @@
 //! A region scanner owns one filter instance (a fresh clone per region, as HBase ships a filter
 //! to each region). For every row it calls, in HBase's order: `filter_all_remaining`,
 //! `reset`, `filter_row_key` (with `next_row_hint` to seek ahead), `filter_cell` for each cell
-//! that survived the time-range and delete checks and before version counting (with
+//! that survived the time-range, delete and version checks (the version count runs to the
+//! family's VERSIONS, as HBase 2.x's `UserScanQueryMatcher` counts before the filter) (with
 //! `next_column_hint` for seeks inside the row), `transform_cell` on included cells, then
 //! `filter_row_cells` and `filter_row` for the assembled row.
 

@@ -84,8 +84,12 @@ impl Filter for SingleColumnValueFilter {
         self.matched = false;
     }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
-        if self.matched || (self.latest_version_only && self.found) {
+        if self.matched {
             return ReturnCode::Include;
+        }
+        if self.latest_version_only && self.found {
+            // Found but not matched: the row is already lost (HBase answers NEXT_ROW).
+            return ReturnCode::NextRow;
         }
         if c.family != self.family || c.qualifier != self.qualifier {
             return ReturnCode::Include;
@@ -177,6 +181,10 @@ impl Filter for ColumnValueFilter {
 /// Cells whose timestamp equals that of a version of a reference column in the same row
 /// (HBase's `DependentColumnFilter`); optionally the reference column's value must compare,
 /// and optionally the reference column itself is dropped.
+///
+/// Every version of the reference column the filter sees lends its timestamp, including
+/// versions the read does not return (the matcher shows a filter the newest VERSIONS, as
+/// HBase does).
 #[derive(Debug, Clone)]
 pub struct DependentColumnFilter {
     family: Vec<u8>,

@@ -9,9 +9,12 @@
 //! 3. puts masked by a recorded marker are dropped;
 //! 4. the time range;
 //! 5. the requested columns;
-//! 6. the filter stage (issue 3) — placed here, before version counting;
-//! 7. version counting: a repeated timestamp is a replaced value; at most `max_versions`
-//!    versions, and past MIN_VERSIONS expired ones are dropped.
+//! 6. version counting (HBase's `UserScanQueryMatcher.matchColumn`): a repeated timestamp is a
+//!    replaced value; at most `max_versions` versions (with a filter: the family's VERSIONS),
+//!    and past MIN_VERSIONS expired ones are dropped;
+//! 7. the filter, which sees only the versions counted in; a version it rejects has still
+//!    used up the budget (`mergeFilterResponse`);
+//! 8. with a filter, the versions it let through are counted again, up to `max_versions`.
 //!
 //! When the last wanted version of a column is returned, the matcher says so at once (HBase's
 //! INCLUDE_AND_SEEK_NEXT_COL, or INCLUDE_AND_SEEK_NEXT_ROW after the last requested column), so
@@ -53,6 +56,10 @@ pub struct MatchSpec {
     pub time_range: TimeRange,
     /// Versions returned per column (already limited by the family's VERSIONS).
     pub max_versions: u32,
+    /// Versions counted before a filter sees a cell (HBase's `maxVersionToCheck` for a read
+    /// with a filter): the family's VERSIONS, or unlimited for a raw read. Unused without a
+    /// filter, when `max_versions` is the budget.
+    pub versions_before_filter: u32,
     /// The family's MIN_VERSIONS.
     pub min_versions: u32,
     /// Cells with a timestamp below this are expired (`i64::MIN` without TTL).
@@ -77,7 +84,10 @@ pub struct QueryMatcher {
     /// The current column's qualifier (meaningful while `in_column`).
     column: Vec<u8>,
     in_column: bool,
+    /// Versions of the current column counted before the filter.
     versions: u32,
+    /// Versions of the current column the filter let through.
+    included: u32,
     last_ts: Option<i64>,
 }
 
@@ -91,6 +101,7 @@ impl QueryMatcher {
             column: Vec::new(),
             in_column: false,
             versions: 0,
+            included: 0,
             last_ts: None,
         }
     }
@@ -120,6 +131,7 @@ impl QueryMatcher {
         self.in_column = true;
         self.deletes.reset_column();
         self.versions = 0;
+        self.included = 0;
         self.last_ts = None;
     }
 
@@ -151,6 +163,10 @@ impl QueryMatcher {
         family: &[u8],
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
+        // HBase's DONE_SCAN: nothing more of this region can pass.
+        if filter.as_ref().is_some_and(|f| f.filter_all_remaining()) {
+            return MatchCode::SeekNextRow;
+        }
         if !self.in_column || !same_bytes(&self.column, k.qualifier) {
             self.start_column(k.qualifier);
         }
@@ -202,64 +218,101 @@ impl QueryMatcher {
                 }
             }
         }
-        // 6. The filter stage.
-        let mut then = MatchCode::Include;
-        if let Some(f) = filter {
-            // HBase's DONE_SCAN: nothing more of this region can pass.
-            if f.filter_all_remaining() {
-                return MatchCode::SeekNextRow;
-            }
-            let cell = CellRef {
-                row: k.row,
-                family,
-                qualifier: k.qualifier,
-                timestamp: ts,
-                cell_type: k.cell_type,
-                value: k.value,
-            };
-            match f.filter_cell(&cell) {
-                ReturnCode::Include => {}
-                ReturnCode::IncludeAndNextCol => then = MatchCode::IncludeAndSeekNextCol,
-                ReturnCode::IncludeAndSeekNextRow => then = MatchCode::IncludeAndSeekNextRow,
-                ReturnCode::Skip => return MatchCode::Skip,
-                ReturnCode::NextCol => return MatchCode::SeekNextCol,
-                ReturnCode::NextRow => return MatchCode::SeekNextRow,
-                ReturnCode::SeekNextUsingHint => {
-                    return match f.next_column_hint(&cell) {
-                        Some(q) if cmp_bytes(&q, k.qualifier).is_gt() => {
-                            MatchCode::SeekTo(Box::new(CellKey::first_on_column(k.row, &q)))
-                        }
-                        _ => MatchCode::Skip,
-                    };
-                }
-            }
-        }
-        // 7. Versions.
+        // 6. Versions, counted before the filter (HBase's `ColumnTracker.checkVersions`): a
+        // repeated timestamp is an overwritten value, and a version the filter will reject
+        // still uses up the budget. With a filter the budget is the family's VERSIONS (HBase's
+        // `maxVersionToCheck`), and the versions the read returns are counted after it.
         if self.last_ts == Some(ts) && !self.spec.raw {
             return MatchCode::Skip;
         }
         self.last_ts = Some(ts);
         self.versions += 1;
-        if self.versions > self.spec.max_versions {
+        let limit = if filter.is_some() {
+            self.spec.versions_before_filter
+        } else {
+            self.spec.max_versions
+        };
+        if self.versions > limit {
             return MatchCode::SeekNextCol;
         }
         if self.versions > self.spec.min_versions && expired {
             return MatchCode::SeekNextCol;
         }
-        if self.versions == self.spec.max_versions && then == MatchCode::Include && !self.spec.raw {
+        let code = if self.versions == limit && !self.spec.raw {
             // The column has all its versions: HBase's INCLUDE_AND_SEEK_NEXT_COL, or
             // INCLUDE_AND_SEEK_NEXT_ROW after the last requested column.
-            let last_column = self
-                .spec
-                .columns
-                .as_ref()
-                .is_some_and(|cols| cols.last().is_some_and(|q| same_bytes(q, k.qualifier)));
-            return if last_column {
+            if self.is_last_column(k.qualifier) {
                 MatchCode::IncludeAndSeekNextRow
             } else {
                 MatchCode::IncludeAndSeekNextCol
+            }
+        } else {
+            MatchCode::Include
+        };
+        let Some(f) = filter else {
+            return code;
+        };
+        // 7. The filter stage, merged with the version check as HBase's
+        // `UserScanQueryMatcher.mergeFilterResponse` does.
+        let cell = CellRef {
+            row: k.row,
+            family,
+            qualifier: k.qualifier,
+            timestamp: ts,
+            cell_type: k.cell_type,
+            value: k.value,
+        };
+        let merged = match f.filter_cell(&cell) {
+            ReturnCode::Include => code,
+            ReturnCode::IncludeAndNextCol => match code {
+                MatchCode::Include => MatchCode::IncludeAndSeekNextCol,
+                other => other,
+            },
+            ReturnCode::IncludeAndSeekNextRow => MatchCode::IncludeAndSeekNextRow,
+            ReturnCode::Skip => {
+                return match code {
+                    MatchCode::Include => MatchCode::Skip,
+                    MatchCode::IncludeAndSeekNextCol => MatchCode::SeekNextCol,
+                    _ => MatchCode::SeekNextRow,
+                };
+            }
+            ReturnCode::NextCol => {
+                return if code == MatchCode::IncludeAndSeekNextRow
+                    || self.is_last_column(k.qualifier)
+                {
+                    MatchCode::SeekNextRow
+                } else {
+                    MatchCode::SeekNextCol
+                };
+            }
+            ReturnCode::NextRow => return MatchCode::SeekNextRow,
+            ReturnCode::SeekNextUsingHint => {
+                return match f.next_column_hint(&cell) {
+                    Some(q) if cmp_bytes(&q, k.qualifier).is_gt() => {
+                        MatchCode::SeekTo(Box::new(CellKey::first_on_column(k.row, &q)))
+                    }
+                    _ => MatchCode::Skip,
+                };
+            }
+        };
+        // 8. Versions again, after the filter (HBase's `versionsAfterFilter`): the versions
+        // the filter let through, up to the number the read returns.
+        self.included += 1;
+        if self.included > self.spec.max_versions {
+            return if merged == MatchCode::IncludeAndSeekNextRow {
+                MatchCode::SeekNextRow
+            } else {
+                MatchCode::SeekNextCol
             };
         }
-        then
+        merged
+    }
+
+    /// True when `q` is the last of the requested columns (never for a whole-family read).
+    fn is_last_column(&self, q: &[u8]) -> bool {
+        self.spec
+            .columns
+            .as_ref()
+            .is_some_and(|cols| cols.last().is_some_and(|last| same_bytes(last, q)))
     }
 }

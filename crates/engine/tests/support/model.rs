@@ -18,6 +18,8 @@ pub struct MCell {
     pub kind: CellType,
     pub seq: u64,
     pub value: Vec<u8>,
+    /// In a store file (flushed), not only in a memstore: major compactions rewrite only these.
+    pub flushed: bool,
 }
 
 /// Family settings the model needs.
@@ -71,6 +73,7 @@ impl Model {
                 kind,
                 seq: self.seq,
                 value,
+                flushed: false,
             });
         }
     }
@@ -194,11 +197,19 @@ impl Model {
         r
     }
 
-    /// A major compaction of everything: drops markers and what they mask (unless the family
-    /// keeps deleted cells), overwritten values and versions beyond VERSIONS.
+    /// A flush: every cell is in a store file.
+    pub fn flush(&mut self) {
+        self.cells.iter_mut().for_each(|c| c.flushed = true);
+    }
+
+    /// A major compaction of the flushed cells: drops markers and what they mask (unless the
+    /// family keeps deleted cells), overwritten values and versions beyond VERSIONS among
+    /// them. Cells still in a memstore are left alone, as in HBase: their markers go on
+    /// masking, and their puts are not purged by flushed markers.
     pub fn major_compact(&mut self) {
-        let mut keep = Vec::new();
-        let cells = std::mem::take(&mut self.cells);
+        let (cells, mut keep): (Vec<MCell>, Vec<MCell>) = std::mem::take(&mut self.cells)
+            .into_iter()
+            .partition(|c| c.flushed);
         let mut groups: Vec<(Vec<u8>, Vec<u8>)> = cells
             .iter()
             .map(|c| (c.row.clone(), c.family.clone()))

@@ -126,6 +126,7 @@ pub fn main(args: &[String]) -> Result<()> {
 
     // 2. Point gets on the sequential 100 B table, bloom on; absent keys with bloom on and off.
     let t = engine.table("seq_100B")?;
+    engine.admin().flush("seq_100B")?;
     engine.admin().major_compact("seq_100B")?;
     let mut rng = Rng(7);
     let n_gets = (cells / 10).clamp(1, 100_000);
@@ -160,6 +161,7 @@ pub fn main(args: &[String]) -> Result<()> {
     });
     let nb = create(&engine, "nobloom", BloomType::None)?;
     load(&nb, cells, 100, false, 1000)?;
+    engine.admin().flush("nobloom")?;
     engine.admin().major_compact("nobloom")?;
     let before = Metrics::get(&engine.metrics().data_blocks_read)
         + Metrics::get(&engine.metrics().block_cache_hits);
@@ -193,6 +195,7 @@ pub fn main(args: &[String]) -> Result<()> {
         }
     }
     tn.put_all(puts)?;
+    engine.admin().flush("tall_narrow")?;
     engine.admin().major_compact("tall_narrow")?;
     let n_scans = (cells / 1000).clamp(1, 5_000) as usize;
     let mut lat = Vec::new();
@@ -234,6 +237,7 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         wide.put(p)?;
     }
+    engine.admin().flush("wide")?;
     engine.admin().major_compact("wide")?;
     let mut lat = Vec::new();
     let start = Instant::now();
