@@ -36,22 +36,23 @@ def rule1_value_filter_after_increments(s):
     s.scan(filter=b"ValueFilter(=, 'binary:" + _long(7) + b"')")
 
 
-def rule2_substring_comparator_with_ordering_operator(s):
+def _ordering_operators_with(s, filter_with_op):
+    """Every ordering operator, then `!=`, in the filter made by filter_with_op; then a read
+    showing the connection is still usable."""
     s.create({"cf": 3})
     s.put(b"r", {b"cf:a": b"v4"}, timestamp=10)
-    for op in (b"<", b"<=", b">", b">="):
-        s.scan(filter=b"ValueFilter(" + op + b", 'substring:4')")
-    s.scan(filter=b"ValueFilter(=, 'substring:4')")
+    for op in (b"<", b"<=", b">", b">=", b"!="):
+        s.scan(filter=filter_with_op(op))
     s.row(b"r")
+
+
+def rule2_substring_comparator_with_ordering_operator(s):
+    _ordering_operators_with(s, lambda op: b"ValueFilter(" + op + b", 'substring:4')")
 
 
 def rule2_regex_comparator_with_ordering_operator(s):
-    s.create({"cf": 3})
-    s.put(b"r", {b"cf:a": b"v4"}, timestamp=10)
-    for op in (b"<", b"<=", b">", b">="):
-        s.scan(filter=b"SingleColumnValueFilter('cf', 'a', " + op + b", 'regexstring:^v')")
-    s.scan(filter=b"SingleColumnValueFilter('cf', 'a', !=, 'regexstring:^v')")
-    s.row(b"r")
+    _ordering_operators_with(
+        s, lambda op: b"SingleColumnValueFilter('cf', 'a', " + op + b", 'regexstring:^v')")
 
 
 def rule3_scan_with_start_equal_to_stop_is_a_get(s):
