@@ -86,6 +86,10 @@ class Session:
         return self.call("major_compact(%r)" % self.name,
                          lambda: self.backend.major_compact(self.conn, self.name))
 
+    def flush_and_major_compact(self):
+        self.flush()
+        self.major_compact()
+
     # ---- the call log ---------------------------------------------------------------------
     def call(self, shown, fn, shape=lambda r: None):
         try:
