@@ -43,8 +43,15 @@ def _message(e):
     m = getattr(e, "message", None)
     if isinstance(m, bytes):
         m = m.decode("utf-8", "replace")
-    # HBase's IOError carries the server's whole stack trace: keep its first line.
-    return m.split("\n", 1)[0] if m is not None else repr(e)
+    if m is None:
+        return repr(e)
+    # HBase's IOError carries the server's stack traces: keep the lines before the first frame.
+    lines = []
+    for line in m.split("\n"):
+        if line.startswith("\tat ") or len(lines) == 3:
+            break
+        lines.append(line.strip())
+    return " | ".join(lines)
 
 
 def comparable(answer):

@@ -11,7 +11,7 @@ timestamps, limits, batch sizes, reversed) with filters from a small grammar of 
 language, and flushes and major compactions. An episode ends at its first divergence, which is
 printed with the calls that led to it (shrunk with --shrink) and both answers.
 
-usage: run.py [--seed S] [--ops N] [--episode-ops K] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE]
+usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE]
 
 Exit status: 0 when the run completed (divergences are reported, and fail the run only with
 --strict), 1 with --strict and a divergence, 2 when a backend crashed or could not be reached.
@@ -241,6 +241,7 @@ def main():
     ap.add_argument("--episode-ops", type=int, default=100, help="calls per fresh table")
     ap.add_argument("--shrink", action="store_true", help="shrink each divergence (slower)")
     ap.add_argument("--shrink-budget", type=int, default=40, help="replays per shrink")
+    ap.add_argument("--episode", type=int, help="run only this episode of the seed (to reproduce one)")
     ap.add_argument("--strict", action="store_true", help="exit 1 on any divergence")
     ap.add_argument("--skip-known", action="store_true",
                     help="do not generate calls that hit a known divergence at once")
@@ -259,7 +260,7 @@ def main():
         return 2
     ferrobase = Ferrobase(args.ferrobase)
     backends = [hbase, ferrobase]
-    divergences, done, episode = [], 0, 0
+    divergences, done, episode, episodes = [], 0, args.episode or 0, 0
     status = 0
     try:
         while done < args.ops:
@@ -284,6 +285,9 @@ def main():
                                     "calls": [c for c, _ in h[:at + 1]],
                                     "hbase": h[at][1], "ferrobase": f[at][1]})
             episode += 1
+            episodes += 1
+            if args.episode is not None:
+                break
             if ferrobase.proc.poll() is not None:
                 raise Crash("ferrobase serve exited with %s" % ferrobase.proc.returncode)
     except Crash as e:
@@ -297,7 +301,7 @@ def main():
     if args.report:
         with open(args.report, "w") as out:
             json.dump(divergences, out, indent=1)
-    print("differential: seed %d: %d ops in %d episodes, %d divergence(s)" % (seed, done, episode, len(divergences)))
+    print("differential: seed %d: %d ops in %d episodes, %d divergence(s)" % (seed, done, episodes, len(divergences)))
     if status == 0 and divergences and args.strict:
         status = 1
     return status
