@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, from a clean checkout: Rust tests, smoke runs of the benchmarks, the
-# happybase suites against a real `ferrobase serve` (buffered/framed x binary/compact) and the
-# interactive shell through a pseudo-terminal.
+# happybase suites against a real `ferrobase serve` (buffered/framed x binary/compact), the
+# interactive shell through a pseudo-terminal, and the differential tests beside Apache HBase.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
@@ -12,3 +12,14 @@ python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pyte
 cargo build -p ferrobase
 python3 tests/happybase/run.py target/debug/ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
+# Apache HBase 2.6.1 as the oracle (tests/hbase-oracle, README "Apache HBase as the oracle"): the
+# differential suite (known divergences are strict xfails) and a short seeded random run, which
+# reports divergences but fails only on a crash. Fails here, with the log's tail, if HBase cannot start.
+bash scripts/hbase-oracle.sh start
+trap 'bash scripts/hbase-oracle.sh stop' EXIT
+FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/differential
+mkdir -p target/differential
+for seed in 1 2 3; do
+  python3 tests/differential/run.py --seed "$seed" --ops 400 --skip-known --brief \
+    --ferrobase target/debug/ferrobase --report "target/differential/seed-$seed.json"
+done

@@ -1,0 +1,114 @@
+"""The two backends of the differential tests, each reached through happybase 1.3.0:
+
+- ``Ferrobase``: a ``ferrobase serve`` this module starts on a free port with a fresh data
+  directory; flush through the gateway's ``ferrobaseAdmin`` extension, major compaction through
+  Thrift1's ``majorCompact`` (synchronous on ferrobase).
+- ``HBase``: the running oracle (``scripts/hbase-oracle.sh start``); flush and major compaction
+  through its admin endpoint (``tests/hbase-oracle``, synchronous, store files only).
+
+Both offer ``connect()``, ``flush(table)``, ``major_compact(table)`` and ``name``.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import urllib.error
+import urllib.request
+
+import happybase
+import thriftpy2
+from thriftpy2.protocol import TBinaryProtocol
+from thriftpy2.thrift import TClient
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ORACLE_STATE = os.path.join(ROOT, "target", "hbase-oracle", "state")
+
+_admin_idl = thriftpy2.load(os.path.join(HERE, "ferrobase_admin.thrift"),
+                            module_name="ferrobase_admin_thrift")
+
+
+class OracleNotRunning(RuntimeError):
+    pass
+
+
+class Ferrobase:
+    name = "ferrobase"
+
+    def __init__(self, binary=None):
+        binary = binary or os.environ.get("FERROBASE_BIN") or os.path.join(ROOT, "target", "debug", "ferrobase")
+        if not os.path.exists(binary):
+            raise RuntimeError("ferrobase binary not found at %s (cargo build -p ferrobase, or set FERROBASE_BIN)" % binary)
+        self.data = tempfile.mkdtemp(prefix="ferrobase-differential-")
+        self.proc = subprocess.Popen([binary, "serve", "--data", self.data, "--port", "0"],
+                                     stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if "serving" not in line:
+            self.proc.kill()
+            raise RuntimeError("ferrobase serve did not start: %r" % line)
+        self.port = int(line.split(" on ")[1].split(" ")[0].rsplit(":", 1)[1])
+
+    def connect(self):
+        return happybase.Connection("127.0.0.1", self.port, autoconnect=True)
+
+    def flush(self, conn, table):
+        client = TClient(_admin_idl.FerrobaseAdmin, TBinaryProtocol(conn.transport))
+        client.ferrobaseAdmin(b"flush", table.encode(), b"", {})
+
+    def major_compact(self, conn, table):
+        conn.compact_table(table, major=True)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            code = self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            code = "timeout"
+        shutil.rmtree(self.data, ignore_errors=True)
+        return code
+
+
+class HBase:
+    name = "hbase"
+
+    def __init__(self):
+        ports = oracle_ports()
+        self.port = ports["thrift1"]
+        self.admin_port = ports["admin"]
+
+    def connect(self):
+        return happybase.Connection("127.0.0.1", self.port, autoconnect=True)
+
+    def _admin(self, op, table):
+        url = "http://127.0.0.1:%d/%s?table=%s" % (self.admin_port, op, table)
+        try:
+            urllib.request.urlopen(urllib.request.Request(url, method="POST"), timeout=300).read()
+        except urllib.error.HTTPError as e:
+            raise RuntimeError("oracle admin %s %s: %s" % (op, table, e.read().decode().strip()))
+
+    def flush(self, conn, table):
+        self._admin("flush", table)
+
+    def major_compact(self, conn, table):
+        self._admin("major_compact", table)
+
+    def stop(self):
+        return 0
+
+
+def oracle_ports():
+    """The running oracle's ports, from HBASE_ORACLE_THRIFT1/HBASE_ORACLE_ADMIN or its state file."""
+    if os.environ.get("HBASE_ORACLE_THRIFT1") and os.environ.get("HBASE_ORACLE_ADMIN"):
+        return {"thrift1": int(os.environ["HBASE_ORACLE_THRIFT1"]),
+                "admin": int(os.environ["HBASE_ORACLE_ADMIN"])}
+    try:
+        with open(ORACLE_STATE) as f:
+            fields = dict(kv.split("=", 1) for kv in f.read().split() if "=" in kv)
+    except FileNotFoundError:
+        raise OracleNotRunning(
+            "Apache HBase (the oracle) is not running: start it with `bash scripts/hbase-oracle.sh start` "
+            "(no %s, and HBASE_ORACLE_THRIFT1/HBASE_ORACLE_ADMIN are not set)" % ORACLE_STATE)
+    return {"thrift1": int(fields["thrift1"]), "admin": int(fields["admin"])}

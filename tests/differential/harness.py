@@ -1,0 +1,172 @@
+"""The same happybase calls against two backends, answers normalized and compared cell by cell.
+
+A ``Session`` is one backend's side: a connection, one table, and the transcript of every call
+with its answer. Answers are JSON values: a read is a list of cells ``[column, value, timestamp]``
+(a scan: ``[row, cells]`` per row), a write is ``null``, an error is
+``{"error": type, "type": code, "message": text}`` (the message is shown, never compared).
+Bytes are JSON strings whose characters are the bytes (U+0000..U+00FF, i.e. latin-1).
+Timestamps the server chose (the current time) read as ``"now"``; tests write explicit
+timestamps below 10**12 or from ``FUTURE`` (year 2100) on, so those compare exactly.
+"""
+
+import json
+
+from thriftpy2.thrift import TApplicationException
+from thriftpy2.transport import TTransportException
+
+FUTURE = 4102444800000
+_NOW_LO = 10 ** 12
+
+
+def text(b):
+    """Bytes as a JSON string, one character per byte."""
+    return b.decode("latin-1") if isinstance(b, bytes) else b
+
+
+def _ts(ts):
+    return "now" if _NOW_LO <= ts < FUTURE else ts
+
+
+def _cells(columns):
+    return [[text(c), text(v), _ts(t)] for c, (v, t) in sorted(columns.items())]
+
+
+def error_answer(e):
+    if isinstance(e, TApplicationException):
+        return {"error": "TApplicationException", "type": e.type, "message": _message(e)}
+    if isinstance(e, TTransportException):
+        return {"error": "TTransportException", "message": _message(e)}
+    return {"error": type(e).__name__, "message": _message(e)}
+
+
+def _message(e):
+    m = getattr(e, "message", None)
+    if isinstance(m, bytes):
+        m = m.decode("utf-8", "replace")
+    if m is None:
+        return repr(e)
+    # HBase's IOError carries the server's stack traces: keep the lines before the first frame.
+    lines = []
+    for line in m.split("\n"):
+        if line.startswith("\tat ") or len(lines) == 3:
+            break
+        lines.append(line.strip())
+    return " | ".join(lines)
+
+
+def comparable(answer):
+    """The part of an answer that must agree: everything but error messages."""
+    if isinstance(answer, dict) and "error" in answer:
+        return {k: v for k, v in answer.items() if k != "message"}
+    return answer
+
+
+class Session:
+    """One backend's side of a differential run: every call is logged with its answer."""
+
+    def __init__(self, backend, table):
+        self.backend = backend
+        self.conn = backend.connect()
+        self.name = table
+        self.transcript = []
+
+    # ---- administration -------------------------------------------------------------------
+    def create(self, families):
+        """Creates the table afresh; families: {name: max_versions} or {name: dict(...)}."""
+        if self.name.encode() in self.conn.tables():
+            self.conn.delete_table(self.name, disable=True)
+        spec = {f: (v if isinstance(v, dict) else dict(max_versions=v)) for f, v in families.items()}
+        self.conn.create_table(self.name, spec)
+        self.table = self.conn.table(self.name)
+        self.transcript.append(("create_table(%r, %r)" % (self.name, spec), None))
+
+    def drop(self):
+        try:
+            self.conn.delete_table(self.name, disable=True)
+        finally:
+            self.conn.close()
+
+    def flush(self):
+        return self.call("flush(%r)" % self.name, lambda: self.backend.flush(self.conn, self.name))
+
+    def major_compact(self):
+        return self.call("major_compact(%r)" % self.name,
+                         lambda: self.backend.major_compact(self.conn, self.name))
+
+    def flush_and_major_compact(self):
+        self.flush()
+        self.major_compact()
+
+    # ---- the call log ---------------------------------------------------------------------
+    def call(self, shown, fn, shape=lambda r: None):
+        try:
+            answer = shape(fn())
+        except TTransportException as e:
+            # The server dropped the connection: log it and reconnect so later calls still run.
+            answer = error_answer(e)
+            self.conn = self.backend.connect()
+            self.table = self.conn.table(self.name)
+        except Exception as e:  # noqa: BLE001 - every Thrift error is an answer to compare
+            answer = error_answer(e)
+        self.transcript.append((shown, answer))
+        return answer
+
+    # ---- happybase calls ------------------------------------------------------------------
+    def put(self, row, data, timestamp=None):
+        return self.call("put(%r, %r, timestamp=%r)" % (row, data, timestamp),
+                         lambda: self.table.put(row, data, timestamp=timestamp))
+
+    def delete(self, row, columns=None, timestamp=None):
+        return self.call("delete(%r, columns=%r, timestamp=%r)" % (row, columns, timestamp),
+                         lambda: self.table.delete(row, columns=columns, timestamp=timestamp))
+
+    def counter_inc(self, row, column, value=1):
+        return self.call("counter_inc(%r, %r, %r)" % (row, column, value),
+                         lambda: self.table.counter_inc(row, column, value), shape=lambda r: r)
+
+    def row(self, row, columns=None, timestamp=None):
+        return self.call(
+            "row(%r, columns=%r, timestamp=%r)" % (row, columns, timestamp),
+            lambda: self.table.row(row, columns=columns, timestamp=timestamp, include_timestamp=True),
+            shape=_cells)
+
+    def cells(self, row, column, versions=None, timestamp=None):
+        return self.call(
+            "cells(%r, %r, versions=%r, timestamp=%r)" % (row, column, versions, timestamp),
+            lambda: self.table.cells(row, column, versions=versions, timestamp=timestamp,
+                                     include_timestamp=True),
+            shape=lambda r: [[text(v), _ts(t)] for v, t in r])
+
+    def scan(self, **kw):
+        shown = "scan(%s)" % ", ".join("%s=%r" % kv for kv in sorted(kw.items()))
+        return self.call(
+            shown,
+            lambda: list(self.table.scan(include_timestamp=True, **kw)),
+            shape=lambda rows: [[text(r), _cells(cols)] for r, cols in rows])
+
+
+def first_divergence(a, b):
+    """Index of the first call whose answers differ, or None. Transcripts are (call, answer)."""
+    for i, ((ca, xa), (cb, xb)) in enumerate(zip(a, b)):
+        assert ca == cb, "the two sides ran different calls: %r vs %r" % (ca, cb)
+        if comparable(xa) != comparable(xb):
+            return i
+    if len(a) != len(b):
+        return min(len(a), len(b))
+    return None
+
+
+def show(hbase, ferrobase, at):
+    """The calls up to a divergence, with both answers where they differ."""
+    lines = []
+    for i, ((call, h), (_, f)) in enumerate(zip(hbase, ferrobase)):
+        if i > at:
+            break
+        mark = "  <<< differs" if i == at else ""
+        lines.append("%3d  %s%s" % (i, call, mark))
+        if comparable(h) != comparable(f) or i == at:
+            lines.append("       hbase:     %s" % json.dumps(h))
+            lines.append("       ferrobase: %s" % json.dumps(f))
+        elif h is not None:
+            lines.append("       both:      %s" % json.dumps(h))
+    return "\n".join(lines)

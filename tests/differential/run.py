@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Seeded randomized differential run: the same random happybase calls against Apache HBase (the
+running oracle, scripts/hbase-oracle.sh start) and a fresh `ferrobase serve`, compared call by
+call.
+
+The run is a series of episodes, each on a fresh table with random family VERSIONS: puts with
+and without timestamps over several families and qualifiers (the empty one included) and binary
+row keys, the deletes Thrift1 offers (row, family, column up to a timestamp), increments, gets of
+rows and of cell versions (columns, timestamps), scans (start/stop rows, prefixes, columns,
+timestamps, limits, batch sizes, reversed) with filters from a small grammar of the filter
+language, and flushes and major compactions. An episode ends at its first divergence, which is
+printed with the calls that led to it (shrunk with --shrink) and both answers.
+
+usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE]
+
+Exit status: 0 when the run completed (divergences are reported, and fail the run only with
+--strict), 1 with --strict and a divergence, 2 when a backend crashed or could not be reached.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from backends import Ferrobase, HBase, OracleNotRunning  # noqa: E402
+from harness import Session, comparable, show  # noqa: E402
+
+ROWS = [b"r0", b"r1", b"r2", b"r3", b"r10", b"\x00\xffbin", b"r1\x00"]
+FAMILIES = [b"cf", b"f2"]
+QUALIFIERS = [b"a", b"b", b"q0", b"q3", b""]
+COUNTER = b"cf:n"
+OPS = ["<", "<=", "=", "!=", ">", ">="]
+
+
+def column(rng):
+    return rng.choice(FAMILIES) + b":" + rng.choice(QUALIFIERS)
+
+
+def value(rng):
+    return b"v%d" % rng.randrange(10)
+
+
+def timestamp(rng):
+    """An explicit timestamp (small, so never near the server's clock) or None (the server's)."""
+    return None if rng.random() < 0.3 else rng.randrange(1, 60)
+
+
+def comparator(rng, ordering_ok=True):
+    kind = rng.random()
+    if kind < 0.6 or not ordering_ok:
+        return rng.choice(OPS), "binary:%s" % rng.choice(["v%d" % rng.randrange(10), "a", "q", "r2", ""])
+    if kind < 0.8:
+        return rng.choice(["=", "!="]), "substring:%d" % rng.randrange(10)
+    return rng.choice(["=", "!="]), "regexstring:^v[0-%d]" % rng.randrange(10)
+
+
+def simple_filter(rng):
+    q = lambda: rng.choice(["a", "b", "q0", "q3", "n"])  # noqa: E731
+    f = lambda: rng.choice(["cf", "f2"])  # noqa: E731
+    b = lambda: rng.choice(["true", "false"])  # noqa: E731
+    choice = rng.randrange(19)
+    if choice == 0:
+        op, c = comparator(rng)
+        return "ValueFilter(%s, '%s')" % (op, c)
+    if choice == 1:
+        op, c = comparator(rng)
+        return "QualifierFilter(%s, '%s')" % (op, c.replace("v", "q"))
+    if choice == 2:
+        return "FamilyFilter(%s, 'binary:%s')" % (rng.choice(OPS), f())
+    if choice == 3:
+        return "RowFilter(%s, 'binary:%s')" % (rng.choice(OPS), rng.choice(["r1", "r2", "r10"]))
+    if choice == 4:
+        return "ColumnPrefixFilter('%s')" % rng.choice(["a", "q", "q3", "n"])
+    if choice == 5:
+        return "MultipleColumnPrefixFilter('a', 'q')"
+    if choice == 6:
+        return "PrefixFilter('%s')" % rng.choice(["r1", "r", "r3"])
+    if choice == 7:
+        return "KeyOnlyFilter()"
+    if choice == 8:
+        return "FirstKeyOnlyFilter()"
+    if choice == 9:
+        return "TimestampsFilter(%s)" % ", ".join(str(rng.randrange(1, 60)) for _ in range(rng.randrange(1, 4)))
+    if choice == 10:
+        op, c = comparator(rng)
+        return "SingleColumnValueFilter('%s', '%s', %s, '%s', %s, %s)" % (f(), q(), op, c, b(), b())
+    if choice == 11:
+        op, c = comparator(rng)
+        return "SingleColumnValueExcludeFilter('%s', '%s', %s, '%s', %s, %s)" % (f(), q(), op, c, b(), b())
+    if choice == 12:
+        return "ColumnCountGetFilter(%d)" % rng.randrange(1, 4)
+    if choice == 13:
+        return "ColumnPaginationFilter(%d, %d)" % (rng.randrange(1, 4), rng.randrange(0, 3))
+    if choice == 14:
+        return "PageFilter(%d)" % rng.randrange(1, 4)
+    if choice == 15:
+        return "InclusiveStopFilter('%s')" % rng.choice(["r1", "r2", "r3"])
+    if choice == 16:
+        return "DependentColumnFilter('%s', '%s')" % (f(), q())
+    if choice == 17:
+        return "ColumnRangeFilter('%s', %s, '%s', %s)" % (rng.choice(["", "a", "b"]), b(), rng.choice(["b", "q", "q3"]), b())
+    return "QualifierFilter(=, 'binary:%s')" % q()
+
+
+def filter_string(rng, depth=0):
+    r = rng.random()
+    if depth < 2 and r < 0.15:
+        return "(%s) AND (%s)" % (filter_string(rng, depth + 1), filter_string(rng, depth + 1))
+    if depth < 2 and r < 0.25:
+        return "(%s) OR (%s)" % (filter_string(rng, depth + 1), filter_string(rng, depth + 1))
+    if depth < 2 and r < 0.30:
+        return "%s %s" % (rng.choice(["SKIP", "WHILE"]), simple_filter(rng))
+    return simple_filter(rng)
+
+
+def random_op(rng, skip_known=False):
+    """One call as (method, kwargs) on harness.Session. With skip_known, calls that hit a known
+    divergence at once are not generated (scans with start == stop, increments of cells that
+    are not counters, major compactions of a table with data in the memstore: see KNOWN in
+    cases.py), so that an episode runs on to find others."""
+    r = rng.random()
+    row = rng.choice(ROWS)
+    if r < 0.30:
+        data = {column(rng): value(rng) for _ in range(rng.randrange(1, 4))}
+        return "put", dict(row=row, data=data, timestamp=timestamp(rng))
+    if r < 0.38:
+        kind = rng.randrange(3)
+        if kind == 0:
+            return "delete", dict(row=row, columns=None, timestamp=timestamp(rng))
+        if kind == 1:
+            return "delete", dict(row=row, columns=[rng.choice(FAMILIES)], timestamp=timestamp(rng))
+        return "delete", dict(row=row, columns=[column(rng)], timestamp=timestamp(rng))
+    if r < 0.43:
+        col = COUNTER if rng.random() < 0.9 or skip_known else column(rng)
+        return "counter_inc", dict(row=row, column=col, value=rng.randrange(-3, 10))
+    if r < 0.53:
+        cols = None if rng.random() < 0.5 else [column(rng) for _ in range(rng.randrange(1, 3))]
+        return "row", dict(row=row, columns=cols, timestamp=None if rng.random() < 0.6 else rng.randrange(1, 61))
+    if r < 0.63:
+        return "cells", dict(row=row, column=column(rng), versions=rng.randrange(1, 5),
+                             timestamp=None if rng.random() < 0.6 else rng.randrange(1, 61))
+    if r < 0.97:
+        kw = {}
+        if rng.random() < 0.3:
+            kw["row_prefix"] = rng.choice([b"r1", b"r", b"\x00"])
+        else:
+            if rng.random() < 0.4:
+                kw["row_start"] = rng.choice(ROWS)
+            if rng.random() < 0.4:
+                kw["row_stop"] = rng.choice(ROWS)
+                if skip_known and kw["row_stop"] == kw.get("row_start"):
+                    del kw["row_stop"]
+        if rng.random() < 0.3:
+            kw["columns"] = [rng.choice([column(rng), rng.choice(FAMILIES)]) for _ in range(rng.randrange(1, 3))]
+        if rng.random() < 0.6:
+            kw["filter"] = filter_string(rng).encode()
+        if rng.random() < 0.2:
+            kw["timestamp"] = rng.randrange(1, 61)
+        if rng.random() < 0.2:
+            kw["limit"] = rng.randrange(1, 4)
+        if rng.random() < 0.15:
+            kw["batch_size"] = rng.randrange(1, 3)
+        if rng.random() < 0.1:
+            kw["scan_batching"] = rng.randrange(1, 3)
+        if rng.random() < 0.15 and "row_prefix" not in kw:
+            kw["reverse"] = True
+        return "scan", kw
+    if r < 0.985:
+        return "flush", {}
+    return "flush_and_major_compact" if skip_known else "major_compact", {}
+
+
+def uses_server_time(method, kw):
+    return method == "counter_inc" or (method in ("put", "delete") and kw.get("timestamp") is None)
+
+
+class Crash(Exception):
+    pass
+
+
+def replay(backends, table, families, ops):
+    """Runs ops on each backend on a fresh table; returns both transcripts and the first
+    divergence (index into the transcripts, which start with create_table), or None."""
+    sessions = [Session(b, table) for b in backends]
+    try:
+        for s in sessions:
+            s.create(families)
+        for method, kw in ops:
+            start = len(sessions[0].transcript)
+            for s in sessions:
+                getattr(s, method)(**kw)
+                if uses_server_time(method, kw):
+                    time.sleep(0.002)  # later server-time writes land in a later millisecond
+            h, f = sessions[0].transcript, sessions[1].transcript
+            for i in range(start, len(h)):
+                if comparable(h[i][1]) != comparable(f[i][1]):
+                    return h, f, i
+        return sessions[0].transcript, sessions[1].transcript, None
+    finally:
+        for s in sessions:
+            try:
+                s.drop()
+            except Exception as e:  # noqa: BLE001
+                raise Crash("%s: could not drop table %s: %r" % (s.backend.name, table, e))
+
+
+def shrink(backends, table, families, ops, budget):
+    """Fewer calls with a divergence still at the end: the reads before the last call are
+    dropped, then chunks of the writes, as long as a divergence remains (ddmin, bounded)."""
+    def diverges(candidate):
+        return replay(backends, table, families, candidate)[2] is not None
+
+    last = ops[-1]
+    body = [op for op in ops[:-1] if op[0] not in ("row", "cells", "scan")]
+    runs = 1
+    if not diverges(body + [last]):
+        body = ops[:-1]
+    chunk = max(1, len(body) // 2)
+    while chunk >= 1 and runs < budget:
+        i, removed = 0, False
+        while i < len(body) and runs < budget:
+            candidate = body[:i] + body[i + chunk:]
+            runs += 1
+            if diverges(candidate + [last]):
+                body, removed = candidate, True
+            else:
+                i += chunk
+        if not removed:
+            chunk //= 2
+    return body + [last]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--ops", type=int, default=500)
+    ap.add_argument("--episode-ops", type=int, default=100, help="calls per fresh table")
+    ap.add_argument("--shrink", action="store_true", help="shrink each divergence (slower)")
+    ap.add_argument("--shrink-budget", type=int, default=40, help="replays per shrink")
+    ap.add_argument("--episode", type=int, help="run only this episode of the seed (to reproduce one)")
+    ap.add_argument("--strict", action="store_true", help="exit 1 on any divergence")
+    ap.add_argument("--skip-known", action="store_true",
+                    help="do not generate calls that hit a known divergence at once")
+    ap.add_argument("--brief", action="store_true",
+                    help="print only the diverging call and both answers (the calls go to --report)")
+    ap.add_argument("--report", help="write the divergences as JSON here")
+    ap.add_argument("--ferrobase", help="the ferrobase binary (default target/debug/ferrobase)")
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else random.randrange(1 << 32)
+    print("differential: seed %d, %d ops, %d per episode" % (seed, args.ops, args.episode_ops), flush=True)
+
+    try:
+        hbase = HBase()
+    except OracleNotRunning as e:
+        print("differential: %s" % e, file=sys.stderr)
+        return 2
+    ferrobase = Ferrobase(args.ferrobase)
+    backends = [hbase, ferrobase]
+    divergences, done, episode, episodes = [], 0, args.episode or 0, 0
+    status = 0
+    try:
+        while done < args.ops:
+            rng = random.Random("%d/%d" % (seed, episode))
+            families = {"cf": rng.choice([1, 1, 2, 3]), "f2": rng.choice([1, 3, 5])}
+            n = min(args.episode_ops, args.ops - done)
+            ops = [random_op(rng, args.skip_known) for _ in range(n)]
+            table = "rand_%d_%d" % (seed % 100000, episode)
+            h, f, at = replay(backends, table, families, ops)
+            done += at if at is not None else n  # transcript[0] is create_table
+            if at is not None:
+                calls = ops[:at]
+                if args.shrink:
+                    calls = shrink(backends, table, families, calls, args.shrink_budget)
+                    h, f, at = replay(backends, table, families, calls)
+                print("\n== divergence: seed %d, episode %d, families %s, after %d calls" % (seed, episode, families, at - 1))
+                if args.brief:
+                    print(show(h[at:], f[at:], 0), flush=True)
+                else:
+                    print(show(h, f, at), flush=True)
+                divergences.append({"seed": seed, "episode": episode, "families": families,
+                                    "calls": [c for c, _ in h[:at + 1]],
+                                    "hbase": h[at][1], "ferrobase": f[at][1]})
+            episode += 1
+            episodes += 1
+            if args.episode is not None:
+                break
+            if ferrobase.proc.poll() is not None:
+                raise Crash("ferrobase serve exited with %s" % ferrobase.proc.returncode)
+    except Crash as e:
+        print("differential: CRASH: %s" % e, file=sys.stderr)
+        status = 2
+    finally:
+        code = ferrobase.stop()
+        if code != 0 and status == 0:
+            print("differential: ferrobase serve did not stop cleanly: exit %s" % code, file=sys.stderr)
+            status = 2
+    if args.report:
+        with open(args.report, "w") as out:
+            json.dump(divergences, out, indent=1)
+    print("differential: seed %d: %d ops in %d episodes, %d divergence(s)" % (seed, done, episodes, len(divergences)))
+    if status == 0 and divergences and args.strict:
+        status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+package ferrobase.oracle;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.LocalHBaseCluster;
+import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+
+/**
+ * Apache HBase in one JVM for ferrobase's differential tests: a standalone cluster (one master,
+ * one region server, embedded ZooKeeper, local file system under a temporary directory), its
+ * Thrift1 gateway (binary protocol, buffered transport), its Thrift2 gateway, and an admin
+ * endpoint ({@link AdminEndpoint}) for the operations Thrift1 lacks.
+ *
+ * <p>Once every service has answered a real call it prints one line to stdout:
+ * {@code hbase-oracle ready thrift1=P thrift2=P admin=P zookeeper=P dir=D}. SIGTERM stops the
+ * gateways, then the cluster, then ZooKeeper, and deletes the directory (unless --keep).
+ *
+ * <p>Arguments: {@code [--dir DIR] [--keep]}; every port is picked free.
+ */
+public final class HBaseOracle {
+  private HBaseOracle() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = null;
+    boolean keep = false;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--dir" -> dir = Path.of(args[++i]).toAbsolutePath();
+        case "--keep" -> keep = true;
+        default -> {
+          System.err.println("usage: HBaseOracle [--dir DIR] [--keep]");
+          System.exit(2);
+        }
+      }
+    }
+    if (dir == null) {
+      dir = Files.createTempDirectory("hbase-oracle-");
+    }
+    Files.createDirectories(dir);
+    int zkPort = freePort();
+    Configuration conf = smallBoxConfiguration(dir, zkPort);
+
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
+    zk.setDefaultClientPort(zkPort);
+    int started = zk.startup(new File(dir.toFile(), "zookeeper"));
+    if (started != zkPort) {
+      throw new IOException("ZooKeeper started on " + started + ", not " + zkPort);
+    }
+    LocalHBaseCluster cluster =
+        new LocalHBaseCluster(conf, 1, 1, HMaster.class, HRegionServer.class);
+    cluster.startup();
+
+    Gateways gateways = new Gateways(conf);
+    AdminEndpoint admin = new AdminEndpoint(cluster);
+    final Path dataDir = dir;
+    final boolean keepDir = keep;
+    Thread stopper = new Thread(() -> stop(gateways, admin, cluster, zk, dataDir, keepDir),
+        "hbase-oracle-stop");
+    Runtime.getRuntime().addShutdownHook(stopper);
+
+    waitForMaster(cluster);
+    gateways.start(freePort(), freePort());
+    admin.start(freePort());
+    gateways.awaitAnswers();
+    admin.awaitTables(conf);
+    System.out.printf("hbase-oracle ready thrift1=%d thrift2=%d admin=%d zookeeper=%d dir=%s%n",
+        gateways.thrift1Port(), gateways.thrift2Port(), admin.port(), zkPort, dir);
+    System.out.flush();
+    cluster.join();
+  }
+
+  /** HBase's standalone settings, tuned for a 2-core machine and deterministic tests. */
+  static Configuration smallBoxConfiguration(Path dir, int zkPort) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.cluster.distributed", "false");
+    conf.set("hbase.rootdir", dir.resolve("hbase").toUri().toString());
+    conf.set("hbase.tmp.dir", dir.resolve("tmp").toString());
+    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
+    conf.set("hbase.zookeeper.property.dataDir", dir.resolve("zookeeper").toString());
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    conf.set("hbase.wal.provider", "filesystem");
+    conf.setBoolean("fs.automatic.close", false);
+    // Ports: RPC on free ports, no web UIs.
+    conf.setInt("hbase.master.port", 0);
+    conf.setInt("hbase.regionserver.port", 0);
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
+    conf.setInt("hbase.thrift.info.port", -1);
+    conf.set("hbase.master.hostname", "127.0.0.1");
+    conf.set("hbase.regionserver.hostname", "127.0.0.1");
+    // Few threads.
+    conf.setInt("hbase.regionserver.handler.count", 8);
+    conf.setInt("hbase.master.handler.count", 4);
+    conf.setInt("hbase.regionserver.metahandler.count", 2);
+    conf.setInt("hbase.thrift.minWorkerThreads", 2);
+    conf.setInt("hbase.thrift.maxWorkerThreads", 64);
+    conf.setInt("hbase.thrift.server.socket.read.timeout", 3_600_000);
+    // A quick start: the master waits for one region server only.
+    conf.setInt("hbase.master.wait.on.regionservers.mintostart", 1);
+    conf.setInt("hbase.master.wait.on.regionservers.timeout", 500);
+    conf.setInt("hbase.master.wait.on.regionservers.interval", 100);
+    conf.setInt("hbase.regionserver.msginterval", 500);
+    // Physical state changes only when a test asks: no periodic major compactions, no automatic
+    // minor compactions, no splits, no flushes by size in any realistic test.
+    conf.setLong("hbase.hregion.majorcompaction", 0);
+    conf.setInt("hbase.hstore.compactionThreshold", 1000);
+    conf.setInt("hbase.hstore.compaction.max", 1000);
+    conf.setInt("hbase.hstore.blockingStoreFiles", 10_000);
+    conf.set("hbase.regionserver.region.split.policy",
+        "org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy");
+    conf.setBoolean("hbase.balancer.tablesOnMaster", false);
+    conf.setBoolean("hbase.master.balancer.stochastic.runMaxSteps", false);
+    conf.setInt("hbase.balancer.period", 3_600_000);
+    conf.setBoolean("hbase.normalizer.enabled", false);
+    conf.setInt("hbase.client.retries.number", 3);
+    conf.setInt("hbase.client.pause", 50);
+    return conf;
+  }
+
+  private static void waitForMaster(LocalHBaseCluster cluster) throws InterruptedException {
+    long deadline = System.nanoTime() + 300_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      HMaster master = cluster.getActiveMaster();
+      if (master != null && master.isAborted()) {
+        throw new IllegalStateException("the HBase master aborted while starting (see the log)");
+      }
+      if (master != null && master.isInitialized()) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the HBase master did not initialize within 300 s");
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    }
+  }
+
+  private static void stop(Gateways gateways, AdminEndpoint admin, LocalHBaseCluster cluster,
+      MiniZooKeeperCluster zk, Path dir, boolean keep) {
+    // A cluster that will not stop must not keep the process alive.
+    Thread watchdog = new Thread(() -> {
+      try {
+        Thread.sleep(60_000);
+        System.err.println("hbase-oracle: shutdown took over 60 s; halting");
+        Runtime.getRuntime().halt(1);
+      } catch (InterruptedException e) {
+        // stopped in time
+      }
+    }, "hbase-oracle-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+    System.err.println("hbase-oracle: stopping");
+    admin.stop();
+    gateways.stop();
+    cluster.shutdown();
+    cluster.join();
+    try {
+      zk.shutdown();
+    } catch (IOException e) {
+      System.err.println("hbase-oracle: ZooKeeper shutdown: " + e);
+    }
+    if (!keep) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      } catch (IOException e) {
+        System.err.println("hbase-oracle: could not delete " + dir + ": " + e);
+      }
+    }
+    System.err.println("hbase-oracle: stopped");
+    watchdog.interrupt();
+  }
+}
