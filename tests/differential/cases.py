@@ -137,28 +137,4 @@ CASES = [
 
 # Known divergences, as the first run against Apache HBase 2.6.1 found them (case name -> reason).
 KNOWN = {
-    "rule1_value_filter_sees_only_versions_within_versions":
-        "issue 31 rule 1: the filter sees a version VERSIONS already hid",
-    "rule1_timestamps_filter_sees_only_versions_within_versions":
-        "issue 31 rule 1: the filter sees a version VERSIONS already hid",
-    "rule1_value_filter_after_increments":
-        "issue 31 rule 1: the filter sees a version VERSIONS already hid",
-    "rule2_substring_comparator_with_ordering_operator":
-        "issue 31 rule 2: substring comparators allow only = and !=",
-    "rule2_regex_comparator_with_ordering_operator":
-        "issue 31 rule 2: regexstring comparators allow only = and !=",
-    "rule3_scan_with_start_equal_to_stop_is_a_get":
-        "issue 31 rule 3: a scan with start == stop is a get",
-    "rule4_single_column_value_filter_behind_column_filter":
-        "issue 31 rule 4: MUST_PASS_ALL stops at the first filter that rejects a cell",
-    "rule5_dependent_column_filter_over_all_versions":
-        "issue 31 rule 5: DependentColumnFilter takes timestamps from every version",
-    "rule6_major_compaction_leaves_the_memstore_alone":
-        "issue 31 rule 6: major compaction does not flush the memstore",
-    "increment_writes_at_max_of_previous_plus_one_and_now":
-        "issue 17: an increment writes at max(T + 1, now)",
-    "increment_of_a_cell_that_is_not_eight_bytes":
-        "issue 17: incrementing a cell that is not 8 bytes is IOError (DoNotRetryIOException)",
-    "empty_filter_string":
-        "issue 17: an empty filterString is refused (TApplicationException INTERNAL_ERROR)",
 }

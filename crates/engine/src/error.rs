@@ -48,6 +48,15 @@ pub enum Error {
     /// An argument was invalid (HBase's `IllegalArgumentException`).
     #[error("illegal argument: {0}")]
     IllegalArgument(String),
+    /// An increment found a cell that is not an 8-byte long (HBase's `DoNotRetryIOException`
+    /// "Field is not a long, it's N bytes wide", an `IOError` through Thrift).
+    #[error("Field is not a long, it's {width} bytes wide (cannot increment {column})")]
+    NotALong {
+        /// The cell's column, `family:qualifier`.
+        column: String,
+        /// The cell's value length in bytes.
+        width: usize,
+    },
     /// A row key, qualifier or value exceeded a size limit.
     #[error("{what} is {size} bytes, more than the limit of {limit} bytes")]
     TooLarge {

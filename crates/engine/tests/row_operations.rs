@@ -54,8 +54,55 @@ fn increment_rejects_a_cell_that_is_not_a_long() {
     let (_d, _e, t) = setup();
     t.put(Put::new("r").add_column("cf", "q", "abc")).unwrap();
     let err = t.increment(b"r", &[(b"cf", b"q", 1)]).unwrap_err();
-    assert!(matches!(err, Error::IllegalArgument(_)), "{err}");
+    assert!(matches!(err, Error::NotALong { width: 3, .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("Field is not a long, it's 3 bytes wide"),
+        "HBase's DoNotRetryIOException text: {err}"
+    );
     assert_eq!(t.increment(b"r", &[(b"cf", b"new", -5)]).unwrap(), vec![-5]);
+}
+
+#[test]
+fn increments_and_appends_keep_the_previous_value_as_an_older_version() {
+    // HBase's HRegion.reckonDelta: the new cell is written at max(old timestamp + 1, now), so
+    // even a cell written in the future keeps its value readable one version down.
+    let (_d, e, _) = setup();
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.set_attribute("VERSIONS", "3").unwrap();
+    e.admin()
+        .create_table(TableDescriptor::new(TableName::parse("v").unwrap()).with_family(cf))
+        .unwrap();
+    let t = e.table("v").unwrap();
+    let future = i64::MAX / 2;
+    t.put(Put::new("r").add_column_ts("cf", "n", future, 5i64.to_be_bytes().to_vec()))
+        .unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "s", future, "a"))
+        .unwrap();
+    assert_eq!(t.increment(b"r", &[(b"cf", b"n", 1)]).unwrap(), vec![6]);
+    t.append(b"r", &[(b"cf", b"s", b"b")]).unwrap();
+    let r = t.get(&Get::new("r").max_versions(3)).unwrap();
+    let n: Vec<(i64, Vec<u8>)> = r
+        .versions(b"cf", b"n")
+        .iter()
+        .map(|c| (c.timestamp(), c.value().to_vec()))
+        .collect();
+    assert_eq!(
+        n,
+        vec![
+            (future + 1, 6i64.to_be_bytes().to_vec()),
+            (future, 5i64.to_be_bytes().to_vec())
+        ]
+    );
+    let s: Vec<(i64, Vec<u8>)> = r
+        .versions(b"cf", b"s")
+        .iter()
+        .map(|c| (c.timestamp(), c.value().to_vec()))
+        .collect();
+    assert_eq!(
+        s,
+        vec![(future + 1, b"ab".to_vec()), (future, b"a".to_vec())]
+    );
 }
 
 #[test]
@@ -99,9 +146,12 @@ fn append_and_check_and_mutate() {
             put("x")
         )
         .unwrap());
+    // The appends wrote at max(previous + 1, now), possibly ahead of the clock: delete every
+    // version up to the newest append's timestamp.
+    let log_ts = r.versions(b"cf", b"log")[0].timestamp();
     let both = vec![
         Mutation::Put(Put::new("r").add_column("cf", "state", "three")),
-        Mutation::Delete(Delete::new("r").add_columns("cf", "log")),
+        Mutation::Delete(Delete::new("r").add_columns_ts("cf", "log", log_ts)),
     ];
     assert!(t
         .check_and_mutate(b"r", b"cf", b"state", CompareOp::Less, Some(b"a"), both)

@@ -271,6 +271,13 @@ fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
             MessageType::Exception,
             app_exception(&format!("Invalid method name: '{}'", header.name), 1),
         ),
+        Ok(Outcome::InternalError(why)) => (
+            MessageType::Exception,
+            app_exception(
+                &format!("Internal error processing {}: {why}", header.name),
+                6,
+            ),
+        ),
         Err(_) => (MessageType::Exception, app_exception("internal error", 6)),
     };
     let reply = MessageHeader {

@@ -26,19 +26,20 @@ impl Table {
                     let base = match old {
                         None => 0,
                         Some(c) => {
-                            let bytes: [u8; 8] = c.value().try_into().map_err(|_| {
-                                Error::IllegalArgument(format!(
-                                "cannot increment {}:{}: the cell is {} bytes, not an 8-byte long",
-                                String::from_utf8_lossy(f),
-                                String::from_utf8_lossy(q),
-                                c.value().len()
-                            ))
-                            })?;
+                            let bytes: [u8; 8] =
+                                c.value().try_into().map_err(|_| Error::NotALong {
+                                    column: format!(
+                                        "{}:{}",
+                                        String::from_utf8_lossy(f),
+                                        String::from_utf8_lossy(q)
+                                    ),
+                                    width: c.value().len(),
+                                })?;
                             i64::from_be_bytes(bytes)
                         }
                     };
                     let new = base.wrapping_add(*amount);
-                    let ts = old.map_or(now, |c| c.timestamp().max(now));
+                    let ts = old.map_or(now, |c| c.timestamp().saturating_add(1).max(now));
                     put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
                     out.push(new);
                 }
@@ -47,7 +48,8 @@ impl Table {
     }
 
     /// Appends each `(family, qualifier, suffix)` to the current value (empty when absent) and
-    /// returns the new cells. Atomic for the row.
+    /// returns the new cells, written at `max(old timestamp + 1, now)` as increments are.
+    /// Atomic for the row.
     pub fn append(&self, row: &[u8], columns: &[(&[u8], &[u8], &[u8])]) -> Result<RowResult> {
         let mut get = Get::new(row);
         for (f, q, _) in columns {
@@ -63,7 +65,7 @@ impl Table {
                     let old = current.versions(f, q).into_iter().next();
                     let mut value = old.map(|c| c.value().to_vec()).unwrap_or_default();
                     value.extend_from_slice(suffix);
-                    let ts = old.map_or(now, |c| c.timestamp().max(now));
+                    let ts = old.map_or(now, |c| c.timestamp().saturating_add(1).max(now));
                     put = put.add_column_ts(*f, *q, ts, value.clone());
                     cells.push(crate::cell::Cell::new(
                         Bytes::copy_from_slice(row),

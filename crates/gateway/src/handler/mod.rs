@@ -24,6 +24,11 @@ pub enum ServiceError {
     IllegalArgument(String),
     /// HBase's `AlreadyExists`.
     AlreadyExists(String),
+    /// An exception HBase's handler does not declare (a `RuntimeException` such as
+    /// `ParseFilter`'s `IllegalArgumentException`): the client gets a `TApplicationException`
+    /// of type INTERNAL_ERROR, as from HBase's Thrift processor. Its message is HBase's
+    /// "Internal error processing METHOD" followed by the reason, which HBase leaves out.
+    Internal(String),
 }
 
 impl From<Error> for ServiceError {
@@ -48,6 +53,8 @@ pub enum Outcome {
     Result(TStruct),
     /// No such method: answered with a `TApplicationException`.
     UnknownMethod,
+    /// An undeclared failure: answered with a `TApplicationException` (INTERNAL_ERROR).
+    InternalError(String),
 }
 
 /// Settings of the service.
@@ -141,6 +148,7 @@ impl Handler {
             _ => return Outcome::UnknownMethod,
         };
         let result = match res {
+            Err(ServiceError::Internal(m)) => return Outcome::InternalError(m),
             Ok(None) => TStruct::new(),
             Ok(Some(v)) => TStruct::new().with(0, v),
             Err(e) => {
@@ -149,7 +157,8 @@ impl Handler {
                     ServiceError::AlreadyExists(m) if exists => (3, m),
                     ServiceError::Io(m)
                     | ServiceError::IllegalArgument(m)
-                    | ServiceError::AlreadyExists(m) => (1, m),
+                    | ServiceError::AlreadyExists(m)
+                    | ServiceError::Internal(m) => (1, m),
                 };
                 TStruct::new().with(
                     id,

@@ -115,10 +115,15 @@ impl Handler {
             scan = scan.caching(c.max(1) as usize);
         }
         if let Some(f) = ts.opt_bytes(6) {
-            if !f.is_empty() {
-                let filter = parse_filter(&f).map_err(|e| ServiceError::Io(e.to_string()))?;
-                scan = scan.filter(filter);
+            // HBase parses a set filterString, empty or not; ParseFilter's
+            // IllegalArgumentException is undeclared, so the client sees INTERNAL_ERROR.
+            if f.is_empty() {
+                return Err(ServiceError::Internal(
+                    "filter string error: the filter string is empty".into(),
+                ));
             }
+            let filter = parse_filter(&f).map_err(|e| ServiceError::Internal(e.to_string()))?;
+            scan = scan.filter(filter);
         }
         if let Some(b) = ts.opt_i32(7) {
             if b > 0 {
