@@ -186,7 +186,9 @@ fn quote(b: &[u8], utf8: bool) -> String {
             match c {
                 '"' => out.push_str("\\\""),
                 '\\' => out.push_str("\\\\"),
-                c if c == ' ' || plain(c) || (!c.is_ascii() && !c.is_control()) => out.push(c),
+                c if c == ' ' || c.is_ascii_graphic() || (!c.is_ascii() && !c.is_control()) => {
+                    out.push(c)
+                }
                 c => {
                     let mut buf = [0; 4];
                     for x in c.encode_utf8(&mut buf).bytes() {
@@ -206,7 +208,7 @@ fn quote(b: &[u8], utf8: bool) -> String {
         match x {
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
-            x if x == b' ' || plain(char::from(x)) => out.push(char::from(x)),
+            x if x == b' ' || x.is_ascii_graphic() => out.push(char::from(x)),
             x => out.push_str(&format!("\\x{x:02x}")),
         }
     }
