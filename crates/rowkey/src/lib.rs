@@ -66,6 +66,8 @@
 //! in front breaks that order on purpose; [`Schema::scatter_merge`] restores it from the
 //! bucket ranges' scans.
 
+#![warn(missing_docs)]
+
 mod decode;
 mod encode;
 mod error;
