@@ -12,6 +12,8 @@ python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pyte
 cargo build -p ferrobase
 python3 tests/happybase/run.py target/debug/ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
+# A 64 MiB row scanned through happybase with scan_batching: the server's peak stays bounded.
+FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/wide_rows
 # Apache HBase 2.6.1 as the oracle (tests/hbase-oracle, README "Apache HBase as the oracle"): the
 # differential suite (known divergences are strict xfails) and a short seeded random run, which
 # reports divergences but fails only on a crash. Fails here, with the log's tail, if HBase cannot start.

@@ -495,7 +495,14 @@ impl Remote {
             s = s.with(6, bin(f.to_vec()));
         }
         if let Some(b) = scan.batch {
-            s = s.with(7, TValue::I32(b as i32));
+            s = s.with(7, TValue::I32(b.min(i32::MAX as usize) as i32));
+        }
+        if scan.allow_partial_results && scan.max_result_size.is_some() {
+            // Without partial results a maximum size means whole rows, which is what a
+            // gateway returns; with them, Thrift1 has no field to carry the size.
+            return Err(ClientError::Unsupported(
+                "a maximum result size with partial results (Thrift1 carries only batch)".into(),
+            ));
         }
         if scan.reversed {
             s = s.with(9, TValue::Bool(true));

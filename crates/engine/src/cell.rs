@@ -363,6 +363,13 @@ impl Cell {
         self.cell_type
     }
 
+    /// The cell's size as a result counts it: row, family, qualifier and value bytes plus the
+    /// 8-byte timestamp and the type byte (the content of HBase's `KeyValue`, without its
+    /// length fields). Used by scans' maximum result size.
+    pub fn heap_size(&self) -> usize {
+        self.row().len() + self.family().len() + self.qualifier().len() + self.value().len() + 9
+    }
+
     /// The value.
     pub fn value(&self) -> &[u8] {
         self.field(2)

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--idle-timeout SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--idle-timeout SECS]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = std::path::PathBuf::from("./ferrobase-data");
@@ -36,6 +36,10 @@ pub fn main(args: &[String]) -> Result<()> {
             }
             "--max-connections" => {
                 opts.max_connections = val()?.parse().context("--max-connections takes a number")?
+            }
+            "--max-result-bytes" => {
+                opts.handler.max_result_bytes =
+                    val()?.parse().context("--max-result-bytes takes bytes")?
             }
             "--idle-timeout" => {
                 opts.idle_timeout = Some(Duration::from_secs(

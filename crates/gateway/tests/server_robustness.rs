@@ -383,3 +383,56 @@ fn back_to_back_drop_create_load_cycles_leave_the_server_healthy() {
     assert!(create_table(addr, "other").fields.is_empty());
     assert_eq!(table_names(addr), 2);
 }
+
+#[test]
+fn a_scanner_call_returns_fewer_rows_once_its_results_reach_the_byte_limit() {
+    let srv = start_with(EngineOptions::default(), |o| {
+        o.handler.max_result_bytes = 1000
+    });
+    let create = TStruct::new().with(1, TValue::string("t")).with(
+        2,
+        TValue::List(
+            TType::Struct,
+            vec![TValue::Struct(
+                TStruct::new().with(1, TValue::string("cf:")),
+            )],
+        ),
+    );
+    call(srv.addr, &Binary, false, "createTable", create);
+    for i in 0..10 {
+        let mutation = TValue::Struct(
+            TStruct::new()
+                .with(1, TValue::Bool(false))
+                .with(2, TValue::string("cf:q"))
+                .with(3, TValue::Binary(vec![b'v'; 300])),
+        );
+        let args = TStruct::new()
+            .with(1, TValue::string("t"))
+            .with(2, TValue::string(format!("r{i:03}")))
+            .with(3, TValue::List(TType::Struct, vec![mutation]));
+        call(srv.addr, &Binary, false, "mutateRow", args);
+    }
+    let open = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::Struct(TStruct::new()));
+    let (_, body) = call(srv.addr, &Binary, false, "scannerOpenWithScan", open);
+    let Some(TValue::I32(id)) = body.get(0) else {
+        panic!("{body:?}")
+    };
+    // Each row is about 316 bytes: the fourth reaches 1000, so calls return 4, 4, 2, 0.
+    let mut sizes = Vec::new();
+    loop {
+        let get = TStruct::new()
+            .with(1, TValue::I32(*id))
+            .with(2, TValue::I32(100));
+        let (_, body) = call(srv.addr, &Binary, false, "scannerGetList", get);
+        let Some(TValue::List(_, rows)) = body.get(0) else {
+            panic!("{body:?}")
+        };
+        sizes.push(rows.len());
+        if rows.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(sizes, vec![4, 4, 2, 0]);
+}

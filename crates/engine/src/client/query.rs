@@ -117,8 +117,17 @@ pub struct Scan {
     pub reversed: bool,
     /// Rows fetched per round trip by remote clients (a hint; the embedded engine streams).
     pub caching: usize,
-    /// At most this many cells per returned result; a wider row comes back in several.
+    /// At most this many cells per returned result; a wider row comes back in several, and
+    /// the engine never holds more of the row than one result (HBase's `Scan.setBatch`).
     pub batch: Option<usize>,
+    /// At most about this many bytes (cells' [`Cell::heap_size`]) per returned result when
+    /// `allow_partial_results` is set: a larger row comes back in pieces, each read before the
+    /// rest of the row (HBase's `setMaxResultSize`). Without `allow_partial_results` results are
+    /// whole rows, as HBase's client stitches partial results back together.
+    pub max_result_size: Option<usize>,
+    /// Results may end inside a row at `max_result_size`; such a result says so with
+    /// [`RowResult::may_have_more_cells_in_row`] (HBase's `setAllowPartialResults`).
+    pub allow_partial_results: bool,
     /// At most this many rows in all.
     pub limit: Option<usize>,
     /// Return delete markers and masked cells too.
@@ -140,6 +149,8 @@ impl Default for Scan {
             reversed: false,
             caching: 100,
             batch: None,
+            max_result_size: None,
+            allow_partial_results: false,
             limit: None,
             raw: false,
             filter: None,
@@ -251,6 +262,18 @@ impl Scan {
         self
     }
 
+    /// Results of at most about `bytes` bytes, pieces of a row if `allow_partial_results`.
+    pub fn max_result_size(mut self, bytes: usize) -> Self {
+        self.max_result_size = Some(bytes.max(1));
+        self
+    }
+
+    /// Lets results end inside a row (at `max_result_size`).
+    pub fn allow_partial_results(mut self, allow: bool) -> Self {
+        self.allow_partial_results = allow;
+        self
+    }
+
     /// At most `n` rows.
     pub fn limit(mut self, n: usize) -> Self {
         self.limit = Some(n);
@@ -283,6 +306,8 @@ pub struct RowResult {
     row: Option<Bytes>,
     /// The cells.
     pub cells: Vec<Cell>,
+    /// A piece of a row that may continue in the next result.
+    more_in_row: bool,
 }
 
 impl PartialEq for RowResult {
@@ -300,12 +325,33 @@ impl RowResult {
         RowResult {
             row: Some(row.into()),
             cells,
+            more_in_row: false,
         }
     }
 
     /// A result whose row is its first cell's (the read path's results: no handle of its own).
     pub fn of_cells(cells: Vec<Cell>) -> RowResult {
-        RowResult { row: None, cells }
+        RowResult {
+            row: None,
+            cells,
+            more_in_row: false,
+        }
+    }
+
+    /// A piece of a row: its cells, and whether more of the row may follow in the next result.
+    pub fn piece(cells: Vec<Cell>, more_in_row: bool) -> RowResult {
+        RowResult {
+            row: None,
+            cells,
+            more_in_row,
+        }
+    }
+
+    /// True when this result is a piece of a row that may continue in the next result (a scan
+    /// with `batch` or `max_result_size` and partial results; HBase's
+    /// `Result.mayHaveMoreCellsInRow`). A whole row, or the last piece of one, says false.
+    pub fn may_have_more_cells_in_row(&self) -> bool {
+        self.more_in_row
     }
 
     /// The row key: the one given to [`RowResult::new`], else the first cell's row (empty for a

@@ -105,10 +105,22 @@ impl std::fmt::Debug for ResultScanner {
 impl ResultScanner {
     /// Up to `n` more results (HBase's `next(int)`).
     pub fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
+        self.next_batch_within(n, usize::MAX)
+    }
+
+    /// Up to `n` results, stopping early once they hold `max_bytes` (cells'
+    /// [`crate::Cell::heap_size`]; the result crossing it is kept, so at least one comes back).
+    /// HBase's `hbase.server.scanner.max.result.size` per scanner call.
+    pub fn next_batch_within(&mut self, n: usize, max_bytes: usize) -> Result<Vec<RowResult>> {
         let mut out = Vec::new();
-        while out.len() < n {
+        let mut bytes = 0usize;
+        while out.len() < n && bytes < max_bytes {
             match self.next() {
-                Some(r) => out.push(r?),
+                Some(r) => {
+                    let r = r?;
+                    bytes = bytes.saturating_add(r.cells.iter().map(|c| c.heap_size()).sum());
+                    out.push(r);
+                }
                 None => break,
             }
         }

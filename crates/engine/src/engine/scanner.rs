@@ -6,13 +6,12 @@ use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey};
 use crate::client::{ColumnSelection, Get, RowResult, Scan};
 use crate::error::{Error, Result};
 use crate::filter::Filter;
-use crate::read::{StoreScanner, TimeRange};
+use crate::read::{PieceBudget, RowEnd, StoreScanner, TimeRange};
 use crate::region::{CloseReason, Region};
 use crate::schema::TableName;
 use crate::store::StoreRead;
 use bytes::Bytes;
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -79,6 +78,27 @@ pub(crate) struct ReadRequest<'a> {
     pub expected_rows: Option<u64>,
 }
 
+/// A piece of a row returned by [`RegionScanner::next_piece`].
+#[derive(Debug)]
+pub struct Piece {
+    /// The cells, in family order.
+    pub cells: Vec<Cell>,
+    /// The budget ran out inside the row: more of it may follow (HBase's
+    /// `Result.mayHaveMoreCellsInRow`).
+    pub more_in_row: bool,
+}
+
+/// The row a scanner is returning in pieces.
+#[derive(Debug, Clone, Copy)]
+struct OpenRow {
+    /// The store being read (stores before it are done with the row).
+    store: usize,
+    /// That store has begun the row: its matcher's state carries on.
+    resumed: bool,
+    /// No piece of the row has been returned yet.
+    first_piece: bool,
+}
+
 /// Room for cells before the first row's size is known.
 const FIRST_ROW_CELLS: usize = 128;
 
@@ -106,6 +126,8 @@ pub struct RegionScanner {
     /// `FIRST_ROW_CELLS` for the first, so a wide row is not copied through a series of
     /// doubling reallocations (a tenth of a 100-column Get was spent in those copies).
     cells_hint: usize,
+    /// The row being returned in pieces, if a piece ended inside it.
+    open_row: Option<OpenRow>,
 }
 
 impl std::fmt::Debug for RegionScanner {
@@ -173,6 +195,7 @@ impl RegionScanner {
             rows_examined: 0,
             row_buf: Vec::new(),
             cells_hint: FIRST_ROW_CELLS,
+            open_row: None,
         })
     }
 
@@ -203,17 +226,32 @@ impl RegionScanner {
 
     /// The cells of the next row with anything to return, in family order.
     pub fn next_row(&mut self) -> Result<Option<Vec<Cell>>> {
+        Ok(self.next_piece(PieceBudget::UNLIMITED)?.map(|p| p.cells))
+    }
+
+    /// The next piece of the scan: the rest of the current row or the next row with anything
+    /// to return, in family order, ending early once `budget` is spent (then `more_in_row`
+    /// is set and the next call goes on inside the row, exactly where this one stopped, with
+    /// versions, deletes and the read point unchanged). A row whose filter judges it whole
+    /// (`has_filter_row`) is always read whole.
+    pub fn next_piece(&mut self, budget: PieceBudget) -> Result<Option<Piece>> {
         if !self.started {
             self.start()?;
         }
+        let budget = if self.filter.as_ref().is_some_and(|f| f.has_filter_row()) {
+            PieceBudget::UNLIMITED
+        } else {
+            budget
+        };
         let mut row = std::mem::take(&mut self.row_buf);
-        let r = self.next_row_into(&mut row);
+        let r = self.next_piece_into(&mut row, budget);
         self.row_buf = row;
         r
     }
 
-    /// `next_row`, with `row` the buffer for the row key.
-    fn next_row_into(&mut self, row: &mut Vec<u8>) -> Result<Option<Vec<Cell>>> {
+    /// Starts the next row with anything in it (the filter's row-key stage passed), with its
+    /// key in `row`. False when the scan is done.
+    fn begin_row(&mut self, row: &mut Vec<u8>) -> Result<bool> {
         loop {
             if self.done
                 || self
@@ -221,12 +259,11 @@ impl RegionScanner {
                     .as_ref()
                     .is_some_and(|f| f.filter_all_remaining())
             {
-                return Ok(None);
+                return Ok(false);
             }
             if !self.next_candidate(row)? {
-                return Ok(None);
+                return Ok(false);
             }
-            let row = &row[..];
             self.done = self.single_row;
             self.rows_examined += 1;
             if let Some(f) = self.filter.as_mut() {
@@ -237,14 +274,36 @@ impl RegionScanner {
                     continue;
                 }
             }
-            let mut cells = Vec::with_capacity(self.cells_hint);
-            for s in &mut self.stores {
+            self.open_row = Some(OpenRow {
+                store: 0,
+                resumed: false,
+                first_piece: true,
+            });
+            return Ok(true);
+        }
+    }
+
+    /// `next_piece`, with `row` the buffer for the row key.
+    fn next_piece_into(&mut self, row: &mut Vec<u8>, budget: PieceBudget) -> Result<Option<Piece>> {
+        loop {
+            if self.open_row.is_none() && !self.begin_row(row)? {
+                return Ok(None);
+            }
+            let mut open = self.open_row.take().expect("a row is open");
+            let row = &row[..];
+            let mut left = budget;
+            let mut cells = Vec::with_capacity(self.cells_hint.min(budget.cells_left));
+            let mut paused = false;
+            while let Some(s) = self.stores.get_mut(open.store) {
                 if s.peek_row().is_some_and(|r| same_bytes(r, row)) {
-                    s.read_row(
-                        row,
-                        &mut cells,
-                        self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter),
-                    )?;
+                    let filter = self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter);
+                    if s.read_row(row, &mut cells, filter, &mut left, open.resumed)?
+                        == RowEnd::Paused
+                    {
+                        open.resumed = true;
+                        paused = true;
+                        break;
+                    }
                 }
                 if !self.reversed
                     && !self.single_row
@@ -253,26 +312,39 @@ impl RegionScanner {
                     // The matcher stopped early inside the row (all columns found).
                     s.seek_forward(&CellKey::after_row(row))?;
                 }
+                open.store += 1;
+                open.resumed = false;
+            }
+            let whole_row = open.first_piece && !paused;
+            open.first_piece = false;
+            if paused {
+                self.open_row = Some(open);
             }
             if let Some(f) = self.filter.as_mut() {
-                if f.has_filter_row() {
-                    f.filter_row_cells(&mut cells);
-                }
-                if cells.is_empty() || f.filter_row() {
-                    continue;
+                if whole_row {
+                    if f.has_filter_row() {
+                        f.filter_row_cells(&mut cells);
+                    }
+                    if cells.is_empty() || f.filter_row() {
+                        continue;
+                    }
                 }
                 if f.transforms_cells() {
                     cells = cells.into_iter().map(|c| f.transform_cell(c)).collect();
                 }
             }
-            if !cells.is_empty() {
-                self.cells_hint = cells.len();
-                if cells.capacity() > 2 * cells.len() {
-                    // A result may be kept long after the read: no idle room in it.
-                    cells.shrink_to_fit();
-                }
-                return Ok(Some(cells));
+            if cells.is_empty() {
+                continue;
             }
+            self.cells_hint = cells.len();
+            if cells.capacity() > 2 * cells.len() {
+                // A result may be kept long after the read: no idle room in it.
+                cells.shrink_to_fit();
+            }
+            return Ok(Some(Piece {
+                cells,
+                more_in_row: paused,
+            }));
         }
     }
 
@@ -382,13 +454,15 @@ pub(crate) struct TableScan {
     req: ReadRequest<'static>,
     range: RowRange,
     reversed: bool,
-    batch: Option<usize>,
+    /// What one result may hold; `None` for whole rows.
+    piece: Option<PieceBudget>,
+    /// The last result was a piece of a row that goes on.
+    in_row: bool,
     limit: Option<usize>,
     read_point: u64,
     current: Option<(Arc<Region>, RegionScanner)>,
     /// Forward: the next region starts at this row. Reversed: the next region ends here.
     next_boundary: Option<Vec<u8>>,
-    pending: VecDeque<RowResult>,
     rows: usize,
     done: bool,
 }
@@ -443,12 +517,12 @@ impl TableScan {
             table,
             range,
             reversed: scan.reversed,
-            batch: scan.batch,
+            piece: piece_budget(scan),
+            in_row: false,
             limit: scan.limit,
             read_point,
             current: None,
             next_boundary: None,
-            pending: VecDeque::new(),
             rows: 0,
             done: false,
         })
@@ -495,10 +569,7 @@ impl TableScan {
 
     pub(crate) fn next(&mut self) -> Result<Option<RowResult>> {
         loop {
-            if let Some(r) = self.pending.pop_front() {
-                return Ok(Some(r));
-            }
-            if self.done || self.limit.is_some_and(|l| self.rows >= l) {
+            if self.done || (!self.in_row && self.limit.is_some_and(|l| self.rows >= l)) {
                 self.finish();
                 return Ok(None);
             }
@@ -522,19 +593,22 @@ impl TableScan {
                 }
                 Some(CloseReason::Split) | None => {}
             }
-            match rs.next_row()? {
-                Some(cells) => {
-                    self.rows += 1;
-                    match self.batch {
-                        Some(n) if cells.len() > n => {
-                            for chunk in cells.chunks(n) {
-                                self.pending.push_back(RowResult::of_cells(chunk.to_vec()));
-                            }
-                        }
-                        _ => return Ok(Some(RowResult::of_cells(cells))),
+            let next = match self.piece {
+                None => rs.next_row()?.map(RowResult::of_cells),
+                Some(budget) => rs
+                    .next_piece(budget)?
+                    .map(|p| RowResult::piece(p.cells, p.more_in_row)),
+            };
+            match next {
+                Some(r) => {
+                    if !self.in_row {
+                        self.rows += 1;
                     }
+                    self.in_row = r.may_have_more_cells_in_row();
+                    return Ok(Some(r));
                 }
                 None => {
+                    self.in_row = false;
                     let region = region.clone();
                     self.current = None;
                     let boundary = if self.reversed {
@@ -571,6 +645,19 @@ impl Drop for TableScan {
     fn drop(&mut self) {
         self.inner.release_read_point(self.read_point);
     }
+}
+
+/// What one result of `scan` may hold, or `None` for whole rows: `batch` cells, and
+/// `max_result_size` bytes when partial results are allowed.
+fn piece_budget(scan: &Scan) -> Option<PieceBudget> {
+    let bytes = scan.max_result_size.filter(|_| scan.allow_partial_results);
+    if scan.batch.is_none() && bytes.is_none() {
+        return None;
+    }
+    Some(PieceBudget {
+        cells_left: scan.batch.unwrap_or(usize::MAX),
+        bytes_left: bytes.unwrap_or(usize::MAX),
+    })
 }
 
 fn tighter_lo(lo: Bound<Vec<u8>>, b: Vec<u8>) -> Bound<Vec<u8>> {

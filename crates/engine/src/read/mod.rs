@@ -11,5 +11,5 @@ mod time_range;
 pub use compaction_matcher::CompactionMatcher;
 pub use merge_cursor::{MergeCursor, Source};
 pub use query_matcher::{MatchCode, MatchSpec, QueryMatcher};
-pub use store_scanner::StoreScanner;
+pub use store_scanner::{PieceBudget, RowEnd, StoreScanner};
 pub use time_range::TimeRange;

@@ -12,6 +12,46 @@ use bytes::Bytes;
 /// `trySkipToNextColumn`/`trySkipToNextRow`).
 const STEPS_BEFORE_SEEK: usize = 8;
 
+/// How much one piece of a row may hold: a result of a scan with `batch` (cells) or a
+/// maximum result size (bytes) ends when either is reached, before the rest of the row is read.
+#[derive(Debug, Clone, Copy)]
+pub struct PieceBudget {
+    /// Cells the piece may still take.
+    pub cells_left: usize,
+    /// Bytes (row, family, qualifier and value of each cell) the piece may still take.
+    pub bytes_left: usize,
+}
+
+impl PieceBudget {
+    /// No limit: the whole row.
+    pub const UNLIMITED: PieceBudget = PieceBudget {
+        cells_left: usize::MAX,
+        bytes_left: usize::MAX,
+    };
+
+    fn is_spent(&self) -> bool {
+        self.cells_left == 0 || self.bytes_left == 0
+    }
+
+    /// Charges the cells appended to `out` since it held `before`.
+    fn charge(&mut self, out: &[Cell], before: usize) {
+        for c in out.get(before..).unwrap_or_default() {
+            self.cells_left = self.cells_left.saturating_sub(1);
+            self.bytes_left = self.bytes_left.saturating_sub(c.heap_size());
+        }
+    }
+}
+
+/// Where [`StoreScanner::read_row`] stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowEnd {
+    /// The store holds nothing more of the row; the cursor is after it.
+    Finished,
+    /// The budget ran out with more cells of the row under the cursor: the next `read_row`
+    /// with `resume` goes on from there, the matcher's column, version and delete state intact.
+    Paused,
+}
+
 /// A cursor over the visible cells of one store.
 #[derive(Debug)]
 pub struct StoreScanner {
@@ -92,22 +132,31 @@ impl StoreScanner {
     }
 
     /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`
-    /// as client cells of this store's family.
-    /// Leaves the cursor after the row. `filter` runs at the matcher's filter stage.
+    /// as client cells of this store's family, until the row ends in this store (the cursor is
+    /// then after the row) or `budget` is spent (the cursor stays inside the row: call again
+    /// with `resume` to go on). `filter` runs at the matcher's filter stage.
     pub fn read_row(
         &mut self,
         row: &[u8],
         out: &mut Vec<Cell>,
         mut filter: Option<&mut dyn Filter>,
-    ) -> Result<()> {
-        self.matcher.start_row(row);
+        budget: &mut PieceBudget,
+        resume: bool,
+    ) -> Result<RowEnd> {
+        if !resume {
+            self.matcher.start_row(row);
+        }
         loop {
             let Some(kv) = self.cursor.peek() else {
-                return Ok(());
+                return Ok(RowEnd::Finished);
             };
             if !same_bytes(kv.row, row) {
-                return Ok(());
+                return Ok(RowEnd::Finished);
             }
+            if budget.is_spent() {
+                return Ok(RowEnd::Paused);
+            }
+            let before = out.len();
             let f = filter.as_mut().map(|f| &mut **f as &mut dyn Filter);
             match self.matcher.match_cell(kv, &self.family, f) {
                 MatchCode::Include => {
@@ -120,8 +169,9 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextRow => {
                     self.cursor.take_cell(&self.family, out)?;
+                    budget.charge(out, before);
                     self.skip_row(row)?;
-                    return Ok(());
+                    return Ok(RowEnd::Finished);
                 }
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
@@ -130,10 +180,11 @@ impl StoreScanner {
                 }
                 MatchCode::SeekNextRow => {
                     self.skip_row(row)?;
-                    return Ok(());
+                    return Ok(RowEnd::Finished);
                 }
                 MatchCode::SeekTo(key) => self.cursor.seek_forward(&key)?,
             }
+            budget.charge(out, before);
         }
     }
 }

@@ -62,12 +62,18 @@ pub enum Outcome {
 pub struct HandlerOptions {
     /// An abandoned scanner is closed after this long unused (HBase's 60 s default).
     pub scanner_lease: Duration,
+    /// Bytes of cells one `scannerGet`/`scannerGetList` call may return (default 100 MiB,
+    /// HBase's `hbase.server.scanner.max.result.size`): the call returns fewer rows than asked
+    /// once its results reach it (at least one), and the client asks again. With a scan's
+    /// `batchSize`, a row wider than a call is returned in pieces, none read before it is sent.
+    pub max_result_bytes: usize,
 }
 
 impl Default for HandlerOptions {
     fn default() -> Self {
         HandlerOptions {
             scanner_lease: Duration::from_secs(60),
+            max_result_bytes: 100 << 20,
         }
     }
 }
@@ -76,6 +82,7 @@ impl Default for HandlerOptions {
 pub struct Handler {
     pub(crate) engine: Engine,
     pub(crate) scanners: Scanners,
+    pub(crate) max_result_bytes: usize,
 }
 
 impl Handler {
@@ -84,6 +91,7 @@ impl Handler {
         Handler {
             engine,
             scanners: Scanners::new(opts.scanner_lease),
+            max_result_bytes: opts.max_result_bytes,
         }
     }
 

@@ -168,7 +168,7 @@ impl Handler {
         let entry = self.scanners.map().get(&id).cloned().ok_or_else(invalid)?;
         let mut e = entry.lock().unwrap_or_else(|p| p.into_inner());
         e.last_used = Instant::now();
-        let rows = e.scanner.next_batch(n)?;
+        let rows = e.scanner.next_batch_within(n, self.max_result_bytes)?;
         let sorted = e.sorted;
         Ok(Some(TValue::List(
             TType::Struct,
