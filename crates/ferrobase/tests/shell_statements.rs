@@ -224,7 +224,10 @@ fn malformed_statements_are_errors_and_the_shell_goes_on() {
         out.contains("ERROR: Unknown command 'nosuchcommand'"),
         "{out}"
     );
-    assert!(out.contains("ERROR: put needs 4 argument(s)"), "{out}");
+    assert!(
+        out.contains("ERROR: wrong number of arguments (given 2, expected 4..6)"),
+        "{out}"
+    );
     assert!(out.contains("ERROR: unknown scan option BOGUS"), "{out}");
     assert!(out.contains("ERROR: syntax error"), "{out}");
     assert!(out.contains("ERROR: table missing does not exist"), "{out}");
@@ -290,4 +293,164 @@ fn the_same_statements_run_against_a_server() {
     assert!(out.contains("2 rows"), "split made two regions:\n{out}");
     assert!(out.contains("=> 0"), "truncate emptied the table:\n{out}");
     assert!(!out.contains("ERROR"), "{out}");
+}
+
+/// Every cell of a table as `row/family:qualifier=value`, read through the engine.
+fn cells_of(dir: &tempfile::TempDir, table: &str) -> Vec<String> {
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let rows = e.table(table).unwrap().scan_all(&Scan::new()).unwrap();
+    rows.iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| {
+            format!(
+                "{}/{}:{}={}",
+                String::from_utf8_lossy(c.row()),
+                String::from_utf8_lossy(c.family()),
+                String::from_utf8_lossy(c.qualifier()),
+                String::from_utf8_lossy(c.value())
+            )
+        })
+        .collect()
+}
+
+/// Issue 27: `alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'` created a family
+/// named MAX_FILESIZE. It is HBase's "Could not find attribute" now (ferrobase keeps no such
+/// table attribute), and the table's families are untouched.
+#[test]
+fn table_att_unset_and_table_conf_unset_never_create_a_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't1', 'f1'\n\
+                  alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'\n\
+                  alter 't1', METHOD => 'table_att_unset', NAME => 'coprocessor$1'\n\
+                  alter 't1', METHOD => 'table_conf_unset', NAME => 'hbase.hstore.blockingStoreFiles'\n\
+                  alter 't1', MAX_FILESIZE => '134217728'\n\
+                  alter 't1', {NAME => 'f2'}, {MAX_FILESIZE => '134217728'}\n\
+                  alter 't1', METHOD => 'bogus', NAME => 'f1'\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("ERROR: Could not find attribute: MAX_FILESIZE"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ERROR: Could not find attribute: coprocessor$1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ERROR: Could not find configuration: hbase.hstore.blockingStoreFiles"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ERROR: table attribute MAX_FILESIZE is not supported"),
+        "{out}"
+    );
+    assert!(out.contains("ERROR: Unknown method: bogus"), "{out}");
+    assert!(!out.contains("Updating all regions"), "{out}");
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let fams: Vec<String> = e
+        .admin()
+        .describe("t1")
+        .unwrap()
+        .families
+        .iter()
+        .map(|f| f.name_str())
+        .collect();
+    // The statement mixing a family with an unsupported attribute changed nothing.
+    assert_eq!(fams, ["f1"]);
+}
+
+/// Issue 27: `deleteall 't1', {ROWPREFIXFILTER => 'prefix'}, 'c1'` deleted whole rows. It deletes
+/// only the named column of the matching rows, as HBase does.
+#[test]
+fn deleteall_with_a_row_prefix_and_a_column_deletes_only_that_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't1', 'f', 'g'\n\
+                  put 't1', 'p1', 'f:c1', 'a'\n\
+                  put 't1', 'p1', 'f:c2', 'b'\n\
+                  put 't1', 'p2', 'f:c2', 'c'\n\
+                  put 't1', 'p3', 'g:x', 'd'\n\
+                  put 't1', 'q1', 'f:c1', 'e'\n\
+                  deleteall 't1', {ROWPREFIXFILTER => 'p'}, 'f:c1'\n\
+                  deleteall 't1', {ROWPREFIXFILTER => 'p3'}, 'g'\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(ok, "{out}");
+    assert_eq!(
+        cells_of(&dir, "t1"),
+        ["p1/f:c2=b", "p2/f:c2=c", "q1/f:c1=e"]
+    );
+    // Without a column the matching rows go whole.
+    let (out, ok) = shell(
+        &["--data", &data(&dir)],
+        "deleteall 't1', {ROWPREFIXFILTER => 'p'}\n",
+    );
+    assert!(ok, "{out}");
+    assert_eq!(cells_of(&dir, "t1"), ["q1/f:c1=e"]);
+}
+
+/// An argument the shell does not understand is an error, never a guess: extra positional
+/// arguments, unknown hash keys and options ferrobase does not honour all answer ERROR and
+/// change nothing.
+#[test]
+fn arguments_the_shell_does_not_understand_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let (out, ok) = shell(
+        &["--data", &d],
+        "create 't', 'f'\nput 't', 'r', 'f:q', 'v', 5\n",
+    );
+    assert!(ok, "{out}");
+    let statements = [
+        "describe 't', 'extra'",
+        "exists 't', 'x'",
+        "enable 't', 'x'",
+        "disable 't', 'x'",
+        "drop 't', 'x'",
+        "truncate 't', 'x'",
+        "flush 't', 'f'",
+        "compact 't', 'f'",
+        "major_compact 't', 'f', 'MOB'",
+        "split 't', 'r', 'x'",
+        "list 'a', 'b'",
+        "list_regions 't', 'server', 'x'",
+        "status 'detailed'",
+        "version 'x'",
+        "put 't', 'r2', 'f:q', 'v', {TTL => 1000}",
+        "put 't', 'r2', 'f:q', 'v', 10, {ATTRIBUTES => {'k' => 'v'}}",
+        "put 't', 'r2', 'f:q', 'v', 10, 11",
+        "get 't', 'r', {COLUMN => 'f:q', BOGUS => 1}",
+        "get 't', 'r', {FORMATTER => 'toString'}",
+        "scan 't', {COLUMNS => 'f'}, 'extra'",
+        "scan 't', {ATTRIBUTES => {'k' => 'v'}}",
+        "count 't', {INTERVAL => 10, BOGUS => 1}",
+        "count 't', 'x', 'y'",
+        "delete 't', 'r', 'f:q', 5, {VISIBILITY => 'secret'}",
+        "delete 't', 'r', 'f:q', 5, 6",
+        "deleteall 't', {ROWPREFIXFILTER => 'r', BOGUS => 1}",
+        "deleteall 't', {PREFIX => 'r'}",
+        "incr 't', 'c', 'f:n', 1, {TTL => 10}",
+        "incr 't', 'c', 'f:n', 1, 2",
+        "get_counter 't', 'c', 'f:n', 'x'",
+        "append 't', 'r', 'f:q', 'x', {TTL => 10}",
+        "create 't2', {NAME => 'f', BOGUS => 1}",
+        "create 't2', 'f', {MAX_FILESIZE => '1000'}",
+        "create 't2', 'f', {NUMREGIONS => 4}",
+        "create 't2', 'f', {REPLICATION_SCOPE => 1, NAME => 'g'}",
+        "create 't2', 'f', 5",
+        "create 't2'",
+        "alter 't', {NAME => 'f', BOGUS => 1}",
+        "alter 't', 'delete' => 'f', NAME => 'g'",
+        "alter 't', NAME => 'f', CONFIGURATION => {'k' => 'v'}",
+        "help 'scan', 'get'",
+    ];
+    for s in statements {
+        let (out, ok) = shell(&["--data", &d], &format!("{s}\n"));
+        assert!(!ok, "{s} was accepted:\n{out}");
+        assert!(out.contains("ERROR: "), "{s}:\n{out}");
+    }
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    assert_eq!(e.admin().list_tables().unwrap().len(), 1);
+    assert_eq!(e.admin().describe("t").unwrap().families.len(), 1);
+    assert!(e.admin().is_enabled("t").unwrap());
+    drop(e);
+    assert_eq!(cells_of(&dir, "t"), ["r/f:q=v"]);
 }

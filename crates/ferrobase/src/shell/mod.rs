@@ -3,6 +3,8 @@
 //! across sessions, completion, multi-line input); otherwise runs the statements of a file or
 //! standard input and exits non-zero if any failed.
 
+mod alter;
+mod args;
 mod commands;
 mod format;
 mod syntax;
