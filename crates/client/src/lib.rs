@@ -37,6 +37,33 @@ pub enum ClientError {
     Unsupported(String),
 }
 
+impl ClientError {
+    /// True when the error says the table does not exist: the engine's `TableNotFound`, or a
+    /// gateway's `IOError` carrying ferrobase's "table X does not exist" or HBase's
+    /// `TableNotFoundException`.
+    pub fn is_table_not_found(&self) -> bool {
+        match self {
+            ClientError::Engine(ferrobase_engine::Error::TableNotFound(_)) => true,
+            ClientError::Remote { kind, message } => {
+                *kind == "IOError"
+                    && (message.contains("TableNotFoundException")
+                        || (message.starts_with("table ") && message.ends_with(" does not exist")))
+            }
+            _ => false,
+        }
+    }
+
+    /// True when the error says the table already exists: the engine's `TableExists`, or a
+    /// gateway's `AlreadyExists`.
+    pub fn is_table_exists(&self) -> bool {
+        match self {
+            ClientError::Engine(ferrobase_engine::Error::TableExists(_)) => true,
+            ClientError::Remote { kind, .. } => *kind == "AlreadyExists",
+            _ => false,
+        }
+    }
+}
+
 /// The client's result type.
 pub type Result<T, E = ClientError> = std::result::Result<T, E>;
 

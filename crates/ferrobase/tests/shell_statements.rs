@@ -230,7 +230,10 @@ fn malformed_statements_are_errors_and_the_shell_goes_on() {
     );
     assert!(out.contains("ERROR: unknown scan option BOGUS"), "{out}");
     assert!(out.contains("ERROR: syntax error"), "{out}");
-    assert!(out.contains("ERROR: table missing does not exist"), "{out}");
+    assert!(
+        out.contains("ERROR: Table missing does not exist."),
+        "{out}"
+    );
     assert!(out.contains("value=v\\x00\\xFF"), "{out}");
 }
 
@@ -453,4 +456,153 @@ fn arguments_the_shell_does_not_understand_are_errors() {
     assert!(e.admin().is_enabled("t").unwrap());
     drop(e);
     assert_eq!(cells_of(&dir, "t"), ["r/f:q=v"]);
+}
+
+/// Issue 29: HBase's own messages and output shapes, checked against its shell sources
+/// (`commands.rb`'s exception translation, `admin.rb`, `get.rb`/`table.rb`, `formatter.rb`,
+/// `get_counter.rb`).
+#[test]
+fn messages_and_output_shapes_match_hbase() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 'foo', 'f'\n\
+                  create 'foo', 'f'\n\
+                  create 'bar'\n\
+                  put 'foo', 'r', 'f:a', '1'\n\
+                  put 'foo', 'r', 'f:b', '2'\n\
+                  get 'foo', 'r'\n\
+                  get 'foo', 'missing'\n\
+                  scan 'foo'\n\
+                  scan 'nosuch_table'\n\
+                  describe 'NOT.EXISTS'\n\
+                  drop 'foo'\n\
+                  enable 'foo'\n\
+                  get_counter 'foo', 'r', 'f:n'\n\
+                  alter 'nosuch', NAME => 'f'\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(!ok);
+    for want in [
+        "\nERROR: Table already exists: foo!\n\nFor usage try 'help \"create\"'\n\nTook ",
+        "ERROR: Table must have at least one column family\n",
+        "ERROR: Unknown table nosuch_table!\n",
+        "ERROR: Table NOT.EXISTS does not exist.\n",
+        "ERROR: Table foo is enabled. Disable it first.\n\nFor usage try 'help \"drop\"'\n",
+        "ERROR: Can't find a table: nosuch\n",
+        "\nNo counter found at specified coordinates\n",
+        // Headers start at column 0; rows are inset by one space.
+        "\nCOLUMN                            CELL\n f:a ",
+        "\nROW                               COLUMN+CELL\n r ",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    // get counts the row once; an empty get is 0 row(s).
+    let gets: Vec<&str> = out
+        .split("COLUMN                            CELL\n")
+        .skip(1)
+        .map(|s| s.lines().find(|l| l.ends_with("row(s)")).unwrap())
+        .collect();
+    assert_eq!(gets, ["1 row(s)", "0 row(s)"]);
+    // enable of an enabled table is a no-op, not an error: every error is listed above.
+    assert_eq!(out.matches("ERROR:").count(), 6, "{out}");
+}
+
+/// Issue 29: `deleteall 't', 'r', '', ts` deletes the whole row up to ts (HBase's table_test.rb).
+#[test]
+fn deleteall_with_an_empty_column_deletes_the_row_up_to_the_timestamp() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't', 'x', 'y'\n\
+                  put 't', '106', 'x:a', 'old', 1588765900004\n\
+                  put 't', '106', 'y:b', 'old', 1588765900005\n\
+                  put 't', '106', 'x:a', 'new', 1588765900006\n\
+                  deleteall 't', '106', '', 1588765900005\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(ok, "{out}");
+    assert_eq!(cells_of(&dir, "t"), ["106/x:a=new"]);
+}
+
+/// Issue 29: count takes scan options; the filter is ANDed with FirstKeyOnlyFilter as in
+/// HBase's `_count_internal`.
+#[test]
+fn count_honours_row_range_columns_and_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut script = String::from("create 't', 'f', 'g'\n");
+    for i in 0..10 {
+        script.push_str(&format!("put 't', 'r{i}', 'f:a', 'v{}'\n", i % 2));
+    }
+    script.push_str("put 't', 'r3', 'g:b', 'x'\nput 't', 's1', 'g:b', 'x'\n");
+    script.push_str(
+        "count 't'\n\
+         count 't', {STARTROW => 'r2', STOPROW => 'r5'}\n\
+         count 't', STARTROW => 'r2', STOPROW => 'r5', COLUMNS => ['g']\n\
+         count 't', {FILTER => \"ValueFilter(=, 'binary:v1')\"}\n\
+         count 't', {ROWPREFIXFILTER => 's'}\n\
+         count 't', INTERVAL => 4, CACHE => 100\n",
+    );
+    let (out, ok) = shell(&["--data", &data(&dir)], &script);
+    assert!(ok, "{out}");
+    let counts: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("=> ") && !l.contains("Table"))
+        .collect();
+    assert_eq!(counts, ["=> 11", "=> 3", "=> 1", "=> 5", "=> 1", "=> 11"]);
+    assert!(out.contains("Current count: 8, row: r7"), "{out}");
+}
+
+/// `ferrobase shell -n`, as `hbase shell -n`: stops at the first failing statement, exit status 1.
+#[test]
+fn noninteractive_flag_stops_at_the_first_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let (out, ok) = shell(
+        &["-n", "--data", &d],
+        "create 'foo', 'family_1'\ncreate 'foo', 'family_1'\ncreate 'never', 'f'\n",
+    );
+    assert!(!ok);
+    assert!(out.contains("ERROR: Table already exists: foo!"), "{out}");
+    assert!(!out.contains("Created table never"), "{out}");
+    let (out, ok) = shell(&["-n", "--data", &d], "list\nexists 'foo'\n");
+    assert!(ok, "{out}");
+    // Without -n every statement runs, and the status still says one failed.
+    let (out, ok) = shell(&["--data", &d], "create 'foo', 'f'\ncreate 'later', 'f'\n");
+    assert!(!ok);
+    assert!(out.contains("Created table later"), "{out}");
+}
+
+/// Issue 29: Ruby idioms from books run (loops, `#{i}`, `[n].pack('N')`) or are a clear error;
+/// nothing is stored literally.
+#[test]
+fn ruby_loops_interpolation_and_pack_run_or_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't', 'f'\n\
+                  (1..3).each { |i| put 't', \"row#{i}\", 'f:q', \"v#{i}\" }\n\
+                  (1...3).each do |i|\n\
+                    2.times { |j| put 't', \"n#{i}-#{j}\", 'f:q', i }\n\
+                  end\n\
+                  put 't', 'bin', 'f:q', [1024].pack('N')\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(ok, "{out}");
+    assert_eq!(
+        cells_of(&dir, "t"),
+        [
+            "bin/f:q=\0\0\u{4}\0",
+            "n1-0/f:q=1",
+            "n1-1/f:q=1",
+            "n2-0/f:q=2",
+            "n2-1/f:q=2",
+            "row1/f:q=v1",
+            "row2/f:q=v2",
+            "row3/f:q=v3",
+        ]
+    );
+    for s in [
+        "put 't', \"r#{i}\", 'f:q', 'v'",
+        "put 't', \"r#{i + 1}\", 'f:q', 'v'",
+        "put 't', 'r', 'f:q', 'v'.upcase",
+        "put 't', 'r', 'f:q', [1].pack('w')",
+        "put 't', i, 'f:q', 'v'",
+        "(1..3).each { |i| put 't', \"r#{j}\", 'f:q', 'v' }",
+    ] {
+        let (out, ok) = shell(&["--data", &data(&dir)], &format!("{s}\n"));
+        assert!(!ok && out.contains("ERROR: "), "{s}:\n{out}");
+    }
+    assert_eq!(cells_of(&dir, "t").len(), 8);
 }

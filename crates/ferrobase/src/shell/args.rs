@@ -15,12 +15,23 @@ pub enum CommandError {
     Usage(String),
     /// The command ran and the database refused or failed it.
     Failed(String),
+    /// The table the statement names does not exist. HBase words this per command: `Unknown
+    /// table t!` for data commands, `Table t does not exist.` for `describe`, `enable`,
+    /// `disable`, `drop`, `Can't find a table: t` for `alter`.
+    TableNotFound,
+    /// `create` named a table that exists: `Table already exists: t!`.
+    TableExists,
+    /// Ctrl-C stopped the command.
+    Interrupted,
 }
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CommandError::Usage(m) | CommandError::Failed(m) => f.write_str(m),
+            CommandError::TableNotFound => f.write_str("table not found"),
+            CommandError::TableExists => f.write_str("table already exists"),
+            CommandError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -42,7 +53,29 @@ pub type Res<T> = Result<T, CommandError>;
 
 /// A client error as the command's failure.
 pub fn client(e: ClientError) -> CommandError {
-    CommandError::Failed(e.to_string())
+    if e.is_table_not_found() {
+        CommandError::TableNotFound
+    } else if e.is_table_exists() {
+        CommandError::TableExists
+    } else {
+        CommandError::Failed(e.to_string())
+    }
+}
+
+/// The message HBase's shell prints for `e` after running `command` on `table` (the
+/// statement's first argument, as typed).
+pub fn hbase_message(e: &CommandError, command: &str, table: &str) -> String {
+    match e {
+        CommandError::TableNotFound => match command {
+            "describe" | "desc" | "enable" | "disable" | "drop" => {
+                format!("Table {table} does not exist.")
+            }
+            "alter" => format!("Can't find a table: {table}"),
+            _ => format!("Unknown table {table}!"),
+        },
+        CommandError::TableExists => format!("Table already exists: {table}!"),
+        other => other.to_string(),
+    }
 }
 
 /// An engine error about an argument (an attribute value, a split algorithm) as a usage error.

@@ -2,8 +2,8 @@
 
 use super::alter::apply_family_attributes;
 use super::args::{
-    arity, boolean, bytes, client, columns_of, hash, illegal, int, parse_column, text, time_range,
-    unsupported_option, CommandError, Res,
+    arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
+    text, time_range, unsupported_option, CommandError, Res,
 };
 use super::format;
 use super::syntax::{Statement, Value};
@@ -13,6 +13,8 @@ use ferrobase_engine::{
     TableName, LATEST_TIMESTAMP,
 };
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Every command with its one-line help and an example.
@@ -90,6 +92,9 @@ pub struct Shell {
     out: Box<dyn Write>,
     /// The statement's value, printed as `=> value` after `Took`, as irb does.
     echo: Option<String>,
+    /// Set by Ctrl-C (SIGINT) while a statement runs; long-running commands (scan, count,
+    /// deleteall by prefix) stop at their next batch. Cleared before each statement.
+    interrupt: Arc<AtomicBool>,
 }
 
 impl Shell {
@@ -99,7 +104,21 @@ impl Shell {
             conn,
             out,
             echo: None,
+            interrupt: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The flag Ctrl-C sets to interrupt the running statement (see [`Shell::run`]).
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Fails with [`CommandError::Interrupted`] once Ctrl-C was pressed.
+    fn check_interrupt(&self) -> Res<()> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Err(CommandError::Interrupted);
+        }
+        Ok(())
     }
 
     /// Prints one line of output.
@@ -115,12 +134,28 @@ impl Shell {
         }
         let t0 = Instant::now();
         self.echo = None;
+        self.interrupt.store(false, Ordering::Relaxed);
         let res = self.dispatch(st);
         let ok = match res {
             Ok(()) => true,
+            Err(CommandError::Interrupted) => {
+                let _ = self.out.flush();
+                self.line("");
+                self.line("ERROR: Interrupted (Ctrl-C)");
+                false
+            }
             Err(e) => {
-                let e = e.to_string();
-                self.line(&format!("ERROR: {}", e.lines().next().unwrap_or("")));
+                let known = COMMANDS.iter().any(|c| c.0 == st.command);
+                let table = st.args.first().and_then(Value::as_text).unwrap_or_default();
+                let msg = hbase_message(&e, &st.command, &table);
+                // HBase's layout: the message, then where to read the command's usage.
+                self.line("");
+                self.line(&format!("ERROR: {}", msg.lines().next().unwrap_or("")));
+                if known {
+                    self.line("");
+                    self.line(&format!("For usage try 'help \"{}\"'", st.command));
+                }
+                self.line("");
                 false
             }
         };
@@ -170,9 +205,13 @@ impl Shell {
             "enable" | "disable" => {
                 arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
-                self.conn
-                    .set_enabled(&t, st.command == "enable")
-                    .map_err(client)
+                let enable = st.command == "enable";
+                // As HBase's admin.rb: enabling an enabled table (or disabling a disabled
+                // one) is a no-op.
+                if self.conn.is_enabled(&t).map_err(client)? == enable {
+                    return Ok(());
+                }
+                self.conn.set_enabled(&t, enable).map_err(client)
             }
             "drop" => {
                 arity(st, 1, 1)?;
@@ -334,7 +373,7 @@ impl Shell {
                 .get(Get::new(row).add_column(f.clone(), q.clone()), None)
                 .map_err(client)?;
             match r.value(&f, &q) {
-                None => self.line("ERROR: counter not found"),
+                None => self.line("No counter found at specified coordinates"),
                 Some(v) => match <[u8; 8]>::try_from(v) {
                     Ok(b) => self.line(&format!("COUNTER VALUE = {}", i64::from_be_bytes(b))),
                     Err(_) => {
@@ -545,7 +584,7 @@ impl Shell {
             }
         }
         let r = t.get(get, filter.as_deref()).map_err(client)?;
-        self.line(&format!(" {:<32} {}", "COLUMN", "CELL"));
+        self.line(&format::header("COLUMN", "CELL"));
         for c in &r.cells {
             let col = format!(
                 "{}:{}",
@@ -560,17 +599,19 @@ impl Shell {
                 .to_string();
             self.line(&format::two_columns(&col, &body));
         }
-        self.line(&format!("{} row(s)", r.cells.len()));
+        // HBase's get counts the row once, however many cells it has.
+        self.line(&format!("{} row(s)", usize::from(!r.cells.is_empty())));
         Ok(())
     }
 
-    fn scan_spec(&self, st: &Statement) -> Res<(Scan, Option<Vec<u8>>)> {
+    /// A scan and its filter string from scan options (`scan`'s and `count`'s hash).
+    fn scan_spec(opts: Option<&Value>) -> Res<(Scan, Option<Vec<u8>>)> {
         let mut scan = Scan::new();
         let mut filter = None;
         let mut prefix = None;
         let mut start = None;
         let mut stop = None;
-        if let Some(v) = st.args.get(1) {
+        if let Some(v) = opts {
             for (k, v) in hash(v, "scan options")? {
                 match k.as_str() {
                     "COLUMNS" | "COLUMN" => {
@@ -612,12 +653,13 @@ impl Shell {
     fn scan(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
-        let (scan, filter) = self.scan_spec(st)?;
+        let (scan, filter) = Self::scan_spec(st.args.get(1))?;
         let mut scanner = t.scanner(scan, filter.as_deref()).map_err(client)?;
-        self.line(&format!(" {:<32} {}", "ROW", "COLUMN+CELL"));
+        self.line(&format::header("ROW", "COLUMN+CELL"));
         let mut rows = 0;
         let mut last: Option<ferrobase_engine::Bytes> = None;
         loop {
+            self.check_interrupt()?;
             let batch: Vec<RowResult> = scanner.next_batch(100).map_err(client)?;
             if batch.is_empty() {
                 break;
@@ -654,10 +696,13 @@ impl Shell {
         if rest.len() > 2 {
             return Err(format!("{}: unexpected argument {}", st.command, rest[2].kind()).into());
         }
+        // An empty column (`deleteall 't', 'r', '', ts`) means the whole row, as in HBase.
         let column = rest
             .first()
-            .map(|c| bytes(c, "column").map(|c| parse_column(&c)))
-            .transpose()?;
+            .map(|c| bytes(c, "column"))
+            .transpose()?
+            .filter(|c| !c.is_empty())
+            .map(|c| parse_column(&c));
         let ts = rest
             .get(1)
             .map(|v| int(v, "timestamp"))
@@ -696,6 +741,7 @@ impl Shell {
             )
             .map_err(client)?;
         loop {
+            self.check_interrupt()?;
             let batch = scanner.next_batch(1000).map_err(client)?;
             if batch.is_empty() {
                 break;
@@ -707,32 +753,57 @@ impl Shell {
         Ok(())
     }
 
+    /// `count 't'[, {INTERVAL => n, CACHE => n, STARTROW/STOPROW/ROWPREFIXFILTER/COLUMNS/
+    /// FILTER/TIMERANGE ...}]` (or the old `count 't', interval`): counts rows with a
+    /// `FirstKeyOnlyFilter` ANDed to the user's filter, as HBase's `_count_internal`.
     fn count(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let mut interval = 1000i64;
-        if let Some(v) = st.args.get(1) {
-            for (k, v) in hash(v, "count options")? {
-                match k.as_str() {
-                    "INTERVAL" => interval = int(&v, "INTERVAL")?.max(1),
-                    "CACHE" => {}
-                    other => return Err(format!("unknown count option {other}").into()),
+        let mut scan_opts = Vec::new();
+        match st.args.get(1) {
+            None => {}
+            Some(Value::Int(n)) => interval = (*n).max(1),
+            Some(v) => {
+                for (k, v) in hash(v, "count options")? {
+                    match k.as_str() {
+                        "INTERVAL" => interval = int(&v, "INTERVAL")?.max(1),
+                        "CACHE" => {
+                            int(&v, "CACHE")?;
+                        }
+                        "STARTROW" | "STOPROW" | "ENDROW" | "ROWPREFIXFILTER" | "COLUMNS"
+                        | "COLUMN" | "FILTER" | "TIMERANGE" | "TIMESTAMP" | "CACHE_BLOCKS" => {
+                            scan_opts.push((Value::Str(k.into_bytes()), v))
+                        }
+                        other => return Err(format!("unknown count option {other}").into()),
+                    }
                 }
             }
         }
-        let mut scanner = t
-            .scanner(
-                Scan::new(),
-                Some(b"FirstKeyOnlyFilter() AND KeyOnlyFilter()"),
-            )
-            .map_err(client)?;
+        let (scan, filter) = Self::scan_spec(Some(&Value::Hash(scan_opts)))?;
+        let filter = match filter {
+            Some(f) => {
+                let mut all = b"(".to_vec();
+                all.extend_from_slice(&f);
+                all.extend_from_slice(b") AND FirstKeyOnlyFilter()");
+                all
+            }
+            None => b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec(),
+        };
+        let mut scanner = t.scanner(scan, Some(&filter)).map_err(client)?;
         let mut n = 0i64;
+        let mut last: Option<ferrobase_engine::Bytes> = None;
         loop {
+            self.check_interrupt()?;
             let batch = scanner.next_batch(1000).map_err(client)?;
             if batch.is_empty() {
                 break;
             }
             for r in batch {
+                if last.as_deref() == Some(r.row()) {
+                    continue;
+                }
+                last = Some(r.row_bytes());
                 n += 1;
                 if n % interval == 0 {
                     self.line(&format!(
