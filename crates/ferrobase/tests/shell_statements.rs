@@ -276,6 +276,8 @@ fn the_same_statements_run_against_a_server() {
                   truncate 'mytable'\n\
                   count 'mytable'\n\
                   alter 'mytable', 'delete' => 'extra'\n\
+                  create_namespace 'ns'\n\
+                  create 'ns:t', 'f'\n\
                   list\n";
     let (out, ok) = shell(&["--connect", &url], script);
     let _ = Command::new("kill").arg(server.id().to_string()).status();
@@ -295,6 +297,7 @@ fn the_same_statements_run_against_a_server() {
     );
     assert!(out.contains("2 rows"), "split made two regions:\n{out}");
     assert!(out.contains("=> 0"), "truncate emptied the table:\n{out}");
+    assert!(out.contains("Created table ns:t"), "{out}");
     assert!(!out.contains("ERROR"), "{out}");
 }
 
@@ -605,4 +608,60 @@ fn ruby_loops_interpolation_and_pack_run_or_are_refused() {
         assert!(!ok && out.contains("ERROR: "), "{s}:\n{out}");
     }
     assert_eq!(cells_of(&dir, "t").len(), 8);
+}
+
+/// Issue 29: a table's namespace must exist (`Unknown namespace does_not_exist!`);
+/// namespaces are created, listed, dropped when empty, and persist across sessions.
+#[test]
+fn namespaces_must_exist_before_their_tables_and_persist() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let (out, ok) = shell(
+        &["--data", &d],
+        "create 'does_not_exist:t', 'f'\n\
+         create_namespace 'ns1'\n\
+         create 'ns1:t1', 'f'\n\
+         drop_namespace 'ns1'\n\
+         drop_namespace 'default'\n\
+         drop_namespace 'nope'\n\
+         create_namespace 'ns2'\n\
+         create_namespace 'ns2'\n",
+    );
+    assert!(!ok);
+    for want in [
+        "ERROR: Unknown namespace does_not_exist!\n\nFor usage try 'help \"create\"'",
+        "ERROR: Only empty namespaces can be removed. Namespace ns1 has 1 tables",
+        "ERROR: illegal argument: Reserved namespace default cannot be removed.",
+        "ERROR: Unknown namespace nope!",
+        "ERROR: namespace ns2 already exists",
+        "Created table ns1:t1",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    assert_eq!(out.matches("ERROR:").count(), 5, "{out}");
+    // A new session finds them; dropping the table empties ns1.
+    let (out, ok) = shell(
+        &["--data", &d],
+        "list_namespace\nlist_namespace_tables 'ns1'\ndescribe_namespace 'ns2'\n\
+         disable 'ns1:t1'\ndrop 'ns1:t1'\ndrop_namespace 'ns1'\nlist_namespace 'ns.*'\n",
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("NAMESPACE\ndefault\nhbase\nns1\nns2\n4 row(s)"),
+        "{out}"
+    );
+    assert!(out.contains("TABLE\nt1\n1 row(s)"), "{out}");
+    assert!(out.contains("DESCRIPTION\n{NAME => 'ns2'}"), "{out}");
+    assert!(out.contains("NAMESPACE\nns2\n1 row(s)"), "{out}");
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    assert_eq!(
+        e.admin().list_namespaces().unwrap(),
+        ["default", "hbase", "ns2"]
+    );
+    assert!(matches!(
+        e.admin()
+            .create_table(TableDescriptor::new(TableName::parse("x:t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("f"))),
+        Err(Error::NamespaceNotFound(ns)) if ns == "x"
+    ));
 }

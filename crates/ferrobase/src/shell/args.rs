@@ -21,6 +21,9 @@ pub enum CommandError {
     TableNotFound,
     /// `create` named a table that exists: `Table already exists: t!`.
     TableExists,
+    /// The namespace the statement names (or its table's) does not exist: `Unknown namespace
+    /// ns!`.
+    NamespaceNotFound,
     /// Ctrl-C stopped the command.
     Interrupted,
 }
@@ -31,6 +34,7 @@ impl fmt::Display for CommandError {
             CommandError::Usage(m) | CommandError::Failed(m) => f.write_str(m),
             CommandError::TableNotFound => f.write_str("table not found"),
             CommandError::TableExists => f.write_str("table already exists"),
+            CommandError::NamespaceNotFound => f.write_str("namespace not found"),
             CommandError::Interrupted => f.write_str("interrupted"),
         }
     }
@@ -55,6 +59,8 @@ pub type Res<T> = Result<T, CommandError>;
 pub fn client(e: ClientError) -> CommandError {
     if e.is_table_not_found() {
         CommandError::TableNotFound
+    } else if e.is_namespace_not_found() {
+        CommandError::NamespaceNotFound
     } else if e.is_table_exists() {
         CommandError::TableExists
     } else {
@@ -74,6 +80,10 @@ pub fn hbase_message(e: &CommandError, command: &str, table: &str) -> String {
             _ => format!("Unknown table {table}!"),
         },
         CommandError::TableExists => format!("Table already exists: {table}!"),
+        CommandError::NamespaceNotFound => format!(
+            "Unknown namespace {}!",
+            table.split(':').next().unwrap_or_default()
+        ),
         other => other.to_string(),
     }
 }

@@ -6,6 +6,7 @@ use super::args::{
     text, time_range, unsupported_option, CommandError, Res,
 };
 use super::format;
+use super::namespace::NAMESPACE_COMMANDS;
 use super::syntax::{Statement, Value};
 use ferrobase_client::Connection;
 use ferrobase_engine::{
@@ -145,7 +146,10 @@ impl Shell {
                 false
             }
             Err(e) => {
-                let known = COMMANDS.iter().any(|c| c.0 == st.command);
+                let known = COMMANDS
+                    .iter()
+                    .chain(NAMESPACE_COMMANDS)
+                    .any(|c| c.0 == st.command);
                 let table = st.args.first().and_then(Value::as_text).unwrap_or_default();
                 let msg = hbase_message(&e, &st.command, &table);
                 // HBase's layout: the message, then where to read the command's usage.
@@ -170,6 +174,9 @@ impl Shell {
     }
 
     fn dispatch(&mut self, st: &Statement) -> Res<()> {
+        if let Some(r) = self.namespace_command(st) {
+            return r;
+        }
         let a = &st.args;
         match st.command.as_str() {
             "create" => self.create(st),
@@ -333,6 +340,7 @@ impl Shell {
                         let name = text(v, "command")?;
                         let (_, what, example) = COMMANDS
                             .iter()
+                            .chain(NAMESPACE_COMMANDS)
                             .find(|(c, _, _)| *c == name)
                             .ok_or_else(|| {
                                 format!("unknown command '{name}'; type help for the list")
@@ -341,7 +349,7 @@ impl Shell {
                     }
                     None => {
                         self.line("ferrobase shell: HBase shell statements. Commands:");
-                        for (c, what, _) in COMMANDS {
+                        for (c, what, _) in COMMANDS.iter().chain(NAMESPACE_COMMANDS) {
                             self.line(&format!("  {c:<18} {what}"));
                         }
                         self.line("Type help 'command' for an example.");
@@ -499,28 +507,21 @@ impl Shell {
     }
 
     fn list(&mut self, pattern: Option<&Value>) -> Res<()> {
-        let re = match pattern {
-            Some(p) => Some(
-                regex::Regex::new(&format!("^(?:{})$", text(p, "pattern")?))
-                    .map_err(|e| format!("bad pattern: {e}"))?,
-            ),
-            None => None,
-        };
-        let names: Vec<String> = self
-            .conn
-            .list_tables()
-            .map_err(client)?
-            .into_iter()
-            .filter(|n| re.as_ref().is_none_or(|r| r.is_match(n)))
-            .collect();
-        self.line("TABLE");
+        let names = self.conn.list_tables().map_err(client)?;
+        self.name_list("TABLE", matching(pattern, names)?);
+        Ok(())
+    }
+
+    /// Prints names under a one-column header with HBase's `N row(s)` footer, and sets the
+    /// statement's value to the list, as `list` and `list_namespace_tables` do.
+    pub(super) fn name_list(&mut self, header: &str, names: Vec<String>) {
+        self.line(header);
         for n in &names {
             self.line(n);
         }
         self.line(&format!("{} row(s)", names.len()));
         let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
         self.echo = Some(format!("[{}]", quoted.join(", ")));
-        Ok(())
     }
 
     fn put(&mut self, st: &Statement) -> Res<()> {
@@ -817,6 +818,16 @@ impl Shell {
         self.echo = Some(n.to_string());
         Ok(())
     }
+}
+
+/// The names matching a `list`-style regular expression (anchored, as Java's `matches`).
+pub(super) fn matching(pattern: Option<&Value>, names: Vec<String>) -> Res<Vec<String>> {
+    let Some(p) = pattern else {
+        return Ok(names);
+    };
+    let re = regex::Regex::new(&format!("^(?:{})$", text(p, "pattern")?))
+        .map_err(|e| format!("bad pattern: {e}"))?;
+    Ok(names.into_iter().filter(|n| re.is_match(n)).collect())
 }
 
 /// Rejects a put/incr/append/delete options hash: ferrobase honours none of HBase's mutation

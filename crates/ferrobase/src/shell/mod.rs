@@ -9,6 +9,7 @@ mod alter;
 mod args;
 mod commands;
 mod format;
+mod namespace;
 mod ruby;
 mod syntax;
 
@@ -148,6 +149,7 @@ impl rustyline::completion::Completer for Helper {
             out.extend(
                 COMMANDS
                     .iter()
+                    .chain(namespace::NAMESPACE_COMMANDS)
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );
