@@ -1,12 +1,14 @@
 """Drives `ferrobase shell` through a pseudo-terminal, as a person would: line editing,
-multi-line input for an unclosed brace, completion with Tab, history with the up arrow, and
-history kept across sessions."""
+multi-line input for an unclosed brace, completion with Tab, history with the up arrow,
+history kept across sessions, and Ctrl-C interrupting a long scan."""
 
+import fcntl
 import os
 import pty
 import select
 import subprocess
 import tempfile
+import termios
 import time
 
 BIN = os.environ.get("FERROBASE_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "target", "debug", "ferrobase"))
@@ -16,7 +18,13 @@ class Terminal:
     def __init__(self, data, history):
         self.master, slave = pty.openpty()
         env = dict(os.environ, FERROBASE_HISTORY=history, TERM="xterm", RUST_BACKTRACE="0")
-        self.proc = subprocess.Popen([BIN, "shell", "--data", data], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+        # The pty is the shell's controlling terminal (a session of its own), so Ctrl-C while a
+        # statement runs is a SIGINT, as in a real terminal.
+        def controlling_tty():
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.proc = subprocess.Popen([BIN, "shell", "--data", data], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, preexec_fn=controlling_tty)
         os.close(slave)
         self.buf = b""
 
@@ -92,5 +100,27 @@ def test_multiline_completion_and_history_across_sessions():
     t.read_until("> ")
     t.send("\x1b[A\x1b[A\x1b[A\x1b[A\x1b[A\r")
     out = t.read_until("Took")
+    t.read_until("> ")
+    t.close()
+
+
+def test_ctrl_c_interrupts_a_long_scan_and_the_shell_goes_on():
+    data = tempfile.mkdtemp()
+    history = os.path.join(tempfile.mkdtemp(), "history")
+    load = "create 'big', 'f'\n(1..200000).each { |i| put 'big', \"r#{i}\", 'f:q', 'v' }\n"
+    subprocess.run([BIN, "shell", "--data", data], input=load.encode(), stdout=subprocess.DEVNULL, check=True, timeout=600)
+    t = Terminal(data, history)
+    t.read_until("> ")
+    t.send("scan 'big'\r")
+    t.read_until("column=f:q")
+    t.send("\x03")
+    # The generous timeout only guards against a hang; the assertion is that the scan stopped.
+    out = t.read_until("ERROR: Interrupted (Ctrl-C)", timeout=60)
+    assert "200000 row(s)" not in out
+    t.read_until("> ")
+    assert t.proc.poll() is None, "Ctrl-C ended the shell"
+    t.send("count 'big', {ROWPREFIXFILTER => 'r12345'}\r")
+    out = t.read_until("row(s)")
+    assert "11 row(s)" in out
     t.read_until("> ")
     t.close()

@@ -37,6 +37,49 @@ pub enum ClientError {
     Unsupported(String),
 }
 
+impl ClientError {
+    /// True when the error says the table does not exist: the engine's `TableNotFound`, or a
+    /// gateway's `IOError` carrying ferrobase's "table X does not exist" or HBase's
+    /// `TableNotFoundException`.
+    pub fn is_table_not_found(&self) -> bool {
+        match self {
+            ClientError::Engine(ferrobase_engine::Error::TableNotFound(_)) => true,
+            ClientError::Remote { kind, message } => {
+                *kind == "IOError"
+                    && (message.contains("TableNotFoundException")
+                        || (message.starts_with("table ") && message.ends_with(" does not exist")))
+            }
+            _ => false,
+        }
+    }
+
+    /// True when the error says the namespace does not exist: the engine's
+    /// `NamespaceNotFound`, or a gateway's `IOError` carrying its message or HBase's
+    /// `NamespaceNotFoundException`.
+    pub fn is_namespace_not_found(&self) -> bool {
+        match self {
+            ClientError::Engine(ferrobase_engine::Error::NamespaceNotFound(_)) => true,
+            ClientError::Remote { kind, message } => {
+                *kind == "IOError"
+                    && (message.contains("NamespaceNotFoundException")
+                        || (message.starts_with("namespace ")
+                            && message.ends_with(" does not exist")))
+            }
+            _ => false,
+        }
+    }
+
+    /// True when the error says the table already exists: the engine's `TableExists`, or a
+    /// gateway's `AlreadyExists`.
+    pub fn is_table_exists(&self) -> bool {
+        match self {
+            ClientError::Engine(ferrobase_engine::Error::TableExists(_)) => true,
+            ClientError::Remote { kind, .. } => *kind == "AlreadyExists",
+            _ => false,
+        }
+    }
+}
+
 /// The client's result type.
 pub type Result<T, E = ClientError> = std::result::Result<T, E>;
 
@@ -104,6 +147,33 @@ impl Connection {
                 }
                 r.create_table(&desc)
             }
+        }
+    }
+
+    /// Creates a namespace (through a ferrobase gateway's admin extension when remote).
+    pub fn create_namespace(&self, ns: &str) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().create_namespace(ns)?),
+            Connection::Remote(r) => r.admin_ext("create_namespace", ns, b"", &[]),
+        }
+    }
+
+    /// Drops an empty namespace.
+    pub fn drop_namespace(&self, ns: &str) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().drop_namespace(ns)?),
+            Connection::Remote(r) => r.admin_ext("drop_namespace", ns, b"", &[]),
+        }
+    }
+
+    /// Every namespace, sorted (`default` and `hbase` included). Embedded only: HBase's
+    /// Thrift1 API has no call listing namespaces.
+    pub fn list_namespaces(&self) -> Result<Vec<String>> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().list_namespaces()?),
+            Connection::Remote(_) => Err(ClientError::Unsupported(
+                "listing namespaces is not available through HBase's Thrift1 API".into(),
+            )),
         }
     }
 

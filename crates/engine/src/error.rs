@@ -31,6 +31,20 @@ pub enum Error {
     /// `table` already exists (HBase's `TableExistsException`).
     #[error("table {0} already exists")]
     TableExists(String),
+    /// The namespace does not exist (HBase's `NamespaceNotFoundException`).
+    #[error("namespace {0} does not exist")]
+    NamespaceNotFound(String),
+    /// The namespace already exists (HBase's `NamespaceExistException`).
+    #[error("namespace {0} already exists")]
+    NamespaceExists(String),
+    /// Only an empty namespace can be dropped (HBase's `ConstraintException`).
+    #[error("Only empty namespaces can be removed. Namespace {namespace} has {tables} tables")]
+    NamespaceNotEmpty {
+        /// The namespace.
+        namespace: String,
+        /// How many tables it still holds.
+        tables: usize,
+    },
     /// The table is disabled (HBase's `TableNotEnabledException`).
     #[error("table {0} is disabled")]
     TableDisabled(String),

@@ -12,8 +12,8 @@ use std::path::Path;
 
 /// Magic at the start of the manifest.
 pub const MANIFEST_MAGIC: &[u8; 8] = b"FRBSMAN1";
-/// Manifest format version.
-pub const MANIFEST_VERSION: u32 = 1;
+/// Manifest format version written (version 1 is still read).
+pub const MANIFEST_VERSION: u32 = 2;
 /// File name of the manifest in the data directory.
 pub const MANIFEST_FILE: &str = "MANIFEST";
 
@@ -61,6 +61,9 @@ pub struct ManifestData {
     pub next_region_id: u64,
     /// Next block file number to hand out.
     pub next_file_number: u64,
+    /// Namespaces created by `create_namespace`, sorted; `default` and `hbase` always exist and
+    /// are not listed.
+    pub namespaces: Vec<String>,
     /// The tables.
     pub tables: Vec<TableRecord>,
 }
@@ -72,6 +75,10 @@ impl ManifestData {
         put_varint(&mut out, self.last_seq);
         put_varint(&mut out, self.next_region_id);
         put_varint(&mut out, self.next_file_number);
+        put_varint(&mut out, self.namespaces.len() as u64);
+        for ns in &self.namespaces {
+            put_len_prefixed(&mut out, ns.as_bytes());
+        }
         put_varint(&mut out, self.tables.len() as u64);
         for t in &self.tables {
             t.descriptor.encode(&mut out);
@@ -95,14 +102,29 @@ impl ManifestData {
         out
     }
 
-    /// Decodes a payload; a description of the problem when malformed.
+    /// Decodes a payload of the current version; a description of the problem when malformed.
     pub fn decode(buf: &[u8]) -> std::result::Result<ManifestData, String> {
+        Self::decode_version(buf, MANIFEST_VERSION)
+    }
+
+    /// Decodes a payload of format `version` (1 or 2). A version 1 manifest has no namespace
+    /// list: the namespaces of its tables are taken as created.
+    pub fn decode_version(buf: &[u8], version: u32) -> std::result::Result<ManifestData, String> {
         let mut r = ByteReader::new(buf);
         let mut v = || r.varint().ok_or_else(|| "truncated".to_string());
         let last_seq = v()?;
         let next_region_id = v()?;
         let next_file_number = v()?;
-        let ntables = v()?;
+        let mut namespaces = Vec::new();
+        if version >= 2 {
+            let n = r.varint().ok_or("truncated namespace count")?;
+            for _ in 0..n {
+                let ns = r.len_prefixed().ok_or("truncated namespace")?;
+                let ns = std::str::from_utf8(ns).map_err(|_| "namespace not UTF-8")?;
+                namespaces.push(ns.to_string());
+            }
+        }
+        let ntables = r.varint().ok_or("truncated table count")?;
         let mut tables = Vec::new();
         for _ in 0..ntables {
             let descriptor = TableDescriptor::decode(&mut r)?;
@@ -145,10 +167,20 @@ impl ManifestData {
         if !r.is_empty() {
             return Err("trailing bytes after the last table".into());
         }
+        if version < 2 {
+            namespaces = tables
+                .iter()
+                .map(|t| t.descriptor.name.namespace().to_string())
+                .filter(|ns| !crate::schema::is_builtin_namespace(ns))
+                .collect();
+            namespaces.sort();
+            namespaces.dedup();
+        }
         Ok(ManifestData {
             last_seq,
             next_region_id,
             next_file_number,
+            namespaces,
             tables,
         })
     }
@@ -188,7 +220,7 @@ pub fn read(dir: &Path) -> Result<Option<ManifestData>> {
         return Err(corrupt(0, "bad manifest magic"));
     }
     let version = r.u32().ok_or_else(|| corrupt(8, "truncated header"))?;
-    if version != MANIFEST_VERSION {
+    if !(1..=MANIFEST_VERSION).contains(&version) {
         return Err(corrupt(
             8,
             &format!("unsupported manifest version {version}"),
@@ -205,7 +237,7 @@ pub fn read(dir: &Path) -> Result<Option<ManifestData>> {
     if masked_crc(payload) != crc {
         return Err(corrupt(20, "manifest checksum mismatch"));
     }
-    ManifestData::decode(payload)
+    ManifestData::decode_version(payload, version)
         .map(Some)
         .map_err(|why| corrupt(20, &why))
 }
@@ -220,6 +252,7 @@ mod tests {
             last_seq: 99,
             next_region_id: 3,
             next_file_number: 17,
+            namespaces: vec!["ns1".into()],
             tables: vec![TableRecord {
                 descriptor: TableDescriptor::new(TableName::parse("t").unwrap())
                     .with_family(ColumnFamilyDescriptor::new("cf")),
@@ -236,6 +269,22 @@ mod tests {
                 }],
             }],
         }
+    }
+
+    #[test]
+    fn version_1_payloads_still_read_with_their_tables_namespaces() {
+        let mut data = sample();
+        data.namespaces.clear();
+        data.tables[0].descriptor.name = TableName::parse("ns1:t").unwrap();
+        let v2 = data.encode();
+        // Version 1 is version 2 without the namespace list (here one zero-count byte after
+        // the three one-byte varints).
+        assert_eq!(v2[3], 0);
+        let v1: Vec<u8> = v2[..3].iter().chain(&v2[4..]).copied().collect();
+        let back = ManifestData::decode_version(&v1, 1).unwrap();
+        assert_eq!(back.namespaces, ["ns1"]);
+        assert_eq!(back.tables, data.tables);
+        assert!(ManifestData::decode_version(&v1, 2).is_err());
     }
 
     #[test]

@@ -6,6 +6,21 @@ use crate::compression::Compression;
 use crate::error::{Error, Result};
 use std::fmt;
 
+/// True for the namespaces that always exist: `default` and `hbase`.
+pub fn is_builtin_namespace(ns: &str) -> bool {
+    ns == "default" || ns == "hbase"
+}
+
+/// Checks a namespace name as HBase does: `[A-Za-z0-9_]+`.
+pub fn validate_namespace(ns: &str) -> Result<()> {
+    if ns.is_empty() || !ns.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(Error::IllegalArgument(format!(
+            "illegal namespace name {ns:?}: only [A-Za-z0-9_] allowed"
+        )));
+    }
+    Ok(())
+}
+
 /// A `namespace:qualifier` table name; `default` when the namespace is omitted.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TableName {

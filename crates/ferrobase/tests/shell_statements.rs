@@ -224,10 +224,16 @@ fn malformed_statements_are_errors_and_the_shell_goes_on() {
         out.contains("ERROR: Unknown command 'nosuchcommand'"),
         "{out}"
     );
-    assert!(out.contains("ERROR: put needs 4 argument(s)"), "{out}");
+    assert!(
+        out.contains("ERROR: wrong number of arguments (given 2, expected 4..6)"),
+        "{out}"
+    );
     assert!(out.contains("ERROR: unknown scan option BOGUS"), "{out}");
     assert!(out.contains("ERROR: syntax error"), "{out}");
-    assert!(out.contains("ERROR: table missing does not exist"), "{out}");
+    assert!(
+        out.contains("ERROR: Table missing does not exist."),
+        "{out}"
+    );
     assert!(out.contains("value=v\\x00\\xFF"), "{out}");
 }
 
@@ -270,6 +276,8 @@ fn the_same_statements_run_against_a_server() {
                   truncate 'mytable'\n\
                   count 'mytable'\n\
                   alter 'mytable', 'delete' => 'extra'\n\
+                  create_namespace 'ns'\n\
+                  create 'ns:t', 'f'\n\
                   list\n";
     let (out, ok) = shell(&["--connect", &url], script);
     let _ = Command::new("kill").arg(server.id().to_string()).status();
@@ -289,5 +297,371 @@ fn the_same_statements_run_against_a_server() {
     );
     assert!(out.contains("2 rows"), "split made two regions:\n{out}");
     assert!(out.contains("=> 0"), "truncate emptied the table:\n{out}");
+    assert!(out.contains("Created table ns:t"), "{out}");
     assert!(!out.contains("ERROR"), "{out}");
+}
+
+/// Every cell of a table as `row/family:qualifier=value`, read through the engine.
+fn cells_of(dir: &tempfile::TempDir, table: &str) -> Vec<String> {
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let rows = e.table(table).unwrap().scan_all(&Scan::new()).unwrap();
+    rows.iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| {
+            format!(
+                "{}/{}:{}={}",
+                String::from_utf8_lossy(c.row()),
+                String::from_utf8_lossy(c.family()),
+                String::from_utf8_lossy(c.qualifier()),
+                String::from_utf8_lossy(c.value())
+            )
+        })
+        .collect()
+}
+
+/// Issue 27: `alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'` created a family
+/// named MAX_FILESIZE. It is HBase's "Could not find attribute" now (ferrobase keeps no such
+/// table attribute), and the table's families are untouched.
+#[test]
+fn table_att_unset_and_table_conf_unset_never_create_a_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't1', 'f1'\n\
+                  alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'\n\
+                  alter 't1', METHOD => 'table_att_unset', NAME => 'coprocessor$1'\n\
+                  alter 't1', METHOD => 'table_conf_unset', NAME => 'hbase.hstore.blockingStoreFiles'\n\
+                  alter 't1', MAX_FILESIZE => '134217728'\n\
+                  alter 't1', {NAME => 'f2'}, {MAX_FILESIZE => '134217728'}\n\
+                  alter 't1', METHOD => 'bogus', NAME => 'f1'\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("ERROR: Could not find attribute: MAX_FILESIZE"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ERROR: Could not find attribute: coprocessor$1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ERROR: Could not find configuration: hbase.hstore.blockingStoreFiles"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ERROR: table attribute MAX_FILESIZE is not supported"),
+        "{out}"
+    );
+    assert!(out.contains("ERROR: Unknown method: bogus"), "{out}");
+    assert!(!out.contains("Updating all regions"), "{out}");
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let fams: Vec<String> = e
+        .admin()
+        .describe("t1")
+        .unwrap()
+        .families
+        .iter()
+        .map(|f| f.name_str())
+        .collect();
+    // The statement mixing a family with an unsupported attribute changed nothing.
+    assert_eq!(fams, ["f1"]);
+}
+
+/// Issue 27: `deleteall 't1', {ROWPREFIXFILTER => 'prefix'}, 'c1'` deleted whole rows. It deletes
+/// only the named column of the matching rows, as HBase does.
+#[test]
+fn deleteall_with_a_row_prefix_and_a_column_deletes_only_that_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't1', 'f', 'g'\n\
+                  put 't1', 'p1', 'f:c1', 'a'\n\
+                  put 't1', 'p1', 'f:c2', 'b'\n\
+                  put 't1', 'p2', 'f:c2', 'c'\n\
+                  put 't1', 'p3', 'g:x', 'd'\n\
+                  put 't1', 'q1', 'f:c1', 'e'\n\
+                  deleteall 't1', {ROWPREFIXFILTER => 'p'}, 'f:c1'\n\
+                  deleteall 't1', {ROWPREFIXFILTER => 'p3'}, 'g'\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(ok, "{out}");
+    assert_eq!(
+        cells_of(&dir, "t1"),
+        ["p1/f:c2=b", "p2/f:c2=c", "q1/f:c1=e"]
+    );
+    // Without a column the matching rows go whole.
+    let (out, ok) = shell(
+        &["--data", &data(&dir)],
+        "deleteall 't1', {ROWPREFIXFILTER => 'p'}\n",
+    );
+    assert!(ok, "{out}");
+    assert_eq!(cells_of(&dir, "t1"), ["q1/f:c1=e"]);
+}
+
+/// An argument the shell does not understand is an error, never a guess: extra positional
+/// arguments, unknown hash keys and options ferrobase does not honour all answer ERROR and
+/// change nothing.
+#[test]
+fn arguments_the_shell_does_not_understand_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let (out, ok) = shell(
+        &["--data", &d],
+        "create 't', 'f'\nput 't', 'r', 'f:q', 'v', 5\n",
+    );
+    assert!(ok, "{out}");
+    let statements = [
+        "describe 't', 'extra'",
+        "exists 't', 'x'",
+        "enable 't', 'x'",
+        "disable 't', 'x'",
+        "drop 't', 'x'",
+        "truncate 't', 'x'",
+        "flush 't', 'f'",
+        "compact 't', 'f'",
+        "major_compact 't', 'f', 'MOB'",
+        "split 't', 'r', 'x'",
+        "list 'a', 'b'",
+        "list_regions 't', 'server', 'x'",
+        "status 'detailed'",
+        "version 'x'",
+        "put 't', 'r2', 'f:q', 'v', {TTL => 1000}",
+        "put 't', 'r2', 'f:q', 'v', 10, {ATTRIBUTES => {'k' => 'v'}}",
+        "put 't', 'r2', 'f:q', 'v', 10, 11",
+        "get 't', 'r', {COLUMN => 'f:q', BOGUS => 1}",
+        "get 't', 'r', {FORMATTER => 'toString'}",
+        "scan 't', {COLUMNS => 'f'}, 'extra'",
+        "scan 't', {ATTRIBUTES => {'k' => 'v'}}",
+        "count 't', {INTERVAL => 10, BOGUS => 1}",
+        "count 't', 'x', 'y'",
+        "delete 't', 'r', 'f:q', 5, {VISIBILITY => 'secret'}",
+        "delete 't', 'r', 'f:q', 5, 6",
+        "deleteall 't', {ROWPREFIXFILTER => 'r', BOGUS => 1}",
+        "deleteall 't', {PREFIX => 'r'}",
+        "incr 't', 'c', 'f:n', 1, {TTL => 10}",
+        "incr 't', 'c', 'f:n', 1, 2",
+        "get_counter 't', 'c', 'f:n', 'x'",
+        "append 't', 'r', 'f:q', 'x', {TTL => 10}",
+        "create 't2', {NAME => 'f', BOGUS => 1}",
+        "create 't2', 'f', {MAX_FILESIZE => '1000'}",
+        "create 't2', 'f', {NUMREGIONS => 4}",
+        "create 't2', 'f', {REPLICATION_SCOPE => 1, NAME => 'g'}",
+        "create 't2', 'f', 5",
+        "create 't2'",
+        "alter 't', {NAME => 'f', BOGUS => 1}",
+        "alter 't', 'delete' => 'f', NAME => 'g'",
+        "alter 't', NAME => 'f', CONFIGURATION => {'k' => 'v'}",
+        "help 'scan', 'get'",
+    ];
+    for s in statements {
+        let (out, ok) = shell(&["--data", &d], &format!("{s}\n"));
+        assert!(!ok, "{s} was accepted:\n{out}");
+        assert!(out.contains("ERROR: "), "{s}:\n{out}");
+    }
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    assert_eq!(e.admin().list_tables().unwrap().len(), 1);
+    assert_eq!(e.admin().describe("t").unwrap().families.len(), 1);
+    assert!(e.admin().is_enabled("t").unwrap());
+    drop(e);
+    assert_eq!(cells_of(&dir, "t"), ["r/f:q=v"]);
+}
+
+/// Issue 29: HBase's own messages and output shapes, checked against its shell sources
+/// (`commands.rb`'s exception translation, `admin.rb`, `get.rb`/`table.rb`, `formatter.rb`,
+/// `get_counter.rb`).
+#[test]
+fn messages_and_output_shapes_match_hbase() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 'foo', 'f'\n\
+                  create 'foo', 'f'\n\
+                  create 'bar'\n\
+                  put 'foo', 'r', 'f:a', '1'\n\
+                  put 'foo', 'r', 'f:b', '2'\n\
+                  get 'foo', 'r'\n\
+                  get 'foo', 'missing'\n\
+                  scan 'foo'\n\
+                  scan 'nosuch_table'\n\
+                  describe 'NOT.EXISTS'\n\
+                  drop 'foo'\n\
+                  enable 'foo'\n\
+                  get_counter 'foo', 'r', 'f:n'\n\
+                  alter 'nosuch', NAME => 'f'\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(!ok);
+    for want in [
+        "\nERROR: Table already exists: foo!\n\nFor usage try 'help \"create\"'\n\nTook ",
+        "ERROR: Table must have at least one column family\n",
+        "ERROR: Unknown table nosuch_table!\n",
+        "ERROR: Table NOT.EXISTS does not exist.\n",
+        "ERROR: Table foo is enabled. Disable it first.\n\nFor usage try 'help \"drop\"'\n",
+        "ERROR: Can't find a table: nosuch\n",
+        "\nNo counter found at specified coordinates\n",
+        // Headers start at column 0; rows are inset by one space.
+        "\nCOLUMN                            CELL\n f:a ",
+        "\nROW                               COLUMN+CELL\n r ",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    // get counts the row once; an empty get is 0 row(s).
+    let gets: Vec<&str> = out
+        .split("COLUMN                            CELL\n")
+        .skip(1)
+        .map(|s| s.lines().find(|l| l.ends_with("row(s)")).unwrap())
+        .collect();
+    assert_eq!(gets, ["1 row(s)", "0 row(s)"]);
+    // enable of an enabled table is a no-op, not an error: every error is listed above.
+    assert_eq!(out.matches("ERROR:").count(), 6, "{out}");
+}
+
+/// Issue 29: `deleteall 't', 'r', '', ts` deletes the whole row up to ts (HBase's table_test.rb).
+#[test]
+fn deleteall_with_an_empty_column_deletes_the_row_up_to_the_timestamp() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't', 'x', 'y'\n\
+                  put 't', '106', 'x:a', 'old', 1588765900004\n\
+                  put 't', '106', 'y:b', 'old', 1588765900005\n\
+                  put 't', '106', 'x:a', 'new', 1588765900006\n\
+                  deleteall 't', '106', '', 1588765900005\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(ok, "{out}");
+    assert_eq!(cells_of(&dir, "t"), ["106/x:a=new"]);
+}
+
+/// Issue 29: count takes scan options; the filter is ANDed with FirstKeyOnlyFilter as in
+/// HBase's `_count_internal`.
+#[test]
+fn count_honours_row_range_columns_and_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut script = String::from("create 't', 'f', 'g'\n");
+    for i in 0..10 {
+        script.push_str(&format!("put 't', 'r{i}', 'f:a', 'v{}'\n", i % 2));
+    }
+    script.push_str("put 't', 'r3', 'g:b', 'x'\nput 't', 's1', 'g:b', 'x'\n");
+    script.push_str(
+        "count 't'\n\
+         count 't', {STARTROW => 'r2', STOPROW => 'r5'}\n\
+         count 't', STARTROW => 'r2', STOPROW => 'r5', COLUMNS => ['g']\n\
+         count 't', {FILTER => \"ValueFilter(=, 'binary:v1')\"}\n\
+         count 't', {ROWPREFIXFILTER => 's'}\n\
+         count 't', INTERVAL => 4, CACHE => 100\n",
+    );
+    let (out, ok) = shell(&["--data", &data(&dir)], &script);
+    assert!(ok, "{out}");
+    let counts: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("=> ") && !l.contains("Table"))
+        .collect();
+    assert_eq!(counts, ["=> 11", "=> 3", "=> 1", "=> 5", "=> 1", "=> 11"]);
+    assert!(out.contains("Current count: 8, row: r7"), "{out}");
+}
+
+/// `ferrobase shell -n`, as `hbase shell -n`: stops at the first failing statement, exit status 1.
+#[test]
+fn noninteractive_flag_stops_at_the_first_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let (out, ok) = shell(
+        &["-n", "--data", &d],
+        "create 'foo', 'family_1'\ncreate 'foo', 'family_1'\ncreate 'never', 'f'\n",
+    );
+    assert!(!ok);
+    assert!(out.contains("ERROR: Table already exists: foo!"), "{out}");
+    assert!(!out.contains("Created table never"), "{out}");
+    let (out, ok) = shell(&["-n", "--data", &d], "list\nexists 'foo'\n");
+    assert!(ok, "{out}");
+    // Without -n every statement runs, and the status still says one failed.
+    let (out, ok) = shell(&["--data", &d], "create 'foo', 'f'\ncreate 'later', 'f'\n");
+    assert!(!ok);
+    assert!(out.contains("Created table later"), "{out}");
+}
+
+/// Issue 29: Ruby idioms from books run (loops, `#{i}`, `[n].pack('N')`) or are a clear error;
+/// nothing is stored literally.
+#[test]
+fn ruby_loops_interpolation_and_pack_run_or_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "create 't', 'f'\n\
+                  (1..3).each { |i| put 't', \"row#{i}\", 'f:q', \"v#{i}\" }\n\
+                  (1...3).each do |i|\n\
+                    2.times { |j| put 't', \"n#{i}-#{j}\", 'f:q', i }\n\
+                  end\n\
+                  put 't', 'bin', 'f:q', [1024].pack('N')\n";
+    let (out, ok) = shell(&["--data", &data(&dir)], script);
+    assert!(ok, "{out}");
+    assert_eq!(
+        cells_of(&dir, "t"),
+        [
+            "bin/f:q=\0\0\u{4}\0",
+            "n1-0/f:q=1",
+            "n1-1/f:q=1",
+            "n2-0/f:q=2",
+            "n2-1/f:q=2",
+            "row1/f:q=v1",
+            "row2/f:q=v2",
+            "row3/f:q=v3",
+        ]
+    );
+    for s in [
+        "put 't', \"r#{i}\", 'f:q', 'v'",
+        "put 't', \"r#{i + 1}\", 'f:q', 'v'",
+        "put 't', 'r', 'f:q', 'v'.upcase",
+        "put 't', 'r', 'f:q', [1].pack('w')",
+        "put 't', i, 'f:q', 'v'",
+        "(1..3).each { |i| put 't', \"r#{j}\", 'f:q', 'v' }",
+    ] {
+        let (out, ok) = shell(&["--data", &data(&dir)], &format!("{s}\n"));
+        assert!(!ok && out.contains("ERROR: "), "{s}:\n{out}");
+    }
+    assert_eq!(cells_of(&dir, "t").len(), 8);
+}
+
+/// Issue 29: a table's namespace must exist (`Unknown namespace does_not_exist!`);
+/// namespaces are created, listed, dropped when empty, and persist across sessions.
+#[test]
+fn namespaces_must_exist_before_their_tables_and_persist() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(&dir);
+    let (out, ok) = shell(
+        &["--data", &d],
+        "create 'does_not_exist:t', 'f'\n\
+         create_namespace 'ns1'\n\
+         create 'ns1:t1', 'f'\n\
+         drop_namespace 'ns1'\n\
+         drop_namespace 'default'\n\
+         drop_namespace 'nope'\n\
+         create_namespace 'ns2'\n\
+         create_namespace 'ns2'\n",
+    );
+    assert!(!ok);
+    for want in [
+        "ERROR: Unknown namespace does_not_exist!\n\nFor usage try 'help \"create\"'",
+        "ERROR: Only empty namespaces can be removed. Namespace ns1 has 1 tables",
+        "ERROR: illegal argument: Reserved namespace default cannot be removed.",
+        "ERROR: Unknown namespace nope!",
+        "ERROR: namespace ns2 already exists",
+        "Created table ns1:t1",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    assert_eq!(out.matches("ERROR:").count(), 5, "{out}");
+    // A new session finds them; dropping the table empties ns1.
+    let (out, ok) = shell(
+        &["--data", &d],
+        "list_namespace\nlist_namespace_tables 'ns1'\ndescribe_namespace 'ns2'\n\
+         disable 'ns1:t1'\ndrop 'ns1:t1'\ndrop_namespace 'ns1'\nlist_namespace 'ns.*'\n",
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("NAMESPACE\ndefault\nhbase\nns1\nns2\n4 row(s)"),
+        "{out}"
+    );
+    assert!(out.contains("TABLE\nt1\n1 row(s)"), "{out}");
+    assert!(out.contains("DESCRIPTION\n{NAME => 'ns2'}"), "{out}");
+    assert!(out.contains("NAMESPACE\nns2\n1 row(s)"), "{out}");
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    assert_eq!(
+        e.admin().list_namespaces().unwrap(),
+        ["default", "hbase", "ns2"]
+    );
+    assert!(matches!(
+        e.admin()
+            .create_table(TableDescriptor::new(TableName::parse("x:t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("f"))),
+        Err(Error::NamespaceNotFound(ns)) if ns == "x"
+    ));
 }

@@ -117,6 +117,21 @@ impl Admin {
             .clone())
     }
 
+    /// Creates namespace `ns` (HBase's `createNamespace`); tables `ns:t` can then be created.
+    pub fn create_namespace(&self, ns: &str) -> Result<()> {
+        self.engine.inner.create_namespace(ns)
+    }
+
+    /// Drops an empty namespace other than `default` and `hbase`.
+    pub fn drop_namespace(&self, ns: &str) -> Result<()> {
+        self.engine.inner.drop_namespace(ns)
+    }
+
+    /// Every namespace, sorted; `default` and `hbase` always among them.
+    pub fn list_namespaces(&self) -> Result<Vec<String>> {
+        self.engine.inner.namespaces()
+    }
+
     /// Every table, by name.
     pub fn list_tables(&self) -> Result<Vec<TableName>> {
         self.engine.inner.check_open()?;

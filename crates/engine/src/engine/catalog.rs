@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
 use crate::region::Region;
 use crate::schema::{TableDescriptor, TableName};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -43,9 +43,16 @@ impl TableEntry {
 #[derive(Debug, Default)]
 pub(crate) struct Catalog {
     pub tables: BTreeMap<TableName, Arc<TableEntry>>,
+    /// Namespaces created by `create_namespace` (`default` and `hbase` always exist).
+    pub namespaces: BTreeSet<String>,
 }
 
 impl Catalog {
+    /// True when namespace `ns` exists.
+    pub fn has_namespace(&self, ns: &str) -> bool {
+        crate::schema::is_builtin_namespace(ns) || self.namespaces.contains(ns)
+    }
+
     pub fn table(&self, name: &TableName) -> Result<&Arc<TableEntry>> {
         self.tables
             .get(name)
@@ -71,6 +78,7 @@ impl Inner {
                 last_seq: self.mvcc.last_allocated(),
                 next_region_id: self.next_region.load(Ordering::Acquire),
                 next_file_number: self.next_file.load(Ordering::Acquire),
+                namespaces: cat.namespaces.iter().cloned().collect(),
                 tables: cat
                     .tables
                     .values()

@@ -56,6 +56,9 @@ impl Inner {
         let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
         {
             let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            if !cat.has_namespace(desc.name.namespace()) {
+                return Err(Error::NamespaceNotFound(desc.name.namespace().to_string()));
+            }
             if cat.tables.contains_key(&desc.name) {
                 return Err(Error::TableExists(desc.name.to_string()));
             }

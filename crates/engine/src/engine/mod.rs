@@ -10,6 +10,7 @@ mod catalog;
 mod compaction;
 mod ddl;
 mod flush;
+mod namespace;
 mod options;
 mod recovery;
 mod region_failure;

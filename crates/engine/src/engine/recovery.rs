@@ -43,7 +43,10 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     let cache = Arc::new(BlockCache::new(opts.block_cache_bytes, metrics.clone()));
 
     // Live tables, regions and files.
-    let mut catalog = Catalog::default();
+    let mut catalog = Catalog {
+        namespaces: data.namespaces.iter().cloned().collect(),
+        ..Catalog::default()
+    };
     let mut live_regions = HashSet::new();
     let mut live_files = HashSet::new();
     for t in &data.tables {

@@ -1,13 +1,21 @@
 //! Runs shell statements against a [`Connection`], printing what the HBase shell prints.
 
+use super::alter::apply_family_attributes;
+use super::args::{
+    arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
+    text, time_range, unsupported_option, CommandError, Res,
+};
 use super::format;
+use super::namespace::NAMESPACE_COMMANDS;
 use super::syntax::{Statement, Value};
-use ferrobase_client::{ClientError, Connection};
+use ferrobase_client::Connection;
 use ferrobase_engine::{
     ColumnFamilyDescriptor, Delete, Get, Put, RowResult, Scan, SplitAlgorithm, TableDescriptor,
-    TableName, TimeRange, LATEST_TIMESTAMP,
+    TableName, LATEST_TIMESTAMP,
 };
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Every command with its one-line help and an example.
@@ -78,115 +86,6 @@ pub const ATTRIBUTES: &[&str] = &[
     "INTERVAL",
 ];
 
-type Res<T> = Result<T, String>;
-
-fn client(e: ClientError) -> String {
-    e.to_string()
-}
-
-fn text(v: &Value, what: &str) -> Res<String> {
-    v.as_text()
-        .ok_or_else(|| format!("{what} must be a string, got {}", v.kind()))
-}
-
-fn bytes(v: &Value, what: &str) -> Res<Vec<u8>> {
-    match v {
-        Value::Str(b) => Ok(b.clone()),
-        Value::Const(c) => Ok(c.as_bytes().to_vec()),
-        Value::Int(i) => Ok(i.to_string().into_bytes()),
-        other => Err(format!("{what} must be a string, got {}", other.kind())),
-    }
-}
-
-fn int(v: &Value, what: &str) -> Res<i64> {
-    match v {
-        Value::Int(i) => Ok(*i),
-        Value::Str(s) => String::from_utf8_lossy(s)
-            .parse()
-            .map_err(|_| format!("{what} must be an integer")),
-        other => Err(format!("{what} must be an integer, got {}", other.kind())),
-    }
-}
-
-fn boolean(v: &Value, what: &str) -> Res<bool> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::Str(_) | Value::Const(_) => match v
-            .as_text()
-            .unwrap_or_default()
-            .to_ascii_lowercase()
-            .as_str()
-        {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(format!("{what} must be true or false")),
-        },
-        other => Err(format!(
-            "{what} must be true or false, got {}",
-            other.kind()
-        )),
-    }
-}
-
-/// A hash argument as (UPPERCASE KEY, value) pairs.
-fn hash(v: &Value, what: &str) -> Res<Vec<(String, Value)>> {
-    match v {
-        Value::Hash(pairs) => pairs
-            .iter()
-            .map(|(k, v)| Ok((text(k, "a hash key")?, v.clone())))
-            .collect(),
-        other => Err(format!("{what} must be a hash, got {}", other.kind())),
-    }
-}
-
-fn attr_text(v: &Value) -> Res<String> {
-    Ok(match v {
-        Value::Int(i) => i.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Str(_) | Value::Const(_) => v.as_text().unwrap_or_default(),
-        other => {
-            return Err(format!(
-                "attribute value must be a string, number or boolean, got {}",
-                other.kind()
-            ))
-        }
-    })
-}
-
-fn parse_column(c: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
-    match c.iter().position(|&b| b == b':') {
-        Some(i) => (c[..i].to_vec(), Some(c[i + 1..].to_vec())),
-        None => (c.to_vec(), None),
-    }
-}
-
-fn columns_of(v: &Value) -> Res<Vec<Vec<u8>>> {
-    match v {
-        Value::Array(items) => items.iter().map(|i| bytes(i, "a column")).collect(),
-        other => Ok(vec![bytes(other, "COLUMNS")?]),
-    }
-}
-
-fn family_from_hash(pairs: &[(String, Value)]) -> Res<ColumnFamilyDescriptor> {
-    let name = pairs
-        .iter()
-        .find(|(k, _)| k == "NAME")
-        .map(|(_, v)| bytes(v, "NAME"))
-        .transpose()?
-        .ok_or("a column family hash needs NAME")?;
-    let mut f = ColumnFamilyDescriptor::new(name);
-    for (k, v) in pairs {
-        match k.as_str() {
-            "NAME" | "REPLICATION_SCOPE" | "METHOD" => {}
-            key => f
-                .set_attribute(key, &attr_text(v)?)
-                .map_err(|e| e.to_string())?,
-        }
-    }
-    f.validate().map_err(|e| e.to_string())?;
-    Ok(f)
-}
-
 /// The interpreter state.
 pub struct Shell {
     /// The connection statements run on.
@@ -194,6 +93,9 @@ pub struct Shell {
     out: Box<dyn Write>,
     /// The statement's value, printed as `=> value` after `Took`, as irb does.
     echo: Option<String>,
+    /// Set by Ctrl-C (SIGINT) while a statement runs; long-running commands (scan, count,
+    /// deleteall by prefix) stop at their next batch. Cleared before each statement.
+    interrupt: Arc<AtomicBool>,
 }
 
 impl Shell {
@@ -203,10 +105,25 @@ impl Shell {
             conn,
             out,
             echo: None,
+            interrupt: Arc::new(AtomicBool::new(false)),
         }
     }
 
-    fn line(&mut self, s: &str) {
+    /// The flag Ctrl-C sets to interrupt the running statement (see [`Shell::run`]).
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Fails with [`CommandError::Interrupted`] once Ctrl-C was pressed.
+    fn check_interrupt(&self) -> Res<()> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Err(CommandError::Interrupted);
+        }
+        Ok(())
+    }
+
+    /// Prints one line of output.
+    pub(super) fn line(&mut self, s: &str) {
         let _ = writeln!(self.out, "{s}");
     }
 
@@ -218,11 +135,31 @@ impl Shell {
         }
         let t0 = Instant::now();
         self.echo = None;
+        self.interrupt.store(false, Ordering::Relaxed);
         let res = self.dispatch(st);
         let ok = match res {
             Ok(()) => true,
+            Err(CommandError::Interrupted) => {
+                let _ = self.out.flush();
+                self.line("");
+                self.line("ERROR: Interrupted (Ctrl-C)");
+                false
+            }
             Err(e) => {
-                self.line(&format!("ERROR: {}", e.lines().next().unwrap_or("")));
+                let known = COMMANDS
+                    .iter()
+                    .chain(NAMESPACE_COMMANDS)
+                    .any(|c| c.0 == st.command);
+                let table = st.args.first().and_then(Value::as_text).unwrap_or_default();
+                let msg = hbase_message(&e, &st.command, &table);
+                // HBase's layout: the message, then where to read the command's usage.
+                self.line("");
+                self.line(&format!("ERROR: {}", msg.lines().next().unwrap_or("")));
+                if known {
+                    self.line("");
+                    self.line(&format!("For usage try 'help \"{}\"'", st.command));
+                }
+                self.line("");
                 false
             }
         };
@@ -236,25 +173,24 @@ impl Shell {
         Some(ok)
     }
 
-    fn need(&self, st: &Statement, n: usize, usage: &str) -> Res<()> {
-        if st.args.len() < n {
-            return Err(format!("{} needs {n} argument(s): {usage}", st.command));
-        }
-        Ok(())
-    }
-
     fn dispatch(&mut self, st: &Statement) -> Res<()> {
+        if let Some(r) = self.namespace_command(st) {
+            return r;
+        }
         let a = &st.args;
         match st.command.as_str() {
             "create" => self.create(st),
             "alter" => self.alter(st),
             "describe" | "desc" => {
-                self.need(st, 1, "describe 't'")?;
+                arity(st, 1, 1)?;
                 self.describe(&text(&a[0], "table name")?)
             }
-            "list" => self.list(a.first()),
+            "list" => {
+                arity(st, 0, 1)?;
+                self.list(a.first())
+            }
             "exists" => {
-                self.need(st, 1, "exists 't'")?;
+                arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
                 let e = self.conn.table_exists(&t).map_err(client)?;
                 self.line(&format!(
@@ -265,7 +201,7 @@ impl Shell {
                 Ok(())
             }
             "is_enabled" | "is_disabled" => {
-                self.need(st, 1, "is_enabled 't'")?;
+                arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
                 let en = self.conn.is_enabled(&t).map_err(client)?;
                 let v = if st.command == "is_enabled" { en } else { !en };
@@ -274,22 +210,28 @@ impl Shell {
                 Ok(())
             }
             "enable" | "disable" => {
-                self.need(st, 1, "enable 't'")?;
+                arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
-                self.conn
-                    .set_enabled(&t, st.command == "enable")
-                    .map_err(client)
+                let enable = st.command == "enable";
+                // As HBase's admin.rb: enabling an enabled table (or disabling a disabled
+                // one) is a no-op.
+                if self.conn.is_enabled(&t).map_err(client)? == enable {
+                    return Ok(());
+                }
+                self.conn.set_enabled(&t, enable).map_err(client)
             }
             "drop" => {
-                self.need(st, 1, "drop 't'")?;
+                arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
                 if self.conn.is_enabled(&t).map_err(client)? {
-                    return Err(format!("Table {t} is enabled. Disable it first."));
+                    return Err(CommandError::Failed(format!(
+                        "Table {t} is enabled. Disable it first."
+                    )));
                 }
                 self.conn.drop_table(&t).map_err(client)
             }
             "truncate" | "truncate_preserve" => {
-                self.need(st, 1, "truncate 't'")?;
+                arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
                 self.line(&format!("Truncating '{t}' table (it may take a while):"));
                 self.line("Disabling table...");
@@ -303,41 +245,12 @@ impl Shell {
             "scan" => self.scan(st),
             "delete" | "deleteall" => self.delete(st),
             "count" => self.count(st),
-            "incr" | "get_counter" => {
-                self.need(st, 3, "incr 't', 'r', 'f:q'[, n]")?;
-                let t = self.conn.table(&text(&a[0], "table name")?);
-                let row = bytes(&a[1], "row")?;
-                let (f, q) = parse_column(&bytes(&a[2], "column")?);
-                let q = q.unwrap_or_default();
-                let n = if st.command == "incr" {
-                    a.get(3)
-                        .map(|v| int(v, "increment"))
-                        .transpose()?
-                        .unwrap_or(1)
-                } else {
-                    0
-                };
-                if st.command == "get_counter" {
-                    let r = t
-                        .get(Get::new(row).add_column(f.clone(), q.clone()), None)
-                        .map_err(client)?;
-                    match r.value(&f, &q) {
-                        None => self.line("ERROR: counter not found"),
-                        Some(v) => match <[u8; 8]>::try_from(v) {
-                            Ok(b) => {
-                                self.line(&format!("COUNTER VALUE = {}", i64::from_be_bytes(b)))
-                            }
-                            Err(_) => return Err("the cell is not an 8-byte counter".into()),
-                        },
-                    }
-                    return Ok(());
-                }
-                let v = t.increment(&row, &f, &q, n).map_err(client)?;
-                self.line(&format!("COUNTER VALUE = {v}"));
-                Ok(())
-            }
+            "incr" | "get_counter" => self.counter(st),
             "append" => {
-                self.need(st, 4, "append 't', 'r', 'f:q', 'value'")?;
+                arity(st, 4, 5)?;
+                if let Some(opts) = a.get(4) {
+                    reject_mutation_options(st, opts)?;
+                }
                 let t = self.conn.table(&text(&a[0], "table name")?);
                 let (f, q) = parse_column(&bytes(&a[2], "column")?);
                 let v = t
@@ -351,21 +264,23 @@ impl Shell {
                 self.line(&format!("CURRENT VALUE = {}", format::binary(&v)));
                 Ok(())
             }
-            "flush" | "compact" | "major_compact" | "split" => {
-                self.need(st, 1, "flush 't'")?;
+            "flush" | "compact" | "major_compact" => {
+                arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
                 match st.command.as_str() {
                     "compact" => self.conn.compact(&t, false).map_err(client),
                     "major_compact" => self.conn.compact(&t, true).map_err(client),
-                    "flush" => self.conn.flush(&t).map_err(client),
-                    _ => {
-                        let key = a.get(1).map(|v| bytes(v, "split key")).transpose()?;
-                        self.conn.split(&t, key.as_deref()).map_err(client)
-                    }
+                    _ => self.conn.flush(&t).map_err(client),
                 }
             }
+            "split" => {
+                arity(st, 1, 2)?;
+                let t = text(&a[0], "table name")?;
+                let key = a.get(1).map(|v| bytes(v, "split key")).transpose()?;
+                self.conn.split(&t, key.as_deref()).map_err(client)
+            }
             "list_regions" => {
-                self.need(st, 1, "list_regions 't'")?;
+                arity(st, 1, 1)?;
                 let t = text(&a[0], "table name")?;
                 let regions = self.conn.regions(&t).map_err(client)?;
                 self.line(&format!(
@@ -386,6 +301,17 @@ impl Shell {
                 Ok(())
             }
             "status" => {
+                arity(st, 0, 1)?;
+                if let Some(v) = a.first() {
+                    let kind = text(v, "status format")?;
+                    if kind != "summary" {
+                        return Err(format!(
+                            "status {kind:?} is not supported by ferrobase; status and status \
+                             'summary' print the summary"
+                        )
+                        .into());
+                    }
+                }
                 let tables = self.conn.list_tables().map_err(client)?;
                 let mut regions = 0;
                 for t in &tables {
@@ -399,6 +325,7 @@ impl Shell {
                 Ok(())
             }
             "version" => {
+                arity(st, 0, 0)?;
                 self.line(&format!(
                     "ferrobase {} (HBase 2.x shell language), {}",
                     env!("CARGO_PKG_VERSION"),
@@ -407,11 +334,13 @@ impl Shell {
                 Ok(())
             }
             "help" => {
+                arity(st, 0, 1)?;
                 match a.first() {
                     Some(v) => {
                         let name = text(v, "command")?;
                         let (_, what, example) = COMMANDS
                             .iter()
+                            .chain(NAMESPACE_COMMANDS)
                             .find(|(c, _, _)| *c == name)
                             .ok_or_else(|| {
                                 format!("unknown command '{name}'; type help for the list")
@@ -420,7 +349,7 @@ impl Shell {
                     }
                     None => {
                         self.line("ferrobase shell: HBase shell statements. Commands:");
-                        for (c, what, _) in COMMANDS {
+                        for (c, what, _) in COMMANDS.iter().chain(NAMESPACE_COMMANDS) {
                             self.line(&format!("  {c:<18} {what}"));
                         }
                         self.line("Type help 'command' for an example.");
@@ -428,105 +357,136 @@ impl Shell {
                 }
                 Ok(())
             }
-            other => Err(format!(
+            other => Err(CommandError::Failed(format!(
                 "Unknown command '{other}'. Type help for the list of commands."
-            )),
+            ))),
         }
     }
 
+    /// `incr 't', 'r', 'f:q'[, n]` and `get_counter 't', 'r', 'f:q'`.
+    fn counter(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        let incr = st.command == "incr";
+        if incr {
+            arity(st, 3, 5)?;
+        } else {
+            arity(st, 3, 3)?;
+        }
+        let t = self.conn.table(&text(&a[0], "table name")?);
+        let row = bytes(&a[1], "row")?;
+        let (f, q) = parse_column(&bytes(&a[2], "column")?);
+        let q = q.unwrap_or_default();
+        if !incr {
+            let r = t
+                .get(Get::new(row).add_column(f.clone(), q.clone()), None)
+                .map_err(client)?;
+            match r.value(&f, &q) {
+                None => self.line("No counter found at specified coordinates"),
+                Some(v) => match <[u8; 8]>::try_from(v) {
+                    Ok(b) => self.line(&format!("COUNTER VALUE = {}", i64::from_be_bytes(b))),
+                    Err(_) => {
+                        return Err(CommandError::Failed(
+                            "the cell is not an 8-byte counter".into(),
+                        ))
+                    }
+                },
+            }
+            return Ok(());
+        }
+        let mut n = 1;
+        for (i, v) in a[3..].iter().enumerate() {
+            match v {
+                Value::Hash(_) => reject_mutation_options(st, v)?,
+                _ if i == 0 => n = int(v, "increment")?,
+                other => return Err(format!("incr: unexpected argument {}", other.kind()).into()),
+            }
+        }
+        let v = t.increment(&row, &f, &q, n).map_err(client)?;
+        self.line(&format!("COUNTER VALUE = {v}"));
+        Ok(())
+    }
+
     fn create(&mut self, st: &Statement) -> Res<()> {
-        self.need(
-            st,
-            2,
-            "create 't', 'f1'[, {NAME => 'f2', ...}][, SPLITS => [...]]",
-        )?;
+        arity(st, 1, usize::MAX)?;
         let name = text(&st.args[0], "table name")?;
-        let mut desc = TableDescriptor::new(TableName::parse(&name).map_err(|e| e.to_string())?);
+        let mut desc = TableDescriptor::new(TableName::parse(&name).map_err(illegal)?);
         let mut splits: Vec<Vec<u8>> = Vec::new();
-        let mut numregions: Option<usize> = None;
-        let mut algo = SplitAlgorithm::HexStringSplit;
+        let mut numregions: Option<i64> = None;
+        let mut algo: Option<SplitAlgorithm> = None;
+        // HBase flattens the arguments: `create 't', ['f1', 'f2']` names two families.
+        let mut flat = Vec::new();
         for v in &st.args[1..] {
+            match v {
+                Value::Array(items) => flat.extend(items.iter()),
+                other => flat.push(other),
+            }
+        }
+        for v in flat {
             match v {
                 Value::Str(_) | Value::Const(_) => {
                     desc = desc.with_family(ColumnFamilyDescriptor::new(bytes(v, "family")?))
                 }
                 Value::Hash(_) => {
                     let pairs = hash(v, "family")?;
-                    if pairs.iter().any(|(k, _)| k == "NAME") {
-                        desc = desc.with_family(family_from_hash(&pairs)?);
+                    if let Some((_, n)) = pairs.iter().find(|(k, _)| k == "NAME") {
+                        let mut f = ColumnFamilyDescriptor::new(bytes(n, "NAME")?);
+                        apply_family_attributes(&mut f, &pairs)?;
+                        desc = desc.with_family(f);
                         continue;
                     }
                     for (k, v) in pairs {
                         match k.as_str() {
                             "SPLITS" => splits = columns_of(&v)?,
-                            "NUMREGIONS" => numregions = Some(int(&v, "NUMREGIONS")? as usize),
+                            "NUMREGIONS" => numregions = Some(int(&v, "NUMREGIONS")?),
                             "SPLITALGO" => {
-                                algo = SplitAlgorithm::parse(&text(&v, "SPLITALGO")?)
-                                    .map_err(|e| e.to_string())?
+                                algo = Some(
+                                    SplitAlgorithm::parse(&text(&v, "SPLITALGO")?)
+                                        .map_err(illegal)?,
+                                )
                             }
                             "DURABILITY" => {
                                 desc.durability =
                                     ferrobase_engine::Durability::parse(&text(&v, "DURABILITY")?)
-                                        .map_err(|e| e.to_string())?
+                                        .map_err(illegal)?
                             }
-                            other => return Err(format!("unknown table option {other}")),
+                            "METHOD" if text(&v, "METHOD")? == "table_att" => {}
+                            "METHOD" => {
+                                return Err(
+                                    "table_att is currently the only supported method".into()
+                                )
+                            }
+                            "REGION_REPLICATION" if int(&v, "REGION_REPLICATION")? == 1 => {}
+                            other => {
+                                return Err(format!(
+                                    "table attribute {other} is not supported by ferrobase"
+                                )
+                                .into())
+                            }
                         }
                     }
                 }
-                other => return Err(format!("create: unexpected argument {}", other.kind())),
+                other => {
+                    return Err(format!(
+                        "{} of {other:?} is not of Hash or String type",
+                        other.kind()
+                    )
+                    .into())
+                }
             }
         }
-        if let Some(n) = numregions {
-            splits = algo.split_keys(n).map_err(|e| e.to_string())?;
+        match (numregions, algo) {
+            (None, None) => {}
+            (None, Some(_)) => return Err("Number of regions must be specified".into()),
+            (Some(_), None) => return Err("Split algorithm must be specified".into()),
+            (Some(n), _) if n <= 1 => return Err("Number of regions must be greater than 1".into()),
+            (Some(n), Some(algo)) => splits = algo.split_keys(n as usize).map_err(illegal)?,
+        }
+        if desc.families.is_empty() {
+            return Err("Table must have at least one column family".into());
         }
         self.conn.create_table(desc, &splits).map_err(client)?;
         self.line(&format!("Created table {name}"));
         self.echo = Some(format!("Hbase::Table - {name}"));
-        Ok(())
-    }
-
-    fn alter(&mut self, st: &Statement) -> Res<()> {
-        self.need(st, 2, "alter 't', {NAME => 'f', VERSIONS => 3}")?;
-        let name = text(&st.args[0], "table name")?;
-        let existing = self.conn.describe_table(&name).map_err(client)?;
-        for v in &st.args[1..] {
-            let pairs = hash(v, "alter argument")?;
-            if let Some((_, fam)) = pairs.iter().find(|(k, _)| k.eq_ignore_ascii_case("delete")) {
-                self.conn
-                    .delete_family(&name, &bytes(fam, "family")?)
-                    .map_err(client)?;
-                continue;
-            }
-            let is_delete = pairs
-                .iter()
-                .any(|(k, v)| k == "METHOD" && v.as_text().is_some_and(|m| m == "delete"));
-            let fam_name = pairs
-                .iter()
-                .find(|(k, _)| k == "NAME")
-                .map(|(_, v)| bytes(v, "NAME"))
-                .transpose()?
-                .ok_or("alter needs NAME => 'family' (or 'delete' => 'family')")?;
-            if is_delete {
-                self.conn.delete_family(&name, &fam_name).map_err(client)?;
-                continue;
-            }
-            // Attributes not given keep their current values, as in HBase's alter.
-            let mut f = existing
-                .iter()
-                .find(|f| f.name == fam_name)
-                .cloned()
-                .unwrap_or_else(|| ColumnFamilyDescriptor::new(fam_name.clone()));
-            for (k, v) in &pairs {
-                if k != "NAME" && k != "METHOD" && k != "REPLICATION_SCOPE" {
-                    f.set_attribute(k, &attr_text(v)?)
-                        .map_err(|e| e.to_string())?;
-                }
-            }
-            f.validate().map_err(|e| e.to_string())?;
-            self.conn.put_family(&name, f).map_err(client)?;
-        }
-        self.line("Updating all regions with the new schema...");
-        self.line("Done.");
         Ok(())
     }
 
@@ -547,38 +507,35 @@ impl Shell {
     }
 
     fn list(&mut self, pattern: Option<&Value>) -> Res<()> {
-        let re = match pattern {
-            Some(p) => Some(
-                regex::Regex::new(&format!("^(?:{})$", text(p, "pattern")?))
-                    .map_err(|e| format!("bad pattern: {e}"))?,
-            ),
-            None => None,
-        };
-        let names: Vec<String> = self
-            .conn
-            .list_tables()
-            .map_err(client)?
-            .into_iter()
-            .filter(|n| re.as_ref().is_none_or(|r| r.is_match(n)))
-            .collect();
-        self.line("TABLE");
+        let names = self.conn.list_tables().map_err(client)?;
+        self.name_list("TABLE", matching(pattern, names)?);
+        Ok(())
+    }
+
+    /// Prints names under a one-column header with HBase's `N row(s)` footer, and sets the
+    /// statement's value to the list, as `list` and `list_namespace_tables` do.
+    pub(super) fn name_list(&mut self, header: &str, names: Vec<String>) {
+        self.line(header);
         for n in &names {
             self.line(n);
         }
         self.line(&format!("{} row(s)", names.len()));
         let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
         self.echo = Some(format!("[{}]", quoted.join(", ")));
-        Ok(())
     }
 
     fn put(&mut self, st: &Statement) -> Res<()> {
-        self.need(st, 4, "put 't', 'r', 'f:q', 'value'[, ts]")?;
+        arity(st, 4, 6)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let (f, q) = parse_column(&bytes(&st.args[2], "column")?);
-        let ts = match st.args.get(4) {
-            Some(Value::Hash(_)) | None => LATEST_TIMESTAMP,
-            Some(v) => int(v, "timestamp")?,
-        };
+        let mut ts = LATEST_TIMESTAMP;
+        for (i, v) in st.args[4..].iter().enumerate() {
+            match v {
+                Value::Hash(_) => reject_mutation_options(st, v)?,
+                _ if i == 0 => ts = int(v, "timestamp")?,
+                other => return Err(format!("put: unexpected argument {}", other.kind()).into()),
+            }
+        }
         let put = Put::new(bytes(&st.args[1], "row")?).add_column_ts(
             f,
             q.unwrap_or_default(),
@@ -589,7 +546,7 @@ impl Shell {
     }
 
     fn get(&mut self, st: &Statement) -> Res<()> {
-        self.need(st, 2, "get 't', 'r'[, {COLUMN => 'f:q', ...}]")?;
+        arity(st, 2, usize::MAX)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let mut get = Get::new(bytes(&st.args[1], "row")?);
         let mut filter = None;
@@ -613,7 +570,7 @@ impl Shell {
                             }
                             "FILTER" => filter = Some(bytes(&v, "FILTER")?),
                             "RAW" => get = get.raw(boolean(&v, "RAW")?),
-                            other => return Err(format!("unknown get option {other}")),
+                            other => return Err(format!("unknown get option {other}").into()),
                         }
                     }
                 }
@@ -628,7 +585,7 @@ impl Shell {
             }
         }
         let r = t.get(get, filter.as_deref()).map_err(client)?;
-        self.line(&format!(" {:<32} {}", "COLUMN", "CELL"));
+        self.line(&format::header("COLUMN", "CELL"));
         for c in &r.cells {
             let col = format!(
                 "{}:{}",
@@ -643,17 +600,19 @@ impl Shell {
                 .to_string();
             self.line(&format::two_columns(&col, &body));
         }
-        self.line(&format!("{} row(s)", r.cells.len()));
+        // HBase's get counts the row once, however many cells it has.
+        self.line(&format!("{} row(s)", usize::from(!r.cells.is_empty())));
         Ok(())
     }
 
-    fn scan_spec(&self, st: &Statement) -> Res<(Scan, Option<Vec<u8>>)> {
+    /// A scan and its filter string from scan options (`scan`'s and `count`'s hash).
+    fn scan_spec(opts: Option<&Value>) -> Res<(Scan, Option<Vec<u8>>)> {
         let mut scan = Scan::new();
         let mut filter = None;
         let mut prefix = None;
         let mut start = None;
         let mut stop = None;
-        if let Some(v) = st.args.get(1) {
+        if let Some(v) = opts {
             for (k, v) in hash(v, "scan options")? {
                 match k.as_str() {
                     "COLUMNS" | "COLUMN" => {
@@ -676,7 +635,7 @@ impl Shell {
                     "CACHE" | "CACHE_BLOCKS" => {}
                     "BATCH" => scan = scan.batch(int(&v, "BATCH")?.max(1) as usize),
                     "RAW" => scan = scan.raw(boolean(&v, "RAW")?),
-                    other => return Err(format!("unknown scan option {other}")),
+                    other => return Err(format!("unknown scan option {other}").into()),
                 }
             }
         }
@@ -693,14 +652,15 @@ impl Shell {
     }
 
     fn scan(&mut self, st: &Statement) -> Res<()> {
-        self.need(st, 1, "scan 't'[, {...}]")?;
+        arity(st, 1, 2)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
-        let (scan, filter) = self.scan_spec(st)?;
+        let (scan, filter) = Self::scan_spec(st.args.get(1))?;
         let mut scanner = t.scanner(scan, filter.as_deref()).map_err(client)?;
-        self.line(&format!(" {:<32} {}", "ROW", "COLUMN+CELL"));
+        self.line(&format::header("ROW", "COLUMN+CELL"));
         let mut rows = 0;
         let mut last: Option<ferrobase_engine::Bytes> = None;
         loop {
+            self.check_interrupt()?;
             let batch: Vec<RowResult> = scanner.next_batch(100).map_err(client)?;
             if batch.is_empty() {
                 break;
@@ -722,84 +682,129 @@ impl Shell {
         Ok(())
     }
 
+    /// `delete 't', 'r', 'f:q'[, ts]` (one version), `deleteall 't', 'r'[, 'f[:q]'[, ts]]` (every
+    /// version up to `ts`), and `deleteall 't', {ROWPREFIXFILTER => 'p'}[, 'f[:q]'[, ts]]`, which
+    /// deletes the same coordinates in every row starting with the prefix.
     fn delete(&mut self, st: &Statement) -> Res<()> {
-        self.need(st, 2, "deleteall 't', 'r'[, 'f:q'[, ts]]")?;
+        let all = st.command == "deleteall";
+        arity(st, if all { 2 } else { 3 }, 5)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
-        if let Value::Hash(_) = &st.args[1] {
-            // deleteall 't', {ROWPREFIXFILTER => 'prefix'}
-            let pairs = hash(&st.args[1], "deleteall options")?;
-            let prefix = pairs
-                .iter()
-                .find(|(k, _)| k == "ROWPREFIXFILTER")
-                .map(|(_, v)| bytes(v, "ROWPREFIXFILTER"))
-                .transpose()?
-                .ok_or("deleteall with a hash needs ROWPREFIXFILTER")?;
-            let mut scanner = t
-                .scanner(
-                    Scan::new().with_row_prefix(prefix),
-                    Some(b"KeyOnlyFilter()"),
-                )
-                .map_err(client)?;
-            loop {
-                let batch = scanner.next_batch(1000).map_err(client)?;
-                if batch.is_empty() {
-                    break;
-                }
-                for r in batch {
-                    t.delete(Delete::new(r.row_bytes())).map_err(client)?;
-                }
-            }
-            return Ok(());
+        let mut rest: Vec<&Value> = st.args[2..].iter().collect();
+        if let Some(opts @ Value::Hash(_)) = rest.last() {
+            reject_mutation_options(st, opts)?;
+            rest.pop();
         }
-        let row = bytes(&st.args[1], "row")?;
-        let ts = st
-            .args
-            .get(3)
+        if rest.len() > 2 {
+            return Err(format!("{}: unexpected argument {}", st.command, rest[2].kind()).into());
+        }
+        // An empty column (`deleteall 't', 'r', '', ts`) means the whole row, as in HBase.
+        let column = rest
+            .first()
+            .map(|c| bytes(c, "column"))
+            .transpose()?
+            .filter(|c| !c.is_empty())
+            .map(|c| parse_column(&c));
+        let ts = rest
+            .get(1)
             .map(|v| int(v, "timestamp"))
             .transpose()?
             .unwrap_or(LATEST_TIMESTAMP);
-        let all = st.command == "deleteall";
-        let d = match st.args.get(2) {
-            None if all => Delete::with_timestamp(row, ts),
-            None => return Err("delete needs a column: delete 't', 'r', 'f:q'".into()),
-            Some(c) => {
-                let (f, q) = parse_column(&bytes(c, "column")?);
-                match (q, all) {
-                    (None, _) => Delete::new(row).add_family_ts(f, ts),
-                    (Some(q), true) => Delete::new(row).add_columns_ts(f, q, ts),
-                    (Some(q), false) => Delete::new(row).add_column_ts(f, q, ts),
+        let delete_of = |row: Vec<u8>| -> Delete {
+            match &column {
+                None => Delete::with_timestamp(row, ts),
+                Some((f, None)) => Delete::new(row).add_family_ts(f.clone(), ts),
+                Some((f, Some(q))) if all => {
+                    Delete::new(row).add_columns_ts(f.clone(), q.clone(), ts)
                 }
+                Some((f, Some(q))) => Delete::new(row).add_column_ts(f.clone(), q.clone(), ts),
             }
         };
-        t.delete(d).map_err(client)
-    }
-
-    fn count(&mut self, st: &Statement) -> Res<()> {
-        self.need(st, 1, "count 't'[, INTERVAL => n]")?;
-        let t = self.conn.table(&text(&st.args[0], "table name")?);
-        let mut interval = 1000i64;
-        if let Some(v) = st.args.get(1) {
-            for (k, v) in hash(v, "count options")? {
-                match k.as_str() {
-                    "INTERVAL" => interval = int(&v, "INTERVAL")?.max(1),
-                    "CACHE" => {}
-                    other => return Err(format!("unknown count option {other}")),
-                }
+        let Value::Hash(_) = &st.args[1] else {
+            return t
+                .delete(delete_of(bytes(&st.args[1], "row")?))
+                .map_err(client);
+        };
+        if !all {
+            return Err("delete takes a row, not a hash; deleteall takes ROWPREFIXFILTER".into());
+        }
+        let mut prefix = None;
+        for (k, v) in hash(&st.args[1], "deleteall options")? {
+            match k.as_str() {
+                "ROWPREFIXFILTER" => prefix = Some(bytes(&v, "ROWPREFIXFILTER")?),
+                other => return Err(format!("unknown deleteall option {other}").into()),
             }
         }
+        let prefix = prefix.ok_or("deleteall with a hash needs ROWPREFIXFILTER")?;
         let mut scanner = t
             .scanner(
-                Scan::new(),
-                Some(b"FirstKeyOnlyFilter() AND KeyOnlyFilter()"),
+                Scan::new().with_row_prefix(prefix),
+                Some(b"KeyOnlyFilter()"),
             )
             .map_err(client)?;
-        let mut n = 0i64;
         loop {
+            self.check_interrupt()?;
             let batch = scanner.next_batch(1000).map_err(client)?;
             if batch.is_empty() {
                 break;
             }
             for r in batch {
+                t.delete(delete_of(r.row().to_vec())).map_err(client)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `count 't'[, {INTERVAL => n, CACHE => n, STARTROW/STOPROW/ROWPREFIXFILTER/COLUMNS/
+    /// FILTER/TIMERANGE ...}]` (or the old `count 't', interval`): counts rows with a
+    /// `FirstKeyOnlyFilter` ANDed to the user's filter, as HBase's `_count_internal`.
+    fn count(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 1, 2)?;
+        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let mut interval = 1000i64;
+        let mut scan_opts = Vec::new();
+        match st.args.get(1) {
+            None => {}
+            Some(Value::Int(n)) => interval = (*n).max(1),
+            Some(v) => {
+                for (k, v) in hash(v, "count options")? {
+                    match k.as_str() {
+                        "INTERVAL" => interval = int(&v, "INTERVAL")?.max(1),
+                        "CACHE" => {
+                            int(&v, "CACHE")?;
+                        }
+                        "STARTROW" | "STOPROW" | "ENDROW" | "ROWPREFIXFILTER" | "COLUMNS"
+                        | "COLUMN" | "FILTER" | "TIMERANGE" | "TIMESTAMP" | "CACHE_BLOCKS" => {
+                            scan_opts.push((Value::Str(k.into_bytes()), v))
+                        }
+                        other => return Err(format!("unknown count option {other}").into()),
+                    }
+                }
+            }
+        }
+        let (scan, filter) = Self::scan_spec(Some(&Value::Hash(scan_opts)))?;
+        let filter = match filter {
+            Some(f) => {
+                let mut all = b"(".to_vec();
+                all.extend_from_slice(&f);
+                all.extend_from_slice(b") AND FirstKeyOnlyFilter()");
+                all
+            }
+            None => b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec(),
+        };
+        let mut scanner = t.scanner(scan, Some(&filter)).map_err(client)?;
+        let mut n = 0i64;
+        let mut last: Option<ferrobase_engine::Bytes> = None;
+        loop {
+            self.check_interrupt()?;
+            let batch = scanner.next_batch(1000).map_err(client)?;
+            if batch.is_empty() {
+                break;
+            }
+            for r in batch {
+                if last.as_deref() == Some(r.row()) {
+                    continue;
+                }
+                last = Some(r.row_bytes());
                 n += 1;
                 if n % interval == 0 {
                     self.line(&format!(
@@ -815,13 +820,22 @@ impl Shell {
     }
 }
 
-fn time_range(v: &Value) -> Res<TimeRange> {
-    match v {
-        Value::Array(items) if items.len() == 2 => TimeRange::new(
-            int(&items[0], "TIMERANGE start")?,
-            int(&items[1], "TIMERANGE end")?,
-        )
-        .map_err(|e| e.to_string()),
-        _ => Err("TIMERANGE must be [start, end)".into()),
+/// The names matching a `list`-style regular expression (anchored, as Java's `matches`).
+pub(super) fn matching(pattern: Option<&Value>, names: Vec<String>) -> Res<Vec<String>> {
+    let Some(p) = pattern else {
+        return Ok(names);
+    };
+    let re = regex::Regex::new(&format!("^(?:{})$", text(p, "pattern")?))
+        .map_err(|e| format!("bad pattern: {e}"))?;
+    Ok(names.into_iter().filter(|n| re.is_match(n)).collect())
+}
+
+/// Rejects a put/incr/append/delete options hash: ferrobase honours none of HBase's mutation
+/// options (`ATTRIBUTES`, `VISIBILITY`, `TTL`), and dropping one silently would misread the
+/// statement.
+fn reject_mutation_options(st: &Statement, v: &Value) -> Res<()> {
+    match hash(v, "options")?.first() {
+        Some((k, _)) => Err(unsupported_option(&st.command, k)),
+        None => Ok(()),
     }
 }

@@ -82,6 +82,12 @@ pub fn cell(c: &Cell) -> String {
     }
 }
 
+/// A two-column header as HBase's formatter prints it: from column 0 (no inset), with two
+/// spaces so the second column lines up with the rows' second column.
+pub fn header(left: &str, right: &str) -> String {
+    format!("{left:<32}  {right}")
+}
+
 /// Two-column row: ` left   right`.
 pub fn two_columns(left: &str, right: &str) -> String {
     format!(" {left:<32} {right}")

@@ -1,10 +1,16 @@
 //! `ferrobase shell`: the HBase shell's language, embedded (`--data DIR`) or against a gateway
 //! (`--connect thrift://HOST:PORT`). Interactive on a terminal (line editing, history kept
 //! across sessions, completion, multi-line input); otherwise runs the statements of a file or
-//! standard input and exits non-zero if any failed.
+//! standard input and exits non-zero if any failed. `-n` (`--noninteractive`), as HBase's
+//! `hbase shell -n`, never prompts and stops at the first failing statement with exit status 1.
+//! Ctrl-C while a statement runs interrupts it and returns to the prompt.
 
+mod alter;
+mod args;
 mod commands;
 mod format;
+mod namespace;
+mod ruby;
 mod syntax;
 
 use anyhow::{bail, Context, Result};
@@ -12,13 +18,16 @@ use commands::{Shell, ATTRIBUTES, COMMANDS};
 use ferrobase_client::Connection;
 use std::io::{IsTerminal, Read};
 
-pub const USAGE: &str = "ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]";
+pub const USAGE: &str =
+    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT] [FILE]";
 
 /// Feeds lines to the shell, running each statement once it is complete. Returns how many
 /// statements failed and whether `exit` was reached.
 struct Feeder {
     pending: String,
     failures: usize,
+    /// Stop at the first failure (`-n`).
+    stop_on_failure: bool,
 }
 
 impl Feeder {
@@ -33,7 +42,12 @@ impl Feeder {
                     match shell.run(&st) {
                         None => return None,
                         Some(true) => {}
-                        Some(false) => self.failures += 1,
+                        Some(false) => {
+                            self.failures += 1;
+                            if self.stop_on_failure {
+                                return None;
+                            }
+                        }
                     }
                 }
             }
@@ -42,6 +56,9 @@ impl Feeder {
                 let _ = writeln!(out, "ERROR: {e}");
                 self.pending.clear();
                 self.failures += 1;
+                if self.stop_on_failure {
+                    return None;
+                }
             }
         }
         Some(())
@@ -51,9 +68,11 @@ impl Feeder {
 pub fn main(args: &[String]) -> Result<()> {
     let mut url = "file:./ferrobase-data".to_string();
     let mut file: Option<String> = None;
+    let mut noninteractive = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "-n" | "--noninteractive" => noninteractive = true,
             "--data" => url = format!("file:{}", it.next().context("--data needs a directory")?),
             "--connect" => {
                 url = it
@@ -66,7 +85,7 @@ pub fn main(args: &[String]) -> Result<()> {
         }
     }
     let conn = Connection::open(&url).with_context(|| format!("opening {url}"))?;
-    if file.is_none() && std::io::stdin().is_terminal() {
+    if file.is_none() && !noninteractive && std::io::stdin().is_terminal() {
         return interactive(conn);
     }
     let text = match &file {
@@ -81,6 +100,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut feeder = Feeder {
         pending: String::new(),
         failures: 0,
+        stop_on_failure: noninteractive,
     };
     let mut stdout = std::io::stdout();
     for line in text.lines() {
@@ -129,6 +149,7 @@ impl rustyline::completion::Completer for Helper {
             out.extend(
                 COMMANDS
                     .iter()
+                    .chain(namespace::NAMESPACE_COMMANDS)
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );
@@ -186,9 +207,15 @@ fn interactive(conn: Connection) -> Result<()> {
         conn.describe()
     );
     let mut shell = Shell::new(conn, Box::new(std::io::stdout()));
+    // Ctrl-C at the prompt reaches rustyline as a key (the terminal is in raw mode then);
+    // while a statement runs it is SIGINT, which sets the shell's interrupt flag instead of
+    // ending the process, and the statement stops at its next batch.
+    signal_hook::flag::register(signal_hook::consts::SIGINT, shell.interrupt_flag())
+        .context("installing the Ctrl-C handler")?;
     let mut feeder = Feeder {
         pending: String::new(),
         failures: 0,
+        stop_on_failure: false,
     };
     let mut n = 1;
     loop {

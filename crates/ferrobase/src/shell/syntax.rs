@@ -2,8 +2,11 @@
 //! strings (only `\'` and `\\` escape), double-quoted strings (`\xNN`, `\n`, `\t`, `\r`, `\0`,
 //! `\\`, `\"`), integers, floats, `true`/`false`/`nil`, arrays, hashes with `=>`, bare or quoted
 //! constants (`NAME`, `VERSIONS`, ...), optional parentheses and commas, trailing hash arguments
-//! without braces, `#` comments, and `;` or newlines between statements.
+//! without braces, `#` comments, and `;` or newlines between statements. The Ruby idioms of
+//! [`super::ruby`] — loops, `#{i}` interpolation of their variable, `[n].pack('N')` — are
+//! evaluated here, so a statement reaches the commands with plain literals only.
 
+use super::ruby::{self, Part};
 use std::fmt;
 
 /// A literal value.
@@ -100,6 +103,14 @@ enum Tok {
     Comma,
     Arrow,
     End, // newline or ';'
+    /// A double-quoted string with `#{variable}` pieces.
+    Interp(Vec<Part>),
+    /// `.`
+    Dot,
+    /// `..` (false) or `...` (true, end excluded).
+    Range(bool),
+    /// `|`
+    Pipe,
 }
 
 fn syntax(offset: usize, message: impl Into<String>) -> SyntaxError {
@@ -196,6 +207,7 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
             }
             b'"' => {
                 let mut v = Vec::new();
+                let mut parts = Vec::new();
                 i += 1;
                 loop {
                     match s.get(i) {
@@ -203,6 +215,31 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
                         Some(b'"') => {
                             i += 1;
                             break;
+                        }
+                        Some(b'#') if s.get(i + 1) == Some(&b'{') => {
+                            let Some(len) = s[i + 2..].iter().position(|&b| b == b'}') else {
+                                return Err(incomplete(start, "unterminated #{ in a string"));
+                            };
+                            let inner = src[i + 2..i + 2 + len].trim();
+                            let ident = inner
+                                .bytes()
+                                .next()
+                                .is_some_and(|b| b.is_ascii_lowercase() || b == b'_')
+                                && inner
+                                    .bytes()
+                                    .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+                            if !ident {
+                                return Err(syntax(
+                                    i,
+                                    format!(
+                                        "#{{{inner}}}: only #{{variable}} of a loop variable is \
+                                         supported in strings"
+                                    ),
+                                ));
+                            }
+                            parts.push(Part::Lit(std::mem::take(&mut v)));
+                            parts.push(Part::Var(inner.to_string()));
+                            i += 3 + len;
                         }
                         Some(b'\\') => {
                             let Some(&e) = s.get(i + 1) else {
@@ -238,11 +275,41 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
                         }
                     }
                 }
-                out.push((start, Tok::Str(v)));
+                if parts.is_empty() {
+                    out.push((start, Tok::Str(v)));
+                } else {
+                    parts.push(Part::Lit(v));
+                    out.push((start, Tok::Interp(parts)));
+                }
+            }
+            b'.' => {
+                let n = s[i..].iter().take(3).take_while(|&&b| b == b'.').count();
+                out.push((
+                    i,
+                    match n {
+                        1 => Tok::Dot,
+                        2 => Tok::Range(false),
+                        _ => Tok::Range(true),
+                    },
+                ));
+                i += n;
+            }
+            b'|' => {
+                out.push((i, Tok::Pipe));
+                i += 1;
             }
             b'-' | b'0'..=b'9' => {
                 i += 1;
-                while i < s.len() && (s[i].is_ascii_digit() || s[i] == b'_' || s[i] == b'.') {
+                // Digits, then a fraction only when a digit follows the dot (`1..3` is a range).
+                let mut seen_dot = false;
+                while i < s.len()
+                    && (s[i].is_ascii_digit()
+                        || s[i] == b'_'
+                        || (s[i] == b'.'
+                            && !seen_dot
+                            && s.get(i + 1).is_some_and(|b| b.is_ascii_digit())))
+                {
+                    seen_dot |= s[i] == b'.';
                     i += 1;
                 }
                 let text: String = src[start..i].chars().filter(|&c| c != '_').collect();
@@ -298,6 +365,12 @@ struct Parser {
     end: usize,
     /// Arrays and hashes open around the value being parsed.
     depth: usize,
+    /// Loop variables in scope, innermost last.
+    bindings: Vec<(String, i64)>,
+    /// The tokens closing the loop bodies being parsed (`}` or `end`), innermost last.
+    closers: Vec<Tok>,
+    /// Statements produced so far, loops expanded.
+    produced: usize,
 }
 
 impl Parser {
@@ -315,15 +388,65 @@ impl Parser {
             return Err(incomplete(self.end, "expected a value"));
         };
         self.pos += 1;
+        let v = self.primary(at, t)?;
+        if self.peek() != Some(&Tok::Dot) {
+            return Ok(v);
+        }
+        // `[1024].pack('N')`, the one method call on a value the shell evaluates.
+        let dot = self.here();
+        self.pos += 1;
+        let (Value::Array(items), Some(Tok::Ident(m))) = (&v, self.peek()) else {
+            return Err(syntax(
+                dot,
+                "Ruby method calls are not supported here (only [...].pack('N'), (a..b).each \
+                 and n.times)",
+            ));
+        };
+        if m != "pack" {
+            return Err(syntax(dot, format!("Ruby method .{m} is not supported")));
+        }
+        self.pos += 1;
+        let paren = self.peek() == Some(&Tok::LParen);
+        if paren {
+            self.pos += 1;
+        }
+        let template = match self.peek().cloned() {
+            Some(Tok::Str(t)) => String::from_utf8_lossy(&t).into_owned(),
+            _ => return Err(syntax(self.here(), "pack needs a template string")),
+        };
+        self.pos += 1;
+        if paren {
+            if self.peek() != Some(&Tok::RParen) {
+                return Err(syntax(self.here(), "expected ')' after the pack template"));
+            }
+            self.pos += 1;
+        }
+        ruby::pack(items, &template)
+            .map(Value::Str)
+            .map_err(|e| syntax(dot, e))
+    }
+
+    fn primary(&mut self, at: usize, t: Tok) -> Result<Value, SyntaxError> {
         Ok(match t {
             Tok::Str(s) => Value::Str(s),
+            Tok::Interp(parts) => {
+                Value::Str(ruby::interpolate(&parts, &self.bindings).map_err(|e| syntax(at, e))?)
+            }
             Tok::Int(i) => Value::Int(i),
             Tok::Float(f) => Value::Float(f),
             Tok::Ident(w) => match w.as_str() {
                 "true" => Value::Bool(true),
                 "false" => Value::Bool(false),
                 "nil" => Value::Nil,
-                _ => Value::Const(w),
+                _ => match ruby::lookup(&w, &self.bindings) {
+                    Some(v) => Value::Int(v),
+                    // Ruby reads a lowercase bare word as a variable or method; HBase's
+                    // constants are uppercase.
+                    None if w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') => {
+                        return Err(syntax(at, ruby::undefined(&w)))
+                    }
+                    None => Value::Const(w),
+                },
             },
             Tok::LBracket | Tok::LBrace if self.depth >= MAX_NESTING => {
                 return Err(syntax(
@@ -403,6 +526,151 @@ impl Parser {
         })
     }
 
+    /// True when `t` closes the innermost loop body.
+    fn closes(&self, t: &Tok) -> bool {
+        self.closers.last() == Some(t)
+    }
+
+    fn expect(&mut self, want: &Tok, what: &str) -> Result<(), SyntaxError> {
+        match self.peek() {
+            Some(t) if t == want => {
+                self.pos += 1;
+                Ok(())
+            }
+            None => Err(incomplete(self.end, format!("expected {what}"))),
+            Some(t) => Err(syntax(
+                self.here(),
+                format!("expected {what}, found {}", describe(t)),
+            )),
+        }
+    }
+
+    /// Statements up to the end of input or the innermost loop body's closer (not consumed).
+    fn statements(&mut self, out: &mut Vec<Statement>) -> Result<(), SyntaxError> {
+        loop {
+            self.skip_ends();
+            match self.peek() {
+                None if !self.closers.is_empty() => {
+                    return Err(incomplete(self.end, "unclosed loop body"))
+                }
+                None => return Ok(()),
+                Some(t) if self.closes(t) => return Ok(()),
+                Some(Tok::LParen) => self.each_loop(out)?,
+                Some(Tok::Int(_))
+                    if self.toks.get(self.pos + 1).map(|t| &t.1) == Some(&Tok::Dot) =>
+                {
+                    self.each_loop(out)?
+                }
+                Some(_) => {
+                    out.push(self.statement()?);
+                    self.produced += 1;
+                }
+            }
+            if self.produced > ruby::MAX_LOOP_STATEMENTS {
+                return Err(syntax(
+                    self.here(),
+                    format!(
+                        "loops expand to more than {} statements",
+                        ruby::MAX_LOOP_STATEMENTS
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// `(a..b).each { |v| ... }`, `(a...b).each do |v| ... end` or `n.times { |v| ... }`: the
+    /// body once per value, with `v` bound.
+    fn each_loop(&mut self, out: &mut Vec<Statement>) -> Result<(), SyntaxError> {
+        let at = self.here();
+        let int = |p: &mut Parser| -> Result<i64, SyntaxError> {
+            match p.peek().cloned() {
+                Some(Tok::Int(n)) => {
+                    p.pos += 1;
+                    Ok(n)
+                }
+                Some(Tok::Ident(w)) => match ruby::lookup(&w, &p.bindings) {
+                    Some(n) => {
+                        p.pos += 1;
+                        Ok(n)
+                    }
+                    None => Err(syntax(p.here(), ruby::undefined(&w))),
+                },
+                None => Err(incomplete(p.end, "expected an integer")),
+                Some(t) => Err(syntax(
+                    p.here(),
+                    format!("expected an integer, found {}", describe(&t)),
+                )),
+            }
+        };
+        let (from, to, method) = if self.peek() == Some(&Tok::LParen) {
+            self.pos += 1;
+            let a = int(self)?;
+            let exclusive = match self.peek() {
+                Some(Tok::Range(x)) => *x,
+                _ => return Err(syntax(self.here(), "expected a range (a..b) before .each")),
+            };
+            self.pos += 1;
+            let b = int(self)?;
+            self.expect(&Tok::RParen, "')'")?;
+            (a, if exclusive { b } else { b.saturating_add(1) }, "each")
+        } else {
+            (0, int(self)?, "times")
+        };
+        self.expect(&Tok::Dot, &format!("'.{method}'"))?;
+        self.expect(&Tok::Ident(method.into()), &format!("'{method}'"))?;
+        let closer = match self.peek() {
+            Some(Tok::LBrace) => Tok::RBrace,
+            Some(Tok::Ident(w)) if w == "do" => Tok::Ident("end".into()),
+            None => return Err(incomplete(self.end, "expected { or do")),
+            Some(_) => {
+                return Err(syntax(
+                    self.here(),
+                    "expected { |v| ... } or do |v| ... end",
+                ))
+            }
+        };
+        self.pos += 1;
+        self.expect(&Tok::Pipe, "'|'")?;
+        let var = match self.peek().cloned() {
+            Some(Tok::Ident(w)) => w,
+            None => return Err(incomplete(self.end, "expected the loop variable")),
+            Some(_) => return Err(syntax(self.here(), "expected the loop variable")),
+        };
+        self.pos += 1;
+        self.expect(&Tok::Pipe, "'|'")?;
+        let body = self.pos;
+        self.closers.push(closer.clone());
+        // An empty range still parses its body once, so its end is found and it is checked.
+        let values: Box<dyn Iterator<Item = (i64, bool)>> = if from < to {
+            Box::new((from..to).map(|v| (v, true)))
+        } else {
+            Box::new(std::iter::once((from, false)))
+        };
+        for (v, keep) in values {
+            self.pos = body;
+            self.bindings.push((var.clone(), v));
+            let mut stmts = Vec::new();
+            let r = self.statements(&mut stmts);
+            self.bindings.pop();
+            r?;
+            if keep {
+                out.extend(stmts);
+            }
+            if self.produced > ruby::MAX_LOOP_STATEMENTS {
+                return Err(syntax(
+                    at,
+                    format!(
+                        "loops expand to more than {} statements",
+                        ruby::MAX_LOOP_STATEMENTS
+                    ),
+                ));
+            }
+        }
+        self.closers.pop();
+        self.pos += 1; // the closer
+        Ok(())
+    }
+
     /// Newlines inside brackets and braces continue the statement.
     fn skip_ends(&mut self) {
         while self.peek() == Some(&Tok::End) {
@@ -437,6 +705,7 @@ impl Parser {
             }
             match self.peek() {
                 None | Some(Tok::End) if !paren => break,
+                Some(t) if !paren && self.closes(t) => break,
                 None => return Err(incomplete(offset, "unclosed '('")),
                 Some(Tok::RParen) if paren => {
                     self.pos += 1;
@@ -466,6 +735,7 @@ impl Parser {
                     self.skip_ends();
                 }
                 None | Some(Tok::End) if !paren => break,
+                Some(t) if !paren && self.closes(t) => break,
                 Some(Tok::RParen) if paren => {}
                 None => return Err(incomplete(offset, "unclosed '('")),
                 Some(t) => {
@@ -481,6 +751,7 @@ impl Parser {
         }
         match self.peek() {
             None | Some(Tok::End) => {}
+            Some(t) if self.closes(t) => {}
             Some(t) => {
                 return Err(syntax(
                     self.here(),
@@ -511,10 +782,15 @@ fn describe(t: &Tok) -> String {
         Tok::Comma => "','".into(),
         Tok::Arrow => "'=>'".into(),
         Tok::End => "the end of the line".into(),
+        Tok::Interp(_) => "a string".into(),
+        Tok::Dot => "'.'".into(),
+        Tok::Range(false) => "'..'".into(),
+        Tok::Range(true) => "'...'".into(),
+        Tok::Pipe => "'|'".into(),
     }
 }
 
-/// Parses every statement of `src`.
+/// Parses every statement of `src`, loops expanded.
 pub fn parse(src: &str) -> Result<Vec<Statement>, SyntaxError> {
     let toks = lex(src)?;
     let mut p = Parser {
@@ -522,15 +798,16 @@ pub fn parse(src: &str) -> Result<Vec<Statement>, SyntaxError> {
         pos: 0,
         end: src.len(),
         depth: 0,
+        bindings: Vec::new(),
+        closers: Vec::new(),
+        produced: 0,
     };
     let mut out = Vec::new();
-    loop {
-        p.skip_ends();
-        if p.peek().is_none() {
-            return Ok(out);
-        }
-        out.push(p.statement()?);
+    p.statements(&mut out)?;
+    if let Some(t) = p.peek() {
+        return Err(syntax(p.here(), format!("unexpected {}", describe(t))));
     }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -112,13 +112,16 @@ impl Handler {
     /// flush, split and truncate. A ferrobase extension; Apache's gateway answers it with an
     /// unknown-method exception. Ops: `flush`, `split` (key optional), `truncate`,
     /// `truncate_preserve`, `put_family` (attributes in HBase's spelling, NAME included),
-    /// `delete_family` (key = family).
+    /// `delete_family` (key = family), `create_namespace` and `drop_namespace` (table = the
+    /// namespace).
     pub(crate) fn ferrobase_admin(&self, a: &Args<'_>) -> CallResult {
         let op = table_name(&a.bytes(1)?)?;
         let name = table_name(&a.bytes(2)?)?;
         let key = a.opt_bytes(3).filter(|k| !k.is_empty());
         let admin = self.engine.admin();
         match op.as_str() {
+            "create_namespace" => admin.create_namespace(&name)?,
+            "drop_namespace" => admin.drop_namespace(&name)?,
             "flush" => admin.flush(&name)?,
             "split" => admin.split(&name, key.as_deref())?,
             "truncate" | "truncate_preserve" => {
