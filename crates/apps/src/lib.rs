@@ -1,0 +1,21 @@
+//! The seed articles' example systems as a library on [`ferrobase_client`]: each runs on an
+//! embedded engine (`file:DIR`) or through any HBase Thrift gateway (`thrift://HOST:PORT`),
+//! creates its tables on first use, and builds its keys with [`ferrobase_rowkey`].
+//!
+//! - [`file_search`]: article 2's multi-condition file query, `FuzzyRowFilter` for "one date,
+//!   any user", and a secondary index table kept consistent on every write and delete.
+//!
+//! `ferrobase app NAME ...` is the command-line front end; `docs/apps/` describes each
+//! application's schema, keys, scans and a sample session.
+
+#![warn(missing_docs)]
+
+pub mod bytes_text;
+pub mod clock;
+mod error;
+pub mod file_search;
+pub mod filter_text;
+pub mod scan_plan;
+pub mod table_setup;
+
+pub use error::{AppError, Result};

@@ -1,0 +1,26 @@
+//! `ferrobase app NAME ...`: the seed articles' example systems (`ferrobase-apps`) on the
+//! command line, embedded (`--data DIR`, default `./ferrobase-data`) or through a gateway
+//! (`--connect thrift://HOST:PORT`).
+
+mod args;
+mod file_search;
+
+use anyhow::{bail, Result};
+
+/// The usage text of `ferrobase app`.
+pub const USAGE: &str = "\
+ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND [OPTIONS]
+  file-search  load-example | add | delete | find | on-date | by-index | verify-index | rebuild-index
+";
+
+/// Runs `ferrobase app ARGS`.
+pub fn main(args: &[String]) -> Result<()> {
+    match args.first().map(String::as_str) {
+        Some("file-search") => file_search::main(&args[1..]),
+        Some("-h") | Some("--help") | None => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => bail!("unknown app {other:?}\n{USAGE}"),
+    }
+}
