@@ -4,6 +4,8 @@
 //!
 //! - [`file_search`]: article 2's multi-condition file query, `FuzzyRowFilter` for "one date,
 //!   any user", and a secondary index table kept consistent on every write and delete.
+//! - [`microblog`]: article 4's follow, post and inbox tables with a crash-safe, exactly-once
+//!   fan-out worker.
 //!
 //! `ferrobase app NAME ...` is the command-line front end; `docs/apps/` describes each
 //! application's schema, keys, scans and a sample session.
@@ -15,6 +17,7 @@ pub mod clock;
 mod error;
 pub mod file_search;
 pub mod filter_text;
+pub mod microblog;
 pub mod scan_plan;
 pub mod table_setup;
 

@@ -4,6 +4,7 @@
 
 mod args;
 mod file_search;
+mod microblog;
 
 use anyhow::{bail, Result};
 
@@ -11,12 +12,14 @@ use anyhow::{bail, Result};
 pub const USAGE: &str = "\
 ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND [OPTIONS]
   file-search  load-example | add | delete | find | on-date | by-index | verify-index | rebuild-index
+  microblog    follow | unfollow | post | worker [--once] | home | posts | inbox | fans | following
 ";
 
 /// Runs `ferrobase app ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("file-search") => file_search::main(&args[1..]),
+        Some("microblog") => microblog::main(&args[1..]),
         Some("-h") | Some("--help") | None => {
             print!("{USAGE}");
             Ok(())
