@@ -2,6 +2,7 @@
 //! embedded engine (`file:DIR`) or through any HBase Thrift gateway (`thrift://HOST:PORT`),
 //! creates its tables on first use, and builds its keys with [`ferrobase_rowkey`].
 //!
+//! - [`behaviour_log`]: article 1's time-related records, tall-narrow and wide-row.
 //! - [`file_search`]: article 2's multi-condition file query, `FuzzyRowFilter` for "one date,
 //!   any user", and a secondary index table kept consistent on every write and delete.
 //! - [`microblog`]: article 4's follow, post and inbox tables with a crash-safe, exactly-once
@@ -12,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod behaviour_log;
 pub mod bytes_text;
 pub mod clock;
 mod error;

@@ -3,6 +3,7 @@
 //! (`--connect thrift://HOST:PORT`).
 
 mod args;
+mod behaviour_log;
 mod file_search;
 mod microblog;
 
@@ -11,6 +12,7 @@ use anyhow::{bail, Result};
 /// The usage text of `ferrobase app`.
 pub const USAGE: &str = "\
 ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND [OPTIONS]
+  behaviour-log [--scheme tall|wide] record | get | range | newest
   file-search  load-example | add | delete | find | on-date | by-index | verify-index | rebuild-index
   microblog    follow | unfollow | post | worker [--once] | home | posts | inbox | fans | following
 ";
@@ -18,6 +20,7 @@ ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND [OPTIONS]
 /// Runs `ferrobase app ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
+        Some("behaviour-log") => behaviour_log::main(&args[1..]),
         Some("file-search") => file_search::main(&args[1..]),
         Some("microblog") => microblog::main(&args[1..]),
         Some("-h") | Some("--help") | None => {
