@@ -7,6 +7,7 @@
 //!   any user", and a secondary index table kept consistent on every write and delete.
 //! - [`microblog`]: article 4's follow, post and inbox tables with a crash-safe, exactly-once
 //!   fan-out worker.
+//! - [`game_log`]: article 3's `account_actiontype_time` log and its shell scan.
 //!
 //! `ferrobase app NAME ...` is the command-line front end; `docs/apps/` describes each
 //! application's schema, keys, scans and a sample session.
@@ -19,6 +20,7 @@ pub mod clock;
 mod error;
 pub mod file_search;
 pub mod filter_text;
+pub mod game_log;
 pub mod microblog;
 pub mod scan_plan;
 pub mod table_setup;

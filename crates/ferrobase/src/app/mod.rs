@@ -5,6 +5,7 @@
 mod args;
 mod behaviour_log;
 mod file_search;
+mod game_log;
 mod microblog;
 
 use anyhow::{bail, Result};
@@ -14,6 +15,7 @@ pub const USAGE: &str = "\
 ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND [OPTIONS]
   behaviour-log [--scheme tall|wide] record | get | range | newest
   file-search  load-example | add | delete | find | on-date | by-index | verify-index | rebuild-index
+  game-log     load-sample | log | query
   microblog    follow | unfollow | post | worker [--once] | home | posts | inbox | fans | following
 ";
 
@@ -22,6 +24,7 @@ pub fn main(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("behaviour-log") => behaviour_log::main(&args[1..]),
         Some("file-search") => file_search::main(&args[1..]),
+        Some("game-log") => game_log::main(&args[1..]),
         Some("microblog") => microblog::main(&args[1..]),
         Some("-h") | Some("--help") | None => {
             print!("{USAGE}");
