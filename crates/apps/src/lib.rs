@@ -8,6 +8,7 @@
 //! - [`microblog`]: article 4's follow, post and inbox tables with a crash-safe, exactly-once
 //!   fan-out worker.
 //! - [`game_log`]: article 3's `account_actiontype_time` log and its shell scan.
+//! - [`textbook`]: article 5's taxonomy, shop and item, purchase records, users and fans.
 //!
 //! `ferrobase app NAME ...` is the command-line front end; `docs/apps/` describes each
 //! application's schema, keys, scans and a sample session.
@@ -24,5 +25,6 @@ pub mod game_log;
 pub mod microblog;
 pub mod scan_plan;
 pub mod table_setup;
+pub mod textbook;
 
 pub use error::{AppError, Result};

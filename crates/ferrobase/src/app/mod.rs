@@ -7,6 +7,7 @@ mod behaviour_log;
 mod file_search;
 mod game_log;
 mod microblog;
+mod textbook;
 
 use anyhow::{bail, Result};
 
@@ -17,6 +18,7 @@ ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND [OPTIONS]
   file-search  load-example | add | delete | find | on-date | by-index | verify-index | rebuild-index
   game-log     load-sample | log | query
   microblog    follow | unfollow | post | worker [--once] | home | posts | inbox | fans | following
+  textbook     load-example | animal-up | animal-down | shop-items | item-shops | buy | purchases | fans
 ";
 
 /// Runs `ferrobase app ARGS`.
@@ -25,6 +27,7 @@ pub fn main(args: &[String]) -> Result<()> {
         Some("behaviour-log") => behaviour_log::main(&args[1..]),
         Some("file-search") => file_search::main(&args[1..]),
         Some("game-log") => game_log::main(&args[1..]),
+        Some("textbook") => textbook::main(&args[1..]),
         Some("microblog") => microblog::main(&args[1..]),
         Some("-h") | Some("--help") | None => {
             print!("{USAGE}");
