@@ -40,6 +40,21 @@ pub struct Action {
     pub report: String,
 }
 
+/// One account's actions of one type from `from` (inclusive) to `to` (exclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogQuery {
+    /// The account.
+    pub account: String,
+    /// The action type.
+    pub action: String,
+    /// The first time, `yyyy-MM-dd HH:mm:ss`, inclusive.
+    pub from: String,
+    /// The stop time, exclusive.
+    pub to: String,
+    /// At most this many rows (the article: [`ARTICLE_LIMIT`]).
+    pub limit: usize,
+}
+
 /// The game log on one connection.
 #[derive(Debug, Clone)]
 pub struct GameLog {
@@ -89,39 +104,25 @@ impl GameLog {
         Ok(())
     }
 
-    /// The article's scan: `account`'s `action`s from `from` (inclusive) to `to` (exclusive),
-    /// columns `oneline:guid` and `oneline:report`, at most `limit` rows.
-    pub fn plan_query(
-        &self,
-        account: &str,
-        action: &str,
-        from: &str,
-        to: &str,
-        limit: usize,
-    ) -> Result<ScanPlan> {
+    /// The article's scan for `q`: columns `oneline:guid` and `oneline:report`, `STARTROW` and
+    /// `STOPROW` built from the account, action and times, `LIMIT`.
+    pub fn plan_query(&self, q: &LogQuery) -> Result<ScanPlan> {
         let mut plan = ScanPlan::range(
-            Self::key(account, action, from)?,
-            Self::key(account, action, to)?,
+            Self::key(&q.account, &q.action, &q.from)?,
+            Self::key(&q.account, &q.action, &q.to)?,
         );
         plan.columns = vec![
             (FAMILY.to_string(), Some(b"guid".to_vec())),
             (FAMILY.to_string(), Some(b"report".to_vec())),
         ];
-        plan.limit = Some(limit);
+        plan.limit = Some(q.limit);
         Ok(plan)
     }
 
     /// Runs [`GameLog::plan_query`]: the actions in time order.
-    pub fn query(
-        &self,
-        account: &str,
-        action: &str,
-        from: &str,
-        to: &str,
-        limit: usize,
-    ) -> Result<Vec<Action>> {
-        let plan = self.plan_query(account, action, from, to, limit)?;
-        plan.run(&self.table)?
+    pub fn query(&self, q: &LogQuery) -> Result<Vec<Action>> {
+        self.plan_query(q)?
+            .run(&self.table)?
             .iter()
             .map(|r| {
                 let key = String::from_utf8_lossy(r.row()).into_owned();

@@ -5,7 +5,7 @@
 mod apps_harness;
 
 use apps_harness::{app, Server};
-use ferrobase_apps::game_log::{GameLog, ARTICLE_LIMIT};
+use ferrobase_apps::game_log::{GameLog, LogQuery, ARTICLE_LIMIT};
 use ferrobase_client::Connection;
 
 const FROM: &str = "2013-04-01 00:00:00";
@@ -17,9 +17,14 @@ fn the_articles_scan_returns_ten_logins_in_time_order() {
     let conn = Connection::open(&format!("file:{}", dir.path().display())).unwrap();
     let log = GameLog::open(&conn).unwrap();
     assert_eq!(log.load_sample().unwrap(), 192);
-    let rows = log
-        .query("u52fa532aae9dc", "login", FROM, TO, ARTICLE_LIMIT)
-        .unwrap();
+    let mut q = LogQuery {
+        account: "u52fa532aae9dc".into(),
+        action: "login".into(),
+        from: FROM.into(),
+        to: TO.into(),
+        limit: ARTICLE_LIMIT,
+    };
+    let rows = log.query(&q).unwrap();
     assert_eq!(rows.len(), 10);
     assert_eq!(rows[0].time, "2013-04-01 08:00:00");
     assert_eq!(rows[9].time, "2014-01-01 08:00:00");
@@ -27,9 +32,8 @@ fn the_articles_scan_returns_ten_logins_in_time_order() {
         .iter()
         .all(|r| r.account == "u52fa532aae9dc" && r.action == "login" && !r.guid.is_empty()));
     // Without the limit: every monthly login from 2013-04 to 2016-03.
-    let all = log
-        .query("u52fa532aae9dc", "login", FROM, TO, 1000)
-        .unwrap();
+    q.limit = 1000;
+    let all = log.query(&q).unwrap();
     assert_eq!(all.len(), 36);
     assert!(all.windows(2).all(|w| w[0].time < w[1].time));
     assert!(GameLog::key("a_b", "login", FROM).is_err());

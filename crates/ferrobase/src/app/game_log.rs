@@ -2,7 +2,7 @@
 
 use super::args::Args;
 use anyhow::{bail, Result};
-use ferrobase_apps::game_log::{Action, GameLog, ARTICLE_LIMIT, TABLE};
+use ferrobase_apps::game_log::{Action, GameLog, LogQuery, ARTICLE_LIMIT, TABLE};
 
 const USAGE: &str = "\
 ferrobase app game-log [--data DIR | --connect URL] COMMAND
@@ -37,17 +37,17 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         "query" => {
             a.only(&["account", "action", "from", "to", "limit"])?;
-            let (account, action): (String, String) = (a.get("account")?, a.get("action")?);
-            let (from, to): (String, String) = (a.get("from")?, a.get("to")?);
-            let limit = a.opt("limit")?.unwrap_or(ARTICLE_LIMIT);
+            let q = LogQuery {
+                account: a.get("account")?,
+                action: a.get("action")?,
+                from: a.get("from")?,
+                to: a.get("to")?,
+                limit: a.opt("limit")?.unwrap_or(ARTICLE_LIMIT),
+            };
             if a.on("explain") {
-                println!(
-                    "{}",
-                    log.plan_query(&account, &action, &from, &to, limit)?
-                        .shell(TABLE)
-                );
+                println!("{}", log.plan_query(&q)?.shell(TABLE));
             }
-            for x in log.query(&account, &action, &from, &to, limit)? {
+            for x in log.query(&q)? {
                 println!(
                     "{}_{}_{} guid={} report={}",
                     x.account, x.action, x.time, x.guid, x.report
