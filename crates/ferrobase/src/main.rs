@@ -4,7 +4,9 @@
 //! - `ferrobase serve`: the HBase Thrift gateway on an embedded engine.
 //! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
+//! - `ferrobase app NAME ...`: the seed articles' example systems (`docs/apps/`).
 
+mod app;
 mod bench;
 mod serve;
 mod shell;
@@ -12,7 +14,7 @@ mod shell;
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n"
 }
 
 fn main() {
@@ -29,6 +31,7 @@ fn run() -> Result<()> {
         Some("serve") => serve::main(&args[1..]),
         Some("shell") => shell::main(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
+        Some("app") => app::main(&args[1..]),
         Some("-h") | Some("--help") | None => {
             print!("{}", usage());
             Ok(())

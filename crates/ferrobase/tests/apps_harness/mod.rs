@@ -1,0 +1,91 @@
+//! Running `ferrobase app ...` and `ferrobase serve` from the seed-application tests.
+
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of the harness"
+)]
+
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+
+/// The binary under test.
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_ferrobase")
+}
+
+/// Runs `ferrobase app ARGS` to completion; panics with its stderr on failure; returns stdout.
+pub fn app(args: &[&str]) -> String {
+    let out = Command::new(binary())
+        .arg("app")
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ferrobase app {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A `ferrobase serve` on an ephemeral port, stopped on drop.
+pub struct Server {
+    child: Child,
+    /// `thrift://127.0.0.1:PORT`.
+    pub url: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    /// Starts a server on a fresh data directory and waits for its address line.
+    pub fn start() -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(binary())
+            .args(["serve", "--port", "0", "--data"])
+            .arg(dir.path())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split(" on ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Server {
+            child,
+            url: format!("thrift://{addr}"),
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so a failing run can be repeated.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a non-zero seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+    }
+}
