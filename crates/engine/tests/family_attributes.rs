@@ -423,6 +423,7 @@ fn limits_and_unknown_names_are_clear_errors() {
 fn pre_split_tables_route_rows_and_split_on_demand() {
     let dir = tempfile::tempdir().unwrap();
     let e = open(dir.path(), 1 << 20);
+    e.admin().create_namespace("ns").unwrap();
     let desc = TableDescriptor::new(TableName::parse("ns:hex").unwrap())
         .with_family(ColumnFamilyDescriptor::new("cf"));
     e.admin()
