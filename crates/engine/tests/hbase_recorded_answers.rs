@@ -314,3 +314,42 @@ fn rule7_a_qualifier_filter_before_column_count_get_filter_lets_it_count_only_wh
     // Row r: a1 and a2, then the third a-column ends the region's scan (HBase's DONE_SCAN).
     assert_eq!(got, vec![cell("r", "a1"), cell("r", "a2")]);
 }
+
+#[test]
+fn a_batch_beside_a_filter_that_decides_whole_rows_is_refused() {
+    // Recorded (batch_with_a_filter_that_decides_whole_rows): HBase's region server sets the
+    // batch after the filter (ProtobufUtil.toScan), so Scan.setBatch throws
+    // IncompatibleFilterException for every such scan, whatever its rows; an IOError through
+    // Thrift. A filter without hasFilterRow is batched as usual.
+    let (_d, _e, t) = table(1);
+    t.put(
+        Put::new("r1")
+            .add_column_ts("cf", "a", 10, "v1")
+            .add_column_ts("cf", "b", 10, "v2"),
+    )
+    .unwrap();
+    t.put(Put::new("r3").add_column_ts("cf", "a", 10, "v5"))
+        .unwrap();
+    for f in [
+        "PageFilter(5)",
+        "SKIP ValueFilter(!=, 'binary:x')",
+        "WHILE ValueFilter(!=, 'binary:x')",
+        "DependentColumnFilter('cf', 'a')",
+        "SingleColumnValueFilter('cf', 'a', =, 'binary:v3', false, false)",
+        "SingleColumnValueExcludeFilter('cf', 'a', =, 'binary:v1')",
+        "ValueFilter(=, 'binary:x') AND PageFilter(3)",
+    ] {
+        for (batch, start) in [(1, ""), (3, ""), (2, "r3")] {
+            let s = Scan::new()
+                .with_start_row(start)
+                .batch(batch)
+                .filter(parse_filter(f.as_bytes()).unwrap());
+            let err = t.scan_all(&s).unwrap_err();
+            assert!(matches!(err, Error::IncompatibleScan(_)), "{f}: {err}");
+        }
+    }
+    let s = Scan::new()
+        .batch(1)
+        .filter(parse_filter(b"ValueFilter(!=, 'binary:x')").unwrap());
+    assert_eq!(t.scan_all(&s).unwrap().len(), 3);
+}

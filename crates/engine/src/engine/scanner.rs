@@ -427,6 +427,7 @@ impl TableScan {
                 hi: stop,
             }
         };
+        check_scan_settings(scan)?;
         let read_point = inner.mvcc.read_point();
         inner.register_read_point(read_point);
         Ok(TableScan {
@@ -571,6 +572,22 @@ impl Drop for TableScan {
     fn drop(&mut self) {
         self.inner.release_read_point(self.read_point);
     }
+}
+
+/// Settings HBase refuses to scan with, whatever the rows: a batch beside a filter that decides
+/// whole rows (`has_filter_row`; the region server's `ProtobufUtil.toScan` sets the batch after
+/// the filter, so `Scan.setBatch` throws `IncompatibleFilterException`).
+fn check_scan_settings(scan: &Scan) -> Result<()> {
+    if let Some(f) = &scan.filter {
+        if scan.batch.is_some() && f.has_filter_row() {
+            return Err(Error::IncompatibleScan(
+                "Cannot set batch on a scan using a filter that returns true for \
+                 filter.hasFilterRow"
+                    .into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn tighter_lo(lo: Bound<Vec<u8>>, b: Vec<u8>) -> Bound<Vec<u8>> {

@@ -314,6 +314,10 @@ impl Filter for FilterList {
             f.set_reversed(r);
         }
     }
+    /// Essential to the list when essential to any member (HBase's `FilterListBase`, AND and OR).
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        self.filters.is_empty() || self.filters.iter().any(|f| f.is_family_essential(family))
+    }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
     }
@@ -365,6 +369,9 @@ impl Filter for SkipFilter {
     }
     fn set_reversed(&mut self, r: bool) {
         self.inner.set_reversed(r);
+    }
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        self.inner.is_family_essential(family)
     }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
@@ -427,6 +434,9 @@ impl Filter for WhileMatchFilter {
     }
     fn set_reversed(&mut self, r: bool) {
         self.inner.set_reversed(r);
+    }
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        self.inner.is_family_essential(family)
     }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())

@@ -140,6 +140,17 @@ pub trait Filter: Send + Sync + std::fmt::Debug {
     }
     /// Tells the filter the scan runs in descending row order.
     fn set_reversed(&mut self, _reversed: bool) {}
+    /// False when the filter needs no cell of `family` to decide a row (HBase's
+    /// `isFamilyEssential`): such a family is loaded on demand, after the row is decided, which
+    /// HBase's reversed scans refuse.
+    fn is_family_essential(&self, _family: &[u8]) -> bool {
+        true
+    }
+    /// True for the filters that seek with hints inside a row (HBase's `HintingFilter`): an AND
+    /// list keeps a row they pass, and asks them about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        false
+    }
     /// A fresh copy with the same configuration and state.
     fn clone_box(&self) -> Box<dyn Filter>;
 }
