@@ -353,3 +353,47 @@ fn a_batch_beside_a_filter_that_decides_whole_rows_is_refused() {
         .filter(parse_filter(b"ValueFilter(!=, 'binary:x')").unwrap());
     assert_eq!(t.scan_all(&s).unwrap().len(), 3);
 }
+
+#[test]
+fn a_reversed_scan_that_would_load_a_family_on_demand_is_refused() {
+    // Recorded (reversed_scan_that_would_load_families_on_demand): HBase's
+    // ReversedRegionScannerImpl refuses families its filter does not need (isFamilyEssential)
+    // with DoNotRetryIOException when it opens, whatever the rows.
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf"))
+                .with_family(ColumnFamilyDescriptor::new("f2")),
+        )
+        .unwrap();
+    let t = e.table("t").unwrap();
+    t.put(
+        Put::new("r1")
+            .add_column_ts("cf", "a", 10, "v1")
+            .add_column_ts("f2", "c", 10, "v2"),
+    )
+    .unwrap();
+    let scvf = "SingleColumnValueFilter('cf', 'a', =, 'binary:v1', true, false)";
+    let scan = |f: &str| {
+        Scan::new()
+            .reversed(true)
+            .filter(parse_filter(f.as_bytes()).unwrap())
+    };
+    for s in [
+        scan(scvf),
+        scan(scvf).add_column("cf", "a").add_column("f2", "c"),
+        scan(&format!("SKIP {scvf}")),
+    ] {
+        let err = t.scan_all(&s).unwrap_err();
+        assert!(matches!(err, Error::IncompatibleScan(_)), "{err}");
+    }
+    // Only the family it needs, or a filter that needs every family: read as usual.
+    assert_eq!(t.scan_all(&scan(scvf).add_family("cf")).unwrap().len(), 1);
+    let keep = "SingleColumnValueFilter('cf', 'a', =, 'binary:v1', false, false)";
+    assert_eq!(t.scan_all(&scan(keep)).unwrap()[0].cells.len(), 2);
+    let either =
+        format!("{scvf} OR SingleColumnValueFilter('f2', 'c', =, 'binary:v2', true, false)");
+    assert_eq!(t.scan_all(&scan(&either)).unwrap().len(), 1);
+}

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::read::{StoreScanner, TimeRange};
 use crate::region::{CloseReason, Region};
-use crate::schema::TableName;
+use crate::schema::{TableDescriptor, TableName};
 use crate::store::StoreRead;
 use bytes::Bytes;
 use std::borrow::Cow;
@@ -428,6 +428,7 @@ impl TableScan {
             }
         };
         check_scan_settings(scan)?;
+        check_reversed_loads_every_family(scan, &entry.descriptor)?;
         let read_point = inner.mvcc.read_point();
         inner.register_read_point(read_point);
         Ok(TableScan {
@@ -586,6 +587,31 @@ fn check_scan_settings(scan: &Scan) -> Result<()> {
                     .into(),
             ));
         }
+    }
+    Ok(())
+}
+
+/// HBase's reversed region scanner cannot load families on demand (`ReversedRegionScannerImpl`
+/// throws `DoNotRetryIOException` when it opens): with a filter, a family of the scan (every
+/// family of the table when the scan names none) that the filter does not need to decide a row
+/// (`is_family_essential` false, e.g. beside a SingleColumnValueFilter whose `filterIfMissing`
+/// is true) would be loaded on demand, so the scan is refused.
+fn check_reversed_loads_every_family(scan: &Scan, table: &TableDescriptor) -> Result<()> {
+    let Some(f) = scan.filter.as_ref().filter(|_| scan.reversed) else {
+        return Ok(());
+    };
+    let on_demand = if scan.columns.is_empty() {
+        table
+            .families
+            .iter()
+            .any(|c| !f.is_family_essential(&c.name))
+    } else {
+        scan.columns.keys().any(|c| !f.is_family_essential(c))
+    };
+    if on_demand {
+        return Err(Error::IncompatibleScan(
+            "Reverse scan with loading CFs on demand is not supported".into(),
+        ));
     }
     Ok(())
 }
