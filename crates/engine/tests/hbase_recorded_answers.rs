@@ -311,7 +311,8 @@ fn rule7_a_qualifier_filter_before_column_count_get_filter_lets_it_count_only_wh
         })
         .collect();
     let cell = |r: &str, q: &str| (r.to_string(), q.to_string());
-    // Row r: a1 and a2, then the third a-column ends the region's scan (HBase's DONE_SCAN).
+    // Row r: a1 and a2; the third a-column ends the family's store scanner (HBase's DONE_SCAN),
+    // so row s, in the same family, is not read.
     assert_eq!(got, vec![cell("r", "a1"), cell("r", "a2")]);
 }
 
@@ -396,4 +397,65 @@ fn a_reversed_scan_that_would_load_a_family_on_demand_is_refused() {
     let either =
         format!("{scvf} OR SingleColumnValueFilter('f2', 'c', =, 'binary:v2', true, false)");
     assert_eq!(t.scan_all(&scan(&either)).unwrap().len(), 1);
+}
+
+#[test]
+fn column_count_get_filter_ends_only_the_stores_that_read_past_its_count() {
+    // Recorded (column_count_get_filter_ends_only_the_stores_that_read_past_it): past its count
+    // the filter rules out everything left, so the store reading (and each later store holding
+    // a cell of the row) closes; the filter is reset before the next row and the other
+    // families' rows come back.
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf"))
+                .with_family(ColumnFamilyDescriptor::new("f2")),
+        )
+        .unwrap();
+    let t = e.table("t").unwrap();
+    let put = |row: &str, cols: &[&str]| {
+        let mut p = Put::new(row);
+        for c in cols {
+            let (f, q) = c.split_once(':').unwrap();
+            p = p.add_column_ts(f, q, 10, "v");
+        }
+        t.put(p).unwrap();
+    };
+    put("r1", &["cf:a", "cf:b", "cf:c"]);
+    put("r2", &["cf:a", "f2:a"]);
+    put("r3", &["f2:a", "f2:b", "f2:c"]);
+    put("r4", &["cf:a", "f2:a"]);
+    put("r5", &["f2:z"]);
+    let got = |s: Scan| -> Vec<String> {
+        t.scan_all(&s)
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.cells.iter())
+            .map(|c| {
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                format!(
+                    "{}/{}:{}",
+                    text(c.row()),
+                    text(c.family()),
+                    text(c.qualifier())
+                )
+            })
+            .collect()
+    };
+    let ccgf = |n: u64| Scan::new().filter(Box::new(ColumnCountGetFilter::new(n)));
+    assert_eq!(
+        got(ccgf(2)),
+        ["r1/cf:a", "r1/cf:b", "r2/f2:a", "r3/f2:a", "r3/f2:b"]
+    );
+    assert_eq!(got(ccgf(1)), ["r1/cf:a", "r2/f2:a", "r3/f2:a"]);
+    assert_eq!(
+        got(ccgf(2).with_start_row("r2")),
+        ["r2/cf:a", "r2/f2:a", "r3/f2:a", "r3/f2:b", "r4/cf:a"]
+    );
+    assert_eq!(
+        got(ccgf(1).reversed(true)),
+        ["r5/f2:z", "r4/cf:a", "r2/cf:a", "r1/cf:a"]
+    );
 }

@@ -215,6 +215,11 @@ impl RegionScanner {
     /// `next_row`, with `row` the buffer for the row key.
     fn next_row_into(&mut self, row: &mut Vec<u8>) -> Result<Option<Vec<Cell>>> {
         loop {
+            // HBase resets the filter after each row, then asks `filterAllRemaining`: a filter
+            // whose reset clears it (ColumnCountGetFilter) goes on to the next row.
+            if let Some(f) = self.filter.as_mut() {
+                f.reset();
+            }
             if self.done
                 || self
                     .filter
@@ -230,7 +235,6 @@ impl RegionScanner {
             self.done = self.single_row;
             self.rows_examined += 1;
             if let Some(f) = self.filter.as_mut() {
-                f.reset();
                 if f.filter_row_key(row) {
                     let hint = f.next_row_hint(row);
                     self.skip_row(row, hint)?;
@@ -254,6 +258,8 @@ impl RegionScanner {
                     s.seek_forward(&CellKey::after_row(row))?;
                 }
             }
+            // A store the filter ended (HBase's DONE_SCAN closes its scanner) reads no more.
+            self.stores.retain(|s| !s.is_done());
             if let Some(f) = self.filter.as_mut() {
                 if f.has_filter_row() {
                     f.filter_row_cells(&mut cells);

@@ -20,6 +20,9 @@ pub struct StoreScanner {
     matcher: QueryMatcher,
     /// The read is a Get of one row: once the row is done the cursor is not moved past it.
     single_row: bool,
+    /// The filter ruled out the rest of the scan while this store read (HBase's DONE_SCAN
+    /// closes the store's scanner): the store returns nothing more.
+    done: bool,
 }
 
 impl StoreScanner {
@@ -35,7 +38,13 @@ impl StoreScanner {
             cursor,
             matcher,
             single_row,
+            done: false,
         }
+    }
+
+    /// True once the filter ended this store's part of the scan (HBase's DONE_SCAN).
+    pub fn is_done(&self) -> bool {
+        self.done
     }
 
     /// The store's family.
@@ -94,7 +103,30 @@ impl StoreScanner {
     /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`
     /// as client cells of this store's family.
     /// Leaves the cursor after the row. `filter` runs at the matcher's filter stage.
+    ///
+    /// As HBase's `StoreScanner.next` matches the cell after the row too, and its matcher asks
+    /// `filter_all_remaining` before it looks at the row: a filter that rules out the rest of
+    /// the scan once this store has read the row (ColumnCountGetFilter past its count) ends the
+    /// store (`is_done`), though the filter is reset for the next row and the other stores go on.
     pub fn read_row(
+        &mut self,
+        row: &[u8],
+        out: &mut Vec<Cell>,
+        mut filter: Option<&mut dyn Filter>,
+    ) -> Result<()> {
+        self.read_row_cells(
+            row,
+            out,
+            filter.as_mut().map(|f| &mut **f as &mut dyn Filter),
+        )?;
+        if !self.single_row && filter.is_some_and(|f| f.filter_all_remaining()) {
+            self.done = true;
+        }
+        Ok(())
+    }
+
+    /// `read_row` without the end-of-row check.
+    fn read_row_cells(
         &mut self,
         row: &[u8],
         out: &mut Vec<Cell>,
@@ -120,8 +152,10 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextRow => {
                     self.cursor.take_cell(&self.family, out)?;
+                    if self.single_row {
+                        return Ok(());
+                    }
                     self.skip_row(row)?;
-                    return Ok(());
                 }
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
@@ -129,10 +163,16 @@ impl StoreScanner {
                     Self::skip_column(&mut self.cursor, row, self.matcher.column())?;
                 }
                 MatchCode::SeekNextRow => {
+                    if self.single_row {
+                        return Ok(());
+                    }
                     self.skip_row(row)?;
-                    return Ok(());
                 }
                 MatchCode::SeekTo(key) => self.cursor.seek_forward(&key)?,
+                MatchCode::DoneScan => {
+                    self.done = true;
+                    return Ok(());
+                }
             }
         }
     }
