@@ -184,6 +184,24 @@ def column_count_get_filter_ends_only_the_stores_that_read_past_it(s):
     s.row(b"r1", columns=None)
 
 
+def or_list_keeps_a_row_unless_every_member_filter_row_drops_it(s):
+    # FilterListWithOR.filterRow drops a row only when every member's filterRow does. A member
+    # that excluded the row by key answers its own filterRow: InclusiveStopFilter has none (it
+    # keeps the row), PrefixFilter and RowFilter drop it. run.py --seed 2 --episode 2.
+    s.create({"cf": 1})
+    s.put(b"r1\x00", {b"cf:a": b"v1"}, timestamp=10)
+    s.put(b"r1", {b"cf:q3": b"a"}, timestamp=10)
+    s.put(b"r2", {b"cf:a": b"v2"}, timestamp=10)
+    scvf = b"SingleColumnValueFilter('cf', 'q3', <, 'binary:r2', true, false)"
+    s.scan(filter=b"(InclusiveStopFilter('r1') OR " + scvf + b") AND PrefixFilter('r1')")
+    s.scan(filter=b"InclusiveStopFilter('r1') OR " + scvf)
+    s.scan(filter=b"PrefixFilter('r2') OR " + scvf)
+    s.scan(filter=b"RowFilter(=, 'binary:r2') OR " + scvf)
+    s.scan(filter=b"RowFilter(=, 'binary:r2') OR ValueFilter(=, 'binary:v1')")
+    s.scan(filter=b"PrefixFilter('r1') OR ValueFilter(=, 'binary:v2')")
+    s.scan(filter=b"InclusiveStopFilter('r1') OR ValueFilter(=, 'binary:v2')", reverse=True)
+
+
 CASES = [
     rule1_value_filter_sees_only_versions_within_versions,
     rule1_timestamps_filter_sees_only_versions_within_versions,
@@ -201,6 +219,7 @@ CASES = [
     batch_with_a_filter_that_decides_whole_rows,
     reversed_scan_that_would_load_families_on_demand,
     column_count_get_filter_ends_only_the_stores_that_read_past_it,
+    or_list_keeps_a_row_unless_every_member_filter_row_drops_it,
 ]
 
 # Known divergences, as the first run against Apache HBase 2.6.1 found them (case name -> reason).

@@ -165,7 +165,10 @@ fn each_filter_matches_a_naive_evaluation_forward_and_reversed() {
             let s = Scan::new()
                 .reversed(true)
                 .filter(parse_filter(text.as_bytes()).unwrap());
-            assert!(matches!(t.scan_all(&s), Err(Error::IncompatibleScan(_))), "{text}");
+            assert!(
+                matches!(t.scan_all(&s), Err(Error::IncompatibleScan(_))),
+                "{text}"
+            );
         } else {
             assert_eq!(scan(&t, Some(text), true), want_rev, "reversed: {text}");
         }

@@ -459,3 +459,42 @@ fn column_count_get_filter_ends_only_the_stores_that_read_past_its_count() {
         ["r5/f2:z", "r4/cf:a", "r2/cf:a", "r1/cf:a"]
     );
 }
+
+#[test]
+fn an_or_list_drops_a_row_only_when_every_members_filter_row_does() {
+    // Recorded (or_list_keeps_a_row_unless_every_member_filter_row_drops_it, found by
+    // run.py --seed 2 --episode 2): InclusiveStopFilter past its row has no filterRow, so the
+    // OR list keeps row r1\x00 although the SingleColumnValueFilter drops it (filterIfMissing).
+    let (_d, _e, t) = table(1);
+    t.put(Put::new(b"r1\x00".to_vec()).add_column_ts("cf", "a", 10, "v1"))
+        .unwrap();
+    t.put(Put::new("r1").add_column_ts("cf", "q3", 10, "a"))
+        .unwrap();
+    t.put(Put::new("r2").add_column_ts("cf", "a", 10, "v2"))
+        .unwrap();
+    let scvf = "SingleColumnValueFilter('cf', 'q3', <, 'binary:r2', true, false)";
+    let rows = |f: &str| -> Vec<Vec<u8>> {
+        let s = Scan::new().filter(parse_filter(f.as_bytes()).unwrap());
+        t.scan_all(&s)
+            .unwrap()
+            .iter()
+            .map(|r| r.row().to_vec())
+            .collect()
+    };
+    let r = |k: &[u8]| k.to_vec();
+    assert_eq!(
+        rows(&format!(
+            "(InclusiveStopFilter('r1') OR {scvf}) AND PrefixFilter('r1')"
+        )),
+        [r(b"r1"), r(b"r1\x00")]
+    );
+    // PrefixFilter and RowFilter do drop the rows they excluded by key.
+    assert_eq!(
+        rows(&format!("PrefixFilter('r2') OR {scvf}")),
+        [r(b"r1"), r(b"r2")]
+    );
+    assert_eq!(
+        rows(&format!("RowFilter(=, 'binary:r2') OR {scvf}")),
+        [r(b"r1"), r(b"r2")]
+    );
+}

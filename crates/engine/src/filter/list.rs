@@ -24,8 +24,8 @@ pub enum ListOperator {
 pub struct FilterList {
     op: ListOperator,
     filters: Vec<Box<dyn Filter>>,
-    /// Which members excluded the current row by key: in an OR list they answer NEXT_ROW for
-    /// its cells, as HBase's row-key filters do.
+    /// Which members excluded the current row by key (or were done): only the row hints use
+    /// it; a member's own `filter_cell` and `filter_row` keep its verdict, as in HBase.
     row_excluded: Vec<bool>,
     /// Each member's answer for the current cell (None: not asked).
     last: Vec<Option<ReturnCode>>,
@@ -92,13 +92,9 @@ impl FilterList {
             if f.filter_all_remaining() {
                 continue;
             }
-            let local = if self.row_excluded[i] {
-                ReturnCode::NextRow
-            } else {
-                match decided_by_previous(f.as_ref(), c, self.previous[i].as_ref()) {
-                    Some(code) => code,
-                    None => f.filter_cell(c),
-                }
+            let local = match decided_by_previous(f.as_ref(), c, self.previous[i].as_ref()) {
+                Some(code) => code,
+                None => f.filter_cell(c),
             };
             self.last[i] = Some(local);
             self.previous[i] = match local {
@@ -213,6 +209,8 @@ impl Filter for FilterList {
             ListOperator::MustPassOne => self.filters.iter().all(|f| f.filter_all_remaining()),
         }
     }
+    /// Every member not done is asked (HBase's `FilterListWithAND`/`WithOR.filterRowKey`), so
+    /// row-key filters see every row; AND excludes the row if any member does, OR if all do.
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         let mut any = false;
         let mut all = true;
@@ -293,17 +291,13 @@ impl Filter for FilterList {
     }
     /// AND: true at the first member that excludes the row; OR: false at the first that keeps
     /// it. Later members are not asked, as in HBase (a PageFilter behind them does not count
-    /// the row).
+    /// the row). Each member answers for itself, done or not: an InclusiveStopFilter past its
+    /// row has no `filter_row`, so an OR list holding one drops no row by `filter_row`.
     fn filter_row(&mut self) -> bool {
         if self.filters.is_empty() {
             return false;
         }
-        let excluded = &self.row_excluded;
-        let mut outs = self
-            .filters
-            .iter_mut()
-            .enumerate()
-            .map(|(i, f)| f.filter_row() || excluded[i]);
+        let mut outs = self.filters.iter_mut().map(|f| f.filter_row());
         match self.op {
             ListOperator::MustPassAll => outs.any(|out| out),
             ListOperator::MustPassOne => outs.all(|out| out),

@@ -8,6 +8,24 @@
 //! `next_column_hint` for seeks inside the row), `transform_cell` on included cells, then
 //! `filter_row_cells` and `filter_row` for the assembled row.
 
+/// `filter_cell` and `filter_row` of a row-key filter that keeps its verdict on the current row
+/// in a `row_out` field, as HBase's do: NEXT_ROW for the cells of a row it excluded (asked in
+/// an OR list that another member passed), and the verdict again in `filter_row`.
+macro_rules! row_verdict {
+    () => {
+        fn filter_cell(&mut self, _c: &$crate::filter::CellRef<'_>) -> $crate::filter::ReturnCode {
+            if self.row_out {
+                $crate::filter::ReturnCode::NextRow
+            } else {
+                $crate::filter::ReturnCode::Include
+            }
+        }
+        fn filter_row(&mut self) -> bool {
+            self.row_out
+        }
+    };
+}
+
 mod column_filters;
 mod comparator;
 mod fuzzy;
