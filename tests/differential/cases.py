@@ -202,6 +202,17 @@ def or_list_keeps_a_row_unless_every_member_filter_row_drops_it(s):
     s.scan(filter=b"InclusiveStopFilter('r1') OR ValueFilter(=, 'binary:v2')", reverse=True)
 
 
+def while_does_not_pass_filter_row_cells_to_its_filter(s):
+    # HBase's WhileMatchFilter does not delegate filterRowCells, and DependentColumnFilter's
+    # filterRow is false: WHILE DependentColumnFilter keeps every cell (run.py --seed 12).
+    s.create({"cf": 1, "f2": 1})
+    s.put(b"r0", {b"f2:a": b"v8"}, timestamp=54)
+    s.put(b"r1", {b"cf:n": b"v5", b"f2:a": b"v2"}, timestamp=52)
+    s.put(b"r2", {b"cf:n": b"v7", b"cf:a": b"v1"}, timestamp=15)
+    s.scan(filter=b"WHILE DependentColumnFilter('cf', 'n')")
+    s.scan(filter=b"DependentColumnFilter('cf', 'n')")
+
+
 CASES = [
     rule1_value_filter_sees_only_versions_within_versions,
     rule1_timestamps_filter_sees_only_versions_within_versions,
@@ -220,6 +231,7 @@ CASES = [
     reversed_scan_that_would_load_families_on_demand,
     column_count_get_filter_ends_only_the_stores_that_read_past_it,
     or_list_keeps_a_row_unless_every_member_filter_row_drops_it,
+    while_does_not_pass_filter_row_cells_to_its_filter,
 ]
 
 # Known divergences, as the first run against Apache HBase 2.6.1 found them (case name -> reason).

@@ -498,3 +498,23 @@ fn an_or_list_drops_a_row_only_when_every_members_filter_row_does() {
         [r(b"r1"), r(b"r2")]
     );
 }
+
+#[test]
+fn while_does_not_pass_filter_row_cells_to_a_dependent_column_filter() {
+    // Recorded (while_does_not_pass_filter_row_cells_to_its_filter, found by run.py --seed 12):
+    // HBase's WhileMatchFilter has no filterRowCells and DependentColumnFilter's filterRow is
+    // false, so every cell of every row comes back.
+    let (_d, _e, t) = table(1);
+    t.put(Put::new("r0").add_column_ts("cf", "a", 54, "v8"))
+        .unwrap();
+    t.put(Put::new("r1").add_column_ts("cf", "n", 52, "v5"))
+        .unwrap();
+    let rows = |f: &str| t.scan_all(&Scan::new().filter(parse_filter(f.as_bytes()).unwrap()));
+    assert_eq!(
+        rows("WHILE DependentColumnFilter('cf', 'n')")
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(rows("DependentColumnFilter('cf', 'n')").unwrap().len(), 1);
+}

@@ -247,8 +247,10 @@ impl Filter for DependentColumnFilter {
         let stamps = &self.stamps;
         cells.retain(|c| stamps.contains(&c.timestamp()));
     }
+    /// Never by itself (HBase's returns false): a row without the reference column loses its
+    /// cells in `filter_row_cells` instead.
     fn filter_row(&mut self) -> bool {
-        self.stamps.is_empty()
+        false
     }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
