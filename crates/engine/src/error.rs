@@ -71,6 +71,12 @@ pub enum Error {
         /// The cell's value length in bytes.
         width: usize,
     },
+    /// A scan combines settings HBase refuses to run together (HBase's
+    /// `IncompatibleFilterException` for a batch with a filter that decides whole rows, and its
+    /// `DoNotRetryIOException` for a reversed scan that would load families on demand; both an
+    /// `IOError` through Thrift).
+    #[error("{0}")]
+    IncompatibleScan(String),
     /// A row key, qualifier or value exceeded a size limit.
     #[error("{what} is {size} bytes, more than the limit of {limit} bytes")]
     TooLarge {

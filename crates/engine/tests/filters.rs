@@ -159,7 +159,19 @@ fn each_filter_matches_a_naive_evaluation_forward_and_reversed() {
         assert_eq!(got, want, "forward: {text}");
         let mut want_rev = want.clone();
         want_rev.reverse();
-        assert_eq!(scan(&t, Some(text), true), want_rev, "reversed: {text}");
+        if text.contains("true, true)") {
+            // filterIfMissing: the other family would be loaded on demand, which HBase's
+            // reversed scans refuse.
+            let s = Scan::new()
+                .reversed(true)
+                .filter(parse_filter(text.as_bytes()).unwrap());
+            assert!(
+                matches!(t.scan_all(&s), Err(Error::IncompatibleScan(_))),
+                "{text}"
+            );
+        } else {
+            assert_eq!(scan(&t, Some(text), true), want_rev, "reversed: {text}");
+        }
         // And in Gets, row by row.
         for (row, _) in all.iter().step_by(37) {
             let g = t

@@ -311,6 +311,210 @@ fn rule7_a_qualifier_filter_before_column_count_get_filter_lets_it_count_only_wh
         })
         .collect();
     let cell = |r: &str, q: &str| (r.to_string(), q.to_string());
-    // Row r: a1 and a2, then the third a-column ends the region's scan (HBase's DONE_SCAN).
+    // Row r: a1 and a2; the third a-column ends the family's store scanner (HBase's DONE_SCAN),
+    // so row s, in the same family, is not read.
     assert_eq!(got, vec![cell("r", "a1"), cell("r", "a2")]);
+}
+
+#[test]
+fn a_batch_beside_a_filter_that_decides_whole_rows_is_refused() {
+    // Recorded (batch_with_a_filter_that_decides_whole_rows): HBase's region server sets the
+    // batch after the filter (ProtobufUtil.toScan), so Scan.setBatch throws
+    // IncompatibleFilterException for every such scan, whatever its rows; an IOError through
+    // Thrift. A filter without hasFilterRow is batched as usual.
+    let (_d, _e, t) = table(1);
+    t.put(
+        Put::new("r1")
+            .add_column_ts("cf", "a", 10, "v1")
+            .add_column_ts("cf", "b", 10, "v2"),
+    )
+    .unwrap();
+    t.put(Put::new("r3").add_column_ts("cf", "a", 10, "v5"))
+        .unwrap();
+    for f in [
+        "PageFilter(5)",
+        "SKIP ValueFilter(!=, 'binary:x')",
+        "WHILE ValueFilter(!=, 'binary:x')",
+        "DependentColumnFilter('cf', 'a')",
+        "SingleColumnValueFilter('cf', 'a', =, 'binary:v3', false, false)",
+        "SingleColumnValueExcludeFilter('cf', 'a', =, 'binary:v1')",
+        "ValueFilter(=, 'binary:x') AND PageFilter(3)",
+    ] {
+        for (batch, start) in [(1, ""), (3, ""), (2, "r3")] {
+            let s = Scan::new()
+                .with_start_row(start)
+                .batch(batch)
+                .filter(parse_filter(f.as_bytes()).unwrap());
+            let err = t.scan_all(&s).unwrap_err();
+            assert!(matches!(err, Error::IncompatibleScan(_)), "{f}: {err}");
+        }
+    }
+    let s = Scan::new()
+        .batch(1)
+        .filter(parse_filter(b"ValueFilter(!=, 'binary:x')").unwrap());
+    assert_eq!(t.scan_all(&s).unwrap().len(), 3);
+}
+
+#[test]
+fn a_reversed_scan_that_would_load_a_family_on_demand_is_refused() {
+    // Recorded (reversed_scan_that_would_load_families_on_demand): HBase's
+    // ReversedRegionScannerImpl refuses families its filter does not need (isFamilyEssential)
+    // with DoNotRetryIOException when it opens, whatever the rows.
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf"))
+                .with_family(ColumnFamilyDescriptor::new("f2")),
+        )
+        .unwrap();
+    let t = e.table("t").unwrap();
+    t.put(
+        Put::new("r1")
+            .add_column_ts("cf", "a", 10, "v1")
+            .add_column_ts("f2", "c", 10, "v2"),
+    )
+    .unwrap();
+    let scvf = "SingleColumnValueFilter('cf', 'a', =, 'binary:v1', true, false)";
+    let scan = |f: &str| {
+        Scan::new()
+            .reversed(true)
+            .filter(parse_filter(f.as_bytes()).unwrap())
+    };
+    for s in [
+        scan(scvf),
+        scan(scvf).add_column("cf", "a").add_column("f2", "c"),
+        scan(&format!("SKIP {scvf}")),
+    ] {
+        let err = t.scan_all(&s).unwrap_err();
+        assert!(matches!(err, Error::IncompatibleScan(_)), "{err}");
+    }
+    // Only the family it needs, or a filter that needs every family: read as usual.
+    assert_eq!(t.scan_all(&scan(scvf).add_family("cf")).unwrap().len(), 1);
+    let keep = "SingleColumnValueFilter('cf', 'a', =, 'binary:v1', false, false)";
+    assert_eq!(t.scan_all(&scan(keep)).unwrap()[0].cells.len(), 2);
+    let either =
+        format!("{scvf} OR SingleColumnValueFilter('f2', 'c', =, 'binary:v2', true, false)");
+    assert_eq!(t.scan_all(&scan(&either)).unwrap().len(), 1);
+}
+
+#[test]
+fn column_count_get_filter_ends_only_the_stores_that_read_past_its_count() {
+    // Recorded (column_count_get_filter_ends_only_the_stores_that_read_past_it): past its count
+    // the filter rules out everything left, so the store reading (and each later store holding
+    // a cell of the row) closes; the filter is reset before the next row and the other
+    // families' rows come back.
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf"))
+                .with_family(ColumnFamilyDescriptor::new("f2")),
+        )
+        .unwrap();
+    let t = e.table("t").unwrap();
+    let put = |row: &str, cols: &[&str]| {
+        let mut p = Put::new(row);
+        for c in cols {
+            let (f, q) = c.split_once(':').unwrap();
+            p = p.add_column_ts(f, q, 10, "v");
+        }
+        t.put(p).unwrap();
+    };
+    put("r1", &["cf:a", "cf:b", "cf:c"]);
+    put("r2", &["cf:a", "f2:a"]);
+    put("r3", &["f2:a", "f2:b", "f2:c"]);
+    put("r4", &["cf:a", "f2:a"]);
+    put("r5", &["f2:z"]);
+    let got = |s: Scan| -> Vec<String> {
+        t.scan_all(&s)
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.cells.iter())
+            .map(|c| {
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                format!(
+                    "{}/{}:{}",
+                    text(c.row()),
+                    text(c.family()),
+                    text(c.qualifier())
+                )
+            })
+            .collect()
+    };
+    let ccgf = |n: u64| Scan::new().filter(Box::new(ColumnCountGetFilter::new(n)));
+    assert_eq!(
+        got(ccgf(2)),
+        ["r1/cf:a", "r1/cf:b", "r2/f2:a", "r3/f2:a", "r3/f2:b"]
+    );
+    assert_eq!(got(ccgf(1)), ["r1/cf:a", "r2/f2:a", "r3/f2:a"]);
+    assert_eq!(
+        got(ccgf(2).with_start_row("r2")),
+        ["r2/cf:a", "r2/f2:a", "r3/f2:a", "r3/f2:b", "r4/cf:a"]
+    );
+    assert_eq!(
+        got(ccgf(1).reversed(true)),
+        ["r5/f2:z", "r4/cf:a", "r2/cf:a", "r1/cf:a"]
+    );
+}
+
+#[test]
+fn an_or_list_drops_a_row_only_when_every_members_filter_row_does() {
+    // Recorded (or_list_keeps_a_row_unless_every_member_filter_row_drops_it, found by
+    // run.py --seed 2 --episode 2): InclusiveStopFilter past its row has no filterRow, so the
+    // OR list keeps row r1\x00 although the SingleColumnValueFilter drops it (filterIfMissing).
+    let (_d, _e, t) = table(1);
+    t.put(Put::new(b"r1\x00".to_vec()).add_column_ts("cf", "a", 10, "v1"))
+        .unwrap();
+    t.put(Put::new("r1").add_column_ts("cf", "q3", 10, "a"))
+        .unwrap();
+    t.put(Put::new("r2").add_column_ts("cf", "a", 10, "v2"))
+        .unwrap();
+    let scvf = "SingleColumnValueFilter('cf', 'q3', <, 'binary:r2', true, false)";
+    let rows = |f: &str| -> Vec<Vec<u8>> {
+        let s = Scan::new().filter(parse_filter(f.as_bytes()).unwrap());
+        t.scan_all(&s)
+            .unwrap()
+            .iter()
+            .map(|r| r.row().to_vec())
+            .collect()
+    };
+    let r = |k: &[u8]| k.to_vec();
+    assert_eq!(
+        rows(&format!(
+            "(InclusiveStopFilter('r1') OR {scvf}) AND PrefixFilter('r1')"
+        )),
+        [r(b"r1"), r(b"r1\x00")]
+    );
+    // PrefixFilter and RowFilter do drop the rows they excluded by key.
+    assert_eq!(
+        rows(&format!("PrefixFilter('r2') OR {scvf}")),
+        [r(b"r1"), r(b"r2")]
+    );
+    assert_eq!(
+        rows(&format!("RowFilter(=, 'binary:r2') OR {scvf}")),
+        [r(b"r1"), r(b"r2")]
+    );
+}
+
+#[test]
+fn while_does_not_pass_filter_row_cells_to_a_dependent_column_filter() {
+    // Recorded (while_does_not_pass_filter_row_cells_to_its_filter, found by run.py --seed 12):
+    // HBase's WhileMatchFilter has no filterRowCells and DependentColumnFilter's filterRow is
+    // false, so every cell of every row comes back.
+    let (_d, _e, t) = table(1);
+    t.put(Put::new("r0").add_column_ts("cf", "a", 54, "v8"))
+        .unwrap();
+    t.put(Put::new("r1").add_column_ts("cf", "n", 52, "v5"))
+        .unwrap();
+    let rows = |f: &str| t.scan_all(&Scan::new().filter(parse_filter(f.as_bytes()).unwrap()));
+    assert_eq!(
+        rows("WHILE DependentColumnFilter('cf', 'n')")
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(rows("DependentColumnFilter('cf', 'n')").unwrap().len(), 1);
 }

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::read::{PieceBudget, RowEnd, StoreScanner, TimeRange};
 use crate::region::{CloseReason, Region};
-use crate::schema::TableName;
+use crate::schema::{TableDescriptor, TableName};
 use crate::store::StoreRead;
 use bytes::Bytes;
 use std::borrow::Cow;
@@ -253,6 +253,11 @@ impl RegionScanner {
     /// key in `row`. False when the scan is done.
     fn begin_row(&mut self, row: &mut Vec<u8>) -> Result<bool> {
         loop {
+            // HBase resets the filter after each row, then asks `filterAllRemaining`: a filter
+            // whose reset clears it (ColumnCountGetFilter) goes on to the next row.
+            if let Some(f) = self.filter.as_mut() {
+                f.reset();
+            }
             if self.done
                 || self
                     .filter
@@ -267,7 +272,6 @@ impl RegionScanner {
             self.done = self.single_row;
             self.rows_examined += 1;
             if let Some(f) = self.filter.as_mut() {
-                f.reset();
                 if f.filter_row_key(row) {
                     let hint = f.next_row_hint(row);
                     self.skip_row(row, hint)?;
@@ -320,6 +324,8 @@ impl RegionScanner {
             if paused {
                 self.open_row = Some(open);
             }
+            // A store the filter ended (HBase's DONE_SCAN closes its scanner) reads no more.
+            self.stores.retain(|s| !s.is_done());
             if let Some(f) = self.filter.as_mut() {
                 if whole_row {
                     if f.has_filter_row() {
@@ -501,6 +507,8 @@ impl TableScan {
                 hi: stop,
             }
         };
+        check_scan_settings(scan)?;
+        check_reversed_loads_every_family(scan, &entry.descriptor)?;
         let read_point = inner.mvcc.read_point();
         inner.register_read_point(read_point);
         Ok(TableScan {
@@ -658,6 +666,47 @@ fn piece_budget(scan: &Scan) -> Option<PieceBudget> {
         cells_left: scan.batch.unwrap_or(usize::MAX),
         bytes_left: bytes.unwrap_or(usize::MAX),
     })
+}
+
+/// Settings HBase refuses to scan with, whatever the rows: a batch beside a filter that decides
+/// whole rows (`has_filter_row`; the region server's `ProtobufUtil.toScan` sets the batch after
+/// the filter, so `Scan.setBatch` throws `IncompatibleFilterException`).
+fn check_scan_settings(scan: &Scan) -> Result<()> {
+    if let Some(f) = &scan.filter {
+        if scan.batch.is_some() && f.has_filter_row() {
+            return Err(Error::IncompatibleScan(
+                "Cannot set batch on a scan using a filter that returns true for \
+                 filter.hasFilterRow"
+                    .into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// HBase's reversed region scanner cannot load families on demand (`ReversedRegionScannerImpl`
+/// throws `DoNotRetryIOException` when it opens): with a filter, a family of the scan (every
+/// family of the table when the scan names none) that the filter does not need to decide a row
+/// (`is_family_essential` false, e.g. beside a SingleColumnValueFilter whose `filterIfMissing`
+/// is true) would be loaded on demand, so the scan is refused.
+fn check_reversed_loads_every_family(scan: &Scan, table: &TableDescriptor) -> Result<()> {
+    let Some(f) = scan.filter.as_ref().filter(|_| scan.reversed) else {
+        return Ok(());
+    };
+    let on_demand = if scan.columns.is_empty() {
+        table
+            .families
+            .iter()
+            .any(|c| !f.is_family_essential(&c.name))
+    } else {
+        scan.columns.keys().any(|c| !f.is_family_essential(c))
+    };
+    if on_demand {
+        return Err(Error::IncompatibleScan(
+            "Reverse scan with loading CFs on demand is not supported".into(),
+        ));
+    }
+    Ok(())
 }
 
 fn tighter_lo(lo: Bound<Vec<u8>>, b: Vec<u8>) -> Bound<Vec<u8>> {

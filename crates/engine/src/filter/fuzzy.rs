@@ -10,6 +10,9 @@ pub struct FuzzyRowFilter {
     rules: Vec<(Vec<u8>, Vec<u8>)>,
     reversed: bool,
     done: bool,
+    /// The current row's key matched no rule: its cells answer NEXT_ROW (in an OR list that
+    /// another member passed) and `filter_row` drops it.
+    row_out: bool,
 }
 
 impl FuzzyRowFilter {
@@ -26,6 +29,7 @@ impl FuzzyRowFilter {
             rules,
             reversed: false,
             done: false,
+            row_out: false,
         }
     }
 
@@ -75,10 +79,15 @@ impl Filter for FuzzyRowFilter {
     fn filter_all_remaining(&self) -> bool {
         self.done
     }
+    fn reset(&mut self) {
+        self.row_out = false;
+    }
+    row_verdict!();
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         if self.rules.iter().any(|(k, m)| Self::matches(row, k, m)) {
             return false;
         }
+        self.row_out = true;
         if !self.reversed
             && self
                 .rules

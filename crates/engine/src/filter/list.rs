@@ -24,8 +24,8 @@ pub enum ListOperator {
 pub struct FilterList {
     op: ListOperator,
     filters: Vec<Box<dyn Filter>>,
-    /// Which members excluded the current row by key: in an OR list they answer NEXT_ROW for
-    /// its cells, as HBase's row-key filters do.
+    /// Which members excluded the current row by key (or were done): only the row hints use
+    /// it; a member's own `filter_cell` and `filter_row` keep its verdict, as in HBase.
     row_excluded: Vec<bool>,
     /// Each member's answer for the current cell (None: not asked).
     last: Vec<Option<ReturnCode>>,
@@ -92,13 +92,9 @@ impl FilterList {
             if f.filter_all_remaining() {
                 continue;
             }
-            let local = if self.row_excluded[i] {
-                ReturnCode::NextRow
-            } else {
-                match decided_by_previous(f.as_ref(), c, self.previous[i].as_ref()) {
-                    Some(code) => code,
-                    None => f.filter_cell(c),
-                }
+            let local = match decided_by_previous(f.as_ref(), c, self.previous[i].as_ref()) {
+                Some(code) => code,
+                None => f.filter_cell(c),
             };
             self.last[i] = Some(local);
             self.previous[i] = match local {
@@ -213,6 +209,8 @@ impl Filter for FilterList {
             ListOperator::MustPassOne => self.filters.iter().all(|f| f.filter_all_remaining()),
         }
     }
+    /// Every member not done is asked (HBase's `FilterListWithAND`/`WithOR.filterRowKey`), so
+    /// row-key filters see every row; AND excludes the row if any member does, OR if all do.
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         let mut any = false;
         let mut all = true;
@@ -293,17 +291,13 @@ impl Filter for FilterList {
     }
     /// AND: true at the first member that excludes the row; OR: false at the first that keeps
     /// it. Later members are not asked, as in HBase (a PageFilter behind them does not count
-    /// the row).
+    /// the row). Each member answers for itself, done or not: an InclusiveStopFilter past its
+    /// row has no `filter_row`, so an OR list holding one drops no row by `filter_row`.
     fn filter_row(&mut self) -> bool {
         if self.filters.is_empty() {
             return false;
         }
-        let excluded = &self.row_excluded;
-        let mut outs = self
-            .filters
-            .iter_mut()
-            .enumerate()
-            .map(|(i, f)| f.filter_row() || excluded[i]);
+        let mut outs = self.filters.iter_mut().map(|f| f.filter_row());
         match self.op {
             ListOperator::MustPassAll => outs.any(|out| out),
             ListOperator::MustPassOne => outs.all(|out| out),
@@ -313,6 +307,10 @@ impl Filter for FilterList {
         for f in &mut self.filters {
             f.set_reversed(r);
         }
+    }
+    /// Essential to the list when essential to any member (HBase's `FilterListBase`, AND and OR).
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        self.filters.is_empty() || self.filters.iter().any(|f| f.is_family_essential(family))
     }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
@@ -366,6 +364,9 @@ impl Filter for SkipFilter {
     fn set_reversed(&mut self, r: bool) {
         self.inner.set_reversed(r);
     }
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        self.inner.is_family_essential(family)
+    }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
     }
@@ -414,11 +415,10 @@ impl Filter for WhileMatchFilter {
     fn transforms_cells(&self) -> bool {
         self.inner.transforms_cells()
     }
+    /// HBase's WhileMatchFilter does not pass `filterRowCells` on: a DependentColumnFilter
+    /// inside it drops no cell.
     fn has_filter_row(&self) -> bool {
         true
-    }
-    fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
-        self.inner.filter_row_cells(cells);
     }
     fn filter_row(&mut self) -> bool {
         let out = self.inner.filter_row();
@@ -427,6 +427,9 @@ impl Filter for WhileMatchFilter {
     }
     fn set_reversed(&mut self, r: bool) {
         self.inner.set_reversed(r);
+    }
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        self.inner.is_family_essential(family)
     }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())

@@ -8,6 +8,24 @@
 //! `next_column_hint` for seeks inside the row), `transform_cell` on included cells, then
 //! `filter_row_cells` and `filter_row` for the assembled row.
 
+/// `filter_cell` and `filter_row` of a row-key filter that keeps its verdict on the current row
+/// in a `row_out` field, as HBase's do: NEXT_ROW for the cells of a row it excluded (asked in
+/// an OR list that another member passed), and the verdict again in `filter_row`.
+macro_rules! row_verdict {
+    () => {
+        fn filter_cell(&mut self, _c: &$crate::filter::CellRef<'_>) -> $crate::filter::ReturnCode {
+            if self.row_out {
+                $crate::filter::ReturnCode::NextRow
+            } else {
+                $crate::filter::ReturnCode::Include
+            }
+        }
+        fn filter_row(&mut self) -> bool {
+            self.row_out
+        }
+    };
+}
+
 mod column_filters;
 mod comparator;
 mod fuzzy;
@@ -140,6 +158,17 @@ pub trait Filter: Send + Sync + std::fmt::Debug {
     }
     /// Tells the filter the scan runs in descending row order.
     fn set_reversed(&mut self, _reversed: bool) {}
+    /// False when the filter needs no cell of `family` to decide a row (HBase's
+    /// `isFamilyEssential`): such a family is loaded on demand, after the row is decided, which
+    /// HBase's reversed scans refuse.
+    fn is_family_essential(&self, _family: &[u8]) -> bool {
+        true
+    }
+    /// True for the filters that seek with hints inside a row (HBase's `HintingFilter`): an AND
+    /// list keeps a row they pass, and asks them about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        false
+    }
     /// A fresh copy with the same configuration and state.
     fn clone_box(&self) -> Box<dyn Filter>;
 }

@@ -1,15 +1,20 @@
 //! Filters that decide by row key: PrefixFilter, InclusiveStopFilter, RowFilter,
 //! MultiRowRangeFilter, RandomRowFilter, PageFilter.
 
-use super::{Comparator, CompareOp, Filter};
+use super::{CellRef, Comparator, CompareOp, Filter, ReturnCode};
 use crate::cell::prefix_successor;
 
 /// Rows starting with a prefix; ends the region's scan once past it (HBase's `PrefixFilter`).
+///
+/// As HBase's, the row's verdict is kept for `filter_cell` (NEXT_ROW) and `filter_row`, and
+/// `reset` sets it to "excluded" until `filter_row_key` has looked at the row: in an OR list
+/// that no longer asks it (it is past the prefix), it votes to drop every row.
 #[derive(Debug, Clone)]
 pub struct PrefixFilter {
     prefix: Vec<u8>,
     reversed: bool,
     passed: bool,
+    row_out: bool,
 }
 
 impl PrefixFilter {
@@ -19,28 +24,34 @@ impl PrefixFilter {
             prefix: prefix.into(),
             reversed: false,
             passed: false,
+            row_out: true,
         }
     }
 }
 
 impl Filter for PrefixFilter {
+    fn reset(&mut self) {
+        self.row_out = true;
+    }
     fn filter_all_remaining(&self) -> bool {
         self.passed
     }
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
-        if row.starts_with(&self.prefix) {
-            return false;
+        // HBase compares only rows at least as long as the prefix; shorter ones are dropped
+        // without a verdict.
+        if self.passed || row.len() < self.prefix.len() {
+            return true;
         }
-        let past = if self.reversed {
-            row < &self.prefix[..]
-        } else {
-            row > &self.prefix[..]
-        };
-        if past {
+        let head = &row[..self.prefix.len()];
+        let cmp = head.cmp(&self.prefix[..]);
+        if (!self.reversed && cmp.is_gt()) || (self.reversed && cmp.is_lt()) {
             self.passed = true;
         }
-        true
+        self.row_out = cmp.is_ne();
+        self.row_out
     }
+    row_verdict!();
+
     fn next_row_hint(&self, row: &[u8]) -> Option<Vec<u8>> {
         if self.reversed {
             // The largest row starting with the prefix is below its successor.
@@ -77,11 +88,23 @@ impl InclusiveStopFilter {
     }
 }
 
+/// As HBase's: once past the stop row its cells answer NEXT_ROW, but it has no `filter_row`,
+/// so in an OR list it never votes to drop a row.
 impl Filter for InclusiveStopFilter {
     fn filter_all_remaining(&self) -> bool {
         self.done
     }
+    fn filter_cell(&mut self, _c: &CellRef<'_>) -> ReturnCode {
+        if self.done {
+            ReturnCode::NextRow
+        } else {
+            ReturnCode::Include
+        }
+    }
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
+        if self.done {
+            return true;
+        }
         let past = if self.reversed {
             row < &self.stop[..]
         } else {
@@ -105,19 +128,33 @@ impl Filter for InclusiveStopFilter {
 pub struct RowFilter {
     op: CompareOp,
     cmp: Comparator,
+    /// The current row failed the comparison (HBase's `filterOutRow`).
+    row_out: bool,
 }
 
 impl RowFilter {
     /// Rows with `row OP comparator`.
     pub fn new(op: CompareOp, cmp: Comparator) -> Self {
-        RowFilter { op, cmp }
+        RowFilter {
+            op,
+            cmp,
+            row_out: false,
+        }
     }
 }
 
 impl Filter for RowFilter {
-    fn filter_row_key(&mut self, row: &[u8]) -> bool {
-        !self.cmp.matches(self.op, row)
+    fn reset(&mut self) {
+        self.row_out = false;
     }
+    fn filter_row_key(&mut self, row: &[u8]) -> bool {
+        if !self.cmp.matches(self.op, row) {
+            self.row_out = true;
+        }
+        self.row_out
+    }
+    row_verdict!();
+
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
     }
@@ -155,6 +192,8 @@ pub struct MultiRowRangeFilter {
     ranges: Vec<RowRange>,
     reversed: bool,
     done: bool,
+    /// The current row lies in no range.
+    row_out: bool,
 }
 
 impl MultiRowRangeFilter {
@@ -165,18 +204,24 @@ impl MultiRowRangeFilter {
             ranges,
             reversed: false,
             done: false,
+            row_out: false,
         }
     }
 }
 
 impl Filter for MultiRowRangeFilter {
+    fn reset(&mut self) {
+        self.row_out = false;
+    }
     fn filter_all_remaining(&self) -> bool {
         self.done
     }
+    row_verdict!();
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         if self.ranges.iter().any(|r| r.contains(row)) {
             return false;
         }
+        self.row_out = true;
         let more = if self.reversed {
             self.ranges
                 .iter()
@@ -233,6 +278,8 @@ impl Filter for MultiRowRangeFilter {
 pub struct RandomRowFilter {
     chance: f32,
     state: u64,
+    /// The dice dropped the current row.
+    row_out: bool,
 }
 
 impl RandomRowFilter {
@@ -241,12 +288,30 @@ impl RandomRowFilter {
         RandomRowFilter {
             chance,
             state: 0x9e37_79b9_7f4a_7c15,
+            row_out: false,
         }
     }
 }
 
 impl Filter for RandomRowFilter {
-    fn filter_row_key(&mut self, _row: &[u8]) -> bool {
+    fn reset(&mut self) {
+        self.row_out = false;
+    }
+    row_verdict!();
+    fn has_filter_row(&self) -> bool {
+        true
+    }
+    fn filter_row_key(&mut self, row: &[u8]) -> bool {
+        self.row_out = self.roll(row);
+        self.row_out
+    }
+    fn clone_box(&self) -> Box<dyn Filter> {
+        Box::new(self.clone())
+    }
+}
+
+impl RandomRowFilter {
+    fn roll(&mut self, _row: &[u8]) -> bool {
         if self.chance <= 0.0 {
             return true;
         }
@@ -258,9 +323,6 @@ impl Filter for RandomRowFilter {
         self.state ^= self.state << 17;
         let x = (self.state >> 40) as f32 / (1u64 << 24) as f32;
         x >= self.chance
-    }
-    fn clone_box(&self) -> Box<dyn Filter> {
-        Box::new(self.clone())
     }
 }
 

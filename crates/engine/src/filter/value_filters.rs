@@ -120,6 +120,11 @@ impl Filter for SingleColumnValueFilter {
             self.filter_if_missing
         }
     }
+    /// Only the tested family, when a row without the column is dropped; else every family
+    /// (a row without the column may pass).
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        !self.filter_if_missing || family == self.family.as_slice()
+    }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
     }
@@ -172,6 +177,9 @@ impl Filter for ColumnValueFilter {
     }
     fn next_column_hint(&self, _c: &CellRef<'_>) -> Option<Vec<u8>> {
         Some(self.qualifier.clone())
+    }
+    fn is_family_essential(&self, family: &[u8]) -> bool {
+        family == self.family.as_slice()
     }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
@@ -239,8 +247,10 @@ impl Filter for DependentColumnFilter {
         let stamps = &self.stamps;
         cells.retain(|c| stamps.contains(&c.timestamp()));
     }
+    /// Never by itself (HBase's returns false): a row without the reference column loses its
+    /// cells in `filter_row_cells` instead.
     fn filter_row(&mut self) -> bool {
-        self.stamps.is_empty()
+        false
     }
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())

@@ -47,6 +47,9 @@ pub enum MatchCode {
     SeekNextRow,
     /// Drop cells up to `key` (a seek hint).
     SeekTo(Box<CellKey>),
+    /// The filter rules out everything left (HBase's DONE_SCAN): this store's scanner is done
+    /// for the rest of the scan, even if the filter is reset for the next row.
+    DoneScan,
 }
 
 /// Per-read settings of a matcher.
@@ -163,9 +166,9 @@ impl QueryMatcher {
         family: &[u8],
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
-        // HBase's DONE_SCAN: nothing more of this region can pass.
+        // HBase's DONE_SCAN: the filter rules out the rest of the scan.
         if filter.as_ref().is_some_and(|f| f.filter_all_remaining()) {
-            return MatchCode::SeekNextRow;
+            return MatchCode::DoneScan;
         }
         if !self.in_column || !same_bytes(&self.column, k.qualifier) {
             self.start_column(k.qualifier);

@@ -60,6 +60,9 @@ pub struct StoreScanner {
     matcher: QueryMatcher,
     /// The read is a Get of one row: once the row is done the cursor is not moved past it.
     single_row: bool,
+    /// The filter ruled out the rest of the scan while this store read (HBase's DONE_SCAN
+    /// closes the store's scanner): the store returns nothing more.
+    done: bool,
 }
 
 impl StoreScanner {
@@ -75,7 +78,13 @@ impl StoreScanner {
             cursor,
             matcher,
             single_row,
+            done: false,
         }
+    }
+
+    /// True once the filter ended this store's part of the scan (HBase's DONE_SCAN).
+    pub fn is_done(&self) -> bool {
+        self.done
     }
 
     /// The store's family.
@@ -135,7 +144,37 @@ impl StoreScanner {
     /// as client cells of this store's family, until the row ends in this store (the cursor is
     /// then after the row) or `budget` is spent (the cursor stays inside the row: call again
     /// with `resume` to go on). `filter` runs at the matcher's filter stage.
+    ///
+    /// As HBase's `StoreScanner.next` matches the cell after the row too, and its matcher asks
+    /// `filter_all_remaining` before it looks at the row: a filter that rules out the rest of
+    /// the scan once this store has read the row (ColumnCountGetFilter past its count) ends the
+    /// store (`is_done`), though the filter is reset for the next row and the other stores go on.
     pub fn read_row(
+        &mut self,
+        row: &[u8],
+        out: &mut Vec<Cell>,
+        mut filter: Option<&mut dyn Filter>,
+        budget: &mut PieceBudget,
+        resume: bool,
+    ) -> Result<RowEnd> {
+        let end = self.read_row_cells(
+            row,
+            out,
+            filter.as_mut().map(|f| &mut **f as &mut dyn Filter),
+            budget,
+            resume,
+        )?;
+        if end == RowEnd::Finished
+            && !self.single_row
+            && filter.is_some_and(|f| f.filter_all_remaining())
+        {
+            self.done = true;
+        }
+        Ok(end)
+    }
+
+    /// `read_row` without the end-of-row check.
+    fn read_row_cells(
         &mut self,
         row: &[u8],
         out: &mut Vec<Cell>,
@@ -169,9 +208,11 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextRow => {
                     self.cursor.take_cell(&self.family, out)?;
-                    budget.charge(out, before);
+                    if self.single_row {
+                        budget.charge(out, before);
+                        return Ok(RowEnd::Finished);
+                    }
                     self.skip_row(row)?;
-                    return Ok(RowEnd::Finished);
                 }
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
@@ -179,10 +220,16 @@ impl StoreScanner {
                     Self::skip_column(&mut self.cursor, row, self.matcher.column())?;
                 }
                 MatchCode::SeekNextRow => {
+                    if self.single_row {
+                        return Ok(RowEnd::Finished);
+                    }
                     self.skip_row(row)?;
-                    return Ok(RowEnd::Finished);
                 }
                 MatchCode::SeekTo(key) => self.cursor.seek_forward(&key)?,
+                MatchCode::DoneScan => {
+                    self.done = true;
+                    return Ok(RowEnd::Finished);
+                }
             }
             budget.charge(out, before);
         }
