@@ -4,6 +4,7 @@
 //! - `ferrobase serve`: the HBase Thrift gateway on an embedded engine.
 //! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
+//! - `ferrobase --version`: prints `ferrobase VERSION`, the crate's version.
 
 mod bench;
 mod serve;
@@ -12,7 +13,7 @@ mod shell;
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase --version                                       print the version\n"
 }
 
 fn main() {
@@ -29,6 +30,10 @@ fn run() -> Result<()> {
         Some("serve") => serve::main(&args[1..]),
         Some("shell") => shell::main(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
+        Some("-V") | Some("--version") => {
+            println!("ferrobase {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
         Some("-h") | Some("--help") | None => {
             print!("{}", usage());
             Ok(())
