@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, from a clean checkout: Rust tests, smoke runs of the benchmarks, the
 # happybase suites against a real `ferrobase serve` (buffered/framed x binary/compact), the
-# interactive shell through a pseudo-terminal, and the differential tests beside Apache HBase.
+# interactive shell through a pseudo-terminal, the Python wheel with its pytest fixtures in a fresh
+# venv, and the differential tests beside Apache HBase.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
@@ -12,6 +13,10 @@ python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pyte
 cargo build -p ferrobase
 python3 tests/happybase/run.py target/debug/ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
+# The Python wheel (python/): built with maturin from the release binary above (no compilation),
+# installed into a fresh venv, `ferrobase --version` from PATH, the example suite on the pytest
+# fixtures, serially and under pytest-xdist.
+bash python/tests/run_wheel_test.sh
 # Apache HBase 2.6.1 as the oracle (tests/hbase-oracle, README "Apache HBase as the oracle"): the
 # differential suite (known divergences are strict xfails) and a short seeded random run, which
 # reports divergences but fails only on a crash. Fails here, with the log's tail, if HBase cannot start.
