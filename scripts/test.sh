@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
+# The crates' examples run as doc tests (--all-targets leaves them out); their docs build without warnings.
+cargo test --workspace --doc
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 cargo run --release -p ferrobase -- bench engine --cells 20000
 # The peer benchmark on ferrobase's engine alone (RocksDB and fjall are not built here), so it never rots.
 cargo run --release --manifest-path bench/peers/Cargo.toml --no-default-features -- --quick

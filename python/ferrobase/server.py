@@ -156,7 +156,7 @@ class Server:
             if time.monotonic() > deadline:
                 raise ServerError("ferrobase serve not ready after %ss (%s); stderr: %s" % (
                     self.start_timeout, last_error or "no address line", _read(stderr_path)))
-            time.sleep(0.01)
+            time.sleep(0.005)
 
     def stop(self):
         """Sends SIGTERM, kills after ``stop_timeout`` seconds, removes a temporary data directory.
