@@ -2,6 +2,29 @@
 //! `Connection::open("thrift://host:port")` talks to an HBase Thrift1 gateway — ferrobase's own
 //! `ferrobase serve` or Apache HBase's — so an application moves from one machine to a cluster
 //! unchanged. The shell, the tools and the applications use it.
+//!
+//! # Example
+//!
+//! ```
+//! use ferrobase_client::Connection;
+//! use ferrobase_engine::{ColumnFamilyDescriptor, Get, Put, TableDescriptor, TableName};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = tempfile::tempdir()?;
+//! # let url = format!("file:{}", dir.path().display());
+//! // "file:DIR" embeds the engine; "thrift://127.0.0.1:9090" would talk to a gateway instead.
+//! let conn = Connection::open(&url)?;
+//! let desc = TableDescriptor::new(TableName::parse("inbox")?)
+//!     .with_family(ColumnFamilyDescriptor::new("cf"));
+//! conn.create_table(desc, &[])?;
+//! let inbox = conn.table("inbox");
+//! inbox.put(Put::new("user1").add_column("cf", "id", "post-42"))?;
+//! let row = inbox.get(Get::new("user1"), Some(b"ValueFilter(=, 'substring:post')"))?;
+//! assert_eq!(row.value(b"cf", b"id"), Some(&b"post-42"[..]));
+//! assert_eq!(conn.list_tables()?, vec!["inbox".to_string()]);
+//! # Ok(())
+//! # }
+//! ```
 
 mod remote;
 

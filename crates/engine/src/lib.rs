@@ -4,6 +4,34 @@
 //! a memstore plus immutable block files. Writes go to the write-ahead log first. See
 //! `docs/design/hbase-compatibility.md` for the semantics and `docs/format/` for every file
 //! format.
+//!
+//! # Example
+//!
+//! The seed articles' inbox: one row per user, every message id kept as a version of `cf:id`.
+//!
+//! ```
+//! use ferrobase_engine::*;
+//!
+//! # fn main() -> Result<()> {
+//! # let dir = tempfile::tempdir().unwrap();
+//! # let path = dir.path();
+//! let engine = Engine::open(path, EngineOptions::default())?;
+//! let mut cf = ColumnFamilyDescriptor::new("cf");
+//! cf.max_versions = 1000;
+//! let inbox = TableDescriptor::new(TableName::parse("inbox")?).with_family(cf);
+//! engine.admin().create_table(inbox)?;
+//! let t = engine.table("inbox")?;
+//! t.put(Put::with_timestamp("u1", 1).add_column("cf", "id", "post-41"))?;
+//! t.put(Put::with_timestamp("u1", 2).add_column("cf", "id", "post-42"))?;
+//! let newest = t.get(&Get::new("u1"))?;
+//! assert_eq!(newest.value(b"cf", b"id"), Some(&b"post-42"[..]));
+//! assert_eq!(t.get(&Get::new("u1").max_versions(10))?.cells.len(), 2);
+//! for row in t.scanner(&Scan::new().with_row_prefix("u"))? {
+//!     assert_eq!(row?.row(), b"u1");
+//! }
+//! # Ok(())
+//! # }
+//! ```
 
 #[cfg(feature = "mimalloc")]
 pub mod allocator;

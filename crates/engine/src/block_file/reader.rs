@@ -27,8 +27,9 @@ pub struct CacheMode {
     /// Priority of inserted blocks (IN_MEMORY families get `InMemory`).
     pub priority: Priority,
     /// The read runs through whole files (compaction, split): the file ahead of the cursor is
-    /// requested from the OS in [`SEQUENTIAL_READAHEAD`] steps. Other reads ask for readahead
-    /// only once a scanner has stepped into [`SCAN_READAHEAD_AFTER`] consecutive blocks.
+    /// requested from the OS in `SEQUENTIAL_READAHEAD` (2 MiB) steps. Other reads ask for
+    /// readahead only once a scanner has stepped into `SCAN_READAHEAD_AFTER` (4) consecutive
+    /// blocks.
     pub sequential: bool,
     /// Bytes past the block a seek lands in that the read expects to need (a scan with a row
     /// limit: the limit times the file's mean cell size). When that block is not in the page
@@ -39,7 +40,8 @@ pub struct CacheMode {
 
 impl CacheMode {
     /// A read that runs through whole files (compaction, split): blocks bypass the cache, and
-    /// the file ahead of the cursor is requested from the OS in [`SEQUENTIAL_READAHEAD`] steps.
+    /// the file ahead of the cursor is requested from the OS in `SEQUENTIAL_READAHEAD` (2 MiB)
+    /// steps.
     pub fn whole_file() -> CacheMode {
         CacheMode {
             use_cache: false,
