@@ -77,6 +77,18 @@ pub enum Error {
     /// `IOError` through Thrift).
     #[error("{0}")]
     IncompatibleScan(String),
+    /// A read of a whole row passed the largest row it may return (HBase's
+    /// `RowTooBigException`, an `IOError` through Thrift): read it with `batch` or partial results.
+    #[error(
+        "Max row size allowed: {limit}, but the row is bigger than that, the row info: {row} \
+         (read it in pieces: a scan with batch or partial results)"
+    )]
+    RowTooBig {
+        /// The row, printable.
+        row: String,
+        /// The limit in bytes (`EngineOptions::max_row_size`).
+        limit: usize,
+    },
     /// A row key, qualifier or value exceeded a size limit.
     #[error("{what} is {size} bytes, more than the limit of {limit} bytes")]
     TooLarge {

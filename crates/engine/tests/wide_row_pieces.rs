@@ -226,3 +226,59 @@ fn a_flush_a_compaction_and_new_writes_between_pieces_change_nothing() {
     assert_eq!(flatten(&pieces), flatten(&whole));
     assert!(!pieces.last().unwrap().may_have_more_cells_in_row());
 }
+
+#[test]
+fn a_row_past_the_max_row_size_is_an_error_whole_and_readable_in_pieces() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = options();
+    o.max_row_size = 10_000;
+    let e = Engine::open(dir.path(), o).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("big").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf")),
+        )
+        .unwrap();
+    let t = e.table("big").unwrap();
+    let mut p = Put::new("huge");
+    for q in 0..100 {
+        p = p.add_column("cf", format!("q{q:03}"), vec![b'x'; 200]);
+    }
+    t.put(p).unwrap();
+    t.put(Put::new("small").add_column("cf", "q", "v")).unwrap();
+    // HBase's RowTooBigException for whole-row reads: a Get, a scan of whole rows, a scan whose
+    // filter judges whole rows.
+    let get = t.get(&Get::new("huge")).unwrap_err();
+    assert!(
+        matches!(get, Error::RowTooBig { limit: 10_000, .. }),
+        "{get}"
+    );
+    assert!(
+        get.to_string().contains("Max row size allowed: 10000"),
+        "{get}"
+    );
+    assert!(matches!(
+        t.scan_all(&Scan::new()).unwrap_err(),
+        Error::RowTooBig { .. }
+    ));
+    let scvf = filter::parse_filter(
+        b"SingleColumnValueFilter('cf', 'q000', =, 'binaryprefix:x', true, true)",
+    )
+    .unwrap();
+    assert!(matches!(
+        t.scan_all(&Scan::new().filter(scvf)).unwrap_err(),
+        Error::RowTooBig { .. }
+    ));
+    // Rows within the limit read whole; pieces read any row.
+    assert_eq!(t.get(&Get::new("small")).unwrap().cells.len(), 1);
+    let pieces = t.scan_all(&Scan::new().batch(30)).unwrap();
+    assert_eq!(pieces.iter().map(|r| r.cells.len()).sum::<usize>(), 101);
+    let sized = t
+        .scan_all(
+            &Scan::new()
+                .max_result_size(4_000)
+                .allow_partial_results(true),
+        )
+        .unwrap();
+    assert_eq!(sized.iter().map(|r| r.cells.len()).sum::<usize>(), 101);
+}

@@ -59,6 +59,11 @@ pub struct EngineOptions {
     /// Largest cell (key plus value) accepted, in bytes (default 10 MiB, as
     /// `hbase.client.keyvalue.maxsize`).
     pub max_cell_size: usize,
+    /// Largest row a read returns whole, in bytes of its cells' [`crate::Cell::heap_size`]
+    /// (default 1 GiB, as HBase's `hbase.table.max.rowsize`): a Get, or a scan without `batch`
+    /// or partial results, of a larger row fails with [`crate::Error::RowTooBig`] instead of
+    /// holding it; a scan in pieces reads any row.
+    pub max_row_size: usize,
     /// Durability of mutations whose table and request say USE_DEFAULT (default SYNC_WAL).
     pub default_durability: Durability,
     /// Source of time for timestamps and TTL.
@@ -77,6 +82,7 @@ impl Default for EngineOptions {
             region_split_size: 10 << 30,
             auto_split: true,
             max_cell_size: 10 << 20,
+            max_row_size: 1 << 30,
             default_durability: Durability::SyncWal,
             clock: Arc::new(SystemClock),
         }

@@ -128,6 +128,8 @@ pub struct RegionScanner {
     cells_hint: usize,
     /// The row being returned in pieces, if a piece ended inside it.
     open_row: Option<OpenRow>,
+    /// The largest row read whole (`EngineOptions::max_row_size`).
+    max_row_size: usize,
 }
 
 impl std::fmt::Debug for RegionScanner {
@@ -196,6 +198,7 @@ impl RegionScanner {
             row_buf: Vec::new(),
             cells_hint: FIRST_ROW_CELLS,
             open_row: None,
+            max_row_size: inner.opts.max_row_size,
         })
     }
 
@@ -224,9 +227,18 @@ impl RegionScanner {
         Ok(())
     }
 
-    /// The cells of the next row with anything to return, in family order.
+    /// The cells of the next row with anything to return, in family order. A row larger than
+    /// `max_row_size` is [`Error::RowTooBig`] (HBase's `RowTooBigException`), found once that
+    /// much of it has been read.
     pub fn next_row(&mut self) -> Result<Option<Vec<Cell>>> {
-        Ok(self.next_piece(PieceBudget::UNLIMITED)?.map(|p| p.cells))
+        let whole = PieceBudget {
+            cells_left: usize::MAX,
+            bytes_left: self.max_row_size,
+        };
+        match self.next_piece(whole)? {
+            Some(p) if p.more_in_row => Err(self.row_too_big()),
+            p => Ok(p.map(|p| p.cells)),
+        }
     }
 
     /// The next piece of the scan: the rest of the current row or the next row with anything
@@ -238,15 +250,29 @@ impl RegionScanner {
         if !self.started {
             self.start()?;
         }
-        let budget = if self.filter.as_ref().is_some_and(|f| f.has_filter_row()) {
-            PieceBudget::UNLIMITED
+        let whole_rows = self.filter.as_ref().is_some_and(|f| f.has_filter_row());
+        let budget = if whole_rows {
+            PieceBudget {
+                cells_left: usize::MAX,
+                bytes_left: self.max_row_size,
+            }
         } else {
             budget
         };
         let mut row = std::mem::take(&mut self.row_buf);
         let r = self.next_piece_into(&mut row, budget);
         self.row_buf = row;
-        r
+        match r {
+            Ok(Some(p)) if whole_rows && p.more_in_row => Err(self.row_too_big()),
+            r => r,
+        }
+    }
+
+    fn row_too_big(&self) -> Error {
+        Error::RowTooBig {
+            row: String::from_utf8_lossy(&self.row_buf).into_owned(),
+            limit: self.max_row_size,
+        }
     }
 
     /// Starts the next row with anything in it (the filter's row-key stage passed), with its
