@@ -28,7 +28,10 @@ running_pid() {
   [[ -f $STATE ]] || return 1
   local pid
   pid=$(grep -o 'pid=[0-9]*' "$STATE" | cut -d= -f2)
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 1
+  # A state file copied with target/ from another checkout names that checkout's oracle: not ours.
+  [[ $(readlink "/proc/$pid/cwd" 2>/dev/null) == "$PROJECT" ]] || return 1
+  echo "$pid"
 }
 
 build() {

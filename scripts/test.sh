@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, from a clean checkout: Rust tests, smoke runs of the benchmarks, the
 # happybase suites against a real `ferrobase serve` (buffered/framed x binary/compact), the
-# interactive shell through a pseudo-terminal, and the differential tests beside Apache HBase.
+# interactive shell through a pseudo-terminal, the differential tests beside Apache HBase and the
+# scale-out path (client, shell, happybase) against Apache HBase's Thrift1 gateway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
@@ -10,7 +11,6 @@ cargo run --release -p ferrobase -- bench engine --cells 20000
 cargo run --release --manifest-path bench/peers/Cargo.toml --no-default-features -- --quick
 python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pytest
 cargo build -p ferrobase
-python3 tests/happybase/run.py target/debug/ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
 # Apache HBase 2.6.1 as the oracle (tests/hbase-oracle, README "Apache HBase as the oracle"): the
 # differential suite (known divergences are strict xfails) and a short seeded random run, which
@@ -23,3 +23,11 @@ for seed in 1 2 3; do
   python3 tests/differential/run.py --seed "$seed" --ops 400 --skip-known --brief \
     --ferrobase target/debug/ferrobase --report "target/differential/seed-$seed.json"
 done
+# The scale-out path against Apache HBase's Thrift1 gateway (README "Moving to an HBase cluster"):
+# the client's backend scenario, the seed shell statements through `shell --connect` (output
+# compared with ferrobase's), and happybase's test_api.py beside the ferrobase runs.
+eval "$(bash scripts/hbase-oracle.sh env)"
+export FERROBASE_HBASE_THRIFT=127.0.0.1:$HBASE_ORACLE_THRIFT1
+cargo test -p ferrobase-client --test client_backends apache_hbase
+cargo test -p ferrobase --test shell_statements apache_hbase
+python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_THRIFT"
