@@ -31,3 +31,7 @@ export FERROBASE_HBASE_THRIFT=127.0.0.1:$HBASE_ORACLE_THRIFT1
 cargo test -p ferrobase-client --test client_backends apache_hbase
 cargo test -p ferrobase --test shell_statements apache_hbase
 python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_THRIFT"
+# The server benchmark beside HBase in its quick mode, on the oracle already running (a smoke run
+# so the benchmark never rots; its figures mean nothing; ~15 s).
+python3 tests/bench/server_vs_hbase.py target/release/ferrobase --quick \
+  --hbase "$FERROBASE_HBASE_THRIFT" --hbase-pid "$HBASE_ORACLE_PID"
