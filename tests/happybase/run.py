@@ -92,8 +92,11 @@ def compare_with_hbase(work, hbase):
     run_suite(work, env, ["test_api.py"], junit)
     on_hbase = outcomes(junit)
     on_ferrobase = {k: v for k, v in outcomes(os.path.join(work, "ferrobase-buffered-binary.xml")).items()
-                    if k.startswith("test_api.")}
-    differ = sorted(k for k in set(on_hbase) | set(on_ferrobase) if on_hbase.get(k) != on_ferrobase.get(k))
+                    if k.startswith("test_api::")}
+    # A timing race on both servers (conftest.py): passes or xfails depending on the clock.
+    races = {"test_api::test_atomic_counters"}
+    differ = sorted(k for k in set(on_hbase) | set(on_ferrobase)
+                    if k not in races and on_hbase.get(k) != on_ferrobase.get(k))
     for k in differ:
         print("  differs: %s: ferrobase %s, Apache HBase %s" % (k, on_ferrobase.get(k, "absent"), on_hbase.get(k, "absent")))
     print("happybase test_api.py: %d tests, %d passed on ferrobase, %d passed on Apache HBase, %d differ"
