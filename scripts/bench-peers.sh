@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The performance program in one command: ferrobase's engine beside RocksDB and fjall (bench/peers,
 # a child process per engine and repetition), then `ferrobase serve` through happybase beside the
-# Bigtable emulator through google-cloud-bigtable; both tables are written into docs/performance.md
-# between their markers. Takes about 40 minutes here (RocksDB's first build alone ~15).
+# Bigtable emulator through google-cloud-bigtable, then `ferrobase serve` beside Apache HBase 2.6.1
+# standalone (tests/bench/server_vs_hbase.py; Java 17 and Maven for tests/hbase-oracle); the tables
+# are written into docs/performance.md between their markers. Takes about 45 minutes here
+# (RocksDB's first build alone ~15).
 #
 #   bash scripts/bench-peers.sh [--cells N] [--reps R]     (defaults: 1000000 cells, 3 reps)
 #
@@ -27,6 +29,12 @@ out=$(mktemp -d)
     echo
     python3 tests/bench/server_compare.py target/release/ferrobase --procs 4 --rows 20000 --reps 3
 } > "$out/server.md"
+{
+    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores by \`python3 tests/bench/server_vs_hbase.py target/release/ferrobase\`."
+    echo
+    python3 tests/bench/server_vs_hbase.py target/release/ferrobase
+} > "$out/hbase.md"
 python3 scripts/replace_section.py docs/performance.md peers "$out/peers.md"
 python3 scripts/replace_section.py docs/performance.md server "$out/server.md"
-cat "$out/peers.md" "$out/server.md"
+python3 scripts/replace_section.py docs/performance.md hbase "$out/hbase.md"
+cat "$out/peers.md" "$out/server.md" "$out/hbase.md"

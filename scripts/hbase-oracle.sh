@@ -10,11 +10,20 @@
 # State: target/hbase-oracle/state holds the ready line plus pid=, e.g.
 #   hbase-oracle ready thrift1=41705 thrift2=33423 admin=35097 zookeeper=35315 dir=/tmp/... pid=123
 # The log is target/hbase-oracle/oracle.log. HBASE_ORACLE_START_TIMEOUT (seconds, default 300).
+#
+# For benchmarks (tests/bench/server_vs_hbase.py), a second instance beside the test oracle:
+#   HBASE_ORACLE_STATE_DIR   state, log and options in this directory (default target/hbase-oracle)
+#   HBASE_ORACLE_HEAP        the JVM heap, e.g. 2g (default: jvm.options' 768 MiB)
+#   HBASE_ORACLE_PROFILE     bench: HBase's default flushes, compactions, splits and handler
+#                            counts, and the JVM's default compilers and collector (the test
+#                            profile, the default, keeps physical state still and starts fast)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 PROJECT=$ROOT/tests/hbase-oracle
-STATE_DIR=$ROOT/target/hbase-oracle
+STATE_DIR=${HBASE_ORACLE_STATE_DIR:-$ROOT/target/hbase-oracle}
+PROFILE=${HBASE_ORACLE_PROFILE:-test}
+HEAP=${HBASE_ORACLE_HEAP:-}
 STATE=$STATE_DIR/state
 LOG=$STATE_DIR/oracle.log
 OUT=$STATE_DIR/stdout
@@ -28,7 +37,10 @@ running_pid() {
   [[ -f $STATE ]] || return 1
   local pid
   pid=$(grep -o 'pid=[0-9]*' "$STATE" | cut -d= -f2)
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 1
+  # A state file copied with target/ from another checkout names that checkout's oracle: not ours.
+  [[ $(readlink "/proc/$pid/cwd" 2>/dev/null) == "$PROJECT" ]] || return 1
+  echo "$pid"
 }
 
 build() {
@@ -59,8 +71,22 @@ start() {
   build
   rm -f "$STATE" "$OUT"
   local t0=$SECONDS
-  (cd "$PROJECT" && exec java @jvm.options -cp "target/classes:$(cat target/classpath.txt)" \
-    ferrobase.oracle.HBaseOracle >"$OUT" 2>"$LOG" </dev/null) &
+  # The JVM's options: jvm.options, with the heap and the bench profile's changes.
+  local opts=$STATE_DIR/jvm.options args=()
+  case $PROFILE in
+    test) cp "$PROJECT/jvm.options" "$opts" ;;
+    bench)
+      grep -v -e '^-XX:TieredStopAtLevel' -e '^-XX:+UseSerialGC' "$PROJECT/jvm.options" >"$opts"
+      args+=(--bench)
+      ;;
+    *) die "HBASE_ORACLE_PROFILE must be test or bench, not $PROFILE" ;;
+  esac
+  if [[ -n $HEAP ]]; then
+    sed -i -e '/^-Xm[sx]/d' "$opts"
+    printf -- '-Xms%s\n-Xmx%s\n' "$HEAP" "$HEAP" >>"$opts"
+  fi
+  (cd "$PROJECT" && exec java "@$opts" -cp "target/classes:$(cat target/classpath.txt)" \
+    ferrobase.oracle.HBaseOracle "${args[@]}" >"$OUT" 2>"$LOG" </dev/null) &
   local pid=$!
   local timeout=${HBASE_ORACLE_START_TIMEOUT:-300}
   while ! grep -q '^hbase-oracle ready' "$OUT" 2>/dev/null; do

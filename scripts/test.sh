@@ -2,7 +2,8 @@
 # Every test of the project, from a clean checkout: Rust tests, smoke runs of the benchmarks, the
 # happybase suites against a real `ferrobase serve` (buffered/framed x binary/compact), the
 # interactive shell through a pseudo-terminal, the Python wheel with its pytest fixtures in a fresh
-# venv, and the differential tests beside Apache HBase.
+# venv, the differential tests beside Apache HBase and the scale-out path (client, shell, happybase)
+# against Apache HBase's Thrift1 gateway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
@@ -14,7 +15,6 @@ cargo run --release -p ferrobase -- bench engine --cells 20000
 cargo run --release --manifest-path bench/peers/Cargo.toml --no-default-features -- --quick
 python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pytest
 cargo build -p ferrobase
-python3 tests/happybase/run.py target/debug/ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
 # A 64 MiB row scanned through happybase with scan_batching: the server's peak stays bounded.
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/wide_rows
@@ -33,3 +33,15 @@ for seed in 1 2 3; do
   python3 tests/differential/run.py --seed "$seed" --ops 400 --skip-known --brief \
     --ferrobase target/debug/ferrobase --report "target/differential/seed-$seed.json"
 done
+# The scale-out path against Apache HBase's Thrift1 gateway (README "Moving to an HBase cluster"):
+# the client's backend scenario, the seed shell statements through `shell --connect` (output
+# compared with ferrobase's), and happybase's test_api.py beside the ferrobase runs.
+eval "$(bash scripts/hbase-oracle.sh env)"
+export FERROBASE_HBASE_THRIFT=127.0.0.1:$HBASE_ORACLE_THRIFT1
+cargo test -p ferrobase-client --test client_backends apache_hbase
+cargo test -p ferrobase --test shell_statements apache_hbase
+python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_THRIFT"
+# The server benchmark beside HBase in its quick mode, on the oracle already running (a smoke run
+# so the benchmark never rots; its figures mean nothing; ~15 s).
+python3 tests/bench/server_vs_hbase.py target/release/ferrobase --quick \
+  --hbase "$FERROBASE_HBASE_THRIFT" --hbase-pid "$HBASE_ORACLE_PID"

@@ -37,3 +37,21 @@ def _init(self, host='localhost', port=9090, *args, **kwargs):
 
 happybase.connection.Connection.__init__ = _init
 happybase.Connection.__init__ = _init
+
+
+# happybase's counter_get is an increment by 0, and HBase 2.x writes an increment at
+# max(old timestamp + 1, now) (HRegion.reckonDelta): three counter calls within one millisecond
+# put the counter's newest version ahead of the clock, and test_atomic_counters' following
+# counter_set (a put at now) lands below it, hidden. Apache HBase fails the test that way when its
+# calls are that fast (seen with a warm JVM), so against it the test is a race. ferrobase replaces a
+# same-millisecond counter (a documented difference), so against ferrobase it must pass.
+TIMING_RACES = {"test_api.py::test_atomic_counters"}
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("HAPPYBASE_SERVER") != "apache-hbase":
+        return
+    for item in items:
+        if item.nodeid in TIMING_RACES:
+            item.add_marker(pytest.mark.xfail(
+                strict=False, reason="HBase's increment timestamps race the clock (conftest.py)"))

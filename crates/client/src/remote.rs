@@ -12,7 +12,7 @@ use ferrobase_gateway::thrift::{
 };
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// What a reply may take: 256 MiB on the wire, 1 GiB decoded.
 const REPLY_LIMITS: Limits = Limits {
@@ -25,6 +25,32 @@ const REPLY_LIMITS: Limits = Limits {
 pub struct Remote {
     addr: String,
     io: Mutex<(BufReader<TcpStream>, TcpStream, i32)>,
+    /// Whether the gateway answers `ferrobaseAdmin` (a ferrobase gateway), learnt on first need.
+    ferrobase: OnceLock<bool>,
+}
+
+/// The family attributes HBase's Thrift1 `ColumnDescriptor` carries. The others (MIN_VERSIONS,
+/// KEEP_DELETED_CELLS, BLOCKSIZE, DATA_BLOCK_ENCODING) are set through a ferrobase gateway's
+/// `ferrobaseAdmin put_family` and cannot be set through Apache HBase's Thrift1 gateway.
+const THRIFT1_FAMILY_ATTRIBUTES: [&str; 6] = [
+    "VERSIONS",
+    "TTL",
+    "BLOCKCACHE",
+    "IN_MEMORY",
+    "BLOOMFILTER",
+    "COMPRESSION",
+];
+
+/// The attributes of `f` that differ from a new family's and that Thrift1's `ColumnDescriptor`
+/// cannot carry, in HBase's spelling.
+fn beyond_thrift1(f: &ColumnFamilyDescriptor) -> Vec<(String, String)> {
+    let defaults = ColumnFamilyDescriptor::new(f.name.clone()).to_attributes();
+    f.to_attributes()
+        .into_iter()
+        .zip(defaults)
+        .filter(|((k, v), (_, d))| !THRIFT1_FAMILY_ATTRIBUTES.contains(k) && v != d)
+        .map(|((k, v), _)| (k.to_string(), v))
+        .collect()
 }
 
 fn transport(e: impl std::fmt::Display) -> ClientError {
@@ -142,6 +168,7 @@ impl Remote {
         Ok(Remote {
             addr: addr.to_string(),
             io: Mutex::new((r, s, 0)),
+            ferrobase: OnceLock::new(),
         })
     }
 
@@ -193,7 +220,43 @@ impl Remote {
         Ok(body.get(0).cloned())
     }
 
+    /// True when the gateway is ferrobase's: it answers `ferrobaseAdmin` (here an unknown op,
+    /// which changes nothing) with a declared exception, where Apache's answers "Invalid method
+    /// name".
+    fn is_ferrobase(&self) -> Result<bool> {
+        if let Some(&known) = self.ferrobase.get() {
+            return Ok(known);
+        }
+        let known = match self.admin_ext("capabilities", "-", b"", &[]) {
+            Err(ClientError::Unsupported(_)) => false,
+            Err(ClientError::Transport(e)) => return Err(ClientError::Transport(e)),
+            _ => true,
+        };
+        Ok(*self.ferrobase.get_or_init(|| known))
+    }
+
+    /// Creates the table. Family attributes Thrift1's `ColumnDescriptor` lacks (MIN_VERSIONS,
+    /// KEEP_DELETED_CELLS, BLOCKSIZE, DATA_BLOCK_ENCODING) are set right after through a
+    /// ferrobase gateway's `ferrobaseAdmin`; Apache's gateway cannot take them, so the call
+    /// fails before creating anything rather than create a table without them.
     pub(crate) fn create_table(&self, desc: &TableDescriptor) -> Result<()> {
+        let extras: Vec<(&ColumnFamilyDescriptor, Vec<(String, String)>)> = desc
+            .families
+            .iter()
+            .map(|f| (f, beyond_thrift1(f)))
+            .filter(|(_, attrs)| !attrs.is_empty())
+            .collect();
+        if let Some((f, attrs)) = extras.first() {
+            if !self.is_ferrobase()? {
+                let names: Vec<&str> = attrs.iter().map(|(k, _)| k.as_str()).collect();
+                return Err(ClientError::Unsupported(format!(
+                    "{} of family {} cannot be set through HBase's Thrift1 API (its ColumnDescriptor \
+                     has no such field); create the table with HBase's shell or Admin API",
+                    names.join(", "),
+                    f.name_str()
+                )));
+            }
+        }
         let fams = desc
             .families
             .iter()
@@ -223,6 +286,12 @@ impl Remote {
                 .with(1, text(&desc.name.to_string()))
                 .with(2, TValue::List(TType::Struct, fams)),
         )?;
+        let table = desc.name.to_string();
+        for (f, attrs) in extras {
+            let mut all = vec![("NAME".to_string(), f.name_str())];
+            all.extend(attrs);
+            self.admin_ext("put_family", &table, b"", &all)?;
+        }
         Ok(())
     }
 

@@ -1,25 +1,29 @@
-//! The same scenarios through the client on both backends: an embedded engine and a
-//! `ferrobase serve` gateway reached over Thrift.
+//! The same scenario through the client on both backends: an embedded engine and a
+//! `ferrobase serve` gateway reached over Thrift; and, when `FERROBASE_HBASE_THRIFT=host:port`
+//! names Apache HBase's Thrift1 gateway (`scripts/test.sh` sets it from the oracle), against
+//! Apache HBase too: the scale-out path an application takes to an HBase cluster.
 
 use ferrobase_client::{Connection, Scanner};
 use ferrobase_engine::*;
 use ferrobase_gateway::{Server, ServerOptions};
 
-fn scenario(conn: &Connection) {
+/// Runs the scenario on a fresh table named `table` (unique per run, so a shared gateway's
+/// other tables are never touched) and drops it.
+fn scenario(conn: &Connection, table: &str) {
     let mut cf = ColumnFamilyDescriptor::new("cf");
     cf.max_versions = 3;
-    let desc = TableDescriptor::new(TableName::parse("events").unwrap())
+    let desc = TableDescriptor::new(TableName::parse(table).unwrap())
         .with_family(cf)
         .with_family(ColumnFamilyDescriptor::new("meta"));
     conn.create_table(desc, &[]).unwrap();
-    assert!(conn.list_tables().unwrap().contains(&"events".to_string()));
-    let fams = conn.describe_table("events").unwrap();
+    assert!(conn.list_tables().unwrap().contains(&table.to_string()));
+    let fams = conn.describe_table(table).unwrap();
     assert_eq!(
         fams.iter().map(|f| f.name_str()).collect::<Vec<_>>(),
         ["cf", "meta"]
     );
     assert_eq!(fams[0].max_versions, 3);
-    let t = conn.table("events");
+    let t = conn.table(table);
     for ts in [100, 200, 300, 400] {
         t.put(Put::new("u1").add_column_ts("cf", "q", ts, format!("v{ts}")))
             .unwrap();
@@ -136,31 +140,32 @@ fn scenario(conn: &Connection) {
             .value(b"meta", b"owner"),
         Some(&b"c"[..])
     );
-    // Errors name the problem.
+    // Errors name the problem (the wording is the backend's: ferrobase says "table nope does
+    // not exist", HBase "org.apache.hadoop.hbase.TableNotFoundException: nope").
     let err = conn.table("nope").get(Get::new("r"), None).unwrap_err();
-    assert!(err.to_string().contains("does not exist"), "{err}");
+    assert!(err.to_string().contains("nope"), "{err}");
     let err = t
         .put(Put::new("r").add_column("nofam", "q", "v"))
         .unwrap_err();
     assert!(err.to_string().contains("nofam"), "{err}");
     // Admin.
-    assert_eq!(conn.regions("events").unwrap().len(), 1);
-    conn.compact("events", true).unwrap();
+    assert_eq!(conn.regions(table).unwrap().len(), 1);
+    conn.compact(table, true).unwrap();
     assert_eq!(
         t.get(Get::new("u1"), None).unwrap().value(b"cf", b"q"),
         Some(&b"v400"[..])
     );
-    conn.set_enabled("events", false).unwrap();
-    assert!(!conn.is_enabled("events").unwrap());
-    conn.drop_table("events").unwrap();
-    assert!(!conn.table_exists("events").unwrap());
+    conn.set_enabled(table, false).unwrap();
+    assert!(!conn.is_enabled(table).unwrap());
+    conn.drop_table(table).unwrap();
+    assert!(!conn.table_exists(table).unwrap());
 }
 
 #[test]
 fn embedded_backend_runs_the_scenario() {
     let dir = tempfile::tempdir().unwrap();
     let conn = Connection::open(&format!("file:{}", dir.path().display())).unwrap();
-    scenario(&conn);
+    scenario(&conn, "events");
 }
 
 #[test]
@@ -179,8 +184,25 @@ fn thrift_backend_runs_the_same_scenario_against_ferrobase_serve() {
     let stop = server.stop_handle().unwrap();
     let th = std::thread::spawn(move || server.run().unwrap());
     let conn = Connection::open(&format!("thrift://{addr}")).unwrap();
-    scenario(&conn);
+    scenario(&conn, "events");
     drop(conn);
     stop.stop();
     th.join().unwrap();
+}
+
+#[test]
+fn thrift_backend_runs_the_same_scenario_against_apache_hbase() {
+    let Ok(addr) = std::env::var("FERROBASE_HBASE_THRIFT") else {
+        eprintln!("FERROBASE_HBASE_THRIFT is not set: the Apache HBase run is skipped");
+        return;
+    };
+    let conn = Connection::open(&format!("thrift://{addr}")).unwrap();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    scenario(
+        &conn,
+        &format!("client_backends_{}_{nanos}", std::process::id()),
+    );
 }

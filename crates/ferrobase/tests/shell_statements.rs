@@ -1,6 +1,9 @@
 //! The shell runs the seed articles' statements as written (straight quotes), with their
 //! effects checked in the engine; malformed input is a clear error and the shell goes on;
-//! the same statements run against `ferrobase serve`.
+//! the same statements run against `ferrobase serve`; and, when `FERROBASE_HBASE_THRIFT=host:port`
+//! names Apache HBase's Thrift1 gateway (`scripts/test.sh` sets it from the oracle), the seed
+//! statements through `ferrobase shell --connect` print the same against Apache HBase as against
+//! `ferrobase serve`.
 
 use ferrobase_engine::*;
 use std::io::Write;
@@ -237,11 +240,20 @@ fn malformed_statements_are_errors_and_the_shell_goes_on() {
     assert!(out.contains("value=v\\x00\\xFF"), "{out}");
 }
 
-#[test]
-fn the_same_statements_run_against_a_server() {
-    let dir = tempfile::tempdir().unwrap();
+/// A `ferrobase serve` process, stopped with SIGTERM when dropped (a failed assertion too).
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
+
+/// A `ferrobase serve` on a free port over `dir`; returns the process and `thrift://ADDR`.
+fn serve(dir: &tempfile::TempDir) -> (Served, String) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(["serve", "--data", &data(&dir), "--port", "0"])
+        .args(["serve", "--data", &data(dir), "--port", "0"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -259,7 +271,13 @@ fn the_same_statements_run_against_a_server() {
         .next()
         .unwrap()
         .to_string();
-    let url = format!("thrift://{addr}");
+    (Served(server), format!("thrift://{addr}"))
+}
+
+#[test]
+fn the_same_statements_run_against_a_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, url) = serve(&dir);
     let script = "create 'mytable', { NAME => 'colfam1', VERSIONS => 3 }\n\
                   put 'mytable', 'r1', 'colfam1:a', 'x'\n\
                   put 'mytable', 'r2', 'colfam1:a', 'y'\n\
@@ -280,8 +298,7 @@ fn the_same_statements_run_against_a_server() {
                   create 'ns:t', 'f'\n\
                   list\n";
     let (out, ok) = shell(&["--connect", &url], script);
-    let _ = Command::new("kill").arg(server.id().to_string()).status();
-    let _ = server.wait();
+    drop(server);
     assert!(ok, "{out}");
     assert!(
         out.contains("column=colfam1:a, timestamp=") && out.contains("value=x"),
@@ -664,4 +681,161 @@ fn namespaces_must_exist_before_their_tables_and_persist() {
                 .with_family(ColumnFamilyDescriptor::new("f"))),
         Err(Error::NamespaceNotFound(ns)) if ns == "x"
     ));
+}
+
+/// The shell's output with what legitimately differs between two runs made the same: `Took`
+/// lines dropped and timestamps the server chose (within a day of now) read `NOW`.
+fn normalized(out: &str) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let mut lines = Vec::new();
+    for line in out.lines().filter(|l| !l.starts_with("Took ")) {
+        let mut norm = String::new();
+        let mut rest = line;
+        while let Some(i) = rest.find("timestamp=") {
+            let (head, tail) = rest.split_at(i + "timestamp=".len());
+            norm.push_str(head);
+            let digits = tail.chars().take_while(char::is_ascii_digit).count();
+            let ts: i64 = tail[..digits].parse().unwrap_or(0);
+            if (ts - now).abs() < 86_400_000 {
+                norm.push_str("NOW");
+            } else {
+                norm.push_str(&tail[..digits]);
+            }
+            rest = &tail[digits..];
+        }
+        norm.push_str(rest);
+        lines.push(norm);
+    }
+    lines.join("\n")
+}
+
+/// The seed articles' create, put, scan and get statements, on tables named with `p`.
+fn seed_script(p: &str) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let old = now - 18_001 * 1000;
+    let mut s = String::new();
+    for (i, family) in [
+        "{NAME => 'colfam1', BLOCKSIZE => '65536'}",
+        "{ NAME => 'colfam1', BLOCKCACHE => 'false' }",
+        "{ NAME => 'colfam1', IN_MEMORY => 'true' }",
+        "{ NAME => 'colfam1', BLOOMFILTER => 'ROWCOL' }",
+        "{ NAME => 'colfam1', VERSIONS => 1 }",
+        "{ NAME => 'colfam1', VERSIONS => 1, TTL => '18000' }",
+        "{NAME => 'colfam1', VERSIONS => 1, TTL => '18000'}",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let t = format!("{p}mytable{i}");
+        s.push_str(&format!(
+            "create '{t}', {family}\ndescribe '{t}'\ndisable '{t}'\ndrop '{t}'\n"
+        ));
+    }
+    s.push_str(&format!(
+        "create '{p}inbox', {{NAME => 'cf1', VERSIONS => 1000}}\n\
+         describe '{p}inbox'\n\
+         put '{p}inbox', 'user1', 'cf1:id', 'post-1', 1000\n\
+         put '{p}inbox', 'user1', 'cf1:id', 'post-2', 2000\n\
+         get '{p}inbox', 'user1', {{COLUMN => 'cf1:id', VERSIONS => 10}}\n\
+         create '{p}thetable', {{NAME => 'cf1', TTL => '18000' }}\n\
+         describe '{p}thetable'\n\
+         create '{p}hbase_gameCenter_log', 'oneline'\n"
+    ));
+    for acct in ["u52fa532aae9dc", "u52fa532aae9dd"] {
+        for d in [
+            "2012-12-31 23:59:59",
+            "2013-04-01 00:00:00",
+            "2014-06-15 12:00:00",
+            "2016-03-31 23:59:59",
+            "2016-04-01 00:00:00",
+        ] {
+            for (q, v) in [("guid", "g"), ("report", "r"), ("ip", "10.0.0.1")] {
+                s.push_str(&format!(
+                    "put '{p}hbase_gameCenter_log', '{acct}_login_{d}', 'oneline:{q}', '{v}-{d}'\n"
+                ));
+            }
+        }
+    }
+    s.push_str(&format!(
+        "scan '{p}hbase_gameCenter_log',{{COLUMNS =>['oneline:guid','oneline:report'],LIMIT =>10, STARTROW => 'u52fa532aae9dc_login_2013-04-01 00:00:00', STOPROW=>'u52fa532aae9dc_login_2016-04-01 00:00:00'}}\n\
+         count '{p}hbase_gameCenter_log'\n\
+         create '{p}ttl', {{ NAME => 'colfam1', VERSIONS => 1, TTL => '18000' }}\n\
+         put '{p}ttl', 'r1', 'colfam1:q', 'old', {old}\n\
+         put '{p}ttl', 'r2', 'colfam1:q', 'new'\n\
+         put '{p}ttl', 'r3', 'colfam1:q', 'a', 10\n\
+         put '{p}ttl', 'r3', 'colfam1:q', 'b', {later}\n\
+         scan '{p}ttl'\n\
+         get '{p}ttl', 'r3', {{VERSIONS => 3}}\n\
+         incr '{p}ttl', 'c', 'colfam1:n', 3\n\
+         incr '{p}ttl', 'c', 'colfam1:n', 4\n\
+         get_counter '{p}ttl', 'c', 'colfam1:n'\n\
+         deleteall '{p}ttl', 'r3'\n\
+         scan '{p}ttl', {{COLUMNS => ['colfam1:q']}}\n\
+         exists '{p}ttl'\n\
+         is_enabled '{p}ttl'\n",
+        later = now + 1,
+    ));
+    for t in ["inbox", "thetable", "hbase_gameCenter_log", "ttl"] {
+        s.push_str(&format!("disable '{p}{t}'\ndrop '{p}{t}'\n"));
+    }
+    s
+}
+
+#[test]
+fn seed_statements_print_the_same_against_apache_hbase_as_against_ferrobase() {
+    let Ok(hbase) = std::env::var("FERROBASE_HBASE_THRIFT") else {
+        eprintln!("FERROBASE_HBASE_THRIFT is not set: the Apache HBase run is skipped");
+        return;
+    };
+    let hbase = format!("thrift://{hbase}");
+    let dir = tempfile::tempdir().unwrap();
+    let (server, ferro) = serve(&dir);
+    // Table names unique to this run: the oracle may be shared.
+    let p = format!("shell{}_", std::process::id());
+    let script = seed_script(&p);
+    let (on_ferrobase, ok_f) = shell(&["--connect", &ferro], &script);
+    let (on_hbase, ok_h) = shell(&["--connect", &hbase], &script);
+    assert!(ok_f, "{on_ferrobase}");
+    assert!(ok_h, "{on_hbase}");
+    assert!(
+        on_hbase.contains("3 row(s)") && on_hbase.contains("COUNTER VALUE = 7"),
+        "{on_hbase}"
+    );
+    let (f, h) = (normalized(&on_ferrobase), normalized(&on_hbase));
+    for (i, (lf, lh)) in f.lines().zip(h.lines()).enumerate() {
+        assert_eq!(lf, lh, "line {i} differs\nferrobase:\n{f}\nHBase:\n{h}");
+    }
+    assert_eq!(
+        f.lines().count(),
+        h.lines().count(),
+        "ferrobase:\n{f}\nHBase:\n{h}"
+    );
+
+    // What HBase's Thrift1 gateway cannot take: family attributes its ColumnDescriptor lacks.
+    // ferrobase's gateway takes them through its own extension.
+    let t = format!("{p}minversions");
+    let create =
+        format!("create '{t}', {{ NAME => 'colfam1', VERSIONS => 5, MIN_VERSIONS => '1' }}\n");
+    let (out, ok) = shell(&["--connect", &hbase], &create);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("MIN_VERSIONS of family colfam1 cannot be set through HBase's Thrift1 API"),
+        "{out}"
+    );
+    let (out, _) = shell(&["--connect", &hbase], &format!("exists '{t}'\n"));
+    assert!(out.contains("does not exist"), "nothing was created: {out}");
+    let (out, ok) = shell(
+        &["--connect", &ferro],
+        &format!("{create}disable '{t}'\ndrop '{t}'\n"),
+    );
+    assert!(ok, "{out}");
+    drop(server);
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    assert!(e.admin().list_tables().unwrap().is_empty());
 }

@@ -500,7 +500,10 @@ impl Shell {
         self.line(name);
         self.line("COLUMN FAMILIES DESCRIPTION");
         for f in &fams {
-            self.line(&format::family(f));
+            self.line(&match self.conn {
+                Connection::Remote(_) => format::family_thrift1(f),
+                Connection::Embedded(_) => format::family(f),
+            });
         }
         self.line(&format!("{} row(s)", fams.len()));
         Ok(())

@@ -43,6 +43,22 @@ pub fn ttl(seconds: i64) -> String {
     format!("{seconds} SECONDS ({})", parts.join(" "))
 }
 
+/// One family as `describe` prints it over a Thrift gateway: only the attributes HBase's
+/// Thrift1 `ColumnDescriptor` carries (the others would print as defaults whatever they are).
+pub fn family_thrift1(f: &ColumnFamilyDescriptor) -> String {
+    format!(
+        "{{NAME => '{}', BLOOMFILTER => '{}', IN_MEMORY => '{}', VERSIONS => '{}', COMPRESSION => '{}', \
+         TTL => '{}', BLOCKCACHE => '{}'}}",
+        binary(&f.name),
+        f.bloom_filter.name(),
+        f.in_memory,
+        f.max_versions,
+        f.compression.name(),
+        ttl(f.ttl_seconds),
+        f.block_cache,
+    )
+}
+
 /// One family as `describe` prints it.
 pub fn family(f: &ColumnFamilyDescriptor) -> String {
     let kdc = f.keep_deleted_cells.name();

@@ -25,7 +25,9 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
  * {@code hbase-oracle ready thrift1=P thrift2=P admin=P zookeeper=P dir=D}. SIGTERM stops the
  * gateways, then the cluster, then ZooKeeper, and deletes the directory (unless --keep).
  *
- * <p>Arguments: {@code [--dir DIR] [--keep]}; every port is picked free.
+ * <p>Arguments: {@code [--dir DIR] [--keep] [--bench]}; every port is picked free. {@code --bench}
+ * keeps HBase's own defaults for flushes, compactions, splits and handler counts (a server as
+ * deployed, for tests/bench) instead of the settings that keep physical state still for tests.
  */
 public final class HBaseOracle {
   private HBaseOracle() {}
@@ -33,12 +35,14 @@ public final class HBaseOracle {
   public static void main(String[] args) throws Exception {
     Path dir = null;
     boolean keep = false;
+    boolean bench = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--dir" -> dir = Path.of(args[++i]).toAbsolutePath();
         case "--keep" -> keep = true;
+        case "--bench" -> bench = true;
         default -> {
-          System.err.println("usage: HBaseOracle [--dir DIR] [--keep]");
+          System.err.println("usage: HBaseOracle [--dir DIR] [--keep] [--bench]");
           System.exit(2);
         }
       }
@@ -48,7 +52,7 @@ public final class HBaseOracle {
     }
     Files.createDirectories(dir);
     int zkPort = freePort();
-    Configuration conf = smallBoxConfiguration(dir, zkPort);
+    Configuration conf = smallBoxConfiguration(dir, zkPort, bench);
 
     DefaultMetricsSystem.setMiniClusterMode(true);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
@@ -80,8 +84,11 @@ public final class HBaseOracle {
     cluster.join();
   }
 
-  /** HBase's standalone settings, tuned for a 2-core machine and deterministic tests. */
-  static Configuration smallBoxConfiguration(Path dir, int zkPort) {
+  /**
+   * HBase's standalone settings, tuned for a 2-core machine and deterministic tests; with
+   * {@code bench}, HBase's defaults for handlers, flushes, compactions and splits stay.
+   */
+  static Configuration smallBoxConfiguration(Path dir, int zkPort, boolean bench) {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.cluster.distributed", "false");
     conf.set("hbase.rootdir", dir.resolve("hbase").toUri().toString());
@@ -100,18 +107,23 @@ public final class HBaseOracle {
     conf.setInt("hbase.thrift.info.port", -1);
     conf.set("hbase.master.hostname", "127.0.0.1");
     conf.set("hbase.regionserver.hostname", "127.0.0.1");
+    conf.setInt("hbase.client.retries.number", 3);
+    conf.setInt("hbase.client.pause", 50);
+    // A quick start: the master waits for one region server only.
+    conf.setInt("hbase.master.wait.on.regionservers.mintostart", 1);
+    conf.setInt("hbase.master.wait.on.regionservers.timeout", 500);
+    conf.setInt("hbase.master.wait.on.regionservers.interval", 100);
+    conf.setInt("hbase.regionserver.msginterval", 500);
+    conf.setInt("hbase.thrift.server.socket.read.timeout", 3_600_000);
+    if (bench) {
+      return conf;
+    }
     // Few threads.
     conf.setInt("hbase.regionserver.handler.count", 8);
     conf.setInt("hbase.master.handler.count", 4);
     conf.setInt("hbase.regionserver.metahandler.count", 2);
     conf.setInt("hbase.thrift.minWorkerThreads", 2);
     conf.setInt("hbase.thrift.maxWorkerThreads", 64);
-    conf.setInt("hbase.thrift.server.socket.read.timeout", 3_600_000);
-    // A quick start: the master waits for one region server only.
-    conf.setInt("hbase.master.wait.on.regionservers.mintostart", 1);
-    conf.setInt("hbase.master.wait.on.regionservers.timeout", 500);
-    conf.setInt("hbase.master.wait.on.regionservers.interval", 100);
-    conf.setInt("hbase.regionserver.msginterval", 500);
     // Physical state changes only when a test asks: no periodic major compactions, no automatic
     // minor compactions, no splits, no flushes by size in any realistic test.
     conf.setLong("hbase.hregion.majorcompaction", 0);
@@ -124,8 +136,6 @@ public final class HBaseOracle {
     conf.setBoolean("hbase.master.balancer.stochastic.runMaxSteps", false);
     conf.setInt("hbase.balancer.period", 3_600_000);
     conf.setBoolean("hbase.normalizer.enabled", false);
-    conf.setInt("hbase.client.retries.number", 3);
-    conf.setInt("hbase.client.pause", 50);
     return conf;
   }
 
