@@ -1,8 +1,8 @@
 //! Decoders of bytes read from disk never panic: WAL records, the manifest payload, block-file
 //! meta sections, bloom filters and data blocks.
 //!
-//! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the
-//! inputs that once failed (`fuzz/corpus/disk_decoders/`, `fuzz/regressions/disk_decoders/`).
+//! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the inputs that
+//! once failed (`fuzz/corpus/disk_decoders/`, `fuzz/regressions/disk_decoders/`).
 
 use bytes::Bytes;
 use ferrobase_engine::block_file::{BlockDecoder, BlockFormat};

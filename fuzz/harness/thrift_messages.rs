@@ -2,8 +2,8 @@
 //! decoding a call's arguments as the server does (against the method's declaration) and a
 //! reply as the client does (everything).
 //!
-//! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the
-//! inputs that once failed (`fuzz/corpus/thrift_messages/`, `fuzz/regressions/thrift_messages/`).
+//! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the inputs that
+//! once failed (`fuzz/corpus/thrift_messages/`, `fuzz/regressions/thrift_messages/`).
 
 use ferrobase_gateway::idl::arguments;
 use ferrobase_gateway::thrift::{Binary, Budget, Codec, Compact, Limits};

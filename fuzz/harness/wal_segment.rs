@@ -3,8 +3,8 @@
 //! the input with valid checksums, so the record payload decoder and the "valid record after a
 //! bad one" rule are reached.
 //!
-//! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the
-//! inputs that once failed (`fuzz/corpus/wal_segment/`, `fuzz/regressions/wal_segment/`).
+//! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the inputs that
+//! once failed (`fuzz/corpus/wal_segment/`, `fuzz/regressions/wal_segment/`).
 
 use ferrobase_engine::byte_reader::masked_crc;
 use ferrobase_engine::wal::{decode_segment, SEGMENT_MAGIC};
