@@ -10,6 +10,16 @@ cargo test --workspace --all-targets
 # The crates' examples run as doc tests (--all-targets leaves them out); their docs build without warnings.
 cargo test --workspace --doc
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+# The fuzz workspace builds on stable too (libfuzzer-sys compiles there), so no target rots.
+cargo +stable check --manifest-path fuzz/Cargo.toml
+# A short AddressSanitizer pass over every fuzz target from the seed corpora, with the
+# allocation cap (docs/design/fuzzing.md); cargo fuzz's sanitizers need a nightly toolchain.
+if rustup toolchain list | grep -q '^nightly'; then
+    bash scripts/fuzz.sh 20
+else
+    echo "test.sh: ASan fuzz pass SKIPPED: no nightly toolchain installed" \
+        "(rustup toolchain install nightly); the checked-in fuzz inputs still ran in cargo test"
+fi
 cargo run --release -p ferrobase -- bench engine --cells 20000
 # The peer benchmark on ferrobase's engine alone (RocksDB and fjall are not built here), so it never rots.
 cargo run --release --manifest-path bench/peers/Cargo.toml --no-default-features -- --quick

@@ -5,10 +5,12 @@
 #[path = "../../crates/ferrobase/src/shell/syntax.rs"]
 mod syntax;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        if let Err(e) = syntax::parse(text) {
-            assert!(e.offset <= text.len());
-        }
-    }
-});
+// The parser expands the Ruby idioms it accepts (loops, interpolation, pack) with this module.
+#[allow(dead_code)]
+#[path = "../../crates/ferrobase/src/shell/ruby.rs"]
+mod ruby;
+
+#[path = "../harness/shell_language.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::run(data));

@@ -3,30 +3,7 @@
 //! reply as the client does (everything).
 #![no_main]
 
-use ferrobase_gateway::idl::arguments;
-use ferrobase_gateway::thrift::{Binary, Budget, Codec, Compact, Limits};
+#[path = "../harness/thrift_messages.rs"]
+mod harness;
 
-const LIMITS: Limits = Limits {
-    max_message: 1 << 16,
-    max_depth: 16,
-    max_decoded: 1 << 20,
-};
-
-fn decode<C: Codec>(c: &C, data: &[u8]) {
-    for declared in [false, true] {
-        let mut r = data;
-        let mut b = Budget::new(&mut r, &LIMITS);
-        let _ = c.read_header(&mut b).and_then(|h| {
-            if declared {
-                c.read_declared(&mut b, arguments(&h.name).unwrap_or(&[]))
-            } else {
-                c.read_struct(&mut b)
-            }
-        });
-    }
-}
-
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    decode(&Binary, data);
-    decode(&Compact, data);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::run(data));

@@ -1,12 +1,11 @@
 //! Opens a block file and reads its cells through the block cache.
 
 use super::{
-    decode_key, unframe_block, unframe_block_shared, BlockDecoder, BlockFormat, FileMeta,
-    IndexEntry, FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN,
+    decode_index, unframe_block, unframe_block_shared, BlockDecoder, BlockFormat, FileMeta,
+    IndexEntry, Trailer, TRAILER_LEN,
 };
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
-use crate::byte_reader::{masked_crc, ByteReader};
 use crate::cell::{Cell, CellKey, KeyValue, KeyValueRef};
 use crate::error::{Error, IoContext, Result};
 use crate::metrics::Metrics;
@@ -213,23 +212,8 @@ impl BlockFileReader {
         let toff = size - TRAILER_LEN as u64;
         let mut trailer = [0u8; TRAILER_LEN];
         file.read_exact_at(&mut trailer, toff).at(path)?;
-        if &trailer[TRAILER_LEN - 8..] != MAGIC {
-            return Err(corrupt(toff, "bad trailer magic"));
-        }
-        let mut r = ByteReader::new(&trailer);
-        let mut v = [0u64; 6];
-        for x in &mut v {
-            *x = r.u64().ok_or_else(|| corrupt(toff, "short trailer"))?;
-        }
-        let version = r.u32().ok_or_else(|| corrupt(toff, "short trailer"))?;
-        let crc = r.u32().ok_or_else(|| corrupt(toff, "short trailer"))?;
-        if masked_crc(&trailer[..52]) != crc {
-            return Err(corrupt(toff, "trailer checksum mismatch"));
-        }
-        let block_format = BlockFormat::of_version(version)
-            .filter(|_| (MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version))
-            .ok_or_else(|| corrupt(toff, &format!("unsupported format version {version}")))?;
-        let [bloom_off, bloom_len, index_off, index_len, meta_off, meta_len] = v;
+        let trailer = Trailer::decode(&trailer).map_err(|why| corrupt(toff, &why))?;
+        let block_format = trailer.block_format();
         let read_section = |off: u64, len: u64, what: &str| -> Result<Vec<u8>> {
             if off.checked_add(len).is_none_or(|end| end > toff) || len > 1 << 31 {
                 return Err(corrupt(toff, &format!("{what} section out of bounds")));
@@ -238,15 +222,20 @@ impl BlockFileReader {
             file.read_exact_at(&mut buf, off).at(path)?;
             unframe_block(&buf).map_err(|e| corrupt(off, &format!("{what} section: {e}")))
         };
-        let meta_raw = read_section(meta_off, meta_len, "meta")?;
+        let (meta_off, index_off, bloom_off) = (
+            trailer.meta.offset,
+            trailer.index.offset,
+            trailer.bloom.offset,
+        );
+        let meta_raw = read_section(meta_off, trailer.meta.len, "meta")?;
         let meta = FileMeta::decode(&meta_raw)
             .ok_or_else(|| corrupt(meta_off, "malformed meta section"))?;
-        let index_raw = read_section(index_off, index_len, "index")?;
-        let index = decode_index(&index_raw, index_off).map_err(|why| corrupt(index_off, &why))?;
+        let index_raw = read_section(index_off, trailer.index.len, "index")?;
+        let index = decode_index(&index_raw).map_err(|why| corrupt(index_off, &why))?;
         let bloom = if meta.bloom == BloomType::None {
             None
         } else {
-            let raw = read_section(bloom_off, bloom_len, "bloom")?;
+            let raw = read_section(bloom_off, trailer.bloom.len, "bloom")?;
             if raw.is_empty() {
                 None
             } else {
@@ -430,30 +419,6 @@ fn row_prefix(row: &[u8]) -> u128 {
     let n = row.len().min(16);
     b[..n].copy_from_slice(&row[..n]);
     u128::from_be_bytes(b)
-}
-
-fn decode_index(raw: &[u8], _off: u64) -> std::result::Result<Vec<IndexEntry>, String> {
-    let mut r = ByteReader::new(raw);
-    let n = r.varint().ok_or("truncated index count")?;
-    let mut out = Vec::with_capacity(n.min(1 << 20) as usize);
-    for i in 0..n {
-        let offset = r
-            .varint()
-            .ok_or_else(|| format!("truncated index entry {i}"))?;
-        let size = r
-            .varint()
-            .ok_or_else(|| format!("truncated index entry {i}"))?;
-        let first_key = decode_key(&mut r).ok_or_else(|| format!("truncated index key {i}"))?;
-        if size > 1 << 31 {
-            return Err(format!("index entry {i} has implausible size {size}"));
-        }
-        out.push(IndexEntry {
-            offset,
-            size,
-            first_key,
-        });
-    }
-    Ok(out)
 }
 
 /// A cursor over a file's cells in key order, with seeks.

@@ -2,11 +2,11 @@
 
 use super::aligned_output::AlignedOutput;
 use super::{
-    encode_key, frame_block, BlockBuilder, CompressionProbe, FileMeta, FORMAT_VERSION, FRAME_BYTES,
-    MAGIC,
+    encode_key, frame_block, BlockBuilder, CompressionProbe, FileMeta, SectionHandle, Trailer,
+    FRAME_BYTES,
 };
 use crate::bloom::{row_col_key_into, BloomBuilder};
-use crate::byte_reader::{masked_crc, put_varint};
+use crate::byte_reader::put_varint;
 use crate::cell::KeyValue;
 use crate::compression::Compression;
 use crate::error::{Error, IoContext, Result};
@@ -231,21 +231,16 @@ impl BlockFileWriter {
         let meta_off = self.offset;
         let meta = frame_block(&self.meta.encode(), Compression::None);
         self.write(&meta)?;
-        let mut trailer = Vec::with_capacity(super::TRAILER_LEN);
-        for v in [
-            bloom_off,
-            bloom.len() as u64,
-            index_off,
-            index.len() as u64,
-            meta_off,
-            meta.len() as u64,
-        ] {
-            trailer.extend_from_slice(&v.to_be_bytes());
-        }
-        trailer.extend_from_slice(&FORMAT_VERSION.to_be_bytes());
-        let crc = masked_crc(&trailer);
-        trailer.extend_from_slice(&crc.to_be_bytes());
-        trailer.extend_from_slice(MAGIC);
+        let handle = |offset, len: usize| SectionHandle {
+            offset,
+            len: len as u64,
+        };
+        let trailer = Trailer::new(
+            handle(bloom_off, bloom.len()),
+            handle(index_off, index.len()),
+            handle(meta_off, meta.len()),
+        )
+        .encode();
         self.write(&trailer)?;
         let file = self.out.finish().at(&self.path)?;
         file.sync_all().map_err(|source| Error::SyncFailed {

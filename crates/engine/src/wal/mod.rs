@@ -9,7 +9,7 @@
 mod reader;
 mod record;
 
-pub use reader::{read_segment, SegmentEnd, MAX_RECORD};
+pub use reader::{decode_segment, read_segment, SegmentEnd, MAX_RECORD};
 pub use record::{WalCell, WalEdit};
 
 use crate::byte_reader::masked_crc;

@@ -29,9 +29,20 @@ pub enum SegmentEnd {
 pub fn read_segment(
     path: &Path,
     is_last: bool,
-    mut f: impl FnMut(WalEdit) -> Result<()>,
+    f: impl FnMut(WalEdit) -> Result<()>,
 ) -> Result<SegmentEnd> {
     let data = std::fs::read(path).at(path)?;
+    decode_segment(path, &data, is_last, f)
+}
+
+/// Reads every record of a segment's bytes `data` as [`read_segment`] does, naming `path` in
+/// errors. Never panics, whatever the bytes; allocates at most one record's cells at a time.
+pub fn decode_segment(
+    path: &Path,
+    data: &[u8],
+    is_last: bool,
+    mut f: impl FnMut(WalEdit) -> Result<()>,
+) -> Result<SegmentEnd> {
     if data.len() < SEGMENT_MAGIC.len() {
         return if is_last {
             Ok(SegmentEnd::TornAt {
@@ -76,7 +87,7 @@ pub fn read_segment(
         let Some(edit) = edit else {
             // A bad record followed by a good one is damage inside the log, not a torn tail:
             // never drop the acknowledged records after it silently.
-            if valid_record_at(&data, pos + 8 + len) {
+            if valid_record_at(data, pos + 8 + len) {
                 return Err(Error::corruption(
                     path,
                     pos as u64,

@@ -1,0 +1,192 @@
+//! The engine's fuzz targets' checked-in inputs run under `cargo test`: every seed and every
+//! input that once failed (`fuzz/corpus/<target>/`, `fuzz/regressions/<target>/`) goes through
+//! the target's own harness and must not panic. `write_seed_corpora` (ignored; run it by name)
+//! regenerates the binary seeds from the engine's own writers.
+
+#[path = "../../../fuzz/harness/block_file_sections.rs"]
+mod block_file_sections;
+#[path = "../../../fuzz/harness/disk_decoders.rs"]
+mod disk_decoders;
+#[path = "../../../fuzz/harness/filter_language.rs"]
+mod filter_language;
+#[path = "../../../fuzz/harness/replay.rs"]
+mod replay;
+#[path = "../../../fuzz/harness/wal_segment.rs"]
+mod wal_segment;
+
+use ferrobase_engine::block_file::{
+    BlockBuilder, BlockFileWriter, FileOptions, Trailer, TRAILER_LEN,
+};
+use ferrobase_engine::byte_reader::masked_crc;
+use ferrobase_engine::cell::{CellKey, CellType, KeyValue};
+use ferrobase_engine::wal::{WalCell, WalEdit, SEGMENT_MAGIC};
+use ferrobase_engine::{BloomType, Bytes, Compression, DataBlockEncoding};
+
+#[test]
+fn disk_decoders_inputs_replay() {
+    let n = replay::replay("disk_decoders", disk_decoders::run);
+    // The two Snappy payloads whose header declared up to 4 GiB (issue 32).
+    assert!(n.regressions >= 2, "{n:?}");
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn filter_language_inputs_replay() {
+    let n = replay::replay("filter_language", filter_language::run);
+    // 3,000 nested ANDs and 3,000 nested parentheses (issue 32: the first overflowed the stack).
+    assert!(n.regressions >= 2, "{n:?}");
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn block_file_sections_inputs_replay() {
+    let n = replay::replay("block_file_sections", block_file_sections::run);
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn wal_segment_inputs_replay() {
+    let n = replay::replay("wal_segment", wal_segment::run);
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+fn kv(row: &str, qualifier: &str, ts: i64, cell_type: CellType, seq: u64, value: &str) -> KeyValue {
+    KeyValue {
+        key: CellKey {
+            row: Bytes::copy_from_slice(row.as_bytes()),
+            qualifier: Bytes::copy_from_slice(qualifier.as_bytes()),
+            timestamp: ts,
+            cell_type,
+            seq,
+        },
+        value: Bytes::copy_from_slice(value.as_bytes()),
+    }
+}
+
+/// A few cells in key order: versions, a delete marker, a sequence id, shared row prefixes.
+fn cells() -> Vec<KeyValue> {
+    vec![
+        kv("r1", "a", 20, CellType::Put, 0, "v2"),
+        kv("r1", "a", 10, CellType::Put, 0, "v1"),
+        kv("r1", "b", 15, CellType::DeleteColumn, 7, ""),
+        kv("r10", "", 30, CellType::DeleteFamily, 0, ""),
+        kv("r2", "q", 5, CellType::Put, 9, "value"),
+    ]
+}
+
+/// The raw bytes of a framed section (`codec:u8 raw_len:u32 payload crc:u32`, codec NONE).
+fn section(file: &[u8], offset: u64, len: u64) -> Vec<u8> {
+    let framed = &file[offset as usize..(offset + len) as usize];
+    assert_eq!(framed[0], Compression::None.id());
+    framed[5..framed.len() - 4].to_vec()
+}
+
+fn write_seed(target: &str, name: &str, data: &[u8]) {
+    let dir = replay::fuzz_dir().join("corpus").join(target);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), data).unwrap();
+}
+
+#[test]
+#[ignore = "writes fuzz/corpus/: run by name after a format change"]
+fn write_seed_corpora() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (bloom, encoding, name) in [
+        (BloomType::Row, DataBlockEncoding::None, "row-bloom"),
+        (
+            BloomType::RowCol,
+            DataBlockEncoding::Prefix,
+            "rowcol-prefix",
+        ),
+    ] {
+        let path = tmp.path().join(name);
+        let opts = FileOptions {
+            family: b"cf".to_vec(),
+            block_size: 64,
+            compression: Compression::None,
+            encoding,
+            bloom,
+            major_compacted: false,
+            expected_keys: 0,
+        };
+        let mut w = BlockFileWriter::create(&path, opts).unwrap();
+        for c in cells() {
+            w.add(&c).unwrap();
+        }
+        w.finish().unwrap();
+        let file = std::fs::read(&path).unwrap();
+        let trailer_bytes = &file[file.len() - TRAILER_LEN..];
+        let t = Trailer::decode(trailer_bytes).unwrap();
+        write_seed(
+            "block_file_sections",
+            &format!("{name}-trailer"),
+            trailer_bytes,
+        );
+        let index = section(&file, t.index.offset, t.index.len);
+        write_seed("block_file_sections", &format!("{name}-index"), &index);
+        let meta = section(&file, t.meta.offset, t.meta.len);
+        write_seed("block_file_sections", &format!("{name}-meta"), &meta);
+        let bloom = section(&file, t.bloom.offset, t.bloom.len);
+        write_seed("disk_decoders", &format!("{name}-bloom"), &bloom);
+    }
+    for (encoding, name) in [
+        (DataBlockEncoding::None, "block-v3-none"),
+        (DataBlockEncoding::Prefix, "block-v3-prefix"),
+    ] {
+        let mut b = BlockBuilder::new(encoding);
+        for c in cells() {
+            b.add(&c);
+        }
+        write_seed("disk_decoders", name, &b.take());
+    }
+    // WAL records, and a segment of them with a torn last record.
+    let edits = [
+        WalEdit {
+            seq: 1,
+            region_id: 3,
+            cells: vec![WalCell {
+                family: Bytes::from_static(b"cf"),
+                row: Bytes::from_static(b"r1"),
+                qualifier: Bytes::from_static(b"a"),
+                timestamp: 10,
+                cell_type: CellType::Put,
+                value: Bytes::from_static(b"v1"),
+            }],
+        },
+        WalEdit {
+            seq: 2,
+            region_id: 3,
+            cells: vec![
+                WalCell {
+                    family: Bytes::from_static(b"cf"),
+                    row: Bytes::from_static(b"r2"),
+                    qualifier: Bytes::new(),
+                    timestamp: 11,
+                    cell_type: CellType::DeleteFamily,
+                    value: Bytes::new(),
+                },
+                WalCell {
+                    family: Bytes::from_static(b"cf"),
+                    row: Bytes::from_static(b"r2"),
+                    qualifier: Bytes::from_static(b"b"),
+                    timestamp: 12,
+                    cell_type: CellType::Put,
+                    value: Bytes::from_static(b"v"),
+                },
+            ],
+        },
+    ];
+    let mut segment = SEGMENT_MAGIC.to_vec();
+    for e in &edits {
+        let mut payload = Vec::new();
+        e.encode(&mut payload);
+        segment.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+        segment.extend_from_slice(&masked_crc(&payload).to_be_bytes());
+        segment.extend_from_slice(&payload);
+    }
+    write_seed("wal_segment", "two-records", &segment);
+    write_seed("wal_segment", "torn-tail", &segment[..segment.len() - 3]);
+    let mut payload = Vec::new();
+    edits[1].encode(&mut payload);
+    write_seed("disk_decoders", "wal-edit", &payload);
+}
