@@ -6,23 +6,7 @@ mod support;
 
 use ferrobase_engine::*;
 use support::model::{MFamily, MRead, Model, Out};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len() as u64) as usize]
-    }
-}
+use support::rng::Rng;
 
 const ROWS: &[&str] = &["a", "b", "b1", "c", "d", "e", "ee", "f"];
 const QUALS: &[&str] = &["", "q1", "q2", "q3"];

@@ -4,21 +4,10 @@
 //! between the pieces change nothing (the scan's read point holds). Whole-row scans are checked
 //! against the reference model in `model_semantics.rs`.
 
+mod support;
+
 use ferrobase_engine::*;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use support::rng::Rng;
 
 fn options() -> EngineOptions {
     let mut o = EngineOptions::default();

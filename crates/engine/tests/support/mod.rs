@@ -1,3 +1,4 @@
-//! Shared test support: the reference model, and the files of a data directory.
+//! Shared test support: the reference model, the files of a data directory, the random generator.
 pub mod files;
 pub mod model;
+pub mod rng;
