@@ -1,6 +1,7 @@
 //! Engine settings, with defaults close to HBase's.
 
 use crate::clock::{Clock, SystemClock};
+use crate::fs::FileSystem;
 use crate::schema::Durability;
 use std::sync::Arc;
 use std::time::Duration;
@@ -63,6 +64,9 @@ pub struct EngineOptions {
     pub default_durability: Durability,
     /// Source of time for timestamps and TTL.
     pub clock: Arc<dyn Clock>,
+    /// Every file and directory operation goes through this (default: the operating system's,
+    /// [`crate::fs::OsFileSystem`]); tests put an in-memory, fault-injecting one here.
+    pub fs: Arc<dyn FileSystem>,
 }
 
 impl Default for EngineOptions {
@@ -79,6 +83,7 @@ impl Default for EngineOptions {
             max_cell_size: 10 << 20,
             default_durability: Durability::SyncWal,
             clock: Arc::new(SystemClock),
+            fs: crate::fs::os(),
         }
     }
 }
