@@ -162,10 +162,20 @@ impl Error {
 pub(crate) trait IoContext<T> {
     /// Converts the I/O error into [`Error::Io`] naming `path`.
     fn at(self, path: &std::path::Path) -> Result<T>;
+
+    /// Converts the error of an fsync of `path` into [`Error::SyncFailed`].
+    fn synced(self, path: &std::path::Path) -> Result<T>;
 }
 
 impl<T> IoContext<T> for std::io::Result<T> {
     fn at(self, path: &std::path::Path) -> Result<T> {
         self.map_err(|e| Error::io(path, e))
+    }
+
+    fn synced(self, path: &std::path::Path) -> Result<T> {
+        self.map_err(|source| Error::SyncFailed {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 }

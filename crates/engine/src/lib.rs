@@ -48,6 +48,7 @@ pub mod compression;
 pub mod engine;
 pub mod error;
 pub mod filter;
+pub mod fs;
 pub mod manifest;
 pub mod memstore;
 pub mod metrics;

@@ -1,13 +1,13 @@
 //! The manifest: the one file that says which tables, regions and block files are live.
 //! Every structural change (create, alter, flush, compaction, split, drop) writes a complete
 //! new manifest to `MANIFEST.tmp`, fsyncs it and renames it over `MANIFEST`, so the live set
-//! changes atomically. Layout in `docs/format/manifest.md`.
+//! changes atomically. Layout and the commit protocol (what is synced before what) in
+//! `docs/format/manifest.md`.
 
 use crate::byte_reader::{masked_crc, put_len_prefixed, put_varint, ByteReader};
 use crate::error::{Error, IoContext, Result};
+use crate::fs::FileSystem;
 use crate::schema::TableDescriptor;
-use std::fs::File;
-use std::io::Write;
 use std::path::Path;
 
 /// Magic at the start of the manifest.
@@ -186,8 +186,14 @@ impl ManifestData {
     }
 }
 
-/// Writes `data` as the new manifest of `dir`, atomically.
-pub fn write(dir: &Path, data: &ManifestData) -> Result<()> {
+/// File name of the manifest being written, renamed over [`MANIFEST_FILE`] once synced.
+pub const MANIFEST_TMP_FILE: &str = "MANIFEST.tmp";
+
+/// Writes `data` as the new manifest of `dir`, atomically and durably: written to
+/// `MANIFEST.tmp`, synced, renamed over `MANIFEST`, and the directory synced ("Commit
+/// protocol" in `docs/format/manifest.md`). Every block file `data` names must already be
+/// durable, entry included.
+pub fn write(fs: &dyn FileSystem, dir: &Path, data: &ManifestData) -> Result<()> {
     let payload = data.encode();
     let mut buf = Vec::with_capacity(payload.len() + 24);
     buf.extend_from_slice(MANIFEST_MAGIC);
@@ -195,21 +201,21 @@ pub fn write(dir: &Path, data: &ManifestData) -> Result<()> {
     buf.extend_from_slice(&(payload.len() as u64).to_be_bytes());
     buf.extend_from_slice(&payload);
     buf.extend_from_slice(&masked_crc(&payload).to_be_bytes());
-    let tmp = dir.join("MANIFEST.tmp");
-    let mut f = File::create(&tmp).at(&tmp)?;
-    f.write_all(&buf).at(&tmp)?;
-    f.sync_all().at(&tmp)?;
+    let tmp = dir.join(MANIFEST_TMP_FILE);
+    let f = fs.create(&tmp).at(&tmp)?;
+    f.append(&buf).at(&tmp)?;
+    f.sync_all().synced(&tmp)?;
     drop(f);
     let path = dir.join(MANIFEST_FILE);
-    std::fs::rename(&tmp, &path).at(&path)?;
-    File::open(dir).and_then(|d| d.sync_all()).at(dir)?;
+    fs.rename(&tmp, &path).at(&path)?;
+    fs.sync_dir(dir).synced(dir)?;
     Ok(())
 }
 
 /// Reads the manifest of `dir`; `None` when the directory has none yet.
-pub fn read(dir: &Path) -> Result<Option<ManifestData>> {
+pub fn read(fs: &dyn FileSystem, dir: &Path) -> Result<Option<ManifestData>> {
     let path = dir.join(MANIFEST_FILE);
-    let buf = match std::fs::read(&path) {
+    let buf = match fs.read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(&path, e)),
@@ -290,9 +296,12 @@ mod tests {
     #[test]
     fn manifest_round_trips_and_detects_damage() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(read(dir.path()).unwrap(), None);
-        write(dir.path(), &sample()).unwrap();
-        assert_eq!(read(dir.path()).unwrap(), Some(sample()));
+        assert_eq!(read(&crate::fs::OsFileSystem, dir.path()).unwrap(), None);
+        write(&crate::fs::OsFileSystem, dir.path(), &sample()).unwrap();
+        assert_eq!(
+            read(&crate::fs::OsFileSystem, dir.path()).unwrap(),
+            Some(sample())
+        );
         let path = dir.path().join(MANIFEST_FILE);
         let good = std::fs::read(&path).unwrap();
         for i in 0..good.len() {
@@ -300,7 +309,10 @@ mod tests {
             bad[i] ^= 1;
             std::fs::write(&path, &bad).unwrap();
             assert!(
-                matches!(read(dir.path()), Err(Error::Corruption { .. })),
+                matches!(
+                    read(&crate::fs::OsFileSystem, dir.path()),
+                    Err(Error::Corruption { .. })
+                ),
                 "flip at {i}"
             );
         }

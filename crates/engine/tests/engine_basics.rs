@@ -273,7 +273,10 @@ fn stored_cells(path: &std::path::Path) -> Vec<(String, CellType, u64)> {
     use ferrobase_engine::block_file::{BlockFileReader, CacheMode, FileScanner};
     let metrics = Arc::new(Metrics::default());
     let cache = Arc::new(BlockCache::new(1 << 20, metrics.clone()));
-    let reader = Arc::new(BlockFileReader::open(path, 1, cache, metrics).unwrap());
+    let reader = Arc::new(
+        BlockFileReader::open(&ferrobase_engine::fs::OsFileSystem, path, 1, cache, metrics)
+            .unwrap(),
+    );
     let mut s = FileScanner::new(reader, CacheMode::whole_file());
     s.seek(&ferrobase_engine::cell::CellKey::first_on_row(b""))
         .unwrap();

@@ -109,7 +109,8 @@ fn write_seed_corpora() {
             major_compacted: false,
             expected_keys: 0,
         };
-        let mut w = BlockFileWriter::create(&path, opts).unwrap();
+        let mut w =
+            BlockFileWriter::create(&ferrobase_engine::fs::OsFileSystem, &path, opts).unwrap();
         for c in cells() {
             w.add(&c).unwrap();
         }

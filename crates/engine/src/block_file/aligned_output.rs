@@ -8,8 +8,8 @@
 //! 3.5 µs for the same file written in aligned 256 KiB pieces (Linux 6.18, ext4). Every read
 //! of a block that is not in the block cache pays that cost.
 
-use std::fs::File;
-use std::io::{self, Write};
+use crate::fs::WritableFile;
+use std::io;
 
 /// Bytes per write: each write starts at a multiple of this offset. Writes of 256 KiB and more
 /// were equally fast to read back; 1 MiB keeps the number of system calls low.
@@ -17,15 +17,14 @@ pub const CHUNK: usize = 1 << 20;
 
 /// A write buffer that hands the file only whole [`CHUNK`]s, each at an offset that is a
 /// multiple of `CHUNK`, until [`AlignedOutput::finish`] writes the tail.
-#[derive(Debug)]
 pub struct AlignedOutput {
-    file: File,
+    file: Box<dyn WritableFile>,
     buf: Vec<u8>,
 }
 
 impl AlignedOutput {
     /// Output to the start of `file` (which must be empty: offsets are counted from 0).
-    pub fn new(file: File) -> Self {
+    pub fn new(file: Box<dyn WritableFile>) -> Self {
         AlignedOutput {
             file,
             buf: Vec::with_capacity(CHUNK),
@@ -39,7 +38,7 @@ impl AlignedOutput {
             self.buf.extend_from_slice(&bytes[..take]);
             bytes = &bytes[take..];
             if self.buf.len() == CHUNK {
-                self.file.write_all(&self.buf)?;
+                self.file.append(&self.buf)?;
                 self.buf.clear();
             }
         }
@@ -47,8 +46,8 @@ impl AlignedOutput {
     }
 
     /// Writes the buffered tail and returns the file (not yet synced).
-    pub fn finish(mut self) -> io::Result<File> {
-        self.file.write_all(&self.buf)?;
+    pub fn finish(self) -> io::Result<Box<dyn WritableFile>> {
+        self.file.append(&self.buf)?;
         Ok(self.file)
     }
 }
@@ -56,13 +55,14 @@ impl AlignedOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::{FileSystem, OsFileSystem};
 
     /// The write sizes the file received, read back through its length after each step.
     #[test]
     fn output_reaches_the_file_only_in_whole_chunks_until_finished() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
-        let mut out = AlignedOutput::new(File::create(&path).unwrap());
+        let mut out = AlignedOutput::new(OsFileSystem.create(&path).unwrap());
         let piece: Vec<u8> = (0..65_600u32).map(|i| (i % 251) as u8).collect();
         let mut expected = Vec::new();
         for _ in 0..40 {

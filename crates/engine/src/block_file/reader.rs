@@ -8,12 +8,11 @@ use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
 use crate::cell::{Cell, CellKey, KeyValue, KeyValueRef};
 use crate::error::{Error, IoContext, Result};
+use crate::fs::{FileSystem, ReadableFile};
 use crate::metrics::Metrics;
 use crate::schema::BloomType;
 use bytes::Bytes;
 use std::cmp::Ordering;
-use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -63,106 +62,11 @@ pub const SCAN_READAHEAD: u64 = 256 << 10;
 /// reading ahead from their second block doubled the bytes a cold 100-row scan read from disk.
 pub const SCAN_READAHEAD_AFTER: u32 = 4;
 
-/// Gives the OS `advice` (`POSIX_FADV_*`) about `len` bytes at `offset` of `file` (`len` 0:
-/// to the end). Advice only changes speed, so an error (e.g. an unsupported file system) is
-/// ignored.
-fn advise(file: &File, offset: u64, len: u64, advice: libc::c_int) {
-    use std::os::fd::AsRawFd;
-    let (Ok(off), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len)) else {
-        return;
-    };
-    // SAFETY: a valid open descriptor; posix_fadvise reads no memory of ours.
-    unsafe { libc::posix_fadvise(file.as_raw_fd(), off, len, advice) };
-}
-
-/// False once the kernel refused `RWF_NOWAIT` (older kernels, some file systems).
-static NOWAIT_READS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
-
-/// Reads what of `len` bytes at `offset` is in the page cache into `buf`, without waiting for
-/// the disk (`preadv2` with `RWF_NOWAIT`). False when some of it is not cached.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn read_cached_part(file: &File, buf: &mut Vec<u8>, len: usize, offset: u64) -> bool {
-    use std::os::fd::AsRawFd;
-    use std::sync::atomic::Ordering::Relaxed;
-    let Ok(at) = libc::off_t::try_from(offset) else {
-        return false;
-    };
-    if !NOWAIT_READS.load(Relaxed) {
-        return false;
-    }
-    let spare = buf.spare_capacity_mut();
-    let iov = libc::iovec {
-        iov_base: spare.as_mut_ptr().cast(),
-        iov_len: len.min(spare.len()),
-    };
-    // SAFETY: one iovec over the vector's unused capacity, which the kernel only writes to;
-    // the length is then extended by exactly the bytes it reported.
-    let n = unsafe { libc::preadv2(file.as_raw_fd(), &iov, 1, at, libc::RWF_NOWAIT) };
-    if n < 0 {
-        let e = std::io::Error::last_os_error().raw_os_error();
-        if matches!(e, Some(libc::EOPNOTSUPP | libc::EINVAL | libc::ENOSYS)) {
-            NOWAIT_READS.store(false, Relaxed);
-        }
-        return false;
-    }
-    // SAFETY: preadv2 initialized `n` bytes (n ≤ iov_len ≤ spare capacity).
-    unsafe { buf.set_len(n as usize) };
-    n as usize == len
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn read_cached_part(_: &File, _: &mut Vec<u8>, _: usize, _: u64) -> bool {
-    false
-}
-
-/// Reads `len` bytes at `offset` into a new buffer without zeroing it first (a data block is
-/// read on every block-cache miss; zeroing it cost as much as the read). With `on_cold`, what
-/// the page cache holds is read first without waiting, and `on_cold` runs before the rest is
-/// waited for (to ask the OS for more of the file in the same trip to the disk).
-fn read_exact_at_uninit(
-    file: &File,
-    len: usize,
-    offset: u64,
-    on_cold: Option<&dyn Fn()>,
-) -> std::io::Result<Vec<u8>> {
-    use std::os::fd::AsRawFd;
-    let mut buf: Vec<u8> = Vec::with_capacity(len);
-    if let Some(cold) = on_cold {
-        if !read_cached_part(file, &mut buf, len, offset) {
-            cold();
-        }
-    }
-    while buf.len() < len {
-        let done = buf.len();
-        let at = offset
-            .checked_add(done as u64)
-            .and_then(|o| libc::off_t::try_from(o).ok())
-            .ok_or_else(|| std::io::Error::other("read offset out of range"))?;
-        let spare = buf.spare_capacity_mut();
-        // SAFETY: the pointer and length describe the vector's unused capacity, which pread
-        // only writes to; the length is then extended by exactly the bytes pread reported.
-        let n = unsafe { libc::pread(file.as_raw_fd(), spare.as_mut_ptr().cast(), len - done, at) };
-        if n < 0 {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
-        if n == 0 {
-            return Err(std::io::ErrorKind::UnexpectedEof.into());
-        }
-        // SAFETY: pread initialized `n` more bytes (n ≤ len - done ≤ spare capacity).
-        unsafe { buf.set_len(done + n as usize) };
-    }
-    Ok(buf)
-}
-
 /// An open block file: trailer, meta, index and bloom held in memory; data blocks read on
 /// demand. Thread-safe (reads use positional I/O).
 pub struct BlockFileReader {
     path: PathBuf,
-    file: File,
+    file: Arc<dyn ReadableFile>,
     id: u64,
     size: u64,
     meta: FileMeta,
@@ -192,19 +96,21 @@ impl std::fmt::Debug for BlockFileReader {
 }
 
 impl BlockFileReader {
-    /// Opens `path`, giving it the cache identity `id` (unique per file in the engine).
+    /// Opens `path` in `fs`, giving it the cache identity `id` (unique per file in the
+    /// engine).
     pub fn open(
+        fs: &dyn FileSystem,
         path: &Path,
         id: u64,
         cache: Arc<BlockCache>,
         metrics: Arc<Metrics>,
     ) -> Result<Self> {
-        let file = File::open(path).at(path)?;
+        let file = fs.open(path).at(path)?;
         // Reads are block-sized and mostly random: without this advice the kernel reads ahead
         // of every miss, several times the bytes asked for (RocksDB's advise_random_on_open).
         // Sequential readers ask for readahead explicitly.
-        advise(&file, 0, 0, libc::POSIX_FADV_RANDOM);
-        let size = file.metadata().at(path)?.len();
+        file.advise_random();
+        let size = file.len().at(path)?;
         let corrupt = |off: u64, why: &str| Error::corruption(path, off, why.to_string());
         if size < TRAILER_LEN as u64 {
             return Err(corrupt(0, "file shorter than its trailer"));
@@ -378,16 +284,13 @@ impl BlockFileReader {
                 .saturating_add(e.size)
                 .saturating_add(readahead)
                 .min(self.size);
-            advise(
-                &self.file,
-                e.offset,
-                to.saturating_sub(e.offset),
-                libc::POSIX_FADV_WILLNEED,
-            );
+            self.file.readahead(e.offset, to.saturating_sub(e.offset));
         };
         let on_cold = (readahead > 0).then_some(&ahead as &dyn Fn());
-        let buf =
-            read_exact_at_uninit(&self.file, e.size as usize, e.offset, on_cold).at(&self.path)?;
+        let buf = self
+            .file
+            .read_block(e.size as usize, e.offset, on_cold)
+            .at(&self.path)?;
         let block = unframe_block_shared(buf)
             .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
         if mode.use_cache {
@@ -491,12 +394,7 @@ impl FileScanner {
             let from = end.max(self.read_ahead_to);
             let to = end.saturating_add(window).min(self.reader.size);
             if to > from {
-                advise(
-                    &self.reader.file,
-                    from,
-                    to - from,
-                    libc::POSIX_FADV_WILLNEED,
-                );
+                self.reader.file.readahead(from, to - from);
                 self.read_ahead_to = to;
             }
         }
@@ -617,34 +515,6 @@ mod tests {
     use crate::schema::DataBlockEncoding;
     use bytes::Bytes;
 
-    #[test]
-    fn reads_check_the_page_cache_first_and_ask_for_readahead_only_when_it_misses() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("data");
-        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
-        std::fs::write(&path, &data).unwrap();
-        let file = File::open(&path).unwrap();
-        let colds = std::cell::Cell::new(0);
-        let on_cold = || colds.set(colds.get() + 1);
-        // Just written: in the page cache, read without waiting, no readahead asked for.
-        let got = read_exact_at_uninit(&file, 70_000, 1000, Some(&on_cold)).unwrap();
-        assert_eq!(got, data[1000..71_000]);
-        assert_eq!(colds.get(), 0);
-        // Dropped from the page cache (where the file system honours it): the rest is read
-        // after the callback, whole.
-        file.sync_all().unwrap();
-        advise(&file, 0, 0, libc::POSIX_FADV_DONTNEED);
-        let got = read_exact_at_uninit(&file, 100_000, 150_000, Some(&on_cold)).unwrap();
-        assert_eq!(got, data[150_000..250_000]);
-        assert!(colds.get() <= 1);
-        // Without a callback the plain read path; past the end is an error, not a short read.
-        assert_eq!(
-            read_exact_at_uninit(&file, 10, 5, None).unwrap(),
-            data[5..15]
-        );
-        assert!(read_exact_at_uninit(&file, 100, 299_950, Some(&on_cold)).is_err());
-    }
-
     /// Rows drawn from a small alphabet with zero bytes and lengths around 8, where prefix
     /// comparisons are most likely to go wrong.
     fn rows(n: usize, seed: u64) -> Vec<Vec<u8>> {
@@ -667,15 +537,21 @@ mod tests {
 
     /// Writes `cells` to a file at `path` with `opts` and opens it.
     fn write_and_open(path: &Path, opts: FileOptions, cells: &[KeyValue]) -> Arc<BlockFileReader> {
-        let mut w = BlockFileWriter::create(path, opts).unwrap();
+        let mut w = BlockFileWriter::create(&crate::fs::OsFileSystem, path, opts).unwrap();
         for c in cells {
             w.add(c).unwrap();
         }
         w.finish().unwrap();
         let m = Arc::new(Metrics::default());
         Arc::new(
-            BlockFileReader::open(path, 1, Arc::new(BlockCache::new(1 << 20, m.clone())), m)
-                .unwrap(),
+            BlockFileReader::open(
+                &crate::fs::OsFileSystem,
+                path,
+                1,
+                Arc::new(BlockCache::new(1 << 20, m.clone())),
+                m,
+            )
+            .unwrap(),
         )
     }
 

@@ -9,9 +9,9 @@ use crate::bloom::{row_col_key_into, BloomBuilder};
 use crate::byte_reader::put_varint;
 use crate::cell::KeyValue;
 use crate::compression::Compression;
-use crate::error::{Error, IoContext, Result};
+use crate::error::{IoContext, Result};
+use crate::fs::FileSystem;
 use crate::schema::{BloomType, DataBlockEncoding};
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// How a file is written; taken from the family's attributes.
@@ -60,9 +60,9 @@ pub struct BlockFileWriter {
 }
 
 impl BlockFileWriter {
-    /// Creates (truncating) the file at `path`.
-    pub fn create(path: &Path, opts: FileOptions) -> Result<Self> {
-        let file = File::create(path).at(path)?;
+    /// Creates (truncating) the file at `path` in `fs`.
+    pub fn create(fs: &dyn FileSystem, path: &Path, opts: FileOptions) -> Result<Self> {
+        let file = fs.create(path).at(path)?;
         Ok(BlockFileWriter {
             path: path.to_path_buf(),
             out: AlignedOutput::new(file),
@@ -243,10 +243,7 @@ impl BlockFileWriter {
         .encode();
         self.write(&trailer)?;
         let file = self.out.finish().at(&self.path)?;
-        file.sync_all().map_err(|source| Error::SyncFailed {
-            path: self.path.clone(),
-            source,
-        })?;
+        file.sync_all().synced(&self.path)?;
         Ok((self.meta, self.offset))
     }
 }

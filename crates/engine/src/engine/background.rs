@@ -126,8 +126,9 @@ fn periodic_major(inner: &Inner, interval: Duration) {
             let Some(oldest) = state.files.last() else {
                 continue;
             };
-            let age = std::fs::metadata(oldest.reader.path())
-                .and_then(|m| m.modified())
+            let age = inner
+                .fs()
+                .modified(oldest.reader.path())
                 .ok()
                 .and_then(|t| SystemTime::now().duration_since(t).ok());
             let worth = state.files.len() > 1 || !oldest.reader.meta().major_compacted;

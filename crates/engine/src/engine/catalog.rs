@@ -90,7 +90,7 @@ impl Inner {
                     .collect(),
             }
         };
-        manifest::write(&self.dir, &data).inspect_err(|e| {
+        manifest::write(self.fs(), &self.dir, &data).inspect_err(|e| {
             self.poison(&format!("manifest write failed: {e}"));
         })
     }

@@ -129,7 +129,7 @@ impl Inner {
             // output goes. Nothing is reported: a stopped compaction is not a failure.
             if let Some(f) = &output {
                 self.cache.evict_file(f.number);
-                let _ = std::fs::remove_file(f.reader.path());
+                let _ = self.fs().remove_file(f.reader.path());
             }
             Metrics::inc(&self.metrics.compactions_cancelled);
             return Ok(false);
@@ -143,7 +143,7 @@ impl Inner {
                     .is_none_or(|s| !Arc::ptr_eq(&s, &store))
             {
                 if let Some(f) = &output {
-                    let _ = std::fs::remove_file(f.reader.path());
+                    let _ = self.fs().remove_file(f.reader.path());
                 }
                 return Ok(false);
             }
@@ -152,7 +152,7 @@ impl Inner {
         }
         for f in &chosen {
             self.cache.evict_file(f.number);
-            let _ = std::fs::remove_file(f.reader.path());
+            let _ = self.fs().remove_file(f.reader.path());
         }
         Metrics::inc(&self.metrics.compactions);
         if self.opts.auto_split && region.file_bytes() > self.opts.region_split_size {

@@ -180,7 +180,7 @@ impl Inner {
                 }
             }
             self.release_memstore(bytes);
-            let _ = std::fs::remove_dir_all(self.region_dir(r.id));
+            let _ = self.fs().remove_dir_all(&self.region_dir(r.id));
         }
         self.memstore_drained.notify_all();
     }
@@ -319,7 +319,7 @@ impl Inner {
         for (_, s) in removed {
             for f in &s.state().files {
                 self.cache.evict_file(f.number);
-                let _ = std::fs::remove_file(f.reader.path());
+                let _ = self.fs().remove_file(f.reader.path());
             }
         }
         self.memstore_drained.notify_all();

@@ -23,11 +23,13 @@ impl Inner {
         expected_keys: u64,
         cells: &mut dyn Iterator<Item = Result<KeyValue>>,
     ) -> Result<Option<Arc<StoreFile>>> {
+        let fs = self.fs();
         let dir = self.region_dir(region_id);
-        std::fs::create_dir_all(&dir).at(&dir)?;
+        fs.create_dir_all(&dir).at(&dir)?;
         let number = self.next_file.fetch_add(1, Ordering::AcqRel);
         let path = self.file_path(region_id, number);
         let mut w = BlockFileWriter::create(
+            fs,
             &path,
             FileOptions {
                 family: family.name.clone(),
@@ -44,13 +46,19 @@ impl Inner {
         }
         if w.cell_count() == 0 {
             drop(w);
-            let _ = std::fs::remove_file(&path);
+            let _ = fs.remove_file(&path);
             return Ok(None);
         }
         let (_meta, size) = w.finish()?;
+        // The file's bytes are synced (`finish`); before a manifest may name it, so must be
+        // its entry in the region directory and the region directory's entry in `data/`
+        // ("Commit protocol" in docs/format/manifest.md): otherwise a power cut after the
+        // manifest write and the WAL segment's deletion loses the file and its edits.
+        self.sync_dir(&dir)?;
+        self.sync_dir(&self.data_dir())?;
         Metrics::add(&self.metrics.bytes_written_files, size);
         let reader =
-            BlockFileReader::open(&path, number, self.cache.clone(), self.metrics.clone())?;
+            BlockFileReader::open(fs, &path, number, self.cache.clone(), self.metrics.clone())?;
         Ok(Some(Arc::new(StoreFile {
             number,
             reader: Arc::new(reader),
@@ -115,7 +123,7 @@ impl Inner {
                 if !live {
                     // The family was deleted meanwhile; its bytes were released with it.
                     if let Some(f) = file {
-                        let _ = std::fs::remove_file(f.reader.path());
+                        let _ = self.fs().remove_file(f.reader.path());
                     }
                     continue;
                 }

@@ -22,7 +22,7 @@ pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
 pub use scanner::RegionScanner;
 
 use crate::block_cache::BlockCache;
-use crate::error::{Error, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::metrics::Metrics;
 use crate::mvcc::Mvcc;
 use crate::wal::Wal;
@@ -67,7 +67,7 @@ pub(crate) struct Inner {
     pub(crate) memstore_wait: Mutex<()>,
     /// Read points of open scanners (read point → count), so compactions keep what they need.
     pub(crate) scanner_read_points: Mutex<BTreeMap<u64, usize>>,
-    _lock_file: std::fs::File,
+    _lock_file: Box<dyn crate::fs::FileLock>,
 }
 
 impl Inner {
@@ -95,6 +95,17 @@ impl Inner {
         if g.is_none() {
             *g = Some(why.to_string());
         }
+    }
+
+    /// The file system every file operation goes through (`EngineOptions::fs`).
+    pub(crate) fn fs(&self) -> &dyn crate::fs::FileSystem {
+        &*self.opts.fs
+    }
+
+    /// Syncs directory `dir`; a failure is [`Error::SyncFailed`] (which poisons the engine
+    /// where it is routed through `job_failed` or `persist`).
+    pub(crate) fn sync_dir(&self, dir: &Path) -> Result<()> {
+        self.fs().sync_dir(dir).synced(dir)
     }
 
     pub(crate) fn data_dir(&self) -> PathBuf {
@@ -256,20 +267,23 @@ impl Engine {
 
     /// Total bytes of live block files and WAL segments on disk.
     pub fn disk_bytes(&self) -> u64 {
-        fn walk(p: &Path) -> u64 {
-            std::fs::read_dir(p)
-                .map(|rd| {
-                    rd.filter_map(|e| e.ok())
-                        .map(|e| match e.metadata() {
-                            Ok(m) if m.is_dir() => walk(&e.path()),
-                            Ok(m) => m.len(),
-                            Err(_) => 0,
+        fn walk(fs: &dyn crate::fs::FileSystem, p: &Path) -> u64 {
+            fs.list_dir(p)
+                .map(|entries| {
+                    entries
+                        .iter()
+                        .map(|e| {
+                            if e.is_dir {
+                                walk(fs, &p.join(&e.name))
+                            } else {
+                                e.len
+                            }
                         })
                         .sum()
                 })
                 .unwrap_or(0)
         }
-        walk(&self.inner.dir)
+        walk(self.inner.fs(), &self.inner.dir)
     }
 }
 

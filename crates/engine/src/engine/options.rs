@@ -1,6 +1,7 @@
 //! Engine settings, with defaults close to HBase's.
 
 use crate::clock::{Clock, SystemClock};
+use crate::fs::FileSystem;
 use crate::schema::Durability;
 use std::sync::Arc;
 use std::time::Duration;
@@ -68,6 +69,9 @@ pub struct EngineOptions {
     pub default_durability: Durability,
     /// Source of time for timestamps and TTL.
     pub clock: Arc<dyn Clock>,
+    /// Every file and directory operation goes through this (default: the operating system's,
+    /// [`crate::fs::OsFileSystem`]); tests put an in-memory, fault-injecting one here.
+    pub fs: Arc<dyn FileSystem>,
 }
 
 impl Default for EngineOptions {
@@ -85,6 +89,7 @@ impl Default for EngineOptions {
             max_row_size: 1 << 30,
             default_durability: Durability::SyncWal,
             clock: Arc::new(SystemClock),
+            fs: crate::fs::os(),
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::block_cache::BlockCache;
 use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, IoContext, Result};
+use crate::fs::FileSystem;
 use crate::manifest;
 use crate::metrics::Metrics;
 use crate::mvcc::Mvcc;
@@ -18,23 +19,34 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 
 pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
-    std::fs::create_dir_all(dir).at(dir)?;
+    let fs_handle = opts.fs.clone();
+    let fs = &*fs_handle;
+    let sync_dir = |d: &Path| fs.sync_dir(d).synced(d);
+    if !fs.exists(dir) {
+        fs.create_dir_all(dir).at(dir)?;
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync_dir(parent)?;
+        }
+    }
     let wal_dir = dir.join("wal");
     let data_dir = dir.join("data");
-    std::fs::create_dir_all(&wal_dir).at(&wal_dir)?;
-    std::fs::create_dir_all(&data_dir).at(&data_dir)?;
+    fs.create_dir_all(&wal_dir).at(&wal_dir)?;
+    fs.create_dir_all(&data_dir).at(&data_dir)?;
+    // `wal/` and `data/` are durable before anything is put in them.
+    sync_dir(dir)?;
     let lock_path = dir.join("LOCK");
-    let lock_file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .at(&lock_path)?;
-    if lock_file.try_lock().is_err() {
-        return Err(Error::Locked(dir.to_path_buf()));
+    let lock_file = match fs.lock(&lock_path) {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+            return Err(Error::Locked(dir.to_path_buf()))
+        }
+        Err(e) => return Err(Error::io(&lock_path, e)),
+    };
+    let tmp = dir.join(manifest::MANIFEST_TMP_FILE);
+    if fs.exists(&tmp) {
+        let _ = fs.remove_file(&tmp);
     }
-    let _ = std::fs::remove_file(dir.join("MANIFEST.tmp"));
-    let data = manifest::read(dir)?.unwrap_or_else(|| manifest::ManifestData {
+    let data = manifest::read(fs, dir)?.unwrap_or_else(|| manifest::ManifestData {
         next_region_id: 1,
         next_file_number: 1,
         ..Default::default()
@@ -66,7 +78,8 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                 for &n in &s.files {
                     live_files.insert((r.id, n));
                     let path = data_dir.join(r.id.to_string()).join(format!("{n:016}.blk"));
-                    let reader = BlockFileReader::open(&path, n, cache.clone(), metrics.clone())?;
+                    let reader =
+                        BlockFileReader::open(fs, &path, n, cache.clone(), metrics.clone())?;
                     files.push(Arc::new(StoreFile {
                         number: n,
                         reader: Arc::new(reader),
@@ -97,15 +110,21 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             }),
         );
     }
-    remove_orphans(&data_dir, &live_regions, &live_files)?;
+    remove_orphans(fs, &data_dir, &live_regions, &live_files)?;
 
     // WAL replay.
-    let segments = wal::list_segments(&wal_dir)?;
+    for e in fs.list_dir(&wal_dir).at(&wal_dir)? {
+        if e.name.to_string_lossy().ends_with(wal::TMP_SUFFIX) {
+            let p = wal_dir.join(&e.name);
+            fs.remove_file(&p).at(&p)?;
+        }
+    }
+    let segments = wal::list_segments(fs, &wal_dir)?;
     let mut max_seq = data.last_seq;
     let mut replayed = 0usize;
     for (i, &n) in segments.iter().enumerate() {
         let path = wal::segment_path(&wal_dir, n);
-        let end = wal::read_segment(&path, i + 1 == segments.len(), |edit| {
+        let end = wal::read_segment(fs, &path, i + 1 == segments.len(), |edit| {
             max_seq = max_seq.max(edit.seq);
             let Some(region) = catalog.region_by_id(edit.region_id) else {
                 return Ok(());
@@ -136,10 +155,14 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                  the unacknowledged tail is ignored",
                 path.display()
             );
+            // The new segment created below makes this one no longer the last: its records
+            // before the tear are kept, the tear cut off.
+            wal::cut_torn_tail(fs, &wal_dir, n, offset)?;
         }
     }
     let next_segment = segments.last().map_or(1, |n| n + 1);
     let wal = Wal::create(
+        fs_handle.clone(),
         &wal_dir,
         next_segment,
         &segments,
@@ -188,30 +211,28 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
 }
 
 fn remove_orphans(
+    fs: &dyn FileSystem,
     data_dir: &Path,
     regions: &HashSet<u64>,
     files: &HashSet<(u64, u64)>,
 ) -> Result<()> {
-    for e in std::fs::read_dir(data_dir).at(data_dir)? {
-        let e = e.at(data_dir)?;
-        let path = e.path();
-        let Some(id) = e.file_name().to_str().and_then(|s| s.parse::<u64>().ok()) else {
+    for e in fs.list_dir(data_dir).at(data_dir)? {
+        let path = data_dir.join(&e.name);
+        let Some(id) = e.name.to_str().and_then(|s| s.parse::<u64>().ok()) else {
             continue;
         };
         if !regions.contains(&id) {
-            std::fs::remove_dir_all(&path).at(&path)?;
+            fs.remove_dir_all(&path).at(&path)?;
             continue;
         }
-        for f in std::fs::read_dir(&path).at(&path)? {
-            let f = f.at(&path)?;
-            let name = f.file_name();
-            let name = name.to_string_lossy();
+        for f in fs.list_dir(&path).at(&path)? {
+            let name = f.name.to_string_lossy();
             let n = name
                 .strip_suffix(".blk")
                 .and_then(|s| s.parse::<u64>().ok());
             if n.is_none_or(|n| !files.contains(&(id, n))) {
-                let p = f.path();
-                std::fs::remove_file(&p).at(&p)?;
+                let p = path.join(&f.name);
+                fs.remove_file(&p).at(&p)?;
             }
         }
     }

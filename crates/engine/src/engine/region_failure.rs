@@ -62,7 +62,8 @@ impl Inner {
             }
         }
         let dir = self.region_dir(region.id);
-        std::fs::create_dir_all(&dir)
+        self.fs()
+            .create_dir_all(&dir)
             .map_err(|e| self.job_failed(region, "reopen", Error::io(&dir, e)))?;
         region.clear_failure();
         let id = region.id;
@@ -76,7 +77,13 @@ impl Inner {
 /// Reads the file at `path` from its first cell to its last.
 fn verify_file(inner: &Inner, path: &std::path::Path) -> Result<()> {
     // Its own cache identity: nothing it reads is served to (or from) the live reader's blocks.
-    let probe = BlockFileReader::open(path, u64::MAX, inner.cache.clone(), inner.metrics.clone())?;
+    let probe = BlockFileReader::open(
+        inner.fs(),
+        path,
+        u64::MAX,
+        inner.cache.clone(),
+        inner.metrics.clone(),
+    )?;
     let mut scanner = FileScanner::new(Arc::new(probe), CacheMode::whole_file());
     scanner.seek(&CellKey::first_on_row(b""))?;
     while scanner.take()?.is_some() {}

@@ -172,7 +172,7 @@ impl Inner {
                 self.cache.evict_file(f.number);
             }
         }
-        let _ = std::fs::remove_dir_all(dir);
+        let _ = self.fs().remove_dir_all(&dir);
         Metrics::inc(&self.metrics.splits);
         Ok(true)
     }
@@ -181,7 +181,7 @@ impl Inner {
     /// (their files were never in the manifest; an open would remove them as orphans too).
     fn remove_daughters(&self, left_id: u64) {
         for id in [left_id, left_id + 1] {
-            let _ = std::fs::remove_dir_all(self.region_dir(id));
+            let _ = self.fs().remove_dir_all(&self.region_dir(id));
         }
     }
 }

@@ -14,9 +14,8 @@ pub use record::{WalCell, WalEdit};
 
 use crate::byte_reader::masked_crc;
 use crate::error::{Error, IoContext, Result};
+use crate::fs::{FileSystem, WritableFile};
 use crate::metrics::Metrics;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -44,7 +43,7 @@ struct Segment {
 struct Inner {
     /// The active segment, shared with the writer of the moment (no descriptor duplicated per
     /// write).
-    file: Arc<File>,
+    file: Arc<dyn WritableFile>,
     number: u64,
     size: u64,
     max_seq: u64,
@@ -71,6 +70,7 @@ struct Inner {
 
 /// The engine's write-ahead log. Thread-safe.
 pub struct Wal {
+    fs: Arc<dyn FileSystem>,
     dir: PathBuf,
     segment_bytes: u64,
     inner: Mutex<Inner>,
@@ -90,12 +90,10 @@ pub fn segment_path(dir: &Path, number: u64) -> PathBuf {
 }
 
 /// Segment numbers present in `dir`, ascending.
-pub fn list_segments(dir: &Path) -> Result<Vec<u64>> {
+pub fn list_segments(fs: &dyn FileSystem, dir: &Path) -> Result<Vec<u64>> {
     let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).at(dir)? {
-        let e = e.at(dir)?;
-        let name = e.file_name();
-        let name = name.to_string_lossy();
+    for e in fs.list_dir(dir).at(dir)? {
+        let name = e.name.to_string_lossy();
         if let Some(n) = name
             .strip_suffix(".wal")
             .and_then(|n| n.parse::<u64>().ok())
@@ -116,44 +114,45 @@ const SPARE_BUFFER_LIMIT: usize = 16 << 20;
 /// sync wrote the whole segment (64 MiB: ~40 ms here) while every writer waited.
 pub const WRITEBACK_BYTES: u64 = 4 << 20;
 
-/// Asks the OS to start writing `len` bytes of `file` from `offset` to disk, without waiting
-/// for them. Advice: a failure is ignored (the sync at the segment's close still covers them).
-fn start_writeback(file: &File, offset: u64, len: u64) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: sync_file_range only reads the descriptor and the three integers; any value
-        // is accepted (a bad one is an error return).
-        unsafe {
-            libc::sync_file_range(
-                file.as_raw_fd(),
-                offset as libc::off64_t,
-                len as libc::off64_t,
-                libc::SYNC_FILE_RANGE_WRITE,
-            );
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (file, offset, len);
+/// Suffix of the temporary file [`cut_torn_tail`] writes; one left by a crash is removed at open.
+pub const TMP_SUFFIX: &str = ".wal.tmp";
+
+/// Rewrites segment `number` of `dir` to its first `valid_len` bytes (its records before a
+/// torn tail found at open): the prefix goes to a synced temporary file renamed over the
+/// segment, and the directory is synced. Once a newer segment exists this one is no longer the
+/// last, and a torn tail there would be `Corruption` ("Recovery rules" in `docs/format/wal.md`).
+pub fn cut_torn_tail(fs: &dyn FileSystem, dir: &Path, number: u64, valid_len: u64) -> Result<()> {
+    let path = segment_path(dir, number);
+    let data = fs.read(&path).at(&path)?;
+    let keep = usize::try_from(valid_len)
+        .ok()
+        .and_then(|n| data.get(..n))
+        .filter(|k| k.len() >= SEGMENT_MAGIC.len())
+        .unwrap_or(SEGMENT_MAGIC);
+    let tmp = dir.join(format!("{number:016}{TMP_SUFFIX}"));
+    let f = fs.create(&tmp).at(&tmp)?;
+    f.append(keep).at(&tmp)?;
+    f.sync_all().synced(&tmp)?;
+    drop(f);
+    fs.rename(&tmp, &path).at(&path)?;
+    fs.sync_dir(dir).synced(dir)
 }
 
-fn create_segment(dir: &Path, number: u64) -> Result<File> {
+/// Creates segment `number` holding only the magic, synced, with its directory entry synced.
+fn create_segment(fs: &dyn FileSystem, dir: &Path, number: u64) -> Result<Arc<dyn WritableFile>> {
     let path = segment_path(dir, number);
-    let mut f = OpenOptions::new()
-        .create_new(true)
-        .append(true)
-        .open(&path)
-        .at(&path)?;
-    f.write_all(SEGMENT_MAGIC).at(&path)?;
-    f.sync_all().at(&path)?;
-    File::open(dir).and_then(|d| d.sync_all()).at(dir)?;
-    Ok(f)
+    let f = fs.create_new(&path).at(&path)?;
+    f.append(SEGMENT_MAGIC).at(&path)?;
+    f.sync_all().synced(&path)?;
+    fs.sync_dir(dir).synced(dir)?;
+    Ok(Arc::from(f))
 }
 
 impl Wal {
     /// Starts a new segment numbered `number` in `dir`. Segments `old` (already replayed) are
     /// tracked as closed with `old_max_seq`, so they are deleted once flushed.
     pub fn create(
+        fs: Arc<dyn FileSystem>,
         dir: &Path,
         number: u64,
         old: &[u64],
@@ -161,8 +160,9 @@ impl Wal {
         segment_bytes: u64,
         metrics: Arc<Metrics>,
     ) -> Result<Wal> {
-        let file = Arc::new(create_segment(dir, number)?);
+        let file = create_segment(&*fs, dir, number)?;
         Ok(Wal {
+            fs,
             dir: dir.to_path_buf(),
             segment_bytes,
             inner: Mutex::new(Inner {
@@ -276,11 +276,11 @@ impl Wal {
                 .then_some((g.writeback_from, end));
             drop(g);
             let written: std::io::Result<()> = (|| {
-                (&*file).write_all(&buf)?;
+                file.append(&buf)?;
                 if do_sync {
                     file.sync_data()?;
                 } else if let Some((from, to)) = writeback {
-                    start_writeback(&file, from, to - from);
+                    file.start_writeback(from, to - from);
                     Metrics::inc(&self.metrics.wal_writebacks);
                 }
                 Ok(())
@@ -322,9 +322,9 @@ impl Wal {
 
     fn roll(&self, g: &mut Inner) -> Result<()> {
         let path = segment_path(&self.dir, g.number);
-        g.file.sync_data().at(&path)?;
+        g.file.sync_data().synced(&path)?;
         let next = g.number + 1;
-        let file = Arc::new(create_segment(&self.dir, next)?);
+        let file = create_segment(&*self.fs, &self.dir, next)?;
         let old = std::mem::replace(&mut g.file, file);
         drop(old);
         g.closed.push(Segment {
@@ -363,7 +363,7 @@ impl Wal {
         };
         for s in &doomed {
             let p = segment_path(&self.dir, s.number);
-            std::fs::remove_file(&p).at(&p)?;
+            self.fs.remove_file(&p).at(&p)?;
         }
         Ok(doomed.len())
     }
@@ -401,15 +401,20 @@ mod tests {
     }
 
     fn replay(dir: &Path) -> (Vec<WalEdit>, Vec<SegmentEnd>) {
-        let segs = list_segments(dir).unwrap();
+        let segs = list_segments(&crate::fs::OsFileSystem, dir).unwrap();
         let mut edits = Vec::new();
         let mut ends = Vec::new();
         for (i, n) in segs.iter().enumerate() {
             ends.push(
-                read_segment(&segment_path(dir, *n), i + 1 == segs.len(), |e| {
-                    edits.push(e);
-                    Ok(())
-                })
+                read_segment(
+                    &crate::fs::OsFileSystem,
+                    &segment_path(dir, *n),
+                    i + 1 == segs.len(),
+                    |e| {
+                        edits.push(e);
+                        Ok(())
+                    },
+                )
                 .unwrap(),
             );
         }
@@ -420,7 +425,16 @@ mod tests {
     fn unsynced_writes_start_writeback_every_few_mebibytes_and_all_replay() {
         let dir = tempfile::tempdir().unwrap();
         let metrics = Arc::new(Metrics::default());
-        let wal = Wal::create(dir.path(), 1, &[], 0, 64 << 20, metrics.clone()).unwrap();
+        let wal = Wal::create(
+            crate::fs::os(),
+            dir.path(),
+            1,
+            &[],
+            0,
+            64 << 20,
+            metrics.clone(),
+        )
+        .unwrap();
         // 10 MiB of 64 KiB records, written to the OS but never synced by a writer.
         let big = |seq: u64| WalEdit {
             cells: vec![WalCell {
@@ -450,7 +464,16 @@ mod tests {
     fn concurrent_appends_all_replay_across_rolled_segments() {
         let dir = tempfile::tempdir().unwrap();
         let wal = Arc::new(
-            Wal::create(dir.path(), 1, &[], 0, 4096, Arc::new(Metrics::default())).unwrap(),
+            Wal::create(
+                crate::fs::os(),
+                dir.path(),
+                1,
+                &[],
+                0,
+                4096,
+                Arc::new(Metrics::default()),
+            )
+            .unwrap(),
         );
         let threads: Vec<_> = (0..4u64)
             .map(|t| {
@@ -481,14 +504,27 @@ mod tests {
         assert_eq!(seqs, want);
         assert_eq!(edits.iter().find(|e| e.seq == 5).unwrap(), &edit(5));
         wal.delete_obsolete(u64::MAX).unwrap();
-        assert_eq!(list_segments(dir.path()).unwrap().len(), 1);
+        assert_eq!(
+            list_segments(&crate::fs::OsFileSystem, dir.path())
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]
     fn torn_tail_is_dropped_but_middle_damage_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let wal =
-            Wal::create(dir.path(), 1, &[], 0, 1 << 30, Arc::new(Metrics::default())).unwrap();
+        let wal = Wal::create(
+            crate::fs::os(),
+            dir.path(),
+            1,
+            &[],
+            0,
+            1 << 30,
+            Arc::new(Metrics::default()),
+        )
+        .unwrap();
         for s in 1..=10 {
             wal.append(&edit(s), SyncLevel::Written).unwrap();
         }
@@ -517,7 +553,7 @@ mod tests {
         }
         bad[pos + 10] ^= 0xff;
         std::fs::write(&path, &bad).unwrap();
-        let err = read_segment(&path, true, |_| Ok(())).unwrap_err();
+        let err = read_segment(&crate::fs::OsFileSystem, &path, true, |_| Ok(())).unwrap_err();
         assert!(matches!(err, Error::Corruption { .. }), "{err}");
         assert!(err.to_string().contains("0000000000000001.wal"));
     }

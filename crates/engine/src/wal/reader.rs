@@ -4,6 +4,7 @@ use super::record::WalEdit;
 use super::SEGMENT_MAGIC;
 use crate::byte_reader::masked_crc;
 use crate::error::{Error, IoContext, Result};
+use crate::fs::FileSystem;
 use std::path::Path;
 
 /// Largest record payload accepted when reading, in bytes.
@@ -27,11 +28,12 @@ pub enum SegmentEnd {
 /// torn tail (a short or failing record) ends reading; in an earlier segment it is
 /// [`Error::Corruption`] naming the offset.
 pub fn read_segment(
+    fs: &dyn FileSystem,
     path: &Path,
     is_last: bool,
     f: impl FnMut(WalEdit) -> Result<()>,
 ) -> Result<SegmentEnd> {
-    let data = std::fs::read(path).at(path)?;
+    let data = fs.read(path).at(path)?;
     decode_segment(path, &data, is_last, f)
 }
 

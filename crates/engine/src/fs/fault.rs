@@ -1,0 +1,823 @@
+//! An in-memory file system for crash tests (leveldb's `fault_injection_test.cc`, redb's
+//! `CrashBackend`): it keeps, per file, the bytes synced and those not yet synced, and per
+//! directory the entries synced with `sync_dir` and those not yet synced; it fails the Nth
+//! operation of a kind with a chosen errno; and it simulates a power cut, after which only
+//! what was synced is guaranteed to be there.
+//!
+//! With no fault set it is a plain in-memory file system. Paths must be absolute. Thread-safe
+//! (one lock over the whole tree: made for correctness tests, not speed).
+
+use super::{DirEntry, FileLock, FileSystem, ReadableFile, WritableFile};
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+/// A kind of operation, for choosing which one fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// `create` and `create_new`.
+    Create,
+    /// `open` for reading.
+    Open,
+    /// A read from an open file.
+    Read,
+    /// An append to a file (an injected failure writes the first half of the bytes first, as
+    /// a write cut short by a full disk may).
+    Append,
+    /// `sync_data` or `sync_all` of a file.
+    Sync,
+    /// `sync_dir`.
+    SyncDir,
+    /// `rename`.
+    Rename,
+    /// `remove_file` and `remove_dir_all`.
+    Remove,
+    /// `list_dir`.
+    List,
+    /// `create_dir_all`.
+    CreateDir,
+}
+
+impl OpKind {
+    /// Whether the operation changes what is stored (these are the points a power cut can
+    /// fall on).
+    pub fn mutates(self) -> bool {
+        matches!(
+            self,
+            OpKind::Create
+                | OpKind::Append
+                | OpKind::Sync
+                | OpKind::SyncDir
+                | OpKind::Rename
+                | OpKind::Remove
+                | OpKind::CreateDir
+        )
+    }
+}
+
+/// A failure to inject: the `nth` (1-based) operation of `kind` whose path contains
+/// `path_contains` fails with OS error `errno` (`libc::EIO`, `libc::ENOSPC`, ...).
+#[derive(Debug, Clone)]
+pub struct Fault {
+    /// The kind of operation that fails.
+    pub kind: OpKind,
+    /// Only operations on a path containing this count (for a rename: either path); empty:
+    /// every path.
+    pub path_contains: String,
+    /// Which matching operation fails, counted from when the fault is set (1: the next one).
+    pub nth: u64,
+    /// The OS error number returned.
+    pub errno: i32,
+}
+
+/// What a power cut keeps of what was not synced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CutMode {
+    /// Nothing: every file is its synced bytes, every directory its synced entries.
+    DropUnsynced,
+    /// A random part, as a real disk may: each file keeps its synced bytes plus a random prefix
+    /// of the unsynced tail (or, if it was truncated since its last sync, either its synced
+    /// bytes or a prefix of its current ones); each directory entry changed since the last
+    /// `sync_dir` is, at random, as synced or as changed.
+    KeepRandom {
+        /// Seed of the choices.
+        seed: u64,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Node {
+    File(u64),
+    Dir(u64),
+}
+
+#[derive(Debug, Default, Clone)]
+struct Dir {
+    live: BTreeMap<OsString, Node>,
+    durable: BTreeMap<OsString, Node>,
+}
+
+#[derive(Debug)]
+struct MemFile {
+    data: Vec<u8>,
+    durable: Vec<u8>,
+    /// Truncated since the last sync: `durable` is no longer a prefix of `data`.
+    diverged: bool,
+    modified: SystemTime,
+}
+
+#[derive(Debug)]
+struct PendingFault {
+    fault: Fault,
+    seen: u64,
+}
+
+#[derive(Debug)]
+struct State {
+    dirs: HashMap<u64, Dir>,
+    files: HashMap<u64, MemFile>,
+    next_ino: u64,
+    faults: Vec<PendingFault>,
+    injected: u64,
+    mutations: u64,
+    cut_at: Option<u64>,
+    dead: bool,
+    locks: HashMap<PathBuf, u64>,
+    next_lock: u64,
+}
+
+const ROOT: u64 = 0;
+
+fn eio() -> io::Error {
+    io::Error::from_raw_os_error(libc::EIO)
+}
+
+fn not_found() -> io::Error {
+    io::ErrorKind::NotFound.into()
+}
+
+/// The names along `path` (which must be absolute).
+fn names(path: &Path) -> io::Result<Vec<OsString>> {
+    let mut out = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::RootDir => {}
+            Component::Normal(n) => out.push(n.to_os_string()),
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "the in-memory file system takes absolute, normalised paths",
+                ))
+            }
+        }
+    }
+    if !path.is_absolute() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the in-memory file system takes absolute paths",
+        ));
+    }
+    Ok(out)
+}
+
+impl State {
+    /// Counts the operation and fails it if the power is cut or a fault is due.
+    fn check(&mut self, kind: OpKind, paths: &[&Path]) -> io::Result<()> {
+        if self.dead {
+            return Err(eio());
+        }
+        if kind.mutates() {
+            self.mutations += 1;
+            if self.cut_at.is_some_and(|n| self.mutations >= n) {
+                self.dead = true;
+                return Err(eio());
+            }
+        }
+        let matches = |f: &Fault| {
+            f.kind == kind
+                && (f.path_contains.is_empty()
+                    || paths
+                        .iter()
+                        .any(|p| p.to_string_lossy().contains(&f.path_contains)))
+        };
+        let mut fire = None;
+        for (i, p) in self.faults.iter_mut().enumerate() {
+            if matches(&p.fault) {
+                p.seen += 1;
+                if p.seen == p.fault.nth && fire.is_none() {
+                    fire = Some(i);
+                }
+            }
+        }
+        if let Some(i) = fire {
+            let f = self.faults.remove(i);
+            self.injected += 1;
+            return Err(io::Error::from_raw_os_error(f.fault.errno));
+        }
+        Ok(())
+    }
+
+    fn lookup(&self, path: &Path) -> io::Result<Node> {
+        let mut node = Node::Dir(ROOT);
+        for n in names(path)? {
+            let Node::Dir(d) = node else {
+                return Err(not_found());
+            };
+            node = *self
+                .dirs
+                .get(&d)
+                .and_then(|d| d.live.get(&n))
+                .ok_or_else(not_found)?;
+        }
+        Ok(node)
+    }
+
+    /// The directory holding `path`, and the name of `path` in it.
+    fn parent(&self, path: &Path) -> io::Result<(u64, OsString)> {
+        let name = path.file_name().ok_or_else(not_found)?.to_os_string();
+        let parent = path.parent().ok_or_else(not_found)?;
+        match self.lookup(parent)? {
+            Node::Dir(d) => Ok((d, name)),
+            Node::File(_) => Err(not_found()),
+        }
+    }
+
+    fn dir_mut(&mut self, d: u64) -> &mut Dir {
+        self.dirs.entry(d).or_default()
+    }
+
+    fn new_ino(&mut self) -> u64 {
+        self.next_ino += 1;
+        self.next_ino
+    }
+
+    fn file_mut(&mut self, ino: u64) -> io::Result<&mut MemFile> {
+        self.files.get_mut(&ino).ok_or_else(not_found)
+    }
+
+    /// Removes the entry `path`, which must be a directory when `dir` and a file otherwise. A
+    /// directory is unlinked whole: the entries inside it keep their synced state, which is
+    /// what returns if the removal itself is lost.
+    fn unlink(&mut self, path: &Path, dir: bool) -> io::Result<()> {
+        self.check(OpKind::Remove, &[path])?;
+        let (d, name) = self.parent(path)?;
+        match self.dir_mut(d).live.get(&name) {
+            Some(node) if matches!(node, Node::Dir(_)) == dir => {
+                self.dir_mut(d).live.remove(&name);
+                Ok(())
+            }
+            Some(_) => Err(io::Error::other("wrong kind of entry")),
+            None => Err(not_found()),
+        }
+    }
+
+    fn create(&mut self, path: &Path, exclusive: bool) -> io::Result<u64> {
+        self.check(OpKind::Create, &[path])?;
+        let (d, name) = self.parent(path)?;
+        match self.dirs.get(&d).and_then(|d| d.live.get(&name)).copied() {
+            Some(Node::File(_)) if exclusive => Err(io::ErrorKind::AlreadyExists.into()),
+            Some(Node::File(ino)) => {
+                let f = self.file_mut(ino)?;
+                f.data.clear();
+                f.diverged = true;
+                f.modified = SystemTime::now();
+                Ok(ino)
+            }
+            Some(Node::Dir(_)) => Err(io::Error::other("is a directory")),
+            None => {
+                let ino = self.new_ino();
+                self.files.insert(
+                    ino,
+                    MemFile {
+                        data: Vec::new(),
+                        durable: Vec::new(),
+                        diverged: false,
+                        modified: SystemTime::now(),
+                    },
+                );
+                self.dir_mut(d).live.insert(name, Node::File(ino));
+                Ok(ino)
+            }
+        }
+    }
+}
+
+/// Small deterministic generator for the power cut's choices.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+}
+
+/// The in-memory, fault-injecting file system. Clones share one tree.
+#[derive(Debug, Clone)]
+pub struct FaultFileSystem {
+    state: Arc<Mutex<State>>,
+}
+
+impl Default for FaultFileSystem {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FaultFileSystem {
+    /// An empty file system holding only the root directory `/`.
+    pub fn new() -> Self {
+        let mut dirs = HashMap::new();
+        dirs.insert(ROOT, Dir::default());
+        FaultFileSystem {
+            state: Arc::new(Mutex::new(State {
+                dirs,
+                files: HashMap::new(),
+                next_ino: ROOT,
+                faults: Vec::new(),
+                injected: 0,
+                mutations: 0,
+                cut_at: None,
+                dead: false,
+                locks: HashMap::new(),
+                next_lock: 0,
+            })),
+        }
+    }
+
+    fn lock_state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Arms `fault`. Several may be armed; each fires once.
+    pub fn inject(&self, fault: Fault) {
+        self.lock_state()
+            .faults
+            .push(PendingFault { fault, seen: 0 });
+    }
+
+    /// Disarms every fault not yet fired.
+    pub fn clear_faults(&self) {
+        self.lock_state().faults.clear();
+    }
+
+    /// Faults fired so far.
+    pub fn injected(&self) -> u64 {
+        self.lock_state().injected
+    }
+
+    /// Mutating operations ([`OpKind::mutates`]) performed so far, failed ones included.
+    pub fn mutations(&self) -> u64 {
+        self.lock_state().mutations
+    }
+
+    /// The power fails at the `n`th mutating operation from now (1: the next one): it and
+    /// every later operation of any kind fail with `EIO`, as if the machine had stopped, until
+    /// [`FaultFileSystem::power_cut`] restarts it.
+    pub fn cut_power_after(&self, n: u64) {
+        let mut g = self.lock_state();
+        g.cut_at = Some(g.mutations + n.max(1));
+    }
+
+    /// Whether the power has failed (every operation fails).
+    pub fn is_down(&self) -> bool {
+        self.lock_state().dead
+    }
+
+    /// Simulates a power cut and a restart: what was not synced is lost as `mode` says, locks
+    /// are released, armed faults disarmed, and operations work again. Handles opened before
+    /// stay usable but see the surviving state.
+    pub fn power_cut(&self, mode: CutMode) {
+        let mut g = self.lock_state();
+        let mut rng = match mode {
+            CutMode::DropUnsynced => None,
+            CutMode::KeepRandom { seed } => Some(Rng(seed | 1)),
+        };
+        let mut dir_ids: Vec<u64> = g.dirs.keys().copied().collect();
+        dir_ids.sort_unstable();
+        for id in dir_ids {
+            let Some(d) = g.dirs.get_mut(&id) else {
+                continue;
+            };
+            let mut kept = d.durable.clone();
+            if let Some(rng) = rng.as_mut() {
+                let names: Vec<OsString> = d.live.keys().chain(d.durable.keys()).cloned().collect();
+                for n in names {
+                    let (live, durable) = (d.live.get(&n), d.durable.get(&n));
+                    if live != durable && rng.below(2) == 0 {
+                        match live {
+                            Some(node) => kept.insert(n, *node),
+                            None => kept.remove(&n),
+                        };
+                    }
+                }
+            }
+            d.live = kept.clone();
+            d.durable = kept;
+        }
+        let mut file_ids: Vec<u64> = g.files.keys().copied().collect();
+        file_ids.sort_unstable();
+        for id in file_ids {
+            let Some(f) = g.files.get_mut(&id) else {
+                continue;
+            };
+            let kept = match rng.as_mut() {
+                None => f.durable.clone(),
+                Some(rng) if f.diverged => {
+                    if rng.below(2) == 0 {
+                        f.durable.clone()
+                    } else {
+                        let n = rng.below(f.data.len() as u64 + 1) as usize;
+                        f.data[..n].to_vec()
+                    }
+                }
+                Some(rng) => {
+                    let tail = f.data.len().saturating_sub(f.durable.len());
+                    let n = f.durable.len() + rng.below(tail as u64 + 1) as usize;
+                    f.data[..n.min(f.data.len())].to_vec()
+                }
+            };
+            f.data = kept.clone();
+            f.durable = kept;
+            f.diverged = false;
+        }
+        g.dead = false;
+        g.cut_at = None;
+        g.faults.clear();
+        g.locks.clear();
+    }
+
+    fn create_file(&self, path: &Path, exclusive: bool) -> io::Result<Box<dyn WritableFile>> {
+        let ino = self.lock_state().create(path, exclusive)?;
+        Ok(Box::new(MemWritable {
+            state: self.state.clone(),
+            ino,
+            path: path.to_path_buf(),
+        }))
+    }
+
+    /// Bytes of `path` not yet synced, and whether its directory entry is not yet synced
+    /// (`None` when it does not exist). For tests that check what a step made durable.
+    pub fn unsynced(&self, path: &Path) -> Option<(usize, bool)> {
+        let g = self.lock_state();
+        let Ok(Node::File(ino)) = g.lookup(path) else {
+            return None;
+        };
+        let f = g.files.get(&ino)?;
+        let (d, name) = g.parent(path).ok()?;
+        let entry_unsynced = g
+            .dirs
+            .get(&d)
+            .is_none_or(|d| d.durable.get(&name) != Some(&Node::File(ino)));
+        Some((f.data.len().saturating_sub(f.durable.len()), entry_unsynced))
+    }
+}
+
+struct MemWritable {
+    state: Arc<Mutex<State>>,
+    ino: u64,
+    path: PathBuf,
+}
+
+impl MemWritable {
+    fn lock_state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl WritableFile for MemWritable {
+    fn append(&self, data: &[u8]) -> io::Result<()> {
+        let mut g = self.lock_state();
+        let res = g.check(OpKind::Append, &[&self.path]);
+        if res.is_err() && g.dead {
+            return res;
+        }
+        let part = if res.is_ok() {
+            data
+        } else {
+            &data[..data.len() / 2]
+        };
+        let f = g.file_mut(self.ino)?;
+        f.data.extend_from_slice(part);
+        f.modified = SystemTime::now();
+        res
+    }
+
+    fn sync_data(&self) -> io::Result<()> {
+        let mut g = self.lock_state();
+        g.check(OpKind::Sync, &[&self.path])?;
+        let f = g.file_mut(self.ino)?;
+        if f.diverged || f.durable.len() > f.data.len() {
+            f.durable = f.data.clone();
+            f.diverged = false;
+        } else {
+            let from = f.durable.len();
+            let tail = f.data[from..].to_vec();
+            f.durable.extend_from_slice(&tail);
+        }
+        Ok(())
+    }
+}
+
+struct MemReadable {
+    state: Arc<Mutex<State>>,
+    ino: u64,
+    path: PathBuf,
+}
+
+impl ReadableFile for MemReadable {
+    fn len(&self) -> io::Result<u64> {
+        let g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if g.dead {
+            return Err(eio());
+        }
+        Ok(g.files.get(&self.ino).ok_or_else(not_found)?.data.len() as u64)
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        g.check(OpKind::Read, &[&self.path])?;
+        let f = g.files.get(&self.ino).ok_or_else(not_found)?;
+        let src = usize::try_from(offset)
+            .ok()
+            .and_then(|o| f.data.get(o..)?.get(..buf.len()))
+            .ok_or(io::ErrorKind::UnexpectedEof)?;
+        buf.copy_from_slice(src);
+        Ok(())
+    }
+}
+
+struct MemLock {
+    state: Arc<Mutex<State>>,
+    path: PathBuf,
+    token: u64,
+}
+
+impl FileLock for MemLock {}
+
+impl Drop for MemLock {
+    fn drop(&mut self) {
+        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if g.locks.get(&self.path) == Some(&self.token) {
+            g.locks.remove(&self.path);
+        }
+    }
+}
+
+impl FileSystem for FaultFileSystem {
+    fn create(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
+        self.create_file(path, false)
+    }
+
+    fn create_new(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
+        self.create_file(path, true)
+    }
+
+    fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>> {
+        let mut g = self.lock_state();
+        g.check(OpKind::Open, &[path])?;
+        match g.lookup(path)? {
+            Node::File(ino) => Ok(Arc::new(MemReadable {
+                state: self.state.clone(),
+                ino,
+                path: path.to_path_buf(),
+            })),
+            Node::Dir(_) => Err(io::Error::other("is a directory")),
+        }
+    }
+
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        let mut g = self.lock_state();
+        g.check(OpKind::Rename, &[from, to])?;
+        let (fd, fname) = g.parent(from)?;
+        let (td, tname) = g.parent(to)?;
+        let node = g.dir_mut(fd).live.remove(&fname).ok_or_else(not_found)?;
+        g.dir_mut(td).live.insert(tname, node);
+        Ok(())
+    }
+
+    fn remove_file(&self, path: &Path) -> io::Result<()> {
+        self.lock_state().unlink(path, false)
+    }
+
+    fn remove_dir_all(&self, path: &Path) -> io::Result<()> {
+        self.lock_state().unlink(path, true)
+    }
+
+    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
+        let mut g = self.lock_state();
+        g.check(OpKind::CreateDir, &[path])?;
+        let mut dir = ROOT;
+        for n in names(path)? {
+            let next = g.dir_mut(dir).live.get(&n).copied();
+            dir = match next {
+                Some(Node::Dir(d)) => d,
+                Some(Node::File(_)) => return Err(io::ErrorKind::AlreadyExists.into()),
+                None => {
+                    let d = g.new_ino();
+                    g.dirs.insert(d, Dir::default());
+                    g.dir_mut(dir).live.insert(n, Node::Dir(d));
+                    d
+                }
+            };
+        }
+        Ok(())
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.lock_state().lookup(path).is_ok()
+    }
+
+    fn list_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>> {
+        let mut g = self.lock_state();
+        g.check(OpKind::List, &[path])?;
+        let Node::Dir(d) = g.lookup(path)? else {
+            return Err(io::Error::other("not a directory"));
+        };
+        let dir = g.dirs.get(&d).cloned().unwrap_or_default();
+        Ok(dir
+            .live
+            .iter()
+            .map(|(name, node)| DirEntry {
+                name: name.clone(),
+                is_dir: matches!(node, Node::Dir(_)),
+                len: match node {
+                    Node::File(ino) => g.files.get(ino).map_or(0, |f| f.data.len() as u64),
+                    Node::Dir(_) => 0,
+                },
+            })
+            .collect())
+    }
+
+    fn sync_dir(&self, path: &Path) -> io::Result<()> {
+        let mut g = self.lock_state();
+        g.check(OpKind::SyncDir, &[path])?;
+        let Node::Dir(d) = g.lookup(path)? else {
+            return Err(io::Error::other("not a directory"));
+        };
+        let dir = g.dir_mut(d);
+        dir.durable = dir.live.clone();
+        Ok(())
+    }
+
+    fn lock(&self, path: &Path) -> io::Result<Box<dyn FileLock>> {
+        let mut g = self.lock_state();
+        if g.dead {
+            return Err(eio());
+        }
+        if g.locks.contains_key(path) {
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        if g.lookup(path).is_err() {
+            // Created as `open(O_CREAT)` would; not counted as a mutation.
+            let (d, name) = g.parent(path)?;
+            let ino = g.new_ino();
+            g.files.insert(
+                ino,
+                MemFile {
+                    data: Vec::new(),
+                    durable: Vec::new(),
+                    diverged: false,
+                    modified: SystemTime::now(),
+                },
+            );
+            g.dir_mut(d).live.insert(name, Node::File(ino));
+        }
+        g.next_lock += 1;
+        let token = g.next_lock;
+        g.locks.insert(path.to_path_buf(), token);
+        Ok(Box::new(MemLock {
+            state: self.state.clone(),
+            path: path.to_path_buf(),
+            token,
+        }))
+    }
+
+    fn modified(&self, path: &Path) -> io::Result<SystemTime> {
+        let g = self.lock_state();
+        match g.lookup(path)? {
+            Node::File(ino) => Ok(g.files.get(&ino).ok_or_else(not_found)?.modified),
+            Node::Dir(_) => Ok(SystemTime::now()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(fs: &FaultFileSystem, path: &str, data: &[u8], sync: bool) {
+        let f = fs.create(Path::new(path)).unwrap();
+        f.append(data).unwrap();
+        if sync {
+            f.sync_data().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_power_cut_keeps_only_synced_bytes_and_synced_entries() {
+        let fs = FaultFileSystem::new();
+        fs.create_dir_all(Path::new("/db/d")).unwrap();
+        fs.sync_dir(Path::new("/")).unwrap();
+        fs.sync_dir(Path::new("/db")).unwrap();
+        write(&fs, "/db/d/synced", b"abc", true);
+        fs.sync_dir(Path::new("/db/d")).unwrap();
+        write(&fs, "/db/d/entry_unsynced", b"xyz", true);
+        let f = fs.open(Path::new("/db/d/synced")).unwrap();
+        assert_eq!(f.len().unwrap(), 3);
+        assert_eq!(
+            fs.unsynced(Path::new("/db/d/entry_unsynced")),
+            Some((0, true))
+        );
+        fs.power_cut(CutMode::DropUnsynced);
+        assert_eq!(fs.read(Path::new("/db/d/synced")).unwrap(), b"abc");
+        assert!(!fs.exists(Path::new("/db/d/entry_unsynced")));
+    }
+
+    #[test]
+    fn unsynced_appends_and_renames_are_lost_and_a_directory_not_synced_takes_its_files() {
+        let fs = FaultFileSystem::new();
+        fs.create_dir_all(Path::new("/db")).unwrap();
+        fs.sync_dir(Path::new("/")).unwrap();
+        let f = fs.create(Path::new("/db/a")).unwrap();
+        f.append(b"one").unwrap();
+        f.sync_data().unwrap();
+        fs.sync_dir(Path::new("/db")).unwrap();
+        f.append(b"two").unwrap();
+        fs.rename(Path::new("/db/a"), Path::new("/db/b")).unwrap();
+        fs.create_dir_all(Path::new("/db/new")).unwrap();
+        write(&fs, "/db/new/f", b"data", true);
+        fs.sync_dir(Path::new("/db/new")).unwrap();
+        fs.power_cut(CutMode::DropUnsynced);
+        assert_eq!(fs.read(Path::new("/db/a")).unwrap(), b"one");
+        assert!(!fs.exists(Path::new("/db/b")));
+        assert!(
+            !fs.exists(Path::new("/db/new/f")),
+            "its directory was never synced"
+        );
+    }
+
+    #[test]
+    fn the_nth_matching_operation_fails_with_the_chosen_errno_and_a_cut_stops_everything() {
+        let fs = FaultFileSystem::new();
+        fs.create_dir_all(Path::new("/db")).unwrap();
+        fs.inject(Fault {
+            kind: OpKind::Append,
+            path_contains: ".wal".into(),
+            nth: 2,
+            errno: libc::ENOSPC,
+        });
+        let blk = fs.create(Path::new("/db/1.blk")).unwrap();
+        let wal = fs.create(Path::new("/db/1.wal")).unwrap();
+        blk.append(b"x").unwrap();
+        blk.append(b"x").unwrap();
+        wal.append(b"1").unwrap();
+        let e = wal.append(b"2222").unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
+        assert_eq!(
+            fs.read(Path::new("/db/1.wal")).unwrap(),
+            b"122",
+            "half written"
+        );
+        wal.append(b"3").unwrap();
+        assert_eq!(fs.injected(), 1);
+        fs.cut_power_after(2);
+        wal.append(b"4").unwrap();
+        assert!(wal.sync_data().is_err());
+        assert!(fs.is_down());
+        assert!(fs.open(Path::new("/db/1.blk")).is_err());
+        fs.power_cut(CutMode::DropUnsynced);
+        assert!(!fs.is_down());
+        assert!(!fs.exists(Path::new("/db/1.wal")), "never synced");
+    }
+
+    #[test]
+    fn a_random_cut_keeps_a_prefix_of_the_unsynced_tail() {
+        for seed in 1..50 {
+            let fs = FaultFileSystem::new();
+            let f = fs.create(Path::new("/f")).unwrap();
+            f.append(b"synced").unwrap();
+            f.sync_data().unwrap();
+            fs.sync_dir(Path::new("/")).unwrap();
+            f.append(b"-tail").unwrap();
+            fs.power_cut(CutMode::KeepRandom { seed });
+            let got = fs.read(Path::new("/f")).unwrap();
+            assert!(
+                b"synced-tail".starts_with(&got) && got.len() >= 6,
+                "{got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_lock_is_exclusive_until_dropped_or_the_power_is_cut() {
+        let fs = FaultFileSystem::new();
+        let l = fs.lock(Path::new("/LOCK")).unwrap();
+        assert_eq!(
+            fs.lock(Path::new("/LOCK")).err().map(|e| e.kind()),
+            Some(io::ErrorKind::WouldBlock)
+        );
+        drop(l);
+        let l = fs.lock(Path::new("/LOCK")).unwrap();
+        fs.power_cut(CutMode::DropUnsynced);
+        let _again = fs.lock(Path::new("/LOCK")).unwrap();
+        drop(l);
+        assert!(
+            fs.lock(Path::new("/LOCK")).is_err(),
+            "a stale guard frees nothing"
+        );
+    }
+}
