@@ -3,6 +3,7 @@
 //! about time.
 //!
 //! - `ferrobase study tall-wide`: article 1's tall-narrow against wide rows as a user's records grow;
+//! - `ferrobase study rowkeys`: sequential, salted, hashed and reversed keys on N regions;
 //! - `ferrobase study all`: every study in turn.
 //!
 //! `--quick` shrinks every size so a study runs in seconds (CI runs it so it never rots);
@@ -11,6 +12,7 @@
 mod chart;
 mod measure;
 mod report;
+mod rowkeys;
 mod tall_wide;
 
 use anyhow::{bail, Context, Result};
@@ -20,6 +22,7 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 ferrobase study NAME [--quick] [--out DIR]
   tall-wide   tall-narrow vs wide rows as records per user grow (article 1)
+  rowkeys     sequential vs salted vs hashed vs reversed keys on a pre-split table
   all         every study
 ";
 
@@ -35,7 +38,7 @@ pub struct StudyOptions {
 /// One study: its command name and the function that runs it.
 type StudyFn = fn(&StudyOptions) -> Result<()>;
 
-const STUDIES: &[(&str, StudyFn)] = &[("tall-wide", tall_wide::run)];
+const STUDIES: &[(&str, StudyFn)] = &[("tall-wide", tall_wide::run), ("rowkeys", rowkeys::run)];
 
 /// Runs `ferrobase study ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
