@@ -21,6 +21,8 @@ else
         "(rustup toolchain install nightly); the checked-in fuzz inputs still ran in cargo test"
 fi
 cargo run --release -p ferrobase -- bench engine --cells 20000
+# The schema studies in their small configuration (docs/studies/; seconds), so they never rot.
+cargo run --release -p ferrobase -- study all --quick --out target/studies
 # The peer benchmark on ferrobase's engine alone (RocksDB and fjall are not built here), so it never rots.
 cargo run --release --manifest-path bench/peers/Cargo.toml --no-default-features -- --quick
 python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pytest

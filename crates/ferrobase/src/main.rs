@@ -5,17 +5,19 @@
 //! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
 //! - `ferrobase app NAME ...`: the seed articles' example systems (`docs/apps/`).
+//! - `ferrobase study NAME [--quick] [--out DIR]`: the schema studies (`docs/studies/`).
 //! - `ferrobase --version`: prints `ferrobase VERSION`, the crate's version.
 
 mod app;
 mod bench;
 mod serve;
 mod shell;
+mod study;
 
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase --version                                       print the version\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
 }
 
 fn main() {
@@ -33,6 +35,7 @@ fn run() -> Result<()> {
         Some("shell") => shell::main(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
         Some("app") => app::main(&args[1..]),
+        Some("study") => study::main(&args[1..]),
         Some("-V") | Some("--version") => {
             println!("ferrobase {}", env!("CARGO_PKG_VERSION"));
             Ok(())

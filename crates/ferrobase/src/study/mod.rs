@@ -1,0 +1,88 @@
+//! Studies: programs that generate a data set, measure the embedded engine on it, and write a
+//! markdown report and SVG charts (`docs/studies/`). Like the benchmarks, they assert nothing
+//! about time.
+//!
+//! - `ferrobase study tall-wide`: article 1's tall-narrow against wide rows as a user's records grow;
+//! - `ferrobase study rowkeys`: sequential, salted, hashed and reversed keys on N regions;
+//! - `ferrobase study all`: every study in turn.
+//!
+//! `--quick` shrinks every size so a study runs in seconds (CI runs it so it never rots);
+//! `--out DIR` (default `target/studies`) receives `NAME.md` and `NAME*.svg`.
+
+mod chart;
+mod measure;
+mod report;
+mod rowkeys;
+mod tall_wide;
+
+use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
+
+/// The usage text of `ferrobase study`.
+pub const USAGE: &str = "\
+ferrobase study NAME [--quick] [--out DIR]
+  tall-wide   tall-narrow vs wide rows as records per user grow (article 1)
+  rowkeys     sequential vs salted vs hashed vs reversed keys on a pre-split table
+  all         every study
+";
+
+/// Options every study takes.
+#[derive(Debug, Clone)]
+pub struct StudyOptions {
+    /// Small sizes: seconds instead of minutes.
+    pub quick: bool,
+    /// Where the report and charts go.
+    pub out: PathBuf,
+}
+
+/// One study: its command name and the function that runs it.
+type StudyFn = fn(&StudyOptions) -> Result<()>;
+
+const STUDIES: &[(&str, StudyFn)] = &[("tall-wide", tall_wide::run), ("rowkeys", rowkeys::run)];
+
+/// Runs `ferrobase study ARGS`.
+pub fn main(args: &[String]) -> Result<()> {
+    let mut name = None;
+    let mut opts = StudyOptions {
+        quick: false,
+        out: PathBuf::from("target/studies"),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => opts.quick = true,
+            "--out" => opts.out = it.next().context("--out needs a directory")?.into(),
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return Ok(());
+            }
+            other if other.starts_with('-') => bail!("unknown option {other}\n{USAGE}"),
+            other if name.is_none() => name = Some(other.to_string()),
+            other => bail!("unexpected argument {other:?}\n{USAGE}"),
+        }
+    }
+    let Some(name) = name else {
+        print!("{USAGE}");
+        return Ok(());
+    };
+    std::fs::create_dir_all(&opts.out)
+        .with_context(|| format!("creating {}", opts.out.display()))?;
+    if name == "all" {
+        for (_, run) in STUDIES {
+            run(&opts)?;
+        }
+        return Ok(());
+    }
+    match STUDIES.iter().find(|(n, _)| *n == name) {
+        Some((_, run)) => run(&opts),
+        None => bail!("unknown study {name:?}\n{USAGE}"),
+    }
+}
+
+/// A scratch directory for a study's engine, in the system's temporary directory (`TMPDIR`),
+/// removed when dropped.
+fn scratch_dir() -> Result<tempfile::TempDir> {
+    Ok(tempfile::Builder::new()
+        .prefix("ferrobase-study-")
+        .tempdir()?)
+}
