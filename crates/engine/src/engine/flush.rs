@@ -5,6 +5,7 @@ use crate::block_file::{BlockFileReader, BlockFileWriter, FileOptions};
 use crate::cell::KeyValue;
 use crate::error::{IoContext, Result};
 use crate::metrics::Metrics;
+use crate::read::CompactionMatcher;
 use crate::region::Region;
 use crate::schema::ColumnFamilyDescriptor;
 use crate::store::StoreFile;
@@ -94,16 +95,23 @@ impl Inner {
         // read point makes the flushed cells visible to every reader that opens the new file.
         self.mvcc.wait_for(flush_seq);
         let mut installs = Vec::new();
+        let smallest_read_point = self.smallest_read_point();
         for (store, pending) in &snapshots {
             for snap in pending {
                 let family = store.descriptor();
+                // A flush writes what a minor compaction would keep of the snapshot (HBase's
+                // StoreFlusher scans it as COMPACT_RETAIN_DELETES): delete markers stay, puts
+                // they mask, overwritten values and versions beyond VERSIONS go, as do
+                // expired cells. Cells newer than an open reader's read point stay.
+                let mut matcher =
+                    CompactionMatcher::new(&family, self.now_ms(), false, smallest_read_point);
                 let file = self
                     .write_store_file(
                         region.id,
                         &family,
                         false,
                         snap.len() as u64,
-                        &mut snap.iter().map(Ok),
+                        &mut snap.iter().filter(|kv| matcher.keep(kv)).map(Ok),
                     )
                     .map_err(|e| self.job_failed(region, "flush", e))?;
                 installs.push((store.clone(), snap.clone(), file));

@@ -197,9 +197,49 @@ impl Model {
         r
     }
 
-    /// A flush: every cell is in a store file.
+    /// A flush: every cell is in a store file, written as HBase's flush writes a memstore
+    /// (a minor compaction of it): delete markers stay; among the memstore's own cells, puts
+    /// they mask (unless the family keeps deleted cells), overwritten values and versions
+    /// beyond VERSIONS go. Cells already in files are left alone.
     pub fn flush(&mut self) {
-        self.cells.iter_mut().for_each(|c| c.flushed = true);
+        let (fresh, mut keep): (Vec<MCell>, Vec<MCell>) = std::mem::take(&mut self.cells)
+            .into_iter()
+            .partition(|c| !c.flushed);
+        let mut groups: Vec<(Vec<u8>, Vec<u8>)> = fresh
+            .iter()
+            .map(|c| (c.row.clone(), c.family.clone()))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        for (row, family) in groups {
+            let fam = self.family(&family).clone();
+            let mine: Vec<&MCell> = fresh
+                .iter()
+                .filter(|c| c.row == row && c.family == family)
+                .collect();
+            let markers: Vec<&MCell> = mine
+                .iter()
+                .copied()
+                .filter(|c| c.kind.is_delete())
+                .collect();
+            keep.extend(markers.iter().map(|m| (*m).clone()));
+            let mut quals: Vec<&Vec<u8>> = mine.iter().map(|c| &c.qualifier).collect();
+            quals.sort();
+            quals.dedup();
+            for q in quals {
+                let mut puts: Vec<&MCell> = mine
+                    .iter()
+                    .copied()
+                    .filter(|c| &c.qualifier == q && c.kind == CellType::Put)
+                    .filter(|p| fam.keep_deleted || !markers.iter().any(|m| Self::masks(m, p)))
+                    .collect();
+                puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
+                puts.dedup_by(|b, a| a.ts == b.ts);
+                keep.extend(puts.into_iter().take(fam.versions).cloned());
+            }
+        }
+        keep.iter_mut().for_each(|c| c.flushed = true);
+        self.cells = keep;
     }
 
     /// A major compaction of the flushed cells: drops markers and what they mask (unless the
