@@ -156,6 +156,92 @@ where
     Ok(())
 }
 
+/// One panel of a bar chart: one bar per label, on a log-scaled y axis.
+#[derive(Debug, Clone)]
+pub struct BarPanel {
+    /// Caption above the panel.
+    pub title: String,
+    /// Text of the y axis.
+    pub y_label: String,
+    /// The bars: label and value (values <= 0 are drawn at the axis).
+    pub bars: Vec<(String, f64)>,
+}
+
+/// Draws bar `panels` (log y) in a grid of `columns` columns into an SVG file at `path`; each
+/// bar is labelled with its value.
+pub fn write_bar_svg(path: &Path, panels: &[BarPanel], columns: usize) -> Result<()> {
+    let rows = panels.len().div_ceil(columns).max(1);
+    let size = (480 * columns as u32, 340 * rows as u32);
+    let root = SVGBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE).map_err(plot_error)?;
+    let areas = root.split_evenly((rows, columns));
+    for (panel, area) in panels.iter().zip(areas.iter()) {
+        let (lo, hi) = bounds(panel.bars.iter().map(|b| b.1));
+        let (y_lo, y_hi) = decades(lo.min(1.0), hi * 1.5);
+        let n = panel.bars.len();
+        let mut chart = ChartBuilder::on(area)
+            .caption(&panel.title, ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            // A segmented 0..k range has k + 1 segments: one per bar.
+            .build_cartesian_2d(
+                (0..n.saturating_sub(1)).into_segmented(),
+                (y_lo..y_hi).log_scale(),
+            )
+            .map_err(plot_error)?;
+        let labels: Vec<String> = panel.bars.iter().map(|b| b.0.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n)
+            .y_desc(&panel.y_label)
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|v| short(*v))
+            .draw()
+            .map_err(plot_error)?;
+        for (i, (_, v)) in panel.bars.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            let top = v.max(y_lo);
+            chart
+                .draw_series([Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), y_lo),
+                        (SegmentValue::Exact(i + 1), top),
+                    ],
+                    colour.mix(0.8).filled(),
+                )])
+                .map_err(plot_error)?;
+            chart
+                .draw_series([Text::new(
+                    short_value(*v),
+                    (SegmentValue::CenterOf(i), top),
+                    ("sans-serif", 13).into_font(),
+                )])
+                .map_err(plot_error)?;
+        }
+    }
+    root.present().map_err(plot_error)?;
+    Ok(())
+}
+
+/// A bar's value label: three significant figures, k and M for large values.
+fn short_value(v: f64) -> String {
+    if v.abs() >= 1e3 {
+        short(
+            (v / 10f64.powi(v.abs().log10().floor() as i32 - 2)).round()
+                * 10f64.powi(v.abs().log10().floor() as i32 - 2),
+        )
+    } else if v.abs() >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        trim(v)
+    }
+}
+
 /// The smallest and largest finite positive value, widened when equal.
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
@@ -240,6 +326,23 @@ mod tests {
         assert_eq!(decades(10.0, 100_000.0), (10.0, 100_000.0));
         assert_eq!(decades(1000.0, 1000.0), (1000.0, 10_000.0));
         assert_eq!(decades(23.0, 37.0), (10.0, 100.0));
+    }
+
+    #[test]
+    fn bar_chart_names_every_bar() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.svg");
+        let panel = BarPanel {
+            title: "rows".into(),
+            y_label: "rows".into(),
+            bars: vec![("scan".into(), 40.0), ("full".into(), 1_000_000.0)],
+        };
+        write_bar_svg(&path, &[panel], 1).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            svg.contains("scan") && svg.contains("full") && svg.contains("1M"),
+            "{svg}"
+        );
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //!
 //! - `ferrobase study tall-wide`: article 1's tall-narrow against wide rows as a user's records grow;
 //! - `ferrobase study rowkeys`: sequential, salted, hashed and reversed keys on N regions;
+//! - `ferrobase study pushdown`: article 2's file search under a composite key, an id-only key
+//!   with value filters, and an index table;
 //! - `ferrobase study all`: every study in turn.
 //!
 //! `--quick` shrinks every size so a study runs in seconds (CI runs it so it never rots);
@@ -11,6 +13,7 @@
 
 mod chart;
 mod measure;
+mod pushdown;
 mod report;
 mod rowkeys;
 mod tall_wide;
@@ -23,6 +26,7 @@ pub const USAGE: &str = "\
 ferrobase study NAME [--quick] [--out DIR]
   tall-wide   tall-narrow vs wide rows as records per user grow (article 1)
   rowkeys     sequential vs salted vs hashed vs reversed keys on a pre-split table
+  pushdown    filter pushdown vs key design for article 2's file search
   all         every study
 ";
 
@@ -38,7 +42,11 @@ pub struct StudyOptions {
 /// One study: its command name and the function that runs it.
 type StudyFn = fn(&StudyOptions) -> Result<()>;
 
-const STUDIES: &[(&str, StudyFn)] = &[("tall-wide", tall_wide::run), ("rowkeys", rowkeys::run)];
+const STUDIES: &[(&str, StudyFn)] = &[
+    ("tall-wide", tall_wide::run),
+    ("rowkeys", rowkeys::run),
+    ("pushdown", pushdown::run),
+];
 
 /// Runs `ferrobase study ARGS`.
 pub fn main(args: &[String]) -> Result<()> {

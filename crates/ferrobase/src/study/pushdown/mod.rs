@@ -1,0 +1,683 @@
+//! `ferrobase study pushdown`: filter pushdown against key design for article 2's file search.
+//! N users × M files, and two queries — article 2's (one user, one month, name and category
+//! prefixes) and "one date, any user" — under three designs:
+//!
+//! | design | tables | one user, one month | one date, any user |
+//! |--------|--------|---------------------|--------------------|
+//! | a: composite key | `files` keyed `user:u32dec6, date:dec8, file:u32dec6` (the app's) | the app's range scan + `SingleColumnValueFilter`s | the app's `FuzzyRowFilter` scan + SCVFs |
+//! | b: id-only key | `files_by_id` keyed `file:u32dec6`, user and date as columns | full scan, SCVFs on user, date, name, category | full scan, SCVFs |
+//! | c: index table | b's table + `files_idx` keyed `user + date + file` (no copies) | index range scan, then a get (with the name/category SCVFs) per hit | `FuzzyRowFilter` on the index, then gets |
+//!
+//! Per query: rows examined and blocks touched (the engine's metrics), cells returned, reads
+//! issued, latency. All three designs must return the same files.
+
+use super::chart::{write_bar_svg, BarPanel};
+use super::measure::{median_f64, micros};
+use super::report::{sig, thousands, Report, Table as MdTable};
+use super::{scratch_dir, StudyOptions};
+use crate::bench::Rng;
+use anyhow::{ensure, Context, Result};
+use ferrobase_apps::file_search::query::{Conditions, DateQuery, FileQuery};
+use ferrobase_apps::file_search::FileSearch;
+use ferrobase_apps::filter_text::{and, prefix_bounds, quote, single_column_value};
+use ferrobase_apps::scan_plan::ScanPlan;
+use ferrobase_engine::filter::parse_filter;
+use ferrobase_engine::{
+    ColumnFamilyDescriptor, Engine, EngineOptions, Get, Metrics, Put, RowResult, Scan, Table,
+    TableDescriptor, TableName,
+};
+use ferrobase_rowkey::{Schema, Value};
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+const DATA_TABLE: &str = "files";
+const FAMILY: &str = "info";
+const ID_TABLE: &str = "files_by_id";
+const ID_KEY: &str = "file:u32dec6";
+const INDEX_TABLE: &str = "files_idx";
+const INDEX_FAMILY: &str = "i";
+const INDEX_KEY: &str = "user:u32dec6, date:dec8, file:u32dec6";
+/// Article 2's conditions.
+const NAME_PREFIX: &str = "中国好声音";
+const CATEGORY_PREFIX: &str = "综艺";
+const MONTH: (u32, u32) = (20120901, 20120930);
+const ONE_DATE: u32 = 20120914;
+
+#[derive(Debug, Clone)]
+struct Config {
+    users: u32,
+    files_per_user: u32,
+    /// User-month queries (random users) per design; design b: at most `full_scans`.
+    queries: usize,
+    /// Repetitions of every full-table scan and of the date query.
+    full_scans: usize,
+}
+
+impl Config {
+    fn new(quick: bool) -> Config {
+        if quick {
+            Config {
+                users: 100,
+                files_per_user: 100,
+                queries: 20,
+                full_scans: 3,
+            }
+        } else {
+            Config {
+                users: 2_000,
+                files_per_user: 500,
+                queries: 200,
+                full_scans: 5,
+            }
+        }
+    }
+}
+
+/// A generated file.
+#[derive(Debug, Clone)]
+struct File {
+    user: u32,
+    date: u32,
+    id: u32,
+    name: String,
+    category: String,
+}
+
+const DESIGNS: [(&str, &str); 3] = [
+    (
+        "a: composite key",
+        "`user:u32dec6, date:dec8, file:u32dec6`",
+    ),
+    ("b: id-only key", "`file:u32dec6` + columns user, date"),
+    ("c: index table", "b + index `user, date, file` → get"),
+];
+
+/// 2012's day `d` (0..366) as `yyyymmdd`.
+fn date_of(day: u32) -> u32 {
+    const DAYS: [u32; 12] = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let mut d = day % 366;
+    for (m, len) in DAYS.iter().enumerate() {
+        if d < *len {
+            return 20_120_000 + (m as u32 + 1) * 100 + d + 1;
+        }
+        d -= len;
+    }
+    unreachable!()
+}
+
+fn generate(cfg: &Config) -> Vec<File> {
+    const CATEGORIES: [&str; 6] = ["综艺", "综艺花絮", "花絮", "电影", "音乐", "新闻"];
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut files = Vec::with_capacity((cfg.users * cfg.files_per_user) as usize);
+    for j in 0..cfg.files_per_user {
+        for u in 0..cfg.users {
+            let r = rng.next();
+            let k = (r >> 20) % 100;
+            let name = match (r >> 8) % 4 {
+                0 => format!("中国好声音第{k}期"),
+                1 => format!("张玮独家专访{k}"),
+                2 => format!("加多宝凉茶广告{k}"),
+                _ => format!("快乐大本营第{k}期"),
+            };
+            files.push(File {
+                user: u + 1,
+                date: date_of((r % 366) as u32),
+                id: j * cfg.users + u,
+                name,
+                category: CATEGORIES[((r >> 40) % 6) as usize].to_string(),
+            });
+        }
+    }
+    files
+}
+
+fn matches(f: &File) -> bool {
+    f.name.starts_with(NAME_PREFIX) && f.category.starts_with(CATEGORY_PREFIX)
+}
+
+/// What one query cost, averaged over its repetitions.
+#[derive(Debug, Clone, Default)]
+struct Cost {
+    examined: f64,
+    blocks: f64,
+    cells: f64,
+    results: f64,
+    reads: f64,
+    p50_us: f64,
+    runs: usize,
+}
+
+/// Counters before a query.
+struct Before {
+    examined: u64,
+    blocks: u64,
+}
+
+fn counters(m: &Metrics) -> Before {
+    Before {
+        examined: Metrics::get(&m.rows_examined),
+        blocks: Metrics::get(&m.block_cache_hits) + Metrics::get(&m.data_blocks_read),
+    }
+}
+
+/// One run's result: file ids found, cells returned, reads issued.
+struct Answer {
+    ids: BTreeSet<u32>,
+    cells: usize,
+    reads: usize,
+}
+
+struct Study {
+    engine: Engine,
+    app: FileSearch,
+    files: Table,
+    by_id: Table,
+    index: Table,
+    id_key: Schema,
+    index_key: Schema,
+}
+
+fn text_filters(user: Option<u32>, dates: (u32, u32)) -> Vec<Vec<u8>> {
+    let mut f = Vec::new();
+    if let Some(u) = user {
+        f.push(single_column_value(
+            FAMILY,
+            "user",
+            "=",
+            format!("{u:06}").as_bytes(),
+        ));
+    }
+    if dates.0 == dates.1 {
+        f.push(single_column_value(
+            FAMILY,
+            "date",
+            "=",
+            dates.0.to_string().as_bytes(),
+        ));
+    } else {
+        f.push(single_column_value(
+            FAMILY,
+            "date",
+            ">=",
+            dates.0.to_string().as_bytes(),
+        ));
+        f.push(single_column_value(
+            FAMILY,
+            "date",
+            "<=",
+            dates.1.to_string().as_bytes(),
+        ));
+    }
+    f.extend(name_category());
+    f
+}
+
+fn name_category() -> Vec<Vec<u8>> {
+    let mut f = prefix_bounds(FAMILY, "name", NAME_PREFIX.as_bytes());
+    f.extend(prefix_bounds(
+        FAMILY,
+        "category",
+        CATEGORY_PREFIX.as_bytes(),
+    ));
+    f
+}
+
+fn conditions() -> Conditions {
+    Conditions {
+        name_prefix: Some(NAME_PREFIX.into()),
+        category_prefix: Some(CATEGORY_PREFIX.into()),
+        page_size: None,
+        after: None,
+    }
+}
+
+/// Runs `scan` with `filter` (filter-language text) and returns every row.
+fn run_scan(table: &Table, mut scan: Scan, filter: Option<&[u8]>) -> Result<Vec<RowResult>> {
+    if let Some(f) = filter {
+        scan.filter = Some(parse_filter(f).map_err(|e| anyhow::anyhow!("filter: {e}"))?);
+    }
+    let rows = table.scanner(&scan)?.collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+fn run_plan(table: &Table, plan: &ScanPlan) -> Result<Vec<RowResult>> {
+    let (scan, filter) = plan.to_scan();
+    run_scan(table, scan, filter)
+}
+
+fn cells(rows: &[RowResult]) -> usize {
+    rows.iter().map(|r| r.cells.len()).sum()
+}
+
+impl Study {
+    fn load(dir: &std::path::Path, files: &[File]) -> Result<(Study, Vec<(f64, u64)>)> {
+        let engine = Engine::open(dir, EngineOptions::default())?;
+        let conn = ferrobase_client::Connection::embedded(engine.clone());
+        let app = FileSearch::open(&conn)?;
+        for (name, family) in [(ID_TABLE, FAMILY), (INDEX_TABLE, INDEX_FAMILY)] {
+            engine.admin().create_table(
+                TableDescriptor::new(TableName::parse(name)?)
+                    .with_family(ColumnFamilyDescriptor::new(family)),
+            )?;
+        }
+        let study = Study {
+            files: engine.table(DATA_TABLE)?,
+            by_id: engine.table(ID_TABLE)?,
+            index: engine.table(INDEX_TABLE)?,
+            engine,
+            app,
+            id_key: ID_KEY.parse()?,
+            index_key: INDEX_KEY.parse()?,
+        };
+        // Load: seconds and bytes on disk, per table.
+        let mut loads = Vec::new();
+        for table in [DATA_TABLE, ID_TABLE, INDEX_TABLE] {
+            let t0 = Instant::now();
+            for chunk in files.chunks(1000) {
+                let puts = chunk
+                    .iter()
+                    .map(|f| study.put_for(table, f))
+                    .collect::<Result<Vec<_>>>()?;
+                study.engine.table(table)?.put_all(puts)?;
+            }
+            study.engine.admin().flush(table)?;
+            let secs = t0.elapsed().as_secs_f64();
+            study.engine.admin().major_compact(table)?;
+            let bytes = study
+                .engine
+                .admin()
+                .regions(table)?
+                .iter()
+                .map(|r| r.file_bytes)
+                .sum();
+            loads.push((secs, bytes));
+        }
+        Ok((study, loads))
+    }
+
+    fn put_for(&self, table: &str, f: &File) -> Result<Put> {
+        Ok(match table {
+            DATA_TABLE => Put::new(self.app.key(f.user, f.date, f.id)?)
+                .add_column(FAMILY, "name", f.name.as_bytes())
+                .add_column(FAMILY, "category", f.category.as_bytes()),
+            ID_TABLE => Put::new(self.id_key.encode(&[Value::U64(f.id.into())])?)
+                .add_column(FAMILY, "user", format!("{:06}", f.user))
+                .add_column(FAMILY, "date", f.date.to_string())
+                .add_column(FAMILY, "name", f.name.as_bytes())
+                .add_column(FAMILY, "category", f.category.as_bytes()),
+            _ => Put::new(self.index_key.encode(&[
+                Value::U64(f.user.into()),
+                Value::U64(f.date.into()),
+                Value::U64(f.id.into()),
+            ])?)
+            .add_column(INDEX_FAMILY, "f", Vec::<u8>::new()),
+        })
+    }
+
+    fn file_of_data_row(&self, r: &RowResult) -> Result<u32> {
+        let f = self.app.key_schema().decode(r.row())?;
+        Ok(as_u32(&f[2]))
+    }
+
+    fn file_of_id_row(&self, r: &RowResult) -> Result<u32> {
+        Ok(as_u32(&self.id_key.decode(r.row())?[0]))
+    }
+
+    /// Design `d` answers "user `user`, dates `dates`" (`user` None: any user, one date).
+    fn answer(&self, d: usize, user: Option<u32>, dates: (u32, u32)) -> Result<Answer> {
+        match (d, user) {
+            (0, Some(user)) => {
+                let plan = self.app.plan_find(&FileQuery {
+                    user,
+                    from: dates.0,
+                    to: dates.1,
+                    conditions: conditions(),
+                })?;
+                self.data_answer(&run_plan(&self.files, &plan)?)
+            }
+            (0, None) => {
+                let plan = self.app.plan_find_on_date(&DateQuery {
+                    date: dates.0.to_string(),
+                    conditions: conditions(),
+                })?;
+                self.data_answer(&run_plan(&self.files, &plan)?)
+            }
+            (1, _) => {
+                let filter = and(text_filters(user, dates));
+                let rows = run_scan(&self.by_id, Scan::new(), filter.as_deref())?;
+                Ok(Answer {
+                    ids: rows
+                        .iter()
+                        .map(|r| self.file_of_id_row(r))
+                        .collect::<Result<_>>()?,
+                    cells: cells(&rows),
+                    reads: 1,
+                })
+            }
+            (_, Some(user)) => {
+                let ranges = self.index_key.field_ranges(
+                    &[Value::U64(user.into())],
+                    std::ops::Bound::Included(Value::U64(dates.0.into())),
+                    std::ops::Bound::Included(Value::U64(dates.1.into())),
+                )?;
+                let range = ranges.into_iter().next().context("no key range")?;
+                let scan = Scan::new()
+                    .with_start_row(range.start)
+                    .with_stop_row(range.stop);
+                let hits = run_scan(&self.index, scan, None)?;
+                self.index_answer(&hits)
+            }
+            (_, None) => {
+                // The index leads with the user: one date is a fuzzy scan of the whole index.
+                let (mut key, mut mask) = (vec![b'0'; 6], vec![b'1'; 6]);
+                key.extend(dates.0.to_string().bytes());
+                mask.extend([b'0'; 8]);
+                key.extend([b'0'; 6]);
+                mask.extend([b'1'; 6]);
+                let mut fuzzy = b"FuzzyRowFilter(".to_vec();
+                fuzzy.extend(quote(&key));
+                fuzzy.extend(b", ");
+                fuzzy.extend(quote(&mask));
+                fuzzy.push(b')');
+                let hits = run_scan(&self.index, Scan::new(), Some(&fuzzy))?;
+                self.index_answer(&hits)
+            }
+        }
+    }
+
+    fn data_answer(&self, rows: &[RowResult]) -> Result<Answer> {
+        Ok(Answer {
+            ids: rows
+                .iter()
+                .map(|r| self.file_of_data_row(r))
+                .collect::<Result<_>>()?,
+            cells: cells(rows),
+            reads: 1,
+        })
+    }
+
+    /// Gets the data row of every index hit, with the name and category filters pushed into
+    /// the get.
+    fn index_answer(&self, hits: &[RowResult]) -> Result<Answer> {
+        let filter = and(name_category()).context("filters")?;
+        let mut ids = BTreeSet::new();
+        let mut n = cells(hits);
+        for h in hits {
+            let file = as_u32(&self.index_key.decode(h.row())?[2]);
+            let get = Get::new(self.id_key.encode(&[Value::U64(file.into())])?)
+                .add_family(FAMILY)
+                .filter(parse_filter(&filter).map_err(|e| anyhow::anyhow!("filter: {e}"))?);
+            let r = self.by_id.get(&get)?;
+            if !r.is_empty() {
+                n += r.cells.len();
+                ids.insert(file);
+            }
+        }
+        Ok(Answer {
+            ids,
+            cells: n,
+            reads: 1 + hits.len(),
+        })
+    }
+
+    /// Runs design `d`'s query `runs` times (user `users(i)` for run i) and checks every
+    /// answer against `expected(user)`.
+    fn measure(
+        &self,
+        d: usize,
+        runs: usize,
+        user: impl Fn(usize) -> Option<u32>,
+        dates: (u32, u32),
+        expected: impl Fn(Option<u32>) -> BTreeSet<u32>,
+    ) -> Result<Cost> {
+        let m = self.engine.metrics();
+        let mut cost = Cost::default();
+        let mut times = Vec::new();
+        // One warm-up run so every design is measured with its blocks cached.
+        self.answer(d, user(runs), dates)?;
+        for i in 0..runs {
+            let u = user(i);
+            let before = counters(m);
+            let t0 = Instant::now();
+            let a = self.answer(d, u, dates)?;
+            times.push(micros(t0.elapsed()));
+            let after = counters(m);
+            let want = expected(u);
+            ensure!(
+                a.ids == want,
+                "design {} user {u:?}: {} files, expected {}",
+                DESIGNS[d].0,
+                a.ids.len(),
+                want.len()
+            );
+            cost.examined += (after.examined - before.examined) as f64;
+            cost.blocks += (after.blocks - before.blocks) as f64;
+            cost.cells += a.cells as f64;
+            cost.results += a.ids.len() as f64;
+            cost.reads += a.reads as f64;
+        }
+        let n = runs as f64;
+        cost.examined /= n;
+        cost.blocks /= n;
+        cost.cells /= n;
+        cost.results /= n;
+        cost.reads /= n;
+        cost.p50_us = median_f64(&times);
+        cost.runs = runs;
+        Ok(cost)
+    }
+}
+
+fn as_u32(v: &Value) -> u32 {
+    match v {
+        Value::U64(n) => *n as u32,
+        _ => u32::MAX,
+    }
+}
+
+/// Runs the study and writes `pushdown-results.md` (`pushdown.md` is the hand-written analysis), `pushdown.csv` and `pushdown.svg`.
+pub fn run(opts: &StudyOptions) -> Result<()> {
+    run_with(opts, &Config::new(opts.quick))
+}
+
+fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
+    let files = generate(cfg);
+    let mut report = Report::default();
+    report.text(&format!(
+        "## Filter pushdown vs key design (article 2's file search): measured results\n\n\
+         `ferrobase study pushdown{}`: {} users × {} files = {} files, each on a random day of \
+         2012, a name starting `{NAME_PREFIX}` with probability 1/4 and a category from six (two \
+         of them starting `{CATEGORY_PREFIX}`). Query 1 (article 2): one user's files from {} to \
+         {} whose name starts `{NAME_PREFIX}` and category `{CATEGORY_PREFIX}`; query 2: the same \
+         conditions on {ONE_DATE}, any user. Tables flushed and major-compacted, family at HBase's \
+         defaults (64 KiB blocks), reads warm (one warm-up run first). Figures are means per query \
+         over {} runs of query 1 (random users; design b: {} full scans) and {} of query 2; \
+         latency is the median run. All designs returned the same files on every run.",
+        if opts.quick { " --quick" } else { "" },
+        thousands(cfg.users.into()),
+        thousands(cfg.files_per_user.into()),
+        thousands(files.len() as u64),
+        MONTH.0,
+        MONTH.1,
+        cfg.queries,
+        cfg.full_scans,
+        cfg.full_scans,
+    ));
+    let dir = scratch_dir()?;
+    let (study, loads) = Study::load(dir.path(), &files)?;
+    eprintln!("pushdown: {} files loaded", files.len());
+
+    let by_user = |u: Option<u32>| -> BTreeSet<u32> {
+        files
+            .iter()
+            .filter(|f| u.is_none_or(|u| f.user == u) && f.date >= MONTH.0 && f.date <= MONTH.1)
+            .filter(|f| matches(f))
+            .map(|f| f.id)
+            .collect()
+    };
+    let on_date = |_: Option<u32>| -> BTreeSet<u32> {
+        files
+            .iter()
+            .filter(|f| f.date == ONE_DATE && matches(f))
+            .map(|f| f.id)
+            .collect()
+    };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let users: Vec<u32> = (0..=cfg.queries)
+        .map(|_| (rng.next() % u64::from(cfg.users)) as u32 + 1)
+        .collect();
+    let mut results: Vec<(usize, usize, Cost)> = Vec::new();
+    for (d, design) in DESIGNS.iter().enumerate() {
+        let runs = if d == 1 { cfg.full_scans } else { cfg.queries };
+        let c = study.measure(d, runs, |i| Some(users[i]), MONTH, by_user)?;
+        results.push((0, d, c));
+        let c = study.measure(d, cfg.full_scans, |_| None, (ONE_DATE, ONE_DATE), on_date)?;
+        results.push((1, d, c));
+        eprintln!("pushdown: design {} measured", design.0);
+    }
+    results.sort_by_key(|(q, d, _)| (*q, *d));
+    study.engine.close();
+
+    const QUERIES: [&str; 2] = ["one user, one month", "one date, any user"];
+    const HOW: [[&str; 3]; 2] = [
+        [
+            "range scan `user+month` + 4 SCVFs",
+            "full scan + 7 SCVFs",
+            "index range scan + 1 get per hit (4 SCVFs in the get)",
+        ],
+        [
+            "FuzzyRowFilter `??????date??????` + 4 SCVFs",
+            "full scan + 5 SCVFs",
+            "FuzzyRowFilter on the index + 1 get per hit",
+        ],
+    ];
+    let mut t = MdTable::new(&[
+        "query",
+        "design",
+        "reads issued",
+        ">files found",
+        ">rows examined",
+        ">blocks touched",
+        ">cells returned",
+        ">p50 µs",
+    ]);
+    for (q, d, c) in &results {
+        t.row(vec![
+            QUERIES[*q].into(),
+            DESIGNS[*d].0.into(),
+            format!("{} ({} reads)", HOW[*q][*d], sig(c.reads, 3)),
+            sig(c.results, 3),
+            thousands(c.examined.round() as u64),
+            sig(c.blocks, 3),
+            sig(c.cells, 3),
+            sig(c.p50_us, 3),
+        ]);
+    }
+    report.text(
+        "### Queries (per query; blocks touched = block-cache hits + data blocks read from files)",
+    );
+    report.table(&t);
+
+    let mut t = MdTable::new(&["design", "key", "tables", ">load s", ">MiB on disk"]);
+    let mib = |b: u64| sig(b as f64 / (1 << 20) as f64, 3);
+    let (a, b, c) = (loads[0], loads[1], loads[2]);
+    for (d, tables, secs, bytes) in [
+        (0, "files", a.0, a.1),
+        (1, "files_by_id", b.0, b.1),
+        (2, "files_by_id + files_idx", b.0 + c.0, b.1 + c.1),
+    ] {
+        t.row(vec![
+            DESIGNS[d].0.into(),
+            DESIGNS[d].1.into(),
+            tables.into(),
+            sig(secs, 3),
+            mib(bytes),
+        ]);
+    }
+    report.text(&format!(
+        "### Writing the {} files (batches of 1000 puts, then a flush)",
+        thousands(files.len() as u64)
+    ));
+    report.table(&t);
+
+    let mut csv = String::from("query,design,runs,rows_examined,blocks_touched,cells_returned,files_found,reads_issued,p50_us\n");
+    for (q, d, c) in &results {
+        csv.push_str(&format!(
+            "\"{}\",\"{}\",{},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1}\n",
+            QUERIES[*q],
+            DESIGNS[*d].0,
+            c.runs,
+            c.examined,
+            c.blocks,
+            c.cells,
+            c.results,
+            c.reads,
+            c.p50_us
+        ));
+    }
+    std::fs::write(opts.out.join("pushdown.csv"), csv)?;
+
+    let mut panels = Vec::new();
+    for (q, name) in QUERIES.iter().enumerate() {
+        let figure = |f: fn(&Cost) -> f64| -> Vec<(String, f64)> {
+            results
+                .iter()
+                .filter(|r| r.0 == q)
+                .map(|(_, d, c)| (DESIGNS[*d].0.to_string(), f(c)))
+                .collect()
+        };
+        for (title, y, f) in [
+            (
+                "rows examined",
+                "rows",
+                (|c: &Cost| c.examined) as fn(&Cost) -> f64,
+            ),
+            ("blocks touched", "blocks", |c: &Cost| c.blocks),
+            ("latency p50", "µs", |c: &Cost| c.p50_us),
+        ] {
+            panels.push(BarPanel {
+                title: format!("{name}: {title}"),
+                y_label: y.into(),
+                bars: figure(f),
+            });
+        }
+    }
+    write_bar_svg(&opts.out.join("pushdown.svg"), &panels, 3)?;
+    report.text("![rows, blocks and latency per design](pushdown.svg)");
+    report.write(&opts.out.join("pushdown-results.md"))?;
+    eprintln!("wrote {}", opts.out.join("pushdown-results.md").display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_of_2012() {
+        assert_eq!(date_of(0), 20120101);
+        assert_eq!(date_of(59), 20120229);
+        assert_eq!(date_of(365), 20121231);
+    }
+
+    #[test]
+    fn quick_study_writes_its_table_and_chart() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = Config::new(true);
+        cfg.users = 20;
+        cfg.queries = 3;
+        cfg.full_scans = 2;
+        let opts = StudyOptions {
+            quick: true,
+            out: dir.path().to_path_buf(),
+        };
+        run_with(&opts, &cfg).unwrap();
+        let md = std::fs::read_to_string(dir.path().join("pushdown-results.md")).unwrap();
+        assert!(
+            md.contains("| one date, any user  | c: index table"),
+            "{md}"
+        );
+        let svg = std::fs::read_to_string(dir.path().join("pushdown.svg")).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("b: id-only key"));
+    }
+}
