@@ -213,6 +213,22 @@ def while_does_not_pass_filter_row_cells_to_its_filter(s):
     s.scan(filter=b"DependentColumnFilter('cf', 'n')")
 
 
+def empty_qualifier_versions_each_reach_the_filter(s):
+    # HBase never seeks to the next column from the empty qualifier (getKeyForNextColumn,
+    # HBASE-18471): each version of `cf:` is matched and reaches the filter, so column-counting
+    # filters count each of them as a column (run.py --seed 11 --episode 9).
+    s.create({"cf": 3})
+    s.put(b"r", {b"cf:": b"v3", b"cf:b": b"v6"}, timestamp=35)
+    s.put(b"r", {b"cf:": b"v1"}, timestamp=40)
+    s.scan(filter=b"ColumnPaginationFilter(1, 2)")
+    s.scan(filter=b"ColumnPaginationFilter(1, 1)")
+    s.scan(columns=[b"cf"], filter=b"FamilyFilter(!=, 'binary:f2') AND "
+                                    b"(KeyOnlyFilter() AND ColumnPaginationFilter(1, 2))")
+    s.scan(filter=b"ColumnCountGetFilter(2)")
+    s.flush()
+    s.scan(filter=b"ColumnPaginationFilter(1, 2)")
+
+
 CASES = [
     rule1_value_filter_sees_only_versions_within_versions,
     rule1_timestamps_filter_sees_only_versions_within_versions,
@@ -232,6 +248,7 @@ CASES = [
     column_count_get_filter_ends_only_the_stores_that_read_past_it,
     or_list_keeps_a_row_unless_every_member_filter_row_drops_it,
     while_does_not_pass_filter_row_cells_to_its_filter,
+    empty_qualifier_versions_each_reach_the_filter,
 ]
 
 # Known divergences, as the first run against Apache HBase 2.6.1 found them (case name -> reason).

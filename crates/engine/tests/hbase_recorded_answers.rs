@@ -555,3 +555,44 @@ fn a_flush_drops_versions_beyond_versions_as_hbase_flushes() {
         Answer::new()
     );
 }
+
+#[test]
+fn each_version_of_the_empty_qualifier_reaches_the_filter() {
+    // HBase never seeks to the next column from the empty qualifier, so each version of `cf:`
+    // reaches the filter and counts as a column (differential case
+    // `empty_qualifier_versions_each_reach_the_filter`, `run.py --seed 11 --episode 9`).
+    let (_d, e, t) = table(3);
+    t.put(
+        Put::new("r")
+            .add_column_ts("cf", "", 35, "v3")
+            .add_column_ts("cf", "b", 35, "v6"),
+    )
+    .unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "", 40, "v1"))
+        .unwrap();
+    let cell = |q: &str, ts, v: &str| ("r".to_string(), q.to_string(), ts, v.as_bytes().to_vec());
+    for _ in 0..2 {
+        assert_eq!(
+            scan_with(&t, "ColumnPaginationFilter(1, 2)"),
+            vec![cell("b", 35, "v6")]
+        );
+        assert_eq!(
+            scan_with(&t, "ColumnPaginationFilter(1, 1)"),
+            vec![cell("", 35, "v3")]
+        );
+        assert_eq!(
+            scan_with(
+                &t,
+                "FamilyFilter(!=, 'binary:f2') AND \
+                 (KeyOnlyFilter() AND ColumnPaginationFilter(1, 2))"
+            ),
+            vec![cell("b", 35, "")]
+        );
+        assert_eq!(
+            scan_with(&t, "ColumnCountGetFilter(2)"),
+            vec![cell("", 40, "v1")]
+        );
+        // The same once flushed.
+        e.admin().flush("t").unwrap();
+    }
+}

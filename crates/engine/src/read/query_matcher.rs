@@ -22,7 +22,9 @@
 //!
 //! Family delete markers carry the empty qualifier and sort after its newer puts, so when any
 //! source of the read may hold delete markers, every seek within the empty-qualifier column
-//! becomes a skip and those markers are always seen.
+//! becomes a skip and those markers are always seen. Without markers, a seek to the next column
+//! from the empty qualifier is still a skip, as in HBase: its older versions are matched (and
+//! reach the filter) one by one.
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
@@ -147,9 +149,12 @@ impl QueryMatcher {
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
         let code = self.classify(&kv, family, filter);
+        if !kv.qualifier.is_empty() {
+            return code;
+        }
         // Family delete markers share the empty qualifier and sort after its newer puts: never
         // seek past them, or they would not mask the columns that follow.
-        if kv.qualifier.is_empty() && self.spec.markers_possible {
+        if self.spec.markers_possible {
             return match code {
                 MatchCode::Include
                 | MatchCode::IncludeAndSeekNextCol
@@ -157,7 +162,16 @@ impl QueryMatcher {
                 _ => MatchCode::Skip,
             };
         }
-        code
+        // HBase never seeks to the next column from the empty qualifier either, whether or not
+        // markers exist (`ScanQueryMatcher.getKeyForNextColumn`, HBASE-18471: the seek goes to
+        // the next cell of that column), so every version of it is matched and its older
+        // versions reach the filter: a ColumnPaginationFilter or ColumnCountGetFilter counts
+        // each version of the empty-qualifier column as a column.
+        match code {
+            MatchCode::IncludeAndSeekNextCol => MatchCode::Include,
+            MatchCode::SeekNextCol => MatchCode::Skip,
+            other => other,
+        }
     }
 
     fn classify(
