@@ -42,7 +42,9 @@ class Ferrobase:
         if not os.path.exists(binary):
             raise RuntimeError("ferrobase binary not found at %s (cargo build -p ferrobase, or set FERROBASE_BIN)" % binary)
         self.data = tempfile.mkdtemp(prefix="ferrobase-differential-")
-        self.proc = subprocess.Popen([binary, "serve", "--data", self.data, "--port", "0"],
+        # The oracle runs with hbase.table.max.rowsize at 16 KiB (tests/hbase-oracle); so does this.
+        self.proc = subprocess.Popen([binary, "serve", "--data", self.data, "--port", "0",
+                                      "--max-row-size", str(16 << 10)],
                                      stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         if "serving" not in line:

@@ -77,8 +77,8 @@ pub enum Error {
     /// `IOError` through Thrift).
     #[error("{0}")]
     IncompatibleScan(String),
-    /// A read of a whole row passed the largest row it may return (HBase's
-    /// `RowTooBigException`, an `IOError` through Thrift): read it with `batch` or partial results.
+    /// A Get of a row larger than it may return (HBase's `RowTooBigException`, an `IOError`
+    /// through Thrift): read the row with a scan, in pieces.
     #[error(
         "Max row size allowed: {limit}, but the row is bigger than that, the row info: {row} \
          (read it in pieces: a scan with batch or partial results)"

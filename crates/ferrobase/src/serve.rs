@@ -8,13 +8,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--idle-timeout SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = std::path::PathBuf::from("./ferrobase-data");
     let mut bind: IpAddr = [127, 0, 0, 1].into();
     let mut port: u16 = 9090;
     let mut opts = ServerOptions::default();
+    let mut engine_opts = EngineOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -41,6 +42,9 @@ pub fn main(args: &[String]) -> Result<()> {
                 opts.handler.max_result_bytes =
                     val()?.parse().context("--max-result-bytes takes bytes")?
             }
+            "--max-row-size" => {
+                engine_opts.max_row_size = val()?.parse().context("--max-row-size takes bytes")?
+            }
             "--idle-timeout" => {
                 opts.idle_timeout = Some(Duration::from_secs(
                     val()?.parse().context("--idle-timeout takes seconds")?,
@@ -50,7 +54,7 @@ pub fn main(args: &[String]) -> Result<()> {
         }
     }
     opts.addr = SocketAddr::new(bind, port);
-    let engine = Engine::open(&data, EngineOptions::default())
+    let engine = Engine::open(&data, engine_opts)
         .with_context(|| format!("opening data directory {}", data.display()))?;
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;

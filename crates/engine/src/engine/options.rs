@@ -60,10 +60,11 @@ pub struct EngineOptions {
     /// Largest cell (key plus value) accepted, in bytes (default 10 MiB, as
     /// `hbase.client.keyvalue.maxsize`).
     pub max_cell_size: usize,
-    /// Largest row a read returns whole, in bytes of its cells' [`crate::Cell::heap_size`]
-    /// (default 1 GiB, as HBase's `hbase.table.max.rowsize`): a Get, or a scan without `batch`
-    /// or partial results, of a larger row fails with [`crate::Error::RowTooBig`] instead of
-    /// holding it; a scan in pieces reads any row.
+    /// Largest row a Get returns, in bytes of its cells' [`crate::Cell::heap_size`] (default
+    /// 1 GiB, as HBase's `hbase.table.max.rowsize`): a Get of a larger row fails with
+    /// [`crate::Error::RowTooBig`] instead of holding it. Scans are not limited, as in HBase,
+    /// whose scans return rows in pieces its client stitches; a scan with `batch` or partial
+    /// results holds one piece at a time.
     pub max_row_size: usize,
     /// Durability of mutations whose table and request say USE_DEFAULT (default SYNC_WAL).
     pub default_durability: Durability,

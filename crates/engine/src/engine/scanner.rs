@@ -86,6 +86,8 @@ pub struct Piece {
     /// The budget ran out inside the row: more of it may follow (HBase's
     /// `Result.mayHaveMoreCellsInRow`).
     pub more_in_row: bool,
+    /// The piece used up its budget (it may still have ended with its row).
+    pub budget_spent: bool,
 }
 
 /// The row a scanner is returning in pieces.
@@ -128,7 +130,7 @@ pub struct RegionScanner {
     cells_hint: usize,
     /// The row being returned in pieces, if a piece ended inside it.
     open_row: Option<OpenRow>,
-    /// The largest row read whole (`EngineOptions::max_row_size`).
+    /// The largest row a Get reads whole (`EngineOptions::max_row_size`; unbounded in scans).
     max_row_size: usize,
 }
 
@@ -198,7 +200,13 @@ impl RegionScanner {
             row_buf: Vec::new(),
             cells_hint: FIRST_ROW_CELLS,
             open_row: None,
-            max_row_size: inner.opts.max_row_size,
+            // HBase's hbase.table.max.rowsize stops Gets; its scans always return rows in pieces
+            // (the client stitches them), so a scan of whole rows is never refused for size.
+            max_row_size: if req.get_row.is_some() {
+                inner.opts.max_row_size
+            } else {
+                usize::MAX
+            },
         })
     }
 
@@ -227,16 +235,16 @@ impl RegionScanner {
         Ok(())
     }
 
-    /// The cells of the next row with anything to return, in family order. A row larger than
-    /// `max_row_size` is [`Error::RowTooBig`] (HBase's `RowTooBigException`), found once that
-    /// much of it has been read.
+    /// The cells of the next row with anything to return, in family order. In a Get, a row
+    /// larger than `max_row_size` is [`Error::RowTooBig`] (HBase's `RowTooBigException`), found
+    /// once that much of it has been read.
     pub fn next_row(&mut self) -> Result<Option<Vec<Cell>>> {
         let whole = PieceBudget {
             cells_left: usize::MAX,
             bytes_left: self.max_row_size,
         };
         match self.next_piece(whole)? {
-            Some(p) if p.more_in_row => Err(self.row_too_big()),
+            Some(p) if p.more_in_row || p.budget_spent => Err(self.row_too_big()),
             p => Ok(p.map(|p| p.cells)),
         }
     }
@@ -263,7 +271,9 @@ impl RegionScanner {
         let r = self.next_piece_into(&mut row, budget);
         self.row_buf = row;
         match r {
-            Ok(Some(p)) if whole_rows && p.more_in_row => Err(self.row_too_big()),
+            Ok(Some(p)) if whole_rows && (p.more_in_row || p.budget_spent) => {
+                Err(self.row_too_big())
+            }
             r => r,
         }
     }
@@ -376,6 +386,7 @@ impl RegionScanner {
             return Ok(Some(Piece {
                 cells,
                 more_in_row: paused,
+                budget_spent: left.cells_left == 0 || left.bytes_left == 0,
             }));
         }
     }

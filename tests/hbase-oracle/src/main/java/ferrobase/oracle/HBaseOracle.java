@@ -128,6 +128,9 @@ public final class HBaseOracle {
     // minor compactions, no splits, no flushes by size in any realistic test.
     conf.setLong("hbase.hregion.majorcompaction", 0);
     conf.setInt("hbase.hstore.compactionThreshold", 1000);
+    // A 16 KiB row-size limit (default 1 GiB), so that the differential suite can check
+    // RowTooBigException on small rows; the suite starts ferrobase with --max-row-size to match.
+    conf.setLong("hbase.table.max.rowsize", 16L << 10);
     conf.setInt("hbase.hstore.compaction.max", 1000);
     conf.setInt("hbase.hstore.blockingStoreFiles", 10_000);
     conf.set("hbase.regionserver.region.split.policy",
