@@ -239,11 +239,7 @@ impl RegionScanner {
     /// larger than `max_row_size` is [`Error::RowTooBig`] (HBase's `RowTooBigException`), found
     /// once that much of it has been read.
     pub fn next_row(&mut self) -> Result<Option<Vec<Cell>>> {
-        let whole = PieceBudget {
-            cells_left: usize::MAX,
-            bytes_left: self.max_row_size,
-        };
-        match self.next_piece(whole)? {
+        match self.next_piece(self.whole_row_budget())? {
             Some(p) if p.more_in_row || p.budget_spent => Err(self.row_too_big()),
             p => Ok(p.map(|p| p.cells)),
         }
@@ -260,10 +256,7 @@ impl RegionScanner {
         }
         let whole_rows = self.filter.as_ref().is_some_and(|f| f.has_filter_row());
         let budget = if whole_rows {
-            PieceBudget {
-                cells_left: usize::MAX,
-                bytes_left: self.max_row_size,
-            }
+            self.whole_row_budget()
         } else {
             budget
         };
@@ -275,6 +268,14 @@ impl RegionScanner {
                 Err(self.row_too_big())
             }
             r => r,
+        }
+    }
+
+    /// A whole row: any number of cells, up to `max_row_size` bytes.
+    fn whole_row_budget(&self) -> PieceBudget {
+        PieceBudget {
+            cells_left: usize::MAX,
+            bytes_left: self.max_row_size,
         }
     }
 

@@ -202,43 +202,12 @@ impl Model {
     /// they mask (unless the family keeps deleted cells), overwritten values and versions
     /// beyond VERSIONS go. Cells already in files are left alone.
     pub fn flush(&mut self) {
-        let (fresh, mut keep): (Vec<MCell>, Vec<MCell>) = std::mem::take(&mut self.cells)
+        let (fresh, flushed): (Vec<MCell>, Vec<MCell>) = std::mem::take(&mut self.cells)
             .into_iter()
             .partition(|c| !c.flushed);
-        let mut groups: Vec<(Vec<u8>, Vec<u8>)> = fresh
-            .iter()
-            .map(|c| (c.row.clone(), c.family.clone()))
-            .collect();
-        groups.sort();
-        groups.dedup();
-        for (row, family) in groups {
-            let fam = self.family(&family).clone();
-            let mine: Vec<&MCell> = fresh
-                .iter()
-                .filter(|c| c.row == row && c.family == family)
-                .collect();
-            let markers: Vec<&MCell> = mine
-                .iter()
-                .copied()
-                .filter(|c| c.kind.is_delete())
-                .collect();
-            keep.extend(markers.iter().map(|m| (*m).clone()));
-            let mut quals: Vec<&Vec<u8>> = mine.iter().map(|c| &c.qualifier).collect();
-            quals.sort();
-            quals.dedup();
-            for q in quals {
-                let mut puts: Vec<&MCell> = mine
-                    .iter()
-                    .copied()
-                    .filter(|c| &c.qualifier == q && c.kind == CellType::Put)
-                    .filter(|p| fam.keep_deleted || !markers.iter().any(|m| Self::masks(m, p)))
-                    .collect();
-                puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
-                puts.dedup_by(|b, a| a.ts == b.ts);
-                keep.extend(puts.into_iter().take(fam.versions).cloned());
-            }
-        }
+        let mut keep = self.compact(&fresh, true);
         keep.iter_mut().for_each(|c| c.flushed = true);
+        keep.extend(flushed);
         self.cells = keep;
     }
 
@@ -250,6 +219,16 @@ impl Model {
         let (cells, mut keep): (Vec<MCell>, Vec<MCell>) = std::mem::take(&mut self.cells)
             .into_iter()
             .partition(|c| c.flushed);
+        keep.extend(self.compact(&cells, false));
+        self.cells = keep;
+    }
+
+    /// What a compaction of `cells` keeps, per row and family: markers when `keep_markers`
+    /// (a minor compaction or flush) or the family keeps deleted cells; puts not masked by a
+    /// marker among `cells` (unless the family keeps deleted cells), one per timestamp (the
+    /// newest write), at most VERSIONS per column.
+    fn compact(&self, cells: &[MCell], keep_markers: bool) -> Vec<MCell> {
+        let mut keep = Vec::new();
         let mut groups: Vec<(Vec<u8>, Vec<u8>)> = cells
             .iter()
             .map(|c| (c.row.clone(), c.family.clone()))
@@ -267,7 +246,7 @@ impl Model {
                 .copied()
                 .filter(|c| c.kind.is_delete())
                 .collect();
-            if fam.keep_deleted {
+            if keep_markers || fam.keep_deleted {
                 keep.extend(markers.iter().map(|m| (*m).clone()));
             }
             let mut quals: Vec<&Vec<u8>> = mine.iter().map(|c| &c.qualifier).collect();
@@ -285,6 +264,6 @@ impl Model {
                 keep.extend(puts.into_iter().take(fam.versions).cloned());
             }
         }
-        self.cells = keep;
+        keep
     }
 }
