@@ -35,13 +35,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     // `wal/` and `data/` are durable before anything is put in them.
     sync_dir(dir)?;
     let lock_path = dir.join("LOCK");
-    let lock_file = match fs.lock(&lock_path) {
-        Ok(l) => l,
-        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-            return Err(Error::Locked(dir.to_path_buf()))
-        }
-        Err(e) => return Err(Error::io(&lock_path, e)),
-    };
+    let lock_file = lock_data_dir(fs, dir, &lock_path)?;
     let tmp = dir.join(manifest::MANIFEST_TMP_FILE);
     if fs.exists(&tmp) {
         let _ = fs.remove_file(&tmp);
@@ -237,4 +231,31 @@ fn remove_orphans(
         }
     }
     Ok(())
+}
+
+/// How long an open waits for a lock that is held when it first asks: the lock is an `flock`
+/// on an open file, which a child process forked by any thread of this process shares until
+/// it execs, so an engine closed an instant ago can still look locked for that instant.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Takes the data directory's lock: [`Error::Locked`] when another engine holds it (after
+/// [`LOCK_PATIENCE`], so that a fork's brief copy of a released lock is not mistaken for one).
+fn lock_data_dir(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    lock_path: &Path,
+) -> Result<Box<dyn crate::fs::FileLock>> {
+    let deadline = std::time::Instant::now() + LOCK_PATIENCE;
+    loop {
+        match fs.lock(lock_path) {
+            Ok(l) => return Ok(l),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if std::time::Instant::now() >= deadline {
+                    return Err(Error::Locked(dir.to_path_buf()));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) => return Err(Error::io(lock_path, e)),
+        }
+    }
 }
