@@ -445,10 +445,7 @@ pub fn interned_family(name: &[u8]) -> Bytes {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static NAMES: OnceLock<Mutex<HashSet<&'static [u8]>>> = OnceLock::new();
-    let mut names = NAMES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
+    let mut names = crate::lock::lock(NAMES.get_or_init(Default::default));
     let name: &'static [u8] = match names.get(name) {
         Some(n) => n,
         None => {

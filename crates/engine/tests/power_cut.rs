@@ -387,7 +387,7 @@ fn fault(kind: OpKind, path: &str, errno: i32) -> Fault {
 }
 
 #[test]
-fn a_failed_wal_append_or_sync_fails_the_write_poisons_the_log_and_loses_nothing_acknowledged() {
+fn a_failed_wal_append_or_sync_fails_the_write_poisons_the_engine_and_loses_nothing_acknowledged() {
     for (kind, errno) in [
         (OpKind::Append, libc::ENOSPC),
         (OpKind::Append, libc::EIO),
@@ -408,14 +408,20 @@ fn a_failed_wal_append_or_sync_fails_the_write_poisons_the_log_and_loses_nothing
             matches!(err, Error::Poisoned(_)),
             "{ctx}: a WAL failure poisons the log: {err:?}"
         );
-        // Later writes are refused; committed data still reads.
+        // The engine is poisoned, not only the log: later writes and reads are refused with
+        // the WAL's failure as the reason (committed data reads again after the reopen).
+        let reason = engine.poisoned().expect("poisoned");
+        assert!(reason.starts_with("WAL "), "{ctx}: {reason}");
         let (later, err) = write_rows(&t, 10, 1);
         assert_eq!(later, 0, "{ctx}");
-        assert!(matches!(err, Some(Error::Poisoned(_))), "{ctx}: {err:?}");
-        assert_eq!(
-            t.get(&Get::new(row_key(0))).unwrap().cells.len(),
-            3,
-            "{ctx}"
+        assert!(
+            matches!(&err, Some(Error::Poisoned(r)) if *r == reason),
+            "{ctx}: {err:?}"
+        );
+        let read = t.get(&Get::new(row_key(0)));
+        assert!(
+            matches!(&read, Err(Error::Poisoned(r)) if *r == reason),
+            "{ctx}: {read:?}"
         );
         drop(t);
         drop(engine);

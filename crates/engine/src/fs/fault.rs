@@ -8,6 +8,7 @@
 //! (one lock over the whole tree: made for correctness tests, not speed).
 
 use super::{DirEntry, FileLock, FileSystem, ReadableFile, WritableFile};
+use crate::lock;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::io;
@@ -339,7 +340,7 @@ impl FaultFileSystem {
     }
 
     fn lock_state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        lock::lock(&self.state)
     }
 
     /// Arms `fault`. Several may be armed; each fires once.
@@ -474,7 +475,7 @@ struct MemWritable {
 
 impl MemWritable {
     fn lock_state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        lock::lock(&self.state)
     }
 }
 
@@ -520,7 +521,7 @@ struct MemReadable {
 
 impl ReadableFile for MemReadable {
     fn len(&self) -> io::Result<u64> {
-        let g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let g = lock::lock(&self.state);
         if g.dead {
             return Err(eio());
         }
@@ -528,7 +529,7 @@ impl ReadableFile for MemReadable {
     }
 
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.state);
         g.check(OpKind::Read, &[&self.path])?;
         let f = g.files.get(&self.ino).ok_or_else(not_found)?;
         let src = usize::try_from(offset)
@@ -550,7 +551,7 @@ impl FileLock for MemLock {}
 
 impl Drop for MemLock {
     fn drop(&mut self) {
-        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.state);
         if g.locks.get(&self.path) == Some(&self.token) {
             g.locks.remove(&self.path);
         }
