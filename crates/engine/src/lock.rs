@@ -5,8 +5,7 @@
 //!
 //! A std lock is poisoned when a thread panicked while holding it. The engine does not decide
 //! anything from std's poisoning; it decides from its own [`crate::poison::Poison`] flag, which
-//! every panic that can leave a lock poisoned has already set by the time anyone else can take
-//! the lock:
+//! every panic that can leave a lock poisoned sets while its thread unwinds:
 //!
 //! - a background worker (flusher, compactor) runs under `catch_unwind`, which poisons the
 //!   engine with the panic's message before the worker's stack (and its guards) is gone;
@@ -21,7 +20,8 @@
 //! `Drop` implementations and plain accessors fallible without protecting anything more.
 //!
 //! Every engine lock, what it guards and the order they are taken in is listed in
-//! `docs/design/concurrency.md`.
+//! `docs/design/concurrency.md`, with this rule's one known gap (the instant between a
+//! panicking thread releasing its lock guards and its unwinding reaching the flag).
 
 use std::sync::{Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
