@@ -7,7 +7,7 @@ use ferrobase_gateway::thrift::{
     Binary, Codec, Compact, MessageHeader, MessageType, TStruct, TType, TValue,
 };
 use ferrobase_gateway::{Server, ServerOptions};
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
@@ -119,11 +119,41 @@ fn table_names(addr: SocketAddr) -> usize {
     }
 }
 
-fn closed_or_error(mut s: TcpStream) {
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+/// Reads until the server closes the connection (after an exception or none) and returns what
+/// it sent. A server that keeps the connection open without answering fails the test: the read
+/// times out after 10 s. A reset (the server closed with our bytes unread) counts as closed.
+fn closed_or_error(s: TcpStream) -> Vec<u8> {
+    closed_or_error_within(s, Duration::from_secs(10))
+}
+
+fn closed_or_error_within(mut s: TcpStream, timeout: Duration) -> Vec<u8> {
+    s.set_read_timeout(Some(timeout)).unwrap();
     let mut buf = Vec::new();
-    // The server answers with an exception or closes; either way the read ends.
-    let _ = s.read_to_end(&mut buf);
+    match s.read_to_end(&mut buf) {
+        Ok(_) => buf,
+        Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+            panic!("the server neither answered nor closed within {timeout:?} (got {buf:?})")
+        }
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted
+            ) =>
+        {
+            buf
+        }
+        Err(e) => panic!("reading the server's answer failed: {e}"),
+    }
+}
+
+/// The check itself: a peer that accepts and then says nothing fails it (it used to pass).
+#[test]
+#[should_panic(expected = "neither answered nor closed")]
+fn closed_or_error_fails_on_a_server_that_hangs() {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let s = TcpStream::connect(silent.local_addr().unwrap()).unwrap();
+    let _held = silent.accept().unwrap();
+    closed_or_error_within(s, Duration::from_millis(200));
 }
 
 #[test]
