@@ -10,6 +10,7 @@
 //! `FERROBASE_POWER_CUT_SEED=<s>` changes the seeds, for long runs.
 
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
+use ferrobase_engine::hook::{Hook, HookPoint};
 use ferrobase_engine::*;
 use std::sync::Arc;
 
@@ -483,4 +484,107 @@ fn a_failed_manifest_rename_fails_the_flush_poisons_the_engine_and_loses_nothing
     drop(t);
     drop(engine);
     reopen_and_check(&fs, 5, "manifest rename");
+}
+
+/// Where a kill point cuts the power (the test hook's points, `ferrobase_engine::hook`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum KillPoint {
+    /// Mid-flush: the flushed file is written and synced, the manifest does not name it.
+    MidFlush,
+    /// The flush's manifest is written; the WAL segments it made obsolete are not deleted.
+    BetweenManifestAndWalDeletion,
+    /// Mid-compaction: inputs chosen, output about to be written.
+    MidCompaction,
+    /// The compaction's output is written and synced, the manifest does not name it.
+    CompactionOutputWritten,
+}
+
+impl KillPoint {
+    fn is(self, p: HookPoint) -> bool {
+        matches!(
+            (self, p),
+            (KillPoint::MidFlush, HookPoint::FlushFileWritten { .. })
+                | (
+                    KillPoint::BetweenManifestAndWalDeletion,
+                    HookPoint::FlushManifestWritten { .. }
+                )
+                | (
+                    KillPoint::MidCompaction,
+                    HookPoint::CompactionMerging { .. }
+                )
+                | (
+                    KillPoint::CompactionOutputWritten,
+                    HookPoint::CompactionFileWritten { .. }
+                )
+        )
+    }
+}
+
+/// A kill point: when the armed point is reached, the machine stops there (every later file
+/// operation fails, as after a crash); the test then restarts it with a power cut.
+fn kill_at(fs: &FaultFileSystem, armed: &Arc<std::sync::Mutex<Option<KillPoint>>>) -> Hook {
+    let (fs, armed) = (fs.clone(), armed.clone());
+    Hook::new(move |p| {
+        let mut a = armed.lock().unwrap();
+        if a.is_some_and(|k| k.is(p)) {
+            *a = None;
+            fs.cut_power_after(1);
+        }
+    })
+}
+
+#[test]
+fn a_crash_at_each_kill_point_of_a_flush_or_compaction_loses_nothing_acknowledged() {
+    use KillPoint::*;
+    for point in [
+        MidFlush,
+        BetweenManifestAndWalDeletion,
+        MidCompaction,
+        CompactionOutputWritten,
+    ] {
+        for mode in [CutMode::DropUnsynced, CutMode::KeepRandom { seed: 7 }] {
+            let ctx = format!("{point:?} {mode:?}");
+            let fs = FaultFileSystem::new();
+            let armed = Arc::new(std::sync::Mutex::new(None));
+            let mut opts = options(&fs);
+            opts.compaction.auto = false;
+            opts.hook = Some(kill_at(&fs, &armed));
+            let engine = Engine::open(DIR, opts.clone()).unwrap();
+            engine.admin().create_table(schema()).unwrap();
+            let t = engine.table(TABLE).unwrap();
+            assert_eq!(write_rows(&t, 0, 6).0, 6, "{ctx}");
+            engine.admin().flush(TABLE).unwrap();
+            assert_eq!(write_rows(&t, 6, 6).0, 6, "{ctx}");
+            *armed.lock().unwrap() = Some(point);
+            let job = if matches!(point, MidFlush | BetweenManifestAndWalDeletion) {
+                engine.admin().flush(TABLE)
+            } else {
+                engine.admin().flush(TABLE).unwrap();
+                engine.admin().major_compact(TABLE)
+            };
+            assert!(
+                armed.lock().unwrap().is_none(),
+                "{ctx}: the point was not reached"
+            );
+            assert!(fs.is_down() || job.is_err(), "{ctx}: {job:?}");
+            drop(t);
+            drop(engine);
+            fs.power_cut(mode);
+            opts.hook = None;
+            let engine =
+                Engine::open(DIR, opts).unwrap_or_else(|e| panic!("{ctx}: reopen failed: {e}"));
+            let t = engine.table(TABLE).unwrap();
+            let rows = t.scan_all(&Scan::new()).unwrap();
+            assert_eq!(rows.len(), 12, "{ctx}: rows lost or invented");
+            for (r, row) in rows.iter().enumerate() {
+                assert_eq!(row.row(), row_key(r as u64).as_bytes(), "{ctx}");
+                assert_eq!(row.cells.len(), 3, "{ctx}: row {r} half there");
+                assert_eq!(
+                    row.value(b"a", b"x"),
+                    Some(value(r as u64).as_bytes()),
+                    "{ctx}"
+                );
+            }
+        }
+    }
 }
