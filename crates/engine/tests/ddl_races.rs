@@ -7,6 +7,7 @@
 mod support;
 
 use ferrobase_engine::*;
+use ferrobase_testkit::Rng;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -127,26 +128,6 @@ fn a_scanner_open_on_a_dropped_table_ends_with_table_not_found() {
     }
     admin.create_table(descriptor("t")).unwrap();
     assert!(t.scan_all(&Scan::new()).unwrap().is_empty());
-}
-
-/// A seeded xorshift generator: every thread of the race draws from its own.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // splitmix64 of the seed, so neighbouring seeds start far apart (and never at 0).
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
 }
 
 /// Tables whose contents are modelled exactly while the race runs: DDL on them never removes

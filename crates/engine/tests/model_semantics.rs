@@ -8,9 +8,9 @@ mod support;
 
 use ferrobase_engine::clock::ManualClock;
 use ferrobase_engine::*;
+use ferrobase_testkit::Rng;
 use std::sync::Arc;
 use support::model::{MFamily, MRead, Model, Out};
-use support::rng::Rng;
 
 const ROWS: &[&str] = &["a", "b", "b1", "c", "d", "e", "ee", "f"];
 const QUALS: &[&str] = &["", "q1", "q2", "q3"];
@@ -138,7 +138,7 @@ fn run(seed: u64, ops: usize) {
     engine.admin().create_table(desc).unwrap();
     let mut model = Model::new(fams);
     model.now = EPOCH;
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::from_state(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     for step in 0..ops {
         if rng.below(25) == 0 {
             // Time moves, forwards or back: what a flush or compaction dropped stays dropped

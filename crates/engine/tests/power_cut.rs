@@ -12,28 +12,12 @@
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::hook::{Hook, HookPoint};
 use ferrobase_engine::*;
+use ferrobase_testkit::Rng;
 use std::sync::Arc;
 
 const DIR: &str = "/db";
 const TABLE: &str = "t";
 const ROWS: u64 = 16;
-
-/// SplitMix64: deterministic choices from a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 /// Small thresholds, so a short workload flushes, rolls WAL segments, compacts and splits.
 fn options(fs: &FaultFileSystem) -> EngineOptions {
@@ -233,7 +217,7 @@ fn run_cuts(seed: u64, cuts: u64) -> u64 {
     let mut workload = 0u64;
     while done < cuts {
         workload += 1;
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(workload));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(workload));
         let fs = FaultFileSystem::new();
         let mut model = Model::new();
         // How many mutating operations a round takes, measured on a round with no cut.
@@ -252,7 +236,9 @@ fn run_cuts(seed: u64, cuts: u64) -> u64 {
             let mode = if rng.below(2) == 0 {
                 CutMode::DropUnsynced
             } else {
-                CutMode::KeepRandom { seed: rng.next() }
+                CutMode::KeepRandom {
+                    seed: rng.next_u64(),
+                }
             };
             fs.power_cut(mode);
             if r > 0 {

@@ -9,6 +9,7 @@
 
 use super::{DirEntry, FileLock, FileSystem, ReadableFile, WritableFile};
 use crate::lock;
+use ferrobase_testkit::Rng;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::io;
@@ -286,26 +287,6 @@ impl State {
     }
 }
 
-/// Small deterministic generator for the power cut's choices.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
-}
-
 /// The in-memory, fault-injecting file system. Clones share one tree.
 #[derive(Debug, Clone)]
 pub struct FaultFileSystem {
@@ -385,7 +366,7 @@ impl FaultFileSystem {
         let mut g = self.lock_state();
         let mut rng = match mode {
             CutMode::DropUnsynced => None,
-            CutMode::KeepRandom { seed } => Some(Rng(seed | 1)),
+            CutMode::KeepRandom { seed } => Some(Rng::from_state(seed | 1)),
         };
         let mut dir_ids: Vec<u64> = g.dirs.keys().copied().collect();
         dir_ids.sort_unstable();

@@ -1,4 +1,3 @@
 //! Shared test support: the reference model, the files of a data directory, the random generator.
 pub mod files;
 pub mod model;
-pub mod rng;
