@@ -40,6 +40,13 @@ pub enum HookPoint {
         /// The region being compacted.
         region: u64,
     },
+    /// Table administration paused `region` (new jobs refused, running compactions asked to
+    /// stop at their next cell) and waits for the jobs running in it. The DDL thread holds
+    /// `ddl_lock`; no other engine lock is held.
+    PauseWaiting {
+        /// The region being paused.
+        region: u64,
+    },
     /// Mid-compaction: the output of a compaction of `region` is written and synced, not yet
     /// in the manifest. No engine lock is held.
     CompactionFileWritten {

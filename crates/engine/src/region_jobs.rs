@@ -51,8 +51,15 @@ impl RegionJobs {
     /// stay refused until the guard drops. The caller must not hold a [`JobGuard`] of this
     /// region (it would wait for itself). Pauses nest: several callers may hold one.
     pub fn pause(self: &Arc<Self>) -> PauseGuard {
+        self.pause_then(|| {})
+    }
+
+    /// [`RegionJobs::pause`], calling `waiting` once (with no lock held) if jobs are running
+    /// when the pause is in force: they have been asked to stop and the pause waits for them.
+    /// The test hook's `PauseWaiting` point.
+    pub fn pause_then(self: &Arc<Self>, waiting: impl FnOnce()) -> PauseGuard {
         let g = lock::lock(&self.state);
-        self.pause_locked(g, false)
+        self.pause_locked(g, false, waiting)
     }
 
     /// Pauses the region for a split: like [`RegionJobs::pause`], and other pauses (DDL)
@@ -64,16 +71,24 @@ impl RegionJobs {
         if g.refuses_jobs() {
             return None;
         }
-        Some(self.pause_locked(g, true))
+        Some(self.pause_locked(g, true, || {}))
     }
 
-    fn pause_locked(
-        self: &Arc<Self>,
-        mut g: std::sync::MutexGuard<'_, JobState>,
+    fn pause_locked<'a>(
+        self: &'a Arc<Self>,
+        mut g: std::sync::MutexGuard<'a, JobState>,
         split: bool,
+        waiting: impl FnOnce(),
     ) -> PauseGuard {
         g.pauses += 1;
         self.stop.store(true, Ordering::Release);
+        if g.running > 0 || g.splitting {
+            // The pause is in force (jobs refused, compactions asked to stop) before `waiting`
+            // runs; the lock is released meanwhile so that jobs can end.
+            drop(g);
+            waiting();
+            g = lock::lock(&self.state);
+        }
         while g.running > 0 || g.splitting {
             g = lock::wait(&self.idle, g);
         }

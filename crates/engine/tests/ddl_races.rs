@@ -9,9 +9,9 @@ mod support;
 use ferrobase_engine::*;
 use ferrobase_testkit::Rng;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use support::files::files_with_suffix;
+use support::gate::Gate;
 
 fn descriptor(name: &str) -> TableDescriptor {
     TableDescriptor::new(TableName::parse(name).unwrap())
@@ -32,9 +32,24 @@ fn racing_options() -> EngineOptions {
 #[test]
 fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving() {
     let dir = tempfile::tempdir().unwrap();
+    // Pause points: the compaction stops before its first cell until the disable has paused
+    // the region and waits for it, so the compaction is always caught reading the files.
+    let gate = Arc::new(Gate::default());
+    let hook = {
+        let gate = gate.clone();
+        hook::Hook::new(move |p| match p {
+            hook::HookPoint::CompactionMerging { .. } => {
+                gate.raise("compaction merging");
+                gate.wait("go on");
+            }
+            hook::HookPoint::PauseWaiting { .. } => gate.raise("disable waiting"),
+            _ => {}
+        })
+    };
     let mut opts = EngineOptions::default();
     opts.compaction.auto = false;
     opts.auto_split = false;
+    opts.hook = Some(hook);
     let engine = Engine::open(dir.path(), opts).unwrap();
     let admin = engine.admin();
     admin.create_table(descriptor("tl")).unwrap();
@@ -45,10 +60,9 @@ fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving
         .put(Put::new("r").add_column("cf", "q", "kept"))
         .unwrap();
     let t = engine.table("tl").unwrap();
-    // Six flushed files of 2 MiB: merging them takes long enough to be caught in the act.
     let value = vec![b'v'; 1024];
     for f in 0..6 {
-        let puts = (0..2048)
+        let puts = (0..256)
             .map(|i| Put::new(format!("r{:06}", i * 6 + f)).add_column("cf", "q", value.clone()))
             .collect();
         t.put_all(puts).unwrap();
@@ -56,26 +70,24 @@ fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving
     }
     let blk = || files_with_suffix(dir.path(), ".blk").len();
     assert_eq!(blk(), 6);
-    let done = Arc::new(AtomicBool::new(false));
     let compaction = {
-        let (engine, done) = (engine.clone(), done.clone());
-        std::thread::spawn(move || {
-            let r = engine.admin().compact("tl");
-            done.store(true, Ordering::Release);
-            r
-        })
+        let engine = engine.clone();
+        std::thread::spawn(move || engine.admin().compact("tl"))
     };
-    // The compaction's output file appears when it starts writing; drop the table then.
-    while blk() < 7 && !done.load(Ordering::Acquire) {
-        std::thread::yield_now();
-    }
-    let caught = !done.load(Ordering::Acquire);
-    admin.disable("tl").unwrap();
+    gate.wait("compaction merging");
+    let disable = {
+        let engine = engine.clone();
+        std::thread::spawn(move || engine.admin().disable("tl"))
+    };
+    gate.wait("disable waiting");
+    gate.raise("go on");
+    disable.join().unwrap().unwrap();
     admin.delete_table("tl").unwrap();
     match compaction.join().unwrap() {
         Ok(()) | Err(Error::TableNotFound(_)) => {}
         Err(e) => panic!("the compaction of a dropped table reported {e}"),
     }
+    assert_eq!(Metrics::get(&engine.metrics().compactions_cancelled), 1);
     // The engine was not poisoned: every call on every table works.
     assert_eq!(
         admin.list_tables().unwrap(),
@@ -98,9 +110,6 @@ fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving
     admin.flush("tl").unwrap();
     // The stopped compaction left no partial file: only the new table's flush is on disk.
     assert_eq!(blk(), 1);
-    if caught {
-        assert_eq!(Metrics::get(&engine.metrics().compactions_cancelled), 1);
-    }
 }
 
 #[test]

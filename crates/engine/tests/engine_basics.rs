@@ -6,6 +6,7 @@ mod support;
 use ferrobase_engine::*;
 use std::sync::Arc;
 use support::files::files_with_suffix;
+use support::gate::Gate;
 
 fn options(clock: Arc<ManualClock>) -> EngineOptions {
     EngineOptions {
@@ -364,44 +365,20 @@ fn a_compaction_of_every_file_clears_the_sequence_ids_of_puts_every_reader_sees(
     assert_eq!(values(&t.get(&get).unwrap())[0].2, "newest");
 }
 
-/// Which compactions the test hook has seen, and whether the paused one may go on.
-#[derive(Default)]
-struct CompactionGate {
-    state: std::sync::Mutex<(bool, bool, bool)>,
-    changed: std::sync::Condvar,
-}
-
-impl CompactionGate {
-    /// Waits until `ready` holds of (minor merging, major waiting, released).
-    fn wait(&self, ready: impl Fn(&(bool, bool, bool)) -> bool) {
-        let g = self.state.lock().unwrap();
-        let (_g, timeout) = self
-            .changed
-            .wait_timeout_while(g, std::time::Duration::from_secs(30), |s| !ready(s))
-            .unwrap();
-        assert!(!timeout.timed_out(), "the compaction never got there");
-    }
-
-    fn update(&self, f: impl FnOnce(&mut (bool, bool, bool))) {
-        f(&mut self.state.lock().unwrap());
-        self.changed.notify_all();
-    }
-}
-
 #[test]
 fn a_major_compaction_request_stops_a_running_minor_one_and_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
     // Pause points: the minor compaction stops before its first cell until the major one has
     // asked it to stop and is waiting, so the minor is always caught in the act.
-    let gate = Arc::new(CompactionGate::default());
+    let gate = Arc::new(Gate::default());
     let hook = {
         let gate = gate.clone();
         hook::Hook::new(move |p| match p {
             hook::HookPoint::CompactionMerging { major: false, .. } => {
-                gate.update(|s| s.0 = true);
-                gate.wait(|s| s.2);
+                gate.raise("minor merging");
+                gate.wait("go on");
             }
-            hook::HookPoint::CompactionWaiting { .. } => gate.update(|s| s.1 = true),
+            hook::HookPoint::CompactionWaiting { .. } => gate.raise("major waiting"),
             _ => {}
         })
     };
@@ -425,13 +402,13 @@ fn a_major_compaction_request_stops_a_running_minor_one_and_loses_nothing() {
         let engine = engine.clone();
         std::thread::spawn(move || engine.admin().compact("t").unwrap())
     };
-    gate.wait(|s| s.0);
+    gate.wait("minor merging");
     let major = {
         let engine = engine.clone();
         std::thread::spawn(move || engine.admin().major_compact("t").unwrap())
     };
-    gate.wait(|s| s.1);
-    gate.update(|s| s.2 = true);
+    gate.wait("major waiting");
+    gate.raise("go on");
     minor.join().unwrap();
     major.join().unwrap();
     let m = engine.metrics();

@@ -9,6 +9,7 @@
 use super::catalog::TableEntry;
 use super::Inner;
 use crate::error::{Error, Result};
+use crate::hook::HookPoint;
 use crate::lock;
 use crate::region::{CloseReason, Region};
 use crate::region_jobs::PauseGuard;
@@ -89,7 +90,14 @@ impl Inner {
     fn pause_table(&self, name: &TableName) -> Result<(Arc<TableEntry>, Vec<PauseGuard>)> {
         loop {
             let entry = self.table_entry(name)?;
-            let paused: Vec<PauseGuard> = entry.regions.iter().map(|r| r.jobs.pause()).collect();
+            let paused: Vec<PauseGuard> = entry
+                .regions
+                .iter()
+                .map(|r| {
+                    r.jobs
+                        .pause_then(|| self.hook(HookPoint::PauseWaiting { region: r.id }))
+                })
+                .collect();
             let now = self.table_entry(name)?;
             let same = now.regions.len() == entry.regions.len()
                 && now
