@@ -4,47 +4,49 @@
 //! # The rule
 //!
 //! A std lock is poisoned when a thread panicked while holding it. The engine does not decide
-//! anything from std's poisoning; it decides from its own [`crate::poison::Poison`] flag, which
-//! every panic that can leave a lock poisoned sets while its thread unwinds:
+//! anything from std's poisoning; it decides from its own [`crate::poison::Poison`] flag, and
+//! every way a lock can be poisoned sets that flag:
 //!
 //! - a background worker (flusher, compactor) runs under `catch_unwind`, which poisons the
-//!   engine with the panic's message before the worker's stack (and its guards) is gone;
-//! - an operation on a caller's thread runs inside an [`crate::engine`] operation guard
-//!   (`Inner::enter`), whose `Drop` poisons the engine when it runs during a panic.
+//!   engine with the panic's message;
+//! - an operation on a caller's thread runs inside an operation guard (`Inner::enter`), whose
+//!   `Drop` poisons the engine when it runs during a panic;
+//! - and because unwinding releases the panicking thread's lock guards before it reaches
+//!   either of those, the thread that next takes the lock poisons the engine itself: finding a
+//!   lock poisoned here poisons the engine that thread is running (workers and operation
+//!   guards mark their thread, `poison::running`).
 //!
-//! So the functions here hand back the guard of a poisoned lock: whoever takes it is either a
-//! call that was already past its check when the panic happened, which finishes its in-memory
-//! step and is refused at its next durable one (a WAL append and a manifest write both check
-//! the flag first, so nothing read from a half-updated structure reaches disk), or shutdown
-//! and `Drop` code that only releases what it holds. Returning an error here instead would make
-//! `Drop` implementations and plain accessors fallible without protecting anything more.
+//! So the functions here hand back the guard of a poisoned lock, with the engine already
+//! poisoned: whoever holds it finishes its in-memory step and is refused at its next durable
+//! one (a WAL append and a manifest write both check the flag first, so nothing read from a
+//! half-updated structure reaches disk), or it is shutdown and `Drop` code that only releases
+//! what it holds. Returning an error here instead would make `Drop` implementations and plain
+//! accessors fallible without protecting anything more.
 //!
 //! Every engine lock, what it guards and the order they are taken in is listed in
-//! `docs/design/concurrency.md`, with this rule's one known gap (the instant between a
-//! panicking thread releasing its lock guards and its unwinding reaching the flag).
+//! `docs/design/concurrency.md`.
 
 use std::sync::{Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 /// Locks `m` (see the module's rule for a poisoned lock).
 pub(crate) fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    m.lock().unwrap_or_else(recover)
 }
 
 /// Takes `l` shared (see the module's rule for a poisoned lock).
 pub(crate) fn read<T: ?Sized>(l: &RwLock<T>) -> RwLockReadGuard<'_, T> {
-    l.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+    l.read().unwrap_or_else(recover)
 }
 
 /// Takes `l` exclusive (see the module's rule for a poisoned lock).
 pub(crate) fn write<T: ?Sized>(l: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
-    l.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+    l.write().unwrap_or_else(recover)
 }
 
 /// Waits on `cv`, releasing `g` meanwhile (see the module's rule for a poisoned lock).
 pub(crate) fn wait<'a, T>(cv: &Condvar, g: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
-    cv.wait(g)
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    cv.wait(g).unwrap_or_else(recover)
 }
 
 /// Waits on `cv` for at most `timeout`, releasing `g` meanwhile (see the module's rule for a
@@ -54,9 +56,14 @@ pub(crate) fn wait_timeout<'a, T>(
     g: MutexGuard<'a, T>,
     timeout: Duration,
 ) -> MutexGuard<'a, T> {
-    cv.wait_timeout(g, timeout)
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .0
+    cv.wait_timeout(g, timeout).unwrap_or_else(recover).0
+}
+
+/// The module's rule, once: poison the engine this thread runs (see
+/// [`crate::poison::found_poisoned_lock`]) and hand back the guard.
+fn recover<G>(e: std::sync::PoisonError<G>) -> G {
+    crate::poison::found_poisoned_lock();
+    e.into_inner()
 }
 
 #[cfg(test)]

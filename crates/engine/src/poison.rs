@@ -6,7 +6,8 @@
 //! `docs/design/concurrency.md` ("Poisoning").
 
 use crate::error::{Error, Result};
-use std::sync::OnceLock;
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
 
 /// A set-once failure reason shared by the engine and its WAL. Thread-safe and lock-free: the
 /// first [`Poison::set`] wins, later ones are ignored (the first failure is the cause, what
@@ -46,6 +47,44 @@ impl Poison {
     }
 }
 
+/// The reason a lock found poisoned gives (`lock.rs`).
+pub(crate) const POISONED_LOCK: &str =
+    "a lock was found poisoned: a thread panicked while holding it (see its panic message)";
+
+thread_local! {
+    /// The poison flags of the engines whose code this thread is running, innermost last:
+    /// pushed by a caller's operation guard and by each background worker for its life.
+    static RUNNING: RefCell<Vec<Arc<Poison>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Marks the current thread as running code of the engine whose flag is `poison` until it
+/// drops, so that a lock found poisoned on this thread poisons that engine at once
+/// ([`found_poisoned_lock`]).
+pub(crate) struct Running(());
+
+/// Starts a [`Running`] mark for `poison` on the current thread.
+pub(crate) fn running(poison: &Arc<Poison>) -> Running {
+    let _ = RUNNING.try_with(|r| r.borrow_mut().push(poison.clone()));
+    Running(())
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = RUNNING.try_with(|r| r.borrow_mut().pop());
+    }
+}
+
+/// Poisons the engine the current thread is running code of (if any) because a lock was found
+/// poisoned: some thread panicked while holding it, and its own unwinding may not have
+/// reached the engine's flag yet. Called by `lock.rs` only.
+pub(crate) fn found_poisoned_lock() {
+    let _ = RUNNING.try_with(|r| {
+        if let Some(p) = r.borrow().last() {
+            p.set(POISONED_LOCK);
+        }
+    });
+}
+
 /// The message of a panic payload (`panic!` with a literal or a formatted string), or a
 /// placeholder for any other payload.
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
@@ -74,5 +113,30 @@ mod tests {
             matches!(&e, Error::Poisoned(r) if r == "WAL sync failed"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_poisoned_lock_poisons_the_engine_the_finding_thread_runs() {
+        let m = Arc::new(std::sync::Mutex::new(0));
+        let m2 = m.clone();
+        // A thread outside any engine panics holding the lock: nothing is poisoned yet.
+        let _ = std::thread::spawn(move || {
+            let _g = m2.lock().unwrap();
+            panic!("while holding the lock");
+        })
+        .join();
+        let p = Arc::new(Poison::new());
+        *crate::lock::lock(&m) += 1;
+        assert_eq!(
+            p.reason(),
+            None,
+            "not running the engine: nothing to poison"
+        );
+        {
+            let _r = running(&p);
+            *crate::lock::lock(&m) += 1;
+        }
+        assert_eq!(p.reason(), Some(POISONED_LOCK));
+        assert_eq!(*crate::lock::lock(&m), 2);
     }
 }

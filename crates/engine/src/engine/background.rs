@@ -24,6 +24,7 @@ fn spawn(inner: &Arc<Inner>, name: &'static str, body: fn(&Inner)) -> JoinHandle
     std::thread::Builder::new()
         .name(format!("ferrobase-{name}"))
         .spawn(move || {
+            let _running = crate::poison::running(&inner.poison);
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&inner)));
             if let Err(payload) = run {
                 inner.poison(&format!(

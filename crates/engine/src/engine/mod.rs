@@ -86,7 +86,7 @@ impl Inner {
     /// (a panic may leave a structure behind a lock half-updated; the rule is in `lock.rs`).
     pub(crate) fn enter(&self) -> Result<Operation<'_>> {
         self.check_open()?;
-        Ok(Operation(self))
+        Ok(Operation(self, crate::poison::running(&self.poison)))
     }
 
     /// Runs the test hook, if any, at `point` (`hook.rs`).
@@ -169,8 +169,9 @@ impl Inner {
 }
 
 /// An operation in progress on a caller's thread ([`Inner::enter`]): poisons the engine if the
-/// operation panics.
-pub(crate) struct Operation<'a>(&'a Inner);
+/// operation panics, and marks the thread as running the engine meanwhile (a lock found
+/// poisoned on it poisons the engine at once, `lock.rs`).
+pub(crate) struct Operation<'a>(&'a Inner, crate::poison::Running);
 
 impl Drop for Operation<'_> {
     fn drop(&mut self) {
