@@ -150,6 +150,15 @@ impl Connection {
         }
     }
 
+    /// Why the embedded engine is poisoned, once it is (see `Engine::poisoned`); `None` for a
+    /// healthy engine and for a remote server (whose calls carry the reason in their errors).
+    pub fn poisoned(&self) -> Option<String> {
+        match self {
+            Connection::Embedded(e) => e.poisoned(),
+            Connection::Remote(_) => None,
+        }
+    }
+
     /// The table named `name`.
     pub fn table(&self, name: &str) -> Table {
         Table {

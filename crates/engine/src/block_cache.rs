@@ -2,6 +2,7 @@
 //! bounded by a byte capacity, with two priorities. Blocks of IN_MEMORY families are evicted only
 //! when no ordinary block is left. Eviction within a priority is CLOCK (second chance).
 
+use crate::lock;
 use crate::metrics::Metrics;
 use bytes::Bytes;
 use std::collections::{HashMap, VecDeque};
@@ -64,7 +65,7 @@ impl BlockCache {
         let h =
             key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ key.1.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         let idx = (h >> 40) as usize % self.shards.len();
-        self.shards[idx].lock().unwrap_or_else(|p| p.into_inner())
+        lock::lock(&self.shards[idx])
     }
 
     /// Looks a block up, counting a hit or a miss.
@@ -144,7 +145,7 @@ impl BlockCache {
     /// Drops every block of `file_id` (after the file is deleted).
     pub fn evict_file(&self, file_id: u64) {
         for shard in &self.shards {
-            let mut s = shard.lock().unwrap_or_else(|p| p.into_inner());
+            let mut s = lock::lock(shard);
             let keys: Vec<Key> = s.map.keys().filter(|k| k.0 == file_id).copied().collect();
             for k in keys {
                 if let Some(e) = s.map.remove(&k) {
@@ -156,18 +157,12 @@ impl BlockCache {
 
     /// Bytes of block data held.
     pub fn used_bytes(&self) -> usize {
-        self.shards
-            .iter()
-            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).used)
-            .sum()
+        self.shards.iter().map(|s| lock::lock(s).used).sum()
     }
 
     /// Number of blocks held.
     pub fn len(&self) -> usize {
-        self.shards
-            .iter()
-            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).map.len())
-            .sum()
+        self.shards.iter().map(|s| lock::lock(s).map.len()).sum()
     }
 
     /// True when no block is cached.

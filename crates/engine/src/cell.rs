@@ -445,10 +445,7 @@ pub fn interned_family(name: &[u8]) -> Bytes {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static NAMES: OnceLock<Mutex<HashSet<&'static [u8]>>> = OnceLock::new();
-    let mut names = NAMES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
+    let mut names = crate::lock::lock(NAMES.get_or_init(Default::default));
     let name: &'static [u8] = match names.get(name) {
         Some(n) => n,
         None => {
@@ -592,13 +589,8 @@ mod tests {
 
     #[test]
     fn same_bytes_and_cmp_bytes_agree_with_slice_equality_and_order() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = ferrobase_testkit::Rng::from_state(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next_u64();
         for _ in 0..20_000 {
             let n = (next() % 24) as usize;
             let a: Vec<u8> = (0..n).map(|_| (next() % 3) as u8).collect();

@@ -5,6 +5,7 @@
 //! write up to it is complete; readers ignore cells with a larger sequence id, so no reader
 //! sees part of a mutation.
 
+use crate::lock;
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex};
 
@@ -41,7 +42,7 @@ impl Mvcc {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        lock::lock(&self.inner)
     }
 
     /// Allocates the next write number.
@@ -102,7 +103,7 @@ impl Mvcc {
         let mut g = self.lock();
         while g.read_point < seq {
             g.waiters += 1;
-            g = self.advanced.wait(g).unwrap_or_else(|p| p.into_inner());
+            g = lock::wait(&self.advanced, g);
             g.waiters -= 1;
         }
     }

@@ -1,5 +1,6 @@
 //! A region: a contiguous row range of a table with one store per family (HBase's `HRegion`).
 
+use crate::lock;
 use crate::region_jobs::RegionJobs;
 use crate::schema::TableName;
 use crate::store::Store;
@@ -82,24 +83,17 @@ impl Region {
 
     /// The stores, by family name.
     pub fn stores(&self) -> BTreeMap<Vec<u8>, Arc<Store>> {
-        self.stores
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        lock::read(&self.stores).clone()
     }
 
     /// The store of `family`.
     pub fn store(&self, family: &[u8]) -> Option<Arc<Store>> {
-        self.stores
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(family)
-            .cloned()
+        lock::read(&self.stores).get(family).cloned()
     }
 
     /// Adds or removes a store (alter).
     pub fn set_store(&self, family: &[u8], store: Option<Arc<Store>>) {
-        let mut g = self.stores.write().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::write(&self.stores);
         match store {
             Some(s) => {
                 g.insert(family.to_vec(), s);
@@ -145,7 +139,7 @@ impl Region {
     /// Marks the region failed: writes are refused with `reason` until [`Region::clear_failure`].
     /// The first reason is kept.
     pub fn fail(&self, reason: String) {
-        let mut g = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.failure);
         if g.is_none() {
             *g = Some(reason);
         }
@@ -157,15 +151,12 @@ impl Region {
         if !self.failed.load(Ordering::Acquire) {
             return None;
         }
-        self.failure
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        lock::lock(&self.failure).clone()
     }
 
     /// Clears a failure (the region was reopened); returns the reason it had.
     pub fn clear_failure(&self) -> Option<String> {
-        let mut g = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.failure);
         self.failed.store(false, Ordering::Release);
         g.take()
     }
@@ -179,7 +170,7 @@ impl Region {
         idx.sort_unstable();
         idx.dedup();
         idx.into_iter()
-            .map(|i| self.row_locks[i].lock().unwrap_or_else(|p| p.into_inner()))
+            .map(|i| lock::lock(&self.row_locks[i]))
             .collect()
     }
 }

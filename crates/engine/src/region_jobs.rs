@@ -5,6 +5,7 @@
 //!
 //! The rules (which DDL waits for which job) are in `docs/design/background-work.md`.
 
+use crate::lock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -38,7 +39,7 @@ impl RegionJobs {
     /// not run: whoever paused the region changes or removes it). The job ends when the guard
     /// drops.
     pub fn start(self: &Arc<Self>) -> Option<JobGuard> {
-        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.state);
         if g.refuses_jobs() {
             return None;
         }
@@ -50,8 +51,15 @@ impl RegionJobs {
     /// stay refused until the guard drops. The caller must not hold a [`JobGuard`] of this
     /// region (it would wait for itself). Pauses nest: several callers may hold one.
     pub fn pause(self: &Arc<Self>) -> PauseGuard {
-        let g = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        self.pause_locked(g, false)
+        self.pause_then(|| {})
+    }
+
+    /// [`RegionJobs::pause`], calling `waiting` once (with no lock held) if jobs are running
+    /// when the pause is in force: they have been asked to stop and the pause waits for them.
+    /// The test hook's `PauseWaiting` point.
+    pub fn pause_then(self: &Arc<Self>, waiting: impl FnOnce()) -> PauseGuard {
+        let g = lock::lock(&self.state);
+        self.pause_locked(g, false, waiting)
     }
 
     /// Pauses the region for a split: like [`RegionJobs::pause`], and other pauses (DDL)
@@ -59,22 +67,30 @@ impl RegionJobs {
     /// region is already paused or offline: DDL is changing it, or another split runs, and
     /// this split is not done.
     pub fn pause_for_split(self: &Arc<Self>) -> Option<PauseGuard> {
-        let g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let g = lock::lock(&self.state);
         if g.refuses_jobs() {
             return None;
         }
-        Some(self.pause_locked(g, true))
+        Some(self.pause_locked(g, true, || {}))
     }
 
-    fn pause_locked(
-        self: &Arc<Self>,
-        mut g: std::sync::MutexGuard<'_, JobState>,
+    fn pause_locked<'a>(
+        self: &'a Arc<Self>,
+        mut g: std::sync::MutexGuard<'a, JobState>,
         split: bool,
+        waiting: impl FnOnce(),
     ) -> PauseGuard {
         g.pauses += 1;
         self.stop.store(true, Ordering::Release);
+        if g.running > 0 || g.splitting {
+            // The pause is in force (jobs refused, compactions asked to stop) before `waiting`
+            // runs; the lock is released meanwhile so that jobs can end.
+            drop(g);
+            waiting();
+            g = lock::lock(&self.state);
+        }
         while g.running > 0 || g.splitting {
-            g = self.idle.wait(g).unwrap_or_else(|p| p.into_inner());
+            g = lock::wait(&self.idle, g);
         }
         g.splitting = split;
         PauseGuard {
@@ -86,14 +102,14 @@ impl RegionJobs {
     /// Takes the region offline (its table was disabled) or back online. Offline, jobs are
     /// refused as while paused; callers pause the region first, so none is running.
     pub fn set_offline(&self, offline: bool) {
-        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.state);
         g.offline = offline;
         self.stop.store(g.refuses_jobs(), Ordering::Release);
     }
 
     /// True while the region is offline (its table disabled).
     pub fn is_offline(&self) -> bool {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).offline
+        lock::lock(&self.state).offline
     }
 
     /// True when running jobs should stop at their next step (the region is paused or offline).
@@ -109,7 +125,7 @@ pub struct JobGuard(Arc<RegionJobs>);
 
 impl Drop for JobGuard {
     fn drop(&mut self) {
-        let mut g = self.0.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.0.state);
         g.running -= 1;
         if g.running == 0 {
             self.0.idle.notify_all();
@@ -127,7 +143,7 @@ pub struct PauseGuard {
 
 impl Drop for PauseGuard {
     fn drop(&mut self) {
-        let mut g = self.jobs.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.jobs.state);
         g.pauses -= 1;
         if self.split {
             g.splitting = false;

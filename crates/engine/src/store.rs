@@ -4,6 +4,7 @@
 use crate::block_cache::Priority;
 use crate::block_file::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
 use crate::cell::{cmp_bytes, KeyValue};
+use crate::lock;
 use crate::memstore::{Memstore, MemstoreScanner};
 use crate::metrics::Metrics;
 use crate::read::{MatchSpec, MergeCursor, QueryMatcher, Source, StoreScanner, TimeRange};
@@ -85,24 +86,21 @@ impl Store {
 
     /// The family's current schema.
     pub fn descriptor(&self) -> Arc<ColumnFamilyDescriptor> {
-        self.family
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        lock::read(&self.family).clone()
     }
 
     /// Replaces the schema (online alter).
     pub fn set_descriptor(&self, d: ColumnFamilyDescriptor) {
-        *self.family.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(d);
+        *lock::write(&self.family) = Arc::new(d);
     }
 
     /// The current contents.
     pub fn state(&self) -> Arc<StoreState> {
-        self.state.read().unwrap_or_else(|p| p.into_inner()).clone()
+        lock::read(&self.state).clone()
     }
 
     fn update(&self, f: impl FnOnce(&mut StoreState)) {
-        let mut g = self.state.write().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::write(&self.state);
         let mut s = (**g).clone();
         f(&mut s);
         *g = Arc::new(s);
@@ -115,11 +113,7 @@ impl Store {
 
     /// Inserts a cell into the active memstore; returns the bytes added.
     pub fn insert(&self, kv: KeyValue) -> usize {
-        self.state
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .active
-            .insert(kv)
+        lock::read(&self.state).active.insert(kv)
     }
 
     /// Bytes held in memstores.

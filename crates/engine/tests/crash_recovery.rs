@@ -94,11 +94,9 @@ fn kill_at_random_moments_loses_no_acknowledged_write() {
     // row → Some(present) once acknowledged; None while a delete of it is in flight.
     let mut acked: BTreeMap<u64, Option<bool>> = BTreeMap::new();
     let mut next = 0u64;
-    let mut seed = 0x1234_5678u64;
+    let mut rng = ferrobase_testkit::Rng::from_state(0x1234_5678);
     for round in 0..8 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
+        let seed = rng.next_u64();
         let wait_lines = 200 + seed % 1500;
         let mut child = Command::new(&exe)
             .args([

@@ -7,10 +7,11 @@
 mod support;
 
 use ferrobase_engine::*;
+use ferrobase_testkit::Rng;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use support::files::files_with_suffix;
+use support::gate::Gate;
 
 fn descriptor(name: &str) -> TableDescriptor {
     TableDescriptor::new(TableName::parse(name).unwrap())
@@ -31,9 +32,24 @@ fn racing_options() -> EngineOptions {
 #[test]
 fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving() {
     let dir = tempfile::tempdir().unwrap();
+    // Pause points: the compaction stops before its first cell until the disable has paused
+    // the region and waits for it, so the compaction is always caught reading the files.
+    let gate = Arc::new(Gate::default());
+    let hook = {
+        let gate = gate.clone();
+        hook::Hook::new(move |p| match p {
+            hook::HookPoint::CompactionMerging { .. } => {
+                gate.raise("compaction merging");
+                gate.wait("go on");
+            }
+            hook::HookPoint::PauseWaiting { .. } => gate.raise("disable waiting"),
+            _ => {}
+        })
+    };
     let mut opts = EngineOptions::default();
     opts.compaction.auto = false;
     opts.auto_split = false;
+    opts.hook = Some(hook);
     let engine = Engine::open(dir.path(), opts).unwrap();
     let admin = engine.admin();
     admin.create_table(descriptor("tl")).unwrap();
@@ -44,10 +60,9 @@ fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving
         .put(Put::new("r").add_column("cf", "q", "kept"))
         .unwrap();
     let t = engine.table("tl").unwrap();
-    // Six flushed files of 2 MiB: merging them takes long enough to be caught in the act.
     let value = vec![b'v'; 1024];
     for f in 0..6 {
-        let puts = (0..2048)
+        let puts = (0..256)
             .map(|i| Put::new(format!("r{:06}", i * 6 + f)).add_column("cf", "q", value.clone()))
             .collect();
         t.put_all(puts).unwrap();
@@ -55,26 +70,24 @@ fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving
     }
     let blk = || files_with_suffix(dir.path(), ".blk").len();
     assert_eq!(blk(), 6);
-    let done = Arc::new(AtomicBool::new(false));
     let compaction = {
-        let (engine, done) = (engine.clone(), done.clone());
-        std::thread::spawn(move || {
-            let r = engine.admin().compact("tl");
-            done.store(true, Ordering::Release);
-            r
-        })
+        let engine = engine.clone();
+        std::thread::spawn(move || engine.admin().compact("tl"))
     };
-    // The compaction's output file appears when it starts writing; drop the table then.
-    while blk() < 7 && !done.load(Ordering::Acquire) {
-        std::thread::yield_now();
-    }
-    let caught = !done.load(Ordering::Acquire);
-    admin.disable("tl").unwrap();
+    gate.wait("compaction merging");
+    let disable = {
+        let engine = engine.clone();
+        std::thread::spawn(move || engine.admin().disable("tl"))
+    };
+    gate.wait("disable waiting");
+    gate.raise("go on");
+    disable.join().unwrap().unwrap();
     admin.delete_table("tl").unwrap();
     match compaction.join().unwrap() {
         Ok(()) | Err(Error::TableNotFound(_)) => {}
         Err(e) => panic!("the compaction of a dropped table reported {e}"),
     }
+    assert_eq!(Metrics::get(&engine.metrics().compactions_cancelled), 1);
     // The engine was not poisoned: every call on every table works.
     assert_eq!(
         admin.list_tables().unwrap(),
@@ -97,9 +110,6 @@ fn dropping_a_table_while_a_compaction_reads_its_files_leaves_the_engine_serving
     admin.flush("tl").unwrap();
     // The stopped compaction left no partial file: only the new table's flush is on disk.
     assert_eq!(blk(), 1);
-    if caught {
-        assert_eq!(Metrics::get(&engine.metrics().compactions_cancelled), 1);
-    }
 }
 
 #[test]
@@ -127,26 +137,6 @@ fn a_scanner_open_on_a_dropped_table_ends_with_table_not_found() {
     }
     admin.create_table(descriptor("t")).unwrap();
     assert!(t.scan_all(&Scan::new()).unwrap().is_empty());
-}
-
-/// A seeded xorshift generator: every thread of the race draws from its own.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // splitmix64 of the seed, so neighbouring seeds start far apart (and never at 0).
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
 }
 
 /// Tables whose contents are modelled exactly while the race runs: DDL on them never removes

@@ -6,6 +6,7 @@ mod support;
 use ferrobase_engine::*;
 use std::sync::Arc;
 use support::files::files_with_suffix;
+use support::gate::Gate;
 
 fn options(clock: Arc<ManualClock>) -> EngineOptions {
     EngineOptions {
@@ -367,16 +368,30 @@ fn a_compaction_of_every_file_clears_the_sequence_ids_of_puts_every_reader_sees(
 #[test]
 fn a_major_compaction_request_stops_a_running_minor_one_and_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
+    // Pause points: the minor compaction stops before its first cell until the major one has
+    // asked it to stop and is waiting, so the minor is always caught in the act.
+    let gate = Arc::new(Gate::default());
+    let hook = {
+        let gate = gate.clone();
+        hook::Hook::new(move |p| match p {
+            hook::HookPoint::CompactionMerging { major: false, .. } => {
+                gate.raise("minor merging");
+                gate.wait("go on");
+            }
+            hook::HookPoint::CompactionWaiting { .. } => gate.raise("major waiting"),
+            _ => {}
+        })
+    };
     let mut opts = EngineOptions::default();
     opts.compaction.auto = false;
     opts.auto_split = false;
+    opts.hook = Some(hook);
     let engine = Arc::new(Engine::open(dir.path(), opts).unwrap());
     engine.admin().create_table(table(1)).unwrap();
     let t = engine.table("t").unwrap();
-    // Six flushed files of 8 MiB: merging them takes long enough to be caught in the act.
     let value = vec![b'v'; 1024];
     for f in 0..6 {
-        let puts = (0..8192)
+        let puts = (0..512)
             .map(|i| Put::new(format!("r{:06}", i * 6 + f)).add_column("cf", "q", value.clone()))
             .collect();
         t.put_all(puts).unwrap();
@@ -387,34 +402,25 @@ fn a_major_compaction_request_stops_a_running_minor_one_and_loses_nothing() {
         let engine = engine.clone();
         std::thread::spawn(move || engine.admin().compact("t").unwrap())
     };
-    // The minor compaction's output file appears when it starts writing. (A test thread kept
-    // off the CPU for the whole merge would miss it: then there is nothing to stop.)
-    let caught = loop {
-        if block_files(dir.path()) >= 7 {
-            break true;
-        }
-        if minor.is_finished() {
-            break false;
-        }
-        std::thread::yield_now();
+    gate.wait("minor merging");
+    let major = {
+        let engine = engine.clone();
+        std::thread::spawn(move || engine.admin().major_compact("t").unwrap())
     };
-    engine.admin().major_compact("t").unwrap();
+    gate.wait("major waiting");
+    gate.raise("go on");
     minor.join().unwrap();
+    major.join().unwrap();
     let m = engine.metrics();
-    if caught {
-        assert_eq!(Metrics::get(&m.compactions_cancelled), 1);
-        assert_eq!(
-            Metrics::get(&m.compactions),
-            1,
-            "only the major one completed"
-        );
-    } else {
-        eprintln!("the minor compaction finished before it was seen running");
-        assert_eq!(Metrics::get(&m.compactions), 2);
-    }
+    assert_eq!(Metrics::get(&m.compactions_cancelled), 1);
+    assert_eq!(
+        Metrics::get(&m.compactions),
+        1,
+        "only the major one completed"
+    );
     assert_eq!(block_files(dir.path()), 1, "the partial output was removed");
     let rows = t.scan_all(&Scan::new()).unwrap();
-    assert_eq!(rows.len(), 6 * 8192);
+    assert_eq!(rows.len(), 6 * 512);
     assert!(rows
         .iter()
         .all(|r| r.value(b"cf", b"q") == Some(&value[..])));

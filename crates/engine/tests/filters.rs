@@ -20,13 +20,8 @@ fn setup_random(e: &Engine) -> Table {
         )
         .unwrap();
     let t = e.table("rand").unwrap();
-    let mut seed = 42u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = ferrobase_testkit::Rng::from_state(42);
+    let mut next = || rng.next_u64();
     let mut puts = Vec::new();
     for i in 0..300u64 {
         let row = format!("r{}{:03}", i % 9, i);
@@ -539,19 +534,7 @@ struct Tree {
     pred: CellPredicate,
 }
 
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use ferrobase_testkit::Rng as Gen;
 
 fn random_op(g: &mut Gen) -> (&'static str, fn(std::cmp::Ordering) -> bool) {
     use std::cmp::Ordering::*;
@@ -688,7 +671,7 @@ fn random_filter_trees_match_a_naive_evaluation() {
     let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
     let t = setup_random(&e);
     let all = scan(&t, None, false);
-    let mut g = Gen(0xfeed_beef);
+    let mut g = Gen::from_state(0xfeed_beef);
     for i in 0..150 {
         let tr = tree(&mut g, 3);
         let want = naive(&all, tr.pred.as_ref(), &|_| true);

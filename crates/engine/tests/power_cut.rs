@@ -10,29 +10,14 @@
 //! `FERROBASE_POWER_CUT_SEED=<s>` changes the seeds, for long runs.
 
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
+use ferrobase_engine::hook::{Hook, HookPoint};
 use ferrobase_engine::*;
+use ferrobase_testkit::Rng;
 use std::sync::Arc;
 
 const DIR: &str = "/db";
 const TABLE: &str = "t";
 const ROWS: u64 = 16;
-
-/// SplitMix64: deterministic choices from a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 /// Small thresholds, so a short workload flushes, rolls WAL segments, compacts and splits.
 fn options(fs: &FaultFileSystem) -> EngineOptions {
@@ -232,7 +217,7 @@ fn run_cuts(seed: u64, cuts: u64) -> u64 {
     let mut workload = 0u64;
     while done < cuts {
         workload += 1;
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(workload));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(workload));
         let fs = FaultFileSystem::new();
         let mut model = Model::new();
         // How many mutating operations a round takes, measured on a round with no cut.
@@ -251,7 +236,9 @@ fn run_cuts(seed: u64, cuts: u64) -> u64 {
             let mode = if rng.below(2) == 0 {
                 CutMode::DropUnsynced
             } else {
-                CutMode::KeepRandom { seed: rng.next() }
+                CutMode::KeepRandom {
+                    seed: rng.next_u64(),
+                }
             };
             fs.power_cut(mode);
             if r > 0 {
@@ -387,7 +374,7 @@ fn fault(kind: OpKind, path: &str, errno: i32) -> Fault {
 }
 
 #[test]
-fn a_failed_wal_append_or_sync_fails_the_write_poisons_the_log_and_loses_nothing_acknowledged() {
+fn a_failed_wal_append_or_sync_fails_the_write_poisons_the_engine_and_loses_nothing_acknowledged() {
     for (kind, errno) in [
         (OpKind::Append, libc::ENOSPC),
         (OpKind::Append, libc::EIO),
@@ -408,14 +395,20 @@ fn a_failed_wal_append_or_sync_fails_the_write_poisons_the_log_and_loses_nothing
             matches!(err, Error::Poisoned(_)),
             "{ctx}: a WAL failure poisons the log: {err:?}"
         );
-        // Later writes are refused; committed data still reads.
+        // The engine is poisoned, not only the log: later writes and reads are refused with
+        // the WAL's failure as the reason (committed data reads again after the reopen).
+        let reason = engine.poisoned().expect("poisoned");
+        assert!(reason.starts_with("WAL "), "{ctx}: {reason}");
         let (later, err) = write_rows(&t, 10, 1);
         assert_eq!(later, 0, "{ctx}");
-        assert!(matches!(err, Some(Error::Poisoned(_))), "{ctx}: {err:?}");
-        assert_eq!(
-            t.get(&Get::new(row_key(0))).unwrap().cells.len(),
-            3,
-            "{ctx}"
+        assert!(
+            matches!(&err, Some(Error::Poisoned(r)) if *r == reason),
+            "{ctx}: {err:?}"
+        );
+        let read = t.get(&Get::new(row_key(0)));
+        assert!(
+            matches!(&read, Err(Error::Poisoned(r)) if *r == reason),
+            "{ctx}: {read:?}"
         );
         drop(t);
         drop(engine);
@@ -477,4 +470,107 @@ fn a_failed_manifest_rename_fails_the_flush_poisons_the_engine_and_loses_nothing
     drop(t);
     drop(engine);
     reopen_and_check(&fs, 5, "manifest rename");
+}
+
+/// Where a kill point cuts the power (the test hook's points, `ferrobase_engine::hook`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum KillPoint {
+    /// Mid-flush: the flushed file is written and synced, the manifest does not name it.
+    MidFlush,
+    /// The flush's manifest is written; the WAL segments it made obsolete are not deleted.
+    BetweenManifestAndWalDeletion,
+    /// Mid-compaction: inputs chosen, output about to be written.
+    MidCompaction,
+    /// The compaction's output is written and synced, the manifest does not name it.
+    CompactionOutputWritten,
+}
+
+impl KillPoint {
+    fn is(self, p: HookPoint) -> bool {
+        matches!(
+            (self, p),
+            (KillPoint::MidFlush, HookPoint::FlushFileWritten { .. })
+                | (
+                    KillPoint::BetweenManifestAndWalDeletion,
+                    HookPoint::FlushManifestWritten { .. }
+                )
+                | (
+                    KillPoint::MidCompaction,
+                    HookPoint::CompactionMerging { .. }
+                )
+                | (
+                    KillPoint::CompactionOutputWritten,
+                    HookPoint::CompactionFileWritten { .. }
+                )
+        )
+    }
+}
+
+/// A kill point: when the armed point is reached, the machine stops there (every later file
+/// operation fails, as after a crash); the test then restarts it with a power cut.
+fn kill_at(fs: &FaultFileSystem, armed: &Arc<std::sync::Mutex<Option<KillPoint>>>) -> Hook {
+    let (fs, armed) = (fs.clone(), armed.clone());
+    Hook::new(move |p| {
+        let mut a = armed.lock().unwrap();
+        if a.is_some_and(|k| k.is(p)) {
+            *a = None;
+            fs.cut_power_after(1);
+        }
+    })
+}
+
+#[test]
+fn a_crash_at_each_kill_point_of_a_flush_or_compaction_loses_nothing_acknowledged() {
+    use KillPoint::*;
+    for point in [
+        MidFlush,
+        BetweenManifestAndWalDeletion,
+        MidCompaction,
+        CompactionOutputWritten,
+    ] {
+        for mode in [CutMode::DropUnsynced, CutMode::KeepRandom { seed: 7 }] {
+            let ctx = format!("{point:?} {mode:?}");
+            let fs = FaultFileSystem::new();
+            let armed = Arc::new(std::sync::Mutex::new(None));
+            let mut opts = options(&fs);
+            opts.compaction.auto = false;
+            opts.hook = Some(kill_at(&fs, &armed));
+            let engine = Engine::open(DIR, opts.clone()).unwrap();
+            engine.admin().create_table(schema()).unwrap();
+            let t = engine.table(TABLE).unwrap();
+            assert_eq!(write_rows(&t, 0, 6).0, 6, "{ctx}");
+            engine.admin().flush(TABLE).unwrap();
+            assert_eq!(write_rows(&t, 6, 6).0, 6, "{ctx}");
+            *armed.lock().unwrap() = Some(point);
+            let job = if matches!(point, MidFlush | BetweenManifestAndWalDeletion) {
+                engine.admin().flush(TABLE)
+            } else {
+                engine.admin().flush(TABLE).unwrap();
+                engine.admin().major_compact(TABLE)
+            };
+            assert!(
+                armed.lock().unwrap().is_none(),
+                "{ctx}: the point was not reached"
+            );
+            assert!(fs.is_down() || job.is_err(), "{ctx}: {job:?}");
+            drop(t);
+            drop(engine);
+            fs.power_cut(mode);
+            opts.hook = None;
+            let engine =
+                Engine::open(DIR, opts).unwrap_or_else(|e| panic!("{ctx}: reopen failed: {e}"));
+            let t = engine.table(TABLE).unwrap();
+            let rows = t.scan_all(&Scan::new()).unwrap();
+            assert_eq!(rows.len(), 12, "{ctx}: rows lost or invented");
+            for (r, row) in rows.iter().enumerate() {
+                assert_eq!(row.row(), row_key(r as u64).as_bytes(), "{ctx}");
+                assert_eq!(row.cells.len(), 3, "{ctx}: row {r} half there");
+                assert_eq!(
+                    row.value(b"a", b"x"),
+                    Some(value(r as u64).as_bytes()),
+                    "{ctx}"
+                );
+            }
+        }
+    }
 }

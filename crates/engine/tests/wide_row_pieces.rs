@@ -7,7 +7,7 @@
 mod support;
 
 use ferrobase_engine::*;
-use support::rng::Rng;
+use ferrobase_testkit::Rng;
 
 fn options() -> EngineOptions {
     let mut o = EngineOptions::default();
@@ -98,7 +98,7 @@ fn pieces_of_wide_rows_hold_exactly_the_cells_of_whole_rows() {
     for seed in 1..=12u64 {
         let dir = tempfile::tempdir().unwrap();
         let (e, t) = open(dir.path());
-        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng = Rng::from_state(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         for step in 0..600 {
             let row = format!("r{}", rng.below(3));
             let fam = if rng.below(3) == 0 { "b" } else { "a" };

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = std::path::PathBuf::from("./ferrobase-data");
@@ -49,6 +49,13 @@ pub fn main(args: &[String]) -> Result<()> {
                 opts.idle_timeout = Some(Duration::from_secs(
                     val()?.parse().context("--idle-timeout takes seconds")?,
                 ))
+            }
+            "--scanner-lease" => {
+                let secs: f64 = val()?.parse().context("--scanner-lease takes seconds")?;
+                opts.handler.scanner_lease = Duration::try_from_secs_f64(secs)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .context("--scanner-lease takes a positive number of seconds")?;
             }
             other => bail!("unknown option {other}\nusage: {USAGE}"),
         }

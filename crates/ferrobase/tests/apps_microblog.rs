@@ -5,10 +5,11 @@
 
 mod apps_harness;
 
-use apps_harness::{app, binary, Rng, Server};
+use apps_harness::{app, binary, Server};
 use ferrobase_apps::microblog::fanout::WorkerOptions;
 use ferrobase_apps::microblog::Microblog;
 use ferrobase_client::Connection;
+use ferrobase_testkit::Rng;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::process::{Command, Stdio};

@@ -166,7 +166,9 @@ impl Server {
         while self.shared.active_calls.load(Ordering::Acquire) > 0 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
-        let _ = sweeper.join();
+        if sweeper.join().is_err() {
+            eprintln!("ferrobase: the scanner lease sweeper panicked; scanners stopped expiring");
+        }
         self.shared.handler.engine().close();
         Ok(())
     }

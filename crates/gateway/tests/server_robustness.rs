@@ -7,7 +7,7 @@ use ferrobase_gateway::thrift::{
     Binary, Codec, Compact, MessageHeader, MessageType, TStruct, TType, TValue,
 };
 use ferrobase_gateway::{Server, ServerOptions};
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
@@ -119,11 +119,41 @@ fn table_names(addr: SocketAddr) -> usize {
     }
 }
 
-fn closed_or_error(mut s: TcpStream) {
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+/// Reads until the server closes the connection (after an exception or none) and returns what
+/// it sent. A server that keeps the connection open without answering fails the test: the read
+/// times out after 10 s. A reset (the server closed with our bytes unread) counts as closed.
+fn closed_or_error(s: TcpStream) -> Vec<u8> {
+    closed_or_error_within(s, Duration::from_secs(10))
+}
+
+fn closed_or_error_within(mut s: TcpStream, timeout: Duration) -> Vec<u8> {
+    s.set_read_timeout(Some(timeout)).unwrap();
     let mut buf = Vec::new();
-    // The server answers with an exception or closes; either way the read ends.
-    let _ = s.read_to_end(&mut buf);
+    match s.read_to_end(&mut buf) {
+        Ok(_) => buf,
+        Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+            panic!("the server neither answered nor closed within {timeout:?} (got {buf:?})")
+        }
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted
+            ) =>
+        {
+            buf
+        }
+        Err(e) => panic!("reading the server's answer failed: {e}"),
+    }
+}
+
+/// The check itself: a peer that accepts and then says nothing fails it (it used to pass).
+#[test]
+#[should_panic(expected = "neither answered nor closed")]
+fn closed_or_error_fails_on_a_server_that_hangs() {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let s = TcpStream::connect(silent.local_addr().unwrap()).unwrap();
+    let _held = silent.accept().unwrap();
+    closed_or_error_within(s, Duration::from_millis(200));
 }
 
 #[test]
@@ -435,4 +465,82 @@ fn a_scanner_call_returns_fewer_rows_once_its_results_reach_the_byte_limit() {
         }
     }
     assert_eq!(sizes, vec![4, 4, 2, 0]);
+}
+
+#[test]
+fn a_poisoned_engine_answers_every_call_with_an_io_error_naming_the_first_failure() {
+    use ferrobase_engine::fs::fault::{Fault, FaultFileSystem, OpKind};
+    let fs = FaultFileSystem::new();
+    let srv = start_with(
+        EngineOptions {
+            fs: std::sync::Arc::new(fs.clone()),
+            ..EngineOptions::default()
+        },
+        |_| {},
+    );
+    let column = TStruct::new().with(1, TValue::string("cf:"));
+    let (h, body) = call(
+        srv.addr,
+        &Binary,
+        false,
+        "createTable",
+        TStruct::new()
+            .with(1, TValue::string("t"))
+            .with(2, TValue::List(TType::Struct, vec![TValue::Struct(column)])),
+    );
+    assert_eq!(
+        (h.kind, body.fields.len()),
+        (MessageType::Reply, 0),
+        "{body:?}"
+    );
+    // The next WAL write fails with EIO (5): the put is refused and the engine poisoned.
+    fs.inject(Fault {
+        kind: OpKind::Append,
+        path_contains: ".wal".into(),
+        nth: 1,
+        errno: 5,
+    });
+    let mutation = TStruct::new()
+        .with(1, TValue::Bool(false))
+        .with(2, TValue::string("cf:q"))
+        .with(3, TValue::string("v"));
+    let put = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::string("r"))
+        .with(
+            3,
+            TValue::List(TType::Struct, vec![TValue::Struct(mutation)]),
+        )
+        .with(4, TValue::Map(TType::Binary, TType::Binary, vec![]));
+    let io_error = |name: &str, args: TStruct| -> String {
+        let (h, body) = call(srv.addr, &Binary, false, name, args);
+        assert_eq!(h.kind, MessageType::Reply, "{name}");
+        match body.get(1) {
+            Some(TValue::Struct(io)) => match io.get(1) {
+                Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+                other => panic!("{name}: IOError without a message: {other:?}"),
+            },
+            _ => panic!("{name} answered {body:?}, not an IOError"),
+        }
+    };
+    let first = io_error("mutateRow", put.clone());
+    assert!(first.contains("WAL write failed"), "{first}");
+    // Every later call, reads included, names the same first failure.
+    for (name, args) in [
+        ("getTableNames", TStruct::new()),
+        ("mutateRow", put),
+        (
+            "getRow",
+            TStruct::new()
+                .with(1, TValue::string("t"))
+                .with(2, TValue::string("r"))
+                .with(3, TValue::Map(TType::Binary, TType::Binary, vec![])),
+        ),
+    ] {
+        let m = io_error(name, args);
+        assert!(
+            m.starts_with("engine is poisoned after an earlier failure: WAL write failed"),
+            "{name}: {m}"
+        );
+    }
 }

@@ -331,14 +331,9 @@ mod tests {
     #[test]
     fn blocks_that_compress_poorly_are_stored_raw_and_read_without_a_copy() {
         // 16 symbols at random: LZ4 finds almost no matches, far from saving an eighth.
-        let mut x = 12345u64;
+        let mut rng = ferrobase_testkit::Rng::from_state(12345);
         let raw: Vec<u8> = (0..4096)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b"abcdefghijklmnop"[(x % 16) as usize]
-            })
+            .map(|_| b"abcdefghijklmnop"[rng.index(16)])
             .collect();
         let framed = frame_block(&raw, Compression::Lz4);
         assert_eq!(framed[0], Compression::None.id());

@@ -518,13 +518,8 @@ mod tests {
     /// Rows drawn from a small alphabet with zero bytes and lengths around 8, where prefix
     /// comparisons are most likely to go wrong.
     fn rows(n: usize, seed: u64) -> Vec<Vec<u8>> {
-        let mut x = seed;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = ferrobase_testkit::Rng::from_state(seed);
+        let mut next = || rng.next_u64();
         (0..n)
             .map(|_| {
                 let len = (next() % 20) as usize;

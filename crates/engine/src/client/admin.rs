@@ -2,6 +2,7 @@
 
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::lock;
 use crate::schema::{ColumnFamilyDescriptor, TableDescriptor, TableName};
 
 /// How `create_table_pre_split` chooses split keys (HBase's `RegionSplitter` algorithms).
@@ -134,13 +135,8 @@ impl Admin {
 
     /// Every table, by name.
     pub fn list_tables(&self) -> Result<Vec<TableName>> {
-        self.engine.inner.check_open()?;
-        let cat = self
-            .engine
-            .inner
-            .catalog
-            .read()
-            .unwrap_or_else(|p| p.into_inner());
+        let _op = self.engine.inner.enter()?;
+        let cat = lock::read(&self.engine.inner.catalog);
         Ok(cat.tables.keys().cloned().collect())
     }
 
@@ -206,6 +202,7 @@ impl Admin {
         table: &str,
         f: impl FnMut(&std::sync::Arc<crate::region::Region>) -> Result<()>,
     ) -> Result<()> {
+        let _op = self.engine.inner.enter()?;
         let entry = self.engine.inner.table_entry(&self.name(table)?)?;
         entry.regions.iter().try_for_each(f)
     }
@@ -231,6 +228,7 @@ impl Admin {
 
     /// Splits the region holding `at` there, or, with `None`, every region at its midpoint.
     pub fn split(&self, table: &str, at: Option<&[u8]>) -> Result<()> {
+        let _op = self.engine.inner.enter()?;
         let entry = self.engine.inner.enabled_table(&self.name(table)?)?;
         match at {
             Some(key) => {

@@ -53,7 +53,7 @@ impl Table {
     /// Reads one row. An absent row gives an empty result.
     pub fn get(&self, get: &Get) -> Result<RowResult> {
         let inner = &self.engine.inner;
-        inner.check_open()?;
+        let _op = inner.enter()?;
         let entry = inner.enabled_table(&self.name)?;
         for f in get.columns.keys() {
             if entry.descriptor.family(f).is_none() {

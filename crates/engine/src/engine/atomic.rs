@@ -16,7 +16,7 @@ impl Inner {
         get: &Get,
         mut decide: impl FnMut(&RowResult) -> Result<(Vec<Mutation>, T)>,
     ) -> Result<T> {
-        self.check_open()?;
+        let _op = self.enter()?;
         loop {
             let entry = self.enabled_table(table)?;
             for f in get.columns.keys() {

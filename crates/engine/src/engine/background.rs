@@ -1,7 +1,8 @@
 //! The background workers: a flusher (requested flushes, WAL buffer writes, WAL size limit)
 //! and a compactor (requested compactions and splits, periodic major compactions).
 
-use super::Inner;
+use super::{Inner, WorkQueue};
+use crate::lock;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
@@ -9,18 +10,36 @@ use std::time::{Duration, Instant, SystemTime};
 const TICK: Duration = Duration::from_millis(100);
 
 pub(crate) fn start(inner: &Arc<Inner>) -> Vec<JoinHandle<()>> {
-    let f = inner.clone();
-    let c = inner.clone();
     vec![
-        std::thread::Builder::new()
-            .name("ferrobase-flusher".into())
-            .spawn(move || flusher(&f))
-            .expect("spawn flusher thread"),
-        std::thread::Builder::new()
-            .name("ferrobase-compactor".into())
-            .spawn(move || compactor(&c))
-            .expect("spawn compactor thread"),
+        spawn(inner, "flusher", flusher),
+        spawn(inner, "compactor", compactor),
     ]
+}
+
+/// Starts worker `name` running `body` under `catch_unwind`: a panic poisons the engine with
+/// the panic's message (a structure the worker was changing may be half-updated; the rule is
+/// in `lock.rs`), and the worker ends. The other worker sees the poison and stops working.
+fn spawn(inner: &Arc<Inner>, name: &'static str, body: fn(&Inner)) -> JoinHandle<()> {
+    let inner = inner.clone();
+    std::thread::Builder::new()
+        .name(format!("ferrobase-{name}"))
+        .spawn(move || {
+            let _running = crate::poison::running(&inner.poison);
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&inner)));
+            if let Err(payload) = run {
+                inner.poison(&format!(
+                    "background {name} panicked: {}",
+                    crate::poison::panic_message(&*payload)
+                ));
+            }
+        })
+        .expect("spawn a background worker thread")
+}
+
+/// Whether the worker should stop taking work: the engine is stopping, or poisoned (a
+/// poisoned engine writes nothing more, so flushes and compactions could only fail).
+fn stopping(inner: &Inner, g: &WorkQueue) -> bool {
+    g.stop || inner.poison.reason().is_some()
 }
 
 fn report(what: &str, e: &crate::Error) {
@@ -30,18 +49,14 @@ fn report(what: &str, e: &crate::Error) {
 fn flusher(inner: &Inner) {
     loop {
         let regions = {
-            let mut g = inner.work.lock().unwrap_or_else(|p| p.into_inner());
-            if g.stop {
+            let mut g = lock::lock(&inner.work);
+            if stopping(inner, &g) {
                 return;
             }
             if g.flush.is_empty() {
-                g = inner
-                    .work_ready
-                    .wait_timeout(g, TICK)
-                    .unwrap_or_else(|p| p.into_inner())
-                    .0;
+                g = lock::wait_timeout(&inner.work_ready, g, TICK);
             }
-            if g.stop {
+            if stopping(inner, &g) {
                 return;
             }
             std::mem::take(&mut g.flush)
@@ -77,18 +92,14 @@ fn compactor(inner: &Inner) {
     let mut last_major_check = Instant::now();
     loop {
         let (compactions, splits) = {
-            let mut g = inner.work.lock().unwrap_or_else(|p| p.into_inner());
-            if g.stop {
+            let mut g = lock::lock(&inner.work);
+            if stopping(inner, &g) {
                 return;
             }
             if g.compact.is_empty() && g.split.is_empty() {
-                g = inner
-                    .work_ready
-                    .wait_timeout(g, TICK)
-                    .unwrap_or_else(|p| p.into_inner())
-                    .0;
+                g = lock::wait_timeout(&inner.work_ready, g, TICK);
             }
-            if g.stop {
+            if stopping(inner, &g) {
                 return;
             }
             (std::mem::take(&mut g.compact), std::mem::take(&mut g.split))

@@ -3,6 +3,7 @@
 use super::Inner;
 use crate::cell::cmp_bytes;
 use crate::error::{Error, Result};
+use crate::lock;
 use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
 use crate::region::Region;
 use crate::schema::{TableDescriptor, TableName};
@@ -70,10 +71,12 @@ impl Catalog {
 
 impl Inner {
     /// Writes the current catalog as the manifest. Callers hold `manifest_lock`. A failure
-    /// poisons the engine: memory may now be ahead of disk.
+    /// poisons the engine: memory may now be ahead of disk. A poisoned engine refuses.
     pub(crate) fn persist(&self) -> Result<()> {
+        // A poisoned engine writes no manifest: what memory holds may be half-updated.
+        self.poison.check()?;
         let data = {
-            let cat = self.catalog.read().unwrap_or_else(|p| p.into_inner());
+            let cat = lock::read(&self.catalog);
             ManifestData {
                 last_seq: self.mvcc.last_allocated(),
                 next_region_id: self.next_region.load(Ordering::Acquire),
@@ -97,7 +100,7 @@ impl Inner {
 
     /// The table entry of `name` (shared, not copied).
     pub(crate) fn table_entry(&self, name: &TableName) -> Result<Arc<TableEntry>> {
-        let cat = self.catalog.read().unwrap_or_else(|p| p.into_inner());
+        let cat = lock::read(&self.catalog);
         cat.table(name).cloned()
     }
 
@@ -111,19 +114,11 @@ impl Inner {
     }
 
     pub(crate) fn region_by_id(&self, id: u64) -> Option<Arc<Region>> {
-        self.catalog
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .region_by_id(id)
+        lock::read(&self.catalog).region_by_id(id)
     }
 
     pub(crate) fn all_regions(&self) -> Vec<Arc<Region>> {
-        self.catalog
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .all_regions()
-            .cloned()
-            .collect()
+        lock::read(&self.catalog).all_regions().cloned().collect()
     }
 }
 

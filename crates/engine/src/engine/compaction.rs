@@ -5,6 +5,8 @@ use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, CellType, KeyValue};
 use crate::compaction_policy;
 use crate::error::Result;
+use crate::hook::HookPoint;
+use crate::lock;
 use crate::metrics::Metrics;
 use crate::read::{CompactionMatcher, MergeCursor, Source};
 use crate::region::Region;
@@ -48,6 +50,7 @@ impl Inner {
                 return Ok(false);
             }
             store.cancel_minor.store(true, Ordering::Release);
+            self.hook(HookPoint::CompactionWaiting { region: region.id });
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         let _guard = CompactingGuard(&store);
@@ -121,6 +124,10 @@ impl Inner {
                 }
             }
         });
+        self.hook(HookPoint::CompactionMerging {
+            region: region.id,
+            major,
+        });
         let output = self
             .write_store_file(region.id, &family_desc, all_files, expected_keys, &mut iter)
             .map_err(|e| self.job_failed(region, "compaction", e))?;
@@ -134,9 +141,10 @@ impl Inner {
             Metrics::inc(&self.metrics.compactions_cancelled);
             return Ok(false);
         }
+        self.hook(HookPoint::CompactionFileWritten { region: region.id });
         let removed: Vec<u64> = chosen.iter().map(|f| f.number).collect();
         {
-            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            let _m = lock::lock(&self.manifest_lock);
             if region.is_closed()
                 || region
                     .store(family)

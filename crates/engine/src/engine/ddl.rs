@@ -9,6 +9,8 @@
 use super::catalog::TableEntry;
 use super::Inner;
 use crate::error::{Error, Result};
+use crate::hook::HookPoint;
+use crate::lock;
 use crate::region::{CloseReason, Region};
 use crate::region_jobs::PauseGuard;
 use crate::schema::{ColumnFamilyDescriptor, TableDescriptor, TableName};
@@ -42,7 +44,7 @@ impl Inner {
 
     /// Creates a table with regions split at `split_keys`.
     pub(crate) fn create_table(&self, desc: TableDescriptor, split_keys: &[Vec<u8>]) -> Result<()> {
-        self.check_open()?;
+        let _op = self.enter()?;
         desc.validate()?;
         let mut keys: Vec<Vec<u8>> = split_keys.to_vec();
         keys.sort();
@@ -52,10 +54,10 @@ impl Inner {
                 "split keys must not be empty".into(),
             ));
         }
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
-        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _ddl = lock::lock(&self.ddl_lock);
+        let _m = lock::lock(&self.manifest_lock);
         {
-            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let mut cat = lock::write(&self.catalog);
             if !cat.has_namespace(desc.name.namespace()) {
                 return Err(Error::NamespaceNotFound(desc.name.namespace().to_string()));
             }
@@ -88,7 +90,14 @@ impl Inner {
     fn pause_table(&self, name: &TableName) -> Result<(Arc<TableEntry>, Vec<PauseGuard>)> {
         loop {
             let entry = self.table_entry(name)?;
-            let paused: Vec<PauseGuard> = entry.regions.iter().map(|r| r.jobs.pause()).collect();
+            let paused: Vec<PauseGuard> = entry
+                .regions
+                .iter()
+                .map(|r| {
+                    r.jobs
+                        .pause_then(|| self.hook(HookPoint::PauseWaiting { region: r.id }))
+                })
+                .collect();
             let now = self.table_entry(name)?;
             let same = now.regions.len() == entry.regions.len()
                 && now
@@ -103,8 +112,8 @@ impl Inner {
     }
 
     pub(crate) fn set_enabled(&self, name: &TableName, enabled: bool) -> Result<()> {
-        self.check_open()?;
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _op = self.enter()?;
+        let _ddl = lock::lock(&self.ddl_lock);
         let entry = self.table_entry(name)?;
         if entry.enabled == enabled {
             return Err(if enabled {
@@ -124,9 +133,9 @@ impl Inner {
             }
         }
         let (entry, _paused) = self.pause_table(name)?;
-        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _m = lock::lock(&self.manifest_lock);
         {
-            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let mut cat = lock::write(&self.catalog);
             let t = cat
                 .tables
                 .get_mut(name)
@@ -144,19 +153,15 @@ impl Inner {
     /// [`Error::TableNotFound`]; the files' bytes stay readable through descriptors already
     /// open until their last reader closes.
     pub(crate) fn drop_table(&self, name: &TableName) -> Result<()> {
-        self.check_open()?;
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _op = self.enter()?;
+        let _ddl = lock::lock(&self.ddl_lock);
         let (entry, _paused) = self.pause_table(name)?;
         if entry.enabled {
             return Err(Error::TableNotDisabled(name.to_string()));
         }
         {
-            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
-            self.catalog
-                .write()
-                .unwrap_or_else(|p| p.into_inner())
-                .tables
-                .remove(name);
+            let _m = lock::lock(&self.manifest_lock);
+            lock::write(&self.catalog).tables.remove(name);
             self.persist()?;
         }
         self.release_regions(&entry.regions, CloseReason::Dropped);
@@ -168,9 +173,9 @@ impl Inner {
     fn release_regions(&self, regions: &[Arc<Region>], reason: CloseReason) {
         // Under the manifest lock, so a concurrent flush either installed first or finds the
         // region closed: each memstore byte is released once.
-        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _m = lock::lock(&self.manifest_lock);
         for r in regions {
-            let _w = r.updates.write().unwrap_or_else(|p| p.into_inner());
+            let _w = lock::write(&r.updates);
             r.close(reason);
             let mut bytes = 0;
             for s in r.stores().values() {
@@ -188,13 +193,13 @@ impl Inner {
     /// Empties a table, keeping its schema and (when `preserve_splits`) its region boundaries.
     /// Like HBase, the table must be disabled first; it is enabled afterwards.
     pub(crate) fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
-        self.check_open()?;
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _op = self.enter()?;
+        let _ddl = lock::lock(&self.ddl_lock);
         let (_entry, _paused) = self.pause_table(name)?;
         let old = {
-            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            let _m = lock::lock(&self.manifest_lock);
             let old = {
-                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+                let mut cat = lock::write(&self.catalog);
                 let t = cat
                     .tables
                     .get_mut(name)
@@ -232,9 +237,9 @@ impl Inner {
         family: ColumnFamilyDescriptor,
         must_exist: Option<bool>,
     ) -> Result<()> {
-        self.check_open()?;
+        let _op = self.enter()?;
         family.validate()?;
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _ddl = lock::lock(&self.ddl_lock);
         let entry = self.table_entry(name)?;
         let exists = entry.descriptor.family(&family.name).is_some();
         match must_exist {
@@ -252,9 +257,9 @@ impl Inner {
             }
             _ => {}
         }
-        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _m = lock::lock(&self.manifest_lock);
         {
-            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let mut cat = lock::write(&self.catalog);
             let t = cat
                 .tables
                 .get_mut(name)
@@ -280,8 +285,8 @@ impl Inner {
     /// Removes a family and its data, online. The table's regions are paused meanwhile, so no
     /// flush or compaction of the family runs while its files go.
     pub(crate) fn delete_family(&self, name: &TableName, family: &[u8]) -> Result<()> {
-        self.check_open()?;
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _op = self.enter()?;
+        let _ddl = lock::lock(&self.ddl_lock);
         let (entry, _paused) = self.pause_table(name)?;
         if entry.descriptor.family(family).is_none() {
             return Err(Error::NoSuchColumnFamily {
@@ -296,9 +301,9 @@ impl Inner {
         }
         let mut removed = Vec::new();
         {
-            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            let _m = lock::lock(&self.manifest_lock);
             {
-                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+                let mut cat = lock::write(&self.catalog);
                 let t = cat
                     .tables
                     .get_mut(name)
@@ -306,7 +311,7 @@ impl Inner {
                     .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
                 t.descriptor.families.retain(|f| f.name != family);
                 for r in &t.regions {
-                    let _w = r.updates.write().unwrap_or_else(|p| p.into_inner());
+                    let _w = lock::write(&r.updates);
                     if let Some(s) = r.store(family) {
                         self.release_memstore(s.memstore_size());
                         removed.push((r.id, s));

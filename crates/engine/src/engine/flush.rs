@@ -4,6 +4,8 @@ use super::Inner;
 use crate::block_file::{BlockFileReader, BlockFileWriter, FileOptions};
 use crate::cell::KeyValue;
 use crate::error::{IoContext, Result};
+use crate::hook::HookPoint;
+use crate::lock;
 use crate::metrics::Metrics;
 use crate::read::CompactionMatcher;
 use crate::region::Region;
@@ -74,9 +76,9 @@ impl Inner {
         let Some(_job) = region.jobs.start() else {
             return Ok(());
         };
-        let _one_at_a_time = region.flush_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _one_at_a_time = lock::lock(&region.flush_lock);
         let (flush_seq, snapshots) = {
-            let _w = region.updates.write().unwrap_or_else(|p| p.into_inner());
+            let _w = lock::write(&region.updates);
             let seq = self.mvcc.last_allocated();
             let snaps: Vec<_> = region
                 .stores()
@@ -115,10 +117,11 @@ impl Inner {
                     )
                     .map_err(|e| self.job_failed(region, "flush", e))?;
                 installs.push((store.clone(), snap.clone(), file));
+                self.hook(HookPoint::FlushFileWritten { region: region.id });
             }
         }
         {
-            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            let _m = lock::lock(&self.manifest_lock);
             if region.is_closed() {
                 // Split or dropped meanwhile; its data went with it.
                 return Ok(());
@@ -146,6 +149,7 @@ impl Inner {
             self.persist()?;
             self.release_memstore(freed);
         }
+        self.hook(HookPoint::FlushManifestWritten { region: region.id });
         self.memstore_drained.notify_all();
         if !installs.is_empty() {
             Metrics::inc(&self.metrics.flushes);

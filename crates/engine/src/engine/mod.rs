@@ -23,8 +23,10 @@ pub use scanner::RegionScanner;
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};
+use crate::lock;
 use crate::metrics::Metrics;
 use crate::mvcc::Mvcc;
+use crate::poison::Poison;
 use crate::wal::Wal;
 use catalog::Catalog;
 use std::collections::BTreeMap;
@@ -58,7 +60,8 @@ pub(crate) struct Inner {
     pub(crate) manifest_lock: Mutex<()>,
     pub(crate) next_file: AtomicU64,
     pub(crate) next_region: AtomicU64,
-    poison: Mutex<Option<String>>,
+    /// Set by the first failure of shared durable state or panic; shared with the WAL.
+    pub(crate) poison: Arc<Poison>,
     closed: AtomicBool,
     pub(crate) work: Mutex<WorkQueue>,
     pub(crate) work_ready: Condvar,
@@ -75,15 +78,22 @@ impl Inner {
         if self.closed.load(Ordering::Acquire) {
             return Err(Error::Closed);
         }
-        if let Some(p) = self
-            .poison
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_ref()
-        {
-            return Err(Error::Poisoned(p.clone()));
+        self.poison.check()
+    }
+
+    /// Checks the engine is open and unpoisoned, and returns a guard for the operation that
+    /// follows on this thread: if the operation panics, the guard's `Drop` poisons the engine
+    /// (a panic may leave a structure behind a lock half-updated; the rule is in `lock.rs`).
+    pub(crate) fn enter(&self) -> Result<Operation<'_>> {
+        self.check_open()?;
+        Ok(Operation(self, crate::poison::running(&self.poison)))
+    }
+
+    /// Runs the test hook, if any, at `point` (`hook.rs`).
+    pub(crate) fn hook(&self, point: crate::hook::HookPoint) {
+        if let Some(h) = &self.opts.hook {
+            h.call(point);
         }
-        Ok(())
     }
 
     /// Records a failure of shared durable state (the WAL, the manifest, an fsync) that leaves
@@ -91,10 +101,7 @@ impl Inner {
     /// [`Error::Poisoned`]. A failure on one region's files marks that region instead
     /// (`region_failure.rs`).
     pub(crate) fn poison(&self, why: &str) {
-        let mut g = self.poison.lock().unwrap_or_else(|p| p.into_inner());
-        if g.is_none() {
-            *g = Some(why.to_string());
-        }
+        self.poison.set(why);
     }
 
     /// The file system every file operation goes through (`EngineOptions::fs`).
@@ -127,27 +134,16 @@ impl Inner {
     /// The smallest read point any open scanner or new reader may use.
     pub(crate) fn smallest_read_point(&self) -> u64 {
         let rp = self.mvcc.read_point();
-        let g = self
-            .scanner_read_points
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let g = lock::lock(&self.scanner_read_points);
         g.keys().next().map_or(rp, |&s| s.min(rp))
     }
 
     pub(crate) fn register_read_point(&self, rp: u64) {
-        *self
-            .scanner_read_points
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry(rp)
-            .or_default() += 1;
+        *lock::lock(&self.scanner_read_points).entry(rp).or_default() += 1;
     }
 
     pub(crate) fn release_read_point(&self, rp: u64) {
-        let mut g = self
-            .scanner_read_points
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.scanner_read_points);
         if let Some(c) = g.get_mut(&rp) {
             *c -= 1;
             if *c == 0 {
@@ -166,9 +162,24 @@ impl Inner {
     }
 
     pub(crate) fn request(&self, f: impl FnOnce(&mut WorkQueue)) {
-        let mut g = self.work.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.work);
         f(&mut g);
         self.work_ready.notify_all();
+    }
+}
+
+/// An operation in progress on a caller's thread ([`Inner::enter`]): poisons the engine if the
+/// operation panics, and marks the thread as running the engine meanwhile (a lock found
+/// poisoned on it poisons the engine at once, `lock.rs`).
+pub(crate) struct Operation<'a>(&'a Inner, crate::poison::Running);
+
+impl Drop for Operation<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0
+                .poison
+                .set("an operation panicked on a caller's thread (see its panic message)");
+        }
     }
 }
 
@@ -193,16 +204,24 @@ impl Drop for Workers {
 
 fn shutdown(inner: &Arc<Inner>, handles: &Mutex<Vec<JoinHandle<()>>>) {
     inner.request(|w| w.stop = true);
-    let hs: Vec<_> = handles
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .drain(..)
-        .collect();
+    let hs: Vec<_> = lock::lock(handles).drain(..).collect();
     for h in hs {
-        let _ = h.join();
+        let name = h.thread().name().unwrap_or("worker").to_string();
+        // Workers catch their own panics (`background.rs`); one that escaped still poisons.
+        if let Err(payload) = h.join() {
+            inner.poison(&format!(
+                "background {name} panicked: {}",
+                crate::poison::panic_message(&*payload)
+            ));
+        }
     }
     if !inner.closed.swap(true, Ordering::AcqRel) {
-        let _ = inner.wal.flush_buffer();
+        // Buffered (ASYNC_WAL) records are written now; a failure is not lost silently: the
+        // WAL poisons the engine and says so, and the records are replayed from what reached
+        // the segment at the next open.
+        if let Err(e) = inner.wal.flush_buffer() {
+            eprintln!("ferrobase: writing buffered WAL records at close failed: {e}");
+        }
     }
 }
 
@@ -233,6 +252,14 @@ impl Engine {
     /// handle fail with [`Error::Closed`].
     pub fn close(&self) {
         shutdown(&self.inner, &self.workers.handles);
+    }
+
+    /// Why the engine is poisoned, once it is: the first failure of shared durable state (a
+    /// WAL write or sync, a manifest write, an fsync) or the first panic of a background worker
+    /// or an operation. Every call then fails with [`Error::Poisoned`] carrying this reason;
+    /// reopening the directory recovers.
+    pub fn poisoned(&self) -> Option<String> {
+        self.inner.poison.reason().map(str::to_string)
     }
 
     /// The engine's counters.

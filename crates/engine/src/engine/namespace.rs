@@ -4,17 +4,18 @@
 
 use super::Inner;
 use crate::error::{Error, Result};
+use crate::lock;
 use crate::schema::{is_builtin_namespace, validate_namespace};
 
 impl Inner {
     /// Creates namespace `ns`.
     pub(crate) fn create_namespace(&self, ns: &str) -> Result<()> {
-        self.check_open()?;
+        let _op = self.enter()?;
         validate_namespace(ns)?;
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
-        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _ddl = lock::lock(&self.ddl_lock);
+        let _m = lock::lock(&self.manifest_lock);
         {
-            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let mut cat = lock::write(&self.catalog);
             if cat.has_namespace(ns) {
                 return Err(Error::NamespaceExists(ns.to_string()));
             }
@@ -25,16 +26,16 @@ impl Inner {
 
     /// Drops namespace `ns`, which must exist, hold no table and not be `default` or `hbase`.
     pub(crate) fn drop_namespace(&self, ns: &str) -> Result<()> {
-        self.check_open()?;
+        let _op = self.enter()?;
         if is_builtin_namespace(ns) {
             return Err(Error::IllegalArgument(format!(
                 "Reserved namespace {ns} cannot be removed."
             )));
         }
-        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
-        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _ddl = lock::lock(&self.ddl_lock);
+        let _m = lock::lock(&self.manifest_lock);
         {
-            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let mut cat = lock::write(&self.catalog);
             if !cat.namespaces.contains(ns) {
                 return Err(Error::NamespaceNotFound(ns.to_string()));
             }
@@ -52,8 +53,8 @@ impl Inner {
 
     /// Every namespace, sorted, `default` and `hbase` included.
     pub(crate) fn namespaces(&self) -> Result<Vec<String>> {
-        self.check_open()?;
-        let cat = self.catalog.read().unwrap_or_else(|p| p.into_inner());
+        let _op = self.enter()?;
+        let cat = lock::read(&self.catalog);
         let mut all: Vec<String> = cat.namespaces.iter().cloned().collect();
         all.extend(["default".to_string(), "hbase".to_string()]);
         all.sort();

@@ -2,6 +2,7 @@
 
 use crate::clock::{Clock, SystemClock};
 use crate::fs::FileSystem;
+use crate::hook::Hook;
 use crate::schema::Durability;
 use std::sync::Arc;
 use std::time::Duration;
@@ -73,6 +74,9 @@ pub struct EngineOptions {
     /// Every file and directory operation goes through this (default: the operating system's,
     /// [`crate::fs::OsFileSystem`]); tests put an in-memory, fault-injecting one here.
     pub fs: Arc<dyn FileSystem>,
+    /// Test code run at named points of background jobs (default `None`; see
+    /// [`crate::hook`]): pause points, panicking jobs, kill points.
+    pub hook: Option<Hook>,
 }
 
 impl Default for EngineOptions {
@@ -91,6 +95,7 @@ impl Default for EngineOptions {
             default_durability: Durability::SyncWal,
             clock: Arc::new(SystemClock),
             fs: crate::fs::os(),
+            hook: None,
         }
     }
 }

@@ -7,9 +7,11 @@ use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
+use crate::lock;
 use crate::manifest;
 use crate::metrics::Metrics;
 use crate::mvcc::Mvcc;
+use crate::poison::Poison;
 use crate::region::Region;
 use crate::store::{Store, StoreFile};
 use crate::wal::{self, SegmentEnd, Wal};
@@ -155,6 +157,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         }
     }
     let next_segment = segments.last().map_or(1, |n| n + 1);
+    let poison = Arc::new(Poison::new());
     let wal = Wal::create(
         fs_handle.clone(),
         &wal_dir,
@@ -163,6 +166,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         max_seq,
         opts.wal_segment_bytes,
         metrics.clone(),
+        poison.clone(),
     )?;
     let inner = Inner {
         dir: dir.to_path_buf(),
@@ -175,7 +179,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         manifest_lock: Mutex::new(()),
         next_file: AtomicU64::new(data.next_file_number.max(1)),
         next_region: AtomicU64::new(data.next_region_id.max(1)),
-        poison: Mutex::new(None),
+        poison,
         closed: AtomicBool::new(false),
         work: Mutex::new(WorkQueue::default()),
         work_ready: Condvar::new(),
@@ -193,10 +197,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         }
     }
     {
-        let _g = inner
-            .manifest_lock
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let _g = lock::lock(&inner.manifest_lock);
         inner.persist()?;
     }
     inner.wal.delete_obsolete(inner.min_unflushed_seq())?;

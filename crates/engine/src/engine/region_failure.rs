@@ -51,7 +51,7 @@ impl Inner {
     /// and a flush requested for whatever its memstores hold. Returns whether the region had
     /// failed. When a file still does not read, the region stays failed and the error says why.
     pub(crate) fn reopen_region(&self, region: &Arc<Region>) -> Result<bool> {
-        self.check_open()?;
+        let _op = self.enter()?;
         if region.failure().is_none() {
             return Ok(false);
         }

@@ -9,6 +9,7 @@ use super::Inner;
 use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, Result};
+use crate::lock;
 use crate::memstore::MemstoreScanner;
 use crate::metrics::Metrics;
 use crate::read::{MergeCursor, Source};
@@ -54,7 +55,7 @@ impl Inner {
         let Some(_paused) = region.jobs.pause_for_split() else {
             return Ok(false);
         };
-        let _w = region.updates.write().unwrap_or_else(|p| p.into_inner());
+        let _w = lock::write(&region.updates);
         if region.is_closed() || region.jobs.is_offline() {
             return Ok(false);
         }
@@ -136,9 +137,9 @@ impl Inner {
             right_stores,
         ));
         {
-            let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+            let _m = lock::lock(&self.manifest_lock);
             {
-                let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+                let mut cat = lock::write(&self.catalog);
                 // The table may have been disabled or dropped meanwhile (disabling takes the
                 // region offline first): the split is abandoned, the parent stays as it was.
                 let pos = cat

@@ -4,6 +4,7 @@ use super::{Inner, MAX_ROW_LENGTH};
 use crate::cell::{CellKey, CellType, KeyValue, LATEST_TIMESTAMP};
 use crate::client::{Get, Mutation, MutationCell};
 use crate::error::{Error, Result};
+use crate::lock;
 use crate::metrics::Metrics;
 use crate::region::Region;
 use crate::schema::{Durability, TableDescriptor, TableName};
@@ -17,7 +18,7 @@ impl Inner {
     /// Applies `mutations` to `table`. Each row's mutation is atomic; rows in the same region
     /// share one WAL record and sequence id.
     pub(crate) fn mutate(&self, table: &TableName, mutations: Vec<Mutation>) -> Result<()> {
-        self.check_open()?;
+        let _op = self.enter()?;
         let entry = self.enabled_table(table)?;
         for m in &mutations {
             self.validate(&entry.descriptor, m)?;
@@ -133,7 +134,7 @@ impl Inner {
         region: &Arc<Region>,
         muts: Vec<Mutation>,
     ) -> Result<Option<Vec<Mutation>>> {
-        let _updates = region.updates.read().unwrap_or_else(|p| p.into_inner());
+        let _updates = lock::read(&region.updates);
         if region.is_closed() {
             return Ok(Some(muts));
         }
@@ -301,14 +302,10 @@ impl Inner {
             return;
         }
         Metrics::inc(&self.metrics.write_stalls);
-        let mut g = self.memstore_wait.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.memstore_wait);
         while self.global_memstore.load(Ordering::Acquire) >= limit && self.check_open().is_ok() {
             self.request_largest_flush();
-            g = self
-                .memstore_drained
-                .wait_timeout(g, Duration::from_millis(50))
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
+            g = lock::wait_timeout(&self.memstore_drained, g, Duration::from_millis(50));
         }
     }
 

@@ -828,12 +828,10 @@ mod tests {
             b"true",
             b"\xff",
         ];
-        let mut seed = 1u64;
+        let mut rng = ferrobase_testkit::Rng::from_state(1);
         for _ in 0..20_000 {
             let mut s = Vec::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             let n = (seed % 12) as usize;
             let mut x = seed;
             for _ in 0..n {

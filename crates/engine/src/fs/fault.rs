@@ -8,6 +8,8 @@
 //! (one lock over the whole tree: made for correctness tests, not speed).
 
 use super::{DirEntry, FileLock, FileSystem, ReadableFile, WritableFile};
+use crate::lock;
+use ferrobase_testkit::Rng;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::io;
@@ -285,26 +287,6 @@ impl State {
     }
 }
 
-/// Small deterministic generator for the power cut's choices.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
-}
-
 /// The in-memory, fault-injecting file system. Clones share one tree.
 #[derive(Debug, Clone)]
 pub struct FaultFileSystem {
@@ -339,7 +321,7 @@ impl FaultFileSystem {
     }
 
     fn lock_state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        lock::lock(&self.state)
     }
 
     /// Arms `fault`. Several may be armed; each fires once.
@@ -384,7 +366,7 @@ impl FaultFileSystem {
         let mut g = self.lock_state();
         let mut rng = match mode {
             CutMode::DropUnsynced => None,
-            CutMode::KeepRandom { seed } => Some(Rng(seed | 1)),
+            CutMode::KeepRandom { seed } => Some(Rng::from_state(seed | 1)),
         };
         let mut dir_ids: Vec<u64> = g.dirs.keys().copied().collect();
         dir_ids.sort_unstable();
@@ -474,7 +456,7 @@ struct MemWritable {
 
 impl MemWritable {
     fn lock_state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        lock::lock(&self.state)
     }
 }
 
@@ -520,7 +502,7 @@ struct MemReadable {
 
 impl ReadableFile for MemReadable {
     fn len(&self) -> io::Result<u64> {
-        let g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let g = lock::lock(&self.state);
         if g.dead {
             return Err(eio());
         }
@@ -528,7 +510,7 @@ impl ReadableFile for MemReadable {
     }
 
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.state);
         g.check(OpKind::Read, &[&self.path])?;
         let f = g.files.get(&self.ino).ok_or_else(not_found)?;
         let src = usize::try_from(offset)
@@ -550,7 +532,7 @@ impl FileLock for MemLock {}
 
 impl Drop for MemLock {
     fn drop(&mut self) {
-        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock::lock(&self.state);
         if g.locks.get(&self.path) == Some(&self.token) {
             g.locks.remove(&self.path);
         }

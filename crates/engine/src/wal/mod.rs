@@ -15,7 +15,9 @@ pub use record::{WalCell, WalEdit};
 use crate::byte_reader::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::{FileSystem, WritableFile};
+use crate::lock;
 use crate::metrics::Metrics;
+use crate::poison::Poison;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -65,7 +67,6 @@ struct Inner {
     /// Threads waiting on `done`; a writer wakes them only when there are any (a wake is a
     /// system call even when nobody waits).
     waiters: usize,
-    error: Option<String>,
 }
 
 /// The engine's write-ahead log. Thread-safe.
@@ -76,6 +77,9 @@ pub struct Wal {
     inner: Mutex<Inner>,
     done: Condvar,
     metrics: Arc<Metrics>,
+    /// The engine's poison flag: a failed write, sync or segment roll sets it (memory is then
+    /// ahead of the log), and every append and wait checks it first.
+    poison: Arc<Poison>,
 }
 
 impl std::fmt::Debug for Wal {
@@ -150,7 +154,12 @@ fn create_segment(fs: &dyn FileSystem, dir: &Path, number: u64) -> Result<Arc<dy
 
 impl Wal {
     /// Starts a new segment numbered `number` in `dir`. Segments `old` (already replayed) are
-    /// tracked as closed with `old_max_seq`, so they are deleted once flushed.
+    /// tracked as closed with `old_max_seq`, so they are deleted once flushed. A failure of a
+    /// later write, sync or roll sets `poison`, the engine's flag.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the engine's open passes each piece of its state once"
+    )]
     pub fn create(
         fs: Arc<dyn FileSystem>,
         dir: &Path,
@@ -159,6 +168,7 @@ impl Wal {
         old_max_seq: u64,
         segment_bytes: u64,
         metrics: Arc<Metrics>,
+        poison: Arc<Poison>,
     ) -> Result<Wal> {
         let file = create_segment(&*fs, dir, number)?;
         Ok(Wal {
@@ -187,23 +197,21 @@ impl Wal {
                 busy: false,
                 writeback_from: 0,
                 waiters: 0,
-                error: None,
             }),
             done: Condvar::new(),
             metrics,
+            poison,
         })
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        lock::lock(&self.inner)
     }
 
     /// Appends `edit` and waits as `level` says.
     pub fn append(&self, edit: &WalEdit, level: SyncLevel) -> Result<()> {
+        self.poison.check()?;
         let mut g = self.lock();
-        if let Some(e) = &g.error {
-            return Err(Error::Poisoned(e.clone()));
-        }
         // Encoded in place after room for the length and CRC, which are filled in after.
         let start = g.buf.len();
         g.buf.extend_from_slice(&[0; 8]);
@@ -249,15 +257,13 @@ impl Wal {
             g.sync_wanted = g.sync_wanted.max(ticket);
         }
         loop {
-            if let Some(e) = &g.error {
-                return Err(Error::Poisoned(e.clone()));
-            }
+            self.poison.check()?;
             if g.written >= ticket && (!sync || g.synced >= ticket) {
                 return Ok(());
             }
             if g.busy {
                 g.waiters += 1;
-                g = self.done.wait(g).unwrap_or_else(|p| p.into_inner());
+                g = lock::wait(&self.done, g);
                 g.waiters -= 1;
                 continue;
             }
@@ -275,10 +281,10 @@ impl Wal {
             let writeback = (end - g.writeback_from >= WRITEBACK_BYTES || do_sync)
                 .then_some((g.writeback_from, end));
             drop(g);
-            let written: std::io::Result<()> = (|| {
-                file.append(&buf)?;
+            let written: std::result::Result<(), (&str, std::io::Error)> = (|| {
+                file.append(&buf).map_err(|e| ("write", e))?;
                 if do_sync {
-                    file.sync_data()?;
+                    file.sync_data().map_err(|e| ("sync", e))?;
                 } else if let Some((from, to)) = writeback {
                     file.start_writeback(from, to - from);
                     Metrics::inc(&self.metrics.wal_writebacks);
@@ -286,7 +292,12 @@ impl Wal {
                 Ok(())
             })();
             // The path is spelled out only for an error (no allocation per write).
-            let res: Result<()> = written.or_else(|e| Err(e).at(&segment_path(&self.dir, number)));
+            let res = written.map_err(|(step, e)| {
+                format!(
+                    "WAL {step} failed on {}: {e}",
+                    segment_path(&self.dir, number).display()
+                )
+            });
             g = self.lock();
             g.busy = false;
             let written_len = buf.len();
@@ -307,12 +318,13 @@ impl Wal {
                     }
                     g.max_seq = g.max_seq.max(buf_max);
                     if g.size >= self.segment_bytes {
-                        if let Err(e) = self.roll(&mut g) {
-                            g.error = Some(e.to_string());
-                        }
+                        // A failure poisons (in `roll`); the loop's check reports it.
+                        let _ = self.roll(&mut g);
                     }
                 }
-                Err(e) => g.error = Some(format!("WAL write failed: {e}")),
+                Err(reason) => {
+                    self.poison.set(reason);
+                }
             }
             if g.waiters > 0 {
                 self.done.notify_all();
@@ -320,7 +332,15 @@ impl Wal {
         }
     }
 
+    /// Closes the active segment and starts the next; a failure poisons the engine (the
+    /// closed segment may not be on disk, or there is no segment to append to).
     fn roll(&self, g: &mut Inner) -> Result<()> {
+        self.roll_inner(g).inspect_err(|e| {
+            self.poison.set(format!("WAL segment roll failed: {e}"));
+        })
+    }
+
+    fn roll_inner(&self, g: &mut Inner) -> Result<()> {
         let path = segment_path(&self.dir, g.number);
         g.file.sync_data().synced(&path)?;
         let next = g.number + 1;
@@ -433,6 +453,7 @@ mod tests {
             0,
             64 << 20,
             metrics.clone(),
+            Arc::default(),
         )
         .unwrap();
         // 10 MiB of 64 KiB records, written to the OS but never synced by a writer.
@@ -472,6 +493,7 @@ mod tests {
                 0,
                 4096,
                 Arc::new(Metrics::default()),
+                Arc::default(),
             )
             .unwrap(),
         );
@@ -523,6 +545,7 @@ mod tests {
             0,
             1 << 30,
             Arc::new(Metrics::default()),
+            Arc::default(),
         )
         .unwrap();
         for s in 1..=10 {

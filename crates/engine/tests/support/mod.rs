@@ -1,4 +1,4 @@
-//! Shared test support: the reference model, the files of a data directory, the random generator.
+//! Shared test support: the reference model, the files of a data directory, pause points.
 pub mod files;
+pub mod gate;
 pub mod model;
-pub mod rng;

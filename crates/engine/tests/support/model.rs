@@ -1,5 +1,11 @@
 //! A reference model of HBase's read semantics: every cell ever written kept in a plain
 //! vector, and reads answered by filtering it declaratively. It shares no code with the engine.
+//!
+//! Time for TTL is the model's `now` (milliseconds), which the test keeps equal to the engine's
+//! manual clock: a cell is expired when its timestamp is below `now - TTL`. Reads skip expired
+//! versions past the family's MIN_VERSIONS (counted among the versions the read would return);
+//! flushes and compactions drop them the same way, and drop expired delete markers when
+//! MIN_VERSIONS is 0 (HBase's `ScanQueryMatcher` and `ColumnTracker.checkVersions`).
 
 #![allow(dead_code)]
 
@@ -28,6 +34,23 @@ pub struct MFamily {
     pub name: Vec<u8>,
     pub versions: usize,
     pub keep_deleted: bool,
+    /// Versions kept past the TTL.
+    pub min_versions: usize,
+    /// Time to live in milliseconds; `None`: forever.
+    pub ttl_ms: Option<i64>,
+}
+
+impl MFamily {
+    /// A family keeping `versions` versions, forever, without MIN_VERSIONS.
+    pub fn new(name: &str, versions: usize, keep_deleted: bool) -> Self {
+        MFamily {
+            name: name.as_bytes().to_vec(),
+            versions,
+            keep_deleted,
+            min_versions: 0,
+            ttl_ms: None,
+        }
+    }
 }
 
 /// A read against the model.
@@ -47,6 +70,8 @@ pub struct Model {
     pub families: Vec<MFamily>,
     pub cells: Vec<MCell>,
     pub seq: u64,
+    /// The time TTL is measured against, in milliseconds since the epoch.
+    pub now: i64,
 }
 
 /// What a read returns for one cell: (family, qualifier, ts, type, value).
@@ -58,7 +83,13 @@ impl Model {
             families,
             cells: Vec::new(),
             seq: 0,
+            now: 0,
         }
+    }
+
+    /// Whether a cell of `fam` at `ts` is past its TTL now.
+    fn expired(&self, fam: &MFamily, ts: i64) -> bool {
+        fam.ttl_ms.is_some_and(|ttl| ts < self.now - ttl)
     }
 
     /// Records one mutation's cells, all with one new sequence id.
@@ -132,11 +163,17 @@ impl Model {
                         .then(b.seq.cmp(&a.seq))
                 });
                 if read.raw {
-                    for c in col
+                    for (i, c) in col
                         .into_iter()
                         .filter(|c| c.ts >= read.min_ts && c.ts < read.max_ts)
                         .take(read.versions)
+                        .enumerate()
                     {
+                        // Past MIN_VERSIONS an expired version ends the column (older ones
+                        // are expired too).
+                        if i + 1 > fam.min_versions && self.expired(fam, c.ts) {
+                            break;
+                        }
                         out.push((
                             c.family.clone(),
                             c.qualifier.clone(),
@@ -174,6 +211,9 @@ impl Model {
                     last_ts = Some(p.ts);
                     n += 1;
                     if n > read.versions.min(fam.versions) {
+                        break;
+                    }
+                    if n > fam.min_versions && self.expired(fam, p.ts) {
                         break;
                     }
                     out.push((
@@ -247,7 +287,12 @@ impl Model {
                 .filter(|c| c.kind.is_delete())
                 .collect();
             if keep_markers || fam.keep_deleted {
-                keep.extend(markers.iter().map(|m| (*m).clone()));
+                keep.extend(
+                    markers
+                        .iter()
+                        .filter(|m| fam.min_versions > 0 || !self.expired(&fam, m.ts))
+                        .map(|m| (*m).clone()),
+                );
             }
             let mut quals: Vec<&Vec<u8>> = mine.iter().map(|c| &c.qualifier).collect();
             quals.sort();
@@ -261,7 +306,13 @@ impl Model {
                     .collect();
                 puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
                 puts.dedup_by(|b, a| a.ts == b.ts);
-                keep.extend(puts.into_iter().take(fam.versions).cloned());
+                keep.extend(
+                    puts.into_iter()
+                        .take(fam.versions)
+                        .enumerate()
+                        .take_while(|(i, p)| *i < fam.min_versions || !self.expired(&fam, p.ts))
+                        .map(|(_, p)| p.clone()),
+                );
             }
         }
         keep

@@ -312,6 +312,15 @@ impl Shell {
                         .into());
                     }
                 }
+                if let Some(reason) = self.conn.poisoned() {
+                    // Every call would fail with this reason; say it instead of a summary.
+                    self.line(&format!(
+                        "1 active master, 0 backup masters, 0 servers, 1 dead ({}): engine \
+                         poisoned: {reason}",
+                        self.conn.describe()
+                    ));
+                    return Ok(());
+                }
                 let tables = self.conn.list_tables().map_err(client)?;
                 let mut regions = 0;
                 for t in &tables {

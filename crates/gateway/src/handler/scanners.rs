@@ -34,6 +34,10 @@ impl Scanners {
         }
     }
 
+    /// The id → scanner map. A poisoned map lock is recovered: every critical section on it is
+    /// one `HashMap` insert, remove, get or retain whose closure only reads a timestamp, none of
+    /// which can panic half-way (a failed allocation aborts), so the map is consistent. A
+    /// scanner's own lock is treated differently (`scanner_get`).
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<i32, Arc<Mutex<Entry>>>> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -166,7 +170,14 @@ impl Handler {
         let id = a.i32(1)?;
         let n = if list { a.i32(2)?.max(0) as usize } else { 1 };
         let entry = self.scanners.map().get(&id).cloned().ok_or_else(invalid)?;
-        let mut e = entry.lock().unwrap_or_else(|p| p.into_inner());
+        let Ok(mut e) = entry.lock() else {
+            // A call on this scanner panicked while reading it: where it stopped is unknown,
+            // so the scanner is closed rather than continued from a half-advanced position.
+            self.scanners.map().remove(&id);
+            return Err(ServiceError::Internal(format!(
+                "scanner {id} was closed: an earlier call on it failed part-way"
+            )));
+        };
         e.last_used = Instant::now();
         let rows = e.scanner.next_batch_within(n, self.max_result_bytes)?;
         let sorted = e.sorted;
