@@ -10,6 +10,7 @@ use ferrobase_engine::{
 use ferrobase_gateway::thrift::{
     Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
 };
+use ferrobase_gateway::tls::{ClientWire, TlsClient, Wire};
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -24,7 +25,8 @@ const REPLY_LIMITS: Limits = Limits {
 /// A connection to a Thrift gateway. Calls are serialised on one socket.
 pub struct Remote {
     addr: String,
-    io: Mutex<(BufReader<TcpStream>, TcpStream, i32)>,
+    /// The socket (plain or TLS) behind its read buffer, and the last sequence id.
+    io: Mutex<(BufReader<ClientWire>, i32)>,
     /// Whether the gateway answers `ferrobaseAdmin` (a ferrobase gateway), learnt on first need.
     ferrobase: OnceLock<bool>,
 }
@@ -158,16 +160,44 @@ fn row_result(v: &TValue) -> Option<RowResult> {
     Some(RowResult::new(row, cells))
 }
 
+/// The host part of `host:port` (`[v6]:port` too), the name the server's certificate must carry.
+fn host_of(addr: &str) -> &str {
+    let host = addr.rsplit_once(':').map_or(addr, |(h, _)| h);
+    host.trim_start_matches('[').trim_end_matches(']')
+}
+
 impl Remote {
     /// Connects to `host:port`.
     pub fn connect(addr: &str) -> Result<Remote> {
+        Remote::connect_with(addr, None)
+    }
+
+    /// Connects to `host:port`, over TLS when `tls` is given (the server's certificate must
+    /// name `host`). The TLS handshake runs before this returns; a server that refuses the
+    /// client's certificate answers after the client's last handshake message, so under TLS 1.3
+    /// the refusal is reported by the first call.
+    pub fn connect_with(addr: &str, tls: Option<&TlsClient>) -> Result<Remote> {
         let s = TcpStream::connect(addr)
             .map_err(|e| transport(format!("connecting to {addr}: {e}")))?;
         let _ = s.set_nodelay(true);
-        let r = BufReader::new(s.try_clone().map_err(transport)?);
+        let wire = match tls {
+            None => Wire::Plain(s),
+            Some(tls) => {
+                let host = host_of(addr);
+                let mut wire = tls.connect(host, s).map_err(transport)?;
+                if let Wire::Tls(t) = &mut wire {
+                    while t.conn.is_handshaking() {
+                        t.conn
+                            .complete_io(&mut t.sock)
+                            .map_err(|e| transport(format!("TLS handshake with {addr}: {e}")))?;
+                    }
+                }
+                wire
+            }
+        };
         Ok(Remote {
             addr: addr.to_string(),
-            io: Mutex::new((r, s, 0)),
+            io: Mutex::new((BufReader::new(wire), 0)),
             ferrobase: OnceLock::new(),
         })
     }
@@ -180,8 +210,8 @@ impl Remote {
     /// Calls `name` and returns its success value (None for void), or its exception.
     fn call(&self, name: &str, args: TStruct) -> Result<Option<TValue>> {
         let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
-        g.2 = g.2.wrapping_add(1);
-        let seq_id = g.2;
+        g.1 = g.1.wrapping_add(1);
+        let seq_id = g.1;
         let mut msg = Vec::new();
         Binary.write_header(
             &mut msg,
@@ -192,7 +222,10 @@ impl Remote {
             },
         );
         Binary.write_struct(&mut msg, &args);
-        g.1.write_all(&msg).map_err(transport)?;
+        let w = g.0.get_mut();
+        w.write_all(&msg)
+            .and_then(|()| w.flush())
+            .map_err(transport)?;
         let mut b = Budget::new(&mut g.0, &REPLY_LIMITS);
         let h = Binary.read_header(&mut b).map_err(transport)?;
         let body = Binary.read_struct(&mut b).map_err(transport)?;

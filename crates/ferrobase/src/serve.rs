@@ -2,20 +2,25 @@
 
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::tls::TlsServer;
 use ferrobase_gateway::{Server, ServerOptions};
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--insecure]";
 
 pub fn main(args: &[String]) -> Result<()> {
-    let mut data = std::path::PathBuf::from("./ferrobase-data");
+    let mut data = PathBuf::from("./ferrobase-data");
     let mut bind: IpAddr = [127, 0, 0, 1].into();
     let mut port: u16 = 9090;
     let mut opts = ServerOptions::default();
     let mut engine_opts = EngineOptions::default();
+    let (mut tls_cert, mut tls_key, mut tls_client_ca) =
+        (None::<PathBuf>, None::<PathBuf>, None::<PathBuf>);
+    let mut insecure = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -50,12 +55,29 @@ pub fn main(args: &[String]) -> Result<()> {
                     val()?.parse().context("--idle-timeout takes seconds")?,
                 ))
             }
+            "--tls-cert" => tls_cert = Some(val()?.into()),
+            "--tls-key" => tls_key = Some(val()?.into()),
+            "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
+            "--insecure" => insecure = true,
             other => bail!("unknown option {other}\nusage: {USAGE}"),
         }
     }
     opts.addr = SocketAddr::new(bind, port);
+    opts.tls = match (&tls_cert, &tls_key) {
+        (Some(cert), Some(key)) => Some(
+            TlsServer::from_pem_files(cert, key, tls_client_ca.as_deref())
+                .context("loading the TLS certificate and key")?,
+        ),
+        (None, None) if tls_client_ca.is_some() => {
+            bail!("--tls-client-ca needs --tls-cert and --tls-key")
+        }
+        (None, None) => None,
+        _ => bail!("--tls-cert and --tls-key go together"),
+    };
+    exposure_check(bind, opts.tls.is_some(), insecure)?;
     let engine = Engine::open(&data, engine_opts)
         .with_context(|| format!("opening data directory {}", data.display()))?;
+    let opts_tls = opts.tls.is_some();
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;
     let stop = server.stop_handle()?;
@@ -72,10 +94,33 @@ pub fn main(args: &[String]) -> Result<()> {
     });
     // Scripts and tests read this line to learn the port.
     println!(
-        "ferrobase serving the HBase Thrift API on {addr} (data in {})",
+        "ferrobase serving the HBase Thrift API on {addr}{} (data in {})",
+        if opts_tls { " over TLS" } else { "" },
         data.display()
     );
     server.run()?;
     eprintln!("ferrobase: stopped cleanly");
+    Ok(())
+}
+
+/// Redis' protected mode for the Thrift port: serving a non-loopback address in the clear and
+/// without authentication lets anyone who reaches the port read and change every table, so it
+/// takes `--insecure`, and then a warning.
+fn exposure_check(bind: IpAddr, tls: bool, insecure: bool) -> Result<()> {
+    if bind.is_loopback() || tls {
+        return Ok(());
+    }
+    if !insecure {
+        bail!(
+            "refusing to serve {bind} without TLS: anyone who reaches this address could read and \
+             change every table. Serve TLS (--tls-cert PEM --tls-key PEM, and --tls-client-ca PEM \
+             to authenticate clients), bind a loopback address (--bind 127.0.0.1), or pass \
+             --insecure to serve it in the clear anyway"
+        );
+    }
+    eprintln!(
+        "ferrobase: WARNING: serving {bind} without TLS or authentication (--insecure): anyone \
+         who reaches this address can read and change every table"
+    );
     Ok(())
 }

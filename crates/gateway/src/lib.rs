@@ -29,5 +29,6 @@ pub mod handler;
 pub mod idl;
 pub mod server;
 pub mod thrift;
+pub mod tls;
 
 pub use server::{Server, ServerOptions, StopHandle};

@@ -7,6 +7,7 @@ use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
     ThriftError,
 };
+use crate::tls::{TlsServer, Wire};
 use ferrobase_engine::Engine;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -31,7 +32,13 @@ pub struct ServerOptions {
     /// Connections served at once (default 1000, HBase's `hbase.thrift.maxWorkerThreads`);
     /// one more is closed as soon as it is accepted.
     pub max_connections: usize,
+    /// TLS on the port (default none: plain Thrift). With a client CA, mutual TLS: the client
+    /// certificate's subject CN is the connection's user.
+    pub tls: Option<TlsServer>,
 }
+
+/// How long a client may take over its TLS handshake.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Default for ServerOptions {
     fn default() -> Self {
@@ -42,6 +49,7 @@ impl Default for ServerOptions {
             idle_timeout: None,
             max_inflight_memory: 1 << 30,
             max_connections: 1000,
+            tls: None,
         }
     }
 }
@@ -56,6 +64,7 @@ struct Shared {
     inflight: Arc<InflightMemory>,
     max_connections: usize,
     refused_connections: AtomicUsize,
+    tls: Option<TlsServer>,
 }
 
 /// A bound server. `run` serves until `stop` is called from another thread (or a signal
@@ -97,6 +106,7 @@ impl Server {
                 inflight: Arc::new(InflightMemory::new(opts.max_inflight_memory)),
                 max_connections: opts.max_connections,
                 refused_connections: AtomicUsize::new(0),
+                tls: opts.tls,
             }),
         })
     }
@@ -202,13 +212,27 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> 
 
 fn serve_connection(shared: &Shared, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
-    let Ok(probe) = stream.try_clone() else {
+    let wire = match &shared.tls {
+        None => Wire::Plain(stream),
+        Some(tls) => {
+            let peer = stream.peer_addr().ok();
+            match tls.accept(stream, HANDSHAKE_TIMEOUT) {
+                Ok((wire, _user)) => wire,
+                Err(e) => {
+                    if !shared.stopping.load(Ordering::Acquire) {
+                        if let Some(peer) = peer {
+                            eprintln!("ferrobase: TLS handshake with {peer} refused: {e}");
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+    };
+    let Ok(probe) = wire.socket().try_clone() else {
         return;
     };
-    let Ok(conn) = Connection::new(stream, shared.limits) else {
-        return;
-    };
-    let mut conn = conn.with_pool(shared.inflight.clone());
+    let mut conn = Connection::over(wire, shared.limits).with_pool(shared.inflight.clone());
     loop {
         if !wait_for_call(shared, &mut conn, &probe) {
             return;

@@ -15,11 +15,12 @@ mod syntax;
 
 use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES, COMMANDS};
-use ferrobase_client::Connection;
+use ferrobase_client::{ConnectOptions, Connection, TlsClient};
 use std::io::{IsTerminal, Read};
+use std::path::Path;
 
 pub const USAGE: &str =
-    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT] [FILE]";
+    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]]] [FILE]";
 
 /// Feeds lines to the shell, running each statement once it is complete. Returns how many
 /// statements failed and whether `exit` was reached.
@@ -69,6 +70,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut url = "file:./ferrobase-data".to_string();
     let mut file: Option<String> = None;
     let mut noninteractive = false;
+    let (mut tls_ca, mut tls_cert, mut tls_key) = (None::<String>, None::<String>, None::<String>);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -80,11 +82,29 @@ pub fn main(args: &[String]) -> Result<()> {
                     .context("--connect needs thrift://HOST:PORT")?
                     .clone()
             }
+            "--tls-ca" => tls_ca = Some(it.next().context("--tls-ca needs a PEM file")?.clone()),
+            "--tls-cert" => {
+                tls_cert = Some(it.next().context("--tls-cert needs a PEM file")?.clone())
+            }
+            "--tls-key" => tls_key = Some(it.next().context("--tls-key needs a PEM file")?.clone()),
             s if s.starts_with("--") => bail!("unknown option {s}\nusage: {USAGE}"),
             s => file = Some(s.to_string()),
         }
     }
-    let conn = Connection::open(&url).with_context(|| format!("opening {url}"))?;
+    let mut opts = ConnectOptions::default();
+    match (&tls_ca, &tls_cert, &tls_key) {
+        (None, None, None) => {}
+        (Some(ca), cert, key) => {
+            let identity = match (cert, key) {
+                (Some(c), Some(k)) => Some((Path::new(c.as_str()), Path::new(k.as_str()))),
+                (None, None) => None,
+                _ => bail!("--tls-cert and --tls-key go together"),
+            };
+            opts.tls = Some(TlsClient::from_pem_files(Path::new(ca), identity)?);
+        }
+        (None, _, _) => bail!("--tls-cert and --tls-key need --tls-ca (the CA of the server)"),
+    }
+    let conn = Connection::open_with(&url, &opts).with_context(|| format!("opening {url}"))?;
     if file.is_none() && !noninteractive && std::io::stdin().is_terminal() {
         return interactive(conn);
     }

@@ -1,0 +1,186 @@
+//! `ferrobase serve`'s security options through the binary: the --insecure rule (a non-loopback
+//! address in the clear needs --insecure, then warns), TLS with `ferrobase shell --connect`.
+
+#[path = "../../gateway/tests/support/test_certs.rs"]
+mod test_certs;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use test_certs::TestPki;
+
+/// A running `ferrobase serve`, killed on drop.
+struct Serve {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Serve {
+    fn start(data: &std::path::Path, extra: &[&str]) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+            .args(["serve", "--port", "0", "--data"])
+            .arg(data)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Serve { child, addr }
+    }
+
+    /// What the server wrote to stderr so far (it is stopped first).
+    fn stop_and_stderr(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut err = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        err
+    }
+}
+
+fn ferrobase(args: &[&str], stdin: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn serve_refuses_a_non_loopback_address_in_the_clear() {
+    let data = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--bind", "0.0.0.0", "--port", "0", "--data"])
+        .arg(data.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("refusing to serve 0.0.0.0 without TLS"),
+        "{err}"
+    );
+    assert!(err.contains("--insecure"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing was served");
+}
+
+#[test]
+fn serve_with_insecure_warns_and_serves() {
+    let data = tempfile::tempdir().unwrap();
+    let srv = Serve::start(data.path(), &["--bind", "0.0.0.0", "--insecure"]);
+    assert_ne!(srv.addr.port(), 0);
+    let err = srv.stop_and_stderr();
+    assert!(
+        err.contains("WARNING: serving 0.0.0.0 without TLS"),
+        "{err}"
+    );
+}
+
+#[test]
+fn serve_on_loopback_needs_no_flag_and_prints_no_warning() {
+    let data = tempfile::tempdir().unwrap();
+    let srv = Serve::start(data.path(), &[]);
+    let err = srv.stop_and_stderr();
+    assert!(!err.contains("WARNING"), "{err}");
+}
+
+#[test]
+fn serve_with_tls_on_any_address_needs_no_insecure() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let cert = pki.path("server.pem");
+    let key = pki.path("server.key");
+    let srv = Serve::start(
+        data.path(),
+        &[
+            "--bind",
+            "0.0.0.0",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let err = srv.stop_and_stderr();
+    assert!(!err.contains("WARNING"), "{err}");
+}
+
+#[test]
+fn shell_connects_over_mutual_tls() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let (cert, key) = pki.client("alice");
+    let p = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (server_cert, server_key, ca) = (
+        p(&pki.path("server.pem")),
+        p(&pki.path("server.key")),
+        p(&pki.path("ca.pem")),
+    );
+    let srv = Serve::start(
+        data.path(),
+        &[
+            "--tls-cert",
+            &server_cert,
+            "--tls-key",
+            &server_key,
+            "--tls-client-ca",
+            &ca,
+        ],
+    );
+    let url = format!("thrift://{}", srv.addr);
+    let out = ferrobase(
+        &[
+            "shell",
+            "-n",
+            "--connect",
+            &url,
+            "--tls-ca",
+            &ca,
+            "--tls-cert",
+            &p(&cert),
+            "--tls-key",
+            &p(&key),
+        ],
+        "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\nget 't', 'r'\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout.contains("value=v"), "{stdout}");
+    // Without a client certificate the shell cannot run a statement.
+    let out = ferrobase(
+        &["shell", "-n", "--connect", &url, "--tls-ca", &ca],
+        "list\n",
+    );
+    assert!(!out.status.success(), "{out:?}");
+}
