@@ -118,7 +118,7 @@ def test_happybase_over_tls(pki, data, transport, protocol):
 def test_happybase_over_mutual_tls(pki, data):
     cert, key = pki.client("alice")
     srv = Server(data, "--tls-cert", pki.path("server.pem"), "--tls-key", pki.path("server.key"),
-                 "--tls-client-ca", pki.path("ca.pem"))
+                 "--tls-client-ca", pki.path("ca.pem"), "--superuser", "alice")
     try:
         conn = tls_connection("127.0.0.1", srv.port, pki.path("ca.pem"), cert, key)
         round_trip(conn)

@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::access::AccessOptions;
 use ferrobase_gateway::tls::TlsServer;
 use ferrobase_gateway::{Server, ServerOptions};
 use std::net::{IpAddr, SocketAddr};
@@ -10,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--insecure]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--acl] [--superuser USER[,USER...]] [--insecure]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -21,6 +22,8 @@ pub fn main(args: &[String]) -> Result<()> {
     let (mut tls_cert, mut tls_key, mut tls_client_ca) =
         (None::<PathBuf>, None::<PathBuf>, None::<PathBuf>);
     let mut insecure = false;
+    let mut acl = false;
+    let mut superusers: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -59,6 +62,14 @@ pub fn main(args: &[String]) -> Result<()> {
             "--tls-key" => tls_key = Some(val()?.into()),
             "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
             "--insecure" => insecure = true,
+            "--acl" => acl = true,
+            "--superuser" => superusers.extend(
+                val()?
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|u| !u.is_empty())
+                    .map(String::from),
+            ),
             other => bail!("unknown option {other}\nusage: {USAGE}"),
         }
     }
@@ -75,9 +86,23 @@ pub fn main(args: &[String]) -> Result<()> {
         _ => bail!("--tls-cert and --tls-key go together"),
     };
     exposure_check(bind, opts.tls.is_some(), insecure)?;
+    // Authenticated users (mutual TLS) imply ACLs, as a secure HBase cluster checks them.
+    if acl || tls_client_ca.is_some() || !superusers.is_empty() {
+        opts.access = Some(AccessOptions { superusers });
+    }
     let engine = Engine::open(&data, engine_opts)
         .with_context(|| format!("opening data directory {}", data.display()))?;
     let opts_tls = opts.tls.is_some();
+    if let Some(access) = &opts.access {
+        eprintln!(
+            "ferrobase: ACLs on (grants in hbase:acl); superusers: {}",
+            if access.superusers.is_empty() {
+                "none".to_string()
+            } else {
+                access.superusers.join(", ")
+            }
+        );
+    }
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;
     let stop = server.stop_handle()?;

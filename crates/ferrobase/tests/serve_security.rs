@@ -156,6 +156,8 @@ fn shell_connects_over_mutual_tls() {
             &server_key,
             "--tls-client-ca",
             &ca,
+            "--superuser",
+            "alice",
         ],
     );
     let url = format!("thrift://{}", srv.addr);

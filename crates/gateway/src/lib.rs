@@ -25,6 +25,7 @@
 //! # }
 //! ```
 
+pub mod access;
 pub mod handler;
 pub mod idl;
 pub mod server;

@@ -2,6 +2,7 @@
 //! waits for another; graceful shutdown that stops accepting, lets in-flight calls finish and
 //! then closes the engine.
 
+use crate::access::{AccessChecker, AccessOptions, AclStore};
 use crate::handler::{Handler, HandlerOptions, Outcome};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
@@ -35,6 +36,10 @@ pub struct ServerOptions {
     /// TLS on the port (default none: plain Thrift). With a client CA, mutual TLS: the client
     /// certificate's subject CN is the connection's user.
     pub tls: Option<TlsServer>,
+    /// ACL checks on every call (default none: every call runs), with grants kept in the
+    /// engine's `hbase:acl` table. A connection's user is its mutual-TLS certificate's subject
+    /// CN, or [`ANONYMOUS`](crate::access::ANONYMOUS).
+    pub access: Option<AccessOptions>,
 }
 
 /// How long a client may take over its TLS handshake.
@@ -50,6 +55,7 @@ impl Default for ServerOptions {
             max_inflight_memory: 1 << 30,
             max_connections: 1000,
             tls: None,
+            access: None,
         }
     }
 }
@@ -91,13 +97,22 @@ impl StopHandle {
 }
 
 impl Server {
-    /// Binds the listening socket.
+    /// Binds the listening socket (and, with ACLs, opens the ACL store, creating
+    /// `hbase:acl` on first use).
     pub fn bind(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
+        let mut handler = Handler::new(engine, opts.handler);
+        if let Some(access) = &opts.access {
+            let store = AclStore::open(handler.engine()).map_err(std::io::Error::other)?;
+            handler = handler.with_access(AccessChecker::new(
+                Arc::new(store),
+                access.superusers.iter().cloned(),
+            ));
+        }
         let listener = TcpListener::bind(opts.addr)?;
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
-                handler: Handler::new(engine, opts.handler),
+                handler,
                 stopping: AtomicBool::new(false),
                 active_calls: AtomicUsize::new(0),
                 connections: AtomicUsize::new(0),
@@ -212,12 +227,12 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> 
 
 fn serve_connection(shared: &Shared, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
-    let wire = match &shared.tls {
-        None => Wire::Plain(stream),
+    let (wire, user) = match &shared.tls {
+        None => (Wire::Plain(stream), None),
         Some(tls) => {
             let peer = stream.peer_addr().ok();
             match tls.accept(stream, HANDSHAKE_TIMEOUT) {
-                Ok((wire, _user)) => wire,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     if !shared.stopping.load(Ordering::Acquire) {
                         if let Some(peer) = peer {
@@ -238,7 +253,7 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
             return;
         }
         shared.active_calls.fetch_add(1, Ordering::AcqRel);
-        let keep_going = one_call(shared, &mut conn);
+        let keep_going = one_call(shared, &mut conn, user.as_deref());
         shared.active_calls.fetch_sub(1, Ordering::AcqRel);
         if !keep_going {
             return;
@@ -247,7 +262,7 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
 }
 
 /// Reads, runs and answers one call. False when the connection must close.
-fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
+fn one_call(shared: &Shared, conn: &mut Connection, user: Option<&str>) -> bool {
     let Call {
         header,
         args,
@@ -284,7 +299,7 @@ fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
         return false;
     }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        shared.handler.call(&header.name, &args)
+        shared.handler.call_as(user, &header.name, &args)
     }));
     if header.kind == MessageType::Oneway {
         return true;
