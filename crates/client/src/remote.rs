@@ -419,6 +419,17 @@ impl Remote {
         key: &[u8],
         attrs: &[(String, String)],
     ) -> Result<()> {
+        self.admin_call(op, table, key, attrs).map(|_| ())
+    }
+
+    /// `ferrobaseAdmin` with its answer.
+    pub(crate) fn admin_call(
+        &self,
+        op: &str,
+        table: &str,
+        key: &[u8],
+        attrs: &[(String, String)],
+    ) -> Result<Option<TValue>> {
         let map = attrs.iter().map(|(k, v)| (text(k), text(v))).collect();
         let args = TStruct::new()
             .with(1, text(op))
@@ -431,8 +442,32 @@ impl Remote {
                 "{op} is not available through HBase's Thrift1 API (this gateway is not ferrobase)"
             )))
             }
-            other => other.map(|_| ()),
+            other => other,
         }
+    }
+
+    /// Thrift1's `grant`/`revoke(TAccessControlEntity)`: a table (`scope` 0) or namespace
+    /// (`scope` 1) grant, as HBase 2.x's gateway takes it.
+    pub(crate) fn thrift_grant(
+        &self,
+        grant: bool,
+        user: &str,
+        scope: i32,
+        name: &str,
+        actions: &str,
+    ) -> Result<()> {
+        let mut e = TStruct::new()
+            .with(1, text(user))
+            .with(2, TValue::I32(scope))
+            .with(4, text(actions));
+        e = if scope == 0 {
+            e.with(5, text(name))
+        } else {
+            e.with(6, text(name))
+        };
+        let method = if grant { "grant" } else { "revoke" };
+        self.call(method, TStruct::new().with(1, TValue::Struct(e)))
+            .map(|_| ())
     }
 
     pub(crate) fn regions(&self, table: &str) -> Result<Vec<RegionInfo>> {

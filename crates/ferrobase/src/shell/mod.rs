@@ -11,6 +11,7 @@ mod commands;
 mod format;
 mod namespace;
 mod ruby;
+mod security;
 mod syntax;
 
 use anyhow::{bail, Context, Result};
@@ -170,6 +171,7 @@ impl rustyline::completion::Completer for Helper {
                 COMMANDS
                     .iter()
                     .chain(namespace::NAMESPACE_COMMANDS)
+                    .chain(security::SECURITY_COMMANDS)
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );
