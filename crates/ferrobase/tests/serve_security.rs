@@ -186,3 +186,108 @@ fn shell_connects_over_mutual_tls() {
     );
     assert!(!out.status.success(), "{out:?}");
 }
+
+/// `ferrobase shell --connect` over mutual TLS as `user`, running `statements`.
+fn shell_as(pki: &TestPki, addr: SocketAddr, user: &str, statements: &str) -> std::process::Output {
+    let (cert, key) = (
+        pki.path(&format!("{user}.pem")),
+        pki.path(&format!("{user}.key")),
+    );
+    if !cert.exists() {
+        pki.client(user);
+    }
+    let p = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    ferrobase(
+        &[
+            "shell",
+            "-n",
+            "--connect",
+            &format!("thrift://{addr}"),
+            "--tls-ca",
+            &p(&pki.path("ca.pem")),
+            "--tls-cert",
+            &p(&cert),
+            "--tls-key",
+            &p(&key),
+        ],
+        statements,
+    )
+}
+
+fn start_secure(data: &std::path::Path, pki: &TestPki) -> Serve {
+    let p = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
+    let (cert, key, ca) = (
+        p(pki.path("server.pem")),
+        p(pki.path("server.key")),
+        p(pki.path("ca.pem")),
+    );
+    Serve::start(
+        data,
+        &[
+            "--tls-cert",
+            &cert,
+            "--tls-key",
+            &key,
+            "--tls-client-ca",
+            &ca,
+            "--superuser",
+            "admin",
+        ],
+    )
+}
+
+#[test]
+fn grants_survive_a_restart_and_bind_the_certificate_user() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let mut srv = start_secure(data.path(), &pki);
+    let out = shell_as(
+        &pki,
+        srv.addr,
+        "admin",
+        "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\ngrant 'bob', 'R', 't'\n\
+         grant 'carol', 'W', 't', 'cf', 'q'\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    // A clean stop (SIGTERM), then the same data directory again.
+    let stopped = Command::new("kill")
+        .args(["-TERM", &srv.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    assert!(srv.child.wait().unwrap().success(), "a clean stop");
+    drop(srv);
+    let srv = start_secure(data.path(), &pki);
+    let out = shell_as(&pki, srv.addr, "admin", "user_permission 't'\n");
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listing.contains("default,t,,: [Permission: actions=READ]"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("default,t,cf,q: [Permission: actions=WRITE]"),
+        "{listing}"
+    );
+    // bob reads, and may not write.
+    let out = shell_as(&pki, srv.addr, "bob", "get 't', 'r'\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value=v"));
+    let out = shell_as(&pki, srv.addr, "bob", "put 't', 'r', 'cf:q', 'w'\n");
+    assert!(!out.status.success());
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("Insufficient permissions (user=bob, scope=t, family=cf:q, action=WRITE)"),
+        "{text}"
+    );
+    // A user without grants sees no table and cannot grant.
+    let out = shell_as(&pki, srv.addr, "dave", "list\ngrant 'dave', 'RWXCA'\n");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("0 row(s)"), "{text}");
+    assert!(
+        text.contains("Insufficient permissions for user 'dave' (global, action=ADMIN)"),
+        "{text}"
+    );
+}
