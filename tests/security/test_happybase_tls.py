@@ -129,3 +129,42 @@ def test_happybase_over_mutual_tls(pki, data):
             bare.tables()
     finally:
         srv.stop()
+
+
+def shell_as(pki, port, user, statements):
+    """``ferrobase shell --connect`` over mutual TLS as ``user``."""
+    if not os.path.exists(pki.path(user + ".pem")):
+        pki.client(user)
+    return subprocess.run(
+        [BINARY, "shell", "-n", "--connect", "thrift://127.0.0.1:%d" % port,
+         "--tls-ca", pki.path("ca.pem"), "--tls-cert", pki.path(user + ".pem"),
+         "--tls-key", pki.path(user + ".key")],
+        input=statements, capture_output=True, text=True)
+
+
+def test_happybase_user_is_the_certificate_cn(pki, data):
+    srv = Server(data, "--tls-cert", pki.path("server.pem"), "--tls-key", pki.path("server.key"),
+                 "--tls-client-ca", pki.path("ca.pem"), "--superuser", "admin")
+    try:
+        out = shell_as(pki, srv.port, "admin",
+                       "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\ngrant 'bob', 'R', 't'\n")
+        assert out.returncode == 0, out
+        cert, key = pki.client("bob")
+        bob = tls_connection("127.0.0.1", srv.port, pki.path("ca.pem"), cert, key)
+        t = bob.table("t")
+        assert t.row(b"r") == {b"cf:q": b"v"}
+        with pytest.raises(Exception) as denied:
+            t.put(b"r", {b"cf:q": b"w"})
+        assert ("Insufficient permissions (user=bob, scope=t, family=cf:q, action=WRITE)"
+                in str(denied.value.message)), denied.value
+        bob.close()
+        cert, key = pki.client("eve")
+        eve = tls_connection("127.0.0.1", srv.port, pki.path("ca.pem"), cert, key)
+        assert eve.tables() == []
+        with pytest.raises(Exception) as denied:
+            eve.table("t").row(b"r")
+        assert ("Insufficient permissions for user 'eve' (table=t, action=READ)"
+                in str(denied.value.message)), denied.value
+        eve.close()
+    finally:
+        srv.stop()
