@@ -168,3 +168,62 @@ def test_happybase_user_is_the_certificate_cn(pki, data):
         eve.close()
     finally:
         srv.stop()
+
+
+class PlainSasl:
+    """The SASL client object thriftpy2's TSaslClientTransport drives, for PLAIN."""
+
+    def __init__(self, user, password):
+        self.response = b"\0" + user.encode() + b"\0" + password.encode()
+
+    def start(self, mechanism):
+        return True, "PLAIN", self.response
+
+    def step(self, challenge):
+        return True, b""
+
+    def encode(self, data):
+        return True, data
+
+    def decode(self, data):
+        return True, data
+
+    def getError(self):
+        return ""
+
+
+def sasl_connection(host, port, user, password):
+    """A happybase Connection authenticated with SASL PLAIN (``ferrobase serve --auth-file``)."""
+    from thriftpy2.transport import TCySaslClientTransport, TSocket
+    conn = happybase.Connection(host, port, autoconnect=False)
+    conn.transport = TCySaslClientTransport(lambda: PlainSasl(user, password), "PLAIN",
+                                            TSocket(host, port))
+    conn.client = TClient(happybase.connection.Hbase,
+                          TBinaryProtocol(conn.transport, decode_response=False))
+    conn.open()
+    return conn
+
+
+def test_happybase_with_a_password(data):
+    auth = os.path.join(data, "..", os.path.basename(data) + ".users")
+    with open(auth, "w") as f:
+        for user, password in [("admin", "adm1n"), ("bob", "b0b")]:
+            f.write(subprocess.run([BINARY, "passwd", user], input=password + "\n",
+                                   capture_output=True, text=True, check=True).stdout)
+    srv = Server(data, "--auth-file", auth, "--superuser", "admin")
+    try:
+        admin = sasl_connection("127.0.0.1", srv.port, "admin", "adm1n")
+        round_trip(admin)
+        admin.close()
+        bob = sasl_connection("127.0.0.1", srv.port, "bob", "b0b")
+        assert bob.tables() == []
+        with pytest.raises(Exception) as denied:
+            bob.table("t").row(b"r")
+        assert "Insufficient permissions for user 'bob' (table=t, action=READ)" in str(
+            denied.value.message)
+        bob.close()
+        with pytest.raises(Exception):
+            sasl_connection("127.0.0.1", srv.port, "bob", "wrong")
+    finally:
+        srv.stop()
+        os.remove(auth)

@@ -47,6 +47,9 @@ pub struct ConnectOptions {
     /// TLS to the gateway (default none: plain Thrift): the CA that signed the server's
     /// certificate and, for mutual TLS, the client's certificate and key.
     pub tls: Option<TlsClient>,
+    /// A user and password for a gateway that authenticates with SASL PLAIN (`ferrobase serve
+    /// --auth-file`); default none.
+    pub credentials: Option<(String, String)>,
 }
 
 /// Client errors.
@@ -148,6 +151,9 @@ impl Connection {
             return Ok(Connection::Remote(Arc::new(Remote::connect_with(
                 addr,
                 opts.tls.as_ref(),
+                opts.credentials
+                    .as_ref()
+                    .map(|(u, p)| (u.as_str(), p.as_str())),
             )?)));
         }
         let dir = url.strip_prefix("file:").unwrap_or(url);

@@ -27,6 +27,8 @@ pub struct Remote {
     addr: String,
     /// The socket (plain or TLS) behind its read buffer, and the last sequence id.
     io: Mutex<(BufReader<ClientWire>, i32)>,
+    /// Messages go as frames (after SASL authentication).
+    framed: bool,
     /// Whether the gateway answers `ferrobaseAdmin` (a ferrobase gateway), learnt on first need.
     ferrobase: OnceLock<bool>,
 }
@@ -169,14 +171,20 @@ fn host_of(addr: &str) -> &str {
 impl Remote {
     /// Connects to `host:port`.
     pub fn connect(addr: &str) -> Result<Remote> {
-        Remote::connect_with(addr, None)
+        Remote::connect_with(addr, None, None)
     }
 
     /// Connects to `host:port`, over TLS when `tls` is given (the server's certificate must
     /// name `host`). The TLS handshake runs before this returns; a server that refuses the
     /// client's certificate answers after the client's last handshake message, so under TLS 1.3
     /// the refusal is reported by the first call.
-    pub fn connect_with(addr: &str, tls: Option<&TlsClient>) -> Result<Remote> {
+    /// With `credentials` (user, password), authenticates with SASL PLAIN first (a gateway
+    /// started with `--auth-file`).
+    pub fn connect_with(
+        addr: &str,
+        tls: Option<&TlsClient>,
+        credentials: Option<(&str, &str)>,
+    ) -> Result<Remote> {
         let s = TcpStream::connect(addr)
             .map_err(|e| transport(format!("connecting to {addr}: {e}")))?;
         let _ = s.set_nodelay(true);
@@ -195,9 +203,15 @@ impl Remote {
                 wire
             }
         };
+        let mut wire = wire;
+        if let Some((user, password)) = credentials {
+            ferrobase_gateway::sasl::connect_plain(&mut wire, user, password)
+                .map_err(|e| transport(format!("authenticating to {addr}: {e}")))?;
+        }
         Ok(Remote {
             addr: addr.to_string(),
             io: Mutex::new((BufReader::new(wire), 0)),
+            framed: credentials.is_some(),
             ferrobase: OnceLock::new(),
         })
     }
@@ -222,10 +236,19 @@ impl Remote {
             },
         );
         Binary.write_struct(&mut msg, &args);
+        if self.framed {
+            let len = (msg.len() as u32).to_be_bytes();
+            msg.splice(0..0, len);
+        }
         let w = g.0.get_mut();
         w.write_all(&msg)
             .and_then(|()| w.flush())
             .map_err(transport)?;
+        if self.framed {
+            // The frame holds exactly the reply; its length is not needed to parse it.
+            let mut len = [0u8; 4];
+            std::io::Read::read_exact(&mut g.0, &mut len).map_err(transport)?;
+        }
         let mut b = Budget::new(&mut g.0, &REPLY_LIMITS);
         let h = Binary.read_header(&mut b).map_err(transport)?;
         let body = Binary.read_struct(&mut b).map_err(transport)?;

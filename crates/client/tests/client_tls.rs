@@ -67,7 +67,14 @@ fn tls_carries_calls_with_the_server_ca() {
         TlsServer::from_pem_files(&pki.path("server.pem"), &pki.path("server.key"), None).unwrap(),
     );
     let tls = TlsClient::from_pem_files(&pki.path("ca.pem"), None).unwrap();
-    let conn = Connection::open_with(&gw.url, &ConnectOptions { tls: Some(tls) }).unwrap();
+    let conn = Connection::open_with(
+        &gw.url,
+        &ConnectOptions {
+            tls: Some(tls),
+            ..ConnectOptions::default()
+        },
+    )
+    .unwrap();
     round_trip(&conn);
 }
 
@@ -92,7 +99,14 @@ fn tls_client_refuses_a_server_signed_by_another_ca() {
         TlsServer::from_pem_files(&pki.path("server.pem"), &pki.path("server.key"), None).unwrap(),
     );
     let tls = TlsClient::from_pem_files(&other.path("ca.pem"), None).unwrap();
-    let err = Connection::open_with(&gw.url, &ConnectOptions { tls: Some(tls) }).unwrap_err();
+    let err = Connection::open_with(
+        &gw.url,
+        &ConnectOptions {
+            tls: Some(tls),
+            ..ConnectOptions::default()
+        },
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("TLS handshake"), "{err}");
 }
 
@@ -110,14 +124,27 @@ fn mutual_tls_carries_calls_with_a_client_certificate() {
         .unwrap(),
     );
     let tls = TlsClient::from_pem_files(&pki.path("ca.pem"), Some((&cert, &key))).unwrap();
-    let conn = Connection::open_with(&gw.url, &ConnectOptions { tls: Some(tls) }).unwrap();
+    let conn = Connection::open_with(
+        &gw.url,
+        &ConnectOptions {
+            tls: Some(tls),
+            ..ConnectOptions::default()
+        },
+    )
+    .unwrap();
     round_trip(&conn);
 }
 
 /// Refused in the handshake: the connection fails at once or on its first call (under TLS 1.3
 /// the server's refusal follows the client's last handshake message), and no call is served.
 fn refused(url: &str, tls: TlsClient) {
-    match Connection::open_with(url, &ConnectOptions { tls: Some(tls) }) {
+    match Connection::open_with(
+        url,
+        &ConnectOptions {
+            tls: Some(tls),
+            ..ConnectOptions::default()
+        },
+    ) {
         Err(e) => assert!(e.to_string().contains("TLS"), "{e}"),
         Ok(conn) => {
             let err = conn.list_tables().unwrap_err();

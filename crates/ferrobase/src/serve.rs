@@ -3,6 +3,7 @@
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::{Engine, EngineOptions};
 use ferrobase_gateway::access::AccessOptions;
+use ferrobase_gateway::sasl::PasswordFile;
 use ferrobase_gateway::tls::TlsServer;
 use ferrobase_gateway::{Server, ServerOptions};
 use std::net::{IpAddr, SocketAddr};
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--acl] [--superuser USER[,USER...]] [--insecure]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -23,6 +24,7 @@ pub fn main(args: &[String]) -> Result<()> {
         (None::<PathBuf>, None::<PathBuf>, None::<PathBuf>);
     let mut insecure = false;
     let mut acl = false;
+    let mut auth_file: Option<PathBuf> = None;
     let mut superusers: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -63,6 +65,7 @@ pub fn main(args: &[String]) -> Result<()> {
             "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
             "--insecure" => insecure = true,
             "--acl" => acl = true,
+            "--auth-file" => auth_file = Some(val()?.into()),
             "--superuser" => superusers.extend(
                 val()?
                     .split(',')
@@ -85,9 +88,19 @@ pub fn main(args: &[String]) -> Result<()> {
         (None, None) => None,
         _ => bail!("--tls-cert and --tls-key go together"),
     };
-    exposure_check(bind, opts.tls.is_some(), insecure)?;
-    // Authenticated users (mutual TLS) imply ACLs, as a secure HBase cluster checks them.
-    if acl || tls_client_ca.is_some() || !superusers.is_empty() {
+    if let Some(path) = &auth_file {
+        if tls_client_ca.is_some() {
+            bail!(
+                "--auth-file and --tls-client-ca are two ways to name the user of a connection; \
+                 choose one"
+            );
+        }
+        opts.passwords = Some(Arc::new(PasswordFile::load(path)?));
+    }
+    exposure_check(bind, opts.tls.is_some(), auth_file.is_some(), insecure)?;
+    // Authenticated users (mutual TLS, passwords) imply ACLs, as a secure HBase cluster checks
+    // them.
+    if acl || tls_client_ca.is_some() || auth_file.is_some() || !superusers.is_empty() {
         opts.access = Some(AccessOptions { superusers });
     }
     let engine = Engine::open(&data, engine_opts)
@@ -130,22 +143,50 @@ pub fn main(args: &[String]) -> Result<()> {
 
 /// Redis' protected mode for the Thrift port: serving a non-loopback address in the clear and
 /// without authentication lets anyone who reaches the port read and change every table, so it
-/// takes `--insecure`, and then a warning.
-fn exposure_check(bind: IpAddr, tls: bool, insecure: bool) -> Result<()> {
+/// takes `--insecure`, and then a warning. Passwords without TLS are allowed with a warning:
+/// they cross the network in the clear.
+fn exposure_check(bind: IpAddr, tls: bool, passwords: bool, insecure: bool) -> Result<()> {
     if bind.is_loopback() || tls {
+        return Ok(());
+    }
+    if passwords {
+        eprintln!(
+            "ferrobase: WARNING: serving {bind} without TLS: SASL PLAIN passwords cross the \
+             network in the clear (add --tls-cert and --tls-key)"
+        );
         return Ok(());
     }
     if !insecure {
         bail!(
-            "refusing to serve {bind} without TLS: anyone who reaches this address could read and \
-             change every table. Serve TLS (--tls-cert PEM --tls-key PEM, and --tls-client-ca PEM \
-             to authenticate clients), bind a loopback address (--bind 127.0.0.1), or pass \
-             --insecure to serve it in the clear anyway"
+            "refusing to serve {bind} without TLS or authentication: anyone who reaches this \
+             address could read and change every table. Serve TLS (--tls-cert PEM --tls-key PEM, \
+             and --tls-client-ca PEM to authenticate clients), authenticate with passwords \
+             (--auth-file FILE), bind a loopback address (--bind 127.0.0.1), or pass --insecure \
+             to serve it in the clear anyway"
         );
     }
     eprintln!(
         "ferrobase: WARNING: serving {bind} without TLS or authentication (--insecure): anyone \
          who reaches this address can read and change every table"
     );
+    Ok(())
+}
+
+/// `ferrobase passwd USER`: reads a password from the first line of stdin and prints the
+/// `--auth-file` line for it (PBKDF2-HMAC-SHA256, random salt).
+pub fn passwd(args: &[String]) -> Result<()> {
+    let [user] = args else {
+        bail!("usage: ferrobase passwd USER < password");
+    };
+    if user.is_empty() || user.contains(':') || user.contains(',') {
+        bail!("a user name may not be empty or contain ':' or ','");
+    }
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    let password = line.trim_end_matches(['\r', '\n']);
+    if password.is_empty() {
+        bail!("no password on stdin");
+    }
+    println!("{}", PasswordFile::hash_line(user, password.as_bytes()));
     Ok(())
 }

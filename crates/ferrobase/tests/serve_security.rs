@@ -291,3 +291,104 @@ fn grants_survive_a_restart_and_bind_the_certificate_user() {
         "{text}"
     );
 }
+
+fn passwd(user: &str, password: &str) -> String {
+    let out = ferrobase(&["passwd", user], &format!("{password}\n"));
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn shell_with_password(
+    addr: SocketAddr,
+    user: &str,
+    password: &str,
+    statements: &str,
+) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args([
+            "shell",
+            "-n",
+            "--connect",
+            &format!("thrift://{addr}"),
+            "--user",
+            user,
+        ])
+        .env("FERROBASE_PASSWORD", password)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(statements.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn passwords_authenticate_users_with_sasl_plain() {
+    let data = tempfile::tempdir().unwrap();
+    let auth = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        auth.path(),
+        passwd("admin", "adm1n") + &passwd("bob", "b0b pass"),
+    )
+    .unwrap();
+    let auth_file = auth.path().to_str().unwrap();
+    let srv = Serve::start(
+        data.path(),
+        &["--auth-file", auth_file, "--superuser", "admin"],
+    );
+    let out = shell_with_password(
+        srv.addr,
+        "admin",
+        "adm1n",
+        "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\ngrant 'bob', 'R', 't'\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let out = shell_with_password(srv.addr, "bob", "b0b pass", "get 't', 'r'\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value=v"));
+    let out = shell_with_password(srv.addr, "bob", "b0b pass", "put 't', 'r', 'cf:q', 'x'\n");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("action=WRITE"),
+        "{out:?}"
+    );
+    // A wrong password, an unknown user, no authentication at all: no statement runs.
+    let out = shell_with_password(srv.addr, "bob", "guess", "list\n");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("authentication failed for user \"bob\""),
+        "{out:?}"
+    );
+    let out = shell_with_password(srv.addr, "mallory", "x", "list\n");
+    assert!(!out.status.success());
+    let url = format!("thrift://{}", srv.addr);
+    let out = ferrobase(&["shell", "-n", "--connect", &url], "list\n");
+    assert!(!out.status.success(), "{out:?}");
+}
+
+#[test]
+fn serve_takes_one_way_to_authenticate() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let auth = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(auth.path(), passwd("admin", "pw")).unwrap();
+    let p = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--port", "0", "--data"])
+        .arg(data.path())
+        .args(["--tls-cert", &p(pki.path("server.pem"))])
+        .args(["--tls-key", &p(pki.path("server.key"))])
+        .args(["--tls-client-ca", &p(pki.path("ca.pem"))])
+        .args(["--auth-file", auth.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("choose one"));
+}

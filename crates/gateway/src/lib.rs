@@ -28,6 +28,7 @@
 pub mod access;
 pub mod handler;
 pub mod idl;
+pub mod sasl;
 pub mod server;
 pub mod thrift;
 pub mod tls;

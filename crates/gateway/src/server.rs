@@ -4,6 +4,7 @@
 
 use crate::access::{AccessChecker, AccessOptions, AclStore};
 use crate::handler::{Handler, HandlerOptions, Outcome};
+use crate::sasl::{accept_plain, PasswordFile};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
     ThriftError,
@@ -40,6 +41,9 @@ pub struct ServerOptions {
     /// engine's `hbase:acl` table. A connection's user is its mutual-TLS certificate's subject
     /// CN, or [`ANONYMOUS`](crate::access::ANONYMOUS).
     pub access: Option<AccessOptions>,
+    /// Password authentication (default none): every connection, plain or TLS, starts with
+    /// Thrift's SASL negotiation with the PLAIN mechanism, and its user is the one named there.
+    pub passwords: Option<Arc<PasswordFile>>,
 }
 
 /// How long a client may take over its TLS handshake.
@@ -56,6 +60,7 @@ impl Default for ServerOptions {
             max_connections: 1000,
             tls: None,
             access: None,
+            passwords: None,
         }
     }
 }
@@ -71,6 +76,7 @@ struct Shared {
     max_connections: usize,
     refused_connections: AtomicUsize,
     tls: Option<TlsServer>,
+    passwords: Option<Arc<PasswordFile>>,
 }
 
 /// A bound server. `run` serves until `stop` is called from another thread (or a signal
@@ -122,6 +128,7 @@ impl Server {
                 max_connections: opts.max_connections,
                 refused_connections: AtomicUsize::new(0),
                 tls: opts.tls,
+                passwords: opts.passwords,
             }),
         })
     }
@@ -227,7 +234,7 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> 
 
 fn serve_connection(shared: &Shared, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
-    let (wire, user) = match &shared.tls {
+    let (mut wire, mut user) = match &shared.tls {
         None => (Wire::Plain(stream), None),
         Some(tls) => {
             let peer = stream.peer_addr().ok();
@@ -247,6 +254,21 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
     let Ok(probe) = wire.socket().try_clone() else {
         return;
     };
+    if let Some(passwords) = &shared.passwords {
+        let _ = probe.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+        match accept_plain(&mut wire, passwords) {
+            Ok(name) => user = Some(name),
+            Err(e) => {
+                if !shared.stopping.load(Ordering::Acquire) {
+                    if let Ok(peer) = probe.peer_addr() {
+                        eprintln!("ferrobase: authentication of {peer} refused: {e}");
+                    }
+                }
+                return;
+            }
+        }
+        let _ = probe.set_read_timeout(None);
+    }
     let mut conn = Connection::over(wire, shared.limits).with_pool(shared.inflight.clone());
     loop {
         if !wait_for_call(shared, &mut conn, &probe) {

@@ -21,7 +21,7 @@ use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 pub const USAGE: &str =
-    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]]] [FILE]";
+    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--user NAME]] [FILE]";
 
 /// Feeds lines to the shell, running each statement once it is complete. Returns how many
 /// statements failed and whether `exit` was reached.
@@ -72,6 +72,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut file: Option<String> = None;
     let mut noninteractive = false;
     let (mut tls_ca, mut tls_cert, mut tls_key) = (None::<String>, None::<String>, None::<String>);
+    let mut user = None::<String>;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -88,6 +89,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 tls_cert = Some(it.next().context("--tls-cert needs a PEM file")?.clone())
             }
             "--tls-key" => tls_key = Some(it.next().context("--tls-key needs a PEM file")?.clone()),
+            "--user" => user = Some(it.next().context("--user needs a name")?.clone()),
             s if s.starts_with("--") => bail!("unknown option {s}\nusage: {USAGE}"),
             s => file = Some(s.to_string()),
         }
@@ -104,6 +106,13 @@ pub fn main(args: &[String]) -> Result<()> {
             opts.tls = Some(TlsClient::from_pem_files(Path::new(ca), identity)?);
         }
         (None, _, _) => bail!("--tls-cert and --tls-key need --tls-ca (the CA of the server)"),
+    }
+    if let Some(user) = user {
+        // Never on the command line, where other users of the machine see it.
+        let password = std::env::var("FERROBASE_PASSWORD").context(
+            "--user takes its password from the FERROBASE_PASSWORD environment variable",
+        )?;
+        opts.credentials = Some((user, password));
     }
     let conn = Connection::open_with(&url, &opts).with_context(|| format!("opening {url}"))?;
     if file.is_none() && !noninteractive && std::io::stdin().is_terminal() {
