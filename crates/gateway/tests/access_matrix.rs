@@ -626,3 +626,81 @@ fn denials_carry_hbase_access_denied_text() {
         "{answer:?}"
     );
 }
+
+/// A plain-TCP client (the gateway's tests speak Thrift over any stream).
+fn plain_call(sock: &mut BufReader<TcpStream>, name: &str, args: TStruct) -> Answer {
+    let mut msg = Vec::new();
+    Binary.write_header(
+        &mut msg,
+        &MessageHeader {
+            name: name.into(),
+            kind: MessageType::Call,
+            seq_id: 1,
+        },
+    );
+    Binary.write_struct(&mut msg, &args);
+    sock.get_mut().write_all(&msg).unwrap();
+    let limits = Limits::default();
+    let mut b = Budget::new(sock, &limits);
+    Binary.read_header(&mut b).unwrap();
+    let body = Binary.read_struct(&mut b).unwrap();
+    match body.get(1) {
+        Some(TValue::Struct(e)) => Err(match e.get(1) {
+            Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+            _ => String::new(),
+        }),
+        _ => Ok(body.get(0).cloned()),
+    }
+}
+
+#[test]
+fn without_authentication_every_connection_is_anonymous() {
+    let data = tempfile::tempdir().unwrap();
+    let engine = Engine::open(data.path(), EngineOptions::default()).unwrap();
+    // Set up embedded, before serving: a table and a read grant to `anonymous`.
+    let store = ferrobase_gateway::access::AclStore::open(&engine).unwrap();
+    let desc =
+        ferrobase_engine::TableDescriptor::new(ferrobase_engine::TableName::parse("t").unwrap())
+            .with_family(ferrobase_engine::ColumnFamilyDescriptor::new("cf"));
+    engine.admin().create_table(desc).unwrap();
+    engine
+        .table("t")
+        .unwrap()
+        .put(ferrobase_engine::Put::new("r").add_column("cf", "q", "v"))
+        .unwrap();
+    store
+        .grant(
+            "anonymous",
+            &ferrobase_gateway::access::Scope::table("t"),
+            ferrobase_gateway::access::Actions::parse("R").unwrap(),
+        )
+        .unwrap();
+    let opts = ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        access: Some(AccessOptions::default()),
+        ..ServerOptions::default()
+    };
+    let server = Server::bind(engine, opts).unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle().unwrap();
+    let serving = std::thread::spawn(move || server.run());
+    let mut sock = BufReader::new(TcpStream::connect(addr).unwrap());
+    let row = plain_call(&mut sock, "getRow", args(vec![s("t"), s("r"), no_attrs()])).unwrap();
+    assert_eq!(columns_of(&row), ["cf:q".to_string()].into());
+    let put = plain_call(
+        &mut sock,
+        "mutateRow",
+        args(vec![
+            s("t"),
+            s("r"),
+            TValue::List(TType::Struct, vec![put("cf:q", "w")]),
+            no_attrs(),
+        ]),
+    );
+    assert!(
+        matches!(&put, Err(m) if m.contains("user=anonymous, scope=t, family=cf:q, action=WRITE")),
+        "{put:?}"
+    );
+    stop.stop();
+    serving.join().unwrap().unwrap();
+}
