@@ -5,6 +5,7 @@ mod admin;
 mod args;
 mod authorize;
 mod convert;
+mod grants;
 mod reads;
 mod scanners;
 mod writes;
