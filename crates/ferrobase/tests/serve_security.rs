@@ -392,3 +392,21 @@ fn serve_takes_one_way_to_authenticate() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("choose one"));
 }
+
+#[test]
+fn a_grant_survives_the_server_being_killed() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let srv = start_secure(data.path(), &pki);
+    let out = shell_as(&pki, srv.addr, "admin", "grant 'bob', 'RW', '@default'\n");
+    assert!(out.status.success(), "{out:?}");
+    drop(srv); // SIGKILL: no clean close
+    let srv = start_secure(data.path(), &pki);
+    let out = shell_as(&pki, srv.addr, "admin", "user_permission '@default'\n");
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listing.contains("bob") && listing.contains("default,,,: [Permission: actions=READ,WRITE]"),
+        "{listing}"
+    );
+}
