@@ -11,6 +11,7 @@
 
 mod app;
 mod bench;
+mod connect;
 mod serve;
 mod shell;
 mod study;

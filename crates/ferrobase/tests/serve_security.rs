@@ -410,3 +410,31 @@ fn a_grant_survives_the_server_being_killed() {
         "{listing}"
     );
 }
+
+#[test]
+fn apps_connect_over_mutual_tls() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let (cert, key) = pki.client("admin");
+    let srv = start_secure(data.path(), &pki);
+    let p = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let out = ferrobase(
+        &[
+            "app",
+            "game-log",
+            "--connect",
+            &format!("thrift://{}", srv.addr),
+            "--tls-ca",
+            &p(&pki.path("ca.pem")),
+            "--tls-cert",
+            &p(&cert),
+            "--tls-key",
+            &p(&key),
+            "load-sample",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("logged "));
+}

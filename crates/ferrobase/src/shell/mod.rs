@@ -14,11 +14,11 @@ mod ruby;
 mod security;
 mod syntax;
 
+use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES, COMMANDS};
-use ferrobase_client::{ConnectOptions, Connection, TlsClient};
+use ferrobase_client::Connection;
 use std::io::{IsTerminal, Read};
-use std::path::Path;
 
 pub const USAGE: &str =
     "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--user NAME]] [FILE]";
@@ -71,8 +71,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut url = "file:./ferrobase-data".to_string();
     let mut file: Option<String> = None;
     let mut noninteractive = false;
-    let (mut tls_ca, mut tls_cert, mut tls_key) = (None::<String>, None::<String>, None::<String>);
-    let mut user = None::<String>;
+    let mut connect = ConnectFlags::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -84,36 +83,15 @@ pub fn main(args: &[String]) -> Result<()> {
                     .context("--connect needs thrift://HOST:PORT")?
                     .clone()
             }
-            "--tls-ca" => tls_ca = Some(it.next().context("--tls-ca needs a PEM file")?.clone()),
-            "--tls-cert" => {
-                tls_cert = Some(it.next().context("--tls-cert needs a PEM file")?.clone())
+            s @ ("--tls-ca" | "--tls-cert" | "--tls-key" | "--user") => {
+                let v = it.next().with_context(|| format!("{s} needs a value"))?;
+                connect.take(&s[2..], v);
             }
-            "--tls-key" => tls_key = Some(it.next().context("--tls-key needs a PEM file")?.clone()),
-            "--user" => user = Some(it.next().context("--user needs a name")?.clone()),
             s if s.starts_with("--") => bail!("unknown option {s}\nusage: {USAGE}"),
             s => file = Some(s.to_string()),
         }
     }
-    let mut opts = ConnectOptions::default();
-    match (&tls_ca, &tls_cert, &tls_key) {
-        (None, None, None) => {}
-        (Some(ca), cert, key) => {
-            let identity = match (cert, key) {
-                (Some(c), Some(k)) => Some((Path::new(c.as_str()), Path::new(k.as_str()))),
-                (None, None) => None,
-                _ => bail!("--tls-cert and --tls-key go together"),
-            };
-            opts.tls = Some(TlsClient::from_pem_files(Path::new(ca), identity)?);
-        }
-        (None, _, _) => bail!("--tls-cert and --tls-key need --tls-ca (the CA of the server)"),
-    }
-    if let Some(user) = user {
-        // Never on the command line, where other users of the machine see it.
-        let password = std::env::var("FERROBASE_PASSWORD").context(
-            "--user takes its password from the FERROBASE_PASSWORD environment variable",
-        )?;
-        opts.credentials = Some((user, password));
-    }
+    let opts = connect.options()?;
     let conn = Connection::open_with(&url, &opts).with_context(|| format!("opening {url}"))?;
     if file.is_none() && !noninteractive && std::io::stdin().is_terminal() {
         return interactive(conn);
