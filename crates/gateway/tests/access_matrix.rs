@@ -449,11 +449,11 @@ fn each_grant_allows_exactly_what_hbase_allows() {
                 allowed((a_ || c_) && ns_wide),
                 c.call("deleteTable", args(vec![s("victim")])),
             );
-            // createTable: CREATE on the namespace.
+            // createTable: ADMIN or CREATE on the namespace.
             let created = format!("c_{user}");
             let answer = check(
                 "createTable",
-                allowed(c_ && ns_wide),
+                allowed((a_ || c_) && ns_wide),
                 c.call(
                     "createTable",
                     args(vec![
@@ -607,9 +607,8 @@ fn denials_carry_hbase_access_denied_text() {
             "{DENIED}Not allowed to disable hbase:acl table with AccessController installed"
         ))
     );
-    // A superuser's grants cannot be changed.
-    let answer = admin.call(
-        "ferrobaseAdmin",
+    // Only a superuser may change a superuser's grants, even with global ADMIN.
+    let grant_global = |user: &str, actions: &str| {
         args(vec![
             s("grant"),
             s(""),
@@ -617,10 +616,15 @@ fn denials_carry_hbase_access_denied_text() {
             TValue::Map(
                 TType::Binary,
                 TType::Binary,
-                vec![(s("USER"), s("admin")), (s("ACTIONS"), s("R"))],
+                vec![(s("USER"), s(user)), (s("ACTIONS"), s(actions))],
             ),
-        ]),
-    );
+        ])
+    };
+    admin
+        .call("ferrobaseAdmin", grant_global("ops", "A"))
+        .unwrap();
+    let mut ops = gw.client("ops");
+    let answer = ops.call("ferrobaseAdmin", grant_global("admin", "R"));
     assert!(
         matches!(&answer, Err(m) if m.contains("superusers's or supergroups's permissions")),
         "{answer:?}"

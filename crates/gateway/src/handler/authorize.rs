@@ -258,7 +258,7 @@ impl Handler {
             "createTable" => {
                 let table = table_arg(a, 1)?;
                 let ns = crate::access::checker::namespace_of(&table);
-                acl.require_namespace(user, &ns, &[Action::Create])
+                acl.require_namespace(user, &ns, &admin_or_create)
                     .map_err(denied)?;
                 Ok(Permit::Full)
             }

@@ -40,7 +40,7 @@ impl Handler {
     }
 
     /// A grant or revoke after HBase's checks: ADMIN at the scope (global ADMIN for a global
-    /// grant), and never on a superuser.
+    /// grant), and a superuser's grants only by a superuser.
     fn change_grant(
         &self,
         acl: &AccessChecker,
@@ -51,7 +51,8 @@ impl Handler {
         actions: Actions,
     ) -> Result<(), ServiceError> {
         require_admin_at(acl, caller, scope)?;
-        if acl.is_superuser(user) {
+        // HBase's preGrantOrRevoke: only a superuser may change a superuser's grants.
+        if acl.is_superuser(user) && !acl.is_superuser(caller) {
             return Err(denied(Denied(
                 "Granting or revoking superusers's or supergroups's permissions is not allowed"
                     .into(),
