@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use ferrobase_client::{ConnectOptions, TlsClient};
 use std::path::Path;
 
-/// `--tls-ca`, `--tls-cert`, `--tls-key` and `--user` as given.
+/// `--tls-ca`, `--tls-cert`, `--tls-key` and `--login` as given.
 #[derive(Debug, Default)]
 pub struct ConnectFlags {
     tls_ca: Option<String>,
@@ -24,7 +24,7 @@ impl ConnectFlags {
             "tls-ca" => &mut self.tls_ca,
             "tls-cert" => &mut self.tls_cert,
             "tls-key" => &mut self.tls_key,
-            "user" => &mut self.user,
+            "login" => &mut self.user,
             _ => return false,
         };
         *slot = Some(value.to_string());
@@ -48,7 +48,7 @@ impl ConnectFlags {
         }
         if let Some(user) = &self.user {
             let password = std::env::var("FERROBASE_PASSWORD").context(
-                "--user takes its password from the FERROBASE_PASSWORD environment variable",
+                "--login takes its password from the FERROBASE_PASSWORD environment variable",
             )?;
             opts.credentials = Some((user.clone(), password));
         }

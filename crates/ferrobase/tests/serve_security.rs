@@ -310,7 +310,7 @@ fn shell_with_password(
             "-n",
             "--connect",
             &format!("thrift://{addr}"),
-            "--user",
+            "--login",
             user,
         ])
         .env("FERROBASE_PASSWORD", password)

@@ -1,4 +1,4 @@
-//! The `ferrobase app` command line: `[--data DIR | --connect URL [--tls-ca PEM ...] [--user NAME]]
+//! The `ferrobase app` command line: `[--data DIR | --connect URL [--tls-ca PEM ...] [--login NAME]]
 //! COMMAND [--flag VALUE]...`.
 
 use crate::connect::ConnectFlags;

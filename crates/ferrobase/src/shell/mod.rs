@@ -21,7 +21,7 @@ use ferrobase_client::Connection;
 use std::io::{IsTerminal, Read};
 
 pub const USAGE: &str =
-    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--user NAME]] [FILE]";
+    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] [FILE]";
 
 /// Feeds lines to the shell, running each statement once it is complete. Returns how many
 /// statements failed and whether `exit` was reached.
@@ -83,7 +83,7 @@ pub fn main(args: &[String]) -> Result<()> {
                     .context("--connect needs thrift://HOST:PORT")?
                     .clone()
             }
-            s @ ("--tls-ca" | "--tls-cert" | "--tls-key" | "--user") => {
+            s @ ("--tls-ca" | "--tls-cert" | "--tls-key" | "--login") => {
                 let v = it.next().with_context(|| format!("{s} needs a value"))?;
                 connect.take(&s[2..], v);
             }
