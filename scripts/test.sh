@@ -30,6 +30,8 @@ cargo build -p ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
 # A 64 MiB row scanned through happybase with scan_batching: the server's peak stays bounded.
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/wide_rows
+# happybase over TLS and mutual TLS (certificates from the openssl CLI), ACLs by certificate CN.
+FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/security
 # The Python wheel (python/): built with maturin from the release binary above (no compilation),
 # installed into a fresh venv, `ferrobase --version` from PATH, the example suite on the pytest
 # fixtures, serially and under pytest-xdist.

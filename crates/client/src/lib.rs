@@ -26,6 +26,7 @@
 //! # }
 //! ```
 
+mod access;
 mod remote;
 
 pub use ferrobase_engine::client::RegionInfo;
@@ -34,8 +35,21 @@ use ferrobase_engine::{
     ColumnFamilyDescriptor, Delete, Engine, EngineOptions, Get, Put, RowResult, Scan,
     TableDescriptor,
 };
+pub use ferrobase_gateway::access::{Actions, Scope, UserPermission};
+pub use ferrobase_gateway::tls::{TlsClient, TlsError};
 use remote::Remote;
 use std::sync::Arc;
+
+/// How to reach a `thrift://` gateway.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectOptions {
+    /// TLS to the gateway (default none: plain Thrift): the CA that signed the server's
+    /// certificate and, for mutual TLS, the client's certificate and key.
+    pub tls: Option<TlsClient>,
+    /// A user and password for a gateway that authenticates with SASL PLAIN (`ferrobase serve
+    /// --auth-file`); default none.
+    pub credentials: Option<(String, String)>,
+}
 
 /// Client errors.
 #[derive(Debug, thiserror::Error)]
@@ -127,8 +141,19 @@ impl std::fmt::Debug for Connection {
 impl Connection {
     /// Opens `file:DIR` (or a bare path) or `thrift://host:port`.
     pub fn open(url: &str) -> Result<Connection> {
+        Connection::open_with(url, &ConnectOptions::default())
+    }
+
+    /// Opens `url` as [`Connection::open`], reaching a `thrift://` gateway as `opts` says.
+    pub fn open_with(url: &str, opts: &ConnectOptions) -> Result<Connection> {
         if let Some(addr) = url.strip_prefix("thrift://") {
-            return Ok(Connection::Remote(Arc::new(Remote::connect(addr)?)));
+            return Ok(Connection::Remote(Arc::new(Remote::connect_with(
+                addr,
+                opts.tls.as_ref(),
+                opts.credentials
+                    .as_ref()
+                    .map(|(u, p)| (u.as_str(), p.as_str())),
+            )?)));
         }
         let dir = url.strip_prefix("file:").unwrap_or(url);
         Ok(Connection::Embedded(Engine::open(
@@ -217,6 +242,7 @@ impl Connection {
                 .list_tables()?
                 .iter()
                 .map(|n| n.to_string())
+                .filter(|n| n != ferrobase_gateway::access::ACL_TABLE)
                 .collect()),
             Connection::Remote(r) => r.table_names(),
         }

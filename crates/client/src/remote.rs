@@ -10,6 +10,7 @@ use ferrobase_engine::{
 use ferrobase_gateway::thrift::{
     Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
 };
+use ferrobase_gateway::tls::{ClientWire, TlsClient, Wire};
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -24,7 +25,10 @@ const REPLY_LIMITS: Limits = Limits {
 /// A connection to a Thrift gateway. Calls are serialised on one socket.
 pub struct Remote {
     addr: String,
-    io: Mutex<(BufReader<TcpStream>, TcpStream, i32)>,
+    /// The socket (plain or TLS) behind its read buffer, and the last sequence id.
+    io: Mutex<(BufReader<ClientWire>, i32)>,
+    /// Messages go as frames (after SASL authentication).
+    framed: bool,
     /// Whether the gateway answers `ferrobaseAdmin` (a ferrobase gateway), learnt on first need.
     ferrobase: OnceLock<bool>,
 }
@@ -158,16 +162,56 @@ fn row_result(v: &TValue) -> Option<RowResult> {
     Some(RowResult::new(row, cells))
 }
 
+/// The host part of `host:port` (`[v6]:port` too), the name the server's certificate must carry.
+fn host_of(addr: &str) -> &str {
+    let host = addr.rsplit_once(':').map_or(addr, |(h, _)| h);
+    host.trim_start_matches('[').trim_end_matches(']')
+}
+
 impl Remote {
     /// Connects to `host:port`.
     pub fn connect(addr: &str) -> Result<Remote> {
+        Remote::connect_with(addr, None, None)
+    }
+
+    /// Connects to `host:port`, over TLS when `tls` is given (the server's certificate must
+    /// name `host`). The TLS handshake runs before this returns; a server that refuses the
+    /// client's certificate answers after the client's last handshake message, so under TLS 1.3
+    /// the refusal is reported by the first call.
+    /// With `credentials` (user, password), authenticates with SASL PLAIN first (a gateway
+    /// started with `--auth-file`).
+    pub fn connect_with(
+        addr: &str,
+        tls: Option<&TlsClient>,
+        credentials: Option<(&str, &str)>,
+    ) -> Result<Remote> {
         let s = TcpStream::connect(addr)
             .map_err(|e| transport(format!("connecting to {addr}: {e}")))?;
         let _ = s.set_nodelay(true);
-        let r = BufReader::new(s.try_clone().map_err(transport)?);
+        let wire = match tls {
+            None => Wire::Plain(s),
+            Some(tls) => {
+                let host = host_of(addr);
+                let mut wire = tls.connect(host, s).map_err(transport)?;
+                if let Wire::Tls(t) = &mut wire {
+                    while t.conn.is_handshaking() {
+                        t.conn
+                            .complete_io(&mut t.sock)
+                            .map_err(|e| transport(format!("TLS handshake with {addr}: {e}")))?;
+                    }
+                }
+                wire
+            }
+        };
+        let mut wire = wire;
+        if let Some((user, password)) = credentials {
+            ferrobase_gateway::sasl::connect_plain(&mut wire, user, password)
+                .map_err(|e| transport(format!("authenticating to {addr}: {e}")))?;
+        }
         Ok(Remote {
             addr: addr.to_string(),
-            io: Mutex::new((r, s, 0)),
+            io: Mutex::new((BufReader::new(wire), 0)),
+            framed: credentials.is_some(),
             ferrobase: OnceLock::new(),
         })
     }
@@ -180,8 +224,8 @@ impl Remote {
     /// Calls `name` and returns its success value (None for void), or its exception.
     fn call(&self, name: &str, args: TStruct) -> Result<Option<TValue>> {
         let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
-        g.2 = g.2.wrapping_add(1);
-        let seq_id = g.2;
+        g.1 = g.1.wrapping_add(1);
+        let seq_id = g.1;
         let mut msg = Vec::new();
         Binary.write_header(
             &mut msg,
@@ -192,7 +236,19 @@ impl Remote {
             },
         );
         Binary.write_struct(&mut msg, &args);
-        g.1.write_all(&msg).map_err(transport)?;
+        if self.framed {
+            let len = (msg.len() as u32).to_be_bytes();
+            msg.splice(0..0, len);
+        }
+        let w = g.0.get_mut();
+        w.write_all(&msg)
+            .and_then(|()| w.flush())
+            .map_err(transport)?;
+        if self.framed {
+            // The frame holds exactly the reply; its length is not needed to parse it.
+            let mut len = [0u8; 4];
+            std::io::Read::read_exact(&mut g.0, &mut len).map_err(transport)?;
+        }
         let mut b = Budget::new(&mut g.0, &REPLY_LIMITS);
         let h = Binary.read_header(&mut b).map_err(transport)?;
         let body = Binary.read_struct(&mut b).map_err(transport)?;
@@ -386,6 +442,17 @@ impl Remote {
         key: &[u8],
         attrs: &[(String, String)],
     ) -> Result<()> {
+        self.admin_call(op, table, key, attrs).map(|_| ())
+    }
+
+    /// `ferrobaseAdmin` with its answer.
+    pub(crate) fn admin_call(
+        &self,
+        op: &str,
+        table: &str,
+        key: &[u8],
+        attrs: &[(String, String)],
+    ) -> Result<Option<TValue>> {
         let map = attrs.iter().map(|(k, v)| (text(k), text(v))).collect();
         let args = TStruct::new()
             .with(1, text(op))
@@ -398,8 +465,32 @@ impl Remote {
                 "{op} is not available through HBase's Thrift1 API (this gateway is not ferrobase)"
             )))
             }
-            other => other.map(|_| ()),
+            other => other,
         }
+    }
+
+    /// Thrift1's `grant`/`revoke(TAccessControlEntity)`: a table (`scope` 0) or namespace
+    /// (`scope` 1) grant, as HBase 2.x's gateway takes it.
+    pub(crate) fn thrift_grant(
+        &self,
+        grant: bool,
+        user: &str,
+        scope: i32,
+        name: &str,
+        actions: &str,
+    ) -> Result<()> {
+        let mut e = TStruct::new()
+            .with(1, text(user))
+            .with(2, TValue::I32(scope))
+            .with(4, text(actions));
+        e = if scope == 0 {
+            e.with(5, text(name))
+        } else {
+            e.with(6, text(name))
+        };
+        let method = if grant { "grant" } else { "revoke" };
+        self.call(method, TStruct::new().with(1, TValue::Struct(e)))
+            .map(|_| ())
     }
 
     pub(crate) fn regions(&self, table: &str) -> Result<Vec<RegionInfo>> {

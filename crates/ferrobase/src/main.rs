@@ -3,6 +3,7 @@
 //! Subcommands:
 //! - `ferrobase serve`: the HBase Thrift gateway on an embedded engine.
 //! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
+//! - `ferrobase passwd USER`: a password-file line for `serve --auth-file`.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
 //! - `ferrobase app NAME ...`: the seed articles' example systems (`docs/apps/`).
 //! - `ferrobase study NAME [--quick] [--out DIR]`: the schema studies (`docs/studies/`).
@@ -10,6 +11,7 @@
 
 mod app;
 mod bench;
+mod connect;
 mod serve;
 mod shell;
 mod study;
@@ -17,7 +19,7 @@ mod study;
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT]   serve the HBase Thrift API\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
 }
 
 fn main() {
@@ -33,6 +35,7 @@ fn run() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("serve") => serve::main(&args[1..]),
         Some("shell") => shell::main(&args[1..]),
+        Some("passwd") => serve::passwd(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
         Some("app") => app::main(&args[1..]),
         Some("study") => study::main(&args[1..]),

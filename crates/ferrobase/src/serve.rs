@@ -2,20 +2,30 @@
 
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::access::AccessOptions;
+use ferrobase_gateway::sasl::PasswordFile;
+use ferrobase_gateway::tls::TlsServer;
 use ferrobase_gateway::{Server, ServerOptions};
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure]";
 
 pub fn main(args: &[String]) -> Result<()> {
-    let mut data = std::path::PathBuf::from("./ferrobase-data");
+    let mut data = PathBuf::from("./ferrobase-data");
     let mut bind: IpAddr = [127, 0, 0, 1].into();
     let mut port: u16 = 9090;
     let mut opts = ServerOptions::default();
     let mut engine_opts = EngineOptions::default();
+    let (mut tls_cert, mut tls_key, mut tls_client_ca) =
+        (None::<PathBuf>, None::<PathBuf>, None::<PathBuf>);
+    let mut insecure = false;
+    let mut acl = false;
+    let mut auth_file: Option<PathBuf> = None;
+    let mut superusers: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -57,12 +67,62 @@ pub fn main(args: &[String]) -> Result<()> {
                     .filter(|d| !d.is_zero())
                     .context("--scanner-lease takes a positive number of seconds")?;
             }
+            "--tls-cert" => tls_cert = Some(val()?.into()),
+            "--tls-key" => tls_key = Some(val()?.into()),
+            "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
+            "--insecure" => insecure = true,
+            "--acl" => acl = true,
+            "--auth-file" => auth_file = Some(val()?.into()),
+            "--superuser" => superusers.extend(
+                val()?
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|u| !u.is_empty())
+                    .map(String::from),
+            ),
             other => bail!("unknown option {other}\nusage: {USAGE}"),
         }
     }
     opts.addr = SocketAddr::new(bind, port);
+    opts.tls = match (&tls_cert, &tls_key) {
+        (Some(cert), Some(key)) => Some(
+            TlsServer::from_pem_files(cert, key, tls_client_ca.as_deref())
+                .context("loading the TLS certificate and key")?,
+        ),
+        (None, None) if tls_client_ca.is_some() => {
+            bail!("--tls-client-ca needs --tls-cert and --tls-key")
+        }
+        (None, None) => None,
+        _ => bail!("--tls-cert and --tls-key go together"),
+    };
+    if let Some(path) = &auth_file {
+        if tls_client_ca.is_some() {
+            bail!(
+                "--auth-file and --tls-client-ca are two ways to name the user of a connection; \
+                 choose one"
+            );
+        }
+        opts.passwords = Some(Arc::new(PasswordFile::load(path)?));
+    }
+    exposure_check(bind, opts.tls.is_some(), auth_file.is_some(), insecure)?;
+    // Authenticated users (mutual TLS, passwords) imply ACLs, as a secure HBase cluster checks
+    // them.
+    if acl || tls_client_ca.is_some() || auth_file.is_some() || !superusers.is_empty() {
+        opts.access = Some(AccessOptions { superusers });
+    }
     let engine = Engine::open(&data, engine_opts)
         .with_context(|| format!("opening data directory {}", data.display()))?;
+    let opts_tls = opts.tls.is_some();
+    if let Some(access) = &opts.access {
+        eprintln!(
+            "ferrobase: ACLs on (grants in hbase:acl); superusers: {}",
+            if access.superusers.is_empty() {
+                "none".to_string()
+            } else {
+                access.superusers.join(", ")
+            }
+        );
+    }
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;
     let stop = server.stop_handle()?;
@@ -79,10 +139,61 @@ pub fn main(args: &[String]) -> Result<()> {
     });
     // Scripts and tests read this line to learn the port.
     println!(
-        "ferrobase serving the HBase Thrift API on {addr} (data in {})",
+        "ferrobase serving the HBase Thrift API on {addr}{} (data in {})",
+        if opts_tls { " over TLS" } else { "" },
         data.display()
     );
     server.run()?;
     eprintln!("ferrobase: stopped cleanly");
+    Ok(())
+}
+
+/// Redis' protected mode for the Thrift port: serving a non-loopback address in the clear and
+/// without authentication lets anyone who reaches the port read and change every table, so it
+/// takes `--insecure`, and then a warning. Passwords without TLS are allowed with a warning:
+/// they cross the network in the clear.
+fn exposure_check(bind: IpAddr, tls: bool, passwords: bool, insecure: bool) -> Result<()> {
+    if bind.is_loopback() || tls {
+        return Ok(());
+    }
+    if passwords {
+        eprintln!(
+            "ferrobase: WARNING: serving {bind} without TLS: SASL PLAIN passwords cross the \
+             network in the clear (add --tls-cert and --tls-key)"
+        );
+        return Ok(());
+    }
+    if !insecure {
+        bail!(
+            "refusing to serve {bind} without TLS or authentication: anyone who reaches this \
+             address could read and change every table. Serve TLS (--tls-cert PEM --tls-key PEM, \
+             and --tls-client-ca PEM to authenticate clients), authenticate with passwords \
+             (--auth-file FILE), bind a loopback address (--bind 127.0.0.1), or pass --insecure \
+             to serve it in the clear anyway"
+        );
+    }
+    eprintln!(
+        "ferrobase: WARNING: serving {bind} without TLS or authentication (--insecure): anyone \
+         who reaches this address can read and change every table"
+    );
+    Ok(())
+}
+
+/// `ferrobase passwd USER`: reads a password from the first line of stdin and prints the
+/// `--auth-file` line for it (PBKDF2-HMAC-SHA256, random salt).
+pub fn passwd(args: &[String]) -> Result<()> {
+    let [user] = args else {
+        bail!("usage: ferrobase passwd USER < password");
+    };
+    if user.is_empty() || user.contains(':') || user.contains(',') {
+        bail!("a user name may not be empty or contain ':' or ','");
+    }
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    let password = line.trim_end_matches(['\r', '\n']);
+    if password.is_empty() {
+        bail!("no password on stdin");
+    }
+    println!("{}", PasswordFile::hash_line(user, password.as_bytes()));
     Ok(())
 }

@@ -71,6 +71,16 @@ pub const TAPPEND: &[Field] = &[
     f(4, "values", TEXT_LIST),
 ];
 
+/// `struct TAccessControlEntity` (HBase 2.x `Hbase.thrift`): `scope` is `TPermissionScope`
+/// (TABLE = 0, NAMESPACE = 1), `actions` letters such as `RW`.
+pub const TACCESS_CONTROL_ENTITY: &[Field] = &[
+    f(1, "username", Ty::Binary),
+    f(2, "scope", Ty::I32),
+    f(4, "actions", Ty::Binary),
+    f(5, "tableName", Ty::Binary),
+    f(6, "nsName", Ty::Binary),
+];
+
 const MUTATIONS: Ty = Ty::List(&Ty::Struct(MUTATION));
 const ROW_BATCHES: Ty = Ty::List(&Ty::Struct(BATCH_MUTATION));
 
@@ -368,6 +378,7 @@ pub fn arguments(name: &str) -> Option<&'static [Field]> {
         "scannerGet" | "scannerClose" => SCANNER,
         "scannerGetList" => const { &[f(1, "id", Ty::I32), f(2, "nbRows", Ty::I32)] },
         "getRegionInfo" => const { &[f(1, "row", TEXT)] },
+        "grant" | "revoke" => const { &[f(1, "info", Ty::Struct(TACCESS_CONTROL_ENTITY))] },
         "ferrobaseAdmin" => {
             const {
                 &[
@@ -400,6 +411,8 @@ mod tests {
             "scannerOpenWithScan",
             "scannerGetList",
             "ferrobaseAdmin",
+            "grant",
+            "revoke",
         ] {
             assert!(arguments(m).is_some(), "{m}");
         }

@@ -25,9 +25,12 @@
 //! # }
 //! ```
 
+pub mod access;
 pub mod handler;
 pub mod idl;
+pub mod sasl;
 pub mod server;
 pub mod thrift;
+pub mod tls;
 
 pub use server::{Server, ServerOptions, StopHandle};

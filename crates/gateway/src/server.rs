@@ -2,11 +2,14 @@
 //! waits for another; graceful shutdown that stops accepting, lets in-flight calls finish and
 //! then closes the engine.
 
+use crate::access::{AccessChecker, AccessOptions, AclStore};
 use crate::handler::{Handler, HandlerOptions, Outcome};
+use crate::sasl::{accept_plain, PasswordFile};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
     ThriftError,
 };
+use crate::tls::{TlsServer, Wire};
 use ferrobase_engine::Engine;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -31,7 +34,20 @@ pub struct ServerOptions {
     /// Connections served at once (default 1000, HBase's `hbase.thrift.maxWorkerThreads`);
     /// one more is closed as soon as it is accepted.
     pub max_connections: usize,
+    /// TLS on the port (default none: plain Thrift). With a client CA, mutual TLS: the client
+    /// certificate's subject CN is the connection's user.
+    pub tls: Option<TlsServer>,
+    /// ACL checks on every call (default none: every call runs), with grants kept in the
+    /// engine's `hbase:acl` table. A connection's user is its mutual-TLS certificate's subject
+    /// CN, or [`ANONYMOUS`](crate::access::ANONYMOUS).
+    pub access: Option<AccessOptions>,
+    /// Password authentication (default none): every connection, plain or TLS, starts with
+    /// Thrift's SASL negotiation with the PLAIN mechanism, and its user is the one named there.
+    pub passwords: Option<Arc<PasswordFile>>,
 }
+
+/// How long a client may take over its TLS handshake.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Default for ServerOptions {
     fn default() -> Self {
@@ -42,6 +58,9 @@ impl Default for ServerOptions {
             idle_timeout: None,
             max_inflight_memory: 1 << 30,
             max_connections: 1000,
+            tls: None,
+            access: None,
+            passwords: None,
         }
     }
 }
@@ -56,6 +75,8 @@ struct Shared {
     inflight: Arc<InflightMemory>,
     max_connections: usize,
     refused_connections: AtomicUsize,
+    tls: Option<TlsServer>,
+    passwords: Option<Arc<PasswordFile>>,
 }
 
 /// A bound server. `run` serves until `stop` is called from another thread (or a signal
@@ -82,13 +103,22 @@ impl StopHandle {
 }
 
 impl Server {
-    /// Binds the listening socket.
+    /// Binds the listening socket (and, with ACLs, opens the ACL store, creating
+    /// `hbase:acl` on first use).
     pub fn bind(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
+        let mut handler = Handler::new(engine, opts.handler);
+        if let Some(access) = &opts.access {
+            let store = AclStore::open(handler.engine()).map_err(std::io::Error::other)?;
+            handler = handler.with_access(AccessChecker::new(
+                Arc::new(store),
+                access.superusers.iter().cloned(),
+            ));
+        }
         let listener = TcpListener::bind(opts.addr)?;
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
-                handler: Handler::new(engine, opts.handler),
+                handler,
                 stopping: AtomicBool::new(false),
                 active_calls: AtomicUsize::new(0),
                 connections: AtomicUsize::new(0),
@@ -97,6 +127,8 @@ impl Server {
                 inflight: Arc::new(InflightMemory::new(opts.max_inflight_memory)),
                 max_connections: opts.max_connections,
                 refused_connections: AtomicUsize::new(0),
+                tls: opts.tls,
+                passwords: opts.passwords,
             }),
         })
     }
@@ -204,19 +236,48 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> 
 
 fn serve_connection(shared: &Shared, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
-    let Ok(probe) = stream.try_clone() else {
+    let (mut wire, mut user) = match &shared.tls {
+        None => (Wire::Plain(stream), None),
+        Some(tls) => {
+            let peer = stream.peer_addr().ok();
+            match tls.accept(stream, HANDSHAKE_TIMEOUT) {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    if !shared.stopping.load(Ordering::Acquire) {
+                        if let Some(peer) = peer {
+                            eprintln!("ferrobase: TLS handshake with {peer} refused: {e}");
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+    };
+    let Ok(probe) = wire.socket().try_clone() else {
         return;
     };
-    let Ok(conn) = Connection::new(stream, shared.limits) else {
-        return;
-    };
-    let mut conn = conn.with_pool(shared.inflight.clone());
+    if let Some(passwords) = &shared.passwords {
+        let _ = probe.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+        match accept_plain(&mut wire, passwords) {
+            Ok(name) => user = Some(name),
+            Err(e) => {
+                if !shared.stopping.load(Ordering::Acquire) {
+                    if let Ok(peer) = probe.peer_addr() {
+                        eprintln!("ferrobase: authentication of {peer} refused: {e}");
+                    }
+                }
+                return;
+            }
+        }
+        let _ = probe.set_read_timeout(None);
+    }
+    let mut conn = Connection::over(wire, shared.limits).with_pool(shared.inflight.clone());
     loop {
         if !wait_for_call(shared, &mut conn, &probe) {
             return;
         }
         shared.active_calls.fetch_add(1, Ordering::AcqRel);
-        let keep_going = one_call(shared, &mut conn);
+        let keep_going = one_call(shared, &mut conn, user.as_deref());
         shared.active_calls.fetch_sub(1, Ordering::AcqRel);
         if !keep_going {
             return;
@@ -225,7 +286,7 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
 }
 
 /// Reads, runs and answers one call. False when the connection must close.
-fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
+fn one_call(shared: &Shared, conn: &mut Connection, user: Option<&str>) -> bool {
     let Call {
         header,
         args,
@@ -262,7 +323,7 @@ fn one_call(shared: &Shared, conn: &mut Connection) -> bool {
         return false;
     }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        shared.handler.call(&header.name, &args)
+        shared.handler.call_as(user, &header.name, &args)
     }));
     if header.kind == MessageType::Oneway {
         return true;

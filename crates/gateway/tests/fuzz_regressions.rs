@@ -4,6 +4,8 @@
 //! panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
 //! gateway's codecs.
 
+#[path = "../../../fuzz/harness/auth_negotiation.rs"]
+mod auth_negotiation;
 #[path = "../../../fuzz/harness/replay.rs"]
 mod replay;
 #[path = "../../../fuzz/harness/thrift_messages.rs"]
@@ -19,6 +21,12 @@ fn thrift_messages_inputs_replay() {
     assert!(n.corpus >= 6, "{n:?}");
     // The element-amplification requests of issue 32 (scaled down) in both protocols.
     assert!(n.regressions >= 3, "{n:?}");
+}
+
+#[test]
+fn auth_negotiation_inputs_replay() {
+    let n = replay::replay("auth_negotiation", auth_negotiation::run);
+    assert!(n.corpus >= 6, "{n:?}");
 }
 
 fn bin(s: &str) -> TValue {

@@ -1,5 +1,7 @@
-//! The `ferrobase app` command line: `[--data DIR | --connect URL] COMMAND [--flag VALUE]...`.
+//! The `ferrobase app` command line: `[--data DIR | --connect URL [--tls-ca PEM ...] [--login NAME]]
+//! COMMAND [--flag VALUE]...`.
 
+use crate::connect::ConnectFlags;
 use anyhow::{anyhow, bail, Context, Result};
 use ferrobase_client::Connection;
 use std::collections::BTreeMap;
@@ -17,6 +19,8 @@ pub struct Args {
     pub command: String,
     flags: BTreeMap<String, String>,
     switches: Vec<String>,
+    /// TLS and login options for `--connect`.
+    connect_flags: ConnectFlags,
 }
 
 impl Args {
@@ -26,6 +30,7 @@ impl Args {
         let mut command = None;
         let mut flags = BTreeMap::new();
         let mut on = Vec::new();
+        let mut connect_flags = ConnectFlags::default();
         let mut it = args.iter();
         while let Some(a) = it.next() {
             if let Some(name) = a.strip_prefix("--") {
@@ -37,6 +42,7 @@ impl Args {
                 match name {
                     "data" => url = format!("file:{v}"),
                     "connect" => url = v.clone(),
+                    _ if connect_flags.take(name, v) => {}
                     _ => {
                         flags.insert(name.to_string(), v.clone());
                     }
@@ -52,12 +58,14 @@ impl Args {
             command: command.unwrap_or_default(),
             flags,
             switches: on,
+            connect_flags,
         })
     }
 
     /// Opens the connection.
     pub fn connect(&self) -> Result<Connection> {
-        Connection::open(&self.url).with_context(|| format!("opening {}", self.url))
+        Connection::open_with(&self.url, &self.connect_flags.options()?)
+            .with_context(|| format!("opening {}", self.url))
     }
 
     /// The value of `--name`, parsed; an error when absent.

@@ -13,7 +13,7 @@ use anyhow::{bail, Result};
 
 /// The usage text of `ferrobase app`.
 pub const USAGE: &str = "\
-ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND [OPTIONS]
+ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] COMMAND [OPTIONS]
   behaviour-log [--scheme tall|wide] record | get | range | newest
   file-search  load-example | add | delete | find | on-date | by-index | verify-index | rebuild-index
   game-log     load-sample | log | query

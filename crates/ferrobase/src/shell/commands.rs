@@ -7,6 +7,7 @@ use super::args::{
 };
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
+use super::security::SECURITY_COMMANDS;
 use super::syntax::{Statement, Value};
 use ferrobase_client::Connection;
 use ferrobase_engine::{
@@ -149,6 +150,7 @@ impl Shell {
                 let known = COMMANDS
                     .iter()
                     .chain(NAMESPACE_COMMANDS)
+                    .chain(SECURITY_COMMANDS)
                     .any(|c| c.0 == st.command);
                 let table = st.args.first().and_then(Value::as_text).unwrap_or_default();
                 let msg = hbase_message(&e, &st.command, &table);
@@ -175,6 +177,9 @@ impl Shell {
 
     fn dispatch(&mut self, st: &Statement) -> Res<()> {
         if let Some(r) = self.namespace_command(st) {
+            return r;
+        }
+        if let Some(r) = self.security_command(st) {
             return r;
         }
         let a = &st.args;
@@ -350,6 +355,7 @@ impl Shell {
                         let (_, what, example) = COMMANDS
                             .iter()
                             .chain(NAMESPACE_COMMANDS)
+                            .chain(SECURITY_COMMANDS)
                             .find(|(c, _, _)| *c == name)
                             .ok_or_else(|| {
                                 format!("unknown command '{name}'; type help for the list")
@@ -358,7 +364,11 @@ impl Shell {
                     }
                     None => {
                         self.line("ferrobase shell: HBase shell statements. Commands:");
-                        for (c, what, _) in COMMANDS.iter().chain(NAMESPACE_COMMANDS) {
+                        for (c, what, _) in COMMANDS
+                            .iter()
+                            .chain(NAMESPACE_COMMANDS)
+                            .chain(SECURITY_COMMANDS)
+                        {
                             self.line(&format!("  {c:<18} {what}"));
                         }
                         self.line("Type help 'command' for an example.");

@@ -11,15 +11,17 @@ mod commands;
 mod format;
 mod namespace;
 mod ruby;
+mod security;
 mod syntax;
 
+use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES, COMMANDS};
 use ferrobase_client::Connection;
 use std::io::{IsTerminal, Read};
 
 pub const USAGE: &str =
-    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT] [FILE]";
+    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] [FILE]";
 
 /// Feeds lines to the shell, running each statement once it is complete. Returns how many
 /// statements failed and whether `exit` was reached.
@@ -69,6 +71,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut url = "file:./ferrobase-data".to_string();
     let mut file: Option<String> = None;
     let mut noninteractive = false;
+    let mut connect = ConnectFlags::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -80,11 +83,16 @@ pub fn main(args: &[String]) -> Result<()> {
                     .context("--connect needs thrift://HOST:PORT")?
                     .clone()
             }
+            s @ ("--tls-ca" | "--tls-cert" | "--tls-key" | "--login") => {
+                let v = it.next().with_context(|| format!("{s} needs a value"))?;
+                connect.take(&s[2..], v);
+            }
             s if s.starts_with("--") => bail!("unknown option {s}\nusage: {USAGE}"),
             s => file = Some(s.to_string()),
         }
     }
-    let conn = Connection::open(&url).with_context(|| format!("opening {url}"))?;
+    let opts = connect.options()?;
+    let conn = Connection::open_with(&url, &opts).with_context(|| format!("opening {url}"))?;
     if file.is_none() && !noninteractive && std::io::stdin().is_terminal() {
         return interactive(conn);
     }
@@ -150,6 +158,7 @@ impl rustyline::completion::Completer for Helper {
                 COMMANDS
                     .iter()
                     .chain(namespace::NAMESPACE_COMMANDS)
+                    .chain(security::SECURITY_COMMANDS)
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );

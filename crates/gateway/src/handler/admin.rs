@@ -39,13 +39,16 @@ impl Handler {
         Ok(None)
     }
 
+    /// The tables, less the system table `hbase:acl` (HBase lists no system table).
     pub(crate) fn get_table_names(&self) -> CallResult {
         let names = self.engine.admin().list_tables()?;
         Ok(Some(TValue::List(
             TType::Binary,
             names
                 .iter()
-                .map(|n| TValue::string(n.to_string()))
+                .map(|n| n.to_string())
+                .filter(|n| n != crate::access::ACL_TABLE)
+                .map(TValue::string)
                 .collect(),
         )))
     }
@@ -55,6 +58,9 @@ impl Handler {
         let mut out = Vec::new();
         for n in admin.list_tables()? {
             let name = n.to_string();
+            if name == crate::access::ACL_TABLE {
+                continue;
+            }
             let enabled = admin.is_enabled(&name)?;
             out.push((TValue::string(name), TValue::Bool(enabled)));
         }

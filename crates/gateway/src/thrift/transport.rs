@@ -6,6 +6,7 @@ use super::{
     malformed, Binary, Budget, Codec, Compact, Field, InflightMemory, Limits, MessageHeader,
     Reservation, TStruct, ThriftError,
 };
+use crate::tls::{ServerWire, Wire};
 use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
@@ -31,8 +32,8 @@ pub enum Protocol {
 /// A server-side connection: reads calls and writes replies in the detected transport and
 /// protocol.
 pub struct Connection {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
+    /// Reads through the buffer; replies are written to the stream beneath it.
+    reader: BufReader<ServerWire>,
     limits: Limits,
     pool: Option<Arc<InflightMemory>>,
     kind: Option<(Transport, Protocol)>,
@@ -62,16 +63,20 @@ fn read_some<R: Read>(r: &mut R, buf: &mut [u8]) -> Result<(), ThriftError> {
 }
 
 impl Connection {
-    /// Wraps an accepted socket.
+    /// Wraps an accepted plain socket.
     pub fn new(stream: TcpStream, limits: Limits) -> std::io::Result<Connection> {
-        Ok(Connection {
-            reader: BufReader::with_capacity(64 * 1024, stream.try_clone()?),
-            writer: stream,
+        Ok(Connection::over(Wire::Plain(stream), limits))
+    }
+
+    /// Wraps an accepted socket, plain or TLS (after its handshake).
+    pub fn over(wire: ServerWire, limits: Limits) -> Connection {
+        Connection {
+            reader: BufReader::with_capacity(64 * 1024, wire),
             limits,
             pool: None,
             kind: None,
             prefix: Vec::new(),
-        })
+        }
     }
 
     /// Charges the memory of decoded requests to `pool`, shared with other connections.
@@ -196,8 +201,9 @@ impl Connection {
             let n = (out.len() - 4) as u32;
             out[..4].copy_from_slice(&n.to_be_bytes());
         }
-        self.writer.write_all(&out)?;
-        self.writer.flush()
+        let writer = self.reader.get_mut();
+        writer.write_all(&out)?;
+        writer.flush()
     }
 }
 

@@ -1,0 +1,440 @@
+//! `ferrobase serve`'s security options through the binary: the --insecure rule (a non-loopback
+//! address in the clear needs --insecure, then warns), TLS with `ferrobase shell --connect`.
+
+#[path = "../../gateway/tests/support/test_certs.rs"]
+mod test_certs;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use test_certs::TestPki;
+
+/// A running `ferrobase serve`, killed on drop.
+struct Serve {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Serve {
+    fn start(data: &std::path::Path, extra: &[&str]) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+            .args(["serve", "--port", "0", "--data"])
+            .arg(data)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Serve { child, addr }
+    }
+
+    /// What the server wrote to stderr so far (it is stopped first).
+    fn stop_and_stderr(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut err = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        err
+    }
+}
+
+fn ferrobase(args: &[&str], stdin: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn serve_refuses_a_non_loopback_address_in_the_clear() {
+    let data = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--bind", "0.0.0.0", "--port", "0", "--data"])
+        .arg(data.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("refusing to serve 0.0.0.0 without TLS"),
+        "{err}"
+    );
+    assert!(err.contains("--insecure"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing was served");
+}
+
+#[test]
+fn serve_with_insecure_warns_and_serves() {
+    let data = tempfile::tempdir().unwrap();
+    let srv = Serve::start(data.path(), &["--bind", "0.0.0.0", "--insecure"]);
+    assert_ne!(srv.addr.port(), 0);
+    let err = srv.stop_and_stderr();
+    assert!(
+        err.contains("WARNING: serving 0.0.0.0 without TLS"),
+        "{err}"
+    );
+}
+
+#[test]
+fn serve_on_loopback_needs_no_flag_and_prints_no_warning() {
+    let data = tempfile::tempdir().unwrap();
+    let srv = Serve::start(data.path(), &[]);
+    let err = srv.stop_and_stderr();
+    assert!(!err.contains("WARNING"), "{err}");
+}
+
+#[test]
+fn serve_with_tls_on_any_address_needs_no_insecure() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let cert = pki.path("server.pem");
+    let key = pki.path("server.key");
+    let srv = Serve::start(
+        data.path(),
+        &[
+            "--bind",
+            "0.0.0.0",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let err = srv.stop_and_stderr();
+    assert!(!err.contains("WARNING"), "{err}");
+}
+
+#[test]
+fn shell_connects_over_mutual_tls() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let (cert, key) = pki.client("alice");
+    let p = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (server_cert, server_key, ca) = (
+        p(&pki.path("server.pem")),
+        p(&pki.path("server.key")),
+        p(&pki.path("ca.pem")),
+    );
+    let srv = Serve::start(
+        data.path(),
+        &[
+            "--tls-cert",
+            &server_cert,
+            "--tls-key",
+            &server_key,
+            "--tls-client-ca",
+            &ca,
+            "--superuser",
+            "alice",
+        ],
+    );
+    let url = format!("thrift://{}", srv.addr);
+    let out = ferrobase(
+        &[
+            "shell",
+            "-n",
+            "--connect",
+            &url,
+            "--tls-ca",
+            &ca,
+            "--tls-cert",
+            &p(&cert),
+            "--tls-key",
+            &p(&key),
+        ],
+        "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\nget 't', 'r'\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout.contains("value=v"), "{stdout}");
+    // Without a client certificate the shell cannot run a statement.
+    let out = ferrobase(
+        &["shell", "-n", "--connect", &url, "--tls-ca", &ca],
+        "list\n",
+    );
+    assert!(!out.status.success(), "{out:?}");
+}
+
+/// `ferrobase shell --connect` over mutual TLS as `user`, running `statements`.
+fn shell_as(pki: &TestPki, addr: SocketAddr, user: &str, statements: &str) -> std::process::Output {
+    let (cert, key) = (
+        pki.path(&format!("{user}.pem")),
+        pki.path(&format!("{user}.key")),
+    );
+    if !cert.exists() {
+        pki.client(user);
+    }
+    let p = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    ferrobase(
+        &[
+            "shell",
+            "-n",
+            "--connect",
+            &format!("thrift://{addr}"),
+            "--tls-ca",
+            &p(&pki.path("ca.pem")),
+            "--tls-cert",
+            &p(&cert),
+            "--tls-key",
+            &p(&key),
+        ],
+        statements,
+    )
+}
+
+fn start_secure(data: &std::path::Path, pki: &TestPki) -> Serve {
+    let p = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
+    let (cert, key, ca) = (
+        p(pki.path("server.pem")),
+        p(pki.path("server.key")),
+        p(pki.path("ca.pem")),
+    );
+    Serve::start(
+        data,
+        &[
+            "--tls-cert",
+            &cert,
+            "--tls-key",
+            &key,
+            "--tls-client-ca",
+            &ca,
+            "--superuser",
+            "admin",
+        ],
+    )
+}
+
+#[test]
+fn grants_survive_a_restart_and_bind_the_certificate_user() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let mut srv = start_secure(data.path(), &pki);
+    let out = shell_as(
+        &pki,
+        srv.addr,
+        "admin",
+        "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\ngrant 'bob', 'R', 't'\n\
+         grant 'carol', 'W', 't', 'cf', 'q'\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    // A clean stop (SIGTERM), then the same data directory again.
+    let stopped = Command::new("kill")
+        .args(["-TERM", &srv.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    assert!(srv.child.wait().unwrap().success(), "a clean stop");
+    drop(srv);
+    let srv = start_secure(data.path(), &pki);
+    let out = shell_as(&pki, srv.addr, "admin", "user_permission 't'\n");
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listing.contains("default,t,,: [Permission: actions=READ]"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("default,t,cf,q: [Permission: actions=WRITE]"),
+        "{listing}"
+    );
+    // bob reads, and may not write.
+    let out = shell_as(&pki, srv.addr, "bob", "get 't', 'r'\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value=v"));
+    let out = shell_as(&pki, srv.addr, "bob", "put 't', 'r', 'cf:q', 'w'\n");
+    assert!(!out.status.success());
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("Insufficient permissions (user=bob, scope=t, family=cf:q, action=WRITE)"),
+        "{text}"
+    );
+    // A user without grants sees no table and cannot grant.
+    let out = shell_as(&pki, srv.addr, "dave", "list\ngrant 'dave', 'RWXCA'\n");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("0 row(s)"), "{text}");
+    assert!(
+        text.contains("Insufficient permissions for user 'dave' (global, action=ADMIN)"),
+        "{text}"
+    );
+}
+
+fn passwd(user: &str, password: &str) -> String {
+    let out = ferrobase(&["passwd", user], &format!("{password}\n"));
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn shell_with_password(
+    addr: SocketAddr,
+    user: &str,
+    password: &str,
+    statements: &str,
+) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args([
+            "shell",
+            "-n",
+            "--connect",
+            &format!("thrift://{addr}"),
+            "--login",
+            user,
+        ])
+        .env("FERROBASE_PASSWORD", password)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(statements.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn passwords_authenticate_users_with_sasl_plain() {
+    let data = tempfile::tempdir().unwrap();
+    let auth = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        auth.path(),
+        passwd("admin", "adm1n") + &passwd("bob", "b0b pass"),
+    )
+    .unwrap();
+    let auth_file = auth.path().to_str().unwrap();
+    let srv = Serve::start(
+        data.path(),
+        &["--auth-file", auth_file, "--superuser", "admin"],
+    );
+    let out = shell_with_password(
+        srv.addr,
+        "admin",
+        "adm1n",
+        "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\ngrant 'bob', 'R', 't'\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let out = shell_with_password(srv.addr, "bob", "b0b pass", "get 't', 'r'\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value=v"));
+    let out = shell_with_password(srv.addr, "bob", "b0b pass", "put 't', 'r', 'cf:q', 'x'\n");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("action=WRITE"),
+        "{out:?}"
+    );
+    // A wrong password, an unknown user, no authentication at all: no statement runs.
+    let out = shell_with_password(srv.addr, "bob", "guess", "list\n");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("authentication failed for user \"bob\""),
+        "{out:?}"
+    );
+    let out = shell_with_password(srv.addr, "mallory", "x", "list\n");
+    assert!(!out.status.success());
+    let url = format!("thrift://{}", srv.addr);
+    let out = ferrobase(&["shell", "-n", "--connect", &url], "list\n");
+    assert!(!out.status.success(), "{out:?}");
+}
+
+#[test]
+fn serve_takes_one_way_to_authenticate() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let auth = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(auth.path(), passwd("admin", "pw")).unwrap();
+    let p = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--port", "0", "--data"])
+        .arg(data.path())
+        .args(["--tls-cert", &p(pki.path("server.pem"))])
+        .args(["--tls-key", &p(pki.path("server.key"))])
+        .args(["--tls-client-ca", &p(pki.path("ca.pem"))])
+        .args(["--auth-file", auth.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("choose one"));
+}
+
+#[test]
+fn a_grant_survives_the_server_being_killed() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let srv = start_secure(data.path(), &pki);
+    let out = shell_as(&pki, srv.addr, "admin", "grant 'bob', 'RW', '@default'\n");
+    assert!(out.status.success(), "{out:?}");
+    drop(srv); // SIGKILL: no clean close
+    let srv = start_secure(data.path(), &pki);
+    let out = shell_as(&pki, srv.addr, "admin", "user_permission '@default'\n");
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listing.contains("bob") && listing.contains("default,,,: [Permission: actions=READ,WRITE]"),
+        "{listing}"
+    );
+}
+
+#[test]
+fn apps_connect_over_mutual_tls() {
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let (cert, key) = pki.client("admin");
+    let srv = start_secure(data.path(), &pki);
+    let p = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let out = ferrobase(
+        &[
+            "app",
+            "game-log",
+            "--connect",
+            &format!("thrift://{}", srv.addr),
+            "--tls-ca",
+            &p(&pki.path("ca.pem")),
+            "--tls-cert",
+            &p(&cert),
+            "--tls-key",
+            &p(&key),
+            "load-sample",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("logged "));
+}

@@ -1,0 +1,20 @@
+//! Access control with HBase's model: users (the subject CN of a mutual-TLS client
+//! certificate), grants of the actions R, W, X, C, A at global, namespace, table, family and
+//! qualifier scope kept in `hbase:acl`, superusers, and the checks HBase's `AccessController`
+//! makes before each operation (`docs/design/security.md` has the table).
+
+pub mod acl_table;
+pub mod checker;
+pub mod permission;
+
+pub use acl_table::{canonical_table, AclStore, ACL_TABLE};
+pub use checker::{AccessChecker, Denied, FamilyMap, ReadAccess, ANONYMOUS};
+pub use permission::{Action, Actions, Scope, UserPermission};
+
+/// ACL settings of a server.
+#[derive(Debug, Clone, Default)]
+pub struct AccessOptions {
+    /// Users that pass every check (HBase's `hbase.superuser`), e.g. the CN of the operator's
+    /// client certificate.
+    pub superusers: Vec<String>,
+}

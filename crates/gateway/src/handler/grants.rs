@@ -1,0 +1,194 @@
+//! Grant administration through the gateway: Thrift1's `grant`/`revoke(TAccessControlEntity)`
+//! (table and namespace scope, as HBase 2.x's gateway) and ferrobase's `ferrobaseAdmin` `grant`,
+//! `revoke` and `user_permission` (every scope), with HBase's checks: ADMIN at the scope, and no
+//! change to a superuser's grants.
+
+use super::args::{table_name, Args};
+use super::authorize::{denied, table_arg};
+use super::{CallResult, Handler, ServiceError};
+use crate::access::{canonical_table, AccessChecker, Action, Actions, Denied, Scope};
+use crate::thrift::{TType, TValue};
+use std::collections::HashMap;
+
+impl Handler {
+    /// Thrift1's `grant`/`revoke(TAccessControlEntity)`: table or namespace scope, as HBase's
+    /// `ThriftHBaseServiceHandler` (which returns true).
+    pub(super) fn thrift_grant(
+        &self,
+        acl: &AccessChecker,
+        caller: &str,
+        grant: bool,
+        a: &Args<'_>,
+    ) -> CallResult {
+        let e = Args(a.strukt(1).ok_or_else(|| {
+            ServiceError::IllegalArgument("grant/revoke needs a TAccessControlEntity".into())
+        })?);
+        let user = String::from_utf8_lossy(&e.bytes(1)?).into_owned();
+        let actions = Actions::parse(&String::from_utf8_lossy(&e.bytes(4)?))
+            .map_err(ServiceError::IllegalArgument)?;
+        let scope = match e.i32(2)? {
+            0 => Scope::table(table_arg(&e, 5)?),
+            1 => Scope::Namespace(String::from_utf8_lossy(&e.bytes(6)?).into_owned()),
+            other => {
+                return Err(ServiceError::IllegalArgument(format!(
+                    "unknown TPermissionScope {other}"
+                )))
+            }
+        };
+        self.change_grant(acl, caller, grant, &user, &scope, actions)?;
+        Ok(Some(TValue::Bool(true)))
+    }
+
+    /// A grant or revoke after HBase's checks: ADMIN at the scope (global ADMIN for a global
+    /// grant), and a superuser's grants only by a superuser.
+    fn change_grant(
+        &self,
+        acl: &AccessChecker,
+        caller: &str,
+        grant: bool,
+        user: &str,
+        scope: &Scope,
+        actions: Actions,
+    ) -> Result<(), ServiceError> {
+        require_admin_at(acl, caller, scope)?;
+        // HBase's preGrantOrRevoke: only a superuser may change a superuser's grants.
+        if acl.is_superuser(user) && !acl.is_superuser(caller) {
+            return Err(denied(Denied(
+                "Granting or revoking superusers's or supergroups's permissions is not allowed"
+                    .into(),
+            )));
+        }
+        if user.is_empty() || user.contains(',') {
+            return Err(ServiceError::IllegalArgument(format!(
+                "invalid user name {user:?}"
+            )));
+        }
+        if grant {
+            acl.store().grant(user, scope, actions)?;
+        } else {
+            let which = (!actions.is_empty()).then_some(actions);
+            acl.store().revoke(user, scope, which)?;
+        }
+        Ok(())
+    }
+
+    /// `ferrobaseAdmin` `grant`, `revoke` (argument 2: the scope — empty for global, `@ns`, or
+    /// a table; attributes `USER`, `ACTIONS`, `FAMILY`, `QUALIFIER`) and `user_permission`
+    /// (argument 2: the scope to list, empty for all), which returns `user scope actions`
+    /// lines.
+    pub(super) fn admin_acl(
+        &self,
+        acl: &AccessChecker,
+        caller: &str,
+        op: &[u8],
+        a: &Args<'_>,
+    ) -> CallResult {
+        let target = table_name(&a.opt_bytes(2).unwrap_or_default())?;
+        let attrs: HashMap<String, Vec<u8>> = match a.0.get(4) {
+            Some(TValue::Map(_, _, items)) => items
+                .iter()
+                .filter_map(|(k, v)| match (k, v) {
+                    (TValue::Binary(k), TValue::Binary(v)) => {
+                        Some((String::from_utf8_lossy(k).into_owned(), v.clone()))
+                    }
+                    _ => None,
+                })
+                .collect(),
+            _ => HashMap::new(),
+        };
+        let scope = parse_scope(
+            &target,
+            attrs.get("FAMILY").cloned(),
+            attrs.get("QUALIFIER").cloned(),
+        )?;
+        if op == b"user_permission" {
+            return self.user_permission(acl, caller, &target, &scope);
+        }
+        let user = attrs
+            .get("USER")
+            .map(|u| String::from_utf8_lossy(u).into_owned())
+            .ok_or_else(|| ServiceError::IllegalArgument("grant/revoke needs USER".into()))?;
+        let actions = Actions::parse(&String::from_utf8_lossy(
+            attrs.get("ACTIONS").map(Vec::as_slice).unwrap_or_default(),
+        ))
+        .map_err(ServiceError::IllegalArgument)?;
+        self.change_grant(acl, caller, op == b"grant", &user, &scope, actions)?;
+        Ok(None)
+    }
+
+    fn user_permission(
+        &self,
+        acl: &AccessChecker,
+        caller: &str,
+        target: &str,
+        scope: &Scope,
+    ) -> CallResult {
+        let all = target.is_empty();
+        if all {
+            require_admin_at(acl, caller, &Scope::Global)?;
+        } else {
+            require_admin_at(acl, caller, scope)?;
+        }
+        let mut lines: Vec<TValue> = acl
+            .store()
+            .permissions()
+            .into_iter()
+            .filter(|p| {
+                all || match scope {
+                    Scope::Table { table, .. } => p.scope.table_name() == Some(table),
+                    other => &p.scope == other,
+                }
+            })
+            .map(|p| TValue::string(p.to_string()))
+            .collect();
+        if all {
+            // HBase lists the superusers with every action at global scope.
+            lines.extend(
+                acl.superusers()
+                    .map(|u| TValue::string(format!("{u} GLOBAL {}", Actions::all()))),
+            );
+        }
+        Ok(Some(TValue::List(TType::Binary, lines)))
+    }
+}
+
+/// ADMIN at `scope`, with HBase's message for each kind of scope.
+fn require_admin_at(acl: &AccessChecker, caller: &str, scope: &Scope) -> Result<(), ServiceError> {
+    match scope {
+        Scope::Global => acl.require_global(caller, Action::Admin),
+        Scope::Namespace(ns) => acl.require_namespace(caller, ns, &[Action::Admin]),
+        Scope::Table {
+            table,
+            family,
+            qualifier,
+        } => acl.require_table(
+            caller,
+            table,
+            family.as_deref(),
+            qualifier.as_deref(),
+            &[Action::Admin],
+        ),
+    }
+    .map_err(denied)
+}
+
+/// A scope from its text (empty: global; `@ns`; a table) and an optional family and
+/// qualifier.
+pub(crate) fn parse_scope(
+    target: &str,
+    family: Option<Vec<u8>>,
+    qualifier: Option<Vec<u8>>,
+) -> Result<Scope, ServiceError> {
+    let family = family.filter(|f| !f.is_empty());
+    Ok(if target.is_empty() {
+        Scope::Global
+    } else if let Some(ns) = target.strip_prefix('@') {
+        Scope::Namespace(ns.to_string())
+    } else {
+        Scope::Table {
+            table: canonical_table(target)?,
+            qualifier: if family.is_some() { qualifier } else { None },
+            family,
+        }
+    })
+}

@@ -1,0 +1,710 @@
+//! The ACL matrix through a real server with mutual-TLS identities: for each action (R, W, X,
+//! C, A) granted at each scope (global, namespace, table, family, qualifier), exactly the Thrift
+//! calls HBase's AccessController allows succeed, the others are refused with its
+//! AccessDeniedException text, and partly granted reads return only the granted cells.
+
+mod support;
+
+use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::access::{AccessOptions, Action};
+use ferrobase_gateway::thrift::{
+    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
+};
+use ferrobase_gateway::tls::{ClientWire, TlsClient, TlsServer};
+use ferrobase_gateway::{Server, ServerOptions, StopHandle};
+use std::collections::BTreeSet;
+use std::io::{BufReader, Write};
+use std::net::{SocketAddr, TcpStream};
+use support::test_certs::TestPki;
+
+/// A raw Thrift1 client over (mutual) TLS: the calls exactly as any client sends them.
+struct Client {
+    io: BufReader<ClientWire>,
+    seq: i32,
+}
+
+/// A call's answer: the success value, or the IOError/IllegalArgument message.
+type Answer = Result<Option<TValue>, String>;
+
+impl Client {
+    fn connect(addr: SocketAddr, tls: &TlsClient) -> Client {
+        let sock = TcpStream::connect(addr).unwrap();
+        let wire = tls.connect("localhost", sock).unwrap();
+        Client {
+            io: BufReader::new(wire),
+            seq: 0,
+        }
+    }
+
+    fn call(&mut self, name: &str, args: TStruct) -> Answer {
+        self.seq += 1;
+        let mut msg = Vec::new();
+        Binary.write_header(
+            &mut msg,
+            &MessageHeader {
+                name: name.into(),
+                kind: MessageType::Call,
+                seq_id: self.seq,
+            },
+        );
+        Binary.write_struct(&mut msg, &args);
+        let w = self.io.get_mut();
+        w.write_all(&msg).unwrap();
+        w.flush().unwrap();
+        let limits = Limits::default();
+        let mut b = Budget::new(&mut self.io, &limits);
+        let h = Binary.read_header(&mut b).unwrap();
+        let body = Binary.read_struct(&mut b).unwrap();
+        assert_eq!(h.kind, MessageType::Reply, "{name}: {body:?}");
+        for id in [1, 2, 3] {
+            if let Some(TValue::Struct(e)) = body.get(id) {
+                return Err(match e.get(1) {
+                    Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+                    _ => String::new(),
+                });
+            }
+        }
+        Ok(body.get(0).cloned())
+    }
+}
+
+fn s(v: &str) -> TValue {
+    TValue::string(v)
+}
+
+fn no_attrs() -> TValue {
+    TValue::Map(TType::Binary, TType::Binary, Vec::new())
+}
+
+fn args(values: Vec<TValue>) -> TStruct {
+    values
+        .into_iter()
+        .enumerate()
+        .fold(TStruct::new(), |t, (i, v)| t.with(i as i16 + 1, v))
+}
+
+fn family(name: &str) -> TValue {
+    TValue::Struct(TStruct::new().with(1, s(&format!("{name}:"))))
+}
+
+fn put(column: &str, value: &str) -> TValue {
+    TValue::Struct(TStruct::new().with(2, s(column)).with(3, s(value)))
+}
+
+/// The columns of TRowResults.
+fn columns_of(v: &Option<TValue>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    if let Some(TValue::List(_, rows)) = v {
+        for r in rows {
+            if let TValue::Struct(r) = r {
+                if let Some(TValue::Map(_, _, cols)) = r.get(2) {
+                    for (k, _) in cols {
+                        if let TValue::Binary(k) = k {
+                            out.insert(String::from_utf8_lossy(k).into_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+struct Gateway {
+    addr: SocketAddr,
+    stop: StopHandle,
+    serving: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+    pki: TestPki,
+    _dirs: (tempfile::TempDir, tempfile::TempDir),
+}
+
+impl Drop for Gateway {
+    fn drop(&mut self) {
+        self.stop.stop();
+        if let Some(s) = self.serving.take() {
+            s.join().unwrap().unwrap();
+        }
+    }
+}
+
+impl Gateway {
+    fn start() -> Gateway {
+        let data = tempfile::tempdir().unwrap();
+        let certs = tempfile::tempdir().unwrap();
+        let pki = TestPki::new(certs.path());
+        let engine = Engine::open(data.path(), EngineOptions::default()).unwrap();
+        let opts = ServerOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            tls: Some(
+                TlsServer::from_pem_files(
+                    &pki.path("server.pem"),
+                    &pki.path("server.key"),
+                    Some(&pki.path("ca.pem")),
+                )
+                .unwrap(),
+            ),
+            access: Some(AccessOptions {
+                superusers: vec!["admin".into()],
+            }),
+            ..ServerOptions::default()
+        };
+        let server = Server::bind(engine, opts).unwrap();
+        let addr = server.local_addr().unwrap();
+        let stop = server.stop_handle().unwrap();
+        let serving = Some(std::thread::spawn(move || server.run()));
+        Gateway {
+            addr,
+            stop,
+            serving,
+            pki,
+            _dirs: (data, certs),
+        }
+    }
+
+    /// A connection as `user` (a client certificate with that CN).
+    fn client(&self, user: &str) -> Client {
+        let (cert, key) = self.pki.client(user);
+        let tls = TlsClient::from_pem_files(&self.pki.path("ca.pem"), Some((&cert, &key))).unwrap();
+        Client::connect(self.addr, &tls)
+    }
+}
+
+/// A scope of the matrix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum At {
+    Global,
+    Namespace,
+    Table,
+    Family,
+    Qualifier,
+}
+
+const SCOPES: [At; 5] = [
+    At::Global,
+    At::Namespace,
+    At::Table,
+    At::Family,
+    At::Qualifier,
+];
+
+/// What a call may do for a user.
+#[derive(Debug, PartialEq)]
+enum Expect {
+    Allowed,
+    Denied,
+}
+
+use Expect::*;
+
+fn allowed(yes: bool) -> Expect {
+    if yes {
+        Allowed
+    } else {
+        Denied
+    }
+}
+
+fn grant(admin: &mut Client, user: &str, at: At, action: Action) {
+    let letters = action.code().to_string();
+    let attrs = |pairs: &[(&str, &str)]| {
+        TValue::Map(
+            TType::Binary,
+            TType::Binary,
+            pairs.iter().map(|(k, v)| (s(k), s(v))).collect(),
+        )
+    };
+    let (target, extra): (&str, Vec<(&str, &str)>) = match at {
+        At::Global => ("", vec![]),
+        At::Namespace => ("@default", vec![]),
+        At::Table => ("t", vec![]),
+        At::Family => ("t", vec![("FAMILY", "cf")]),
+        At::Qualifier => ("t", vec![("FAMILY", "cf"), ("QUALIFIER", "q")]),
+    };
+    let mut pairs = vec![("USER", user), ("ACTIONS", letters.as_str())];
+    pairs.extend(extra);
+    admin
+        .call(
+            "ferrobaseAdmin",
+            args(vec![s("grant"), s(target), s(""), attrs(&pairs)]),
+        )
+        .unwrap();
+}
+
+/// Puts the shared table back as every user starts: `t` enabled with row `r`
+/// (cf:q, cf:q2, cf2:q), `victim` disabled.
+fn reset(admin: &mut Client) {
+    let _ = admin.call("enableTable", args(vec![s("t")]));
+    admin
+        .call(
+            "mutateRow",
+            args(vec![
+                s("t"),
+                s("r"),
+                TValue::List(
+                    TType::Struct,
+                    vec![put("cf:q", "v"), put("cf:q2", "v"), put("cf2:q", "v")],
+                ),
+                no_attrs(),
+            ]),
+        )
+        .unwrap();
+    if admin
+        .call("isTableEnabled", args(vec![s("victim")]))
+        .is_err()
+    {
+        admin
+            .call(
+                "createTable",
+                args(vec![
+                    s("victim"),
+                    TValue::List(TType::Struct, vec![family("cf")]),
+                ]),
+            )
+            .unwrap();
+    }
+    let _ = admin.call("disableTable", args(vec![s("victim")]));
+}
+
+const DENIED: &str = "org.apache.hadoop.hbase.security.AccessDeniedException: ";
+
+/// Allowed unless refused for access (another failure means the check let it through).
+fn outcome(name: &str, user: &str, a: &Answer) -> Expect {
+    match a {
+        Err(m) if m.starts_with(DENIED) => {
+            assert!(
+                m.contains(&format!("user '{user}'")) || m.contains(&format!("user={user}")),
+                "{name}: {m}"
+            );
+            Denied
+        }
+        _ => Allowed,
+    }
+}
+
+#[test]
+fn each_grant_allows_exactly_what_hbase_allows() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    admin
+        .call(
+            "createTable",
+            args(vec![
+                s("t"),
+                TValue::List(TType::Struct, vec![family("cf"), family("cf2")]),
+            ]),
+        )
+        .unwrap();
+    let failures = std::cell::RefCell::new(Vec::new());
+    for at in SCOPES {
+        for action in Action::ALL {
+            let user = format!("u_{at:?}_{}", action.code()).to_lowercase();
+            grant(&mut admin, &user, at, action);
+            reset(&mut admin);
+            let mut c = gw.client(&user);
+            let (r, w, c_, a_) = (
+                action == Action::Read,
+                action == Action::Write,
+                action == Action::Create,
+                action == Action::Admin,
+            );
+            let table_wide = matches!(at, At::Global | At::Namespace | At::Table);
+            let ns_wide = matches!(at, At::Global | At::Namespace);
+            let check = |name: &str, expect: Expect, answer: Answer| {
+                let got = outcome(name, &user, &answer);
+                if got != expect {
+                    failures.borrow_mut().push(format!(
+                        "{user} {name}: expected {expect:?}, got {answer:?}"
+                    ));
+                }
+                answer
+            };
+            // Reads: R covering the cells; a family or qualifier grant reads only its cells.
+            let _ = check(
+                "get cf:q",
+                allowed(r),
+                c.call("get", args(vec![s("t"), s("r"), s("cf:q"), no_attrs()])),
+            );
+            let row = check(
+                "getRow",
+                allowed(r),
+                c.call("getRow", args(vec![s("t"), s("r"), no_attrs()])),
+            );
+            if r {
+                let want: BTreeSet<String> = match at {
+                    At::Family => ["cf:q", "cf:q2"].map(String::from).into(),
+                    At::Qualifier => ["cf:q".to_string()].into(),
+                    _ => ["cf:q", "cf:q2", "cf2:q"].map(String::from).into(),
+                };
+                let mut got = columns_of(row.as_ref().unwrap());
+                got.remove("cf:n"); // the counter of earlier users' increments
+                if got != want {
+                    failures
+                        .borrow_mut()
+                        .push(format!("{user} getRow read {got:?}, expected {want:?}"));
+                }
+            }
+            let scanner = check(
+                "scannerOpen",
+                allowed(r),
+                c.call(
+                    "scannerOpen",
+                    args(vec![
+                        s("t"),
+                        s(""),
+                        TValue::List(TType::Binary, vec![]),
+                        no_attrs(),
+                    ]),
+                ),
+            );
+            if let Ok(Some(TValue::I32(id))) = scanner {
+                let rows = c
+                    .call(
+                        "scannerGetList",
+                        args(vec![TValue::I32(id), TValue::I32(10)]),
+                    )
+                    .unwrap();
+                let got = columns_of(&rows);
+                assert!(
+                    !got.is_empty() && (table_wide || !got.contains("cf2:q")),
+                    "{got:?}"
+                );
+                // Another user may not use the scanner.
+                let other = admin.call("scannerGet", args(vec![TValue::I32(id)]));
+                assert!(
+                    matches!(&other, Err(m) if m.contains("User 'admin' is not the scanner owner!")),
+                    "{other:?}"
+                );
+                c.call("scannerClose", args(vec![TValue::I32(id)])).unwrap();
+            }
+            // Writes: W covering every written cell.
+            let _ = check(
+                "mutateRow cf:q",
+                allowed(w),
+                c.call(
+                    "mutateRow",
+                    args(vec![
+                        s("t"),
+                        s("r"),
+                        TValue::List(TType::Struct, vec![put("cf:q", "v")]),
+                        no_attrs(),
+                    ]),
+                ),
+            );
+            let _ = check(
+                "atomicIncrement cf:n",
+                allowed(w && at != At::Qualifier),
+                c.call(
+                    "atomicIncrement",
+                    args(vec![s("t"), s("r"), s("cf:n"), TValue::I64(1)]),
+                ),
+            );
+            let _ = check(
+                "deleteAllRow",
+                allowed(w && table_wide),
+                c.call("deleteAllRow", args(vec![s("t"), s("zz"), no_attrs()])),
+            );
+            // checkAndPut needs READ and WRITE on the compared column: one action never does.
+            let _ = check(
+                "checkAndPut",
+                Denied,
+                c.call(
+                    "checkAndPut",
+                    args(vec![
+                        s("t"),
+                        s("r"),
+                        s("cf:q"),
+                        TValue::Binary(b"v".to_vec()),
+                        put("cf:q", "v"),
+                        no_attrs(),
+                    ])
+                    .with(5, TValue::string("v"))
+                    .with(6, put("cf:q", "v"))
+                    .with(7, no_attrs()),
+                ),
+            );
+            // Table administration: ADMIN or CREATE on the table.
+            let ddl = (a_ || c_) && table_wide;
+            let _ = check(
+                "getColumnDescriptors",
+                allowed(ddl),
+                c.call("getColumnDescriptors", args(vec![s("t")])),
+            );
+            let _ = check(
+                "compact",
+                allowed(ddl),
+                c.call("compact", args(vec![s("t")])),
+            );
+            let _ = check(
+                "disableTable",
+                allowed(ddl),
+                c.call("disableTable", args(vec![s("t")])),
+            );
+            let _ = check(
+                "enableTable",
+                allowed(ddl),
+                c.call("enableTable", args(vec![s("t")])),
+            );
+            let _ = check(
+                "deleteTable victim",
+                allowed((a_ || c_) && ns_wide),
+                c.call("deleteTable", args(vec![s("victim")])),
+            );
+            // createTable: ADMIN or CREATE on the namespace.
+            let created = format!("c_{user}");
+            let answer = check(
+                "createTable",
+                allowed((a_ || c_) && ns_wide),
+                c.call(
+                    "createTable",
+                    args(vec![
+                        s(&created),
+                        TValue::List(TType::Struct, vec![family("cf")]),
+                    ]),
+                ),
+            );
+            if answer.is_ok() {
+                // The creator owns its table: it may write and drop it.
+                c.call(
+                    "mutateRow",
+                    args(vec![
+                        s(&created),
+                        s("r"),
+                        TValue::List(TType::Struct, vec![put("cf:q", "v")]),
+                        no_attrs(),
+                    ]),
+                )
+                .unwrap();
+                c.call("disableTable", args(vec![s(&created)])).unwrap();
+                c.call("deleteTable", args(vec![s(&created)])).unwrap();
+            }
+            // split: ADMIN on the table; namespaces: global ADMIN; grants: ADMIN at the scope.
+            let _ = check(
+                "split",
+                allowed(a_ && table_wide),
+                c.call(
+                    "ferrobaseAdmin",
+                    args(vec![s("split"), s("t"), s(""), no_attrs()]),
+                ),
+            );
+            let _ = check(
+                "create_namespace",
+                allowed(a_ && at == At::Global),
+                c.call(
+                    "ferrobaseAdmin",
+                    args(vec![s("create_namespace"), s(&created), s(""), no_attrs()]),
+                ),
+            );
+            let entity = TStruct::new()
+                .with(1, s("someone"))
+                .with(2, TValue::I32(0))
+                .with(4, s("R"))
+                .with(5, s("t"));
+            let _ = check(
+                "grant on t",
+                allowed(a_ && table_wide),
+                c.call("grant", TStruct::new().with(1, TValue::Struct(entity))),
+            );
+            // Every grant reaching t lists it; a grant on t alone lists nothing else.
+            let Ok(Some(TValue::List(_, names))) = c.call("getTableNames", TStruct::new()) else {
+                panic!("{user}: getTableNames");
+            };
+            assert!(names.contains(&s("t")), "{user}: {names:?}");
+            if !ns_wide {
+                assert_eq!(names, [s("t")], "{user}");
+            }
+        }
+    }
+    let failures = failures.into_inner();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn denials_carry_hbase_access_denied_text() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    admin
+        .call(
+            "createTable",
+            args(vec![
+                s("t"),
+                TValue::List(TType::Struct, vec![family("cf")]),
+            ]),
+        )
+        .unwrap();
+    let mut bob = gw.client("bob");
+    let cases: Vec<(&str, TStruct, &str)> = vec![
+        (
+            "get",
+            args(vec![s("t"), s("r"), s("cf:q"), no_attrs()]),
+            "Insufficient permissions for user 'bob' (table=t, action=READ)",
+        ),
+        (
+            "mutateRow",
+            args(vec![
+                s("t"),
+                s("r"),
+                TValue::List(TType::Struct, vec![put("cf:q", "v")]),
+                no_attrs(),
+            ]),
+            "Insufficient permissions (user=bob, scope=t, family=cf:q, action=WRITE)",
+        ),
+        (
+            "disableTable",
+            args(vec![s("t")]),
+            "Insufficient permissions (user=bob, scope=t, family=, action=CREATE)",
+        ),
+        (
+            "createTable",
+            args(vec![
+                s("u"),
+                TValue::List(TType::Struct, vec![family("cf")]),
+            ]),
+            "Insufficient permissions (user=bob, scope=default, action=CREATE)",
+        ),
+        (
+            "ferrobaseAdmin",
+            args(vec![s("create_namespace"), s("ns"), s(""), no_attrs()]),
+            "Insufficient permissions for user 'bob' (global, action=ADMIN)",
+        ),
+    ];
+    for (method, a, text) in cases {
+        let answer = bob.call(method, a);
+        assert_eq!(answer, Err(format!("{DENIED}{text}")), "{method}");
+    }
+    // Nothing granted: no table listed.
+    assert_eq!(
+        bob.call("getTableNames", TStruct::new()).unwrap(),
+        Some(TValue::List(TType::Binary, vec![]))
+    );
+    // checkAndPut needs READ and WRITE on the compared column.
+    let cas = || {
+        args(vec![s("t"), s("r"), s("cf:q")])
+            .with(5, s("v"))
+            .with(6, put("cf:q", "w"))
+            .with(7, no_attrs())
+    };
+    let text = "Insufficient permissions (user=bob, scope=t, family=cf:q, action=READ)";
+    assert_eq!(
+        bob.call("checkAndPut", cas()),
+        Err(format!("{DENIED}{text}"))
+    );
+    let entity = TStruct::new()
+        .with(1, s("bob"))
+        .with(2, TValue::I32(0))
+        .with(4, s("RW"))
+        .with(5, s("t"));
+    let granted = admin.call("grant", TStruct::new().with(1, TValue::Struct(entity)));
+    assert_eq!(granted, Ok(Some(TValue::Bool(true))));
+    assert_eq!(
+        bob.call("checkAndPut", cas()),
+        Ok(Some(TValue::Bool(false)))
+    );
+    // hbase:acl cannot be disabled, even by a superuser.
+    let answer = admin.call("disableTable", args(vec![s("hbase:acl")]));
+    assert_eq!(
+        answer,
+        Err(format!(
+            "{DENIED}Not allowed to disable hbase:acl table with AccessController installed"
+        ))
+    );
+    // Only a superuser may change a superuser's grants, even with global ADMIN.
+    let grant_global = |user: &str, actions: &str| {
+        args(vec![
+            s("grant"),
+            s(""),
+            s(""),
+            TValue::Map(
+                TType::Binary,
+                TType::Binary,
+                vec![(s("USER"), s(user)), (s("ACTIONS"), s(actions))],
+            ),
+        ])
+    };
+    admin
+        .call("ferrobaseAdmin", grant_global("ops", "A"))
+        .unwrap();
+    let mut ops = gw.client("ops");
+    let answer = ops.call("ferrobaseAdmin", grant_global("admin", "R"));
+    assert!(
+        matches!(&answer, Err(m) if m.contains("superusers's or supergroups's permissions")),
+        "{answer:?}"
+    );
+}
+
+/// A plain-TCP client (the gateway's tests speak Thrift over any stream).
+fn plain_call(sock: &mut BufReader<TcpStream>, name: &str, args: TStruct) -> Answer {
+    let mut msg = Vec::new();
+    Binary.write_header(
+        &mut msg,
+        &MessageHeader {
+            name: name.into(),
+            kind: MessageType::Call,
+            seq_id: 1,
+        },
+    );
+    Binary.write_struct(&mut msg, &args);
+    sock.get_mut().write_all(&msg).unwrap();
+    let limits = Limits::default();
+    let mut b = Budget::new(sock, &limits);
+    Binary.read_header(&mut b).unwrap();
+    let body = Binary.read_struct(&mut b).unwrap();
+    match body.get(1) {
+        Some(TValue::Struct(e)) => Err(match e.get(1) {
+            Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+            _ => String::new(),
+        }),
+        _ => Ok(body.get(0).cloned()),
+    }
+}
+
+#[test]
+fn without_authentication_every_connection_is_anonymous() {
+    let data = tempfile::tempdir().unwrap();
+    let engine = Engine::open(data.path(), EngineOptions::default()).unwrap();
+    // Set up embedded, before serving: a table and a read grant to `anonymous`.
+    let store = ferrobase_gateway::access::AclStore::open(&engine).unwrap();
+    let desc =
+        ferrobase_engine::TableDescriptor::new(ferrobase_engine::TableName::parse("t").unwrap())
+            .with_family(ferrobase_engine::ColumnFamilyDescriptor::new("cf"));
+    engine.admin().create_table(desc).unwrap();
+    engine
+        .table("t")
+        .unwrap()
+        .put(ferrobase_engine::Put::new("r").add_column("cf", "q", "v"))
+        .unwrap();
+    store
+        .grant(
+            "anonymous",
+            &ferrobase_gateway::access::Scope::table("t"),
+            ferrobase_gateway::access::Actions::parse("R").unwrap(),
+        )
+        .unwrap();
+    let opts = ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        access: Some(AccessOptions::default()),
+        ..ServerOptions::default()
+    };
+    let server = Server::bind(engine, opts).unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle().unwrap();
+    let serving = std::thread::spawn(move || server.run());
+    let mut sock = BufReader::new(TcpStream::connect(addr).unwrap());
+    let row = plain_call(&mut sock, "getRow", args(vec![s("t"), s("r"), no_attrs()])).unwrap();
+    assert_eq!(columns_of(&row), ["cf:q".to_string()].into());
+    let put = plain_call(
+        &mut sock,
+        "mutateRow",
+        args(vec![
+            s("t"),
+            s("r"),
+            TValue::List(TType::Struct, vec![put("cf:q", "w")]),
+            no_attrs(),
+        ]),
+    );
+    assert!(
+        matches!(&put, Err(m) if m.contains("user=anonymous, scope=t, family=cf:q, action=WRITE")),
+        "{put:?}"
+    );
+    stop.stop();
+    serving.join().unwrap().unwrap();
+}

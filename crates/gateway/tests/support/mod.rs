@@ -1,0 +1,3 @@
+//! Helpers shared by the gateway's integration tests.
+
+pub mod test_certs;
