@@ -13,6 +13,7 @@ use ferrobase_engine::{
     ColumnFamilyDescriptor, Delete, Get, Put, RowResult, Scan, SplitAlgorithm, TableDescriptor,
     TableName, LATEST_TIMESTAMP,
 };
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -49,6 +50,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("list_regions", "List a table's regions.", "list_regions 't1'"),
     ("status", "Show the server's status.", "status"),
     ("version", "Show the version.", "version"),
+    ("get_table", "Take a reference to a table, on which the table commands are methods (t.help lists them).", "t = get_table 't1'; t.put 'r1', 'f1:c1', 'v'; t.scan"),
     ("help", "Show help for every command or one.", "help 'scan'"),
     ("exit", "Leave the shell.", "exit"),
 ];
@@ -92,10 +94,14 @@ pub struct Shell {
     pub conn: Connection,
     out: Box<dyn Write>,
     /// The statement's value, printed as `=> value` after `Took`, as irb does.
-    echo: Option<String>,
+    pub(super) echo: Option<String>,
     /// Set by Ctrl-C (SIGINT) while a statement runs; long-running commands (scan, count,
     /// deleteall by prefix) stop at their next batch. Cleared before each statement.
     interrupt: Arc<AtomicBool>,
+    /// Table references: variable name to table name (`t = get_table 't'`).
+    pub(super) variables: HashMap<String, String>,
+    /// Whether the statement prints `Took ...` (irb prints none for a bare expression).
+    pub(super) took: bool,
 }
 
 impl Shell {
@@ -106,6 +112,8 @@ impl Shell {
             out,
             echo: None,
             interrupt: Arc::new(AtomicBool::new(false)),
+            variables: HashMap::new(),
+            took: true,
         }
     }
 
@@ -135,8 +143,12 @@ impl Shell {
         }
         let t0 = Instant::now();
         self.echo = None;
+        self.took = st.command != "help";
         self.interrupt.store(false, Ordering::Relaxed);
-        let res = self.dispatch(st);
+        let res = match self.table_reference_statement(st) {
+            Some(r) => r,
+            None => self.dispatch(st),
+        };
         let ok = match res {
             Ok(()) => true,
             Err(CommandError::Interrupted) => {
@@ -146,11 +158,15 @@ impl Shell {
                 false
             }
             Err(e) => {
-                let known = COMMANDS
-                    .iter()
-                    .chain(NAMESPACE_COMMANDS)
-                    .any(|c| c.0 == st.command);
-                let table = st.args.first().and_then(Value::as_text).unwrap_or_default();
+                let known = !matches!(e, CommandError::Name(_))
+                    && COMMANDS
+                        .iter()
+                        .chain(NAMESPACE_COMMANDS)
+                        .any(|c| c.0 == st.command);
+                let table = match &st.receiver {
+                    Some(var) => self.variables.get(var).cloned().unwrap_or_default(),
+                    None => st.args.first().and_then(Value::as_text).unwrap_or_default(),
+                };
                 let msg = hbase_message(&e, &st.command, &table);
                 // HBase's layout: the message, then where to read the command's usage.
                 self.line("");
@@ -163,7 +179,7 @@ impl Shell {
                 false
             }
         };
-        if st.command != "help" {
+        if self.took {
             self.line(&format!("Took {:.4} seconds", t0.elapsed().as_secs_f64()));
         }
         if let (true, Some(e)) = (ok, self.echo.take()) {
@@ -173,7 +189,8 @@ impl Shell {
         Some(ok)
     }
 
-    fn dispatch(&mut self, st: &Statement) -> Res<()> {
+    /// Runs one command (no variables involved).
+    pub(super) fn dispatch(&mut self, st: &Statement) -> Res<()> {
         if let Some(r) = self.namespace_command(st) {
             return r;
         }
@@ -338,14 +355,7 @@ impl Shell {
                 match a.first() {
                     Some(v) => {
                         let name = text(v, "command")?;
-                        let (_, what, example) = COMMANDS
-                            .iter()
-                            .chain(NAMESPACE_COMMANDS)
-                            .find(|(c, _, _)| *c == name)
-                            .ok_or_else(|| {
-                                format!("unknown command '{name}'; type help for the list")
-                            })?;
-                        self.line(&format!("{name}: {what}\nExample:\n  {example}"));
+                        self.help_command(&name)?;
                     }
                     None => {
                         self.line("ferrobase shell: HBase shell statements. Commands:");
@@ -403,6 +413,17 @@ impl Shell {
         }
         let v = t.increment(&row, &f, &q, n).map_err(client)?;
         self.line(&format!("COUNTER VALUE = {v}"));
+        Ok(())
+    }
+
+    /// Prints one command's help.
+    pub(super) fn help_command(&mut self, name: &str) -> Res<()> {
+        let (_, what, example) = COMMANDS
+            .iter()
+            .chain(NAMESPACE_COMMANDS)
+            .find(|(c, _, _)| *c == name)
+            .ok_or_else(|| format!("unknown command '{name}'; type help for the list"))?;
+        self.line(&format!("{name}: {what}\nExample:\n  {example}"));
         Ok(())
     }
 

@@ -12,6 +12,7 @@ mod format;
 mod namespace;
 mod ruby;
 mod syntax;
+mod table_reference;
 
 use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES, COMMANDS};
@@ -145,6 +146,15 @@ impl rustyline::completion::Completer for Helper {
         let mut out: Vec<String> = Vec::new();
         if quoted {
             out.extend(self.tables.iter().filter(|t| t.starts_with(word)).cloned());
+        } else if let (true, Some((var, method))) = (first_word, word.split_once('.')) {
+            // `t.pu<Tab>`: the methods of a table reference.
+            out.extend(
+                table_reference::TABLE_METHODS
+                    .iter()
+                    .chain(&["help", "get_all_columns"])
+                    .filter(|m| m.starts_with(method))
+                    .map(|m| format!("{var}.{m}")),
+            );
         } else if first_word {
             out.extend(
                 COMMANDS
