@@ -246,6 +246,22 @@ impl Remote {
             .map(|f| (f, beyond_thrift1(f)))
             .filter(|(_, attrs)| !attrs.is_empty())
             .collect();
+        let mut table_attrs: Vec<(String, String)> = desc
+            .attributes
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if desc.durability != ferrobase_engine::Durability::UseDefault {
+            table_attrs.push(("DURABILITY".into(), desc.durability.name().to_string()));
+        }
+        if let Some((k, _)) = table_attrs.first() {
+            if !self.is_ferrobase()? {
+                return Err(ClientError::Unsupported(format!(
+                    "table attribute {k} cannot be set through HBase's Thrift1 API (createTable \
+                     takes only column descriptors); create the table with HBase's shell or Admin API"
+                )));
+            }
+        }
         if let Some((f, attrs)) = extras.first() {
             if !self.is_ferrobase()? {
                 let names: Vec<&str> = attrs.iter().map(|(k, _)| k.as_str()).collect();
@@ -287,6 +303,9 @@ impl Remote {
                 .with(2, TValue::List(TType::Struct, fams)),
         )?;
         let table = desc.name.to_string();
+        if !table_attrs.is_empty() {
+            self.admin_ext("set_table_attributes", &table, b"", &table_attrs)?;
+        }
         for (f, attrs) in extras {
             let mut all = vec![("NAME".to_string(), f.name_str())];
             all.extend(attrs);

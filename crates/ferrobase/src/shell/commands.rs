@@ -1,6 +1,6 @@
 //! Runs shell statements against a [`Connection`], printing what the HBase shell prints.
 
-use super::alter::apply_family_attributes;
+use super::alter::{apply_family_attributes, TableAttributeChanges};
 use super::args::{
     arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
     text, time_range, unsupported_option, CommandError, Res,
@@ -470,18 +470,24 @@ impl Shell {
                                     ferrobase_engine::Durability::parse(&text(&v, "DURABILITY")?)
                                         .map_err(illegal)?
                             }
+
                             "METHOD" if text(&v, "METHOD")? == "table_att" => {}
                             "METHOD" => {
                                 return Err(
                                     "table_att is currently the only supported method".into()
                                 )
                             }
-                            "REGION_REPLICATION" if int(&v, "REGION_REPLICATION")? == 1 => {}
                             other => {
-                                return Err(format!(
-                                    "table attribute {other} is not supported by ferrobase"
-                                )
-                                .into())
+                                let mut changes = TableAttributeChanges::default();
+                                if !changes.read(other, &v)? {
+                                    return Err(format!(
+                                        "table attribute {other} is not supported by ferrobase"
+                                    )
+                                    .into());
+                                }
+                                for (k, v) in &changes.set {
+                                    desc.attributes.set(k, v).map_err(illegal)?;
+                                }
                             }
                         }
                     }
@@ -518,7 +524,11 @@ impl Shell {
             "Table {name} is {}",
             if enabled { "ENABLED" } else { "DISABLED" }
         ));
-        self.line(name);
+        let attributes = match self.conn.table_attributes(name).map_err(client)? {
+            Some((durability, attrs)) => format::table_attributes(durability, &attrs),
+            None => String::new(),
+        };
+        self.line(&format!("{name}{attributes}"));
         self.line("COLUMN FAMILIES DESCRIPTION");
         for f in &fams {
             self.line(&match self.conn {

@@ -49,3 +49,37 @@ pub fn no_timestamps(out: &str) -> String {
     let re = regex::Regex::new(r"timestamp=\d+").unwrap();
     re.replace_all(out, "timestamp=T").into_owned()
 }
+
+/// A `ferrobase serve` process, stopped (SIGTERM, a clean shutdown) when dropped.
+pub struct Served(pub std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
+
+/// A `ferrobase serve` on a free port over `dir`; returns the process and `thrift://ADDR`.
+pub fn serve(dir: &std::path::Path) -> (Served, String) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--data", &dir.display().to_string(), "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let addr = line
+        .split(" on ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    (Served(server), format!("thrift://{addr}"))
+}
