@@ -435,7 +435,7 @@ fn arguments_the_shell_does_not_understand_are_errors() {
         "split 't', 'r', 'x'",
         "list 'a', 'b'",
         "list_regions 't', 'server', 'x'",
-        "status 'detailed'",
+        "status 'detailed', 'x', 'y'",
         "version 'x'",
         "put 't', 'r2', 'f:q', 'v', {TTL => 1000}",
         "put 't', 'r2', 'f:q', 'v', 10, {ATTRIBUTES => {'k' => 'v'}}",

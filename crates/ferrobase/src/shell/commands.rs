@@ -47,9 +47,10 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("compact", "Minor-compact a table.", "compact 't1'"),
     ("major_compact", "Major-compact a table.", "major_compact 't1'"),
     ("split", "Split a table's regions at their midpoints, or at a row.", "split 't1', 'r5'"),
-    ("list_regions", "List a table's regions.", "list_regions 't1'"),
-    ("status", "Show the server's status.", "status"),
-    ("version", "Show the version.", "version"),
+    ("list_regions", "List a table's regions: SERVER_NAME, REGION_NAME, START_KEY, END_KEY, SIZE (MB of files), REQ (0: not counted), LOCALITY; filter by server prefix, project columns.", "list_regions 't1'; list_regions 't1', '', ['START_KEY', 'SIZE']"),
+    ("status", "Show the cluster's status: 'summary' (default), 'simple' or 'detailed'.", "status 'simple'"),
+    ("version", "Show the version: VERSION, rREVISION, DATE.", "version"),
+    ("whoami", "Show the current user and groups.", "whoami"),
     ("get_table", "Take a reference to a table, on which the table commands are methods (t.help lists them).", "t = get_table 't1'; t.put 'r1', 'f1:c1', 'v'; t.scan"),
     ("help", "Show help for every command or one.", "help 'scan'"),
     ("exit", "Leave the shell.", "exit"),
@@ -102,6 +103,9 @@ pub struct Shell {
     pub(super) variables: HashMap<String, String>,
     /// Whether the statement prints `Took ...` (irb prints none for a bare expression).
     pub(super) took: bool,
+    /// When the shell opened its connection (ms since the epoch): an embedded engine's start
+    /// code in `status` and `list_regions`.
+    pub(super) opened_ms: u64,
 }
 
 impl Shell {
@@ -114,6 +118,7 @@ impl Shell {
             interrupt: Arc::new(AtomicBool::new(false)),
             variables: HashMap::new(),
             took: true,
+            opened_ms: super::cluster_status::now_ms(),
         }
     }
 
@@ -192,6 +197,9 @@ impl Shell {
     /// Runs one command (no variables involved).
     pub(super) fn dispatch(&mut self, st: &Statement) -> Res<()> {
         if let Some(r) = self.namespace_command(st) {
+            return r;
+        }
+        if let Some(r) = self.cluster_status_command(st) {
             return r;
         }
         let a = &st.args;
@@ -295,60 +303,6 @@ impl Shell {
                 let t = text(&a[0], "table name")?;
                 let key = a.get(1).map(|v| bytes(v, "split key")).transpose()?;
                 self.conn.split(&t, key.as_deref()).map_err(client)
-            }
-            "list_regions" => {
-                arity(st, 1, 1)?;
-                let t = text(&a[0], "table name")?;
-                let regions = self.conn.regions(&t).map_err(client)?;
-                self.line(&format!(
-                    "{:<24} | {:<20} | {:<20} | {:>12} | {:>8}",
-                    "REGION ID", "START_KEY", "END_KEY", "SIZE(bytes)", "FILES"
-                ));
-                for r in &regions {
-                    self.line(&format!(
-                        "{:<24} | {:<20} | {:<20} | {:>12} | {:>8}",
-                        r.id,
-                        format::binary(&r.start),
-                        format::binary(&r.end),
-                        r.file_bytes,
-                        r.file_count
-                    ));
-                }
-                self.line(&format!("{} rows", regions.len()));
-                Ok(())
-            }
-            "status" => {
-                arity(st, 0, 1)?;
-                if let Some(v) = a.first() {
-                    let kind = text(v, "status format")?;
-                    if kind != "summary" {
-                        return Err(format!(
-                            "status {kind:?} is not supported by ferrobase; status and status \
-                             'summary' print the summary"
-                        )
-                        .into());
-                    }
-                }
-                let tables = self.conn.list_tables().map_err(client)?;
-                let mut regions = 0;
-                for t in &tables {
-                    regions += self.conn.regions(t).map_err(client)?.len();
-                }
-                self.line(&format!(
-                    "1 active master, 0 backup masters, 1 servers, 0 dead, {regions}.0000 average load ({} tables, {})",
-                    tables.len(),
-                    self.conn.describe()
-                ));
-                Ok(())
-            }
-            "version" => {
-                arity(st, 0, 0)?;
-                self.line(&format!(
-                    "ferrobase {} (HBase 2.x shell language), {}",
-                    env!("CARGO_PKG_VERSION"),
-                    self.conn.describe()
-                ));
-                Ok(())
             }
             "help" => {
                 arity(st, 0, 1)?;

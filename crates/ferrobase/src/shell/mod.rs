@@ -7,6 +7,7 @@
 
 mod alter;
 mod args;
+mod cluster_status;
 mod commands;
 mod format;
 mod namespace;
