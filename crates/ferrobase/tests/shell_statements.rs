@@ -441,7 +441,7 @@ fn arguments_the_shell_does_not_understand_are_errors() {
         "put 't', 'r2', 'f:q', 'v', 10, {ATTRIBUTES => {'k' => 'v'}}",
         "put 't', 'r2', 'f:q', 'v', 10, 11",
         "get 't', 'r', {COLUMN => 'f:q', BOGUS => 1}",
-        "get 't', 'r', {FORMATTER => 'toString'}",
+        "get 't', 'r', {FORMATTER => 'toBigDecimal'}",
         "scan 't', {COLUMNS => 'f'}, 'extra'",
         "scan 't', {ATTRIBUTES => {'k' => 'v'}}",
         "count 't', {INTERVAL => 10, BOGUS => 1}",

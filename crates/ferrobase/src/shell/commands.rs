@@ -5,6 +5,7 @@ use super::args::{
     arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
     text, time_range, unsupported_option, CommandError, Res,
 };
+use super::converter::{self, Converter, Converters};
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
 use super::syntax::{Statement, Value};
@@ -35,8 +36,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("truncate", "Disable, empty and re-enable a table (region boundaries dropped).", "truncate 't1'"),
     ("truncate_preserve", "Like truncate, keeping region boundaries.", "truncate_preserve 't1'"),
     ("put", "Write a cell, optionally at a timestamp.", "put 't1', 'r1', 'f1:c1', 'value', 1234"),
-    ("get", "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW.", "get 't1', 'r1', {COLUMN => 'f1:c1', VERSIONS => 3}"),
-    ("scan", "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW.", "scan 't1', {COLUMNS => ['f1:c1'], LIMIT => 10, STARTROW => 'a'}"),
+    ("get", "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER; a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method.", "get 't1', 'r1', {COLUMN => ['f1:c1', 'f1:hits:toLong'], VERSIONS => 3, FORMATTER => 'toString'}"),
+    ("scan", "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER; columns take converters as in get.", "scan 't1', {COLUMNS => ['f1:c1', 'f1:hits:toLong'], LIMIT => 10, STARTROW => 'a'}"),
     ("delete", "Delete one version of a cell (the newest, or the one at a timestamp).", "delete 't1', 'r1', 'f1:c1', 1234"),
     ("deleteall", "Delete all versions of a row or a column up to a timestamp, or every row with a prefix.", "deleteall 't1', 'r1', 'f1:c1'; deleteall 't1', {ROWPREFIXFILTER => 'r'}"),
     ("count", "Count rows, printing progress every INTERVAL rows.", "count 't1', INTERVAL => 100000, CACHE => 1000"),
@@ -87,6 +88,8 @@ pub const ATTRIBUTES: &[&str] = &[
     "BATCH",
     "RAW",
     "INTERVAL",
+    "FORMATTER",
+    "FORMATTER_CLASS",
 ];
 
 /// The interpreter state.
@@ -538,6 +541,7 @@ impl Shell {
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let mut get = Get::new(bytes(&st.args[1], "row")?);
         let mut filter = None;
+        let mut converters = Converters::default();
         for v in &st.args[2..] {
             match v {
                 Value::Hash(_) => {
@@ -545,11 +549,17 @@ impl Shell {
                         match k.as_str() {
                             "COLUMN" | "COLUMNS" => {
                                 for c in columns_of(&v)? {
-                                    get = match parse_column(&c) {
+                                    get = match converters.column(&c)? {
                                         (f, None) => get.add_family(f),
                                         (f, Some(q)) => get.add_column(f, q),
                                     };
                                 }
+                            }
+                            "FORMATTER" => {
+                                converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
+                            }
+                            "FORMATTER_CLASS" => {
+                                converter::check_class(&text(&v, "FORMATTER_CLASS")?)?
                             }
                             "TIMESTAMP" => get = get.timestamp(int(&v, "TIMESTAMP")?),
                             "TIMERANGE" => get = get.time_range(time_range(&v)?),
@@ -564,7 +574,7 @@ impl Shell {
                 }
                 other => {
                     for c in columns_of(other)? {
-                        get = match parse_column(&c) {
+                        get = match converters.column(&c)? {
                             (f, None) => get.add_family(f),
                             (f, Some(q)) => get.add_column(f, q),
                         };
@@ -573,14 +583,19 @@ impl Shell {
             }
         }
         let r = t.get(get, filter.as_deref()).map_err(client)?;
-        self.line(&format::header("COLUMN", "CELL"));
+        // Converted first: a converter's failure prints no partial result, as in HBase.
+        let mut lines = Vec::with_capacity(r.cells.len());
         for c in &r.cells {
             let col = format!(
                 "{}:{}",
                 format::binary(c.family()),
                 format::binary(c.qualifier())
             );
-            let body = format::cell(c);
+            let value = converters.value(c)?;
+            lines.push((col, format::cell_with_value(c, &value)));
+        }
+        self.line(&format::header("COLUMN", "CELL"));
+        for (col, body) in lines {
             let body = body
                 .split_once(", ")
                 .map(|x| x.1)
@@ -593,10 +608,12 @@ impl Shell {
         Ok(())
     }
 
-    /// A scan and its filter string from scan options (`scan`'s and `count`'s hash).
-    fn scan_spec(opts: Option<&Value>) -> Res<(Scan, Option<Vec<u8>>)> {
+    /// A scan, its filter string and its value converters from scan options (`scan`'s and
+    /// `count`'s hash).
+    fn scan_spec(opts: Option<&Value>) -> Res<(Scan, Option<Vec<u8>>, Converters)> {
         let mut scan = Scan::new();
         let mut filter = None;
+        let mut converters = Converters::default();
         let mut prefix = None;
         let mut start = None;
         let mut stop = None;
@@ -605,12 +622,16 @@ impl Shell {
                 match k.as_str() {
                     "COLUMNS" | "COLUMN" => {
                         for c in columns_of(&v)? {
-                            scan = match parse_column(&c) {
+                            scan = match converters.column(&c)? {
                                 (f, None) => scan.add_family(f),
                                 (f, Some(q)) => scan.add_column(f, q),
                             };
                         }
                     }
+                    "FORMATTER" => {
+                        converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
+                    }
+                    "FORMATTER_CLASS" => converter::check_class(&text(&v, "FORMATTER_CLASS")?)?,
                     "LIMIT" => scan = scan.limit(int(&v, "LIMIT")?.max(0) as usize),
                     "STARTROW" => start = Some(bytes(&v, "STARTROW")?),
                     "STOPROW" | "ENDROW" => stop = Some(bytes(&v, "STOPROW")?),
@@ -636,13 +657,13 @@ impl Shell {
         if let Some(s) = stop {
             scan = scan.with_stop_row(s);
         }
-        Ok((scan, filter))
+        Ok((scan, filter, converters))
     }
 
     fn scan(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
-        let (scan, filter) = Self::scan_spec(st.args.get(1))?;
+        let (scan, filter, converters) = Self::scan_spec(st.args.get(1))?;
         let mut scanner = t.scanner(scan, filter.as_deref()).map_err(client)?;
         self.line(&format::header("ROW", "COLUMN+CELL"));
         let mut rows = 0;
@@ -659,9 +680,10 @@ impl Shell {
                     last = Some(r.row_bytes());
                 }
                 for c in &r.cells {
+                    let value = converters.value(c)?;
                     self.line(&format::two_columns(
                         &format::binary(r.row()),
-                        &format::cell(c),
+                        &format::cell_with_value(c, &value),
                     ));
                 }
             }
@@ -769,7 +791,7 @@ impl Shell {
                 }
             }
         }
-        let (scan, filter) = Self::scan_spec(Some(&Value::Hash(scan_opts)))?;
+        let (scan, filter, _) = Self::scan_spec(Some(&Value::Hash(scan_opts)))?;
         let filter = match filter {
             Some(f) => {
                 let mut all = b"(".to_vec();

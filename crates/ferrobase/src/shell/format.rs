@@ -136,15 +136,12 @@ pub fn family(f: &ColumnFamilyDescriptor) -> String {
     )
 }
 
-/// `column=f:q, timestamp=..., value=...` (markers print their type instead of a value).
-pub fn cell(c: &Cell) -> String {
+/// `column=f:q, timestamp=..., value=...` with the value already converted to text (`get`/`scan`
+/// converters); markers print their type instead of a value.
+pub fn cell_with_value(c: &Cell, value: &str) -> String {
     let col = format!("{}:{}", binary(c.family()), binary(c.qualifier()));
     if c.cell_type() == CellType::Put {
-        format!(
-            "column={col}, timestamp={}, value={}",
-            c.timestamp(),
-            binary(c.value())
-        )
+        format!("column={col}, timestamp={}, value={value}", c.timestamp())
     } else {
         format!(
             "column={col}, timestamp={}, type={}",

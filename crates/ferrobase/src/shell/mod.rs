@@ -9,6 +9,7 @@ mod alter;
 mod args;
 mod cluster_status;
 mod commands;
+mod converter;
 mod format;
 mod namespace;
 mod ruby;
