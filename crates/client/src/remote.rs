@@ -561,6 +561,14 @@ impl Remote {
         if scan.raw {
             return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
         }
+        if scan.time_range.min > 0 && filter.is_some() {
+            return Err(ClientError::Unsupported(
+                "a time range with a lower bound together with a filter is not expressible \
+                 through HBase's Thrift1 API (it filters cells of [0, ts), some of which the \
+                 lower bound would have excluded before the filter saw them)"
+                    .into(),
+            ));
+        }
         if scan.max_versions > 1 {
             return Err(ClientError::Unsupported(format!(
                 "VERSIONS => {} in a scan is not expressible through HBase's Thrift1 API (its \

@@ -2,7 +2,7 @@
 //! HBase's Thrift1 API can carry them (a lower time bound is applied by the client, which is
 //! exact: the newest versions below the upper bound that reach the lower one are the newest in
 //! the range), print what the embedded shell prints, and refuse RAW and a multi-version scan
-//! with a message saying why.
+//! with a message saying why, as they do a lower time bound combined with a filter.
 
 mod shell_harness;
 
@@ -84,7 +84,8 @@ fn raw_and_multi_version_scans_are_refused_over_thrift1_with_the_reason() {
         &["--connect", &url],
         &format!(
             "{LOAD}scan 't', {{RAW => true}}\nget 't', 'r1', {{RAW => true}}\n\
-             scan 't', {{VERSIONS => 2}}\n"
+             scan 't', {{VERSIONS => 2}}\n\
+             count 't', {{TIMERANGE => [12, 26]}}\n"
         ),
     );
     assert!(!ok);
@@ -102,6 +103,13 @@ fn raw_and_multi_version_scans_are_refused_over_thrift1_with_the_reason() {
     assert!(
         out.contains(
             "ERROR: VERSIONS => 2 in a scan is not expressible through HBase's Thrift1 API"
+        ),
+        "{out}"
+    );
+    // count's FirstKeyOnlyFilter would see cells the lower bound excludes.
+    assert!(
+        out.contains(
+            "ERROR: a time range with a lower bound together with a filter is not expressible"
         ),
         "{out}"
     );
