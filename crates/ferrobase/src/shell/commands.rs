@@ -8,6 +8,7 @@ use super::args::{
 use super::converter::{self, Converter, Converters};
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
+use super::rowkey::ROWKEY_COMMANDS;
 use super::syntax::{Statement, Value};
 use ferrobase_client::Connection;
 use ferrobase_engine::{
@@ -37,7 +38,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("truncate_preserve", "Like truncate, keeping region boundaries.", "truncate_preserve 't1'"),
     ("put", "Write a cell, optionally at a timestamp.", "put 't1', 'r1', 'f1:c1', 'value', 1234"),
     ("get", "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER; a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method.", "get 't1', 'r1', {COLUMN => ['f1:c1', 'f1:hits:toLong'], VERSIONS => 3, FORMATTER => 'toString'}"),
-    ("scan", "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER; columns take converters as in get.", "scan 't1', {COLUMNS => ['f1:c1', 'f1:hits:toLong'], LIMIT => 10, STARTROW => 'a'}"),
+    ("scan", "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER; columns take converters as in get; ROWKEY => 'schema' with named key fields and FROM/TO reads by rowkey fields (see rowkey_schema).", "scan 't1', {COLUMNS => ['f1:c1', 'f1:hits:toLong'], LIMIT => 10, STARTROW => 'a'}"),
     ("delete", "Delete one version of a cell (the newest, or the one at a timestamp).", "delete 't1', 'r1', 'f1:c1', 1234"),
     ("deleteall", "Delete all versions of a row or a column up to a timestamp, or every row with a prefix.", "deleteall 't1', 'r1', 'f1:c1'; deleteall 't1', {ROWPREFIXFILTER => 'r'}"),
     ("count", "Count rows, printing progress every INTERVAL rows.", "count 't1', INTERVAL => 100000, CACHE => 1000"),
@@ -90,6 +91,14 @@ pub const ATTRIBUTES: &[&str] = &[
     "INTERVAL",
     "FORMATTER",
     "FORMATTER_CLASS",
+    "ROWKEY",
+    "FROM",
+    "TO",
+    "METADATA",
+    "CONFIGURATION",
+    "MAX_FILESIZE",
+    "READONLY",
+    "DURABILITY",
 ];
 
 /// The interpreter state.
@@ -106,6 +115,8 @@ pub struct Shell {
     pub(super) variables: HashMap<String, String>,
     /// Whether the statement prints `Took ...` (irb prints none for a bare expression).
     pub(super) took: bool,
+    /// Rowkey schemas defined by `rowkey_schema`, by name.
+    pub(super) rowkey_schemas: std::collections::BTreeMap<String, ferrobase_rowkey::Schema>,
     /// When the shell opened its connection (ms since the epoch): an embedded engine's start
     /// code in `status` and `list_regions`.
     pub(super) opened_ms: u64,
@@ -122,6 +133,7 @@ impl Shell {
             variables: HashMap::new(),
             took: true,
             opened_ms: super::cluster_status::now_ms(),
+            rowkey_schemas: Default::default(),
         }
     }
 
@@ -131,7 +143,7 @@ impl Shell {
     }
 
     /// Fails with [`CommandError::Interrupted`] once Ctrl-C was pressed.
-    fn check_interrupt(&self) -> Res<()> {
+    pub(super) fn check_interrupt(&self) -> Res<()> {
         if self.interrupt.load(Ordering::Relaxed) {
             return Err(CommandError::Interrupted);
         }
@@ -170,6 +182,7 @@ impl Shell {
                     && COMMANDS
                         .iter()
                         .chain(NAMESPACE_COMMANDS)
+                        .chain(ROWKEY_COMMANDS)
                         .any(|c| c.0 == st.command);
                 let table = match &st.receiver {
                     Some(var) => self.variables.get(var).cloned().unwrap_or_default(),
@@ -203,6 +216,9 @@ impl Shell {
             return r;
         }
         if let Some(r) = self.cluster_status_command(st) {
+            return r;
+        }
+        if let Some(r) = self.rowkey_command(st) {
             return r;
         }
         let a = &st.args;
@@ -316,7 +332,11 @@ impl Shell {
                     }
                     None => {
                         self.line("ferrobase shell: HBase shell statements. Commands:");
-                        for (c, what, _) in COMMANDS.iter().chain(NAMESPACE_COMMANDS) {
+                        for (c, what, _) in COMMANDS
+                            .iter()
+                            .chain(NAMESPACE_COMMANDS)
+                            .chain(ROWKEY_COMMANDS)
+                        {
                             self.line(&format!("  {c:<18} {what}"));
                         }
                         self.line("Type help 'command' for an example.");
@@ -378,6 +398,7 @@ impl Shell {
         let (_, what, example) = COMMANDS
             .iter()
             .chain(NAMESPACE_COMMANDS)
+            .chain(ROWKEY_COMMANDS)
             .find(|(c, _, _)| *c == name)
             .ok_or_else(|| format!("unknown command '{name}'; type help for the list"))?;
         self.line(&format!("{name}: {what}\nExample:\n  {example}"));
@@ -663,7 +684,24 @@ impl Shell {
     fn scan(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
-        let (scan, filter, converters) = Self::scan_spec(st.args.get(1))?;
+        let mut opts = match st.args.get(1) {
+            Some(Value::Hash(pairs)) => Some(pairs.clone()),
+            Some(other) => {
+                return Err(format!("scan options must be a hash, got {}", other.kind()).into())
+            }
+            None => None,
+        };
+        let rowkey = match opts.as_mut() {
+            Some(pairs) => self.rowkey_scan(pairs)?,
+            None => None,
+        };
+        let (scan, filter, converters) = Self::scan_spec(opts.map(Value::Hash).as_ref())?;
+        if let Some(rk) = rowkey {
+            self.line(&format::header("ROW", "COLUMN+CELL"));
+            let rows = self.run_rowkey_scan(&t, scan, filter.as_deref(), &rk, &converters)?;
+            self.line(&format!("{rows} row(s)"));
+            return Ok(());
+        }
         let mut scanner = t.scanner(scan, filter.as_deref()).map_err(client)?;
         self.line(&format::header("ROW", "COLUMN+CELL"));
         let mut rows = 0;

@@ -12,6 +12,7 @@ mod commands;
 mod converter;
 mod format;
 mod namespace;
+mod rowkey;
 mod ruby;
 mod syntax;
 mod table_reference;
@@ -162,6 +163,7 @@ impl rustyline::completion::Completer for Helper {
                 COMMANDS
                     .iter()
                     .chain(namespace::NAMESPACE_COMMANDS)
+                    .chain(rowkey::ROWKEY_COMMANDS)
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );

@@ -205,5 +205,6 @@ fn is_command(name: &str) -> bool {
     COMMANDS.iter().any(|c| c.0 == name)
         || super::namespace::NAMESPACE_COMMANDS
             .iter()
+            .chain(super::rowkey::ROWKEY_COMMANDS)
             .any(|c| c.0 == name)
 }
