@@ -144,3 +144,22 @@ def test_table_reference_methods_complete_with_tab():
     assert "column=f:q" in out and "value=v" in out
     t.read_until("> ")
     t.close()
+
+
+def test_disable_all_asks_on_the_terminal():
+    data = tempfile.mkdtemp()
+    history = os.path.join(tempfile.mkdtemp(), "history")
+    t = Terminal(data, history)
+    t.read_until("> ")
+    t.send("create 'pa', 'f'\r")
+    t.read_until("=> Hbase::Table - pa")
+    t.read_until("> ")
+    t.send("disable_all 'p.*'\r")
+    t.read_until("Disable the above 1 tables (y/n)?")
+    t.send("y\r")
+    t.read_until("1 tables successfully disabled")
+    t.read_until("> ")
+    t.send("is_disabled 'pa'\r")
+    t.read_until("=> true")
+    t.read_until("> ")
+    t.close()

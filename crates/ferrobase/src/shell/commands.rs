@@ -5,6 +5,7 @@ use super::args::{
     arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
     text, time_range, unsupported_option, CommandError, Res,
 };
+use super::bulk_tables::{AnswerSource, BULK_COMMANDS};
 use super::converter::{self, Converter, Converters};
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
@@ -57,6 +58,15 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("help", "Show help for every command or one.", "help 'scan'"),
     ("exit", "Leave the shell.", "exit"),
 ];
+
+/// Every command of the shell with its one-line help and an example.
+pub fn all_commands() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+    COMMANDS
+        .iter()
+        .chain(NAMESPACE_COMMANDS)
+        .chain(ROWKEY_COMMANDS)
+        .chain(BULK_COMMANDS)
+}
 
 /// Attribute keys offered by completion.
 pub const ATTRIBUTES: &[&str] = &[
@@ -115,6 +125,9 @@ pub struct Shell {
     pub(super) variables: HashMap<String, String>,
     /// Whether the statement prints `Took ...` (irb prints none for a bare expression).
     pub(super) took: bool,
+    /// Where `disable_all`/`enable_all`/`drop_all` read their (y/n) answer; standard input when
+    /// unset.
+    pub(super) answers: Option<AnswerSource>,
     /// Rowkey schemas defined by `rowkey_schema`, by name.
     pub(super) rowkey_schemas: std::collections::BTreeMap<String, ferrobase_rowkey::Schema>,
     /// When the shell opened its connection (ms since the epoch): an embedded engine's start
@@ -134,6 +147,7 @@ impl Shell {
             took: true,
             opened_ms: super::cluster_status::now_ms(),
             rowkey_schemas: Default::default(),
+            answers: None,
         }
     }
 
@@ -148,6 +162,11 @@ impl Shell {
             return Err(CommandError::Interrupted);
         }
         Ok(())
+    }
+
+    /// Flushes what was printed (before waiting for input).
+    pub(super) fn flush_output(&mut self) {
+        let _ = self.out.flush();
     }
 
     /// Prints one line of output.
@@ -179,11 +198,7 @@ impl Shell {
             }
             Err(e) => {
                 let known = !matches!(e, CommandError::Name(_))
-                    && COMMANDS
-                        .iter()
-                        .chain(NAMESPACE_COMMANDS)
-                        .chain(ROWKEY_COMMANDS)
-                        .any(|c| c.0 == st.command);
+                    && all_commands().any(|c| c.0 == st.command);
                 let table = match &st.receiver {
                     Some(var) => self.variables.get(var).cloned().unwrap_or_default(),
                     None => st.args.first().and_then(Value::as_text).unwrap_or_default(),
@@ -219,6 +234,9 @@ impl Shell {
             return r;
         }
         if let Some(r) = self.rowkey_command(st) {
+            return r;
+        }
+        if let Some(r) = self.bulk_tables_command(st) {
             return r;
         }
         let a = &st.args;
@@ -332,11 +350,7 @@ impl Shell {
                     }
                     None => {
                         self.line("ferrobase shell: HBase shell statements. Commands:");
-                        for (c, what, _) in COMMANDS
-                            .iter()
-                            .chain(NAMESPACE_COMMANDS)
-                            .chain(ROWKEY_COMMANDS)
-                        {
+                        for (c, what, _) in all_commands() {
                             self.line(&format!("  {c:<18} {what}"));
                         }
                         self.line("Type help 'command' for an example.");
@@ -395,10 +409,7 @@ impl Shell {
 
     /// Prints one command's help.
     pub(super) fn help_command(&mut self, name: &str) -> Res<()> {
-        let (_, what, example) = COMMANDS
-            .iter()
-            .chain(NAMESPACE_COMMANDS)
-            .chain(ROWKEY_COMMANDS)
+        let (_, what, example) = all_commands()
             .find(|(c, _, _)| *c == name)
             .ok_or_else(|| format!("unknown command '{name}'; type help for the list"))?;
         self.line(&format!("{name}: {what}\nExample:\n  {example}"));

@@ -7,6 +7,7 @@
 
 mod alter;
 mod args;
+mod bulk_tables;
 mod cluster_status;
 mod commands;
 mod converter;
@@ -18,9 +19,12 @@ mod syntax;
 mod table_reference;
 
 use anyhow::{bail, Context, Result};
-use commands::{Shell, ATTRIBUTES, COMMANDS};
+use commands::{Shell, ATTRIBUTES};
 use ferrobase_client::Connection;
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{IsTerminal, Read};
+use std::rc::Rc;
 
 pub const USAGE: &str =
     "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT] [FILE]";
@@ -101,14 +105,23 @@ pub fn main(args: &[String]) -> Result<()> {
         }
     };
     let mut shell = Shell::new(conn, Box::new(std::io::stdout()));
+    // A (y/n) confirmation reads the next line of the input, as Ruby's `gets` in HBase's shell:
+    // that line is the answer, not a statement.
+    let lines: Rc<RefCell<VecDeque<String>>> =
+        Rc::new(RefCell::new(text.lines().map(str::to_string).collect()));
+    let answers = lines.clone();
+    shell.set_answer_source(Box::new(move || answers.borrow_mut().pop_front()));
     let mut feeder = Feeder {
         pending: String::new(),
         failures: 0,
         stop_on_failure: noninteractive,
     };
     let mut stdout = std::io::stdout();
-    for line in text.lines() {
-        if feeder.feed(&mut shell, line, &mut stdout).is_none() {
+    loop {
+        let Some(line) = lines.borrow_mut().pop_front() else {
+            break;
+        };
+        if feeder.feed(&mut shell, &line, &mut stdout).is_none() {
             break;
         }
     }
@@ -160,10 +173,7 @@ impl rustyline::completion::Completer for Helper {
             );
         } else if first_word {
             out.extend(
-                COMMANDS
-                    .iter()
-                    .chain(namespace::NAMESPACE_COMMANDS)
-                    .chain(rowkey::ROWKEY_COMMANDS)
+                commands::all_commands()
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );

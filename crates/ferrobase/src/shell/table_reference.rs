@@ -11,7 +11,7 @@
 //! command's own `Unknown table t!`.
 
 use super::args::{arity, text, CommandError, Res};
-use super::commands::{Shell, COMMANDS};
+use super::commands::Shell;
 use super::ruby;
 use super::syntax::{Statement, Value};
 
@@ -202,9 +202,5 @@ impl Shell {
 
 /// True when `name` is one of the shell's commands.
 fn is_command(name: &str) -> bool {
-    COMMANDS.iter().any(|c| c.0 == name)
-        || super::namespace::NAMESPACE_COMMANDS
-            .iter()
-            .chain(super::rowkey::ROWKEY_COMMANDS)
-            .any(|c| c.0 == name)
+    super::commands::all_commands().any(|c| c.0 == name)
 }
