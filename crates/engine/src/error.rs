@@ -73,7 +73,7 @@ pub enum Error {
     },
     /// A write to a table whose `READONLY` attribute is true (HBase's `DoNotRetryIOException`
     /// "region is read only", an `IOError` through Thrift).
-    #[error("table {0} is read only (READONLY => true)")]
+    #[error("region is read only: table {0} has READONLY => true")]
     ReadOnly(String),
     /// A scan combines settings HBase refuses to run together (HBase's
     /// `IncompatibleFilterException` for a batch with a filter that decides whole rows, and its

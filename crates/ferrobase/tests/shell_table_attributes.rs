@@ -43,7 +43,7 @@ fn alter_sets_table_attributes_and_describe_prints_them_as_hbase() {
     assert!(!ok, "{out}");
     assert!(out.contains(DESCRIBE_ROW), "{out}");
     assert!(
-        out.contains("ERROR: table t is read only (READONLY => true)\n"),
+        out.contains("ERROR: region is read only: table t has READONLY => true\n"),
         "{out}"
     );
 }

@@ -139,7 +139,7 @@ fn undefined_variables_and_methods_are_name_errors() {
         "{out}"
     );
     assert!(
-        out.contains("ERROR: undefined method `truncate_all' for Hbase::Table - t\n"),
+        out.contains("ERROR: undefined method `truncate_all' for Hbase::Table - t:Hbase::Table\n"),
         "{out}"
     );
     // A name error never reached a command: no usage hint.

@@ -4,11 +4,11 @@
 //! containing `y` or `Y` (Ruby's `answer =~ /y.*/i`) goes ahead. Each table's failure is printed
 //! as `table:NAME, error:EXCEPTION` and counted, and the others still run.
 //!
-//! The answer is the next line the shell reads, as Ruby's `gets` reads it: from the terminal,
-//! or, when statements come from a file or a pipe (`-n` included), the next line of that input,
-//! which is then not run as a statement. Input that ends before the answer is HBase's error
-//! (``undefined method `chomp' for nil:NilClass``), so `hbase shell -n` scripts written for
-//! HBase behave the same here.
+//! The answer is read from the terminal. When statements come from a file or a pipe (`-n`
+//! included) there is none, as Ruby's `gets` finds none in HBase's shell then (checked against
+//! HBase 2.6.1): the command fails with HBase's ``undefined method `chomp' for nil:NilClass``,
+//! changing nothing, and a following `y` line is a statement of its own — so a script behaves
+//! as under `hbase shell`, and `-n` stops there with exit status 1.
 
 use super::args::{arity, client, text, CommandError, Res};
 use super::commands::{matching, Shell};
@@ -76,7 +76,8 @@ impl Shell {
         Some(self.bulk(st, action))
     }
 
-    /// Sets where confirmations read their answer (the default: standard input).
+    /// Sets where confirmations read their answer (the default: standard input, for a
+    /// terminal session).
     pub fn set_answer_source(&mut self, source: AnswerSource) {
         self.answers = Some(source);
     }
@@ -114,7 +115,7 @@ impl Shell {
             tables.len()
         ));
         let Some(answer) = self.read_answer() else {
-            return Err(CommandError::Name(
+            return Err(CommandError::Failed(
                 "undefined method `chomp' for nil:NilClass".into(),
             ));
         };
@@ -163,5 +164,86 @@ impl Shell {
             (Action::Enable, false) => self.conn.set_enabled(table, true),
         };
         result.map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::syntax::parse;
+    use super::*;
+    use ferrobase_client::Connection;
+    use std::sync::{Arc, Mutex};
+
+    /// Output captured for inspection.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs `script` with `answers` given to the confirmations; the output without `Took`.
+    fn run(script: &str, answers: &[&str]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = Connection::open(&format!("file:{}", dir.path().display())).unwrap();
+        let out = Captured::default();
+        let mut shell = Shell::new(conn, Box::new(out.clone()));
+        let mut answers: Vec<String> = answers.iter().rev().map(|a| a.to_string()).collect();
+        shell.set_answer_source(Box::new(move || answers.pop()));
+        for st in parse(script).unwrap() {
+            shell.run(&st);
+        }
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with("Took "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn confirmed_bulk_commands_report_each_failure_and_count_the_rest() {
+        let out = run(
+            "create 't1', 'f'\ncreate 't2', 'f'\ncreate 'other', 'f'\ndisable 't2'\n\
+             disable_all 't.*'\nis_enabled 'other'\nenable_all 't1'\n\
+             drop_all 't.*'\nlist\n",
+            &["y", "Yes please", "y"],
+        );
+        assert!(
+            out.contains(
+                "t1\nt2\n\nDisable the above 2 tables (y/n)?\n\
+                 table:t2, error:org.apache.hadoop.hbase.TableNotEnabledException: t2\n\
+                 1 tables successfully disabled\n\
+                 1 tables not disabled due to an exception: t2\ntrue\n"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("1 tables successfully enabled\n"), "{out}");
+        assert!(
+            out.contains(
+                "table:t1, error:org.apache.hadoop.hbase.TableNotDisabledException: t1\n\
+                 1 tables successfully dropped\n\
+                 1 tables not dropped due to an exception: t1\n\
+                 TABLE\nother\nt1\n2 row(s)\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn an_answer_without_y_changes_nothing() {
+        let out = run(
+            "create 'a1', 'f'\ndisable_all 'a.*'\nis_enabled 'a1'\n",
+            &["no"],
+        );
+        assert!(
+            out.ends_with("Disable the above 1 tables (y/n)?\ntrue\n=> true\n"),
+            "{out}"
+        );
     }
 }

@@ -615,7 +615,9 @@ impl Shell {
             }
         }
         let r = t.get(get, filter.as_deref()).map_err(client)?;
-        // Converted first: a converter's failure prints no partial result, as in HBase.
+        self.line(&format::header("COLUMN", "CELL"));
+        // Converted first: a converter's failure prints no partial result, as in HBase (which
+        // prints the header, then the error).
         let mut lines = Vec::with_capacity(r.cells.len());
         for c in &r.cells {
             let col = format!(
@@ -626,7 +628,6 @@ impl Shell {
             let value = converters.value(c)?;
             lines.push((col, format::cell_with_value(c, &value)));
         }
-        self.line(&format::header("COLUMN", "CELL"));
         for (col, body) in lines {
             let body = body
                 .split_once(", ")

@@ -21,10 +21,7 @@ mod table_reference;
 use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES};
 use ferrobase_client::Connection;
-use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::io::{IsTerminal, Read};
-use std::rc::Rc;
 
 pub const USAGE: &str =
     "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT] [FILE]";
@@ -105,23 +102,17 @@ pub fn main(args: &[String]) -> Result<()> {
         }
     };
     let mut shell = Shell::new(conn, Box::new(std::io::stdout()));
-    // A (y/n) confirmation reads the next line of the input, as Ruby's `gets` in HBase's shell:
-    // that line is the answer, not a statement.
-    let lines: Rc<RefCell<VecDeque<String>>> =
-        Rc::new(RefCell::new(text.lines().map(str::to_string).collect()));
-    let answers = lines.clone();
-    shell.set_answer_source(Box::new(move || answers.borrow_mut().pop_front()));
+    // A (y/n) confirmation finds no answer, as Ruby's `gets` finds none in HBase's shell when
+    // its statements come from a file or a pipe: the input is the script's.
+    shell.set_answer_source(Box::new(|| None));
     let mut feeder = Feeder {
         pending: String::new(),
         failures: 0,
         stop_on_failure: noninteractive,
     };
     let mut stdout = std::io::stdout();
-    loop {
-        let Some(line) = lines.borrow_mut().pop_front() else {
-            break;
-        };
-        if feeder.feed(&mut shell, &line, &mut stdout).is_none() {
+    for line in text.lines() {
+        if feeder.feed(&mut shell, line, &mut stdout).is_none() {
             break;
         }
     }

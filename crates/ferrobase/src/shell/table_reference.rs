@@ -89,6 +89,12 @@ impl Shell {
                 self.echo = Some(inspect(&t));
                 return Some(Ok(()));
             }
+            // A bare word that is neither a variable nor a command: Ruby's NameError (a `y`
+            // line after a confirmation HBase's shell could not read, for one).
+            if !is_command(&st.command) && st.command.starts_with(|c: char| c.is_ascii_lowercase())
+            {
+                return Some(Err(CommandError::Name(ruby::undefined(&st.command))));
+            }
         }
         None
     }
@@ -193,7 +199,7 @@ impl Shell {
                 })
             }
             other => Err(CommandError::Name(format!(
-                "undefined method `{other}' for {}",
+                "undefined method `{other}' for {}:Hbase::Table",
                 inspect(&table)
             ))),
         }
