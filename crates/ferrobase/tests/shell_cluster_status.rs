@@ -62,7 +62,7 @@ fn check_shapes(out: &str) {
     );
     assert!(out.contains("        \"t,m,"), "{out}");
     assert!(
-        out.contains("            storeCount=1, storeFileCount="),
+        out.contains("            numberOfStores=1, numberOfStorefiles="),
         "{out}"
     );
     let header = lines

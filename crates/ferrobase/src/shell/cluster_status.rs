@@ -109,16 +109,6 @@ fn mb(bytes: u64) -> u64 {
     bytes / (1 << 20)
 }
 
-/// `bytes` in MB as Java prints a `Size` in MEGABYTE (`0.0MB`, `1.5MB`).
-fn size_mb(bytes: u64) -> String {
-    let v = bytes as f64 / (1u64 << 20) as f64;
-    if v.fract() == 0.0 {
-        format!("{v:.1}MB")
-    } else {
-        format!("{v}MB")
-    }
-}
-
 /// One table's regions with its family count.
 struct TableRegions {
     name: String,
@@ -381,14 +371,14 @@ fn server_load(tables: &[TableRegions]) -> String {
     )
 }
 
-/// A region's load line: the keys of HBase's `RegionMetrics.toString` ferrobase has figures
-/// for, in its order.
+/// A region's load line: the keys of HBase's `RegionLoad.toString` (as `status 'detailed'`
+/// prints it, checked against HBase 2.6.1) ferrobase has figures for, in its order.
 fn region_load(families: usize, r: &RegionInfo) -> String {
     format!(
-        "storeCount={families}, storeFileCount={}, storeFileSize={}, memStoreSize={}",
+        "numberOfStores={families}, numberOfStorefiles={}, storefileSizeMB={}, memstoreSizeMB={}",
         r.file_count,
-        size_mb(r.file_bytes),
-        size_mb(r.memstore_bytes as u64)
+        mb(r.file_bytes),
+        mb(r.memstore_bytes as u64)
     )
 }
 
@@ -407,7 +397,5 @@ mod tests {
             region_name("ns:t", b"", 7),
             "ns:t,,7.9040d88eb7c9188250868064ea3dd922."
         );
-        assert_eq!(size_mb(0), "0.0MB");
-        assert_eq!(size_mb(3 << 19), "1.5MB");
     }
 }
