@@ -124,3 +124,42 @@ def test_ctrl_c_interrupts_a_long_scan_and_the_shell_goes_on():
     assert "11 row(s)" in out
     t.read_until("> ")
     t.close()
+
+
+def test_table_reference_methods_complete_with_tab():
+    data = tempfile.mkdtemp()
+    history = os.path.join(tempfile.mkdtemp(), "history")
+    t = Terminal(data, history)
+    t.read_until("> ")
+    t.send("t = create 'refs', 'f'\r")
+    t.read_until("=> Hbase::Table - refs")
+    t.read_until("> ")
+    t.send("t.pu\t")
+    time.sleep(0.3)
+    t.send(" 'r1', 'f:q', 'v'\r")
+    t.read_until("Took")
+    t.read_until("> ")
+    t.send("t.sca\t\r")
+    out = t.read_until("1 row(s)")
+    assert "column=f:q" in out and "value=v" in out
+    t.read_until("> ")
+    t.close()
+
+
+def test_disable_all_asks_on_the_terminal():
+    data = tempfile.mkdtemp()
+    history = os.path.join(tempfile.mkdtemp(), "history")
+    t = Terminal(data, history)
+    t.read_until("> ")
+    t.send("create 'pa', 'f'\r")
+    t.read_until("=> Hbase::Table - pa")
+    t.read_until("> ")
+    t.send("disable_all 'p.*'\r")
+    t.read_until("Disable the above 1 tables (y/n)?")
+    t.send("y\r")
+    t.read_until("1 tables successfully disabled")
+    t.read_until("> ")
+    t.send("is_disabled 'pa'\r")
+    t.read_until("=> true")
+    t.read_until("> ")
+    t.close()

@@ -256,6 +256,49 @@ impl Connection {
         }
     }
 
+    /// The table's durability and attributes (`MAX_FILESIZE`, `READONLY`, metadata, ...);
+    /// `None` over a gateway, as Thrift1 has no call that returns them.
+    pub fn table_attributes(
+        &self,
+        name: &str,
+    ) -> Result<
+        Option<(
+            ferrobase_engine::Durability,
+            ferrobase_engine::TableAttributes,
+        )>,
+    > {
+        match self {
+            Connection::Embedded(e) => {
+                let d = e.admin().describe(name)?;
+                Ok(Some((d.durability, d.attributes)))
+            }
+            Connection::Remote(_) => Ok(None),
+        }
+    }
+
+    /// Sets and unsets table attributes (HBase's spelling; `DURABILITY` included). Unsetting
+    /// one that is not set fails with `Could not find attribute: KEY`. Over a gateway only a
+    /// ferrobase one can (`ferrobaseAdmin`), each unset its own call after the sets.
+    pub fn alter_table_attributes(
+        &self,
+        name: &str,
+        set: &[(String, String)],
+        unset: &[String],
+    ) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().alter_table_attributes(name, set, unset)?),
+            Connection::Remote(r) => {
+                if !set.is_empty() {
+                    r.admin_ext("set_table_attributes", name, b"", set)?;
+                }
+                for k in unset {
+                    r.admin_ext("unset_table_attribute", name, k.as_bytes(), &[])?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// True when the table exists.
     pub fn table_exists(&self, name: &str) -> Result<bool> {
         Ok(self

@@ -95,15 +95,27 @@ fn columns_of(sel: &ferrobase_engine::client::ColumnSelection) -> TValue {
     TValue::List(TType::Binary, out)
 }
 
-fn time_bound(tr: &ferrobase_engine::TimeRange) -> Result<Option<i64>> {
-    if tr.min != 0 {
-        return Err(ClientError::Unsupported(
-            "HBase's Thrift1 API reads only time ranges [0, ts); a lower bound is not expressible"
-                .into(),
-        ));
-    }
-    Ok((tr.max != i64::MAX).then_some(tr.max))
+/// The exclusive upper bound of a time range as Thrift1's `*Ts` calls and `TScan.timestamp`
+/// take it (they read `[0, ts)`); `None` when unbounded. A lower bound is applied by the client
+/// ([`keep_from`]): the newest versions below the upper bound that are not below the lower
+/// bound are exactly the newest versions in the range.
+fn time_bound(tr: &ferrobase_engine::TimeRange) -> Option<i64> {
+    (tr.max != i64::MAX).then_some(tr.max)
 }
+
+/// Drops the cells of `row` older than `min` (a time range's lower bound, which Thrift1 cannot
+/// carry); `None` when none is left.
+fn keep_from(mut row: RowResult, min: i64) -> Option<RowResult> {
+    if min > 0 {
+        row.cells.retain(|c| c.timestamp() >= min);
+    }
+    (!row.cells.is_empty()).then_some(row)
+}
+
+/// Why RAW cannot be read over Thrift1, worded as HBase's shell words an unusable argument.
+const RAW_UNSUPPORTED: &str = "RAW => true is not expressible through HBase's Thrift1 API (its \
+    TScan and get calls carry no raw flag, so delete markers and the cells they mask cannot be \
+    read); use an embedded shell (--data DIR) or HBase's own shell";
 
 /// Parses a `TRowResult` into a row with cells sorted by column.
 fn row_result(v: &TValue) -> Option<RowResult> {
@@ -302,6 +314,22 @@ impl Remote {
             .map(|f| (f, beyond_thrift1(f)))
             .filter(|(_, attrs)| !attrs.is_empty())
             .collect();
+        let mut table_attrs: Vec<(String, String)> = desc
+            .attributes
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if desc.durability != ferrobase_engine::Durability::UseDefault {
+            table_attrs.push(("DURABILITY".into(), desc.durability.name().to_string()));
+        }
+        if let Some((k, _)) = table_attrs.first() {
+            if !self.is_ferrobase()? {
+                return Err(ClientError::Unsupported(format!(
+                    "table attribute {k} cannot be set through HBase's Thrift1 API (createTable \
+                     takes only column descriptors); create the table with HBase's shell or Admin API"
+                )));
+            }
+        }
         if let Some((f, attrs)) = extras.first() {
             if !self.is_ferrobase()? {
                 let names: Vec<&str> = attrs.iter().map(|(k, _)| k.as_str()).collect();
@@ -343,6 +371,9 @@ impl Remote {
                 .with(2, TValue::List(TType::Struct, fams)),
         )?;
         let table = desc.name.to_string();
+        if !table_attrs.is_empty() {
+            self.admin_ext("set_table_attributes", &table, b"", &table_attrs)?;
+        }
         for (f, attrs) in extras {
             let mut all = vec![("NAME".to_string(), f.name_str())];
             all.extend(attrs);
@@ -619,9 +650,23 @@ impl Remote {
             ));
         }
         if scan.raw {
+            return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
+        }
+        if scan.time_range.min > 0 && filter.is_some() {
             return Err(ClientError::Unsupported(
-                "raw scans are not available through HBase's Thrift1 API".into(),
+                "a time range with a lower bound together with a filter is not expressible \
+                 through HBase's Thrift1 API (it filters cells of [0, ts), some of which the \
+                 lower bound would have excluded before the filter saw them)"
+                    .into(),
             ));
+        }
+        if scan.max_versions > 1 {
+            return Err(ClientError::Unsupported(format!(
+                "VERSIONS => {} in a scan is not expressible through HBase's Thrift1 API (its \
+                 TScan has no maxVersions: a scan returns the newest version of each cell); \
+                 get a row's versions with get, or use an embedded shell (--data DIR)",
+                scan.max_versions
+            )));
         }
         let mut s = TStruct::new();
         if !scan.start_row.is_empty() {
@@ -644,7 +689,7 @@ impl Remote {
             }
             s = s.with(2, bin(stop));
         }
-        if let Some(ts) = time_bound(&scan.time_range)? {
+        if let Some(ts) = time_bound(&scan.time_range) {
             s = s.with(3, TValue::I64(ts));
         }
         if !scan.columns.is_empty() {
@@ -691,6 +736,7 @@ impl Remote {
             remote: self.clone(),
             id,
             limit: scan.limit,
+            min_ts: scan.time_range.min,
             returned: 0,
             closed: false,
         })))
@@ -702,6 +748,10 @@ impl Remote {
         get: &Get,
         filter: Option<&[u8]>,
     ) -> Result<RowResult> {
+        if get.raw {
+            return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
+        }
+        let empty = || RowResult::new(get.row.clone(), Vec::new());
         if get.max_versions > 1 {
             if filter.is_some() {
                 return Err(ClientError::Unsupported(
@@ -717,7 +767,7 @@ impl Remote {
                 },
                 None,
             )?;
-            let ts = time_bound(&get.time_range)?;
+            let ts = time_bound(&get.time_range);
             let mut cells = Vec::new();
             for c in &newest.cells {
                 let col = column(c.family(), Some(c.qualifier()));
@@ -761,15 +811,18 @@ impl Remote {
                     }
                 }
             }
-            return Ok(RowResult::new(get.row.clone(), cells));
+            return Ok(
+                keep_from(RowResult::new(get.row.clone(), cells), get.time_range.min)
+                    .unwrap_or_else(empty),
+            );
         }
-        if filter.is_none() && !get.raw {
+        if filter.is_none() {
             // One round trip: getRowWithColumns(Ts).
             let args = TStruct::new()
                 .with(1, text(table))
                 .with(2, bin(get.row.clone()))
                 .with(3, columns_of(&get.columns));
-            let reply = match time_bound(&get.time_range)? {
+            let reply = match time_bound(&get.time_range) {
                 Some(ts) => self.call(
                     "getRowWithColumnsTs",
                     args.with(4, TValue::I64(ts)).with(5, no_attrs()),
@@ -780,23 +833,22 @@ impl Remote {
                 Some(TValue::List(_, items)) => items.first().and_then(row_result),
                 _ => None,
             };
-            return Ok(row.unwrap_or(RowResult::new(get.row.clone(), Vec::new())));
+            return Ok(row
+                .and_then(|r| keep_from(r, get.time_range.min))
+                .unwrap_or_else(empty));
         }
         let mut stop = get.row.clone();
         stop.push(0);
         let scan = Scan {
             columns: get.columns.clone(),
             time_range: get.time_range,
-            raw: get.raw,
             ..Scan::new()
                 .with_start_row(get.row.clone())
                 .with_stop_row(stop)
         };
         let mut s = self.scanner(table, &scan, filter)?;
         let mut rows = s.next_batch(1)?;
-        Ok(rows
-            .pop()
-            .unwrap_or(RowResult::new(get.row.clone(), Vec::new())))
+        Ok(rows.pop().unwrap_or_else(empty))
     }
 
     pub(crate) fn increment(
@@ -886,6 +938,8 @@ pub struct RemoteScanner {
     remote: Arc<Remote>,
     id: i32,
     limit: Option<usize>,
+    /// The scan's time range's lower bound, applied here (Thrift1 carries only the upper).
+    min_ts: i64,
     returned: usize,
     closed: bool,
 }
@@ -903,21 +957,31 @@ impl RemoteScanner {
             self.close();
             return Ok(Vec::new());
         }
-        let reply = self.remote.call(
-            "scannerGetList",
-            TStruct::new()
-                .with(1, TValue::I32(self.id))
-                .with(2, TValue::I32(want.min(i32::MAX as usize) as i32)),
-        )?;
-        let rows: Vec<RowResult> = match reply {
-            Some(TValue::List(_, items)) => items.iter().filter_map(row_result).collect(),
-            _ => Vec::new(),
-        };
-        self.returned += rows.len();
-        if rows.is_empty() {
-            self.close();
+        // Rows left empty by the lower time bound are skipped: an empty batch means the end.
+        loop {
+            let reply = self.remote.call(
+                "scannerGetList",
+                TStruct::new()
+                    .with(1, TValue::I32(self.id))
+                    .with(2, TValue::I32(want.min(i32::MAX as usize) as i32)),
+            )?;
+            let rows: Vec<RowResult> = match reply {
+                Some(TValue::List(_, items)) => items.iter().filter_map(row_result).collect(),
+                _ => Vec::new(),
+            };
+            if rows.is_empty() {
+                self.close();
+                return Ok(rows);
+            }
+            let rows: Vec<RowResult> = rows
+                .into_iter()
+                .filter_map(|r| keep_from(r, self.min_ts))
+                .collect();
+            if !rows.is_empty() {
+                self.returned += rows.len();
+                return Ok(rows);
+            }
         }
-        Ok(rows)
     }
 
     fn close(&mut self) {

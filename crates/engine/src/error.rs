@@ -71,6 +71,10 @@ pub enum Error {
         /// The cell's value length in bytes.
         width: usize,
     },
+    /// A write to a table whose `READONLY` attribute is true (HBase's `DoNotRetryIOException`
+    /// "region is read only", an `IOError` through Thrift).
+    #[error("region is read only: table {0} has READONLY => true")]
+    ReadOnly(String),
     /// A scan combines settings HBase refuses to run together (HBase's
     /// `IncompatibleFilterException` for a batch with a filter that decides whole rows, and its
     /// `DoNotRetryIOException` for a reversed scan that would load families on demand; both an

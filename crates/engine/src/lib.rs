@@ -61,6 +61,7 @@ pub mod region;
 pub mod region_jobs;
 pub mod schema;
 pub mod store;
+pub mod table_attributes;
 pub mod wal;
 
 /// The shared byte buffer of cells and results (from the `bytes` crate).
@@ -78,3 +79,4 @@ pub use schema::{
     BloomType, ColumnFamilyDescriptor, DataBlockEncoding, Durability, KeepDeletedCells,
     TableDescriptor, TableName,
 };
+pub use table_attributes::TableAttributes;

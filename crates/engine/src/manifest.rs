@@ -12,8 +12,8 @@ use std::path::Path;
 
 /// Magic at the start of the manifest.
 pub const MANIFEST_MAGIC: &[u8; 8] = b"FRBSMAN1";
-/// Manifest format version written (version 1 is still read).
-pub const MANIFEST_VERSION: u32 = 2;
+/// Manifest format version written (versions 1 and 2 are still read).
+pub const MANIFEST_VERSION: u32 = 3;
 /// File name of the manifest in the data directory.
 pub const MANIFEST_FILE: &str = "MANIFEST";
 
@@ -71,17 +71,25 @@ pub struct ManifestData {
 impl ManifestData {
     /// Encodes the payload ("Payload" in the format document).
     pub fn encode(&self) -> Vec<u8> {
+        self.encode_version(MANIFEST_VERSION)
+    }
+
+    /// Encodes the payload as format `version` wrote it (for the tests of older versions):
+    /// no namespace list before 2, no table attributes before 3.
+    pub(crate) fn encode_version(&self, version: u32) -> Vec<u8> {
         let mut out = Vec::new();
         put_varint(&mut out, self.last_seq);
         put_varint(&mut out, self.next_region_id);
         put_varint(&mut out, self.next_file_number);
-        put_varint(&mut out, self.namespaces.len() as u64);
-        for ns in &self.namespaces {
-            put_len_prefixed(&mut out, ns.as_bytes());
+        if version >= 2 {
+            put_varint(&mut out, self.namespaces.len() as u64);
+            for ns in &self.namespaces {
+                put_len_prefixed(&mut out, ns.as_bytes());
+            }
         }
         put_varint(&mut out, self.tables.len() as u64);
         for t in &self.tables {
-            t.descriptor.encode(&mut out);
+            t.descriptor.encode(&mut out, version);
             out.push(u8::from(t.enabled));
             put_varint(&mut out, t.regions.len() as u64);
             for r in &t.regions {
@@ -107,8 +115,9 @@ impl ManifestData {
         Self::decode_version(buf, MANIFEST_VERSION)
     }
 
-    /// Decodes a payload of format `version` (1 or 2). A version 1 manifest has no namespace
-    /// list: the namespaces of its tables are taken as created.
+    /// Decodes a payload of format `version` (1 to 3). A version 1 manifest has no namespace
+    /// list: the namespaces of its tables are taken as created; before version 3 tables have
+    /// no attributes.
     pub fn decode_version(buf: &[u8], version: u32) -> std::result::Result<ManifestData, String> {
         let mut r = ByteReader::new(buf);
         let mut v = || r.varint().ok_or_else(|| "truncated".to_string());
@@ -127,7 +136,7 @@ impl ManifestData {
         let ntables = r.varint().ok_or("truncated table count")?;
         let mut tables = Vec::new();
         for _ in 0..ntables {
-            let descriptor = TableDescriptor::decode(&mut r)?;
+            let descriptor = TableDescriptor::decode(&mut r, version)?;
             let enabled = r.u8().ok_or("truncated enabled flag")? != 0;
             let nregions = r.varint().ok_or("truncated region count")?;
             let mut regions = Vec::new();
@@ -200,7 +209,7 @@ pub fn write(fs: &dyn FileSystem, dir: &Path, data: &ManifestData) -> Result<()>
     buf.extend_from_slice(&MANIFEST_VERSION.to_be_bytes());
     buf.extend_from_slice(&(payload.len() as u64).to_be_bytes());
     buf.extend_from_slice(&payload);
-    buf.extend_from_slice(&masked_crc(&payload).to_be_bytes());
+    buf.extend_from_slice(&checksum(MANIFEST_VERSION, &payload).to_be_bytes());
     let tmp = dir.join(MANIFEST_TMP_FILE);
     let f = fs.create(&tmp).at(&tmp)?;
     f.append(&buf).at(&tmp)?;
@@ -210,6 +219,18 @@ pub fn write(fs: &dyn FileSystem, dir: &Path, data: &ManifestData) -> Result<()>
     fs.rename(&tmp, &path).at(&path)?;
     fs.sync_dir(dir).synced(dir)?;
     Ok(())
+}
+
+/// The manifest's checksum: of the payload before version 3, of the version and the payload
+/// from 3 on (so a damaged version number cannot read a payload as another version's).
+fn checksum(version: u32, payload: &[u8]) -> u32 {
+    if version < 3 {
+        return masked_crc(payload);
+    }
+    let mut covered = Vec::with_capacity(4 + payload.len());
+    covered.extend_from_slice(&version.to_be_bytes());
+    covered.extend_from_slice(payload);
+    masked_crc(&covered)
 }
 
 /// Reads the manifest of `dir`; `None` when the directory has none yet.
@@ -240,7 +261,7 @@ pub fn read(fs: &dyn FileSystem, dir: &Path) -> Result<Option<ManifestData>> {
     let crc = r
         .u32()
         .ok_or_else(|| corrupt(20 + len, "checksum missing"))?;
-    if masked_crc(payload) != crc {
+    if checksum(version, payload) != crc {
         return Err(corrupt(20, "manifest checksum mismatch"));
     }
     ManifestData::decode_version(payload, version)
@@ -282,11 +303,7 @@ mod tests {
         let mut data = sample();
         data.namespaces.clear();
         data.tables[0].descriptor.name = TableName::parse("ns1:t").unwrap();
-        let v2 = data.encode();
-        // Version 1 is version 2 without the namespace list (here one zero-count byte after
-        // the three one-byte varints).
-        assert_eq!(v2[3], 0);
-        let v1: Vec<u8> = v2[..3].iter().chain(&v2[4..]).copied().collect();
+        let v1 = data.encode_version(1);
         let back = ManifestData::decode_version(&v1, 1).unwrap();
         assert_eq!(back.namespaces, ["ns1"]);
         assert_eq!(back.tables, data.tables);

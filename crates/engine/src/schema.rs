@@ -4,6 +4,7 @@
 use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
 use crate::compression::Compression;
 use crate::error::{Error, Result};
+use crate::table_attributes::TableAttributes;
 use std::fmt;
 
 /// True for the namespaces that always exist: `default` and `hbase`.
@@ -464,6 +465,8 @@ pub struct TableDescriptor {
     pub families: Vec<ColumnFamilyDescriptor>,
     /// The table's default durability (USE_DEFAULT means SYNC_WAL).
     pub durability: Durability,
+    /// The other table attributes (`MAX_FILESIZE`, `READONLY`, metadata, ...).
+    pub attributes: TableAttributes,
 }
 
 impl TableDescriptor {
@@ -473,6 +476,7 @@ impl TableDescriptor {
             name,
             families: Vec::new(),
             durability: Durability::UseDefault,
+            attributes: TableAttributes::default(),
         }
     }
 
@@ -508,16 +512,24 @@ impl TableDescriptor {
         Ok(())
     }
 
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    /// Encodes the descriptor as manifest format `version` holds it (attributes from 3 on).
+    pub(crate) fn encode(&self, out: &mut Vec<u8>, version: u32) {
         put_len_prefixed(out, self.name.to_string().as_bytes());
         put_len_prefixed(out, self.durability.name().as_bytes());
         put_varint(out, self.families.len() as u64);
         for f in &self.families {
             f.encode(out);
         }
+        if version >= 3 {
+            self.attributes.encode(out);
+        }
     }
 
-    pub(crate) fn decode(r: &mut ByteReader<'_>) -> std::result::Result<Self, String> {
+    /// Decodes a descriptor of manifest format `version`.
+    pub(crate) fn decode(
+        r: &mut ByteReader<'_>,
+        version: u32,
+    ) -> std::result::Result<Self, String> {
         let name = r.len_prefixed().ok_or("truncated table name")?;
         let name = std::str::from_utf8(name).map_err(|_| "table name not UTF-8")?;
         let name = TableName::parse(name).map_err(|e| e.to_string())?;
@@ -529,10 +541,16 @@ impl TableDescriptor {
         for _ in 0..n {
             families.push(ColumnFamilyDescriptor::decode(r)?);
         }
+        let attributes = if version >= 3 {
+            TableAttributes::decode(r)?
+        } else {
+            TableAttributes::default()
+        };
         Ok(TableDescriptor {
             name,
             families,
             durability,
+            attributes,
         })
     }
 }
@@ -585,12 +603,14 @@ mod tests {
         let d = TableDescriptor::new(TableName::parse("ns:t").unwrap())
             .with_family(f)
             .with_family(ColumnFamilyDescriptor::new("a"));
+        let mut d = d;
+        d.attributes.set("MAX_FILESIZE", "1024").unwrap();
         let mut buf = Vec::new();
-        d.encode(&mut buf);
-        let back = TableDescriptor::decode(&mut ByteReader::new(&buf)).unwrap();
+        d.encode(&mut buf, 3);
+        let back = TableDescriptor::decode(&mut ByteReader::new(&buf), 3).unwrap();
         assert_eq!(back, d);
         for cut in 0..buf.len() {
-            assert!(TableDescriptor::decode(&mut ByteReader::new(&buf[..cut])).is_err());
+            assert!(TableDescriptor::decode(&mut ByteReader::new(&buf[..cut]), 3).is_err());
         }
     }
 }

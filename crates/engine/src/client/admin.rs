@@ -191,6 +191,20 @@ impl Admin {
             .put_family(&self.name(table)?, family, Some(true))
     }
 
+    /// Sets and unsets table attributes (`DURABILITY`, `MAX_FILESIZE`, `READONLY`, metadata
+    /// keys, ...), online; all are checked before any applies. Unsetting an attribute that is
+    /// not set fails with HBase's `Could not find attribute: KEY`.
+    pub fn alter_table_attributes(
+        &self,
+        table: &str,
+        set: &[(String, String)],
+        unset: &[String],
+    ) -> Result<()> {
+        self.engine
+            .inner
+            .alter_table_attributes(&self.name(table)?, set, unset)
+    }
+
     /// Removes a family and its data, online.
     pub fn delete_family(&self, table: &str, family: &[u8]) -> Result<()> {
         self.engine.inner.delete_family(&self.name(table)?, family)

@@ -113,7 +113,7 @@ fn compactor(inner: &Inner) {
         }
         for id in splits {
             if let Some(r) = inner.region_by_id(id) {
-                if r.file_bytes() > inner.opts.region_split_size {
+                if inner.split_due(&r) {
                     if let Err(e) = inner.split_region(&r, None) {
                         report("split", &e);
                     }
@@ -132,6 +132,9 @@ fn compactor(inner: &Inner) {
 /// Major-compacts stores whose oldest file is older than `interval` and that could shrink.
 fn periodic_major(inner: &Inner, interval: Duration) {
     for r in inner.all_regions() {
+        if !inner.compaction_enabled(&r) {
+            continue;
+        }
         for (family, s) in r.stores() {
             let state = s.state();
             let Some(oldest) = state.files.last() else {

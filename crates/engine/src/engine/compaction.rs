@@ -163,7 +163,7 @@ impl Inner {
             let _ = self.fs().remove_file(f.reader.path());
         }
         Metrics::inc(&self.metrics.compactions);
-        if self.opts.auto_split && region.file_bytes() > self.opts.region_split_size {
+        if self.split_due(region) {
             let id = region.id;
             self.request(|w| {
                 w.split.insert(id);

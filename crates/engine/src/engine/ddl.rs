@@ -13,7 +13,7 @@ use crate::hook::HookPoint;
 use crate::lock;
 use crate::region::{CloseReason, Region};
 use crate::region_jobs::PauseGuard;
-use crate::schema::{ColumnFamilyDescriptor, TableDescriptor, TableName};
+use crate::schema::{ColumnFamilyDescriptor, Durability, TableDescriptor, TableName};
 use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -278,6 +278,55 @@ impl Inner {
                     ),
                 }
             }
+        }
+        self.persist()
+    }
+
+    /// Sets and unsets table attributes, online (HBase's `modifyTable` of table attributes):
+    /// every change is checked before any applies. `DURABILITY` sets the descriptor's
+    /// durability (unset: `USE_DEFAULT`); unsetting an attribute that is not set fails with
+    /// HBase's `Could not find attribute: KEY`. Writes, flushes and splits started after it see
+    /// the new values.
+    pub(crate) fn alter_table_attributes(
+        &self,
+        name: &TableName,
+        set: &[(String, String)],
+        unset: &[String],
+    ) -> Result<()> {
+        self.check_open()?;
+        let _ddl = self.ddl_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let mut desc = self.table_entry(name)?.descriptor.clone();
+        for (k, v) in set {
+            if k.eq_ignore_ascii_case("DURABILITY") {
+                desc.durability = Durability::parse(v)?;
+            } else {
+                desc.attributes.set(k, v)?;
+            }
+        }
+        for k in unset {
+            let found = if k.eq_ignore_ascii_case("DURABILITY") {
+                let was = desc.durability != Durability::UseDefault;
+                desc.durability = Durability::UseDefault;
+                was
+            } else {
+                desc.attributes.remove(k).is_some()
+            };
+            if !found {
+                return Err(Error::IllegalArgument(format!(
+                    "Could not find attribute: {k}"
+                )));
+            }
+        }
+        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        {
+            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
+            let t = cat
+                .tables
+                .get_mut(name)
+                .map(Arc::make_mut)
+                .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
+            t.descriptor.durability = desc.durability;
+            t.descriptor.attributes = desc.attributes;
         }
         self.persist()
     }

@@ -166,7 +166,7 @@ impl Inner {
             self.wal.roll_idle()?;
         }
         self.wal.delete_obsolete(self.min_unflushed_seq())?;
-        if self.opts.compaction.auto {
+        if self.opts.compaction.auto && self.compaction_enabled(region) {
             for (store, _, _) in &installs {
                 if store.state().files.len() >= self.opts.compaction.min_files {
                     let key = (region.id, store.descriptor().name.clone(), false);
@@ -176,13 +176,35 @@ impl Inner {
                 }
             }
         }
-        if self.opts.auto_split && region.file_bytes() > self.opts.region_split_size {
+        if self.split_due(region) {
             let id = region.id;
             self.request(|w| {
                 w.split.insert(id);
             });
         }
         Ok(())
+    }
+
+    /// True when `region` should split: automatic splits are on, its table's `SPLIT_ENABLED`
+    /// is not false, and its files exceed the table's `MAX_FILESIZE` (else the engine's
+    /// `region_split_size`).
+    pub(crate) fn split_due(&self, region: &Region) -> bool {
+        if !self.opts.auto_split {
+            return false;
+        }
+        let Ok(t) = self.table_entry(&region.table) else {
+            return false;
+        };
+        t.descriptor
+            .attributes
+            .split_size(self.opts.region_split_size)
+            .is_some_and(|size| region.file_bytes() > size)
+    }
+
+    /// False when the region's table has `COMPACTION_ENABLED => false`.
+    pub(crate) fn compaction_enabled(&self, region: &Region) -> bool {
+        self.table_entry(&region.table)
+            .map_or(true, |t| t.descriptor.attributes.compaction_enabled())
     }
 
     /// The smallest sequence id held only in memory, over every store.

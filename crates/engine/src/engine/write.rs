@@ -139,6 +139,9 @@ impl Inner {
             return Ok(Some(muts));
         }
         self.check_region_serving(region)?;
+        if desc.attributes.read_only() {
+            return Err(Error::ReadOnly(desc.name.to_string()));
+        }
         let now = self.now_ms();
         let mut cells: Vec<WalCell> = Vec::new();
         let mut level: Option<SyncLevel> = None;
@@ -205,7 +208,11 @@ impl Inner {
         // sees the write even while an earlier write of another thread is still in flight.
         self.mvcc.wait_for(seq);
         self.global_memstore.fetch_add(added, Ordering::AcqRel);
-        if region.memstore_size() >= self.opts.memstore_flush_size {
+        if region.memstore_size()
+            >= desc
+                .attributes
+                .memstore_flush_size(self.opts.memstore_flush_size)
+        {
             let id = region.id;
             self.request(|w| {
                 w.flush.insert(id);

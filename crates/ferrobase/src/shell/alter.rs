@@ -1,11 +1,15 @@
 //! `alter`: every form of HBase's `alter.rb`, read completely before anything changes. Family
 //! specs (`{NAME => 'f', VERSIONS => 3}` or a bare `'f'`) add or modify a family, `'delete' =>
-//! 'f'` and `METHOD => 'delete'` remove one. ferrobase keeps no table attributes or table
-//! configuration besides `DURABILITY` (set by `create`), so `table_att_unset` and
-//! `table_conf_unset` answer HBase's own "Could not find attribute/configuration" and setting a
-//! table attribute is refused by name — never read as a family.
+//! 'f'` and `METHOD => 'delete'` remove one. A hash without `NAME` (or with `METHOD =>
+//! 'table_att'`) sets table attributes as HBase's `update_tdb_from_arg`: `MAX_FILESIZE`,
+//! `READONLY`, `MEMSTORE_FLUSHSIZE`, `DURABILITY`, `COMPACTION_ENABLED`, `SPLIT_ENABLED`, ...,
+//! and the keys of `METADATA => {...}` and `CONFIGURATION => {...}` (one map in HBase 2.x, shown
+//! under `METADATA` by `describe`); `table_att_unset` and `table_conf_unset` remove them, with
+//! HBase's "Could not find attribute/configuration" for one that is not set. An unknown key is
+//! reported as HBase does (`Unknown argument ignored: KEY`); `OWNER` and coprocessors, which
+//! ferrobase cannot honour, are refused by name. Every change is checked before any applies.
 
-use super::args::{arity, attr_text, bytes, client, hash, illegal, text, Res};
+use super::args::{arity, attr_text, bytes, client, hash, illegal, text, CommandError, Res};
 use super::commands::Shell;
 use super::syntax::{Statement, Value};
 use ferrobase_engine::ColumnFamilyDescriptor;
@@ -16,6 +20,69 @@ enum Step {
     PutFamily(ColumnFamilyDescriptor),
     /// Remove the family and its data.
     DeleteFamily(Vec<u8>),
+}
+
+/// The table attributes HBase's shell sets by name (besides `METADATA` and `CONFIGURATION`).
+pub const TABLE_ATTRIBUTES: &[&str] = &[
+    "MAX_FILESIZE",
+    "READONLY",
+    "COMPACTION_ENABLED",
+    "SPLIT_ENABLED",
+    "MERGE_ENABLED",
+    "NORMALIZATION_ENABLED",
+    "NORMALIZER_TARGET_REGION_COUNT",
+    "NORMALIZER_TARGET_REGION_SIZE",
+    "NORMALIZER_TARGET_REGION_SIZE_MB",
+    "MEMSTORE_FLUSHSIZE",
+    "DURABILITY",
+    "PRIORITY",
+    "FLUSH_POLICY",
+    "REGION_MEMSTORE_REPLICATION",
+    "SPLIT_POLICY",
+    "REGION_REPLICATION",
+];
+
+/// Table attribute changes read from `create`'s or `alter`'s hashes.
+#[derive(Default)]
+pub struct TableAttributeChanges {
+    /// Attributes to set, in HBase's spelling (`METADATA`/`CONFIGURATION` keys as given).
+    pub set: Vec<(String, String)>,
+    /// Attributes to remove.
+    pub unset: Vec<String>,
+    /// Keys HBase ignores with `Unknown argument ignored: KEY`.
+    pub ignored: Vec<String>,
+}
+
+impl TableAttributeChanges {
+    /// Reads one table-attribute pair (`METHOD` and `NAME` already taken out). `Ok(false)`
+    /// when `key` is not a table attribute at all (the caller decides).
+    pub fn read(&mut self, key: &str, v: &Value) -> Res<bool> {
+        match key {
+            "METADATA" | "CONFIGURATION" => {
+                for (k, v) in hash(v, key)? {
+                    self.set.push((k, attr_text(&v)?));
+                }
+            }
+            "OWNER" => return Err(
+                "table attribute OWNER is not supported by ferrobase (it has no access control)"
+                    .into(),
+            ),
+            k if k.to_ascii_lowercase().contains("coprocessor") => {
+                return Err(format!(
+                    "table attribute {k} is not supported by ferrobase (it has no coprocessors)"
+                )
+                .into())
+            }
+            k if TABLE_ATTRIBUTES.contains(&k) => self.set.push((k.to_string(), attr_text(v)?)),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// True when nothing changes.
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty() && self.unset.is_empty()
+    }
 }
 
 /// Applies a family hash's attributes (every key but `NAME`) to `f`. Shared with `create`.
@@ -85,6 +152,8 @@ impl Shell {
                 .unwrap_or_else(|| ColumnFamilyDescriptor::new(fam.to_vec()))
         };
         let mut steps = Vec::new();
+        let mut table = TableAttributeChanges::default();
+        let mut conf_unset = Vec::new();
         for arg in &st.args[1..] {
             let pairs = match arg {
                 Value::Str(_) | Value::Const(_) => {
@@ -130,33 +199,30 @@ impl Shell {
                         return Err(format!("Unknown argument for the {m} method: {k}").into());
                     }
                     let names = unset_names(n, m)?;
-                    let Some(first) = names.first() else {
+                    if names.is_empty() {
                         return Err(format!("NAME parameter missing for {m} method").into());
-                    };
+                    }
                     if m == "table_conf_unset" {
-                        return Err(format!("Could not find configuration: {first}").into());
+                        conf_unset.extend(names.iter().cloned());
                     }
-                    if first == "DURABILITY" {
-                        return Err(
-                            "ferrobase cannot change a table's DURABILITY after create".into()
-                        );
-                    }
-                    return Err(format!("Could not find attribute: {first}").into());
+                    table.unset.extend(names);
                 }
                 (None | Some("table_att"), _) => {
-                    let key = rest
-                        .first()
-                        .map(|(k, _)| k.as_str())
-                        .or(fam_name.map(|_| "NAME"))
-                        .unwrap_or("(none)");
-                    return Err(format!(
-                        "table attribute {key} is not supported by ferrobase (it keeps no table \
-                         attributes but DURABILITY, set by create)"
-                    )
-                    .into());
+                    for (k, v) in rest {
+                        if !table.read(k, v)? {
+                            table.ignored.push(k.clone());
+                        }
+                    }
                 }
                 (Some(other), _) => return Err(format!("Unknown method: {other}").into()),
             }
+        }
+        self.check_table_attributes(&name, &table, &conf_unset)?;
+        for k in &table.ignored {
+            self.line(&format!("Unknown argument ignored: {k}"));
+        }
+        if steps.is_empty() && table.is_empty() {
+            return Ok(());
         }
         for step in steps {
             match step {
@@ -164,8 +230,54 @@ impl Shell {
                 Step::DeleteFamily(f) => self.conn.delete_family(&name, &f).map_err(client)?,
             }
         }
+        if !table.is_empty() {
+            self.conn
+                .alter_table_attributes(&name, &table.set, &table.unset)
+                .map_err(client)?;
+        }
         self.line("Updating all regions with the new schema...");
         self.line("Done.");
+        Ok(())
+    }
+
+    /// Checks table attribute changes before anything applies: each value (on a scratch copy
+    /// of the table's attributes), and that each attribute to unset is set — HBase's `Could
+    /// not find attribute: KEY` (`configuration` for `table_conf_unset`). Over a gateway, which
+    /// cannot read them, the server checks instead.
+    fn check_table_attributes(
+        &mut self,
+        name: &str,
+        changes: &TableAttributeChanges,
+        conf_unset: &[String],
+    ) -> Res<()> {
+        let Some((durability, mut attrs)) = self.conn.table_attributes(name).map_err(client)?
+        else {
+            return Ok(());
+        };
+        let mut durable = durability != ferrobase_engine::Durability::UseDefault;
+        for (k, v) in &changes.set {
+            if k == "DURABILITY" {
+                ferrobase_engine::Durability::parse(v).map_err(illegal)?;
+                durable = true;
+            } else {
+                attrs.set(k, v).map_err(illegal)?;
+            }
+        }
+        for k in &changes.unset {
+            let found = if k == "DURABILITY" {
+                std::mem::replace(&mut durable, false)
+            } else {
+                attrs.remove(k).is_some()
+            };
+            if !found {
+                let what = if conf_unset.contains(k) {
+                    "configuration"
+                } else {
+                    "attribute"
+                };
+                return Err(CommandError::Usage(format!("Could not find {what}: {k}")));
+            }
+        }
         Ok(())
     }
 }

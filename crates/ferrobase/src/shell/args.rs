@@ -26,12 +26,17 @@ pub enum CommandError {
     NamespaceNotFound,
     /// Ctrl-C stopped the command.
     Interrupted,
+    /// Ruby's `NameError`/`NoMethodError`: an undefined variable, or a method a table
+    /// reference does not have. Printed without a usage hint (no command was reached).
+    Name(String),
 }
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CommandError::Usage(m) | CommandError::Failed(m) => f.write_str(m),
+            CommandError::Usage(m) | CommandError::Failed(m) | CommandError::Name(m) => {
+                f.write_str(m)
+            }
             CommandError::TableNotFound => f.write_str("table not found"),
             CommandError::TableExists => f.write_str("table already exists"),
             CommandError::NamespaceNotFound => f.write_str("namespace not found"),

@@ -1,12 +1,15 @@
 //! Runs shell statements against a [`Connection`], printing what the HBase shell prints.
 
-use super::alter::apply_family_attributes;
+use super::alter::{apply_family_attributes, TableAttributeChanges};
 use super::args::{
     arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
     text, time_range, unsupported_option, CommandError, Res,
 };
+use super::bulk_tables::{AnswerSource, BULK_COMMANDS};
+use super::converter::{self, Converter, Converters};
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
+use super::rowkey::ROWKEY_COMMANDS;
 use super::security::SECURITY_COMMANDS;
 use super::syntax::{Statement, Value};
 use ferrobase_client::Connection;
@@ -14,6 +17,7 @@ use ferrobase_engine::{
     ColumnFamilyDescriptor, Delete, Get, Put, RowResult, Scan, SplitAlgorithm, TableDescriptor,
     TableName, LATEST_TIMESTAMP,
 };
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -35,8 +39,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("truncate", "Disable, empty and re-enable a table (region boundaries dropped).", "truncate 't1'"),
     ("truncate_preserve", "Like truncate, keeping region boundaries.", "truncate_preserve 't1'"),
     ("put", "Write a cell, optionally at a timestamp.", "put 't1', 'r1', 'f1:c1', 'value', 1234"),
-    ("get", "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW.", "get 't1', 'r1', {COLUMN => 'f1:c1', VERSIONS => 3}"),
-    ("scan", "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW.", "scan 't1', {COLUMNS => ['f1:c1'], LIMIT => 10, STARTROW => 'a'}"),
+    ("get", "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER; a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method.", "get 't1', 'r1', {COLUMN => ['f1:c1', 'f1:hits:toLong'], VERSIONS => 3, FORMATTER => 'toString'}"),
+    ("scan", "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER; columns take converters as in get; ROWKEY => 'schema' with named key fields and FROM/TO reads by rowkey fields (see rowkey_schema).", "scan 't1', {COLUMNS => ['f1:c1', 'f1:hits:toLong'], LIMIT => 10, STARTROW => 'a'}"),
     ("delete", "Delete one version of a cell (the newest, or the one at a timestamp).", "delete 't1', 'r1', 'f1:c1', 1234"),
     ("deleteall", "Delete all versions of a row or a column up to a timestamp, or every row with a prefix.", "deleteall 't1', 'r1', 'f1:c1'; deleteall 't1', {ROWPREFIXFILTER => 'r'}"),
     ("count", "Count rows, printing progress every INTERVAL rows.", "count 't1', INTERVAL => 100000, CACHE => 1000"),
@@ -47,12 +51,24 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("compact", "Minor-compact a table.", "compact 't1'"),
     ("major_compact", "Major-compact a table.", "major_compact 't1'"),
     ("split", "Split a table's regions at their midpoints, or at a row.", "split 't1', 'r5'"),
-    ("list_regions", "List a table's regions.", "list_regions 't1'"),
-    ("status", "Show the server's status.", "status"),
-    ("version", "Show the version.", "version"),
+    ("list_regions", "List a table's regions: SERVER_NAME, REGION_NAME, START_KEY, END_KEY, SIZE (MB of files), REQ (0: not counted), LOCALITY; filter by server prefix, project columns.", "list_regions 't1'; list_regions 't1', '', ['START_KEY', 'SIZE']"),
+    ("status", "Show the cluster's status: 'summary' (default), 'simple' or 'detailed'.", "status 'simple'"),
+    ("version", "Show the version: VERSION, rREVISION, DATE.", "version"),
+    ("whoami", "Show the current user and groups.", "whoami"),
+    ("get_table", "Take a reference to a table, on which the table commands are methods (t.help lists them).", "t = get_table 't1'; t.put 'r1', 'f1:c1', 'v'; t.scan"),
     ("help", "Show help for every command or one.", "help 'scan'"),
     ("exit", "Leave the shell.", "exit"),
 ];
+
+/// Every command of the shell with its one-line help and an example.
+pub fn all_commands() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+    COMMANDS
+        .iter()
+        .chain(NAMESPACE_COMMANDS)
+        .chain(ROWKEY_COMMANDS)
+        .chain(BULK_COMMANDS)
+        .chain(SECURITY_COMMANDS)
+}
 
 /// Attribute keys offered by completion.
 pub const ATTRIBUTES: &[&str] = &[
@@ -85,6 +101,16 @@ pub const ATTRIBUTES: &[&str] = &[
     "BATCH",
     "RAW",
     "INTERVAL",
+    "FORMATTER",
+    "FORMATTER_CLASS",
+    "ROWKEY",
+    "FROM",
+    "TO",
+    "METADATA",
+    "CONFIGURATION",
+    "MAX_FILESIZE",
+    "READONLY",
+    "DURABILITY",
 ];
 
 /// The interpreter state.
@@ -93,10 +119,22 @@ pub struct Shell {
     pub conn: Connection,
     out: Box<dyn Write>,
     /// The statement's value, printed as `=> value` after `Took`, as irb does.
-    echo: Option<String>,
+    pub(super) echo: Option<String>,
     /// Set by Ctrl-C (SIGINT) while a statement runs; long-running commands (scan, count,
     /// deleteall by prefix) stop at their next batch. Cleared before each statement.
     interrupt: Arc<AtomicBool>,
+    /// Table references: variable name to table name (`t = get_table 't'`).
+    pub(super) variables: HashMap<String, String>,
+    /// Whether the statement prints `Took ...` (irb prints none for a bare expression).
+    pub(super) took: bool,
+    /// Where `disable_all`/`enable_all`/`drop_all` read their (y/n) answer; standard input when
+    /// unset.
+    pub(super) answers: Option<AnswerSource>,
+    /// Rowkey schemas defined by `rowkey_schema`, by name.
+    pub(super) rowkey_schemas: std::collections::BTreeMap<String, ferrobase_rowkey::Schema>,
+    /// When the shell opened its connection (ms since the epoch): an embedded engine's start
+    /// code in `status` and `list_regions`.
+    pub(super) opened_ms: u64,
 }
 
 impl Shell {
@@ -107,6 +145,11 @@ impl Shell {
             out,
             echo: None,
             interrupt: Arc::new(AtomicBool::new(false)),
+            variables: HashMap::new(),
+            took: true,
+            opened_ms: super::cluster_status::now_ms(),
+            rowkey_schemas: Default::default(),
+            answers: None,
         }
     }
 
@@ -116,11 +159,16 @@ impl Shell {
     }
 
     /// Fails with [`CommandError::Interrupted`] once Ctrl-C was pressed.
-    fn check_interrupt(&self) -> Res<()> {
+    pub(super) fn check_interrupt(&self) -> Res<()> {
         if self.interrupt.load(Ordering::Relaxed) {
             return Err(CommandError::Interrupted);
         }
         Ok(())
+    }
+
+    /// Flushes what was printed (before waiting for input).
+    pub(super) fn flush_output(&mut self) {
+        let _ = self.out.flush();
     }
 
     /// Prints one line of output.
@@ -136,8 +184,12 @@ impl Shell {
         }
         let t0 = Instant::now();
         self.echo = None;
+        self.took = st.command != "help";
         self.interrupt.store(false, Ordering::Relaxed);
-        let res = self.dispatch(st);
+        let res = match self.table_reference_statement(st) {
+            Some(r) => r,
+            None => self.dispatch(st),
+        };
         let ok = match res {
             Ok(()) => true,
             Err(CommandError::Interrupted) => {
@@ -147,12 +199,12 @@ impl Shell {
                 false
             }
             Err(e) => {
-                let known = COMMANDS
-                    .iter()
-                    .chain(NAMESPACE_COMMANDS)
-                    .chain(SECURITY_COMMANDS)
-                    .any(|c| c.0 == st.command);
-                let table = st.args.first().and_then(Value::as_text).unwrap_or_default();
+                let known = !matches!(e, CommandError::Name(_))
+                    && all_commands().any(|c| c.0 == st.command);
+                let table = match &st.receiver {
+                    Some(var) => self.variables.get(var).cloned().unwrap_or_default(),
+                    None => st.args.first().and_then(Value::as_text).unwrap_or_default(),
+                };
                 let msg = hbase_message(&e, &st.command, &table);
                 // HBase's layout: the message, then where to read the command's usage.
                 self.line("");
@@ -165,7 +217,7 @@ impl Shell {
                 false
             }
         };
-        if st.command != "help" {
+        if self.took {
             self.line(&format!("Took {:.4} seconds", t0.elapsed().as_secs_f64()));
         }
         if let (true, Some(e)) = (ok, self.echo.take()) {
@@ -175,8 +227,18 @@ impl Shell {
         Some(ok)
     }
 
-    fn dispatch(&mut self, st: &Statement) -> Res<()> {
+    /// Runs one command (no variables involved).
+    pub(super) fn dispatch(&mut self, st: &Statement) -> Res<()> {
         if let Some(r) = self.namespace_command(st) {
+            return r;
+        }
+        if let Some(r) = self.cluster_status_command(st) {
+            return r;
+        }
+        if let Some(r) = self.rowkey_command(st) {
+            return r;
+        }
+        if let Some(r) = self.bulk_tables_command(st) {
             return r;
         }
         if let Some(r) = self.security_command(st) {
@@ -284,91 +346,16 @@ impl Shell {
                 let key = a.get(1).map(|v| bytes(v, "split key")).transpose()?;
                 self.conn.split(&t, key.as_deref()).map_err(client)
             }
-            "list_regions" => {
-                arity(st, 1, 1)?;
-                let t = text(&a[0], "table name")?;
-                let regions = self.conn.regions(&t).map_err(client)?;
-                self.line(&format!(
-                    "{:<24} | {:<20} | {:<20} | {:>12} | {:>8}",
-                    "REGION ID", "START_KEY", "END_KEY", "SIZE(bytes)", "FILES"
-                ));
-                for r in &regions {
-                    self.line(&format!(
-                        "{:<24} | {:<20} | {:<20} | {:>12} | {:>8}",
-                        r.id,
-                        format::binary(&r.start),
-                        format::binary(&r.end),
-                        r.file_bytes,
-                        r.file_count
-                    ));
-                }
-                self.line(&format!("{} rows", regions.len()));
-                Ok(())
-            }
-            "status" => {
-                arity(st, 0, 1)?;
-                if let Some(v) = a.first() {
-                    let kind = text(v, "status format")?;
-                    if kind != "summary" {
-                        return Err(format!(
-                            "status {kind:?} is not supported by ferrobase; status and status \
-                             'summary' print the summary"
-                        )
-                        .into());
-                    }
-                }
-                if let Some(reason) = self.conn.poisoned() {
-                    // Every call would fail with this reason; say it instead of a summary.
-                    self.line(&format!(
-                        "1 active master, 0 backup masters, 0 servers, 1 dead ({}): engine \
-                         poisoned: {reason}",
-                        self.conn.describe()
-                    ));
-                    return Ok(());
-                }
-                let tables = self.conn.list_tables().map_err(client)?;
-                let mut regions = 0;
-                for t in &tables {
-                    regions += self.conn.regions(t).map_err(client)?.len();
-                }
-                self.line(&format!(
-                    "1 active master, 0 backup masters, 1 servers, 0 dead, {regions}.0000 average load ({} tables, {})",
-                    tables.len(),
-                    self.conn.describe()
-                ));
-                Ok(())
-            }
-            "version" => {
-                arity(st, 0, 0)?;
-                self.line(&format!(
-                    "ferrobase {} (HBase 2.x shell language), {}",
-                    env!("CARGO_PKG_VERSION"),
-                    self.conn.describe()
-                ));
-                Ok(())
-            }
             "help" => {
                 arity(st, 0, 1)?;
                 match a.first() {
                     Some(v) => {
                         let name = text(v, "command")?;
-                        let (_, what, example) = COMMANDS
-                            .iter()
-                            .chain(NAMESPACE_COMMANDS)
-                            .chain(SECURITY_COMMANDS)
-                            .find(|(c, _, _)| *c == name)
-                            .ok_or_else(|| {
-                                format!("unknown command '{name}'; type help for the list")
-                            })?;
-                        self.line(&format!("{name}: {what}\nExample:\n  {example}"));
+                        self.help_command(&name)?;
                     }
                     None => {
                         self.line("ferrobase shell: HBase shell statements. Commands:");
-                        for (c, what, _) in COMMANDS
-                            .iter()
-                            .chain(NAMESPACE_COMMANDS)
-                            .chain(SECURITY_COMMANDS)
-                        {
+                        for (c, what, _) in all_commands() {
                             self.line(&format!("  {c:<18} {what}"));
                         }
                         self.line("Type help 'command' for an example.");
@@ -425,6 +412,15 @@ impl Shell {
         Ok(())
     }
 
+    /// Prints one command's help.
+    pub(super) fn help_command(&mut self, name: &str) -> Res<()> {
+        let (_, what, example) = all_commands()
+            .find(|(c, _, _)| *c == name)
+            .ok_or_else(|| format!("unknown command '{name}'; type help for the list"))?;
+        self.line(&format!("{name}: {what}\nExample:\n  {example}"));
+        Ok(())
+    }
+
     fn create(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, usize::MAX)?;
         let name = text(&st.args[0], "table name")?;
@@ -468,18 +464,24 @@ impl Shell {
                                     ferrobase_engine::Durability::parse(&text(&v, "DURABILITY")?)
                                         .map_err(illegal)?
                             }
+
                             "METHOD" if text(&v, "METHOD")? == "table_att" => {}
                             "METHOD" => {
                                 return Err(
                                     "table_att is currently the only supported method".into()
                                 )
                             }
-                            "REGION_REPLICATION" if int(&v, "REGION_REPLICATION")? == 1 => {}
                             other => {
-                                return Err(format!(
-                                    "table attribute {other} is not supported by ferrobase"
-                                )
-                                .into())
+                                let mut changes = TableAttributeChanges::default();
+                                if !changes.read(other, &v)? {
+                                    return Err(format!(
+                                        "table attribute {other} is not supported by ferrobase"
+                                    )
+                                    .into());
+                                }
+                                for (k, v) in &changes.set {
+                                    desc.attributes.set(k, v).map_err(illegal)?;
+                                }
                             }
                         }
                     }
@@ -516,7 +518,11 @@ impl Shell {
             "Table {name} is {}",
             if enabled { "ENABLED" } else { "DISABLED" }
         ));
-        self.line(name);
+        let attributes = match self.conn.table_attributes(name).map_err(client)? {
+            Some((durability, attrs)) => format::table_attributes(durability, &attrs),
+            None => String::new(),
+        };
+        self.line(&format!("{name}{attributes}"));
         self.line("COLUMN FAMILIES DESCRIPTION");
         for f in &fams {
             self.line(&match self.conn {
@@ -572,6 +578,7 @@ impl Shell {
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let mut get = Get::new(bytes(&st.args[1], "row")?);
         let mut filter = None;
+        let mut converters = Converters::default();
         for v in &st.args[2..] {
             match v {
                 Value::Hash(_) => {
@@ -579,11 +586,17 @@ impl Shell {
                         match k.as_str() {
                             "COLUMN" | "COLUMNS" => {
                                 for c in columns_of(&v)? {
-                                    get = match parse_column(&c) {
+                                    get = match converters.column(&c)? {
                                         (f, None) => get.add_family(f),
                                         (f, Some(q)) => get.add_column(f, q),
                                     };
                                 }
+                            }
+                            "FORMATTER" => {
+                                converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
+                            }
+                            "FORMATTER_CLASS" => {
+                                converter::check_class(&text(&v, "FORMATTER_CLASS")?)?
                             }
                             "TIMESTAMP" => get = get.timestamp(int(&v, "TIMESTAMP")?),
                             "TIMERANGE" => get = get.time_range(time_range(&v)?),
@@ -598,7 +611,7 @@ impl Shell {
                 }
                 other => {
                     for c in columns_of(other)? {
-                        get = match parse_column(&c) {
+                        get = match converters.column(&c)? {
                             (f, None) => get.add_family(f),
                             (f, Some(q)) => get.add_column(f, q),
                         };
@@ -608,13 +621,19 @@ impl Shell {
         }
         let r = t.get(get, filter.as_deref()).map_err(client)?;
         self.line(&format::header("COLUMN", "CELL"));
+        // Converted first: a converter's failure prints no partial result, as in HBase (which
+        // prints the header, then the error).
+        let mut lines = Vec::with_capacity(r.cells.len());
         for c in &r.cells {
             let col = format!(
                 "{}:{}",
                 format::binary(c.family()),
                 format::binary(c.qualifier())
             );
-            let body = format::cell(c);
+            let value = converters.value(c)?;
+            lines.push((col, format::cell_with_value(c, &value)));
+        }
+        for (col, body) in lines {
             let body = body
                 .split_once(", ")
                 .map(|x| x.1)
@@ -627,10 +646,12 @@ impl Shell {
         Ok(())
     }
 
-    /// A scan and its filter string from scan options (`scan`'s and `count`'s hash).
-    fn scan_spec(opts: Option<&Value>) -> Res<(Scan, Option<Vec<u8>>)> {
+    /// A scan, its filter string and its value converters from scan options (`scan`'s and
+    /// `count`'s hash).
+    fn scan_spec(opts: Option<&Value>) -> Res<(Scan, Option<Vec<u8>>, Converters)> {
         let mut scan = Scan::new();
         let mut filter = None;
+        let mut converters = Converters::default();
         let mut prefix = None;
         let mut start = None;
         let mut stop = None;
@@ -639,12 +660,16 @@ impl Shell {
                 match k.as_str() {
                     "COLUMNS" | "COLUMN" => {
                         for c in columns_of(&v)? {
-                            scan = match parse_column(&c) {
+                            scan = match converters.column(&c)? {
                                 (f, None) => scan.add_family(f),
                                 (f, Some(q)) => scan.add_column(f, q),
                             };
                         }
                     }
+                    "FORMATTER" => {
+                        converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
+                    }
+                    "FORMATTER_CLASS" => converter::check_class(&text(&v, "FORMATTER_CLASS")?)?,
                     "LIMIT" => scan = scan.limit(int(&v, "LIMIT")?.max(0) as usize),
                     "STARTROW" => start = Some(bytes(&v, "STARTROW")?),
                     "STOPROW" | "ENDROW" => stop = Some(bytes(&v, "STOPROW")?),
@@ -670,13 +695,30 @@ impl Shell {
         if let Some(s) = stop {
             scan = scan.with_stop_row(s);
         }
-        Ok((scan, filter))
+        Ok((scan, filter, converters))
     }
 
     fn scan(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
-        let (scan, filter) = Self::scan_spec(st.args.get(1))?;
+        let mut opts = match st.args.get(1) {
+            Some(Value::Hash(pairs)) => Some(pairs.clone()),
+            Some(other) => {
+                return Err(format!("scan options must be a hash, got {}", other.kind()).into())
+            }
+            None => None,
+        };
+        let rowkey = match opts.as_mut() {
+            Some(pairs) => self.rowkey_scan(pairs)?,
+            None => None,
+        };
+        let (scan, filter, converters) = Self::scan_spec(opts.map(Value::Hash).as_ref())?;
+        if let Some(rk) = rowkey {
+            self.line(&format::header("ROW", "COLUMN+CELL"));
+            let rows = self.run_rowkey_scan(&t, scan, filter.as_deref(), &rk, &converters)?;
+            self.line(&format!("{rows} row(s)"));
+            return Ok(());
+        }
         let mut scanner = t.scanner(scan, filter.as_deref()).map_err(client)?;
         self.line(&format::header("ROW", "COLUMN+CELL"));
         let mut rows = 0;
@@ -693,9 +735,10 @@ impl Shell {
                     last = Some(r.row_bytes());
                 }
                 for c in &r.cells {
+                    let value = converters.value(c)?;
                     self.line(&format::two_columns(
                         &format::binary(r.row()),
-                        &format::cell(c),
+                        &format::cell_with_value(c, &value),
                     ));
                 }
             }
@@ -803,7 +846,7 @@ impl Shell {
                 }
             }
         }
-        let (scan, filter) = Self::scan_spec(Some(&Value::Hash(scan_opts)))?;
+        let (scan, filter, _) = Self::scan_spec(Some(&Value::Hash(scan_opts)))?;
         let filter = match filter {
             Some(f) => {
                 let mut all = b"(".to_vec();

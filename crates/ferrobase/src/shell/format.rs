@@ -1,7 +1,8 @@
 //! Output in the HBase shell's shapes.
 
 use ferrobase_engine::schema::FOREVER;
-use ferrobase_engine::{Cell, CellType, ColumnFamilyDescriptor};
+use ferrobase_engine::table_attributes::DESCRIBED_BY_NAME;
+use ferrobase_engine::{Cell, CellType, ColumnFamilyDescriptor, Durability, TableAttributes};
 
 /// HBase's `Bytes.toStringBinary`: letters, digits and common punctuation as is, every other
 /// byte as `\xNN`.
@@ -43,6 +44,61 @@ pub fn ttl(seconds: i64) -> String {
     format!("{seconds} SECONDS ({})", parts.join(" "))
 }
 
+/// `1073741824 B (1GB)`, as HBase's `PrettyPrinter.format(value, Unit.BYTE)` (sizes below
+/// 1 KB print as `N B`).
+pub fn byte_size(n: i64) -> String {
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut parts = Vec::new();
+    let mut rest = n;
+    for (unit, size) in [
+        ("TB", 1i64 << 40),
+        ("GB", 1 << 30),
+        ("MB", 1 << 20),
+        ("KB", 1 << 10),
+        ("B", 1),
+    ] {
+        if rest / size > 0 {
+            parts.push(format!("{}{unit}", rest / size));
+        }
+        rest %= size;
+    }
+    format!("{n} B ({})", parts.join(" "))
+}
+
+/// What `describe` prints after the table's name: HBase's `toStringTableAttributes`, e.g.
+/// `, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '1073741824 B (1GB)', READONLY => 'true', METADATA
+/// => {'k' => 'v'}}}` — reserved keys by name, then every other key under `METADATA` — or
+/// nothing when no attribute is set.
+pub fn table_attributes(durability: Durability, attrs: &TableAttributes) -> String {
+    let mut named: Vec<(String, String)> = Vec::new();
+    if durability != Durability::UseDefault {
+        named.push(("DURABILITY".into(), durability.name().to_string()));
+    }
+    let mut metadata = Vec::new();
+    for (k, v) in attrs.iter() {
+        if DESCRIBED_BY_NAME.contains(&k) {
+            let v = match (k, v.parse::<i64>()) {
+                ("MAX_FILESIZE" | "MEMSTORE_FLUSHSIZE", Ok(n)) => byte_size(n),
+                _ => binary(v.as_bytes()),
+            };
+            named.push((k.to_string(), v));
+        } else {
+            metadata.push(format!("'{k}' => '{}'", binary(v.as_bytes())));
+        }
+    }
+    if named.is_empty() && metadata.is_empty() {
+        return String::new();
+    }
+    named.sort();
+    let mut items: Vec<String> = named.iter().map(|(k, v)| format!("{k} => '{v}'")).collect();
+    if !metadata.is_empty() {
+        items.push(format!("METADATA => {{{}}}", metadata.join(", ")));
+    }
+    format!(", {{TABLE_ATTRIBUTES => {{{}}}}}", items.join(", "))
+}
+
 /// One family as `describe` prints it over a Thrift gateway: only the attributes HBase's
 /// Thrift1 `ColumnDescriptor` carries (the others would print as defaults whatever they are).
 pub fn family_thrift1(f: &ColumnFamilyDescriptor) -> String {
@@ -80,15 +136,12 @@ pub fn family(f: &ColumnFamilyDescriptor) -> String {
     )
 }
 
-/// `column=f:q, timestamp=..., value=...` (markers print their type instead of a value).
-pub fn cell(c: &Cell) -> String {
+/// `column=f:q, timestamp=..., value=...` with the value already converted to text (`get`/`scan`
+/// converters); markers print their type instead of a value.
+pub fn cell_with_value(c: &Cell, value: &str) -> String {
     let col = format!("{}:{}", binary(c.family()), binary(c.qualifier()));
     if c.cell_type() == CellType::Put {
-        format!(
-            "column={col}, timestamp={}, value={}",
-            c.timestamp(),
-            binary(c.value())
-        )
+        format!("column={col}, timestamp={}, value={value}", c.timestamp())
     } else {
         format!(
             "column={col}, timestamp={}, type={}",
@@ -119,5 +172,32 @@ mod tests {
         assert_eq!(ttl(90061), "90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)");
         assert_eq!(ttl(FOREVER), "FOREVER");
         assert_eq!(binary(b"ab c\x00\xff\\"), "ab c\\x00\\xFF\\x5C");
+    }
+
+    #[test]
+    fn byte_sizes_and_table_attributes_print_like_hbase_2_6() {
+        // From HBase 2.6.1's PrettyPrinter and TableDescriptor.toStringTableAttributes.
+        assert_eq!(byte_size(1000), "1000 B");
+        assert_eq!(byte_size(1024), "1024 B (1KB)");
+        assert_eq!(byte_size(1_610_612_736), "1610612736 B (1GB 512MB)");
+        assert_eq!(
+            byte_size(12_345_678_901),
+            "12345678901 B (11GB 509MB 775KB 53B)"
+        );
+        let mut a = TableAttributes::default();
+        assert_eq!(table_attributes(Durability::UseDefault, &a), "");
+        a.set("MAX_FILESIZE", "1073741824").unwrap();
+        a.set("READONLY", "true").unwrap();
+        a.set("hbase.hstore.blockingStoreFiles", "20").unwrap();
+        a.set("mykey", "myvalue").unwrap();
+        a.set("COMPACTION_ENABLED", "false").unwrap();
+        a.set("MEMSTORE_FLUSHSIZE", "134217728").unwrap();
+        assert_eq!(
+            table_attributes(Durability::AsyncWal, &a),
+            ", {TABLE_ATTRIBUTES => {DURABILITY => 'ASYNC_WAL', MAX_FILESIZE => '1073741824 B (1GB)', \
+             MEMSTORE_FLUSHSIZE => '134217728 B (128MB)', READONLY => 'true', METADATA => \
+             {'COMPACTION_ENABLED' => 'false', 'hbase.hstore.blockingStoreFiles' => '20', \
+             'mykey' => 'myvalue'}}}"
+        );
     }
 }

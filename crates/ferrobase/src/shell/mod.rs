@@ -7,16 +7,21 @@
 
 mod alter;
 mod args;
+mod bulk_tables;
+mod cluster_status;
 mod commands;
+mod converter;
 mod format;
 mod namespace;
+mod rowkey;
 mod ruby;
 mod security;
 mod syntax;
+mod table_reference;
 
 use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
-use commands::{Shell, ATTRIBUTES, COMMANDS};
+use commands::{Shell, ATTRIBUTES};
 use ferrobase_client::Connection;
 use std::io::{IsTerminal, Read};
 
@@ -105,6 +110,9 @@ pub fn main(args: &[String]) -> Result<()> {
         }
     };
     let mut shell = Shell::new(conn, Box::new(std::io::stdout()));
+    // A (y/n) confirmation finds no answer, as Ruby's `gets` finds none in HBase's shell when
+    // its statements come from a file or a pipe: the input is the script's.
+    shell.set_answer_source(Box::new(|| None));
     let mut feeder = Feeder {
         pending: String::new(),
         failures: 0,
@@ -153,12 +161,18 @@ impl rustyline::completion::Completer for Helper {
         let mut out: Vec<String> = Vec::new();
         if quoted {
             out.extend(self.tables.iter().filter(|t| t.starts_with(word)).cloned());
+        } else if let (true, Some((var, method))) = (first_word, word.split_once('.')) {
+            // `t.pu<Tab>`: the methods of a table reference.
+            out.extend(
+                table_reference::TABLE_METHODS
+                    .iter()
+                    .chain(&["help", "get_all_columns"])
+                    .filter(|m| m.starts_with(method))
+                    .map(|m| format!("{var}.{m}")),
+            );
         } else if first_word {
             out.extend(
-                COMMANDS
-                    .iter()
-                    .chain(namespace::NAMESPACE_COMMANDS)
-                    .chain(security::SECURITY_COMMANDS)
+                commands::all_commands()
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );

@@ -20,7 +20,7 @@ pub enum Part {
 
 /// Ruby's `NameError` text for a name that is not a bound loop variable.
 pub fn undefined(name: &str) -> String {
-    format!("undefined local variable or method `{name}' for main:Object (only loop variables of (a..b).each and n.times are supported)")
+    format!("undefined local variable or method `{name}' for main:Object (only loop variables of (a..b).each and n.times, and table references, are supported)")
 }
 
 /// Evaluates an interpolated string with the loop variables in `bindings` (innermost last).

@@ -64,6 +64,10 @@ pub struct Statement {
     pub args: Vec<Value>,
     /// Byte offset of the statement in the input.
     pub offset: usize,
+    /// `t = command ...`: the variable the statement's value is assigned to.
+    pub target: Option<String>,
+    /// `t.command ...`: the variable (a table reference) the command is called on.
+    pub receiver: Option<String>,
 }
 
 /// A syntax error with its position.
@@ -111,6 +115,8 @@ enum Tok {
     Range(bool),
     /// `|`
     Pipe,
+    /// `=` (assignment to a variable).
+    Assign,
 }
 
 fn syntax(offset: usize, message: impl Into<String>) -> SyntaxError {
@@ -182,6 +188,10 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
             b'=' if s.get(i + 1) == Some(&b'>') => {
                 out.push((i, Tok::Arrow));
                 i += 2;
+            }
+            b'=' if s.get(i + 1) != Some(&b'=') => {
+                out.push((i, Tok::Assign));
+                i += 1;
             }
             b'\'' => {
                 let mut v = Vec::new();
@@ -678,8 +688,37 @@ impl Parser {
         }
     }
 
+    /// A variable name: lowercase or `_` first, as Ruby's local variables.
+    fn is_variable(w: &str) -> bool {
+        w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+    }
+
     fn statement(&mut self) -> Result<Statement, SyntaxError> {
         let offset = self.here();
+        // `t = create 't', 'f'` / `t = get_table 't'`: the rest is an ordinary statement.
+        let target = match (self.peek(), self.toks.get(self.pos + 1).map(|t| &t.1)) {
+            (Some(Tok::Ident(w)), Some(Tok::Assign)) if Self::is_variable(w) => {
+                let w = w.clone();
+                self.pos += 2;
+                Some(w)
+            }
+            _ => None,
+        };
+        // `t.put 'r', 'f:q', 'v'`: a method of the table reference `t`.
+        let receiver = match (self.peek(), self.toks.get(self.pos + 1).map(|t| &t.1)) {
+            (Some(Tok::Ident(w)), Some(Tok::Dot)) if Self::is_variable(w) => {
+                let w = w.clone();
+                self.pos += 2;
+                if !matches!(self.peek(), Some(Tok::Ident(_))) {
+                    return Err(match self.peek() {
+                        None => incomplete(self.end, "expected a method name after '.'"),
+                        Some(_) => syntax(self.here(), "expected a method name after '.'"),
+                    });
+                }
+                Some(w)
+            }
+            _ => None,
+        };
         let command = match self.peek().cloned() {
             Some(Tok::Ident(w)) => {
                 self.pos += 1;
@@ -763,6 +802,8 @@ impl Parser {
             command,
             args,
             offset,
+            target,
+            receiver,
         })
     }
 }
@@ -787,6 +828,7 @@ fn describe(t: &Tok) -> String {
         Tok::Range(false) => "'..'".into(),
         Tok::Range(true) => "'...'".into(),
         Tok::Pipe => "'|'".into(),
+        Tok::Assign => "'='".into(),
     }
 }
 
@@ -862,6 +904,27 @@ mod tests {
             let e = parse(s).unwrap_err();
             assert!(!e.incomplete, "{s}: {e}");
         }
+    }
+
+    #[test]
+    fn assignments_and_method_calls_name_their_variable() {
+        let s = parse("t = create 't', 'f'\nt.put 'r', 'f:q', 'v'\nt.scan\nt").unwrap();
+        assert_eq!(s[0].target.as_deref(), Some("t"));
+        assert_eq!(s[0].command, "create");
+        assert_eq!(s[1].receiver.as_deref(), Some("t"));
+        assert_eq!(s[1].command, "put");
+        assert_eq!(s[1].args.len(), 3);
+        assert_eq!((s[2].receiver.as_deref(), s[2].args.len()), (Some("t"), 0));
+        assert_eq!(
+            (s[3].command.as_str(), s[3].receiver.as_deref()),
+            ("t", None)
+        );
+        let l = parse("(1..2).each { |i| t.put \"r#{i}\", 'f:q', i }").unwrap();
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[1].args[0], Value::Str(b"r2".to_vec()));
+        assert!(parse("t.").unwrap_err().incomplete);
+        assert!(!parse("t.'x'").unwrap_err().incomplete);
+        assert!(!parse("T = 1").unwrap_err().incomplete);
     }
 
     #[test]

@@ -118,8 +118,9 @@ impl Handler {
     /// flush, split and truncate. A ferrobase extension; Apache's gateway answers it with an
     /// unknown-method exception. Ops: `flush`, `split` (key optional), `truncate`,
     /// `truncate_preserve`, `put_family` (attributes in HBase's spelling, NAME included),
-    /// `delete_family` (key = family), `create_namespace` and `drop_namespace` (table = the
-    /// namespace).
+    /// `delete_family` (key = family), `set_table_attributes` (attributes in HBase's spelling,
+    /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `create_namespace`
+    /// and `drop_namespace` (table = the namespace).
     pub(crate) fn ferrobase_admin(&self, a: &Args<'_>) -> CallResult {
         let op = table_name(&a.bytes(1)?)?;
         let name = table_name(&a.bytes(2)?)?;
@@ -136,20 +137,18 @@ impl Handler {
                 }
                 admin.truncate(&name, op == "truncate_preserve")?
             }
+            "set_table_attributes" => {
+                admin.alter_table_attributes(&name, &string_map(a), &[])?;
+            }
+            "unset_table_attribute" => {
+                let key = key.ok_or_else(|| {
+                    ServiceError::IllegalArgument("unset_table_attribute needs the key".into())
+                })?;
+                let key = String::from_utf8_lossy(&key).into_owned();
+                admin.alter_table_attributes(&name, &[], &[key])?;
+            }
             "put_family" => {
-                let attrs: Vec<(String, String)> = match a.0.get(4) {
-                    Some(TValue::Map(_, _, items)) => items
-                        .iter()
-                        .filter_map(|(k, v)| match (k, v) {
-                            (TValue::Binary(k), TValue::Binary(v)) => Some((
-                                String::from_utf8_lossy(k).into_owned(),
-                                String::from_utf8_lossy(v).into_owned(),
-                            )),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
+                let attrs = string_map(a);
                 let fam = attrs
                     .iter()
                     .find(|(k, _)| k == "NAME")
@@ -209,5 +208,23 @@ impl Handler {
             .find(|r| r.start.as_slice() <= row)
             .ok_or_else(|| ServiceError::Io(format!("no region of {name} holds that row")))?;
         Ok(Some(region_info(&name, r)))
+    }
+}
+
+/// The `map<string,string>` of `ferrobaseAdmin`'s field 4 as text pairs (non-binary entries
+/// skipped).
+fn string_map(a: &Args<'_>) -> Vec<(String, String)> {
+    match a.0.get(4) {
+        Some(TValue::Map(_, _, items)) => items
+            .iter()
+            .filter_map(|(k, v)| match (k, v) {
+                (TValue::Binary(k), TValue::Binary(v)) => Some((
+                    String::from_utf8_lossy(k).into_owned(),
+                    String::from_utf8_lossy(v).into_owned(),
+                )),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }

@@ -1,0 +1,401 @@
+//! `version`, `whoami`, `status` and `list_regions` in the shapes of HBase 2.x's shell
+//! (`version.rb`, `whoami.rb`, `admin.rb`'s `status`, `list_regions.rb`), with what ferrobase
+//! knows in place of a cluster's numbers.
+//!
+//! ferrobase is one server: the "master" and the one "region server" are the same process —
+//! the embedded engine (this host, port 0, started when the shell opened it) or, over
+//! `--connect`, the gateway the shell talks to. Load lines list only what ferrobase measures
+//! (regions, stores, store files, their sizes, memstore sizes), under HBase's key names and
+//! in HBase's order; a key HBase prints that ferrobase has no figure for (heap, request
+//! counts, index sizes) is left out rather than printed as a made-up zero. `list_regions`
+//! keeps HBase's columns: its `REQ` is 0 (requests are not counted per region) and its
+//! `LOCALITY` 1.0 (every file is local).
+
+use super::args::{arity, client, columns_of, hash, text, CommandError, Res};
+use super::commands::Shell;
+use super::format;
+use super::syntax::{Statement, Value};
+use ferrobase_client::{Connection, RegionInfo};
+use md5::{Digest, Md5};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The columns of `list_regions` with their minimum widths, in HBase's order.
+const REGION_COLUMNS: &[(&str, usize)] = &[
+    ("SERVER_NAME", 12),
+    ("REGION_NAME", 12),
+    ("START_KEY", 10),
+    ("END_KEY", 10),
+    ("SIZE", 5),
+    ("REQ", 5),
+    ("LOCALITY", 10),
+];
+
+/// The one server of a ferrobase "cluster", as HBase's `ServerName`.
+pub struct ServerIdentity {
+    /// Host name.
+    pub host: String,
+    /// Port (0 for an embedded engine).
+    pub port: u16,
+    /// Start code: milliseconds since the epoch when the server (or embedded engine) started.
+    pub start_code: u64,
+}
+
+impl ServerIdentity {
+    /// The server a connection talks to; `opened` is when the shell opened it (ms).
+    pub fn of(conn: &Connection, opened: u64) -> ServerIdentity {
+        match conn {
+            Connection::Embedded(_) => ServerIdentity {
+                host: host_name(),
+                port: 0,
+                start_code: opened,
+            },
+            Connection::Remote(_) => {
+                let addr = conn.describe();
+                let addr = addr.trim_start_matches("thrift://");
+                let (host, port) = addr.rsplit_once(':').unwrap_or((addr, "0"));
+                ServerIdentity {
+                    host: host.to_string(),
+                    port: port.parse().unwrap_or(0),
+                    start_code: 0,
+                }
+            }
+        }
+    }
+
+    /// `host,port,startcode` (HBase's `ServerName.toString`).
+    pub fn server_name(&self) -> String {
+        format!("{},{},{}", self.host, self.port, self.start_code)
+    }
+
+    /// `host:port startcode`, as `status` prints a server.
+    fn status_line(&self) -> String {
+        format!("{}:{} {}", self.host, self.port, self.start_code)
+    }
+}
+
+/// This machine's host name (Linux's `/proc/sys/kernel/hostname`, else `$HOSTNAME`, else
+/// `localhost`).
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "localhost".into())
+}
+
+/// Milliseconds since the epoch, now.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// HBase's region name: `table,startkey,regionid.ENCODED.`, where ENCODED is the MD5 (hex) of
+/// `table,startkey,regionid` (`RegionInfo.getRegionNameAsString`).
+pub fn region_name(table: &str, start: &[u8], id: u64) -> String {
+    let mut raw = format!("{table},").into_bytes();
+    raw.extend_from_slice(start);
+    raw.extend_from_slice(format!(",{id}").as_bytes());
+    let encoded: String = Md5::digest(&raw)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{}.{encoded}.", format::binary(&raw))
+}
+
+/// Whole mebibytes, as HBase's `getStorefileSizeMB`.
+fn mb(bytes: u64) -> u64 {
+    bytes / (1 << 20)
+}
+
+/// One table's regions with its family count.
+struct TableRegions {
+    name: String,
+    families: usize,
+    regions: Vec<RegionInfo>,
+}
+
+impl Shell {
+    /// Runs a cluster-status command; `None` when `st` is not one.
+    pub(super) fn cluster_status_command(&mut self, st: &Statement) -> Option<Res<()>> {
+        Some(match st.command.as_str() {
+            "version" => self.version(st),
+            "whoami" => self.whoami(st),
+            "status" => self.status(st),
+            "list_regions" => self.list_regions(st),
+            _ => return None,
+        })
+    }
+
+    /// `version`: `VERSION, rREVISION, DATE`, as HBase's `VersionInfo` (revision and date are
+    /// those the build was given in `FERROBASE_REVISION` and `FERROBASE_BUILD_DATE`).
+    fn version(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 0, 0)?;
+        self.line(&format!(
+            "{}, r{}, {}",
+            env!("CARGO_PKG_VERSION"),
+            option_env!("FERROBASE_REVISION").unwrap_or("Unknown"),
+            option_env!("FERROBASE_BUILD_DATE").unwrap_or("Unknown"),
+        ));
+        Ok(())
+    }
+
+    /// `whoami`: `user (auth:SIMPLE)` and `    groups: a, b`, as Hadoop's `User` with its
+    /// shell-based group mapping (`id -Gn`).
+    fn whoami(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 0, 0)?;
+        let id = |arg: &str| {
+            std::process::Command::new("id")
+                .arg(arg)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        };
+        let user = id("-un")
+            .or_else(|| std::env::var("USER").ok())
+            .unwrap_or_else(|| "unknown".into());
+        self.line(&format!("{user} (auth:SIMPLE)"));
+        let groups = id("-Gn").unwrap_or_default();
+        let groups: Vec<&str> = groups.split_whitespace().collect();
+        if !groups.is_empty() {
+            self.line(&format!("    groups: {}", groups.join(", ")));
+        }
+        Ok(())
+    }
+
+    /// Every table's regions (a table dropped meanwhile is skipped).
+    fn all_regions(&mut self) -> Res<Vec<TableRegions>> {
+        let mut out = Vec::new();
+        for name in self.conn.list_tables().map_err(client)? {
+            let (Ok(regions), Ok(families)) =
+                (self.conn.regions(&name), self.conn.describe_table(&name))
+            else {
+                continue;
+            };
+            out.push(TableRegions {
+                name,
+                families: families.len(),
+                regions,
+            });
+        }
+        Ok(out)
+    }
+
+    /// `status ['summary' | 'simple' | 'detailed']`, as HBase's `admin.rb` prints them.
+    fn status(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 0, 2)?;
+        let kind = st
+            .args
+            .first()
+            .map(|v| text(v, "status format"))
+            .transpose()?
+            .unwrap_or_else(|| "summary".into());
+        if kind == "replication" {
+            return Err(CommandError::Failed(
+                "status 'replication': ferrobase has no replication".into(),
+            ));
+        }
+        let tables = self.all_regions()?;
+        let server = ServerIdentity::of(&self.conn, self.opened_ms);
+        let regions: usize = tables.iter().map(|t| t.regions.len()).sum();
+        match kind.as_str() {
+            "simple" | "detailed" => {
+                let detailed = kind == "detailed";
+                if detailed {
+                    self.line(&format!("version {}", env!("CARGO_PKG_VERSION")));
+                    self.line("0 regionsInTransition");
+                }
+                self.line(&format!("active master:  {}", server.status_line()));
+                self.line("0 backup masters");
+                if detailed {
+                    self.line("master coprocessors: []");
+                }
+                self.line("1 live servers");
+                self.line(&format!("    {}", server.status_line()));
+                self.line(&format!("        {}", server_load(&tables)));
+                if detailed {
+                    for t in &tables {
+                        for r in &t.regions {
+                            self.line(&format!(
+                                "        \"{}\"",
+                                region_name(&t.name, &r.start, r.id).replace('"', "\\\"")
+                            ));
+                            self.line(&format!("            {}", region_load(t.families, r)));
+                        }
+                    }
+                    self.line("0 dead servers");
+                } else {
+                    self.line("0 dead servers");
+                    self.line(&format!("Aggregate load: 0, regions: {regions}"));
+                }
+            }
+            // HBase prints the summary for any other format.
+            _ => self.line(&format!(
+                "1 active master, 0 backup masters, 1 servers, 0 dead, {:.4} average load",
+                regions as f64
+            )),
+        }
+        Ok(())
+    }
+
+    /// `list_regions 't'[, 'server' | {SERVER_NAME => 's', LOCALITY_THRESHOLD => f}[, [COLS]]]`.
+    fn list_regions(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 1, 3)?;
+        let table = text(&st.args[0], "table name")?;
+        let mut server_prefix: Option<String> = None;
+        let mut locality_threshold = 1.0f64;
+        match st.args.get(1) {
+            None => {}
+            Some(v @ Value::Hash(_)) => {
+                for (k, v) in hash(v, "list_regions options")? {
+                    match k.as_str() {
+                        "SERVER_NAME" => server_prefix = Some(text(&v, "SERVER_NAME")?),
+                        "LOCALITY_THRESHOLD" => {
+                            let Value::Float(f) = v else {
+                                return Err("LOCALITY_THRESHOLD must be a float value".into());
+                            };
+                            if !(0.0..=1.0).contains(&f) {
+                                return Err(
+                                    "LOCALITY_THRESHOLD must be between 0 and 1.0, inclusive"
+                                        .into(),
+                                );
+                            }
+                            locality_threshold = f;
+                        }
+                        other => return Err(format!("unknown list_regions option {other}").into()),
+                    }
+                }
+            }
+            Some(v) => server_prefix = Some(text(v, "server name")?).filter(|s| !s.is_empty()),
+        }
+        let mut columns: Vec<(&str, usize)> = Vec::new();
+        match st.args.get(2) {
+            None => columns.extend(REGION_COLUMNS),
+            Some(v @ Value::Array(_)) => {
+                for c in columns_of(v)? {
+                    let c = String::from_utf8_lossy(&c).into_owned();
+                    let Some(col) = REGION_COLUMNS
+                        .iter()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(&c))
+                    else {
+                        return Err(format!(
+                            "{c} is not a valid column. Possible values are SERVER_NAME, \
+                             REGION_NAME, START_KEY, END_KEY, SIZE, REQ, LOCALITY."
+                        )
+                        .into());
+                    };
+                    columns.push(*col);
+                }
+            }
+            Some(_) => {
+                return Err("columns must be an array of strings. Possible values are \
+                            SERVER_NAME, REGION_NAME, START_KEY, END_KEY, SIZE, REQ, LOCALITY."
+                    .into())
+            }
+        }
+        if !self.conn.is_enabled(&table).map_err(client)? {
+            return Err(CommandError::Failed(format!(
+                "Table {table} must be enabled."
+            )));
+        }
+        let server = ServerIdentity::of(&self.conn, self.opened_ms).server_name();
+        let regions = self.conn.regions(&table).map_err(client)?;
+        let locality = 1.0f64;
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        for r in &regions {
+            if server_prefix
+                .as_ref()
+                .is_some_and(|p| !server.starts_with(p.as_str()))
+                || locality > locality_threshold
+            {
+                continue;
+            }
+            rows.push(
+                columns
+                    .iter()
+                    .map(|(c, _)| match *c {
+                        "SERVER_NAME" => server.clone(),
+                        "REGION_NAME" => region_name(&table, &r.start, r.id),
+                        "START_KEY" => format::binary(&r.start),
+                        "END_KEY" => format::binary(&r.end),
+                        "SIZE" => mb(r.file_bytes).to_string(),
+                        "REQ" => "0".into(),
+                        _ => format!("{locality:.1}"),
+                    })
+                    .collect(),
+            );
+        }
+        let widths: Vec<usize> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, (_, w))| rows.iter().map(|r| r[i].len()).fold(*w, usize::max))
+            .collect();
+        let line = |cells: Vec<&str>| -> String {
+            cells
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!(" {c:>w$} |"))
+                .collect()
+        };
+        self.line(&line(columns.iter().map(|(c, _)| *c).collect()));
+        let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+        self.line(&line(dashes.iter().map(String::as_str).collect()));
+        for r in &rows {
+            self.line(&line(r.iter().map(String::as_str).collect()));
+        }
+        self.line(&format!(" {} rows", rows.len()));
+        Ok(())
+    }
+}
+
+/// A server's load line: the keys of HBase's `ServerMetrics.toString` ferrobase has figures
+/// for, in its order.
+fn server_load(tables: &[TableRegions]) -> String {
+    let regions: Vec<(usize, &RegionInfo)> = tables
+        .iter()
+        .flat_map(|t| t.regions.iter().map(move |r| (t.families, r)))
+        .collect();
+    let stores: usize = regions.iter().map(|(f, _)| f).sum();
+    let files: usize = regions.iter().map(|(_, r)| r.file_count).sum();
+    let file_mb: u64 = regions.iter().map(|(_, r)| mb(r.file_bytes)).sum();
+    let mem_mb: u64 = regions
+        .iter()
+        .map(|(_, r)| mb(r.memstore_bytes as u64))
+        .sum();
+    format!(
+        "numberOfOnlineRegions={}, numberOfStores={stores}, numberOfStorefiles={files}, \
+         storefileSizeMB={file_mb}, memstoreSizeMB={mem_mb}",
+        regions.len()
+    )
+}
+
+/// A region's load line: the keys of HBase's `RegionLoad.toString` (as `status 'detailed'`
+/// prints it, checked against HBase 2.6.1) ferrobase has figures for, in its order.
+fn region_load(families: usize, r: &RegionInfo) -> String {
+    format!(
+        "numberOfStores={families}, numberOfStorefiles={}, storefileSizeMB={}, memstoreSizeMB={}",
+        r.file_count,
+        mb(r.file_bytes),
+        mb(r.memstore_bytes as u64)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn region_names_match_hbase_2_6() {
+        // From HBase 2.6.1's RegionInfoBuilder.
+        assert_eq!(
+            region_name("t", b"r5", 1_700_000_000_123),
+            "t,r5,1700000000123.4f956bebe2ed69c7a858e23a72d6dd6a."
+        );
+        assert_eq!(
+            region_name("ns:t", b"", 7),
+            "ns:t,,7.9040d88eb7c9188250868064ea3dd922."
+        );
+    }
+}

@@ -1,0 +1,85 @@
+//! Runs `ferrobase shell` on a script, for the shell's integration tests.
+
+#![allow(dead_code, reason = "each test binary uses a part of the harness")]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `ferrobase shell ARGS` with `input` on standard input: its standard output and whether
+/// it exited successfully.
+pub fn shell(args: &[&str], input: &str) -> (String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .arg("shell")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("RUST_BACKTRACE", "0")
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// Runs `input` in an embedded shell on a fresh data directory.
+pub fn embedded(input: &str) -> (String, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    shell(&["--data", &dir.path().display().to_string()], input)
+}
+
+/// The output without `Took ...` lines (their times vary).
+pub fn untimed(out: &str) -> String {
+    out.lines()
+        .filter(|l| !l.starts_with("Took "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// Timestamps (`timestamp=NNN`) replaced by `timestamp=T`.
+pub fn no_timestamps(out: &str) -> String {
+    let re = regex::Regex::new(r"timestamp=\d+").unwrap();
+    re.replace_all(out, "timestamp=T").into_owned()
+}
+
+/// A `ferrobase serve` process, stopped (SIGTERM, a clean shutdown) when dropped.
+pub struct Served(pub std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
+
+/// A `ferrobase serve` on a free port over `dir`; returns the process and `thrift://ADDR`.
+pub fn serve(dir: &std::path::Path) -> (Served, String) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--data", &dir.display().to_string(), "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let addr = line
+        .split(" on ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    (Served(server), format!("thrift://{addr}"))
+}
