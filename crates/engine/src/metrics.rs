@@ -37,6 +37,14 @@ pub struct Metrics {
     pub wal_writebacks: AtomicU64,
     /// Times a writer waited because the global memstore limit was reached.
     pub write_stalls: AtomicU64,
+    /// Times writes were suspended by a transient disk error or low free space
+    /// ([`crate::health`]).
+    pub write_suspensions: AtomicU64,
+    /// Retries of a suspension (failed or successful) run by the background task.
+    pub write_resume_retries: AtomicU64,
+    /// Milliseconds writes spent suspended, added when they resume (the current suspension's
+    /// time is in [`crate::Engine::health`]).
+    pub write_suspended_ms: AtomicU64,
 }
 
 impl Metrics {

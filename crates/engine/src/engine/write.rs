@@ -139,6 +139,7 @@ impl Inner {
             return Ok(Some(muts));
         }
         self.check_region_serving(region)?;
+        self.check_writable()?;
         let now = self.now_ms();
         let mut cells: Vec<WalCell> = Vec::new();
         let mut level: Option<SyncLevel> = None;
