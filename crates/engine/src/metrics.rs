@@ -32,6 +32,9 @@ pub struct Metrics {
     pub bytes_written_files: AtomicU64,
     /// Bytes written to the write-ahead log.
     pub bytes_written_wal: AtomicU64,
+    /// `fdatasync`s of the WAL by writers (one per group commit that held a FSYNC_WAL write;
+    /// segment closes not counted).
+    pub wal_syncs: AtomicU64,
     /// Times the OS was asked to start writing WAL bytes to disk ahead of a sync (every
     /// [`crate::wal::WRITEBACK_BYTES`] written without one).
     pub wal_writebacks: AtomicU64,

@@ -387,6 +387,7 @@ impl Wal {
                 file.append(&buf).map_err(|e| ("write", e))?;
                 if do_sync {
                     file.sync_data().map_err(|e| ("sync", e))?;
+                    Metrics::inc(&self.metrics.wal_syncs);
                 } else if let Some((from, to)) = writeback {
                     file.start_writeback(from, to - from);
                     Metrics::inc(&self.metrics.wal_writebacks);

@@ -321,13 +321,18 @@ impl Shell {
                     ));
                     return Ok(());
                 }
+                // Writes suspended by a full disk: reads go on, so the summary follows.
+                let degraded = match self.conn.health() {
+                    Some(h @ ferrobase_engine::Health::Degraded { .. }) => format!(", {h}"),
+                    _ => String::new(),
+                };
                 let tables = self.conn.list_tables().map_err(client)?;
                 let mut regions = 0;
                 for t in &tables {
                     regions += self.conn.regions(t).map_err(client)?.len();
                 }
                 self.line(&format!(
-                    "1 active master, 0 backup masters, 1 servers, 0 dead, {regions}.0000 average load ({} tables, {})",
+                    "1 active master, 0 backup masters, 1 servers, 0 dead, {regions}.0000 average load ({} tables, {}){degraded}",
                     tables.len(),
                     self.conn.describe()
                 ));
