@@ -15,7 +15,9 @@ pub use record::{WalCell, WalEdit};
 use crate::byte_reader::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::{FileSystem, WritableFile};
-use crate::health::{is_transient_wal_write_error, StallCause, WriteGate};
+use crate::health::{
+    is_transient_wal_write_error, is_transient_write_error, StallCause, WriteGate,
+};
 use crate::lock;
 use crate::metrics::Metrics;
 use crate::poison::Poison;
@@ -505,7 +507,30 @@ impl Wal {
         let path = segment_path(&self.dir, g.number);
         g.file.sync_data().synced(&path)?;
         let next = g.number + 1;
-        let file = create_segment(&*self.fs, &self.dir, next)?;
+        let file = match create_segment(&*self.fs, &self.dir, next) {
+            Ok(f) => f,
+            Err(Error::Io { source, .. }) if is_transient_write_error(&source) => {
+                // A full disk: the active segment (synced above) stays active and the roll is
+                // tried again after the next write. The new segment's entry is removed durably:
+                // left behind, it would be the last segment at the next open, and a torn tail
+                // of this one would then read as damage inside the log.
+                let new = segment_path(&self.dir, next);
+                match self.fs.remove_file(&new) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(Error::io(&new, e))
+                    }
+                    _ => {}
+                }
+                self.fs.sync_dir(&self.dir).synced(&self.dir)?;
+                eprintln!(
+                    "ferrobase: WAL segment {} not started ({source}); segment {} stays active",
+                    new.display(),
+                    g.number
+                );
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
         let old = std::mem::replace(&mut g.file, file);
         drop(old);
         g.closed.push(Segment {
@@ -524,11 +549,14 @@ impl Wal {
     /// whether it rolled.
     pub fn roll_idle(&self) -> Result<bool> {
         let mut g = self.lock();
-        if g.busy || !g.buf.is_empty() || g.size <= SEGMENT_MAGIC.len() as u64 {
+        // A segment holding a failed write's bytes is never closed before `resume` cuts them
+        // off: only the last segment may end in a torn record.
+        if g.busy || g.torn || !g.buf.is_empty() || g.size <= SEGMENT_MAGIC.len() as u64 {
             return Ok(false);
         }
+        let number = g.number;
         self.roll(&mut g)?;
-        Ok(true)
+        Ok(g.number != number)
     }
 
     /// Deletes closed segments whose every record has sequence id < `min_unflushed_seq`.
