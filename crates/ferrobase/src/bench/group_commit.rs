@@ -7,17 +7,20 @@
 use super::{print_table, Row};
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::*;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Runs `writers` threads putting for about `run` each at `level`; returns the table row.
-fn measure(
-    engine: &Engine,
-    table: &str,
-    writers: usize,
-    level: Durability,
-    run: Duration,
-) -> Result<Row> {
+/// Runs `writers` threads putting for about `run` each at `level` on a fresh engine in a new
+/// directory under `dir` (no line pays for the dirty pages or flushes of the one before);
+/// returns the table row.
+fn measure(dir: &Path, writers: usize, level: Durability, run: Duration) -> Result<Row> {
+    let tmp = tempfile::tempdir_in(dir)?;
+    let engine = Engine::open(tmp.path(), EngineOptions::default())?;
+    let table = "t";
+    engine.admin().create_table(
+        TableDescriptor::new(TableName::parse(table)?)
+            .with_family(ColumnFamilyDescriptor::new("cf")),
+    )?;
     let value = vec![b'v'; 100];
     let bytes_before = Metrics::get(&engine.metrics().bytes_written_wal);
     let syncs_before = Metrics::get(&engine.metrics().wal_syncs);
@@ -83,20 +86,16 @@ pub fn main(args: &[String]) -> Result<()> {
         }
     }
     let run = Duration::try_from_secs_f64(secs).context("--seconds takes a positive number")?;
-    let tmp = tempfile::tempdir_in(dir.as_deref().unwrap_or(std::path::Path::new(".")))?;
-    let engine = Engine::open(tmp.path(), EngineOptions::default())?;
-    engine.admin().create_table(
-        TableDescriptor::new(TableName::parse("t")?).with_family(ColumnFamilyDescriptor::new("cf")),
-    )?;
+    let dir = dir.unwrap_or_else(|| PathBuf::from("."));
     println!(
-        "ferrobase group-commit benchmark: single-row puts of 100 B, {secs} s per line, data in {}",
-        tmp.path().display()
+        "ferrobase group-commit benchmark: single-row puts of 100 B, {secs} s per line, a fresh \
+         engine per line under {}",
+        dir.display()
     );
-    let engine = Arc::new(engine);
     let mut rows = Vec::new();
     for level in [Durability::SyncWal, Durability::FsyncWal] {
         for writers in [1, 4, 16] {
-            rows.push(measure(&engine, "t", writers, level, run)?);
+            rows.push(measure(&dir, writers, level, run)?);
         }
     }
     print_table(&mut rows);
