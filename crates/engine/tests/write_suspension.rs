@@ -365,3 +365,35 @@ fn a_full_disk_when_a_wal_segment_rolls_keeps_the_active_segment_and_rolls_later
         assert!(present(&t, row), "{row} lost");
     }
 }
+
+#[test]
+fn a_writer_stalled_on_the_memstore_limit_fails_fast_once_flushes_meet_a_full_disk() {
+    let fs = FaultFileSystem::new();
+    let opts = EngineOptions {
+        global_memstore_limit: 16 << 10,
+        ..options(&fs)
+    };
+    let engine = open(opts);
+    let t = engine.table("t").unwrap();
+    fs.set_free_space(Some(100));
+    // SKIP_WAL puts need no log: they fill the memstores past the limit, and the flushes the
+    // stalled writer asks for fail.
+    let started = Instant::now();
+    let mut refused = None;
+    for i in 0..1000 {
+        let value = vec![b'x'; 1024];
+        let put = Put::new(format!("r{i:04}"))
+            .add_column("cf", "q", value)
+            .durability(Durability::SkipWal);
+        if let Err(e) = t.put(put) {
+            refused = Some(e);
+            break;
+        }
+    }
+    let e = refused.expect("the writes were refused");
+    assert_suspended(&e, StallCause::FlushWrite);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    fs.set_free_space(None);
+    wait_for(&engine, "healthy", |h| *h == Health::Healthy);
+    put(&t, "after", Durability::SyncWal).unwrap();
+}
