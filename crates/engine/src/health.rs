@@ -381,4 +381,25 @@ mod tests {
         assert!(gate.check().is_ok());
         assert!(gate.health().is_none());
     }
+
+    #[test]
+    fn the_space_guard_asks_the_file_system_at_most_once_per_interval() {
+        let fs = crate::fs::fault::FaultFileSystem::new();
+        let dir = std::path::Path::new("/");
+        let guard = SpaceGuard::new(Some(1 << 20), Duration::from_secs(3600));
+        fs.set_free_space(Some(2 << 20));
+        assert!(guard.check(&fs, dir).is_ok());
+        fs.set_free_space(Some(1 << 10));
+        assert!(
+            guard.check(&fs, dir).is_ok(),
+            "within the interval: not asked"
+        );
+        let reason = guard.check_now(&fs, dir).unwrap_err();
+        assert!(
+            reason.contains("below the reserve of 1048576 bytes"),
+            "{reason}"
+        );
+        let off = SpaceGuard::new(Some(0), Duration::ZERO);
+        assert!(off.check(&fs, dir).is_ok() && off.check_now(&fs, dir).is_ok());
+    }
 }
