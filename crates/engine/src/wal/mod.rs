@@ -356,12 +356,19 @@ impl Wal {
                 continue;
             }
             if g.torn {
-                // Records appended after a failed write, before the gate closed: nothing may
-                // be written after the failed bytes, so they fail too.
-                let reason = self.gate.check().err().map_or_else(
-                    || "an earlier WAL write failed".to_string(),
-                    |e| e.to_string(),
-                );
+                // Nothing may be written (or synced) after a failed write's bytes until
+                // `resume` cuts them off: records appended since fail too, and a wait for the
+                // sync of records written before fails (retryably) rather than spin.
+                let reason = match self.gate.check() {
+                    Err(Error::WritesSuspended { reason, .. }) => reason,
+                    _ => "an earlier WAL write failed".to_string(),
+                };
+                if g.buf.is_empty() {
+                    return Err(Error::WritesSuspended {
+                        cause: StallCause::WalWrite,
+                        reason,
+                    });
+                }
                 let len = g.buf.len();
                 g.buf.clear();
                 fail_records(&mut g, len, reason);
@@ -632,6 +639,60 @@ mod tests {
             );
         }
         (edits, ends)
+    }
+
+    #[test]
+    fn a_write_failing_part_way_fails_its_group_and_resume_cuts_its_bytes_off() {
+        use crate::fs::fault::FaultFileSystem;
+        let fs = FaultFileSystem::new();
+        let dir = Path::new("/wal");
+        fs.create_dir_all(dir).unwrap();
+        let gate = gate();
+        let wal = Wal::create(
+            Arc::new(fs.clone()),
+            dir,
+            1,
+            &[],
+            0,
+            1 << 30,
+            Arc::default(),
+            Arc::default(),
+            gate.clone(),
+        )
+        .unwrap();
+        for s in 1..=3 {
+            wal.append(&edit(s), SyncLevel::Written).unwrap();
+        }
+        let good = fs.read(&segment_path(dir, 1)).unwrap().len();
+        fs.set_free_space(Some(5));
+        let e = wal.append(&edit(4), SyncLevel::Synced).unwrap_err();
+        assert!(matches!(e, Error::WritesSuspended { .. }), "{e}");
+        assert_eq!(fs.read(&segment_path(dir, 1)).unwrap().len(), good + 5);
+        // Writes fail at the gate, and a sync of what was written before fails too (the
+        // segment holds the failed bytes) instead of waiting.
+        assert!(wal.append(&edit(5), SyncLevel::Written).is_err());
+        assert!(matches!(wal.sync(), Err(Error::WritesSuspended { .. })));
+        assert!(wal.resume().is_err(), "the probe does not fit");
+        assert_eq!(
+            fs.read(&segment_path(dir, 1)).unwrap().len(),
+            good,
+            "cut off"
+        );
+        fs.set_free_space(None);
+        assert_eq!(wal.resume().unwrap(), Resumed { needs_flush: false });
+        wal.sync().unwrap();
+        // The gate is the engine's to open; the log itself takes writes again.
+        std::thread::sleep(crate::health::RETRY_FIRST);
+        assert!(gate.retry_succeeded(gate.due().unwrap()));
+        wal.append(&edit(6), SyncLevel::Synced).unwrap();
+        drop(wal);
+        let mut seqs = Vec::new();
+        read_segment(&fs, &segment_path(dir, 1), true, |e| {
+            seqs.push(e.seq);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seqs, vec![1, 2, 3, 6]);
     }
 
     #[test]
