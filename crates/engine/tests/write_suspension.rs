@@ -99,13 +99,13 @@ fn a_full_disk_during_a_wal_append_suspends_writes_and_they_resume_without_a_reo
             !present(&t, "failed"),
             "{ctx}: a failed write is not visible"
         );
-        std::thread::sleep(Duration::from_millis(350));
+        wait_for(
+            &engine,
+            "retried",
+            |h| matches!(h, Health::Degraded { retries, .. } if *retries >= 1),
+        );
         let e = put(&t, "refused", durability).unwrap_err();
         assert_suspended(&e, StallCause::WalWrite);
-        match engine.health() {
-            Health::Degraded { retries, .. } => assert!(retries >= 1, "{ctx}: {retries}"),
-            h => panic!("{ctx}: {h}"),
-        }
         assert!(engine.poisoned().is_none(), "{ctx}");
         // Space comes back: writes resume on the same engine.
         fs.set_free_space(None);
@@ -429,4 +429,32 @@ fn a_power_cut_while_writes_are_suspended_loses_nothing_acknowledged_and_shows_n
         assert!(!present(&t, "failed"), "seed {seed}");
         put(&t, "later", Durability::FsyncWal).unwrap();
     }
+}
+
+#[test]
+fn a_full_disk_during_a_compaction_fails_it_without_suspending_writes_or_failing_the_region() {
+    let fs = FaultFileSystem::new();
+    let engine = open(options(&fs));
+    let t = engine.table("t").unwrap();
+    for round in 0..2 {
+        for i in 0..10 {
+            put(&t, &format!("r{round}{i}"), Durability::SyncWal).unwrap();
+        }
+        engine.admin().flush("t").unwrap();
+    }
+    fs.set_free_space(Some(100));
+    let e = engine.admin().major_compact("t").unwrap_err();
+    assert!(
+        matches!(&e, Error::Io { source, .. } if source.raw_os_error() == Some(libc::ENOSPC)),
+        "{e:?}"
+    );
+    assert_eq!(engine.health(), Health::Healthy);
+    assert!(present(&t, "r05") && present(&t, "r15"));
+    let blk = || fs_files(&fs).iter().filter(|p| p.ends_with(".blk")).count();
+    assert_eq!(blk(), 2, "the part-written output is removed");
+    fs.set_free_space(None);
+    engine.admin().major_compact("t").unwrap();
+    assert_eq!(blk(), 1);
+    put(&t, "after", Durability::SyncWal).unwrap();
+    assert!(present(&t, "r05") && present(&t, "after"));
 }
