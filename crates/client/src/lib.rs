@@ -184,6 +184,15 @@ impl Connection {
         }
     }
 
+    /// The embedded engine's health (healthy, degraded with writes suspended, poisoned; see
+    /// `Engine::health`); `None` for a remote server (whose failed writes carry the reason).
+    pub fn health(&self) -> Option<ferrobase_engine::Health> {
+        match self {
+            Connection::Embedded(e) => Some(e.health()),
+            Connection::Remote(_) => None,
+        }
+    }
+
     /// The table named `name`.
     pub fn table(&self, name: &str) -> Table {
         Table {

@@ -132,6 +132,21 @@ pub enum Error {
     /// writes rather than continue with a possibly lost update.
     #[error("engine is poisoned after an earlier failure: {0}")]
     Poisoned(String),
+    /// Writes are suspended by a transient disk failure (a full disk or quota, an `EIO` from a
+    /// WAL write) or by free space below the reserve: the write was not applied and can be
+    /// retried. Reads go on; a background task retries with back-off and resumes writes by
+    /// itself (`docs/design/durability.md`, "Errors from the disk").
+    #[error(
+        "writes are suspended ({cause}) and can be retried later: the write was not applied, \
+         the server retries in the background and resumes writes by itself once the disk \
+         accepts them; reads go on. Cause: {reason}"
+    )]
+    WritesSuspended {
+        /// What suspended writes.
+        cause: crate::health::StallCause,
+        /// The failure, naming the file and the OS error (or the free space and the reserve).
+        reason: String,
+    },
     /// The engine is closed.
     #[error("engine is closed")]
     Closed,
@@ -150,6 +165,12 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+
+    /// Whether the same call may succeed if retried later without any operator action
+    /// ([`Error::WritesSuspended`]).
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Error::WritesSuspended { .. })
     }
 
     /// A corruption error for `path` at `offset`.

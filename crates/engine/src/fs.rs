@@ -36,6 +36,15 @@ pub struct DirEntry {
     pub len: u64,
 }
 
+/// Space on a file system, in bytes (`statvfs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Space {
+    /// Bytes an unprivileged writer may still use (`f_bavail * f_frsize`).
+    pub available: u64,
+    /// The file system's size (`f_blocks * f_frsize`).
+    pub total: u64,
+}
+
 /// A held directory lock; dropping it releases the lock.
 pub trait FileLock: Send + Sync {}
 
@@ -54,6 +63,10 @@ pub trait WritableFile: Send + Sync {
     fn sync_all(&self) -> io::Result<()> {
         self.sync_data()
     }
+
+    /// Cuts the file to its first `len` bytes; later appends go after them (`ftruncate`). Used
+    /// to cut off the bytes of a WAL write that failed part way. Not durable until a sync.
+    fn truncate(&self, len: u64) -> io::Result<()>;
 
     /// Asks the OS to start writing `len` bytes from `offset` to disk without waiting
     /// (`sync_file_range`). Advice only: it changes speed, never durability; the default does
@@ -153,6 +166,10 @@ pub trait FileSystem: Send + Sync + std::fmt::Debug {
 
     /// When the file at `path` was last modified.
     fn modified(&self, path: &Path) -> io::Result<SystemTime>;
+
+    /// Free and total space of the file system holding `path` (`statvfs`). Cheap (no I/O),
+    /// but the engine still calls it at most about once a second.
+    fn space(&self, path: &Path) -> io::Result<Space>;
 }
 
 /// The default file system: the operating system's.

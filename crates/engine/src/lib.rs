@@ -49,6 +49,7 @@ pub mod engine;
 pub mod error;
 pub mod filter;
 pub mod fs;
+pub mod health;
 pub mod hook;
 mod lock;
 pub mod manifest;
@@ -73,6 +74,7 @@ pub use client::{
 pub use compression::Compression;
 pub use engine::{CompactionOptions, Engine, EngineOptions};
 pub use error::{Error, Result};
+pub use health::{Health, StallCause};
 pub use metrics::Metrics;
 pub use read::TimeRange;
 pub use schema::{

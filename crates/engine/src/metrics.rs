@@ -32,11 +32,22 @@ pub struct Metrics {
     pub bytes_written_files: AtomicU64,
     /// Bytes written to the write-ahead log.
     pub bytes_written_wal: AtomicU64,
+    /// `fdatasync`s of the WAL by writers (one per group commit that held a FSYNC_WAL write;
+    /// segment closes not counted).
+    pub wal_syncs: AtomicU64,
     /// Times the OS was asked to start writing WAL bytes to disk ahead of a sync (every
     /// [`crate::wal::WRITEBACK_BYTES`] written without one).
     pub wal_writebacks: AtomicU64,
     /// Times a writer waited because the global memstore limit was reached.
     pub write_stalls: AtomicU64,
+    /// Times writes were suspended by a transient disk error or low free space
+    /// ([`crate::health`]).
+    pub write_suspensions: AtomicU64,
+    /// Retries of a suspension (failed or successful) run by the background task.
+    pub write_resume_retries: AtomicU64,
+    /// Milliseconds writes spent suspended, added when they resume (the current suspension's
+    /// time is in [`crate::Engine::health`]).
+    pub write_suspended_ms: AtomicU64,
 }
 
 impl Metrics {

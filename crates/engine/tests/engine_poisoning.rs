@@ -174,7 +174,7 @@ fn a_failed_wal_sync_poisons_the_engine_and_names_the_segment() {
 }
 
 #[test]
-fn a_failed_wal_write_of_a_background_buffer_poisons_the_engine() {
+fn a_fatal_wal_write_failure_of_a_background_buffer_poisons_the_engine() {
     let fs = FaultFileSystem::new();
     let engine = open(&fs, None);
     let t = engine.table("t").unwrap();
@@ -182,7 +182,8 @@ fn a_failed_wal_write_of_a_background_buffer_poisons_the_engine() {
         kind: OpKind::Append,
         path_contains: ".wal".into(),
         nth: 1,
-        errno: libc::ENOSPC,
+        // Not a transient error (a full disk suspends writes instead: `write_suspension.rs`).
+        errno: libc::EROFS,
     });
     // An ASYNC_WAL write returns at once; the flusher writes the buffer and fails.
     let mut m = Put::new("r1").add_column("cf", "q", "v");

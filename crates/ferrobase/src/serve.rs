@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -54,6 +54,23 @@ pub fn main(args: &[String]) -> Result<()> {
             }
             "--max-row-size" => {
                 engine_opts.max_row_size = val()?.parse().context("--max-row-size takes bytes")?
+            }
+            // The level of mutations whose request and table say USE_DEFAULT: FSYNC_WAL makes
+            // every such write survive a power cut (docs/design/durability.md).
+            "--durability" => {
+                // SKIP_WAL is left to tables that ask for it: as a server default it would
+                // lose every unflushed write at a process kill.
+                use ferrobase_engine::Durability::{AsyncWal, FsyncWal, SyncWal};
+                let level = ferrobase_engine::Durability::parse(val()?).ok();
+                let Some(level @ (SyncWal | FsyncWal | AsyncWal)) = level else {
+                    bail!("--durability takes SYNC_WAL, FSYNC_WAL or ASYNC_WAL");
+                };
+                engine_opts.default_durability = level;
+            }
+            // Writes are refused (retryably) while free space is below this; 0 turns it off.
+            "--min-free-space" => {
+                engine_opts.min_free_space =
+                    Some(val()?.parse().context("--min-free-space takes bytes")?)
             }
             "--idle-timeout" => {
                 opts.idle_timeout = Some(Duration::from_secs(

@@ -241,3 +241,42 @@ fn a_scanner_unused_past_its_lease_is_closed_and_a_used_one_is_not() {
     };
     assert_eq!(ia.get(1), Some(&bin("scanner ID is invalid")), "{ia:?}");
 }
+
+#[test]
+fn a_free_space_reserve_larger_than_the_disk_refuses_writes_retryably_and_reads_go_on() {
+    // 1 EB: no disk has that much free, so the guard refuses every write at once.
+    let s = Serve::start(&[
+        "--min-free-space",
+        "1000000000000000000",
+        "--durability",
+        "FSYNC_WAL",
+    ]);
+    create_table(&s);
+    let t = s.client().table("t");
+    let err = t
+        .put(Put::new("r").add_column("cf", "q", "v"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("can be retried"), "{err}");
+    assert!(
+        err.contains("below the reserve of 1000000000000000000 bytes"),
+        "{err}"
+    );
+    assert!(t.get(Get::new("r"), None).unwrap().cells.is_empty());
+}
+
+#[test]
+fn serve_refuses_a_durability_that_is_not_a_server_default() {
+    for bad in ["SKIP_WAL", "USE_DEFAULT", "SOMETIMES"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+            .args(["serve", "--port", "0", "--durability", bad])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--durability takes SYNC_WAL, FSYNC_WAL or ASYNC_WAL"),
+            "{bad}: {err}"
+        );
+    }
+}

@@ -468,6 +468,88 @@ fn a_scanner_call_returns_fewer_rows_once_its_results_reach_the_byte_limit() {
 }
 
 #[test]
+fn a_full_disk_answers_writes_with_a_retryable_io_error_and_they_resume_when_space_returns() {
+    use ferrobase_engine::fs::fault::FaultFileSystem;
+    let fs = FaultFileSystem::new();
+    let srv = start_with(
+        EngineOptions {
+            fs: std::sync::Arc::new(fs.clone()),
+            // The guard is off: the full disk is met by the WAL write itself.
+            min_free_space: Some(0),
+            ..EngineOptions::default()
+        },
+        |_| {},
+    );
+    let column = TStruct::new().with(1, TValue::string("cf:"));
+    let (h, body) = call(
+        srv.addr,
+        &Binary,
+        false,
+        "createTable",
+        TStruct::new()
+            .with(1, TValue::string("t"))
+            .with(2, TValue::List(TType::Struct, vec![TValue::Struct(column)])),
+    );
+    assert_eq!(
+        (h.kind, body.fields.len()),
+        (MessageType::Reply, 0),
+        "{body:?}"
+    );
+    // The disk is full: the put is refused with a retryable IOError, reads go on.
+    fs.set_free_space(Some(0));
+    let mutation = TStruct::new()
+        .with(1, TValue::Bool(false))
+        .with(2, TValue::string("cf:q"))
+        .with(3, TValue::string("v"));
+    let put = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::string("r"))
+        .with(
+            3,
+            TValue::List(TType::Struct, vec![TValue::Struct(mutation)]),
+        )
+        .with(4, TValue::Map(TType::Binary, TType::Binary, vec![]));
+    let io_error = |name: &str, args: TStruct| -> String {
+        let (h, body) = call(srv.addr, &Binary, false, name, args);
+        assert_eq!(h.kind, MessageType::Reply, "{name}");
+        match body.get(1) {
+            Some(TValue::Struct(io)) => match io.get(1) {
+                Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+                other => panic!("{name}: IOError without a message: {other:?}"),
+            },
+            _ => panic!("{name} answered {body:?}, not an IOError"),
+        }
+    };
+    let m = io_error("mutateRow", put.clone());
+    assert!(
+        m.starts_with("writes are suspended (WAL write failed) and can be retried later"),
+        "{m}"
+    );
+    assert!(m.contains("No space left on device"), "{m}");
+    let get = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::string("r"))
+        .with(3, TValue::Map(TType::Binary, TType::Binary, vec![]));
+    let (h, body) = call(srv.addr, &Binary, false, "getRow", get);
+    assert_eq!(h.kind, MessageType::Reply);
+    assert!(matches!(body.get(0), Some(TValue::List(..))), "{body:?}");
+    fs.set_free_space(None);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let (h, body) = call(srv.addr, &Binary, false, "mutateRow", put.clone());
+        assert_eq!(h.kind, MessageType::Reply);
+        if body.fields.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "writes did not resume: {body:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
 fn a_poisoned_engine_answers_every_call_with_an_io_error_naming_the_first_failure() {
     use ferrobase_engine::fs::fault::{Fault, FaultFileSystem, OpKind};
     let fs = FaultFileSystem::new();
@@ -493,12 +575,13 @@ fn a_poisoned_engine_answers_every_call_with_an_io_error_naming_the_first_failur
         (MessageType::Reply, 0),
         "{body:?}"
     );
-    // The next WAL write fails with EIO (5): the put is refused and the engine poisoned.
+    // The next WAL write fails with EROFS (30, the file system went read-only: not a transient
+    // error like a full disk): the put is refused and the engine poisoned.
     fs.inject(Fault {
         kind: OpKind::Append,
         path_contains: ".wal".into(),
         nth: 1,
-        errno: 5,
+        errno: 30,
     });
     let mutation = TStruct::new()
         .with(1, TValue::Bool(false))

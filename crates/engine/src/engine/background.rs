@@ -61,6 +61,7 @@ fn flusher(inner: &Inner) {
             }
             std::mem::take(&mut g.flush)
         };
+        inner.retry_suspended_writes();
         for id in regions {
             // A failed region waits for a reopen; retrying would only log the failure again.
             if let Some(r) = inner.region_by_id(id).filter(|r| r.failure().is_none()) {

@@ -31,6 +31,26 @@ impl Inner {
         fs.create_dir_all(&dir).at(&dir)?;
         let number = self.next_file.fetch_add(1, Ordering::AcqRel);
         let path = self.file_path(region_id, number);
+        // A file left part-written (a full disk) is removed at once: it would hold space the
+        // retry needs (and `remove_orphans` would remove it at the next open anyway).
+        self.write_new_store_file(family, major, expected_keys, cells, &path, number)
+            .inspect_err(|_| {
+                let _ = fs.remove_file(&path);
+            })
+    }
+
+    fn write_new_store_file(
+        &self,
+        family: &ColumnFamilyDescriptor,
+        major: bool,
+        expected_keys: u64,
+        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+        path: &std::path::Path,
+        number: u64,
+    ) -> Result<Option<Arc<StoreFile>>> {
+        let fs = self.fs();
+        let dir = path.parent().unwrap_or(path).to_path_buf();
+        let path = path.to_path_buf();
         let mut w = BlockFileWriter::create(
             fs,
             &path,
@@ -96,7 +116,7 @@ impl Inner {
         // Every write in the snapshots is complete (we held the update lock); waiting for the
         // read point makes the flushed cells visible to every reader that opens the new file.
         self.mvcc.wait_for(flush_seq);
-        let mut installs = Vec::new();
+        let mut installs: Vec<(_, _, Option<Arc<StoreFile>>)> = Vec::new();
         let smallest_read_point = self.smallest_read_point();
         for (store, pending) in &snapshots {
             for snap in pending {
@@ -115,7 +135,16 @@ impl Inner {
                         snap.len() as u64,
                         &mut snap.iter().filter(|kv| matcher.keep(kv)).map(Ok),
                     )
-                    .map_err(|e| self.job_failed(region, "flush", e))?;
+                    .map_err(|e| {
+                        // The files of this flush written so far are not installed: a retry
+                        // writes them again.
+                        for (_, _, f) in &installs {
+                            if let Some(f) = f {
+                                let _ = self.fs().remove_file(f.reader.path());
+                            }
+                        }
+                        self.job_failed(region, "flush", e)
+                    })?;
                 installs.push((store.clone(), snap.clone(), file));
                 self.hook(HookPoint::FlushFileWritten { region: region.id });
             }

@@ -14,6 +14,7 @@ mod namespace;
 mod options;
 mod recovery;
 mod region_failure;
+mod resume;
 mod scanner;
 mod split;
 mod write;
@@ -23,6 +24,7 @@ pub use scanner::RegionScanner;
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};
+use crate::health::{Health, SpaceGuard, WriteGate};
 use crate::lock;
 use crate::metrics::Metrics;
 use crate::mvcc::Mvcc;
@@ -62,6 +64,11 @@ pub(crate) struct Inner {
     pub(crate) next_region: AtomicU64,
     /// Set by the first failure of shared durable state or panic; shared with the WAL.
     pub(crate) poison: Arc<Poison>,
+    /// Closed while writes are suspended by a transient disk error or low free space; shared
+    /// with the WAL (`health.rs`, `engine/resume.rs`).
+    pub(crate) gate: Arc<WriteGate>,
+    /// Refuses writes once free space falls below `EngineOptions::min_free_space`.
+    pub(crate) space_guard: SpaceGuard,
     closed: AtomicBool,
     pub(crate) work: Mutex<WorkQueue>,
     pub(crate) work_ready: Condvar,
@@ -260,6 +267,16 @@ impl Engine {
     /// reopening the directory recovers.
     pub fn poisoned(&self) -> Option<String> {
         self.inner.poison.reason().map(str::to_string)
+    }
+
+    /// The engine's state: healthy, degraded (writes suspended by a transient disk error or
+    /// low free space, retried in the background; reads go on) or poisoned (every call fails
+    /// until a restart). Cheap; thread-safe.
+    pub fn health(&self) -> Health {
+        if let Some(reason) = self.poisoned() {
+            return Health::Poisoned { reason };
+        }
+        self.inner.gate.health().unwrap_or(Health::Healthy)
     }
 
     /// The engine's counters.

@@ -69,6 +69,14 @@ pub struct EngineOptions {
     pub max_row_size: usize,
     /// Durability of mutations whose table and request say USE_DEFAULT (default SYNC_WAL).
     pub default_durability: Durability,
+    /// Writes are refused with [`crate::Error::WritesSuspended`] while free space on the data
+    /// directory's file system is below this many bytes, so flushes and compactions can still
+    /// finish; they resume once space is back. `None` (the default): 1 GiB (the default
+    /// global memstore limit, enough to flush every memstore) but at most 1% of the file
+    /// system; `Some(0)` disables the guard.
+    pub min_free_space: Option<u64>,
+    /// The write path checks free space (one `statvfs`) at most this often (default 1 s).
+    pub free_space_check_interval: Duration,
     /// Source of time for timestamps and TTL.
     pub clock: Arc<dyn Clock>,
     /// Every file and directory operation goes through this (default: the operating system's,
@@ -93,6 +101,8 @@ impl Default for EngineOptions {
             max_cell_size: 10 << 20,
             max_row_size: 1 << 30,
             default_durability: Durability::SyncWal,
+            min_free_space: None,
+            free_space_check_interval: Duration::from_secs(1),
             clock: Arc::new(SystemClock),
             fs: crate::fs::os(),
             hook: None,

@@ -7,6 +7,7 @@ use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
+use crate::health::{SpaceGuard, WriteGate};
 use crate::lock;
 use crate::manifest;
 use crate::metrics::Metrics;
@@ -110,7 +111,8 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
 
     // WAL replay.
     for e in fs.list_dir(&wal_dir).at(&wal_dir)? {
-        if e.name.to_string_lossy().ends_with(wal::TMP_SUFFIX) {
+        let name = e.name.to_string_lossy();
+        if name.ends_with(wal::TMP_SUFFIX) || name == wal::PROBE_FILE {
             let p = wal_dir.join(&e.name);
             fs.remove_file(&p).at(&p)?;
         }
@@ -158,6 +160,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     }
     let next_segment = segments.last().map_or(1, |n| n + 1);
     let poison = Arc::new(Poison::new());
+    let gate = Arc::new(WriteGate::new(metrics.clone()));
     let wal = Wal::create(
         fs_handle.clone(),
         &wal_dir,
@@ -167,6 +170,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         opts.wal_segment_bytes,
         metrics.clone(),
         poison.clone(),
+        gate.clone(),
     )?;
     let inner = Inner {
         dir: dir.to_path_buf(),
@@ -180,6 +184,8 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         next_file: AtomicU64::new(data.next_file_number.max(1)),
         next_region: AtomicU64::new(data.next_region_id.max(1)),
         poison,
+        gate,
+        space_guard: SpaceGuard::new(opts.min_free_space, opts.free_space_check_interval),
         closed: AtomicBool::new(false),
         work: Mutex::new(WorkQueue::default()),
         work_ready: Condvar::new(),

@@ -7,6 +7,7 @@ use super::Inner;
 use crate::block_file::{BlockFileReader, CacheMode, FileScanner};
 use crate::cell::CellKey;
 use crate::error::{Error, Result};
+use crate::health::{is_transient_write_error, StallCause};
 use crate::region::Region;
 use std::sync::Arc;
 
@@ -21,7 +22,22 @@ impl Inner {
                 self.poison(&format!("{job} of region {} failed: {e}", region.id));
                 e
             }
-            Error::Poisoned(_) | Error::Closed | Error::RegionOffline { .. } => e,
+            Error::Poisoned(_)
+            | Error::Closed
+            | Error::RegionOffline { .. }
+            | Error::WritesSuspended { .. } => e,
+            // A full disk is no fault of the region: a flush suspends writes until a retry
+            // succeeds (`resume.rs`); a compaction or split is simply tried again later.
+            Error::Io { ref source, .. } if is_transient_write_error(source) => {
+                if job == "flush" {
+                    self.gate.suspend(
+                        StallCause::FlushWrite,
+                        format!("flush of region {} failed: {e}", region.id),
+                    )
+                } else {
+                    e
+                }
+            }
             e => {
                 let reason = format!("{job} failed: {e}");
                 region.fail(reason.clone());

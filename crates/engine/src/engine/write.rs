@@ -139,6 +139,7 @@ impl Inner {
             return Ok(Some(muts));
         }
         self.check_region_serving(region)?;
+        self.check_writable()?;
         if desc.attributes.read_only() {
             return Err(Error::ReadOnly(desc.name.to_string()));
         }
@@ -302,7 +303,9 @@ impl Inner {
         Ok(r.cells.first().map(|c| c.timestamp()))
     }
 
-    /// Blocks while the memstores together exceed the global limit, asking for flushes.
+    /// Blocks while the memstores together exceed the global limit, asking for flushes; stops
+    /// waiting when writes are suspended (the flushes that would make room are failing: the
+    /// write then fails with `WritesSuspended` instead of waiting for the disk).
     fn wait_for_memstore_room(&self) {
         let limit = self.opts.global_memstore_limit;
         if self.global_memstore.load(Ordering::Acquire) < limit {
@@ -310,7 +313,10 @@ impl Inner {
         }
         Metrics::inc(&self.metrics.write_stalls);
         let mut g = lock::lock(&self.memstore_wait);
-        while self.global_memstore.load(Ordering::Acquire) >= limit && self.check_open().is_ok() {
+        while self.global_memstore.load(Ordering::Acquire) >= limit
+            && self.check_open().is_ok()
+            && self.gate.check().is_ok()
+        {
             self.request_largest_flush();
             g = lock::wait_timeout(&self.memstore_drained, g, Duration::from_millis(50));
         }

@@ -39,6 +39,8 @@ pub enum OpKind {
     Remove,
     /// `list_dir`.
     List,
+    /// A truncation of an open file.
+    Truncate,
     /// `create_dir_all`.
     CreateDir,
 }
@@ -56,6 +58,7 @@ impl OpKind {
                 | OpKind::Rename
                 | OpKind::Remove
                 | OpKind::CreateDir
+                | OpKind::Truncate
         )
     }
 }
@@ -129,9 +132,15 @@ struct State {
     dead: bool,
     locks: HashMap<PathBuf, u64>,
     next_lock: u64,
+    /// Simulated free space in bytes (`None`: unlimited): appends use it up, and one that does
+    /// not fit writes what fits and fails with `ENOSPC`, as a full disk does.
+    free: Option<u64>,
 }
 
 const ROOT: u64 = 0;
+
+/// The size [`FileSystem::space`] reports for the in-memory file system (1 TiB).
+pub const SIMULATED_TOTAL: u64 = 1 << 40;
 
 fn eio() -> io::Error {
     io::Error::from_raw_os_error(libc::EIO)
@@ -316,6 +325,7 @@ impl FaultFileSystem {
                 dead: false,
                 locks: HashMap::new(),
                 next_lock: 0,
+                free: None,
             })),
         }
     }
@@ -334,6 +344,18 @@ impl FaultFileSystem {
     /// Disarms every fault not yet fired.
     pub fn clear_faults(&self) {
         self.lock_state().faults.clear();
+    }
+
+    /// Sets the simulated free space in bytes (`None`: unlimited, the default). Appends use it
+    /// up; one that does not fit writes the bytes that fit and fails with `ENOSPC` (a full
+    /// disk), until space is set again. [`FileSystem::space`] reports it.
+    pub fn set_free_space(&self, bytes: Option<u64>) {
+        self.lock_state().free = bytes;
+    }
+
+    /// The simulated free space (`None`: unlimited).
+    pub fn free_space(&self) -> Option<u64> {
+        self.lock_state().free
     }
 
     /// Faults fired so far.
@@ -467,15 +489,42 @@ impl WritableFile for MemWritable {
         if res.is_err() && g.dead {
             return res;
         }
-        let part = if res.is_ok() {
+        let mut part = if res.is_ok() {
             data
         } else {
             &data[..data.len() / 2]
         };
+        let mut res = res;
+        if let Some(free) = g.free {
+            if (part.len() as u64) > free {
+                part = &part[..free as usize];
+                res = Err(io::Error::from_raw_os_error(libc::ENOSPC));
+            }
+            g.free = Some(free - part.len() as u64);
+        }
         let f = g.file_mut(self.ino)?;
         f.data.extend_from_slice(part);
         f.modified = SystemTime::now();
         res
+    }
+
+    fn truncate(&self, len: u64) -> io::Result<()> {
+        let mut g = self.lock_state();
+        g.check(OpKind::Truncate, &[&self.path])?;
+        let f = g.file_mut(self.ino)?;
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        if len < f.data.len() {
+            let cut = (f.data.len() - len) as u64;
+            f.data.truncate(len);
+            if f.durable.len() > len {
+                f.diverged = true;
+            }
+            f.modified = SystemTime::now();
+            if let Some(free) = &mut g.free {
+                *free += cut;
+            }
+        }
+        Ok(())
     }
 
     fn sync_data(&self) -> io::Result<()> {
@@ -674,6 +723,17 @@ impl FileSystem for FaultFileSystem {
             Node::File(ino) => Ok(g.files.get(&ino).ok_or_else(not_found)?.modified),
             Node::Dir(_) => Ok(SystemTime::now()),
         }
+    }
+
+    fn space(&self, _path: &Path) -> io::Result<super::Space> {
+        let g = self.lock_state();
+        if g.dead {
+            return Err(eio());
+        }
+        Ok(super::Space {
+            available: g.free.unwrap_or(SIMULATED_TOTAL),
+            total: SIMULATED_TOTAL,
+        })
     }
 }
 

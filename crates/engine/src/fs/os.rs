@@ -4,7 +4,7 @@
 
 use super::{DirEntry, FileLock, FileSystem, ReadableFile, WritableFile};
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
@@ -24,6 +24,13 @@ impl WritableFile for OsWritableFile {
 
     fn sync_data(&self) -> io::Result<()> {
         self.0.sync_data()
+    }
+
+    fn truncate(&self, len: u64) -> io::Result<()> {
+        self.0.set_len(len)?;
+        // A file opened for appending writes at its end anyway; one opened by `create` writes
+        // at its offset, which must not stay past the new end.
+        (&self.0).seek(io::SeekFrom::Start(len)).map(drop)
     }
 
     fn sync_all(&self) -> io::Result<()> {
@@ -144,6 +151,23 @@ impl FileSystem for OsFileSystem {
 
     fn modified(&self, path: &Path) -> io::Result<SystemTime> {
         std::fs::metadata(path)?.modified()
+    }
+
+    fn space(&self, path: &Path) -> io::Result<super::Space> {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path holds a NUL byte"))?;
+        // SAFETY: `c` is a NUL-terminated path that outlives the call; `st` is plain data the
+        // call fills in, read only when it returned 0.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let frsize = st.f_frsize as u64;
+        Ok(super::Space {
+            available: (st.f_bavail as u64).saturating_mul(frsize),
+            total: (st.f_blocks as u64).saturating_mul(frsize),
+        })
     }
 }
 

@@ -15,6 +15,9 @@ pub use record::{WalCell, WalEdit};
 use crate::byte_reader::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::{FileSystem, WritableFile};
+use crate::health::{
+    is_transient_wal_write_error, is_transient_write_error, StallCause, WriteGate,
+};
 use crate::lock;
 use crate::metrics::Metrics;
 use crate::poison::Poison;
@@ -67,6 +70,31 @@ struct Inner {
     /// Threads waiting on `done`; a writer wakes them only when there are any (a wake is a
     /// system call even when nobody waits).
     waiters: usize,
+    /// ASYNC_WAL records in `buf` (acknowledged already, and in the memstores).
+    buf_buffered: u64,
+    /// Ticket ranges `(after, upto]` whose write failed with a transient error, and why (the
+    /// newest few; their writers fail with [`Error::WritesSuspended`]).
+    failed: Vec<(u64, u64, String)>,
+    /// The active segment may hold bytes of a failed write past `size`: nothing is written
+    /// until [`Wal::resume`] cuts them off.
+    torn: bool,
+    /// A failed write held ASYNC_WAL records (acknowledged, in the memstores, not in the log):
+    /// the memstores must be flushed before writes resume.
+    lost_buffered: bool,
+    /// Bytes of the last failed write (the size of [`Wal::resume`]'s probe).
+    failed_len: usize,
+}
+
+/// Failed ticket ranges kept for writers still to wake (a range's writers were all waiting
+/// when it failed, so a few suffice).
+const FAILED_RANGES_KEPT: usize = 16;
+
+/// What [`Wal::resume`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resumed {
+    /// A failed write held ASYNC_WAL records: they are in the memstores but not in the log,
+    /// so every memstore must be flushed before writes resume.
+    pub needs_flush: bool,
 }
 
 /// The engine's write-ahead log. Thread-safe.
@@ -77,9 +105,13 @@ pub struct Wal {
     inner: Mutex<Inner>,
     done: Condvar,
     metrics: Arc<Metrics>,
-    /// The engine's poison flag: a failed write, sync or segment roll sets it (memory is then
-    /// ahead of the log), and every append and wait checks it first.
+    /// The engine's poison flag: a failed sync or segment roll, or a write that failed for a
+    /// reason other than a full disk, sets it (memory is then ahead of the log), and every
+    /// append and wait checks it first.
     poison: Arc<Poison>,
+    /// The engine's write gate: a write that failed with a transient error (`ENOSPC`,
+    /// `EDQUOT`, `EIO`) closes it until [`Wal::resume`] succeeds.
+    gate: Arc<WriteGate>,
 }
 
 impl std::fmt::Debug for Wal {
@@ -142,6 +174,41 @@ pub fn cut_torn_tail(fs: &dyn FileSystem, dir: &Path, number: u64, valid_len: u6
     fs.sync_dir(dir).synced(dir)
 }
 
+/// The file [`Wal::resume`] writes to check the disk takes bytes again (removed at once; one
+/// left by a crash is removed at open).
+pub const PROBE_FILE: &str = "probe.tmp";
+
+/// The newest ticket not in a failed range (what a flush of the buffer or a sync waits for).
+fn last_good_ticket(g: &Inner) -> u64 {
+    let mut t = g.appended;
+    while let Some((after, _, _)) = g.failed.iter().find(|(a, u, _)| *a < t && t <= *u) {
+        t = *after;
+    }
+    t
+}
+
+/// Marks the tickets of `g.buf`, about to be discarded (`len` bytes), as failed with `reason`.
+fn fail_records(g: &mut Inner, len: usize, reason: String) {
+    let upto = g.appended;
+    let buffered = std::mem::replace(&mut g.buf_buffered, 0);
+    g.buf_max_seq = 0;
+    g.failed_len = g.failed_len.max(len);
+    record_failure(g, upto, buffered, reason);
+}
+
+/// Records that the tickets `(g.written, upto]` failed with `reason`; `buffered` of them were
+/// ASYNC_WAL records (acknowledged: the memstores must be flushed before writes resume).
+fn record_failure(g: &mut Inner, upto: u64, buffered: u64, reason: String) {
+    if g.written < upto {
+        if g.failed.len() >= FAILED_RANGES_KEPT {
+            g.failed.remove(0);
+        }
+        g.failed.push((g.written, upto, reason));
+        g.written = upto;
+    }
+    g.lost_buffered |= buffered > 0;
+}
+
 /// Creates segment `number` holding only the magic, synced, with its directory entry synced.
 fn create_segment(fs: &dyn FileSystem, dir: &Path, number: u64) -> Result<Arc<dyn WritableFile>> {
     let path = segment_path(dir, number);
@@ -169,6 +236,7 @@ impl Wal {
         segment_bytes: u64,
         metrics: Arc<Metrics>,
         poison: Arc<Poison>,
+        gate: Arc<WriteGate>,
     ) -> Result<Wal> {
         let file = create_segment(&*fs, dir, number)?;
         Ok(Wal {
@@ -197,10 +265,16 @@ impl Wal {
                 busy: false,
                 writeback_from: 0,
                 waiters: 0,
+                buf_buffered: 0,
+                failed: Vec::new(),
+                torn: false,
+                lost_buffered: false,
+                failed_len: 0,
             }),
             done: Condvar::new(),
             metrics,
             poison,
+            gate,
         })
     }
 
@@ -211,6 +285,7 @@ impl Wal {
     /// Appends `edit` and waits as `level` says.
     pub fn append(&self, edit: &WalEdit, level: SyncLevel) -> Result<()> {
         self.poison.check()?;
+        self.gate.check()?;
         let mut g = self.lock();
         // Encoded in place after room for the length and CRC, which are filled in after.
         let start = g.buf.len();
@@ -230,6 +305,9 @@ impl Wal {
         g.buf[start + 4..start + 8].copy_from_slice(&crc.to_be_bytes());
         g.buf_max_seq = g.buf_max_seq.max(edit.seq);
         g.appended += 1;
+        if level == SyncLevel::Buffered {
+            g.buf_buffered += 1;
+        }
         let ticket = g.appended;
         match level {
             SyncLevel::Buffered => Ok(()),
@@ -241,14 +319,14 @@ impl Wal {
     /// Writes whatever is buffered (for ASYNC_WAL records) to the OS.
     pub fn flush_buffer(&self) -> Result<()> {
         let g = self.lock();
-        let t = g.appended;
+        let t = last_good_ticket(&g);
         self.wait(g, t, false)
     }
 
-    /// Writes and fdatasyncs everything appended so far.
+    /// Writes and fdatasyncs everything appended so far (but records whose write failed).
     pub fn sync(&self) -> Result<()> {
         let g = self.lock();
-        let t = g.appended;
+        let t = last_good_ticket(&g);
         self.wait(g, t, true)
     }
 
@@ -258,6 +336,16 @@ impl Wal {
         }
         loop {
             self.poison.check()?;
+            if let Some((_, _, reason)) = g
+                .failed
+                .iter()
+                .find(|(after, upto, _)| *after < ticket && ticket <= *upto)
+            {
+                return Err(Error::WritesSuspended {
+                    cause: StallCause::WalWrite,
+                    reason: reason.clone(),
+                });
+            }
             if g.written >= ticket && (!sync || g.synced >= ticket) {
                 return Ok(());
             }
@@ -267,12 +355,35 @@ impl Wal {
                 g.waiters -= 1;
                 continue;
             }
+            if g.torn {
+                // Nothing may be written (or synced) after a failed write's bytes until
+                // `resume` cuts them off: records appended since fail too, and a wait for the
+                // sync of records written before fails (retryably) rather than spin.
+                let reason = match self.gate.check() {
+                    Err(Error::WritesSuspended { reason, .. }) => reason,
+                    _ => "an earlier WAL write failed".to_string(),
+                };
+                if g.buf.is_empty() {
+                    return Err(Error::WritesSuspended {
+                        cause: StallCause::WalWrite,
+                        reason,
+                    });
+                }
+                let len = g.buf.len();
+                g.buf.clear();
+                fail_records(&mut g, len, reason);
+                if g.waiters > 0 {
+                    self.done.notify_all();
+                }
+                continue;
+            }
             // Become the leader for everything buffered so far.
             g.busy = true;
             let spare = std::mem::take(&mut g.spare);
             let mut buf = std::mem::replace(&mut g.buf, spare);
             let upto = g.appended;
             let buf_max = std::mem::replace(&mut g.buf_max_seq, 0);
+            let buffered = std::mem::replace(&mut g.buf_buffered, 0);
             let do_sync = g.sync_wanted > g.synced;
             let file = g.file.clone();
             let number = g.number;
@@ -285,6 +396,7 @@ impl Wal {
                 file.append(&buf).map_err(|e| ("write", e))?;
                 if do_sync {
                     file.sync_data().map_err(|e| ("sync", e))?;
+                    Metrics::inc(&self.metrics.wal_syncs);
                 } else if let Some((from, to)) = writeback {
                     file.start_writeback(from, to - from);
                     Metrics::inc(&self.metrics.wal_writebacks);
@@ -293,10 +405,12 @@ impl Wal {
             })();
             // The path is spelled out only for an error (no allocation per write).
             let res = written.map_err(|(step, e)| {
-                format!(
+                let transient = step == "write" && is_transient_wal_write_error(&e);
+                let reason = format!(
                     "WAL {step} failed on {}: {e}",
                     segment_path(&self.dir, number).display()
-                )
+                );
+                (transient, reason)
             });
             g = self.lock();
             g.busy = false;
@@ -322,7 +436,16 @@ impl Wal {
                         let _ = self.roll(&mut g);
                     }
                 }
-                Err(reason) => {
+                Err((true, reason)) => {
+                    // A full disk: this write's records are dropped (their writers fail, and
+                    // none of them is in a memstore yet), the segment keeps its bytes up to
+                    // `size` (what follows is cut off by `resume`), and writes are suspended.
+                    g.failed_len = written_len;
+                    self.gate.suspend(StallCause::WalWrite, reason.clone());
+                    g.torn = true;
+                    record_failure(&mut g, upto, buffered, reason);
+                }
+                Err((false, reason)) => {
                     self.poison.set(reason);
                 }
             }
@@ -330,6 +453,53 @@ impl Wal {
                 self.done.notify_all();
             }
         }
+    }
+
+    /// Makes the log writable again after a write failed with a transient error: cuts the
+    /// active segment back to its last whole record (the failed write may have left part of
+    /// its bytes), syncs that, and checks the disk takes as many bytes as the failed write
+    /// (a probe file in the WAL directory, removed at once). An error leaves writes suspended
+    /// (try again later); a failed sync poisons the engine. Nothing to do when no write failed.
+    pub fn resume(&self) -> Result<Resumed> {
+        let mut g = self.lock();
+        while g.busy {
+            g.waiters += 1;
+            g = lock::wait(&self.done, g);
+            g.waiters -= 1;
+        }
+        let path = segment_path(&self.dir, g.number);
+        if g.torn {
+            g.file.truncate(g.size).at(&path)?;
+            g.file.sync_data().synced(&path).inspect_err(|e| {
+                self.poison.set(format!(
+                    "WAL sync after cutting off a failed write failed: {e}"
+                ));
+            })?;
+            g.torn = false;
+        }
+        let probe_len = g.failed_len.clamp(4096, 16 << 20);
+        let probe = self.dir.join(PROBE_FILE);
+        let wrote = (|| {
+            let f = self.fs.create(&probe)?;
+            f.append(&vec![0; probe_len])
+        })();
+        let removed = if self.fs.exists(&probe) {
+            self.fs.remove_file(&probe)
+        } else {
+            Ok(())
+        };
+        wrote.at(&probe)?;
+        removed.at(&probe)?;
+        g.failed_len = 0;
+        Ok(Resumed {
+            needs_flush: g.lost_buffered,
+        })
+    }
+
+    /// Every memstore was flushed after [`Wal::resume`] asked for it: ASYNC_WAL records lost
+    /// by a failed write are in files now.
+    pub fn flushed_after_failure(&self) {
+        self.lock().lost_buffered = false;
     }
 
     /// Closes the active segment and starts the next; a failure poisons the engine (the
@@ -344,7 +514,30 @@ impl Wal {
         let path = segment_path(&self.dir, g.number);
         g.file.sync_data().synced(&path)?;
         let next = g.number + 1;
-        let file = create_segment(&*self.fs, &self.dir, next)?;
+        let file = match create_segment(&*self.fs, &self.dir, next) {
+            Ok(f) => f,
+            Err(Error::Io { source, .. }) if is_transient_write_error(&source) => {
+                // A full disk: the active segment (synced above) stays active and the roll is
+                // tried again after the next write. The new segment's entry is removed durably:
+                // left behind, it would be the last segment at the next open, and a torn tail
+                // of this one would then read as damage inside the log.
+                let new = segment_path(&self.dir, next);
+                match self.fs.remove_file(&new) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(Error::io(&new, e))
+                    }
+                    _ => {}
+                }
+                self.fs.sync_dir(&self.dir).synced(&self.dir)?;
+                eprintln!(
+                    "ferrobase: WAL segment {} not started ({source}); segment {} stays active",
+                    new.display(),
+                    g.number
+                );
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
         let old = std::mem::replace(&mut g.file, file);
         drop(old);
         g.closed.push(Segment {
@@ -363,11 +556,14 @@ impl Wal {
     /// whether it rolled.
     pub fn roll_idle(&self) -> Result<bool> {
         let mut g = self.lock();
-        if g.busy || !g.buf.is_empty() || g.size <= SEGMENT_MAGIC.len() as u64 {
+        // A segment holding a failed write's bytes is never closed before `resume` cuts them
+        // off: only the last segment may end in a torn record.
+        if g.busy || g.torn || !g.buf.is_empty() || g.size <= SEGMENT_MAGIC.len() as u64 {
             return Ok(false);
         }
+        let number = g.number;
         self.roll(&mut g)?;
-        Ok(true)
+        Ok(g.number != number)
     }
 
     /// Deletes closed segments whose every record has sequence id < `min_unflushed_seq`.
@@ -404,6 +600,10 @@ impl Wal {
 mod tests {
     use super::*;
     use crate::cell::CellType;
+
+    fn gate() -> Arc<WriteGate> {
+        Arc::new(WriteGate::new(Arc::default()))
+    }
 
     fn edit(seq: u64) -> WalEdit {
         WalEdit {
@@ -442,6 +642,60 @@ mod tests {
     }
 
     #[test]
+    fn a_write_failing_part_way_fails_its_group_and_resume_cuts_its_bytes_off() {
+        use crate::fs::fault::FaultFileSystem;
+        let fs = FaultFileSystem::new();
+        let dir = Path::new("/wal");
+        fs.create_dir_all(dir).unwrap();
+        let gate = gate();
+        let wal = Wal::create(
+            Arc::new(fs.clone()),
+            dir,
+            1,
+            &[],
+            0,
+            1 << 30,
+            Arc::default(),
+            Arc::default(),
+            gate.clone(),
+        )
+        .unwrap();
+        for s in 1..=3 {
+            wal.append(&edit(s), SyncLevel::Written).unwrap();
+        }
+        let good = fs.read(&segment_path(dir, 1)).unwrap().len();
+        fs.set_free_space(Some(5));
+        let e = wal.append(&edit(4), SyncLevel::Synced).unwrap_err();
+        assert!(matches!(e, Error::WritesSuspended { .. }), "{e}");
+        assert_eq!(fs.read(&segment_path(dir, 1)).unwrap().len(), good + 5);
+        // Writes fail at the gate, and a sync of what was written before fails too (the
+        // segment holds the failed bytes) instead of waiting.
+        assert!(wal.append(&edit(5), SyncLevel::Written).is_err());
+        assert!(matches!(wal.sync(), Err(Error::WritesSuspended { .. })));
+        assert!(wal.resume().is_err(), "the probe does not fit");
+        assert_eq!(
+            fs.read(&segment_path(dir, 1)).unwrap().len(),
+            good,
+            "cut off"
+        );
+        fs.set_free_space(None);
+        assert_eq!(wal.resume().unwrap(), Resumed { needs_flush: false });
+        wal.sync().unwrap();
+        // The gate is the engine's to open; the log itself takes writes again.
+        std::thread::sleep(crate::health::RETRY_FIRST);
+        assert!(gate.retry_succeeded(gate.due().unwrap()));
+        wal.append(&edit(6), SyncLevel::Synced).unwrap();
+        drop(wal);
+        let mut seqs = Vec::new();
+        read_segment(&fs, &segment_path(dir, 1), true, |e| {
+            seqs.push(e.seq);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seqs, vec![1, 2, 3, 6]);
+    }
+
+    #[test]
     fn unsynced_writes_start_writeback_every_few_mebibytes_and_all_replay() {
         let dir = tempfile::tempdir().unwrap();
         let metrics = Arc::new(Metrics::default());
@@ -454,6 +708,7 @@ mod tests {
             64 << 20,
             metrics.clone(),
             Arc::default(),
+            gate(),
         )
         .unwrap();
         // 10 MiB of 64 KiB records, written to the OS but never synced by a writer.
@@ -494,6 +749,7 @@ mod tests {
                 4096,
                 Arc::new(Metrics::default()),
                 Arc::default(),
+                gate(),
             )
             .unwrap(),
         );
@@ -546,6 +802,7 @@ mod tests {
             1 << 30,
             Arc::new(Metrics::default()),
             Arc::default(),
+            gate(),
         )
         .unwrap();
         for s in 1..=10 {

@@ -2,11 +2,13 @@
 //!
 //! - `ferrobase bench engine`: the engine on the seed articles' workloads;
 //! - `ferrobase bench filters`: filtered scans, rows examined against rows returned;
-//! - `ferrobase bench gateway`: the Thrift gateway under 1, 16 and 64 connections.
+//! - `ferrobase bench gateway`: the Thrift gateway under 1, 16 and 64 connections;
+//! - `ferrobase bench group-commit`: 1, 4 and 16 writers at SYNC_WAL and FSYNC_WAL.
 
 mod engine;
 mod filters;
 mod gateway;
+mod group_commit;
 
 use anyhow::{bail, Result};
 use std::time::Duration;
@@ -72,6 +74,9 @@ pub fn main(args: &[String]) -> Result<()> {
         Some("engine") => engine::main(&args[1..]),
         Some("filters") => filters::main(&args[1..]),
         Some("gateway") => gateway::main(&args[1..]),
-        other => bail!("usage: ferrobase bench engine|filters|gateway [options] (got {other:?})"),
+        Some("group-commit") => group_commit::main(&args[1..]),
+        other => bail!(
+            "usage: ferrobase bench engine|filters|gateway|group-commit [options] (got {other:?})"
+        ),
     }
 }

@@ -197,6 +197,19 @@ impl Shell {
                 "status 'replication': ferrobase has no replication".into(),
             ));
         }
+        if let Some(reason) = self.conn.poisoned() {
+            // Every call would fail with this reason; say it instead of a summary.
+            self.line(&format!(
+                "1 active master, 0 backup masters, 0 servers, 1 dead ({}): engine poisoned: {reason}",
+                self.conn.describe()
+            ));
+            return Ok(());
+        }
+        // Writes suspended by a full disk: reads go on, so the status follows, with the state.
+        let degraded = match self.conn.health() {
+            Some(h @ ferrobase_engine::Health::Degraded { .. }) => format!(", {h}"),
+            _ => String::new(),
+        };
         let tables = self.all_regions()?;
         let server = ServerIdentity::of(&self.conn, self.opened_ms);
         let regions: usize = tables.iter().map(|t| t.regions.len()).sum();
@@ -211,6 +224,9 @@ impl Shell {
                 self.line("0 backup masters");
                 if detailed {
                     self.line("master coprocessors: []");
+                }
+                if !degraded.is_empty() {
+                    self.line(&format!("writes suspended{degraded}"));
                 }
                 self.line("1 live servers");
                 self.line(&format!("    {}", server.status_line()));
@@ -233,7 +249,7 @@ impl Shell {
             }
             // HBase prints the summary for any other format.
             _ => self.line(&format!(
-                "1 active master, 0 backup masters, 1 servers, 0 dead, {:.4} average load",
+                "1 active master, 0 backup masters, 1 servers, 0 dead, {:.4} average load{degraded}",
                 regions as f64
             )),
         }
