@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--no-auto-compaction] [--idle-timeout SECS]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = std::path::PathBuf::from("./ferrobase-data");
@@ -44,6 +44,14 @@ pub fn main(args: &[String]) -> Result<()> {
             }
             "--max-row-size" => {
                 engine_opts.max_row_size = val()?.parse().context("--max-row-size takes bytes")?
+            }
+            // Compactions only when asked (`majorCompact`, `compact`): no minor compaction after
+            // a flush and no periodic major compaction, so a store keeps one file per flush, as
+            // HBase does with a high hbase.hstore.compactionThreshold and
+            // hbase.hregion.majorcompaction 0 (the differential tests run both sides so).
+            "--no-auto-compaction" => {
+                engine_opts.compaction.auto = false;
+                engine_opts.compaction.major_interval = None;
             }
             "--idle-timeout" => {
                 opts.idle_timeout = Some(Duration::from_secs(
