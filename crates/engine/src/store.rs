@@ -220,7 +220,6 @@ impl Store {
                 || (family.min_versions == 0 && max_ts < oldest_unexpired_ts)
         };
         let mut sources = Vec::new();
-        let mut markers_possible = false;
         for m in std::iter::once(&state.active).chain(state.snapshots.iter()) {
             if m.is_empty() {
                 continue;
@@ -229,7 +228,6 @@ impl Store {
             if ts_excluded(lo, hi, true) {
                 continue;
             }
-            markers_possible |= m.has_deletes();
             sources.push(Source::Mem(MemstoreScanner::new(m.clone())));
         }
         for f in &state.files {
@@ -265,7 +263,6 @@ impl Store {
                     continue;
                 }
             }
-            markers_possible |= meta.delete_count > 0;
             let seek_readahead = req.expected_rows.map_or(0, |rows| {
                 let mean_cell = f.reader.size() / meta.cell_count;
                 rows.saturating_mul(mean_cell).min(SCAN_READAHEAD)
@@ -298,7 +295,6 @@ impl Store {
             columns: req.columns,
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,
-            markers_possible,
         };
         Some(StoreScanner::new(
             &family.name,

@@ -596,3 +596,212 @@ fn each_version_of_the_empty_qualifier_reaches_the_filter() {
         e.admin().flush("t").unwrap();
     }
 }
+
+/// An engine with table `t` whose families keep the given numbers of versions.
+fn table_of(families: &[(&str, u32)]) -> (tempfile::TempDir, Engine, Table) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = EngineOptions::default();
+    o.compaction.auto = false;
+    o.compaction.major_interval = None;
+    let e = Engine::open(dir.path(), o).unwrap();
+    let mut desc = TableDescriptor::new(TableName::parse("t").unwrap());
+    for (name, versions) in families {
+        let mut cf = ColumnFamilyDescriptor::new(*name);
+        cf.max_versions = *versions;
+        desc = desc.with_family(cf);
+    }
+    e.admin().create_table(desc).unwrap();
+    let t = e.table("t").unwrap();
+    (dir, e, t)
+}
+
+/// "row family:qualifier@ts=value" of every cell a scan returns.
+fn cells_of(t: &Table, scan: Scan) -> Vec<String> {
+    t.scan_all(&scan)
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| {
+            format!(
+                "{} {}:{}@{}={}",
+                String::from_utf8_lossy(c.row()),
+                String::from_utf8_lossy(c.family()),
+                String::from_utf8_lossy(c.qualifier()),
+                c.timestamp(),
+                String::from_utf8_lossy(c.value()),
+            )
+        })
+        .collect()
+}
+
+fn filtered(f: &str) -> Scan {
+    Scan::new().filter(parse_filter(f.as_bytes()).unwrap())
+}
+
+#[test]
+fn an_or_list_transforms_a_cell_only_by_the_members_that_included_it() {
+    // Recorded (or_list_transforms_a_cell_only_by_members_that_included_it, run.py --seed 3):
+    // once PageFilter is done, the AND member holding KeyOnlyFilter includes nothing, so later
+    // rows keep their values.
+    let (_d, _e, t) = table(1);
+    t.put(Put::new("r1").add_column_ts("cf", "b", 10, "v1"))
+        .unwrap();
+    t.put(Put::new("r2").add_column_ts("cf", "b", 10, "v2"))
+        .unwrap();
+    t.put(
+        Put::new("r3")
+            .add_column_ts("cf", "a", 10, "v3")
+            .add_column_ts("cf", "b", 10, "v4"),
+    )
+    .unwrap();
+    let page = "(PageFilter(1) AND KeyOnlyFilter()) OR ColumnRangeFilter('b', true, 'q3', true)";
+    assert_eq!(
+        cells_of(&t, filtered(page)),
+        ["r1 cf:b@10=", "r2 cf:b@10=v2", "r3 cf:b@10=v4"]
+    );
+    let qualifier =
+        "(QualifierFilter(=, 'binary:a') AND KeyOnlyFilter()) OR ValueFilter(!=, 'binary:x')";
+    assert_eq!(
+        cells_of(&t, filtered(qualifier)),
+        [
+            "r1 cf:b@10=v1",
+            "r2 cf:b@10=v2",
+            "r3 cf:a@10=",
+            "r3 cf:b@10=v4"
+        ]
+    );
+    assert_eq!(
+        cells_of(
+            &t,
+            filtered("KeyOnlyFilter() AND ValueFilter(!=, 'binary:v2')")
+        ),
+        ["r1 cf:b@10=", "r3 cf:a@10=", "r3 cf:b@10="]
+    );
+}
+
+#[test]
+fn a_filter_hint_from_the_empty_qualifier_seeks_past_the_family_marker() {
+    // Recorded (filter_hint_from_the_empty_qualifier_seeks_past_the_family_marker, run.py
+    // --seed 6): the hint goes past the marker, which sorts after the newer `cf:` put, so the
+    // columns after it are not masked; column seeks step to the marker and are.
+    let (_d, e, t) = table(1);
+    t.put(
+        Put::new("r")
+            .add_column_ts("cf", "q0", 5, "v2")
+            .add_column_ts("cf", "a", 5, "v1"),
+    )
+    .unwrap();
+    t.delete(Delete::with_timestamp("r", 19)).unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "", 23, "v4"))
+        .unwrap();
+    assert_eq!(
+        cells_of(&t, filtered("MultipleColumnPrefixFilter('a', 'q')")),
+        ["r cf:a@5=v1", "r cf:q0@5=v2"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered("ColumnPrefixFilter('q')")),
+        ["r cf:q0@5=v2"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered("ValueFilter(!=, 'binary:x')")),
+        ["r cf:@23=v4"]
+    );
+    assert_eq!(
+        cells_of(&t, Scan::new().add_column("cf", "").add_column("cf", "a")),
+        ["r cf:@23=v4"]
+    );
+    // The flush drops the masked puts.
+    e.admin().flush("t").unwrap();
+    assert!(cells_of(&t, filtered("ColumnPrefixFilter('q')")).is_empty());
+}
+
+#[test]
+fn an_and_list_asks_its_hinting_members_after_a_rejection() {
+    // Recorded (and_list_asks_its_hinting_members_after_a_rejection, run.py --seed 4): HBase
+    // 2.6's FilterListWithAND (HBASE-28622) asks the hinting members after QualifierFilter
+    // rejected `cf:`, and seeks by their hint, past the family marker.
+    let (_d, _e, t) = table_of(&[("cf", 2), ("f2", 1)]);
+    t.delete(Delete::with_timestamp("r", 19)).unwrap();
+    t.put(
+        Put::new("r")
+            .add_column_ts("f2", "q0", 5, "v6")
+            .add_column_ts("cf", "q0", 5, "v5"),
+    )
+    .unwrap();
+    t.put(
+        Put::new("r")
+            .add_column_ts("f2", "", 30, "v8")
+            .add_column_ts("cf", "", 30, "v9"),
+    )
+    .unwrap();
+    let q0 = "QualifierFilter(=, 'binary:q0')";
+    for hinting in [
+        "MultipleColumnPrefixFilter('a', 'q')",
+        "ColumnPrefixFilter('q')",
+    ] {
+        assert_eq!(
+            cells_of(&t, filtered(&format!("{q0} AND {hinting}"))),
+            ["r cf:q0@5=v5", "r f2:q0@5=v6"]
+        );
+    }
+    for other in [
+        "ValueFilter(!=, 'binary:x')",
+        "ColumnPaginationFilter(5, 0)",
+    ] {
+        assert!(cells_of(&t, filtered(&format!("{q0} AND {other}"))).is_empty());
+    }
+}
+
+#[test]
+fn families_a_filter_does_not_need_are_read_only_for_rows_it_keeps() {
+    // Recorded (families_the_filter_does_not_need_are_read_only_for_rows_it_keeps, run.py
+    // --seed 2): with filterIfMissing, a SingleColumnValue(Exclude)Filter needs only its own
+    // family; a row with no cell there is dropped, even where SKIP keeps every row.
+    let (_d, _e, t) = table_of(&[("cf", 1), ("f2", 3)]);
+    let put = |row: &str, cells: &[(&str, &str, &str)]| {
+        let mut p = Put::new(row);
+        for (f, q, v) in cells {
+            p = p.add_column_ts(*f, *q, 45, *v);
+        }
+        t.put(p).unwrap();
+    };
+    put(
+        "r1",
+        &[("f2", "a", "v4"), ("cf", "b", "v4"), ("cf", "", "v7")],
+    );
+    put(
+        "r2",
+        &[("f2", "q0", "0"), ("f2", "q3", "v8"), ("cf", "", "v1")],
+    );
+    put("r3", &[("cf", "a", "v9")]);
+    put("r4", &[("f2", "q0", "v1"), ("cf", "a", "v2")]);
+    let skip = "SKIP SingleColumnValueExcludeFilter('f2', 'q0', <, 'binary:a', true, false)";
+    assert_eq!(
+        cells_of(
+            &t,
+            filtered(skip).add_column("cf", "").add_column("f2", "q3")
+        ),
+        ["r2 cf:@45=v1", "r2 f2:q3@45=v8"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered(skip)),
+        [
+            "r1 cf:@45=v7",
+            "r1 cf:b@45=v4",
+            "r1 f2:a@45=v4",
+            "r2 cf:@45=v1",
+            "r2 f2:q0@45=0",
+            "r2 f2:q3@45=v8",
+            "r4 cf:a@45=v2",
+            "r4 f2:q0@45=v1"
+        ]
+    );
+    // The excluded column was the only cell the filter needed: the row is kept.
+    let exclude = "SingleColumnValueExcludeFilter('f2', 'q0', =, 'binary:v1', true, false)";
+    assert_eq!(cells_of(&t, filtered(exclude)), ["r4 cf:a@45=v2"]);
+    // A Get decides the same way.
+    let g = t
+        .get(&Get::new("r3").filter(parse_filter(skip.as_bytes()).unwrap()))
+        .unwrap();
+    assert!(g.cells.is_empty(), "{:?}", g.cells);
+}

@@ -84,6 +84,10 @@ impl ColumnPrefixFilter {
 }
 
 impl Filter for ColumnPrefixFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         if c.qualifier.starts_with(&self.prefix) {
             ReturnCode::Include
@@ -115,6 +119,10 @@ impl MultipleColumnPrefixFilter {
 }
 
 impl Filter for MultipleColumnPrefixFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         if self.prefixes.iter().any(|p| c.qualifier.starts_with(p)) {
             ReturnCode::Include
@@ -257,6 +265,10 @@ impl ColumnRangeFilter {
 }
 
 impl Filter for ColumnRangeFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         let q = c.qualifier;
         if !self.min.is_empty() {
@@ -346,6 +358,10 @@ impl TimestampsFilter {
 }
 
 impl Filter for TimestampsFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         if self.stamps.binary_search(&c.timestamp).is_ok() {
             ReturnCode::Include

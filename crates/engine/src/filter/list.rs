@@ -67,19 +67,33 @@ impl FilterList {
     }
 
     /// AND: members in order until the merged answer excludes the cell (HBase's
-    /// `FilterListWithAND.filterCell`, HBASE-20565).
+    /// `FilterListWithAND.filterCell`, HBASE-20565); then the hinting members not yet asked
+    /// (HBASE-28622): when any member answers SEEK_NEXT_USING_HINT, so does the list, and
+    /// `next_column_hint` gives the furthest of their hints.
     fn filter_cell_all(&mut self, c: &CellRef<'_>) -> ReturnCode {
         let mut rc = ReturnCode::Include;
+        let mut asked = self.filters.len();
         for (i, f) in self.filters.iter_mut().enumerate() {
             if f.filter_all_remaining() {
-                return ReturnCode::NextRow;
+                rc = ReturnCode::NextRow;
+                asked = i + 1;
+                break;
             }
             let local = f.filter_cell(c);
             self.last[i] = Some(local);
             rc = merge_all(rc, local);
             if !rc.includes() {
-                return rc;
+                asked = i + 1;
+                break;
             }
+        }
+        for (f, last) in self.filters.iter_mut().zip(&mut self.last).skip(asked) {
+            if f.is_hinting() && f.filter_cell(c) == ReturnCode::SeekNextUsingHint {
+                *last = Some(ReturnCode::SeekNextUsingHint);
+            }
+        }
+        if self.last.contains(&Some(ReturnCode::SeekNextUsingHint)) {
+            return ReturnCode::SeekNextUsingHint;
         }
         rc
     }
@@ -209,19 +223,29 @@ impl Filter for FilterList {
             ListOperator::MustPassOne => self.filters.iter().all(|f| f.filter_all_remaining()),
         }
     }
-    /// Every member not done is asked (HBase's `FilterListWithAND`/`WithOR.filterRowKey`), so
-    /// row-key filters see every row; AND excludes the row if any member does, OR if all do.
+    /// AND (HBase 2.6's `FilterListWithAND.filterRowKey`): a member that is done excludes the
+    /// row at once; otherwise every member is asked, so row-key filters see every row, and the
+    /// row is excluded if any member excludes it and no hinting member (`is_hinting`) passed it,
+    /// so that member can still give its seek hints (HBASE-28622). OR: every member not done
+    /// is asked, and the row is excluded if all exclude it.
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         let mut any = false;
         let mut all = true;
+        let mut hinting_passed = false;
         for (i, f) in self.filters.iter_mut().enumerate() {
-            let out = f.filter_all_remaining() || f.filter_row_key(row);
+            let done = f.filter_all_remaining();
+            if done && self.op == ListOperator::MustPassAll {
+                self.row_excluded[i] = true;
+                return true;
+            }
+            let out = done || f.filter_row_key(row);
             self.row_excluded[i] = out;
+            hinting_passed |= !out && f.is_hinting();
             any |= out;
             all &= out;
         }
         match self.op {
-            ListOperator::MustPassAll => any,
+            ListOperator::MustPassAll => any && !hinting_passed,
             ListOperator::MustPassOne => all && !self.filters.is_empty(),
         }
     }
@@ -272,9 +296,18 @@ impl Filter for FilterList {
             }
         }
     }
+    /// AND: every member rewrites the cell in turn (all of them included it). OR: only the
+    /// members that included the cell just judged (HBase's `subFiltersIncludedCell`), so a
+    /// KeyOnlyFilter in a member that is done or rejected the cell leaves its value alone.
     fn transform_cell(&self, mut cell: Cell) -> Cell {
-        for f in &self.filters {
-            cell = f.transform_cell(cell);
+        for (f, code) in self.filters.iter().zip(&self.last) {
+            let included = match self.op {
+                ListOperator::MustPassAll => true,
+                ListOperator::MustPassOne => code.is_some_and(ReturnCode::includes),
+            };
+            if included {
+                cell = f.transform_cell(cell);
+            }
         }
         cell
     }
