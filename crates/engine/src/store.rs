@@ -47,6 +47,8 @@ pub struct StoreRead<'a> {
     /// Rows a scan expects to read (its limit); files then read that far ahead of a seek
     /// that finds its block out of the page cache. `None` for Gets and unlimited scans.
     pub expected_rows: Option<u64>,
+    /// A reversed scan: rows in descending order (cells within a row still ascending).
+    pub reversed: bool,
 }
 
 /// One family of one region. Thread-safe.
@@ -295,6 +297,7 @@ impl Store {
             columns: req.columns,
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,
+            reversed: req.reversed,
         };
         Some(StoreScanner::new(
             &family.name,

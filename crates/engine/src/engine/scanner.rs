@@ -181,6 +181,7 @@ impl RegionScanner {
                 raw: req.raw,
                 get_row: req.get_row,
                 expected_rows: req.expected_rows,
+                reversed,
             };
             if let Some(s) = store.scanner(sr, read_point, now, &inner.metrics) {
                 stores.push(s);

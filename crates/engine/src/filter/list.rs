@@ -33,6 +33,8 @@ pub struct FilterList {
     /// cell it answered when that answer can decide later cells (HBase's `prevFilterRCList`
     /// and `prevCellList`).
     previous: Vec<Option<PreviousAnswer>>,
+    /// The scan runs in descending row order (`set_reversed`).
+    reversed: bool,
 }
 
 /// A member's previous answer in an OR list, with the family and qualifier of its cell.
@@ -53,6 +55,7 @@ impl FilterList {
             row_excluded: vec![false; n],
             last: vec![None; n],
             previous: vec![None; n],
+            reversed: false,
         }
     }
 
@@ -106,7 +109,8 @@ impl FilterList {
             if f.filter_all_remaining() {
                 continue;
             }
-            let local = match decided_by_previous(f.as_ref(), c, self.previous[i].as_ref()) {
+            let previous = self.previous[i].as_ref();
+            let local = match decided_by_previous(f.as_ref(), c, previous, self.reversed) {
                 Some(code) => code,
                 None => f.filter_cell(c),
             };
@@ -126,11 +130,14 @@ impl FilterList {
 }
 
 /// What a member's previous answer says about cell `c` of the same row, if it decides it
-/// (HBase's `calculateReturnCodeByPrevCellAndRC`).
+/// (HBase's `calculateReturnCodeByPrevCellAndRC`). A hint decides the cells before it; in a
+/// reversed scan HBase's comparison of the cell with the hint is negated (its
+/// `FilterListBase.compareCell`), so there it decides the cells at or after the hint instead.
 fn decided_by_previous(
     f: &dyn Filter,
     c: &CellRef<'_>,
     previous: Option<&PreviousAnswer>,
+    reversed: bool,
 ) -> Option<ReturnCode> {
     let PreviousAnswer {
         code,
@@ -146,7 +153,12 @@ fn decided_by_previous(
                 ..*c
             };
             let hint = f.next_column_hint(&prev)?;
-            (same_family && c.qualifier < hint.as_slice()).then_some(ReturnCode::SeekNextUsingHint)
+            // The hint is the first cell of column `hint` in the previous cell's family.
+            let before_hint = match c.family.cmp(family.as_slice()) {
+                std::cmp::Ordering::Equal => c.qualifier < hint.as_slice(),
+                order => order.is_lt(),
+            };
+            (before_hint != reversed).then_some(ReturnCode::SeekNextUsingHint)
         }
         ReturnCode::NextCol | ReturnCode::IncludeAndNextCol => {
             (same_family && qualifier.as_slice() == c.qualifier).then_some(ReturnCode::NextCol)
@@ -337,6 +349,7 @@ impl Filter for FilterList {
         }
     }
     fn set_reversed(&mut self, r: bool) {
+        self.reversed = r;
         for f in &mut self.filters {
             f.set_reversed(r);
         }

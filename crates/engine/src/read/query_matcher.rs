@@ -76,6 +76,9 @@ pub struct MatchSpec {
     pub raw: bool,
     /// The family's KEEP_DELETED_CELLS.
     pub keep_deleted_cells: KeepDeletedCells,
+    /// A reversed scan: a filter's seek hint, always to a later column, is not followed (HBase's
+    /// `StoreScanner` follows a hint only in the scan's direction) and the cell is skipped.
+    pub reversed: bool,
 }
 
 /// Matcher state for one store and one row at a time.
@@ -299,6 +302,9 @@ impl QueryMatcher {
             }
             ReturnCode::NextRow => return MatchCode::SeekNextRow,
             ReturnCode::SeekNextUsingHint => {
+                if self.spec.reversed {
+                    return MatchCode::Skip;
+                }
                 return match f.next_column_hint(&cell) {
                     Some(q) if cmp_bytes(&q, k.qualifier).is_gt() => {
                         self.hinted = true;
