@@ -862,3 +862,47 @@ fn a_reversed_scan_does_not_follow_column_hints() {
         ]
     );
 }
+
+#[test]
+fn skip_and_while_do_not_pass_the_scan_direction_on() {
+    // Recorded (skip_and_while_do_not_pass_the_scan_direction_on, run.py --seed 105): HBase's
+    // SkipFilter and WhileMatchFilter keep their inner filter forward in a reversed scan.
+    let (_d, _e, t) = table(1);
+    for r in ["r0", "r1", "r2", "r3"] {
+        t.put(Put::new(r).add_column_ts("cf", "a", 10, r)).unwrap();
+    }
+    let rows = |f: &str| -> Vec<String> {
+        t.scan_all(&filtered(f).reversed(true))
+            .unwrap()
+            .iter()
+            .map(|r| String::from_utf8_lossy(r.row()).into_owned())
+            .collect()
+    };
+    assert!(rows("WHILE InclusiveStopFilter('r2')").is_empty());
+    assert_eq!(rows("InclusiveStopFilter('r2')"), ["r3", "r2"]);
+    assert!(rows("SKIP PrefixFilter('r1')").is_empty());
+    assert_eq!(rows("PrefixFilter('r1')"), ["r1"]);
+    assert_eq!(
+        rows("WHILE (PrefixFilter('r3') OR PrefixFilter('r2'))"),
+        ["r3"]
+    );
+}
+
+#[test]
+fn multiple_column_prefix_filter_hints_its_last_hint() {
+    // Recorded (multiple_column_prefix_filter_hints_its_last_hint, run.py --seed 105): the OR
+    // list's memo asks for the hint of the previous cell, and HBase answers the last one given.
+    let (_d, _e, t) = table_of(&[("cf", 1), ("f2", 3)]);
+    t.put(Put::new("r10").add_column_ts("f2", "q0", 57, "v7"))
+        .unwrap();
+    t.put(Put::new("r10").add_column_ts("cf", "b", 11, "v0"))
+        .unwrap();
+    t.put(Put::new("r10").add_column_ts("cf", "q0", 52, "v3"))
+        .unwrap();
+    let f = "QualifierFilter(!=, 'regexstring:^q[0-2]') OR MultipleColumnPrefixFilter('a', 'q')";
+    assert_eq!(cells_of(&t, filtered(f).reversed(true)), ["r10 cf:b@11=v0"]);
+    assert_eq!(
+        cells_of(&t, filtered(f)),
+        ["r10 cf:b@11=v0", "r10 cf:q0@52=v3", "r10 f2:q0@57=v7"]
+    );
+}

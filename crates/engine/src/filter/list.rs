@@ -407,9 +407,10 @@ impl Filter for SkipFilter {
     fn filter_row(&mut self) -> bool {
         self.drop_row
     }
-    fn set_reversed(&mut self, r: bool) {
-        self.inner.set_reversed(r);
-    }
+    /// Not passed on, as in HBase (a FilterBase that does not override `setReversed`): the
+    /// inner filter judges rows as in a forward scan, so `WHILE InclusiveStopFilter('r3')` in a
+    /// reversed scan from r3 goes on past r3.
+    fn set_reversed(&mut self, _r: bool) {}
     fn is_family_essential(&self, family: &[u8]) -> bool {
         self.inner.is_family_essential(family)
     }
@@ -471,9 +472,10 @@ impl Filter for WhileMatchFilter {
         self.done |= out;
         out
     }
-    fn set_reversed(&mut self, r: bool) {
-        self.inner.set_reversed(r);
-    }
+    /// Not passed on, as in HBase (a FilterBase that does not override `setReversed`): the
+    /// inner filter judges rows as in a forward scan, so `WHILE InclusiveStopFilter('r3')` in a
+    /// reversed scan from r3 goes on past r3.
+    fn set_reversed(&mut self, _r: bool) {}
     fn is_family_essential(&self, family: &[u8]) -> bool {
         self.inner.is_family_essential(family)
     }
