@@ -906,3 +906,57 @@ fn multiple_column_prefix_filter_hints_its_last_hint() {
         ["r10 cf:b@11=v0", "r10 cf:q0@52=v3", "r10 f2:q0@57=v7"]
     );
 }
+
+#[test]
+fn a_row_excluded_by_its_key_still_passes_its_cells_to_the_filter() {
+    // Recorded (a_row_excluded_by_its_key_still_passes_its_cells_to_the_filter, run.py --seed
+    // 128): HBase's forward nextRow reads the excluded row r0 through the matcher, so WHILE
+    // rejects its `f2:` cell and the scan ends before r3; from r1, or reversed, r3 comes back.
+    let (_d, _e, t) = table_of(&[("cf", 2), ("f2", 1)]);
+    t.put(Put::new("r0").add_column_ts("f2", "", 22, "v7"))
+        .unwrap();
+    t.put(
+        Put::new("r3")
+            .add_column_ts("f2", "q3", 26, "v0")
+            .add_column_ts("f2", "a", 26, "v0"),
+    )
+    .unwrap();
+    let f = "(WHILE ColumnRangeFilter('a', true, 'b', false)) AND (RowFilter(>=, 'binary:r2'))";
+    assert!(cells_of(&t, filtered(f)).is_empty());
+    assert_eq!(
+        cells_of(&t, filtered(f).with_start_row("r1")),
+        ["r3 f2:a@26=v0"]
+    );
+    assert_eq!(cells_of(&t, filtered(f).reversed(true)), ["r3 f2:a@26=v0"]);
+}
+
+#[test]
+fn explicit_columns_end_the_empty_qualifier_column_once_done() {
+    // Recorded (explicit_columns_end_the_empty_qualifier_column_once_done, run.py --seed 140):
+    // HBase's ExplicitColumnTracker is done with `cf:` after the filter's NEXT_COL, so its older
+    // version never reaches ColumnPaginationFilter; a whole-family read counts it.
+    let (_d, _e, t) = table(3);
+    t.put(Put::new("r").add_column_ts("cf", "", 27, "v5"))
+        .unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "", 26, "v1"))
+        .unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "a", 38, "v1"))
+        .unwrap();
+    let explicit = |f: &str| filtered(f).add_column("cf", "").add_column("cf", "a");
+    assert!(cells_of(&t, explicit("ColumnPaginationFilter(2, 2)")).is_empty());
+    assert_eq!(
+        cells_of(&t, explicit("ColumnPaginationFilter(1, 1)")),
+        ["r cf:a@38=v1"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered("ColumnPaginationFilter(2, 2)")),
+        ["r cf:a@38=v1"]
+    );
+    assert_eq!(
+        cells_of(
+            &t,
+            filtered("ColumnPaginationFilter(1, 1)").add_family("cf")
+        ),
+        ["r cf:@26=v1"]
+    );
+}

@@ -334,6 +334,9 @@ impl RegionScanner {
             if let Some(f) = self.filter.as_mut() {
                 if f.filter_row_key(row) {
                     let hint = f.next_row_hint(row);
+                    if !f.filter_all_remaining() {
+                        self.drain_row(row)?;
+                    }
                     self.skip_row(row, hint)?;
                     continue;
                 }
@@ -451,6 +454,31 @@ impl RegionScanner {
             open.resumed = false;
         }
         Ok(false)
+    }
+
+    /// Reads a row the filter excluded by its key and drops its cells, as HBase's forward
+    /// `RegionScannerImpl.nextRow` does (it moves past the row through the stores' scanners,
+    /// whose matchers still ask the filter about each cell): a WHILE filter that rejects one of
+    /// them ends the scan, and a ColumnCountGetFilter counting past its limit ends the store.
+    /// Reversed scans and Gets skip the row unread, as HBase's do.
+    fn drain_row(&mut self, row: &[u8]) -> Result<()> {
+        if self.reversed || self.single_row {
+            return Ok(());
+        }
+        let mut dropped = Vec::new();
+        for s in &mut self.stores {
+            if s.peek_row().is_some_and(|r| same_bytes(r, row)) {
+                let mut budget = PieceBudget {
+                    cells_left: usize::MAX,
+                    bytes_left: usize::MAX,
+                };
+                let filter = self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter);
+                s.read_row(row, &mut dropped, filter, &mut budget, false)?;
+                dropped.clear();
+            }
+        }
+        self.drop_done_stores();
+        Ok(())
     }
 
     /// Moves the stores loaded on demand past `row`, which the filter dropped unread.

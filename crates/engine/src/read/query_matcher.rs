@@ -98,6 +98,10 @@ pub struct QueryMatcher {
     /// The last `SeekTo` is the filter's hint (HBase's SEEK_NEXT_USING_HINT), not a seek to
     /// the next requested column.
     hinted: bool,
+    /// With requested columns: the current column is done (HBase's `ExplicitColumnTracker`
+    /// has moved past it), so its later cells, met one by one in the empty-qualifier column,
+    /// are dropped at the column check without reaching the versions or the filter.
+    column_done: bool,
 }
 
 impl QueryMatcher {
@@ -113,6 +117,7 @@ impl QueryMatcher {
             included: 0,
             last_ts: None,
             hinted: false,
+            column_done: false,
         }
     }
 
@@ -143,6 +148,7 @@ impl QueryMatcher {
         self.versions = 0;
         self.included = 0;
         self.last_ts = None;
+        self.column_done = false;
     }
 
     /// Classifies `kv`, a cell of the current row.
@@ -163,7 +169,17 @@ impl QueryMatcher {
         // of that column), so family delete markers, which sort after its newer puts, are
         // seen, and every version of it is matched: its older versions reach the filter, and a
         // ColumnPaginationFilter or ColumnCountGetFilter counts each as a column. A seek to a
-        // requested column is such a seek; a row seek and a filter's hint are not.
+        // requested column is such a seek; a row seek and a filter's hint are not. With
+        // requested columns, a column seek also moves HBase's ExplicitColumnTracker past the
+        // column (`doneWithColumn`), so the column's later versions stop at the column check.
+        let column_seek = match &code {
+            MatchCode::IncludeAndSeekNextCol | MatchCode::SeekNextCol => true,
+            MatchCode::SeekTo(_) => !self.hinted,
+            _ => false,
+        };
+        if column_seek && self.spec.columns.is_some() {
+            self.column_done = true;
+        }
         match code {
             MatchCode::IncludeAndSeekNextCol => MatchCode::Include,
             MatchCode::SeekNextCol => MatchCode::Skip,
@@ -220,6 +236,9 @@ impl QueryMatcher {
             return MatchCode::SeekNextCol;
         }
         // 5. Requested columns.
+        if self.column_done {
+            return MatchCode::SeekNextCol;
+        }
         if let Some(cols) = &self.spec.columns {
             match cols.binary_search_by(|c| cmp_bytes(c, k.qualifier)) {
                 Ok(_) => {}
