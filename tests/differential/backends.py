@@ -1,7 +1,7 @@
 """The two backends of the differential tests, each reached through happybase 1.3.0:
 
-- ``Ferrobase``: a ``ferrobase serve`` this module starts on a free port with a fresh data
-  directory; flush through the gateway's ``ferrobaseAdmin`` extension, major compaction through
+- ``Ferrobase``: a ``ferrobase serve --no-auto-compaction`` this module starts on a free port
+  with a fresh data directory; flush through the gateway's ``ferrobaseAdmin`` extension, major compaction through
   Thrift1's ``majorCompact`` (synchronous on ferrobase).
 - ``HBase``: the running oracle (``scripts/hbase-oracle.sh start``); flush and major compaction
   through its admin endpoint (``tests/hbase-oracle``, synchronous, store files only).
@@ -43,8 +43,11 @@ class Ferrobase:
             raise RuntimeError("ferrobase binary not found at %s (cargo build -p ferrobase, or set FERROBASE_BIN)" % binary)
         self.data = tempfile.mkdtemp(prefix="ferrobase-differential-")
         # The oracle runs with hbase.table.max.rowsize at 16 KiB (tests/hbase-oracle); so does this.
+        # It compacts only when asked (hbase.hstore.compactionThreshold 1000,
+        # hbase.hregion.majorcompaction 0), so ferrobase does too: both keep one file per flush
+        # until a major compaction, and reads see the same physical state.
         self.proc = subprocess.Popen([binary, "serve", "--data", self.data, "--port", "0",
-                                      "--max-row-size", str(16 << 10)],
+                                      "--max-row-size", str(16 << 10), "--no-auto-compaction"],
                                      stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         if "serving" not in line:

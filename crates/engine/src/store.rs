@@ -48,6 +48,8 @@ pub struct StoreRead<'a> {
     /// Rows a scan expects to read (its limit); files then read that far ahead of a seek
     /// that finds its block out of the page cache. `None` for Gets and unlimited scans.
     pub expected_rows: Option<u64>,
+    /// A reversed scan: rows in descending order (cells within a row still ascending).
+    pub reversed: bool,
 }
 
 /// One family of one region. Thread-safe.
@@ -214,7 +216,6 @@ impl Store {
                 || (family.min_versions == 0 && max_ts < oldest_unexpired_ts)
         };
         let mut sources = Vec::new();
-        let mut markers_possible = false;
         for m in std::iter::once(&state.active).chain(state.snapshots.iter()) {
             if m.is_empty() {
                 continue;
@@ -223,7 +224,6 @@ impl Store {
             if ts_excluded(lo, hi, true) {
                 continue;
             }
-            markers_possible |= m.has_deletes();
             sources.push(Source::Mem(MemstoreScanner::new(m.clone())));
         }
         for f in &state.files {
@@ -259,7 +259,6 @@ impl Store {
                     continue;
                 }
             }
-            markers_possible |= meta.delete_count > 0;
             let seek_readahead = req.expected_rows.map_or(0, |rows| {
                 let mean_cell = f.reader.size() / meta.cell_count;
                 rows.saturating_mul(mean_cell).min(SCAN_READAHEAD)
@@ -292,7 +291,7 @@ impl Store {
             columns: req.columns,
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,
-            markers_possible,
+            reversed: req.reversed,
         };
         Some(StoreScanner::new(
             &family.name,

@@ -709,6 +709,14 @@ fn random_filter_trees_match_a_naive_evaluation() {
                 w.len()
             );
         }
+        // In a reversed scan an OR list's memo of a member's seek hint decides the cells at or
+        // after the hint (HBase negates its comparison there), so such a list may drop cells
+        // its members would pass (recorded case reversed_scan_does_not_follow_column_hints):
+        // reversed answers are compared only for trees without one.
+        let seeks = ["ColumnPrefixFilter", "ColumnRangeFilter"];
+        if tr.text.contains(" OR ") && seeks.iter().any(|f| tr.text.contains(f)) {
+            continue;
+        }
         let mut rev = want.clone();
         rev.reverse();
         assert_eq!(

@@ -596,3 +596,367 @@ fn each_version_of_the_empty_qualifier_reaches_the_filter() {
         e.admin().flush("t").unwrap();
     }
 }
+
+/// An engine with table `t` whose families keep the given numbers of versions.
+fn table_of(families: &[(&str, u32)]) -> (tempfile::TempDir, Engine, Table) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = EngineOptions::default();
+    o.compaction.auto = false;
+    o.compaction.major_interval = None;
+    let e = Engine::open(dir.path(), o).unwrap();
+    let mut desc = TableDescriptor::new(TableName::parse("t").unwrap());
+    for (name, versions) in families {
+        let mut cf = ColumnFamilyDescriptor::new(*name);
+        cf.max_versions = *versions;
+        desc = desc.with_family(cf);
+    }
+    e.admin().create_table(desc).unwrap();
+    let t = e.table("t").unwrap();
+    (dir, e, t)
+}
+
+/// "row family:qualifier@ts=value" of every cell a scan returns.
+fn cells_of(t: &Table, scan: Scan) -> Vec<String> {
+    t.scan_all(&scan)
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| {
+            format!(
+                "{} {}:{}@{}={}",
+                String::from_utf8_lossy(c.row()),
+                String::from_utf8_lossy(c.family()),
+                String::from_utf8_lossy(c.qualifier()),
+                c.timestamp(),
+                String::from_utf8_lossy(c.value()),
+            )
+        })
+        .collect()
+}
+
+fn filtered(f: &str) -> Scan {
+    Scan::new().filter(parse_filter(f.as_bytes()).unwrap())
+}
+
+#[test]
+fn an_or_list_transforms_a_cell_only_by_the_members_that_included_it() {
+    // Recorded (or_list_transforms_a_cell_only_by_members_that_included_it, run.py --seed 3):
+    // once PageFilter is done, the AND member holding KeyOnlyFilter includes nothing, so later
+    // rows keep their values.
+    let (_d, _e, t) = table(1);
+    t.put(Put::new("r1").add_column_ts("cf", "b", 10, "v1"))
+        .unwrap();
+    t.put(Put::new("r2").add_column_ts("cf", "b", 10, "v2"))
+        .unwrap();
+    t.put(
+        Put::new("r3")
+            .add_column_ts("cf", "a", 10, "v3")
+            .add_column_ts("cf", "b", 10, "v4"),
+    )
+    .unwrap();
+    let page = "(PageFilter(1) AND KeyOnlyFilter()) OR ColumnRangeFilter('b', true, 'q3', true)";
+    assert_eq!(
+        cells_of(&t, filtered(page)),
+        ["r1 cf:b@10=", "r2 cf:b@10=v2", "r3 cf:b@10=v4"]
+    );
+    let qualifier =
+        "(QualifierFilter(=, 'binary:a') AND KeyOnlyFilter()) OR ValueFilter(!=, 'binary:x')";
+    assert_eq!(
+        cells_of(&t, filtered(qualifier)),
+        [
+            "r1 cf:b@10=v1",
+            "r2 cf:b@10=v2",
+            "r3 cf:a@10=",
+            "r3 cf:b@10=v4"
+        ]
+    );
+    assert_eq!(
+        cells_of(
+            &t,
+            filtered("KeyOnlyFilter() AND ValueFilter(!=, 'binary:v2')")
+        ),
+        ["r1 cf:b@10=", "r3 cf:a@10=", "r3 cf:b@10="]
+    );
+}
+
+#[test]
+fn a_filter_hint_from_the_empty_qualifier_seeks_past_the_family_marker() {
+    // Recorded (filter_hint_from_the_empty_qualifier_seeks_past_the_family_marker, run.py
+    // --seed 6): the hint goes past the marker, which sorts after the newer `cf:` put, so the
+    // columns after it are not masked; column seeks step to the marker and are.
+    let (_d, e, t) = table(1);
+    t.put(
+        Put::new("r")
+            .add_column_ts("cf", "q0", 5, "v2")
+            .add_column_ts("cf", "a", 5, "v1"),
+    )
+    .unwrap();
+    t.delete(Delete::with_timestamp("r", 19)).unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "", 23, "v4"))
+        .unwrap();
+    assert_eq!(
+        cells_of(&t, filtered("MultipleColumnPrefixFilter('a', 'q')")),
+        ["r cf:a@5=v1", "r cf:q0@5=v2"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered("ColumnPrefixFilter('q')")),
+        ["r cf:q0@5=v2"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered("ValueFilter(!=, 'binary:x')")),
+        ["r cf:@23=v4"]
+    );
+    assert_eq!(
+        cells_of(&t, Scan::new().add_column("cf", "").add_column("cf", "a")),
+        ["r cf:@23=v4"]
+    );
+    // The flush drops the masked puts.
+    e.admin().flush("t").unwrap();
+    assert!(cells_of(&t, filtered("ColumnPrefixFilter('q')")).is_empty());
+}
+
+#[test]
+fn an_and_list_asks_its_hinting_members_after_a_rejection() {
+    // Recorded (and_list_asks_its_hinting_members_after_a_rejection, run.py --seed 4): HBase
+    // 2.6's FilterListWithAND (HBASE-28622) asks the hinting members after QualifierFilter
+    // rejected `cf:`, and seeks by their hint, past the family marker.
+    let (_d, _e, t) = table_of(&[("cf", 2), ("f2", 1)]);
+    t.delete(Delete::with_timestamp("r", 19)).unwrap();
+    t.put(
+        Put::new("r")
+            .add_column_ts("f2", "q0", 5, "v6")
+            .add_column_ts("cf", "q0", 5, "v5"),
+    )
+    .unwrap();
+    t.put(
+        Put::new("r")
+            .add_column_ts("f2", "", 30, "v8")
+            .add_column_ts("cf", "", 30, "v9"),
+    )
+    .unwrap();
+    let q0 = "QualifierFilter(=, 'binary:q0')";
+    for hinting in [
+        "MultipleColumnPrefixFilter('a', 'q')",
+        "ColumnPrefixFilter('q')",
+    ] {
+        assert_eq!(
+            cells_of(&t, filtered(&format!("{q0} AND {hinting}"))),
+            ["r cf:q0@5=v5", "r f2:q0@5=v6"]
+        );
+    }
+    for other in [
+        "ValueFilter(!=, 'binary:x')",
+        "ColumnPaginationFilter(5, 0)",
+    ] {
+        assert!(cells_of(&t, filtered(&format!("{q0} AND {other}"))).is_empty());
+    }
+}
+
+#[test]
+fn families_a_filter_does_not_need_are_read_only_for_rows_it_keeps() {
+    // Recorded (families_the_filter_does_not_need_are_read_only_for_rows_it_keeps, run.py
+    // --seed 2): with filterIfMissing, a SingleColumnValue(Exclude)Filter needs only its own
+    // family; a row with no cell there is dropped, even where SKIP keeps every row.
+    let (_d, _e, t) = table_of(&[("cf", 1), ("f2", 3)]);
+    let put = |row: &str, cells: &[(&str, &str, &str)]| {
+        let mut p = Put::new(row);
+        for (f, q, v) in cells {
+            p = p.add_column_ts(*f, *q, 45, *v);
+        }
+        t.put(p).unwrap();
+    };
+    put(
+        "r1",
+        &[("f2", "a", "v4"), ("cf", "b", "v4"), ("cf", "", "v7")],
+    );
+    put(
+        "r2",
+        &[("f2", "q0", "0"), ("f2", "q3", "v8"), ("cf", "", "v1")],
+    );
+    put("r3", &[("cf", "a", "v9")]);
+    put("r4", &[("f2", "q0", "v1"), ("cf", "a", "v2")]);
+    let skip = "SKIP SingleColumnValueExcludeFilter('f2', 'q0', <, 'binary:a', true, false)";
+    assert_eq!(
+        cells_of(
+            &t,
+            filtered(skip).add_column("cf", "").add_column("f2", "q3")
+        ),
+        ["r2 cf:@45=v1", "r2 f2:q3@45=v8"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered(skip)),
+        [
+            "r1 cf:@45=v7",
+            "r1 cf:b@45=v4",
+            "r1 f2:a@45=v4",
+            "r2 cf:@45=v1",
+            "r2 f2:q0@45=0",
+            "r2 f2:q3@45=v8",
+            "r4 cf:a@45=v2",
+            "r4 f2:q0@45=v1"
+        ]
+    );
+    // The excluded column was the only cell the filter needed: the row is kept.
+    let exclude = "SingleColumnValueExcludeFilter('f2', 'q0', =, 'binary:v1', true, false)";
+    assert_eq!(cells_of(&t, filtered(exclude)), ["r4 cf:a@45=v2"]);
+    // A Get decides the same way.
+    let g = t
+        .get(&Get::new("r3").filter(parse_filter(skip.as_bytes()).unwrap()))
+        .unwrap();
+    assert!(g.cells.is_empty(), "{:?}", g.cells);
+}
+
+#[test]
+fn a_reversed_scan_does_not_follow_column_hints() {
+    // Recorded (reversed_scan_does_not_follow_column_hints, run.py --seed 15): HBase follows a
+    // seek hint only in the scan's direction, so a reversed scan steps on and meets the family
+    // marker; an OR list's hint memo is compared negated, deciding the cells after the hint.
+    let (_d, _e, t) = table_of(&[("cf", 2), ("f2", 3)]);
+    t.put(
+        Put::new("r3")
+            .add_column_ts("cf", "", 100, "v1")
+            .add_column_ts("f2", "q0", 100, "v0"),
+    )
+    .unwrap();
+    t.put(Put::new("r3").add_column_ts("cf", "q0", 2, "v8"))
+        .unwrap();
+    t.delete(Delete::with_timestamp("r3", 59)).unwrap();
+    let mut p = Put::new("r5");
+    for (q, v) in [("a", "v1"), ("b", "v2"), ("q0", "v3"), ("q3", "v4")] {
+        p = p.add_column_ts("cf", q, 10, v);
+    }
+    t.put(p).unwrap();
+    let mcpf = "MultipleColumnPrefixFilter('a', 'q')";
+    assert_eq!(
+        cells_of(&t, filtered(mcpf).reversed(true)),
+        [
+            "r5 cf:a@10=v1",
+            "r5 cf:q0@10=v3",
+            "r5 cf:q3@10=v4",
+            "r3 f2:q0@100=v0"
+        ]
+    );
+    assert_eq!(
+        cells_of(&t, filtered(mcpf)),
+        [
+            "r3 cf:q0@2=v8",
+            "r3 f2:q0@100=v0",
+            "r5 cf:a@10=v1",
+            "r5 cf:q0@10=v3",
+            "r5 cf:q3@10=v4"
+        ]
+    );
+    let or = "ColumnPrefixFilter('q') OR ColumnCountGetFilter(1)";
+    assert_eq!(
+        cells_of(&t, filtered(or).reversed(true)),
+        ["r5 cf:a@10=v1", "r3 cf:@100=v1"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered(or)),
+        [
+            "r3 cf:@100=v1",
+            "r3 f2:q0@100=v0",
+            "r5 cf:a@10=v1",
+            "r5 cf:q0@10=v3",
+            "r5 cf:q3@10=v4"
+        ]
+    );
+}
+
+#[test]
+fn skip_and_while_do_not_pass_the_scan_direction_on() {
+    // Recorded (skip_and_while_do_not_pass_the_scan_direction_on, run.py --seed 105): HBase's
+    // SkipFilter and WhileMatchFilter keep their inner filter forward in a reversed scan.
+    let (_d, _e, t) = table(1);
+    for r in ["r0", "r1", "r2", "r3"] {
+        t.put(Put::new(r).add_column_ts("cf", "a", 10, r)).unwrap();
+    }
+    let rows = |f: &str| -> Vec<String> {
+        t.scan_all(&filtered(f).reversed(true))
+            .unwrap()
+            .iter()
+            .map(|r| String::from_utf8_lossy(r.row()).into_owned())
+            .collect()
+    };
+    assert!(rows("WHILE InclusiveStopFilter('r2')").is_empty());
+    assert_eq!(rows("InclusiveStopFilter('r2')"), ["r3", "r2"]);
+    assert!(rows("SKIP PrefixFilter('r1')").is_empty());
+    assert_eq!(rows("PrefixFilter('r1')"), ["r1"]);
+    assert_eq!(
+        rows("WHILE (PrefixFilter('r3') OR PrefixFilter('r2'))"),
+        ["r3"]
+    );
+}
+
+#[test]
+fn multiple_column_prefix_filter_hints_its_last_hint() {
+    // Recorded (multiple_column_prefix_filter_hints_its_last_hint, run.py --seed 105): the OR
+    // list's memo asks for the hint of the previous cell, and HBase answers the last one given.
+    let (_d, _e, t) = table_of(&[("cf", 1), ("f2", 3)]);
+    t.put(Put::new("r10").add_column_ts("f2", "q0", 57, "v7"))
+        .unwrap();
+    t.put(Put::new("r10").add_column_ts("cf", "b", 11, "v0"))
+        .unwrap();
+    t.put(Put::new("r10").add_column_ts("cf", "q0", 52, "v3"))
+        .unwrap();
+    let f = "QualifierFilter(!=, 'regexstring:^q[0-2]') OR MultipleColumnPrefixFilter('a', 'q')";
+    assert_eq!(cells_of(&t, filtered(f).reversed(true)), ["r10 cf:b@11=v0"]);
+    assert_eq!(
+        cells_of(&t, filtered(f)),
+        ["r10 cf:b@11=v0", "r10 cf:q0@52=v3", "r10 f2:q0@57=v7"]
+    );
+}
+
+#[test]
+fn a_row_excluded_by_its_key_still_passes_its_cells_to_the_filter() {
+    // Recorded (a_row_excluded_by_its_key_still_passes_its_cells_to_the_filter, run.py --seed
+    // 128): HBase's forward nextRow reads the excluded row r0 through the matcher, so WHILE
+    // rejects its `f2:` cell and the scan ends before r3; from r1, or reversed, r3 comes back.
+    let (_d, _e, t) = table_of(&[("cf", 2), ("f2", 1)]);
+    t.put(Put::new("r0").add_column_ts("f2", "", 22, "v7"))
+        .unwrap();
+    t.put(
+        Put::new("r3")
+            .add_column_ts("f2", "q3", 26, "v0")
+            .add_column_ts("f2", "a", 26, "v0"),
+    )
+    .unwrap();
+    let f = "(WHILE ColumnRangeFilter('a', true, 'b', false)) AND (RowFilter(>=, 'binary:r2'))";
+    assert!(cells_of(&t, filtered(f)).is_empty());
+    assert_eq!(
+        cells_of(&t, filtered(f).with_start_row("r1")),
+        ["r3 f2:a@26=v0"]
+    );
+    assert_eq!(cells_of(&t, filtered(f).reversed(true)), ["r3 f2:a@26=v0"]);
+}
+
+#[test]
+fn explicit_columns_end_the_empty_qualifier_column_once_done() {
+    // Recorded (explicit_columns_end_the_empty_qualifier_column_once_done, run.py --seed 140):
+    // HBase's ExplicitColumnTracker is done with `cf:` after the filter's NEXT_COL, so its older
+    // version never reaches ColumnPaginationFilter; a whole-family read counts it.
+    let (_d, _e, t) = table(3);
+    t.put(Put::new("r").add_column_ts("cf", "", 27, "v5"))
+        .unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "", 26, "v1"))
+        .unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "a", 38, "v1"))
+        .unwrap();
+    let explicit = |f: &str| filtered(f).add_column("cf", "").add_column("cf", "a");
+    assert!(cells_of(&t, explicit("ColumnPaginationFilter(2, 2)")).is_empty());
+    assert_eq!(
+        cells_of(&t, explicit("ColumnPaginationFilter(1, 1)")),
+        ["r cf:a@38=v1"]
+    );
+    assert_eq!(
+        cells_of(&t, filtered("ColumnPaginationFilter(2, 2)")),
+        ["r cf:a@38=v1"]
+    );
+    assert_eq!(
+        cells_of(
+            &t,
+            filtered("ColumnPaginationFilter(1, 1)").add_family("cf")
+        ),
+        ["r cf:@26=v1"]
+    );
+}

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -71,6 +71,14 @@ pub fn main(args: &[String]) -> Result<()> {
             "--min-free-space" => {
                 engine_opts.min_free_space =
                     Some(val()?.parse().context("--min-free-space takes bytes")?)
+            }
+            // Compactions only when asked (`majorCompact`, `compact`): no minor compaction after
+            // a flush and no periodic major compaction, so a store keeps one file per flush, as
+            // HBase does with a high hbase.hstore.compactionThreshold and
+            // hbase.hregion.majorcompaction 0 (the differential tests run both sides so).
+            "--no-auto-compaction" => {
+                engine_opts.compaction.auto = false;
+                engine_opts.compaction.major_interval = None;
             }
             "--idle-timeout" => {
                 opts.idle_timeout = Some(Duration::from_secs(

@@ -106,7 +106,12 @@ const FIRST_ROW_CELLS: usize = 128;
 
 /// Scans one region's stores row by row.
 pub struct RegionScanner {
+    /// The stores read, the filter's essential families first (in family order), then the
+    /// families it loads on demand.
     stores: Vec<StoreScanner>,
+    /// How many of `stores` (from the front) the filter needs to decide a row: the others are
+    /// read only for rows it keeps (HBase's joined heap, `isFamilyEssential`).
+    essential: usize,
     range: RowRange,
     reversed: bool,
     /// Reversed: the exclusive upper bound for the next row (`None` = unbounded).
@@ -176,6 +181,7 @@ impl RegionScanner {
                 raw: req.raw,
                 get_row: req.get_row,
                 expected_rows: req.expected_rows,
+                reversed,
             };
             if let Some(s) = store.scanner(sr, read_point, now, &inner.metrics) {
                 stores.push(s);
@@ -186,8 +192,25 @@ impl RegionScanner {
         if let Some(f) = filter.as_mut() {
             f.set_reversed(reversed);
         }
+        // HBase loads the families a filter does not need on demand (the region server's
+        // default, hbase.hregion.scan.loadColumnFamiliesOnDemand); reversed scans that would
+        // are refused before this. Only filters that decide whole rows leave a family out.
+        let on_demand = filter.as_ref().filter(|f| !reversed && f.has_filter_row());
+        let essential = match on_demand {
+            Some(f) => {
+                let (mut first, joined): (Vec<_>, Vec<_>) = stores
+                    .into_iter()
+                    .partition(|s| f.is_family_essential(s.family()));
+                let n = first.len();
+                first.extend(joined);
+                stores = first;
+                n
+            }
+            None => stores.len(),
+        };
         Ok(RegionScanner {
             stores,
+            essential,
             upper: None,
             range,
             reversed,
@@ -311,6 +334,9 @@ impl RegionScanner {
             if let Some(f) = self.filter.as_mut() {
                 if f.filter_row_key(row) {
                     let hint = f.next_row_hint(row);
+                    if !f.filter_all_remaining() {
+                        self.drain_row(row)?;
+                    }
                     self.skip_row(row, hint)?;
                     continue;
                 }
@@ -334,27 +360,36 @@ impl RegionScanner {
             let row = &row[..];
             let mut left = budget;
             let mut cells = Vec::with_capacity(self.cells_hint.min(budget.cells_left));
-            let mut paused = false;
-            while let Some(s) = self.stores.get_mut(open.store) {
-                if s.peek_row().is_some_and(|r| same_bytes(r, row)) {
-                    let filter = self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter);
-                    if s.read_row(row, &mut cells, filter, &mut left, open.resumed)?
-                        == RowEnd::Paused
-                    {
-                        open.resumed = true;
-                        paused = true;
-                        break;
-                    }
+            let on_demand = self.essential < self.stores.len();
+            let mut paused =
+                self.read_stores(row, &mut open, &mut cells, &mut left, self.essential)?;
+            // With families loaded on demand (only for filters that decide whole rows), the
+            // row is decided on the essential families' cells, as HBase's RegionScannerImpl
+            // does: none there drops the row; then `filter_row_cells` and `filter_row`; the
+            // other families are read only for a row kept, their cells put in family order.
+            let mut decided = false;
+            if on_demand && !paused && open.first_piece {
+                let f = self
+                    .filter
+                    .as_mut()
+                    .expect("families load on demand only with a filter");
+                let empty = cells.is_empty();
+                f.filter_row_cells(&mut cells);
+                if empty || (!cells.is_empty() && f.filter_row()) {
+                    self.skip_joined_stores(row)?;
+                    self.drop_done_stores();
+                    continue;
                 }
-                if !self.reversed
-                    && !self.single_row
-                    && s.peek_row().is_some_and(|r| same_bytes(r, row))
-                {
-                    // The matcher stopped early inside the row (all columns found).
-                    s.seek_forward(&CellKey::after_row(row))?;
+                decided = true;
+                let before = cells.len();
+                paused =
+                    self.read_stores(row, &mut open, &mut cells, &mut left, self.stores.len())?;
+                if cells.len() > before {
+                    cells.sort_by(|a, b| cmp_bytes(a.family(), b.family()));
                 }
-                open.store += 1;
-                open.resumed = false;
+            } else if !paused {
+                paused =
+                    self.read_stores(row, &mut open, &mut cells, &mut left, self.stores.len())?;
             }
             let whole_row = open.first_piece && !paused;
             open.first_piece = false;
@@ -362,18 +397,15 @@ impl RegionScanner {
                 self.open_row = Some(open);
             }
             // A store the filter ended (HBase's DONE_SCAN closes its scanner) reads no more.
-            self.stores.retain(|s| !s.is_done());
+            self.drop_done_stores();
             if let Some(f) = self.filter.as_mut() {
-                if whole_row {
+                if whole_row && !decided {
                     if f.has_filter_row() {
                         f.filter_row_cells(&mut cells);
                     }
                     if cells.is_empty() || f.filter_row() {
                         continue;
                     }
-                }
-                if f.transforms_cells() {
-                    cells = cells.into_iter().map(|c| f.transform_cell(c)).collect();
                 }
             }
             if cells.is_empty() {
@@ -390,6 +422,91 @@ impl RegionScanner {
                 budget_spent: left.cells_left == 0 || left.bytes_left == 0,
             }));
         }
+    }
+
+    /// Reads the open row from the stores `open.store..end` into `cells`; true when the budget
+    /// ran out inside a store (the row is then resumed there).
+    fn read_stores(
+        &mut self,
+        row: &[u8],
+        open: &mut OpenRow,
+        cells: &mut Vec<Cell>,
+        left: &mut PieceBudget,
+        end: usize,
+    ) -> Result<bool> {
+        while open.store < end {
+            let s = &mut self.stores[open.store];
+            if s.peek_row().is_some_and(|r| same_bytes(r, row)) {
+                let filter = self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter);
+                if s.read_row(row, cells, filter, left, open.resumed)? == RowEnd::Paused {
+                    open.resumed = true;
+                    return Ok(true);
+                }
+            }
+            if !self.reversed
+                && !self.single_row
+                && s.peek_row().is_some_and(|r| same_bytes(r, row))
+            {
+                // The matcher stopped early inside the row (all columns found).
+                s.seek_forward(&CellKey::after_row(row))?;
+            }
+            open.store += 1;
+            open.resumed = false;
+        }
+        Ok(false)
+    }
+
+    /// Reads a row the filter excluded by its key and drops its cells, as HBase's forward
+    /// `RegionScannerImpl.nextRow` does (it moves past the row through the stores' scanners,
+    /// whose matchers still ask the filter about each cell): a WHILE filter that rejects one of
+    /// them ends the scan, and a ColumnCountGetFilter counting past its limit ends the store.
+    /// Reversed scans and Gets skip the row unread, as HBase's do.
+    fn drain_row(&mut self, row: &[u8]) -> Result<()> {
+        if self.reversed || self.single_row {
+            return Ok(());
+        }
+        let mut dropped = Vec::new();
+        for s in &mut self.stores {
+            if s.peek_row().is_some_and(|r| same_bytes(r, row)) {
+                let mut budget = PieceBudget {
+                    cells_left: usize::MAX,
+                    bytes_left: usize::MAX,
+                };
+                let filter = self.filter.as_mut().map(|f| f.as_mut() as &mut dyn Filter);
+                s.read_row(row, &mut dropped, filter, &mut budget, false)?;
+                dropped.clear();
+            }
+        }
+        self.drop_done_stores();
+        Ok(())
+    }
+
+    /// Moves the stores loaded on demand past `row`, which the filter dropped unread.
+    fn skip_joined_stores(&mut self, row: &[u8]) -> Result<()> {
+        if self.single_row {
+            return Ok(());
+        }
+        for s in &mut self.stores[self.essential..] {
+            if s.peek_row().is_some_and(|r| same_bytes(r, row)) {
+                s.seek_forward(&CellKey::after_row(row))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets the stores the filter ended (HBase's DONE_SCAN closes their scanners), keeping
+    /// the count of essential ones.
+    fn drop_done_stores(&mut self) {
+        let mut i = 0;
+        let mut essential = 0;
+        let before = self.essential;
+        self.stores.retain(|s| {
+            let keep = !s.is_done();
+            essential += usize::from(keep && i < before);
+            i += 1;
+            keep
+        });
+        self.essential = essential;
     }
 
     /// Finds the next row in scan order that any store holds, positioning the stores on it and

@@ -84,6 +84,10 @@ impl ColumnPrefixFilter {
 }
 
 impl Filter for ColumnPrefixFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         if c.qualifier.starts_with(&self.prefix) {
             ReturnCode::Include
@@ -102,7 +106,11 @@ impl Filter for ColumnPrefixFilter {
 /// Columns whose qualifier starts with any of several prefixes.
 #[derive(Debug, Clone)]
 pub struct MultipleColumnPrefixFilter {
+    /// Sorted, without duplicates.
     prefixes: Vec<Vec<u8>>,
+    /// The qualifier of the last seek hint given (HBase's `hint` field): `next_column_hint`
+    /// answers it whatever the cell, as HBase's `getNextCellHint` does.
+    hint: Option<Vec<u8>>,
 }
 
 impl MultipleColumnPrefixFilter {
@@ -110,25 +118,45 @@ impl MultipleColumnPrefixFilter {
     pub fn new(mut prefixes: Vec<Vec<u8>>) -> Self {
         prefixes.sort();
         prefixes.dedup();
-        MultipleColumnPrefixFilter { prefixes }
+        MultipleColumnPrefixFilter {
+            prefixes,
+            hint: None,
+        }
     }
 }
 
 impl Filter for MultipleColumnPrefixFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
+    /// HBase's `filterColumn`: only the largest prefix not above the qualifier is tried; past
+    /// every prefix the row is done, else the hint is the next prefix.
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
-        if self.prefixes.iter().any(|p| c.qualifier.starts_with(p)) {
-            ReturnCode::Include
-        } else if self.prefixes.iter().any(|p| p.as_slice() > c.qualifier) {
-            ReturnCode::SeekNextUsingHint
-        } else {
-            ReturnCode::NextRow
+        if self.prefixes.is_empty() {
+            return ReturnCode::Include;
+        }
+        let at_or_below = self
+            .prefixes
+            .partition_point(|p| p.as_slice() <= c.qualifier);
+        if let Some(largest) = at_or_below
+            .checked_sub(1)
+            .and_then(|i| self.prefixes.get(i))
+        {
+            if c.qualifier.starts_with(largest) {
+                return ReturnCode::Include;
+            }
+        }
+        match self.prefixes.get(at_or_below) {
+            Some(next) => {
+                self.hint = Some(next.clone());
+                ReturnCode::SeekNextUsingHint
+            }
+            None => ReturnCode::NextRow,
         }
     }
-    fn next_column_hint(&self, c: &CellRef<'_>) -> Option<Vec<u8>> {
-        self.prefixes
-            .iter()
-            .find(|p| p.as_slice() > c.qualifier)
-            .cloned()
+    fn next_column_hint(&self, _c: &CellRef<'_>) -> Option<Vec<u8>> {
+        self.hint.clone()
     }
     boxed!();
 }
@@ -257,6 +285,10 @@ impl ColumnRangeFilter {
 }
 
 impl Filter for ColumnRangeFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         let q = c.qualifier;
         if !self.min.is_empty() {
@@ -346,6 +378,10 @@ impl TimestampsFilter {
 }
 
 impl Filter for TimestampsFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         if self.stamps.binary_search(&c.timestamp).is_ok() {
             ReturnCode::Include

@@ -76,6 +76,10 @@ impl FuzzyRowFilter {
 }
 
 impl Filter for FuzzyRowFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn filter_all_remaining(&self) -> bool {
         self.done
     }

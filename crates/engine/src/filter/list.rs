@@ -33,6 +33,8 @@ pub struct FilterList {
     /// cell it answered when that answer can decide later cells (HBase's `prevFilterRCList`
     /// and `prevCellList`).
     previous: Vec<Option<PreviousAnswer>>,
+    /// The scan runs in descending row order (`set_reversed`).
+    reversed: bool,
 }
 
 /// A member's previous answer in an OR list, with the family and qualifier of its cell.
@@ -53,6 +55,7 @@ impl FilterList {
             row_excluded: vec![false; n],
             last: vec![None; n],
             previous: vec![None; n],
+            reversed: false,
         }
     }
 
@@ -67,19 +70,33 @@ impl FilterList {
     }
 
     /// AND: members in order until the merged answer excludes the cell (HBase's
-    /// `FilterListWithAND.filterCell`, HBASE-20565).
+    /// `FilterListWithAND.filterCell`, HBASE-20565); then the hinting members not yet asked
+    /// (HBASE-28622): when any member answers SEEK_NEXT_USING_HINT, so does the list, and
+    /// `next_column_hint` gives the furthest of their hints.
     fn filter_cell_all(&mut self, c: &CellRef<'_>) -> ReturnCode {
         let mut rc = ReturnCode::Include;
+        let mut asked = self.filters.len();
         for (i, f) in self.filters.iter_mut().enumerate() {
             if f.filter_all_remaining() {
-                return ReturnCode::NextRow;
+                rc = ReturnCode::NextRow;
+                asked = i + 1;
+                break;
             }
             let local = f.filter_cell(c);
             self.last[i] = Some(local);
             rc = merge_all(rc, local);
             if !rc.includes() {
-                return rc;
+                asked = i + 1;
+                break;
             }
+        }
+        for (f, last) in self.filters.iter_mut().zip(&mut self.last).skip(asked) {
+            if f.is_hinting() && f.filter_cell(c) == ReturnCode::SeekNextUsingHint {
+                *last = Some(ReturnCode::SeekNextUsingHint);
+            }
+        }
+        if self.last.contains(&Some(ReturnCode::SeekNextUsingHint)) {
+            return ReturnCode::SeekNextUsingHint;
         }
         rc
     }
@@ -92,7 +109,8 @@ impl FilterList {
             if f.filter_all_remaining() {
                 continue;
             }
-            let local = match decided_by_previous(f.as_ref(), c, self.previous[i].as_ref()) {
+            let previous = self.previous[i].as_ref();
+            let local = match decided_by_previous(f.as_ref(), c, previous, self.reversed) {
                 Some(code) => code,
                 None => f.filter_cell(c),
             };
@@ -112,11 +130,14 @@ impl FilterList {
 }
 
 /// What a member's previous answer says about cell `c` of the same row, if it decides it
-/// (HBase's `calculateReturnCodeByPrevCellAndRC`).
+/// (HBase's `calculateReturnCodeByPrevCellAndRC`). A hint decides the cells before it; in a
+/// reversed scan HBase's comparison of the cell with the hint is negated (its
+/// `FilterListBase.compareCell`), so there it decides the cells at or after the hint instead.
 fn decided_by_previous(
     f: &dyn Filter,
     c: &CellRef<'_>,
     previous: Option<&PreviousAnswer>,
+    reversed: bool,
 ) -> Option<ReturnCode> {
     let PreviousAnswer {
         code,
@@ -132,7 +153,12 @@ fn decided_by_previous(
                 ..*c
             };
             let hint = f.next_column_hint(&prev)?;
-            (same_family && c.qualifier < hint.as_slice()).then_some(ReturnCode::SeekNextUsingHint)
+            // The hint is the first cell of column `hint` in the previous cell's family.
+            let before_hint = match c.family.cmp(family.as_slice()) {
+                std::cmp::Ordering::Equal => c.qualifier < hint.as_slice(),
+                order => order.is_lt(),
+            };
+            (before_hint != reversed).then_some(ReturnCode::SeekNextUsingHint)
         }
         ReturnCode::NextCol | ReturnCode::IncludeAndNextCol => {
             (same_family && qualifier.as_slice() == c.qualifier).then_some(ReturnCode::NextCol)
@@ -209,19 +235,29 @@ impl Filter for FilterList {
             ListOperator::MustPassOne => self.filters.iter().all(|f| f.filter_all_remaining()),
         }
     }
-    /// Every member not done is asked (HBase's `FilterListWithAND`/`WithOR.filterRowKey`), so
-    /// row-key filters see every row; AND excludes the row if any member does, OR if all do.
+    /// AND (HBase 2.6's `FilterListWithAND.filterRowKey`): a member that is done excludes the
+    /// row at once; otherwise every member is asked, so row-key filters see every row, and the
+    /// row is excluded if any member excludes it and no hinting member (`is_hinting`) passed it,
+    /// so that member can still give its seek hints (HBASE-28622). OR: every member not done
+    /// is asked, and the row is excluded if all exclude it.
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         let mut any = false;
         let mut all = true;
+        let mut hinting_passed = false;
         for (i, f) in self.filters.iter_mut().enumerate() {
-            let out = f.filter_all_remaining() || f.filter_row_key(row);
+            let done = f.filter_all_remaining();
+            if done && self.op == ListOperator::MustPassAll {
+                self.row_excluded[i] = true;
+                return true;
+            }
+            let out = done || f.filter_row_key(row);
             self.row_excluded[i] = out;
+            hinting_passed |= !out && f.is_hinting();
             any |= out;
             all &= out;
         }
         match self.op {
-            ListOperator::MustPassAll => any,
+            ListOperator::MustPassAll => any && !hinting_passed,
             ListOperator::MustPassOne => all && !self.filters.is_empty(),
         }
     }
@@ -272,9 +308,18 @@ impl Filter for FilterList {
             }
         }
     }
+    /// AND: every member rewrites the cell in turn (all of them included it). OR: only the
+    /// members that included the cell just judged (HBase's `subFiltersIncludedCell`), so a
+    /// KeyOnlyFilter in a member that is done or rejected the cell leaves its value alone.
     fn transform_cell(&self, mut cell: Cell) -> Cell {
-        for f in &self.filters {
-            cell = f.transform_cell(cell);
+        for (f, code) in self.filters.iter().zip(&self.last) {
+            let included = match self.op {
+                ListOperator::MustPassAll => true,
+                ListOperator::MustPassOne => code.is_some_and(ReturnCode::includes),
+            };
+            if included {
+                cell = f.transform_cell(cell);
+            }
         }
         cell
     }
@@ -304,6 +349,7 @@ impl Filter for FilterList {
         }
     }
     fn set_reversed(&mut self, r: bool) {
+        self.reversed = r;
         for f in &mut self.filters {
             f.set_reversed(r);
         }
@@ -361,9 +407,10 @@ impl Filter for SkipFilter {
     fn filter_row(&mut self) -> bool {
         self.drop_row
     }
-    fn set_reversed(&mut self, r: bool) {
-        self.inner.set_reversed(r);
-    }
+    /// Not passed on, as in HBase (a FilterBase that does not override `setReversed`): the
+    /// inner filter judges rows as in a forward scan, so `WHILE InclusiveStopFilter('r3')` in a
+    /// reversed scan from r3 goes on past r3.
+    fn set_reversed(&mut self, _r: bool) {}
     fn is_family_essential(&self, family: &[u8]) -> bool {
         self.inner.is_family_essential(family)
     }
@@ -425,9 +472,10 @@ impl Filter for WhileMatchFilter {
         self.done |= out;
         out
     }
-    fn set_reversed(&mut self, r: bool) {
-        self.inner.set_reversed(r);
-    }
+    /// Not passed on, as in HBase (a FilterBase that does not override `setReversed`): the
+    /// inner filter judges rows as in a forward scan, so `WHILE InclusiveStopFilter('r3')` in a
+    /// reversed scan from r3 goes on past r3.
+    fn set_reversed(&mut self, _r: bool) {}
     fn is_family_essential(&self, family: &[u8]) -> bool {
         self.inner.is_family_essential(family)
     }

@@ -5,7 +5,8 @@
 //! `reset`, `filter_row_key` (with `next_row_hint` to seek ahead), `filter_cell` for each cell
 //! that survived the time-range, delete and version checks (the version count runs to the
 //! family's VERSIONS, as HBase 2.x's `UserScanQueryMatcher` counts before the filter) (with
-//! `next_column_hint` for seeks inside the row), `transform_cell` on included cells, then
+//! `next_column_hint` for seeks inside the row), `transform_cell` on each cell as it is included
+//! (while the filter still knows which of its members included it), then
 //! `filter_row_cells` and `filter_row` for the assembled row.
 
 /// `filter_cell` and `filter_row` of a row-key filter that keeps its verdict on the current row
@@ -164,8 +165,10 @@ pub trait Filter: Send + Sync + std::fmt::Debug {
     fn is_family_essential(&self, _family: &[u8]) -> bool {
         true
     }
-    /// True for the filters that seek with hints inside a row (HBase's `HintingFilter`): an AND
-    /// list keeps a row they pass, and asks them about cells an earlier member rejected.
+    /// True for the filters that seek with hints (HBase 2.6's `HintingFilter`: ColumnPrefix,
+    /// MultipleColumnPrefix, ColumnRange, Timestamps, FuzzyRow and MultiRowRange): an AND list
+    /// keeps a row they pass, and asks them about cells an earlier member rejected, to seek by
+    /// their hints (HBASE-28622).
     fn is_hinting(&self) -> bool {
         false
     }

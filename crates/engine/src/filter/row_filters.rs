@@ -210,6 +210,10 @@ impl MultiRowRangeFilter {
 }
 
 impl Filter for MultiRowRangeFilter {
+    /// A HintingFilter in HBase: AND lists ask it about cells an earlier member rejected.
+    fn is_hinting(&self) -> bool {
+        true
+    }
     fn reset(&mut self) {
         self.row_out = false;
     }

@@ -20,11 +20,12 @@
 //! INCLUDE_AND_SEEK_NEXT_COL, or INCLUDE_AND_SEEK_NEXT_ROW after the last requested column), so
 //! older versions are sought past instead of read one by one.
 //!
-//! Family delete markers carry the empty qualifier and sort after its newer puts, so when any
-//! source of the read may hold delete markers, every seek within the empty-qualifier column
-//! becomes a skip and those markers are always seen. Without markers, a seek to the next column
-//! from the empty qualifier is still a skip, as in HBase: its older versions are matched (and
-//! reach the filter) one by one.
+//! Family delete markers carry the empty qualifier and sort after its newer puts. As in HBase
+//! (`ScanQueryMatcher.getKeyForNextColumn`, HBASE-18471), a seek to the next column from the
+//! empty qualifier is a step to the next cell, so those markers are seen and its older versions
+//! are matched (and reach the filter) one by one. Row seeks and a filter's seek hint do seek, as
+//! HBase's (`SEEK_NEXT_USING_HINT` goes to the hint): a hint from a newer empty-qualifier put
+//! past the family's marker leaves the columns after it unmasked, as HBase answers.
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
@@ -75,9 +76,9 @@ pub struct MatchSpec {
     pub raw: bool,
     /// The family's KEEP_DELETED_CELLS.
     pub keep_deleted_cells: KeepDeletedCells,
-    /// Some source of the read may hold delete markers (and so family markers, which sort
-    /// inside the empty-qualifier column): seeks within that column become skips.
-    pub markers_possible: bool,
+    /// A reversed scan: a filter's seek hint, always to a later column, is not followed (HBase's
+    /// `StoreScanner` follows a hint only in the scan's direction) and the cell is skipped.
+    pub reversed: bool,
 }
 
 /// Matcher state for one store and one row at a time.
@@ -94,6 +95,13 @@ pub struct QueryMatcher {
     /// Versions of the current column the filter let through.
     included: u32,
     last_ts: Option<i64>,
+    /// The last `SeekTo` is the filter's hint (HBase's SEEK_NEXT_USING_HINT), not a seek to
+    /// the next requested column.
+    hinted: bool,
+    /// With requested columns: the current column is done (HBase's `ExplicitColumnTracker`
+    /// has moved past it), so its later cells, met one by one in the empty-qualifier column,
+    /// are dropped at the column check without reaching the versions or the filter.
+    column_done: bool,
 }
 
 impl QueryMatcher {
@@ -108,6 +116,8 @@ impl QueryMatcher {
             versions: 0,
             included: 0,
             last_ts: None,
+            hinted: false,
+            column_done: false,
         }
     }
 
@@ -138,6 +148,7 @@ impl QueryMatcher {
         self.versions = 0;
         self.included = 0;
         self.last_ts = None;
+        self.column_done = false;
     }
 
     /// Classifies `kv`, a cell of the current row.
@@ -148,28 +159,31 @@ impl QueryMatcher {
         family: &[u8],
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
+        self.hinted = false;
         let code = self.classify(&kv, family, filter);
         if !kv.qualifier.is_empty() {
             return code;
         }
-        // Family delete markers share the empty qualifier and sort after its newer puts: never
-        // seek past them, or they would not mask the columns that follow.
-        if self.spec.markers_possible {
-            return match code {
-                MatchCode::Include
-                | MatchCode::IncludeAndSeekNextCol
-                | MatchCode::IncludeAndSeekNextRow => MatchCode::Include,
-                _ => MatchCode::Skip,
-            };
+        // HBase never seeks to the next column from the empty qualifier
+        // (`ScanQueryMatcher.getKeyForNextColumn`, HBASE-18471: the seek goes to the next cell
+        // of that column), so family delete markers, which sort after its newer puts, are
+        // seen, and every version of it is matched: its older versions reach the filter, and a
+        // ColumnPaginationFilter or ColumnCountGetFilter counts each as a column. A seek to a
+        // requested column is such a seek; a row seek and a filter's hint are not. With
+        // requested columns, a column seek also moves HBase's ExplicitColumnTracker past the
+        // column (`doneWithColumn`), so the column's later versions stop at the column check.
+        let column_seek = match &code {
+            MatchCode::IncludeAndSeekNextCol | MatchCode::SeekNextCol => true,
+            MatchCode::SeekTo(_) => !self.hinted,
+            _ => false,
+        };
+        if column_seek && self.spec.columns.is_some() {
+            self.column_done = true;
         }
-        // HBase never seeks to the next column from the empty qualifier either, whether or not
-        // markers exist (`ScanQueryMatcher.getKeyForNextColumn`, HBASE-18471: the seek goes to
-        // the next cell of that column), so every version of it is matched and its older
-        // versions reach the filter: a ColumnPaginationFilter or ColumnCountGetFilter counts
-        // each version of the empty-qualifier column as a column.
         match code {
             MatchCode::IncludeAndSeekNextCol => MatchCode::Include,
             MatchCode::SeekNextCol => MatchCode::Skip,
+            MatchCode::SeekTo(_) if !self.hinted => MatchCode::Skip,
             other => other,
         }
     }
@@ -222,6 +236,9 @@ impl QueryMatcher {
             return MatchCode::SeekNextCol;
         }
         // 5. Requested columns.
+        if self.column_done {
+            return MatchCode::SeekNextCol;
+        }
         if let Some(cols) = &self.spec.columns {
             match cols.binary_search_by(|c| cmp_bytes(c, k.qualifier)) {
                 Ok(_) => {}
@@ -304,8 +321,12 @@ impl QueryMatcher {
             }
             ReturnCode::NextRow => return MatchCode::SeekNextRow,
             ReturnCode::SeekNextUsingHint => {
+                if self.spec.reversed {
+                    return MatchCode::Skip;
+                }
                 return match f.next_column_hint(&cell) {
                     Some(q) if cmp_bytes(&q, k.qualifier).is_gt() => {
+                        self.hinted = true;
                         MatchCode::SeekTo(Box::new(CellKey::first_on_column(k.row, &q)))
                     }
                     _ => MatchCode::Skip,

@@ -143,7 +143,8 @@ impl StoreScanner {
     /// Consumes the cells of `row` under the cursor, appending those the read returns to `out`
     /// as client cells of this store's family, until the row ends in this store (the cursor is
     /// then after the row) or `budget` is spent (the cursor stays inside the row: call again
-    /// with `resume` to go on). `filter` runs at the matcher's filter stage.
+    /// with `resume` to go on). `filter` runs at the matcher's filter stage, and rewrites each
+    /// cell it included (`transform_cell`).
     ///
     /// As HBase's `StoreScanner.next` matches the cell after the row too, and its matcher asks
     /// `filter_all_remaining` before it looks at the row: a filter that rules out the rest of
@@ -229,6 +230,14 @@ impl StoreScanner {
                 MatchCode::DoneScan => {
                     self.done = true;
                     return Ok(RowEnd::Finished);
+                }
+            }
+            // The filter rewrites each cell it included, at once (HBase's `StoreScanner.next`
+            // calls `transformCell` after the match), while it still knows which of its
+            // members included that cell.
+            if let Some(f) = filter.as_ref().filter(|f| f.transforms_cells()) {
+                if let Some(cell) = (out.len() > before).then(|| out.pop()).flatten() {
+                    out.push(f.transform_cell(cell));
                 }
             }
             budget.charge(out, before);

@@ -40,10 +40,17 @@ pub struct Server {
 impl Server {
     /// Starts a server on a fresh data directory and waits for its address line.
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// Starts a server with extra `ferrobase serve` options on a fresh data directory and
+    /// waits for its address line.
+    pub fn start_with(options: &[&str]) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let mut child = Command::new(binary())
             .args(["serve", "--port", "0", "--data"])
             .arg(dir.path())
+            .args(options)
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
@@ -62,6 +69,11 @@ impl Server {
             url: format!("thrift://{addr}"),
             _dir: dir,
         }
+    }
+
+    /// The server's data directory.
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._dir.path()
     }
 }
 
