@@ -48,12 +48,14 @@ for seed in 1 2 3; do
     --ferrobase target/debug/ferrobase --report "target/differential/seed-$seed.json"
 done
 # The scale-out path against Apache HBase's Thrift1 gateway (README "Moving to an HBase cluster"):
-# the client's backend scenario, the seed shell statements through `shell --connect` (output
-# compared with ferrobase's), and happybase's test_api.py beside the ferrobase runs.
+# the client's backend scenario, the seed shell statements through `shell --connect` and the five
+# seed applications through `app --connect` (output compared with ferrobase's), and happybase's
+# test_api.py beside the ferrobase runs.
 eval "$(bash scripts/hbase-oracle.sh env)"
 export FERROBASE_HBASE_THRIFT=127.0.0.1:$HBASE_ORACLE_THRIFT1
 cargo test -p ferrobase-client --test client_backends apache_hbase
 cargo test -p ferrobase --test shell_statements apache_hbase
+cargo test -p ferrobase --test apps_apache_hbase apache_hbase
 python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_THRIFT"
 # The server benchmark beside HBase in its quick mode, on the oracle already running (a smoke run
 # so the benchmark never rots; its figures mean nothing; ~15 s).

@@ -27,6 +27,7 @@
 //! ```
 
 mod access;
+pub mod filter_language;
 mod remote;
 
 pub use ferrobase_engine::client::RegionInfo;
@@ -190,6 +191,18 @@ impl Connection {
         match self {
             Connection::Embedded(e) => Some(e.health()),
             Connection::Remote(_) => None,
+        }
+    }
+
+    /// True when the database takes ferrobase's filter-language extensions
+    /// ([`filter_language::EXTENSIONS`]: `FuzzyRowFilter`, `MultiRowRangeFilter`,
+    /// `RandomRowFilter`): an embedded engine and a ferrobase gateway do, Apache HBase's Thrift1
+    /// gateway does not (its `ParseFilter` has no such names; a filter string naming one fails
+    /// there with [`ClientError::Unsupported`]). Asks a gateway once per connection.
+    pub fn filter_language_extensions(&self) -> Result<bool> {
+        match self {
+            Connection::Embedded(_) => Ok(true),
+            Connection::Remote(r) => r.is_ferrobase(),
         }
     }
 

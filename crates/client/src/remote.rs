@@ -291,7 +291,7 @@ impl Remote {
     /// True when the gateway is ferrobase's: it answers `ferrobaseAdmin` (here an unknown op,
     /// which changes nothing) with a declared exception, where Apache's answers "Invalid method
     /// name".
-    fn is_ferrobase(&self) -> Result<bool> {
+    pub(crate) fn is_ferrobase(&self) -> Result<bool> {
         if let Some(&known) = self.ferrobase.get() {
             return Ok(known);
         }
@@ -722,6 +722,14 @@ impl Remote {
         filter: Option<&[u8]>,
     ) -> Result<Scanner> {
         let ts = Self::scan_struct(scan, filter)?;
+        if let Some(name) = filter.and_then(crate::filter_language::extension_in) {
+            if !self.is_ferrobase()? {
+                return Err(ClientError::Unsupported(format!(
+                    "{name} is not in Apache HBase's filter language (its Thrift1 gateway's \
+                     ParseFilter has no {name}); it is a ferrobase extension"
+                )));
+            }
+        }
         let id = match self.call(
             "scannerOpenWithScan",
             TStruct::new()

@@ -13,6 +13,9 @@ pub struct Metrics {
     pub block_cache_evictions: AtomicU64,
     /// Data blocks read from files (cache misses plus reads that bypass the cache).
     pub data_blocks_read: AtomicU64,
+    /// Bytes of the data blocks reads touched, from the cache or from files (decoded block
+    /// sizes, as the block cache holds them): what a cold read would fetch, before compression.
+    pub data_block_bytes_touched: AtomicU64,
     /// Rows a read looked at (before filters decided), in every region; a region scanner adds
     /// its count when it closes (at the end of its region, or when the scan is dropped).
     pub rows_examined: AtomicU64,

@@ -510,3 +510,34 @@ fn a_snappy_block_declaring_4_gib_is_corruption_not_an_allocation() {
         "{err}"
     );
 }
+
+#[test]
+fn block_bytes_touched_count_every_block_read_or_hit_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = open(dir.path(), 64 << 20);
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.block_size = 4096;
+    let t = create(&e, "t", cf);
+    fill(&t, "cf", 3000);
+    e.admin().flush("t").unwrap();
+    let bytes = || Metrics::get(&e.metrics().data_block_bytes_touched);
+    // A full scan touches every data block: cold from the file, then warm from the cache.
+    let mut per_scan = Vec::new();
+    for _ in 0..2 {
+        let (b0, n0) = (bytes(), blocks_touched(&e));
+        assert_eq!(t.scan_all(&Scan::new()).unwrap().len(), 3000);
+        let (b, n) = (bytes() - b0, blocks_touched(&e) - n0);
+        assert!(n > 10, "{n} blocks");
+        // Every block holds about the block size (closed near it; the last one may be shorter).
+        assert!(b > n * 2048 && b < n * 8192, "{b} bytes in {n} blocks");
+        per_scan.push(b);
+    }
+    assert_eq!(
+        per_scan[0], per_scan[1],
+        "a cache hit counts its block's bytes"
+    );
+    // A get touches one block.
+    let b0 = bytes();
+    assert!(!t.get(&Get::new("user00000100")).unwrap().is_empty());
+    assert!((1..=8192).contains(&(bytes() - b0)));
+}

@@ -82,14 +82,18 @@ impl FileSearch {
         ])?)
     }
 
+    /// The index row of `f`: its key and the copies of name and category, as
+    /// [`FileSearch::put`] writes it (for bulk loads that batch their own puts).
+    pub fn index_put(&self, f: &FileRecord) -> Result<Put> {
+        let row = self.index_key(f.user, f.date, f.file)?;
+        Ok(Put::new(row)
+            .add_column(INDEX_FAMILY, "name", f.name.as_bytes())
+            .add_column(INDEX_FAMILY, "category", f.category.as_bytes()))
+    }
+
     /// Writes the index row of `f` (the second half of [`FileSearch::put`]).
     pub(crate) fn write_index_row(&self, f: &FileRecord) -> Result<()> {
-        let row = self.index_key(f.user, f.date, f.file)?;
-        self.index.put(
-            Put::new(row)
-                .add_column(INDEX_FAMILY, "name", f.name.as_bytes())
-                .add_column(INDEX_FAMILY, "category", f.category.as_bytes()),
-        )?;
+        self.index.put(self.index_put(f)?)?;
         Ok(())
     }
 

@@ -1,8 +1,9 @@
 //! Article 2's file search: a file table keyed `userID(6) + createTime(8) + fileID(6)` so that
 //! "user U's files created between two dates" is one range scan, with the name and category
 //! conditions pushed to the server as `SingleColumnValueFilter`s and paging by `PageFilter` and
-//! a resume key ([`query`]); "one date, any user" by `FuzzyRowFilter` over the same keys
-//! ([`query::DateQuery`]); and a secondary index table keyed `date + user + file` kept
+//! a resume key ([`query`]); "one date, any user" by `FuzzyRowFilter` over the same keys, or
+//! a `RowFilter` regular expression through Apache HBase's Thrift1 gateway, whose filter
+//! language lacks `FuzzyRowFilter` ([`query::DateQuery`]); and a secondary index table keyed `date + user + file` kept
 //! consistent with the data on every write and delete ([`index`]).
 //!
 //! Tables:
@@ -64,6 +65,10 @@ pub struct FileSearch {
     index: Table,
     key: Schema,
     index_key: Schema,
+    /// Whether the database takes `FuzzyRowFilter` (ferrobase does, Apache HBase's Thrift1
+    /// gateway does not): "one date, any user" then seeks between matches rather than testing
+    /// every row with a `RowFilter`.
+    fuzzy_rows: bool,
 }
 
 impl FileSearch {
@@ -81,6 +86,7 @@ impl FileSearch {
             index: conn.table(index::INDEX_TABLE),
             key: FILES_KEY.parse()?,
             index_key: index::INDEX_KEY.parse()?,
+            fuzzy_rows: conn.filter_language_extensions()?,
         })
     }
 

@@ -7,6 +7,9 @@
 //! - [`DateQuery`]: the same conditions for one date (or a date pattern with `?` digits) and any
 //!   user — the question a reader of the article asks — by `FuzzyRowFilter` on the date's
 //!   bytes in the middle of the key: a scan of the whole table that skips between matches.
+//!   Through Apache HBase's Thrift1 gateway, whose filter language has no `FuzzyRowFilter`,
+//!   the same rows by `RowFilter(=, 'regexstring:^[0-9]{6}DATE[0-9]{6}$')`, which tests every
+//!   row of the table.
 //!
 //! The article scans `setStartRow(00000120120901)`, `setStopRow(00000120120914)`: an exclusive
 //! stop row, which misses file 7 created on `20120914` though the article's answer lists it.
@@ -131,21 +134,36 @@ impl FileSearch {
                 format!("{:?} is not 8 digits or '?'", q.date),
             ));
         }
-        // Fuzzy positions hold '0' (the least digit) so the filter's seeks never skip a row.
-        let mut key = vec![b'0'; ID_DIGITS];
-        let mut mask = vec![b'1'; ID_DIGITS];
-        for &c in pattern {
-            key.push(if c == b'?' { b'0' } else { c });
-            mask.push(if c == b'?' { b'1' } else { b'0' });
-        }
-        key.extend(std::iter::repeat_n(b'0', ID_DIGITS));
-        mask.extend(std::iter::repeat_n(b'1', ID_DIGITS));
-        let mut fuzzy = b"FuzzyRowFilter(".to_vec();
-        fuzzy.extend(crate::filter_text::quote(&key));
-        fuzzy.extend(b", ");
-        fuzzy.extend(crate::filter_text::quote(&mask));
-        fuzzy.push(b')');
-        let mut filters = vec![fuzzy];
+        let row_filter = if self.fuzzy_rows {
+            // Fuzzy positions hold '0' (the least digit) so the filter's seeks never skip a row.
+            let mut key = vec![b'0'; ID_DIGITS];
+            let mut mask = vec![b'1'; ID_DIGITS];
+            for &c in pattern {
+                key.push(if c == b'?' { b'0' } else { c });
+                mask.push(if c == b'?' { b'1' } else { b'0' });
+            }
+            key.extend(std::iter::repeat_n(b'0', ID_DIGITS));
+            mask.extend(std::iter::repeat_n(b'1', ID_DIGITS));
+            let mut fuzzy = b"FuzzyRowFilter(".to_vec();
+            fuzzy.extend(crate::filter_text::quote(&key));
+            fuzzy.extend(b", ");
+            fuzzy.extend(crate::filter_text::quote(&mask));
+            fuzzy.push(b')');
+            fuzzy
+        } else {
+            // HBase's filter language has no FuzzyRowFilter: the same rows by a regular
+            // expression on the key, tested on every row (no seeks).
+            let date: String = pattern
+                .iter()
+                .map(|&c| match c {
+                    b'?' => "[0-9]".to_string(),
+                    c => char::from(c).to_string(),
+                })
+                .collect();
+            format!("RowFilter(=, 'regexstring:^[0-9]{{{ID_DIGITS}}}{date}[0-9]{{{ID_DIGITS}}}$')")
+                .into_bytes()
+        };
+        let mut filters = vec![row_filter];
         filters.extend(q.conditions.filters(FAMILY));
         let mut plan = ScanPlan::range(Vec::new(), Vec::new());
         plan.filter = and(filters);

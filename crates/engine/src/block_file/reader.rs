@@ -274,6 +274,7 @@ impl BlockFileReader {
         let e = &self.index[idx];
         if mode.use_cache {
             if let Some(b) = self.cache.get(self.id, e.offset) {
+                Metrics::add(&self.metrics.data_block_bytes_touched, b.len() as u64);
                 return Ok(b);
             }
         }
@@ -293,6 +294,7 @@ impl BlockFileReader {
             .at(&self.path)?;
         let block = unframe_block_shared(buf)
             .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
+        Metrics::add(&self.metrics.data_block_bytes_touched, block.len() as u64);
         if mode.use_cache {
             self.cache
                 .insert(self.id, e.offset, block.clone(), mode.priority);

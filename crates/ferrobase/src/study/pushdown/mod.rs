@@ -1,15 +1,18 @@
 //! `ferrobase study pushdown`: filter pushdown against key design for article 2's file search.
 //! N users × M files, and two queries — article 2's (one user, one month, name and category
-//! prefixes) and "one date, any user" — under three designs:
+//! prefixes) and "one date, any user" — under four designs (and d's read path with checks):
 //!
 //! | design | tables | one user, one month | one date, any user |
 //! |--------|--------|---------------------|--------------------|
 //! | a: composite key | `files` keyed `user:u32dec6, date:dec8, file:u32dec6` (the app's) | the app's range scan + `SingleColumnValueFilter`s | the app's `FuzzyRowFilter` scan + SCVFs |
 //! | b: id-only key | `files_by_id` keyed `file:u32dec6`, user and date as columns | full scan, SCVFs on user, date, name, category | full scan, SCVFs |
 //! | c: index table | b's table + `files_idx` keyed `user + date + file` (no copies) | index range scan, then a get (with the name/category SCVFs) per hit | `FuzzyRowFilter` on the index, then gets |
+//! | d: date-first index | a's table + the app's `files_by_date` keyed `date + user + file`, copies of name and category, written by the app's writer | a's scan | range scan of the date on the index + SCVFs on the copies, answered from the index alone |
+//! | e: d, hits checked | d | a's scan | d's scan, then the app's `find_by_index` check: a get of every hit's data row |
 //!
-//! Per query: rows examined and blocks touched (the engine's metrics), cells returned, reads
-//! issued, latency. All three designs must return the same files.
+//! Per query: rows examined, blocks and block bytes touched (the engine's metrics), cells
+//! returned, reads issued, latency. All designs must return the same files. Per design: load
+//! time, bytes written (WAL and flush) and bytes on disk.
 
 use super::chart::{write_bar_svg, BarPanel};
 use super::measure::{median_f64, micros};
@@ -17,8 +20,9 @@ use super::report::{sig, thousands, Report, Table as MdTable};
 use super::{scratch_dir, StudyOptions};
 use crate::bench::Rng;
 use anyhow::{ensure, Context, Result};
+use ferrobase_apps::file_search::index::{INDEX_KEY as DATE_INDEX_KEY, INDEX_TABLE as DATE_INDEX};
 use ferrobase_apps::file_search::query::{Conditions, DateQuery, FileQuery};
-use ferrobase_apps::file_search::FileSearch;
+use ferrobase_apps::file_search::{FileRecord, FileSearch};
 use ferrobase_apps::filter_text::{and, prefix_bounds, quote, single_column_value};
 use ferrobase_apps::scan_plan::ScanPlan;
 use ferrobase_engine::filter::parse_filter;
@@ -83,14 +87,31 @@ struct File {
     category: String,
 }
 
-const DESIGNS: [(&str, &str); 3] = [
+const DESIGNS: [(&str, &str); 6] = [
     (
         "a: composite key",
         "`user:u32dec6, date:dec8, file:u32dec6`",
     ),
     ("b: id-only key", "`file:u32dec6` + columns user, date"),
     ("c: index table", "b + index `user, date, file` → get"),
+    (
+        "d: date-first index",
+        "a + index `date, user, file` with copies of name, category",
+    ),
+    ("e: d, hits checked", "d, a get of each hit's data row"),
+    (
+        "a, RowFilter regex",
+        "a; the date plan HBase's Thrift1 can take",
+    ),
 ];
+
+/// Design d's index read with the app's consistency check (e) answers query 2 only; for query 1
+/// it is a's scan, as d's.
+const CHECKED: usize = 4;
+/// Design a with the date query as a `RowFilter` regular expression, as `file-search on-date`
+/// plans it through Apache HBase's Thrift1 gateway (no `FuzzyRowFilter` in its filter
+/// language): query 2 only.
+const REGEX: usize = 5;
 
 /// 2012's day `d` (0..366) as `yyyymmdd`.
 fn date_of(day: u32) -> u32 {
@@ -140,6 +161,7 @@ fn matches(f: &File) -> bool {
 struct Cost {
     examined: f64,
     blocks: f64,
+    bytes: f64,
     cells: f64,
     results: f64,
     reads: f64,
@@ -151,12 +173,14 @@ struct Cost {
 struct Before {
     examined: u64,
     blocks: u64,
+    bytes: u64,
 }
 
 fn counters(m: &Metrics) -> Before {
     Before {
         examined: Metrics::get(&m.rows_examined),
         blocks: Metrics::get(&m.block_cache_hits) + Metrics::get(&m.data_blocks_read),
+        bytes: Metrics::get(&m.data_block_bytes_touched),
     }
 }
 
@@ -173,8 +197,20 @@ struct Study {
     files: Table,
     by_id: Table,
     index: Table,
+    date_index: Table,
     id_key: Schema,
     index_key: Schema,
+    date_index_key: Schema,
+}
+
+/// What loading one table cost.
+#[derive(Debug, Clone, Copy)]
+struct Load {
+    secs: f64,
+    /// Bytes written to the WAL and by the flush.
+    written: u64,
+    /// Bytes on disk after a major compaction.
+    on_disk: u64,
 }
 
 fn text_filters(user: Option<u32>, dates: (u32, u32)) -> Vec<Vec<u8>> {
@@ -250,7 +286,7 @@ fn cells(rows: &[RowResult]) -> usize {
 }
 
 impl Study {
-    fn load(dir: &std::path::Path, files: &[File]) -> Result<(Study, Vec<(f64, u64)>)> {
+    fn load(dir: &std::path::Path, files: &[File]) -> Result<(Study, Vec<Load>)> {
         let engine = Engine::open(dir, EngineOptions::default())?;
         let conn = ferrobase_client::Connection::embedded(engine.clone());
         let app = FileSearch::open(&conn)?;
@@ -264,15 +300,19 @@ impl Study {
             files: engine.table(DATA_TABLE)?,
             by_id: engine.table(ID_TABLE)?,
             index: engine.table(INDEX_TABLE)?,
+            date_index: engine.table(DATE_INDEX)?,
             engine,
             app,
             id_key: ID_KEY.parse()?,
             index_key: INDEX_KEY.parse()?,
+            date_index_key: DATE_INDEX_KEY.parse()?,
         };
-        // Load: seconds and bytes on disk, per table.
+        // Load: seconds, bytes written and bytes on disk, per table.
+        let m = study.engine.metrics();
+        let written = || Metrics::get(&m.bytes_written_wal) + Metrics::get(&m.bytes_written_files);
         let mut loads = Vec::new();
-        for table in [DATA_TABLE, ID_TABLE, INDEX_TABLE] {
-            let t0 = Instant::now();
+        for table in [DATA_TABLE, ID_TABLE, INDEX_TABLE, DATE_INDEX] {
+            let (t0, w0) = (Instant::now(), written());
             for chunk in files.chunks(1000) {
                 let puts = chunk
                     .iter()
@@ -282,6 +322,7 @@ impl Study {
             }
             study.engine.admin().flush(table)?;
             let secs = t0.elapsed().as_secs_f64();
+            let w = written() - w0;
             study.engine.admin().major_compact(table)?;
             let bytes = study
                 .engine
@@ -290,7 +331,11 @@ impl Study {
                 .iter()
                 .map(|r| r.file_bytes)
                 .sum();
-            loads.push((secs, bytes));
+            loads.push(Load {
+                secs,
+                written: w,
+                on_disk: bytes,
+            });
         }
         Ok((study, loads))
     }
@@ -305,12 +350,20 @@ impl Study {
                 .add_column(FAMILY, "date", f.date.to_string())
                 .add_column(FAMILY, "name", f.name.as_bytes())
                 .add_column(FAMILY, "category", f.category.as_bytes()),
-            _ => Put::new(self.index_key.encode(&[
+            INDEX_TABLE => Put::new(self.index_key.encode(&[
                 Value::U64(f.user.into()),
                 Value::U64(f.date.into()),
                 Value::U64(f.id.into()),
             ])?)
             .add_column(INDEX_FAMILY, "f", Vec::<u8>::new()),
+            // The app's own index row (`FileSearch::put` writes it after the data row).
+            _ => self.app.index_put(&FileRecord {
+                user: f.user,
+                date: f.date,
+                file: f.id,
+                name: f.name.clone(),
+                category: f.category.clone(),
+            })?,
         })
     }
 
@@ -326,7 +379,7 @@ impl Study {
     /// Design `d` answers "user `user`, dates `dates`" (`user` None: any user, one date).
     fn answer(&self, d: usize, user: Option<u32>, dates: (u32, u32)) -> Result<Answer> {
         match (d, user) {
-            (0, Some(user)) => {
+            (0 | 3 | CHECKED | REGEX, Some(user)) => {
                 let plan = self.app.plan_find(&FileQuery {
                     user,
                     from: dates.0,
@@ -341,6 +394,44 @@ impl Study {
                     conditions: conditions(),
                 })?;
                 self.data_answer(&run_plan(&self.files, &plan)?)
+            }
+            (REGEX, None) => {
+                let mut filters = vec![format!(
+                    "RowFilter(=, 'regexstring:^[0-9]{{6}}{}[0-9]{{6}}$')",
+                    dates.0
+                )
+                .into_bytes()];
+                filters.extend(name_category());
+                let rows = run_scan(&self.files, Scan::new(), and(filters).as_deref())?;
+                self.data_answer(&rows)
+            }
+            (3, None) => {
+                // The date leads the index key: one date is a range; the copies answer the
+                // name and category filters without touching the data table.
+                let plan = self
+                    .app
+                    .plan_find_by_index(dates.0, dates.1, &conditions())?;
+                let rows = run_plan(&self.date_index, &plan)?;
+                Ok(Answer {
+                    ids: rows
+                        .iter()
+                        .map(|r| Ok(as_u32(&self.date_index_key.decode(r.row())?[2])))
+                        .collect::<Result<_>>()?,
+                    cells: cells(&rows),
+                    reads: 1,
+                })
+            }
+            (CHECKED, None) => {
+                // The app's read path: d's scan, then every hit checked against its data row
+                // (a get each), repairing stale or dangling index rows. The index is consistent
+                // here, so every hit is found: hits = files found.
+                let found = self.app.find_by_index(dates.0, dates.1, &conditions())?;
+                Ok(Answer {
+                    ids: found.iter().map(|f| f.file).collect(),
+                    // Name and category from the index row, then again from the data row.
+                    cells: 4 * found.len(),
+                    reads: 1 + found.len(),
+                })
             }
             (1, _) => {
                 let filter = and(text_filters(user, dates));
@@ -452,6 +543,7 @@ impl Study {
             );
             cost.examined += (after.examined - before.examined) as f64;
             cost.blocks += (after.blocks - before.blocks) as f64;
+            cost.bytes += (after.bytes - before.bytes) as f64;
             cost.cells += a.cells as f64;
             cost.results += a.ids.len() as f64;
             cost.reads += a.reads as f64;
@@ -459,6 +551,7 @@ impl Study {
         let n = runs as f64;
         cost.examined /= n;
         cost.blocks /= n;
+        cost.bytes /= n;
         cost.cells /= n;
         cost.results /= n;
         cost.reads /= n;
@@ -529,8 +622,10 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     let mut results: Vec<(usize, usize, Cost)> = Vec::new();
     for (d, design) in DESIGNS.iter().enumerate() {
         let runs = if d == 1 { cfg.full_scans } else { cfg.queries };
-        let c = study.measure(d, runs, |i| Some(users[i]), MONTH, by_user)?;
-        results.push((0, d, c));
+        if d != CHECKED && d != REGEX {
+            let c = study.measure(d, runs, |i| Some(users[i]), MONTH, by_user)?;
+            results.push((0, d, c));
+        }
         let c = study.measure(d, cfg.full_scans, |_| None, (ONE_DATE, ONE_DATE), on_date)?;
         results.push((1, d, c));
         eprintln!("pushdown: design {} measured", design.0);
@@ -539,16 +634,22 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     study.engine.close();
 
     const QUERIES: [&str; 2] = ["one user, one month", "one date, any user"];
-    const HOW: [[&str; 3]; 2] = [
+    const HOW: [[&str; 6]; 2] = [
         [
             "range scan `user+month` + 4 SCVFs",
             "full scan + 7 SCVFs",
             "index range scan + 1 get per hit (4 SCVFs in the get)",
+            "a's range scan",
+            "a's range scan",
+            "a's range scan",
         ],
         [
             "FuzzyRowFilter `??????date??????` + 4 SCVFs",
             "full scan + 5 SCVFs",
             "FuzzyRowFilter on the index + 1 get per hit",
+            "index range scan `date` + 4 SCVFs on the copies",
+            "d's scan + 1 get per hit (the app's check)",
+            "RowFilter `^[0-9]{6}date[0-9]{6}$` + 4 SCVFs",
         ],
     ];
     let mut t = MdTable::new(&[
@@ -558,6 +659,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         ">files found",
         ">rows examined",
         ">blocks touched",
+        ">KiB of blocks",
         ">cells returned",
         ">p50 µs",
     ]);
@@ -569,46 +671,66 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
             sig(c.results, 3),
             thousands(c.examined.round() as u64),
             sig(c.blocks, 3),
+            sig(c.bytes / 1024.0, 3),
             sig(c.cells, 3),
             sig(c.p50_us, 3),
         ]);
     }
     report.text(
-        "### Queries (per query; blocks touched = block-cache hits + data blocks read from files)",
+        "### Queries (per query; blocks touched = block-cache hits + data blocks read from files; \
+         KiB of blocks = their decoded bytes, what a cold read would fetch before compression)",
     );
     report.table(&t);
 
-    let mut t = MdTable::new(&["design", "key", "tables", ">load s", ">MiB on disk"]);
+    let mut t = MdTable::new(&[
+        "design",
+        "key",
+        "tables",
+        ">puts per file",
+        ">load s",
+        ">MiB written",
+        ">MiB on disk",
+    ]);
     let mib = |b: u64| sig(b as f64 / (1 << 20) as f64, 3);
-    let (a, b, c) = (loads[0], loads[1], loads[2]);
-    for (d, tables, secs, bytes) in [
-        (0, "files", a.0, a.1),
-        (1, "files_by_id", b.0, b.1),
-        (2, "files_by_id + files_idx", b.0 + c.0, b.1 + c.1),
+    let sum = |x: &[usize]| Load {
+        secs: x.iter().map(|&i| loads[i].secs).sum(),
+        written: x.iter().map(|&i| loads[i].written).sum(),
+        on_disk: x.iter().map(|&i| loads[i].on_disk).sum(),
+    };
+    for (d, tables, parts) in [
+        (0, "files", &[0][..]),
+        (1, "files_by_id", &[1][..]),
+        (2, "files_by_id + files_idx", &[1, 2][..]),
+        (3, "files + files_by_date", &[0, 3][..]),
     ] {
+        let l = sum(parts);
         t.row(vec![
             DESIGNS[d].0.into(),
             DESIGNS[d].1.into(),
             tables.into(),
-            sig(secs, 3),
-            mib(bytes),
+            parts.len().to_string(),
+            sig(l.secs, 3),
+            mib(l.written),
+            mib(l.on_disk),
         ]);
     }
     report.text(&format!(
-        "### Writing the {} files (batches of 1000 puts, then a flush)",
+        "### Writing the {} files (batches of 1000 puts, then a flush; written = WAL + flush; \
+         on disk after a major compaction; e writes as d)",
         thousands(files.len() as u64)
     ));
     report.table(&t);
 
-    let mut csv = String::from("query,design,runs,rows_examined,blocks_touched,cells_returned,files_found,reads_issued,p50_us\n");
+    let mut csv = String::from("query,design,runs,rows_examined,blocks_touched,block_bytes,cells_returned,files_found,reads_issued,p50_us\n");
     for (q, d, c) in &results {
         csv.push_str(&format!(
-            "\"{}\",\"{}\",{},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1}\n",
+            "\"{}\",\"{}\",{},{:.1},{:.1},{:.0},{:.1},{:.1},{:.1},{:.1}\n",
             QUERIES[*q],
             DESIGNS[*d].0,
             c.runs,
             c.examined,
             c.blocks,
+            c.bytes,
             c.cells,
             c.results,
             c.reads,
@@ -632,7 +754,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
                 "rows",
                 (|c: &Cost| c.examined) as fn(&Cost) -> f64,
             ),
-            ("blocks touched", "blocks", |c: &Cost| c.blocks),
+            ("KiB of blocks touched", "KiB", |c: &Cost| c.bytes / 1024.0),
             ("latency p50", "µs", |c: &Cost| c.p50_us),
         ] {
             panels.push(BarPanel {
