@@ -6,5 +6,5 @@
 pub mod service;
 pub mod structs;
 
-pub use service::{arguments, throws, Call, Exception, Throws};
+pub use service::{arguments, throws, Call, Exception, Method, Throws, RESULT_SUCCESS};
 pub use structs::*;

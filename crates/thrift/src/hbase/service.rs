@@ -69,6 +69,18 @@ impl Throws {
     }
 }
 
+/// The field id of a method's result struct that holds its return value (the exceptions it
+/// declares take [`Exception::id`]).
+pub const RESULT_SUCCESS: i16 = 0;
+
+/// A method's argument struct: which method it calls and what that method declares.
+pub trait Method: crate::ThriftStruct {
+    /// The method's name.
+    const METHOD: &'static str;
+    /// The exceptions the method declares.
+    const THROWS: Throws;
+}
+
 /// Declares the service: per method `"name" => Variant(ArgsStruct) throws(...) { fields }`,
 /// fields as in [`thrift_struct!`](crate::thrift_struct).
 #[macro_export]
@@ -88,11 +100,9 @@ macro_rules! hbase_service {
                 pub struct $args = method $method { $($fields)* }
             }
 
-            impl $args {
-                /// The method's name.
-                pub const METHOD: &'static str = $method;
-                /// The exceptions the method declares.
-                pub const THROWS: Throws = Throws::of(&[$(Exception::$exc),*]);
+            impl Method for $args {
+                const METHOD: &'static str = $method;
+                const THROWS: Throws = Throws::of(&[$(Exception::$exc),*]);
             }
         )*
 
@@ -116,7 +126,7 @@ macro_rules! hbase_service {
             /// The exceptions the method declares.
             pub fn throws(&self) -> Throws {
                 match self {
-                    $( Call::$variant(_) => $args::THROWS, )*
+                    $( Call::$variant(_) => <$args as Method>::THROWS, )*
                 }
             }
 
@@ -156,7 +166,7 @@ macro_rules! hbase_service {
         /// have.
         pub fn throws(name: &str) -> Option<Throws> {
             Some(match name {
-                $( $method => $args::THROWS, )*
+                $( $method => <$args as Method>::THROWS, )*
                 _ => return None,
             })
         }

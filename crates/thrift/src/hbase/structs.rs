@@ -161,3 +161,14 @@ thrift_struct! {
         6: nsName as ns_name: optional String,
     }
 }
+
+thrift_struct! {
+    /// Thrift's own `TApplicationException` (not in `Hbase.thrift`): the body of an
+    /// `Exception` message, for an unknown method or an undeclared failure.
+    pub struct TApplicationException = struct "TApplicationException" {
+        1: message as message: default String = String::new(),
+        /// Thrift's `type` (a Rust keyword): 1 UNKNOWN_METHOD, 6 INTERNAL_ERROR,
+        /// 7 PROTOCOL_ERROR, …
+        2: kind as kind: default i32 = 0,
+    }
+}
