@@ -13,7 +13,8 @@ mod writes;
 pub use scanners::Scanners;
 
 use crate::thrift::hbase::{
-    AlreadyExists, Call, Exception, IOError, IllegalArgument, Throws, RESULT_SUCCESS,
+    thrift_server_type, AlreadyExists, Call, Exception, IOError, IllegalArgument, Throws,
+    RESULT_SUCCESS,
 };
 use crate::thrift::{TStruct, TValue, ThriftValue};
 use admin::{Compaction, TableState};
@@ -175,8 +176,7 @@ impl Handler {
             Call::GetTableRegions(a) => self.get_table_regions(&a.table_name),
             Call::CreateTable(a) => self.create_table(&a.table_name, &a.column_families),
             Call::DeleteTable(a) => self.delete_table(&a.table_name),
-            // TThriftServerType.ONE
-            Call::GetThriftServerType(_) => Ok(Some(TValue::I32(1))),
+            Call::GetThriftServerType(_) => Ok(Some(TValue::I32(thrift_server_type::ONE))),
             Call::GetClusterId(_) => return None,
             Call::GetRegionInfo(a) => self.get_region_info(&a.row),
             Call::Get(a) => self.get_cells(&CellsRequest {

@@ -142,6 +142,14 @@ thrift_struct! {
     }
 }
 
+/// `enum TThriftServerType`: what `getThriftServerType` answers.
+pub mod thrift_server_type {
+    /// `ONE`: the Thrift1 `Hbase` service (ferrobase's).
+    pub const ONE: i32 = 1;
+    /// `TWO`: HBase's Thrift2 `THBaseService`.
+    pub const TWO: i32 = 2;
+}
+
 /// `enum TPermissionScope`.
 pub mod permission_scope {
     /// `TABLE`: `tableName` names the table.
