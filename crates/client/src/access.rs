@@ -1,9 +1,9 @@
 //! Grants through a connection (HBase's `grant`, `revoke`, `user_permission`): embedded, on the
 //! data directory's `hbase:acl`; remote, through the gateway, which checks the caller.
 
-use crate::{Actions, Connection, Result, Scope, UserPermission};
+use crate::{Actions, ClientError, Connection, Result, Scope, UserPermission};
 use ferrobase_gateway::access::AclStore;
-use ferrobase_gateway::thrift::TValue;
+use ferrobase_thrift::ThriftValue;
 
 impl Connection {
     /// Gives `user` exactly `actions` at `scope` (HBase's `grant`: what the user had there is
@@ -79,17 +79,12 @@ impl Connection {
                 .collect()),
             Connection::Remote(r) => {
                 let target = scope.map(|s| scope_parts(s).0).unwrap_or_default();
-                let answer = r.admin_call("user_permission", &target, b"", &[])?;
-                let Some(TValue::List(_, lines)) = answer else {
+                let Some(answer) = r.admin_call("user_permission", &target, b"", &[])? else {
                     return Ok(Vec::new());
                 };
-                Ok(lines
-                    .iter()
-                    .filter_map(|l| match l {
-                        TValue::Binary(b) => parse_permission(&String::from_utf8_lossy(b)),
-                        _ => None,
-                    })
-                    .collect())
+                let lines = Vec::<String>::from_value(answer)
+                    .map_err(|e| ClientError::Transport(format!("user_permission: {e}")))?;
+                Ok(lines.iter().filter_map(|l| parse_permission(l)).collect())
             }
         }
     }

@@ -7,10 +7,23 @@ use ferrobase_engine::{
     Cell, CellType, ColumnFamilyDescriptor, Delete, Get, Put, RowResult, Scan, TableDescriptor,
     LATEST_TIMESTAMP,
 };
-use ferrobase_gateway::thrift::{
-    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
-};
 use ferrobase_gateway::tls::{ClientWire, TlsClient, Wire};
+use ferrobase_thrift::hbase::service::{
+    AppendArgs, AtomicIncrementArgs, CheckAndPutArgs, CompactArgs, CreateTableArgs, DeleteAllArgs,
+    DeleteAllRowArgs, DeleteAllRowTsArgs, DeleteAllTsArgs, DeleteTableArgs, DisableTableArgs,
+    EnableTableArgs, FerrobaseAdminArgs, GetColumnDescriptorsArgs, GetRowWithColumnsArgs,
+    GetRowWithColumnsTsArgs, GetTableNamesArgs, GetTableRegionsArgs, GetVerArgs, GetVerTsArgs,
+    GrantArgs, IsTableEnabledArgs, MajorCompactArgs, MutateRowsArgs, MutateRowsTsArgs, RevokeArgs,
+    ScannerCloseArgs, ScannerGetListArgs, ScannerOpenWithScanArgs,
+};
+use ferrobase_thrift::hbase::{
+    permission_scope, AlreadyExists, BatchMutation, ColumnDescriptor, Exception, IOError,
+    IllegalArgument, Method, Mutation, TAccessControlEntity, TAppend, TApplicationException, TCell,
+    TRegionInfo, TRowResult, TScan, RESULT_SUCCESS,
+};
+use ferrobase_thrift::{
+    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TValue, ThriftStruct, ThriftValue,
+};
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -61,18 +74,6 @@ fn transport(e: impl std::fmt::Display) -> ClientError {
     ClientError::Transport(e.to_string())
 }
 
-fn bin(b: impl Into<Vec<u8>>) -> TValue {
-    TValue::Binary(b.into())
-}
-
-fn text(s: &str) -> TValue {
-    TValue::string(s)
-}
-
-fn no_attrs() -> TValue {
-    TValue::Map(TType::Binary, TType::Binary, Vec::new())
-}
-
 fn column(family: &[u8], qualifier: Option<&[u8]>) -> Vec<u8> {
     let mut c = family.to_vec();
     if let Some(q) = qualifier {
@@ -82,17 +83,17 @@ fn column(family: &[u8], qualifier: Option<&[u8]>) -> Vec<u8> {
     c
 }
 
-fn columns_of(sel: &ferrobase_engine::client::ColumnSelection) -> TValue {
+fn columns_of(sel: &ferrobase_engine::client::ColumnSelection) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for (f, qs) in sel {
         if qs.is_empty() {
-            out.push(bin(column(f, None)));
+            out.push(column(f, None));
         }
         for q in qs {
-            out.push(bin(column(f, Some(q))));
+            out.push(column(f, Some(q)));
         }
     }
-    TValue::List(TType::Binary, out)
+    out
 }
 
 /// The exclusive upper bound of a time range as Thrift1's `*Ts` calls and `TScan.timestamp`
@@ -117,61 +118,53 @@ const RAW_UNSUPPORTED: &str = "RAW => true is not expressible through HBase's Th
     TScan and get calls carry no raw flag, so delete markers and the cells they mask cannot be \
     read); use an embedded shell (--data DIR) or HBase's own shell";
 
-/// Parses a `TRowResult` into a row with cells sorted by column.
-fn row_result(v: &TValue) -> Option<RowResult> {
-    let TValue::Struct(s) = v else { return None };
-    let Some(TValue::Binary(row)) = s.get(1) else {
-        return None;
-    };
+/// The return value of method `name`, as its declared type.
+fn reply<T: ThriftValue>(name: &str, v: Option<TValue>) -> Result<T> {
+    let v = v.ok_or_else(|| transport(format!("the reply to {name} has no result")))?;
+    T::from_value(v).map_err(|e| transport(format!("the reply to {name}: {e}")))
+}
+
+/// A `TRowResult` as a row with cells sorted by column.
+fn row_result(r: TRowResult) -> RowResult {
     // One buffer for the row, shared by the result and each of its cells.
-    let row = ferrobase_engine::Bytes::copy_from_slice(row);
+    let row = ferrobase_engine::Bytes::from(r.row);
     let mut cells = Vec::new();
-    let mut push = |name: &[u8], cell: &TStruct| {
+    let mut push = |name: &[u8], cell: TCell| {
         let (family, qualifier) = match name.iter().position(|&b| b == b':') {
             Some(i) => (name[..i].to_vec(), name[i + 1..].to_vec()),
             None => (name.to_vec(), Vec::new()),
-        };
-        let value = match cell.get(1) {
-            Some(TValue::Binary(b)) => b.clone(),
-            _ => Vec::new(),
-        };
-        let timestamp = match cell.get(2) {
-            Some(TValue::I64(t)) => *t,
-            _ => 0,
         };
         cells.push(Cell::new(
             row.clone(),
             family,
             qualifier,
-            timestamp,
+            cell.timestamp,
             CellType::Put,
-            value,
+            cell.value,
         ));
     };
-    if let Some(TValue::Map(_, _, entries)) = s.get(2) {
-        for (k, v) in entries {
-            if let (TValue::Binary(name), TValue::Struct(cell)) = (k, v) {
-                push(name, cell);
-            }
-        }
+    for (name, cell) in r.columns.unwrap_or_default() {
+        push(&name, cell);
     }
-    if let Some(TValue::List(_, cols)) = s.get(3) {
-        for c in cols {
-            if let TValue::Struct(tc) = c {
-                if let (Some(TValue::Binary(name)), Some(TValue::Struct(cell))) =
-                    (tc.get(1), tc.get(2))
-                {
-                    push(name, cell);
-                }
-            }
-        }
+    for c in r.sorted_columns.unwrap_or_default() {
+        push(&c.column_name, c.cell);
     }
     cells.sort_by(|a, b| {
         (a.family(), a.qualifier())
             .cmp(&(b.family(), b.qualifier()))
             .then(b.timestamp().cmp(&a.timestamp()))
     });
-    Some(RowResult::new(row, cells))
+    RowResult::new(row, cells)
+}
+
+/// The message of a declared exception `e` (its struct) in a result.
+fn exception_message(e: Exception, v: TValue) -> String {
+    let message = match e {
+        Exception::IOError => IOError::from_value(v).map(|e| e.message),
+        Exception::IllegalArgument => IllegalArgument::from_value(v).map(|e| e.message),
+        Exception::AlreadyExists => AlreadyExists::from_value(v).map(|e| e.message),
+    };
+    message.unwrap_or_default()
 }
 
 /// The host part of `host:port` (`[v6]:port` too), the name the server's certificate must carry.
@@ -233,8 +226,10 @@ impl Remote {
         &self.addr
     }
 
-    /// Calls `name` and returns its success value (None for void), or its exception.
-    fn call(&self, name: &str, args: TStruct) -> Result<Option<TValue>> {
+    /// Calls the method of `args` and returns its success value (None for void), or its
+    /// exception.
+    fn call<A: Method>(&self, args: &A) -> Result<Option<TValue>> {
+        let name = A::METHOD;
         let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
         g.1 = g.1.wrapping_add(1);
         let seq_id = g.1;
@@ -247,7 +242,7 @@ impl Remote {
                 seq_id,
             },
         );
-        Binary.write_struct(&mut msg, &args);
+        Binary.write_struct(&mut msg, &args.to_struct());
         if self.framed {
             let len = (msg.len() as u32).to_be_bytes();
             msg.splice(0..0, len);
@@ -270,22 +265,33 @@ impl Remote {
             )));
         }
         if h.kind == MessageType::Exception {
-            let msg = match body.get(1) {
-                Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
-                _ => "application exception".into(),
-            };
-            return Err(ClientError::Transport(msg));
+            let msg = TApplicationException::from_struct(body)
+                .map(|e| e.message)
+                .unwrap_or_default();
+            return Err(ClientError::Transport(if msg.is_empty() {
+                "application exception".into()
+            } else {
+                msg
+            }));
         }
-        for (id, kind) in [(1, "IOError"), (2, "IllegalArgument"), (3, "AlreadyExists")] {
-            if let Some(TValue::Struct(e)) = body.get(id) {
-                let message = match e.get(1) {
-                    Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
-                    _ => String::new(),
-                };
-                return Err(ClientError::Remote { kind, message });
+        let mut success = None;
+        for (id, v) in body.fields {
+            if id == RESULT_SUCCESS {
+                success = Some(v);
+                continue;
+            }
+            for (e, kind) in [
+                (Exception::IOError, "IOError"),
+                (Exception::IllegalArgument, "IllegalArgument"),
+                (Exception::AlreadyExists, "AlreadyExists"),
+            ] {
+                if id == e.id() {
+                    let message = exception_message(e, v);
+                    return Err(ClientError::Remote { kind, message });
+                }
             }
         }
-        Ok(body.get(0).cloned())
+        Ok(success)
     }
 
     /// True when the gateway is ferrobase's: it answers `ferrobaseAdmin` (here an unknown op,
@@ -341,35 +347,29 @@ impl Remote {
                 )));
             }
         }
-        let fams = desc
+
+        let column_families = desc
             .families
             .iter()
-            .map(|f| {
-                TValue::Struct(
-                    TStruct::new()
-                        .with(1, bin(column(&f.name, Some(b""))))
-                        .with(2, TValue::I32(f.max_versions as i32))
-                        .with(3, text(f.compression.name()))
-                        .with(4, TValue::Bool(f.in_memory))
-                        .with(5, text(f.bloom_filter.name()))
-                        .with(8, TValue::Bool(f.block_cache))
-                        .with(
-                            9,
-                            TValue::I32(if f.ttl_seconds >= FOREVER {
-                                -1
-                            } else {
-                                f.ttl_seconds as i32
-                            }),
-                        ),
-                )
+            .map(|f| ColumnDescriptor {
+                name: column(&f.name, Some(b"")),
+                max_versions: f.max_versions as i32,
+                compression: f.compression.name().to_string(),
+                in_memory: f.in_memory,
+                bloom_filter_type: f.bloom_filter.name().to_string(),
+                block_cache_enabled: f.block_cache,
+                time_to_live: if f.ttl_seconds >= FOREVER {
+                    -1
+                } else {
+                    f.ttl_seconds as i32
+                },
+                ..ColumnDescriptor::default()
             })
             .collect();
-        self.call(
-            "createTable",
-            TStruct::new()
-                .with(1, text(&desc.name.to_string()))
-                .with(2, TValue::List(TType::Struct, fams)),
-        )?;
+        self.call(&CreateTableArgs {
+            table_name: desc.name.to_string().into_bytes(),
+            column_families,
+        })?;
         let table = desc.name.to_string();
         if !table_attrs.is_empty() {
             self.admin_ext("set_table_attributes", &table, b"", &table_attrs)?;
@@ -383,50 +383,29 @@ impl Remote {
     }
 
     pub(crate) fn table_names(&self) -> Result<Vec<String>> {
-        match self.call("getTableNames", TStruct::new())? {
-            Some(TValue::List(_, items)) => Ok(items
-                .iter()
-                .filter_map(|v| match v {
-                    TValue::Binary(b) => Some(String::from_utf8_lossy(b).into_owned()),
-                    _ => None,
-                })
-                .collect()),
-            _ => Ok(Vec::new()),
-        }
+        reply("getTableNames", self.call(&GetTableNamesArgs {})?)
     }
 
     pub(crate) fn column_descriptors(&self, table: &str) -> Result<Vec<ColumnFamilyDescriptor>> {
-        let Some(TValue::Map(_, _, entries)) =
-            self.call("getColumnDescriptors", TStruct::new().with(1, text(table)))?
-        else {
-            return Ok(Vec::new());
+        let args = GetColumnDescriptorsArgs {
+            table_name: table.as_bytes().to_vec(),
         };
+        let entries: Vec<(Vec<u8>, ColumnDescriptor)> =
+            reply("getColumnDescriptors", self.call(&args)?)?;
         let mut out = Vec::new();
-        for (_, v) in entries {
-            let TValue::Struct(s) = v else { continue };
-            let Some(TValue::Binary(name)) = s.get(1) else {
-                continue;
-            };
-            let name = name.strip_suffix(b":").unwrap_or(name);
+        for (_, d) in entries {
+            let name = d.name.strip_suffix(b":").unwrap_or(&d.name);
             let mut f = ColumnFamilyDescriptor::new(name);
-            if let Some(TValue::I32(v)) = s.get(2) {
-                f.max_versions = (*v).max(1) as u32;
-            }
-            if let Some(TValue::Binary(c)) = s.get(3) {
-                let _ = f.set_attribute("COMPRESSION", &String::from_utf8_lossy(c));
-            }
-            if let Some(TValue::Bool(b)) = s.get(4) {
-                f.in_memory = *b;
-            }
-            if let Some(TValue::Binary(c)) = s.get(5) {
-                let _ = f.set_attribute("BLOOMFILTER", &String::from_utf8_lossy(c));
-            }
-            if let Some(TValue::Bool(b)) = s.get(8) {
-                f.block_cache = *b;
-            }
-            if let Some(TValue::I32(t)) = s.get(9) {
-                f.ttl_seconds = if *t <= 0 { FOREVER } else { i64::from(*t) };
-            }
+            f.max_versions = d.max_versions.max(1) as u32;
+            let _ = f.set_attribute("COMPRESSION", &d.compression);
+            f.in_memory = d.in_memory;
+            let _ = f.set_attribute("BLOOMFILTER", &d.bloom_filter_type);
+            f.block_cache = d.block_cache_enabled;
+            f.ttl_seconds = if d.time_to_live <= 0 {
+                FOREVER
+            } else {
+                i64::from(d.time_to_live)
+            };
             out.push(f);
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -434,34 +413,40 @@ impl Remote {
     }
 
     pub(crate) fn is_enabled(&self, table: &str) -> Result<bool> {
-        Ok(matches!(
-            self.call("isTableEnabled", TStruct::new().with(1, text(table)))?,
-            Some(TValue::Bool(true))
-        ))
+        let args = IsTableEnabledArgs {
+            table_name: table.as_bytes().to_vec(),
+        };
+        reply("isTableEnabled", self.call(&args)?)
     }
 
     pub(crate) fn set_enabled(&self, table: &str, enabled: bool) -> Result<()> {
-        self.call(
-            if enabled {
-                "enableTable"
-            } else {
-                "disableTable"
-            },
-            TStruct::new().with(1, text(table)),
-        )?;
+        let table_name = table.as_bytes().to_vec();
+        if enabled {
+            self.call(&EnableTableArgs { table_name })?;
+        } else {
+            self.call(&DisableTableArgs { table_name })?;
+        }
         Ok(())
     }
 
     pub(crate) fn delete_table(&self, table: &str) -> Result<()> {
-        self.call("deleteTable", TStruct::new().with(1, text(table)))?;
+        self.call(&DeleteTableArgs {
+            table_name: table.as_bytes().to_vec(),
+        })?;
         Ok(())
     }
 
     pub(crate) fn compact(&self, table: &str, major: bool) -> Result<()> {
-        self.call(
-            if major { "majorCompact" } else { "compact" },
-            TStruct::new().with(1, text(table)),
-        )?;
+        let table_name_or_region_name = table.as_bytes().to_vec();
+        if major {
+            self.call(&MajorCompactArgs {
+                table_name_or_region_name,
+            })?;
+        } else {
+            self.call(&CompactArgs {
+                table_name_or_region_name,
+            })?;
+        }
         Ok(())
     }
 
@@ -484,13 +469,16 @@ impl Remote {
         key: &[u8],
         attrs: &[(String, String)],
     ) -> Result<Option<TValue>> {
-        let map = attrs.iter().map(|(k, v)| (text(k), text(v))).collect();
-        let args = TStruct::new()
-            .with(1, text(op))
-            .with(2, text(table))
-            .with(3, bin(key.to_vec()))
-            .with(4, TValue::Map(TType::Binary, TType::Binary, map));
-        match self.call("ferrobaseAdmin", args) {
+        let args = FerrobaseAdminArgs {
+            operation: op.to_string(),
+            table_name: table.as_bytes().to_vec(),
+            key: key.to_vec(),
+            attributes: attrs
+                .iter()
+                .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
+                .collect(),
+        };
+        match self.call(&args) {
             Err(ClientError::Transport(m)) if m.contains("Invalid method name") => {
                 Err(ClientError::Unsupported(format!(
                 "{op} is not available through HBase's Thrift1 API (this gateway is not ferrobase)"
@@ -510,109 +498,105 @@ impl Remote {
         name: &str,
         actions: &str,
     ) -> Result<()> {
-        let mut e = TStruct::new()
-            .with(1, text(user))
-            .with(2, TValue::I32(scope))
-            .with(4, text(actions));
-        e = if scope == 0 {
-            e.with(5, text(name))
-        } else {
-            e.with(6, text(name))
+        let table = scope == permission_scope::TABLE;
+        let info = TAccessControlEntity {
+            username: user.to_string(),
+            scope,
+            actions: actions.to_string(),
+            table_name: table.then(|| name.as_bytes().to_vec()),
+            ns_name: (!table).then(|| name.to_string()),
         };
-        let method = if grant { "grant" } else { "revoke" };
-        self.call(method, TStruct::new().with(1, TValue::Struct(e)))
-            .map(|_| ())
+        if grant {
+            self.call(&GrantArgs { info })?;
+        } else {
+            self.call(&RevokeArgs { info })?;
+        }
+        Ok(())
     }
 
     pub(crate) fn regions(&self, table: &str) -> Result<Vec<RegionInfo>> {
-        let Some(TValue::List(_, items)) =
-            self.call("getTableRegions", TStruct::new().with(1, text(table)))?
-        else {
-            return Ok(Vec::new());
+        let args = GetTableRegionsArgs {
+            table_name: table.as_bytes().to_vec(),
         };
-        Ok(items
-            .iter()
-            .filter_map(|v| match v {
-                TValue::Struct(s) => Some(RegionInfo {
-                    id: match s.get(3) {
-                        Some(TValue::I64(i)) => *i as u64,
-                        _ => 0,
-                    },
-                    start: match s.get(1) {
-                        Some(TValue::Binary(b)) => b.clone(),
-                        _ => Vec::new(),
-                    },
-                    end: match s.get(2) {
-                        Some(TValue::Binary(b)) => b.clone(),
-                        _ => Vec::new(),
-                    },
-                    memstore_bytes: 0,
-                    file_bytes: 0,
-                    file_count: 0,
-                }),
-                _ => None,
+        let infos: Vec<TRegionInfo> = reply("getTableRegions", self.call(&args)?)?;
+        Ok(infos
+            .into_iter()
+            .map(|r| RegionInfo {
+                id: r.id as u64,
+                start: r.start_key,
+                end: r.end_key,
+                memstore_bytes: 0,
+                file_bytes: 0,
+                file_count: 0,
             })
             .collect())
     }
 
-    fn mutation(is_delete: bool, col: Vec<u8>, value: Vec<u8>, wal: bool) -> TValue {
-        TValue::Struct(
-            TStruct::new()
-                .with(1, TValue::Bool(is_delete))
-                .with(2, bin(col))
-                .with(3, bin(value))
-                .with(4, TValue::Bool(wal)),
-        )
+    fn mutation(column: Vec<u8>, value: Vec<u8>, wal: bool) -> Mutation {
+        Mutation {
+            is_delete: false,
+            column,
+            value,
+            write_to_wal: wal,
+        }
     }
 
     pub(crate) fn put_all(&self, table: &str, puts: Vec<Put>) -> Result<()> {
         // One mutateRowsTs per distinct timestamp (Thrift1 mutations carry no timestamp).
-        let mut by_ts: std::collections::BTreeMap<i64, Vec<TValue>> = Default::default();
+        let mut by_ts: std::collections::BTreeMap<i64, Vec<BatchMutation>> = Default::default();
         for p in puts {
             let wal = p.durability != ferrobase_engine::Durability::SkipWal;
-            let mut per_ts: std::collections::BTreeMap<i64, Vec<TValue>> = Default::default();
+            let mut per_ts: std::collections::BTreeMap<i64, Vec<Mutation>> = Default::default();
             for c in p.cells {
                 per_ts.entry(c.timestamp).or_default().push(Self::mutation(
-                    false,
                     column(&c.family, Some(&c.qualifier)),
                     c.value,
                     wal,
                 ));
             }
-            for (ts, muts) in per_ts {
-                by_ts.entry(ts).or_default().push(TValue::Struct(
-                    TStruct::new()
-                        .with(1, bin(p.row.clone()))
-                        .with(2, TValue::List(TType::Struct, muts)),
-                ));
+            for (ts, mutations) in per_ts {
+                by_ts.entry(ts).or_default().push(BatchMutation {
+                    row: p.row.clone(),
+                    mutations,
+                });
             }
         }
-        for (ts, batches) in by_ts {
-            let args = TStruct::new()
-                .with(1, text(table))
-                .with(2, TValue::List(TType::Struct, batches));
+        for (ts, row_batches) in by_ts {
+            let table_name = table.as_bytes().to_vec();
             if ts == LATEST_TIMESTAMP {
-                self.call("mutateRows", args.with(3, no_attrs()))?;
+                self.call(&MutateRowsArgs {
+                    table_name,
+                    row_batches,
+                    attributes: Vec::new(),
+                })?;
             } else {
-                self.call(
-                    "mutateRowsTs",
-                    args.with(3, TValue::I64(ts)).with(4, no_attrs()),
-                )?;
+                self.call(&MutateRowsTsArgs {
+                    table_name,
+                    row_batches,
+                    timestamp: ts,
+                    attributes: Vec::new(),
+                })?;
             }
         }
         Ok(())
     }
 
     pub(crate) fn delete(&self, table: &str, d: Delete) -> Result<()> {
+        let table_name = table.as_bytes().to_vec();
         if d.cells.is_empty() {
-            let args = TStruct::new().with(1, text(table)).with(2, bin(d.row));
             if d.timestamp == LATEST_TIMESTAMP {
-                self.call("deleteAllRow", args.with(3, no_attrs()))?;
+                self.call(&DeleteAllRowArgs {
+                    table_name,
+                    row: d.row,
+                    attributes: Vec::new(),
+                })?;
             } else {
-                self.call(
-                    "deleteAllRowTs",
-                    args.with(3, TValue::I64(d.timestamp)).with(4, no_attrs()),
-                )?;
+                self.call(&DeleteAllRowTsArgs {
+                    table_name,
+                    row: d.row,
+                    timestamp: d.timestamp,
+                    attributes: Vec::new(),
+                })?;
             }
             return Ok(());
         }
@@ -627,23 +611,27 @@ impl Remote {
                     )))
                 }
             };
-            let args = TStruct::new()
-                .with(1, text(table))
-                .with(2, bin(d.row.clone()))
-                .with(3, bin(col));
             if c.timestamp == LATEST_TIMESTAMP {
-                self.call("deleteAll", args.with(4, no_attrs()))?;
+                self.call(&DeleteAllArgs {
+                    table_name: table_name.clone(),
+                    row: d.row.clone(),
+                    column: col,
+                    attributes: Vec::new(),
+                })?;
             } else {
-                self.call(
-                    "deleteAllTs",
-                    args.with(4, TValue::I64(c.timestamp)).with(5, no_attrs()),
-                )?;
+                self.call(&DeleteAllTsArgs {
+                    table_name: table_name.clone(),
+                    row: d.row.clone(),
+                    column: col,
+                    timestamp: c.timestamp,
+                    attributes: Vec::new(),
+                })?;
             }
         }
         Ok(())
     }
 
-    fn scan_struct(scan: &Scan, filter: Option<&[u8]>) -> Result<TStruct> {
+    fn scan_struct(scan: &Scan, filter: Option<&[u8]>) -> Result<TScan> {
         if scan.filter.is_some() {
             return Err(ClientError::Unsupported(
                 "over Thrift, give filters as filter-language strings".into(),
@@ -668,7 +656,7 @@ impl Remote {
                 scan.max_versions
             )));
         }
-        let mut s = TStruct::new();
+        let mut s = TScan::default();
         if !scan.start_row.is_empty() {
             let mut start = scan.start_row.clone();
             if !scan.start_inclusive {
@@ -680,28 +668,22 @@ impl Remote {
                 }
                 start.push(0);
             }
-            s = s.with(1, bin(start));
+            s.start_row = Some(start);
         }
         if !scan.stop_row.is_empty() {
             let mut stop = scan.stop_row.clone();
             if scan.stop_inclusive && !scan.reversed {
                 stop.push(0);
             }
-            s = s.with(2, bin(stop));
+            s.stop_row = Some(stop);
         }
-        if let Some(ts) = time_bound(&scan.time_range) {
-            s = s.with(3, TValue::I64(ts));
-        }
+        s.timestamp = time_bound(&scan.time_range);
         if !scan.columns.is_empty() {
-            s = s.with(4, columns_of(&scan.columns));
+            s.columns = Some(columns_of(&scan.columns));
         }
-        s = s.with(5, TValue::I32(scan.caching.min(i32::MAX as usize) as i32));
-        if let Some(f) = filter {
-            s = s.with(6, bin(f.to_vec()));
-        }
-        if let Some(b) = scan.batch {
-            s = s.with(7, TValue::I32(b.min(i32::MAX as usize) as i32));
-        }
+        s.caching = Some(scan.caching.min(i32::MAX as usize) as i32);
+        s.filter_string = filter.map(<[u8]>::to_vec);
+        s.batch_size = scan.batch.map(|b| b.min(i32::MAX as usize) as i32);
         if scan.allow_partial_results && scan.max_result_size.is_some() {
             // Without partial results a maximum size means whole rows, which is what a
             // gateway returns; with them, Thrift1 has no field to carry the size.
@@ -710,7 +692,7 @@ impl Remote {
             ));
         }
         if scan.reversed {
-            s = s.with(9, TValue::Bool(true));
+            s.reversed = Some(true);
         }
         Ok(s)
     }
@@ -721,7 +703,6 @@ impl Remote {
         scan: &Scan,
         filter: Option<&[u8]>,
     ) -> Result<Scanner> {
-        let ts = Self::scan_struct(scan, filter)?;
         if let Some(name) = filter.and_then(crate::filter_language::extension_in) {
             if !self.is_ferrobase()? {
                 return Err(ClientError::Unsupported(format!(
@@ -730,16 +711,12 @@ impl Remote {
                 )));
             }
         }
-        let id = match self.call(
-            "scannerOpenWithScan",
-            TStruct::new()
-                .with(1, text(table))
-                .with(2, TValue::Struct(ts))
-                .with(3, no_attrs()),
-        )? {
-            Some(TValue::I32(id)) => id,
-            other => return Err(transport(format!("unexpected scanner id {other:?}"))),
+        let args = ScannerOpenWithScanArgs {
+            table_name: table.as_bytes().to_vec(),
+            scan: Self::scan_struct(scan, filter)?,
+            attributes: Vec::new(),
         };
+        let id: i32 = reply("scannerOpenWithScan", self.call(&args)?)?;
         Ok(Scanner::Remote(Box::new(RemoteScanner {
             remote: self.clone(),
             id,
@@ -760,6 +737,7 @@ impl Remote {
             return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
         }
         let empty = || RowResult::new(get.row.clone(), Vec::new());
+        let table_name = table.as_bytes().to_vec();
         if get.max_versions > 1 {
             if filter.is_some() {
                 return Err(ClientError::Unsupported(
@@ -776,47 +754,44 @@ impl Remote {
                 None,
             )?;
             let ts = time_bound(&get.time_range);
+            let num_versions = get.max_versions as i32;
             let mut cells = Vec::new();
             for c in &newest.cells {
-                let col = column(c.family(), Some(c.qualifier()));
-                let args = TStruct::new()
-                    .with(1, text(table))
-                    .with(2, bin(get.row.clone()))
-                    .with(3, bin(col));
-                let reply = match ts {
-                    Some(ts) => self.call(
+                let table_name = table_name.clone();
+                let row = get.row.clone();
+                let column = column(c.family(), Some(c.qualifier()));
+                let versions: Vec<TCell> = match ts {
+                    Some(timestamp) => reply(
                         "getVerTs",
-                        args.with(4, TValue::I64(ts))
-                            .with(5, TValue::I32(get.max_versions as i32))
-                            .with(6, no_attrs()),
+                        self.call(&GetVerTsArgs {
+                            table_name,
+                            row,
+                            column,
+                            timestamp,
+                            num_versions,
+                            attributes: Vec::new(),
+                        })?,
                     )?,
-                    None => self.call(
+                    None => reply(
                         "getVer",
-                        args.with(4, TValue::I32(get.max_versions as i32))
-                            .with(5, no_attrs()),
+                        self.call(&GetVerArgs {
+                            table_name,
+                            row,
+                            column,
+                            num_versions,
+                            attributes: Vec::new(),
+                        })?,
                     )?,
                 };
-                if let Some(TValue::List(_, items)) = reply {
-                    for it in items {
-                        if let TValue::Struct(s) = it {
-                            cells.push(Cell::new(
-                                get.row.clone(),
-                                c.family_bytes(),
-                                c.qualifier_bytes(),
-                                match s.get(2) {
-                                    Some(TValue::I64(t)) => *t,
-                                    _ => 0,
-                                },
-                                CellType::Put,
-                                match s.get(1) {
-                                    Some(TValue::Binary(b)) => {
-                                        ferrobase_engine::Bytes::from(b.clone())
-                                    }
-                                    _ => ferrobase_engine::Bytes::new(),
-                                },
-                            ));
-                        }
-                    }
+                for v in versions {
+                    cells.push(Cell::new(
+                        get.row.clone(),
+                        c.family_bytes(),
+                        c.qualifier_bytes(),
+                        v.timestamp,
+                        CellType::Put,
+                        ferrobase_engine::Bytes::from(v.value),
+                    ));
                 }
             }
             return Ok(
@@ -826,22 +801,33 @@ impl Remote {
         }
         if filter.is_none() {
             // One round trip: getRowWithColumns(Ts).
-            let args = TStruct::new()
-                .with(1, text(table))
-                .with(2, bin(get.row.clone()))
-                .with(3, columns_of(&get.columns));
-            let reply = match time_bound(&get.time_range) {
-                Some(ts) => self.call(
+            let row = get.row.clone();
+            let columns = columns_of(&get.columns);
+            let rows: Vec<TRowResult> = match time_bound(&get.time_range) {
+                Some(timestamp) => reply(
                     "getRowWithColumnsTs",
-                    args.with(4, TValue::I64(ts)).with(5, no_attrs()),
+                    self.call(&GetRowWithColumnsTsArgs {
+                        table_name,
+                        row,
+                        columns,
+                        timestamp,
+                        attributes: Vec::new(),
+                    })?,
                 )?,
-                None => self.call("getRowWithColumns", args.with(4, no_attrs()))?,
+                None => reply(
+                    "getRowWithColumns",
+                    self.call(&GetRowWithColumnsArgs {
+                        table_name,
+                        row,
+                        columns,
+                        attributes: Vec::new(),
+                    })?,
+                )?,
             };
-            let row = match reply {
-                Some(TValue::List(_, items)) => items.first().and_then(row_result),
-                _ => None,
-            };
-            return Ok(row
+            return Ok(rows
+                .into_iter()
+                .next()
+                .map(row_result)
                 .and_then(|r| keep_from(r, get.time_range.min))
                 .unwrap_or_else(empty));
         }
@@ -867,15 +853,13 @@ impl Remote {
         qualifier: &[u8],
         amount: i64,
     ) -> Result<i64> {
-        let args = TStruct::new()
-            .with(1, text(table))
-            .with(2, bin(row.to_vec()))
-            .with(3, bin(column(family, Some(qualifier))))
-            .with(4, TValue::I64(amount));
-        match self.call("atomicIncrement", args)? {
-            Some(TValue::I64(v)) => Ok(v),
-            other => Err(transport(format!("unexpected increment reply {other:?}"))),
-        }
+        let args = AtomicIncrementArgs {
+            table_name: table.as_bytes().to_vec(),
+            row: row.to_vec(),
+            column: column(family, Some(qualifier)),
+            value: amount,
+        };
+        reply("atomicIncrement", self.call(&args)?)
     }
 
     pub(crate) fn check_and_put(
@@ -893,23 +877,15 @@ impl Remote {
             ));
         }
         let c = &put.cells[0];
-        let mput = Self::mutation(
-            false,
-            column(&c.family, Some(&c.qualifier)),
-            c.value.clone(),
-            true,
-        );
-        let mut args = TStruct::new()
-            .with(1, text(table))
-            .with(2, bin(row.to_vec()))
-            .with(3, bin(column(family, Some(qualifier))));
-        if let Some(v) = expected {
-            args = args.with(5, bin(v.to_vec()));
-        }
-        match self.call("checkAndPut", args.with(6, mput).with(7, no_attrs()))? {
-            Some(TValue::Bool(b)) => Ok(b),
-            other => Err(transport(format!("unexpected checkAndPut reply {other:?}"))),
-        }
+        let args = CheckAndPutArgs {
+            table_name: table.as_bytes().to_vec(),
+            row: row.to_vec(),
+            column: column(family, Some(qualifier)),
+            value: expected.map(<[u8]>::to_vec),
+            mput: Self::mutation(column(&c.family, Some(&c.qualifier)), c.value.clone(), true),
+            attributes: Vec::new(),
+        };
+        reply("checkAndPut", self.call(&args)?)
     }
 
     pub(crate) fn append(
@@ -920,24 +896,23 @@ impl Remote {
         qualifier: &[u8],
         value: &[u8],
     ) -> Result<Vec<u8>> {
-        let ap = TStruct::new()
-            .with(1, text(table))
-            .with(2, bin(row.to_vec()))
-            .with(
-                3,
-                TValue::List(TType::Binary, vec![bin(column(family, Some(qualifier)))]),
-            )
-            .with(4, TValue::List(TType::Binary, vec![bin(value.to_vec())]));
-        match self.call("append", TStruct::new().with(1, TValue::Struct(ap)))? {
-            Some(TValue::List(_, cells)) => match cells.first() {
-                Some(TValue::Struct(c)) => match c.get(1) {
-                    Some(TValue::Binary(b)) => Ok(b.clone()),
-                    _ => Ok(Vec::new()),
-                },
-                _ => Ok(Vec::new()),
+        let args = AppendArgs {
+            append: TAppend {
+                table: table.as_bytes().to_vec(),
+                row: row.to_vec(),
+                columns: vec![column(family, Some(qualifier))],
+                values: vec![value.to_vec()],
             },
-            _ => Ok(Vec::new()),
-        }
+        };
+        let cells: Vec<TCell> = match self.call(&args)? {
+            None => Vec::new(),
+            some => reply("append", some)?,
+        };
+        Ok(cells
+            .into_iter()
+            .next()
+            .map(|c| c.value)
+            .unwrap_or_default())
     }
 }
 
@@ -967,22 +942,21 @@ impl RemoteScanner {
         }
         // Rows left empty by the lower time bound are skipped: an empty batch means the end.
         loop {
-            let reply = self.remote.call(
-                "scannerGetList",
-                TStruct::new()
-                    .with(1, TValue::I32(self.id))
-                    .with(2, TValue::I32(want.min(i32::MAX as usize) as i32)),
-            )?;
-            let rows: Vec<RowResult> = match reply {
-                Some(TValue::List(_, items)) => items.iter().filter_map(row_result).collect(),
-                _ => Vec::new(),
+            let args = ScannerGetListArgs {
+                id: self.id,
+                nb_rows: want.min(i32::MAX as usize) as i32,
+            };
+            let rows: Vec<TRowResult> = match self.remote.call(&args)? {
+                None => Vec::new(),
+                some => reply("scannerGetList", some)?,
             };
             if rows.is_empty() {
                 self.close();
-                return Ok(rows);
+                return Ok(Vec::new());
             }
             let rows: Vec<RowResult> = rows
                 .into_iter()
+                .map(row_result)
                 .filter_map(|r| keep_from(r, self.min_ts))
                 .collect();
             if !rows.is_empty() {
@@ -995,9 +969,7 @@ impl RemoteScanner {
     fn close(&mut self) {
         if !self.closed {
             self.closed = true;
-            let _ = self
-                .remote
-                .call("scannerClose", TStruct::new().with(1, TValue::I32(self.id)));
+            let _ = self.remote.call(&ScannerCloseArgs { id: self.id });
         }
     }
 }

@@ -323,7 +323,7 @@ fn one_call(shared: &Shared, conn: &mut Connection, user: Option<&str>) -> bool 
         return false;
     }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        shared.handler.call_as(user, &header.name, &args)
+        shared.handler.call_owned(user, &header.name, args)
     }));
     if header.kind == MessageType::Oneway {
         return true;

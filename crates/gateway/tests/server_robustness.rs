@@ -214,6 +214,52 @@ fn unknown_methods_and_bad_arguments_are_errors_on_a_live_connection() {
     }
 }
 
+/// The message of the exception in field `id` of a reply body.
+fn exception_message(body: &TStruct, id: i16) -> String {
+    match body.get(id) {
+        Some(TValue::Struct(e)) => match e.get(1) {
+            Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+            other => panic!("no message in {other:?}"),
+        },
+        _ => panic!("no exception {id} in {body:?}"),
+    }
+}
+
+#[test]
+fn a_missing_argument_is_refused_naming_the_method_and_the_argument() {
+    use ferrobase_gateway::thrift::hbase::service::{GetRowTsArgs, MutateRowArgs};
+    use ferrobase_gateway::thrift::hbase::Mutation;
+    let srv = start();
+    assert!(create_table(srv.addr, "t").fields.is_empty());
+    // getRowTs declares only IOError: the refusal comes as one.
+    let args = TStruct::new()
+        .with(GetRowTsArgs::tableName, TValue::string("t"))
+        .with(GetRowTsArgs::row, TValue::string("r"));
+    for framed in [false, true] {
+        let (h, body) = call(srv.addr, &Compact, framed, "getRowTs", args.clone());
+        assert_eq!(h.kind, MessageType::Reply);
+        assert_eq!(
+            exception_message(&body, 1),
+            "getRowTs: argument `timestamp` missing"
+        );
+    }
+    // mutateRow declares IllegalArgument; a Mutation without its column is named inside it.
+    let mutation = TStruct::new().with(Mutation::value, TValue::string("v"));
+    let args = TStruct::new()
+        .with(MutateRowArgs::tableName, TValue::string("t"))
+        .with(MutateRowArgs::row, TValue::string("r"))
+        .with(
+            MutateRowArgs::mutations,
+            TValue::List(TType::Struct, vec![TValue::Struct(mutation)]),
+        );
+    let (h, body) = call(srv.addr, &Binary, false, "mutateRow", args);
+    assert_eq!(h.kind, MessageType::Reply);
+    assert_eq!(
+        exception_message(&body, 2),
+        "mutateRow: argument `mutations`: Mutation.column missing"
+    );
+}
+
 /// `createTable(name, [cf:])`; the reply's body (empty on success).
 fn create_table(addr: SocketAddr, name: &str) -> TStruct {
     let create = TStruct::new().with(1, TValue::string(name)).with(

@@ -1,40 +1,57 @@
 //! Table administration methods.
 
-use super::args::{table_name, Args};
 use super::convert::{column_descriptor, family_from, region_info};
+use super::names::table_name;
 use super::{CallResult, Handler, ServiceError};
-use crate::thrift::{TType, TValue};
+use crate::thrift::hbase::service::FerrobaseAdminArgs;
+use crate::thrift::hbase::ColumnDescriptor;
+use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::{TableDescriptor, TableName};
 
+/// What `enableTable`/`disableTable` make of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TableState {
+    /// On-line.
+    Enabled,
+    /// Off-line.
+    Disabled,
+}
+
+/// Which compaction `compact`/`majorCompact` ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Compaction {
+    /// Some files.
+    Minor,
+    /// Every file, into one.
+    Major,
+}
+
 impl Handler {
-    pub(crate) fn enable_table(&self, a: &Args<'_>, enable: bool) -> CallResult {
-        let name = table_name(&a.bytes(1)?)?;
+    pub(crate) fn set_table_state(&self, table: &[u8], state: TableState) -> CallResult {
+        let name = table_name(table)?;
         let admin = self.engine.admin();
-        if enable {
-            admin.enable(&name)?;
-        } else {
-            admin.disable(&name)?;
+        match state {
+            TableState::Enabled => admin.enable(&name)?,
+            TableState::Disabled => admin.disable(&name)?,
         }
         Ok(None)
     }
 
-    pub(crate) fn is_table_enabled(&self, a: &Args<'_>) -> CallResult {
-        let name = table_name(&a.bytes(1)?)?;
+    pub(crate) fn is_table_enabled(&self, table: &[u8]) -> CallResult {
+        let name = table_name(table)?;
         Ok(Some(TValue::Bool(self.engine.admin().is_enabled(&name)?)))
     }
 
     /// `compact`/`majorCompact` take a table name or a region name (`table,start,id.`).
-    pub(crate) fn compact(&self, a: &Args<'_>, major: bool) -> CallResult {
-        let raw = a.bytes(1)?;
+    pub(crate) fn compact(&self, raw: &[u8], kind: Compaction) -> CallResult {
         let table = match raw.iter().position(|&b| b == b',') {
             Some(i) => &raw[..i],
-            None => &raw[..],
+            None => raw,
         };
         let name = table_name(table)?;
-        if major {
-            self.engine.admin().major_compact(&name)?;
-        } else {
-            self.engine.admin().compact(&name)?;
+        match kind {
+            Compaction::Major => self.engine.admin().major_compact(&name)?,
+            Compaction::Minor => self.engine.admin().compact(&name)?,
         }
         Ok(None)
     }
@@ -67,8 +84,8 @@ impl Handler {
         Ok(Some(TValue::Map(TType::Binary, TType::Bool, out)))
     }
 
-    pub(crate) fn get_column_descriptors(&self, a: &Args<'_>) -> CallResult {
-        let name = table_name(&a.bytes(1)?)?;
+    pub(crate) fn get_column_descriptors(&self, table: &[u8]) -> CallResult {
+        let name = table_name(table)?;
         let desc = self.engine.admin().describe(&name)?;
         let entries = desc
             .families
@@ -76,27 +93,25 @@ impl Handler {
             .map(|f| {
                 let mut key = f.name.clone();
                 key.push(b':');
-                (TValue::Binary(key), column_descriptor(f))
+                (key, column_descriptor(f))
             })
-            .collect();
-        Ok(Some(TValue::Map(TType::Binary, TType::Struct, entries)))
+            .collect::<Vec<_>>();
+        Ok(Some(entries.to_value()))
     }
 
-    pub(crate) fn get_table_regions(&self, a: &Args<'_>) -> CallResult {
-        let name = table_name(&a.bytes(1)?)?;
+    pub(crate) fn get_table_regions(&self, table: &[u8]) -> CallResult {
+        let name = table_name(table)?;
         let regions = self.engine.admin().regions(&name)?;
-        Ok(Some(TValue::List(
-            TType::Struct,
-            regions.iter().map(|r| region_info(&name, r)).collect(),
-        )))
+        let infos: Vec<_> = regions.iter().map(|r| region_info(&name, r)).collect();
+        Ok(Some(infos.to_value()))
     }
 
-    pub(crate) fn create_table(&self, a: &Args<'_>) -> CallResult {
-        let name = table_name(&a.bytes(1)?)?;
+    pub(crate) fn create_table(&self, table: &[u8], families: &[ColumnDescriptor]) -> CallResult {
+        let name = table_name(table)?;
         let name = TableName::parse(&name)?;
         let mut desc = TableDescriptor::new(name);
-        for s in a.struct_list(2) {
-            desc = desc.with_family(family_from(s)?);
+        for f in families {
+            desc = desc.with_family(family_from(f)?);
         }
         if desc.families.is_empty() {
             return Err(ServiceError::IllegalArgument(
@@ -107,8 +122,8 @@ impl Handler {
         Ok(None)
     }
 
-    pub(crate) fn delete_table(&self, a: &Args<'_>) -> CallResult {
-        let name = table_name(&a.bytes(1)?)?;
+    pub(crate) fn delete_table(&self, table: &[u8]) -> CallResult {
+        let name = table_name(table)?;
         self.engine.admin().delete_table(&name)?;
         Ok(None)
     }
@@ -121,12 +136,12 @@ impl Handler {
     /// `delete_family` (key = family), `set_table_attributes` (attributes in HBase's spelling,
     /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `create_namespace`
     /// and `drop_namespace` (table = the namespace).
-    pub(crate) fn ferrobase_admin(&self, a: &Args<'_>) -> CallResult {
-        let op = table_name(&a.bytes(1)?)?;
-        let name = table_name(&a.bytes(2)?)?;
-        let key = a.opt_bytes(3).filter(|k| !k.is_empty());
+    pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
+        let op = a.operation.as_str();
+        let name = table_name(&a.table_name)?;
+        let key = Some(a.key.clone()).filter(|k| !k.is_empty());
         let admin = self.engine.admin();
-        match op.as_str() {
+        match op {
             "create_namespace" => admin.create_namespace(&name)?,
             "drop_namespace" => admin.drop_namespace(&name)?,
             "flush" => admin.flush(&name)?,
@@ -186,8 +201,7 @@ impl Handler {
 
     /// `getRegionInfo(row)`: `row` is a meta key `table,row[,...]`; returns the region of
     /// `table` holding `row`.
-    pub(crate) fn get_region_info(&self, a: &Args<'_>) -> CallResult {
-        let raw = a.bytes(1)?;
+    pub(crate) fn get_region_info(&self, raw: &[u8]) -> CallResult {
         let (table, row) = match raw.iter().position(|&b| b == b',') {
             Some(i) => {
                 let rest = &raw[i + 1..];
@@ -207,24 +221,20 @@ impl Handler {
             .rev()
             .find(|r| r.start.as_slice() <= row)
             .ok_or_else(|| ServiceError::Io(format!("no region of {name} holds that row")))?;
-        Ok(Some(region_info(&name, r)))
+        Ok(Some(region_info(&name, r).to_value()))
     }
 }
 
 /// The `map<string,string>` of `ferrobaseAdmin`'s field 4 as text pairs (non-binary entries
 /// skipped).
-fn string_map(a: &Args<'_>) -> Vec<(String, String)> {
-    match a.0.get(4) {
-        Some(TValue::Map(_, _, items)) => items
-            .iter()
-            .filter_map(|(k, v)| match (k, v) {
-                (TValue::Binary(k), TValue::Binary(v)) => Some((
-                    String::from_utf8_lossy(k).into_owned(),
-                    String::from_utf8_lossy(v).into_owned(),
-                )),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
+fn string_map(a: &FerrobaseAdminArgs) -> Vec<(String, String)> {
+    a.attributes
+        .iter()
+        .map(|(k, v)| {
+            (
+                String::from_utf8_lossy(k).into_owned(),
+                String::from_utf8_lossy(v).into_owned(),
+            )
+        })
+        .collect()
 }

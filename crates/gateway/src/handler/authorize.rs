@@ -3,13 +3,15 @@
 //! a call: the creator's grant on a new table, dropping a deleted table's grants, filtering the
 //! cells of a partly granted read, the owner of each scanner, the tables `getTableNames` shows.
 
-use super::args::{parse_column, table_name, Args};
+use super::grants::Change;
+use super::names::{parse_column, table_name};
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{
     canonical_table, AccessChecker, Action, Actions, Denied, FamilyMap, ReadAccess, Scope,
     ACL_TABLE, ANONYMOUS,
 };
-use crate::thrift::{TStruct, TType, TValue};
+use crate::thrift::hbase::{Call, Mutation, TColumn, TRowResult};
+use crate::thrift::{TType, TValue};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Mutex;
 
@@ -55,18 +57,6 @@ pub(super) fn denied(d: Denied) -> ServiceError {
     ))
 }
 
-/// (declares IllegalArgument, declares AlreadyExists) of a method, as in `dispatch`.
-fn declared(name: &str) -> (bool, bool) {
-    match name {
-        "createTable" => (true, true),
-        "mutateRow" | "mutateRowTs" | "mutateRows" | "mutateRowsTs" | "atomicIncrement"
-        | "checkAndPut" | "scannerGet" | "scannerGetList" | "scannerClose" | "ferrobaseAdmin" => {
-            (true, false)
-        }
-        _ => (false, false),
-    }
-}
-
 /// What a checked call may do.
 enum Permit {
     /// Run as asked.
@@ -75,8 +65,9 @@ enum Permit {
     Filtered(String),
 }
 
-pub(super) fn table_arg(a: &Args<'_>, id: i16) -> Result<String, ServiceError> {
-    Ok(canonical_table(&table_name(&a.bytes(id)?)?)?)
+/// The canonical name (`ns:table`) of a table named by a call.
+pub(super) fn table_arg(raw: &[u8]) -> Result<String, ServiceError> {
+    Ok(canonical_table(&table_name(raw)?)?)
 }
 
 /// The families and qualifiers named by `fam` / `fam:qual` columns.
@@ -109,11 +100,8 @@ fn cell_families(columns: impl IntoIterator<Item = Vec<u8>>) -> FamilyMap {
     m
 }
 
-fn mutation_columns(mutations: &[&TStruct]) -> Vec<Vec<u8>> {
-    mutations
-        .iter()
-        .filter_map(|m| Args(m).opt_bytes(2))
-        .collect()
+fn mutation_columns(mutations: &[Mutation]) -> Vec<Vec<u8>> {
+    mutations.iter().map(|m| m.column.clone()).collect()
 }
 
 impl Handler {
@@ -139,80 +127,75 @@ impl Handler {
         }
     }
 
-    /// Runs a call under the ACLs: checked, then run, then followed up. `None` for an
-    /// unknown method (nothing runs).
+    /// Runs a call under the ACLs: checked, then run, then followed up. `None` for a method
+    /// declared but not served (nothing runs).
     pub(super) fn authorized(
         &self,
         access: &Access,
         user: Option<&str>,
-        name: &str,
-        a: &Args<'_>,
-    ) -> Option<(CallResult, bool, bool)> {
-        crate::idl::arguments(name)?;
+        call: &Call,
+    ) -> Option<CallResult> {
         let user = user.unwrap_or(ANONYMOUS);
-        let (ia, exists) = declared(name);
-        match name {
-            "grant" | "revoke" => {
-                return Some((
-                    self.thrift_grant(&access.checker, user, name == "grant", a),
-                    false,
-                    false,
-                ))
+        match call {
+            Call::Grant(a) => {
+                return Some(self.thrift_grant(&access.checker, user, Change::Grant, &a.info))
             }
-            "ferrobaseAdmin" => {
-                let op = a.opt_bytes(1).unwrap_or_default();
-                if matches!(&op[..], b"grant" | b"revoke" | b"user_permission") {
-                    return Some((self.admin_acl(&access.checker, user, &op, a), true, false));
-                }
+            Call::Revoke(a) => {
+                return Some(self.thrift_grant(&access.checker, user, Change::Revoke, &a.info))
+            }
+            Call::FerrobaseAdmin(a)
+                if matches!(a.operation.as_str(), "grant" | "revoke" | "user_permission") =>
+            {
+                return Some(self.admin_acl(&access.checker, user, a));
             }
             _ => {}
         }
-        let permit = match self.check(access, user, name, a) {
+        let permit = match self.check(access, user, call) {
             Ok(p) => p,
-            Err(e) => return Some((Err(e), ia, exists)),
+            Err(e) => return Some(Err(e)),
         };
-        let (mut res, ia, exists) = self.dispatch(name, a)?;
-        if let Err(e) = self.follow_up(access, user, name, a, &permit, &mut res) {
+        let mut res = self.dispatch(call)?;
+        if let Err(e) = self.follow_up(access, user, call, &permit, &mut res) {
             res = Err(e);
         }
-        Some((res, ia, exists))
+        Some(res)
     }
 
-    /// The check HBase makes before the operation of call `name`.
-    fn check(
-        &self,
-        access: &Access,
-        user: &str,
-        name: &str,
-        a: &Args<'_>,
-    ) -> Result<Permit, ServiceError> {
+    /// The check HBase makes before the operation of `call`.
+    fn check(&self, access: &Access, user: &str, call: &Call) -> Result<Permit, ServiceError> {
         let acl = &access.checker;
         // HBase's requireScannerOwner: only the user who opened a scanner may use it.
-        if matches!(name, "scannerGet" | "scannerGetList" | "scannerClose") {
-            if let Ok(id) = a.i32(1) {
-                if let Some(g) = access.scanners().get(&id) {
-                    if g.owner != user {
-                        return Err(denied(Denied(format!(
-                            "User '{user}' is not the scanner owner!"
-                        ))));
-                    }
-                    if let Some(t) = &g.filtered {
-                        return Ok(Permit::Filtered(t.clone()));
-                    }
+        let scanner = match call {
+            Call::ScannerGet(a) => Some(a.id),
+            Call::ScannerGetList(a) => Some(a.id),
+            Call::ScannerClose(a) => Some(a.id),
+            _ => None,
+        };
+        if let Some(id) = scanner {
+            if let Some(g) = access.scanners().get(&id) {
+                if g.owner != user {
+                    return Err(denied(Denied(format!(
+                        "User '{user}' is not the scanner owner!"
+                    ))));
+                }
+                if let Some(t) = &g.filtered {
+                    return Ok(Permit::Filtered(t.clone()));
                 }
             }
             return Ok(Permit::Full);
         }
         // HBase refuses these even to superusers while its AccessController is installed.
-        if matches!(name, "disableTable" | "deleteTable") && table_arg(a, 1)? == ACL_TABLE {
-            return Err(denied(Denied(format!(
-                "Not allowed to {} {ACL_TABLE} table with AccessController installed",
-                if name == "disableTable" {
-                    "disable"
-                } else {
-                    "delete"
-                }
-            ))));
+        let off_line = match call {
+            Call::DisableTable(a) => Some(("disable", &a.table_name)),
+            Call::DeleteTable(a) => Some(("delete", &a.table_name)),
+            _ => None,
+        };
+        if let Some((verb, table)) = off_line {
+            if table_arg(table)? == ACL_TABLE {
+                return Err(denied(Denied(format!(
+                    "Not allowed to {verb} {ACL_TABLE} table with AccessController installed"
+                ))));
+            }
         }
         if acl.is_superuser(user) {
             return Ok(Permit::Full);
@@ -234,140 +217,142 @@ impl Handler {
                 .map(|()| Permit::Full)
                 .map_err(denied)
         };
-        match name {
+        let table_admin = |raw: &[u8]| {
+            let table = table_arg(raw)?;
+            acl.require_table(user, &table, None, None, &admin_or_create)
+                .map_err(denied)?;
+            Ok(Permit::Full)
+        };
+        // A read of one column (or family): its answer names no column, so it is not filtered.
+        let cell_read = |raw: &[u8], column: &[u8]| {
+            read(table_arg(raw)?, column_families(&[column.to_vec()]), false)
+        };
+        let row_read = |raw: &[u8]| {
+            let table = table_arg(raw)?;
+            let families = self.all_families(&table, true)?;
+            read(table, families, true)
+        };
+        let columns_read = |raw: &[u8], columns: &[Vec<u8>]| {
+            let table = table_arg(raw)?;
+            let families = self.read_families(&table, columns)?;
+            read(table, families, true)
+        };
+        let column_write = |raw: &[u8], column: &[u8]| {
+            write(
+                table_arg(raw)?,
+                cell_families([column.to_vec()]),
+                &[Action::Write],
+            )
+        };
+        let row_delete = |raw: &[u8]| {
+            let table = table_arg(raw)?;
+            let families = self.all_families(&table, false)?;
+            write(table, families, &[Action::Write])
+        };
+        match call {
             // Answered from hbase:meta, which every user may read; table lists are filtered
             // afterwards.
-            "getTableNames"
-            | "getTableNamesWithIsTableEnabled"
-            | "isTableEnabled"
-            | "getTableRegions"
-            | "getRegionInfo"
-            | "getThriftServerType"
-            | "getClusterId" => Ok(Permit::Full),
-            "enableTable"
-            | "disableTable"
-            | "deleteTable"
-            | "compact"
-            | "majorCompact"
-            | "getColumnDescriptors" => {
-                let table = table_arg(a, 1)?;
-                acl.require_table(user, &table, None, None, &admin_or_create)
-                    .map_err(denied)?;
-                Ok(Permit::Full)
-            }
-            "createTable" => {
-                let table = table_arg(a, 1)?;
+            Call::GetTableNames(_)
+            | Call::GetTableNamesWithIsTableEnabled(_)
+            | Call::IsTableEnabled(_)
+            | Call::GetTableRegions(_)
+            | Call::GetRegionInfo(_)
+            | Call::GetThriftServerType(_)
+            | Call::GetClusterId(_) => Ok(Permit::Full),
+            Call::EnableTable(a) => table_admin(&a.table_name),
+            Call::DisableTable(a) => table_admin(&a.table_name),
+            Call::DeleteTable(a) => table_admin(&a.table_name),
+            Call::GetColumnDescriptors(a) => table_admin(&a.table_name),
+            Call::Compact(a) => table_admin(&a.table_name_or_region_name),
+            Call::MajorCompact(a) => table_admin(&a.table_name_or_region_name),
+            Call::CreateTable(a) => {
+                let table = table_arg(&a.table_name)?;
                 let ns = crate::access::checker::namespace_of(&table);
                 acl.require_namespace(user, &ns, &admin_or_create)
                     .map_err(denied)?;
                 Ok(Permit::Full)
             }
-            "get" | "getVer" | "getVerTs" | "getRowOrBefore" => {
-                let table = table_arg(a, 1)?;
-                let mut families = column_families(&[a.bytes(3)?]);
-                if name == "getRowOrBefore" {
-                    families = families.into_keys().map(|f| (f, None)).collect();
-                }
-                read(table, families, false)
+            Call::Get(a) => cell_read(&a.table_name, &a.column),
+            Call::GetVer(a) => cell_read(&a.table_name, &a.column),
+            Call::GetVerTs(a) => cell_read(&a.table_name, &a.column),
+            Call::GetRowOrBefore(a) => {
+                // The whole family is read.
+                let families = column_families(std::slice::from_ref(&a.family))
+                    .into_keys()
+                    .map(|f| (f, None))
+                    .collect();
+                read(table_arg(&a.table_name)?, families, false)
             }
-            "getRow" | "getRowTs" | "getRows" | "getRowsTs" => {
-                let table = table_arg(a, 1)?;
-                let families = self.all_families(&table, true)?;
-                read(table, families, true)
+            Call::GetRow(a) => row_read(&a.table_name),
+            Call::GetRowTs(a) => row_read(&a.table_name),
+            Call::GetRows(a) => row_read(&a.table_name),
+            Call::GetRowsTs(a) => row_read(&a.table_name),
+            Call::GetRowWithColumns(a) => columns_read(&a.table_name, &a.columns),
+            Call::GetRowWithColumnsTs(a) => columns_read(&a.table_name, &a.columns),
+            Call::GetRowsWithColumns(a) => columns_read(&a.table_name, &a.columns),
+            Call::GetRowsWithColumnsTs(a) => columns_read(&a.table_name, &a.columns),
+            Call::ScannerOpenWithScan(a) => {
+                columns_read(&a.table_name, a.scan.columns.as_deref().unwrap_or_default())
             }
-            "getRowWithColumns"
-            | "getRowWithColumnsTs"
-            | "getRowsWithColumns"
-            | "getRowsWithColumnsTs" => {
-                let table = table_arg(a, 1)?;
-                let families = self.read_families(&table, &a.byte_list(3))?;
-                read(table, families, true)
-            }
-            "scannerOpenWithScan" => {
-                let table = table_arg(a, 1)?;
-                let columns = a
-                    .strukt(2)
-                    .map(|s| Args(s).byte_list(4))
-                    .unwrap_or_default();
-                let families = self.read_families(&table, &columns)?;
-                read(table, families, true)
-            }
-            "scannerOpen"
-            | "scannerOpenWithPrefix"
-            | "scannerOpenTs"
-            | "scannerOpenWithStop"
-            | "scannerOpenWithStopTs" => {
-                let table = table_arg(a, 1)?;
-                let at = if name.starts_with("scannerOpenWithStop") {
-                    4
-                } else {
-                    3
-                };
-                let families = self.read_families(&table, &a.byte_list(at))?;
-                read(table, families, true)
-            }
-            "mutateRow" | "mutateRowTs" => {
-                let table = table_arg(a, 1)?;
-                let families = cell_families(mutation_columns(&a.struct_list(3)));
-                write(table, families, &[Action::Write])
-            }
-            "mutateRows" | "mutateRowsTs" => {
-                let table = table_arg(a, 1)?;
-                let columns = a
-                    .struct_list(2)
-                    .iter()
-                    .flat_map(|b| mutation_columns(&Args(b).struct_list(2)))
-                    .collect::<Vec<_>>();
-                write(table, cell_families(columns), &[Action::Write])
-            }
-            "atomicIncrement" | "deleteAll" | "deleteAllTs" => {
-                let table = table_arg(a, 1)?;
-                write(table, cell_families([a.bytes(3)?]), &[Action::Write])
-            }
-            "deleteAllRow" | "deleteAllRowTs" => {
-                let table = table_arg(a, 1)?;
-                let families = self.all_families(&table, false)?;
-                write(table, families, &[Action::Write])
-            }
-            "increment" | "incrementRows" => {
-                let incs = if name == "increment" {
-                    a.strukt(1).into_iter().collect()
-                } else {
-                    a.struct_list(1)
-                };
-                for inc in incs {
-                    let i = Args(inc);
-                    write(
-                        table_arg(&i, 1)?,
-                        cell_families([i.bytes(3)?]),
-                        &[Action::Write],
-                    )?;
+            Call::ScannerOpen(a) => columns_read(&a.table_name, &a.columns),
+            Call::ScannerOpenWithPrefix(a) => columns_read(&a.table_name, &a.columns),
+            Call::ScannerOpenTs(a) => columns_read(&a.table_name, &a.columns),
+            Call::ScannerOpenWithStop(a) => columns_read(&a.table_name, &a.columns),
+            Call::ScannerOpenWithStopTs(a) => columns_read(&a.table_name, &a.columns),
+            Call::MutateRow(a) => write(
+                table_arg(&a.table_name)?,
+                cell_families(mutation_columns(&a.mutations)),
+                &[Action::Write],
+            ),
+            Call::MutateRowTs(a) => write(
+                table_arg(&a.table_name)?,
+                cell_families(mutation_columns(&a.mutations)),
+                &[Action::Write],
+            ),
+            Call::MutateRows(a) => write(
+                table_arg(&a.table_name)?,
+                cell_families(
+                    a.row_batches
+                        .iter()
+                        .flat_map(|b| mutation_columns(&b.mutations)),
+                ),
+                &[Action::Write],
+            ),
+            Call::MutateRowsTs(a) => write(
+                table_arg(&a.table_name)?,
+                cell_families(
+                    a.row_batches
+                        .iter()
+                        .flat_map(|b| mutation_columns(&b.mutations)),
+                ),
+                &[Action::Write],
+            ),
+            Call::AtomicIncrement(a) => column_write(&a.table_name, &a.column),
+            Call::DeleteAll(a) => column_write(&a.table_name, &a.column),
+            Call::DeleteAllTs(a) => column_write(&a.table_name, &a.column),
+            Call::DeleteAllRow(a) => row_delete(&a.table_name),
+            Call::DeleteAllRowTs(a) => row_delete(&a.table_name),
+            Call::Increment(a) => column_write(&a.increment.table, &a.increment.column),
+            Call::IncrementRows(a) => {
+                for i in &a.increments {
+                    column_write(&i.table, &i.column)?;
                 }
                 Ok(Permit::Full)
             }
-            "append" => {
-                let ap = Args(a.strukt(1).ok_or_else(|| {
-                    ServiceError::IllegalArgument("append needs a TAppend".into())
-                })?);
-                write(
-                    table_arg(&ap, 1)?,
-                    cell_families(ap.byte_list(3)),
-                    &[Action::Write],
-                )
-            }
-            "checkAndPut" => {
-                // HBase checks the compared column, for READ then WRITE.
-                let table = table_arg(a, 1)?;
-                write(
-                    table,
-                    column_families(&[a.bytes(3)?]),
-                    &[Action::Read, Action::Write],
-                )
-            }
-            "ferrobaseAdmin" => {
-                let op = String::from_utf8_lossy(&a.bytes(1)?).into_owned();
-                let target = table_name(&a.bytes(2)?)?;
-                match op.as_str() {
+            Call::Append(a) => write(
+                table_arg(&a.append.table)?,
+                cell_families(a.append.columns.iter().cloned()),
+                &[Action::Write],
+            ),
+            // HBase checks the compared column, for READ then WRITE.
+            Call::CheckAndPut(a) => write(
+                table_arg(&a.table_name)?,
+                column_families(std::slice::from_ref(&a.column)),
+                &[Action::Read, Action::Write],
+            ),
+            Call::FerrobaseAdmin(a) => {
+                let target = table_name(&a.table_name)?;
+                match a.operation.as_str() {
                     // HBase: createNamespace, deleteNamespace need global ADMIN.
                     "create_namespace" | "drop_namespace" => acl
                         .require_global(user, Action::Admin)
@@ -391,8 +376,14 @@ impl Handler {
                     _ => Ok(Permit::Full),
                 }
             }
-            other => Err(denied(Denied(format!(
-                "{other} is not covered by the access rules of this server"
+            // Checked above: the scanner's owner.
+            Call::ScannerGet(_) | Call::ScannerGetList(_) | Call::ScannerClose(_) => {
+                Ok(Permit::Full)
+            }
+            // Answered before the checks (`authorized`).
+            Call::Grant(_) | Call::Revoke(_) => Err(denied(Denied(format!(
+                "{} is not covered by the access rules of this server",
+                call.method()
             )))),
         }
     }
@@ -403,26 +394,25 @@ impl Handler {
         &self,
         access: &Access,
         user: &str,
-        name: &str,
-        a: &Args<'_>,
+        call: &Call,
         permit: &Permit,
         res: &mut CallResult,
     ) -> Result<(), ServiceError> {
         let acl = &access.checker;
         let Ok(value) = res else { return Ok(()) };
-        match name {
+        match call {
             // HBase's postCompletedCreateTableAction: the creator owns the table.
-            "createTable" => {
-                let table = table_arg(a, 1)?;
+            Call::CreateTable(a) => {
+                let table = table_arg(&a.table_name)?;
                 acl.store()
                     .grant(user, &Scope::table(table), Actions::all())?;
             }
             // postDeleteTable: the table's grants go with it.
-            "deleteTable" => acl.store().remove_table(&table_arg(a, 1)?)?,
-            "ferrobaseAdmin" if a.opt_bytes(1).as_deref() == Some(b"drop_namespace") => {
-                acl.store().remove_namespace(&table_name(&a.bytes(2)?)?)?
+            Call::DeleteTable(a) => acl.store().remove_table(&table_arg(&a.table_name)?)?,
+            Call::FerrobaseAdmin(a) if a.operation == "drop_namespace" => {
+                acl.store().remove_namespace(&table_name(&a.table_name)?)?
             }
-            "getTableNames" => {
+            Call::GetTableNames(_) => {
                 if let Some(TValue::List(_, names)) = value {
                     names.retain(|n| match n {
                         TValue::Binary(b) => self.listed(acl, user, b),
@@ -430,7 +420,7 @@ impl Handler {
                     });
                 }
             }
-            "getTableNamesWithIsTableEnabled" => {
+            Call::GetTableNamesWithIsTableEnabled(_) => {
                 if let Some(TValue::Map(_, _, entries)) = value {
                     entries.retain(|(n, _)| match n {
                         TValue::Binary(b) => self.listed(acl, user, b),
@@ -438,7 +428,12 @@ impl Handler {
                     });
                 }
             }
-            n if n.starts_with("scannerOpen") => {
+            Call::ScannerOpenWithScan(_)
+            | Call::ScannerOpen(_)
+            | Call::ScannerOpenWithStop(_)
+            | Call::ScannerOpenWithPrefix(_)
+            | Call::ScannerOpenTs(_)
+            | Call::ScannerOpenWithStopTs(_) => {
                 if let Some(TValue::I32(id)) = value {
                     access.scanners().insert(
                         *id,
@@ -452,10 +447,8 @@ impl Handler {
                     );
                 }
             }
-            "scannerClose" => {
-                if let Ok(id) = a.i32(1) {
-                    access.scanners().remove(&id);
-                }
+            Call::ScannerClose(a) => {
+                access.scanners().remove(&a.id);
             }
             _ => {}
         }
@@ -484,16 +477,17 @@ fn filter_rows(acl: &AccessChecker, user: &str, table: &str, rows: &mut Vec<TVal
         let TValue::Struct(s) = row else { return true };
         let mut left = 0;
         for (id, v) in s.fields.iter_mut() {
-            match (id, v) {
-                (2, TValue::Map(_, _, entries)) => {
+            match (*id, v) {
+                (TRowResult::columns, TValue::Map(_, _, entries)) => {
                     entries.retain(|(k, _)| matches!(k, TValue::Binary(n) if readable(n)));
                     left += entries.len();
                 }
-                (3, TValue::List(_, cols)) => {
+                (TRowResult::sortedColumns, TValue::List(_, cols)) => {
                     cols.retain(|c| match c {
-                        TValue::Struct(col) => {
-                            matches!(col.get(1), Some(TValue::Binary(n)) if readable(n))
-                        }
+                        TValue::Struct(col) => matches!(
+                            col.get(TColumn::columnName),
+                            Some(TValue::Binary(n)) if readable(n)
+                        ),
                         _ => false,
                     });
                     left += cols.len();

@@ -3,12 +3,23 @@
 //! `revoke` and `user_permission` (every scope), with HBase's checks: ADMIN at the scope, and no
 //! change to a superuser's grants.
 
-use super::args::{table_name, Args};
 use super::authorize::{denied, table_arg};
+use super::names::table_name;
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{canonical_table, AccessChecker, Action, Actions, Denied, Scope};
-use crate::thrift::{TType, TValue};
+use crate::thrift::hbase::service::FerrobaseAdminArgs;
+use crate::thrift::hbase::{permission_scope, TAccessControlEntity};
+use crate::thrift::{IdlError, TType, TValue, ThriftStruct};
 use std::collections::HashMap;
+
+/// Whether a call grants or revokes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// Gives the user exactly the actions.
+    Grant,
+    /// Takes the actions (all, when none are named).
+    Revoke,
+}
 
 impl Handler {
     /// Thrift1's `grant`/`revoke(TAccessControlEntity)`: table or namespace scope, as HBase's
@@ -17,25 +28,30 @@ impl Handler {
         &self,
         acl: &AccessChecker,
         caller: &str,
-        grant: bool,
-        a: &Args<'_>,
+        change: Change,
+        e: &TAccessControlEntity,
     ) -> CallResult {
-        let e = Args(a.strukt(1).ok_or_else(|| {
-            ServiceError::IllegalArgument("grant/revoke needs a TAccessControlEntity".into())
-        })?);
-        let user = String::from_utf8_lossy(&e.bytes(1)?).into_owned();
-        let actions = Actions::parse(&String::from_utf8_lossy(&e.bytes(4)?))
-            .map_err(ServiceError::IllegalArgument)?;
-        let scope = match e.i32(2)? {
-            0 => Scope::table(table_arg(&e, 5)?),
-            1 => Scope::Namespace(String::from_utf8_lossy(&e.bytes(6)?).into_owned()),
+        // The name the scope needs: absent, it is refused as the struct's missing field.
+        let missing = |field| {
+            let e = IdlError::missing(TAccessControlEntity::OWNER, field);
+            ServiceError::IllegalArgument(e.to_string())
+        };
+        let actions = Actions::parse(&e.actions).map_err(ServiceError::IllegalArgument)?;
+        let scope = match e.scope {
+            permission_scope::TABLE => {
+                let table = e.table_name.as_ref().ok_or_else(|| missing("tableName"))?;
+                Scope::table(table_arg(table)?)
+            }
+            permission_scope::NAMESPACE => {
+                Scope::Namespace(e.ns_name.clone().ok_or_else(|| missing("nsName"))?)
+            }
             other => {
                 return Err(ServiceError::IllegalArgument(format!(
                     "unknown TPermissionScope {other}"
                 )))
             }
         };
-        self.change_grant(acl, caller, grant, &user, &scope, actions)?;
+        self.change_grant(acl, caller, change, &e.username, &scope, actions)?;
         Ok(Some(TValue::Bool(true)))
     }
 
@@ -45,7 +61,7 @@ impl Handler {
         &self,
         acl: &AccessChecker,
         caller: &str,
-        grant: bool,
+        change: Change,
         user: &str,
         scope: &Scope,
         actions: Actions,
@@ -63,45 +79,39 @@ impl Handler {
                 "invalid user name {user:?}"
             )));
         }
-        if grant {
-            acl.store().grant(user, scope, actions)?;
-        } else {
-            let which = (!actions.is_empty()).then_some(actions);
-            acl.store().revoke(user, scope, which)?;
+        match change {
+            Change::Grant => acl.store().grant(user, scope, actions)?,
+            Change::Revoke => {
+                let which = (!actions.is_empty()).then_some(actions);
+                acl.store().revoke(user, scope, which)?;
+            }
         }
         Ok(())
     }
 
-    /// `ferrobaseAdmin` `grant`, `revoke` (argument 2: the scope — empty for global, `@ns`, or
-    /// a table; attributes `USER`, `ACTIONS`, `FAMILY`, `QUALIFIER`) and `user_permission`
-    /// (argument 2: the scope to list, empty for all), which returns `user scope actions`
+    /// `ferrobaseAdmin` `grant`, `revoke` (`tableName`: the scope — empty for global, `@ns`,
+    /// or a table; attributes `USER`, `ACTIONS`, `FAMILY`, `QUALIFIER`) and `user_permission`
+    /// (`tableName`: the scope to list, empty for all), which returns `user scope actions`
     /// lines.
     pub(super) fn admin_acl(
         &self,
         acl: &AccessChecker,
         caller: &str,
-        op: &[u8],
-        a: &Args<'_>,
+        a: &FerrobaseAdminArgs,
     ) -> CallResult {
-        let target = table_name(&a.opt_bytes(2).unwrap_or_default())?;
-        let attrs: HashMap<String, Vec<u8>> = match a.0.get(4) {
-            Some(TValue::Map(_, _, items)) => items
-                .iter()
-                .filter_map(|(k, v)| match (k, v) {
-                    (TValue::Binary(k), TValue::Binary(v)) => {
-                        Some((String::from_utf8_lossy(k).into_owned(), v.clone()))
-                    }
-                    _ => None,
-                })
-                .collect(),
-            _ => HashMap::new(),
-        };
+        let op = a.operation.as_str();
+        let target = table_name(&a.table_name)?;
+        let attrs: HashMap<String, Vec<u8>> = a
+            .attributes
+            .iter()
+            .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), v.clone()))
+            .collect();
         let scope = parse_scope(
             &target,
             attrs.get("FAMILY").cloned(),
             attrs.get("QUALIFIER").cloned(),
         )?;
-        if op == b"user_permission" {
+        if op == "user_permission" {
             return self.user_permission(acl, caller, &target, &scope);
         }
         let user = attrs
@@ -112,7 +122,12 @@ impl Handler {
             attrs.get("ACTIONS").map(Vec::as_slice).unwrap_or_default(),
         ))
         .map_err(ServiceError::IllegalArgument)?;
-        self.change_grant(acl, caller, op == b"grant", &user, &scope, actions)?;
+        let change = if op == "grant" {
+            Change::Grant
+        } else {
+            Change::Revoke
+        };
+        self.change_grant(acl, caller, change, &user, &scope, actions)?;
         Ok(None)
     }
 

@@ -2,19 +2,25 @@
 //! Thrift handler semantics, and encodes the result or the declared exception.
 
 mod admin;
-mod args;
 mod authorize;
 mod convert;
 mod grants;
+mod names;
 mod reads;
 mod scanners;
 mod writes;
 
 pub use scanners::Scanners;
 
-use crate::thrift::{TStruct, TValue};
-use args::Args;
-use ferrobase_engine::{Engine, Error};
+use crate::thrift::hbase::{
+    thrift_server_type, AlreadyExists, Call, Exception, IOError, IllegalArgument, Throws,
+    RESULT_SUCCESS,
+};
+use crate::thrift::{TStruct, TValue, ThriftValue};
+use admin::{Compaction, TableState};
+use ferrobase_engine::{Engine, Error, LATEST_TIMESTAMP};
+use reads::{CellsRequest, RowsRequest};
+use scanners::{ScanRequest, StartRow};
 use std::time::Duration;
 
 /// A failure reported to the client as one of the service's declared exceptions.
@@ -126,96 +132,219 @@ impl Handler {
     /// Runs method `name` with `args` for `user` (the connection's identity, `None` when it
     /// presented none). With ACLs on, the call is first checked as HBase's AccessController
     /// checks it; a refusal is the method's `IOError` with HBase's `AccessDeniedException`
-    /// message.
+    /// message. Copies the arguments; [`Handler::call_owned`] takes them.
     pub fn call_as(&self, user: Option<&str>, name: &str, args: &TStruct) -> Outcome {
-        let a = Args(args);
+        self.call_owned(user, name, args.clone())
+    }
+
+    /// [`Handler::call_as`] with the decoded arguments moved in (no copy). Arguments that do not
+    /// fit the method's declaration are refused with an `IllegalArgument` naming the method and
+    /// argument ("getRowTs: argument `timestamp` missing"), an `IOError` for methods that
+    /// declare no `IllegalArgument`.
+    pub fn call_owned(&self, user: Option<&str>, name: &str, args: TStruct) -> Outcome {
+        let Some(decoded) = Call::from_struct(name, args) else {
+            return Outcome::UnknownMethod;
+        };
+        let call = match decoded {
+            Ok(call) => call,
+            Err(e) => {
+                let throws = crate::idl::throws(name).unwrap_or_default();
+                return Self::encode(Err(ServiceError::IllegalArgument(e.to_string())), throws);
+            }
+        };
         let answer = match &self.access {
-            None => self.dispatch(name, &a),
-            Some(access) => self.authorized(access, user, name, &a),
+            None => self.dispatch(&call),
+            Some(access) => self.authorized(access, user, &call),
         };
         match answer {
-            Some((res, ia, exists)) => Self::encode(res, ia, exists),
+            Some(res) => Self::encode(res, call.throws()),
             None => Outcome::UnknownMethod,
         }
     }
 
-    /// Runs a call: its result and whether the method declares IllegalArgument and
-    /// AlreadyExists; `None` for an unknown method.
-    pub(crate) fn dispatch(&self, name: &str, a: &Args<'_>) -> Option<(CallResult, bool, bool)> {
-        // (declares IllegalArgument, declares AlreadyExists)
-        Some(match name {
-            "enableTable" => (self.enable_table(a, true), false, false),
-            "disableTable" => (self.enable_table(a, false), false, false),
-            "isTableEnabled" => (self.is_table_enabled(a), false, false),
-            "compact" => (self.compact(a, false), false, false),
-            "majorCompact" => (self.compact(a, true), false, false),
-            "getTableNames" => (self.get_table_names(), false, false),
-            "getTableNamesWithIsTableEnabled" => (self.get_table_names_enabled(), false, false),
-            "getColumnDescriptors" => (self.get_column_descriptors(a), false, false),
-            "getTableRegions" => (self.get_table_regions(a), false, false),
-            "createTable" => (self.create_table(a), true, true),
-            "deleteTable" => (self.delete_table(a), false, false),
-            "getThriftServerType" => (Ok(Some(TValue::I32(1))), false, false),
-            "getRegionInfo" => (self.get_region_info(a), false, false),
-            "get" => (self.get_cells(a, false, false), false, false),
-            "getVer" => (self.get_cells(a, true, false), false, false),
-            "getVerTs" => (self.get_cells(a, true, true), false, false),
-            "getRow" => (self.get_rows(a, false, false, false), false, false),
-            "getRowWithColumns" => (self.get_rows(a, false, true, false), false, false),
-            "getRowTs" => (self.get_rows(a, false, false, true), false, false),
-            "getRowWithColumnsTs" => (self.get_rows(a, false, true, true), false, false),
-            "getRows" => (self.get_rows(a, true, false, false), false, false),
-            "getRowsWithColumns" => (self.get_rows(a, true, true, false), false, false),
-            "getRowsTs" => (self.get_rows(a, true, false, true), false, false),
-            "getRowsWithColumnsTs" => (self.get_rows(a, true, true, true), false, false),
-            "getRowOrBefore" => (self.get_row_or_before(a), false, false),
-            "mutateRow" => (self.mutate_row(a, false), true, false),
-            "mutateRowTs" => (self.mutate_row(a, true), true, false),
-            "mutateRows" => (self.mutate_rows(a, false), true, false),
-            "mutateRowsTs" => (self.mutate_rows(a, true), true, false),
-            "atomicIncrement" => (self.atomic_increment(a), true, false),
-            "deleteAll" => (self.delete_all(a, false), false, false),
-            "deleteAllTs" => (self.delete_all(a, true), false, false),
-            "deleteAllRow" => (self.delete_all_row(a, false), false, false),
-            "deleteAllRowTs" => (self.delete_all_row(a, true), false, false),
-            "increment" => (self.increment(a), false, false),
-            "incrementRows" => (self.increment_rows(a), false, false),
-            "append" => (self.append(a), false, false),
-            "checkAndPut" => (self.check_and_put(a), true, false),
-            "scannerOpenWithScan" => (self.scanner_open_with_scan(a), false, false),
-            "scannerOpen" => (self.scanner_open(a, false, false, false), false, false),
-            "scannerOpenWithStop" => (self.scanner_open(a, true, false, false), false, false),
-            "scannerOpenWithPrefix" => (self.scanner_open(a, false, true, false), false, false),
-            "scannerOpenTs" => (self.scanner_open(a, false, false, true), false, false),
-            "scannerOpenWithStopTs" => (self.scanner_open(a, true, false, true), false, false),
-            "scannerGet" => (self.scanner_get(a, false), true, false),
-            "scannerGetList" => (self.scanner_get(a, true), true, false),
-            "scannerClose" => (self.scanner_close(a), true, false),
-            "ferrobaseAdmin" => (self.ferrobase_admin(a), true, false),
-            "grant" | "revoke" => (Err(authorize::acl_off()), false, false),
-            _ => return None,
+    /// Runs a call; `None` for a method declared but not served (answered as unknown).
+    pub(crate) fn dispatch(&self, call: &Call) -> Option<CallResult> {
+        Some(match call {
+            Call::EnableTable(a) => self.set_table_state(&a.table_name, TableState::Enabled),
+            Call::DisableTable(a) => self.set_table_state(&a.table_name, TableState::Disabled),
+            Call::IsTableEnabled(a) => self.is_table_enabled(&a.table_name),
+            Call::Compact(a) => self.compact(&a.table_name_or_region_name, Compaction::Minor),
+            Call::MajorCompact(a) => self.compact(&a.table_name_or_region_name, Compaction::Major),
+            Call::GetTableNames(_) => self.get_table_names(),
+            Call::GetTableNamesWithIsTableEnabled(_) => self.get_table_names_enabled(),
+            Call::GetColumnDescriptors(a) => self.get_column_descriptors(&a.table_name),
+            Call::GetTableRegions(a) => self.get_table_regions(&a.table_name),
+            Call::CreateTable(a) => self.create_table(&a.table_name, &a.column_families),
+            Call::DeleteTable(a) => self.delete_table(&a.table_name),
+            Call::GetThriftServerType(_) => Ok(Some(TValue::I32(thrift_server_type::ONE))),
+            Call::GetClusterId(_) => return None,
+            Call::GetRegionInfo(a) => self.get_region_info(&a.row),
+            Call::Get(a) => self.get_cells(&CellsRequest {
+                table: &a.table_name,
+                row: &a.row,
+                column: &a.column,
+                timestamp: None,
+                versions: None,
+            }),
+            Call::GetVer(a) => self.get_cells(&CellsRequest {
+                table: &a.table_name,
+                row: &a.row,
+                column: &a.column,
+                timestamp: None,
+                versions: Some(a.num_versions),
+            }),
+            Call::GetVerTs(a) => self.get_cells(&CellsRequest {
+                table: &a.table_name,
+                row: &a.row,
+                column: &a.column,
+                timestamp: Some(a.timestamp),
+                versions: Some(a.num_versions),
+            }),
+            Call::GetRow(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: std::slice::from_ref(&a.row),
+                columns: &[],
+                timestamp: None,
+            }),
+            Call::GetRowWithColumns(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: std::slice::from_ref(&a.row),
+                columns: &a.columns,
+                timestamp: None,
+            }),
+            Call::GetRowTs(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: std::slice::from_ref(&a.row),
+                columns: &[],
+                timestamp: Some(a.timestamp),
+            }),
+            Call::GetRowWithColumnsTs(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: std::slice::from_ref(&a.row),
+                columns: &a.columns,
+                timestamp: Some(a.timestamp),
+            }),
+            Call::GetRows(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: &a.rows,
+                columns: &[],
+                timestamp: None,
+            }),
+            Call::GetRowsWithColumns(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: &a.rows,
+                columns: &a.columns,
+                timestamp: None,
+            }),
+            Call::GetRowsTs(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: &a.rows,
+                columns: &[],
+                timestamp: Some(a.timestamp),
+            }),
+            Call::GetRowsWithColumnsTs(a) => self.get_rows(&RowsRequest {
+                table: &a.table_name,
+                rows: &a.rows,
+                columns: &a.columns,
+                timestamp: Some(a.timestamp),
+            }),
+            Call::GetRowOrBefore(a) => self.get_row_or_before(&a.table_name, &a.row, &a.family),
+            Call::MutateRow(a) => {
+                self.mutate_row(&a.table_name, &a.row, &a.mutations, LATEST_TIMESTAMP)
+            }
+            Call::MutateRowTs(a) => {
+                self.mutate_row(&a.table_name, &a.row, &a.mutations, a.timestamp)
+            }
+            Call::MutateRows(a) => {
+                self.mutate_rows(&a.table_name, &a.row_batches, LATEST_TIMESTAMP)
+            }
+            Call::MutateRowsTs(a) => self.mutate_rows(&a.table_name, &a.row_batches, a.timestamp),
+            Call::AtomicIncrement(a) => self.atomic_increment(a),
+            Call::DeleteAll(a) => {
+                self.delete_all(&a.table_name, &a.row, &a.column, LATEST_TIMESTAMP)
+            }
+            Call::DeleteAllTs(a) => self.delete_all(&a.table_name, &a.row, &a.column, a.timestamp),
+            Call::DeleteAllRow(a) => self.delete_all_row(&a.table_name, &a.row, None),
+            Call::DeleteAllRowTs(a) => {
+                self.delete_all_row(&a.table_name, &a.row, Some(a.timestamp))
+            }
+            Call::Increment(a) => self.increment(std::slice::from_ref(&a.increment)),
+            Call::IncrementRows(a) => self.increment(&a.increments),
+            Call::Append(a) => self.append(&a.append),
+            Call::CheckAndPut(a) => self.check_and_put(a),
+            Call::ScannerOpenWithScan(a) => self.scanner_open_with_scan(&a.table_name, &a.scan),
+            Call::ScannerOpen(a) => self.scanner_open(&ScanRequest {
+                table: &a.table_name,
+                start: StartRow::From(&a.start_row),
+                stop: None,
+                columns: &a.columns,
+                timestamp: None,
+            }),
+            Call::ScannerOpenWithStop(a) => self.scanner_open(&ScanRequest {
+                table: &a.table_name,
+                start: StartRow::From(&a.start_row),
+                stop: Some(&a.stop_row),
+                columns: &a.columns,
+                timestamp: None,
+            }),
+            Call::ScannerOpenWithPrefix(a) => self.scanner_open(&ScanRequest {
+                table: &a.table_name,
+                start: StartRow::Prefix(&a.start_and_prefix),
+                stop: None,
+                columns: &a.columns,
+                timestamp: None,
+            }),
+            Call::ScannerOpenTs(a) => self.scanner_open(&ScanRequest {
+                table: &a.table_name,
+                start: StartRow::From(&a.start_row),
+                stop: None,
+                columns: &a.columns,
+                timestamp: Some(a.timestamp),
+            }),
+            Call::ScannerOpenWithStopTs(a) => self.scanner_open(&ScanRequest {
+                table: &a.table_name,
+                start: StartRow::From(&a.start_row),
+                stop: Some(&a.stop_row),
+                columns: &a.columns,
+                timestamp: Some(a.timestamp),
+            }),
+            Call::ScannerGet(a) => self.scanner_get(a.id, 1),
+            Call::ScannerGetList(a) => self.scanner_get(a.id, a.nb_rows.max(0) as usize),
+            Call::ScannerClose(a) => self.scanner_close(a.id),
+            Call::FerrobaseAdmin(a) => self.ferrobase_admin(a),
+            Call::Grant(_) | Call::Revoke(_) => Err(authorize::acl_off()),
         })
     }
 
-    /// The result struct of a call (success in field 0, exceptions in 1..).
-    fn encode(res: CallResult, ia: bool, exists: bool) -> Outcome {
+    /// The result struct of a call (success in field 0, exceptions in the ids `throws`
+    /// declares; an exception the method does not declare goes as its `IOError`).
+    fn encode(res: CallResult, throws: Throws) -> Outcome {
         let result = match res {
             Err(ServiceError::Internal(m)) => return Outcome::InternalError(m),
             Ok(None) => TStruct::new(),
-            Ok(Some(v)) => TStruct::new().with(0, v),
-            Err(e) => {
-                let (id, msg) = match e {
-                    ServiceError::IllegalArgument(m) if ia => (2, m),
-                    ServiceError::AlreadyExists(m) if exists => (3, m),
-                    ServiceError::Io(m)
-                    | ServiceError::IllegalArgument(m)
-                    | ServiceError::AlreadyExists(m)
-                    | ServiceError::Internal(m) => (1, m),
+            Ok(Some(v)) => TStruct::new().with(RESULT_SUCCESS, v),
+            Err(ServiceError::IllegalArgument(message))
+                if throws.declares(Exception::IllegalArgument) =>
+            {
+                let e = IllegalArgument { message };
+                TStruct::new().with(Exception::IllegalArgument.id(), e.to_value())
+            }
+            Err(ServiceError::AlreadyExists(message))
+                if throws.declares(Exception::AlreadyExists) =>
+            {
+                let e = AlreadyExists { message };
+                TStruct::new().with(Exception::AlreadyExists.id(), e.to_value())
+            }
+            Err(
+                ServiceError::Io(message)
+                | ServiceError::IllegalArgument(message)
+                | ServiceError::AlreadyExists(message),
+            ) => {
+                let e = IOError {
+                    message,
+                    can_retry: None,
                 };
-                TStruct::new().with(
-                    id,
-                    TValue::Struct(TStruct::new().with(1, TValue::string(msg))),
-                )
+                TStruct::new().with(Exception::IOError.id(), e.to_value())
             }
         };
         Outcome::Result(result)

@@ -1,9 +1,9 @@
 //! Row and cell reads: get*, getRow*, getRows*, getRowOrBefore.
 
-use super::args::{open_table, parse_column, Args};
-use super::convert::{tcells, trow};
+use super::convert::{tcells, trow, ColumnOrder};
+use super::names::{open_table, parse_column};
 use super::{CallResult, Handler};
-use crate::thrift::{TType, TValue};
+use crate::thrift::ThriftValue;
 use ferrobase_engine::{Get, Scan, TimeRange};
 
 fn with_column(get: Get, column: &[u8]) -> Get {
@@ -13,17 +13,38 @@ fn with_column(get: Get, column: &[u8]) -> Get {
     }
 }
 
+/// What get / getVer / getVerTs read.
+pub(crate) struct CellsRequest<'a> {
+    pub table: &'a [u8],
+    pub row: &'a [u8],
+    /// `family:qualifier`, or a whole family.
+    pub column: &'a [u8],
+    /// Exclusive upper bound of the timestamps read; `None`: every timestamp.
+    pub timestamp: Option<i64>,
+    /// Versions to read (at least one); `None`: the newest only.
+    pub versions: Option<i32>,
+}
+
+/// What the getRow* and getRows* forms read.
+pub(crate) struct RowsRequest<'a> {
+    pub table: &'a [u8],
+    pub rows: &'a [Vec<u8>],
+    /// Columns or families to read; empty: all.
+    pub columns: &'a [Vec<u8>],
+    /// Exclusive upper bound of the timestamps read; `None`: every timestamp.
+    pub timestamp: Option<i64>,
+}
+
 impl Handler {
     /// get / getVer / getVerTs: the versions of one column (or family), newest first.
     /// Timestamps are exclusive upper bounds, as in HBase.
-    pub(crate) fn get_cells(&self, a: &Args<'_>, versions: bool, with_ts: bool) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let mut get = with_column(Get::new(a.bytes(2)?), &a.bytes(3)?);
-        if with_ts {
-            get = get.time_range(TimeRange::new(0, a.i64(4)?)?);
+    pub(crate) fn get_cells(&self, req: &CellsRequest<'_>) -> CallResult {
+        let t = open_table(&self.engine, req.table)?;
+        let mut get = with_column(Get::new(req.row.to_vec()), req.column);
+        if let Some(ts) = req.timestamp {
+            get = get.time_range(TimeRange::new(0, ts)?);
         }
-        if versions {
-            let n = a.i32(if with_ts { 5 } else { 4 })?;
+        if let Some(n) = req.versions {
             get = get.max_versions(n.max(1) as u32);
         }
         let r = t.get(&get)?;
@@ -31,51 +52,32 @@ impl Handler {
     }
 
     /// getRow, getRowWithColumns, getRowTs, getRowWithColumnsTs and their getRows* forms.
-    pub(crate) fn get_rows(
-        &self,
-        a: &Args<'_>,
-        many: bool,
-        with_columns: bool,
-        with_ts: bool,
-    ) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let rows = if many {
-            a.byte_list(2)
-        } else {
-            vec![a.bytes(2)?]
-        };
-        let mut next = 3;
-        let columns = if with_columns {
-            next += 1;
-            a.byte_list(3)
-        } else {
-            Vec::new()
-        };
-        let ts = if with_ts { Some(a.i64(next)?) } else { None };
+    pub(crate) fn get_rows(&self, req: &RowsRequest<'_>) -> CallResult {
+        let t = open_table(&self.engine, req.table)?;
         let mut out = Vec::new();
-        for row in rows {
-            let mut get = Get::new(row);
-            for c in &columns {
+        for row in req.rows {
+            let mut get = Get::new(row.clone());
+            for c in req.columns {
                 get = with_column(get, c);
             }
-            if let Some(ts) = ts {
+            if let Some(ts) = req.timestamp {
                 get = get.time_range(TimeRange::new(0, ts)?);
             }
             let r = t.get(&get)?;
             if !r.is_empty() {
-                out.push(trow(&r, false));
+                out.push(trow(&r, ColumnOrder::Map));
             }
         }
-        Ok(Some(TValue::List(TType::Struct, out)))
+        Ok(Some(out.to_value()))
     }
 
     /// The cells of `family` in the last row ≤ `row`.
-    pub(crate) fn get_row_or_before(&self, a: &Args<'_>) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
+    pub(crate) fn get_row_or_before(&self, table: &[u8], row: &[u8], family: &[u8]) -> CallResult {
+        let t = open_table(&self.engine, table)?;
         let scan = Scan::new()
             .reversed(true)
-            .with_start_row(a.bytes(2)?)
-            .add_family(parse_column(&a.bytes(3)?).0)
+            .with_start_row(row.to_vec())
+            .add_family(parse_column(family).0)
             .limit(1);
         let rows = t.scan_all(&scan)?;
         Ok(Some(tcells(rows.iter().flat_map(|r| r.cells.iter()))))

@@ -1,9 +1,10 @@
 //! Open scanners by id, shared by every connection, reclaimed after a lease of inactivity.
 
-use super::args::{open_table, parse_column};
-use super::convert::trow;
-use super::{args::Args, CallResult, Handler, ServiceError};
-use crate::thrift::{TStruct, TType, TValue};
+use super::convert::{trow, ColumnOrder};
+use super::names::{open_table, parse_column};
+use super::{CallResult, Handler, ServiceError};
+use crate::thrift::hbase::TScan;
+use crate::thrift::{TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{ResultScanner, Scan, TimeRange};
 use std::collections::HashMap;
@@ -13,8 +14,28 @@ use std::time::{Duration, Instant};
 
 struct Entry {
     scanner: ResultScanner,
-    sorted: bool,
+    order: ColumnOrder,
     last_used: Instant,
+}
+
+/// Where the scanOpen* forms start.
+pub(crate) enum StartRow<'a> {
+    /// At this row (empty: the first).
+    From(&'a [u8]),
+    /// At the first row with this prefix, stopping after the last.
+    Prefix(&'a [u8]),
+}
+
+/// What the scannerOpen* forms (all but scannerOpenWithScan) scan.
+pub(crate) struct ScanRequest<'a> {
+    pub table: &'a [u8],
+    pub start: StartRow<'a>,
+    /// The exclusive stop row; `None`: to the end (or of the prefix).
+    pub stop: Option<&'a [u8]>,
+    /// Columns or families to read; empty: all.
+    pub columns: &'a [Vec<u8>],
+    /// Exclusive upper bound of the timestamps read; `None`: every timestamp.
+    pub timestamp: Option<i64>,
 }
 
 /// The scanner table. Thread-safe.
@@ -42,14 +63,14 @@ impl Scanners {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn insert(&self, scanner: ResultScanner, sorted: bool) -> i32 {
+    fn insert(&self, scanner: ResultScanner, order: ColumnOrder) -> i32 {
         self.expire();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.map().insert(
             id,
             Arc::new(Mutex::new(Entry {
                 scanner,
-                sorted,
+                order,
                 last_used: Instant::now(),
             })),
         );
@@ -83,15 +104,15 @@ fn invalid() -> ServiceError {
 }
 
 impl Handler {
-    fn open_scanner(&self, table: &[u8], scan: Scan, sorted: bool) -> CallResult {
+    fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
         let t = open_table(&self.engine, table)?;
         let scanner = t.scanner(&scan)?;
-        Ok(Some(TValue::I32(self.scanners.insert(scanner, sorted))))
+        Ok(Some(TValue::I32(self.scanners.insert(scanner, order))))
     }
 
-    fn add_columns(mut scan: Scan, columns: Vec<Vec<u8>>) -> Scan {
+    fn add_columns(mut scan: Scan, columns: &[Vec<u8>]) -> Scan {
         for c in columns {
-            scan = match parse_column(&c) {
+            scan = match parse_column(c) {
                 (f, None) => scan.add_family(f),
                 (f, Some(q)) => scan.add_column(f, q),
             };
@@ -99,26 +120,22 @@ impl Handler {
         scan
     }
 
-    pub(crate) fn scanner_open_with_scan(&self, a: &Args<'_>) -> CallResult {
-        let table = a.bytes(1)?;
-        let empty = TStruct::new();
-        let ts = Args(a.strukt(2).unwrap_or(&empty));
-        let reversed = ts.bool_or(9, false);
-        let mut scan = Scan::new().reversed(reversed);
-        if let Some(start) = ts.opt_bytes(1) {
-            scan = scan.with_start_row(start);
+    pub(crate) fn scanner_open_with_scan(&self, table: &[u8], ts: &TScan) -> CallResult {
+        let mut scan = Scan::new().reversed(ts.reversed.unwrap_or(false));
+        if let Some(start) = &ts.start_row {
+            scan = scan.with_start_row(start.clone());
         }
-        if let Some(stop) = ts.opt_bytes(2) {
-            scan = scan.with_stop_row(stop);
+        if let Some(stop) = &ts.stop_row {
+            scan = scan.with_stop_row(stop.clone());
         }
-        if let Some(t) = ts.opt_i64(3) {
+        if let Some(t) = ts.timestamp {
             scan = scan.time_range(TimeRange::new(0, t)?);
         }
-        scan = Self::add_columns(scan, ts.byte_list(4));
-        if let Some(c) = ts.opt_i32(5) {
+        scan = Self::add_columns(scan, ts.columns.as_deref().unwrap_or_default());
+        if let Some(c) = ts.caching {
             scan = scan.caching(c.max(1) as usize);
         }
-        if let Some(f) = ts.opt_bytes(6) {
+        if let Some(f) = &ts.filter_string {
             // HBase parses a set filterString, empty or not; ParseFilter's
             // IllegalArgumentException is undeclared, so the client sees INTERNAL_ERROR.
             if f.is_empty() {
@@ -126,49 +143,41 @@ impl Handler {
                     "filter string error: the filter string is empty".into(),
                 ));
             }
-            let filter = parse_filter(&f).map_err(|e| ServiceError::Internal(e.to_string()))?;
+            let filter = parse_filter(f).map_err(|e| ServiceError::Internal(e.to_string()))?;
             scan = scan.filter(filter);
         }
-        if let Some(b) = ts.opt_i32(7) {
+        if let Some(b) = ts.batch_size {
             if b > 0 {
                 scan = scan.batch(b as usize);
             }
         }
-        self.open_scanner(&table, scan, ts.bool_or(8, false))
+        let order = if ts.sort_columns.unwrap_or(false) {
+            ColumnOrder::Sorted
+        } else {
+            ColumnOrder::Map
+        };
+        self.open_scanner(table, scan, order)
     }
 
     /// scannerOpen, scannerOpenWithStop, scannerOpenWithPrefix, scannerOpenTs,
-    /// scannerOpenWithStopTs: argument layouts differ only by the optional stop row and timestamp.
-    pub(crate) fn scanner_open(
-        &self,
-        a: &Args<'_>,
-        with_stop: bool,
-        prefix: bool,
-        with_ts: bool,
-    ) -> CallResult {
-        let table = a.bytes(1)?;
-        let start = a.bytes(2)?;
-        let mut next = 3;
-        let mut scan = if prefix {
-            Scan::new().with_row_prefix(start)
-        } else {
-            Scan::new().with_start_row(start)
+    /// scannerOpenWithStopTs.
+    pub(crate) fn scanner_open(&self, req: &ScanRequest<'_>) -> CallResult {
+        let mut scan = match req.start {
+            StartRow::Prefix(p) => Scan::new().with_row_prefix(p.to_vec()),
+            StartRow::From(start) => Scan::new().with_start_row(start.to_vec()),
         };
-        if with_stop {
-            scan = scan.with_stop_row(a.bytes(next)?);
-            next += 1;
+        if let Some(stop) = req.stop {
+            scan = scan.with_stop_row(stop.to_vec());
         }
-        scan = Self::add_columns(scan, a.byte_list(next));
-        next += 1;
-        if with_ts {
-            scan = scan.time_range(TimeRange::new(0, a.i64(next)?)?);
+        scan = Self::add_columns(scan, req.columns);
+        if let Some(ts) = req.timestamp {
+            scan = scan.time_range(TimeRange::new(0, ts)?);
         }
-        self.open_scanner(&table, scan, false)
+        self.open_scanner(req.table, scan, ColumnOrder::Map)
     }
 
-    pub(crate) fn scanner_get(&self, a: &Args<'_>, list: bool) -> CallResult {
-        let id = a.i32(1)?;
-        let n = if list { a.i32(2)?.max(0) as usize } else { 1 };
+    /// scannerGet (`n` 1) and scannerGetList: the next `n` rows at most.
+    pub(crate) fn scanner_get(&self, id: i32, n: usize) -> CallResult {
         let entry = self.scanners.map().get(&id).cloned().ok_or_else(invalid)?;
         let Ok(mut e) = entry.lock() else {
             // A call on this scanner panicked while reading it: where it stopped is unknown,
@@ -180,15 +189,12 @@ impl Handler {
         };
         e.last_used = Instant::now();
         let rows = e.scanner.next_batch_within(n, self.max_result_bytes)?;
-        let sorted = e.sorted;
-        Ok(Some(TValue::List(
-            TType::Struct,
-            rows.iter().map(|r| trow(r, sorted)).collect(),
-        )))
+        let order = e.order;
+        let rows: Vec<_> = rows.iter().map(|r| trow(r, order)).collect();
+        Ok(Some(rows.to_value()))
     }
 
-    pub(crate) fn scanner_close(&self, a: &Args<'_>) -> CallResult {
-        let id = a.i32(1)?;
+    pub(crate) fn scanner_close(&self, id: i32) -> CallResult {
         self.scanners.map().remove(&id).ok_or_else(invalid)?;
         Ok(None)
     }

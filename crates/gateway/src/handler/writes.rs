@@ -1,33 +1,33 @@
 //! Mutations, deletes, increments, appends and check-and-put.
 
-use super::args::{open_table, parse_column, Args};
 use super::convert::tcells;
+use super::names::{open_table, parse_column};
 use super::{CallResult, Handler, ServiceError};
-use crate::thrift::{TStruct, TValue};
+use crate::thrift::hbase::service::{AtomicIncrementArgs, CheckAndPutArgs};
+use crate::thrift::hbase::{self, BatchMutation, TAppend, TIncrement};
+use crate::thrift::TValue;
 use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{Delete, Durability, Mutation, Put, LATEST_TIMESTAMP};
 
-/// Builds the Delete and Put of one row from Thrift `Mutation`s (isDelete, column, value,
-/// writeToWAL), as HBase's handler: a column delete removes every version ≤ ts, a family
-/// delete the whole family ≤ ts; the delete is applied before the put.
+/// Builds the Delete and Put of one row from Thrift `Mutation`s, as HBase's handler: a column
+/// delete removes every version ≤ ts, a family delete the whole family ≤ ts; the delete is
+/// applied before the put.
 fn row_mutations(
     row: &[u8],
-    mutations: &[&TStruct],
+    mutations: &[hbase::Mutation],
     ts: i64,
 ) -> Result<Vec<Mutation>, ServiceError> {
     let mut put = Put::with_timestamp(row, ts);
     let mut delete = Delete::with_timestamp(row, ts);
     let mut has_delete = false;
     for m in mutations {
-        let m = Args(m);
-        let column = m.bytes(2)?;
-        let durability = if m.bool_or(4, true) {
+        let durability = if m.write_to_wal {
             Durability::UseDefault
         } else {
             Durability::SkipWal
         };
-        let (family, qualifier) = parse_column(&column);
-        if m.bool_or(1, false) {
+        let (family, qualifier) = parse_column(&m.column);
+        if m.is_delete {
             has_delete = true;
             delete = match qualifier {
                 None => delete.add_family_ts(family, ts),
@@ -35,8 +35,7 @@ fn row_mutations(
             };
             delete.durability = durability;
         } else {
-            let value = m.opt_bytes(3).unwrap_or_default();
-            put = put.add_column_ts(family, qualifier.unwrap_or_default(), ts, value);
+            put = put.add_column_ts(family, qualifier.unwrap_or_default(), ts, m.value.clone());
             put.durability = durability;
         }
     }
@@ -51,24 +50,33 @@ fn row_mutations(
 }
 
 impl Handler {
-    pub(crate) fn mutate_row(&self, a: &Args<'_>, with_ts: bool) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let row = a.bytes(2)?;
-        let ts = if with_ts { a.i64(4)? } else { LATEST_TIMESTAMP };
-        let muts = row_mutations(&row, &a.struct_list(3), ts)?;
+    /// mutateRow / mutateRowTs (`ts` [`LATEST_TIMESTAMP`] for the current time).
+    pub(crate) fn mutate_row(
+        &self,
+        table: &[u8],
+        row: &[u8],
+        mutations: &[hbase::Mutation],
+        ts: i64,
+    ) -> CallResult {
+        let t = open_table(&self.engine, table)?;
+        let muts = row_mutations(row, mutations, ts)?;
         if !muts.is_empty() {
             t.mutate(muts)?;
         }
         Ok(None)
     }
 
-    pub(crate) fn mutate_rows(&self, a: &Args<'_>, with_ts: bool) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let ts = if with_ts { a.i64(3)? } else { LATEST_TIMESTAMP };
+    /// mutateRows / mutateRowsTs (`ts` [`LATEST_TIMESTAMP`] for the current time).
+    pub(crate) fn mutate_rows(
+        &self,
+        table: &[u8],
+        batches: &[BatchMutation],
+        ts: i64,
+    ) -> CallResult {
+        let t = open_table(&self.engine, table)?;
         let mut all = Vec::new();
-        for batch in a.struct_list(2) {
-            let b = Args(batch);
-            all.extend(row_mutations(&b.bytes(1)?, &b.struct_list(2), ts)?);
+        for b in batches {
+            all.extend(row_mutations(&b.row, &b.mutations, ts)?);
         }
         if !all.is_empty() {
             t.mutate(all)?;
@@ -76,20 +84,25 @@ impl Handler {
         Ok(None)
     }
 
-    pub(crate) fn atomic_increment(&self, a: &Args<'_>) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let row = a.bytes(2)?;
-        let (f, q) = parse_column(&a.bytes(3)?);
+    pub(crate) fn atomic_increment(&self, a: &AtomicIncrementArgs) -> CallResult {
+        let t = open_table(&self.engine, &a.table_name)?;
+        let (f, q) = parse_column(&a.column);
         let q = q.unwrap_or_default();
-        let v = t.increment(&row, &[(&f, &q, a.i64(4)?)])?;
+        let v = t.increment(&a.row, &[(&f, &q, a.value)])?;
         Ok(Some(TValue::I64(v[0])))
     }
 
-    pub(crate) fn delete_all(&self, a: &Args<'_>, with_ts: bool) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let row = a.bytes(2)?;
-        let ts = if with_ts { a.i64(4)? } else { LATEST_TIMESTAMP };
-        let d = match parse_column(&a.bytes(3)?) {
+    /// deleteAll / deleteAllTs (`ts` [`LATEST_TIMESTAMP`] for every version).
+    pub(crate) fn delete_all(
+        &self,
+        table: &[u8],
+        row: &[u8],
+        column: &[u8],
+        ts: i64,
+    ) -> CallResult {
+        let t = open_table(&self.engine, table)?;
+        let row = row.to_vec();
+        let d = match parse_column(column) {
             (f, None) => Delete::new(row).add_family_ts(f, ts),
             (f, Some(q)) => Delete::new(row).add_columns_ts(f, q, ts),
         };
@@ -97,58 +110,39 @@ impl Handler {
         Ok(None)
     }
 
-    pub(crate) fn delete_all_row(&self, a: &Args<'_>, with_ts: bool) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let row = a.bytes(2)?;
-        let d = if with_ts {
-            Delete::with_timestamp(row, a.i64(3)?)
-        } else {
-            Delete::new(row)
+    /// deleteAllRow / deleteAllRowTs (`ts`: the cells at or below it; `None`: all).
+    pub(crate) fn delete_all_row(&self, table: &[u8], row: &[u8], ts: Option<i64>) -> CallResult {
+        let t = open_table(&self.engine, table)?;
+        let row = row.to_vec();
+        let d = match ts {
+            Some(ts) => Delete::with_timestamp(row, ts),
+            None => Delete::new(row),
         };
         t.delete(d)?;
         Ok(None)
     }
 
-    fn apply_increment(&self, inc: &TStruct) -> Result<(), ServiceError> {
-        let i = Args(inc);
-        let t = open_table(&self.engine, &i.bytes(1)?)?;
-        let (f, q) = parse_column(&i.bytes(3)?);
-        let q = q.unwrap_or_default();
-        t.increment(&i.bytes(2)?, &[(&f, &q, i.i64(4)?)])?;
-        Ok(())
-    }
-
-    pub(crate) fn increment(&self, a: &Args<'_>) -> CallResult {
-        let inc = a
-            .strukt(1)
-            .ok_or_else(|| ServiceError::IllegalArgument("increment is missing".into()))?;
-        self.apply_increment(inc)?;
-        Ok(None)
-    }
-
-    pub(crate) fn increment_rows(&self, a: &Args<'_>) -> CallResult {
-        for inc in a.struct_list(1) {
-            self.apply_increment(inc)?;
+    /// increment / incrementRows.
+    pub(crate) fn increment(&self, increments: &[TIncrement]) -> CallResult {
+        for i in increments {
+            let t = open_table(&self.engine, &i.table)?;
+            let (f, q) = parse_column(&i.column);
+            let q = q.unwrap_or_default();
+            t.increment(&i.row, &[(&f, &q, i.amount)])?;
         }
         Ok(None)
     }
 
     /// `append(TAppend)`: appends each value to its column; returns the new cells.
-    pub(crate) fn append(&self, a: &Args<'_>) -> CallResult {
-        let ap = Args(
-            a.strukt(1)
-                .ok_or_else(|| ServiceError::IllegalArgument("append is missing".into()))?,
-        );
-        let t = open_table(&self.engine, &ap.bytes(1)?)?;
-        let row = ap.bytes(2)?;
-        let columns = ap.byte_list(3);
-        let values = ap.byte_list(4);
-        if columns.len() != values.len() {
+    pub(crate) fn append(&self, ap: &TAppend) -> CallResult {
+        let t = open_table(&self.engine, &ap.table)?;
+        if ap.columns.len() != ap.values.len() {
             return Err(ServiceError::Io(
                 "append needs as many values as columns".into(),
             ));
         }
-        let parsed: Vec<(Vec<u8>, Vec<u8>)> = columns
+        let parsed: Vec<(Vec<u8>, Vec<u8>)> = ap
+            .columns
             .iter()
             .map(|c| {
                 let (f, q) = parse_column(c);
@@ -157,26 +151,21 @@ impl Handler {
             .collect();
         let spec: Vec<(&[u8], &[u8], &[u8])> = parsed
             .iter()
-            .zip(values.iter())
+            .zip(ap.values.iter())
             .map(|((f, q), v)| (&f[..], &q[..], &v[..]))
             .collect();
-        let r = t.append(&row, &spec)?;
+        let r = t.append(&ap.row, &spec)?;
         Ok(Some(tcells(r.cells.iter())))
     }
 
     /// `checkAndPut`: applies `mput` if `column` holds `value` (or, with no value, is absent).
-    pub(crate) fn check_and_put(&self, a: &Args<'_>) -> CallResult {
-        let t = open_table(&self.engine, &a.bytes(1)?)?;
-        let row = a.bytes(2)?;
-        let (f, q) = parse_column(&a.bytes(3)?);
+    pub(crate) fn check_and_put(&self, a: &CheckAndPutArgs) -> CallResult {
+        let t = open_table(&self.engine, &a.table_name)?;
+        let (f, q) = parse_column(&a.column);
         let q = q.unwrap_or_default();
-        let expected = a.opt_bytes(5);
-        let mput = a
-            .strukt(6)
-            .ok_or_else(|| ServiceError::IllegalArgument("checkAndPut needs a mutation".into()))?;
-        let muts = row_mutations(&row, &[mput], LATEST_TIMESTAMP)?;
+        let muts = row_mutations(&a.row, std::slice::from_ref(&a.mput), LATEST_TIMESTAMP)?;
         let applied =
-            t.check_and_mutate(&row, &f, &q, CompareOp::Equal, expected.as_deref(), muts)?;
+            t.check_and_mutate(&a.row, &f, &q, CompareOp::Equal, a.value.as_deref(), muts)?;
         Ok(Some(TValue::Bool(applied)))
     }
 }
