@@ -8,6 +8,7 @@
 
 mod binary;
 mod compact;
+mod deadline;
 mod decode;
 mod transport;
 
