@@ -3,7 +3,7 @@
 
 Starts its own server on a free port and an empty data directory (or --data), opens N
 connections (happybase, spread over worker processes of threads, one connection per thread) and
-runs a mixed workload on them for a fixed time: puts (some of them 64-256 KiB values), gets,
+runs a mixed workload on them for a fixed time: puts (2% of them 64-256 KiB values, --large-fraction), gets,
 prefix scans, increments and deletes. Optionally the server is killed with SIGKILL and restarted
 on the same port and data directory in rounds (--kill-rounds), while the clients reconnect.
 
@@ -22,7 +22,8 @@ that contradicts one during the run, or any error that is not the server's docum
 answer or a broken connection.
 
 usage: soak.py PATH_TO_FERROBASE [--connections N] [--duration SECS] [--kill-rounds N]
-               [--processes N] [--think-ms MS] [--server-arg ARG ...] [--markdown FILE]
+               [--processes N] [--think-ms MS] [--large-fraction F] [--data DIR]
+               [--server-arg ARG ...] [--markdown FILE]
 """
 
 import argparse
@@ -184,8 +185,9 @@ class Recorder:
 class Writer:
     """One connection's workload and what the server acknowledged to it."""
 
-    def __init__(self, tag, port, rec, rng, think):
+    def __init__(self, tag, port, rec, rng, think, large):
         self.tag, self.port, self.rec, self.rng, self.think = tag, port, rec, rng, think
+        self.large = large
         self.conn = None
         self.table = None
         self.seq = 0
@@ -245,7 +247,7 @@ class Writer:
             if op == "put":
                 self.seq += 1
                 row = b"%s-%08d" % (self.tag, self.seq)
-                size = (self.rng.randint(*LARGE_SIZES) if self.rng.random() < 0.02
+                size = (self.rng.randint(*LARGE_SIZES) if self.rng.random() < self.large
                         else self.rng.randint(10, 1000))
                 self.table.put(row, {b"cf:v": value_of(row, size)})
                 self.acked[row] = size
@@ -372,10 +374,10 @@ def verify(writers, port, out):
     out.put(("verified", dict(checked), dict(problems), examples[:10]))
 
 
-def worker(index, threads, port, start, until, think, out, go):
+def worker(index, threads, port, start, until, think, large, out, go):
     rec = Recorder(start, out)
     writers = [Writer(b"p%02dt%04d" % (index, t), port, rec, random.Random(index * 100003 + t),
-                      think) for t in range(threads)]
+                      think, large) for t in range(threads)]
     pool = [threading.Thread(target=w.run, args=(until,), daemon=True) for w in writers]
     for t in pool:
         t.start()
@@ -411,6 +413,8 @@ def main():
     ap.add_argument("--processes", type=int, default=0,
                     help="client processes (default: one per 125 connections, at least 2)")
     ap.add_argument("--think-ms", type=float, default=0, help="pause between a thread's calls")
+    ap.add_argument("--large-fraction", type=float, default=0.02,
+                    help="share of puts with a 64-256 KiB value (default 0.02)")
     ap.add_argument("--data", help="data directory (default: a fresh temporary one)")
     ap.add_argument("--server-arg", action="append", default=[],
                     help="extra argument for ferrobase serve (repeatable)")
@@ -442,7 +446,7 @@ def main():
     per = [args.connections // processes + (1 if i < args.connections % processes else 0)
            for i in range(processes)]
     procs = [mp.Process(target=worker, args=(i, n, port, start, until, args.think_ms / 1000.0,
-                                              out, go), daemon=True)
+                                              args.large_fraction, out, go), daemon=True)
              for i, n in enumerate(per)]
     for p in procs:
         p.start()
