@@ -33,6 +33,7 @@ import os
 import queue
 import random
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -531,7 +532,7 @@ def main():
                 samples[i] = (server.rss_mib(), server.fds())
         drain(time.time() + 0.2)
         # An interval is printed once the workers have shipped it (they ship each second).
-        while next_print < n_intervals and time.time() >= start + (next_print + 1) * INTERVAL + 2.5:
+        while next_print < n_intervals and time.time() >= start + (next_print + 1) * INTERVAL + 4:
             print_interval(next_print)
             next_print += 1
     while done < processes:
@@ -587,6 +588,8 @@ def main():
             code != 0 and "server exit code %s" % code]))))
         sys.exit(1)
     emit("SOAK PASSED")
+    if not args.data:
+        shutil.rmtree(data, ignore_errors=True)  # the log stays, for the record
 
 
 if __name__ == "__main__":
