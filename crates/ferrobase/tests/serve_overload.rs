@@ -243,3 +243,30 @@ fn a_connection_at_its_scanner_limit_is_refused_one_more_and_goes_on() {
     assert!(matches!(open(&mut s).get(0), Some(TValue::I32(_))));
     assert!(io_error(&open(&mut s)).is_some());
 }
+
+#[test]
+fn each_connection_holds_one_file_descriptor_in_the_server() {
+    // Regression: each connection's thread used to hold a duplicate of its socket for setting
+    // timeouts, so 1,000 connections needed 2,000 descriptors.
+    let serve = Serve::start(&[]);
+    let fds = || {
+        std::fs::read_dir(format!("/proc/{}/fd", serve.child.id()))
+            .unwrap()
+            .count()
+    };
+    let mut first = TcpStream::connect(serve.addr).unwrap();
+    assert_eq!(table_count(&mut first), 0);
+    let before = fds();
+    let mut conns: Vec<TcpStream> = (0..50)
+        .map(|_| TcpStream::connect(serve.addr).unwrap())
+        .collect();
+    for c in &mut conns {
+        assert_eq!(table_count(c), 0);
+    }
+    let after = fds();
+    assert!(
+        after - before <= 50 + 2,
+        "50 connections took {} descriptors",
+        after - before
+    );
+}

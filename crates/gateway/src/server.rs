@@ -250,9 +250,11 @@ impl Server {
 }
 
 /// Waits for the next call's first byte, checking for shutdown and idleness meanwhile.
-fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> bool {
+fn wait_for_call(shared: &Shared, conn: &mut Connection) -> bool {
     let started = Instant::now();
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(250)));
+    let _ = conn
+        .socket()
+        .set_read_timeout(Some(Duration::from_millis(250)));
     let ready = loop {
         match conn.fill() {
             Ok(true) => break true,
@@ -273,7 +275,7 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> 
             Err(_) => break false,
         }
     };
-    let _ = stream.set_read_timeout(None);
+    let _ = conn.socket().set_read_timeout(None);
     ready
 }
 
@@ -296,28 +298,28 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
             }
         }
     };
-    let Ok(probe) = wire.socket().try_clone() else {
-        return;
-    };
+    // Timeouts are set on the connection's own socket, never on a duplicate: a `try_clone`
+    // would hold a second file descriptor per connection (2,000 at 1,000 connections).
     if let Some(passwords) = &shared.passwords {
-        let _ = probe.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+        let _ = wire.socket().set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+        let peer = wire.socket().peer_addr();
         match accept_plain(&mut wire, passwords) {
             Ok(name) => user = Some(name),
             Err(e) => {
                 if !shared.stopping.load(Ordering::Acquire) {
-                    if let Ok(peer) = probe.peer_addr() {
+                    if let Ok(peer) = peer {
                         eprintln!("ferrobase: authentication of {peer} refused: {e}");
                     }
                 }
                 return;
             }
         }
-        let _ = probe.set_read_timeout(None);
+        let _ = wire.socket().set_read_timeout(None);
     }
     let mut conn = Connection::over(wire, shared.limits).with_pool(shared.inflight.clone());
     let mut scanners = ScannerQuota::new(shared.max_scanners_per_connection);
     loop {
-        if !wait_for_call(shared, &mut conn, &probe) {
+        if !wait_for_call(shared, &mut conn) {
             return;
         }
         // From its first byte, the call must arrive whole within the frame timeout.

@@ -22,6 +22,11 @@ impl DeadlineWire {
         }
     }
 
+    /// The socket beneath.
+    pub fn socket(&self) -> &std::net::TcpStream {
+        self.wire.socket()
+    }
+
     /// Sets the deadline, or clears it (and the socket's read and write timeouts) with `None`.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) -> std::io::Result<()> {
         self.deadline = deadline;

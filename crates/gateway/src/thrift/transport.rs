@@ -93,6 +93,11 @@ impl Connection {
         self.reader.get_mut().set_deadline(deadline)
     }
 
+    /// The socket beneath (for its timeouts and addresses).
+    pub fn socket(&self) -> &TcpStream {
+        self.reader.get_ref().socket()
+    }
+
     /// The detected transport and protocol, once the first call has arrived.
     pub fn kind(&self) -> Option<(Transport, Protocol)> {
         self.kind
