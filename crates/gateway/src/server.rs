@@ -412,7 +412,12 @@ fn one_call(
             return answer(shared, conn, &reply, &body);
         }
     }
-    let slot = match shared.calls.acquire() {
+    // scannerClose only frees: refusing it as busy would leave the scanner (its read point,
+    // memstore snapshot and blocks) open until its lease expires, so it runs without a handler.
+    let slot = match (header.name != "scannerClose")
+        .then(|| shared.calls.acquire())
+        .transpose()
+    {
         Ok(slot) => slot,
         Err(busy) => {
             if header.kind == MessageType::Oneway {

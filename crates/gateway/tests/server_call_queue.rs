@@ -271,3 +271,31 @@ fn every_connection_is_served_while_others_wait_for_the_handlers() {
         (0, 0)
     );
 }
+
+#[test]
+fn a_scanner_close_is_never_refused_as_busy() {
+    // Regression: under overload happybase's scannerClose (in a `finally`) was refused like any
+    // call, leaving the scanner open until its lease; it only frees, so it needs no handler.
+    let server = start(CallQueueOptions {
+        handlers: 1,
+        max_queued: 0,
+        timeout: Duration::from_secs(120),
+    });
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    let open = TStruct::new()
+        .with(1, TValue::string("t"))
+        .with(2, TValue::Struct(TStruct::new()));
+    let (_, body) = call_on(&mut s, "scannerOpenWithScan", open);
+    let id = body.get(0).cloned().expect("a scanner id");
+    let holder = hold_the_handler(&server);
+    let (_, refused) = call_on(&mut s, "getRow", get_row_args());
+    assert!(io_error(&refused).is_some_and(|(m, _)| m.starts_with("Call queue is full on")));
+    let (h, closed) = call_on(&mut s, "scannerClose", TStruct::new().with(1, id.clone()));
+    assert_eq!(h.kind, MessageType::Reply);
+    assert!(closed.fields.is_empty(), "{closed:?}");
+    // Closed for good: a second close names the id invalid (an IllegalArgument, field 2).
+    let (_, again) = call_on(&mut s, "scannerClose", TStruct::new().with(1, id));
+    assert!(again.get(2).is_some(), "{again:?}");
+    server.go.send(()).unwrap();
+    holder.join().unwrap();
+}
