@@ -32,6 +32,11 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/wide_rows
 # happybase over TLS and mutual TLS (certificates from the openssl CLI), ACLs by certificate CN.
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/security
+# A short soak (tests/soak/soak.py, docs/reliability.md): 50 happybase connections for 20 s with a
+# mixed workload against 4 handlers and 8 queued calls (so busy answers and retries happen) and one
+# kill -9 and restart of the server; every acknowledged write is read back.
+python3 tests/soak/soak.py target/debug/ferrobase --connections 50 --duration 20 --kill-rounds 1 \
+  --server-arg=--handlers --server-arg=4 --server-arg=--max-queued-calls --server-arg=8
 # The Python wheel (python/): built with maturin from the release binary above (no compilation),
 # installed into a fresh venv, `ferrobase --version` from PATH, the example suite on the pytest
 # fixtures, serially and under pytest-xdist.

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -84,6 +84,24 @@ pub fn main(args: &[String]) -> Result<()> {
                 opts.idle_timeout = Some(Duration::from_secs(
                     val()?.parse().context("--idle-timeout takes seconds")?,
                 ))
+            }
+            "--frame-timeout" => opts.frame_timeout = seconds(a, val()?)?,
+            "--handlers" => {
+                opts.calls.handlers = val()?.parse().context("--handlers takes a number")?;
+                if opts.calls.handlers == 0 {
+                    bail!("--handlers takes a number of at least 1");
+                }
+            }
+            "--max-queued-calls" => {
+                opts.calls.max_queued = val()?
+                    .parse()
+                    .context("--max-queued-calls takes a number")?
+            }
+            "--call-queue-timeout" => opts.calls.timeout = seconds(a, val()?)?,
+            "--max-scanners-per-connection" => {
+                opts.max_scanners_per_connection = val()?
+                    .parse()
+                    .context("--max-scanners-per-connection takes a number")?
             }
             "--scanner-lease" => {
                 let secs: f64 = val()?.parse().context("--scanner-lease takes seconds")?;
@@ -171,6 +189,16 @@ pub fn main(args: &[String]) -> Result<()> {
     server.run()?;
     eprintln!("ferrobase: stopped cleanly");
     Ok(())
+}
+
+/// A positive number of seconds (fractions allowed) given to `option`.
+fn seconds(option: &str, value: &str) -> Result<Duration> {
+    value
+        .parse::<f64>()
+        .ok()
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{option} takes a positive number of seconds"))
 }
 
 /// Redis' protected mode for the Thrift port: serving a non-loopback address in the clear and

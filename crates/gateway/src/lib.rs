@@ -26,9 +26,11 @@
 //! ```
 
 pub mod access;
+pub mod call_queue;
 pub mod handler;
 pub mod idl;
 pub mod sasl;
+mod scanner_quota;
 pub mod server;
 pub mod thrift;
 pub mod tls;

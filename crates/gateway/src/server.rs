@@ -1,10 +1,13 @@
-//! The network server: an accept loop handing each connection to its own thread, so no client
-//! waits for another; graceful shutdown that stops accepting, lets in-flight calls finish and
-//! then closes the engine.
+//! The network server: an accept loop handing each connection to its own thread for its I/O,
+//! while the calls run at once are bounded by the [`CallQueue`] (HBase's handlers and call
+//! queue); graceful shutdown that stops accepting, lets in-flight calls finish and then closes
+//! the engine.
 
 use crate::access::{AccessChecker, AccessOptions, AclStore};
+use crate::call_queue::{CallQueue, CallQueueOptions};
 use crate::handler::{Handler, HandlerOptions, Outcome};
 use crate::sasl::{accept_plain, PasswordFile};
+use crate::scanner_quota::{opens_scanner, ScannerQuota};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
     ThriftError,
@@ -44,6 +47,18 @@ pub struct ServerOptions {
     /// Password authentication (default none): every connection, plain or TLS, starts with
     /// Thrift's SASL negotiation with the PLAIN mechanism, and its user is the one named there.
     pub passwords: Option<Arc<PasswordFile>>,
+    /// Calls run at once, calls waiting for a handler, and how long one may wait (defaults 30,
+    /// 300 and 60 s, after HBase's `hbase.regionserver.handler.count`,
+    /// `hbase.ipc.server.max.callqueue.length` and `hbase.rpc.timeout`). A call refused is
+    /// answered with HBase's `CallQueueTooBigException` text as an `IOError` (`canRetry`).
+    pub calls: CallQueueOptions,
+    /// A message, once its first byte has arrived, must arrive whole within this time, and a
+    /// reply must be taken by the client within it (default 60 s, HBase's
+    /// `hbase.thrift.server.socket.read.timeout`); past it the connection is closed.
+    pub frame_timeout: Duration,
+    /// Scanners one connection may hold open (default 1000); one more is refused with an
+    /// `IOError` naming the limit, and the connection goes on.
+    pub max_scanners_per_connection: usize,
 }
 
 /// How long a client may take over its TLS handshake.
@@ -61,6 +76,9 @@ impl Default for ServerOptions {
             tls: None,
             access: None,
             passwords: None,
+            calls: CallQueueOptions::default(),
+            frame_timeout: Duration::from_secs(60),
+            max_scanners_per_connection: 1000,
         }
     }
 }
@@ -77,6 +95,11 @@ struct Shared {
     refused_connections: AtomicUsize,
     tls: Option<TlsServer>,
     passwords: Option<Arc<PasswordFile>>,
+    calls: CallQueue,
+    frame_timeout: Duration,
+    max_scanners_per_connection: usize,
+    /// `host:port` as bound, named in busy errors.
+    name: String,
 }
 
 /// A bound server. `run` serves until `stop` is called from another thread (or a signal
@@ -100,6 +123,21 @@ impl StopHandle {
         // Wake the accept loop.
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
     }
+
+    /// Calls running on a handler now.
+    pub fn running_calls(&self) -> usize {
+        self.shared.calls.running()
+    }
+
+    /// Calls waiting for a handler now.
+    pub fn queued_calls(&self) -> usize {
+        self.shared.calls.queued()
+    }
+
+    /// Connections open now.
+    pub fn connections(&self) -> usize {
+        self.shared.connections.load(Ordering::Acquire)
+    }
 }
 
 impl Server {
@@ -115,6 +153,7 @@ impl Server {
             ));
         }
         let listener = TcpListener::bind(opts.addr)?;
+        let name = listener.local_addr()?.to_string();
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
@@ -129,6 +168,10 @@ impl Server {
                 refused_connections: AtomicUsize::new(0),
                 tls: opts.tls,
                 passwords: opts.passwords,
+                calls: CallQueue::new(opts.calls),
+                frame_timeout: opts.frame_timeout,
+                max_scanners_per_connection: opts.max_scanners_per_connection,
+                name,
             }),
         })
     }
@@ -207,9 +250,11 @@ impl Server {
 }
 
 /// Waits for the next call's first byte, checking for shutdown and idleness meanwhile.
-fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> bool {
+fn wait_for_call(shared: &Shared, conn: &mut Connection) -> bool {
     let started = Instant::now();
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(250)));
+    let _ = conn
+        .socket()
+        .set_read_timeout(Some(Duration::from_millis(250)));
     let ready = loop {
         match conn.fill() {
             Ok(true) => break true,
@@ -230,7 +275,7 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, stream: &TcpStream) -> 
             Err(_) => break false,
         }
     };
-    let _ = stream.set_read_timeout(None);
+    let _ = conn.socket().set_read_timeout(None);
     ready
 }
 
@@ -253,40 +298,62 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
             }
         }
     };
-    let Ok(probe) = wire.socket().try_clone() else {
-        return;
-    };
+    // Timeouts are set on the connection's own socket, never on a duplicate: a `try_clone`
+    // would hold a second file descriptor per connection (2,000 at 1,000 connections).
     if let Some(passwords) = &shared.passwords {
-        let _ = probe.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+        let _ = wire.socket().set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+        let peer = wire.socket().peer_addr();
         match accept_plain(&mut wire, passwords) {
             Ok(name) => user = Some(name),
             Err(e) => {
                 if !shared.stopping.load(Ordering::Acquire) {
-                    if let Ok(peer) = probe.peer_addr() {
+                    if let Ok(peer) = peer {
                         eprintln!("ferrobase: authentication of {peer} refused: {e}");
                     }
                 }
                 return;
             }
         }
-        let _ = probe.set_read_timeout(None);
+        let _ = wire.socket().set_read_timeout(None);
     }
     let mut conn = Connection::over(wire, shared.limits).with_pool(shared.inflight.clone());
+    let mut scanners = ScannerQuota::new(shared.max_scanners_per_connection);
     loop {
-        if !wait_for_call(shared, &mut conn, &probe) {
+        if !wait_for_call(shared, &mut conn) {
+            return;
+        }
+        // From its first byte, the call must arrive whole within the frame timeout.
+        if conn
+            .set_deadline(Some(Instant::now() + shared.frame_timeout))
+            .is_err()
+        {
             return;
         }
         shared.active_calls.fetch_add(1, Ordering::AcqRel);
-        let keep_going = one_call(shared, &mut conn, user.as_deref());
+        let keep_going = one_call(shared, &mut conn, user.as_deref(), &mut scanners);
         shared.active_calls.fetch_sub(1, Ordering::AcqRel);
-        if !keep_going {
+        if !keep_going || conn.set_deadline(None).is_err() {
             return;
         }
     }
 }
 
-/// Reads, runs and answers one call. False when the connection must close.
-fn one_call(shared: &Shared, conn: &mut Connection, user: Option<&str>) -> bool {
+/// Writes a reply, which the client must take within the frame timeout.
+fn answer(shared: &Shared, conn: &mut Connection, reply: &MessageHeader, body: &TStruct) -> bool {
+    conn.set_deadline(Some(Instant::now() + shared.frame_timeout))
+        .is_ok()
+        && conn.write(reply, body).is_ok()
+}
+
+/// Reads, runs and answers one call: reading and answering on the connection's thread, the
+/// running on a handler of the call queue (released before the answer is written, so a client
+/// slow to read holds no handler). False when the connection must close.
+fn one_call(
+    shared: &Shared,
+    conn: &mut Connection,
+    user: Option<&str>,
+    scanners: &mut ScannerQuota,
+) -> bool {
     let Call {
         header,
         args,
@@ -299,13 +366,17 @@ fn one_call(shared: &Shared, conn: &mut Connection, user: Option<&str>) -> bool 
             if header.kind == MessageType::Oneway {
                 return true;
             }
-            let (kind, body) = refusal(&header.name, over);
+            let (kind, body) = refusal(
+                &header.name,
+                over.to_string(),
+                matches!(over, Overrun::Server(_)),
+            );
             let reply = MessageHeader {
                 name: header.name,
                 kind,
                 seq_id: header.seq_id,
             };
-            return conn.write(&reply, &body).is_ok();
+            return answer(shared, conn, &reply, &body);
         }
         Err(ThriftError::Malformed(why)) => {
             // Answer with a protocol error where we can, then close: the stream position
@@ -322,9 +393,53 @@ fn one_call(shared: &Shared, conn: &mut Connection, user: Option<&str>) -> bool 
     if header.kind != MessageType::Call && header.kind != MessageType::Oneway {
         return false;
     }
+    let refused = |message: String, can_retry: bool| {
+        let (kind, body) = refusal(&header.name, message, can_retry);
+        let reply = MessageHeader {
+            name: header.name.clone(),
+            kind,
+            seq_id: header.seq_id,
+        };
+        (reply, body)
+    };
+    let opening = opens_scanner(&header.name);
+    if opening {
+        if let Err(message) = scanners.check(&shared.handler.scanners) {
+            if header.kind == MessageType::Oneway {
+                return true;
+            }
+            let (reply, body) = refused(message, false);
+            return answer(shared, conn, &reply, &body);
+        }
+    }
+    // scannerClose only frees: refusing it as busy would leave the scanner (its read point,
+    // memstore snapshot and blocks) open until its lease expires, so it runs without a handler.
+    let slot = match (header.name != "scannerClose")
+        .then(|| shared.calls.acquire())
+        .transpose()
+    {
+        Ok(slot) => slot,
+        Err(busy) => {
+            if header.kind == MessageType::Oneway {
+                return true;
+            }
+            let message = busy.message(&shared.name, shared.calls.options().handlers);
+            let (reply, body) = refused(message, true);
+            return answer(shared, conn, &reply, &body);
+        }
+    };
+    // The id a scannerClose names, read before the arguments move into the call.
+    let closing = match args.get(1) {
+        Some(TValue::I32(id)) if header.name == "scannerClose" => Some(*id),
+        _ => None,
+    };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         shared.handler.call_owned(user, &header.name, args)
     }));
+    drop(slot);
+    if let Ok(Outcome::Result(result)) = &outcome {
+        track_scanner(scanners, opening, closing, result);
+    }
     if header.kind == MessageType::Oneway {
         return true;
     }
@@ -348,20 +463,38 @@ fn one_call(shared: &Shared, conn: &mut Connection, user: Option<&str>) -> bool 
         kind,
         seq_id: header.seq_id,
     };
-    let written = conn.write(&reply, &body).is_ok();
+    // The decoded arguments (consumed by the call) are given back to the memory budget before
+    // the reply waits on the client.
     drop(memory);
-    written
+    answer(shared, conn, &reply, &body)
 }
 
-/// The answer to a call refused for memory: the method's declared `IOError` (every method of
-/// the service that takes arguments declares one), or an application exception.
-fn refusal(method: &str, over: Overrun) -> (MessageType, TStruct) {
-    let message = over.to_string();
+/// Notes a scanner opened (its id is the result's success field) or closed by a call that
+/// succeeded (no exception field set).
+fn track_scanner(
+    scanners: &mut ScannerQuota,
+    opening: bool,
+    closing: Option<i32>,
+    result: &TStruct,
+) {
+    if opening {
+        if let Some(TValue::I32(id)) = result.get(0) {
+            scanners.opened(*id);
+        }
+    } else if let Some(id) = closing.filter(|_| result.fields.is_empty()) {
+        scanners.closed(id);
+    }
+}
+
+/// The answer to a refused call (for memory, a full call queue, the scanner limit): the
+/// method's declared `IOError` (every method of the service that takes arguments declares
+/// one), with `canRetry`, or an application exception.
+fn refusal(method: &str, message: String, can_retry: bool) -> (MessageType, TStruct) {
     match crate::idl::arguments(method) {
         Some(args) if !args.is_empty() => {
             let io_error = TStruct::new()
                 .with(1, TValue::string(message))
-                .with(2, TValue::Bool(matches!(over, Overrun::Server(_))));
+                .with(2, TValue::Bool(can_retry));
             (
                 MessageType::Reply,
                 TStruct::new().with(1, TValue::Struct(io_error)),

@@ -88,6 +88,11 @@ impl Scanners {
         before - m.len()
     }
 
+    /// Whether scanner `id` is open (not closed nor expired).
+    pub fn is_open(&self, id: i32) -> bool {
+        self.map().contains_key(&id)
+    }
+
     /// Number of open scanners.
     pub fn len(&self) -> usize {
         self.map().len()

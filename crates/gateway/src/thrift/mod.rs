@@ -1,6 +1,7 @@
 //! The gateway's Thrift layer: the codec and HBase's IDL from `ferrobase-thrift`, re-exported,
 //! and the server-side transports ([`Connection`]: buffered or framed, plain or TLS).
 
+mod deadline;
 mod transport;
 
 pub use ferrobase_thrift::*;

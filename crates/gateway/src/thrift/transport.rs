@@ -2,6 +2,7 @@
 //! a 4-byte big-endian length), detected per connection from the first bytes, so a client never
 //! hangs on a transport or protocol mismatch.
 
+use super::deadline::DeadlineWire;
 use super::{
     malformed, Binary, Budget, Codec, Compact, Field, InflightMemory, Limits, MessageHeader,
     Reservation, TStruct, ThriftError,
@@ -10,6 +11,7 @@ use crate::tls::{ServerWire, Wire};
 use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// How messages are delimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +35,7 @@ pub enum Protocol {
 /// protocol.
 pub struct Connection {
     /// Reads through the buffer; replies are written to the stream beneath it.
-    reader: BufReader<ServerWire>,
+    reader: BufReader<DeadlineWire>,
     limits: Limits,
     pool: Option<Arc<InflightMemory>>,
     kind: Option<(Transport, Protocol)>,
@@ -71,7 +73,7 @@ impl Connection {
     /// Wraps an accepted socket, plain or TLS (after its handshake).
     pub fn over(wire: ServerWire, limits: Limits) -> Connection {
         Connection {
-            reader: BufReader::with_capacity(64 * 1024, wire),
+            reader: BufReader::with_capacity(64 * 1024, DeadlineWire::new(wire)),
             limits,
             pool: None,
             kind: None,
@@ -83,6 +85,17 @@ impl Connection {
     pub fn with_pool(mut self, pool: Arc<InflightMemory>) -> Connection {
         self.pool = Some(pool);
         self
+    }
+
+    /// Sets the time by which the message being read or written must be through (a read or
+    /// write past it fails with `TimedOut`), or clears it, with the socket's timeouts.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) -> std::io::Result<()> {
+        self.reader.get_mut().set_deadline(deadline)
+    }
+
+    /// The socket beneath (for its timeouts and addresses).
+    pub fn socket(&self) -> &TcpStream {
+        self.reader.get_ref().socket()
     }
 
     /// The detected transport and protocol, once the first call has arrived.

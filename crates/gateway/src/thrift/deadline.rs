@@ -1,0 +1,79 @@
+//! A socket whose reads and writes must finish by a deadline: the whole of a message, not
+//! each read, so a client trickling a byte at a time cannot hold a connection past it.
+
+use crate::tls::ServerWire;
+use std::io::{Error, ErrorKind, Read, Write};
+use std::time::Instant;
+
+/// A server socket (plain or TLS) with an optional deadline. Before each read or write the
+/// socket's timeout is set to the time left, and past the deadline every read and write fails
+/// with `TimedOut`. Without a deadline the socket's timeouts are left as they are.
+pub struct DeadlineWire {
+    wire: ServerWire,
+    deadline: Option<Instant>,
+}
+
+impl DeadlineWire {
+    /// `wire`, with no deadline.
+    pub fn new(wire: ServerWire) -> DeadlineWire {
+        DeadlineWire {
+            wire,
+            deadline: None,
+        }
+    }
+
+    /// The socket beneath.
+    pub fn socket(&self) -> &std::net::TcpStream {
+        self.wire.socket()
+    }
+
+    /// Sets the deadline, or clears it (and the socket's read and write timeouts) with `None`.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) -> std::io::Result<()> {
+        self.deadline = deadline;
+        if deadline.is_none() {
+            let socket = self.wire.socket();
+            socket.set_read_timeout(None)?;
+            socket.set_write_timeout(None)?;
+        }
+        Ok(())
+    }
+
+    /// The time left before the deadline, set as the socket's timeout for `read` (else write).
+    fn arm(&self, read: bool) -> std::io::Result<()> {
+        let Some(deadline) = self.deadline else {
+            return Ok(());
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Error::new(
+                ErrorKind::TimedOut,
+                "the message did not arrive or leave within the frame timeout",
+            ));
+        }
+        let socket = self.wire.socket();
+        if read {
+            socket.set_read_timeout(Some(left))
+        } else {
+            socket.set_write_timeout(Some(left))
+        }
+    }
+}
+
+impl Read for DeadlineWire {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.arm(true)?;
+        self.wire.read(buf)
+    }
+}
+
+impl Write for DeadlineWire {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.arm(false)?;
+        self.wire.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.arm(false)?;
+        self.wire.flush()
+    }
+}
