@@ -1,7 +1,7 @@
 //! HBase's Thrift1 IDL (`Hbase.thrift`, hbase-thrift 2.x), declared once as Rust types:
 //! [`structs`] holds the IDL's structs and exceptions, [`service`] one argument struct per
-//! method of the `Hbase` service, the [`Call`](service::Call) enum and the declarations the
-//! decoder bounds memory with ([`arguments`](service::arguments)).
+//! method of the `Hbase` service, the [`Call`] enum and the declarations the
+//! decoder bounds memory with ([`arguments`]).
 
 pub mod service;
 pub mod structs;
