@@ -2,7 +2,7 @@
 # The wheel for PyPI (issue 28): ferrobase's `dist` binary linked against glibc 2.17, so the wheel
 # installs on any manylinux2014 x86_64 system (CentOS 7 and newer; pip 19.3+). maturin's --zig links
 # through zig's cc, which brings glibc 2.17's symbol versions and compiles the C parts (ring, zstd,
-# mimalloc) against them; no Docker image, no sysroot. The tools (maturin, ziglang, auditwheel) are
+# mimalloc) against them; no Docker image, no sysroot. The tools (maturin, ziglang, auditwheel, twine) are
 # pip-installed into a venv under target/ the first time. Writes
 #   target/wheels/ferrobase-VERSION-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
 # then checks it: `auditwheel show` must call it manylinux_2_17_x86_64, and the binary inside may
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 tools=${FERROBASE_MANYLINUX_TOOLS:-$root/target/py-tools-manylinux}
 out=$root/target/wheels
-pins=(maturin==1.16.0 ziglang==0.17.1 auditwheel==6.8.2)
+pins=(maturin==1.16.0 ziglang==0.17.1 auditwheel==6.8.2 twine==7.0.0)
 pip_quiet=(--quiet --disable-pip-version-check)
 
 test=0
@@ -52,7 +52,7 @@ echo "== built $(basename "$wheel") ($(du -h "$wheel" | cut -f1)) in $(( $(date 
 # auditwheel: the wheel's own judgement of its platform tag.
 report=$(auditwheel show "$wheel")
 echo "$report"
-echo "$report" | grep -q 'is consistent with the following platform tag: "manylinux_2_17_x86_64"' \
+echo "$report" | tr -s ' \n' '  ' | grep -q 'is consistent with the following platform tag: "manylinux_2_17_x86_64"' \
   || { echo "build_manylinux.sh: auditwheel does not call the wheel manylinux_2_17_x86_64" >&2; exit 1; }
 
 # And the binary's own symbol versions: none past GLIBC_2.17.
@@ -64,6 +64,9 @@ newest=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -1)
 echo "== newest glibc symbol version the binary needs: $newest"
 [ "$(printf '%s\nGLIBC_2.17\n' "$newest" | sort -V | tail -1)" = GLIBC_2.17 ] \
   || { echo "build_manylinux.sh: the binary needs $newest (more than GLIBC_2.17)" >&2; exit 1; }
+
+# PyPI's own checks of the metadata and README rendering.
+twine check --strict "$wheel"
 
 if [ "$test" = 1 ]; then
   FERROBASE_WHEEL=$wheel bash python/tests/run_wheel_test.sh
