@@ -38,7 +38,7 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 bash python/tests/run_wheel_test.sh
 # The manylinux2014 wheel for PyPI (python/build_manylinux.sh --test: the dist profile again, linked
 # against glibc 2.17 with zig, auditwheel, the example suite on it) only when asked: it recompiles the
-# whole workspace with fat LTO (~5 min idle, more under load), beyond CI's budget for one check.
+# whole workspace with fat LTO (3 min on an idle machine, 11 under load), beyond CI's budget for one check.
 if [ "${FERROBASE_TEST_MANYLINUX:-}" = 1 ]; then
   bash python/build_manylinux.sh --test
 fi
