@@ -41,6 +41,12 @@ python3 tests/soak/soak.py target/debug/ferrobase --connections 50 --duration 20
 # installed into a fresh venv, `ferrobase --version` from PATH, the example suite on the pytest
 # fixtures, serially and under pytest-xdist.
 bash python/tests/run_wheel_test.sh
+# The manylinux2014 wheel for PyPI (python/build_manylinux.sh --test: the dist profile again, linked
+# against glibc 2.17 with zig, auditwheel, the example suite on it) only when asked: it recompiles the
+# whole workspace with fat LTO (3 min on an idle machine, 11 under load), beyond CI's budget for one check.
+if [ "${FERROBASE_TEST_MANYLINUX:-}" = 1 ]; then
+  bash python/build_manylinux.sh --test
+fi
 # Apache HBase 2.6.1 as the oracle (tests/hbase-oracle, README "Apache HBase as the oracle"): the
 # differential suite (known divergences are strict xfails) and a short seeded random run, which
 # reports divergences but fails only on a crash. Fails here, with the log's tail, if HBase cannot start.

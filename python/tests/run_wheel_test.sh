@@ -8,6 +8,8 @@
 # FERROBASE_WHEEL_PROFILE picks the cargo profile: `release` (the default here) reuses the binary
 # scripts/test.sh has already built, so the wheel costs no compilation; `dist` is the shipped,
 # LTO-optimized one (pyproject.toml's default), which compiles everything again.
+# FERROBASE_WHEEL=PATH tests that wheel instead of building one (python/build_manylinux.sh --test
+# passes its manylinux2014 wheel this way).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -16,15 +18,21 @@ work=$root/target/wheel-test
 tools=$root/target/py-tools
 pip_quiet=(--quiet --disable-pip-version-check)
 
-if ! "$tools/bin/maturin" --version 2>/dev/null | grep -qx "maturin 1.16.0"; then
-  rm -rf "$tools"
-  python3 -m venv "$tools"
-  "$tools/bin/pip" install "${pip_quiet[@]}" maturin==1.16.0
+if [ -n "${FERROBASE_WHEEL:-}" ]; then
+  wheel=$(realpath "$FERROBASE_WHEEL")
+  rm -rf "$work"
+  mkdir -p "$work/suite"
+else
+  if ! "$tools/bin/maturin" --version 2>/dev/null | grep -qx "maturin 1.16.0"; then
+    rm -rf "$tools"
+    python3 -m venv "$tools"
+    "$tools/bin/pip" install "${pip_quiet[@]}" maturin==1.16.0
+  fi
+  rm -rf "$work"
+  mkdir -p "$work/suite"
+  (cd python && "$tools/bin/maturin" build --quiet --profile "$profile" --out "$work/wheels")
+  wheel=$(ls "$work"/wheels/ferrobase-*.whl)
 fi
-rm -rf "$work"
-mkdir -p "$work/suite"
-(cd python && "$tools/bin/maturin" build --quiet --profile "$profile" --out "$work/wheels")
-wheel=$(ls "$work"/wheels/ferrobase-*.whl)
 echo "== wheel: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"
 
 python3 -m venv "$work/venv"

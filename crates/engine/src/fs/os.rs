@@ -224,9 +224,23 @@ fn read_cached_part(file: &File, buf: &mut Vec<u8>, len: usize, offset: u64) -> 
         iov_base: spare.as_mut_ptr().cast(),
         iov_len: len.min(spare.len()),
     };
+    // The system call itself rather than glibc's `preadv2` wrapper (glibc 2.26): the shipped
+    // binary links against glibc 2.17 (manylinux2014, python/build_manylinux.sh). The offset is
+    // passed as its low and high halves; on a 64-bit target the high half is 0. A kernel without
+    // the call (< 4.6) answers ENOSYS, one without RWF_NOWAIT (< 4.14) EOPNOTSUPP: both below.
     // SAFETY: one iovec over the vector's unused capacity, which the kernel only writes to;
     // the length is then extended by exactly the bytes it reported.
-    let n = unsafe { libc::preadv2(file.as_raw_fd(), &iov, 1, at, libc::RWF_NOWAIT) };
+    let n = unsafe {
+        libc::syscall(
+            libc::SYS_preadv2,
+            file.as_raw_fd(),
+            &iov as *const libc::iovec,
+            1 as libc::c_int,
+            at,
+            0 as libc::off_t,
+            libc::RWF_NOWAIT,
+        )
+    };
     if n < 0 {
         let e = std::io::Error::last_os_error().raw_os_error();
         if matches!(e, Some(libc::EOPNOTSUPP | libc::EINVAL | libc::ENOSYS)) {
