@@ -6,6 +6,9 @@
 # against Apache HBase's Thrift1 gateway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The gates of the house style (cargo fmt and clippy clean): a change that leaves either unclean fails here.
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --all-targets
 # The crates' examples run as doc tests (--all-targets leaves them out); their docs build without warnings.
 cargo test --workspace --doc
