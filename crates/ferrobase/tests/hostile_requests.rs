@@ -3,12 +3,14 @@
 //! them at once. Each gets an answer or a clear error, a second client is served during and
 //! after, and the server's peak resident memory (VmHWM) stays under the documented bounds.
 
+mod serve_harness;
+
 use ferrobase_gateway::thrift::{
     Binary, Budget, Codec, Compact, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
 };
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 struct Serve {
@@ -20,21 +22,7 @@ struct Serve {
 impl Serve {
     fn start(extra: &[&str]) -> Serve {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-            .args(["serve", "--port", "0", "--data"])
-            .arg(dir.path())
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split_whitespace()
-            .find_map(|w| w.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let (child, addr) = serve_harness::spawn(dir.path(), extra, Stdio::inherit());
         Serve {
             child,
             addr,

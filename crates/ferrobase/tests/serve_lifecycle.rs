@@ -1,6 +1,8 @@
 //! `ferrobase serve` as a process: SIGTERM lets a call in flight finish before the engine
 //! closes, and a scanner left unused past its lease is closed with HBase's answer.
 
+mod serve_harness;
+
 use ferrobase_client::Connection;
 use ferrobase_engine::{Bytes, TableName};
 use ferrobase_engine::{ColumnFamilyDescriptor, Engine, EngineOptions, Get, Put, TableDescriptor};
@@ -24,24 +26,8 @@ struct Serve {
 impl Serve {
     fn start(extra: &[&str]) -> Serve {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-            .args(["serve", "--port", "0", "--data"])
-            .arg(dir.path())
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split(" on ")
-            .nth(1)
-            .and_then(|s| s.split(' ').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let (mut child, addr) = serve_harness::spawn(dir.path(), extra, Stdio::piped());
+        let addr = addr.to_string();
         let (tx, stderr) = channel();
         let err = child.stderr.take().unwrap();
         std::thread::spawn(move || {

@@ -4,12 +4,14 @@
 //! is cut off after `--frame-timeout` while others are served; a connection that opens scanners
 //! up to `--max-scanners-per-connection` is refused the next one and goes on with other calls.
 
+mod serve_harness;
+
 use ferrobase_gateway::thrift::{
     Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
 };
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 struct Serve {
@@ -21,21 +23,7 @@ struct Serve {
 impl Serve {
     fn start(extra: &[&str]) -> Serve {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-            .args(["serve", "--port", "0", "--data"])
-            .arg(dir.path())
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split_whitespace()
-            .find_map(|w| w.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let (child, addr) = serve_harness::spawn(dir.path(), extra, Stdio::inherit());
         Serve {
             child,
             addr,

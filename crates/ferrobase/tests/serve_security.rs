@@ -1,10 +1,12 @@
 //! `ferrobase serve`'s security options through the binary: the --insecure rule (a non-loopback
 //! address in the clear needs --insecure, then warns), TLS with `ferrobase shell --connect`.
 
+mod serve_harness;
+
 #[path = "../../gateway/tests/support/test_certs.rs"]
 mod test_certs;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use test_certs::TestPki;
@@ -24,22 +26,7 @@ impl Drop for Serve {
 
 impl Serve {
     fn start(data: &std::path::Path, extra: &[&str]) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-            .args(["serve", "--port", "0", "--data"])
-            .arg(data)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split_whitespace()
-            .find_map(|w| w.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let (child, addr) = serve_harness::spawn(data, extra, Stdio::piped());
         Serve { child, addr }
     }
 

@@ -5,32 +5,10 @@
 //! statements through `ferrobase shell --connect` print the same against Apache HBase as against
 //! `ferrobase serve`.
 
-use ferrobase_engine::*;
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod shell_harness;
 
-fn shell(args: &[&str], input: &str) -> (String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .arg("shell")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("RUST_BACKTRACE", "0")
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.success(),
-    )
-}
+use ferrobase_engine::*;
+use shell_harness::{serve, shell};
 
 fn data(dir: &tempfile::TempDir) -> String {
     dir.path().display().to_string()
@@ -240,44 +218,10 @@ fn malformed_statements_are_errors_and_the_shell_goes_on() {
     assert!(out.contains("value=v\\x00\\xFF"), "{out}");
 }
 
-/// A `ferrobase serve` process, stopped with SIGTERM when dropped (a failed assertion too).
-struct Served(std::process::Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
-        let _ = self.0.wait();
-    }
-}
-
-/// A `ferrobase serve` on a free port over `dir`; returns the process and `thrift://ADDR`.
-fn serve(dir: &tempfile::TempDir) -> (Served, String) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(["serve", "--data", &data(dir), "--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.as_mut().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let addr = line
-        .split(" on ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
-    (Served(server), format!("thrift://{addr}"))
-}
-
 #[test]
 fn the_same_statements_run_against_a_server() {
     let dir = tempfile::tempdir().unwrap();
-    let (server, url) = serve(&dir);
+    let (server, url) = serve(dir.path());
     let script = "create 'mytable', { NAME => 'colfam1', VERSIONS => 3 }\n\
                   put 'mytable', 'r1', 'colfam1:a', 'x'\n\
                   put 'mytable', 'r2', 'colfam1:a', 'y'\n\
@@ -796,7 +740,7 @@ fn seed_statements_print_the_same_against_apache_hbase_as_against_ferrobase() {
     };
     let hbase = format!("thrift://{hbase}");
     let dir = tempfile::tempdir().unwrap();
-    let (server, ferro) = serve(&dir);
+    let (server, ferro) = serve(dir.path());
     // Table names unique to this run: the oracle may be shared.
     let p = format!("shell{}_", std::process::id());
     let script = seed_script(&p);

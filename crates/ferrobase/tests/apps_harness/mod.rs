@@ -5,7 +5,9 @@
     reason = "each test file uses a different part of the harness"
 )]
 
-use std::io::BufRead;
+#[path = "../serve_harness/mod.rs"]
+mod serve_harness;
+
 use std::process::{Child, Command, Stdio};
 
 /// The binary under test.
@@ -47,23 +49,7 @@ impl Server {
     /// waits for its address line.
     pub fn start_with(options: &[&str]) -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(binary())
-            .args(["serve", "--port", "0", "--data"])
-            .arg(dir.path())
-            .args(options)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split(" on ")
-            .nth(1)
-            .and_then(|s| s.split(' ').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let (child, addr) = serve_harness::spawn(dir.path(), options, Stdio::inherit());
         Server {
             child,
             url: format!("thrift://{addr}"),

@@ -2,6 +2,9 @@
 
 #![allow(dead_code, reason = "each test binary uses a part of the harness")]
 
+#[path = "../serve_harness/mod.rs"]
+mod serve_harness;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -62,24 +65,6 @@ impl Drop for Served {
 
 /// A `ferrobase serve` on a free port over `dir`; returns the process and `thrift://ADDR`.
 pub fn serve(dir: &std::path::Path) -> (Served, String) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(["serve", "--data", &dir.display().to_string(), "--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.as_mut().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let addr = line
-        .split(" on ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let (server, addr) = serve_harness::spawn(dir, &[], Stdio::inherit());
     (Served(server), format!("thrift://{addr}"))
 }
