@@ -5,31 +5,16 @@
 
 mod serve_harness;
 
+use serve_harness::Serve;
+
 use ferrobase_gateway::thrift::{
     Binary, Budget, Codec, Compact, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
 };
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Stdio};
 use std::time::Duration;
 
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-    _dir: tempfile::TempDir,
-}
-
 impl Serve {
-    fn start(extra: &[&str]) -> Serve {
-        let dir = tempfile::tempdir().unwrap();
-        let (child, addr) = serve_harness::spawn(dir.path(), extra, Stdio::inherit());
-        Serve {
-            child,
-            addr,
-            _dir: dir,
-        }
-    }
-
     /// Peak resident memory of the server process so far, in bytes.
     fn peak_rss(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
@@ -43,13 +28,6 @@ impl Serve {
 
     fn alive(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -6,38 +6,14 @@
 
 mod serve_harness;
 
+use serve_harness::Serve;
+
 use ferrobase_gateway::thrift::{
     Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
 };
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-    _dir: tempfile::TempDir,
-}
-
-impl Serve {
-    fn start(extra: &[&str]) -> Serve {
-        let dir = tempfile::tempdir().unwrap();
-        let (child, addr) = serve_harness::spawn(dir.path(), extra, Stdio::inherit());
-        Serve {
-            child,
-            addr,
-            _dir: dir,
-        }
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn encode(name: &str, args: &TStruct) -> Vec<u8> {
     let mut msg = Vec::new();

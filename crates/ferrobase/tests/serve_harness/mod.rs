@@ -1,6 +1,8 @@
 //! Starting `ferrobase serve` from the binary's tests: one place that spawns it on a free port
 //! and reads the address from the line it prints once it listens.
 
+#![allow(dead_code, reason = "each test binary uses a part of the harness")]
+
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
@@ -26,4 +28,33 @@ pub fn spawn(data: &Path, extra: &[&str], stderr: Stdio) -> (Child, SocketAddr) 
         .find_map(|w| w.parse().ok())
         .unwrap_or_else(|| panic!("no address in {line:?}"));
     (child, addr)
+}
+
+/// A `ferrobase serve` on a fresh data directory, killed (SIGKILL) when dropped.
+pub struct Serve {
+    /// The server process.
+    pub child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+    _dir: tempfile::TempDir,
+}
+
+impl Serve {
+    /// Starts `ferrobase serve EXTRA...` on a fresh data directory (stderr inherited).
+    pub fn start(extra: &[&str]) -> Serve {
+        let dir = tempfile::tempdir().unwrap();
+        let (child, addr) = spawn(dir.path(), extra, Stdio::inherit());
+        Serve {
+            child,
+            addr,
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
