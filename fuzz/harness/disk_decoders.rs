@@ -28,9 +28,14 @@ pub fn run(data: &[u8]) {
     }
     let block = Bytes::copy_from_slice(data);
     // Blocks of every format version (1: no restart trailer, 2: untagged cells and a restart
-    // trailer, 3: tagged cells and a footer), read in order and by seeking to a key taken from
+    // trailer, 3: tagged cells and a footer, 4: cells may carry a TTL), read in order and by seeking to a key taken from
     // the input.
-    for format in [BlockFormat::V1, BlockFormat::V2, BlockFormat::V3] {
+    for format in [
+        BlockFormat::V1,
+        BlockFormat::V2,
+        BlockFormat::V3,
+        BlockFormat::V4,
+    ] {
         let Ok(mut d) = BlockDecoder::new(block.clone(), format) else {
             continue;
         };

@@ -140,20 +140,35 @@ impl CellKey {
     }
 }
 
-/// A stored cell inside a store: key and value.
+/// A stored cell inside a store: key, value and the cell's own time to live.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyValue {
     /// The cell's key.
     pub key: CellKey,
     /// The value (empty for delete markers).
     pub value: Bytes,
+    /// The cell's time to live in milliseconds, from the mutation that wrote it (HBase's TTL
+    /// cell tag, `Mutation.setTTL`); `None`: only the family's TTL applies.
+    pub ttl_ms: Option<i64>,
 }
 
 impl KeyValue {
     /// The cell as a borrowed view.
     pub fn as_view(&self) -> KeyValueRef<'_> {
-        KeyValueRef::of_key_value(&self.key, &self.value)
+        KeyValueRef {
+            ttl_ms: self.ttl_ms,
+            ..KeyValueRef::of_key_value(&self.key, &self.value)
+        }
     }
+}
+
+/// True when a cell written at `timestamp` with its own TTL of `ttl_ms` milliseconds has
+/// expired at `now_ms`: HBase's `ScanQueryMatcher.isCellTTLExpired`, `ts + ttl < now` (the sum
+/// saturating instead of wrapping). A cell TTL only shortens a cell's life: the family's TTL
+/// still applies beside it.
+#[inline]
+pub fn cell_ttl_expired(timestamp: i64, ttl_ms: Option<i64>, now_ms: i64) -> bool {
+    ttl_ms.is_some_and(|ttl| timestamp.saturating_add(ttl) < now_ms)
 }
 
 /// A stored cell seen in place (in a block or a memstore): the read path compares and matches
@@ -172,6 +187,8 @@ pub struct KeyValueRef<'a> {
     pub seq: u64,
     /// The value.
     pub value: &'a [u8],
+    /// The cell's own time to live in milliseconds (`None`: none).
+    pub ttl_ms: Option<i64>,
 }
 
 impl<'a> KeyValueRef<'a> {
@@ -184,6 +201,7 @@ impl<'a> KeyValueRef<'a> {
             cell_type: k.cell_type,
             seq: k.seq,
             value: &[],
+            ttl_ms: None,
         }
     }
 

@@ -12,11 +12,13 @@ use std::sync::Arc;
 /// zero-padded), so most comparisons in a skip-list search are decided without following the
 /// row's pointer. Sixteen bytes hold the articles' `uid + reversed timestamp` rowkeys whole: with
 /// eight, every comparison between two cells of one user went to the row. Orders exactly as
-/// `CellKey`: padded prefixes that differ order as the rows do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `CellKey`: padded prefixes that differ order as the rows do. The cell's own TTL rides along
+/// (it takes no part in the order: one key is one write, which has one TTL).
+#[derive(Debug, Clone)]
 struct MemKey {
     prefix: u128,
     key: CellKey,
+    ttl_ms: Option<i64>,
 }
 
 impl MemKey {
@@ -27,9 +29,18 @@ impl MemKey {
         MemKey {
             prefix: u128::from_be_bytes(p),
             key,
+            ttl_ms: None,
         }
     }
 }
+
+impl PartialEq for MemKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for MemKey {}
 
 impl Ord for MemKey {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
@@ -96,7 +107,11 @@ impl Memstore {
         self.max_seq.fetch_max(kv.key.seq, Ordering::AcqRel);
         self.min_ts.fetch_min(kv.key.timestamp, Ordering::AcqRel);
         self.max_ts.fetch_max(kv.key.timestamp, Ordering::AcqRel);
-        self.map.insert(MemKey::new(kv.key), kv.value);
+        let key = MemKey {
+            ttl_ms: kv.ttl_ms,
+            ..MemKey::new(kv.key)
+        };
+        self.map.insert(key, kv.value);
         self.size.fetch_add(sz, Ordering::AcqRel);
         sz
     }
@@ -150,6 +165,7 @@ fn entry_cell(e: &crossbeam_skiplist::map::Entry<'_, MemKey, Bytes>) -> KeyValue
     KeyValue {
         key: e.key().key.clone(),
         value: e.value().clone(),
+        ttl_ms: e.key().ttl_ms,
     }
 }
 
@@ -178,9 +194,10 @@ impl MemstoreScanner {
 
     /// The cell under the cursor.
     pub fn peek(&self) -> Option<KeyValueRef<'_>> {
-        self.cur
-            .as_ref()
-            .map(|e| KeyValueRef::of_key_value(&e.key().key, e.value()))
+        self.cur.as_ref().map(|e| KeyValueRef {
+            ttl_ms: e.key().ttl_ms,
+            ..KeyValueRef::of_key_value(&e.key().key, e.value())
+        })
     }
 
     fn hold(&self, e: crossbeam_skiplist::map::Entry<'_, MemKey, Bytes>) -> HeldEntry {
@@ -282,6 +299,7 @@ mod tests {
         m.insert(KeyValue {
             key: key(row, b"q", ts),
             value: Bytes::copy_from_slice(value.as_bytes()),
+            ttl_ms: None,
         });
     }
 

@@ -288,6 +288,7 @@ impl Store {
             versions_before_filter,
             min_versions: family.min_versions,
             oldest_unexpired_ts,
+            now_ms,
             columns: req.columns,
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,

@@ -60,6 +60,7 @@ fn kv(row: &str, qualifier: &str, ts: i64, cell_type: CellType, seq: u64, value:
             seq,
         },
         value: Bytes::copy_from_slice(value.as_bytes()),
+        ttl_ms: None,
     }
 }
 
@@ -70,7 +71,10 @@ fn cells() -> Vec<KeyValue> {
         kv("r1", "a", 10, CellType::Put, 0, "v1"),
         kv("r1", "b", 15, CellType::DeleteColumn, 7, ""),
         kv("r10", "", 30, CellType::DeleteFamily, 0, ""),
-        kv("r2", "q", 5, CellType::Put, 9, "value"),
+        KeyValue {
+            ttl_ms: Some(60_000),
+            ..kv("r2", "q", 5, CellType::Put, 9, "value")
+        },
     ]
 }
 
@@ -152,6 +156,7 @@ fn write_seed_corpora() {
                 timestamp: 10,
                 cell_type: CellType::Put,
                 value: Bytes::from_static(b"v1"),
+                ttl_ms: Some(60_000),
             }],
         },
         WalEdit {
@@ -165,6 +170,7 @@ fn write_seed_corpora() {
                     timestamp: 11,
                     cell_type: CellType::DeleteFamily,
                     value: Bytes::new(),
+                    ttl_ms: None,
                 },
                 WalCell {
                     family: Bytes::from_static(b"cf"),
@@ -173,6 +179,7 @@ fn write_seed_corpora() {
                     timestamp: 12,
                     cell_type: CellType::Put,
                     value: Bytes::from_static(b"v"),
+                    ttl_ms: None,
                 },
             ],
         },

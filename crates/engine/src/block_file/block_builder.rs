@@ -1,5 +1,5 @@
 //! Builds the raw bytes of one data block ("Data block" in `docs/format/block-file.md`),
-//! in the current layout (format version 3).
+//! in the current layout (format version 4).
 
 use crate::byte_reader::put_varint;
 use crate::cell::{CellType, KeyValue};
@@ -25,6 +25,9 @@ pub const FLAG_SHARED: u8 = 2;
 pub const TAG_SEQ: u8 = 0x10;
 /// Cell tag bit: the timestamp lies below the block's base (`base - delta`, else `base + delta`).
 pub const TAG_TS_BELOW: u8 = 0x20;
+/// Cell tag bit (format version 4): the cell's own TTL, `ttl:i64` in milliseconds, follows the
+/// sequence id.
+pub const TAG_TTL: u8 = 0x40;
 /// The type code's bits in a cell tag.
 pub const TAG_TYPE_MASK: u8 = 0x0f;
 
@@ -72,8 +75,9 @@ impl BlockBuilder {
     }
 
     /// Appends a cell: `tag:u8 [shared:varint] suffix_len:varint row_suffix qualifier:lp
-    /// ts_delta:varint [seq:varint] value:lp`. `shared` is written with PREFIX encoding only,
-    /// and is 0 at restarts; `seq` only when it is not 0.
+    /// ts_delta:varint [seq:varint] [ttl:i64] value:lp`. `shared` is written with PREFIX
+    /// encoding only, and is 0 at restarts; `seq` only when it is not 0; `ttl` only for a cell
+    /// with its own TTL.
     pub fn add(&mut self, kv: &KeyValue) {
         let k = &kv.key;
         let row = &k.row;
@@ -93,6 +97,9 @@ impl BlockBuilder {
         let mut tag = k.cell_type.code() | below;
         if k.seq != 0 {
             tag |= TAG_SEQ;
+        }
+        if kv.ttl_ms.is_some() {
+            tag |= TAG_TTL;
         }
         self.buf.push(tag);
         let shared = match self.encoding {
@@ -119,6 +126,9 @@ impl BlockBuilder {
         put_varint(&mut self.buf, delta);
         if k.seq != 0 {
             put_varint(&mut self.buf, k.seq);
+        }
+        if let Some(ttl) = kv.ttl_ms {
+            self.buf.extend_from_slice(&ttl.to_be_bytes());
         }
         put_varint(&mut self.buf, kv.value.len() as u64);
         self.buf.extend_from_slice(&kv.value);
@@ -199,10 +209,12 @@ impl BlockBuilder {
     }
 }
 
-/// The type code a cell tag carries, checked: `None` for a tag with unknown bits set or a code
-/// that is not a stored cell type.
-pub(crate) fn tag_type(tag: u8) -> Option<CellType> {
-    if tag & !(TAG_TYPE_MASK | TAG_SEQ | TAG_TS_BELOW) != 0 {
+/// The type code a cell tag carries, checked: `None` for a tag with unknown bits set (the
+/// [`TAG_TTL`] bit is known only when `ttl_known`, in version-4 blocks) or a code that is not a
+/// stored cell type.
+pub(crate) fn tag_type(tag: u8, ttl_known: bool) -> Option<CellType> {
+    let known = TAG_TYPE_MASK | TAG_SEQ | TAG_TS_BELOW | if ttl_known { TAG_TTL } else { 0 };
+    if tag & !known != 0 {
         return None;
     }
     CellType::from_code(tag & TAG_TYPE_MASK)

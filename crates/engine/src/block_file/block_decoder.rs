@@ -5,7 +5,7 @@
 //! copy), except a row rebuilt from a shared prefix (PREFIX encoding).
 
 use super::block_builder::{
-    tag_type, FLAG_SHARED, FLAG_SHORT_RESTARTS, FOOTER_BYTES, TAG_SEQ, TAG_TS_BELOW,
+    tag_type, FLAG_SHARED, FLAG_SHORT_RESTARTS, FOOTER_BYTES, TAG_SEQ, TAG_TS_BELOW, TAG_TTL,
 };
 use crate::byte_reader::ByteReader;
 use crate::cell::{cmp_bytes, Cell, CellKey, CellType, KeyValue, KeyValueRef};
@@ -25,6 +25,8 @@ pub enum BlockFormat {
     /// Version 3: tagged cells with timestamps against the block's base, restart offsets and a
     /// footer (base timestamp, flags, count).
     V3,
+    /// Version 4: version 3 whose cells may carry their own TTL (tag bit 6).
+    V4,
 }
 
 impl BlockFormat {
@@ -34,6 +36,7 @@ impl BlockFormat {
             1 => Some(BlockFormat::V1),
             2 => Some(BlockFormat::V2),
             3 => Some(BlockFormat::V3),
+            4 => Some(BlockFormat::V4),
             _ => None,
         }
     }
@@ -68,6 +71,10 @@ struct Current {
     timestamp: i64,
     cell_type: CellType,
     seq: u64,
+    /// Offset of the cell's 8-byte TTL in the block, 0 for none (a TTL never starts a block:
+    /// its cell's tag comes first). Four bytes fit in the padding after `cell_type`, where an
+    /// `Option<i64>` would grow every file cursor.
+    ttl_at: u32,
 }
 
 /// The previous cell's row: a range of the block when it was written whole (no reference
@@ -86,6 +93,8 @@ struct Parsed {
     timestamp: i64,
     cell_type: CellType,
     seq: u64,
+    /// Offset of the cell's TTL in the block, 0 for none.
+    ttl_at: u32,
     value: Range<usize>,
     end: usize,
 }
@@ -110,7 +119,7 @@ impl BlockDecoder {
                     .ok_or(count_at)?;
                 (data_end, count, 4, true, 0)
             }
-            BlockFormat::V3 => {
+            BlockFormat::V3 | BlockFormat::V4 => {
                 let footer = len.checked_sub(FOOTER_BYTES).ok_or(0usize)?;
                 let base_ts = be(footer, 8)? as i64;
                 let flags = block[footer + 8];
@@ -179,7 +188,7 @@ impl BlockDecoder {
         };
         (|| {
             let (tag, shared) = match self.format {
-                BlockFormat::V3 => {
+                BlockFormat::V3 | BlockFormat::V4 => {
                     let tag = r.u8()?;
                     let shared = if self.shared { r.varint()? } else { 0 };
                     (Some(tag), shared)
@@ -194,9 +203,9 @@ impl BlockDecoder {
             let suffix = at(&r, n);
             let n = r.len_prefixed()?.len();
             let qualifier = at(&r, n);
-            let (timestamp, cell_type, seq) = match tag {
+            let (timestamp, cell_type, seq, ttl_at) = match tag {
                 Some(tag) => {
-                    let cell_type = tag_type(tag)?;
+                    let cell_type = tag_type(tag, self.format == BlockFormat::V4)?;
                     let delta = r.varint()?;
                     let base = self.base_ts as u64;
                     let timestamp = if tag & TAG_TS_BELOW != 0 {
@@ -205,12 +214,19 @@ impl BlockDecoder {
                         base.wrapping_add(delta)
                     } as i64;
                     let seq = if tag & TAG_SEQ != 0 { r.varint()? } else { 0 };
-                    (timestamp, cell_type, seq)
+                    let ttl_at = if tag & TAG_TTL != 0 {
+                        let at = u32::try_from(start + r.position()).ok()?;
+                        r.i64()?;
+                        at
+                    } else {
+                        0
+                    };
+                    (timestamp, cell_type, seq, ttl_at)
                 }
                 None => {
                     let timestamp = r.i64()?;
                     let cell_type = CellType::from_code(r.u8()?)?;
-                    (timestamp, cell_type, r.varint()?)
+                    (timestamp, cell_type, r.varint()?, 0)
                 }
             };
             let n = r.len_prefixed()?.len();
@@ -222,6 +238,7 @@ impl BlockDecoder {
                 timestamp,
                 cell_type,
                 seq,
+                ttl_at,
                 value,
                 end: start + r.position(),
             })
@@ -257,6 +274,7 @@ impl BlockDecoder {
             timestamp: p.timestamp,
             cell_type: p.cell_type,
             seq: p.seq,
+            ttl_at: p.ttl_at,
         });
         self.prefetch_next(len);
     }
@@ -272,7 +290,19 @@ impl BlockDecoder {
             cell_type: c.cell_type,
             seq: c.seq,
             value: self.checked(&c.value),
+            ttl_ms: self.ttl(c),
         })
+    }
+
+    /// The TTL of cell `c`, read from where `parse_at` found (and checked) it.
+    #[inline]
+    fn ttl(&self, c: &Current) -> Option<i64> {
+        if c.ttl_at == 0 {
+            return None;
+        }
+        let at = c.ttl_at as usize;
+        let b = self.checked(&(at..at + 8));
+        Some(i64::from_be_bytes(b.try_into().ok()?))
     }
 
     /// The bytes of a range `parse_at` produced (and so checked to lie within the block).
@@ -319,6 +349,7 @@ impl BlockDecoder {
                 seq: c.seq,
             },
             value: self.block.slice(c.value.clone()),
+            ttl_ms: self.ttl(c),
         })
     }
 
@@ -475,6 +506,7 @@ mod tests {
                 seq: 3,
             },
             value: Bytes::from(format!("v-{row}-{q}-{ts}")),
+            ttl_ms: None,
         }
     }
 
@@ -657,6 +689,7 @@ mod tests {
                     ..kv(&format!("user{i:012}"), "", 1_600_000_000_000 - 1000 * i).key
                 },
                 value: Bytes::from(vec![7u8; 1024]),
+                ttl_ms: None,
             })
             .collect();
         let raw = build_block(DataBlockEncoding::None, &cells);
@@ -689,6 +722,36 @@ mod tests {
             let mut d = BlockDecoder::new(block.clone(), BlockFormat::V3).unwrap();
             assert_eq!(d.restart_count, 5);
             assert_eq!(seek_kv(&mut d, &c.key).as_ref(), Some(c));
+        }
+    }
+
+    #[test]
+    fn cell_ttls_round_trip_in_version_4_blocks_and_are_corruption_in_version_3() {
+        let mut cells: Vec<KeyValue> = (0..40).map(|i| kv(&format!("r{i:03}"), "q", 5)).collect();
+        for (i, c) in cells.iter_mut().enumerate() {
+            c.ttl_ms = match i % 3 {
+                0 => None,
+                1 => Some(1_000 * i as i64),
+                _ => Some(-1),
+            };
+        }
+        for enc in [DataBlockEncoding::None, DataBlockEncoding::Prefix] {
+            let block = Bytes::from(build_block(enc, &cells));
+            let mut d = BlockDecoder::new(block.clone(), BlockFormat::V4).unwrap();
+            for want in &cells {
+                let got = d.next_cell().unwrap().unwrap();
+                assert_eq!(&got, want);
+            }
+            let mut d = BlockDecoder::new(block.clone(), BlockFormat::V4).unwrap();
+            assert_eq!(seek_kv(&mut d, &cells[31].key), Some(cells[31].clone()));
+            assert_eq!(d.current().map(|v| v.ttl_ms), Some(cells[31].ttl_ms));
+            // A version-3 file never carries the TTL bit: its reader calls it corruption.
+            let mut d = BlockDecoder::new(block, BlockFormat::V3).unwrap();
+            assert!(
+                d.next_cell().unwrap().is_some(),
+                "the first cell has no TTL"
+            );
+            assert!(d.next_cell().is_err());
         }
     }
 

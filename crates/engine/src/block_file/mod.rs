@@ -24,7 +24,7 @@ use crate::compression::Compression;
 /// Trailer magic, the last 8 bytes of every block file.
 pub const MAGIC: &[u8; 8] = b"FRBSBLK1";
 /// Format version written in the trailer.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// Oldest format version still read (version 1 data blocks have no restart trailer).
 pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Size of the trailer in bytes.

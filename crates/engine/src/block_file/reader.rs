@@ -579,6 +579,7 @@ mod tests {
                         seq: 1,
                     },
                     value: Bytes::from_static(b"v"),
+                    ttl_ms: None,
                 })
             })
             .collect();
@@ -636,6 +637,7 @@ mod tests {
                     seq: 1,
                 },
                 value: Bytes::from_static(b"v"),
+                ttl_ms: None,
             })
             .collect();
         let reader = write_and_open(&path, opts, &cells);
@@ -709,6 +711,7 @@ mod tests {
                         seq: 1,
                     },
                     value: Bytes::from(value),
+                    ttl_ms: None,
                 });
             }
         }
@@ -769,6 +772,7 @@ mod tests {
                         seq: 1,
                     },
                     value: Bytes::from(vec![b'v'; value_len]),
+                    ttl_ms: None,
                 })
                 .collect()
         };

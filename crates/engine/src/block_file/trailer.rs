@@ -92,7 +92,7 @@ impl Trailer {
     /// The layout of the file's data blocks.
     pub fn block_format(&self) -> BlockFormat {
         // `decode` accepted only versions that have a format.
-        BlockFormat::of_version(self.version).unwrap_or(BlockFormat::V3)
+        BlockFormat::of_version(self.version).unwrap_or(BlockFormat::V4)
     }
 }
 
@@ -111,7 +111,7 @@ mod tests {
         let bytes = t.encode();
         assert_eq!(bytes.len(), TRAILER_LEN);
         assert_eq!(Trailer::decode(&bytes), Ok(t));
-        assert_eq!(t.block_format(), BlockFormat::V3);
+        assert_eq!(t.block_format(), BlockFormat::V4);
     }
 
     #[test]

@@ -30,6 +30,10 @@ pub struct Put {
     pub timestamp: i64,
     /// WAL durability.
     pub durability: Durability,
+    /// Time to live of the put's cells in milliseconds, counted from each cell's timestamp
+    /// (HBase's `Mutation.setTTL`, stored with every cell). `None` (the default): only the
+    /// family's TTL applies; a cell TTL can shorten a cell's life, never extend it.
+    pub ttl_ms: Option<i64>,
 }
 
 impl Put {
@@ -40,6 +44,7 @@ impl Put {
             cells: Vec::new(),
             timestamp: LATEST_TIMESTAMP,
             durability: Durability::UseDefault,
+            ttl_ms: None,
         }
     }
 
@@ -90,6 +95,20 @@ impl Put {
     /// Sets the durability.
     pub fn durability(mut self, d: Durability) -> Self {
         self.durability = d;
+        self
+    }
+
+    /// Gives the put's cells a time to live (HBase's `Put.setTTL`): a cell is gone from reads
+    /// once `timestamp + ttl` is in the past, and flushes and compactions drop it. Durations
+    /// past `i64::MAX` milliseconds saturate.
+    pub fn ttl(self, ttl: std::time::Duration) -> Self {
+        self.ttl_ms(i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX))
+    }
+
+    /// [`Put::ttl`] in milliseconds, as HBase's `_ttl` attribute carries it (a TTL of 0 or
+    /// below expires the cells at once).
+    pub fn ttl_ms(mut self, ttl_ms: i64) -> Self {
+        self.ttl_ms = Some(ttl_ms);
         self
     }
 }

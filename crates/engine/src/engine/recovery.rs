@@ -143,6 +143,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                         seq: edit.seq,
                     },
                     value: c.value,
+                    ttl_ms: c.ttl_ms,
                 });
             }
             Ok(())

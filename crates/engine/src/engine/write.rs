@@ -201,6 +201,7 @@ impl Inner {
                         seq,
                     },
                     value: c.value,
+                    ttl_ms: c.ttl_ms,
                 });
             }
         }
@@ -235,6 +236,7 @@ impl Inner {
         let ts_or_now = |ts: i64| if ts == LATEST_TIMESTAMP { now } else { ts };
         match m {
             Mutation::Put(p) => {
+                let ttl_ms = p.ttl_ms;
                 let mut row = Bytes::from(p.row);
                 let n = p.cells.len();
                 for (i, c) in p.cells.into_iter().enumerate() {
@@ -252,6 +254,7 @@ impl Inner {
                         timestamp: ts_or_now(c.timestamp),
                         cell_type: CellType::Put,
                         value: Bytes::from(c.value),
+                        ttl_ms,
                     });
                 }
             }
@@ -265,6 +268,7 @@ impl Inner {
                         timestamp: ts_or_now(d.timestamp),
                         cell_type: CellType::DeleteFamily,
                         value: Bytes::new(),
+                        ttl_ms: None,
                     });
                 }
             }
@@ -284,6 +288,7 @@ impl Inner {
                         timestamp: ts,
                         cell_type: c.cell_type,
                         value: Bytes::new(),
+                        ttl_ms: None,
                     });
                 }
             }

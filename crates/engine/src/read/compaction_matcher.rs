@@ -7,10 +7,13 @@
 //! - puts beyond VERSIONS are dropped, and past MIN_VERSIONS expired ones too;
 //! - delete markers are kept by minor compactions; a major compaction (all files) drops them,
 //!   unless KEEP_DELETED_CELLS keeps them (TTL: until they expire);
-//! - expired markers are dropped when MIN_VERSIONS is 0.
+//! - expired markers are dropped when MIN_VERSIONS is 0;
+//! - a put past its own TTL (`Put::ttl`) is dropped by flushes and every compaction, minor ones
+//!   too, without counting as a version (HBase's `ScanQueryMatcher.preCheck` in its compaction
+//!   matchers).
 
 use super::delete_tracker::DeleteTracker;
-use crate::cell::KeyValue;
+use crate::cell::{cell_ttl_expired, KeyValue};
 use crate::schema::{ColumnFamilyDescriptor, KeepDeletedCells};
 
 /// Compaction matcher state for one store.
@@ -19,6 +22,7 @@ pub struct CompactionMatcher {
     max_versions: u32,
     min_versions: u32,
     oldest_unexpired_ts: i64,
+    now_ms: i64,
     keep_deleted: KeepDeletedCells,
     major: bool,
     smallest_read_point: u64,
@@ -43,6 +47,7 @@ impl CompactionMatcher {
             oldest_unexpired_ts: family
                 .ttl_ms()
                 .map_or(i64::MIN, |t| now_ms.saturating_sub(t)),
+            now_ms,
             keep_deleted: family.keep_deleted_cells,
             major,
             smallest_read_point,
@@ -72,6 +77,9 @@ impl CompactionMatcher {
             return true;
         }
         let ts = k.timestamp;
+        if cell_ttl_expired(ts, kv.ttl_ms, self.now_ms) {
+            return false;
+        }
         let expired = ts < self.oldest_unexpired_ts;
         let retain_deleted = match self.keep_deleted {
             KeepDeletedCells::False => false,

@@ -3,7 +3,9 @@
 //!
 //! For one store, cells arrive in key order: by qualifier, then newest timestamp first, delete
 //! markers before puts at the same timestamp. The order of checks is HBase's:
-//! 1. TTL early-out (when MIN_VERSIONS is 0, an expired cell ends its column);
+//! 1. TTL early-out (when MIN_VERSIONS is 0, an expired cell ends its column); a cell past its
+//!    own TTL (`Put::ttl`) is skipped, not counted as a version, whatever MIN_VERSIONS says
+//!    (HBase's `ScanQueryMatcher.preCheck`, raw reads included);
 //! 2. delete markers are recorded (not returned), if they fall in or after the time range
 //!    (with KEEP_DELETED_CELLS: only if they fall inside it);
 //! 3. puts masked by a recorded marker are dropped;
@@ -29,7 +31,7 @@
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::TimeRange;
-use crate::cell::{cmp_bytes, same_bytes, CellKey, KeyValueRef};
+use crate::cell::{cell_ttl_expired, cmp_bytes, same_bytes, CellKey, KeyValueRef};
 use crate::filter::{CellRef, Filter, ReturnCode};
 use crate::schema::KeepDeletedCells;
 
@@ -70,6 +72,8 @@ pub struct MatchSpec {
     pub min_versions: u32,
     /// Cells with a timestamp below this are expired (`i64::MIN` without TTL).
     pub oldest_unexpired_ts: i64,
+    /// The read's time in milliseconds, against which cells' own TTLs are checked.
+    pub now_ms: i64,
     /// Requested qualifiers, sorted; `None` for all columns.
     pub columns: Option<Vec<Vec<u8>>>,
     /// Raw read: return delete markers and masked cells.
@@ -206,6 +210,9 @@ impl QueryMatcher {
         // 1. TTL early-out.
         if expired && self.spec.min_versions == 0 {
             return MatchCode::SeekNextCol;
+        }
+        if cell_ttl_expired(ts, k.ttl_ms, self.spec.now_ms) {
+            return MatchCode::Skip;
         }
         let tr = self.spec.time_range;
         if k.cell_type.is_delete() && !self.spec.raw {

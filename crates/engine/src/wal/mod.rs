@@ -24,8 +24,11 @@ use crate::poison::Poison;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-/// The first 8 bytes of every segment.
-pub const SEGMENT_MAGIC: &[u8; 8] = b"FRBSWAL1";
+/// The first 8 bytes of every segment written now (format version 2: cells may carry a TTL).
+pub const SEGMENT_MAGIC: &[u8; 8] = b"FRBSWAL2";
+
+/// The first 8 bytes of a version-1 segment (no cell TTLs), still read.
+pub const SEGMENT_MAGIC_V1: &[u8; 8] = b"FRBSWAL1";
 
 /// What a writer waits for before its append returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -616,6 +619,7 @@ mod tests {
                 timestamp: seq as i64,
                 cell_type: CellType::Put,
                 value: vec![7; (seq % 50) as usize].into(),
+                ttl_ms: None,
             }],
         }
     }

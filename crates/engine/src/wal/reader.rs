@@ -1,7 +1,7 @@
 //! Reads WAL segments for replay ("Recovery rules" in `docs/format/wal.md`).
 
 use super::record::WalEdit;
-use super::SEGMENT_MAGIC;
+use super::{SEGMENT_MAGIC, SEGMENT_MAGIC_V1};
 use crate::byte_reader::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
@@ -55,9 +55,11 @@ pub fn decode_segment(
             Err(Error::corruption(path, 0, "segment header is short"))
         };
     }
-    if &data[..SEGMENT_MAGIC.len()] != SEGMENT_MAGIC {
-        return Err(Error::corruption(path, 0, "bad segment magic"));
-    }
+    let version = match &data[..SEGMENT_MAGIC.len()] {
+        m if m == SEGMENT_MAGIC => 2,
+        m if m == SEGMENT_MAGIC_V1 => 1,
+        _ => return Err(Error::corruption(path, 0, "bad segment magic")),
+    };
     let mut pos = SEGMENT_MAGIC.len();
     while pos < data.len() {
         let bad = |reason: String| -> Result<SegmentEnd> {
@@ -82,14 +84,14 @@ pub fn decode_segment(
             return bad(format!("record of {len} bytes is cut short"));
         };
         let edit = if masked_crc(payload) == crc {
-            WalEdit::decode(payload)
+            WalEdit::decode_version(payload, version)
         } else {
             None
         };
         let Some(edit) = edit else {
             // A bad record followed by a good one is damage inside the log, not a torn tail:
             // never drop the acknowledged records after it silently.
-            if valid_record_at(data, pos + 8 + len) {
+            if valid_record_at(data, pos + 8 + len, version) {
                 return Err(Error::corruption(
                     path,
                     pos as u64,
@@ -104,7 +106,7 @@ pub fn decode_segment(
     Ok(SegmentEnd::Clean)
 }
 
-fn valid_record_at(data: &[u8], pos: usize) -> bool {
+fn valid_record_at(data: &[u8], pos: usize, version: u32) -> bool {
     let Some(h) = data.get(pos..pos + 8) else {
         return false;
     };
@@ -113,5 +115,59 @@ fn valid_record_at(data: &[u8], pos: usize) -> bool {
     len <= MAX_RECORD
         && data
             .get(pos + 8..pos + 8 + len)
-            .is_some_and(|p| masked_crc(p) == crc && WalEdit::decode(p).is_some())
+            .is_some_and(|p| masked_crc(p) == crc && WalEdit::decode_version(p, version).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::CellType;
+    use crate::wal::WalCell;
+    use bytes::Bytes;
+
+    fn segment(magic: &[u8], ttl_ms: Option<i64>) -> Vec<u8> {
+        let edit = WalEdit {
+            seq: 4,
+            region_id: 1,
+            cells: vec![WalCell {
+                family: Bytes::from_static(b"x"),
+                row: Bytes::from_static(b"r"),
+                qualifier: Bytes::from_static(b"q"),
+                timestamp: 9,
+                cell_type: CellType::Put,
+                value: Bytes::from_static(b"v"),
+                ttl_ms,
+            }],
+        };
+        let mut payload = Vec::new();
+        edit.encode(&mut payload);
+        let mut seg = magic.to_vec();
+        seg.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+        seg.extend_from_slice(&masked_crc(&payload).to_be_bytes());
+        seg.extend_from_slice(&payload);
+        seg
+    }
+
+    fn ttls(seg: &[u8], is_last: bool) -> Result<(Vec<Option<i64>>, SegmentEnd)> {
+        let mut out = Vec::new();
+        let end = decode_segment(Path::new("s.wal"), seg, is_last, |e| {
+            out.extend(e.cells.iter().map(|c| c.ttl_ms));
+            Ok(())
+        })?;
+        Ok((out, end))
+    }
+
+    #[test]
+    fn version_1_segments_replay_and_never_carry_a_cell_ttl() {
+        let v1 = segment(SEGMENT_MAGIC_V1, None);
+        assert_eq!(ttls(&v1, false).unwrap(), (vec![None], SegmentEnd::Clean));
+        let v2 = segment(SEGMENT_MAGIC, Some(1_000));
+        assert_eq!(
+            ttls(&v2, false).unwrap(),
+            (vec![Some(1_000)], SegmentEnd::Clean)
+        );
+        // A TTL-flagged record behind a version-1 magic is damage, not a TTL.
+        let mixed = segment(SEGMENT_MAGIC_V1, Some(1_000));
+        assert!(matches!(ttls(&mixed, false), Err(Error::Corruption { .. })));
+    }
 }
