@@ -74,6 +74,15 @@ fn transport(e: impl std::fmt::Display) -> ClientError {
     ClientError::Transport(e.to_string())
 }
 
+/// The Thrift1 call attributes carrying a put's cell TTL: HBase's `_ttl` operation attribute
+/// (`Mutation.setTTL`), the milliseconds as an 8-byte big-endian long; none without a TTL.
+fn ttl_attributes(ttl_ms: Option<i64>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    ttl_ms
+        .map(|t| (b"_ttl".to_vec(), t.to_be_bytes().to_vec()))
+        .into_iter()
+        .collect()
+}
+
 fn column(family: &[u8], qualifier: Option<&[u8]>) -> Vec<u8> {
     let mut c = family.to_vec();
     if let Some(q) = qualifier {
@@ -542,8 +551,10 @@ impl Remote {
     }
 
     pub(crate) fn put_all(&self, table: &str, puts: Vec<Put>) -> Result<()> {
-        // One mutateRowsTs per distinct timestamp (Thrift1 mutations carry no timestamp).
-        let mut by_ts: std::collections::BTreeMap<i64, Vec<BatchMutation>> = Default::default();
+        // One mutateRowsTs per distinct timestamp and cell TTL (Thrift1 mutations carry no
+        // timestamp; the TTL is an attribute of the whole call).
+        type Key = (i64, Option<i64>);
+        let mut by_ts: std::collections::BTreeMap<Key, Vec<BatchMutation>> = Default::default();
         for p in puts {
             let wal = p.durability != ferrobase_engine::Durability::SkipWal;
             let mut per_ts: std::collections::BTreeMap<i64, Vec<Mutation>> = Default::default();
@@ -555,26 +566,30 @@ impl Remote {
                 ));
             }
             for (ts, mutations) in per_ts {
-                by_ts.entry(ts).or_default().push(BatchMutation {
-                    row: p.row.clone(),
-                    mutations,
-                });
+                by_ts
+                    .entry((ts, p.ttl_ms))
+                    .or_default()
+                    .push(BatchMutation {
+                        row: p.row.clone(),
+                        mutations,
+                    });
             }
         }
-        for (ts, row_batches) in by_ts {
+        for ((ts, ttl_ms), row_batches) in by_ts {
             let table_name = table.as_bytes().to_vec();
+            let attributes = ttl_attributes(ttl_ms);
             if ts == LATEST_TIMESTAMP {
                 self.call(&MutateRowsArgs {
                     table_name,
                     row_batches,
-                    attributes: Vec::new(),
+                    attributes,
                 })?;
             } else {
                 self.call(&MutateRowsTsArgs {
                     table_name,
                     row_batches,
                     timestamp: ts,
-                    attributes: Vec::new(),
+                    attributes,
                 })?;
             }
         }
@@ -883,7 +898,7 @@ impl Remote {
             column: column(family, Some(qualifier)),
             value: expected.map(<[u8]>::to_vec),
             mput: Self::mutation(column(&c.family, Some(&c.qualifier)), c.value.clone(), true),
-            attributes: Vec::new(),
+            attributes: ttl_attributes(put.ttl_ms),
         };
         reply("checkAndPut", self.call(&args)?)
     }

@@ -140,6 +140,43 @@ fn scenario(conn: &Connection, table: &str) {
             .value(b"meta", b"owner"),
         Some(&b"c"[..])
     );
+    // Per-cell TTL (the `_ttl` attribute over Thrift, HBase's `Mutation.setTTL`): a put stamped
+    // an hour ago with a minute to live is expired on arrival, one with a day to live is there,
+    // so no test waits on the clock. Through mutateRowsTs, mutateRows and checkAndPut.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let minute = std::time::Duration::from_secs(60);
+    let day = std::time::Duration::from_secs(86_400);
+    t.put_all(vec![
+        Put::with_timestamp("ttl-gone", now - 3_600_000)
+            .add_column("cf", "q", "gone")
+            .ttl(minute),
+        Put::with_timestamp("ttl-kept", now - 3_600_000)
+            .add_column("cf", "q", "kept")
+            .ttl(day),
+        Put::new("ttl-now").add_column("cf", "q", "now").ttl(day),
+        Put::new("ttl-zero")
+            .add_column("cf", "q", "zero")
+            .ttl_ms(-1),
+    ])
+    .unwrap();
+    let ttl_value = |row: &str| {
+        t.get(Get::new(row), None)
+            .unwrap()
+            .value(b"cf", b"q")
+            .map(<[u8]>::to_vec)
+    };
+    assert_eq!(ttl_value("ttl-gone"), None);
+    assert_eq!(ttl_value("ttl-kept"), Some(b"kept".to_vec()));
+    assert_eq!(ttl_value("ttl-now"), Some(b"now".to_vec()));
+    assert_eq!(ttl_value("ttl-zero"), None);
+    let expired = Put::new("ttl-cas").add_column("cf", "q", "cas").ttl_ms(-1);
+    assert!(t
+        .check_and_put(b"ttl-cas", b"cf", b"q", None, expired)
+        .unwrap());
+    assert_eq!(ttl_value("ttl-cas"), None);
     // Errors name the problem (the wording is the backend's: ferrobase says "table nope does
     // not exist", HBase "org.apache.hadoop.hbase.TableNotFoundException: nope").
     let err = conn.table("nope").get(Get::new("r"), None).unwrap_err();

@@ -249,16 +249,29 @@ impl Handler {
                 timestamp: Some(a.timestamp),
             }),
             Call::GetRowOrBefore(a) => self.get_row_or_before(&a.table_name, &a.row, &a.family),
-            Call::MutateRow(a) => {
-                self.mutate_row(&a.table_name, &a.row, &a.mutations, LATEST_TIMESTAMP)
+            Call::MutateRow(a) => self.mutate_row(
+                &a.table_name,
+                &a.row,
+                &a.mutations,
+                LATEST_TIMESTAMP,
+                &a.attributes,
+            ),
+            Call::MutateRowTs(a) => self.mutate_row(
+                &a.table_name,
+                &a.row,
+                &a.mutations,
+                a.timestamp,
+                &a.attributes,
+            ),
+            Call::MutateRows(a) => self.mutate_rows(
+                &a.table_name,
+                &a.row_batches,
+                LATEST_TIMESTAMP,
+                &a.attributes,
+            ),
+            Call::MutateRowsTs(a) => {
+                self.mutate_rows(&a.table_name, &a.row_batches, a.timestamp, &a.attributes)
             }
-            Call::MutateRowTs(a) => {
-                self.mutate_row(&a.table_name, &a.row, &a.mutations, a.timestamp)
-            }
-            Call::MutateRows(a) => {
-                self.mutate_rows(&a.table_name, &a.row_batches, LATEST_TIMESTAMP)
-            }
-            Call::MutateRowsTs(a) => self.mutate_rows(&a.table_name, &a.row_batches, a.timestamp),
             Call::AtomicIncrement(a) => self.atomic_increment(a),
             Call::DeleteAll(a) => {
                 self.delete_all(&a.table_name, &a.row, &a.column, LATEST_TIMESTAMP)

@@ -4,20 +4,44 @@ use super::convert::tcells;
 use super::names::{open_table, parse_column};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::{AtomicIncrementArgs, CheckAndPutArgs};
-use crate::thrift::hbase::{self, BatchMutation, TAppend, TIncrement};
+use crate::thrift::hbase::{self, Attributes, BatchMutation, TAppend, TIncrement};
 use crate::thrift::TValue;
 use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{Delete, Durability, Mutation, Put, LATEST_TIMESTAMP};
 
+/// The operation attribute HBase's `Mutation.setTTL` sets: the TTL of the mutation's cells in
+/// milliseconds, an 8-byte big-endian long (`Mutation.OP_ATTRIBUTE_TTL`).
+pub(crate) const TTL_ATTRIBUTE: &[u8] = b"_ttl";
+
+/// The cell TTL a mutation's `attributes` ask for (HBase's `Mutation.getTTL`: `Bytes.toLong` of
+/// the `_ttl` attribute, the last one when repeated, as a Java map keeps it). A value shorter
+/// than 8 bytes is refused with `Bytes.toLong`'s message; longer ones are read by their first
+/// 8 bytes, as HBase does. `Long.MAX_VALUE` means "no TTL" there too.
+pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, ServiceError> {
+    let Some((_, v)) = attributes.iter().rev().find(|(k, _)| k == TTL_ATTRIBUTE) else {
+        return Ok(None);
+    };
+    let Some(bytes) = v.first_chunk::<8>() else {
+        return Err(ServiceError::IllegalArgument(format!(
+            "offset (0) + length (8) exceed the capacity of the array: {} (attribute _ttl)",
+            v.len()
+        )));
+    };
+    let ttl = i64::from_be_bytes(*bytes);
+    Ok((ttl != i64::MAX).then_some(ttl))
+}
+
 /// Builds the Delete and Put of one row from Thrift `Mutation`s, as HBase's handler: a column
 /// delete removes every version ≤ ts, a family delete the whole family ≤ ts; the delete is
-/// applied before the put.
+/// applied before the put, which carries the attributes' cell TTL (`_ttl`).
 fn row_mutations(
     row: &[u8],
     mutations: &[hbase::Mutation],
     ts: i64,
+    attributes: &Attributes,
 ) -> Result<Vec<Mutation>, ServiceError> {
     let mut put = Put::with_timestamp(row, ts);
+    put.ttl_ms = attribute_ttl(attributes)?;
     let mut delete = Delete::with_timestamp(row, ts);
     let mut has_delete = false;
     for m in mutations {
@@ -50,33 +74,37 @@ fn row_mutations(
 }
 
 impl Handler {
-    /// mutateRow / mutateRowTs (`ts` [`LATEST_TIMESTAMP`] for the current time).
+    /// mutateRow / mutateRowTs (`ts` [`LATEST_TIMESTAMP`] for the current time; `attributes`
+    /// may give the put's cells a TTL).
     pub(crate) fn mutate_row(
         &self,
         table: &[u8],
         row: &[u8],
         mutations: &[hbase::Mutation],
         ts: i64,
+        attributes: &Attributes,
     ) -> CallResult {
         let t = open_table(&self.engine, table)?;
-        let muts = row_mutations(row, mutations, ts)?;
+        let muts = row_mutations(row, mutations, ts, attributes)?;
         if !muts.is_empty() {
             t.mutate(muts)?;
         }
         Ok(None)
     }
 
-    /// mutateRows / mutateRowsTs (`ts` [`LATEST_TIMESTAMP`] for the current time).
+    /// mutateRows / mutateRowsTs (`ts` [`LATEST_TIMESTAMP`] for the current time; `attributes`
+    /// apply to every row's put, as HBase's handler sets them on each).
     pub(crate) fn mutate_rows(
         &self,
         table: &[u8],
         batches: &[BatchMutation],
         ts: i64,
+        attributes: &Attributes,
     ) -> CallResult {
         let t = open_table(&self.engine, table)?;
         let mut all = Vec::new();
         for b in batches {
-            all.extend(row_mutations(&b.row, &b.mutations, ts)?);
+            all.extend(row_mutations(&b.row, &b.mutations, ts, attributes)?);
         }
         if !all.is_empty() {
             t.mutate(all)?;
@@ -163,7 +191,12 @@ impl Handler {
         let t = open_table(&self.engine, &a.table_name)?;
         let (f, q) = parse_column(&a.column);
         let q = q.unwrap_or_default();
-        let muts = row_mutations(&a.row, std::slice::from_ref(&a.mput), LATEST_TIMESTAMP)?;
+        let muts = row_mutations(
+            &a.row,
+            std::slice::from_ref(&a.mput),
+            LATEST_TIMESTAMP,
+            &a.attributes,
+        )?;
         let applied =
             t.check_and_mutate(&a.row, &f, &q, CompareOp::Equal, a.value.as_deref(), muts)?;
         Ok(Some(TValue::Bool(applied)))
