@@ -557,19 +557,21 @@ impl Shell {
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let (f, q) = parse_column(&bytes(&st.args[2], "column")?);
         let mut ts = LATEST_TIMESTAMP;
+        let mut ttl_ms = None;
         for (i, v) in st.args[4..].iter().enumerate() {
             match v {
-                Value::Hash(_) => reject_mutation_options(st, v)?,
+                Value::Hash(_) => ttl_ms = put_ttl(st, v)?,
                 _ if i == 0 => ts = int(v, "timestamp")?,
                 other => return Err(format!("put: unexpected argument {}", other.kind()).into()),
             }
         }
-        let put = Put::new(bytes(&st.args[1], "row")?).add_column_ts(
+        let mut put = Put::new(bytes(&st.args[1], "row")?).add_column_ts(
             f,
             q.unwrap_or_default(),
             ts,
             bytes(&st.args[3], "value")?,
         );
+        put.ttl_ms = ttl_ms;
         t.put(put).map_err(client)
     }
 
@@ -893,6 +895,20 @@ pub(super) fn matching(pattern: Option<&Value>, names: Vec<String>) -> Res<Vec<S
     let re = regex::Regex::new(&format!("^(?:{})$", text(p, "pattern")?))
         .map_err(|e| format!("bad pattern: {e}"))?;
     Ok(names.into_iter().filter(|n| re.is_match(n)).collect())
+}
+
+/// The cell TTL of a put's options hash, `{TTL => ms}` (HBase's shell: `set_op_ttl`, that is
+/// `Put.setTTL`, in milliseconds); the other options (`ATTRIBUTES`, `VISIBILITY`) are refused
+/// as [`reject_mutation_options`] refuses them.
+fn put_ttl(st: &Statement, v: &Value) -> Res<Option<i64>> {
+    let mut ttl = None;
+    for (k, v) in hash(v, "options")? {
+        match k.as_str() {
+            "TTL" => ttl = Some(int(&v, "TTL")?),
+            other => return Err(unsupported_option(&st.command, other)),
+        }
+    }
+    Ok(ttl)
 }
 
 /// Rejects a put/incr/append/delete options hash: ferrobase honours none of HBase's mutation
