@@ -116,6 +116,28 @@ class Session:
         return self.call("put(%r, %r, timestamp=%r)" % (row, data, timestamp),
                          lambda: self.table.put(row, data, timestamp=timestamp))
 
+    def mutate_row(self, row, data, timestamp=None, attributes=None):
+        """Thrift1 mutateRow / mutateRowTs with call attributes (happybase's put sends none)."""
+        from Hbase_thrift import Mutation
+        muts = [Mutation(column=c, value=v, isDelete=False, writeToWAL=True) for c, v in sorted(data.items())]
+        attrs = attributes or {}
+        shown = "mutateRow%s(%r, %r, timestamp=%r, attributes=%r)" % (
+            "" if timestamp is None else "Ts", row, data, timestamp, attrs)
+        client = self.conn.client
+        if timestamp is None:
+            return self.call(shown, lambda: client.mutateRow(self.name.encode(), row, muts, attrs))
+        return self.call(shown, lambda: client.mutateRowTs(self.name.encode(), row, muts, timestamp, attrs))
+
+    def mutate_rows(self, rows, timestamp, attributes):
+        """Thrift1 mutateRowsTs of {row: {column: value}} with call attributes."""
+        from Hbase_thrift import BatchMutation, Mutation
+        batches = [BatchMutation(row, [Mutation(column=c, value=v, isDelete=False, writeToWAL=True)
+                                       for c, v in sorted(data.items())])
+                   for row, data in sorted(rows.items())]
+        shown = "mutateRowsTs(%r, timestamp=%r, attributes=%r)" % (rows, timestamp, attributes)
+        return self.call(shown, lambda: self.conn.client.mutateRowsTs(
+            self.name.encode(), batches, timestamp, attributes))
+
     def delete(self, row, columns=None, timestamp=None):
         return self.call("delete(%r, columns=%r, timestamp=%r)" % (row, columns, timestamp),
                          lambda: self.table.delete(row, columns=columns, timestamp=timestamp))

@@ -15,14 +15,15 @@ pub(crate) const TTL_ATTRIBUTE: &[u8] = b"_ttl";
 
 /// The cell TTL a mutation's `attributes` ask for (HBase's `Mutation.getTTL`: `Bytes.toLong` of
 /// the `_ttl` attribute, the last one when repeated, as a Java map keeps it). A value shorter
-/// than 8 bytes is refused with `Bytes.toLong`'s message; longer ones are read by their first
-/// 8 bytes, as HBase does. `Long.MAX_VALUE` means "no TTL" there too.
+/// than 8 bytes is an `IOError` with `Bytes.toLong`'s message, as HBase answers (its region
+/// server fails the put); longer ones are read by their first 8 bytes, as HBase does.
+/// `Long.MAX_VALUE` means "no TTL" there too.
 pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, ServiceError> {
     let Some((_, v)) = attributes.iter().rev().find(|(k, _)| k == TTL_ATTRIBUTE) else {
         return Ok(None);
     };
     let Some(bytes) = v.first_chunk::<8>() else {
-        return Err(ServiceError::IllegalArgument(format!(
+        return Err(ServiceError::Io(format!(
             "offset (0) + length (8) exceed the capacity of the array: {} (attribute _ttl)",
             v.len()
         )));
@@ -200,5 +201,46 @@ impl Handler {
         let applied =
             t.check_and_mutate(&a.row, &f, &q, CompareOp::Equal, a.value.as_deref(), muts)?;
         Ok(Some(TValue::Bool(applied)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attrs(pairs: &[(&[u8], &[u8])]) -> Attributes {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_vec(), v.to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn the_ttl_attribute_is_a_big_endian_long_of_milliseconds() {
+        assert_eq!(attribute_ttl(&attrs(&[])).unwrap(), None);
+        assert_eq!(attribute_ttl(&attrs(&[(b"other", b"x")])).unwrap(), None);
+        let ms = 1_500i64.to_be_bytes();
+        assert_eq!(
+            attribute_ttl(&attrs(&[(b"_ttl", &ms)])).unwrap(),
+            Some(1_500)
+        );
+        // The last of repeated keys; bytes past the eighth are ignored; Long.MAX_VALUE is unset.
+        let neg = (-1i64).to_be_bytes();
+        assert_eq!(
+            attribute_ttl(&attrs(&[(b"_ttl", &ms), (b"_ttl", &neg)])).unwrap(),
+            Some(-1)
+        );
+        let mut long = ms.to_vec();
+        long.push(9);
+        assert_eq!(
+            attribute_ttl(&attrs(&[(b"_ttl", &long)])).unwrap(),
+            Some(1_500)
+        );
+        let max = i64::MAX.to_be_bytes();
+        assert_eq!(attribute_ttl(&attrs(&[(b"_ttl", &max)])).unwrap(), None);
+        match attribute_ttl(&attrs(&[(b"_ttl", b"\x01\x02\x03")])) {
+            Err(ServiceError::Io(m)) => assert!(m.contains("capacity of the array: 3"), "{m}"),
+            other => panic!("{other:?}"),
+        }
     }
 }
