@@ -3,6 +3,8 @@
 //! major compaction, split and close/reopen, checked against the reference model. Two families
 //! have a TTL (one with MIN_VERSIONS), and a manual clock moves back and forth across the
 //! written timestamps, so versions expire (and, for the model, come back) between operations.
+//! A third of the puts carry their own TTL (`Put::ttl_ms`), chosen so that they expire within
+//! the clock's range.
 
 mod support;
 
@@ -172,8 +174,11 @@ fn run(seed: u64, ops: usize) {
                     p = p.add_column_ts(f2.clone(), q2.clone(), ts + 1, v2.clone());
                     cells.push((row.clone(), f2, q2, ts + 1, CellType::Put, v2));
                 }
+                // ts + ttl falls between 986 and 1035: around the clock's EPOCH..EPOCH+24.
+                let ttl_ms = (rng.below(3) == 0).then(|| 985 + rng.below(30) as i64);
+                p.ttl_ms = ttl_ms;
                 t.put(p).unwrap();
-                model.apply(cells);
+                model.apply_with_ttl(cells, ttl_ms);
             }
             40..=51 => {
                 let (d, kind, q) = match rng.below(5) {

@@ -6,6 +6,10 @@
 //! versions past the family's MIN_VERSIONS (counted among the versions the read would return);
 //! flushes and compactions drop them the same way, and drop expired delete markers when
 //! MIN_VERSIONS is 0 (HBase's `ScanQueryMatcher` and `ColumnTracker.checkVersions`).
+//!
+//! A put may carry its own TTL (`Put::ttl`): once `ts + ttl < now` it is skipped by every read,
+//! raw ones included, without counting as a version (so an older version shows again), and
+//! flushes and compactions drop it (HBase's `ScanQueryMatcher.preCheck`).
 
 #![allow(dead_code)]
 
@@ -26,6 +30,8 @@ pub struct MCell {
     pub value: Vec<u8>,
     /// In a store file (flushed), not only in a memstore: major compactions rewrite only these.
     pub flushed: bool,
+    /// The cell's own TTL in milliseconds.
+    pub ttl_ms: Option<i64>,
 }
 
 /// Family settings the model needs.
@@ -92,8 +98,18 @@ impl Model {
         fam.ttl_ms.is_some_and(|ttl| ts < self.now - ttl)
     }
 
+    /// Whether cell `c` is past its own TTL now.
+    fn cell_expired(&self, c: &MCell) -> bool {
+        c.ttl_ms.is_some_and(|ttl| c.ts + ttl < self.now)
+    }
+
     /// Records one mutation's cells, all with one new sequence id.
     pub fn apply(&mut self, cells: Vec<MutCell>) {
+        self.apply_with_ttl(cells, None);
+    }
+
+    /// Records one mutation's cells, all with one new sequence id and the cell TTL `ttl_ms`.
+    pub fn apply_with_ttl(&mut self, cells: Vec<MutCell>, ttl_ms: Option<i64>) {
         self.seq += 1;
         for (row, family, qualifier, ts, kind, value) in cells {
             self.cells.push(MCell {
@@ -105,6 +121,7 @@ impl Model {
                 seq: self.seq,
                 value,
                 flushed: false,
+                ttl_ms,
             });
         }
     }
@@ -166,6 +183,7 @@ impl Model {
                     for (i, c) in col
                         .into_iter()
                         .filter(|c| c.ts >= read.min_ts && c.ts < read.max_ts)
+                        .filter(|c| !self.cell_expired(c))
                         .take(read.versions)
                         .enumerate()
                     {
@@ -199,6 +217,9 @@ impl Model {
                 let mut last_ts = None;
                 let mut n = 0;
                 for p in col.into_iter().filter(|c| c.kind == CellType::Put) {
+                    if self.cell_expired(p) {
+                        continue;
+                    }
                     if markers.iter().any(|m| Self::masks(m, p)) {
                         continue;
                     }
@@ -302,6 +323,7 @@ impl Model {
                     .iter()
                     .copied()
                     .filter(|c| &c.qualifier == q && c.kind == CellType::Put)
+                    .filter(|p| !self.cell_expired(p))
                     .filter(|p| fam.keep_deleted || !markers.iter().any(|m| Self::masks(m, p)))
                     .collect();
                 puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
