@@ -41,7 +41,7 @@ pub const TYPE_HAS_TTL: u8 = 0x80;
 impl WalEdit {
     /// Encodes (format version 2): `seq:varint region:varint count:varint` then per cell
     /// `family:lp row:lp qualifier:lp ts:i64be type:u8 [ttl:i64be] value:lp`, the type byte's
-    /// [`TYPE_HAS_TTL`] bit set when a TTL follows.
+    /// bit 7 (0x80) set when a TTL follows.
     pub fn encode(&self, out: &mut Vec<u8>) {
         put_varint(out, self.seq);
         put_varint(out, self.region_id);
@@ -68,7 +68,7 @@ impl WalEdit {
     }
 
     /// Decodes a payload of a segment of format `version` (1: no cell carries a TTL, and a type
-    /// byte with [`TYPE_HAS_TTL`] set is malformed); `None` when malformed.
+    /// byte with bit 7 set is malformed); `None` when malformed.
     pub fn decode_version(buf: &[u8], version: u32) -> Option<WalEdit> {
         let mut r = ByteReader::new(buf);
         let seq = r.varint()?;
