@@ -232,3 +232,28 @@ fn a_zero_or_negative_ttl_expires_at_once() {
     clock.advance(1);
     assert_eq!(cells(&t, "zero"), vec![]);
 }
+
+#[test]
+fn increments_and_appends_with_a_ttl_start_afresh_once_it_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(T0);
+    let e = open(dir.path(), &clock);
+    let t = create(&e, family(1));
+    let col: &[(&[u8], &[u8], i64)] = &[(b"x", b"n", 5)];
+    assert_eq!(t.increment_with_ttl(b"c", col, Some(1_000)).unwrap(), [5]);
+    clock.set(T0 + 500);
+    assert_eq!(t.increment_with_ttl(b"c", col, Some(1_000)).unwrap(), [10]);
+    // The second increment's cell (written at T0 + 500) lives until T0 + 1500.
+    clock.set(T0 + 1_500);
+    assert_eq!(cells(&t, "c"), vec![c("n", T0 + 500, "\0\0\0\0\0\0\0\n")]);
+    clock.set(T0 + 1_501);
+    assert_eq!(cells(&t, "c"), vec![]);
+    assert_eq!(t.increment(b"c", col).unwrap(), [5]);
+    let suffix: &[(&[u8], &[u8], &[u8])] = &[(b"x", b"s", b"ab")];
+    t.append_with_ttl(b"a", suffix, Some(100)).unwrap();
+    assert_eq!(cells(&t, "a"), vec![c("s", T0 + 1_501, "ab")]);
+    clock.advance(101);
+    assert_eq!(cells(&t, "a"), vec![]);
+    let r = t.append(b"a", suffix).unwrap();
+    assert_eq!(r.cells[0].value(), b"ab");
+}

@@ -25,6 +25,18 @@ impl Table {
     /// HBase; a cell of another length is an [`Error::IllegalArgument`]. Atomic for the row;
     /// concurrent increments never lose an update.
     pub fn increment(&self, row: &[u8], columns: &[(&[u8], &[u8], i64)]) -> Result<Vec<i64>> {
+        self.increment_with_ttl(row, columns, None)
+    }
+
+    /// [`Table::increment`] whose new cells get their own TTL in milliseconds (HBase's
+    /// `Increment.setTTL`, see [`Put::ttl`]): once it passes, the counter reads as absent, and
+    /// the next increment starts again from 0.
+    pub fn increment_with_ttl(
+        &self,
+        row: &[u8],
+        columns: &[(&[u8], &[u8], i64)],
+        ttl_ms: Option<i64>,
+    ) -> Result<Vec<i64>> {
         let mut get = Get::new(row);
         for (f, q, _) in columns {
             get = get.add_column(*f, *q);
@@ -57,6 +69,7 @@ impl Table {
                     put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
                     out.push(new);
                 }
+                put.ttl_ms = ttl_ms;
                 Ok((vec![Mutation::Put(put)], out))
             })
     }
@@ -65,6 +78,17 @@ impl Table {
     /// returns the new cells, written at `max(old timestamp + 1, now)` as increments are.
     /// Atomic for the row.
     pub fn append(&self, row: &[u8], columns: &[(&[u8], &[u8], &[u8])]) -> Result<RowResult> {
+        self.append_with_ttl(row, columns, None)
+    }
+
+    /// [`Table::append`] whose new cells get their own TTL in milliseconds (HBase's
+    /// `Append.setTTL`, see [`Put::ttl`]).
+    pub fn append_with_ttl(
+        &self,
+        row: &[u8],
+        columns: &[(&[u8], &[u8], &[u8])],
+        ttl_ms: Option<i64>,
+    ) -> Result<RowResult> {
         let mut get = Get::new(row);
         for (f, q, _) in columns {
             get = get.add_column(*f, *q);
@@ -90,6 +114,7 @@ impl Table {
                         Bytes::from(value),
                     ));
                 }
+                put.ttl_ms = ttl_ms;
                 Ok((
                     vec![Mutation::Put(put)],
                     RowResult::new(Bytes::copy_from_slice(row), cells),
