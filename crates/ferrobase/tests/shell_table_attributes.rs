@@ -34,7 +34,7 @@ fn alter_sets_table_attributes_and_describe_prints_them_as_hbase() {
     // HBase ignores a key it does not know, saying so.
     assert!(
         out.contains(
-            "Unknown argument ignored: BOGUS\nUpdating all regions with the new schema...\nDone.\n"
+            "Unknown argument ignored: BOGUS\nUpdating all regions with the new schema...\n1/1 regions updated.\nDone.\n"
         ),
         "{out}"
     );

@@ -3,7 +3,7 @@
 use super::alter::{apply_family_attributes, TableAttributeChanges};
 use super::args::{
     arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
-    text, time_range, unsupported_option, CommandError, Res,
+    text, time_range, to_bytes_binary, unsupported_option, CommandError, Res,
 };
 use super::bulk_tables::{AnswerSource, BULK_COMMANDS};
 use super::converter::{self, Converter, Converters};
@@ -451,7 +451,11 @@ impl Shell {
                     }
                     for (k, v) in pairs {
                         match k.as_str() {
-                            "SPLITS" => splits = columns_of(&v)?,
+                            "SPLITS" => {
+                                splits =
+                                    columns_of(&v)?.iter().map(|k| to_bytes_binary(k)).collect()
+                            }
+                            "SPLITS_FILE" => splits = splits_file(&text(&v, "SPLITS_FILE")?)?,
                             "NUMREGIONS" => numregions = Some(int(&v, "NUMREGIONS")?),
                             "SPLITALGO" => {
                                 algo = Some(
@@ -886,6 +890,23 @@ impl Shell {
 }
 
 /// The names matching a `list`-style regular expression (anchored, as Java's `matches`).
+/// `SPLITS_FILE => 'path'`: one split key a line, as HBase's `admin.rb` reads it (through
+/// `toBytesBinary`).
+fn splits_file(path: &str) -> Res<Vec<Vec<u8>>> {
+    if !std::path::Path::new(path).exists() {
+        return Err(format!("Splits file {path} doesn't exist").into());
+    }
+    let text = std::fs::read(path).map_err(|e| format!("Splits file {path}: {e}"))?;
+    // Ruby's `File.foreach` and `chomp`: lines without their `\n` or `\r\n`.
+    Ok(text
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| {
+            let l = l.strip_suffix(b"\n").unwrap_or(l);
+            to_bytes_binary(l.strip_suffix(b"\r").unwrap_or(l))
+        })
+        .collect())
+}
+
 pub(super) fn matching(pattern: Option<&Value>, names: Vec<String>) -> Res<Vec<String>> {
     let Some(p) = pattern else {
         return Ok(names);

@@ -24,6 +24,7 @@ use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES};
 use ferrobase_client::Connection;
 use std::io::{IsTerminal, Read};
+use syntax::Value;
 
 pub const USAGE: &str =
     "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] [FILE]";
@@ -35,6 +36,8 @@ struct Feeder {
     failures: usize,
     /// Stop at the first failure (`-n`).
     stop_on_failure: bool,
+    /// Integer variables set by `name = integer`, later ones last.
+    globals: Vec<(String, i64)>,
 }
 
 impl Feeder {
@@ -42,10 +45,15 @@ impl Feeder {
     fn feed(&mut self, shell: &mut Shell, line: &str, out: &mut dyn std::io::Write) -> Option<()> {
         self.pending.push_str(line);
         self.pending.push('\n');
-        match syntax::parse(&self.pending) {
+        match syntax::parse_with(&self.pending, &self.globals) {
             Ok(stmts) => {
                 self.pending.clear();
                 for st in stmts {
+                    if let (Some(var), [Value::Int(n)]) = (&st.target, st.args.as_slice()) {
+                        if st.command == "=" {
+                            self.globals.push((var.clone(), *n));
+                        }
+                    }
                     match shell.run(&st) {
                         None => return None,
                         Some(true) => {}
@@ -117,6 +125,7 @@ pub fn main(args: &[String]) -> Result<()> {
         pending: String::new(),
         failures: 0,
         stop_on_failure: noninteractive,
+        globals: Vec::new(),
     };
     let mut stdout = std::io::stdout();
     for line in text.lines() {
@@ -239,6 +248,7 @@ fn interactive(conn: Connection) -> Result<()> {
         pending: String::new(),
         failures: 0,
         stop_on_failure: false,
+        globals: Vec::new(),
     };
     let mut n = 1;
     loop {

@@ -74,6 +74,15 @@ impl Shell {
         if let Some(var) = &st.receiver {
             return Some(self.call_method(var, st));
         }
+        if let (Some(var), "=") = (&st.target, st.command.as_str()) {
+            // `ts1 = 1000` (bound by the parser): irb echoes the value, untimed.
+            self.variables.remove(var);
+            self.took = false;
+            if let Some(Value::Int(n)) = st.args.first() {
+                self.echo = Some(n.to_string());
+            }
+            return Some(Ok(()));
+        }
         if let Some(var) = &st.target {
             return Some(self.assign(var, st));
         }
