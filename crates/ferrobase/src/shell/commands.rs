@@ -9,6 +9,7 @@ use super::bulk_tables::{AnswerSource, BULK_COMMANDS};
 use super::converter::{self, Converter, Converters};
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
+use super::query_options::{self, MetricsRequest, ScanMetrics};
 use super::rowkey::ROWKEY_COMMANDS;
 use super::security::SECURITY_COMMANDS;
 use super::syntax::{Statement, Value};
@@ -332,8 +333,39 @@ impl Shell {
                 Ok(())
             }
             "flush" | "compact" | "major_compact" => {
-                arity(st, 1, 1)?;
+                arity(st, 1, if st.command == "flush" { 2 } else { 3 })?;
                 let t = text(&a[0], "table name")?;
+                // `compact 't', nil, 'MOB'`: HBase's compaction type (NORMAL or MOB).
+                match a.get(2).map(|v| text(v, "compaction type")).transpose()? {
+                    None => {}
+                    Some(k) if k == "NORMAL" => {}
+                    Some(k) if k == "MOB" => {
+                        return Err(
+                            "compaction type MOB is not supported by ferrobase (it has no \
+                                    MOB files)"
+                                .into(),
+                        )
+                    }
+                    Some(k) => {
+                        return Err(format!(
+                            "No enum constant org.apache.hadoop.hbase.client.CompactType.{k}"
+                        )
+                        .into())
+                    }
+                }
+                // One family's flush or compaction runs as the whole table's: the same cells
+                // result, with more work done.
+                if let Some(f) = a.get(1).filter(|v| **v != Value::Nil) {
+                    let f = bytes(f, "column family")?;
+                    let families = self.conn.describe_table(&t).map_err(client)?;
+                    if !families.iter().any(|d| d.name == f) {
+                        return Err(format!(
+                            "column family {} does not exist in table {t}",
+                            format::binary(&f)
+                        )
+                        .into());
+                    }
+                }
                 match st.command.as_str() {
                     "compact" => self.conn.compact(&t, false).map_err(client),
                     "major_compact" => self.conn.compact(&t, true).map_err(client),
@@ -581,6 +613,7 @@ impl Shell {
         arity(st, 2, usize::MAX)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let mut get = Get::new(bytes(&st.args[1], "row")?);
+        let mut metrics = MetricsRequest::None;
         let mut filter = None;
         let mut converters = Converters::default();
         for v in &st.args[2..] {
@@ -609,6 +642,7 @@ impl Shell {
                             }
                             "FILTER" => filter = Some(bytes(&v, "FILTER")?),
                             "RAW" => get = get.raw(boolean(&v, "RAW")?),
+                            other if query_options::read(other, &v, false, &mut metrics)? => {}
                             other => return Err(format!("unknown get option {other}").into()),
                         }
                     }
@@ -683,9 +717,10 @@ impl Shell {
                     "TIMESTAMP" => scan = scan.timestamp(int(&v, "TIMESTAMP")?),
                     "VERSIONS" => scan = scan.max_versions(int(&v, "VERSIONS")?.max(1) as u32),
                     "REVERSED" => scan = scan.reversed(boolean(&v, "REVERSED")?),
-                    "CACHE" | "CACHE_BLOCKS" => {}
                     "BATCH" => scan = scan.batch(int(&v, "BATCH")?.max(1) as usize),
                     "RAW" => scan = scan.raw(boolean(&v, "RAW")?),
+                    // METRICS and ALL_METRICS are scan's (it prints them); read here to check.
+                    other if query_options::read(other, &v, true, &mut MetricsRequest::None)? => {}
                     other => return Err(format!("unknown scan option {other}").into()),
                 }
             }
@@ -704,7 +739,15 @@ impl Shell {
 
     fn scan(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
-        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let name = text(&st.args[0], "table name")?;
+        if name == "hbase:meta" {
+            return Err(CommandError::Failed(
+                "hbase:meta does not exist in ferrobase (it has no catalog table); \
+                 list_regions 't' lists a table's regions"
+                    .into(),
+            ));
+        }
+        let t = self.conn.table(&name);
         let mut opts = match st.args.get(1) {
             Some(Value::Hash(pairs)) => Some(pairs.clone()),
             Some(other) => {
@@ -716,6 +759,12 @@ impl Shell {
             Some(pairs) => self.rowkey_scan(pairs)?,
             None => None,
         };
+        let mut metrics = MetricsRequest::None;
+        for (k, v) in opts.iter().flatten() {
+            if let Some(key @ ("METRICS" | "ALL_METRICS")) = k.as_text().as_deref() {
+                query_options::read(key, v, true, &mut metrics)?;
+            }
+        }
         let (scan, filter, converters) = Self::scan_spec(opts.map(Value::Hash).as_ref())?;
         if let Some(rk) = rowkey {
             self.line(&format::header("ROW", "COLUMN+CELL"));
@@ -727,18 +776,24 @@ impl Shell {
         self.line(&format::header("ROW", "COLUMN+CELL"));
         let mut rows = 0;
         let mut last: Option<ferrobase_engine::Bytes> = None;
+        let mut measured = ScanMetrics {
+            remote: matches!(self.conn, Connection::Remote(_)),
+            ..ScanMetrics::default()
+        };
         loop {
             self.check_interrupt()?;
             let batch: Vec<RowResult> = scanner.next_batch(100).map_err(client)?;
             if batch.is_empty() {
                 break;
             }
+            measured.rpc_calls += 1;
             for r in batch {
                 if last.as_deref() != Some(r.row()) {
                     rows += 1;
                     last = Some(r.row_bytes());
                 }
                 for c in &r.cells {
+                    measured.bytes_in_results += query_options::estimated_serialized_size(c);
                     let value = converters.value(c)?;
                     self.line(&format::two_columns(
                         &format::binary(r.row()),
@@ -748,6 +803,15 @@ impl Shell {
             }
         }
         self.line(&format!("{rows} row(s)"));
+        if metrics != MetricsRequest::None {
+            // HBase makes one call even when no row comes back.
+            measured.rpc_calls = measured.rpc_calls.max(1);
+            measured.rows_scanned = rows;
+            measured.regions_scanned = self.conn.regions(t.name()).map_err(client)?.len() as u64;
+            for l in measured.lines(&metrics) {
+                self.line(&l);
+            }
+        }
         Ok(())
     }
 
@@ -800,6 +864,10 @@ impl Shell {
         for (k, v) in hash(&st.args[1], "deleteall options")? {
             match k.as_str() {
                 "ROWPREFIXFILTER" => prefix = Some(bytes(&v, "ROWPREFIXFILTER")?),
+                // The scan that finds the rows: how many it fetches at a time.
+                "CACHE" => {
+                    int(&v, "CACHE")?;
+                }
                 other => return Err(format!("unknown deleteall option {other}").into()),
             }
         }
@@ -916,12 +984,24 @@ pub(super) fn matching(pattern: Option<&Value>, names: Vec<String>) -> Res<Vec<S
     Ok(names.into_iter().filter(|n| re.is_match(n)).collect())
 }
 
-/// Rejects a put/incr/append/delete options hash: ferrobase honours none of HBase's mutation
-/// options (`ATTRIBUTES`, `VISIBILITY`, `TTL`), and dropping one silently would misread the
-/// statement.
+/// Checks a put/incr/append/delete options hash: `ATTRIBUTES` is accepted (operation
+/// attributes, read only by coprocessors); every other option (`VISIBILITY`, `TTL`) is refused,
+/// since dropping one silently would misread the statement.
 fn reject_mutation_options(st: &Statement, v: &Value) -> Res<()> {
-    match hash(v, "options")?.first() {
-        Some((k, _)) => Err(unsupported_option(&st.command, k)),
-        None => Ok(()),
+    for (k, v) in hash(v, "options")? {
+        // Operation attributes reach only coprocessors, which ferrobase has none of: HBase
+        // without one that reads them writes the same cells.
+        if k == "ATTRIBUTES" {
+            query_options::read(&k, &v, false, &mut MetricsRequest::None)?;
+            continue;
+        }
+        if k == "VISIBILITY" {
+            return Err(CommandError::Usage(format!(
+                "{}: option VISIBILITY is not supported by ferrobase (it has no visibility labels)",
+                st.command
+            )));
+        }
+        return Err(unsupported_option(&st.command, &k));
     }
+    Ok(())
 }

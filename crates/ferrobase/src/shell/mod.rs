@@ -13,6 +13,7 @@ mod commands;
 mod converter;
 mod format;
 mod namespace;
+mod query_options;
 mod rowkey;
 mod ruby;
 mod security;

@@ -448,6 +448,16 @@ impl Parser {
                 "true" => Value::Bool(true),
                 "false" => Value::Bool(false),
                 "nil" => Value::Nil,
+                // `org.apache.hadoop.hbase.filter.ColumnPaginationFilter.new(1, 0)`: a Java
+                // object, which only a JVM shell can make.
+                "org" | "com" | "java" if self.peek() == Some(&Tok::Dot) => {
+                    return Err(syntax(
+                        at,
+                        "Java classes (org.apache...) are not available in ferrobase's shell; \
+                         write a filter in HBase's filter language, e.g. FILTER => \
+                         \"ColumnPaginationFilter(1, 0)\"",
+                    ))
+                }
                 _ => match ruby::lookup(&w, &self.bindings) {
                     Some(v) => Value::Int(v),
                     // Ruby reads a lowercase bare word as a variable or method; HBase's

@@ -200,12 +200,17 @@ impl Shell {
                 let mut args = Vec::with_capacity(st.args.len() + 1);
                 args.push(Value::Str(table.into_bytes()));
                 args.extend(st.args.iter().cloned());
-                self.dispatch(&Statement {
+                let r = self.dispatch(&Statement {
                     args,
                     receiver: None,
                     target: None,
                     ..st.clone()
-                })
+                });
+                // HBase's `t.count` prints the count but returns nothing for irb to echo.
+                if m == "count" {
+                    self.echo = None;
+                }
+                r
             }
             other => Err(CommandError::Name(format!(
                 "undefined method `{other}' for {}:Hbase::Table",
