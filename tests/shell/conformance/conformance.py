@@ -17,6 +17,7 @@ class Case:
         self.connect_refused = None
         self.unchecked = None
         self.differs = None
+        self.apache_differs = None
         self.not_recorded = None
 
 
@@ -44,6 +45,8 @@ def parse(path):
                 cases[-1].unchecked = line[11:]
             elif line.startswith("differs: "):
                 cases[-1].differs = line[9:]
+            elif line.startswith("apache-differs: "):
+                cases[-1].apache_differs = line[16:]
             elif line.startswith("not-recorded: "):
                 cases[-1].not_recorded = line[14:]
             elif line.startswith("teardown "):

@@ -845,7 +845,10 @@ impl Shell {
         let delete_of = |row: Vec<u8>| -> Delete {
             match &column {
                 None => Delete::with_timestamp(row, ts),
-                Some((f, None)) => Delete::new(row).add_family_ts(f.clone(), ts),
+                // HBase's `delete` of a family is `addFamilyVersion`: the family's cells at
+                // exactly `ts`; `deleteall`'s is `addFamily`: every version up to `ts`.
+                Some((f, None)) if all => Delete::new(row).add_family_ts(f.clone(), ts),
+                Some((f, None)) => Delete::new(row).add_family_version(f.clone(), ts),
                 Some((f, Some(q))) if all => {
                     Delete::new(row).add_columns_ts(f.clone(), q.clone(), ts)
                 }
