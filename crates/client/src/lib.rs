@@ -279,7 +279,8 @@ impl Connection {
     }
 
     /// The table's durability and attributes (`MAX_FILESIZE`, `READONLY`, metadata, ...);
-    /// `None` over a gateway, as Thrift1 has no call that returns them.
+    /// over a gateway, from a ferrobase one's admin extension, and `None` from Apache's (Thrift1
+    /// has no call that returns them).
     pub fn table_attributes(
         &self,
         name: &str,
@@ -294,7 +295,31 @@ impl Connection {
                 let d = e.admin().describe(name)?;
                 Ok(Some((d.durability, d.attributes)))
             }
-            Connection::Remote(_) => Ok(None),
+            // A ferrobase gateway answers through its admin extension; Apache's cannot.
+            Connection::Remote(r) => match r.admin_call("table_attributes", name, b"", &[]) {
+                Err(ClientError::Unsupported(_)) | Ok(None) => Ok(None),
+                Err(e) => Err(e),
+                Ok(Some(answer)) => {
+                    use ferrobase_thrift::ThriftValue;
+                    let items = Vec::<String>::from_value(answer)
+                        .map_err(|e| ClientError::Transport(format!("table_attributes: {e}")))?;
+                    let mut durability = ferrobase_engine::Durability::UseDefault;
+                    let mut attrs = ferrobase_engine::TableAttributes::default();
+                    for kv in items.chunks(2) {
+                        let [k, v] = kv else {
+                            return Err(ClientError::Transport(
+                                "table_attributes: an odd number of items".into(),
+                            ));
+                        };
+                        if k == "DURABILITY" {
+                            durability = ferrobase_engine::Durability::parse(v)?;
+                        } else {
+                            attrs.set(k, v)?;
+                        }
+                    }
+                    Ok(Some((durability, attrs)))
+                }
+            },
         }
     }
 

@@ -2,7 +2,8 @@
 //! (`--connect thrift://HOST:PORT`). Interactive on a terminal (line editing, history kept
 //! across sessions, completion, multi-line input); otherwise runs the statements of a file or
 //! standard input and exits non-zero if any failed. `-n` (`--noninteractive`), as HBase's
-//! `hbase shell -n`, never prompts and stops at the first failing statement with exit status 1.
+//! `hbase shell -n`, never prompts, echoes each line behind the prompt as HBase's irb does, and
+//! stops at the first failing statement with exit status 1.
 //! Ctrl-C while a statement runs interrupts it and returns to the prompt.
 
 mod alter;
@@ -24,7 +25,7 @@ use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES};
 use ferrobase_client::Connection;
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use syntax::Value;
 
 pub const USAGE: &str =
@@ -129,7 +130,17 @@ pub fn main(args: &[String]) -> Result<()> {
         globals: Vec::new(),
     };
     let mut stdout = std::io::stdout();
-    for line in text.lines() {
+    for (n, line) in text.lines().enumerate() {
+        if noninteractive {
+            // As `hbase shell -n`, whose irb echoes each line behind its prompt (`:1*` on a
+            // statement's continuation lines).
+            let (level, mark) = if feeder.pending.is_empty() {
+                (0, '>')
+            } else {
+                (1, '*')
+            };
+            let _ = writeln!(stdout, "ferrobase(main):{:03}:{level}{mark} {line}", n + 1);
+        }
         if feeder.feed(&mut shell, line, &mut stdout).is_none() {
             break;
         }
