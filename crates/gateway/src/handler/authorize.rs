@@ -373,6 +373,8 @@ impl Handler {
                             .map(|()| Permit::Full)
                             .map_err(denied)
                     }
+                    // describe's table attributes: as getColumnDescriptors.
+                    "table_attributes" => table_admin(&a.table_name),
                     // The capability probe and unknown operations change nothing.
                     _ => Ok(Permit::Full),
                 }
