@@ -214,17 +214,34 @@ impl Connection {
         }
     }
 
-    /// Creates a table with optional split keys.
+    /// Creates a table with optional split keys. Over a gateway, split keys need a ferrobase
+    /// one: the table is created, then split at each key in order through its admin
+    /// extension (Apache's gateway: refused before anything is created).
     pub fn create_table(&self, desc: TableDescriptor, splits: &[Vec<u8>]) -> Result<()> {
         match self {
             Connection::Embedded(e) => Ok(e.admin().create_table_with_splits(desc, splits)?),
             Connection::Remote(r) => {
-                if !splits.is_empty() {
+                let mut keys = splits.to_vec();
+                keys.sort();
+                keys.dedup();
+                if !keys.is_empty() && !r.is_ferrobase()? {
                     return Err(ClientError::Unsupported(
                         "pre-split tables cannot be created through HBase's Thrift1 API".into(),
                     ));
                 }
-                r.create_table(&desc)
+                // The engine's rule, checked before the table exists.
+                if keys.iter().any(|k| k.is_empty()) {
+                    return Err(ferrobase_engine::Error::IllegalArgument(
+                        "split keys must not be empty".into(),
+                    )
+                    .into());
+                }
+                let name = desc.name.to_string();
+                r.create_table(&desc)?;
+                for k in &keys {
+                    r.admin_ext("split", &name, k, &[])?;
+                }
+                Ok(())
             }
         }
     }

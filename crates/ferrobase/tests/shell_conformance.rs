@@ -349,6 +349,43 @@ fn delete_of_a_family_at_a_timestamp_removes_only_that_version() {
     );
 }
 
+/// `create ... SPLITS` over `--connect` to a ferrobase server makes the regions, as embedded.
+#[test]
+fn create_with_splits_over_connect_to_ferrobase_makes_the_regions() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, url) = serve(dir.path());
+    let (out, ok) = shell(
+        &["--connect", &url],
+        "create 't1', 'f1', SPLITS => ['30', '10', '20', '40', '20']\n",
+    );
+    assert!(ok && out.contains("Created table t1"), "{out}");
+    let (out, ok) = shell(&["--connect", &url], "create 't2', 'f1', SPLITS => ['']\n");
+    assert!(!ok && out.contains("split keys must not be empty"), "{out}");
+    drop(server);
+    let e = ferrobase_engine::Engine::open(dir.path(), ferrobase_engine::EngineOptions::default())
+        .unwrap();
+    let starts: Vec<Vec<u8>> = e
+        .admin()
+        .regions("t1")
+        .unwrap()
+        .into_iter()
+        .map(|r| r.start)
+        .collect();
+    let want: Vec<Vec<u8>> = ["", "10", "20", "30", "40"]
+        .iter()
+        .map(|k| k.as_bytes().to_vec())
+        .collect();
+    assert_eq!(starts, want);
+    let tables: Vec<String> = e
+        .admin()
+        .list_tables()
+        .unwrap()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    assert_eq!(tables, ["t1"]);
+}
+
 #[test]
 fn case_outputs_are_split_at_their_markers() {
     let out = "Table conformance_setup_0 does not exist\nTook 0.1 seconds\n=> false\nCreated table t1\n\
