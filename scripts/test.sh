@@ -69,6 +69,8 @@ eval "$(bash scripts/hbase-oracle.sh env)"
 export FERROBASE_HBASE_THRIFT=127.0.0.1:$HBASE_ORACLE_THRIFT1
 cargo test -p ferrobase-client --test client_backends apache_hbase
 cargo test -p ferrobase --test shell_statements apache_hbase
+# The shell's conformance suite over Apache's gateway (embedded and ferrobase serve ran above).
+cargo test -p ferrobase --test shell_conformance apache_hbase
 cargo test -p ferrobase --test apps_apache_hbase apache_hbase
 python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_THRIFT"
 # The server benchmark beside HBase in its quick mode, on the oracle already running (a smoke run

@@ -214,17 +214,34 @@ impl Connection {
         }
     }
 
-    /// Creates a table with optional split keys.
+    /// Creates a table with optional split keys. Over a gateway, split keys need a ferrobase
+    /// one: the table is created, then split at each key in order through its admin
+    /// extension (Apache's gateway: refused before anything is created).
     pub fn create_table(&self, desc: TableDescriptor, splits: &[Vec<u8>]) -> Result<()> {
         match self {
             Connection::Embedded(e) => Ok(e.admin().create_table_with_splits(desc, splits)?),
             Connection::Remote(r) => {
-                if !splits.is_empty() {
+                let mut keys = splits.to_vec();
+                keys.sort();
+                keys.dedup();
+                if !keys.is_empty() && !r.is_ferrobase()? {
                     return Err(ClientError::Unsupported(
                         "pre-split tables cannot be created through HBase's Thrift1 API".into(),
                     ));
                 }
-                r.create_table(&desc)
+                // The engine's rule, checked before the table exists.
+                if keys.iter().any(|k| k.is_empty()) {
+                    return Err(ferrobase_engine::Error::IllegalArgument(
+                        "split keys must not be empty".into(),
+                    )
+                    .into());
+                }
+                let name = desc.name.to_string();
+                r.create_table(&desc)?;
+                for k in &keys {
+                    r.admin_ext("split", &name, k, &[])?;
+                }
+                Ok(())
             }
         }
     }
@@ -279,7 +296,8 @@ impl Connection {
     }
 
     /// The table's durability and attributes (`MAX_FILESIZE`, `READONLY`, metadata, ...);
-    /// `None` over a gateway, as Thrift1 has no call that returns them.
+    /// over a gateway, from a ferrobase one's admin extension, and `None` from Apache's (Thrift1
+    /// has no call that returns them).
     pub fn table_attributes(
         &self,
         name: &str,
@@ -294,7 +312,31 @@ impl Connection {
                 let d = e.admin().describe(name)?;
                 Ok(Some((d.durability, d.attributes)))
             }
-            Connection::Remote(_) => Ok(None),
+            // A ferrobase gateway answers through its admin extension; Apache's cannot.
+            Connection::Remote(r) => match r.admin_call("table_attributes", name, b"", &[]) {
+                Err(ClientError::Unsupported(_)) | Ok(None) => Ok(None),
+                Err(e) => Err(e),
+                Ok(Some(answer)) => {
+                    use ferrobase_thrift::ThriftValue;
+                    let items = Vec::<String>::from_value(answer)
+                        .map_err(|e| ClientError::Transport(format!("table_attributes: {e}")))?;
+                    let mut durability = ferrobase_engine::Durability::UseDefault;
+                    let mut attrs = ferrobase_engine::TableAttributes::default();
+                    for kv in items.chunks(2) {
+                        let [k, v] = kv else {
+                            return Err(ClientError::Transport(
+                                "table_attributes: an odd number of items".into(),
+                            ));
+                        };
+                        if k == "DURABILITY" {
+                            durability = ferrobase_engine::Durability::parse(v)?;
+                        } else {
+                            attrs.set(k, v)?;
+                        }
+                    }
+                    Ok(Some((durability, attrs)))
+                }
+            },
         }
     }
 

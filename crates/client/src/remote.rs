@@ -515,12 +515,21 @@ impl Remote {
             table_name: table.then(|| name.as_bytes().to_vec()),
             ns_name: (!table).then(|| name.to_string()),
         };
-        if grant {
-            self.call(&GrantArgs { info })?;
+        let (op, res) = if grant {
+            ("grant", self.call(&GrantArgs { info }))
         } else {
-            self.call(&RevokeArgs { info })?;
+            ("revoke", self.call(&RevokeArgs { info }))
+        };
+        match res {
+            // A gateway built without these methods (Apache's, as the oracle runs it).
+            Err(ClientError::Transport(m)) if m.contains("Invalid method name") => {
+                Err(ClientError::Unsupported(format!(
+                    "{op} is not available through this gateway's Thrift1 API (it has no {op} \
+                     method)"
+                )))
+            }
+            other => other.map(|_| ()),
         }
-        Ok(())
     }
 
     pub(crate) fn regions(&self, table: &str) -> Result<Vec<RegionInfo>> {

@@ -411,8 +411,8 @@ fn arguments_the_shell_does_not_understand_are_errors() {
         "disable 't', 'x'",
         "drop 't', 'x'",
         "truncate 't', 'x'",
-        "flush 't', 'f'",
-        "compact 't', 'f'",
+        "flush 't', 'nosuchfamily'",
+        "compact 't', 'f', 'BOGUS'",
         "major_compact 't', 'f', 'MOB'",
         "split 't', 'r', 'x'",
         "list 'a', 'b'",
@@ -421,12 +421,12 @@ fn arguments_the_shell_does_not_understand_are_errors() {
         "version 'x'",
         "put 't', 'r2', 'f:q', 'v', {TTL => 1000, VISIBILITY => 'secret'}",
         "put 't', 'r2', 'f:q', 'v', {TTL => 'soon'}",
-        "put 't', 'r2', 'f:q', 'v', 10, {ATTRIBUTES => {'k' => 'v'}}",
+        "put 't', 'r2', 'f:q', 'v', 10, {ATTRIBUTES => 'k'}",
         "put 't', 'r2', 'f:q', 'v', 10, 11",
         "get 't', 'r', {COLUMN => 'f:q', BOGUS => 1}",
         "get 't', 'r', {FORMATTER => 'toBigDecimal'}",
         "scan 't', {COLUMNS => 'f'}, 'extra'",
-        "scan 't', {ATTRIBUTES => {'k' => 'v'}}",
+        "scan 't', {ATTRIBUTES => ['k']}",
         "count 't', {INTERVAL => 10, BOGUS => 1}",
         "count 't', 'x', 'y'",
         "delete 't', 'r', 'f:q', 5, {VISIBILITY => 'secret'}",
@@ -551,7 +551,8 @@ fn count_honours_row_range_columns_and_filter() {
     assert!(out.contains("Current count: 8, row: r7"), "{out}");
 }
 
-/// `ferrobase shell -n`, as `hbase shell -n`: stops at the first failing statement, exit status 1.
+/// `ferrobase shell -n`, as `hbase shell -n`: echoes each line behind its prompt and stops at
+/// the first failing statement, exit status 1.
 #[test]
 fn noninteractive_flag_stops_at_the_first_failure() {
     let dir = tempfile::tempdir().unwrap();
@@ -565,6 +566,20 @@ fn noninteractive_flag_stops_at_the_first_failure() {
     assert!(!out.contains("Created table never"), "{out}");
     let (out, ok) = shell(&["-n", "--data", &d], "list\nexists 'foo'\n");
     assert!(ok, "{out}");
+    // Each line echoed behind its prompt, as HBase's irb does with -n.
+    assert!(
+        out.starts_with("ferrobase(main):001:0> list\nTABLE\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ferrobase(main):002:0> exists 'foo'\n"),
+        "{out}"
+    );
+    let (out, _) = shell(&["-n", "--data", &d], "exists 'foo',\n  'x'\n");
+    assert!(
+        out.starts_with("ferrobase(main):001:0> exists 'foo',\nferrobase(main):002:1* "),
+        "{out}"
+    );
     // Without -n every statement runs, and the status still says one failed.
     let (out, ok) = shell(&["--data", &d], "create 'foo', 'f'\ncreate 'later', 'f'\n");
     assert!(!ok);

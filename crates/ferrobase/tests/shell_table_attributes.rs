@@ -1,7 +1,8 @@
 //! Table attributes through the shell, as HBase's `alter`/`create`/`describe`: set by name, by
 //! `METADATA` and `CONFIGURATION`, removed by `table_att_unset`/`table_conf_unset`, printed by
 //! `describe` in HBase 2.6's `TABLE_ATTRIBUTES` shape, persisted, and acting on the table
-//! (`READONLY` refuses writes) — embedded and through `ferrobase serve`.
+//! (`READONLY` refuses writes) — embedded and through `ferrobase serve` (whose gateway sends
+//! them to `describe` through its admin extension).
 
 mod shell_harness;
 
@@ -34,7 +35,7 @@ fn alter_sets_table_attributes_and_describe_prints_them_as_hbase() {
     // HBase ignores a key it does not know, saying so.
     assert!(
         out.contains(
-            "Unknown argument ignored: BOGUS\nUpdating all regions with the new schema...\nDone.\n"
+            "Unknown argument ignored: BOGUS\nUpdating all regions with the new schema...\n1/1 regions updated.\nDone.\n"
         ),
         "{out}"
     );
@@ -128,6 +129,34 @@ fn table_attributes_through_a_ferrobase_server_act_on_the_table() {
     assert!(ok, "{out}");
     assert!(
         out.contains("t, {TABLE_ATTRIBUTES => {METADATA => {'team' => 'search'}}}\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn describe_over_connect_to_a_ferrobase_server_prints_the_table_attributes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, url) = serve(dir.path());
+    let (out, ok) = shell(
+        &["--connect", &url],
+        "create 't', 'f', MAX_FILESIZE => '134217728', METADATA => {'team' => 'search'}\n\
+         describe 't'\n",
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.contains(
+            "t, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728 B (128MB)', METADATA => \
+             {'team' => 'search'}}}\n"
+        ),
+        "{out}"
+    );
+    // And HBase's table_conf_unset message, checked on the attributes the server sent.
+    let (out, ok) = shell(
+        &["--connect", &url],
+        "alter 't', METHOD => 'table_conf_unset', NAME => 'nope'\n",
+    );
+    assert!(
+        !ok && out.contains("ERROR: Could not find configuration: nope\n"),
         "{out}"
     );
 }

@@ -64,7 +64,7 @@ impl TableAttributeChanges {
                 }
             }
             "OWNER" => return Err(
-                "table attribute OWNER is not supported by ferrobase (it has no access control)"
+                "table attribute OWNER is not supported by ferrobase (its access control has no table owners: grant the user 'RWXCA' on the table instead)"
                     .into(),
             ),
             k if k.to_ascii_lowercase().contains("coprocessor") => {
@@ -235,7 +235,10 @@ impl Shell {
                 .alter_table_attributes(&name, &table.set, &table.unset)
                 .map_err(client)?;
         }
+        // HBase's progress lines: every region takes the schema when the change applies.
+        let regions = self.conn.regions(&name).map_err(client)?.len();
         self.line("Updating all regions with the new schema...");
+        self.line(&format!("{regions}/{regions} regions updated."));
         self.line("Done.");
         Ok(())
     }

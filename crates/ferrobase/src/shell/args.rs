@@ -205,6 +205,29 @@ pub fn columns_of(v: &Value) -> Res<Vec<Vec<u8>>> {
     }
 }
 
+/// HBase's `Bytes.toBytesBinary`: `\\xHH` (two hex digits) is that byte; every other byte is
+/// itself. `create`'s split keys are read this way.
+pub fn to_bytes_binary(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if let (b'\\', Some(b'x'), Some(Some(h)), Some(Some(l))) = (
+            s[i],
+            s.get(i + 1).copied(),
+            s.get(i + 2).map(|&b| hex(b)),
+            s.get(i + 3).map(|&b| hex(b)),
+        ) {
+            out.push((h * 16 + l) as u8);
+            i += 4;
+        } else {
+            out.push(s[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
 /// `[start, end)` in milliseconds.
 pub fn time_range(v: &Value) -> Res<TimeRange> {
     match v {
@@ -223,4 +246,16 @@ pub fn unsupported_option(command: &str, key: &str) -> CommandError {
     CommandError::Usage(format!(
         "{command}: option {key} is not supported by ferrobase"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn to_bytes_binary_reads_hex_escapes_as_hbase_does() {
+        assert_eq!(to_bytes_binary(b"a\\x00\\xFFb"), b"a\x00\xffb".to_vec());
+        assert_eq!(to_bytes_binary(b"\\x0"), b"\\x0".to_vec());
+        assert_eq!(to_bytes_binary(b"\\xZZ10"), b"\\xZZ10".to_vec());
+    }
 }

@@ -3,12 +3,13 @@
 use super::alter::{apply_family_attributes, TableAttributeChanges};
 use super::args::{
     arity, boolean, bytes, client, columns_of, hash, hbase_message, illegal, int, parse_column,
-    text, time_range, unsupported_option, CommandError, Res,
+    text, time_range, to_bytes_binary, unsupported_option, CommandError, Res,
 };
 use super::bulk_tables::{AnswerSource, BULK_COMMANDS};
 use super::converter::{self, Converter, Converters};
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
+use super::query_options::{self, MetricsRequest, ScanMetrics};
 use super::rowkey::ROWKEY_COMMANDS;
 use super::security::SECURITY_COMMANDS;
 use super::syntax::{Statement, Value};
@@ -332,8 +333,39 @@ impl Shell {
                 Ok(())
             }
             "flush" | "compact" | "major_compact" => {
-                arity(st, 1, 1)?;
+                arity(st, 1, if st.command == "flush" { 2 } else { 3 })?;
                 let t = text(&a[0], "table name")?;
+                // `compact 't', nil, 'MOB'`: HBase's compaction type (NORMAL or MOB).
+                match a.get(2).map(|v| text(v, "compaction type")).transpose()? {
+                    None => {}
+                    Some(k) if k == "NORMAL" => {}
+                    Some(k) if k == "MOB" => {
+                        return Err(
+                            "compaction type MOB is not supported by ferrobase (it has no \
+                                    MOB files)"
+                                .into(),
+                        )
+                    }
+                    Some(k) => {
+                        return Err(format!(
+                            "No enum constant org.apache.hadoop.hbase.client.CompactType.{k}"
+                        )
+                        .into())
+                    }
+                }
+                // One family's flush or compaction runs as the whole table's: the same cells
+                // result, with more work done.
+                if let Some(f) = a.get(1).filter(|v| **v != Value::Nil) {
+                    let f = bytes(f, "column family")?;
+                    let families = self.conn.describe_table(&t).map_err(client)?;
+                    if !families.iter().any(|d| d.name == f) {
+                        return Err(format!(
+                            "column family {} does not exist in table {t}",
+                            format::binary(&f)
+                        )
+                        .into());
+                    }
+                }
                 match st.command.as_str() {
                     "compact" => self.conn.compact(&t, false).map_err(client),
                     "major_compact" => self.conn.compact(&t, true).map_err(client),
@@ -451,7 +483,11 @@ impl Shell {
                     }
                     for (k, v) in pairs {
                         match k.as_str() {
-                            "SPLITS" => splits = columns_of(&v)?,
+                            "SPLITS" => {
+                                splits =
+                                    columns_of(&v)?.iter().map(|k| to_bytes_binary(k)).collect()
+                            }
+                            "SPLITS_FILE" => splits = splits_file(&text(&v, "SPLITS_FILE")?)?,
                             "NUMREGIONS" => numregions = Some(int(&v, "NUMREGIONS")?),
                             "SPLITALGO" => {
                                 algo = Some(
@@ -579,6 +615,7 @@ impl Shell {
         arity(st, 2, usize::MAX)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let mut get = Get::new(bytes(&st.args[1], "row")?);
+        let mut metrics = MetricsRequest::None;
         let mut filter = None;
         let mut converters = Converters::default();
         for v in &st.args[2..] {
@@ -607,6 +644,7 @@ impl Shell {
                             }
                             "FILTER" => filter = Some(bytes(&v, "FILTER")?),
                             "RAW" => get = get.raw(boolean(&v, "RAW")?),
+                            other if query_options::read(other, &v, false, &mut metrics)? => {}
                             other => return Err(format!("unknown get option {other}").into()),
                         }
                     }
@@ -681,9 +719,10 @@ impl Shell {
                     "TIMESTAMP" => scan = scan.timestamp(int(&v, "TIMESTAMP")?),
                     "VERSIONS" => scan = scan.max_versions(int(&v, "VERSIONS")?.max(1) as u32),
                     "REVERSED" => scan = scan.reversed(boolean(&v, "REVERSED")?),
-                    "CACHE" | "CACHE_BLOCKS" => {}
                     "BATCH" => scan = scan.batch(int(&v, "BATCH")?.max(1) as usize),
                     "RAW" => scan = scan.raw(boolean(&v, "RAW")?),
+                    // METRICS and ALL_METRICS are scan's (it prints them); read here to check.
+                    other if query_options::read(other, &v, true, &mut MetricsRequest::None)? => {}
                     other => return Err(format!("unknown scan option {other}").into()),
                 }
             }
@@ -702,7 +741,15 @@ impl Shell {
 
     fn scan(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
-        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let name = text(&st.args[0], "table name")?;
+        if name == "hbase:meta" {
+            return Err(CommandError::Failed(
+                "hbase:meta does not exist in ferrobase (it has no catalog table); \
+                 list_regions 't' lists a table's regions"
+                    .into(),
+            ));
+        }
+        let t = self.conn.table(&name);
         let mut opts = match st.args.get(1) {
             Some(Value::Hash(pairs)) => Some(pairs.clone()),
             Some(other) => {
@@ -714,6 +761,12 @@ impl Shell {
             Some(pairs) => self.rowkey_scan(pairs)?,
             None => None,
         };
+        let mut metrics = MetricsRequest::None;
+        for (k, v) in opts.iter().flatten() {
+            if let Some(key @ ("METRICS" | "ALL_METRICS")) = k.as_text().as_deref() {
+                query_options::read(key, v, true, &mut metrics)?;
+            }
+        }
         let (scan, filter, converters) = Self::scan_spec(opts.map(Value::Hash).as_ref())?;
         if let Some(rk) = rowkey {
             self.line(&format::header("ROW", "COLUMN+CELL"));
@@ -725,18 +778,24 @@ impl Shell {
         self.line(&format::header("ROW", "COLUMN+CELL"));
         let mut rows = 0;
         let mut last: Option<ferrobase_engine::Bytes> = None;
+        let mut measured = ScanMetrics {
+            remote: matches!(self.conn, Connection::Remote(_)),
+            ..ScanMetrics::default()
+        };
         loop {
             self.check_interrupt()?;
             let batch: Vec<RowResult> = scanner.next_batch(100).map_err(client)?;
             if batch.is_empty() {
                 break;
             }
+            measured.rpc_calls += 1;
             for r in batch {
                 if last.as_deref() != Some(r.row()) {
                     rows += 1;
                     last = Some(r.row_bytes());
                 }
                 for c in &r.cells {
+                    measured.bytes_in_results += query_options::estimated_serialized_size(c);
                     let value = converters.value(c)?;
                     self.line(&format::two_columns(
                         &format::binary(r.row()),
@@ -746,6 +805,15 @@ impl Shell {
             }
         }
         self.line(&format!("{rows} row(s)"));
+        if metrics != MetricsRequest::None {
+            // HBase makes one call even when no row comes back.
+            measured.rpc_calls = measured.rpc_calls.max(1);
+            measured.rows_scanned = rows;
+            measured.regions_scanned = self.conn.regions(t.name()).map_err(client)?.len() as u64;
+            for l in measured.lines(&metrics) {
+                self.line(&l);
+            }
+        }
         Ok(())
     }
 
@@ -779,7 +847,10 @@ impl Shell {
         let delete_of = |row: Vec<u8>| -> Delete {
             match &column {
                 None => Delete::with_timestamp(row, ts),
-                Some((f, None)) => Delete::new(row).add_family_ts(f.clone(), ts),
+                // HBase's `delete` of a family is `addFamilyVersion`: the family's cells at
+                // exactly `ts`; `deleteall`'s is `addFamily`: every version up to `ts`.
+                Some((f, None)) if all => Delete::new(row).add_family_ts(f.clone(), ts),
+                Some((f, None)) => Delete::new(row).add_family_version(f.clone(), ts),
                 Some((f, Some(q))) if all => {
                     Delete::new(row).add_columns_ts(f.clone(), q.clone(), ts)
                 }
@@ -798,6 +869,10 @@ impl Shell {
         for (k, v) in hash(&st.args[1], "deleteall options")? {
             match k.as_str() {
                 "ROWPREFIXFILTER" => prefix = Some(bytes(&v, "ROWPREFIXFILTER")?),
+                // The scan that finds the rows: how many it fetches at a time.
+                "CACHE" => {
+                    int(&v, "CACHE")?;
+                }
                 other => return Err(format!("unknown deleteall option {other}").into()),
             }
         }
@@ -888,6 +963,23 @@ impl Shell {
 }
 
 /// The names matching a `list`-style regular expression (anchored, as Java's `matches`).
+/// `SPLITS_FILE => 'path'`: one split key a line, as HBase's `admin.rb` reads it (through
+/// `toBytesBinary`).
+fn splits_file(path: &str) -> Res<Vec<Vec<u8>>> {
+    if !std::path::Path::new(path).exists() {
+        return Err(format!("Splits file {path} doesn't exist").into());
+    }
+    let text = std::fs::read(path).map_err(|e| format!("Splits file {path}: {e}"))?;
+    // Ruby's `File.foreach` and `chomp`: lines without their `\n` or `\r\n`.
+    Ok(text
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| {
+            let l = l.strip_suffix(b"\n").unwrap_or(l);
+            to_bytes_binary(l.strip_suffix(b"\r").unwrap_or(l))
+        })
+        .collect())
+}
+
 pub(super) fn matching(pattern: Option<&Value>, names: Vec<String>) -> Res<Vec<String>> {
     let Some(p) = pattern else {
         return Ok(names);
@@ -898,25 +990,42 @@ pub(super) fn matching(pattern: Option<&Value>, names: Vec<String>) -> Res<Vec<S
 }
 
 /// The cell TTL of a put's options hash, `{TTL => ms}` (HBase's shell: `set_op_ttl`, that is
-/// `Put.setTTL`, in milliseconds); the other options (`ATTRIBUTES`, `VISIBILITY`) are refused
+/// `Put.setTTL`, in milliseconds); `ATTRIBUTES` is accepted and the other options are refused
 /// as [`reject_mutation_options`] refuses them.
 fn put_ttl(st: &Statement, v: &Value) -> Res<Option<i64>> {
     let mut ttl = None;
     for (k, v) in hash(v, "options")? {
         match k.as_str() {
             "TTL" => ttl = Some(int(&v, "TTL")?),
-            other => return Err(unsupported_option(&st.command, other)),
+            _ => check_mutation_option(st, &k, &v)?,
         }
     }
     Ok(ttl)
 }
 
-/// Rejects a put/incr/append/delete options hash: ferrobase honours none of HBase's mutation
-/// options (`ATTRIBUTES`, `VISIBILITY`, `TTL`), and dropping one silently would misread the
-/// statement.
+/// Checks a put/incr/append/delete options hash: `ATTRIBUTES` is accepted (operation
+/// attributes, read only by coprocessors); every other option (`VISIBILITY`, `TTL`) is refused,
+/// since dropping one silently would misread the statement.
 fn reject_mutation_options(st: &Statement, v: &Value) -> Res<()> {
-    match hash(v, "options")?.first() {
-        Some((k, _)) => Err(unsupported_option(&st.command, k)),
-        None => Ok(()),
+    for (k, v) in hash(v, "options")? {
+        check_mutation_option(st, &k, &v)?;
     }
+    Ok(())
+}
+
+/// One option of a mutation's options hash, as [`reject_mutation_options`] checks it.
+fn check_mutation_option(st: &Statement, k: &str, v: &Value) -> Res<()> {
+    // Operation attributes reach only coprocessors, which ferrobase has none of: HBase
+    // without one that reads them writes the same cells.
+    if k == "ATTRIBUTES" {
+        query_options::read(k, v, false, &mut MetricsRequest::None)?;
+        return Ok(());
+    }
+    if k == "VISIBILITY" {
+        return Err(CommandError::Usage(format!(
+            "{}: option VISIBILITY is not supported by ferrobase (it has no visibility labels)",
+            st.command
+        )));
+    }
+    Err(unsupported_option(&st.command, k))
 }

@@ -2,7 +2,8 @@
 //! (`--connect thrift://HOST:PORT`). Interactive on a terminal (line editing, history kept
 //! across sessions, completion, multi-line input); otherwise runs the statements of a file or
 //! standard input and exits non-zero if any failed. `-n` (`--noninteractive`), as HBase's
-//! `hbase shell -n`, never prompts and stops at the first failing statement with exit status 1.
+//! `hbase shell -n`, never prompts, echoes each line behind the prompt as HBase's irb does, and
+//! stops at the first failing statement with exit status 1.
 //! Ctrl-C while a statement runs interrupts it and returns to the prompt.
 
 mod alter;
@@ -13,6 +14,7 @@ mod commands;
 mod converter;
 mod format;
 mod namespace;
+mod query_options;
 mod rowkey;
 mod ruby;
 mod security;
@@ -23,7 +25,8 @@ use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
 use commands::{Shell, ATTRIBUTES};
 use ferrobase_client::Connection;
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
+use syntax::Value;
 
 pub const USAGE: &str =
     "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] [FILE]";
@@ -35,6 +38,8 @@ struct Feeder {
     failures: usize,
     /// Stop at the first failure (`-n`).
     stop_on_failure: bool,
+    /// Integer variables set by `name = integer`, later ones last.
+    globals: Vec<(String, i64)>,
 }
 
 impl Feeder {
@@ -42,10 +47,15 @@ impl Feeder {
     fn feed(&mut self, shell: &mut Shell, line: &str, out: &mut dyn std::io::Write) -> Option<()> {
         self.pending.push_str(line);
         self.pending.push('\n');
-        match syntax::parse(&self.pending) {
+        match syntax::parse_with(&self.pending, &self.globals) {
             Ok(stmts) => {
                 self.pending.clear();
                 for st in stmts {
+                    if let (Some(var), [Value::Int(n)]) = (&st.target, st.args.as_slice()) {
+                        if st.command == "=" {
+                            self.globals.push((var.clone(), *n));
+                        }
+                    }
                     match shell.run(&st) {
                         None => return None,
                         Some(true) => {}
@@ -117,9 +127,20 @@ pub fn main(args: &[String]) -> Result<()> {
         pending: String::new(),
         failures: 0,
         stop_on_failure: noninteractive,
+        globals: Vec::new(),
     };
     let mut stdout = std::io::stdout();
-    for line in text.lines() {
+    for (n, line) in text.lines().enumerate() {
+        if noninteractive {
+            // As `hbase shell -n`, whose irb echoes each line behind its prompt (`:1*` on a
+            // statement's continuation lines).
+            let (level, mark) = if feeder.pending.is_empty() {
+                (0, '>')
+            } else {
+                (1, '*')
+            };
+            let _ = writeln!(stdout, "ferrobase(main):{:03}:{level}{mark} {line}", n + 1);
+        }
         if feeder.feed(&mut shell, line, &mut stdout).is_none() {
             break;
         }
@@ -239,6 +260,7 @@ fn interactive(conn: Connection) -> Result<()> {
         pending: String::new(),
         failures: 0,
         stop_on_failure: false,
+        globals: Vec::new(),
     };
     let mut n = 1;
     loop {

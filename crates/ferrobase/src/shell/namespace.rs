@@ -3,7 +3,7 @@
 //! `hbase` always exist, `create 'ns:t', ...` needs `ns` created first, and only an empty
 //! namespace can be dropped.
 
-use super::args::{arity, client, text, CommandError, Res};
+use super::args::{arity, client, hash, text, CommandError, Res};
 use super::commands::{matching, Shell};
 use super::syntax::Statement;
 
@@ -45,14 +45,28 @@ impl Shell {
             "list_namespace" => self.list_namespace(st),
             "list_namespace_tables" => self.list_namespace_tables(st),
             "describe_namespace" => self.describe_namespace(st),
+            "alter_namespace" => Err(CommandError::Failed(
+                "alter_namespace: namespace properties are not supported by ferrobase (its \
+                 namespaces have a name only)"
+                    .into(),
+            )),
             _ => return None,
         })
     }
 
     fn create_namespace(&mut self, st: &Statement) -> Res<()> {
-        // HBase also takes a hash of namespace properties (quotas); ferrobase has none.
-        arity(st, 1, 1)?;
+        // HBase also takes a hash of namespace properties (quotas); ferrobase has none, so a
+        // property is refused rather than dropped.
+        arity(st, 1, 2)?;
         let ns = text(&st.args[0], "namespace")?;
+        if let Some(props) = st.args.get(1) {
+            if let Some((k, _)) = hash(props, "namespace properties")?.first() {
+                return Err(CommandError::Failed(format!(
+                    "namespace property {k} is not supported by ferrobase (its namespaces have \
+                     a name only)"
+                )));
+            }
+        }
         self.conn.create_namespace(&ns).map_err(client)
     }
 
@@ -66,6 +80,8 @@ impl Shell {
         arity(st, 0, 1)?;
         let names = self.conn.list_namespaces().map_err(client)?;
         self.name_list("NAMESPACE", matching(st.args.first(), names)?);
+        // HBase's list_namespace prints the names without returning them to irb.
+        self.echo = None;
         Ok(())
     }
 

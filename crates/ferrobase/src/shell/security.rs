@@ -4,7 +4,7 @@
 //! gateway, which checks that the connection's user may grant (ADMIN at the scope).
 
 use super::args::{arity, client, illegal, text, Res};
-use super::commands::Shell;
+use super::commands::{matching, Shell};
 use super::syntax::{Statement, Value};
 use ferrobase_client::{Actions, Scope, UserPermission};
 
@@ -112,11 +112,23 @@ impl Shell {
 
     fn user_permission(&mut self, st: &Statement) -> Res<()> {
         arity(st, 0, 1)?;
-        let scope = match st.args.first() {
-            Some(_) => Some(scope_of(&st.args[..1])?),
-            None => None,
+        // HBase's argument is a regular expression: `@ns-regex` or a table regex ('.*').
+        let perms = match st.args.first() {
+            None => self.conn.user_permissions(None).map_err(client)?,
+            Some(v) if text(v, "table regex")?.starts_with('@') => {
+                let scope = scope_of(&st.args[..1])?;
+                self.conn.user_permissions(Some(&scope)).map_err(client)?
+            }
+            Some(v) => {
+                let tables = self.conn.list_tables().map_err(client)?;
+                let mut perms = Vec::new();
+                for t in matching(Some(v), tables)? {
+                    let scope = scope_of(&[Value::Str(t.into_bytes())])?;
+                    perms.extend(self.conn.user_permissions(Some(&scope)).map_err(client)?);
+                }
+                perms
+            }
         };
-        let perms = self.conn.user_permissions(scope.as_ref()).map_err(client)?;
         self.line(&format!(
             "{:<40} Namespace,Table,Family,Qualifier:Permission",
             "User"

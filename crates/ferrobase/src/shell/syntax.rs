@@ -448,6 +448,16 @@ impl Parser {
                 "true" => Value::Bool(true),
                 "false" => Value::Bool(false),
                 "nil" => Value::Nil,
+                // `org.apache.hadoop.hbase.filter.ColumnPaginationFilter.new(1, 0)`: a Java
+                // object, which only a JVM shell can make.
+                "org" | "com" | "java" if self.peek() == Some(&Tok::Dot) => {
+                    return Err(syntax(
+                        at,
+                        "Java classes (org.apache...) are not available in ferrobase's shell; \
+                         write a filter in HBase's filter language, e.g. FILTER => \
+                         \"ColumnPaginationFilter(1, 0)\"",
+                    ))
+                }
                 _ => match ruby::lookup(&w, &self.bindings) {
                     Some(v) => Value::Int(v),
                     // Ruby reads a lowercase bare word as a variable or method; HBase's
@@ -704,6 +714,31 @@ impl Parser {
             }
             _ => None,
         };
+        // `ts1 = 1303668804000`: an integer variable, bound for the statements after it
+        // (the help texts' `ts1` and `ts2`). Statement `=` carries the value.
+        if let (Some(var), Some(Tok::Int(n))) = (&target, self.peek()) {
+            let n = *n;
+            if matches!(
+                self.toks.get(self.pos + 1).map(|t| &t.1),
+                None | Some(Tok::End)
+            ) {
+                if !self.closers.is_empty() {
+                    return Err(syntax(
+                        offset,
+                        "an assignment inside a loop is not supported",
+                    ));
+                }
+                self.pos += 1;
+                self.bindings.push((var.clone(), n));
+                return Ok(Statement {
+                    command: "=".into(),
+                    args: vec![Value::Int(n)],
+                    offset,
+                    target,
+                    receiver: None,
+                });
+            }
+        }
         // `t.put 'r', 'f:q', 'v'`: a method of the table reference `t`.
         let receiver = match (self.peek(), self.toks.get(self.pos + 1).map(|t| &t.1)) {
             (Some(Tok::Ident(w)), Some(Tok::Dot)) if Self::is_variable(w) => {
@@ -772,6 +807,9 @@ impl Parser {
                     self.pos += 1;
                     // A trailing comma continues onto the next line.
                     self.skip_ends();
+                    if self.peek().is_none() {
+                        return Err(incomplete(self.end, "expected an argument after ','"));
+                    }
                 }
                 None | Some(Tok::End) if !paren => break,
                 Some(t) if !paren && self.closes(t) => break,
@@ -834,13 +872,19 @@ fn describe(t: &Tok) -> String {
 
 /// Parses every statement of `src`, loops expanded.
 pub fn parse(src: &str) -> Result<Vec<Statement>, SyntaxError> {
+    parse_with(src, &[])
+}
+
+/// Parses `src` with the integer variables `globals` (from earlier `name = integer`
+/// statements, later ones last) in scope.
+pub fn parse_with(src: &str, globals: &[(String, i64)]) -> Result<Vec<Statement>, SyntaxError> {
     let toks = lex(src)?;
     let mut p = Parser {
         toks,
         pos: 0,
         end: src.len(),
         depth: 0,
-        bindings: Vec::new(),
+        bindings: globals.to_vec(),
         closers: Vec::new(),
         produced: 0,
     };
@@ -855,6 +899,33 @@ pub fn parse(src: &str) -> Result<Vec<Statement>, SyntaxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trailing_comma_continues_the_statement_on_the_next_line() {
+        assert!(
+            parse("alter 't1', { NAME => 'f1' },")
+                .unwrap_err()
+                .incomplete
+        );
+        let s = parse("alter 't1', { NAME => 'f1' },\n  { MAX_FILESIZE => '1' }").unwrap();
+        assert_eq!((s.len(), s[0].args.len()), (1, 3));
+    }
+
+    #[test]
+    fn integer_assignments_bind_their_variable_for_later_statements() {
+        let s = parse("ts1 = 1000\nput 't1', 'r1', 'c1', 'v', ts1").unwrap();
+        assert_eq!(
+            (s[0].command.as_str(), s[0].target.as_deref()),
+            ("=", Some("ts1"))
+        );
+        assert_eq!(s[1].args[4], Value::Int(1000));
+        let globals = [("ts2".to_string(), 7)];
+        assert_eq!(
+            parse_with("get 't', 'r', ts2", &globals).unwrap()[0].args[2],
+            Value::Int(7)
+        );
+        assert!(parse("(1..2).each { |i| x = 3 }").is_err());
+    }
 
     #[test]
     fn parses_the_seed_statements() {

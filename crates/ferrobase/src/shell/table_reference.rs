@@ -74,6 +74,15 @@ impl Shell {
         if let Some(var) = &st.receiver {
             return Some(self.call_method(var, st));
         }
+        if let (Some(var), "=") = (&st.target, st.command.as_str()) {
+            // `ts1 = 1000` (bound by the parser): irb echoes the value, untimed.
+            self.variables.remove(var);
+            self.took = false;
+            if let Some(Value::Int(n)) = st.args.first() {
+                self.echo = Some(n.to_string());
+            }
+            return Some(Ok(()));
+        }
         if let Some(var) = &st.target {
             return Some(self.assign(var, st));
         }
@@ -191,12 +200,17 @@ impl Shell {
                 let mut args = Vec::with_capacity(st.args.len() + 1);
                 args.push(Value::Str(table.into_bytes()));
                 args.extend(st.args.iter().cloned());
-                self.dispatch(&Statement {
+                let r = self.dispatch(&Statement {
                     args,
                     receiver: None,
                     target: None,
                     ..st.clone()
-                })
+                });
+                // HBase's `t.count` prints the count but returns nothing for irb to echo.
+                if m == "count" {
+                    self.echo = None;
+                }
+                r
             }
             other => Err(CommandError::Name(format!(
                 "undefined method `{other}' for {}:Hbase::Table",

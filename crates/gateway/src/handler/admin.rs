@@ -134,8 +134,9 @@ impl Handler {
     /// unknown-method exception. Ops: `flush`, `split` (key optional), `truncate`,
     /// `truncate_preserve`, `put_family` (attributes in HBase's spelling, NAME included),
     /// `delete_family` (key = family), `set_table_attributes` (attributes in HBase's spelling,
-    /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `create_namespace`
-    /// and `drop_namespace` (table = the namespace).
+    /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `table_attributes`
+    /// (answers key, value, ... with `DURABILITY` first), `create_namespace` and
+    /// `drop_namespace` (table = the namespace).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
         let name = table_name(&a.table_name)?;
@@ -189,6 +190,23 @@ impl Handler {
                     ServiceError::IllegalArgument("delete_family needs the family".into())
                 })?;
                 admin.delete_family(&name, &fam)?;
+            }
+            // Reached only with access control off (it intercepts them otherwise): HBase's
+            // answer without its AccessController.
+            "grant" | "revoke" | "user_permission" => return Err(super::authorize::acl_off()),
+            // The table's attributes for `describe` (Thrift1's getColumnDescriptors has none):
+            // key, value, key, value... with `DURABILITY` first.
+            "table_attributes" => {
+                let d = admin.describe(&name)?;
+                let mut items = vec![
+                    TValue::string("DURABILITY".to_string()),
+                    TValue::string(d.durability.name().to_string()),
+                ];
+                for (k, v) in d.attributes.iter() {
+                    items.push(TValue::string(k.to_string()));
+                    items.push(TValue::string(v.to_string()));
+                }
+                return Ok(Some(TValue::List(TType::Binary, items)));
             }
             other => {
                 return Err(ServiceError::IllegalArgument(format!(

@@ -41,11 +41,12 @@ impl Access {
     }
 }
 
-/// The answer to `grant`/`revoke` when ACLs are off.
+/// The answer to `grant`, `revoke` and `user_permission` when ACLs are off: HBase's answer
+/// without its AccessController, then what to do.
 pub(crate) fn acl_off() -> ServiceError {
     ServiceError::Io(
-        "access control is off: start ferrobase serve with --acl (or --tls-client-ca) to grant \
-         and revoke"
+        "DISABLED: Security features are not available (access control is off: start ferrobase \
+         serve with --acl (or --tls-client-ca) to grant and revoke)"
             .into(),
     )
 }
@@ -372,6 +373,8 @@ impl Handler {
                             .map(|()| Permit::Full)
                             .map_err(denied)
                     }
+                    // describe's table attributes: as getColumnDescriptors.
+                    "table_attributes" => table_admin(&a.table_name),
                     // The capability probe and unknown operations change nothing.
                     _ => Ok(Permit::Full),
                 }
