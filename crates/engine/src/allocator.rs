@@ -1,5 +1,6 @@
 //! The global allocator of binaries built on the engine (feature `mimalloc`): mimalloc, tuned
-//! for the engine's allocation pattern.
+//! for the engine's allocation pattern, and [`release_thread_cache`] for threads that go quiet
+//! after large allocations (without the feature it does nothing).
 //!
 //! Why: a memstore allocates a skip-list node per cell on the writer's thread and frees it on
 //! the flusher's, and the block cache allocates a ~64 KiB buffer per block miss and frees one
@@ -10,18 +11,44 @@
 //! Tuning, both for the block cache's steady churn of large buffers:
 //! - no transparent huge pages (built with mimalloc's `no_thp`): filling the cache otherwise
 //!   faulted in and zeroed 2 MiB pages, millisecond stalls in the first scans;
-//! - freed memory is kept for reuse rather than returned to the OS after a delay (mimalloc's
-//!   `purge_delay`, 1 s in version 3), as glibc keeps its heap: purged buffers were faulted
-//!   back in on the next misses, a fifth of scan throughput. `MIMALLOC_PURGE_DELAY` in the
-//!   environment still wins.
+//! - freed memory goes back to the OS only after 5 s ([`PURGE_DELAY_MS`]; mimalloc's
+//!   `purge_delay`, 1 s by default in version 3) or when a thread asks for it
+//!   ([`release_thread_cache`]): purged buffers are faulted back in on the next misses, a
+//!   fifth of scan throughput at short delays. `MIMALLOC_PURGE_DELAY` in the environment still
+//!   wins.
+//!
+//! Per-thread caches, and what bounds them: mimalloc gives each thread its own pages, and a
+//! page goes back to the process-wide arenas only when its thread collects it, which it does
+//! while it allocates in the same size class, not when it is idle. Blocks of 84–512 KiB live in
+//! 4 MiB pages, one set per thread. And a thread takes fresh pages from the arenas at an offset
+//! of its own (to spread threads apart), so pages another thread gave back are not the ones it
+//! touches next: without purging, every page any thread ever touched stays resident. A server
+//! with a thread per connection (the Thrift gateway) with purging off (`-1`, this module's
+//! setting until issue 20) kept, per open connection, the pages of the largest call it had
+//! decoded or answered and the blocks other threads freed into them (memstore cells the
+//! flusher dropped): 1,000 connections grew a soak to 3.1 GiB against 0.95 GiB of data
+//! (`docs/reliability.md`). Neither half alone bounds it (measured with 200 connections that
+//! each read 200–400 KiB rows and stay open: 473 MiB with no collection at any purge delay,
+//! 147 MiB collecting with purging off, 32 MiB collecting with the 5 s delay); so connection
+//! threads call [`release_thread_cache`] after a large call, every second while busy and when
+//! they go idle, and that purges at once what is free in the arenas, while a program without
+//! such threads (`ferrobase bench engine`) keeps its freed buffers for 5 s, as with `-1`.
 
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[cfg(feature = "mimalloc")]
 /// mimalloc's `mi_option_purge_delay` (the same position in the option enum of versions 2 and
 /// 3; the Rust bindings do not name it).
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
+/// The purge delay the engine sets, in milliseconds (see the module documentation): long
+/// enough that the block cache's churn reuses freed buffers before they are purged, short
+/// enough that memory no thread collects explicitly goes back within seconds.
+pub const PURGE_DELAY_MS: i64 = 5_000;
+
+#[cfg(feature = "mimalloc")]
 /// mimalloc's default purge delays in milliseconds (version 3: 1000, version 2: 10): the option
 /// is changed only while it holds one of them, so neither an explicit `MIMALLOC_PURGE_DELAY`
 /// nor a differently numbered option is overwritten.
@@ -29,26 +56,45 @@ const DEFAULT_PURGE_DELAYS: [std::os::raw::c_long; 2] = [1000, 10];
 
 /// Applies the engine's allocator settings. Call once, first thing in `main`; harmless to call
 /// again. Thread-safe.
+#[cfg(feature = "mimalloc")]
 pub fn tune() {
     // SAFETY: mi_option_get/mi_option_set read and write one option slot of mimalloc's; any
     // option number is accepted (an unknown one is ignored).
     unsafe {
         if DEFAULT_PURGE_DELAYS.contains(&libmimalloc_sys::mi_option_get(PURGE_DELAY)) {
-            libmimalloc_sys::mi_option_set(PURGE_DELAY, -1);
+            libmimalloc_sys::mi_option_set(PURGE_DELAY, PURGE_DELAY_MS as std::os::raw::c_long);
         }
     }
 }
 
-#[cfg(test)]
+/// Gives the calling thread's cached allocator pages back: frees its pages that hold no live
+/// block (including blocks other threads freed into them) to mimalloc's shared arenas, and
+/// returns the arenas' free pages to the OS at once (`mi_collect(true)`, a forced purge)
+/// instead of after [`PURGE_DELAY_MS`]. For a thread that made large allocations and may now
+/// sit idle for long (a connection thread after a large call). Costs a walk over the thread's
+/// pages and the arenas' purge bitmaps (one thread purges at a time; the others skip it), and
+/// page faults for pages purged then reused. Does nothing without the `mimalloc` feature.
+/// Thread-safe: it touches only the caller's heap and mimalloc's synchronized arenas.
+pub fn release_thread_cache() {
+    #[cfg(feature = "mimalloc")]
+    // SAFETY: mi_collect works on the calling thread's own heap, which no other thread
+    // touches; `force` also visits its full pages and frees the blocks other threads
+    // freed into them.
+    unsafe {
+        libmimalloc_sys::mi_collect(true);
+    }
+}
+
+#[cfg(all(test, feature = "mimalloc"))]
 mod tests {
     #[test]
-    fn tune_turns_off_purging_unless_the_environment_chose_a_delay() {
+    fn tune_sets_the_purge_delay_unless_the_environment_chose_one() {
         let before = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
         super::tune();
         let after = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
         if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
             assert!(super::DEFAULT_PURGE_DELAYS.contains(&before), "{before}");
-            assert_eq!(after, -1);
+            assert_eq!(after, super::PURGE_DELAY_MS as std::os::raw::c_long);
         } else {
             assert_eq!(after, before);
         }

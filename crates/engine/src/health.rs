@@ -32,6 +32,9 @@ pub enum StallCause {
     /// Free space on the data directory's file system is below the reserve
     /// (`EngineOptions::min_free_space`).
     LowDiskSpace,
+    /// A flush, compaction or split could not write the new manifest (`ENOSPC`, `EDQUOT`);
+    /// the previous one stays in force until a retry writes it.
+    ManifestWrite,
 }
 
 impl std::fmt::Display for StallCause {
@@ -40,6 +43,7 @@ impl std::fmt::Display for StallCause {
             StallCause::WalWrite => "WAL write failed",
             StallCause::FlushWrite => "flush write failed",
             StallCause::LowDiskSpace => "low disk space",
+            StallCause::ManifestWrite => "manifest write failed",
         })
     }
 }

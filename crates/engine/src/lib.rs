@@ -33,7 +33,6 @@
 //! # }
 //! ```
 
-#[cfg(feature = "mimalloc")]
 pub mod allocator;
 pub mod block_cache;
 pub mod block_file;

@@ -458,3 +458,69 @@ fn a_full_disk_during_a_compaction_fails_it_without_suspending_writes_or_failing
     put(&t, "after", Durability::SyncWal).unwrap();
     assert!(present(&t, "r05") && present(&t, "after"));
 }
+
+/// A flush whose block file is written but whose manifest write meets a full disk: writes are
+/// suspended (not poisoned), the region serves reads, the memstore's bytes are released, and
+/// the retry writes the manifest; with `power_cut` the disk stays full and the power fails
+/// while suspended instead. Either way nothing acknowledged is lost after a reopen.
+fn flush_meeting_a_full_disk_at_the_manifest(power_cut: bool) {
+    let fs = FaultFileSystem::new();
+    let engine = open(options(&fs));
+    let t = engine.table("t").unwrap();
+    // Synced: a power cut keeps them whether or not the flush's manifest was written.
+    for i in 0..20 {
+        put(&t, &format!("r{i:02}"), Durability::FsyncWal).unwrap();
+    }
+    fs.inject(Fault {
+        kind: OpKind::Append,
+        path_contains: "MANIFEST".into(),
+        nth: 1,
+        errno: libc::ENOSPC,
+    });
+    let e = engine.admin().flush("t").unwrap_err();
+    assert_suspended(&e, StallCause::ManifestWrite);
+    assert!(e.to_string().contains("MANIFEST.tmp"), "{e}");
+    assert!(engine.poisoned().is_none());
+    assert!(present(&t, "r00"), "the region still serves reads");
+    assert_eq!(engine.memstore_bytes(), 0, "the flushed bytes are released");
+    let e = put(&t, "refused", Durability::SyncWal).unwrap_err();
+    assert_suspended(&e, StallCause::ManifestWrite);
+    assert!(
+        !fs_files(&fs).iter().any(|p| p.ends_with("MANIFEST.tmp")),
+        "the part-written manifest is removed"
+    );
+    if power_cut {
+        // The retries keep failing; the manifest in force names no block file yet.
+        fs.set_free_space(Some(0));
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(matches!(engine.health(), Health::Degraded { .. }));
+        fs.power_cut(CutMode::DropUnsynced);
+        drop(t);
+        drop(engine);
+        fs.set_free_space(None);
+    } else {
+        wait_for(&engine, "healthy", |h| *h == Health::Healthy);
+        put(&t, "after", Durability::FsyncWal).unwrap();
+        drop(t);
+        drop(engine);
+        fs.power_cut(CutMode::DropUnsynced);
+    }
+    let engine = open(options(&fs));
+    let t = engine.table("t").unwrap();
+    for i in 0..20 {
+        assert!(present(&t, &format!("r{i:02}")), "r{i:02} lost");
+    }
+    assert!(!present(&t, "refused"));
+    assert_eq!(present(&t, "after"), !power_cut);
+    put(&t, "reopened", Durability::SyncWal).unwrap();
+}
+
+#[test]
+fn a_full_disk_at_a_flushs_manifest_write_suspends_writes_and_the_retry_writes_it() {
+    flush_meeting_a_full_disk_at_the_manifest(false);
+}
+
+#[test]
+fn a_power_cut_while_a_flushs_manifest_write_waits_for_space_loses_nothing() {
+    flush_meeting_a_full_disk_at_the_manifest(true);
+}

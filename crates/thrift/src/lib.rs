@@ -474,6 +474,12 @@ impl<'a, R: Read> Budget<'a, R> {
         self.over.is_some()
     }
 
+    /// Bytes of memory charged so far (what the decoded values hold, as counted against
+    /// [`Limits::max_decoded`]).
+    pub fn decoded(&self) -> usize {
+        self.memory_limit - self.memory_left
+    }
+
     /// The limit decoding ran into, if any.
     pub fn overrun(&self) -> Option<Overrun> {
         self.over

@@ -3,6 +3,7 @@
 use super::Inner;
 use crate::cell::cmp_bytes;
 use crate::error::{Error, Result};
+use crate::health::{is_transient_write_error, StallCause};
 use crate::lock;
 use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
 use crate::region::Region;
@@ -73,7 +74,45 @@ impl Inner {
     /// Writes the current catalog as the manifest. Callers hold `manifest_lock`. A failure
     /// poisons the engine: memory may now be ahead of disk. A poisoned engine refuses.
     pub(crate) fn persist(&self) -> Result<()> {
-        // A poisoned engine writes no manifest: what memory holds may be half-updated.
+        self.write_manifest().inspect_err(|e| {
+            self.poison(&format!("manifest write failed: {e}"));
+        })
+    }
+
+    /// [`Inner::persist`] for a flush, compaction or split, whose change is installed in
+    /// memory and whose files are durable. A full disk (`ENOSPC`, `EDQUOT`) while writing
+    /// `MANIFEST.tmp` leaves the previous manifest in place, and with it the WAL segments and
+    /// the files that manifest names (nothing is deleted until a manifest that no longer needs
+    /// them is written): every acknowledged write is still on disk. So it suspends writes
+    /// (cause [`StallCause::ManifestWrite`]) instead of poisoning, and the retry writes the
+    /// manifest again (`resume.rs`). Any other failure, a failed sync or rename included,
+    /// poisons as `persist` does. Callers hold `manifest_lock`.
+    pub(crate) fn persist_job(&self) -> Result<()> {
+        match self.write_manifest() {
+            Ok(()) => Ok(()),
+            Err(Error::Io { path, source })
+                if is_transient_write_error(&source)
+                    && path.ends_with(manifest::MANIFEST_TMP_FILE) =>
+            {
+                // The part-written file holds space the retry needs.
+                let _ = self.fs().remove_file(&path);
+                let e = Error::Io { path, source };
+                Err(self.gate.suspend(
+                    StallCause::ManifestWrite,
+                    format!("manifest write failed: {e}"),
+                ))
+            }
+            Err(e) => {
+                self.poison(&format!("manifest write failed: {e}"));
+                Err(e)
+            }
+        }
+    }
+
+    /// Writes the current catalog as the manifest ("Commit protocol" in
+    /// `docs/format/manifest.md`); a poisoned engine writes none: what memory holds may be
+    /// half-updated.
+    fn write_manifest(&self) -> Result<()> {
         self.poison.check()?;
         let data = {
             let cat = lock::read(&self.catalog);
@@ -93,9 +132,7 @@ impl Inner {
                     .collect(),
             }
         };
-        manifest::write(self.fs(), &self.dir, &data).inspect_err(|e| {
-            self.poison(&format!("manifest write failed: {e}"));
-        })
+        manifest::write(self.fs(), &self.dir, &data)
     }
 
     /// The table entry of `name` (shared, not copied).

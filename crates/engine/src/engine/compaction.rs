@@ -156,7 +156,8 @@ impl Inner {
                 return Ok(false);
             }
             store.install_compaction(&removed, output);
-            self.persist()?;
+            // On a full disk the inputs stay: the manifest in force still names them.
+            self.persist_job()?;
         }
         for f in &chosen {
             self.cache.evict_file(f.number);

@@ -175,8 +175,11 @@ impl Inner {
                     store.advance_flushed_seq(flush_seq);
                 }
             }
-            self.persist()?;
+            // The memstore's bytes are gone from memory whether or not the manifest is
+            // written: a full disk suspends writes and the retry writes it (`persist_job`).
+            let persisted = self.persist_job();
             self.release_memstore(freed);
+            persisted?;
         }
         self.hook(HookPoint::FlushManifestWritten { region: region.id });
         self.memstore_drained.notify_all();

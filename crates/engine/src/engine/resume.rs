@@ -6,7 +6,8 @@
 //! its back-off delay has passed (100 ms, doubling to 5 s) and does, in order: check free
 //! space against the reserve; make the WAL writable again ([`crate::wal::Wal::resume`]: cut
 //! off the failed write's bytes, sync, probe); flush every memstore when a failed flush or a
-//! lost ASYNC_WAL record asks for it. Writes resume only when all of these succeed.
+//! lost ASYNC_WAL record asks for it; write the manifest (a flush's, compaction's or split's
+//! may have met the full disk). Writes resume only when all of these succeed.
 
 use super::Inner;
 use crate::error::Result;
@@ -59,6 +60,14 @@ impl Inner {
             }
             self.wal.flushed_after_failure();
         }
+        // A flush, compaction or split whose manifest write met a full disk is installed in
+        // memory only; the manifest is written again before writes resume (whatever the first
+        // cause: a later failure may have been the manifest's).
+        let _m = crate::lock::lock(&self.manifest_lock);
+        self.persist_job().map_err(|e| match e {
+            crate::Error::WritesSuspended { reason, .. } => reason,
+            e => e.to_string(),
+        })?;
         Ok(())
     }
 }

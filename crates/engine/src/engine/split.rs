@@ -163,8 +163,9 @@ impl Inner {
             // Measured under the manifest lock: a concurrent flush has either installed (and
             // released its bytes) or will find the region closed and release nothing.
             let memstore_bytes = region.memstore_size();
-            self.persist()?;
+            let persisted = self.persist_job();
             self.release_memstore(memstore_bytes);
+            persisted?;
         }
         self.memstore_drained.notify_all();
         let dir = self.region_dir(region.id);

@@ -40,6 +40,8 @@ pub struct Connection {
     pool: Option<Arc<InflightMemory>>,
     kind: Option<(Transport, Protocol)>,
     prefix: Vec<u8>,
+    /// Bytes of the largest call decoded or reply encoded since [`Connection::take_largest`].
+    largest: usize,
 }
 
 fn protocol_of(byte: u8) -> Option<Protocol> {
@@ -78,6 +80,7 @@ impl Connection {
             pool: None,
             kind: None,
             prefix: Vec::new(),
+            largest: 0,
         }
     }
 
@@ -96,6 +99,13 @@ impl Connection {
     /// The socket beneath (for its timeouts and addresses).
     pub fn socket(&self) -> &TcpStream {
         self.reader.get_ref().socket()
+    }
+
+    /// Bytes of the largest message handled since the last call of this method (the decoded
+    /// arguments of a call as charged to the memory budget, or an encoded reply), and starts
+    /// counting again: how much the connection's thread allocated for its largest call.
+    pub fn take_largest(&mut self) -> usize {
+        std::mem::take(&mut self.largest)
     }
 
     /// The detected transport and protocol, once the first call has arrived.
@@ -179,6 +189,7 @@ impl Connection {
                 if call.is_ok() || matches!(call, Err(ThriftError::Refused { .. })) {
                     b.skip(left)?;
                 }
+                self.largest = self.largest.max(b.decoded());
                 finish(call, b)
             }
             Transport::Buffered => {
@@ -188,6 +199,7 @@ impl Connection {
                     b = b.with_pool(p);
                 }
                 let call = parse(protocol, &mut b, &declared);
+                self.largest = self.largest.max(b.decoded());
                 finish(call, b)
             }
         }
@@ -214,6 +226,7 @@ impl Connection {
             let n = (out.len() - 4) as u32;
             out[..4].copy_from_slice(&n.to_be_bytes());
         }
+        self.largest = self.largest.max(out.len());
         let writer = self.reader.get_mut();
         writer.write_all(&out)?;
         writer.flush()
