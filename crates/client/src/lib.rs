@@ -278,8 +278,9 @@ impl Connection {
         }
     }
 
-    /// The table's durability and attributes (`MAX_FILESIZE`, `READONLY`, metadata, ...);
-    /// `None` over a gateway, as Thrift1 has no call that returns them.
+    /// The table's durability and attributes (`MAX_FILESIZE`, `READONLY`, metadata, ...).
+    /// Over a ferrobase gateway they come through its `ferrobaseAdmin` extension; `None` over
+    /// Apache HBase's, as Thrift1 has no call that returns them.
     pub fn table_attributes(
         &self,
         name: &str,
@@ -294,7 +295,7 @@ impl Connection {
                 let d = e.admin().describe(name)?;
                 Ok(Some((d.durability, d.attributes)))
             }
-            Connection::Remote(_) => Ok(None),
+            Connection::Remote(r) => r.table_attributes(name),
         }
     }
 

@@ -134,8 +134,9 @@ impl Handler {
     /// unknown-method exception. Ops: `flush`, `split` (key optional), `truncate`,
     /// `truncate_preserve`, `put_family` (attributes in HBase's spelling, NAME included),
     /// `delete_family` (key = family), `set_table_attributes` (attributes in HBase's spelling,
-    /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `create_namespace`
-    /// and `drop_namespace` (table = the namespace).
+    /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `table_attributes`
+    /// (returns the table's durability and attributes as a list of strings, key then value,
+    /// `DURABILITY` first), `create_namespace` and `drop_namespace` (table = the namespace).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
         let name = table_name(&a.table_name)?;
@@ -151,6 +152,18 @@ impl Handler {
                     admin.disable(&name)?;
                 }
                 admin.truncate(&name, op == "truncate_preserve")?
+            }
+            "table_attributes" => {
+                let d = admin.describe(&name)?;
+                let mut pairs = vec![
+                    TValue::string("DURABILITY".to_string()),
+                    TValue::string(d.durability.name().to_string()),
+                ];
+                for (k, v) in d.attributes.iter() {
+                    pairs.push(TValue::string(k.to_string()));
+                    pairs.push(TValue::string(v.to_string()));
+                }
+                return Ok(Some(TValue::List(TType::Binary, pairs)));
             }
             "set_table_attributes" => {
                 admin.alter_table_attributes(&name, &string_map(a), &[])?;

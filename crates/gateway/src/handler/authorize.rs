@@ -359,7 +359,9 @@ impl Handler {
                         .map(|()| Permit::Full)
                         .map_err(denied),
                     // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
-                    "flush" | "truncate" | "truncate_preserve" | "put_family" | "delete_family" => {
+                    // (table_attributes as getColumnDescriptors: the table's descriptor.)
+                    "flush" | "truncate" | "truncate_preserve" | "put_family" | "delete_family"
+                    | "table_attributes" => {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &admin_or_create)
                             .map(|()| Permit::Full)
