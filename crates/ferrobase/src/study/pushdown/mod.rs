@@ -18,7 +18,8 @@
 //! `ferrobase serve`'s Thrift1 gateway (the same server, started in this process on the same
 //! engine and reached over loopback TCP by `ferrobase-client`, scanners fetching 1 000 rows a
 //! `scannerGetList`), so the engine's counters hold for both paths and the difference is the
-//! gateway's: serialization, a round trip per call, a scanner per scan.
+//! gateway's: serialization, a round trip per call, a scanner per scan. The paths take turns
+//! run by run, so both see the block cache and the machine in the same state.
 
 use super::chart::{write_bar_svg, BarPanel};
 use super::measure::{median_f64, micros};
@@ -630,55 +631,64 @@ impl Study {
         })
     }
 
-    /// Runs design `d`'s query `runs` times (user `users(i)` for run i) and checks every
-    /// answer against `expected(user)`.
+    /// Runs design `d`'s query `runs` times on each path of `vias` (user `user(i)` for run
+    /// i), the paths taking turns run by run so that each sees the engine (block cache, page
+    /// cache, machine load) in the same state, and checks every answer against
+    /// `expected(user)`. One cost per path, in the order of `vias`.
     fn measure(
         &self,
-        via: Via,
+        vias: &[Via],
         d: usize,
         runs: usize,
         user: impl Fn(usize) -> Option<u32>,
         dates: (u32, u32),
         expected: impl Fn(Option<u32>) -> BTreeSet<u32>,
-    ) -> Result<Cost> {
+    ) -> Result<Vec<Cost>> {
         let m = self.engine.metrics();
-        let mut cost = Cost::default();
-        let mut times = Vec::new();
-        // One warm-up run so every design is measured with its blocks cached.
-        self.answer(via, d, user(runs), dates)?;
+        let mut costs = vec![Cost::default(); vias.len()];
+        let mut times = vec![Vec::new(); vias.len()];
+        // One warm-up run per path so every design is measured with its blocks cached.
+        for &via in vias {
+            self.answer(via, d, user(runs), dates)?;
+        }
         for i in 0..runs {
             let u = user(i);
-            let before = counters(m);
-            let t0 = Instant::now();
-            let a = self.answer(via, d, u, dates)?;
-            times.push(micros(t0.elapsed()));
-            let after = counters(m);
             let want = expected(u);
-            ensure!(
-                a.ids == want,
-                "design {} ({}) user {u:?}: {} files, expected {}",
-                DESIGNS[d].0,
-                via.label(),
-                a.ids.len(),
-                want.len()
-            );
-            cost.examined += (after.examined - before.examined) as f64;
-            cost.blocks += (after.blocks - before.blocks) as f64;
-            cost.bytes += (after.bytes - before.bytes) as f64;
-            cost.cells += a.cells as f64;
-            cost.results += a.ids.len() as f64;
-            cost.reads += a.reads as f64;
+            for (k, &via) in vias.iter().enumerate() {
+                let before = counters(m);
+                let t0 = Instant::now();
+                let a = self.answer(via, d, u, dates)?;
+                times[k].push(micros(t0.elapsed()));
+                let after = counters(m);
+                ensure!(
+                    a.ids == want,
+                    "design {} ({}) user {u:?}: {} files, expected {}",
+                    DESIGNS[d].0,
+                    via.label(),
+                    a.ids.len(),
+                    want.len()
+                );
+                let cost = &mut costs[k];
+                cost.examined += (after.examined - before.examined) as f64;
+                cost.blocks += (after.blocks - before.blocks) as f64;
+                cost.bytes += (after.bytes - before.bytes) as f64;
+                cost.cells += a.cells as f64;
+                cost.results += a.ids.len() as f64;
+                cost.reads += a.reads as f64;
+            }
         }
         let n = runs as f64;
-        cost.examined /= n;
-        cost.blocks /= n;
-        cost.bytes /= n;
-        cost.cells /= n;
-        cost.results /= n;
-        cost.reads /= n;
-        cost.p50_us = median_f64(&times);
-        cost.runs = runs;
-        Ok(cost)
+        for (cost, times) in costs.iter_mut().zip(&times) {
+            cost.examined /= n;
+            cost.blocks /= n;
+            cost.bytes /= n;
+            cost.cells /= n;
+            cost.results /= n;
+            cost.reads /= n;
+            cost.p50_us = median_f64(times);
+            cost.runs = runs;
+        }
+        Ok(costs)
     }
 }
 
@@ -742,27 +752,24 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         .map(|_| (rng.next() % u64::from(cfg.users)) as u32 + 1)
         .collect();
     // One untimed pass over every query on both paths first: the first pass after the load
-    // ran 2-20x slower than later ones whichever path took it (the per-design warm-up run in
-    // `measure` did not cover it), which made the path measured first look slow.
+    // ran slower than later ones whichever path took it.
     for via in [Via::Embedded, Via::Thrift] {
         for d in 0..DESIGNS.len() {
             study.answer(via, d, Some(users[0]), MONTH)?;
             study.answer(via, d, None, (ONE_DATE, ONE_DATE))?;
         }
     }
+    const VIAS: [Via; 2] = [Via::Embedded, Via::Thrift];
     let mut both: Vec<(Via, usize, usize, Cost)> = Vec::new();
     for (d, design) in DESIGNS.iter().enumerate() {
-        // Each design on both paths in turn, so both see the machine in the same state.
-        for via in [Via::Embedded, Via::Thrift] {
-            let runs = if d == 1 { cfg.full_scans } else { cfg.queries };
-            if d != CHECKED && d != REGEX {
-                let c = study.measure(via, d, runs, |i| Some(users[i]), MONTH, by_user)?;
-                both.push((via, 0, d, c));
-            }
-            let dates = (ONE_DATE, ONE_DATE);
-            let c = study.measure(via, d, cfg.full_scans, |_| None, dates, on_date)?;
-            both.push((via, 1, d, c));
+        let runs = if d == 1 { cfg.full_scans } else { cfg.queries };
+        if d != CHECKED && d != REGEX {
+            let c = study.measure(&VIAS, d, runs, |i| Some(users[i]), MONTH, by_user)?;
+            both.extend(VIAS.iter().zip(c).map(|(v, c)| (*v, 0, d, c)));
         }
+        let dates = (ONE_DATE, ONE_DATE);
+        let c = study.measure(&VIAS, d, cfg.full_scans, |_| None, dates, on_date)?;
+        both.extend(VIAS.iter().zip(c).map(|(v, c)| (*v, 1, d, c)));
         eprintln!("pushdown: design {} measured", design.0);
     }
     both.sort_by_key(|(via, q, d, _)| (*via, *q, *d));
@@ -854,8 +861,9 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     }
     report.text(&format!(
         "### The same queries through `ferrobase serve` (Thrift1, binary protocol, loopback TCP, \
-         {THRIFT_BATCH} rows a scannerGetList; the same engine in the same run, so rows examined \
-         and blocks are the embedded path's: the difference is the gateway's)"
+         {THRIFT_BATCH} rows a scannerGetList; the same engine in the same run, the two paths \
+         taking turns run by run, so rows examined and blocks are the embedded path's: the \
+         difference is the gateway's)"
     ));
     report.table(&t);
 
