@@ -287,3 +287,36 @@ fn count_over_a_salted_schema_counts_every_bucket() {
         .collect();
     assert_eq!(counts, ["=> 15", "=> 2"], "{out}");
 }
+
+/// Against Apache HBase's Thrift1 gateway (`FERROBASE_HBASE_THRIFT=host:port`, as
+/// `scripts/test.sh` sets it): the schema cannot be stored there, so it lasts for the session,
+/// and the shell says so; `describe`, the listing and `count` use it.
+#[test]
+fn against_apache_hbase_a_tables_schema_lasts_for_the_session() {
+    let Ok(hbase) = std::env::var("FERROBASE_HBASE_THRIFT") else {
+        eprintln!("FERROBASE_HBASE_THRIFT is not set: the Apache HBase run is skipped");
+        return;
+    };
+    let url = format!("thrift://{hbase}");
+    let (out, ok) = shell(
+        &["--connect", &url],
+        "create 'rowkey_session', 'f'\n\
+         rowkey_schema 'rowkey_session', 'user:u32dec6, date:dec8, file:u32dec6'\n\
+         put 'rowkey_session', '00000120120913000003', 'f:name', 'x'\n\
+         describe 'rowkey_session'\n\
+         rowkey_schema\n\
+         count 'rowkey_session', {ROWKEY => 'rowkey_session', USER => 1}\n\
+         disable 'rowkey_session'\n\
+         drop 'rowkey_session'\n",
+    );
+    assert!(ok, "{out}");
+    let out = untimed(&out);
+    for line in [
+        "this gateway cannot store table attributes: rowkey_session's rowkey schema lasts for this session only\n",
+        "rowkey_session\nROWKEY SCHEMA => 'user:u32dec6, date:dec8, file:u32dec6' (this session only)\n",
+        "SCHEMA\nrowkey_session => 'user:u32dec6, date:dec8, file:u32dec6' (this session only)\n1 row(s)\n",
+        "1 row(s)\n=> 1\n",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+}
