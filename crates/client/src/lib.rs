@@ -312,31 +312,7 @@ impl Connection {
                 let d = e.admin().describe(name)?;
                 Ok(Some((d.durability, d.attributes)))
             }
-            // A ferrobase gateway answers through its admin extension; Apache's cannot.
-            Connection::Remote(r) => match r.admin_call("table_attributes", name, b"", &[]) {
-                Err(ClientError::Unsupported(_)) | Ok(None) => Ok(None),
-                Err(e) => Err(e),
-                Ok(Some(answer)) => {
-                    use ferrobase_thrift::ThriftValue;
-                    let items = Vec::<String>::from_value(answer)
-                        .map_err(|e| ClientError::Transport(format!("table_attributes: {e}")))?;
-                    let mut durability = ferrobase_engine::Durability::UseDefault;
-                    let mut attrs = ferrobase_engine::TableAttributes::default();
-                    for kv in items.chunks(2) {
-                        let [k, v] = kv else {
-                            return Err(ClientError::Transport(
-                                "table_attributes: an odd number of items".into(),
-                            ));
-                        };
-                        if k == "DURABILITY" {
-                            durability = ferrobase_engine::Durability::parse(v)?;
-                        } else {
-                            attrs.set(k, v)?;
-                        }
-                    }
-                    Ok(Some((durability, attrs)))
-                }
-            },
+            Connection::Remote(r) => r.table_attributes(name),
         }
     }
 

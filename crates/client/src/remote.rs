@@ -459,6 +459,44 @@ impl Remote {
         Ok(())
     }
 
+    /// The table's durability and attributes through a ferrobase gateway's `ferrobaseAdmin`
+    /// `table_attributes` (a list of strings, key then value, `DURABILITY` first); `None`
+    /// through Apache HBase's gateway, which has no call that returns them.
+    pub(crate) fn table_attributes(
+        &self,
+        table: &str,
+    ) -> Result<
+        Option<(
+            ferrobase_engine::Durability,
+            ferrobase_engine::TableAttributes,
+        )>,
+    > {
+        if !self.is_ferrobase()? {
+            return Ok(None);
+        }
+        let bad = |what: String| ClientError::Transport(format!("table_attributes: {what}"));
+        let Some(answer) = self.admin_call("table_attributes", table, b"", &[])? else {
+            return Err(bad("no answer".into()));
+        };
+        let items = Vec::<String>::from_value(answer).map_err(|e| bad(e.to_string()))?;
+        let mut durability = ferrobase_engine::Durability::UseDefault;
+        let mut attrs = ferrobase_engine::TableAttributes::default();
+        for pair in items.chunks(2) {
+            let [k, v] = pair else {
+                return Err(bad(format!("key {:?} without a value", pair[0])));
+            };
+            if k == "DURABILITY" {
+                durability = ferrobase_engine::Durability::parse(v)
+                    .map_err(|e| bad(format!("DURABILITY {v:?}: {e}")))?;
+            } else {
+                attrs
+                    .set(k, v)
+                    .map_err(|e| bad(format!("attribute {k}: {e}")))?;
+            }
+        }
+        Ok(Some((durability, attrs)))
+    }
+
     /// A ferrobase gateway's administration extension (`ferrobaseAdmin`).
     pub(crate) fn admin_ext(
         &self,

@@ -1,11 +1,12 @@
 //! Article 2's file search: the multi-condition query returns files 1, 2, 3, 4, 5 and 7 —
 //! embedded, through the binary and through `ferrobase serve`; paging resumes where a page
 //! ended; "one date, any user" by FuzzyRowFilter; the index table stays consistent under
-//! random writes and deletes, and a crash between the data and the index write is repaired.
+//! random writes and deletes, and a crash between the data and the index write is repaired —
+//! embedded, and through a server killed with SIGKILL between the two writes and restarted.
 
 mod apps_harness;
 
-use apps_harness::{app, Server};
+use apps_harness::{app, app_status, serve_on, Server};
 use ferrobase_apps::file_search::query::{Conditions, DateQuery, FileQuery};
 use ferrobase_apps::file_search::{FileRecord, FileSearch, FILES_TABLE};
 use ferrobase_client::Connection;
@@ -292,4 +293,59 @@ fn a_crash_between_data_and_index_writes_is_repaired() {
     );
     // Rebuilding a consistent index changes nothing.
     assert!(fs.rebuild_index().unwrap().is_consistent());
+}
+
+#[test]
+fn a_server_killed_between_data_and_index_writes_is_repaired_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, url) = serve_on(dir.path());
+    {
+        let conn = Connection::open(&url).unwrap();
+        let fs = FileSearch::open(&conn).unwrap();
+        fs.load_example().unwrap();
+        // The writer gets its data write acknowledged, then the server dies (and the writer
+        // with it) before the index write: file 11 has no index row.
+        fs.write_data_row(&FileRecord {
+            user: 5,
+            date: 20120915,
+            file: 11,
+            name: "中国好声音第6期".into(),
+            category: "综艺".into(),
+        })
+        .unwrap();
+        // A delete interrupted the same way: file 7's index row outlives its data.
+        conn.table(FILES_TABLE)
+            .delete(Delete::new(fs.key(1, 20120914, 7).unwrap()))
+            .unwrap();
+    }
+    server.kill(); // SIGKILL
+
+    let (_server, url) = serve_on(dir.path());
+    let fs = |cmd: &[&str]| {
+        let mut args = vec!["file-search", "--connect", url.as_str()];
+        args.extend_from_slice(cmd);
+        app_status(&args)
+    };
+    // The acknowledged writes survived the kill; the index lacks one and has one too many.
+    let (ok, out) = fs(&["verify-index"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("missing user=000005 date=20120915 file=000011 ")
+            && out.contains("dangling user=000001 date=20120914 file=000007\n"),
+        "{out}"
+    );
+    // An index read skips the dangling row (and removes it); file 11 is not in the index yet.
+    let (ok, out) = fs(&["by-index", "--from", "20120910", "--to", "20120916"]);
+    assert!(ok, "{out}");
+    assert_eq!(ids_in(&out), [5, 6, 8], "{out}");
+    let (ok, out) = fs(&["verify-index"]);
+    assert!(!ok && !out.contains("dangling"), "{out}");
+    // The rebuild adds the missing row; the article's query and the index agree again.
+    let (ok, out) = fs(&["rebuild-index"]);
+    assert!(ok, "{out}");
+    let (ok, out) = fs(&["verify-index"]);
+    assert!(ok && out.contains("index consistent"), "{out}");
+    let (ok, out) = fs(&["by-index", "--from", "20120910", "--to", "20120916"]);
+    assert!(ok, "{out}");
+    assert_eq!(ids_in(&out), [5, 6, 11, 8], "{out}");
 }

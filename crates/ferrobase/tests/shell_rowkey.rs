@@ -5,7 +5,7 @@
 mod shell_harness;
 
 use ferrobase_rowkey::{Schema, Value};
-use shell_harness::{embedded, no_timestamps, shell, untimed};
+use shell_harness::{embedded, no_timestamps, serve, shell, untimed};
 
 const FILES: &str = "rowkey_schema 'files', 'user:u32dec6, date:dec8, file:u32dec6'\n\
     create 'files', 'f'\n\
@@ -49,7 +49,8 @@ fn rowkey_encode_and_decode_against_a_named_schema() {
     assert!(out.contains("uid=42 ts=1700000000000\n"), "{out}");
     assert!(
         out.contains(
-            "SCHEMA\nfiles => 'user:u32dec6, date:dec8, file:u32dec6'\nposts => 'uid:u64, ts:revts'\n2 row(s)\n"
+            "SCHEMA\nfiles => 'user:u32dec6, date:dec8, file:u32dec6' (this session only)\n\
+             posts => 'uid:u64, ts:revts' (this session only)\n2 row(s)\n"
         ),
         "{out}"
     );
@@ -151,5 +152,171 @@ fn rowkey_mistakes_are_errors_naming_the_field() {
         "ERROR: invalid schema: field `user`: decimal width 99 is not 1 to 20",
     ] {
         assert!(out.contains(e), "{e}\n{out}");
+    }
+}
+
+/// The files of [`FILES`] in a table whose schema is declared by `rowkey_schema` after it
+/// exists, so it is stored in the table's metadata.
+const STORED: &str = "create 'files', 'f'\n\
+    rowkey_schema 'files', 'user:u32dec6, date:dec8, file:u32dec6'\n\
+    (1..9).each { |i| put 'files', \"0000012012091#{i}00000#{i}\", 'f:name', \"file#{i}\" }\n\
+    put 'files', '00000220120912000001', 'f:name', 'other'\n";
+
+#[test]
+fn schema_declared_on_a_table_persists_in_its_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let (out, ok) = shell(
+        &["--data", &d],
+        &format!("{STORED}rowkey_schema 'scratch', 'id:u32dec6'\nrowkey_schema\n"),
+    );
+    assert!(ok, "{out}");
+    assert!(
+        untimed(&out).contains(
+            "SCHEMA\nfiles => 'user:u32dec6, date:dec8, file:u32dec6'\n\
+             scratch => 'id:u32dec6' (this session only)\n2 row(s)\n"
+        ),
+        "{out}"
+    );
+    // A new process: the table's schema is still there, the session's is gone; so is it
+    // through a server, to a shell over --connect.
+    let listing = "SCHEMA\nfiles => 'user:u32dec6, date:dec8, file:u32dec6'\n1 row(s)\n";
+    let script = "rowkey_schema\nrowkey_decode 'files', '00000120120913000003'\n";
+    let (out, ok) = shell(&["--data", &d], script);
+    assert!(ok, "{out}");
+    assert!(untimed(&out).contains(listing), "{out}");
+    assert!(
+        out.contains("user=000001 date=20120913 file=000003\n"),
+        "{out}"
+    );
+    let (_server, url) = serve(dir.path());
+    let (out, ok) = shell(&["--connect", &url], script);
+    assert!(ok, "{out}");
+    assert!(untimed(&out).contains(listing), "{out}");
+    assert!(
+        out.contains("user=000001 date=20120913 file=000003\n"),
+        "{out}"
+    );
+    // Declared over --connect on another table, it is stored there too.
+    let (out, ok) = shell(
+        &["--connect", &url],
+        "create 'posts', 'p'\nrowkey_schema 'posts', 'uid:u64, ts:revts'\n",
+    );
+    assert!(ok, "{out}");
+    let (out, ok) = shell(&["--connect", &url], "rowkey_schema 'posts'\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("=> \"uid:u64, ts:revts\"\n"), "{out}");
+}
+
+#[test]
+fn describe_prints_the_rowkey_schema_embedded_and_over_connect() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let (out, ok) = shell(
+        &["--data", &d],
+        &format!("{STORED}create 'plain', 'p'\nrowkey_schema 'plain', 'x:u64'\ndescribe 'files'\n"),
+    );
+    assert!(ok, "{out}");
+    let expected = "Table files is ENABLED\n\
+        files, {TABLE_ATTRIBUTES => {METADATA => {'ROWKEY_SCHEMA' => 'user:u32dec6, date:dec8, file:u32dec6'}}}\n\
+        ROWKEY SCHEMA => 'user:u32dec6, date:dec8, file:u32dec6'\n\
+        COLUMN FAMILIES DESCRIPTION\n";
+    assert!(untimed(&out).contains(expected), "{out}");
+    let (_server, url) = serve(dir.path());
+    let (out, ok) = shell(&["--connect", &url], "describe 'files'\ndescribe 'plain'\n");
+    assert!(ok, "{out}");
+    let out = untimed(&out);
+    assert!(out.contains(expected), "{out}");
+    assert!(out.contains("ROWKEY SCHEMA => 'x:u64'\n"), "{out}");
+    // A table without a schema describes as before: no such line.
+    let (out, ok) = embedded("create 't', 'f'\ndescribe 't'\n");
+    assert!(ok, "{out}");
+    assert!(!out.contains("ROWKEY"), "{out}");
+}
+
+#[test]
+fn count_takes_rowkey_fields_as_scan_does() {
+    let (out, ok) = embedded(&format!(
+        "{STORED}count 'files', {{ROWKEY => 'files', USER => 1, FROM => 20120913, TO => 20120915}}\n\
+         count 'files', {{ROWKEY => 'files', USER => 2}}\n\
+         count 'files', {{ROWKEY => 'files', USER => 1, INTERVAL => 4}}\n\
+         count 'files', {{ROWKEY => 'files', USER => 3}}\n\
+         count 'files', {{ROWKEY => 'files', DATE => 20120913}}\n"
+    ));
+    assert!(!ok, "the last count is an error: {out}");
+    let counts: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("=> ") && l[3..].parse::<u64>().is_ok())
+        .collect();
+    assert_eq!(counts, ["=> 3", "=> 1", "=> 9", "=> 0"], "{out}");
+    assert!(
+        out.contains(
+            "Current count: 4, row: user=000001 date=20120914 file=000004\n\
+             Current count: 8, row: user=000001 date=20120918 file=000008\n9 row(s)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("ERROR: ROWKEY scans take the first fields of the key"),
+        "{out}"
+    );
+}
+
+#[test]
+fn count_over_a_salted_schema_counts_every_bucket() {
+    let schema: Schema = "b:salt:4(user), user:dec4, ts:revts".parse().unwrap();
+    let mut script = String::from(
+        "create 'events', 'e', METADATA => {'ROWKEY_SCHEMA' => 'b:salt:4(user), user:dec4, ts:revts'}\n",
+    );
+    for user in 1..=5u64 {
+        for ts in [100i64, 200, 300] {
+            let key = schema.encode(&[Value::U64(user), Value::I64(ts)]).unwrap();
+            let escaped: String = key.iter().map(|b| format!("\\x{b:02X}")).collect();
+            script.push_str(&format!("put 'events', \"{escaped}\", 'e:q', 'v'\n"));
+        }
+    }
+    script.push_str(
+        "count 'events', {ROWKEY => 'events'}\n\
+         count 'events', {ROWKEY => 'events', USER => 3, FROM => 150, TO => 300}\n",
+    );
+    let (out, ok) = embedded(&script);
+    assert!(ok, "{out}");
+    let counts: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("=> ") && l[3..].parse::<u64>().is_ok())
+        .collect();
+    assert_eq!(counts, ["=> 15", "=> 2"], "{out}");
+}
+
+/// Against Apache HBase's Thrift1 gateway (`FERROBASE_HBASE_THRIFT=host:port`, as
+/// `scripts/test.sh` sets it): the schema cannot be stored there, so it lasts for the session,
+/// and the shell says so; `describe`, the listing and `count` use it.
+#[test]
+fn against_apache_hbase_a_tables_schema_lasts_for_the_session() {
+    let Ok(hbase) = std::env::var("FERROBASE_HBASE_THRIFT") else {
+        eprintln!("FERROBASE_HBASE_THRIFT is not set: the Apache HBase run is skipped");
+        return;
+    };
+    let url = format!("thrift://{hbase}");
+    let (out, ok) = shell(
+        &["--connect", &url],
+        "create 'rowkey_session', 'f'\n\
+         rowkey_schema 'rowkey_session', 'user:u32dec6, date:dec8, file:u32dec6'\n\
+         put 'rowkey_session', '00000120120913000003', 'f:name', 'x'\n\
+         describe 'rowkey_session'\n\
+         rowkey_schema\n\
+         count 'rowkey_session', {ROWKEY => 'rowkey_session', USER => 1}\n\
+         disable 'rowkey_session'\n\
+         drop 'rowkey_session'\n",
+    );
+    assert!(ok, "{out}");
+    let out = untimed(&out);
+    for line in [
+        "this gateway cannot store table attributes: rowkey_session's rowkey schema lasts for this session only\n",
+        "rowkey_session\nROWKEY SCHEMA => 'user:u32dec6, date:dec8, file:u32dec6' (this session only)\n",
+        "SCHEMA\nrowkey_session => 'user:u32dec6, date:dec8, file:u32dec6' (this session only)\n1 row(s)\n",
+        "1 row(s)\n=> 1\n",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
     }
 }

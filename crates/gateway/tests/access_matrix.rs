@@ -430,6 +430,11 @@ fn each_grant_allows_exactly_what_hbase_allows() {
                 c.call("getColumnDescriptors", args(vec![s("t")])),
             );
             let _ = check(
+                "ferrobaseAdmin table_attributes",
+                allowed(ddl),
+                c.call("ferrobaseAdmin", args(vec![s("table_attributes"), s("t")])),
+            );
+            let _ = check(
                 "compact",
                 allowed(ddl),
                 c.call("compact", args(vec![s("t")])),

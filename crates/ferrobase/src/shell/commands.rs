@@ -10,7 +10,7 @@ use super::converter::{self, Converter, Converters};
 use super::format;
 use super::namespace::NAMESPACE_COMMANDS;
 use super::query_options::{self, MetricsRequest, ScanMetrics};
-use super::rowkey::ROWKEY_COMMANDS;
+use super::rowkey::{RowkeyScan, ROWKEY_COMMANDS};
 use super::security::SECURITY_COMMANDS;
 use super::syntax::{Statement, Value};
 use ferrobase_client::Connection;
@@ -44,7 +44,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("scan", "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER; columns take converters as in get; ROWKEY => 'schema' with named key fields and FROM/TO reads by rowkey fields (see rowkey_schema).", "scan 't1', {COLUMNS => ['f1:c1', 'f1:hits:toLong'], LIMIT => 10, STARTROW => 'a'}"),
     ("delete", "Delete one version of a cell (the newest, or the one at a timestamp).", "delete 't1', 'r1', 'f1:c1', 1234"),
     ("deleteall", "Delete all versions of a row or a column up to a timestamp, or every row with a prefix.", "deleteall 't1', 'r1', 'f1:c1'; deleteall 't1', {ROWPREFIXFILTER => 'r'}"),
-    ("count", "Count rows, printing progress every INTERVAL rows.", "count 't1', INTERVAL => 100000, CACHE => 1000"),
+    ("count", "Count rows, printing progress every INTERVAL rows; ROWKEY => 'schema' with named key fields and FROM/TO counts by rowkey fields, as scan.", "count 't1', INTERVAL => 100000, CACHE => 1000"),
     ("incr", "Increment a counter cell.", "incr 't1', 'r1', 'f1:hits', 1"),
     ("get_counter", "Read a counter cell.", "get_counter 't1', 'r1', 'f1:hits'"),
     ("append", "Append to a cell's value.", "append 't1', 'r1', 'f1:c1', 'more'"),
@@ -554,11 +554,13 @@ impl Shell {
             "Table {name} is {}",
             if enabled { "ENABLED" } else { "DISABLED" }
         ));
-        let attributes = match self.conn.table_attributes(name).map_err(client)? {
-            Some((durability, attrs)) => format::table_attributes(durability, &attrs),
+        let described = self.conn.table_attributes(name).map_err(client)?;
+        let attributes = match &described {
+            Some((durability, attrs)) => format::table_attributes(*durability, attrs),
             None => String::new(),
         };
         self.line(&format!("{name}{attributes}"));
+        self.describe_rowkey_schema(name, described.as_ref().map(|(_, attrs)| attrs));
         self.line("COLUMN FAMILIES DESCRIPTION");
         for f in &fams {
             self.line(&match self.conn {
@@ -898,17 +900,20 @@ impl Shell {
 
     /// `count 't'[, {INTERVAL => n, CACHE => n, STARTROW/STOPROW/ROWPREFIXFILTER/COLUMNS/
     /// FILTER/TIMERANGE ...}]` (or the old `count 't', interval`): counts rows with a
-    /// `FirstKeyOnlyFilter` ANDed to the user's filter, as HBase's `_count_internal`.
+    /// `FirstKeyOnlyFilter` ANDed to the user's filter, as HBase's `_count_internal`. With
+    /// `ROWKEY => 'schema'` and key fields (as `scan` takes them) it counts those key ranges.
     fn count(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
         let t = self.conn.table(&text(&st.args[0], "table name")?);
         let mut interval = 1000i64;
         let mut scan_opts = Vec::new();
+        let mut rowkey = None;
         match st.args.get(1) {
             None => {}
             Some(Value::Int(n)) => interval = (*n).max(1),
             Some(v) => {
-                for (k, v) in hash(v, "count options")? {
+                let v = self.rowkey_count_options(v, &mut rowkey)?;
+                for (k, v) in hash(&v, "count options")? {
                     match k.as_str() {
                         "INTERVAL" => interval = int(&v, "INTERVAL")?.max(1),
                         "CACHE" => {
@@ -933,26 +938,33 @@ impl Shell {
             }
             None => b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec(),
         };
-        let mut scanner = t.scanner(scan, Some(&filter)).map_err(client)?;
+        let scans = match &rowkey {
+            Some(rk) => RowkeyScan::scans(rk, &scan),
+            None => vec![scan],
+        };
         let mut n = 0i64;
-        let mut last: Option<ferrobase_engine::Bytes> = None;
-        loop {
-            self.check_interrupt()?;
-            let batch = scanner.next_batch(1000).map_err(client)?;
-            if batch.is_empty() {
-                break;
-            }
-            for r in batch {
-                if last.as_deref() == Some(r.row()) {
-                    continue;
+        for scan in scans {
+            let mut scanner = t.scanner(scan, Some(&filter)).map_err(client)?;
+            let mut last: Option<ferrobase_engine::Bytes> = None;
+            loop {
+                self.check_interrupt()?;
+                let batch = scanner.next_batch(1000).map_err(client)?;
+                if batch.is_empty() {
+                    break;
                 }
-                last = Some(r.row_bytes());
-                n += 1;
-                if n % interval == 0 {
-                    self.line(&format!(
-                        "Current count: {n}, row: {}",
-                        format::binary(r.row())
-                    ));
+                for r in batch {
+                    if last.as_deref() == Some(r.row()) {
+                        continue;
+                    }
+                    last = Some(r.row_bytes());
+                    n += 1;
+                    if n % interval == 0 {
+                        let shown = match &rowkey {
+                            Some(rk) => rk.shown(r.row()),
+                            None => format::binary(r.row()),
+                        };
+                        self.line(&format!("Current count: {n}, row: {shown}"));
+                    }
                 }
             }
         }

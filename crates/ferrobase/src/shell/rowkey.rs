@@ -3,10 +3,13 @@
 //! (`scan 't', {ROWKEY => 'files', USER => 1, FROM => 20120901, TO => 20120930}`), its rows
 //! printed as `user=000001 date=20120912 file=000007`.
 //!
-//! A schema is found by name among those `rowkey_schema` defined in the session, else as the
-//! `ROWKEY_SCHEMA` metadata of the table of that name (`alter 't', METADATA =>
-//! {'ROWKEY_SCHEMA' => '...'}`, kept with the table; embedded only, as Thrift1 cannot read
-//! table attributes).
+//! `rowkey_schema 't', 'fields'` on an existing table stores the schema as the table's
+//! `ROWKEY_SCHEMA` metadata (as `alter 't', METADATA => {'ROWKEY_SCHEMA' => '...'}` does), so
+//! it outlives the session and is seen by every shell, embedded or over `--connect` to a
+//! ferrobase server; a name that is no table (or a table behind Apache HBase's Thrift1
+//! gateway, which cannot store table attributes) names a schema for the session only. A name
+//! is looked up among the session's schemas, then as the `ROWKEY_SCHEMA` of the table of that
+//! name. `describe` prints a table's schema, and `count` takes the same fields as `scan`.
 
 use super::args::{arity, bytes, client, hash, text, CommandError, Res};
 use super::commands::Shell;
@@ -23,7 +26,7 @@ pub const SCHEMA_ATTRIBUTE: &str = "ROWKEY_SCHEMA";
 pub const ROWKEY_COMMANDS: &[(&str, &str, &str)] = &[
     (
         "rowkey_schema",
-        "Define a named rowkey schema for this session (rowkey_schema 'name', 'fields'), print one, or list them all. A table's METADATA 'ROWKEY_SCHEMA' is the schema named after it.",
+        "Define a named rowkey schema (rowkey_schema 'name', 'fields'), print one, or list them all. Named after an existing table, it is stored as the table's METADATA 'ROWKEY_SCHEMA' and persists; any other name lasts for this session.",
         "rowkey_schema 'files', 'user:u32dec6, date:dec8, file:u32dec6'",
     ),
     (
@@ -45,6 +48,28 @@ pub struct RowkeyScan {
     /// `[start, stop)` key ranges, in bucket order (one unless a salt or hash prefix is not
     /// determined by the given fields).
     pub ranges: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl RowkeyScan {
+    /// `scan` restricted to each of the key ranges, in bucket order.
+    pub fn scans(&self, scan: &Scan) -> Vec<Scan> {
+        self.ranges
+            .iter()
+            .map(|(start, stop)| {
+                scan.clone()
+                    .with_start_row(start.clone())
+                    .with_stop_row(stop.clone())
+            })
+            .collect()
+    }
+
+    /// A row key as its named fields (`user=000001 date=20120913 file=000003`), or as
+    /// `Bytes.toStringBinary` when the schema does not decode it.
+    pub fn shown(&self, key: &[u8]) -> String {
+        self.schema
+            .format_key(key)
+            .unwrap_or_else(|_| format::binary(key))
+    }
 }
 
 /// A shell value as the value of `field` (integers, floats and strings; strings in the text
@@ -144,18 +169,72 @@ impl Shell {
         }
     }
 
+    /// Every table's `ROWKEY_SCHEMA` metadata, by table name (none over a gateway that cannot
+    /// return table attributes).
+    fn table_schemas(&mut self) -> Res<Vec<(String, String)>> {
+        let mut found = Vec::new();
+        for table in self.conn.list_tables().map_err(client)? {
+            if let Ok(Some((_, attrs))) = self.conn.table_attributes(&table) {
+                if let Some(text) = attrs.get(SCHEMA_ATTRIBUTE) {
+                    found.push((table, text.to_string()));
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// `describe`'s line for the table's rowkey schema, after its attributes: the table's
+    /// `ROWKEY_SCHEMA` metadata, else a session schema named after the table; nothing when
+    /// there is neither.
+    pub(super) fn describe_rowkey_schema(
+        &mut self,
+        table: &str,
+        attrs: Option<&ferrobase_engine::TableAttributes>,
+    ) {
+        let line = match attrs.and_then(|a| a.get(SCHEMA_ATTRIBUTE)) {
+            Some(text) => match text.parse::<Schema>() {
+                Ok(schema) => format!("ROWKEY SCHEMA => '{schema}'"),
+                Err(e) => format!("ROWKEY SCHEMA => '{text}' (not a rowkey schema: {e})"),
+            },
+            None => match self.rowkey_schemas.get(table) {
+                Some(schema) => format!("ROWKEY SCHEMA => '{schema}' (this session only)"),
+                None => return,
+            },
+        };
+        self.line(&line);
+    }
+
+    /// Takes a `count` options value's `ROWKEY` and key fields into `rowkey`, returning the
+    /// remaining options.
+    pub(super) fn rowkey_count_options(
+        &mut self,
+        v: &Value,
+        rowkey: &mut Option<RowkeyScan>,
+    ) -> Res<Value> {
+        let Value::Hash(pairs) = v else {
+            return Ok(v.clone());
+        };
+        let mut pairs = pairs.clone();
+        *rowkey = self.rowkey_scan(&mut pairs)?;
+        Ok(Value::Hash(pairs))
+    }
+
     fn rowkey_schema(&mut self, st: &Statement) -> Res<()> {
         arity(st, 0, 2)?;
         match st.args.as_slice() {
             [] => {
                 self.line("SCHEMA");
-                let all: Vec<(String, String)> = self
-                    .rowkey_schemas
-                    .iter()
-                    .map(|(n, s)| (n.clone(), s.to_string()))
+                // Session schemas shadow a table's (as lookups do), and are marked.
+                let mut all: std::collections::BTreeMap<String, String> = self
+                    .table_schemas()?
+                    .into_iter()
+                    .map(|(n, s)| (n, format!("'{s}'")))
                     .collect();
+                for (n, s) in &self.rowkey_schemas {
+                    all.insert(n.clone(), format!("'{s}' (this session only)"));
+                }
                 for (n, s) in &all {
-                    self.line(&format!("{n} => '{s}'"));
+                    self.line(&format!("{n} => {s}"));
                 }
                 self.line(&format!("{} row(s)", all.len()));
             }
@@ -168,6 +247,21 @@ impl Shell {
                 let name = text(name, "schema name")?;
                 let schema: Schema = text(fields, "schema")?.parse().map_err(rowkey_error)?;
                 self.echo = Some(format!("\"{schema}\""));
+                if self.conn.table_exists(&name).map_err(client)? {
+                    let set = [(SCHEMA_ATTRIBUTE.to_string(), schema.to_string())];
+                    match self.conn.alter_table_attributes(&name, &set, &[]) {
+                        Ok(()) => {
+                            self.rowkey_schemas.remove(&name);
+                            return Ok(());
+                        }
+                        // Apache HBase's Thrift1 gateway cannot store table attributes.
+                        Err(ferrobase_client::ClientError::Unsupported(_)) => self.line(&format!(
+                            "this gateway cannot store table attributes: {name}'s rowkey schema \
+                             lasts for this session only"
+                        )),
+                        Err(e) => return Err(client(e)),
+                    }
+                }
                 self.rowkey_schemas.insert(name, schema);
             }
             _ => unreachable!("arity checked"),

@@ -63,6 +63,41 @@ impl Server {
     }
 }
 
+/// A server process killed (SIGKILL) when dropped, so a failed test leaves none behind.
+pub struct Process(pub Child);
+
+impl Process {
+    /// Kills the process with SIGKILL and reaps it.
+    pub fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Starts `ferrobase serve` on `dir` (not removed with it): the process, to kill and restart
+/// over the same data, and `thrift://127.0.0.1:PORT`.
+pub fn serve_on(dir: &std::path::Path) -> (Process, String) {
+    let (child, addr) = serve_harness::spawn(dir, &[], Stdio::inherit());
+    (Process(child), format!("thrift://{addr}"))
+}
+
+/// Runs `ferrobase app ARGS` to completion: whether it succeeded, and its stdout.
+pub fn app_status(args: &[&str]) -> (bool, String) {
+    let out = Command::new(binary())
+        .arg("app")
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap())
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -153,6 +153,18 @@ impl Handler {
                 }
                 admin.truncate(&name, op == "truncate_preserve")?
             }
+            "table_attributes" => {
+                let d = admin.describe(&name)?;
+                let mut pairs = vec![
+                    TValue::string("DURABILITY".to_string()),
+                    TValue::string(d.durability.name().to_string()),
+                ];
+                for (k, v) in d.attributes.iter() {
+                    pairs.push(TValue::string(k.to_string()));
+                    pairs.push(TValue::string(v.to_string()));
+                }
+                return Ok(Some(TValue::List(TType::Binary, pairs)));
+            }
             "set_table_attributes" => {
                 admin.alter_table_attributes(&name, &string_map(a), &[])?;
             }
@@ -194,20 +206,6 @@ impl Handler {
             // Reached only with access control off (it intercepts them otherwise): HBase's
             // answer without its AccessController.
             "grant" | "revoke" | "user_permission" => return Err(super::authorize::acl_off()),
-            // The table's attributes for `describe` (Thrift1's getColumnDescriptors has none):
-            // key, value, key, value... with `DURABILITY` first.
-            "table_attributes" => {
-                let d = admin.describe(&name)?;
-                let mut items = vec![
-                    TValue::string("DURABILITY".to_string()),
-                    TValue::string(d.durability.name().to_string()),
-                ];
-                for (k, v) in d.attributes.iter() {
-                    items.push(TValue::string(k.to_string()));
-                    items.push(TValue::string(v.to_string()));
-                }
-                return Ok(Some(TValue::List(TType::Binary, items)));
-            }
             other => {
                 return Err(ServiceError::IllegalArgument(format!(
                     "unknown ferrobaseAdmin op {other:?}"

@@ -360,7 +360,9 @@ impl Handler {
                         .map(|()| Permit::Full)
                         .map_err(denied),
                     // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
-                    "flush" | "truncate" | "truncate_preserve" | "put_family" | "delete_family" => {
+                    // (table_attributes as getColumnDescriptors: the table's descriptor.)
+                    "flush" | "truncate" | "truncate_preserve" | "put_family" | "delete_family"
+                    | "table_attributes" => {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &admin_or_create)
                             .map(|()| Permit::Full)
@@ -373,8 +375,6 @@ impl Handler {
                             .map(|()| Permit::Full)
                             .map_err(denied)
                     }
-                    // describe's table attributes: as getColumnDescriptors.
-                    "table_attributes" => table_admin(&a.table_name),
                     // The capability probe and unknown operations change nothing.
                     _ => Ok(Permit::Full),
                 }
