@@ -30,7 +30,7 @@ mod access;
 pub mod filter_language;
 mod remote;
 
-pub use ferrobase_engine::client::RegionInfo;
+pub use ferrobase_engine::api::RegionInfo;
 use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{
     ColumnFamilyDescriptor, Delete, Engine, EngineOptions, Get, Put, RowResult, Scan,

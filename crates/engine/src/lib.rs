@@ -35,13 +35,13 @@
 
 #[cfg(feature = "mimalloc")]
 pub mod allocator;
+pub mod api;
 pub mod block_cache;
 pub mod block_file;
 pub mod bloom;
 pub mod byte_reader;
 pub mod cell;
 pub mod checksum;
-pub mod client;
 pub mod clock;
 pub mod compaction_policy;
 pub mod compression;
@@ -65,12 +65,12 @@ pub mod store;
 pub mod table_attributes;
 pub mod wal;
 
+pub use api::{
+    Admin, Delete, Get, Mutation, Put, ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
+};
 /// The shared byte buffer of cells and results (from the `bytes` crate).
 pub use bytes::Bytes;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
-pub use client::{
-    Admin, Delete, Get, Mutation, Put, ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
-};
 pub use compression::Compression;
 pub use engine::{CompactionOptions, Engine, EngineOptions};
 pub use error::{Error, Result};

@@ -295,13 +295,13 @@ impl Engine {
     }
 
     /// Administrative operations.
-    pub fn admin(&self) -> crate::client::Admin {
-        crate::client::Admin::new(self.clone())
+    pub fn admin(&self) -> crate::api::Admin {
+        crate::api::Admin::new(self.clone())
     }
 
     /// A handle on table `name` (checked when used).
-    pub fn table(&self, name: &str) -> Result<crate::client::Table> {
-        crate::client::Table::new(self.clone(), name)
+    pub fn table(&self, name: &str) -> Result<crate::api::Table> {
+        crate::api::Table::new(self.clone(), name)
     }
 
     /// Bytes held in all memstores.
@@ -338,7 +338,7 @@ impl TableScanHandle {
     pub(crate) fn new(
         engine: &Engine,
         table: crate::schema::TableName,
-        scan: &crate::client::Scan,
+        scan: &crate::api::Scan,
     ) -> Result<Self> {
         Ok(TableScanHandle(scanner::TableScan::new(
             engine.inner.clone(),
@@ -347,7 +347,7 @@ impl TableScanHandle {
         )?))
     }
 
-    pub(crate) fn next(&mut self) -> Result<Option<crate::client::RowResult>> {
+    pub(crate) fn next(&mut self) -> Result<Option<crate::api::RowResult>> {
         self.0.next()
     }
 }

@@ -2,8 +2,8 @@
 //! and walks a table's regions in order (HBase's `RegionScanner` and client scanner).
 
 use super::Inner;
+use crate::api::{ColumnSelection, Get, RowResult, Scan};
 use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey};
-use crate::client::{ColumnSelection, Get, RowResult, Scan};
 use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::read::{PieceBudget, RowEnd, StoreScanner, TimeRange};
