@@ -15,12 +15,11 @@ mod options;
 mod recovery;
 mod region_failure;
 mod resume;
-mod scanner;
 mod split;
 mod write;
 
+pub use crate::read::RegionScanner;
 pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
-pub use scanner::RegionScanner;
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};
@@ -332,7 +331,7 @@ impl Engine {
 }
 
 /// A table scan bound to an engine; the client's `ResultScanner` wraps it.
-pub(crate) struct TableScanHandle(scanner::TableScan);
+pub(crate) struct TableScanHandle(crate::read::TableScan);
 
 impl TableScanHandle {
     pub(crate) fn new(
@@ -340,7 +339,7 @@ impl TableScanHandle {
         table: crate::schema::TableName,
         scan: &crate::api::Scan,
     ) -> Result<Self> {
-        Ok(TableScanHandle(scanner::TableScan::new(
+        Ok(TableScanHandle(crate::read::TableScan::new(
             engine.inner.clone(),
             table,
             scan,

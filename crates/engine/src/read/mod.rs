@@ -5,11 +5,14 @@ mod compaction_matcher;
 mod delete_tracker;
 mod merge_cursor;
 mod query_matcher;
+mod region_scanner;
 mod store_scanner;
 mod time_range;
 
 pub use compaction_matcher::CompactionMatcher;
 pub use merge_cursor::{MergeCursor, Source};
 pub use query_matcher::{MatchCode, MatchSpec, QueryMatcher};
+pub use region_scanner::RegionScanner;
+pub(crate) use region_scanner::TableScan;
 pub use store_scanner::{PieceBudget, RowEnd, StoreScanner};
 pub use time_range::TimeRange;

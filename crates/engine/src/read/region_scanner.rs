@@ -1,9 +1,9 @@
 //! Region and table scanning: merges the stores of a region row by row, forward or reversed,
 //! and walks a table's regions in order (HBase's `RegionScanner` and client scanner).
 
-use super::Inner;
 use crate::api::{ColumnSelection, Get, RowResult, Scan};
 use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey};
+use crate::engine::Inner;
 use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::read::{PieceBudget, RowEnd, StoreScanner, TimeRange};
@@ -517,7 +517,7 @@ impl RegionScanner {
             for s in &mut self.stores {
                 let cand = match &self.upper {
                     Some(u) => s.last_row_before(u)?,
-                    None => s.last_row_before(&[0xff; super::MAX_ROW_LENGTH + 1])?,
+                    None => s.last_row_before(&[0xff; crate::engine::MAX_ROW_LENGTH + 1])?,
                 };
                 if let Some(c) = cand {
                     if best.as_ref().is_none_or(|b| c > *b) {
