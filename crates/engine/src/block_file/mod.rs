@@ -5,15 +5,19 @@
 mod aligned_output;
 mod block_builder;
 mod block_decoder;
+mod block_index;
 mod compression_probe;
+mod file_scanner;
 mod reader;
 mod trailer;
 mod writer;
 
 pub use block_builder::BlockBuilder;
 pub use block_decoder::{BlockDecoder, BlockFormat};
+pub use block_index::{decode_index, BlockIndex, IndexEntry};
 pub(crate) use compression_probe::CompressionProbe;
-pub use reader::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
+pub use file_scanner::{FileScanner, SCAN_READAHEAD};
+pub use reader::{BlockFileReader, CacheMode};
 pub use trailer::{SectionHandle, Trailer};
 pub use writer::{BlockFileWriter, FileOptions};
 
@@ -223,92 +227,9 @@ impl FileMeta {
     }
 }
 
-/// One block index entry ("Index section"): where a data block lies and its first key.
-#[derive(Debug, Clone)]
-pub struct IndexEntry {
-    /// Offset of the framed data block from the start of the file, in bytes.
-    pub offset: u64,
-    /// Length of the framed data block, in bytes (at most 2 GiB).
-    pub size: u64,
-    /// The key of the block's first cell.
-    pub first_key: CellKey,
-}
-
-/// The fewest bytes an encoded index entry takes: one-byte offset, size, row and qualifier
-/// lengths, the 8-byte timestamp, the type and a one-byte sequence id.
-const MIN_INDEX_ENTRY: usize = 14;
-
-/// Decodes an index section's raw (unframed) bytes. `Err` describes what is wrong; never
-/// panics, and allocates in proportion to `raw`, whatever count it declares.
-pub fn decode_index(raw: &[u8]) -> Result<Vec<IndexEntry>, String> {
-    let mut r = ByteReader::new(raw);
-    let n = r.varint().ok_or("truncated index count")?;
-    let mut out = Vec::with_capacity(index_capacity(n, r.remaining()));
-    for i in 0..n {
-        let offset = r
-            .varint()
-            .ok_or_else(|| format!("truncated index entry {i}"))?;
-        let size = r
-            .varint()
-            .ok_or_else(|| format!("truncated index entry {i}"))?;
-        let first_key = decode_key(&mut r).ok_or_else(|| format!("truncated index key {i}"))?;
-        if size > 1 << 31 {
-            return Err(format!("index entry {i} has implausible size {size}"));
-        }
-        out.push(IndexEntry {
-            offset,
-            size,
-            first_key,
-        });
-    }
-    Ok(out)
-}
-
-/// Entries to reserve for an index declaring `count` entries in `remaining` bytes: no more
-/// than those bytes can hold (a 3-byte section declaring a million entries reserved 100 MiB).
-fn index_capacity(count: u64, remaining: usize) -> usize {
-    usize::try_from(count)
-        .map_or(usize::MAX, |c| c)
-        .min(remaining / MIN_INDEX_ENTRY)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn index_decoding_reserves_only_what_its_bytes_can_hold() {
-        // A million entries declared in three bytes.
-        let mut raw = Vec::new();
-        put_varint(&mut raw, 1 << 20);
-        assert_eq!(index_capacity(1 << 20, 0), 0);
-        assert!(decode_index(&raw).is_err());
-        assert_eq!(index_capacity(u64::MAX, 140), 10);
-        assert_eq!(index_capacity(3, 1 << 20), 3);
-        let k = CellKey {
-            row: bytes::Bytes::from_static(b"r"),
-            qualifier: bytes::Bytes::new(),
-            timestamp: 5,
-            cell_type: CellType::Put,
-            seq: 0,
-        };
-        let mut entry = Vec::new();
-        put_varint(&mut entry, 0);
-        put_varint(&mut entry, 0);
-        encode_key(&mut entry, &k);
-        assert_eq!(
-            entry.len(),
-            MIN_INDEX_ENTRY + 1,
-            "one row byte past the minimum"
-        );
-        let mut raw = Vec::new();
-        put_varint(&mut raw, 2);
-        raw.extend_from_slice(&entry);
-        raw.extend_from_slice(&entry);
-        let index = decode_index(&raw).unwrap();
-        assert_eq!(index.len(), 2);
-        assert_eq!(index[1].first_key, k);
-    }
 
     #[test]
     fn framing_detects_every_single_byte_flip() {
