@@ -1,8 +1,8 @@
 //! The Thrift backend: HBase's Thrift1 `Hbase` service over a buffered binary connection.
 
 use crate::{ClientError, Result, Scanner};
-use ferrobase_engine::api::RegionInfo;
 use ferrobase_engine::schema::FOREVER;
+use ferrobase_engine::RegionInfo;
 use ferrobase_engine::{
     Cell, CellType, ColumnFamilyDescriptor, Delete, Get, Put, RowResult, Scan, TableDescriptor,
     LATEST_TIMESTAMP,
@@ -83,7 +83,7 @@ fn column(family: &[u8], qualifier: Option<&[u8]>) -> Vec<u8> {
     c
 }
 
-fn columns_of(sel: &ferrobase_engine::api::ColumnSelection) -> Vec<Vec<u8>> {
+fn columns_of(sel: &ferrobase_engine::ColumnSelection) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for (f, qs) in sel {
         if qs.is_empty() {

@@ -77,13 +77,9 @@ impl BloomBuilder {
     }
 
     /// Number of keys added.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.keys
-    }
-
-    /// True when nothing was added.
-    pub fn is_empty(&self) -> bool {
-        self.keys == 0
     }
 
     /// Encodes the filter: `k:u8 nbits:varint bits`.

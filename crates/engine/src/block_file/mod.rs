@@ -14,7 +14,7 @@ mod writer;
 
 pub use block_builder::BlockBuilder;
 pub use block_decoder::{BlockDecoder, BlockFormat};
-pub use block_index::{decode_index, BlockIndex, IndexEntry};
+pub use block_index::{decode_index, BlockIndex};
 pub(crate) use compression_probe::CompressionProbe;
 pub use file_scanner::{FileScanner, SCAN_READAHEAD};
 pub use reader::{BlockFileReader, CacheMode};

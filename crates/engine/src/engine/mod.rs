@@ -18,7 +18,6 @@ mod resume;
 mod split;
 mod write;
 
-pub use crate::read::RegionScanner;
 pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
 
 use crate::block_cache::BlockCache;

@@ -13,8 +13,7 @@ mod time_range;
 
 pub use compaction_matcher::CompactionMatcher;
 pub use merge_cursor::{MergeCursor, Source};
-pub use query_matcher::{MatchCode, MatchSpec, QueryMatcher};
-pub use region_scanner::RegionScanner;
+pub use query_matcher::{MatchSpec, QueryMatcher};
 pub use store_scanner::{PieceBudget, RowEnd, StoreScanner};
 pub(crate) use table_scan::TableScan;
 pub use time_range::TimeRange;
