@@ -63,6 +63,7 @@ mod read;
 mod region;
 mod region_jobs;
 pub mod schema;
+mod split_policy;
 mod store;
 pub mod table_attributes;
 mod wal;
