@@ -745,14 +745,7 @@ impl Remote {
                 ));
             }
             // Learn the columns, then read their versions.
-            let newest = self.get(
-                table,
-                &Get {
-                    max_versions: 1,
-                    ..get.clone()
-                },
-                None,
-            )?;
+            let newest = self.get(table, &get.clone().max_versions(1), None)?;
             let ts = time_bound(&get.time_range);
             let num_versions = get.max_versions as i32;
             let mut cells = Vec::new();
@@ -833,13 +826,11 @@ impl Remote {
         }
         let mut stop = get.row.clone();
         stop.push(0);
-        let scan = Scan {
-            columns: get.columns.clone(),
-            time_range: get.time_range,
-            ..Scan::new()
-                .with_start_row(get.row.clone())
-                .with_stop_row(stop)
-        };
+        let mut scan = Scan::new()
+            .with_start_row(get.row.clone())
+            .with_stop_row(stop)
+            .time_range(get.time_range);
+        scan.columns = get.columns.clone();
         let mut s = self.scanner(table, &scan, filter)?;
         let mut rows = s.next_batch(1)?;
         Ok(rows.pop().unwrap_or_else(empty))

@@ -69,8 +69,8 @@ pub mod table_attributes;
 mod wal;
 
 pub use api::{
-    Admin, ColumnSelection, Delete, Get, Mutation, MutationCell, Put, RegionInfo, ResultScanner,
-    RowResult, Scan, SplitAlgorithm, Table,
+    Admin, ColumnSelection, Delete, Get, Mutation, MutationCell, Put, ReadSpec, RegionInfo,
+    ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
 };
 /// The shared byte buffer of cells and results (from the `bytes` crate).
 pub use bytes::Bytes;
