@@ -43,8 +43,10 @@ pub fn tune() {
 mod tests {
     #[test]
     fn tune_turns_off_purging_unless_the_environment_chose_a_delay() {
+        // SAFETY: reading a mimalloc option is thread-safe and takes no pointers.
         let before = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
         super::tune();
+        // SAFETY: as above.
         let after = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
         if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
             assert!(super::DEFAULT_PURGE_DELAYS.contains(&before), "{before}");

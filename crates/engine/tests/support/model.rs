@@ -7,7 +7,10 @@
 //! flushes and compactions drop them the same way, and drop expired delete markers when
 //! MIN_VERSIONS is 0 (HBase's `ScanQueryMatcher` and `ColumnTracker.checkVersions`).
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this shared module uses a part of it"
+)]
 
 use ferrobase_engine::CellType;
 
