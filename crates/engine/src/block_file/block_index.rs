@@ -2,6 +2,8 @@
 //! with its offset, size and first key, decoded from the file and searched by seeks through a
 //! two-level array of 16-byte row prefixes.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::decode_key;
 use crate::byte_reader::ByteReader;
 use crate::cell::CellKey;
@@ -103,13 +105,18 @@ impl BlockIndex {
         // blocks): step over them, and search only past a long run.
         let prefixes = &self.prefixes;
         let mut hi = lo;
-        while hi < prefixes.len() && prefixes[hi] == p && hi - lo < 8 {
+        while prefixes.get(hi) == Some(&p) && hi - lo < 8 {
             hi += 1;
         }
         if hi - lo == 8 {
-            hi += prefixes[hi..].partition_point(|&e| e == p);
+            hi += prefixes
+                .get(hi..)
+                .map_or(0, |rest| rest.partition_point(|&e| e == p));
         }
-        lo + self.entries[lo..hi].partition_point(|e| before(&e.first_key))
+        lo + self
+            .entries
+            .get(lo..hi)
+            .map_or(0, |run| run.partition_point(|e| before(&e.first_key)))
     }
 
     /// The number of index entries whose prefix is below `p`: the top array, then one stride.
@@ -122,7 +129,10 @@ impl BlockIndex {
         // when it exists: the answer lies between.
         let from = (t - 1) * TOP_STRIDE + 1;
         let to = (t * TOP_STRIDE).min(self.prefixes.len());
-        from + self.prefixes[from..to].partition_point(|&e| e < p)
+        from + self
+            .prefixes
+            .get(from..to)
+            .map_or(0, |stride| stride.partition_point(|&e| e < p))
     }
 }
 
@@ -136,8 +146,9 @@ const TOP_STRIDE: usize = 32;
 /// the other sorts first).
 fn row_prefix(row: &[u8]) -> u128 {
     let mut b = [0u8; 16];
-    let n = row.len().min(16);
-    b[..n].copy_from_slice(&row[..n]);
+    for (to, from) in b.iter_mut().zip(row) {
+        *to = *from;
+    }
     u128::from_be_bytes(b)
 }
 
