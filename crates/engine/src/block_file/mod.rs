@@ -70,6 +70,7 @@ pub(crate) fn unframe_block_shared(framed: Vec<u8>) -> Result<bytes::Bytes, Stri
 }
 
 /// Checks a framed block's length, CRC and codec id; returns codec, raw length and payload.
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 fn check_frame(framed: &[u8]) -> Result<(Compression, usize, &[u8]), String> {
     if framed.len() < FRAME_BYTES {
         return Err(format!(
@@ -78,13 +79,15 @@ fn check_frame(framed: &[u8]) -> Result<(Compression, usize, &[u8]), String> {
         ));
     }
     let (body, crc) = framed.split_at(framed.len() - 4);
-    let want = u32::from_be_bytes([crc[0], crc[1], crc[2], crc[3]]);
+    let short = || "block framing is short".to_string();
+    let want = ByteReader::new(crc).u32().ok_or_else(short)?;
     if masked_crc(body) != want {
         return Err("block checksum mismatch".into());
     }
-    let codec =
-        Compression::from_id(body[0]).ok_or_else(|| format!("unknown codec id {}", body[0]))?;
-    let raw_len = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
+    let mut header = ByteReader::new(body);
+    let id = header.u8().ok_or_else(short)?;
+    let codec = Compression::from_id(id).ok_or_else(|| format!("unknown codec id {id}"))?;
+    let raw_len = header.u32().ok_or_else(short)? as usize;
     if raw_len > 256 * 1024 * 1024 {
         return Err(format!("block raw length {raw_len} is implausible"));
     }
@@ -94,7 +97,7 @@ fn check_frame(framed: &[u8]) -> Result<(Compression, usize, &[u8]), String> {
             body.len() - 5
         ));
     }
-    Ok((codec, raw_len, &body[5..]))
+    Ok((codec, raw_len, body.get(5..).unwrap_or_default()))
 }
 
 /// Checks and unframes a block read from disk, returning the raw (decompressed) bytes or a
@@ -114,6 +117,7 @@ pub(crate) fn encode_key(out: &mut Vec<u8>, k: &CellKey) {
 }
 
 /// Decodes a key written by [`encode_key`].
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub(crate) fn decode_key(r: &mut ByteReader<'_>) -> Option<CellKey> {
     let row = bytes::Bytes::copy_from_slice(r.len_prefixed()?);
     let qualifier = bytes::Bytes::copy_from_slice(r.len_prefixed()?);
@@ -165,6 +169,7 @@ pub struct FileMeta {
     pub raw_data_bytes: u64,
 }
 
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 impl FileMeta {
     pub(crate) fn encode(&self) -> Vec<u8> {
         let mut out = Vec::new();

@@ -1,8 +1,10 @@
 //! Reads WAL segments for replay ("Recovery rules" in `docs/format/wal.md`).
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::record::WalEdit;
 use super::SEGMENT_MAGIC;
-use crate::byte_reader::masked_crc;
+use crate::byte_reader::{masked_crc, ByteReader};
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
 use std::path::Path;
@@ -55,7 +57,7 @@ pub fn decode_segment(
             Err(Error::corruption(path, 0, "segment header is short"))
         };
     }
-    if &data[..SEGMENT_MAGIC.len()] != SEGMENT_MAGIC {
+    if data.get(..SEGMENT_MAGIC.len()) != Some(&SEGMENT_MAGIC[..]) {
         return Err(Error::corruption(path, 0, "bad segment magic"));
     }
     let mut pos = SEGMENT_MAGIC.len();
@@ -70,11 +72,9 @@ pub fn decode_segment(
                 Err(Error::corruption(path, pos as u64, reason))
             }
         };
-        let Some(header) = data.get(pos..pos + 8) else {
+        let Some((len, crc)) = record_header(data, pos) else {
             return bad("record header is short".into());
         };
-        let len = u32::from_be_bytes([header[0], header[1], header[2], header[3]]) as usize;
-        let crc = u32::from_be_bytes([header[4], header[5], header[6], header[7]]);
         if len > MAX_RECORD {
             return bad(format!("record length {len} exceeds the limit"));
         }
@@ -104,12 +104,18 @@ pub fn decode_segment(
     Ok(SegmentEnd::Clean)
 }
 
+/// The length and checksum of the record header at `pos` (`docs/format/wal.md`), or `None`
+/// when fewer than 8 bytes are left.
+fn record_header(data: &[u8], pos: usize) -> Option<(usize, u32)> {
+    let mut r = ByteReader::new(data.get(pos..)?);
+    let len = r.u32()? as usize;
+    Some((len, r.u32()?))
+}
+
 fn valid_record_at(data: &[u8], pos: usize) -> bool {
-    let Some(h) = data.get(pos..pos + 8) else {
+    let Some((len, crc)) = record_header(data, pos) else {
         return false;
     };
-    let len = u32::from_be_bytes([h[0], h[1], h[2], h[3]]) as usize;
-    let crc = u32::from_be_bytes([h[4], h[5], h[6], h[7]]);
     len <= MAX_RECORD
         && data
             .get(pos + 8..pos + 8 + len)
