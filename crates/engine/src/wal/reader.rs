@@ -39,7 +39,7 @@ pub fn read_segment(
     decode_segment(path, &data, is_last, f)
 }
 
-/// Reads every record of a segment's bytes `data` as [`read_segment`] does, naming `path` in
+/// Reads every record of a segment's bytes `data` as `read_segment` does, naming `path` in
 /// errors. Never panics, whatever the bytes; allocates at most one record's cells at a time.
 pub fn decode_segment(
     path: &Path,
