@@ -6,10 +6,10 @@
 //! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the inputs that
 //! once failed (`fuzz/corpus/block_file_sections/`, `fuzz/regressions/block_file_sections/`).
 
-use ferrobase_engine::block_file::{
+use ferrobase_engine::fuzzing::masked_crc;
+use ferrobase_engine::fuzzing::{
     decode_index, FileMeta, Trailer, FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN,
 };
-use ferrobase_engine::byte_reader::masked_crc;
 
 /// Runs one input; panics only on a bug.
 pub fn run(data: &[u8]) {

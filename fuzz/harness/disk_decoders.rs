@@ -5,12 +5,12 @@
 //! once failed (`fuzz/corpus/disk_decoders/`, `fuzz/regressions/disk_decoders/`).
 
 use bytes::Bytes;
-use ferrobase_engine::block_file::{BlockDecoder, BlockFormat};
-use ferrobase_engine::bloom::BloomFilter;
-use ferrobase_engine::cell::CellKey;
-use ferrobase_engine::compression::Compression;
-use ferrobase_engine::manifest::ManifestData;
-use ferrobase_engine::wal::WalEdit;
+use ferrobase_engine::fuzzing::BloomFilter;
+use ferrobase_engine::fuzzing::CellKey;
+use ferrobase_engine::fuzzing::Compression;
+use ferrobase_engine::fuzzing::ManifestData;
+use ferrobase_engine::fuzzing::WalEdit;
+use ferrobase_engine::fuzzing::{BlockDecoder, BlockFormat};
 
 /// Runs one input; panics only on a bug.
 pub fn run(data: &[u8]) {

@@ -9,7 +9,10 @@
 //! capping `#[global_allocator]` here would clash with the engine's mimalloc, which workspace
 //! builds turn on.
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this shared module uses a part of it"
+)]
 
 use std::path::{Path, PathBuf};
 

@@ -6,8 +6,8 @@
 //! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the inputs that
 //! once failed (`fuzz/corpus/wal_segment/`, `fuzz/regressions/wal_segment/`).
 
-use ferrobase_engine::byte_reader::masked_crc;
-use ferrobase_engine::wal::{decode_segment, SEGMENT_MAGIC};
+use ferrobase_engine::fuzzing::masked_crc;
+use ferrobase_engine::fuzzing::{decode_segment, SEGMENT_MAGIC};
 use std::path::Path;
 
 fn read(data: &[u8]) {

@@ -30,8 +30,8 @@ mod access;
 pub mod filter_language;
 mod remote;
 
-pub use ferrobase_engine::client::RegionInfo;
 use ferrobase_engine::filter::parse_filter;
+pub use ferrobase_engine::RegionInfo;
 use ferrobase_engine::{
     ColumnFamilyDescriptor, Delete, Engine, EngineOptions, Get, Put, RowResult, Scan,
     TableDescriptor,

@@ -89,8 +89,10 @@ pub fn release_thread_cache() {
 mod tests {
     #[test]
     fn tune_sets_the_purge_delay_unless_the_environment_chose_one() {
+        // SAFETY: reading a mimalloc option is thread-safe and takes no pointers.
         let before = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
         super::tune();
+        // SAFETY: as above.
         let after = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
         if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
             assert!(super::DEFAULT_PURGE_DELAYS.contains(&before), "{before}");

@@ -4,6 +4,8 @@
 //! `(h1 + i * h2) mod nbits`, where h1 and h2 are the hash's low and high 32 bits. The layout on
 //! disk is in `docs/format/block-file.md` (section "Bloom section").
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use crate::byte_reader::{put_varint, ByteReader};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -77,13 +79,9 @@ impl BloomBuilder {
     }
 
     /// Number of keys added.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.keys
-    }
-
-    /// True when nothing was added.
-    pub fn is_empty(&self) -> bool {
-        self.keys == 0
     }
 
     /// Encodes the filter: `k:u8 nbits:varint bits`.
@@ -101,8 +99,9 @@ impl BloomBuilder {
             while n.is_multiple_of(16) && n / 2 * 8 >= want {
                 n /= 2;
             }
-            let mut folded = self.bits[..n].to_vec();
-            for chunk in self.bits[n..].chunks(n) {
+            let (head, tail) = self.bits.split_at(n);
+            let mut folded = head.to_vec();
+            for chunk in tail.chunks(n) {
                 for (f, b) in folded.iter_mut().zip(chunk) {
                     *f |= b;
                 }
@@ -120,7 +119,9 @@ impl BloomBuilder {
 /// Sets the probe bits of hash `h` in `bits`.
 fn set_probes(bits: &mut [u8], h: u64) {
     for pos in probes(h, PROBES, bits.len() * 8) {
-        bits[pos / 8] |= 1 << (pos % 8);
+        if let Some(b) = bits.get_mut(pos / 8) {
+            *b |= 1 << (pos % 8);
+        }
     }
 }
 
@@ -160,7 +161,12 @@ impl BloomFilter {
     /// False when `key` was certainly never added.
     pub fn may_contain(&self, key: &[u8]) -> bool {
         let h = xxh3_64(key);
-        probes(h, self.k, self.nbits).all(|pos| self.bits[pos / 8] & (1 << (pos % 8)) != 0)
+        // A probe past the bits (which `decode` rules out) answers "maybe", never a false "no".
+        probes(h, self.k, self.nbits).all(|pos| {
+            self.bits
+                .get(pos / 8)
+                .is_none_or(|b| b & (1 << (pos % 8)) != 0)
+        })
     }
 }
 

@@ -1,6 +1,8 @@
 //! Bounds-checked decoding of bytes from disk: every read returns `None` past the end instead of
 //! panicking, and varints are LEB128 (7 bits a byte, low group first) as in LevelDB.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 /// A cursor over a byte slice whose reads never panic.
 #[derive(Debug, Clone)]
 pub struct ByteReader<'a> {
@@ -39,13 +41,14 @@ impl<'a> ByteReader<'a> {
 
     /// One byte.
     pub fn u8(&mut self) -> Option<u8> {
-        self.bytes(1).map(|b| b[0])
+        self.bytes(1).and_then(|b| b.first().copied())
     }
 
     /// A big-endian u32.
     pub fn u32(&mut self) -> Option<u32> {
         self.bytes(4)
-            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_be_bytes)
     }
 
     /// A big-endian u64.

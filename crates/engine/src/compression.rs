@@ -1,6 +1,8 @@
 //! Block compression codecs (HBase's `Compression.Algorithm`). Codec ids are stored on disk and
 //! frozen: 0 NONE, 1 GZ, 2 SNAPPY, 3 LZ4, 4 ZSTD.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use crate::error::{Error, Result};
 use std::io::{Read, Write};
 

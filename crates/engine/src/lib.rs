@@ -34,44 +34,48 @@
 //! ```
 
 pub mod allocator;
-pub mod block_cache;
-pub mod block_file;
-pub mod bloom;
-pub mod byte_reader;
-pub mod cell;
-pub mod checksum;
-pub mod client;
+mod api;
+mod block_cache;
+mod block_file;
+mod bloom;
+mod byte_reader;
+mod cell;
+mod checksum;
 pub mod clock;
-pub mod compaction_policy;
-pub mod compression;
-pub mod engine;
-pub mod error;
+mod compaction_policy;
+mod compression;
+mod engine;
+mod error;
 pub mod filter;
 pub mod fs;
-pub mod health;
+#[doc(hidden)]
+pub mod fuzzing;
+mod health;
 pub mod hook;
 mod lock;
-pub mod manifest;
-pub mod memstore;
-pub mod metrics;
-pub mod mvcc;
-pub mod poison;
-pub mod read;
-pub mod region;
-pub mod region_jobs;
+mod manifest;
+mod memstore;
+mod metrics;
+mod mvcc;
+mod poison;
+mod read;
+mod region;
+mod region_jobs;
 pub mod schema;
-pub mod store;
+mod split_policy;
+mod store;
 pub mod table_attributes;
-pub mod wal;
+mod wal;
 
+pub use api::{
+    Admin, ColumnSelection, Delete, Get, Mutation, MutationCell, Put, ReadSpec, RegionInfo,
+    ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
+};
 /// The shared byte buffer of cells and results (from the `bytes` crate).
 pub use bytes::Bytes;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
-pub use client::{
-    Admin, Delete, Get, Mutation, Put, ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
-};
 pub use compression::Compression;
-pub use engine::{CompactionOptions, Engine, EngineOptions};
+pub use engine::{CompactionOptions, Engine, EngineOptions, MAX_ROW_LENGTH};
 pub use error::{Error, Result};
 pub use health::{Health, StallCause};
 pub use metrics::Metrics;

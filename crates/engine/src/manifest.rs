@@ -4,6 +4,8 @@
 //! changes atomically. Layout and the commit protocol (what is synced before what) in
 //! `docs/format/manifest.md`.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use crate::byte_reader::{masked_crc, put_len_prefixed, put_varint, ByteReader};
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;

@@ -121,11 +121,6 @@ impl Memstore {
         self.size.load(Ordering::Acquire)
     }
 
-    /// True once a delete marker was inserted.
-    pub fn has_deletes(&self) -> bool {
-        self.deletes.load(Ordering::Acquire) > 0
-    }
-
     /// Number of cells.
     pub fn len(&self) -> usize {
         self.map.len()
@@ -139,11 +134,6 @@ impl Memstore {
     /// Smallest sequence id inserted (u64::MAX when empty).
     pub fn min_seq(&self) -> u64 {
         self.min_seq.load(Ordering::Acquire)
-    }
-
-    /// Largest sequence id inserted (0 when empty).
-    pub fn max_seq(&self) -> u64 {
-        self.max_seq.load(Ordering::Acquire)
     }
 
     /// (smallest, largest) timestamp inserted.

@@ -39,12 +39,12 @@ pub struct Metrics {
     /// segment closes not counted).
     pub wal_syncs: AtomicU64,
     /// Times the OS was asked to start writing WAL bytes to disk ahead of a sync (every
-    /// [`crate::wal::WRITEBACK_BYTES`] written without one).
+    /// `WRITEBACK_BYTES` (`wal/mod.rs`) written without one).
     pub wal_writebacks: AtomicU64,
     /// Times a writer waited because the global memstore limit was reached.
     pub write_stalls: AtomicU64,
     /// Times writes were suspended by a transient disk error or low free space
-    /// ([`crate::health`]).
+    /// (`health.rs`).
     pub write_suspensions: AtomicU64,
     /// Retries of a suspension (failed or successful) run by the background task.
     pub write_resume_retries: AtomicU64,

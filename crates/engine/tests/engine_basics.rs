@@ -270,8 +270,8 @@ fn block_files(dir: &std::path::Path) -> usize {
 
 /// Every cell of the block file at `path` (row, type, sequence id), read directly.
 fn stored_cells(path: &std::path::Path) -> Vec<(String, CellType, u64)> {
-    use ferrobase_engine::block_cache::BlockCache;
-    use ferrobase_engine::block_file::{BlockFileReader, CacheMode, FileScanner};
+    use ferrobase_engine::fuzzing::BlockCache;
+    use ferrobase_engine::fuzzing::{BlockFileReader, CacheMode, FileScanner};
     let metrics = Arc::new(Metrics::default());
     let cache = Arc::new(BlockCache::new(1 << 20, metrics.clone()));
     let reader = Arc::new(
@@ -279,7 +279,7 @@ fn stored_cells(path: &std::path::Path) -> Vec<(String, CellType, u64)> {
             .unwrap(),
     );
     let mut s = FileScanner::new(reader, CacheMode::whole_file());
-    s.seek(&ferrobase_engine::cell::CellKey::first_on_row(b""))
+    s.seek(&ferrobase_engine::fuzzing::CellKey::first_on_row(b""))
         .unwrap();
     let mut out = Vec::new();
     while let Some(kv) = s.take().unwrap() {

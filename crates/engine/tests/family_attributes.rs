@@ -483,13 +483,13 @@ fn a_snappy_block_declaring_4_gib_is_corruption_not_an_allocation() {
     let n = (1..bytes.len() - 9)
         .find(|&n| {
             let crc = u32::from_be_bytes(bytes[5 + n..9 + n].try_into().unwrap());
-            ferrobase_engine::byte_reader::masked_crc(&bytes[..5 + n]) == crc
+            ferrobase_engine::fuzzing::masked_crc(&bytes[..5 + n]) == crc
         })
         .expect("the first block's frame");
     // Same length, header now declaring u32::MAX bytes, CRC recomputed so only the header is
     // wrong.
     bytes[5..10].copy_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);
-    let crc = ferrobase_engine::byte_reader::masked_crc(&bytes[..5 + n]);
+    let crc = ferrobase_engine::fuzzing::masked_crc(&bytes[..5 + n]);
     bytes[5 + n..9 + n].copy_from_slice(&crc.to_be_bytes());
     std::fs::write(&blk[0], &bytes).unwrap();
     let e = open(dir.path(), 0);

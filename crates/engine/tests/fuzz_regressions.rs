@@ -14,12 +14,10 @@ mod replay;
 #[path = "../../../fuzz/harness/wal_segment.rs"]
 mod wal_segment;
 
-use ferrobase_engine::block_file::{
-    BlockBuilder, BlockFileWriter, FileOptions, Trailer, TRAILER_LEN,
-};
-use ferrobase_engine::byte_reader::masked_crc;
-use ferrobase_engine::cell::{CellKey, CellType, KeyValue};
-use ferrobase_engine::wal::{WalCell, WalEdit, SEGMENT_MAGIC};
+use ferrobase_engine::fuzzing::masked_crc;
+use ferrobase_engine::fuzzing::{BlockBuilder, BlockFileWriter, FileOptions, Trailer, TRAILER_LEN};
+use ferrobase_engine::fuzzing::{CellKey, CellType, KeyValue};
+use ferrobase_engine::fuzzing::{WalCell, WalEdit, SEGMENT_MAGIC};
 use ferrobase_engine::{BloomType, Bytes, Compression, DataBlockEncoding};
 
 #[test]

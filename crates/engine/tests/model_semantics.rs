@@ -130,7 +130,7 @@ fn apply_read_options(read: &MRead) -> (ColumnSelection, TimeRange) {
     (cols, TimeRange::new(read.min_ts, read.max_ts).unwrap())
 }
 
-use ferrobase_engine::client::ColumnSelection;
+use ferrobase_engine::ColumnSelection;
 
 fn run(seed: u64, ops: usize) {
     let dir = tempfile::tempdir().unwrap();

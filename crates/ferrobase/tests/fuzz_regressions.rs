@@ -7,12 +7,18 @@
 mod replay;
 #[path = "../../../fuzz/harness/shell_language.rs"]
 mod shell_language;
-#[allow(dead_code)]
+#[allow(
+    dead_code,
+    reason = "the binary's module, of which these tests use the parser only"
+)]
 #[path = "../src/shell/syntax.rs"]
 mod syntax;
 
 // The parser expands the Ruby idioms it accepts (loops, interpolation, pack) with this module.
-#[allow(dead_code)]
+#[allow(
+    dead_code,
+    reason = "the binary's module, of which the parser uses a part"
+)]
 #[path = "../src/shell/ruby.rs"]
 mod ruby;
 

@@ -1,5 +1,7 @@
 //! Thrift's binary protocol (strict and old-style headers read; strict written).
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::decode::{self, FieldHeader, WireRead};
 use super::{
     malformed, Budget, Codec, Field, MessageHeader, MessageType, TStruct, TType, TValue,

@@ -1,5 +1,7 @@
 //! Thrift's compact protocol.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::decode::{self, FieldHeader, WireRead};
 use super::{
     malformed, Budget, Codec, Field, MessageHeader, MessageType, TStruct, TType, TValue,

@@ -12,6 +12,8 @@
 //!   to the end of the message, so the connection stays in step and the caller can answer with
 //!   an error naming the limit.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::{Budget, Field, TStruct, TType, TValue, ThriftError, Ty};
 use std::io::Read;
 

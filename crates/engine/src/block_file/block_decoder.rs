@@ -4,6 +4,8 @@
 //! (`current`); a cell taken out of it shares the block's buffer (a reference count, not a
 //! copy), except a row rebuilt from a shared prefix (PREFIX encoding).
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::block_builder::{
     tag_type, FLAG_SHARED, FLAG_SHORT_RESTARTS, FOOTER_BYTES, TAG_SEQ, TAG_TS_BELOW, TAG_TTL,
 };
@@ -102,6 +104,10 @@ struct Parsed {
 impl BlockDecoder {
     /// A cursor at the block's first cell, the block laid out as `format` says. `Err(offset)`
     /// when its trailer is malformed.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "the flags byte at `footer + 8` lies inside the block: the footer is FOOTER_BYTES (13) long and `be(footer, 8)` read the 8 bytes before it"
+    )]
     pub fn new(block: Bytes, format: BlockFormat) -> Result<Self, usize> {
         let len = block.len();
         let be = |at: usize, n: usize| -> Result<u64, usize> {
@@ -179,6 +185,10 @@ impl BlockDecoder {
     }
 
     /// Parses the cell at `start`, whose row may share at most `prev_len` bytes.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`new` checked `data_end <= block.len()`"
+    )]
     fn parse_at(&self, start: usize, prev_len: usize) -> Result<Parsed, usize> {
         let block = &self.block[..self.data_end];
         let mut r = ByteReader::new(block.get(start..).ok_or(start)?);
@@ -246,6 +256,10 @@ impl BlockDecoder {
         .ok_or(start)
     }
 
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`parse_at` returns ranges inside the block and `shared <= prev_row().len()`"
+    )]
     fn rebuilt_row(&self, p: &Parsed) -> Vec<u8> {
         let mut row = Vec::with_capacity(p.shared + p.suffix.len());
         row.extend_from_slice(&self.prev_row()[..p.shared]);
@@ -389,6 +403,13 @@ impl BlockDecoder {
     /// cache line (or a page) apart, out of reach of the hardware prefetcher, and the first byte
     /// of each header was a memory stall; one cell of lead time is less than a memory access.
     #[inline]
+    #[cfg_attr(
+        target_arch = "x86_64",
+        expect(
+            clippy::indexing_slicing,
+            reason = "`self.pos < self.data_end <= block.len()`, tested just before"
+        )
+    )]
     fn prefetch_next(&self, len: usize) {
         #[cfg(target_arch = "x86_64")]
         if self.pos < self.data_end {
@@ -411,6 +432,10 @@ impl BlockDecoder {
     }
 
     /// Compares a parsed cell's key with `target`, the row compared in place.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`parse_at` returns ranges inside the block and `shared <= prev_row().len()`; `t[prefix.len()..]` follows `t.get(..prefix.len())` succeeding"
+    )]
     fn compare(&self, p: &Parsed, target: &CellKey) -> Ordering {
         let prefix = &self.prev_row()[..p.shared];
         let suffix = &self.block[p.suffix.clone()];

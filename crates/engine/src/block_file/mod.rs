@@ -5,15 +5,19 @@
 mod aligned_output;
 mod block_builder;
 mod block_decoder;
+mod block_index;
 mod compression_probe;
+mod file_scanner;
 mod reader;
 mod trailer;
 mod writer;
 
 pub use block_builder::BlockBuilder;
 pub use block_decoder::{BlockDecoder, BlockFormat};
+pub use block_index::{decode_index, BlockIndex};
 pub(crate) use compression_probe::CompressionProbe;
-pub use reader::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
+pub use file_scanner::{FileScanner, SCAN_READAHEAD};
+pub use reader::{BlockFileReader, CacheMode};
 pub use trailer::{SectionHandle, Trailer};
 pub use writer::{BlockFileWriter, FileOptions};
 
@@ -66,6 +70,7 @@ pub(crate) fn unframe_block_shared(framed: Vec<u8>) -> Result<bytes::Bytes, Stri
 }
 
 /// Checks a framed block's length, CRC and codec id; returns codec, raw length and payload.
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 fn check_frame(framed: &[u8]) -> Result<(Compression, usize, &[u8]), String> {
     if framed.len() < FRAME_BYTES {
         return Err(format!(
@@ -74,13 +79,15 @@ fn check_frame(framed: &[u8]) -> Result<(Compression, usize, &[u8]), String> {
         ));
     }
     let (body, crc) = framed.split_at(framed.len() - 4);
-    let want = u32::from_be_bytes([crc[0], crc[1], crc[2], crc[3]]);
+    let short = || "block framing is short".to_string();
+    let want = ByteReader::new(crc).u32().ok_or_else(short)?;
     if masked_crc(body) != want {
         return Err("block checksum mismatch".into());
     }
-    let codec =
-        Compression::from_id(body[0]).ok_or_else(|| format!("unknown codec id {}", body[0]))?;
-    let raw_len = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
+    let mut header = ByteReader::new(body);
+    let id = header.u8().ok_or_else(short)?;
+    let codec = Compression::from_id(id).ok_or_else(|| format!("unknown codec id {id}"))?;
+    let raw_len = header.u32().ok_or_else(short)? as usize;
     if raw_len > 256 * 1024 * 1024 {
         return Err(format!("block raw length {raw_len} is implausible"));
     }
@@ -90,7 +97,7 @@ fn check_frame(framed: &[u8]) -> Result<(Compression, usize, &[u8]), String> {
             body.len() - 5
         ));
     }
-    Ok((codec, raw_len, &body[5..]))
+    Ok((codec, raw_len, body.get(5..).unwrap_or_default()))
 }
 
 /// Checks and unframes a block read from disk, returning the raw (decompressed) bytes or a
@@ -110,6 +117,7 @@ pub(crate) fn encode_key(out: &mut Vec<u8>, k: &CellKey) {
 }
 
 /// Decodes a key written by [`encode_key`].
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub(crate) fn decode_key(r: &mut ByteReader<'_>) -> Option<CellKey> {
     let row = bytes::Bytes::copy_from_slice(r.len_prefixed()?);
     let qualifier = bytes::Bytes::copy_from_slice(r.len_prefixed()?);
@@ -161,6 +169,7 @@ pub struct FileMeta {
     pub raw_data_bytes: u64,
 }
 
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 impl FileMeta {
     pub(crate) fn encode(&self) -> Vec<u8> {
         let mut out = Vec::new();
@@ -223,92 +232,9 @@ impl FileMeta {
     }
 }
 
-/// One block index entry ("Index section"): where a data block lies and its first key.
-#[derive(Debug, Clone)]
-pub struct IndexEntry {
-    /// Offset of the framed data block from the start of the file, in bytes.
-    pub offset: u64,
-    /// Length of the framed data block, in bytes (at most 2 GiB).
-    pub size: u64,
-    /// The key of the block's first cell.
-    pub first_key: CellKey,
-}
-
-/// The fewest bytes an encoded index entry takes: one-byte offset, size, row and qualifier
-/// lengths, the 8-byte timestamp, the type and a one-byte sequence id.
-const MIN_INDEX_ENTRY: usize = 14;
-
-/// Decodes an index section's raw (unframed) bytes. `Err` describes what is wrong; never
-/// panics, and allocates in proportion to `raw`, whatever count it declares.
-pub fn decode_index(raw: &[u8]) -> Result<Vec<IndexEntry>, String> {
-    let mut r = ByteReader::new(raw);
-    let n = r.varint().ok_or("truncated index count")?;
-    let mut out = Vec::with_capacity(index_capacity(n, r.remaining()));
-    for i in 0..n {
-        let offset = r
-            .varint()
-            .ok_or_else(|| format!("truncated index entry {i}"))?;
-        let size = r
-            .varint()
-            .ok_or_else(|| format!("truncated index entry {i}"))?;
-        let first_key = decode_key(&mut r).ok_or_else(|| format!("truncated index key {i}"))?;
-        if size > 1 << 31 {
-            return Err(format!("index entry {i} has implausible size {size}"));
-        }
-        out.push(IndexEntry {
-            offset,
-            size,
-            first_key,
-        });
-    }
-    Ok(out)
-}
-
-/// Entries to reserve for an index declaring `count` entries in `remaining` bytes: no more
-/// than those bytes can hold (a 3-byte section declaring a million entries reserved 100 MiB).
-fn index_capacity(count: u64, remaining: usize) -> usize {
-    usize::try_from(count)
-        .map_or(usize::MAX, |c| c)
-        .min(remaining / MIN_INDEX_ENTRY)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn index_decoding_reserves_only_what_its_bytes_can_hold() {
-        // A million entries declared in three bytes.
-        let mut raw = Vec::new();
-        put_varint(&mut raw, 1 << 20);
-        assert_eq!(index_capacity(1 << 20, 0), 0);
-        assert!(decode_index(&raw).is_err());
-        assert_eq!(index_capacity(u64::MAX, 140), 10);
-        assert_eq!(index_capacity(3, 1 << 20), 3);
-        let k = CellKey {
-            row: bytes::Bytes::from_static(b"r"),
-            qualifier: bytes::Bytes::new(),
-            timestamp: 5,
-            cell_type: CellType::Put,
-            seq: 0,
-        };
-        let mut entry = Vec::new();
-        put_varint(&mut entry, 0);
-        put_varint(&mut entry, 0);
-        encode_key(&mut entry, &k);
-        assert_eq!(
-            entry.len(),
-            MIN_INDEX_ENTRY + 1,
-            "one row byte past the minimum"
-        );
-        let mut raw = Vec::new();
-        put_varint(&mut raw, 2);
-        raw.extend_from_slice(&entry);
-        raw.extend_from_slice(&entry);
-        let index = decode_index(&raw).unwrap();
-        assert_eq!(index.len(), 2);
-        assert_eq!(index[1].first_key, k);
-    }
 
     #[test]
     fn framing_detects_every_single_byte_flip() {

@@ -1,18 +1,17 @@
-//! Opens a block file and reads its cells through the block cache.
+//! Opens a block file (trailer, meta, index and bloom sections) and reads its data blocks
+//! through the block cache: the read I/O under a [`FileScanner`](super::FileScanner).
 
 use super::{
-    decode_index, unframe_block, unframe_block_shared, BlockDecoder, BlockFormat, FileMeta,
-    IndexEntry, Trailer, TRAILER_LEN,
+    decode_index, unframe_block, unframe_block_shared, BlockFormat, BlockIndex, FileMeta, Trailer,
+    TRAILER_LEN,
 };
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
-use crate::cell::{Cell, CellKey, KeyValue, KeyValueRef};
+use crate::cell::CellKey;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::{FileSystem, ReadableFile};
 use crate::metrics::Metrics;
 use crate::schema::BloomType;
-use bytes::Bytes;
-use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -50,39 +49,21 @@ impl CacheMode {
     }
 }
 
-/// Bytes requested ahead of a cursor that reads whole files (RocksDB's compaction readahead).
-pub const SEQUENTIAL_READAHEAD: u64 = 2 << 20;
-
-/// Bytes requested ahead of a scanner once it has read consecutive blocks (RocksDB's
-/// `max_auto_readahead_size`).
-pub const SCAN_READAHEAD: u64 = 256 << 10;
-
-/// Blocks a scanner steps into one after another before it asks for readahead. Short scans
-/// (a 100-row scan of 1 KiB rows spans about three 64 KiB blocks) read only what they use:
-/// reading ahead from their second block doubled the bytes a cold 100-row scan read from disk.
-pub const SCAN_READAHEAD_AFTER: u32 = 4;
-
 /// An open block file: trailer, meta, index and bloom held in memory; data blocks read on
 /// demand. Thread-safe (reads use positional I/O).
 pub struct BlockFileReader {
     path: PathBuf,
-    file: Arc<dyn ReadableFile>,
+    pub(super) file: Arc<dyn ReadableFile>,
     id: u64,
-    size: u64,
+    pub(super) size: u64,
     meta: FileMeta,
-    index: Vec<IndexEntry>,
-    /// `row_prefix` of each index entry's first key, in index order: a dense array the
-    /// binary search of a seek probes before it compares whole keys.
-    index_prefixes: Vec<u128>,
-    /// Every `TOP_STRIDE`-th entry of `index_prefixes`: a small array that stays in the CPU
-    /// cache, so a seek's search touches a few cache lines instead of one per halving of a
-    /// large index (a fifth of a Get that reads a block was spent in those misses).
-    index_top: Vec<u128>,
+    /// The block index, searched by seeks.
+    pub(super) index: BlockIndex,
     bloom: Option<BloomFilter>,
     cache: Arc<BlockCache>,
     metrics: Arc<Metrics>,
     /// The layout of the file's data blocks (from its format version).
-    block_format: BlockFormat,
+    pub(super) block_format: BlockFormat,
 }
 
 impl std::fmt::Debug for BlockFileReader {
@@ -137,7 +118,8 @@ impl BlockFileReader {
         let meta = FileMeta::decode(&meta_raw)
             .ok_or_else(|| corrupt(meta_off, "malformed meta section"))?;
         let index_raw = read_section(index_off, trailer.index.len, "index")?;
-        let index = decode_index(&index_raw).map_err(|why| corrupt(index_off, &why))?;
+        let index =
+            BlockIndex::new(decode_index(&index_raw).map_err(|why| corrupt(index_off, &why))?);
         let bloom = if meta.bloom == BloomType::None {
             None
         } else {
@@ -151,12 +133,7 @@ impl BlockFileReader {
                 )
             }
         };
-        let index_prefixes: Vec<u128> =
-            index.iter().map(|e| row_prefix(&e.first_key.row)).collect();
-        let index_top = index_prefixes.iter().step_by(TOP_STRIDE).copied().collect();
         Ok(BlockFileReader {
-            index_prefixes,
-            index_top,
             block_format,
             path: path.to_path_buf(),
             file,
@@ -235,42 +212,14 @@ impl BlockFileReader {
         self.index.get(self.index.len() / 2).map(|e| &e.first_key)
     }
 
-    /// The number of index entries whose first key satisfies `before`, a predicate true for a
-    /// prefix of the index (`first_key <= key` or `first_key < key`). Entries whose row prefix
-    /// differs from the key's are decided by the prefix array alone; whole keys are compared
-    /// only among entries sharing it.
-    fn index_partition(&self, key: &CellKey, before: impl Fn(&CellKey) -> bool) -> usize {
-        let p = row_prefix(&key.row);
-        let lo = self.first_prefix_at_least(p);
-        // Entries sharing the prefix are few (a row, or rows alike in 16 bytes, spread over
-        // blocks): step over them, and search only past a long run.
-        let prefixes = &self.index_prefixes;
-        let mut hi = lo;
-        while hi < prefixes.len() && prefixes[hi] == p && hi - lo < 8 {
-            hi += 1;
-        }
-        if hi - lo == 8 {
-            hi += prefixes[hi..].partition_point(|&e| e == p);
-        }
-        lo + self.index[lo..hi].partition_point(|e| before(&e.first_key))
-    }
-
-    /// The number of index entries whose prefix is below `p`: the top array, then one stride.
-    fn first_prefix_at_least(&self, p: u128) -> usize {
-        let t = self.index_top.partition_point(|&e| e < p);
-        if t == 0 {
-            return 0;
-        }
-        // index_prefixes[(t - 1) * TOP_STRIDE] < p, and index_prefixes[t * TOP_STRIDE] >= p
-        // when it exists: the answer lies between.
-        let from = (t - 1) * TOP_STRIDE + 1;
-        let to = (t * TOP_STRIDE).min(self.index_prefixes.len());
-        from + self.index_prefixes[from..to].partition_point(|&e| e < p)
-    }
-
     /// Block `idx`, from the cache or the file. `readahead`: bytes past the block to request
     /// from the OS along with it when it is not in the page cache.
-    fn read_block(&self, idx: usize, mode: CacheMode, readahead: u64) -> Result<bytes::Bytes> {
+    pub(super) fn read_block(
+        &self,
+        idx: usize,
+        mode: CacheMode,
+        readahead: u64,
+    ) -> Result<bytes::Bytes> {
         let e = &self.index[idx];
         if mode.use_cache {
             if let Some(b) = self.cache.get(self.id, e.offset) {
@@ -302,7 +251,7 @@ impl BlockFileReader {
         Ok(block)
     }
 
-    fn decode_err(&self, idx: usize, at: usize) -> Error {
+    pub(super) fn decode_err(&self, idx: usize, at: usize) -> Error {
         Error::corruption(
             &self.path,
             self.index[idx].offset,
@@ -311,215 +260,20 @@ impl BlockFileReader {
     }
 }
 
-/// Index entries per entry of the top-level prefix array.
-const TOP_STRIDE: usize = 32;
-
-/// The first 16 bytes of `row` as a big-endian number, zero-padded (16 bytes hold whole the
-/// common `id + reversed timestamp` rowkeys). Rows whose prefixes differ compare as their
-/// prefixes do: at the first differing position either both rows have a byte, or the shorter
-/// row ended there (a padding 0 against a non-zero byte, and a shorter row that is a prefix of
-/// the other sorts first).
-fn row_prefix(row: &[u8]) -> u128 {
-    let mut b = [0u8; 16];
-    let n = row.len().min(16);
-    b[..n].copy_from_slice(&row[..n]);
-    u128::from_be_bytes(b)
-}
-
-/// A cursor over a file's cells in key order, with seeks.
-#[derive(Debug)]
-pub struct FileScanner {
-    reader: Arc<BlockFileReader>,
-    mode: CacheMode,
-    block_idx: usize,
-    /// The current block's decoder; its current cell is the cursor's.
-    decoder: Option<BlockDecoder>,
-    /// Blocks entered one after another by stepping (not seeking), since the last seek.
-    consecutive: u32,
-    /// The file offset up to which readahead has been requested.
-    read_ahead_to: u64,
-}
-
-impl FileScanner {
-    /// An unpositioned cursor over `reader`; call `seek` first.
-    pub fn new(reader: Arc<BlockFileReader>, mode: CacheMode) -> Self {
-        FileScanner {
-            reader,
-            mode,
-            block_idx: 0,
-            decoder: None,
-            consecutive: 0,
-            read_ahead_to: 0,
-        }
-    }
-
-    /// The file read.
-    pub fn reader(&self) -> &Arc<BlockFileReader> {
-        &self.reader
-    }
-
-    /// The cell under the cursor, seen in place in its block.
-    #[inline]
-    pub fn peek(&self) -> Option<KeyValueRef<'_>> {
-        self.decoder.as_ref()?.current()
-    }
-
-    /// The sequence id of the cell under the cursor.
-    #[inline]
-    pub fn peek_seq(&self) -> Option<u64> {
-        self.decoder.as_ref()?.current_seq()
-    }
-
-    /// The row of the cell under the cursor.
-    #[inline]
-    pub fn peek_row(&self) -> Option<&[u8]> {
-        self.decoder.as_ref()?.current_row()
-    }
-
-    fn load(&mut self, idx: usize) -> Result<bool> {
-        if idx >= self.reader.index.len() {
-            self.decoder = None;
-            return Ok(false);
-        }
-        let stepping = self.decoder.is_some() && idx == self.block_idx + 1;
-        self.consecutive = if stepping { self.consecutive + 1 } else { 0 };
-        let window = if self.mode.sequential {
-            SEQUENTIAL_READAHEAD
-        } else if self.consecutive >= SCAN_READAHEAD_AFTER {
-            SCAN_READAHEAD
-        } else {
-            0
-        };
-        let e = &self.reader.index[idx];
-        let end = e.offset.saturating_add(e.size);
-        if window > 0 && end > self.read_ahead_to.saturating_sub(window / 2) {
-            let from = end.max(self.read_ahead_to);
-            let to = end.saturating_add(window).min(self.reader.size);
-            if to > from {
-                self.reader.file.readahead(from, to - from);
-                self.read_ahead_to = to;
-            }
-        }
-        let readahead = if stepping {
-            0
-        } else {
-            self.mode.seek_readahead
-        };
-        if readahead > 0 {
-            // Requested with the block if it is cold; either way not to be asked for again.
-            self.read_ahead_to = self.read_ahead_to.max(end.saturating_add(readahead));
-        }
-        let block = self.reader.read_block(idx, self.mode, readahead)?;
-        self.block_idx = idx;
-        let decoder = BlockDecoder::new(block, self.reader.block_format)
-            .map_err(|at| self.reader.decode_err(idx, at))?;
-        self.decoder = Some(decoder);
-        Ok(true)
-    }
-
-    /// Moves to the next cell, returning the one under the cursor (sharing the block).
-    pub fn take(&mut self) -> Result<Option<KeyValue>> {
-        let cur = self.decoder.as_ref().and_then(|d| d.current_key_value());
-        self.advance()?;
-        Ok(cur)
-    }
-
-    /// Moves past the current cell, appending it to `out` as a client cell of `family` (one
-    /// handle on the block); false when there was none.
-    pub fn take_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
-        let taken = self
-            .decoder
-            .as_ref()
-            .is_some_and(|d| d.push_current(family, out));
-        self.advance()?;
-        Ok(taken)
-    }
-
-    /// Moves to the next cell.
-    pub fn advance(&mut self) -> Result<()> {
-        loop {
-            let Some(d) = self.decoder.as_mut() else {
-                return Ok(());
-            };
-            match d.advance() {
-                Ok(true) => return Ok(()),
-                Ok(false) => {
-                    if !self.load(self.block_idx + 1)? {
-                        return Ok(());
-                    }
-                }
-                Err(at) => return Err(self.reader.decode_err(self.block_idx, at)),
-            }
-        }
-    }
-
-    /// Positions the cursor at the first cell ≥ `key`.
-    pub fn seek(&mut self, key: &CellKey) -> Result<()> {
-        let idx = self
-            .reader
-            .index_partition(key, |k| k <= key)
-            .saturating_sub(1);
-        // Stay in the current block when the target lies ahead within it.
-        let at = self.peek().map(|c| c.cmp_cell_key(key));
-        let reuse = idx == self.block_idx && at.is_some_and(|o| o != Ordering::Greater);
-        if reuse && at == Some(Ordering::Equal) {
-            return Ok(());
-        }
-        if !reuse && !self.load(idx)? {
-            return Ok(());
-        }
-        let found = match self.decoder.as_mut() {
-            Some(d) => d
-                .seek(key)
-                .map_err(|at| self.reader.decode_err(self.block_idx, at))?,
-            None => false,
-        };
-        // The target lies past this block: the next block's first cell is the answer.
-        if !found && self.load(self.block_idx + 1)? {
-            self.advance()?;
-        }
-        Ok(())
-    }
-
-    /// The row of the last cell whose key is < `first_on_row(row)`, or `None`.
-    pub fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
-        let target = CellKey::first_on_row(row);
-        let idx = self.reader.index_partition(&target, |k| *k < target);
-        if idx == 0 {
-            return Ok(None);
-        }
-        let block = self.reader.read_block(idx - 1, self.mode, 0)?;
-        let mut d = BlockDecoder::new(block, self.reader.block_format)
-            .map_err(|at| self.reader.decode_err(idx - 1, at))?;
-        let mut last = None;
-        loop {
-            match d.advance() {
-                Ok(true) => match d.current() {
-                    Some(kv) if kv.cmp_cell_key(&target) == Ordering::Less => {
-                        last = Some(kv.row.to_vec())
-                    }
-                    _ => break,
-                },
-                Ok(false) => break,
-                Err(at) => return Err(self.reader.decode_err(idx - 1, at)),
-            }
-        }
-        Ok(last)
-    }
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use crate::block_file::FileScanner;
     use crate::block_file::{BlockFileWriter, FileOptions};
     use crate::cell::CellType;
+    use crate::cell::KeyValue;
     use crate::compression::Compression;
     use crate::schema::DataBlockEncoding;
     use bytes::Bytes;
 
     /// Rows drawn from a small alphabet with zero bytes and lengths around 8, where prefix
     /// comparisons are most likely to go wrong.
-    fn rows(n: usize, seed: u64) -> Vec<Vec<u8>> {
+    pub(crate) fn rows(n: usize, seed: u64) -> Vec<Vec<u8>> {
         let mut rng = ferrobase_testkit::Rng::from_state(seed);
         let mut next = || rng.next_u64();
         (0..n)
@@ -533,7 +287,11 @@ mod tests {
     }
 
     /// Writes `cells` to a file at `path` with `opts` and opens it.
-    fn write_and_open(path: &Path, opts: FileOptions, cells: &[KeyValue]) -> Arc<BlockFileReader> {
+    pub(crate) fn write_and_open(
+        path: &Path,
+        opts: FileOptions,
+        cells: &[KeyValue],
+    ) -> Arc<BlockFileReader> {
         let mut w = BlockFileWriter::create(&crate::fs::OsFileSystem, path, opts).unwrap();
         for c in cells {
             w.add(c).unwrap();
@@ -550,19 +308,6 @@ mod tests {
             )
             .unwrap(),
         )
-    }
-
-    #[test]
-    fn row_prefix_orders_rows_whenever_prefixes_differ() {
-        let rs = rows(400, 99);
-        for a in &rs {
-            for b in &rs {
-                let (pa, pb) = (row_prefix(a), row_prefix(b));
-                if pa != pb {
-                    assert_eq!(pa.cmp(&pb), a.cmp(b), "{a:?} vs {b:?}");
-                }
-            }
-        }
     }
 
     #[test]
@@ -601,74 +346,6 @@ mod tests {
             let path = dir.path().join(format!("{bloom:?}-{expected_keys}.blk"));
             let bound = write_and_open(&path, opts, &cells).bloom_key_bound();
             assert!((low..=high).contains(&bound), "{bloom:?}: {bound}");
-        }
-    }
-
-    #[test]
-    fn seeks_through_the_prefix_index_match_a_plain_search() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("1.blk");
-        let mut rs = rows(3000, 7);
-        // A long run of blocks whose rows share their 16-byte prefix.
-        rs.extend((0..600u32).map(|i| {
-            let mut r = b"sixteen-byte-pfx".to_vec();
-            r.extend_from_slice(&i.to_be_bytes());
-            r
-        }));
-        rs.sort();
-        rs.dedup();
-        let opts = FileOptions {
-            family: b"cf".to_vec(),
-            block_size: 256,
-            compression: Compression::None,
-            encoding: DataBlockEncoding::Prefix,
-            bloom: BloomType::None,
-            major_compacted: false,
-            expected_keys: 0,
-        };
-        let cells: Vec<KeyValue> = rs
-            .iter()
-            .map(|r| KeyValue {
-                key: CellKey {
-                    row: Bytes::copy_from_slice(r),
-                    qualifier: Bytes::from_static(b"q"),
-                    timestamp: 5,
-                    cell_type: CellType::Put,
-                    seq: 1,
-                },
-                value: Bytes::from_static(b"v"),
-                ttl_ms: None,
-            })
-            .collect();
-        let reader = write_and_open(&path, opts, &cells);
-        assert!(reader.block_count() > 50, "the test wants many blocks");
-        let mut targets: Vec<CellKey> = rows(500, 3)
-            .iter()
-            .map(|r| CellKey::first_on_row(r))
-            .collect();
-        targets.extend(cells.iter().map(|c| c.key.clone()));
-        targets.extend(rs.iter().map(|r| CellKey::after_row(r)));
-        let mode = CacheMode {
-            use_cache: true,
-            priority: Priority::Normal,
-            sequential: false,
-            seek_readahead: 0,
-        };
-        for t in &targets {
-            let plain = reader.index.partition_point(|e| e.first_key <= *t);
-            assert_eq!(reader.index_partition(t, |k| k <= t), plain, "{t:?}");
-            let plain = reader.index.partition_point(|e| e.first_key < *t);
-            assert_eq!(reader.index_partition(t, |k| k < t), plain, "{t:?}");
-            let mut s = FileScanner::new(reader.clone(), mode);
-            s.seek(t).unwrap();
-            let want = cells.iter().find(|c| c.key >= *t);
-            assert_eq!(s.peek(), want.map(KeyValue::as_view), "seek to {t:?}");
-            let want_before = cells
-                .iter()
-                .rev()
-                .find(|c| c.key < CellKey::first_on_row(&t.row))
-                .map(|c| c.key.row.to_vec());
-            assert_eq!(s.last_row_before(&t.row).unwrap(), want_before, "{t:?}");
         }
     }
 

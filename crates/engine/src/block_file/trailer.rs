@@ -1,6 +1,8 @@
 //! The fixed trailer at the end of every block file ("Trailer" in `docs/format/block-file.md`):
 //! where the bloom, index and meta sections lie, the format version, a checksum and the magic.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::{BlockFormat, FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN};
 use crate::byte_reader::{masked_crc, ByteReader};
 

@@ -3,7 +3,7 @@
 //! back atomically before the lock is released.
 
 use super::Inner;
-use crate::client::{Get, Mutation, RowResult};
+use crate::api::{Get, Mutation, RowResult};
 use crate::error::{Error, Result};
 use crate::schema::TableName;
 

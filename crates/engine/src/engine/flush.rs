@@ -217,22 +217,6 @@ impl Inner {
         Ok(())
     }
 
-    /// True when `region` should split: automatic splits are on, its table's `SPLIT_ENABLED`
-    /// is not false, and its files exceed the table's `MAX_FILESIZE` (else the engine's
-    /// `region_split_size`).
-    pub(crate) fn split_due(&self, region: &Region) -> bool {
-        if !self.opts.auto_split {
-            return false;
-        }
-        let Ok(t) = self.table_entry(&region.table) else {
-            return false;
-        };
-        t.descriptor
-            .attributes
-            .split_size(self.opts.region_split_size)
-            .is_some_and(|size| region.file_bytes() > size)
-    }
-
     /// False when the region's table has `COMPACTION_ENABLED => false`.
     pub(crate) fn compaction_enabled(&self, region: &Region) -> bool {
         self.table_entry(&region.table)

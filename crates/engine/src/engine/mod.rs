@@ -15,12 +15,10 @@ mod options;
 mod recovery;
 mod region_failure;
 mod resume;
-mod scanner;
 mod split;
 mod write;
 
 pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
-pub use scanner::RegionScanner;
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};
@@ -295,13 +293,13 @@ impl Engine {
     }
 
     /// Administrative operations.
-    pub fn admin(&self) -> crate::client::Admin {
-        crate::client::Admin::new(self.clone())
+    pub fn admin(&self) -> crate::api::Admin {
+        crate::api::Admin::new(self.clone())
     }
 
     /// A handle on table `name` (checked when used).
-    pub fn table(&self, name: &str) -> Result<crate::client::Table> {
-        crate::client::Table::new(self.clone(), name)
+    pub fn table(&self, name: &str) -> Result<crate::api::Table> {
+        crate::api::Table::new(self.clone(), name)
     }
 
     /// Bytes held in all memstores.
@@ -332,22 +330,22 @@ impl Engine {
 }
 
 /// A table scan bound to an engine; the client's `ResultScanner` wraps it.
-pub(crate) struct TableScanHandle(scanner::TableScan);
+pub(crate) struct TableScanHandle(crate::read::TableScan);
 
 impl TableScanHandle {
     pub(crate) fn new(
         engine: &Engine,
         table: crate::schema::TableName,
-        scan: &crate::client::Scan,
+        scan: &crate::api::Scan,
     ) -> Result<Self> {
-        Ok(TableScanHandle(scanner::TableScan::new(
+        Ok(TableScanHandle(crate::read::TableScan::new(
             engine.inner.clone(),
             table,
             scan,
         )?))
     }
 
-    pub(crate) fn next(&mut self) -> Result<Option<crate::client::RowResult>> {
+    pub(crate) fn next(&mut self) -> Result<Option<crate::api::RowResult>> {
         self.0.next()
     }
 }

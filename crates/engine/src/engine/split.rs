@@ -20,17 +20,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 impl Inner {
-    /// The row HBase would split `region` at: the middle key of its largest file.
-    pub(crate) fn split_point(&self, region: &Region) -> Option<Vec<u8>> {
-        let stores = region.stores();
-        let largest = stores
-            .values()
-            .flat_map(|s| s.state().files.clone())
-            .max_by_key(|f| f.reader.size())?;
-        let mid = largest.reader.mid_key()?.row.to_vec();
-        (mid > region.start && (region.end.is_empty() || mid < region.end)).then_some(mid)
-    }
-
     /// Splits `region` at `at` (or its midpoint). Returns false when there is no usable split
     /// point (e.g. a region with a single row).
     pub(crate) fn split_region(&self, region: &Arc<Region>, at: Option<Vec<u8>>) -> Result<bool> {

@@ -1,8 +1,8 @@
 //! The write path: validate, route to regions, log, insert, and publish through MVCC.
 
 use super::{Inner, MAX_ROW_LENGTH};
+use crate::api::{Get, Mutation, MutationCell};
 use crate::cell::{CellKey, CellType, KeyValue, LATEST_TIMESTAMP};
-use crate::client::{Get, Mutation, MutationCell};
 use crate::error::{Error, Result};
 use crate::lock;
 use crate::metrics::Metrics;

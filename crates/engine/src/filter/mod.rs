@@ -31,7 +31,7 @@ mod column_filters;
 mod comparator;
 mod fuzzy;
 mod list;
-mod parse;
+mod parse_filter;
 mod row_filters;
 mod value_filters;
 
@@ -43,7 +43,7 @@ pub use column_filters::{
 pub use comparator::{BitOp, Comparator, CompareOp};
 pub use fuzzy::FuzzyRowFilter;
 pub use list::{FilterList, ListOperator, SkipFilter, WhileMatchFilter};
-pub use parse::{parse_filter, ParseError};
+pub use parse_filter::{parse_filter, ParseError};
 pub use row_filters::{
     InclusiveStopFilter, MultiRowRangeFilter, PageFilter, PrefixFilter, RandomRowFilter, RowFilter,
     RowRange,

@@ -157,9 +157,10 @@ impl FileSystem for OsFileSystem {
         use std::os::unix::ffi::OsStrExt;
         let c = std::ffi::CString::new(path.as_os_str().as_bytes())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path holds a NUL byte"))?;
+        // SAFETY: `statvfs` is plain data, for which all-zero bytes are a valid value.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
         // SAFETY: `c` is a NUL-terminated path that outlives the call; `st` is plain data the
         // call fills in, read only when it returned 0.
-        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
         if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
             return Err(io::Error::last_os_error());
         }

@@ -1,15 +1,19 @@
-//! The read path: merged cursors over memstores and files, the query matcher, and per-store
-//! scanners. Region- and table-level scanning builds on these.
+//! The read path: merged cursors over memstores and files, the query matcher and delete tracker,
+//! per-store scanners (`store_scanner.rs`), the region scanner (`region_scanner.rs`) and the table
+//! scan over regions (`table_scan.rs`).
 
 mod compaction_matcher;
 mod delete_tracker;
 mod merge_cursor;
 mod query_matcher;
+mod region_scanner;
 mod store_scanner;
+mod table_scan;
 mod time_range;
 
 pub use compaction_matcher::CompactionMatcher;
 pub use merge_cursor::{MergeCursor, Source};
-pub use query_matcher::{MatchCode, MatchSpec, QueryMatcher};
+pub use query_matcher::{MatchSpec, QueryMatcher};
 pub use store_scanner::{PieceBudget, RowEnd, StoreScanner};
+pub(crate) use table_scan::TableScan;
 pub use time_range::TimeRange;

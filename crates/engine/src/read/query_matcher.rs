@@ -125,11 +125,6 @@ impl QueryMatcher {
         }
     }
 
-    /// The settings.
-    pub fn spec(&self) -> &MatchSpec {
-        &self.spec
-    }
-
     /// The qualifier of the column the last matched cell belongs to.
     pub fn column(&self) -> &[u8] {
         &self.column

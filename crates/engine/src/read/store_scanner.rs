@@ -23,12 +23,6 @@ pub struct PieceBudget {
 }
 
 impl PieceBudget {
-    /// No limit: the whole row.
-    pub const UNLIMITED: PieceBudget = PieceBudget {
-        cells_left: usize::MAX,
-        bytes_left: usize::MAX,
-    };
-
     fn is_spent(&self) -> bool {
         self.cells_left == 0 || self.bytes_left == 0
     }

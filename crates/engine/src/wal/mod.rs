@@ -327,6 +327,7 @@ impl Wal {
     }
 
     /// Writes and fdatasyncs everything appended so far (but records whose write failed).
+    #[cfg(test)]
     pub fn sync(&self) -> Result<()> {
         let g = self.lock();
         let t = last_good_ticket(&g);

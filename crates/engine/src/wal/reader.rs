@@ -1,8 +1,10 @@
 //! Reads WAL segments for replay ("Recovery rules" in `docs/format/wal.md`).
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::record::WalEdit;
 use super::{SEGMENT_MAGIC, SEGMENT_MAGIC_V1};
-use crate::byte_reader::masked_crc;
+use crate::byte_reader::{masked_crc, ByteReader};
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
 use std::path::Path;
@@ -37,7 +39,7 @@ pub fn read_segment(
     decode_segment(path, &data, is_last, f)
 }
 
-/// Reads every record of a segment's bytes `data` as [`read_segment`] does, naming `path` in
+/// Reads every record of a segment's bytes `data` as `read_segment` does, naming `path` in
 /// errors. Never panics, whatever the bytes; allocates at most one record's cells at a time.
 pub fn decode_segment(
     path: &Path,
@@ -55,9 +57,9 @@ pub fn decode_segment(
             Err(Error::corruption(path, 0, "segment header is short"))
         };
     }
-    let version = match &data[..SEGMENT_MAGIC.len()] {
-        m if m == SEGMENT_MAGIC => 2,
-        m if m == SEGMENT_MAGIC_V1 => 1,
+    let version = match data.get(..SEGMENT_MAGIC.len()) {
+        Some(m) if m == SEGMENT_MAGIC => 2,
+        Some(m) if m == SEGMENT_MAGIC_V1 => 1,
         _ => return Err(Error::corruption(path, 0, "bad segment magic")),
     };
     let mut pos = SEGMENT_MAGIC.len();
@@ -72,11 +74,9 @@ pub fn decode_segment(
                 Err(Error::corruption(path, pos as u64, reason))
             }
         };
-        let Some(header) = data.get(pos..pos + 8) else {
+        let Some((len, crc)) = record_header(data, pos) else {
             return bad("record header is short".into());
         };
-        let len = u32::from_be_bytes([header[0], header[1], header[2], header[3]]) as usize;
-        let crc = u32::from_be_bytes([header[4], header[5], header[6], header[7]]);
         if len > MAX_RECORD {
             return bad(format!("record length {len} exceeds the limit"));
         }
@@ -106,12 +106,18 @@ pub fn decode_segment(
     Ok(SegmentEnd::Clean)
 }
 
+/// The length and checksum of the record header at `pos` (`docs/format/wal.md`), or `None`
+/// when fewer than 8 bytes are left.
+fn record_header(data: &[u8], pos: usize) -> Option<(usize, u32)> {
+    let mut r = ByteReader::new(data.get(pos..)?);
+    let len = r.u32()? as usize;
+    Some((len, r.u32()?))
+}
+
 fn valid_record_at(data: &[u8], pos: usize, version: u32) -> bool {
-    let Some(h) = data.get(pos..pos + 8) else {
+    let Some((len, crc)) = record_header(data, pos) else {
         return false;
     };
-    let len = u32::from_be_bytes([h[0], h[1], h[2], h[3]]) as usize;
-    let crc = u32::from_be_bytes([h[4], h[5], h[6], h[7]]);
     len <= MAX_RECORD
         && data
             .get(pos + 8..pos + 8 + len)

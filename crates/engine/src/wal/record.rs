@@ -1,6 +1,8 @@
 //! WAL records ("Record payload" in `docs/format/wal.md`): one mutation of one row of one
 //! region, all cells sharing the mutation's sequence id.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
 use crate::cell::CellType;
 use bytes::Bytes;

@@ -1,6 +1,9 @@
 //! Files of a data directory, for tests that look at what the engine wrote.
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this shared module uses a part of it"
+)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,10 @@
 //! Pause points for tests: a test hook raises named flags from the engine's threads and waits
 //! for the test to raise others, so a race is set up in one chosen order every run.
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this shared module uses a part of it"
+)]
 
 use std::collections::BTreeSet;
 use std::sync::{Condvar, Mutex};

@@ -11,7 +11,10 @@
 //! raw ones included, without counting as a version (so an older version shows again), and
 //! flushes and compactions drop it (HBase's `ScanQueryMatcher.preCheck`).
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this shared module uses a part of it"
+)]
 
 use ferrobase_engine::CellType;
 

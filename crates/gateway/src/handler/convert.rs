@@ -5,8 +5,8 @@ use super::names::column_name;
 use super::ServiceError;
 use crate::thrift::hbase::{ColumnDescriptor, TCell, TColumn, TRegionInfo, TRowResult};
 use crate::thrift::{TValue, ThriftValue};
-use ferrobase_engine::client::RegionInfo;
 use ferrobase_engine::schema::FOREVER;
+use ferrobase_engine::RegionInfo;
 use ferrobase_engine::{Cell, ColumnFamilyDescriptor, RowResult};
 
 /// A cell's value and timestamp.

@@ -7,10 +7,11 @@ mod convert;
 mod grants;
 mod names;
 mod reads;
+mod scanner_lease;
 mod scanners;
 mod writes;
 
-pub use scanners::Scanners;
+pub use scanner_lease::Scanners;
 
 use crate::thrift::hbase::{
     thrift_server_type, AlreadyExists, Call, Exception, IOError, IllegalArgument, Throws,

@@ -1,4 +1,5 @@
-//! Open scanners by id, shared by every connection, reclaimed after a lease of inactivity.
+//! The scanner calls (`scannerOpen*`, `scannerGet*`, `scannerClose`) on the open scanners of
+//! `scanner_lease.rs`.
 
 use super::convert::{trow, ColumnOrder};
 use super::names::{open_table, parse_column};
@@ -6,17 +7,8 @@ use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::TScan;
 use crate::thrift::{TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{ResultScanner, Scan, TimeRange};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-struct Entry {
-    scanner: ResultScanner,
-    order: ColumnOrder,
-    last_used: Instant,
-}
+use ferrobase_engine::{Scan, TimeRange};
+use std::time::Instant;
 
 /// Where the scanOpen* forms start.
 pub(crate) enum StartRow<'a> {
@@ -36,72 +28,6 @@ pub(crate) struct ScanRequest<'a> {
     pub columns: &'a [Vec<u8>],
     /// Exclusive upper bound of the timestamps read; `None`: every timestamp.
     pub timestamp: Option<i64>,
-}
-
-/// The scanner table. Thread-safe.
-pub struct Scanners {
-    next_id: AtomicI32,
-    open: Mutex<HashMap<i32, Arc<Mutex<Entry>>>>,
-    lease: Duration,
-}
-
-impl Scanners {
-    /// An empty table whose scanners expire after `lease` unused.
-    pub fn new(lease: Duration) -> Self {
-        Scanners {
-            next_id: AtomicI32::new(1),
-            open: Mutex::new(HashMap::new()),
-            lease,
-        }
-    }
-
-    /// The id → scanner map. A poisoned map lock is recovered: every critical section on it is
-    /// one `HashMap` insert, remove, get or retain whose closure only reads a timestamp, none of
-    /// which can panic half-way (a failed allocation aborts), so the map is consistent. A
-    /// scanner's own lock is treated differently (`scanner_get`).
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<i32, Arc<Mutex<Entry>>>> {
-        self.open.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn insert(&self, scanner: ResultScanner, order: ColumnOrder) -> i32 {
-        self.expire();
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        self.map().insert(
-            id,
-            Arc::new(Mutex::new(Entry {
-                scanner,
-                order,
-                last_used: Instant::now(),
-            })),
-        );
-        id
-    }
-
-    /// Closes scanners unused for longer than the lease. Returns how many were closed.
-    pub fn expire(&self) -> usize {
-        let mut m = self.map();
-        let before = m.len();
-        m.retain(|_, e| match e.try_lock() {
-            Ok(e) => e.last_used.elapsed() < self.lease,
-            Err(_) => true, // in use right now
-        });
-        before - m.len()
-    }
-
-    /// Whether scanner `id` is open (not closed nor expired).
-    pub fn is_open(&self, id: i32) -> bool {
-        self.map().contains_key(&id)
-    }
-
-    /// Number of open scanners.
-    pub fn len(&self) -> usize {
-        self.map().len()
-    }
-
-    /// True when no scanner is open.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 fn invalid() -> ServiceError {

@@ -2,7 +2,10 @@
 //! certificate for `localhost` and `127.0.0.1`, and client certificates whose subject CN is the
 //! user. Shared by the gateway, client and ferrobase tests through `#[path]`.
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this shared module uses a part of it"
+)]
 
 use rcgen::{
     BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,

@@ -1,5 +1,5 @@
-// Schemas covering every field type, for the decoder fuzz test and the `rowkey_decode` fuzz
-// target (which `include!`s this file).
+/// Schemas covering every field type, for the decoder fuzz test and the `rowkey_decode` fuzz
+/// target (which `include!`s this file).
 pub const SCHEMAS: &[&str] = &[
     "user:u32dec6, date:dec8, file:u32dec6",
     "uid:dec6, ts:revts",

@@ -7,6 +7,8 @@
 //! `0` (fixed) and `1` (any) characters or raw 0/1 bytes; `MultiRowRangeFilter('start',
 //! startInclusive, 'stop', stopInclusive, ...)`; `RandomRowFilter(chance)`.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use super::*;
 
 /// A malformed filter string: where, and what was expected.
@@ -69,8 +71,7 @@ fn err(position: usize, message: impl Into<String>) -> ParseError {
 fn lex(s: &[u8]) -> Result<Vec<(usize, Tok)>, ParseError> {
     let mut out = Vec::new();
     let mut i = 0;
-    while i < s.len() {
-        let c = s[i];
+    while let Some(&c) = s.get(i) {
         let start = i;
         match c {
             b' ' | b'\t' | b'\n' | b'\r' => {
@@ -130,22 +131,29 @@ fn lex(s: &[u8]) -> Result<Vec<(usize, Tok)>, ParseError> {
             }
             b'-' | b'0'..=b'9' | b'.' => {
                 i += 1;
-                while i < s.len() && (s[i].is_ascii_digit() || s[i] == b'.') {
+                while s.get(i).is_some_and(|&c| c.is_ascii_digit() || c == b'.') {
                     i += 1;
                 }
                 out.push((
                     start,
-                    Tok::Num(String::from_utf8_lossy(&s[start..i]).into_owned()),
+                    Tok::Num(
+                        String::from_utf8_lossy(s.get(start..i).unwrap_or_default()).into_owned(),
+                    ),
                 ));
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 i += 1;
-                while i < s.len() && (s[i].is_ascii_alphanumeric() || s[i] == b'_') {
+                while s
+                    .get(i)
+                    .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+                {
                     i += 1;
                 }
                 out.push((
                     start,
-                    Tok::Word(String::from_utf8_lossy(&s[start..i]).into_owned()),
+                    Tok::Word(
+                        String::from_utf8_lossy(s.get(start..i).unwrap_or_default()).into_owned(),
+                    ),
                 ));
             }
             _ => return Err(err(i, format!("unexpected character {:?}", c as char))),

@@ -22,11 +22,12 @@ fn add_column(cols: &mut ColumnSelection, family: Vec<u8>, qualifier: Vec<u8>) {
     }
 }
 
-/// Reads one row.
+/// What a read returns of each row it reads, shared by [`Get`] and [`Scan`] (the settings of
+/// HBase's `Query` and their common builder methods): families and columns, timestamps,
+/// versions, raw mode and the filter. `Get` and `Scan` dereference to theirs, so `get.columns`
+/// is `get.spec.columns`.
 #[derive(Debug, Clone)]
-pub struct Get {
-    /// Row key.
-    pub row: Vec<u8>,
+pub struct ReadSpec {
     /// Families and columns; empty for all.
     pub columns: ColumnSelection,
     /// Timestamps read.
@@ -39,11 +40,10 @@ pub struct Get {
     pub filter: Option<Box<dyn Filter>>,
 }
 
-impl Get {
-    /// A get of the newest version of every column of `row`.
-    pub fn new(row: impl Into<Vec<u8>>) -> Self {
-        Get {
-            row: row.into(),
+impl Default for ReadSpec {
+    /// Every column, every timestamp, the newest version, no filter.
+    fn default() -> Self {
+        ReadSpec {
             columns: ColumnSelection::new(),
             time_range: TimeRange::ALL,
             max_versions: 1,
@@ -51,48 +51,100 @@ impl Get {
             filter: None,
         }
     }
+}
 
-    /// Reads the whole `family`.
-    pub fn add_family(mut self, family: impl Into<Vec<u8>>) -> Self {
-        add_family(&mut self.columns, family.into());
-        self
+/// The builder methods of a [`ReadSpec`], for a type with a `spec` field (`Get`, `Scan`).
+macro_rules! read_spec_builders {
+    () => {
+        /// Reads the whole `family`.
+        pub fn add_family(mut self, family: impl Into<Vec<u8>>) -> Self {
+            add_family(&mut self.spec.columns, family.into());
+            self
+        }
+
+        /// Reads `family:qualifier`.
+        pub fn add_column(
+            mut self,
+            family: impl Into<Vec<u8>>,
+            qualifier: impl Into<Vec<u8>>,
+        ) -> Self {
+            add_column(&mut self.spec.columns, family.into(), qualifier.into());
+            self
+        }
+
+        /// Applies `filter`.
+        pub fn filter(mut self, filter: Box<dyn Filter>) -> Self {
+            self.spec.filter = Some(filter);
+            self
+        }
+
+        /// Reads timestamps in [min, max).
+        pub fn time_range(mut self, tr: TimeRange) -> Self {
+            self.spec.time_range = tr;
+            self
+        }
+
+        /// Reads exactly timestamp `ts`.
+        pub fn timestamp(mut self, ts: i64) -> Self {
+            self.spec.time_range = TimeRange::at(ts);
+            self
+        }
+
+        /// Reads up to `n` versions per column.
+        pub fn max_versions(mut self, n: u32) -> Self {
+            self.spec.max_versions = n.max(1);
+            self
+        }
+
+        /// Raw read: delete markers and the cells they mask are returned too.
+        pub fn raw(mut self, raw: bool) -> Self {
+            self.spec.raw = raw;
+            self
+        }
+    };
+}
+
+/// `Get` and `Scan` read their [`ReadSpec`]'s fields as their own.
+macro_rules! deref_read_spec {
+    ($t:ty) => {
+        impl std::ops::Deref for $t {
+            type Target = ReadSpec;
+
+            fn deref(&self) -> &ReadSpec {
+                &self.spec
+            }
+        }
+
+        impl std::ops::DerefMut for $t {
+            fn deref_mut(&mut self) -> &mut ReadSpec {
+                &mut self.spec
+            }
+        }
+    };
+}
+
+deref_read_spec!(Get);
+deref_read_spec!(Scan);
+
+/// Reads one row.
+#[derive(Debug, Clone)]
+pub struct Get {
+    /// Row key.
+    pub row: Vec<u8>,
+    /// Columns, timestamps, versions, raw mode and filter.
+    pub spec: ReadSpec,
+}
+
+impl Get {
+    /// A get of the newest version of every column of `row`.
+    pub fn new(row: impl Into<Vec<u8>>) -> Self {
+        Get {
+            row: row.into(),
+            spec: ReadSpec::default(),
+        }
     }
 
-    /// Reads `family:qualifier`.
-    pub fn add_column(mut self, family: impl Into<Vec<u8>>, qualifier: impl Into<Vec<u8>>) -> Self {
-        add_column(&mut self.columns, family.into(), qualifier.into());
-        self
-    }
-
-    /// Applies `filter`.
-    pub fn filter(mut self, filter: Box<dyn Filter>) -> Self {
-        self.filter = Some(filter);
-        self
-    }
-
-    /// Reads timestamps in [min, max).
-    pub fn time_range(mut self, tr: TimeRange) -> Self {
-        self.time_range = tr;
-        self
-    }
-
-    /// Reads exactly timestamp `ts`.
-    pub fn timestamp(mut self, ts: i64) -> Self {
-        self.time_range = TimeRange::at(ts);
-        self
-    }
-
-    /// Reads up to `n` versions per column.
-    pub fn max_versions(mut self, n: u32) -> Self {
-        self.max_versions = n.max(1);
-        self
-    }
-
-    /// Raw read.
-    pub fn raw(mut self, raw: bool) -> Self {
-        self.raw = raw;
-        self
-    }
+    read_spec_builders!();
 }
 
 /// Reads a range of rows.
@@ -107,12 +159,8 @@ pub struct Scan {
     pub stop_row: Vec<u8>,
     /// Whether `stop_row` itself is included.
     pub stop_inclusive: bool,
-    /// Families and columns; empty for all.
-    pub columns: ColumnSelection,
-    /// Timestamps read.
-    pub time_range: TimeRange,
-    /// Versions per column (default 1; capped by the family's VERSIONS).
-    pub max_versions: u32,
+    /// Columns, timestamps, versions, raw mode and filter.
+    pub spec: ReadSpec,
     /// Rows in descending order; `start_row` is then the larger bound.
     pub reversed: bool,
     /// Rows fetched per round trip by remote clients (a hint; the embedded engine streams).
@@ -130,10 +178,6 @@ pub struct Scan {
     pub allow_partial_results: bool,
     /// At most this many rows in all.
     pub limit: Option<usize>,
-    /// Return delete markers and masked cells too.
-    pub raw: bool,
-    /// Filter applied in the read path.
-    pub filter: Option<Box<dyn Filter>>,
 }
 
 impl Default for Scan {
@@ -143,17 +187,13 @@ impl Default for Scan {
             start_inclusive: true,
             stop_row: Vec::new(),
             stop_inclusive: false,
-            columns: ColumnSelection::new(),
-            time_range: TimeRange::ALL,
-            max_versions: 1,
+            spec: ReadSpec::default(),
             reversed: false,
             caching: 100,
             batch: None,
             max_result_size: None,
             allow_partial_results: false,
             limit: None,
-            raw: false,
-            filter: None,
         }
     }
 }
@@ -214,36 +254,6 @@ impl Scan {
         self
     }
 
-    /// Reads the whole `family`.
-    pub fn add_family(mut self, family: impl Into<Vec<u8>>) -> Self {
-        add_family(&mut self.columns, family.into());
-        self
-    }
-
-    /// Reads `family:qualifier`.
-    pub fn add_column(mut self, family: impl Into<Vec<u8>>, qualifier: impl Into<Vec<u8>>) -> Self {
-        add_column(&mut self.columns, family.into(), qualifier.into());
-        self
-    }
-
-    /// Reads timestamps in [min, max).
-    pub fn time_range(mut self, tr: TimeRange) -> Self {
-        self.time_range = tr;
-        self
-    }
-
-    /// Reads exactly timestamp `ts`.
-    pub fn timestamp(mut self, ts: i64) -> Self {
-        self.time_range = TimeRange::at(ts);
-        self
-    }
-
-    /// Reads up to `n` versions per column.
-    pub fn max_versions(mut self, n: u32) -> Self {
-        self.max_versions = n.max(1);
-        self
-    }
-
     /// Rows in descending order. Set before `with_row_prefix`.
     pub fn reversed(mut self, r: bool) -> Self {
         self.reversed = r;
@@ -280,17 +290,7 @@ impl Scan {
         self
     }
 
-    /// Raw read.
-    pub fn raw(mut self, raw: bool) -> Self {
-        self.raw = raw;
-        self
-    }
-
-    /// Applies `filter`.
-    pub fn filter(mut self, filter: Box<dyn Filter>) -> Self {
-        self.filter = Some(filter);
-        self
-    }
+    read_spec_builders!();
 }
 
 /// The cells of one row returned by a read (HBase's `Result`), sorted by family, qualifier and
@@ -401,6 +401,36 @@ impl RowResult {
 mod tests {
     use super::*;
     use crate::cell::CellType;
+
+    #[test]
+    fn get_and_scan_builders_fill_the_same_read_spec() {
+        let g = Get::new("r")
+            .add_column("f", "b")
+            .add_column("f", "a")
+            .add_family("g")
+            .timestamp(7)
+            .max_versions(0)
+            .raw(true);
+        let s = Scan::new()
+            .add_family("g")
+            .add_column("f", "a")
+            .add_column("f", "b")
+            .timestamp(7)
+            .max_versions(0)
+            .raw(true);
+        for spec in [&g.spec, &s.spec] {
+            assert_eq!(spec.columns[&b"f"[..]], vec![b"a".to_vec(), b"b".to_vec()]);
+            assert!(spec.columns[&b"g"[..]].is_empty());
+            assert_eq!(spec.time_range, TimeRange::at(7));
+            assert_eq!(spec.max_versions, 1, "at least one version");
+            assert!(spec.raw);
+        }
+        // The fields read through either type are the spec's.
+        let mut s = s;
+        s.max_versions = 3;
+        assert_eq!(s.spec.max_versions, 3);
+        assert_eq!(g.columns, g.spec.columns);
+    }
 
     fn cell(row: &str) -> Cell {
         Cell::new(row.to_owned(), "f", "q", 1, CellType::Put, "v")

@@ -9,5 +9,5 @@ mod table;
 
 pub use admin::{Admin, RegionInfo, SplitAlgorithm};
 pub use mutation::{Delete, Mutation, MutationCell, Put};
-pub use query::{ColumnSelection, Get, RowResult, Scan};
+pub use query::{ColumnSelection, Get, ReadSpec, RowResult, Scan};
 pub use table::{ResultScanner, Table};

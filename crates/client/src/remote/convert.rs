@@ -1,0 +1,196 @@
+//! Between the engine's types (`Get`, `Scan`, `Put`, `RowResult`, descriptors) and the
+//! structs of HBase's Thrift1 IDL (`ferrobase_thrift::hbase`): columns, time bounds, rows,
+//! mutations and `TScan`.
+
+use super::Remote;
+use crate::{ClientError, Result};
+use ferrobase_engine::{Cell, CellType, ColumnFamilyDescriptor, RowResult, Scan};
+use ferrobase_thrift::hbase::{Mutation, TCell, TRowResult, TScan};
+
+/// The family attributes HBase's Thrift1 `ColumnDescriptor` carries. The others (MIN_VERSIONS,
+/// KEEP_DELETED_CELLS, BLOCKSIZE, DATA_BLOCK_ENCODING) are set through a ferrobase gateway's
+/// `ferrobaseAdmin put_family` and cannot be set through Apache HBase's Thrift1 gateway.
+pub(super) const THRIFT1_FAMILY_ATTRIBUTES: [&str; 6] = [
+    "VERSIONS",
+    "TTL",
+    "BLOCKCACHE",
+    "IN_MEMORY",
+    "BLOOMFILTER",
+    "COMPRESSION",
+];
+
+/// The attributes of `f` that differ from a new family's and that Thrift1's `ColumnDescriptor`
+/// cannot carry, in HBase's spelling.
+pub(super) fn beyond_thrift1(f: &ColumnFamilyDescriptor) -> Vec<(String, String)> {
+    let defaults = ColumnFamilyDescriptor::new(f.name.clone()).to_attributes();
+    f.to_attributes()
+        .into_iter()
+        .zip(defaults)
+        .filter(|((k, v), (_, d))| !THRIFT1_FAMILY_ATTRIBUTES.contains(k) && v != d)
+        .map(|((k, v), _)| (k.to_string(), v))
+        .collect()
+}
+
+/// The Thrift1 call attributes carrying a put's cell TTL: HBase's `_ttl` operation attribute
+/// (`Mutation.setTTL`), the milliseconds as an 8-byte big-endian long; none without a TTL.
+pub(super) fn ttl_attributes(ttl_ms: Option<i64>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    ttl_ms
+        .map(|t| (b"_ttl".to_vec(), t.to_be_bytes().to_vec()))
+        .into_iter()
+        .collect()
+}
+
+pub(super) fn column(family: &[u8], qualifier: Option<&[u8]>) -> Vec<u8> {
+    let mut c = family.to_vec();
+    if let Some(q) = qualifier {
+        c.push(b':');
+        c.extend_from_slice(q);
+    }
+    c
+}
+
+pub(super) fn columns_of(sel: &ferrobase_engine::ColumnSelection) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for (f, qs) in sel {
+        if qs.is_empty() {
+            out.push(column(f, None));
+        }
+        for q in qs {
+            out.push(column(f, Some(q)));
+        }
+    }
+    out
+}
+
+/// The exclusive upper bound of a time range as Thrift1's `*Ts` calls and `TScan.timestamp`
+/// take it (they read `[0, ts)`); `None` when unbounded. A lower bound is applied by the client
+/// ([`keep_from`]): the newest versions below the upper bound that are not below the lower
+/// bound are exactly the newest versions in the range.
+pub(super) fn time_bound(tr: &ferrobase_engine::TimeRange) -> Option<i64> {
+    (tr.max != i64::MAX).then_some(tr.max)
+}
+
+/// Drops the cells of `row` older than `min` (a time range's lower bound, which Thrift1 cannot
+/// carry); `None` when none is left.
+pub(super) fn keep_from(mut row: RowResult, min: i64) -> Option<RowResult> {
+    if min > 0 {
+        row.cells.retain(|c| c.timestamp() >= min);
+    }
+    (!row.cells.is_empty()).then_some(row)
+}
+
+/// Why RAW cannot be read over Thrift1, worded as HBase's shell words an unusable argument.
+pub(super) const RAW_UNSUPPORTED: &str =
+    "RAW => true is not expressible through HBase's Thrift1 API (its \
+    TScan and get calls carry no raw flag, so delete markers and the cells they mask cannot be \
+    read); use an embedded shell (--data DIR) or HBase's own shell";
+
+/// A `TRowResult` as a row with cells sorted by column.
+pub(super) fn row_result(r: TRowResult) -> RowResult {
+    // One buffer for the row, shared by the result and each of its cells.
+    let row = ferrobase_engine::Bytes::from(r.row);
+    let mut cells = Vec::new();
+    let mut push = |name: &[u8], cell: TCell| {
+        let (family, qualifier) = match name.iter().position(|&b| b == b':') {
+            Some(i) => (name[..i].to_vec(), name[i + 1..].to_vec()),
+            None => (name.to_vec(), Vec::new()),
+        };
+        cells.push(Cell::new(
+            row.clone(),
+            family,
+            qualifier,
+            cell.timestamp,
+            CellType::Put,
+            cell.value,
+        ));
+    };
+    for (name, cell) in r.columns.unwrap_or_default() {
+        push(&name, cell);
+    }
+    for c in r.sorted_columns.unwrap_or_default() {
+        push(&c.column_name, c.cell);
+    }
+    cells.sort_by(|a, b| {
+        (a.family(), a.qualifier())
+            .cmp(&(b.family(), b.qualifier()))
+            .then(b.timestamp().cmp(&a.timestamp()))
+    });
+    RowResult::new(row, cells)
+}
+
+impl Remote {
+    pub(super) fn mutation(column: Vec<u8>, value: Vec<u8>, wal: bool) -> Mutation {
+        Mutation {
+            is_delete: false,
+            column,
+            value,
+            write_to_wal: wal,
+        }
+    }
+
+    pub(super) fn scan_struct(scan: &Scan, filter: Option<&[u8]>) -> Result<TScan> {
+        if scan.filter.is_some() {
+            return Err(ClientError::Unsupported(
+                "over Thrift, give filters as filter-language strings".into(),
+            ));
+        }
+        if scan.raw {
+            return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
+        }
+        if scan.time_range.min > 0 && filter.is_some() {
+            return Err(ClientError::Unsupported(
+                "a time range with a lower bound together with a filter is not expressible \
+                 through HBase's Thrift1 API (it filters cells of [0, ts), some of which the \
+                 lower bound would have excluded before the filter saw them)"
+                    .into(),
+            ));
+        }
+        if scan.max_versions > 1 {
+            return Err(ClientError::Unsupported(format!(
+                "VERSIONS => {} in a scan is not expressible through HBase's Thrift1 API (its \
+                 TScan has no maxVersions: a scan returns the newest version of each cell); \
+                 get a row's versions with get, or use an embedded shell (--data DIR)",
+                scan.max_versions
+            )));
+        }
+        let mut s = TScan::default();
+        if !scan.start_row.is_empty() {
+            let mut start = scan.start_row.clone();
+            if !scan.start_inclusive {
+                if scan.reversed {
+                    // Reversed with an exclusive start: the largest row below it comes first.
+                    return Err(ClientError::Unsupported(
+                        "an exclusive start row in a reversed scan".into(),
+                    ));
+                }
+                start.push(0);
+            }
+            s.start_row = Some(start);
+        }
+        if !scan.stop_row.is_empty() {
+            let mut stop = scan.stop_row.clone();
+            if scan.stop_inclusive && !scan.reversed {
+                stop.push(0);
+            }
+            s.stop_row = Some(stop);
+        }
+        s.timestamp = time_bound(&scan.time_range);
+        if !scan.columns.is_empty() {
+            s.columns = Some(columns_of(&scan.columns));
+        }
+        s.caching = Some(scan.caching.min(i32::MAX as usize) as i32);
+        s.filter_string = filter.map(<[u8]>::to_vec);
+        s.batch_size = scan.batch.map(|b| b.min(i32::MAX as usize) as i32);
+        if scan.allow_partial_results && scan.max_result_size.is_some() {
+            // Without partial results a maximum size means whole rows, which is what a
+            // gateway returns; with them, Thrift1 has no field to carry the size.
+            return Err(ClientError::Unsupported(
+                "a maximum result size with partial results (Thrift1 carries only batch)".into(),
+            ));
+        }
+        if scan.reversed {
+            s.reversed = Some(true);
+        }
+        Ok(s)
+    }
+}

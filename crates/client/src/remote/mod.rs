@@ -1,0 +1,207 @@
+//! The Thrift backend: HBase's Thrift1 `Hbase` service over a buffered binary connection.
+//! This file holds the connection and the call of one typed method ([`Remote::call`]); the
+//! methods the client uses are grouped as the IDL groups them: `admin.rs` (tables, regions,
+//! grants, `ferrobaseAdmin`), `writes.rs` (mutations, increments, check-and-put, appends),
+//! `reads.rs` (gets and scanners); `convert.rs` converts between the engine's types and the
+//! IDL's structs (`ferrobase_thrift::hbase`).
+
+mod admin;
+mod convert;
+mod reads;
+mod writes;
+
+pub use reads::RemoteScanner;
+
+use crate::{ClientError, Result};
+use ferrobase_gateway::tls::{ClientWire, TlsClient, Wire};
+use ferrobase_thrift::hbase::{
+    AlreadyExists, Exception, IOError, IllegalArgument, Method, TApplicationException,
+    RESULT_SUCCESS,
+};
+use ferrobase_thrift::{
+    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TValue, ThriftStruct, ThriftValue,
+};
+use std::io::{BufReader, Write};
+use std::net::TcpStream;
+use std::sync::{Mutex, OnceLock};
+
+/// What a reply may take: 256 MiB on the wire, 1 GiB decoded.
+const REPLY_LIMITS: Limits = Limits {
+    max_message: 256 << 20,
+    max_depth: 32,
+    max_decoded: 1 << 30,
+};
+
+/// A connection to a Thrift gateway. Calls are serialised on one socket.
+pub struct Remote {
+    addr: String,
+    /// The socket (plain or TLS) behind its read buffer, and the last sequence id.
+    io: Mutex<(BufReader<ClientWire>, i32)>,
+    /// Messages go as frames (after SASL authentication).
+    framed: bool,
+    /// Whether the gateway answers `ferrobaseAdmin` (a ferrobase gateway), learnt on first need.
+    ferrobase: OnceLock<bool>,
+}
+
+pub(super) fn transport(e: impl std::fmt::Display) -> ClientError {
+    ClientError::Transport(e.to_string())
+}
+
+/// The return value of method `name`, as its declared type.
+pub(super) fn reply<T: ThriftValue>(name: &str, v: Option<TValue>) -> Result<T> {
+    let v = v.ok_or_else(|| transport(format!("the reply to {name} has no result")))?;
+    T::from_value(v).map_err(|e| transport(format!("the reply to {name}: {e}")))
+}
+
+/// The message of a declared exception `e` (its struct) in a result.
+fn exception_message(e: Exception, v: TValue) -> String {
+    let message = match e {
+        Exception::IOError => IOError::from_value(v).map(|e| e.message),
+        Exception::IllegalArgument => IllegalArgument::from_value(v).map(|e| e.message),
+        Exception::AlreadyExists => AlreadyExists::from_value(v).map(|e| e.message),
+    };
+    message.unwrap_or_default()
+}
+
+/// The host part of `host:port` (`[v6]:port` too), the name the server's certificate must carry.
+fn host_of(addr: &str) -> &str {
+    let host = addr.rsplit_once(':').map_or(addr, |(h, _)| h);
+    host.trim_start_matches('[').trim_end_matches(']')
+}
+
+impl Remote {
+    /// Connects to `host:port`.
+    pub fn connect(addr: &str) -> Result<Remote> {
+        Remote::connect_with(addr, None, None)
+    }
+
+    /// Connects to `host:port`, over TLS when `tls` is given (the server's certificate must
+    /// name `host`). The TLS handshake runs before this returns; a server that refuses the
+    /// client's certificate answers after the client's last handshake message, so under TLS 1.3
+    /// the refusal is reported by the first call.
+    /// With `credentials` (user, password), authenticates with SASL PLAIN first (a gateway
+    /// started with `--auth-file`).
+    pub fn connect_with(
+        addr: &str,
+        tls: Option<&TlsClient>,
+        credentials: Option<(&str, &str)>,
+    ) -> Result<Remote> {
+        let s = TcpStream::connect(addr)
+            .map_err(|e| transport(format!("connecting to {addr}: {e}")))?;
+        let _ = s.set_nodelay(true);
+        let wire = match tls {
+            None => Wire::Plain(s),
+            Some(tls) => {
+                let host = host_of(addr);
+                let mut wire = tls.connect(host, s).map_err(transport)?;
+                if let Wire::Tls(t) = &mut wire {
+                    while t.conn.is_handshaking() {
+                        t.conn
+                            .complete_io(&mut t.sock)
+                            .map_err(|e| transport(format!("TLS handshake with {addr}: {e}")))?;
+                    }
+                }
+                wire
+            }
+        };
+        let mut wire = wire;
+        if let Some((user, password)) = credentials {
+            ferrobase_gateway::sasl::connect_plain(&mut wire, user, password)
+                .map_err(|e| transport(format!("authenticating to {addr}: {e}")))?;
+        }
+        Ok(Remote {
+            addr: addr.to_string(),
+            io: Mutex::new((BufReader::new(wire), 0)),
+            framed: credentials.is_some(),
+            ferrobase: OnceLock::new(),
+        })
+    }
+
+    /// The gateway's address.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// Calls the method of `args` and returns its success value (None for void), or its
+    /// exception.
+    pub(super) fn call<A: Method>(&self, args: &A) -> Result<Option<TValue>> {
+        let name = A::METHOD;
+        let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
+        g.1 = g.1.wrapping_add(1);
+        let seq_id = g.1;
+        let mut msg = Vec::new();
+        Binary.write_header(
+            &mut msg,
+            &MessageHeader {
+                name: name.into(),
+                kind: MessageType::Call,
+                seq_id,
+            },
+        );
+        Binary.write_struct(&mut msg, &args.to_struct());
+        if self.framed {
+            let len = (msg.len() as u32).to_be_bytes();
+            msg.splice(0..0, len);
+        }
+        let w = g.0.get_mut();
+        w.write_all(&msg)
+            .and_then(|()| w.flush())
+            .map_err(transport)?;
+        if self.framed {
+            // The frame holds exactly the reply; its length is not needed to parse it.
+            let mut len = [0u8; 4];
+            std::io::Read::read_exact(&mut g.0, &mut len).map_err(transport)?;
+        }
+        let mut b = Budget::new(&mut g.0, &REPLY_LIMITS);
+        let h = Binary.read_header(&mut b).map_err(transport)?;
+        let body = Binary.read_struct(&mut b).map_err(transport)?;
+        if let Some(over) = b.overrun() {
+            return Err(ClientError::Transport(format!(
+                "the reply to {name} is larger than this client decodes ({over})"
+            )));
+        }
+        if h.kind == MessageType::Exception {
+            let msg = TApplicationException::from_struct(body)
+                .map(|e| e.message)
+                .unwrap_or_default();
+            return Err(ClientError::Transport(if msg.is_empty() {
+                "application exception".into()
+            } else {
+                msg
+            }));
+        }
+        let mut success = None;
+        for (id, v) in body.fields {
+            if id == RESULT_SUCCESS {
+                success = Some(v);
+                continue;
+            }
+            for (e, kind) in [
+                (Exception::IOError, "IOError"),
+                (Exception::IllegalArgument, "IllegalArgument"),
+                (Exception::AlreadyExists, "AlreadyExists"),
+            ] {
+                if id == e.id() {
+                    let message = exception_message(e, v);
+                    return Err(ClientError::Remote { kind, message });
+                }
+            }
+        }
+        Ok(success)
+    }
+
+    /// True when the gateway is ferrobase's: it answers `ferrobaseAdmin` (here an unknown op,
+    /// which changes nothing) with a declared exception, where Apache's answers "Invalid method
+    /// name".
+    pub(crate) fn is_ferrobase(&self) -> Result<bool> {
+        if let Some(&known) = self.ferrobase.get() {
+            return Ok(known);
+        }
+        let known = match self.admin_ext("capabilities", "-", b"", &[]) {
+            Err(ClientError::Unsupported(_)) => false,
+            Err(ClientError::Transport(e)) => return Err(ClientError::Transport(e)),
+            _ => true,
+        };
+        Ok(*self.ferrobase.get_or_init(|| known))
+    }
+}

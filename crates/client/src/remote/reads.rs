@@ -1,0 +1,218 @@
+//! The `Hbase` service's read methods: `getRowWithColumns(Ts)`, `getVer(Ts)` and the scanner
+//! calls (`scannerOpenWithScan`, `scannerGetList`, `scannerClose`).
+
+use super::convert::*;
+use super::{reply, Remote};
+use crate::{ClientError, Result, Scanner};
+use ferrobase_engine::{Cell, CellType, Get, RowResult, Scan};
+use ferrobase_thrift::hbase::service::{
+    GetRowWithColumnsArgs, GetRowWithColumnsTsArgs, GetVerArgs, GetVerTsArgs, ScannerCloseArgs,
+    ScannerGetListArgs, ScannerOpenWithScanArgs,
+};
+use ferrobase_thrift::hbase::{TCell, TRowResult};
+use std::sync::Arc;
+
+impl Remote {
+    pub(crate) fn scanner(
+        self: &Arc<Self>,
+        table: &str,
+        scan: &Scan,
+        filter: Option<&[u8]>,
+    ) -> Result<Scanner> {
+        if let Some(name) = filter.and_then(crate::filter_language::extension_in) {
+            if !self.is_ferrobase()? {
+                return Err(ClientError::Unsupported(format!(
+                    "{name} is not in Apache HBase's filter language (its Thrift1 gateway's \
+                     ParseFilter has no {name}); it is a ferrobase extension"
+                )));
+            }
+        }
+        let args = ScannerOpenWithScanArgs {
+            table_name: table.as_bytes().to_vec(),
+            scan: Self::scan_struct(scan, filter)?,
+            attributes: Vec::new(),
+        };
+        let id: i32 = reply("scannerOpenWithScan", self.call(&args)?)?;
+        Ok(Scanner::Remote(Box::new(RemoteScanner {
+            remote: self.clone(),
+            id,
+            limit: scan.limit,
+            min_ts: scan.time_range.min,
+            returned: 0,
+            closed: false,
+        })))
+    }
+
+    pub(crate) fn get(
+        self: &Arc<Self>,
+        table: &str,
+        get: &Get,
+        filter: Option<&[u8]>,
+    ) -> Result<RowResult> {
+        if get.raw {
+            return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
+        }
+        let empty = || RowResult::new(get.row.clone(), Vec::new());
+        let table_name = table.as_bytes().to_vec();
+        if get.max_versions > 1 {
+            if filter.is_some() {
+                return Err(ClientError::Unsupported(
+                    "a filtered multi-version get over Thrift1".into(),
+                ));
+            }
+            // Learn the columns, then read their versions.
+            let newest = self.get(table, &get.clone().max_versions(1), None)?;
+            let ts = time_bound(&get.time_range);
+            let num_versions = get.max_versions as i32;
+            let mut cells = Vec::new();
+            for c in &newest.cells {
+                let table_name = table_name.clone();
+                let row = get.row.clone();
+                let column = column(c.family(), Some(c.qualifier()));
+                let versions: Vec<TCell> = match ts {
+                    Some(timestamp) => reply(
+                        "getVerTs",
+                        self.call(&GetVerTsArgs {
+                            table_name,
+                            row,
+                            column,
+                            timestamp,
+                            num_versions,
+                            attributes: Vec::new(),
+                        })?,
+                    )?,
+                    None => reply(
+                        "getVer",
+                        self.call(&GetVerArgs {
+                            table_name,
+                            row,
+                            column,
+                            num_versions,
+                            attributes: Vec::new(),
+                        })?,
+                    )?,
+                };
+                for v in versions {
+                    cells.push(Cell::new(
+                        get.row.clone(),
+                        c.family_bytes(),
+                        c.qualifier_bytes(),
+                        v.timestamp,
+                        CellType::Put,
+                        ferrobase_engine::Bytes::from(v.value),
+                    ));
+                }
+            }
+            return Ok(
+                keep_from(RowResult::new(get.row.clone(), cells), get.time_range.min)
+                    .unwrap_or_else(empty),
+            );
+        }
+        if filter.is_none() {
+            // One round trip: getRowWithColumns(Ts).
+            let row = get.row.clone();
+            let columns = columns_of(&get.columns);
+            let rows: Vec<TRowResult> = match time_bound(&get.time_range) {
+                Some(timestamp) => reply(
+                    "getRowWithColumnsTs",
+                    self.call(&GetRowWithColumnsTsArgs {
+                        table_name,
+                        row,
+                        columns,
+                        timestamp,
+                        attributes: Vec::new(),
+                    })?,
+                )?,
+                None => reply(
+                    "getRowWithColumns",
+                    self.call(&GetRowWithColumnsArgs {
+                        table_name,
+                        row,
+                        columns,
+                        attributes: Vec::new(),
+                    })?,
+                )?,
+            };
+            return Ok(rows
+                .into_iter()
+                .next()
+                .map(row_result)
+                .and_then(|r| keep_from(r, get.time_range.min))
+                .unwrap_or_else(empty));
+        }
+        let mut stop = get.row.clone();
+        stop.push(0);
+        let mut scan = Scan::new()
+            .with_start_row(get.row.clone())
+            .with_stop_row(stop)
+            .time_range(get.time_range);
+        scan.columns = get.columns.clone();
+        let mut s = self.scanner(table, &scan, filter)?;
+        let mut rows = s.next_batch(1)?;
+        Ok(rows.pop().unwrap_or_else(empty))
+    }
+}
+
+/// A scanner open on the gateway; closed when exhausted or dropped.
+pub struct RemoteScanner {
+    remote: Arc<Remote>,
+    id: i32,
+    limit: Option<usize>,
+    /// The scan's time range's lower bound, applied here (Thrift1 carries only the upper).
+    min_ts: i64,
+    returned: usize,
+    closed: bool,
+}
+
+impl RemoteScanner {
+    pub(crate) fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
+        if self.closed {
+            return Ok(Vec::new());
+        }
+        let want = match self.limit {
+            Some(l) => n.min(l.saturating_sub(self.returned)),
+            None => n,
+        };
+        if want == 0 {
+            self.close();
+            return Ok(Vec::new());
+        }
+        // Rows left empty by the lower time bound are skipped: an empty batch means the end.
+        loop {
+            let args = ScannerGetListArgs {
+                id: self.id,
+                nb_rows: want.min(i32::MAX as usize) as i32,
+            };
+            let rows: Vec<TRowResult> = match self.remote.call(&args)? {
+                None => Vec::new(),
+                some => reply("scannerGetList", some)?,
+            };
+            if rows.is_empty() {
+                self.close();
+                return Ok(Vec::new());
+            }
+            let rows: Vec<RowResult> = rows
+                .into_iter()
+                .map(row_result)
+                .filter_map(|r| keep_from(r, self.min_ts))
+                .collect();
+            if !rows.is_empty() {
+                self.returned += rows.len();
+                return Ok(rows);
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        if !self.closed {
+            self.closed = true;
+            let _ = self.remote.call(&ScannerCloseArgs { id: self.id });
+        }
+    }
+}
+
+impl Drop for RemoteScanner {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

@@ -1,0 +1,180 @@
+//! The `Hbase` service's write methods: `mutateRows(Ts)`, the `deleteAll*` family,
+//! `atomicIncrement`, `checkAndPut` and `append`.
+
+use super::convert::*;
+use super::{reply, Remote};
+use crate::{ClientError, Result};
+use ferrobase_engine::{CellType, Delete, Put, LATEST_TIMESTAMP};
+use ferrobase_thrift::hbase::service::{
+    AppendArgs, AtomicIncrementArgs, CheckAndPutArgs, DeleteAllArgs, DeleteAllRowArgs,
+    DeleteAllRowTsArgs, DeleteAllTsArgs, MutateRowsArgs, MutateRowsTsArgs,
+};
+use ferrobase_thrift::hbase::{BatchMutation, Mutation, TAppend, TCell};
+
+impl Remote {
+    pub(crate) fn put_all(&self, table: &str, puts: Vec<Put>) -> Result<()> {
+        // One mutateRowsTs per distinct timestamp and cell TTL (Thrift1 mutations carry no
+        // timestamp; the TTL is an attribute of the whole call).
+        type Key = (i64, Option<i64>);
+        let mut by_ts: std::collections::BTreeMap<Key, Vec<BatchMutation>> = Default::default();
+        for p in puts {
+            let wal = p.durability != ferrobase_engine::Durability::SkipWal;
+            let mut per_ts: std::collections::BTreeMap<i64, Vec<Mutation>> = Default::default();
+            for c in p.cells {
+                per_ts.entry(c.timestamp).or_default().push(Self::mutation(
+                    column(&c.family, Some(&c.qualifier)),
+                    c.value,
+                    wal,
+                ));
+            }
+            for (ts, mutations) in per_ts {
+                by_ts
+                    .entry((ts, p.ttl_ms))
+                    .or_default()
+                    .push(BatchMutation {
+                        row: p.row.clone(),
+                        mutations,
+                    });
+            }
+        }
+        for ((ts, ttl_ms), row_batches) in by_ts {
+            let table_name = table.as_bytes().to_vec();
+            let attributes = ttl_attributes(ttl_ms);
+            if ts == LATEST_TIMESTAMP {
+                self.call(&MutateRowsArgs {
+                    table_name,
+                    row_batches,
+                    attributes,
+                })?;
+            } else {
+                self.call(&MutateRowsTsArgs {
+                    table_name,
+                    row_batches,
+                    timestamp: ts,
+                    attributes,
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn delete(&self, table: &str, d: Delete) -> Result<()> {
+        let table_name = table.as_bytes().to_vec();
+        if d.cells.is_empty() {
+            if d.timestamp == LATEST_TIMESTAMP {
+                self.call(&DeleteAllRowArgs {
+                    table_name,
+                    row: d.row,
+                    attributes: Vec::new(),
+                })?;
+            } else {
+                self.call(&DeleteAllRowTsArgs {
+                    table_name,
+                    row: d.row,
+                    timestamp: d.timestamp,
+                    attributes: Vec::new(),
+                })?;
+            }
+            return Ok(());
+        }
+        for c in d.cells {
+            let col = match c.cell_type {
+                CellType::DeleteColumn => column(&c.family, Some(&c.qualifier)),
+                CellType::DeleteFamily => column(&c.family, None),
+                other => {
+                    return Err(ClientError::Unsupported(format!(
+                        "{} markers cannot be written through HBase's Thrift1 API (it deletes all versions up to a timestamp)",
+                        other.name()
+                    )))
+                }
+            };
+            if c.timestamp == LATEST_TIMESTAMP {
+                self.call(&DeleteAllArgs {
+                    table_name: table_name.clone(),
+                    row: d.row.clone(),
+                    column: col,
+                    attributes: Vec::new(),
+                })?;
+            } else {
+                self.call(&DeleteAllTsArgs {
+                    table_name: table_name.clone(),
+                    row: d.row.clone(),
+                    column: col,
+                    timestamp: c.timestamp,
+                    attributes: Vec::new(),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn increment(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        amount: i64,
+    ) -> Result<i64> {
+        let args = AtomicIncrementArgs {
+            table_name: table.as_bytes().to_vec(),
+            row: row.to_vec(),
+            column: column(family, Some(qualifier)),
+            value: amount,
+        };
+        reply("atomicIncrement", self.call(&args)?)
+    }
+
+    pub(crate) fn check_and_put(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        put: Put,
+    ) -> Result<bool> {
+        if put.cells.len() != 1 || put.row != row {
+            return Err(ClientError::Unsupported(
+                "HBase's Thrift1 checkAndPut carries exactly one cell of the checked row".into(),
+            ));
+        }
+        let c = &put.cells[0];
+        let args = CheckAndPutArgs {
+            table_name: table.as_bytes().to_vec(),
+            row: row.to_vec(),
+            column: column(family, Some(qualifier)),
+            value: expected.map(<[u8]>::to_vec),
+            mput: Self::mutation(column(&c.family, Some(&c.qualifier)), c.value.clone(), true),
+            attributes: ttl_attributes(put.ttl_ms),
+        };
+        reply("checkAndPut", self.call(&args)?)
+    }
+
+    pub(crate) fn append(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        value: &[u8],
+    ) -> Result<Vec<u8>> {
+        let args = AppendArgs {
+            append: TAppend {
+                table: table.as_bytes().to_vec(),
+                row: row.to_vec(),
+                columns: vec![column(family, Some(qualifier))],
+                values: vec![value.to_vec()],
+            },
+        };
+        let cells: Vec<TCell> = match self.call(&args)? {
+            None => Vec::new(),
+            some => reply("append", some)?,
+        };
+        Ok(cells
+            .into_iter()
+            .next()
+            .map(|c| c.value)
+            .unwrap_or_default())
+    }
+}

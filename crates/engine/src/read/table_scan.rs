@@ -1,0 +1,283 @@
+//! Table scanning: walks a table's regions in key order (or reversed), opening a
+//! [`RegionScanner`] on each when reached (HBase's client-side scanner over regions).
+
+use super::region_scanner::{ReadRequest, RegionScanner, RowRange};
+use crate::api::{RowResult, Scan};
+use crate::engine::Inner;
+use crate::error::{Error, Result};
+use crate::read::PieceBudget;
+use crate::region::{CloseReason, Region};
+use crate::schema::{TableDescriptor, TableName};
+use std::borrow::Cow;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// A scan over a table's regions, opening each region when reached.
+pub(crate) struct TableScan {
+    inner: Arc<Inner>,
+    table: TableName,
+    req: ReadRequest<'static>,
+    range: RowRange,
+    reversed: bool,
+    /// What one result may hold; `None` for whole rows.
+    piece: Option<PieceBudget>,
+    /// The last result was a piece of a row that goes on.
+    in_row: bool,
+    limit: Option<usize>,
+    read_point: u64,
+    current: Option<(Arc<Region>, RegionScanner)>,
+    /// Forward: the next region starts at this row. Reversed: the next region ends here.
+    next_boundary: Option<Vec<u8>>,
+    rows: usize,
+    done: bool,
+}
+
+impl TableScan {
+    pub(crate) fn new(inner: Arc<Inner>, table: TableName, scan: &Scan) -> Result<TableScan> {
+        inner.check_open()?;
+        let entry = inner.enabled_table(&table)?;
+        for f in scan.columns.keys() {
+            if entry.descriptor.family(f).is_none() {
+                return Err(Error::NoSuchColumnFamily {
+                    table: table.to_string(),
+                    family: String::from_utf8_lossy(f).into_owned(),
+                });
+            }
+        }
+        let b = |row: &[u8], inclusive: bool| {
+            if row.is_empty() {
+                Bound::Unbounded
+            } else if inclusive {
+                Bound::Included(row.to_vec())
+            } else {
+                Bound::Excluded(row.to_vec())
+            }
+        };
+        let start = b(&scan.start_row, scan.start_inclusive);
+        let stop = b(&scan.stop_row, scan.stop_inclusive);
+        let range = if scan.reversed {
+            RowRange {
+                lo: stop,
+                hi: start,
+            }
+        } else {
+            RowRange {
+                lo: start,
+                hi: stop,
+            }
+        };
+        check_scan_settings(scan)?;
+        check_reversed_loads_every_family(scan, &entry.descriptor)?;
+        let read_point = inner.mvcc.read_point();
+        inner.register_read_point(read_point);
+        Ok(TableScan {
+            req: ReadRequest {
+                columns: Cow::Owned(scan.columns.clone()),
+                time_range: scan.time_range,
+                max_versions: scan.max_versions,
+                raw: scan.raw,
+                get_row: None,
+                filter: scan.filter.clone().map(Cow::Owned),
+                expected_rows: scan.limit.map(|n| n as u64),
+            },
+            inner,
+            table,
+            range,
+            reversed: scan.reversed,
+            piece: piece_budget(scan),
+            in_row: false,
+            limit: scan.limit,
+            read_point,
+            current: None,
+            next_boundary: None,
+            rows: 0,
+            done: false,
+        })
+    }
+
+    fn open_next_region(&mut self) -> Result<bool> {
+        let entry = self.inner.enabled_table(&self.table)?;
+        let region = if self.reversed {
+            match (&self.next_boundary, &self.range.hi) {
+                (Some(b), _) => entry.region_before(b),
+                (None, Bound::Unbounded) => entry.regions.last().cloned(),
+                (None, Bound::Included(h)) => Some(entry.region_for(h)),
+                (None, Bound::Excluded(h)) => entry.region_before(h),
+            }
+        } else {
+            Some(match (&self.next_boundary, &self.range.lo) {
+                (Some(b), _) => entry.region_for(b),
+                (None, Bound::Unbounded) => entry.regions[0].clone(),
+                (None, Bound::Included(l)) | (None, Bound::Excluded(l)) => entry.region_for(l),
+            })
+        };
+        let Some(region) = region else {
+            return Ok(false);
+        };
+        let mut range = self.range.clone();
+        if let Some(b) = &self.next_boundary {
+            if self.reversed {
+                range.hi = tighter_hi(range.hi, b.clone());
+            } else {
+                range.lo = tighter_lo(range.lo, b.clone());
+            }
+        }
+        let rs = RegionScanner::open(
+            &self.inner,
+            &region,
+            &self.req,
+            range,
+            self.reversed,
+            self.read_point,
+        )?;
+        self.current = Some((region, rs));
+        Ok(true)
+    }
+
+    pub(crate) fn next(&mut self) -> Result<Option<RowResult>> {
+        loop {
+            if self.done || (!self.in_row && self.limit.is_some_and(|l| self.rows >= l)) {
+                self.finish();
+                return Ok(None);
+            }
+            if self.current.is_none() && !self.open_next_region()? {
+                self.finish();
+                return Ok(None);
+            }
+            let (region, rs) = self.current.as_mut().expect("a region is open");
+            // A region closed under the scan by DDL ends it (HBase's region close fails open
+            // scanners); a split parent's snapshot is still read to its end.
+            match region.close_reason() {
+                Some(CloseReason::Dropped) => {
+                    return Err(Error::TableNotFound(self.table.to_string()));
+                }
+                Some(CloseReason::Truncated) => {
+                    return Err(Error::RegionOffline {
+                        table: self.table.to_string(),
+                        region: region.id,
+                        reason: "the table was truncated while the scanner was open".into(),
+                    });
+                }
+                Some(CloseReason::Split) | None => {}
+            }
+            let next = match self.piece {
+                None => rs.next_row()?.map(RowResult::of_cells),
+                Some(budget) => rs
+                    .next_piece(budget)?
+                    .map(|p| RowResult::piece(p.cells, p.more_in_row)),
+            };
+            match next {
+                Some(r) => {
+                    if !self.in_row {
+                        self.rows += 1;
+                    }
+                    self.in_row = r.may_have_more_cells_in_row();
+                    return Ok(Some(r));
+                }
+                None => {
+                    self.in_row = false;
+                    let region = region.clone();
+                    self.current = None;
+                    let boundary = if self.reversed {
+                        &region.start
+                    } else {
+                        &region.end
+                    };
+                    if boundary.is_empty() {
+                        self.done = true;
+                    } else {
+                        let past = if self.reversed {
+                            !self.range.above_lo(boundary)
+                                || matches!(&self.range.lo, Bound::Included(l) if l == boundary)
+                        } else {
+                            !self.range.below_hi(boundary)
+                        };
+                        if past {
+                            self.done = true;
+                        }
+                        self.next_boundary = Some(boundary.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        self.done = true;
+        self.current = None;
+    }
+}
+
+impl Drop for TableScan {
+    fn drop(&mut self) {
+        self.inner.release_read_point(self.read_point);
+    }
+}
+
+/// What one result of `scan` may hold, or `None` for whole rows: `batch` cells, and
+/// `max_result_size` bytes when partial results are allowed.
+fn piece_budget(scan: &Scan) -> Option<PieceBudget> {
+    let bytes = scan.max_result_size.filter(|_| scan.allow_partial_results);
+    if scan.batch.is_none() && bytes.is_none() {
+        return None;
+    }
+    Some(PieceBudget {
+        cells_left: scan.batch.unwrap_or(usize::MAX),
+        bytes_left: bytes.unwrap_or(usize::MAX),
+    })
+}
+
+/// Settings HBase refuses to scan with, whatever the rows: a batch beside a filter that decides
+/// whole rows (`has_filter_row`; the region server's `ProtobufUtil.toScan` sets the batch after
+/// the filter, so `Scan.setBatch` throws `IncompatibleFilterException`).
+fn check_scan_settings(scan: &Scan) -> Result<()> {
+    if let Some(f) = &scan.filter {
+        if scan.batch.is_some() && f.has_filter_row() {
+            return Err(Error::IncompatibleScan(
+                "Cannot set batch on a scan using a filter that returns true for \
+                 filter.hasFilterRow"
+                    .into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// HBase's reversed region scanner cannot load families on demand (`ReversedRegionScannerImpl`
+/// throws `DoNotRetryIOException` when it opens): with a filter, a family of the scan (every
+/// family of the table when the scan names none) that the filter does not need to decide a row
+/// (`is_family_essential` false, e.g. beside a SingleColumnValueFilter whose `filterIfMissing`
+/// is true) would be loaded on demand, so the scan is refused.
+fn check_reversed_loads_every_family(scan: &Scan, table: &TableDescriptor) -> Result<()> {
+    let Some(f) = scan.filter.as_ref().filter(|_| scan.reversed) else {
+        return Ok(());
+    };
+    let on_demand = if scan.columns.is_empty() {
+        table
+            .families
+            .iter()
+            .any(|c| !f.is_family_essential(&c.name))
+    } else {
+        scan.columns.keys().any(|c| !f.is_family_essential(c))
+    };
+    if on_demand {
+        return Err(Error::IncompatibleScan(
+            "Reverse scan with loading CFs on demand is not supported".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn tighter_lo(lo: Bound<Vec<u8>>, b: Vec<u8>) -> Bound<Vec<u8>> {
+    match &lo {
+        Bound::Included(l) | Bound::Excluded(l) if *l >= b => lo,
+        _ => Bound::Included(b),
+    }
+}
+
+fn tighter_hi(hi: Bound<Vec<u8>>, b: Vec<u8>) -> Bound<Vec<u8>> {
+    match &hi {
+        Bound::Included(h) | Bound::Excluded(h) if *h < b => hi,
+        _ => Bound::Excluded(b),
+    }
+}
