@@ -1,12 +1,12 @@
 //! Table administration methods.
 
 use super::convert::{column_descriptor, family_from, region_info};
-use super::names::table_name;
+use super::names::{table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::ColumnDescriptor;
 use crate::thrift::{TType, TValue, ThriftValue};
-use ferrobase_engine::{TableDescriptor, TableName};
+use ferrobase_engine::{Error, TableDescriptor, TableName};
 
 /// What `enableTable`/`disableTable` make of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,7 +101,12 @@ impl Handler {
 
     pub(crate) fn get_table_regions(&self, table: &[u8]) -> CallResult {
         let name = table_name(table)?;
-        let regions = self.engine.admin().regions(&name)?;
+        // HBase's handler lists the table's region locations from hbase:meta, where an
+        // unknown table has none: the answer is an empty list, not an error.
+        let regions = match self.engine.admin().regions(&name) {
+            Err(Error::TableNotFound(_)) => Vec::new(),
+            other => other?,
+        };
         let infos: Vec<_> = regions.iter().map(|r| region_info(&name, r)).collect();
         Ok(Some(infos.to_value()))
     }
@@ -114,8 +119,11 @@ impl Handler {
             desc = desc.with_family(family_from(f)?);
         }
         if desc.families.is_empty() {
-            return Err(ServiceError::IllegalArgument(
-                "a table needs at least one column family".into(),
+            // HBase's master refuses it in its table sanity checks, an IOError.
+            return Err(ServiceError::Io(
+                "org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one \
+                 column family"
+                    .into(),
             ));
         }
         self.engine.admin().create_table(desc)?;
@@ -124,8 +132,13 @@ impl Handler {
 
     pub(crate) fn delete_table(&self, table: &[u8]) -> CallResult {
         let name = table_name(table)?;
-        self.engine.admin().delete_table(&name)?;
-        Ok(None)
+        match self.engine.admin().delete_table(&name) {
+            // HBase's handler checks `tableExists` first and throws a plain IOException.
+            Err(Error::TableNotFound(_)) => Err(ServiceError::Io(format!(
+                "java.io.IOException: table {name} does not exist"
+            ))),
+            other => Ok(other.map(|()| None)?),
+        }
     }
 
     /// `ferrobaseAdmin(1: op, 2: table, 3: key, 4: map<string,string> attributes)`: the
@@ -138,7 +151,8 @@ impl Handler {
     /// and `drop_namespace` (table = the namespace).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
-        let name = table_name(&a.table_name)?;
+        // A table or a namespace, which the engine validates.
+        let name = table_text(&a.table_name)?;
         let key = Some(a.key.clone()).filter(|k| !k.is_empty());
         let admin = self.engine.admin();
         match op {
