@@ -100,8 +100,7 @@ impl ClientError {
             ClientError::Remote { kind, message } => {
                 *kind == "IOError"
                     && (message.contains("NamespaceNotFoundException")
-                        || (message.contains("namespace ")
-                            && message.ends_with(" does not exist")))
+                        || (message.contains("namespace ") && message.ends_with(" does not exist")))
             }
             _ => false,
         }

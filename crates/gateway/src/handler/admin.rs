@@ -1,10 +1,11 @@
 //! Table administration methods.
 
 use super::convert::{column_descriptor, family_from, region_info};
+use super::meta_order::compare_meta_rows;
 use super::names::{table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
-use crate::thrift::hbase::ColumnDescriptor;
+use crate::thrift::hbase::{ColumnDescriptor, TRegionInfo};
 use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::{Error, TableDescriptor, TableName};
 
@@ -213,29 +214,37 @@ impl Handler {
         Ok(None)
     }
 
-    /// `getRegionInfo(row)`: `row` is a meta key `table,row[,...]`; returns the region of
-    /// `table` holding `row`.
+    /// `getRegionInfo(row)`: the region whose `hbase:meta` row is the last at or before `row`
+    /// in meta order (HBase reverse-scans hbase:meta from `row`), over every table; clients
+    /// ask with `table,row,99999999999999` for the region of `table` holding `row`. HBase's
+    /// meta also lists its system tables' regions (`hbase:namespace`), which ferrobase has
+    /// not: a row between tables can find another region there.
     pub(crate) fn get_region_info(&self, raw: &[u8]) -> CallResult {
-        let (table, row) = match raw.iter().position(|&b| b == b',') {
-            Some(i) => {
-                let rest = &raw[i + 1..];
-                let row_end = rest.iter().rposition(|&b| b == b',').unwrap_or(rest.len());
-                (&raw[..i], &rest[..row_end])
+        let admin = self.engine.admin();
+        let mut best: Option<(Vec<u8>, TRegionInfo)> = None;
+        for table in admin.list_tables()? {
+            // HBase names a table of the default namespace without it.
+            let name = table.to_string();
+            for r in admin.regions(&name)? {
+                let info = region_info(&name, &r);
+                if compare_meta_rows(&info.name, raw).is_gt() {
+                    continue;
+                }
+                if best
+                    .as_ref()
+                    .is_none_or(|(b, _)| compare_meta_rows(b, &info.name).is_lt())
+                {
+                    best = Some((info.name.clone(), info));
+                }
             }
-            None => {
-                return Err(ServiceError::Io(
-                    "getRegionInfo expects a meta row key 'table,row,id'".into(),
-                ))
-            }
-        };
-        let name = table_name(table)?;
-        let regions = self.engine.admin().regions(&name)?;
-        let r = regions
-            .iter()
-            .rev()
-            .find(|r| r.start.as_slice() <= row)
-            .ok_or_else(|| ServiceError::Io(format!("no region of {name} holds that row")))?;
-        Ok(Some(region_info(&name, r).to_value()))
+        }
+        match best {
+            Some((_, info)) => Ok(Some(info.to_value())),
+            None => Err(ServiceError::Io(format!(
+                "java.io.IOException: Cannot find row in hbase:meta, row={}",
+                String::from_utf8_lossy(raw)
+            ))),
+        }
     }
 }
 

@@ -5,6 +5,7 @@ mod admin;
 mod authorize;
 mod convert;
 mod grants;
+mod meta_order;
 mod names;
 mod reads;
 mod scanners;

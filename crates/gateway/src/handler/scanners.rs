@@ -21,7 +21,7 @@ struct Entry {
 /// What a scanner id reads from.
 enum Source {
     /// An open scanner.
-    Rows(ResultScanner),
+    Rows(Box<ResultScanner>),
     /// A scan that could not open: every `scannerGet` answers with this error. HBase's client
     /// opens a scanner without asking the region server (`HTable.getScanner`), so an unknown or
     /// disabled table or an unknown family fails at the first `scannerGet`, not at the open.
@@ -133,7 +133,7 @@ impl Handler {
     fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
         let name = table_name(table)?;
         let source = match self.engine.table(&name).and_then(|t| t.scanner(&scan)) {
-            Ok(scanner) => Source::Rows(scanner),
+            Ok(scanner) => Source::Rows(Box::new(scanner)),
             Err(e) if fails_at_first_get(&e) => Source::Failed(e.into()),
             Err(e) => return Err(e.into()),
         };
