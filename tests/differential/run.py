@@ -11,7 +11,10 @@ timestamps, limits, batch sizes, reversed) with filters from a small grammar of 
 language, and flushes and major compactions. An episode ends at its first divergence, which is
 printed with the calls that led to it (shrunk with --shrink) and both answers.
 
-usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE]
+usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE] [--nvb]
+
+With --nvb every family has NEW_VERSION_BEHAVIOR (created through the oracle's admin endpoint
+and ferrobase's ferrobaseAdmin).
 
 Exit status: 0 when the run completed (divergences are reported, and fail the run only with
 --strict), 1 with --strict and a divergence, 2 when a backend crashed or could not be reached.
@@ -182,13 +185,27 @@ class Crash(Exception):
     pass
 
 
+def episode_families(rng, nvb):
+    """The families of an episode: random VERSIONS; with nvb, NEW_VERSION_BEHAVIOR on both
+    (created through the master: dicts of HBase's attribute names)."""
+    families = {"cf": rng.choice([1, 1, 2, 3]), "f2": rng.choice([1, 3, 5])}
+    if nvb:
+        return {f: {"VERSIONS": v, "NEW_VERSION_BEHAVIOR": "true"} for f, v in families.items()}
+    return families
+
+
 def replay(backends, table, families, ops):
     """Runs ops on each backend on a fresh table; returns both transcripts and the first
-    divergence (index into the transcripts, which start with create_table), or None."""
+    divergence (index into the transcripts, which start with create_table), or None.
+    families: {name: VERSIONS} (created through Thrift1), or {name: {ATTRIBUTE: value}}
+    (through each backend's create_table)."""
     sessions = [Session(b, table) for b in backends]
     try:
         for s in sessions:
-            s.create(families)
+            if any(isinstance(v, dict) for v in families.values()):
+                s.create_master(families)
+            else:
+                s.create(families)
         for method, kw in ops:
             start = len(sessions[0].transcript)
             for s in sessions:
@@ -248,6 +265,8 @@ def main():
     ap.add_argument("--brief", action="store_true",
                     help="print only the diverging call and both answers (the calls go to --report)")
     ap.add_argument("--report", help="write the divergences as JSON here")
+    ap.add_argument("--nvb", action="store_true",
+                    help="families with NEW_VERSION_BEHAVIOR => true (HBASE-15968)")
     ap.add_argument("--ferrobase", help="the ferrobase binary (default target/debug/ferrobase)")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
@@ -265,7 +284,7 @@ def main():
     try:
         while done < args.ops:
             rng = random.Random("%d/%d" % (seed, episode))
-            families = {"cf": rng.choice([1, 1, 2, 3]), "f2": rng.choice([1, 3, 5])}
+            families = episode_families(rng, args.nvb)
             n = min(args.episode_ops, args.ops - done)
             ops = [random_op(rng, args.skip_known) for _ in range(n)]
             table = "rand_%d_%d" % (seed % 100000, episode)

@@ -292,6 +292,7 @@ impl Store {
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,
             reversed: req.reversed,
+            new_version_behavior: family.new_version_behavior,
         };
         Some(StoreScanner::new(
             &family.name,

@@ -4,6 +4,7 @@
 mod compaction_matcher;
 mod delete_tracker;
 mod merge_cursor;
+mod new_version_tracker;
 mod query_matcher;
 mod store_scanner;
 mod time_range;
