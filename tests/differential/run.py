@@ -269,6 +269,12 @@ def main():
                     help="families with NEW_VERSION_BEHAVIOR => true (HBASE-15968)")
     ap.add_argument("--ferrobase", help="the ferrobase binary (default target/debug/ferrobase)")
     args = ap.parse_args()
+    if args.nvb:
+        # HBase 2.6.1's NewVersionBehaviorTracker throws a NullPointerException (an IOError,
+        # or a failed compaction) on a row whose empty-qualifier column begins with a put and
+        # then meets a column delete: no empty qualifier in columns written or read (family
+        # deletes still write their markers there). docs/design/hbase-compatibility.md.
+        QUALIFIERS.remove(b"")
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     print("differential: seed %d, %d ops, %d per episode" % (seed, args.ops, args.episode_ops), flush=True)
 
