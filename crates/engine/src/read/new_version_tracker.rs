@@ -337,6 +337,19 @@ mod tests {
     }
 
     #[test]
+    fn a_column_delete_after_an_empty_qualifier_put_is_tracked_where_hbase_fails() {
+        // HBase 2.6.1 throws a NullPointerException here (its column map lacks the end node);
+        // ferrobase answers (docs/design/hbase-compatibility.md, deliberate difference). The
+        // first put is not counted (the row's empty-qualifier cells start no column).
+        let mut t = tracker(1);
+        assert_eq!(t.is_deleted(b"", 10, Put, 3), NvbDeleted::No);
+        t.add(b"", 5, DeleteColumn, 4);
+        assert_eq!(t.is_deleted(b"", 4, Put, 5), NvbDeleted::No);
+        assert_eq!(t.is_deleted(b"", 3, Put, 1), NvbDeleted::ColumnDeleted);
+        t.add(b"", 2, Delete, 6);
+    }
+
+    #[test]
     fn requested_columns_seek_to_the_next_and_end_the_row() {
         let mut t = NewVersionTracker::new(1, 1, 0, i64::MIN, Some(vec![b"b".to_vec()]));
         assert_eq!(t.check_column(b"a"), NvbColumn::SeekTo(b"b".to_vec()));
