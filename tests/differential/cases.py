@@ -470,6 +470,20 @@ def nvb_filters_and_columns_see_what_the_tracker_lets_through(s):
     s.scan(reverse=True, limit=1)
 
 
+def nvb_major_compaction_keeps_the_write_order_of_retained_markers(s):
+    # KEEP_DELETED_CELLS retains the family marker; the put written after it must stay after it
+    # (ferrobase cleared the put's sequence id in the major compaction: run.py --nvb --kdc,
+    # seed 32 episode 2).
+    s.create_master({"cf": {"VERSIONS": 1, "NEW_VERSION_BEHAVIOR": "true"},
+                     "f2": {"VERSIONS": 1, "NEW_VERSION_BEHAVIOR": "true", "KEEP_DELETED_CELLS": "TRUE"}})
+    s.delete(b"r3")
+    s.put(b"r3", {b"f2:a": b"v5", b"cf:a": b"v5"}, timestamp=18)
+    s.flush()
+    s.major_compact()
+    s.row(b"r3")
+    s.scan(reverse=True)
+
+
 CASES = [
     rule1_value_filter_sees_only_versions_within_versions,
     rule1_timestamps_filter_sees_only_versions_within_versions,
@@ -505,6 +519,7 @@ CASES = [
     nvb_a_surplus_version_stays_hidden_from_time_range_reads,
     nvb_a_put_at_the_same_timestamp_replaces_the_value,
     nvb_filters_and_columns_see_what_the_tracker_lets_through,
+    nvb_major_compaction_keeps_the_write_order_of_retained_markers,
 ]
 
 # Known divergences, as the first run against Apache HBase 2.6.1 found them (case name -> reason).

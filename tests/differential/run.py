@@ -11,7 +11,7 @@ timestamps, limits, batch sizes, reversed) with filters from a small grammar of 
 language, and flushes and major compactions. An episode ends at its first divergence, which is
 printed with the calls that led to it (shrunk with --shrink) and both answers.
 
-usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE] [--nvb]
+usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE] [--nvb] [--kdc]
 
 With --nvb every family has NEW_VERSION_BEHAVIOR (created through the oracle's admin endpoint
 and ferrobase's ferrobaseAdmin).
@@ -185,13 +185,20 @@ class Crash(Exception):
     pass
 
 
-def episode_families(rng, nvb):
-    """The families of an episode: random VERSIONS; with nvb, NEW_VERSION_BEHAVIOR on both
-    (created through the master: dicts of HBase's attribute names)."""
+def episode_families(rng, nvb, kdc=False):
+    """The families of an episode: random VERSIONS; with nvb, NEW_VERSION_BEHAVIOR on both, with
+    kdc, KEEP_DELETED_CELLS TRUE on f2 (created through the master: dicts of HBase's attribute
+    names)."""
     families = {"cf": rng.choice([1, 1, 2, 3]), "f2": rng.choice([1, 3, 5])}
-    if nvb:
-        return {f: {"VERSIONS": v, "NEW_VERSION_BEHAVIOR": "true"} for f, v in families.items()}
-    return families
+    if not (nvb or kdc):
+        return families
+    out = {f: {"VERSIONS": v} for f, v in families.items()}
+    for attrs in out.values():
+        if nvb:
+            attrs["NEW_VERSION_BEHAVIOR"] = "true"
+    if kdc:
+        out["f2"]["KEEP_DELETED_CELLS"] = "TRUE"
+    return out
 
 
 def replay(backends, table, families, ops):
@@ -267,6 +274,7 @@ def main():
     ap.add_argument("--report", help="write the divergences as JSON here")
     ap.add_argument("--nvb", action="store_true",
                     help="families with NEW_VERSION_BEHAVIOR => true (HBASE-15968)")
+    ap.add_argument("--kdc", action="store_true", help="family f2 with KEEP_DELETED_CELLS => TRUE")
     ap.add_argument("--ferrobase", help="the ferrobase binary (default target/debug/ferrobase)")
     args = ap.parse_args()
     if args.nvb:
@@ -290,7 +298,7 @@ def main():
     try:
         while done < args.ops:
             rng = random.Random("%d/%d" % (seed, episode))
-            families = episode_families(rng, args.nvb)
+            families = episode_families(rng, args.nvb, args.kdc)
             n = min(args.episode_ops, args.ops - done)
             ops = [random_op(rng, args.skip_known) for _ in range(n)]
             table = "rand_%d_%d" % (seed % 100000, episode)
