@@ -6,7 +6,8 @@
 - ``HBase``: the running oracle (``scripts/hbase-oracle.sh start``); flush and major compaction
   through its admin endpoint (``tests/hbase-oracle``, synchronous, store files only).
 
-Both offer ``connect()``, ``flush(table)``, ``major_compact(table)`` and ``name``.
+Both offer ``connect()``, ``flush(table)``, ``major_compact(table)``, ``create_table(conn, table,
+families, splits)`` (family attributes Thrift1 cannot set, split keys) and ``name``.
 """
 
 import os
@@ -15,6 +16,7 @@ import signal
 import subprocess
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import happybase
@@ -65,6 +67,21 @@ class Ferrobase:
     def major_compact(self, conn, table):
         conn.compact_table(table, major=True)
 
+    def create_table(self, conn, table, families, splits=()):
+        """Creates ``table`` with HBase's family defaults plus ``families`` ({name: {KEY: value}}
+        in HBase's attribute spelling) and split keys: through Thrift1 and the gateway's
+        ``ferrobaseAdmin`` (put_family, delete_family, split), as Thrift1 alone cannot."""
+        client = TClient(_admin_idl.FerrobaseAdmin, TBinaryProtocol(conn.transport))
+        placeholder = "zz_placeholder_family"
+        conn.create_table(table, {placeholder: {}})
+        for name, attrs in families.items():
+            spec = {b"NAME": name.encode()}
+            spec.update({k.encode(): str(v).encode() for k, v in attrs.items()})
+            client.ferrobaseAdmin(b"put_family", table.encode(), b"", spec)
+        client.ferrobaseAdmin(b"delete_family", table.encode(), placeholder.encode(), {})
+        for key in splits:
+            client.ferrobaseAdmin(b"split", table.encode(), key, {})
+
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
         try:
@@ -99,6 +116,18 @@ class HBase:
 
     def major_compact(self, conn, table):
         self._admin("major_compact", table)
+
+    def create_table(self, conn, table, families, splits=()):
+        """Creates ``table`` through the master (the admin endpoint's ``/create``): families
+        {name: {KEY: value}} in HBase's attribute spelling on HBase's defaults, split keys."""
+        attrs = ";".join("%s.%s=%s" % (f, k, v) for f, a in families.items() for k, v in a.items())
+        url = "http://127.0.0.1:%d/create?%s" % (self.admin_port, urllib.parse.urlencode({
+            "table": table, "families": ",".join(families), "splits": ",".join(k.hex() for k in splits),
+            "attrs": attrs}))
+        try:
+            urllib.request.urlopen(urllib.request.Request(url, method="POST"), timeout=300).read()
+        except urllib.error.HTTPError as e:
+            raise RuntimeError("oracle admin create %s: %s" % (table, e.read().decode().strip()))
 
     def stop(self):
         return 0

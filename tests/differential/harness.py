@@ -80,6 +80,15 @@ class Session:
         self.table = self.conn.table(self.name)
         self.transcript.append(("create_table(%r, %r)" % (self.name, spec), None))
 
+    def create_master(self, families, splits=()):
+        """Creates the table afresh through each backend's ``create_table`` (family attributes
+        in HBase's spelling, such as NEW_VERSION_BEHAVIOR, which Thrift1 cannot set)."""
+        if self.name.encode() in self.conn.tables():
+            self.conn.delete_table(self.name, disable=True)
+        self.backend.create_table(self.conn, self.name, families, splits)
+        self.table = self.conn.table(self.name)
+        self.transcript.append(("create_table(%r, %r, splits=%r)" % (self.name, families, list(splits)), None))
+
     def drop(self):
         try:
             self.conn.delete_table(self.name, disable=True)

@@ -85,7 +85,7 @@ impl ClientError {
             ClientError::Remote { kind, message } => {
                 *kind == "IOError"
                     && (message.contains("TableNotFoundException")
-                        || (message.starts_with("table ") && message.ends_with(" does not exist")))
+                        || (message.contains("table ") && message.ends_with(" does not exist")))
             }
             _ => false,
         }
@@ -100,8 +100,7 @@ impl ClientError {
             ClientError::Remote { kind, message } => {
                 *kind == "IOError"
                     && (message.contains("NamespaceNotFoundException")
-                        || (message.starts_with("namespace ")
-                            && message.ends_with(" does not exist")))
+                        || (message.contains("namespace ") && message.ends_with(" does not exist")))
             }
             _ => false,
         }

@@ -121,6 +121,11 @@ impl Memstore {
         self.size.load(Ordering::Acquire)
     }
 
+    /// True once a delete marker was inserted.
+    pub fn has_deletes(&self) -> bool {
+        self.deletes.load(Ordering::Acquire) > 0
+    }
+
     /// Number of cells.
     pub fn len(&self) -> usize {
         self.map.len()

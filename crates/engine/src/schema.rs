@@ -234,6 +234,11 @@ pub struct ColumnFamilyDescriptor {
     pub compression: Compression,
     /// Key encoding inside data blocks (default NONE).
     pub data_block_encoding: DataBlockEncoding,
+    /// HBase's NEW_VERSION_BEHAVIOR (HBASE-15968, default false): a delete masks only the puts
+    /// written before it, and versions are counted against deletes, so a deleted version never
+    /// uncovers an older surplus one. The read and compaction rules:
+    /// docs/design/hbase-compatibility.md.
+    pub new_version_behavior: bool,
 }
 
 impl ColumnFamilyDescriptor {
@@ -251,6 +256,7 @@ impl ColumnFamilyDescriptor {
             bloom_filter: BloomType::Row,
             compression: Compression::None,
             data_block_encoding: DataBlockEncoding::None,
+            new_version_behavior: false,
         }
     }
 
@@ -297,7 +303,7 @@ impl ColumnFamilyDescriptor {
 
     /// Serialises as `(ATTRIBUTE, value)` text pairs; the encoding the manifest stores.
     pub fn to_attributes(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut attrs = vec![
             ("VERSIONS", self.max_versions.to_string()),
             ("MIN_VERSIONS", self.min_versions.to_string()),
             ("TTL", self.ttl_seconds.to_string()),
@@ -311,7 +317,13 @@ impl ColumnFamilyDescriptor {
                 "DATA_BLOCK_ENCODING",
                 self.data_block_encoding.name().into(),
             ),
-        ]
+        ];
+        // Stored and shown only when set, as HBase's describe shows it, so a manifest without
+        // it still reads on builds that predate it.
+        if self.new_version_behavior {
+            attrs.push(("NEW_VERSION_BEHAVIOR", "true".into()));
+        }
+        attrs
     }
 
     /// Sets one attribute from its HBase shell spelling (`VERSIONS`, `TTL`, `BLOOMFILTER`, ...).
@@ -346,6 +358,7 @@ impl ColumnFamilyDescriptor {
             "BLOOMFILTER" => self.bloom_filter = BloomType::parse(value)?,
             "COMPRESSION" => self.compression = Compression::parse(value)?,
             "DATA_BLOCK_ENCODING" => self.data_block_encoding = DataBlockEncoding::parse(value)?,
+            "NEW_VERSION_BEHAVIOR" => self.new_version_behavior = parse_bool(value)?,
             other => {
                 return Err(Error::IllegalArgument(format!(
                     "unknown column family attribute {other}"

@@ -220,8 +220,12 @@ impl Store {
             if m.is_empty() {
                 continue;
             }
+            // As HBase's `SegmentScanner.shouldUseScanner`: a memstore whose cells all lie
+            // after the read's time range is not read unless it holds delete markers (which
+            // reach back). With NEW_VERSION_BEHAVIOR this matters: its puts would count as
+            // versions.
             let (lo, hi) = m.ts_range();
-            if ts_excluded(lo, hi, true) {
+            if ts_excluded(lo, hi, m.has_deletes()) {
                 continue;
             }
             sources.push(Source::Mem(MemstoreScanner::new(m.clone())));
@@ -293,6 +297,7 @@ impl Store {
             raw: req.raw,
             keep_deleted_cells: family.keep_deleted_cells,
             reversed: req.reversed,
+            new_version_behavior: family.new_version_behavior,
         };
         Some(StoreScanner::new(
             &family.name,

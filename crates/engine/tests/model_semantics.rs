@@ -90,15 +90,15 @@ fn outs(r: &RowResult) -> Vec<Out> {
         .collect()
 }
 
-fn random_read(rng: &mut Rng) -> MRead {
+fn random_read(rng: &mut Rng, setup: &Setup) -> MRead {
     let columns = match rng.below(4) {
         0 | 1 => vec![],
-        2 => vec![(rng.pick(FAMS).as_bytes().to_vec(), vec![])],
+        2 => vec![(rng.pick(setup.fams).as_bytes().to_vec(), vec![])],
         _ => {
-            let f = rng.pick(FAMS).as_bytes().to_vec();
+            let f = rng.pick(setup.fams).as_bytes().to_vec();
             let mut qs = vec![
-                rng.pick(QUALS).as_bytes().to_vec(),
-                rng.pick(QUALS).as_bytes().to_vec(),
+                rng.pick(setup.quals).as_bytes().to_vec(),
+                rng.pick(setup.quals).as_bytes().to_vec(),
             ];
             qs.sort();
             qs.dedup();
@@ -107,6 +107,10 @@ fn random_read(rng: &mut Rng) -> MRead {
     };
     let (min_ts, max_ts) = match rng.below(3) {
         0 => (0, i64::MAX),
+        // NEW_VERSION_BEHAVIOR counts the puts a read meets, and a read skips a memstore or
+        // file whose cells all lie after its time range (HBase's `shouldUseScanner`), which
+        // the model, knowing no files, cannot follow: those reads are bounded below only.
+        _ if setup.nvb => (rng.below(22) as i64, i64::MAX),
         _ => {
             let a = rng.below(22) as i64;
             let b = a + rng.below(12) as i64;
@@ -132,9 +136,57 @@ fn apply_read_options(read: &MRead) -> (ColumnSelection, TimeRange) {
 
 use ferrobase_engine::ColumnSelection;
 
+/// What a run writes and reads: its families and qualifiers, and its schema.
+struct Setup {
+    fams: &'static [&'static str],
+    quals: &'static [&'static str],
+    /// Families with NEW_VERSION_BEHAVIOR: reads bounded below only (see `random_read`).
+    nvb: bool,
+    schema: fn() -> (TableDescriptor, Vec<MFamily>),
+}
+
+const PLAIN: Setup = Setup {
+    fams: FAMS,
+    quals: QUALS,
+    nvb: false,
+    schema,
+};
+
+/// NEW_VERSION_BEHAVIOR families beside a plain one. No empty qualifier is written: HBase's
+/// tracker lets a row's first empty-qualifier puts escape family deletes and fails on a
+/// column delete after them (docs/design/hbase-compatibility.md); family markers still go
+/// there.
+const NEW_VERSION_BEHAVIOR: Setup = Setup {
+    fams: &["n1", "n3", "p"],
+    quals: &["q1", "q2", "q3"],
+    nvb: true,
+    schema: nvb_schema,
+};
+
+fn nvb_schema() -> (TableDescriptor, Vec<MFamily>) {
+    let mut desc = TableDescriptor::new(TableName::parse("m").unwrap());
+    let mut fams = Vec::new();
+    for (name, versions, nvb) in [("n1", 1, true), ("n3", 3, true), ("p", 2, false)] {
+        let mut f = ColumnFamilyDescriptor::new(name);
+        f.max_versions = versions;
+        f.new_version_behavior = nvb;
+        f.block_size = 1024;
+        desc = desc.with_family(f);
+        fams.push(MFamily {
+            new_version_behavior: nvb,
+            ..MFamily::new(name, versions as usize, false)
+        });
+    }
+    (desc, fams)
+}
+
 fn run(seed: u64, ops: usize) {
+    run_with(seed, ops, &PLAIN);
+}
+
+fn run_with(seed: u64, ops: usize, setup: &Setup) {
     let dir = tempfile::tempdir().unwrap();
-    let (desc, fams) = schema();
+    let (desc, fams) = (setup.schema)();
     let clock = ManualClock::new(EPOCH);
     let mut engine = Engine::open(dir.path(), options(&clock)).unwrap();
     engine.admin().create_table(desc).unwrap();
@@ -151,8 +203,8 @@ fn run(seed: u64, ops: usize) {
         let t = engine.table("m").unwrap();
         let ctx = format!("seed {seed} step {step}");
         let row = rng.pick(ROWS).as_bytes().to_vec();
-        let fam = rng.pick(FAMS).as_bytes().to_vec();
-        let q = rng.pick(QUALS).as_bytes().to_vec();
+        let fam = rng.pick(setup.fams).as_bytes().to_vec();
+        let q = rng.pick(setup.quals).as_bytes().to_vec();
         let ts = 1 + rng.below(20) as i64;
         match rng.below(100) {
             0..=39 => {
@@ -168,14 +220,17 @@ fn run(seed: u64, ops: usize) {
                     value,
                 )];
                 if rng.below(3) == 0 {
-                    let f2 = rng.pick(FAMS).as_bytes().to_vec();
-                    let q2 = rng.pick(QUALS).as_bytes().to_vec();
+                    let f2 = rng.pick(setup.fams).as_bytes().to_vec();
+                    let q2 = rng.pick(setup.quals).as_bytes().to_vec();
                     let v2 = format!("w{step}").into_bytes();
                     p = p.add_column_ts(f2.clone(), q2.clone(), ts + 1, v2.clone());
                     cells.push((row.clone(), f2, q2, ts + 1, CellType::Put, v2));
                 }
                 // ts + ttl falls between 986 and 1035: around the clock's EPOCH..EPOCH+24.
-                let ttl_ms = (rng.below(3) == 0).then(|| 985 + rng.below(30) as i64);
+                // Not yet in NEW_VERSION_BEHAVIOR runs: how HBase's tracker meets a cell TTL
+                // (which cells an expired put still masks or counts against) is unsettled
+                // between the engine and this model, and waits for the oracle's answer.
+                let ttl_ms = (rng.below(3) == 0 && !setup.nvb).then(|| 985 + rng.below(30) as i64);
                 p.ttl_ms = ttl_ms;
                 t.put(p).unwrap();
                 model.apply_with_ttl(cells, ttl_ms);
@@ -205,7 +260,9 @@ fn run(seed: u64, ops: usize) {
                     _ => {
                         t.delete(Delete::with_timestamp(row.clone(), ts)).unwrap();
                         model.apply(
-                            FAMS.iter()
+                            setup
+                                .fams
+                                .iter()
                                 .map(|f| {
                                     (
                                         row.clone(),
@@ -225,7 +282,7 @@ fn run(seed: u64, ops: usize) {
                 model.apply(vec![(row.clone(), fam.clone(), q, ts, kind, vec![])]);
             }
             52..=71 => {
-                let read = random_read(&mut rng);
+                let read = random_read(&mut rng, setup);
                 let (cols, tr) = apply_read_options(&read);
                 let mut g = Get::new(row.clone())
                     .time_range(tr)
@@ -242,7 +299,7 @@ fn run(seed: u64, ops: usize) {
                 );
             }
             72..=89 => {
-                let read = random_read(&mut rng);
+                let read = random_read(&mut rng, setup);
                 let (cols, tr) = apply_read_options(&read);
                 let reversed = rng.below(3) == 0;
                 let mut a = rng.pick(ROWS).as_bytes().to_vec();
@@ -333,5 +390,12 @@ fn run(seed: u64, ops: usize) {
 fn random_operations_match_the_reference_model() {
     for seed in 1..=24 {
         run(seed, 400);
+    }
+}
+
+#[test]
+fn new_version_behavior_families_match_the_reference_model() {
+    for seed in 1..=8 {
+        run_with(seed, 400, &NEW_VERSION_BEHAVIOR);
     }
 }

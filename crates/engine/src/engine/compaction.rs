@@ -117,7 +117,13 @@ impl Inner {
                     Err(e) => return Some(Err(e)),
                 };
                 if matcher.keep(&kv) {
-                    if all_files && clears_seq(&kv, smallest_read_point) {
+                    // With NEW_VERSION_BEHAVIOR a put's id orders it against the delete
+                    // markers KEEP_DELETED_CELLS retains (HBase keeps ids for
+                    // `hbase.hstore.compaction.keep.seqId.period`, 5 days): kept.
+                    if all_files
+                        && !family_desc.new_version_behavior
+                        && clears_seq(&kv, smallest_read_point)
+                    {
                         kv.key.seq = 0;
                     }
                     return Some(Ok(kv));

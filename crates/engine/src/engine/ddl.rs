@@ -117,7 +117,7 @@ impl Inner {
         let entry = self.table_entry(name)?;
         if entry.enabled == enabled {
             return Err(if enabled {
-                Error::IllegalArgument(format!("table {name} is already enabled"))
+                Error::TableNotDisabled(name.to_string())
             } else {
                 Error::TableDisabled(name.to_string())
             });

@@ -11,8 +11,15 @@
 //! - a put past its own TTL (`Put::ttl`) is dropped by flushes and every compaction, minor ones
 //!   too, without counting as a version (HBase's `ScanQueryMatcher.preCheck` in its compaction
 //!   matchers).
+//!
+//! With NEW_VERSION_BEHAVIOR, flushes and minor compactions keep every cell (HBase's
+//! `IncludeAllCompactionQueryMatcher`), and a major compaction asks the
+//! [`NewVersionTracker`] (HBase's `MajorCompactionScanQueryMatcher` with it): puts it finds
+//! deleted or masked go, then versions are counted to VERSIONS (retained delete markers
+//! count too, as in HBase), and a column's version limit drops its older cells unread.
 
 use super::delete_tracker::DeleteTracker;
+use super::new_version_tracker::{NewVersionTracker, NvbDeleted, NvbVersions};
 use crate::cell::{cell_ttl_expired, KeyValue};
 use crate::schema::{ColumnFamilyDescriptor, KeepDeletedCells};
 
@@ -31,6 +38,13 @@ pub struct CompactionMatcher {
     column: Option<bytes::Bytes>,
     versions: u32,
     last_ts: Option<i64>,
+    /// NEW_VERSION_BEHAVIOR's tracker (major compactions of such a family).
+    nvb: Option<NewVersionTracker>,
+    /// NEW_VERSION_BEHAVIOR: the rest of the current column is dropped unread (HBase seeks
+    /// past it; from the empty qualifier a seek is a step to the next cell, so never there).
+    skip_column: bool,
+    /// NEW_VERSION_BEHAVIOR and not major: every cell is kept.
+    keep_all: bool,
 }
 
 impl CompactionMatcher {
@@ -41,12 +55,25 @@ impl CompactionMatcher {
         major: bool,
         smallest_read_point: u64,
     ) -> Self {
+        let oldest_unexpired_ts = family
+            .ttl_ms()
+            .map_or(i64::MIN, |t| now_ms.saturating_sub(t));
+        let nvb = (family.new_version_behavior && major).then(|| {
+            NewVersionTracker::new(
+                family.max_versions,
+                family.max_versions,
+                family.min_versions,
+                oldest_unexpired_ts,
+                None,
+            )
+        });
         CompactionMatcher {
+            nvb,
+            skip_column: false,
+            keep_all: family.new_version_behavior && !major,
             max_versions: family.max_versions,
             min_versions: family.min_versions,
-            oldest_unexpired_ts: family
-                .ttl_ms()
-                .map_or(i64::MIN, |t| now_ms.saturating_sub(t)),
+            oldest_unexpired_ts,
             now_ms,
             keep_deleted: family.keep_deleted_cells,
             major,
@@ -66,19 +93,31 @@ impl CompactionMatcher {
             self.row = Some(k.row.clone());
             self.deletes.reset_row();
             self.column = None;
+            if let Some(t) = &mut self.nvb {
+                t.reset();
+            }
         }
         if self.column.as_deref() != Some(&k.qualifier[..]) {
             self.column = Some(k.qualifier.clone());
             self.deletes.reset_column();
             self.versions = 0;
             self.last_ts = None;
+            self.skip_column = false;
         }
-        if k.seq > self.smallest_read_point {
+        if self.keep_all {
             return true;
         }
         let ts = k.timestamp;
+        // HBase's `preCheck` comes first in its compaction matchers: an expired cell goes even
+        // when a scanner's read point is older than it (no reader can see it either).
         if cell_ttl_expired(ts, kv.ttl_ms, self.now_ms) {
             return false;
+        }
+        if self.nvb.is_some() {
+            return self.keep_new_version_behavior(kv);
+        }
+        if k.seq > self.smallest_read_point {
+            return true;
         }
         let expired = ts < self.oldest_unexpired_ts;
         let retain_deleted = match self.keep_deleted {
@@ -107,5 +146,51 @@ impl CompactionMatcher {
             return false;
         }
         !(self.versions > self.min_versions && expired)
+    }
+
+    /// A major compaction's verdict on `kv` in a NEW_VERSION_BEHAVIOR family.
+    fn keep_new_version_behavior(&mut self, kv: &KeyValue) -> bool {
+        let k = &kv.key;
+        if self.skip_column {
+            return false;
+        }
+        let Some(tracker) = self.nvb.as_mut() else {
+            return true;
+        };
+        let ts = k.timestamp;
+        let expired = ts < self.oldest_unexpired_ts;
+        let newer_than_readers = k.seq > self.smallest_read_point;
+        let code = if k.cell_type.is_delete() {
+            if newer_than_readers {
+                return true;
+            }
+            let retain = match self.keep_deleted {
+                KeepDeletedCells::False => false,
+                KeepDeletedCells::True => true,
+                KeepDeletedCells::Ttl => !expired,
+            };
+            if !retain {
+                tracker.add(&k.qualifier, ts, k.cell_type, k.seq);
+                return false;
+            }
+            tracker.check_versions(ts, false)
+        } else {
+            if tracker.is_deleted(&k.qualifier, ts, k.cell_type, k.seq) != NvbDeleted::No {
+                return false;
+            }
+            tracker.check_versions(ts, newer_than_readers)
+        };
+        let seek = !k.qualifier.is_empty();
+        match code {
+            NvbVersions::Include => true,
+            NvbVersions::IncludeAndSeekNextCol => {
+                self.skip_column = seek;
+                true
+            }
+            NvbVersions::SeekNextCol => {
+                self.skip_column = seek;
+                false
+            }
+        }
     }
 }

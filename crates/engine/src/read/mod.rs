@@ -5,6 +5,7 @@
 mod compaction_matcher;
 mod delete_tracker;
 mod merge_cursor;
+mod new_version_tracker;
 mod query_matcher;
 mod region_scanner;
 mod store_scanner;

@@ -30,6 +30,7 @@
 //! past the family's marker leaves the columns after it unmasked, as HBase answers.
 
 use super::delete_tracker::{DeleteTracker, Masked};
+use super::new_version_tracker::{NewVersionTracker, NvbColumn, NvbDeleted, NvbVersions};
 use super::TimeRange;
 use crate::cell::{cell_ttl_expired, cmp_bytes, same_bytes, CellKey, KeyValueRef};
 use crate::filter::{CellRef, Filter, ReturnCode};
@@ -83,6 +84,9 @@ pub struct MatchSpec {
     /// A reversed scan: a filter's seek hint, always to a later column, is not followed (HBase's
     /// `StoreScanner` follows a hint only in the scan's direction) and the cell is skipped.
     pub reversed: bool,
+    /// The family's NEW_VERSION_BEHAVIOR: deletes mask only earlier writes and versions are
+    /// counted against deletes ([`NewVersionTracker`]); raw reads ignore it.
+    pub new_version_behavior: bool,
 }
 
 /// Matcher state for one store and one row at a time.
@@ -106,12 +110,24 @@ pub struct QueryMatcher {
     /// has moved past it), so its later cells, met one by one in the empty-qualifier column,
     /// are dropped at the column check without reaching the versions or the filter.
     column_done: bool,
+    /// With NEW_VERSION_BEHAVIOR (not raw): the delete, column and version tracking.
+    nvb: Option<NewVersionTracker>,
 }
 
 impl QueryMatcher {
     /// A matcher for `spec`.
     pub fn new(spec: MatchSpec) -> Self {
+        let nvb = (spec.new_version_behavior && !spec.raw).then(|| {
+            NewVersionTracker::new(
+                spec.versions_before_filter,
+                spec.max_versions,
+                spec.min_versions,
+                spec.oldest_unexpired_ts,
+                spec.columns.clone(),
+            )
+        });
         QueryMatcher {
+            nvb,
             spec,
             row: Vec::new(),
             deletes: DeleteTracker::default(),
@@ -136,6 +152,9 @@ impl QueryMatcher {
         self.row.extend_from_slice(row);
         self.deletes.reset_row();
         self.in_column = false;
+        if let Some(t) = &mut self.nvb {
+            t.reset();
+        }
     }
 
     fn start_column(&mut self, q: &[u8]) {
@@ -176,7 +195,7 @@ impl QueryMatcher {
             MatchCode::SeekTo(_) => !self.hinted,
             _ => false,
         };
-        if column_seek && self.spec.columns.is_some() {
+        if column_seek && self.spec.columns.is_some() && self.nvb.is_none() {
             self.column_done = true;
         }
         match code {
@@ -203,11 +222,16 @@ impl QueryMatcher {
         let ts = k.timestamp;
         let expired = ts < self.spec.oldest_unexpired_ts;
         // 1. TTL early-out.
-        if expired && self.spec.min_versions == 0 {
+        if expired && self.spec.min_versions == 0 && self.nvb.is_none() {
             return MatchCode::SeekNextCol;
         }
+        // A cell past its own TTL is skipped before any tracker sees it (HBase's `preCheck`),
+        // with NEW_VERSION_BEHAVIOR too.
         if cell_ttl_expired(ts, k.ttl_ms, self.spec.now_ms) {
             return MatchCode::Skip;
+        }
+        if self.nvb.is_some() {
+            return self.classify_new_version_behavior(k, family, filter);
         }
         let tr = self.spec.time_range;
         if k.cell_type.is_delete() && !self.spec.raw {
@@ -288,6 +312,73 @@ impl QueryMatcher {
         let Some(f) = filter else {
             return code;
         };
+        self.filter_stage(k, family, f, code)
+    }
+
+    /// Steps 2–8 for a family with NEW_VERSION_BEHAVIOR (HBase's `NormalUserScanQueryMatcher`
+    /// with a `NewVersionBehaviorTracker` as delete and column tracker): no TTL early-out, every
+    /// put goes through the tracker (which counts it), a deleted put is skipped (not sought
+    /// past: an older put may have been written later), then the time range, the requested
+    /// columns and the version count, then the filter.
+    fn classify_new_version_behavior(
+        &mut self,
+        k: &KeyValueRef<'_>,
+        family: &[u8],
+        filter: Option<&mut dyn Filter>,
+    ) -> MatchCode {
+        let Some(tracker) = self.nvb.as_mut() else {
+            return MatchCode::Skip;
+        };
+        let ts = k.timestamp;
+        let tr = self.spec.time_range;
+        if k.cell_type.is_delete() {
+            let track = if self.spec.keep_deleted_cells != KeepDeletedCells::False {
+                tr.contains(ts)
+            } else {
+                ts >= tr.min
+            };
+            if track {
+                tracker.add(k.qualifier, ts, k.cell_type, k.seq);
+            }
+            return MatchCode::Skip;
+        }
+        if tracker.is_deleted(k.qualifier, ts, k.cell_type, k.seq) != NvbDeleted::No {
+            return MatchCode::Skip;
+        }
+        if ts >= tr.max {
+            return MatchCode::Skip;
+        }
+        if ts < tr.min {
+            return MatchCode::SeekNextCol;
+        }
+        match tracker.check_column(k.qualifier) {
+            NvbColumn::Include => {}
+            NvbColumn::SeekTo(next) => {
+                return MatchCode::SeekTo(Box::new(CellKey::first_on_column(k.row, &next)))
+            }
+            NvbColumn::SeekNextRow => return MatchCode::SeekNextRow,
+        }
+        let code = match tracker.check_versions(ts, false) {
+            NvbVersions::SeekNextCol => return MatchCode::SeekNextCol,
+            NvbVersions::IncludeAndSeekNextCol => MatchCode::IncludeAndSeekNextCol,
+            NvbVersions::Include => MatchCode::Include,
+        };
+        match filter {
+            Some(f) => self.filter_stage(k, family, f, code),
+            None => code,
+        }
+    }
+
+    /// Steps 7 and 8: the filter's answer about a counted version, merged with `code`, the
+    /// version check's.
+    fn filter_stage(
+        &mut self,
+        k: &KeyValueRef<'_>,
+        family: &[u8],
+        f: &mut dyn Filter,
+        code: MatchCode,
+    ) -> MatchCode {
+        let ts = k.timestamp;
         // 7. The filter stage, merged with the version check as HBase's
         // `UserScanQueryMatcher.mergeFilterResponse` does.
         let cell = CellRef {

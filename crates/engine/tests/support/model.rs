@@ -47,6 +47,8 @@ pub struct MFamily {
     pub min_versions: usize,
     /// Time to live in milliseconds; `None`: forever.
     pub ttl_ms: Option<i64>,
+    /// NEW_VERSION_BEHAVIOR: see [`Model::nvb_hidden`].
+    pub new_version_behavior: bool,
 }
 
 impl MFamily {
@@ -58,6 +60,7 @@ impl MFamily {
             keep_deleted,
             min_versions: 0,
             ttl_ms: None,
+            new_version_behavior: false,
         }
     }
 }
@@ -147,6 +150,98 @@ impl Model {
         }
     }
 
+    /// NEW_VERSION_BEHAVIOR (HBASE-15968), stated declaratively: put `p` of a column (whose
+    /// puts are `puts`, key order) is hidden when a marker among `markers` (of its row and
+    /// family) written after it masks it; when a later write at its timestamp overwrote it;
+    /// or when, at some moment since it was written — just before each later marker, or now —
+    /// `versions` puts sorting before it were visible (written before that moment and not
+    /// deleted by a marker written before it).
+    fn nvb_hidden(p: &MCell, puts: &[&MCell], markers: &[&MCell], versions: usize) -> bool {
+        let masks = |m: &MCell, q: &MCell| m.seq > q.seq && Self::masks(m, q);
+        if markers.iter().any(|m| masks(m, p)) {
+            return true;
+        }
+        if puts.iter().any(|q| q.ts == p.ts && q.seq > p.seq) {
+            return true;
+        }
+        let moments = markers
+            .iter()
+            .filter(|m| m.seq > p.seq && Self::masks_column(m, &p.qualifier))
+            .map(|m| m.seq)
+            .chain(std::iter::once(u64::MAX));
+        for t in moments {
+            let visible_before = puts
+                .iter()
+                .filter(|q| q.ts > p.ts && q.seq < t)
+                .filter(|q| !markers.iter().any(|m| m.seq < t && masks(m, q)))
+                .filter(|q| {
+                    !puts
+                        .iter()
+                        .any(|o| o.ts == q.ts && o.seq > q.seq && o.seq < t)
+                })
+                .count();
+            if visible_before >= versions {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// True when marker `m` is one of column `qualifier`'s (a family marker, or its own).
+    fn masks_column(m: &MCell, qualifier: &[u8]) -> bool {
+        match m.kind {
+            CellType::DeleteFamily | CellType::DeleteFamilyVersion => true,
+            CellType::DeleteColumn | CellType::Delete => m.qualifier == qualifier,
+            _ => false,
+        }
+    }
+
+    /// What a compaction keeps of one row's cells of a NEW_VERSION_BEHAVIOR family (not keeping
+    /// deleted cells): a flush or minor compaction (`keep_markers`) everything; a major one
+    /// drops the markers and the puts [`Model::nvb_hidden`] hides, and keeps at most VERSIONS
+    /// of the rest per column (past MIN_VERSIONS, none expired).
+    fn compact_new_version_behavior(
+        &self,
+        fam: &MFamily,
+        mine: &[&MCell],
+        keep_markers: bool,
+    ) -> Vec<MCell> {
+        if keep_markers {
+            return mine.iter().map(|c| (*c).clone()).collect();
+        }
+        let markers: Vec<&MCell> = mine
+            .iter()
+            .copied()
+            .filter(|c| c.kind.is_delete())
+            .collect();
+        let mut quals: Vec<&Vec<u8>> = mine.iter().map(|c| &c.qualifier).collect();
+        quals.sort();
+        quals.dedup();
+        let mut keep = Vec::new();
+        for q in quals {
+            let mut puts: Vec<&MCell> = mine
+                .iter()
+                .copied()
+                .filter(|c| &c.qualifier == q && c.kind == CellType::Put)
+                // An expired cell goes before the tracker sees it (HBase's `preCheck`).
+                .filter(|p| !self.cell_expired(p))
+                .collect();
+            puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
+            let mut n = 0;
+            for p in &puts {
+                if Self::nvb_hidden(p, &puts, &markers, fam.versions) {
+                    continue;
+                }
+                n += 1;
+                if n > fam.versions || (n > fam.min_versions && self.expired(fam, p.ts)) {
+                    break;
+                }
+                keep.push((*p).clone());
+            }
+        }
+        keep
+    }
+
     fn selected(read: &MRead, family: &[u8], qualifier: &[u8]) -> bool {
         if read.columns.is_empty() {
             return true;
@@ -219,8 +314,41 @@ impl Model {
                     .collect();
                 let mut last_ts = None;
                 let mut n = 0;
+                // Expired cells never reach the tracker (HBase's `preCheck`): they neither mask
+                // nor count as versions.
+                let puts: Vec<&MCell> = col
+                    .iter()
+                    .copied()
+                    .filter(|c| c.kind == CellType::Put && !self.cell_expired(c))
+                    .collect();
                 for p in col.into_iter().filter(|c| c.kind == CellType::Put) {
                     if self.cell_expired(p) {
+                        continue;
+                    }
+                    if fam.new_version_behavior {
+                        if Self::nvb_hidden(p, &puts, &markers, fam.versions) {
+                            continue;
+                        }
+                        if p.ts >= read.max_ts {
+                            continue;
+                        }
+                        if p.ts < read.min_ts {
+                            break;
+                        }
+                        n += 1;
+                        if n > fam.min_versions && self.expired(fam, p.ts) {
+                            break;
+                        }
+                        if n > read.versions.min(fam.versions) {
+                            break;
+                        }
+                        out.push((
+                            p.family.clone(),
+                            p.qualifier.clone(),
+                            p.ts,
+                            p.kind,
+                            p.value.clone(),
+                        ));
                         continue;
                     }
                     if markers.iter().any(|m| Self::masks(m, p)) {
@@ -305,6 +433,10 @@ impl Model {
                 .iter()
                 .filter(|c| c.row == row && c.family == family)
                 .collect();
+            if fam.new_version_behavior {
+                keep.extend(self.compact_new_version_behavior(&fam, &mine, keep_markers));
+                continue;
+            }
             let markers: Vec<&MCell> = mine
                 .iter()
                 .copied()

@@ -110,7 +110,6 @@ pub fn apply_family_attributes(
             | "STORAGE_POLICY"
             | "ENCRYPTION"
             | "ENCRYPTION_KEY"
-            | "NEW_VERSION_BEHAVIOR"
             | "DFS_REPLICATION"
             | "CACHE_DATA_ON_WRITE"
             | "CACHE_INDEX_ON_WRITE"

@@ -115,13 +115,19 @@ pub fn family_thrift1(f: &ColumnFamilyDescriptor) -> String {
     )
 }
 
-/// One family as `describe` prints it.
+/// One family as `describe` prints it. NEW_VERSION_BEHAVIOR, when set, is shown as HBase 2.6
+/// shows it: `METADATA => {'NEW_VERSION_BEHAVIOR' => 'true'}` at the end.
 pub fn family(f: &ColumnFamilyDescriptor) -> String {
     let kdc = f.keep_deleted_cells.name();
+    let metadata = if f.new_version_behavior {
+        ", METADATA => {'NEW_VERSION_BEHAVIOR' => 'true'}"
+    } else {
+        ""
+    };
     format!(
         "{{NAME => '{}', BLOOMFILTER => '{}', IN_MEMORY => '{}', VERSIONS => '{}', KEEP_DELETED_CELLS => '{}', \
          DATA_BLOCK_ENCODING => '{}', COMPRESSION => '{}', TTL => '{}', MIN_VERSIONS => '{}', BLOCKCACHE => '{}', \
-         BLOCKSIZE => '{}', REPLICATION_SCOPE => '0'}}",
+         BLOCKSIZE => '{}', REPLICATION_SCOPE => '0'{metadata}}}",
         binary(&f.name),
         f.bloom_filter.name(),
         f.in_memory,

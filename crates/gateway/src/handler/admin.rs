@@ -1,12 +1,13 @@
 //! Table administration methods.
 
 use super::convert::{column_descriptor, family_from, region_info};
-use super::names::table_name;
+use super::meta_order::compare_meta_rows;
+use super::names::{table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
-use crate::thrift::hbase::ColumnDescriptor;
+use crate::thrift::hbase::{ColumnDescriptor, TRegionInfo};
 use crate::thrift::{TType, TValue, ThriftValue};
-use ferrobase_engine::{TableDescriptor, TableName};
+use ferrobase_engine::{Error, TableDescriptor, TableName};
 
 /// What `enableTable`/`disableTable` make of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,7 +102,12 @@ impl Handler {
 
     pub(crate) fn get_table_regions(&self, table: &[u8]) -> CallResult {
         let name = table_name(table)?;
-        let regions = self.engine.admin().regions(&name)?;
+        // HBase's handler lists the table's region locations from hbase:meta, where an
+        // unknown table has none: the answer is an empty list, not an error.
+        let regions = match self.engine.admin().regions(&name) {
+            Err(Error::TableNotFound(_)) => Vec::new(),
+            other => other?,
+        };
         let infos: Vec<_> = regions.iter().map(|r| region_info(&name, r)).collect();
         Ok(Some(infos.to_value()))
     }
@@ -114,8 +120,11 @@ impl Handler {
             desc = desc.with_family(family_from(f)?);
         }
         if desc.families.is_empty() {
-            return Err(ServiceError::IllegalArgument(
-                "a table needs at least one column family".into(),
+            // HBase's master refuses it in its table sanity checks, an IOError.
+            return Err(ServiceError::Io(
+                "org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one \
+                 column family"
+                    .into(),
             ));
         }
         self.engine.admin().create_table(desc)?;
@@ -124,8 +133,13 @@ impl Handler {
 
     pub(crate) fn delete_table(&self, table: &[u8]) -> CallResult {
         let name = table_name(table)?;
-        self.engine.admin().delete_table(&name)?;
-        Ok(None)
+        match self.engine.admin().delete_table(&name) {
+            // HBase's handler checks `tableExists` first and throws a plain IOException.
+            Err(Error::TableNotFound(_)) => Err(ServiceError::Io(format!(
+                "java.io.IOException: table {name} does not exist"
+            ))),
+            other => Ok(other.map(|()| None)?),
+        }
     }
 
     /// `ferrobaseAdmin(1: op, 2: table, 3: key, 4: map<string,string> attributes)`: the
@@ -139,7 +153,8 @@ impl Handler {
     /// `drop_namespace` (table = the namespace).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
-        let name = table_name(&a.table_name)?;
+        // A table or a namespace, which the engine validates.
+        let name = table_text(&a.table_name)?;
         let key = Some(a.key.clone()).filter(|k| !k.is_empty());
         let admin = self.engine.admin();
         match op {
@@ -215,29 +230,37 @@ impl Handler {
         Ok(None)
     }
 
-    /// `getRegionInfo(row)`: `row` is a meta key `table,row[,...]`; returns the region of
-    /// `table` holding `row`.
+    /// `getRegionInfo(row)`: the region whose `hbase:meta` row is the last at or before `row`
+    /// in meta order (HBase reverse-scans hbase:meta from `row`), over every table; clients
+    /// ask with `table,row,99999999999999` for the region of `table` holding `row`. HBase's
+    /// meta also lists its system tables' regions (`hbase:namespace`), which ferrobase has
+    /// not: a row between tables can find another region there.
     pub(crate) fn get_region_info(&self, raw: &[u8]) -> CallResult {
-        let (table, row) = match raw.iter().position(|&b| b == b',') {
-            Some(i) => {
-                let rest = &raw[i + 1..];
-                let row_end = rest.iter().rposition(|&b| b == b',').unwrap_or(rest.len());
-                (&raw[..i], &rest[..row_end])
+        let admin = self.engine.admin();
+        let mut best: Option<(Vec<u8>, TRegionInfo)> = None;
+        for table in admin.list_tables()? {
+            // HBase names a table of the default namespace without it.
+            let name = table.to_string();
+            for r in admin.regions(&name)? {
+                let info = region_info(&name, &r);
+                if compare_meta_rows(&info.name, raw).is_gt() {
+                    continue;
+                }
+                if best
+                    .as_ref()
+                    .is_none_or(|(b, _)| compare_meta_rows(b, &info.name).is_lt())
+                {
+                    best = Some((info.name.clone(), info));
+                }
             }
-            None => {
-                return Err(ServiceError::Io(
-                    "getRegionInfo expects a meta row key 'table,row,id'".into(),
-                ))
-            }
-        };
-        let name = table_name(table)?;
-        let regions = self.engine.admin().regions(&name)?;
-        let r = regions
-            .iter()
-            .rev()
-            .find(|r| r.start.as_slice() <= row)
-            .ok_or_else(|| ServiceError::Io(format!("no region of {name} holds that row")))?;
-        Ok(Some(region_info(&name, r).to_value()))
+        }
+        match best {
+            Some((_, info)) => Ok(Some(info.to_value())),
+            None => Err(ServiceError::Io(format!(
+                "java.io.IOException: Cannot find row in hbase:meta, row={}",
+                String::from_utf8_lossy(raw)
+            ))),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! cells of a partly granted read, the owner of each scanner, the tables `getTableNames` shows.
 
 use super::grants::Change;
-use super::names::{parse_column, table_name};
+use super::names::{parse_column, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{
     canonical_table, AccessChecker, Action, Actions, Denied, FamilyMap, ReadAccess, Scope,
@@ -68,7 +68,7 @@ enum Permit {
 
 /// The canonical name (`ns:table`) of a table named by a call.
 pub(super) fn table_arg(raw: &[u8]) -> Result<String, ServiceError> {
-    Ok(canonical_table(&table_name(raw)?)?)
+    Ok(canonical_table(&table_text(raw)?)?)
 }
 
 /// The families and qualifiers named by `fam` / `fam:qual` columns.
@@ -352,7 +352,7 @@ impl Handler {
                 &[Action::Read, Action::Write],
             ),
             Call::FerrobaseAdmin(a) => {
-                let target = table_name(&a.table_name)?;
+                let target = table_text(&a.table_name)?;
                 match a.operation.as_str() {
                     // HBase: createNamespace, deleteNamespace need global ADMIN.
                     "create_namespace" | "drop_namespace" => acl
@@ -413,7 +413,7 @@ impl Handler {
             // postDeleteTable: the table's grants go with it.
             Call::DeleteTable(a) => acl.store().remove_table(&table_arg(&a.table_name)?)?,
             Call::FerrobaseAdmin(a) if a.operation == "drop_namespace" => {
-                acl.store().remove_namespace(&table_name(&a.table_name)?)?
+                acl.store().remove_namespace(&table_text(&a.table_name)?)?
             }
             Call::GetTableNames(_) => {
                 if let Some(TValue::List(_, names)) = value {

@@ -4,7 +4,7 @@
 //! change to a superuser's grants.
 
 use super::authorize::{denied, table_arg};
-use super::names::table_name;
+use super::names::table_text;
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{canonical_table, AccessChecker, Action, Actions, Denied, Scope};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
@@ -100,7 +100,7 @@ impl Handler {
         a: &FerrobaseAdminArgs,
     ) -> CallResult {
         let op = a.operation.as_str();
-        let target = table_name(&a.table_name)?;
+        let target = table_text(&a.table_name)?;
         let attrs: HashMap<String, Vec<u8>> = a
             .attributes
             .iter()

@@ -5,6 +5,7 @@ mod admin;
 mod authorize;
 mod convert;
 mod grants;
+mod meta_order;
 mod names;
 mod reads;
 mod scanner_lease;
@@ -41,15 +42,43 @@ pub enum ServiceError {
 }
 
 impl From<Error> for ServiceError {
+    /// The engine's error as HBase's gateway reports it: `TableExists` is `AlreadyExists`,
+    /// invalid arguments and sizes are `IllegalArgument`, the rest `IOError`. An `IOError`'s
+    /// message starts with the class of the exception HBase throws for the same failure
+    /// (`org.apache.hadoop.hbase.TableNotFoundException: table t does not exist`), as HBase's
+    /// messages do, so clients can tell the failures apart.
     fn from(e: Error) -> Self {
         match e {
             Error::TableExists(_) => ServiceError::AlreadyExists(e.to_string()),
             Error::IllegalArgument(_) | Error::TooLarge { .. } => {
                 ServiceError::IllegalArgument(e.to_string())
             }
-            other => ServiceError::Io(other.to_string()),
+            other => match hbase_exception_class(&other) {
+                Some(class) => ServiceError::Io(format!("{class}: {other}")),
+                None => ServiceError::Io(other.to_string()),
+            },
         }
     }
+}
+
+/// The class of the exception HBase throws where the engine fails with `e`, when there is one.
+fn hbase_exception_class(e: &Error) -> Option<&'static str> {
+    Some(match e {
+        Error::TableNotFound(_) => "org.apache.hadoop.hbase.TableNotFoundException",
+        Error::NamespaceNotFound(_) => "org.apache.hadoop.hbase.NamespaceNotFoundException",
+        Error::NamespaceExists(_) => "org.apache.hadoop.hbase.NamespaceExistException",
+        Error::NamespaceNotEmpty { .. } => "org.apache.hadoop.hbase.constraint.ConstraintException",
+        Error::TableDisabled(_) => "org.apache.hadoop.hbase.TableNotEnabledException",
+        Error::TableNotDisabled(_) => "org.apache.hadoop.hbase.TableNotDisabledException",
+        Error::NoSuchColumnFamily { .. } => {
+            "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException"
+        }
+        Error::RowTooBig { .. } => "org.apache.hadoop.hbase.regionserver.RowTooBigException",
+        Error::NotALong { .. } | Error::ReadOnly(_) | Error::IncompatibleScan(_) => {
+            "org.apache.hadoop.hbase.DoNotRetryIOException"
+        }
+        _ => return None,
+    })
 }
 
 /// A call's outcome: the success value (none for `void`) or a declared exception.

@@ -3,6 +3,7 @@
 //! expires a scanner `hbase.client.scanner.timeout.period` after its last access.
 
 use super::convert::ColumnOrder;
+use super::ServiceError;
 use ferrobase_engine::ResultScanner;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -11,9 +12,19 @@ use std::time::{Duration, Instant};
 
 /// An open scanner, its column order and when a call last used it.
 pub(super) struct Entry {
-    pub(super) scanner: ResultScanner,
+    pub(super) scanner: Source,
     pub(super) order: ColumnOrder,
     pub(super) last_used: Instant,
+}
+
+/// What a scanner id reads from.
+pub(super) enum Source {
+    /// An open scanner.
+    Rows(Box<ResultScanner>),
+    /// A scan that could not open: every `scannerGet` answers with this error. HBase's client
+    /// opens a scanner without asking the region server (`HTable.getScanner`), so an unknown or
+    /// disabled table or an unknown family fails at the first `scannerGet`, not at the open.
+    Failed(ServiceError),
 }
 
 /// The scanner table. Thread-safe.
@@ -41,7 +52,7 @@ impl Scanners {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub(super) fn insert(&self, scanner: ResultScanner, order: ColumnOrder) -> i32 {
+    pub(super) fn insert(&self, scanner: Source, order: ColumnOrder) -> i32 {
         self.expire();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.map().insert(

@@ -2,12 +2,13 @@
 //! `scanner_lease.rs`.
 
 use super::convert::{trow, ColumnOrder};
-use super::names::{open_table, parse_column};
+use super::names::{parse_column, table_name};
+use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::TScan;
 use crate::thrift::{TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Scan, TimeRange};
+use ferrobase_engine::{Error, Scan, TimeRange};
 use std::time::Instant;
 
 /// Where the scanOpen* forms start.
@@ -30,15 +31,30 @@ pub(crate) struct ScanRequest<'a> {
     pub timestamp: Option<i64>,
 }
 
+/// Whether a scan that cannot open fails at its first `scannerGet` rather than at the open:
+/// what HBase's region server finds (an unknown or disabled table, an unknown family) waits
+/// for the first read; the rest (a scan HBase's client refuses to build, an engine failure)
+/// is answered at once.
+fn fails_at_first_get(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::TableNotFound(_) | Error::TableDisabled(_) | Error::NoSuchColumnFamily { .. }
+    )
+}
+
 fn invalid() -> ServiceError {
     ServiceError::IllegalArgument("scanner ID is invalid".into())
 }
 
 impl Handler {
     fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
-        let t = open_table(&self.engine, table)?;
-        let scanner = t.scanner(&scan)?;
-        Ok(Some(TValue::I32(self.scanners.insert(scanner, order))))
+        let name = table_name(table)?;
+        let source = match self.engine.table(&name).and_then(|t| t.scanner(&scan)) {
+            Ok(scanner) => Source::Rows(Box::new(scanner)),
+            Err(e) if fails_at_first_get(&e) => Source::Failed(e.into()),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(Some(TValue::I32(self.scanners.insert(source, order))))
     }
 
     fn add_columns(mut scan: Scan, columns: &[Vec<u8>]) -> Scan {
@@ -119,7 +135,10 @@ impl Handler {
             )));
         };
         e.last_used = Instant::now();
-        let rows = e.scanner.next_batch_within(n, self.max_result_bytes)?;
+        let rows = match &mut e.scanner {
+            Source::Rows(scanner) => scanner.next_batch_within(n, self.max_result_bytes)?,
+            Source::Failed(error) => return Err(error.clone()),
+        };
         let order = e.order;
         let rows: Vec<_> = rows.iter().map(|r| trow(r, order)).collect();
         Ok(Some(rows.to_value()))

@@ -1,7 +1,7 @@
 //! Mutations, deletes, increments, appends and check-and-put.
 
 use super::convert::tcells;
-use super::names::{open_table, parse_column};
+use super::names::{open_table, open_table_to_mutate, parse_column};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::{AtomicIncrementArgs, CheckAndPutArgs};
 use crate::thrift::hbase::{self, Attributes, BatchMutation, TAppend, TIncrement};
@@ -85,7 +85,7 @@ impl Handler {
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
-        let t = open_table(&self.engine, table)?;
+        let t = open_table_to_mutate(&self.engine, table)?;
         let muts = row_mutations(row, mutations, ts, attributes)?;
         if !muts.is_empty() {
             t.mutate(muts)?;
@@ -102,7 +102,7 @@ impl Handler {
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
-        let t = open_table(&self.engine, table)?;
+        let t = open_table_to_mutate(&self.engine, table)?;
         let mut all = Vec::new();
         for b in batches {
             all.extend(row_mutations(&b.row, &b.mutations, ts, attributes)?);
@@ -189,7 +189,7 @@ impl Handler {
 
     /// `checkAndPut`: applies `mput` if `column` holds `value` (or, with no value, is absent).
     pub(crate) fn check_and_put(&self, a: &CheckAndPutArgs) -> CallResult {
-        let t = open_table(&self.engine, &a.table_name)?;
+        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
         let (f, q) = parse_column(&a.column);
         let q = q.unwrap_or_default();
         let muts = row_mutations(

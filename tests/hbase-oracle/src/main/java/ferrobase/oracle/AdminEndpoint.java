@@ -9,6 +9,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -18,7 +19,10 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The administration Thrift1 lacks, over HTTP on 127.0.0.1, acting directly on the regions of
@@ -30,6 +34,8 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
  *       return when done. Like HBase's {@code Admin.majorCompact}, it rewrites the store files
  *       only: what is still in the memstore is left alone.
  *   <li>{@code POST /compact?table=T}: the same, minor (a selection the policy makes, if any).
+ *   <li>{@code POST /create?table=T&families=..&splits=..&attrs=..}: create T with split keys
+ *       and family attributes Thrift1 cannot set ({@link #create}).
  *   <li>{@code GET /status}: {@code ok}.
  * </ul>
  *
@@ -84,6 +90,7 @@ final class AdminEndpoint {
             r.flush(true);
           }
         }
+        case "/create" -> create(q);
         case "/major_compact", "/compact" -> {
           boolean major = path.equals("/major_compact");
           for (HRegion r : regions(q)) {
@@ -106,6 +113,54 @@ final class AdminEndpoint {
     ex.sendResponseHeaders(code, bytes.length);
     try (OutputStream out = ex.getResponseBody()) {
       out.write(bytes);
+    }
+  }
+
+  /**
+   * {@code POST /create?table=T&families=F1,F2&splits=HEX1,HEX2&attrs=F1.KEY=V;F2.KEY=V}: creates
+   * T through the master (what Thrift1's createTable cannot: split keys, and any family
+   * attribute by its descriptor key, such as NEW_VERSION_BEHAVIOR), returning once its regions
+   * are online. Split keys are hex-encoded bytes.
+   */
+  private void create(Map<String, String> q) throws IOException, NoSuchTable {
+    String table = q.get("table");
+    String families = q.get("families");
+    if (table == null || table.isEmpty() || families == null || families.isEmpty()) {
+      throw new NoSuchTable("create needs ?table=NAME&families=F1,F2");
+    }
+    Map<String, ColumnFamilyDescriptorBuilder> builders = new LinkedHashMap<>();
+    for (String f : families.split(",")) {
+      builders.put(f, ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(f)));
+    }
+    String attrs = q.getOrDefault("attrs", "");
+    for (String a : attrs.split(";")) {
+      if (a.isEmpty()) {
+        continue;
+      }
+      int eq = a.indexOf('=');
+      int dot = eq < 0 ? -1 : a.lastIndexOf('.', eq);
+      ColumnFamilyDescriptorBuilder b = dot < 0 ? null : builders.get(a.substring(0, dot));
+      if (b == null) {
+        throw new NoSuchTable("attribute " + a + " is not FAMILY.KEY=VALUE of a listed family");
+      }
+      b.setValue(a.substring(dot + 1, eq), a.substring(eq + 1));
+    }
+    TableDescriptorBuilder desc = TableDescriptorBuilder.newBuilder(TableName.valueOf(table));
+    for (ColumnFamilyDescriptorBuilder b : builders.values()) {
+      desc.setColumnFamily(b.build());
+    }
+    List<byte[]> splits = new ArrayList<>();
+    for (String hex : q.getOrDefault("splits", "").split(",")) {
+      if (!hex.isEmpty()) {
+        splits.add(Bytes.fromHex(hex));
+      }
+    }
+    try (Connection c = ConnectionFactory.createConnection(cluster.getConfiguration()); Admin admin = c.getAdmin()) {
+      if (splits.isEmpty()) {
+        admin.createTable(desc.build());
+      } else {
+        admin.createTable(desc.build(), splits.toArray(new byte[0][]));
+      }
     }
   }
 
