@@ -10,7 +10,7 @@
 //! ferrobase cannot honour, are refused by name. Every change is checked before any applies.
 
 use super::args::{arity, attr_text, bytes, client, hash, illegal, text, CommandError, Res};
-use super::commands::Shell;
+use super::interpreter::Shell;
 use super::syntax::{Statement, Value};
 use ferrobase_engine::ColumnFamilyDescriptor;
 

@@ -11,7 +11,7 @@
 //! as under `hbase shell`, and `-n` stops there with exit status 1.
 
 use super::args::{arity, client, text, CommandError, Res};
-use super::commands::{matching, Shell};
+use super::interpreter::{matching, Shell};
 use super::syntax::{Statement, Value};
 
 /// The bulk commands with their help and an example (listed by `help`).

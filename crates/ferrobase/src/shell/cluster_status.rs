@@ -12,8 +12,8 @@
 //! `LOCALITY` 1.0 (every file is local).
 
 use super::args::{arity, client, columns_of, hash, text, CommandError, Res};
-use super::commands::Shell;
 use super::format;
+use super::interpreter::Shell;
 use super::syntax::{Statement, Value};
 use ferrobase_client::{Connection, RegionInfo};
 use md5::{Digest, Md5};

@@ -10,9 +10,12 @@ mod alter;
 mod args;
 mod bulk_tables;
 mod cluster_status;
-mod commands;
 mod converter;
+mod ddl;
+mod dml;
 mod format;
+mod general;
+mod interpreter;
 mod namespace;
 mod query_options;
 mod rowkey;
@@ -20,11 +23,12 @@ mod ruby;
 mod security;
 mod syntax;
 mod table_reference;
+mod tools;
 
 use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
-use commands::{Shell, ATTRIBUTES};
 use ferrobase_client::Connection;
+use interpreter::{Shell, ATTRIBUTES};
 use std::io::{IsTerminal, Read, Write};
 use syntax::Value;
 
@@ -193,7 +197,7 @@ impl rustyline::completion::Completer for Helper {
             );
         } else if first_word {
             out.extend(
-                commands::all_commands()
+                interpreter::all_commands()
                     .map(|c| c.0.to_string())
                     .filter(|c| c.starts_with(word)),
             );

@@ -4,7 +4,7 @@
 //! namespace can be dropped.
 
 use super::args::{arity, client, hash, text, CommandError, Res};
-use super::commands::{matching, Shell};
+use super::interpreter::{matching, Shell};
 use super::syntax::Statement;
 
 /// The namespace commands with their help and an example (listed by `help`).

@@ -12,8 +12,8 @@
 //! name. `describe` prints a table's schema, and `count` takes the same fields as `scan`.
 
 use super::args::{arity, bytes, client, hash, text, CommandError, Res};
-use super::commands::Shell;
 use super::format;
+use super::interpreter::Shell;
 use super::syntax::{Statement, Value};
 use ferrobase_engine::{RowResult, Scan};
 use ferrobase_rowkey::{FieldType, Schema, Value as KeyValue};

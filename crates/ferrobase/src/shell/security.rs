@@ -4,7 +4,7 @@
 //! gateway, which checks that the connection's user may grant (ADMIN at the scope).
 
 use super::args::{arity, client, illegal, text, Res};
-use super::commands::{matching, Shell};
+use super::interpreter::{matching, Shell};
 use super::syntax::{Statement, Value};
 use ferrobase_client::{Actions, Scope, UserPermission};
 

@@ -11,7 +11,7 @@
 //! command's own `Unknown table t!`.
 
 use super::args::{arity, text, CommandError, Res};
-use super::commands::Shell;
+use super::interpreter::Shell;
 use super::ruby;
 use super::syntax::{Statement, Value};
 
@@ -222,5 +222,5 @@ impl Shell {
 
 /// True when `name` is one of the shell's commands.
 fn is_command(name: &str) -> bool {
-    super::commands::all_commands().any(|c| c.0 == name)
+    super::interpreter::all_commands().any(|c| c.0 == name)
 }

@@ -1,0 +1,253 @@
+//! The DDL commands of HBase's shell (its `ddl` group: `create.rb`, `describe.rb`, `list.rb`,
+//! `exists.rb`, `is_enabled.rb`, `is_disabled.rb`, `enable.rb`, `disable.rb`, `drop.rb`); `alter`
+//! is in `alter.rs`, the `*_all` commands in `bulk_tables.rs`, `list_regions` in
+//! `cluster_status.rs`, the namespace commands in `namespace.rs`.
+
+use super::alter::{apply_family_attributes, TableAttributeChanges};
+use super::args::{
+    arity, bytes, client, columns_of, hash, illegal, int, text, to_bytes_binary, CommandError, Res,
+};
+use super::format;
+use super::interpreter::{matching, Shell};
+use super::syntax::{Statement, Value};
+use ferrobase_client::Connection;
+use ferrobase_engine::{ColumnFamilyDescriptor, SplitAlgorithm, TableDescriptor, TableName};
+
+impl Shell {
+    /// Runs a DDL command; `None` when `st` is not one.
+    pub(super) fn ddl_command(&mut self, st: &Statement) -> Option<Res<()>> {
+        Some(match st.command.as_str() {
+            "create" => self.create(st),
+            "alter" => self.alter(st),
+            "describe" | "desc" => self.describe_command(st),
+            "list" => self.list_command(st),
+            "exists" => self.exists(st),
+            "is_enabled" | "is_disabled" => self.is_enabled(st),
+            "enable" | "disable" => self.enable_or_disable(st),
+            "drop" => self.drop(st),
+            _ => return None,
+        })
+    }
+
+    /// `describe 't'` and its alias `desc 't'`.
+    fn describe_command(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 1, 1)?;
+        self.describe(&text(&a[0], "table name")?)
+    }
+
+    /// `list ['regex']`.
+    fn list_command(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 0, 1)?;
+        self.list(a.first())
+    }
+
+    /// `exists 't'`.
+    fn exists(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 1, 1)?;
+        let t = text(&a[0], "table name")?;
+        let e = self.conn.table_exists(&t).map_err(client)?;
+        self.line(&format!(
+            "Table {t} {} exist",
+            if e { "does" } else { "does not" }
+        ));
+        self.echo = Some(e.to_string());
+        Ok(())
+    }
+
+    /// `is_enabled 't'` and `is_disabled 't'`.
+    fn is_enabled(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 1, 1)?;
+        let t = text(&a[0], "table name")?;
+        let en = self.conn.is_enabled(&t).map_err(client)?;
+        let v = if st.command == "is_enabled" { en } else { !en };
+        self.line(&v.to_string());
+        self.echo = Some(v.to_string());
+        Ok(())
+    }
+
+    /// `enable 't'` and `disable 't'`.
+    fn enable_or_disable(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 1, 1)?;
+        let t = text(&a[0], "table name")?;
+        let enable = st.command == "enable";
+        // As HBase's admin.rb: enabling an enabled table (or disabling a disabled
+        // one) is a no-op.
+        if self.conn.is_enabled(&t).map_err(client)? == enable {
+            return Ok(());
+        }
+        self.conn.set_enabled(&t, enable).map_err(client)
+    }
+
+    /// `drop 't'` (a disabled table).
+    fn drop(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 1, 1)?;
+        let t = text(&a[0], "table name")?;
+        if self.conn.is_enabled(&t).map_err(client)? {
+            return Err(CommandError::Failed(format!(
+                "Table {t} is enabled. Disable it first."
+            )));
+        }
+        self.conn.drop_table(&t).map_err(client)
+    }
+
+    fn create(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 1, usize::MAX)?;
+        let name = text(&st.args[0], "table name")?;
+        let mut desc = TableDescriptor::new(TableName::parse(&name).map_err(illegal)?);
+        let mut splits: Vec<Vec<u8>> = Vec::new();
+        let mut numregions: Option<i64> = None;
+        let mut algo: Option<SplitAlgorithm> = None;
+        // HBase flattens the arguments: `create 't', ['f1', 'f2']` names two families.
+        let mut flat = Vec::new();
+        for v in &st.args[1..] {
+            match v {
+                Value::Array(items) => flat.extend(items.iter()),
+                other => flat.push(other),
+            }
+        }
+        for v in flat {
+            match v {
+                Value::Str(_) | Value::Const(_) => {
+                    desc = desc.with_family(ColumnFamilyDescriptor::new(bytes(v, "family")?))
+                }
+                Value::Hash(_) => {
+                    let pairs = hash(v, "family")?;
+                    if let Some((_, n)) = pairs.iter().find(|(k, _)| k == "NAME") {
+                        let mut f = ColumnFamilyDescriptor::new(bytes(n, "NAME")?);
+                        apply_family_attributes(&mut f, &pairs)?;
+                        desc = desc.with_family(f);
+                        continue;
+                    }
+                    for (k, v) in pairs {
+                        match k.as_str() {
+                            "SPLITS" => {
+                                splits =
+                                    columns_of(&v)?.iter().map(|k| to_bytes_binary(k)).collect()
+                            }
+                            "SPLITS_FILE" => splits = splits_file(&text(&v, "SPLITS_FILE")?)?,
+                            "NUMREGIONS" => numregions = Some(int(&v, "NUMREGIONS")?),
+                            "SPLITALGO" => {
+                                algo = Some(
+                                    SplitAlgorithm::parse(&text(&v, "SPLITALGO")?)
+                                        .map_err(illegal)?,
+                                )
+                            }
+                            "DURABILITY" => {
+                                desc.durability =
+                                    ferrobase_engine::Durability::parse(&text(&v, "DURABILITY")?)
+                                        .map_err(illegal)?
+                            }
+
+                            "METHOD" if text(&v, "METHOD")? == "table_att" => {}
+                            "METHOD" => {
+                                return Err(
+                                    "table_att is currently the only supported method".into()
+                                )
+                            }
+                            other => {
+                                let mut changes = TableAttributeChanges::default();
+                                if !changes.read(other, &v)? {
+                                    return Err(format!(
+                                        "table attribute {other} is not supported by ferrobase"
+                                    )
+                                    .into());
+                                }
+                                for (k, v) in &changes.set {
+                                    desc.attributes.set(k, v).map_err(illegal)?;
+                                }
+                            }
+                        }
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "{} of {other:?} is not of Hash or String type",
+                        other.kind()
+                    )
+                    .into())
+                }
+            }
+        }
+        match (numregions, algo) {
+            (None, None) => {}
+            (None, Some(_)) => return Err("Number of regions must be specified".into()),
+            (Some(_), None) => return Err("Split algorithm must be specified".into()),
+            (Some(n), _) if n <= 1 => return Err("Number of regions must be greater than 1".into()),
+            (Some(n), Some(algo)) => splits = algo.split_keys(n as usize).map_err(illegal)?,
+        }
+        if desc.families.is_empty() {
+            return Err("Table must have at least one column family".into());
+        }
+        self.conn.create_table(desc, &splits).map_err(client)?;
+        self.line(&format!("Created table {name}"));
+        self.echo = Some(format!("Hbase::Table - {name}"));
+        Ok(())
+    }
+
+    fn describe(&mut self, name: &str) -> Res<()> {
+        let fams = self.conn.describe_table(name).map_err(client)?;
+        let enabled = self.conn.is_enabled(name).map_err(client)?;
+        self.line(&format!(
+            "Table {name} is {}",
+            if enabled { "ENABLED" } else { "DISABLED" }
+        ));
+        let described = self.conn.table_attributes(name).map_err(client)?;
+        let attributes = match &described {
+            Some((durability, attrs)) => format::table_attributes(*durability, attrs),
+            None => String::new(),
+        };
+        self.line(&format!("{name}{attributes}"));
+        self.describe_rowkey_schema(name, described.as_ref().map(|(_, attrs)| attrs));
+        self.line("COLUMN FAMILIES DESCRIPTION");
+        for f in &fams {
+            self.line(&match self.conn {
+                Connection::Remote(_) => format::family_thrift1(f),
+                Connection::Embedded(_) => format::family(f),
+            });
+        }
+        self.line(&format!("{} row(s)", fams.len()));
+        Ok(())
+    }
+
+    fn list(&mut self, pattern: Option<&Value>) -> Res<()> {
+        let names = self.conn.list_tables().map_err(client)?;
+        self.name_list("TABLE", matching(pattern, names)?);
+        Ok(())
+    }
+
+    /// Prints names under a one-column header with HBase's `N row(s)` footer, and sets the
+    /// statement's value to the list, as `list` and `list_namespace_tables` do.
+    pub(super) fn name_list(&mut self, header: &str, names: Vec<String>) {
+        self.line(header);
+        for n in &names {
+            self.line(n);
+        }
+        self.line(&format!("{} row(s)", names.len()));
+        let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+        self.echo = Some(format!("[{}]", quoted.join(", ")));
+    }
+}
+
+/// The names matching a `list`-style regular expression (anchored, as Java's `matches`).
+/// `SPLITS_FILE => 'path'`: one split key a line, as HBase's `admin.rb` reads it (through
+/// `toBytesBinary`).
+fn splits_file(path: &str) -> Res<Vec<Vec<u8>>> {
+    if !std::path::Path::new(path).exists() {
+        return Err(format!("Splits file {path} doesn't exist").into());
+    }
+    let text = std::fs::read(path).map_err(|e| format!("Splits file {path}: {e}"))?;
+    // Ruby's `File.foreach` and `chomp`: lines without their `\n` or `\r\n`.
+    Ok(text
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| {
+            let l = l.strip_suffix(b"\n").unwrap_or(l);
+            to_bytes_binary(l.strip_suffix(b"\r").unwrap_or(l))
+        })
+        .collect())
+}

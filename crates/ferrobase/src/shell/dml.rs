@@ -1,0 +1,535 @@
+//! The DML commands of HBase's shell (its `dml` group: `put.rb`, `get.rb`, `scan.rb`,
+//! `delete.rb`, `deleteall.rb`, `count.rb`, `incr.rb`, `get_counter.rb`, `append.rb`,
+//! `truncate.rb`, `truncate_preserve.rb`); their query options are in `query_options.rs`, value
+//! converters in `converter.rs`, `ROWKEY =>` reads in `rowkey.rs`.
+
+use super::args::{
+    arity, boolean, bytes, client, columns_of, hash, int, parse_column, text, time_range,
+    unsupported_option, CommandError, Res,
+};
+use super::converter::{self, Converter, Converters};
+use super::format;
+use super::interpreter::Shell;
+use super::query_options::{self, MetricsRequest, ScanMetrics};
+use super::rowkey::RowkeyScan;
+use super::syntax::{Statement, Value};
+use ferrobase_client::Connection;
+use ferrobase_engine::{Delete, Get, Put, RowResult, Scan, LATEST_TIMESTAMP};
+
+impl Shell {
+    /// Runs a DML command; `None` when `st` is not one.
+    pub(super) fn dml_command(&mut self, st: &Statement) -> Option<Res<()>> {
+        Some(match st.command.as_str() {
+            "truncate" | "truncate_preserve" => self.truncate(st),
+            "put" => self.put(st),
+            "get" => self.get(st),
+            "scan" => self.scan(st),
+            "delete" | "deleteall" => self.delete(st),
+            "count" => self.count(st),
+            "incr" | "get_counter" => self.counter(st),
+            "append" => self.append(st),
+            _ => return None,
+        })
+    }
+
+    /// `truncate 't'` and `truncate_preserve 't'`.
+    fn truncate(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 1, 1)?;
+        let t = text(&a[0], "table name")?;
+        self.line(&format!("Truncating '{t}' table (it may take a while):"));
+        self.line("Disabling table...");
+        self.line("Truncating table...");
+        self.conn
+            .truncate(&t, st.command == "truncate_preserve")
+            .map_err(client)
+    }
+
+    fn put(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 4, 6)?;
+        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let (f, q) = parse_column(&bytes(&st.args[2], "column")?);
+        let mut ts = LATEST_TIMESTAMP;
+        let mut ttl_ms = None;
+        for (i, v) in st.args[4..].iter().enumerate() {
+            match v {
+                Value::Hash(_) => ttl_ms = put_ttl(st, v)?,
+                _ if i == 0 => ts = int(v, "timestamp")?,
+                other => return Err(format!("put: unexpected argument {}", other.kind()).into()),
+            }
+        }
+        let mut put = Put::new(bytes(&st.args[1], "row")?).add_column_ts(
+            f,
+            q.unwrap_or_default(),
+            ts,
+            bytes(&st.args[3], "value")?,
+        );
+        put.ttl_ms = ttl_ms;
+        t.put(put).map_err(client)
+    }
+
+    fn get(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 2, usize::MAX)?;
+        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let mut get = Get::new(bytes(&st.args[1], "row")?);
+        let mut metrics = MetricsRequest::None;
+        let mut filter = None;
+        let mut converters = Converters::default();
+        for v in &st.args[2..] {
+            match v {
+                Value::Hash(_) => {
+                    for (k, v) in hash(v, "get options")? {
+                        match k.as_str() {
+                            "COLUMN" | "COLUMNS" => {
+                                for c in columns_of(&v)? {
+                                    get = match converters.column(&c)? {
+                                        (f, None) => get.add_family(f),
+                                        (f, Some(q)) => get.add_column(f, q),
+                                    };
+                                }
+                            }
+                            "FORMATTER" => {
+                                converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
+                            }
+                            "FORMATTER_CLASS" => {
+                                converter::check_class(&text(&v, "FORMATTER_CLASS")?)?
+                            }
+                            "TIMESTAMP" => get = get.timestamp(int(&v, "TIMESTAMP")?),
+                            "TIMERANGE" => get = get.time_range(time_range(&v)?),
+                            "VERSIONS" => {
+                                get = get.max_versions(int(&v, "VERSIONS")?.max(1) as u32)
+                            }
+                            "FILTER" => filter = Some(bytes(&v, "FILTER")?),
+                            "RAW" => get = get.raw(boolean(&v, "RAW")?),
+                            other if query_options::read(other, &v, false, &mut metrics)? => {}
+                            other => return Err(format!("unknown get option {other}").into()),
+                        }
+                    }
+                }
+                other => {
+                    for c in columns_of(other)? {
+                        get = match converters.column(&c)? {
+                            (f, None) => get.add_family(f),
+                            (f, Some(q)) => get.add_column(f, q),
+                        };
+                    }
+                }
+            }
+        }
+        let r = t.get(get, filter.as_deref()).map_err(client)?;
+        self.line(&format::header("COLUMN", "CELL"));
+        // Converted first: a converter's failure prints no partial result, as in HBase (which
+        // prints the header, then the error).
+        let mut lines = Vec::with_capacity(r.cells.len());
+        for c in &r.cells {
+            let col = format!(
+                "{}:{}",
+                format::binary(c.family()),
+                format::binary(c.qualifier())
+            );
+            let value = converters.value(c)?;
+            lines.push((col, format::cell_with_value(c, &value)));
+        }
+        for (col, body) in lines {
+            let body = body
+                .split_once(", ")
+                .map(|x| x.1)
+                .unwrap_or(&body)
+                .to_string();
+            self.line(&format::two_columns(&col, &body));
+        }
+        // HBase's get counts the row once, however many cells it has.
+        self.line(&format!("{} row(s)", usize::from(!r.cells.is_empty())));
+        Ok(())
+    }
+
+    /// A scan, its filter string and its value converters from scan options (`scan`'s and
+    /// `count`'s hash).
+    fn scan_spec(opts: Option<&Value>) -> Res<(Scan, Option<Vec<u8>>, Converters)> {
+        let mut scan = Scan::new();
+        let mut filter = None;
+        let mut converters = Converters::default();
+        let mut prefix = None;
+        let mut start = None;
+        let mut stop = None;
+        if let Some(v) = opts {
+            for (k, v) in hash(v, "scan options")? {
+                match k.as_str() {
+                    "COLUMNS" | "COLUMN" => {
+                        for c in columns_of(&v)? {
+                            scan = match converters.column(&c)? {
+                                (f, None) => scan.add_family(f),
+                                (f, Some(q)) => scan.add_column(f, q),
+                            };
+                        }
+                    }
+                    "FORMATTER" => {
+                        converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
+                    }
+                    "FORMATTER_CLASS" => converter::check_class(&text(&v, "FORMATTER_CLASS")?)?,
+                    "LIMIT" => scan = scan.limit(int(&v, "LIMIT")?.max(0) as usize),
+                    "STARTROW" => start = Some(bytes(&v, "STARTROW")?),
+                    "STOPROW" | "ENDROW" => stop = Some(bytes(&v, "STOPROW")?),
+                    "ROWPREFIXFILTER" => prefix = Some(bytes(&v, "ROWPREFIXFILTER")?),
+                    "FILTER" => filter = Some(bytes(&v, "FILTER")?),
+                    "TIMERANGE" => scan = scan.time_range(time_range(&v)?),
+                    "TIMESTAMP" => scan = scan.timestamp(int(&v, "TIMESTAMP")?),
+                    "VERSIONS" => scan = scan.max_versions(int(&v, "VERSIONS")?.max(1) as u32),
+                    "REVERSED" => scan = scan.reversed(boolean(&v, "REVERSED")?),
+                    "BATCH" => scan = scan.batch(int(&v, "BATCH")?.max(1) as usize),
+                    "RAW" => scan = scan.raw(boolean(&v, "RAW")?),
+                    // METRICS and ALL_METRICS are scan's (it prints them); read here to check.
+                    other if query_options::read(other, &v, true, &mut MetricsRequest::None)? => {}
+                    other => return Err(format!("unknown scan option {other}").into()),
+                }
+            }
+        }
+        if let Some(p) = prefix {
+            scan = scan.with_row_prefix(p);
+        }
+        if let Some(s) = start {
+            scan = scan.with_start_row(s);
+        }
+        if let Some(s) = stop {
+            scan = scan.with_stop_row(s);
+        }
+        Ok((scan, filter, converters))
+    }
+
+    fn scan(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 1, 2)?;
+        let name = text(&st.args[0], "table name")?;
+        if name == "hbase:meta" {
+            return Err(CommandError::Failed(
+                "hbase:meta does not exist in ferrobase (it has no catalog table); \
+                 list_regions 't' lists a table's regions"
+                    .into(),
+            ));
+        }
+        let t = self.conn.table(&name);
+        let mut opts = match st.args.get(1) {
+            Some(Value::Hash(pairs)) => Some(pairs.clone()),
+            Some(other) => {
+                return Err(format!("scan options must be a hash, got {}", other.kind()).into())
+            }
+            None => None,
+        };
+        let rowkey = match opts.as_mut() {
+            Some(pairs) => self.rowkey_scan(pairs)?,
+            None => None,
+        };
+        let mut metrics = MetricsRequest::None;
+        for (k, v) in opts.iter().flatten() {
+            if let Some(key @ ("METRICS" | "ALL_METRICS")) = k.as_text().as_deref() {
+                query_options::read(key, v, true, &mut metrics)?;
+            }
+        }
+        let (scan, filter, converters) = Self::scan_spec(opts.map(Value::Hash).as_ref())?;
+        if let Some(rk) = rowkey {
+            self.line(&format::header("ROW", "COLUMN+CELL"));
+            let rows = self.run_rowkey_scan(&t, scan, filter.as_deref(), &rk, &converters)?;
+            self.line(&format!("{rows} row(s)"));
+            return Ok(());
+        }
+        let mut scanner = t.scanner(scan, filter.as_deref()).map_err(client)?;
+        self.line(&format::header("ROW", "COLUMN+CELL"));
+        let mut rows = 0;
+        let mut last: Option<ferrobase_engine::Bytes> = None;
+        let mut measured = ScanMetrics {
+            remote: matches!(self.conn, Connection::Remote(_)),
+            ..ScanMetrics::default()
+        };
+        loop {
+            self.check_interrupt()?;
+            let batch: Vec<RowResult> = scanner.next_batch(100).map_err(client)?;
+            if batch.is_empty() {
+                break;
+            }
+            measured.rpc_calls += 1;
+            for r in batch {
+                if last.as_deref() != Some(r.row()) {
+                    rows += 1;
+                    last = Some(r.row_bytes());
+                }
+                for c in &r.cells {
+                    measured.bytes_in_results += query_options::estimated_serialized_size(c);
+                    let value = converters.value(c)?;
+                    self.line(&format::two_columns(
+                        &format::binary(r.row()),
+                        &format::cell_with_value(c, &value),
+                    ));
+                }
+            }
+        }
+        self.line(&format!("{rows} row(s)"));
+        if metrics != MetricsRequest::None {
+            // HBase makes one call even when no row comes back.
+            measured.rpc_calls = measured.rpc_calls.max(1);
+            measured.rows_scanned = rows;
+            measured.regions_scanned = self.conn.regions(t.name()).map_err(client)?.len() as u64;
+            for l in measured.lines(&metrics) {
+                self.line(&l);
+            }
+        }
+        Ok(())
+    }
+
+    /// `delete 't', 'r', 'f:q'[, ts]` (one version), `deleteall 't', 'r'[, 'f[:q]'[, ts]]` (every
+    /// version up to `ts`), and `deleteall 't', {ROWPREFIXFILTER => 'p'}[, 'f[:q]'[, ts]]`, which
+    /// deletes the same coordinates in every row starting with the prefix.
+    fn delete(&mut self, st: &Statement) -> Res<()> {
+        let all = st.command == "deleteall";
+        arity(st, if all { 2 } else { 3 }, 5)?;
+        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let mut rest: Vec<&Value> = st.args[2..].iter().collect();
+        if let Some(opts @ Value::Hash(_)) = rest.last() {
+            reject_mutation_options(st, opts)?;
+            rest.pop();
+        }
+        if rest.len() > 2 {
+            return Err(format!("{}: unexpected argument {}", st.command, rest[2].kind()).into());
+        }
+        // An empty column (`deleteall 't', 'r', '', ts`) means the whole row, as in HBase.
+        let column = rest
+            .first()
+            .map(|c| bytes(c, "column"))
+            .transpose()?
+            .filter(|c| !c.is_empty())
+            .map(|c| parse_column(&c));
+        let ts = rest
+            .get(1)
+            .map(|v| int(v, "timestamp"))
+            .transpose()?
+            .unwrap_or(LATEST_TIMESTAMP);
+        let delete_of = |row: Vec<u8>| -> Delete {
+            match &column {
+                None => Delete::with_timestamp(row, ts),
+                // HBase's `delete` of a family is `addFamilyVersion`: the family's cells at
+                // exactly `ts`; `deleteall`'s is `addFamily`: every version up to `ts`.
+                Some((f, None)) if all => Delete::new(row).add_family_ts(f.clone(), ts),
+                Some((f, None)) => Delete::new(row).add_family_version(f.clone(), ts),
+                Some((f, Some(q))) if all => {
+                    Delete::new(row).add_columns_ts(f.clone(), q.clone(), ts)
+                }
+                Some((f, Some(q))) => Delete::new(row).add_column_ts(f.clone(), q.clone(), ts),
+            }
+        };
+        let Value::Hash(_) = &st.args[1] else {
+            return t
+                .delete(delete_of(bytes(&st.args[1], "row")?))
+                .map_err(client);
+        };
+        if !all {
+            return Err("delete takes a row, not a hash; deleteall takes ROWPREFIXFILTER".into());
+        }
+        let mut prefix = None;
+        for (k, v) in hash(&st.args[1], "deleteall options")? {
+            match k.as_str() {
+                "ROWPREFIXFILTER" => prefix = Some(bytes(&v, "ROWPREFIXFILTER")?),
+                // The scan that finds the rows: how many it fetches at a time.
+                "CACHE" => {
+                    int(&v, "CACHE")?;
+                }
+                other => return Err(format!("unknown deleteall option {other}").into()),
+            }
+        }
+        let prefix = prefix.ok_or("deleteall with a hash needs ROWPREFIXFILTER")?;
+        let mut scanner = t
+            .scanner(
+                Scan::new().with_row_prefix(prefix),
+                Some(b"KeyOnlyFilter()"),
+            )
+            .map_err(client)?;
+        loop {
+            self.check_interrupt()?;
+            let batch = scanner.next_batch(1000).map_err(client)?;
+            if batch.is_empty() {
+                break;
+            }
+            for r in batch {
+                t.delete(delete_of(r.row().to_vec())).map_err(client)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `count 't'[, {INTERVAL => n, CACHE => n, STARTROW/STOPROW/ROWPREFIXFILTER/COLUMNS/
+    /// FILTER/TIMERANGE ...}]` (or the old `count 't', interval`): counts rows with a
+    /// `FirstKeyOnlyFilter` ANDed to the user's filter, as HBase's `_count_internal`. With
+    /// `ROWKEY => 'schema'` and key fields (as `scan` takes them) it counts those key ranges.
+    fn count(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 1, 2)?;
+        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let mut interval = 1000i64;
+        let mut scan_opts = Vec::new();
+        let mut rowkey = None;
+        match st.args.get(1) {
+            None => {}
+            Some(Value::Int(n)) => interval = (*n).max(1),
+            Some(v) => {
+                let v = self.rowkey_count_options(v, &mut rowkey)?;
+                for (k, v) in hash(&v, "count options")? {
+                    match k.as_str() {
+                        "INTERVAL" => interval = int(&v, "INTERVAL")?.max(1),
+                        "CACHE" => {
+                            int(&v, "CACHE")?;
+                        }
+                        "STARTROW" | "STOPROW" | "ENDROW" | "ROWPREFIXFILTER" | "COLUMNS"
+                        | "COLUMN" | "FILTER" | "TIMERANGE" | "TIMESTAMP" | "CACHE_BLOCKS" => {
+                            scan_opts.push((Value::Str(k.into_bytes()), v))
+                        }
+                        other => return Err(format!("unknown count option {other}").into()),
+                    }
+                }
+            }
+        }
+        let (scan, filter, _) = Self::scan_spec(Some(&Value::Hash(scan_opts)))?;
+        let filter = match filter {
+            Some(f) => {
+                let mut all = b"(".to_vec();
+                all.extend_from_slice(&f);
+                all.extend_from_slice(b") AND FirstKeyOnlyFilter()");
+                all
+            }
+            None => b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec(),
+        };
+        let scans = match &rowkey {
+            Some(rk) => RowkeyScan::scans(rk, &scan),
+            None => vec![scan],
+        };
+        let mut n = 0i64;
+        for scan in scans {
+            let mut scanner = t.scanner(scan, Some(&filter)).map_err(client)?;
+            let mut last: Option<ferrobase_engine::Bytes> = None;
+            loop {
+                self.check_interrupt()?;
+                let batch = scanner.next_batch(1000).map_err(client)?;
+                if batch.is_empty() {
+                    break;
+                }
+                for r in batch {
+                    if last.as_deref() == Some(r.row()) {
+                        continue;
+                    }
+                    last = Some(r.row_bytes());
+                    n += 1;
+                    if n % interval == 0 {
+                        let shown = match &rowkey {
+                            Some(rk) => rk.shown(r.row()),
+                            None => format::binary(r.row()),
+                        };
+                        self.line(&format!("Current count: {n}, row: {shown}"));
+                    }
+                }
+            }
+        }
+        self.line(&format!("{n} row(s)"));
+        self.echo = Some(n.to_string());
+        Ok(())
+    }
+
+    /// `incr 't', 'r', 'f:q'[, n]` and `get_counter 't', 'r', 'f:q'`.
+    fn counter(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        let incr = st.command == "incr";
+        if incr {
+            arity(st, 3, 5)?;
+        } else {
+            arity(st, 3, 3)?;
+        }
+        let t = self.conn.table(&text(&a[0], "table name")?);
+        let row = bytes(&a[1], "row")?;
+        let (f, q) = parse_column(&bytes(&a[2], "column")?);
+        let q = q.unwrap_or_default();
+        if !incr {
+            let r = t
+                .get(Get::new(row).add_column(f.clone(), q.clone()), None)
+                .map_err(client)?;
+            match r.value(&f, &q) {
+                None => self.line("No counter found at specified coordinates"),
+                Some(v) => match <[u8; 8]>::try_from(v) {
+                    Ok(b) => self.line(&format!("COUNTER VALUE = {}", i64::from_be_bytes(b))),
+                    Err(_) => {
+                        return Err(CommandError::Failed(
+                            "the cell is not an 8-byte counter".into(),
+                        ))
+                    }
+                },
+            }
+            return Ok(());
+        }
+        let mut n = 1;
+        for (i, v) in a[3..].iter().enumerate() {
+            match v {
+                Value::Hash(_) => reject_mutation_options(st, v)?,
+                _ if i == 0 => n = int(v, "increment")?,
+                other => return Err(format!("incr: unexpected argument {}", other.kind()).into()),
+            }
+        }
+        let v = t.increment(&row, &f, &q, n).map_err(client)?;
+        self.line(&format!("COUNTER VALUE = {v}"));
+        Ok(())
+    }
+
+    /// `append 't', 'r', 'f:q', 'value'`.
+    fn append(&mut self, st: &Statement) -> Res<()> {
+        let a = &st.args;
+        arity(st, 4, 5)?;
+        if let Some(opts) = a.get(4) {
+            reject_mutation_options(st, opts)?;
+        }
+        let t = self.conn.table(&text(&a[0], "table name")?);
+        let (f, q) = parse_column(&bytes(&a[2], "column")?);
+        let v = t
+            .append(
+                &bytes(&a[1], "row")?,
+                &f,
+                &q.unwrap_or_default(),
+                &bytes(&a[3], "value")?,
+            )
+            .map_err(client)?;
+        self.line(&format!("CURRENT VALUE = {}", format::binary(&v)));
+        Ok(())
+    }
+}
+
+/// The cell TTL of a put's options hash, `{TTL => ms}` (HBase's shell: `set_op_ttl`, that is
+/// `Put.setTTL`, in milliseconds); `ATTRIBUTES` is accepted and the other options are refused
+/// as [`reject_mutation_options`] refuses them.
+fn put_ttl(st: &Statement, v: &Value) -> Res<Option<i64>> {
+    let mut ttl = None;
+    for (k, v) in hash(v, "options")? {
+        match k.as_str() {
+            "TTL" => ttl = Some(int(&v, "TTL")?),
+            _ => check_mutation_option(st, &k, &v)?,
+        }
+    }
+    Ok(ttl)
+}
+
+/// Checks a put/incr/append/delete options hash: `ATTRIBUTES` is accepted (operation
+/// attributes, read only by coprocessors); every other option (`VISIBILITY`, `TTL`) is refused,
+/// since dropping one silently would misread the statement.
+fn reject_mutation_options(st: &Statement, v: &Value) -> Res<()> {
+    for (k, v) in hash(v, "options")? {
+        check_mutation_option(st, &k, &v)?;
+    }
+    Ok(())
+}
+
+/// One option of a mutation's options hash, as [`reject_mutation_options`] checks it.
+fn check_mutation_option(st: &Statement, k: &str, v: &Value) -> Res<()> {
+    // Operation attributes reach only coprocessors, which ferrobase has none of: HBase
+    // without one that reads them writes the same cells.
+    if k == "ATTRIBUTES" {
+        query_options::read(k, v, false, &mut MetricsRequest::None)?;
+        return Ok(());
+    }
+    if k == "VISIBILITY" {
+        return Err(CommandError::Usage(format!(
+            "{}: option VISIBILITY is not supported by ferrobase (it has no visibility labels)",
+            st.command
+        )));
+    }
+    Err(unsupported_option(&st.command, k))
+}
