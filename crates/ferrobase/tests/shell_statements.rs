@@ -223,6 +223,54 @@ fn put_with_a_ttl_gives_the_cell_its_own_time_to_live() {
     drop(server);
 }
 
+/// Issue 29: `incr ..., {TTL => ms}` and `append ..., {TTL => ms}` give the new cell its own
+/// TTL (HBase's shell: `Increment.setTTL`, `Append.setTTL`), embedded and over `--connect` to
+/// ferrobase (its `ferrobaseAdmin` extension: Thrift1's increment and append carry no
+/// attributes). An increment or append is stamped now, so a 1 ms TTL has passed by the time a
+/// second shell process has started and opened the data: the cell reads as absent, and the
+/// next increment starts again from 0, while a day's TTL keeps its cell.
+#[test]
+fn incr_and_append_with_a_ttl_give_the_new_cell_its_own_time_to_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, url) = serve(dir.path());
+    let embedded = tempfile::tempdir().unwrap();
+    for args in [vec!["--data", &data(&embedded)], vec!["--connect", &url]] {
+        let (out, ok) = shell(
+            &args,
+            "create 't', 'x'\n\
+             incr 't', 'r', 'x:short', 5, {TTL => 1}\n\
+             incr 't', 'r', 'x:day', {TTL => 86400000}\n\
+             append 't', 'r', 'x:s', 'ab', {TTL => 1}\n\
+             append 't', 'r', 'x:d', 'cd', {TTL => 86400000, ATTRIBUTES => {'k' => 'v'}}\n",
+        );
+        assert!(ok, "{args:?}: {out}");
+        assert!(out.contains("COUNTER VALUE = 5\n"), "{args:?}: {out}");
+        assert!(out.contains("CURRENT VALUE = ab\n"), "{args:?}: {out}");
+        let (out, ok) = shell(
+            &args,
+            "get_counter 't', 'r', 'x:short'\n\
+             get_counter 't', 'r', 'x:day'\n\
+             get 't', 'r', 'x:s'\n\
+             get 't', 'r', 'x:d'\n\
+             incr 't', 'r', 'x:short', 2\n",
+        );
+        assert!(ok, "{args:?}: {out}");
+        assert!(
+            out.contains("No counter found at specified coordinates\n"),
+            "{args:?}: {out}"
+        );
+        assert!(out.contains("COUNTER VALUE = 1\n"), "{args:?}: {out}");
+        assert!(!out.contains("value=ab"), "{args:?}: {out}");
+        assert!(out.contains("value=cd"), "{args:?}: {out}");
+        assert!(out.contains("COUNTER VALUE = 2\n"), "{args:?}: {out}");
+        // Options other than TTL and ATTRIBUTES are still refused.
+        let (out, ok) = shell(&args, "incr 't', 'r', 'x:day', 1, {TTL => 5, BOGUS => 1}\n");
+        assert!(!ok, "{args:?}: {out}");
+        assert!(out.contains("BOGUS"), "{args:?}: {out}");
+    }
+    drop(server);
+}
+
 #[test]
 fn malformed_statements_are_errors_and_the_shell_goes_on() {
     let dir = tempfile::tempdir().unwrap();

@@ -217,14 +217,26 @@ impl Remote {
         key: &[u8],
         attrs: &[(String, String)],
     ) -> Result<Option<TValue>> {
+        let attributes = attrs
+            .iter()
+            .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
+            .collect();
+        self.admin_call_bytes(op, table, key, attributes)
+    }
+
+    /// `ferrobaseAdmin` with binary attribute values, and its answer.
+    pub(crate) fn admin_call_bytes(
+        &self,
+        op: &str,
+        table: &str,
+        key: &[u8],
+        attributes: Vec<(Vec<u8>, Vec<u8>)>,
+    ) -> Result<Option<TValue>> {
         let args = FerrobaseAdminArgs {
             operation: op.to_string(),
             table_name: table.as_bytes().to_vec(),
             key: key.to_vec(),
-            attributes: attrs
-                .iter()
-                .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
-                .collect(),
+            attributes,
         };
         match self.call(&args) {
             Err(ClientError::Transport(m)) if m.contains("Invalid method name") => {

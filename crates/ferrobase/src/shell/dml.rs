@@ -459,42 +459,50 @@ impl Shell {
             return Ok(());
         }
         let mut n = 1;
+        let mut ttl_ms = None;
         for (i, v) in a[3..].iter().enumerate() {
             match v {
-                Value::Hash(_) => reject_mutation_options(st, v)?,
+                Value::Hash(_) => ttl_ms = put_ttl(st, v)?,
                 _ if i == 0 => n = int(v, "increment")?,
                 other => return Err(format!("incr: unexpected argument {}", other.kind()).into()),
             }
         }
-        let v = t.increment(&row, &f, &q, n).map_err(client)?;
+        let v = match ttl_ms {
+            None => t.increment(&row, &f, &q, n),
+            Some(ttl) => t.increment_with_ttl(&row, &f, &q, n, ttl),
+        }
+        .map_err(client)?;
         self.line(&format!("COUNTER VALUE = {v}"));
         Ok(())
     }
 
-    /// `append 't', 'r', 'f:q', 'value'`.
+    /// `append 't', 'r', 'f:q', 'value'[, {TTL => ms}]`.
     fn append(&mut self, st: &Statement) -> Res<()> {
         let a = &st.args;
         arity(st, 4, 5)?;
-        if let Some(opts) = a.get(4) {
-            reject_mutation_options(st, opts)?;
-        }
+        let ttl_ms = match a.get(4) {
+            Some(opts) => put_ttl(st, opts)?,
+            None => None,
+        };
         let t = self.conn.table(&text(&a[0], "table name")?);
         let (f, q) = parse_column(&bytes(&a[2], "column")?);
-        let v = t
-            .append(
-                &bytes(&a[1], "row")?,
-                &f,
-                &q.unwrap_or_default(),
-                &bytes(&a[3], "value")?,
-            )
-            .map_err(client)?;
+        let (row, q, value) = (
+            bytes(&a[1], "row")?,
+            q.unwrap_or_default(),
+            bytes(&a[3], "value")?,
+        );
+        let v = match ttl_ms {
+            None => t.append(&row, &f, &q, &value),
+            Some(ttl) => t.append_with_ttl(&row, &f, &q, &value, ttl),
+        }
+        .map_err(client)?;
         self.line(&format!("CURRENT VALUE = {}", format::binary(&v)));
         Ok(())
     }
 }
 
-/// The cell TTL of a put's options hash, `{TTL => ms}` (HBase's shell: `set_op_ttl`, that is
-/// `Put.setTTL`, in milliseconds); `ATTRIBUTES` is accepted and the other options are refused
+/// The cell TTL of a put's, incr's or append's options hash, `{TTL => ms}` (HBase's shell:
+/// `set_op_ttl`, that is `Put.setTTL`/`Increment.setTTL`/`Append.setTTL`, in milliseconds); `ATTRIBUTES` is accepted and the other options are refused
 /// as [`reject_mutation_options`] refuses them.
 fn put_ttl(st: &Statement, v: &Value) -> Res<Option<i64>> {
     let mut ttl = None;

@@ -150,7 +150,8 @@ impl Handler {
     /// `delete_family` (key = family), `set_table_attributes` (attributes in HBase's spelling,
     /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `table_attributes`
     /// (answers key, value, ... with `DURABILITY` first), `create_namespace` and
-    /// `drop_namespace` (table = the namespace).
+    /// `drop_namespace` (table = the namespace), `increment` and `append` with a cell TTL
+    /// (key = the row; see [`Handler::row_op_with_ttl`]).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
         // A table or a namespace, which the engine validates.
@@ -158,6 +159,7 @@ impl Handler {
         let key = Some(a.key.clone()).filter(|k| !k.is_empty());
         let admin = self.engine.admin();
         match op {
+            "increment" | "append" => return self.row_op_with_ttl(a),
             "create_namespace" => admin.create_namespace(&name)?,
             "drop_namespace" => admin.drop_namespace(&name)?,
             "flush" => admin.flush(&name)?,

@@ -368,6 +368,16 @@ impl Handler {
                             .map(|()| Permit::Full)
                             .map_err(denied)
                     }
+                    // Increment/Append with a TTL: WRITE on the column, as Thrift1's.
+                    "increment" | "append" => {
+                        let column = a
+                            .attributes
+                            .iter()
+                            .find(|(k, _)| k == b"COLUMN")
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_default();
+                        column_write(&a.table_name, &column)
+                    }
                     // split: ADMIN on the table.
                     "split" => {
                         let table = canonical_table(&target)?;

@@ -3,7 +3,7 @@
 use super::convert::tcells;
 use super::names::{open_table, open_table_to_mutate, parse_column};
 use super::{CallResult, Handler, ServiceError};
-use crate::thrift::hbase::service::{AtomicIncrementArgs, CheckAndPutArgs};
+use crate::thrift::hbase::service::{AtomicIncrementArgs, CheckAndPutArgs, FerrobaseAdminArgs};
 use crate::thrift::hbase::{self, Attributes, BatchMutation, TAppend, TIncrement};
 use crate::thrift::TValue;
 use ferrobase_engine::filter::CompareOp;
@@ -184,6 +184,49 @@ impl Handler {
             .map(|((f, q), v)| (&f[..], &q[..], &v[..]))
             .collect();
         let r = t.append(&ap.row, &spec)?;
+        Ok(Some(tcells(r.cells.iter())))
+    }
+
+    /// `ferrobaseAdmin` ops `increment` and `append`: HBase's `Increment`/`Append` with a cell
+    /// TTL (`setTTL`), which Thrift1's `increment`/`append` cannot carry. `key` is the row; the
+    /// attributes are `COLUMN` (`family:qualifier`), `AMOUNT` (a decimal long, `increment`) or
+    /// `VALUE` (the bytes to append, `append`), and `TTL` (milliseconds, decimal; absent: none).
+    /// Answers the new value: an `i64` for `increment`, the new cells for `append`.
+    pub(crate) fn row_op_with_ttl(&self, a: &FerrobaseAdminArgs) -> CallResult {
+        let op = a.operation.as_str();
+        let attr = |name: &str| {
+            a.attributes
+                .iter()
+                .find(|(k, _)| k == name.as_bytes())
+                .map(|(_, v)| v.as_slice())
+        };
+        let missing = |name: &str| ServiceError::IllegalArgument(format!("{op} needs {name}"));
+        let decimal = |name: &str| -> Result<Option<i64>, ServiceError> {
+            attr(name)
+                .map(|v| {
+                    std::str::from_utf8(v)
+                        .ok()
+                        .and_then(|v| v.parse::<i64>().ok())
+                        .ok_or_else(|| {
+                            ServiceError::IllegalArgument(format!(
+                                "{op}: {name} {:?} is not a decimal long",
+                                String::from_utf8_lossy(v)
+                            ))
+                        })
+                })
+                .transpose()
+        };
+        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
+        let (f, q) = parse_column(attr("COLUMN").ok_or_else(|| missing("COLUMN"))?);
+        let q = q.unwrap_or_default();
+        let ttl = decimal("TTL")?;
+        if op == "increment" {
+            let amount = decimal("AMOUNT")?.ok_or_else(|| missing("AMOUNT"))?;
+            let v = t.increment_with_ttl(&a.key, &[(&f, &q, amount)], ttl)?;
+            return Ok(Some(TValue::I64(v[0])));
+        }
+        let value = attr("VALUE").ok_or_else(|| missing("VALUE"))?;
+        let r = t.append_with_ttl(&a.key, &[(&f, &q, value)], ttl)?;
         Ok(Some(tcells(r.cells.iter())))
     }
 
