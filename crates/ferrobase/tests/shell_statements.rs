@@ -20,8 +20,8 @@ fn seed_create_statements_set_the_attributes_they_name() {
     let d = data(&dir);
     let statements = [
         (
-            "create 'mytable', {NAME => 'colfam1', BLOCKSIZE => '65536'}",
-            "BLOCKSIZE => '65536'",
+            "create 'mytable', {NAME => 'colfam1', BLOCKSIZE => '131072'}",
+            "BLOCKSIZE => '131072 B (128KB)'",
         ),
         (
             "create 'mytable', { NAME => 'colfam1', BLOCKCACHE => 'false' }",
@@ -271,6 +271,32 @@ fn incr_and_append_with_a_ttl_give_the_new_cell_its_own_time_to_live() {
     drop(server);
 }
 
+/// Issue 27: `describe` prints the families as HBase 2.4.17's shell does against HBase 2.6.1
+/// (recorded from the oracle, tests/shell/conformance/ddl.txt): attributes in HBase's order,
+/// BLOCKSIZE and TTL with their units (the TTL's seconds singular after `1 MINUTE`, as HBase's
+/// `PrettyPrinter` writes it), a blank row after each family, and the quota line.
+#[test]
+fn describe_prints_families_in_hbase_order_with_units_and_the_quota_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, ok) = shell(
+        &["--data", &data(&dir)],
+        "create 't1', {NAME => 'f1', VERSIONS => 5}, {NAME => 'f2', TTL => 100}\n\
+         describe 't1'\n",
+    );
+    assert!(ok, "{out}");
+    let expected = "COLUMN FAMILIES DESCRIPTION\n\
+        {NAME => 'f1', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '5', KEEP_DELETED_CELLS => \
+        'FALSE', DATA_BLOCK_ENCODING => 'NONE', TTL => 'FOREVER', MIN_VERSIONS => '0', \
+        REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => \
+        'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536 B (64KB)'}\n\n\
+        {NAME => 'f2', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '1', KEEP_DELETED_CELLS => \
+        'FALSE', DATA_BLOCK_ENCODING => 'NONE', TTL => '100 SECONDS (1 MINUTE 40 SECOND)', \
+        MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => \
+        'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536 B (64KB)'}\n\n\
+        2 row(s)\nQuota is disabled\n";
+    assert!(out.contains(expected), "{out}");
+}
+
 #[test]
 fn malformed_statements_are_errors_and_the_shell_goes_on() {
     let dir = tempfile::tempdir().unwrap();
@@ -481,10 +507,10 @@ fn arguments_the_shell_does_not_understand_are_errors() {
         "delete 't', 'r', 'f:q', 5, 6",
         "deleteall 't', {ROWPREFIXFILTER => 'r', BOGUS => 1}",
         "deleteall 't', {PREFIX => 'r'}",
-        "incr 't', 'c', 'f:n', 1, {TTL => 10}",
+        "incr 't', 'c', 'f:n', 1, {TTL => 'soon'}",
         "incr 't', 'c', 'f:n', 1, 2",
         "get_counter 't', 'c', 'f:n', 'x'",
-        "append 't', 'r', 'f:q', 'x', {TTL => 10}",
+        "append 't', 'r', 'f:q', 'x', {TTL => 10, VISIBILITY => 'secret'}",
         "create 't2', {NAME => 'f', BOGUS => 1}",
         "create 't2', 'f', {OWNER => 'bob'}",
         "create 't2', 'f', {MAX_FILESIZE => 'big'}",

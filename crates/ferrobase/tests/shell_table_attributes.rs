@@ -102,7 +102,7 @@ fn table_att_unset_and_table_conf_unset_remove_attributes() {
         out.contains("Table t is ENABLED\nt\nCOLUMN FAMILIES DESCRIPTION\n{NAME => 'f'"),
         "{out}"
     );
-    assert!(out.ends_with("1 row(s)\n"), "{out}");
+    assert!(out.ends_with("}\n\n1 row(s)\nQuota is disabled\n"), "{out}");
 }
 
 #[test]

@@ -205,13 +205,17 @@ impl Shell {
         self.line(&format!("{name}{attributes}"));
         self.describe_rowkey_schema(name, described.as_ref().map(|(_, attrs)| attrs));
         self.line("COLUMN FAMILIES DESCRIPTION");
+        // HBase 2.4's describe.rb: each family, then a blank row; after the count, the table's
+        // quotas, or that quotas are disabled (ferrobase has none).
         for f in &fams {
             self.line(&match self.conn {
                 Connection::Remote(_) => format::family_thrift1(f),
                 Connection::Embedded(_) => format::family(f),
             });
+            self.line("");
         }
         self.line(&format!("{} row(s)", fams.len()));
+        self.line("Quota is disabled");
         Ok(())
     }
 

@@ -19,27 +19,31 @@ pub fn binary(b: &[u8]) -> String {
     s
 }
 
-/// `18000 SECONDS (5 HOURS)`, as HBase's `PrettyPrinter.humanReadableTTL`.
+/// `18000 SECONDS (5 HOURS)`, as HBase's `PrettyPrinter.humanReadableTTL`, quirk included:
+/// the seconds part is plural unless the minutes part is exactly 1 (`100 SECONDS (1 MINUTE 40
+/// SECOND)`), since HBase tests `minutes == 1` there.
 pub fn ttl(seconds: i64) -> String {
     if seconds >= FOREVER || seconds <= 0 {
         return "FOREVER".into();
     }
-    let mut parts = Vec::new();
-    let mut rest = seconds;
-    for (unit, size) in [
-        ("DAY", 86_400),
-        ("HOUR", 3_600),
-        ("MINUTE", 60),
-        ("SECOND", 1),
-    ] {
-        let n = rest / size;
-        rest %= size;
-        if n > 0 {
-            parts.push(format!("{n} {unit}{}", if n == 1 { "" } else { "S" }));
-        }
-    }
     if seconds < 60 {
-        return format!("{seconds} SECONDS");
+        return format!("{seconds} SECOND{}", if seconds == 1 { "" } else { "S" });
+    }
+    let (days, hours) = (seconds / 86_400, seconds % 86_400 / 3_600);
+    let (minutes, secs) = (seconds % 3_600 / 60, seconds % 60);
+    let plural = |n: i64| if n == 1 { "" } else { "S" };
+    let mut parts = Vec::new();
+    if days > 0 {
+        parts.push(format!("{days} DAY{}", plural(days)));
+    }
+    if hours > 0 {
+        parts.push(format!("{hours} HOUR{}", plural(hours)));
+    }
+    if minutes > 0 {
+        parts.push(format!("{minutes} MINUTE{}", plural(minutes)));
+    }
+    if secs > 0 {
+        parts.push(format!("{secs} SECOND{}", plural(minutes)));
     }
     format!("{seconds} SECONDS ({})", parts.join(" "))
 }
@@ -115,8 +119,12 @@ pub fn family_thrift1(f: &ColumnFamilyDescriptor) -> String {
     )
 }
 
-/// One family as `describe` prints it. NEW_VERSION_BEHAVIOR, when set, is shown as HBase 2.6
-/// shows it: `METADATA => {'NEW_VERSION_BEHAVIOR' => 'true'}` at the end.
+/// One family as `describe` prints it: HBase 2.x's `ColumnFamilyDescriptor.toString`, whose
+/// attributes come in the iteration order of its values `HashMap` (for the keys every family
+/// has, the order below, as HBase 2.6.1 prints them), BLOCKSIZE with its unit as
+/// `PrettyPrinter` writes bytes, INDEX_BLOCK_ENCODING `NONE` (ferrobase's block index is not
+/// encoded). NEW_VERSION_BEHAVIOR, when set, is shown as HBase 2.6 shows it:
+/// `METADATA => {'NEW_VERSION_BEHAVIOR' => 'true'}` at the end.
 pub fn family(f: &ColumnFamilyDescriptor) -> String {
     let kdc = f.keep_deleted_cells.name();
     let metadata = if f.new_version_behavior {
@@ -125,20 +133,21 @@ pub fn family(f: &ColumnFamilyDescriptor) -> String {
         ""
     };
     format!(
-        "{{NAME => '{}', BLOOMFILTER => '{}', IN_MEMORY => '{}', VERSIONS => '{}', KEEP_DELETED_CELLS => '{}', \
-         DATA_BLOCK_ENCODING => '{}', COMPRESSION => '{}', TTL => '{}', MIN_VERSIONS => '{}', BLOCKCACHE => '{}', \
-         BLOCKSIZE => '{}', REPLICATION_SCOPE => '0'{metadata}}}",
+        "{{NAME => '{}', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '{}', KEEP_DELETED_CELLS => '{}', \
+         DATA_BLOCK_ENCODING => '{}', TTL => '{}', MIN_VERSIONS => '{}', REPLICATION_SCOPE => '0', \
+         BLOOMFILTER => '{}', IN_MEMORY => '{}', COMPRESSION => '{}', BLOCKCACHE => '{}', \
+         BLOCKSIZE => '{}'{metadata}}}",
         binary(&f.name),
-        f.bloom_filter.name(),
-        f.in_memory,
         f.max_versions,
         kdc,
         f.data_block_encoding.name(),
-        f.compression.name(),
         ttl(f.ttl_seconds),
         f.min_versions,
+        f.bloom_filter.name(),
+        f.in_memory,
+        f.compression.name(),
         f.block_cache,
-        f.block_size
+        byte_size(i64::from(f.block_size))
     )
 }
 
@@ -177,6 +186,12 @@ mod tests {
         assert_eq!(ttl(18000), "18000 SECONDS (5 HOURS)");
         assert_eq!(ttl(90061), "90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)");
         assert_eq!(ttl(FOREVER), "FOREVER");
+        // HBase's PrettyPrinter: singular for 1 second; the seconds' plural follows the minutes.
+        assert_eq!(ttl(1), "1 SECOND");
+        assert_eq!(ttl(59), "59 SECONDS");
+        assert_eq!(ttl(100), "100 SECONDS (1 MINUTE 40 SECOND)");
+        assert_eq!(ttl(130), "130 SECONDS (2 MINUTES 10 SECONDS)");
+        assert_eq!(ttl(3_601), "3601 SECONDS (1 HOUR 1 SECONDS)");
         assert_eq!(binary(b"ab c\x00\xff\\"), "ab c\\x00\\xFF\\x5C");
     }
 

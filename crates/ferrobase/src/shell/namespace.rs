@@ -117,6 +117,8 @@ impl Shell {
         let (ns, _) = self.namespace_tables(st)?;
         self.line("DESCRIPTION");
         self.line(&format!("{{NAME => '{ns}'}}"));
+        // HBase 2.4's describe_namespace.rb ends with the namespace's quotas, or this line.
+        self.line("Quota is disabled");
         Ok(())
     }
 }
