@@ -7,6 +7,7 @@ use super::args::{
     arity, boolean, bytes, client, columns_of, hash, int, parse_column, text, time_range,
     unsupported_option, CommandError, Res,
 };
+use super::catalog;
 use super::converter::{self, Converter, Converters};
 use super::format;
 use super::interpreter::Shell;
@@ -19,6 +20,20 @@ use ferrobase_engine::{Delete, Get, Put, RowResult, Scan, LATEST_TIMESTAMP};
 impl Shell {
     /// Runs a DML command; `None` when `st` is not one.
     pub(super) fn dml_command(&mut self, st: &Statement) -> Option<Res<()>> {
+        let writes = [
+            "put",
+            "delete",
+            "deleteall",
+            "incr",
+            "append",
+            "truncate",
+            "truncate_preserve",
+        ];
+        if writes.contains(&st.command.as_str()) {
+            if let Some(view) = catalog::names_catalog(st.args.first()) {
+                return catalog::refuse_write(&st.command, &view).map(Err);
+            }
+        }
         Some(match st.command.as_str() {
             "truncate" | "truncate_preserve" => self.truncate(st),
             "put" => self.put(st),
@@ -70,7 +85,11 @@ impl Shell {
 
     fn get(&mut self, st: &Statement) -> Res<()> {
         arity(st, 2, usize::MAX)?;
-        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let name = text(&st.args[0], "table name")?;
+        if catalog::is_catalog(&name) {
+            return self.read_catalog("get", &name, &st.args[1..]);
+        }
+        let t = self.conn.table(&name);
         let mut get = Get::new(bytes(&st.args[1], "row")?);
         let mut metrics = MetricsRequest::None;
         let mut filter = None;
@@ -199,12 +218,8 @@ impl Shell {
     fn scan(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
         let name = text(&st.args[0], "table name")?;
-        if name == "hbase:meta" {
-            return Err(CommandError::Failed(
-                "hbase:meta does not exist in ferrobase (it has no catalog table); \
-                 list_regions 't' lists a table's regions"
-                    .into(),
-            ));
+        if catalog::is_catalog(&name) {
+            return self.read_catalog("scan", &name, &st.args[1..]);
         }
         let t = self.conn.table(&name);
         let mut opts = match st.args.get(1) {
@@ -359,7 +374,11 @@ impl Shell {
     /// `ROWKEY => 'schema'` and key fields (as `scan` takes them) it counts those key ranges.
     fn count(&mut self, st: &Statement) -> Res<()> {
         arity(st, 1, 2)?;
-        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let name = text(&st.args[0], "table name")?;
+        if catalog::is_catalog(&name) {
+            return self.read_catalog("count", &name, &st.args[1..]);
+        }
+        let t = self.conn.table(&name);
         let mut interval = 1000i64;
         let mut scan_opts = Vec::new();
         let mut rowkey = None;

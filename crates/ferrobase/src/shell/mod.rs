@@ -9,6 +9,7 @@
 mod alter;
 mod args;
 mod bulk_tables;
+mod catalog;
 mod cluster_status;
 mod converter;
 mod ddl;
