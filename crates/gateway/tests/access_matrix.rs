@@ -398,6 +398,39 @@ fn each_grant_allows_exactly_what_hbase_allows() {
                     args(vec![s("t"), s("r"), s("cf:n"), TValue::I64(1)]),
                 ),
             );
+            // Increment/Append with a TTL through the extension: as Thrift1's, W on the column.
+            let ttl_attrs = |operand: &str, value: &str| {
+                TValue::Map(
+                    TType::Binary,
+                    TType::Binary,
+                    vec![
+                        (s("COLUMN"), s("cf:n")),
+                        (s(operand), s(value)),
+                        (s("TTL"), s("600000")),
+                    ],
+                )
+            };
+            let _ = check(
+                "ferrobaseAdmin increment cf:n",
+                allowed(w && at != At::Qualifier),
+                c.call(
+                    "ferrobaseAdmin",
+                    args(vec![
+                        s("increment"),
+                        s("t"),
+                        s("r"),
+                        ttl_attrs("AMOUNT", "1"),
+                    ]),
+                ),
+            );
+            let _ = check(
+                "ferrobaseAdmin append cf:n",
+                allowed(w && at != At::Qualifier),
+                c.call(
+                    "ferrobaseAdmin",
+                    args(vec![s("append"), s("t"), s("r2"), ttl_attrs("VALUE", "x")]),
+                ),
+            );
             let _ = check(
                 "deleteAllRow",
                 allowed(w && table_wide),
@@ -433,6 +466,32 @@ fn each_grant_allows_exactly_what_hbase_allows() {
                 "ferrobaseAdmin table_attributes",
                 allowed(ddl),
                 c.call("ferrobaseAdmin", args(vec![s("table_attributes"), s("t")])),
+            );
+            // modifyTable: a table attribute set and unset (the shell's alter over --connect).
+            let _ = check(
+                "ferrobaseAdmin set_table_attributes",
+                allowed(ddl),
+                c.call(
+                    "ferrobaseAdmin",
+                    args(vec![
+                        s("set_table_attributes"),
+                        s("t"),
+                        s(""),
+                        TValue::Map(
+                            TType::Binary,
+                            TType::Binary,
+                            vec![(s("MAX_FILESIZE"), s("1073741824"))],
+                        ),
+                    ]),
+                ),
+            );
+            let _ = check(
+                "ferrobaseAdmin unset_table_attribute",
+                allowed(ddl),
+                c.call(
+                    "ferrobaseAdmin",
+                    args(vec![s("unset_table_attribute"), s("t"), s("MAX_FILESIZE")]),
+                ),
             );
             let _ = check(
                 "compact",

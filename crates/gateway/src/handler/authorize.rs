@@ -361,7 +361,13 @@ impl Handler {
                         .map_err(denied),
                     // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
                     // (table_attributes as getColumnDescriptors: the table's descriptor.)
-                    "flush" | "truncate" | "truncate_preserve" | "put_family" | "delete_family"
+                    "flush"
+                    | "truncate"
+                    | "truncate_preserve"
+                    | "put_family"
+                    | "delete_family"
+                    | "set_table_attributes"
+                    | "unset_table_attribute"
                     | "table_attributes" => {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &admin_or_create)
