@@ -16,7 +16,10 @@
 #   HBASE_ORACLE_HEAP        the JVM heap, e.g. 2g (default: jvm.options' 768 MiB)
 #   HBASE_ORACLE_PROFILE     bench: HBase's default flushes, compactions, splits and handler
 #                            counts, and the JVM's default compilers and collector (the test
-#                            profile, the default, keeps physical state still and starts fast)
+#                            profile, the default, keeps physical state still and starts fast);
+#                            acl: the test profile with HBase's AccessController on (simple
+#                            authentication, the oracle's user a superuser), for
+#                            scripts/hbase-acl-matrix.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -79,7 +82,11 @@ start() {
       grep -v -e '^-XX:TieredStopAtLevel' -e '^-XX:+UseSerialGC' "$PROJECT/jvm.options" >"$opts"
       args+=(--bench)
       ;;
-    *) die "HBASE_ORACLE_PROFILE must be test or bench, not $PROFILE" ;;
+    acl)
+      cp "$PROJECT/jvm.options" "$opts"
+      args+=(--acl)
+      ;;
+    *) die "HBASE_ORACLE_PROFILE must be test, bench or acl, not $PROFILE" ;;
   esac
   if [[ -n $HEAP ]]; then
     sed -i -e '/^-Xm[sx]/d' "$opts"
