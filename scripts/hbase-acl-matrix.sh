@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 OUT=${1:-crates/gateway/tests/data/acl_matrix_hbase.tsv}
 PROJECT=tests/hbase-oracle
 started=0
+bash scripts/hbase-oracle.sh build
 if ! bash scripts/hbase-oracle.sh status >/dev/null 2>&1; then
   HBASE_ORACLE_PROFILE=acl bash scripts/hbase-oracle.sh start >/dev/null
   started=1

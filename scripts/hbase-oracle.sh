@@ -6,6 +6,7 @@
 #   scripts/hbase-oracle.sh status   print the state (exit 1 if not running)
 #   scripts/hbase-oracle.sh stop     SIGTERM, wait for a clean stop
 #   scripts/hbase-oracle.sh env      print HBASE_ORACLE_* variables for `eval`
+#   scripts/hbase-oracle.sh build    compile tests/hbase-oracle if its sources changed
 #
 # State: target/hbase-oracle/state holds the ready line plus pid=, e.g.
 #   hbase-oracle ready thrift1=41705 thrift2=33423 admin=35097 zookeeper=35315 dir=/tmp/... pid=123
@@ -157,5 +158,6 @@ case "${1:-}" in
   stop) stop ;;
   status) status ;;
   env) env_vars ;;
-  *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
+  build) mkdir -p "$STATE_DIR" && build ;;
+  *) echo "usage: $0 start|stop|status|env|build" >&2; exit 2 ;;
 esac

@@ -74,7 +74,21 @@ public final class AclMatrix {
     conf.setInt("hbase.client.retries.number", 2);
     conf.setInt("hbase.client.pause", 50);
     try (Connection su = ConnectionFactory.createConnection(conf); Admin admin = su.getAdmin()) {
-      if (!admin.tableExists(T)) {
+      if (!AccessControlClient.isAuthorizationEnabled(su)) {
+        System.err.println("AclMatrix: the oracle runs without HBase's AccessController; "
+            + "stop it and start it with HBASE_ORACLE_PROFILE=acl");
+        System.exit(1);
+      }
+      // A fresh start on an oracle that ran the matrix before: its tables (and their grants) go.
+      for (TableName old : new TableName[] {T, VICTIM}) {
+        if (admin.tableExists(old)) {
+          if (admin.isTableEnabled(old)) {
+            admin.disableTable(old);
+          }
+          admin.deleteTable(old);
+        }
+      }
+      {
         admin.createTable(TableDescriptorBuilder.newBuilder(T)
             .setColumnFamily(ColumnFamilyDescriptorBuilder.of(CF))
             .setColumnFamily(ColumnFamilyDescriptorBuilder.of(CF2)).build());
