@@ -145,6 +145,8 @@ public final class AclMatrix {
     Object[][] ops = {
       {"get cf:q", (Op) x -> cells(table(x).get(new Get(R).addColumn(CF, Q)))},
       {"getRow", (Op) x -> cells(table(x).get(new Get(R)))},
+      {"getRowWithColumns cf", (Op) x -> cells(table(x).get(new Get(R).addFamily(CF)))},
+      {"get cf", (Op) x -> table(x).get(new Get(R).addFamily(CF)).rawCells().length + " cells"},
       {"scan", (Op) x -> {
         TreeSet<String> seen = new TreeSet<>();
         try (ResultScanner s = table(x).getScanner(new Scan())) {
