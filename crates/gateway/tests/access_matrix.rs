@@ -612,6 +612,25 @@ fn denials_carry_hbase_access_denied_text() {
             "{DENIED}Not allowed to disable hbase:acl table with AccessController installed"
         ))
     );
+    // A namespace grant needs ADMIN on the namespace (HBase's requireNamespacePermission with
+    // an unset filterUser: the trailing empty parameter).
+    let grant_ns = args(vec![
+        s("grant"),
+        s("@default"),
+        s(""),
+        TValue::Map(
+            TType::Binary,
+            TType::Binary,
+            vec![(s("USER"), s("carol")), (s("ACTIONS"), s("R"))],
+        ),
+    ]);
+    assert_eq!(
+        bob.call("ferrobaseAdmin", grant_ns),
+        Err(format!(
+            "{DENIED}Insufficient permissions (user=bob, scope=default, \
+             params=[namespace=default,],action=ADMIN)"
+        ))
+    );
     // Only a superuser may change a superuser's grants, even with global ADMIN.
     let grant_global = |user: &str, actions: &str| {
         args(vec![
