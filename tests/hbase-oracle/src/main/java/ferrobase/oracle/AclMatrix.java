@@ -32,12 +32,12 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The ACL matrix against an oracle running HBase's AccessController ({@code
- * HBASE_ORACLE_PROFILE=acl}): for each action (R, W, X, C, A) granted at each scope (global,
+ * HBASE_ORACLE_PROFILE=acl}): for each action (R, W, X, C, A, and RW together) granted at each scope (global,
  * namespace {@code default}, table {@code t}, family {@code t:cf}, qualifier {@code t:cf:q}) to
  * a user of its own, each Thrift1-reachable operation performed through the Java client as that
  * user (simple authentication names the user), one line per outcome on stdout:
  *
- * <pre>SCOPE TAB ACTION TAB OPERATION TAB allowed [CELLS] | denied TEXT</pre>
+ * <pre>SCOPE TAB ACTIONS TAB OPERATION TAB allowed [CELLS] | denied TEXT</pre>
  *
  * where CELLS are the columns a read returned ({@code cf:q,cf:q2}) and TEXT the
  * AccessDeniedException's message. The superuser (this process's user, the cluster's) sets the
@@ -49,6 +49,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class AclMatrix {
   static final String[] SCOPES = {"global", "namespace", "table", "family", "qualifier"};
+  /** What each user is granted: each action alone, then READ and WRITE together. */
+  static final String[] GRANTS = {"R", "W", "X", "C", "A", "RW"};
   static final TableName T = TableName.valueOf("t");
   static final TableName VICTIM = TableName.valueOf("victim");
   static final byte[] CF = Bytes.toBytes("cf");
@@ -94,10 +96,9 @@ public final class AclMatrix {
             .setColumnFamily(ColumnFamilyDescriptorBuilder.of(CF2)).build());
       }
       for (String scope : SCOPES) {
-        for (Permission.Action action : Permission.Action.values()) {
-          char code = (char) action.code();
+        for (String code : GRANTS) {
           String user = ("u_" + scope + "_" + code).toLowerCase(Locale.ROOT);
-          grant(su, user, scope, action);
+          grant(su, user, scope, actions(code));
           reset(su, admin);
           User u = User.createUserForTesting(conf, user, new String[0]);
           try (Connection c = ConnectionFactory.createConnection(conf, u)) {
@@ -111,7 +112,20 @@ public final class AclMatrix {
     }
   }
 
-  static void grant(Connection su, String user, String scope, Permission.Action a)
+  /** The actions of letters such as {@code RW}. */
+  static Permission.Action[] actions(String letters) {
+    Permission.Action[] out = new Permission.Action[letters.length()];
+    for (int i = 0; i < letters.length(); i++) {
+      for (Permission.Action a : Permission.Action.values()) {
+        if (a.code() == letters.charAt(i)) {
+          out[i] = a;
+        }
+      }
+    }
+    return out;
+  }
+
+  static void grant(Connection su, String user, String scope, Permission.Action... a)
       throws Throwable {
     switch (scope) {
       case "global" -> AccessControlClient.grant(su, user, a);
