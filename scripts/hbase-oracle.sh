@@ -6,6 +6,7 @@
 #   scripts/hbase-oracle.sh status   print the state (exit 1 if not running)
 #   scripts/hbase-oracle.sh stop     SIGTERM, wait for a clean stop
 #   scripts/hbase-oracle.sh env      print HBASE_ORACLE_* variables for `eval`
+#   scripts/hbase-oracle.sh build    compile tests/hbase-oracle if its sources changed
 #
 # State: target/hbase-oracle/state holds the ready line plus pid=, e.g.
 #   hbase-oracle ready thrift1=41705 thrift2=33423 admin=35097 zookeeper=35315 dir=/tmp/... pid=123
@@ -16,7 +17,10 @@
 #   HBASE_ORACLE_HEAP        the JVM heap, e.g. 2g (default: jvm.options' 768 MiB)
 #   HBASE_ORACLE_PROFILE     bench: HBase's default flushes, compactions, splits and handler
 #                            counts, and the JVM's default compilers and collector (the test
-#                            profile, the default, keeps physical state still and starts fast)
+#                            profile, the default, keeps physical state still and starts fast);
+#                            acl: the test profile with HBase's AccessController on (simple
+#                            authentication, the oracle's user a superuser), for
+#                            scripts/hbase-acl-matrix.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -79,7 +83,11 @@ start() {
       grep -v -e '^-XX:TieredStopAtLevel' -e '^-XX:+UseSerialGC' "$PROJECT/jvm.options" >"$opts"
       args+=(--bench)
       ;;
-    *) die "HBASE_ORACLE_PROFILE must be test or bench, not $PROFILE" ;;
+    acl)
+      cp "$PROJECT/jvm.options" "$opts"
+      args+=(--acl)
+      ;;
+    *) die "HBASE_ORACLE_PROFILE must be test, bench or acl, not $PROFILE" ;;
   esac
   if [[ -n $HEAP ]]; then
     sed -i -e '/^-Xm[sx]/d' "$opts"
@@ -150,5 +158,6 @@ case "${1:-}" in
   stop) stop ;;
   status) status ;;
   env) env_vars ;;
-  *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
+  build) mkdir -p "$STATE_DIR" && build ;;
+  *) echo "usage: $0 start|stop|status|env|build" >&2; exit 2 ;;
 esac

@@ -155,7 +155,8 @@ def test_happybase_user_is_the_certificate_cn(pki, data):
         assert t.row(b"r") == {b"cf:q": b"v"}
         with pytest.raises(Exception) as denied:
             t.put(b"r", {b"cf:q": b"w"})
-        assert ("Insufficient permissions (user=bob, scope=t, family=cf:q, action=WRITE)"
+        assert ("Insufficient permissions (user=bob, scope=default:t, family=cf:q, "
+                "params=[table=default:t,family=cf:q],action=WRITE)"
                 in str(denied.value.message)), denied.value
         bob.close()
         cert, key = pki.client("eve")

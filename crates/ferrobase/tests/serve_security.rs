@@ -265,7 +265,10 @@ fn grants_survive_a_restart_and_bind_the_certificate_user() {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(
-        text.contains("Insufficient permissions (user=bob, scope=t, family=cf:q, action=WRITE)"),
+        text.contains(
+            "Insufficient permissions (user=bob, scope=default:t, family=cf:q, \
+             params=[table=default:t,family=cf:q],action=WRITE)"
+        ),
         "{text}"
     );
     // A user without grants sees no table and cannot grant.

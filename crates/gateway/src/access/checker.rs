@@ -59,6 +59,50 @@ fn family_string(family: Option<&[u8]>, qualifier: Option<&[u8]>) -> String {
     }
 }
 
+/// A table's name with its namespace, as HBase's `getNameWithNamespaceInclAsString` (`default:t`).
+fn with_namespace(table: &str) -> String {
+    if table.contains(':') {
+        table.to_string()
+    } else {
+        format!("default:{table}")
+    }
+}
+
+/// HBase 2.6's `AuthResult.toContextString`: `(user=U, scope=S, [family=F, ]params=[P],action=A)`.
+/// `params` are joined by `,`; an unset extra parameter (HBase's `filterUser` of checks that
+/// take one) shows as a trailing empty entry, `params=[table=default:t,]`.
+fn context(
+    user: &str,
+    scope: &str,
+    family: &str,
+    params: &[String],
+    action: Option<Action>,
+) -> String {
+    let family = if family.is_empty() {
+        String::new()
+    } else {
+        format!("family={family}, ")
+    };
+    format!(
+        "(user={user}, scope={scope}, {family}params=[{}],action={})",
+        params.join(","),
+        action.map(|a| a.to_string()).unwrap_or_default()
+    )
+}
+
+/// The `params` of a table check: the table, its family string if any, and with `extra` the
+/// unset `filterUser`.
+fn table_params(table: &str, family: &str, extra: bool) -> Vec<String> {
+    let mut p = vec![format!("table={}", with_namespace(table))];
+    if !family.is_empty() {
+        p.push(format!("family={family}"));
+    }
+    if extra {
+        p.push(String::new());
+    }
+    p
+}
+
 /// Decides every request of an ACL-checked server. Thread-safe.
 pub struct AccessChecker {
     store: Arc<AclStore>,
@@ -185,8 +229,48 @@ impl AccessChecker {
             last = Some(action);
         }
         Err(Denied(format!(
-            "Insufficient permissions (user={user}, scope={ns}, action={})",
-            last.map(|a| a.to_string()).unwrap_or_default()
+            "Insufficient permissions {}",
+            context(
+                user,
+                ns,
+                "",
+                &[format!("namespace={ns}"), String::new()],
+                last
+            )
+        )))
+    }
+
+    /// HBase's `preCreateTable` check (`requireNamespacePermission` with the new table and its
+    /// families): any one of `actions` on the namespace of `table`.
+    pub fn require_namespace_for_table(
+        &self,
+        user: &str,
+        table: &str,
+        families: &[Vec<u8>],
+        actions: &[Action],
+    ) -> Result<(), Denied> {
+        let ns = namespace_of(table);
+        let mut last = None;
+        for &action in actions {
+            if self.authorize_namespace(user, &ns, action) {
+                return Ok(());
+            }
+            last = Some(action);
+        }
+        let mut sorted: Vec<&Vec<u8>> = families.iter().collect();
+        sorted.sort();
+        sorted.dedup();
+        let families = sorted.iter().map(|f| text(f)).collect::<Vec<_>>().join("|");
+        let mut params = vec![
+            format!("namespace={ns}"),
+            format!("table={}", with_namespace(table)),
+        ];
+        if !families.is_empty() {
+            params.push(format!("family={families}"));
+        }
+        Err(Denied(format!(
+            "Insufficient permissions {}",
+            context(user, &ns, "", &params, last)
         )))
     }
 
@@ -207,10 +291,16 @@ impl AccessChecker {
             }
             last = Some(action);
         }
+        let family = family_string(family, qualifier);
         Err(Denied(format!(
-            "Insufficient permissions (user={user}, scope={table}, family={}, action={})",
-            family_string(family, qualifier),
-            last.map(|a| a.to_string()).unwrap_or_default()
+            "Insufficient permissions {}",
+            context(
+                user,
+                &with_namespace(table),
+                &family,
+                &table_params(table, &family, true),
+                last
+            )
         )))
     }
 
@@ -259,8 +349,14 @@ impl AccessChecker {
         for &action in actions {
             if let Err(family) = self.permission_granted(user, table, action, families) {
                 return Err(Denied(format!(
-                    "Insufficient permissions (user={user}, scope={table}, family={family}, \
-                     action={action})"
+                    "Insufficient permissions {}",
+                    context(
+                        user,
+                        &with_namespace(table),
+                        &family,
+                        &table_params(table, &family, false),
+                        Some(action)
+                    )
                 )));
             }
         }

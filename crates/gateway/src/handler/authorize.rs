@@ -268,8 +268,12 @@ impl Handler {
             Call::MajorCompact(a) => table_admin(&a.table_name_or_region_name),
             Call::CreateTable(a) => {
                 let table = table_arg(&a.table_name)?;
-                let ns = crate::access::checker::namespace_of(&table);
-                acl.require_namespace(user, &ns, &admin_or_create)
+                let families: Vec<Vec<u8>> = a
+                    .column_families
+                    .iter()
+                    .map(|f| parse_column(&f.name).0)
+                    .collect();
+                acl.require_namespace_for_table(user, &table, &families, &admin_or_create)
                     .map_err(denied)?;
                 Ok(Permit::Full)
             }

@@ -28,6 +28,8 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
  * <p>Arguments: {@code [--dir DIR] [--keep] [--bench]}; every port is picked free. {@code --bench}
  * keeps HBase's own defaults for flushes, compactions, splits and handler counts (a server as
  * deployed, for tests/bench) instead of the settings that keep physical state still for tests.
+ * {@code --acl} runs HBase's AccessController ({@link #withAccessController}); the JVM's user is
+ * the superuser, and {@link AclMatrix} acts as other users.
  */
 public final class HBaseOracle {
   private HBaseOracle() {}
@@ -36,13 +38,15 @@ public final class HBaseOracle {
     Path dir = null;
     boolean keep = false;
     boolean bench = false;
+    boolean acl = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--dir" -> dir = Path.of(args[++i]).toAbsolutePath();
         case "--keep" -> keep = true;
         case "--bench" -> bench = true;
+        case "--acl" -> acl = true;
         default -> {
-          System.err.println("usage: HBaseOracle [--dir DIR] [--keep] [--bench]");
+          System.err.println("usage: HBaseOracle [--dir DIR] [--keep] [--bench] [--acl]");
           System.exit(2);
         }
       }
@@ -53,6 +57,9 @@ public final class HBaseOracle {
     Files.createDirectories(dir);
     int zkPort = freePort();
     Configuration conf = smallBoxConfiguration(dir, zkPort, bench);
+    if (acl) {
+      withAccessController(conf);
+    }
 
     DefaultMetricsSystem.setMiniClusterMode(true);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
@@ -140,6 +147,20 @@ public final class HBaseOracle {
     conf.setInt("hbase.balancer.period", 3_600_000);
     conf.setBoolean("hbase.normalizer.enabled", false);
     return conf;
+  }
+
+  /**
+   * Authorization on, as a secure cluster runs it without Kerberos: simple authentication (the
+   * client names its user), and HBase's AccessController on the master, the region servers and
+   * every region. The process's user (the one that starts the cluster) is a superuser.
+   */
+  static void withAccessController(Configuration conf) {
+    String ac = "org.apache.hadoop.hbase.security.access.AccessController";
+    conf.set("hbase.security.authentication", "simple");
+    conf.setBoolean("hbase.security.authorization", true);
+    conf.set("hbase.coprocessor.master.classes", ac);
+    conf.set("hbase.coprocessor.region.classes", ac);
+    conf.set("hbase.coprocessor.regionserver.classes", ac);
   }
 
   private static void waitForMaster(LocalHBaseCluster cluster) throws InterruptedException {
