@@ -15,13 +15,16 @@
 //! Without `--hbase HOST:PORT` HBase is started here by `scripts/hbase-oracle.sh` (run from the
 //! current directory, the repository's root) as an instance of its own in `target/hbase-bench`
 //! with `HBASE_ORACLE_PROFILE=bench`, and stopped at the end. Linux only (`/proc`).
+mod report;
+mod servers;
 
 use super::Rng;
 use anyhow::{anyhow, bail, Context, Result};
 use ferrobase_client::Connection;
 use ferrobase_engine::{ColumnFamilyDescriptor, Get, Put, Scan, TableDescriptor, TableName};
-use std::io::BufRead;
-use std::process::{Child, Command, Stdio};
+use report::print_report;
+use servers::{cpu_seconds, oracle, rss_mib, start_ferrobase, start_hbase};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const LONG_MAX: i64 = i64::MAX;
@@ -218,35 +221,6 @@ fn worker(
     Ok((n, start.elapsed()))
 }
 
-/// User + system CPU seconds of process `pid` so far.
-fn cpu_seconds(pid: u32) -> Result<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .with_context(|| format!("reading /proc/{pid}/stat"))?;
-    let after = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest)
-        .ok_or_else(|| anyhow!("/proc/{pid}/stat has no ')'"))?;
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let field = |i: usize| -> Result<f64> {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .ok_or_else(|| anyhow!("/proc/{pid}/stat: field {i} missing"))
-    };
-    Ok((field(11)? + field(12)?) / USER_HZ)
-}
-
-/// The unit of `/proc/PID/stat`'s utime and stime: clock ticks of USER_HZ, 100 a second on
-/// every Linux architecture's user-space ABI.
-const USER_HZ: f64 = 100.0;
-
-fn rss_mib(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
-}
-
 /// One run of a workload on one server: (ops/s, server CPU µs per op when its pid is known).
 fn run(
     url: &str,
@@ -354,87 +328,6 @@ fn drop_tables(url: &str, sizes: &Sizes) -> Result<()> {
     Ok(())
 }
 
-/// Waits until the gateway at `url` answers a call; the seconds since `t0`.
-fn first_answer(url: &str, t0: Instant) -> Result<f64> {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        match Connection::open(url).and_then(|c| c.list_tables()) {
-            Ok(_) => return Ok(t0.elapsed().as_secs_f64()),
-            Err(e) if Instant::now() > deadline => return Err(e).context(url.to_string()),
-            Err(_) => std::thread::sleep(Duration::from_millis(10)),
-        }
-    }
-}
-
-/// `ferrobase serve` (this binary) on a free port: (child, url, seconds to its first answer).
-fn start_ferrobase(data: &std::path::Path) -> Result<(Child, String, f64)> {
-    let exe = std::env::current_exe()?;
-    let t0 = Instant::now();
-    let mut child = Command::new(exe)
-        .args(["serve", "--port", "0", "--data"])
-        .arg(data)
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("starting ferrobase serve")?;
-    let mut line = String::new();
-    let out = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
-    std::io::BufReader::new(out).read_line(&mut line)?;
-    let addr = line
-        .split(" on ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .ok_or_else(|| anyhow!("ferrobase serve printed {line:?}, not its address"))?;
-    let url = format!("thrift://{addr}");
-    let secs = first_answer(&url, t0)?;
-    Ok((child, url, secs))
-}
-
-/// scripts/hbase-oracle.sh `cmd` for the bench instance (its state in target/hbase-bench, an
-/// absolute path: the script runs Java from tests/hbase-oracle).
-fn oracle(cmd: &str, heap: &str) -> Command {
-    let state_dir = std::env::current_dir()
-        .unwrap_or_default()
-        .join("target")
-        .join("hbase-bench");
-    let mut c = Command::new("bash");
-    c.args(["scripts/hbase-oracle.sh", cmd])
-        .env("HBASE_ORACLE_STATE_DIR", state_dir)
-        .env("HBASE_ORACLE_PROFILE", "bench")
-        .env("HBASE_ORACLE_HEAP", heap);
-    c
-}
-
-/// HBase standalone through scripts/hbase-oracle.sh: (pid, url, seconds to its first answer).
-fn start_hbase(heap: &str) -> Result<(u32, String, f64)> {
-    let _ = oracle("stop", heap).stderr(Stdio::null()).status();
-    // The build check first, so that the start is timed alone.
-    let _ = oracle("status", heap)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    let t0 = Instant::now();
-    let out = oracle("start", heap)
-        .output()
-        .context("running scripts/hbase-oracle.sh (run from the repository's root)")?;
-    if !out.status.success() {
-        bail!(
-            "scripts/hbase-oracle.sh start failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let field = |k: &str| {
-        text.split_whitespace()
-            .find_map(|kv| kv.strip_prefix(k))
-            .and_then(|v| v.parse::<u32>().ok())
-            .ok_or_else(|| anyhow!("no {k} in the oracle's ready line {text:?}"))
-    };
-    let url = format!("thrift://127.0.0.1:{}", field("thrift1=")?);
-    let pid = field("pid=")?;
-    let secs = first_answer(&url, t0)?;
-    Ok((pid, url, secs))
-}
-
 struct Options {
     threads: usize,
     rows: usize,
@@ -484,23 +377,6 @@ fn parse(args: &[String]) -> Result<Options> {
         bail!("--rows must be at least 200 (100-row scans start below rows - 100)");
     }
     Ok(o)
-}
-
-fn med(v: &[f64]) -> (f64, f64, f64) {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    match (v.first(), v.get(v.len() / 2), v.last()) {
-        (Some(&lo), Some(&m), Some(&hi)) => (m, lo, hi),
-        _ => (f64::NAN, f64::NAN, f64::NAN),
-    }
-}
-
-fn fmt_range(m: (f64, f64, f64)) -> String {
-    if m.1 == m.2 {
-        format!("{:.0}", m.0)
-    } else {
-        format!("{:.0} ({:.0}-{:.0})", m.0, m.1, m.2)
-    }
 }
 
 type Runs = Vec<(f64, Option<f64>)>;
@@ -571,105 +447,6 @@ pub fn main(args: &[String]) -> Result<()> {
     result
 }
 
-fn print_report(
-    o: &Options,
-    sizes: &Sizes,
-    reps: usize,
-    results: &[(Runs, Runs)],
-    start: (f64, Option<f64>),
-    rss: (Option<f64>, Option<f64>),
-) {
-    println!(
-        "{} client threads in one process (the Rust client's remote backend: Thrift1, binary \
-         protocol, buffered transport, a connection per thread); {} rows of 100 bytes; \
-         tall-narrow {} users x {}, wide {} rows x {} columns, files {} users x {}; {} \
-         repetition(s) alternated, median (min-max) ops/s. Both durable to a process kill, \
-         neither to power loss: ferrobase's WAL record is in the OS before the acknowledgement \
-         (its default); HBase 2.6.1 standalone (one JVM, {}, local file system) hflushes its WAL \
-         (SYNC_WAL) to the OS.{}\n",
-        o.threads,
-        sizes.rows,
-        sizes.users,
-        sizes.per_user,
-        sizes.wide_rows,
-        sizes.wide_columns,
-        sizes.file_users,
-        sizes.files_per_user,
-        reps,
-        match &o.hbase {
-            Some(a) => format!("the gateway at {a}"),
-            None => format!("{} heap", o.hbase_heap),
-        },
-        if o.quick {
-            " Quick mode: sizes too small and JITs too cold to measure anything."
-        } else {
-            ""
-        }
-    );
-    println!(
-        "| {:<38} | {:>24} | {:>24} | {:>8} |",
-        "workload", "ferrobase ops/s", "Apache HBase ops/s", "ratio"
-    );
-    println!("|{:-<40}|{:->25}:|{:->25}:|{:->9}:|", "", "", "", "");
-    for ((_, label), (f, h)) in WORKLOADS.iter().zip(results) {
-        let fm = med(&f.iter().map(|r| r.0).collect::<Vec<_>>());
-        let hm = med(&h.iter().map(|r| r.0).collect::<Vec<_>>());
-        println!(
-            "| {:<38} | {:>24} | {:>24} | {:>7.2}x |",
-            label,
-            fmt_range(fm),
-            fmt_range(hm),
-            fm.0 / hm.0
-        );
-    }
-    let opt = |v: Option<f64>, p: usize| v.map_or("-".to_string(), |x| format!("{x:.p$}"));
-    let ratio = |f: Option<f64>, h: Option<f64>| match (f, h) {
-        (Some(f), Some(h)) if f > 0.0 => format!("{:.2}x", h / f),
-        _ => "-".into(),
-    };
-    println!(
-        "| {:<38} | {:>24} | {:>24} | {:>8} |",
-        "start to first answered call (s)",
-        opt(Some(start.0), 2),
-        opt(start.1, 2),
-        ratio(Some(start.0), start.1)
-    );
-    println!(
-        "| {:<38} | {:>24} | {:>24} | {:>8} |",
-        "RSS after the loads (MiB)",
-        opt(rss.0, 0),
-        opt(rss.1, 0),
-        ratio(rss.0, rss.1)
-    );
-    println!(
-        "\nServer CPU time per operation (user + system, the whole server process; for HBase the \
-         one JVM with its Thrift gateway, region server, master and ZooKeeper), median \
-         microseconds:\n"
-    );
-    println!(
-        "| {:<38} | {:>16} | {:>18} | {:>8} |",
-        "workload", "ferrobase CPU µs", "Apache HBase CPU µs", "ratio"
-    );
-    println!("|{:-<40}|{:->17}:|{:->19}:|{:->9}:|", "", "", "", "");
-    for ((_, label), (f, h)) in WORKLOADS.iter().zip(results) {
-        let fc: Vec<f64> = f.iter().filter_map(|r| r.1).collect();
-        let hc: Vec<f64> = h.iter().filter_map(|r| r.1).collect();
-        let fm = (!fc.is_empty()).then(|| med(&fc).0);
-        let hm = (!hc.is_empty()).then(|| med(&hc).0);
-        println!(
-            "| {:<38} | {:>16} | {:>18} | {:>8} |",
-            label,
-            opt(fm, 0),
-            opt(hm, 0),
-            ratio(fm, hm)
-        );
-    }
-    println!(
-        "\nIn the first table the last two rows' ratios are HBase / ferrobase (lower is better \
-         there). CPU ratios are HBase / ferrobase."
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -688,14 +465,6 @@ mod tests {
         assert!(parse(&args(&["--hbase"])).is_err());
         let err = parse(&args(&["--bogus"])).err().unwrap().to_string();
         assert!(err.contains("--bogus"), "{err}");
-    }
-
-    #[test]
-    fn median_with_range_takes_the_middle_run() {
-        assert_eq!(med(&[3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
-        assert_eq!(fmt_range(med(&[5.0])), "5");
-        assert_eq!(fmt_range(med(&[30.0, 10.0, 20.0])), "20 (10-30)");
-        assert!(med(&[]).0.is_nan());
     }
 
     #[test]
