@@ -2,7 +2,8 @@
 # The performance program in one command: ferrobase's engine beside RocksDB and fjall (bench/peers,
 # a child process per engine and repetition), then `ferrobase serve` through happybase beside the
 # Bigtable emulator through google-cloud-bigtable, then `ferrobase serve` beside Apache HBase 2.6.1
-# standalone (tests/bench/server_vs_hbase.py; Java 17 and Maven for tests/hbase-oracle); the tables
+# standalone, through happybase (tests/bench/server_vs_hbase.py; Java 17 and Maven for
+# tests/hbase-oracle) and through the Rust client (`ferrobase bench server-vs-hbase`); the tables
 # are written into docs/performance.md between their markers. Takes about 45 minutes here
 # (RocksDB's first build alone ~15).
 #
@@ -36,5 +37,11 @@ out=$(mktemp -d)
 } > "$out/hbase.md"
 python3 scripts/replace_section.py docs/performance.md peers "$out/peers.md"
 python3 scripts/replace_section.py docs/performance.md server "$out/server.md"
+{
+    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores by \`target/release/ferrobase bench server-vs-hbase\` (load average before the run: $(cut -d' ' -f1-3 /proc/loadavg))."
+    echo
+    target/release/ferrobase bench server-vs-hbase
+} > "$out/hbase-rust.md"
 python3 scripts/replace_section.py docs/performance.md hbase "$out/hbase.md"
-cat "$out/peers.md" "$out/server.md" "$out/hbase.md"
+python3 scripts/replace_section.py docs/performance.md hbase-rust "$out/hbase-rust.md"
+cat "$out/peers.md" "$out/server.md" "$out/hbase.md" "$out/hbase-rust.md"

@@ -3,12 +3,15 @@
 //! - `ferrobase bench engine`: the engine on the seed articles' workloads;
 //! - `ferrobase bench filters`: filtered scans, rows examined against rows returned;
 //! - `ferrobase bench gateway`: the Thrift gateway under 1, 16 and 64 connections;
-//! - `ferrobase bench group-commit`: 1, 4 and 16 writers at SYNC_WAL and FSYNC_WAL.
+//! - `ferrobase bench group-commit`: 1, 4 and 16 writers at SYNC_WAL and FSYNC_WAL;
+//! - `ferrobase bench server-vs-hbase`: `ferrobase serve` beside Apache HBase's Thrift1 gateway
+//!   through the Rust client, the seed queries included.
 
 mod engine;
 mod filters;
 mod gateway;
 mod group_commit;
+mod server_vs_hbase;
 
 use anyhow::{bail, Result};
 use std::time::Duration;
@@ -75,8 +78,9 @@ pub fn main(args: &[String]) -> Result<()> {
         Some("filters") => filters::main(&args[1..]),
         Some("gateway") => gateway::main(&args[1..]),
         Some("group-commit") => group_commit::main(&args[1..]),
+        Some("server-vs-hbase") => server_vs_hbase::main(&args[1..]),
         other => bail!(
-            "usage: ferrobase bench engine|filters|gateway|group-commit [options] (got {other:?})"
+            "usage: ferrobase bench engine|filters|gateway|group-commit|server-vs-hbase [options] (got {other:?})"
         ),
     }
 }

@@ -1,0 +1,499 @@
+//! `ferrobase bench server-vs-hbase`: `ferrobase serve` beside Apache HBase 2.6.1's Thrift1
+//! gateway through the Rust client's remote backend, N client threads, in the same run.
+//!
+//! The workloads, data and seed queries are those of `tests/bench/server_vs_hbase.py` (the
+//! happybase variant): loads in batches of 100, gets, 100-row scans, the tall-narrow inbox's
+//! newest 100 records of a user, a wide row's newest 100 columns (ColumnPaginationFilter) and the
+//! file search (a user's month with two SingleColumnValueFilters). Each workload runs on both
+//! servers alternately, `--reps` times; the table shows medians with min-max, then the server
+//! process's CPU time per operation (from `/proc/PID/stat`).
+//!
+//! Durability is the same on both: ferrobase acknowledges a write once its WAL record is in the
+//! OS (its default); HBase standalone (FSHLog on the local file system, SYNC_WAL) hflushes its
+//! WAL to the OS before the acknowledgement. Both survive a process kill, neither a power loss.
+//!
+//! Without `--hbase HOST:PORT` HBase is started here by `scripts/hbase-oracle.sh` (run from the
+//! current directory, the repository's root) as an instance of its own in `target/hbase-bench`
+//! with `HBASE_ORACLE_PROFILE=bench`, and stopped at the end. Linux only (`/proc`).
+mod report;
+mod servers;
+
+use super::Rng;
+use anyhow::{anyhow, bail, Context, Result};
+use ferrobase_client::Connection;
+use ferrobase_engine::{ColumnFamilyDescriptor, Get, Put, Scan, TableDescriptor, TableName};
+use report::print_report;
+use servers::{cpu_seconds, oracle, rss_mib, start_ferrobase, start_hbase};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const LONG_MAX: i64 = i64::MAX;
+const BASE_TS: i64 = 1_700_000_000_000;
+const FILE_FILTER: &[u8] =
+    b"SingleColumnValueFilter('f', 'name', =, 'binaryprefix:show', true, true) AND \
+SingleColumnValueFilter('f', 'category', =, 'binary:variety', true, true)";
+
+/// The data set's sizes (the Python variant's, for the same figures).
+#[derive(Clone)]
+struct Sizes {
+    prefix: String,
+    rows: usize,
+    users: usize,
+    per_user: usize,
+    wide_rows: usize,
+    wide_columns: usize,
+    file_users: usize,
+    files_per_user: usize,
+    queries: usize,
+}
+
+impl Sizes {
+    fn new(quick: bool, rows: usize) -> Sizes {
+        Sizes {
+            prefix: format!("rbench{}", std::process::id()),
+            rows: if rows > 0 {
+                rows
+            } else if quick {
+                2000
+            } else {
+                50_000
+            },
+            users: if quick { 10 } else { 100 },
+            per_user: if quick { 150 } else { 300 },
+            wide_rows: if quick { 5 } else { 50 },
+            wide_columns: if quick { 200 } else { 1000 },
+            file_users: if quick { 20 } else { 200 },
+            files_per_user: if quick { 60 } else { 120 },
+            queries: if quick { 40 } else { 2000 },
+        }
+    }
+
+    fn table(&self, name: &str) -> String {
+        format!("{}_{name}", self.prefix)
+    }
+}
+
+fn uid(u: usize) -> Vec<u8> {
+    format!("{u:08}").into_bytes()
+}
+
+fn tall_row(u: usize, ts: i64) -> Vec<u8> {
+    let mut r = uid(u);
+    r.extend_from_slice(&(LONG_MAX - ts).to_be_bytes());
+    r
+}
+
+fn file_day(i: usize) -> String {
+    let (month, day) = (1 + (i * 3 / 28) % 12, 1 + (i * 3) % 28);
+    format!("2012{month:02}{day:02}")
+}
+
+fn bench_row(i: usize) -> String {
+    format!("row{i:08}")
+}
+
+/// The workloads: (kind, label).
+const WORKLOADS: [(&str, &str); 6] = [
+    ("load", "load (rows, batches of 100)"),
+    ("get", "get"),
+    ("scan", "scan 100 rows"),
+    ("tall", "tall-narrow: newest 100 of a user"),
+    ("wide", "wide row: newest 100 columns"),
+    ("files", "file search: range + 2 value filters"),
+];
+
+/// All results of a scan, fetched `caching` rows a call.
+fn scan_all(t: &ferrobase_client::Table, scan: Scan, filter: Option<&[u8]>) -> Result<usize> {
+    let mut s = t.scanner(scan, filter)?;
+    let mut n = 0;
+    loop {
+        let got = s.next_batch(100)?;
+        if got.is_empty() {
+            return Ok(n);
+        }
+        n += got.len();
+    }
+}
+
+/// One client thread's share of a workload: (operations, elapsed after connecting).
+fn worker(
+    url: &str,
+    kind: &str,
+    thread: usize,
+    threads: usize,
+    sizes: &Sizes,
+) -> Result<(usize, Duration)> {
+    let conn = Connection::open(url)?;
+    let mut rnd = Rng(0x9E37_79B9_7F4A_7C15 ^ ((thread as u64 + 1) * 7919));
+    let mut pick = |n: usize| (rnd.next() % n.max(1) as u64) as usize;
+    let mine = |total: usize| (thread..total).step_by(threads).count();
+    let start = Instant::now();
+    let mut n = 0;
+    match kind {
+        "load" => {
+            let t = conn.table(&sizes.table("bench"));
+            let value = vec![b'v'; 100];
+            let rows: Vec<usize> = (thread..sizes.rows).step_by(threads).collect();
+            for chunk in rows.chunks(100) {
+                let puts = chunk
+                    .iter()
+                    .map(|&i| Put::new(bench_row(i)).add_column("cf", "q", value.clone()))
+                    .collect();
+                t.put_all(puts)?;
+                n += chunk.len();
+            }
+        }
+        "get" => {
+            let t = conn.table(&sizes.table("bench"));
+            for _ in 0..mine(sizes.rows) {
+                let r = t.get(Get::new(bench_row(pick(sizes.rows))), None)?;
+                if r.cells.is_empty() {
+                    bail!("get: row missing");
+                }
+                n += 1;
+            }
+        }
+        "scan" => {
+            let t = conn.table(&sizes.table("bench"));
+            for _ in 0..mine((sizes.rows / 100).max(threads)) {
+                let start_row = bench_row(pick(sizes.rows - 100));
+                let scan = Scan::new()
+                    .with_start_row(start_row)
+                    .limit(100)
+                    .caching(100);
+                let got = scan_all(&t, scan, None)?;
+                if got != 100 {
+                    bail!("scan: {got} rows, not 100");
+                }
+                n += 1;
+            }
+        }
+        "tall" => {
+            let t = conn.table(&sizes.table("tall"));
+            for _ in 0..mine(sizes.queries) {
+                let scan = Scan::new()
+                    .with_row_prefix(uid(pick(sizes.users)))
+                    .limit(100)
+                    .caching(100);
+                let got = scan_all(&t, scan, None)?;
+                if got != 100 {
+                    bail!("tall-narrow: {got} rows, not 100");
+                }
+                n += 1;
+            }
+        }
+        "wide" => {
+            let t = conn.table(&sizes.table("wide"));
+            for _ in 0..mine(sizes.queries) {
+                let r = uid(pick(sizes.wide_rows));
+                let mut stop = r.clone();
+                stop.push(0);
+                let scan = Scan::new()
+                    .with_start_row(r)
+                    .with_stop_row(stop)
+                    .caching(100);
+                let mut s = t.scanner(scan, Some(b"ColumnPaginationFilter(100, 0)"))?;
+                let got = s.next_batch(100)?;
+                if got.len() != 1 || got[0].cells.len() != 100 || !s.next_batch(100)?.is_empty() {
+                    bail!("wide row: not one row of 100 columns");
+                }
+                n += 1;
+            }
+        }
+        "files" => {
+            let t = conn.table(&sizes.table("files"));
+            let months = 12.min(1 + (sizes.files_per_user - 1) * 3 / 28);
+            for _ in 0..mine(sizes.queries) {
+                let user = pick(sizes.file_users);
+                let month = 1 + pick(months);
+                let scan = Scan::new()
+                    .with_start_row(format!("{user:06}2012{month:02}01"))
+                    .with_stop_row(format!("{user:06}2012{:02}01", month + 1))
+                    .caching(100);
+                if scan_all(&t, scan, Some(FILE_FILTER))? == 0 {
+                    bail!("file search: nothing for user {user} month {month}");
+                }
+                n += 1;
+            }
+        }
+        other => bail!("unknown workload {other}"),
+    }
+    Ok((n, start.elapsed()))
+}
+
+/// One run of a workload on one server: (ops/s, server CPU µs per op when its pid is known).
+fn run(
+    url: &str,
+    pid: Option<u32>,
+    kind: &str,
+    threads: usize,
+    sizes: &Sizes,
+) -> Result<(f64, Option<f64>)> {
+    let cpu0 = pid.map(cpu_seconds).transpose()?;
+    let res: Vec<Result<(usize, Duration)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| s.spawn(move || worker(url, kind, t, threads, sizes)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("client thread panicked")))
+            })
+            .collect()
+    });
+    let mut ops = 0;
+    let mut longest = Duration::ZERO;
+    for r in res {
+        let (n, e) = r.with_context(|| format!("{kind} on {url}"))?;
+        ops += n;
+        longest = longest.max(e);
+    }
+    let cpu = match (pid, cpu0) {
+        (Some(p), Some(c0)) => Some((cpu_seconds(p)? - c0) * 1e6 / ops.max(1) as f64),
+        _ => None,
+    };
+    Ok((ops as f64 / longest.as_secs_f64().max(1e-9), cpu))
+}
+
+/// Creates the four tables and writes the seed data sets (the 'bench' rows come from the load).
+fn create_and_fill(url: &str, sizes: &Sizes) -> Result<()> {
+    let conn = Connection::open(url)?;
+    for (name, family) in [
+        ("bench", "cf"),
+        ("tall", "cf"),
+        ("wide", "cf"),
+        ("files", "f"),
+    ] {
+        conn.create_table(
+            TableDescriptor::new(TableName::parse(&sizes.table(name))?)
+                .with_family(ColumnFamilyDescriptor::new(family)),
+            &[],
+        )?;
+    }
+    let value = vec![b'v'; 100];
+    let mut batch = Vec::new();
+    let flush = |table: &str, batch: &mut Vec<Put>, force: bool| -> Result<()> {
+        if batch.len() >= 500 || (force && !batch.is_empty()) {
+            conn.table(&sizes.table(table))
+                .put_all(std::mem::take(batch))?;
+        }
+        Ok(())
+    };
+    for j in 0..sizes.per_user {
+        for u in 0..sizes.users {
+            let row = tall_row(u, BASE_TS + j as i64 * 1000);
+            batch.push(Put::new(row).add_column("cf", "", value.clone()));
+            flush("tall", &mut batch, false)?;
+        }
+    }
+    flush("tall", &mut batch, true)?;
+    for r in 0..sizes.wide_rows {
+        for j in 0..sizes.wide_columns {
+            let q = (LONG_MAX - (BASE_TS + j as i64)).to_be_bytes();
+            batch.push(Put::new(uid(r)).add_column("cf", q.to_vec(), value.clone()));
+            flush("wide", &mut batch, false)?;
+        }
+    }
+    flush("wide", &mut batch, true)?;
+    for user in 0..sizes.file_users {
+        for i in 0..sizes.files_per_user {
+            let name = if i % 3 != 0 {
+                format!("show episode {i}")
+            } else {
+                format!("interview {i}")
+            };
+            let category = if i % 4 != 0 { "variety" } else { "extras" };
+            let row = format!("{user:06}{}{i:06}", file_day(i));
+            batch.push(
+                Put::new(row)
+                    .add_column("f", "id", i.to_string())
+                    .add_column("f", "name", name)
+                    .add_column("f", "category", category)
+                    .add_column("f", "user", user.to_string()),
+            );
+            flush("files", &mut batch, false)?;
+        }
+    }
+    flush("files", &mut batch, true)
+}
+
+fn drop_tables(url: &str, sizes: &Sizes) -> Result<()> {
+    let conn = Connection::open(url)?;
+    for name in ["bench", "tall", "wide", "files"] {
+        let t = sizes.table(name);
+        conn.set_enabled(&t, false)?;
+        conn.drop_table(&t)?;
+    }
+    Ok(())
+}
+
+struct Options {
+    threads: usize,
+    rows: usize,
+    reps: usize,
+    quick: bool,
+    hbase: Option<String>,
+    hbase_pid: Option<u32>,
+    hbase_heap: String,
+}
+
+fn parse(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        threads: 4,
+        rows: 0,
+        reps: 0,
+        quick: false,
+        hbase: None,
+        hbase_pid: None,
+        hbase_heap: "2g".into(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| anyhow!("{a} needs a value"))
+        };
+        match a.as_str() {
+            "--threads" => o.threads = value()?.parse().context("--threads")?,
+            "--rows" => o.rows = value()?.parse().context("--rows")?,
+            "--reps" => o.reps = value()?.parse().context("--reps")?,
+            "--quick" => o.quick = true,
+            "--hbase" => o.hbase = Some(value()?),
+            "--hbase-pid" => o.hbase_pid = Some(value()?.parse().context("--hbase-pid")?),
+            "--hbase-heap" => o.hbase_heap = value()?,
+            other => bail!(
+                "usage: ferrobase bench server-vs-hbase [--threads N] [--rows R] [--reps K] \
+                 [--quick] [--hbase-heap SIZE | --hbase HOST:PORT [--hbase-pid PID]] \
+                 (unknown argument {other})"
+            ),
+        }
+    }
+    if o.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    if o.rows != 0 && o.rows < 200 {
+        bail!("--rows must be at least 200 (100-row scans start below rows - 100)");
+    }
+    Ok(o)
+}
+
+type Runs = Vec<(f64, Option<f64>)>;
+
+/// `ferrobase bench server-vs-hbase [options]`: prints the two tables.
+pub fn main(args: &[String]) -> Result<()> {
+    let o = parse(args)?;
+    let sizes = Sizes::new(o.quick, o.rows);
+    let reps = if o.reps > 0 {
+        o.reps
+    } else if o.quick {
+        1
+    } else {
+        3
+    };
+    let data = tempfile::Builder::new()
+        .prefix("ferrobase-rbench-")
+        .tempdir()?;
+    let (mut ferro, furl, f_start) = start_ferrobase(data.path())?;
+    let fpid = ferro.id();
+    let started_hbase = o.hbase.is_none();
+    let result = (|| -> Result<()> {
+        let (hpid, hurl, h_start) = match &o.hbase {
+            Some(addr) => (o.hbase_pid, format!("thrift://{addr}"), None),
+            None => {
+                let (pid, url, secs) = start_hbase(&o.hbase_heap)?;
+                (Some(pid), url, Some(secs))
+            }
+        };
+        let body = (|| -> Result<()> {
+            create_and_fill(&furl, &sizes)?;
+            create_and_fill(&hurl, &sizes)?;
+            let mut results: Vec<(Runs, Runs)> = Vec::new();
+            let (mut f_rss, mut h_rss) = (None, None);
+            for (kind, _) in WORKLOADS {
+                let (mut f, mut h) = (Vec::new(), Vec::new());
+                for _ in 0..reps {
+                    f.push(run(&furl, Some(fpid), kind, o.threads, &sizes)?);
+                    h.push(run(&hurl, hpid, kind, o.threads, &sizes)?);
+                }
+                if kind == "load" {
+                    f_rss = rss_mib(fpid);
+                    h_rss = hpid.and_then(rss_mib);
+                }
+                results.push((f, h));
+            }
+            print_report(
+                &o,
+                &sizes,
+                reps,
+                &results,
+                (f_start, h_start),
+                (f_rss, h_rss),
+            );
+            if !started_hbase {
+                drop_tables(&hurl, &sizes)?;
+            }
+            Ok(())
+        })();
+        if started_hbase {
+            let _ = oracle("stop", &o.hbase_heap).stderr(Stdio::null()).status();
+        }
+        body
+    })();
+    // SIGTERM: the server's clean stop.
+    let _ = Command::new("kill").arg(fpid.to_string()).status();
+    let _ = ferro.wait();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn options_parse_and_reject_what_they_cannot_run() {
+        let o = parse(&args(&["--threads", "8", "--quick", "--hbase", "h:9090"])).unwrap();
+        assert_eq!((o.threads, o.quick), (8, true));
+        assert_eq!(o.hbase.as_deref(), Some("h:9090"));
+        assert!(parse(&args(&["--threads", "0"])).is_err());
+        assert!(parse(&args(&["--rows", "50"])).is_err());
+        assert!(parse(&args(&["--hbase"])).is_err());
+        let err = parse(&args(&["--bogus"])).err().unwrap().to_string();
+        assert!(err.contains("--bogus"), "{err}");
+    }
+
+    #[test]
+    fn tall_rows_sort_newest_first_within_a_user() {
+        let older = tall_row(7, BASE_TS);
+        let newer = tall_row(7, BASE_TS + 1000);
+        assert!(newer < older);
+        assert!(older.starts_with(b"00000007"));
+        assert!(tall_row(8, BASE_TS + 5000) > older);
+    }
+
+    #[test]
+    fn file_rows_of_a_user_fall_in_their_month_range() {
+        for i in 0..120 {
+            let day = file_day(i);
+            let month: usize = day[4..6].parse().unwrap();
+            assert!((1..=12).contains(&month));
+            let row = format!("{:06}{day}{i:06}", 3);
+            assert!(row >= format!("0000032012{month:02}01"));
+            assert!(row < format!("0000032012{:02}01", month + 1));
+        }
+    }
+
+    #[test]
+    fn quick_sizes_are_smaller_and_rows_override() {
+        let q = Sizes::new(true, 0);
+        let full = Sizes::new(false, 0);
+        assert!(q.rows < full.rows && q.queries < full.queries);
+        assert_eq!(Sizes::new(false, 1234).rows, 1234);
+        assert!(q.table("tall").ends_with("_tall"));
+    }
+}
