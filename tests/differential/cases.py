@@ -524,6 +524,95 @@ def keep_deleted_cells_major_compaction_drops_markers_older_than_every_put(s):
     s.row(b"r3")
 
 
+# NEW_VERSION_BEHAVIOR meets the `_ttl` attribute. HBase's `ScanQueryMatcher.preCheck` skips a
+# cell past its own TTL before the tracker sees it (`NewVersionBehaviorTracker.isDone` is always
+# false), in reads and in major compactions alike: an expired put neither masks an older
+# version nor counts against VERSIONS, while flushes and minor compactions keep every cell
+# (`IncludeAllCompactionQueryMatcher`). Timestamps of 1970 with a TTL of a second (expired) or
+# 2**62 ms (alive), as in cell_ttl_from_the_ttl_attribute.
+_EXPIRED, _ALIVE = {b"_ttl": _long(1000)}, {b"_ttl": _long(2 ** 62)}
+
+
+def nvb_an_expired_newer_version_uncovers_the_older_one(s):
+    s.create_master(NVB)
+    for f in (b"cf", b"f2"):
+        s.put(b"r", {f + b":a": b"old"}, timestamp=10)
+        s.mutate_row(b"r", {f + b":a": b"expired"}, timestamp=20, attributes=_EXPIRED)
+        s.put(b"r2", {f + b":a": b"old"}, timestamp=10)
+        s.mutate_row(b"r2", {f + b":a": b"alive"}, timestamp=20, attributes=_ALIVE)
+        s.mutate_row(b"r3", {f + b":a": b"expired"}, timestamp=30, attributes=_EXPIRED)
+        s.put(b"r3", {f + b":a": b"written-later"}, timestamp=5)
+    s.row(b"r")
+    s.cells(b"r", b"cf:a", versions=3)
+    s.scan()
+    s.scan(timestamp=20)
+    s.row(b"r2", timestamp=15)
+    s.flush()
+    s.scan()
+    s.scan(timestamp=20)
+    s.major_compact()
+    s.scan()
+    s.cells(b"r", b"cf:a", versions=3)
+    s.cells(b"r2", b"cf:a", versions=3)
+
+
+def nvb_expired_versions_do_not_count_against_three_versions(s):
+    s.create_master(NVB3)
+    for f in (b"cf", b"f2"):
+        for ts in (1, 2, 3):
+            s.put(b"r", {f + b":a": b"v%d" % ts}, timestamp=ts)
+        s.mutate_rows({b"r": {f + b":a": b"x4"}}, 4, _EXPIRED)
+        s.mutate_rows({b"r": {f + b":a": b"x5", f + b":b": b"x5"}}, 5, _EXPIRED)
+        s.mutate_row(b"r", {f + b":b": b"alive"}, timestamp=3, attributes=_ALIVE)
+        s.put(b"r", {f + b":b": b"b2"}, timestamp=2)
+    s.cells(b"r", b"cf:a", versions=5)
+    s.cells(b"r", b"f2:a", versions=5)
+    s.cells(b"r", b"cf:b", versions=5)
+    s.scan(timestamp=5)
+    s.scan(timestamp=3)
+    s.scan(filter=b"ValueFilter(!=, 'binary:v3')")
+    s.flush()
+    s.put(b"r", {b"cf:a": b"v6", b"f2:a": b"v6"}, timestamp=6)
+    s.cells(b"r", b"cf:a", versions=5)
+    s.scan(timestamp=6)
+    s.flush_and_major_compact()
+    s.cells(b"r", b"cf:a", versions=5)
+    s.cells(b"r", b"f2:a", versions=5)
+    s.scan(timestamp=6)
+
+
+def nvb_deletes_and_expired_puts(s):
+    s.create_master(NVB3)
+    for f in (b"cf", b"f2"):
+        # An expired put written after a column delete at a newer timestamp, then a live one.
+        s.delete(b"r", columns=[f + b":a"], timestamp=10)
+        s.mutate_row(b"r", {f + b":a": b"expired"}, timestamp=8, attributes=_EXPIRED)
+        s.put(b"r", {f + b":a": b"after"}, timestamp=7)
+        # Puts, then a column delete, then an expired put above the deleted ones.
+        s.put(b"r2", {f + b":a": b"d1"}, timestamp=1)
+        s.mutate_row(b"r2", {f + b":a": b"gone"}, timestamp=3, attributes=_EXPIRED)
+        s.delete(b"r2", columns=[f + b":a"], timestamp=2)
+        s.mutate_row(b"r2", {f + b":a": b"expired"}, timestamp=4, attributes=_EXPIRED)
+        s.put(b"r2", {f + b":a": b"live"}, timestamp=2)
+        # A family delete between expired and live puts.
+        s.mutate_row(b"r3", {f + b":a": b"expired", f + b":b": b"expired"}, timestamp=9, attributes=_EXPIRED)
+        s.put(b"r3", {f + b":a": b"old"}, timestamp=4)
+        s.delete(b"r3", columns=[f], timestamp=5)
+        s.put(b"r3", {f + b":b": b"after"}, timestamp=3)
+    s.delete(b"r4", timestamp=50)
+    s.mutate_row(b"r4", {b"cf:a": b"expired", b"f2:a": b"expired"}, timestamp=40, attributes=_EXPIRED)
+    s.put(b"r4", {b"cf:a": b"live", b"f2:a": b"live"}, timestamp=30)
+    s.scan()
+    s.scan(timestamp=8)
+    s.scan(columns=[b"cf:a"])
+    s.cells(b"r2", b"cf:a", versions=3)
+    s.flush()
+    s.scan()
+    s.major_compact()
+    s.scan()
+    s.scan(timestamp=8)
+
+
 CASES = [
     rule1_value_filter_sees_only_versions_within_versions,
     rule1_timestamps_filter_sees_only_versions_within_versions,
@@ -564,6 +653,9 @@ CASES = [
     nvb_filters_and_columns_see_what_the_tracker_lets_through,
     nvb_major_compaction_keeps_the_write_order_of_retained_markers,
     keep_deleted_cells_major_compaction_drops_markers_older_than_every_put,
+    nvb_an_expired_newer_version_uncovers_the_older_one,
+    nvb_expired_versions_do_not_count_against_three_versions,
+    nvb_deletes_and_expired_puts,
 ]
 
 # Known divergences, as the first run against Apache HBase 2.6.1 found them (case name -> reason).

@@ -11,10 +11,12 @@ timestamps, limits, batch sizes, reversed) with filters from a small grammar of 
 language, and flushes and major compactions. An episode ends at its first divergence, which is
 printed with the calls that led to it (shrunk with --shrink) and both answers.
 
-usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE] [--nvb] [--kdc]
+usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE] [--nvb] [--kdc] [--ttl]
 
 With --nvb every family has NEW_VERSION_BEHAVIOR (created through the oracle's admin endpoint
-and ferrobase's ferrobaseAdmin).
+and ferrobase's ferrobaseAdmin). With --ttl half the puts carry their own TTL (the `_ttl`
+attribute, HBase's Mutation.setTTL): with an explicit timestamp of 1970 a second (so already
+expired) or 2**62 ms, with the server's time only the long one.
 
 Exit status: 0 when the run completed (divergences are reported, and fail the run only with
 --strict), 1 with --strict and a divergence, 2 when a backend crashed or could not be reached.
@@ -120,16 +122,32 @@ def filter_string(rng, depth=0):
     return simple_filter(rng)
 
 
-def random_op(rng, skip_known=False):
+def cell_ttl(rng, ts):
+    """A `_ttl` attribute (Mutation.setTTL, ms) for a put at ts, or None: with an explicit (1970)
+    timestamp a second (expired) or 2**62 ms (alive); with the server's time only the long one,
+    so that no answer depends on how long the run takes."""
+    r = rng.random()
+    if r < 0.5:
+        return None
+    ms = 1000 if r < 0.8 and ts is not None else 2 ** 62
+    return {b"_ttl": ms.to_bytes(8, "big", signed=True)}
+
+
+def random_op(rng, skip_known=False, ttl=False):
     """One call as (method, kwargs) on harness.Session. With skip_known, calls that hit a known
     divergence at once are not generated (scans with start == stop, increments of cells that
     are not counters, major compactions of a table with data in the memstore: see KNOWN in
-    cases.py), so that an episode runs on to find others."""
+    cases.py), so that an episode runs on to find others. With ttl, half the puts carry a
+    `_ttl` attribute (cell_ttl), sent through mutateRow(Ts)."""
     r = rng.random()
     row = rng.choice(ROWS)
     if r < 0.30:
         data = {column(rng): value(rng) for _ in range(rng.randrange(1, 4))}
-        return "put", dict(row=row, data=data, timestamp=timestamp(rng))
+        ts = timestamp(rng)
+        attributes = cell_ttl(rng, ts) if ttl else None
+        if attributes is not None:
+            return "mutate_row", dict(row=row, data=data, timestamp=ts, attributes=attributes)
+        return "put", dict(row=row, data=data, timestamp=ts)
     if r < 0.38:
         kind = rng.randrange(3)
         if kind == 0:
@@ -178,7 +196,7 @@ def random_op(rng, skip_known=False):
 
 
 def uses_server_time(method, kw):
-    return method == "counter_inc" or (method in ("put", "delete") and kw.get("timestamp") is None)
+    return method == "counter_inc" or (method in ("put", "mutate_row", "delete") and kw.get("timestamp") is None)
 
 
 class Crash(Exception):
@@ -275,6 +293,8 @@ def main():
     ap.add_argument("--nvb", action="store_true",
                     help="families with NEW_VERSION_BEHAVIOR => true (HBASE-15968)")
     ap.add_argument("--kdc", action="store_true", help="family f2 with KEEP_DELETED_CELLS => TRUE")
+    ap.add_argument("--ttl", action="store_true",
+                    help="half the puts with a per-cell TTL (the _ttl attribute): expired or alive")
     ap.add_argument("--ferrobase", help="the ferrobase binary (default target/debug/ferrobase)")
     args = ap.parse_args()
     if args.nvb:
@@ -300,7 +320,7 @@ def main():
             rng = random.Random("%d/%d" % (seed, episode))
             families = episode_families(rng, args.nvb, args.kdc)
             n = min(args.episode_ops, args.ops - done)
-            ops = [random_op(rng, args.skip_known) for _ in range(n)]
+            ops = [random_op(rng, args.skip_known, args.ttl) for _ in range(n)]
             table = "rand_%d_%d" % (seed % 100000, episode)
             h, f, at = replay(backends, table, families, ops)
             done += at if at is not None else n  # transcript[0] is create_table

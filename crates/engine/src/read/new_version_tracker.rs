@@ -7,8 +7,11 @@
 //! delete: each delete marker of the column (and each family marker) remembers the puts that
 //! were visible just before it, and a put is hidden once VERSIONS newer-written puts were
 //! visible before some later delete ("version masked"), so deleting the newest version never
-//! brings an older, already surplus version back. A put repeating the previous put's timestamp
-//! is an overwritten value.
+//! brings an older, already surplus version back; a masked put counts no further, so once the
+//! versions that masked it are deleted, an older put written later may show. A put repeating the
+//! previous put's timestamp is an overwritten value. A put past its own TTL never reaches the
+//! tracker (the matchers skip it first, as HBase's `ScanQueryMatcher.preCheck`): it neither masks
+//! nor counts.
 //!
 //! The rules are HBase's, quirks included: a row's first cells on the empty qualifier do not
 //! start a column, so family markers do not reach them.
@@ -326,6 +329,18 @@ mod tests {
         t.add(b"a", 2, Delete, 3);
         assert_eq!(t.is_deleted(b"a", 2, Put, 2), NvbDeleted::VersionDeleted);
         assert_eq!(t.is_deleted(b"a", 1, Put, 1), NvbDeleted::VersionMasked);
+    }
+
+    #[test]
+    fn a_version_masked_put_stops_counting() {
+        // VERSIONS 1: put @14 (seq 1), put @5 (seq 2), version delete @14 (seq 3), put @3
+        // (seq 4). The put at 5 is masked just before the delete and counts no further, so
+        // the put at 3 is visible (HBase 2.6.1 answers so).
+        let mut t = tracker(1);
+        t.add(b"a", 14, Delete, 3);
+        assert_eq!(t.is_deleted(b"a", 14, Put, 1), NvbDeleted::VersionDeleted);
+        assert_eq!(t.is_deleted(b"a", 5, Put, 2), NvbDeleted::VersionMasked);
+        assert_eq!(t.is_deleted(b"a", 3, Put, 4), NvbDeleted::No);
     }
 
     #[test]

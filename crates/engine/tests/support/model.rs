@@ -150,12 +150,19 @@ impl Model {
         }
     }
 
-    /// NEW_VERSION_BEHAVIOR (HBASE-15968), stated declaratively: put `p` of a column (whose
-    /// puts are `puts`, key order) is hidden when a marker among `markers` (of its row and
-    /// family) written after it masks it; when a later write at its timestamp overwrote it;
-    /// or when, at some moment since it was written — just before each later marker, or now —
-    /// `versions` puts sorting before it were visible (written before that moment and not
-    /// deleted by a marker written before it).
+    /// NEW_VERSION_BEHAVIOR (HBASE-15968): put `p` of a column (whose puts that reach the
+    /// tracker are `puts`, in key order: newest timestamp first, then newest write) is hidden
+    /// when a marker among `markers` (of its row and family) written after it masks it; when a
+    /// later write at its timestamp overwrote it; or when it is *version masked*: at some
+    /// moment since it was written (just before a later marker of its column that sorts before
+    /// it, or now) `versions` puts sorting before it were counted visible.
+    ///
+    /// A put counts as visible at a moment when it was written before it, no marker written
+    /// before it deleted it, no put at its timestamp overwrote it before it, and it was not
+    /// itself version masked at an earlier moment (or at that one): a masked put stops
+    /// counting, so that when the versions that masked it are deleted, an older put behind it
+    /// may show (HBase's `NewVersionBehaviorTracker.isDeleted` stops adding a put to its
+    /// counting sets at the first full one).
     fn nvb_hidden(p: &MCell, puts: &[&MCell], markers: &[&MCell], versions: usize) -> bool {
         let masks = |m: &MCell, q: &MCell| m.seq > q.seq && Self::masks(m, q);
         if markers.iter().any(|m| masks(m, p)) {
@@ -164,27 +171,46 @@ impl Model {
         if puts.iter().any(|q| q.ts == p.ts && q.seq > p.seq) {
             return true;
         }
-        let moments = markers
-            .iter()
-            .filter(|m| m.seq > p.seq && Self::masks_column(m, &p.qualifier))
-            .map(|m| m.seq)
-            .chain(std::iter::once(u64::MAX));
-        for t in moments {
-            let visible_before = puts
+        let masked_at = Self::nvb_masked_at(puts, markers, versions);
+        puts.iter()
+            .position(|q| std::ptr::eq(*q, p))
+            .is_some_and(|i| masked_at[i].is_some())
+    }
+
+    /// For each of `puts` (key order), the first moment (a marker's sequence id, or
+    /// `u64::MAX` for now) at which it is version masked, if any; see [`Model::nvb_hidden`].
+    /// The moments of a put are the later markers of its column that sort before it (family
+    /// markers, and its column's at its timestamp or newer), and now.
+    fn nvb_masked_at(puts: &[&MCell], markers: &[&MCell], versions: usize) -> Vec<Option<u64>> {
+        let masks = |m: &MCell, q: &MCell| m.seq > q.seq && Self::masks(m, q);
+        let mut masked_at: Vec<Option<u64>> = Vec::with_capacity(puts.len());
+        for (i, p) in puts.iter().enumerate() {
+            let mut moments: Vec<u64> = markers
                 .iter()
-                .filter(|q| q.ts > p.ts && q.seq < t)
-                .filter(|q| !markers.iter().any(|m| m.seq < t && masks(m, q)))
-                .filter(|q| {
-                    !puts
+                .filter(|m| m.seq > p.seq && Self::masks_column(m, &p.qualifier))
+                .filter(|m| m.qualifier.is_empty() || m.ts >= p.ts)
+                .map(|m| m.seq)
+                .chain(std::iter::once(u64::MAX))
+                .collect();
+            moments.sort_unstable();
+            let counted_at = |j: usize, t: u64| {
+                let q = puts[j];
+                q.seq < t
+                    && masked_at[j].is_none_or(|m| t < m)
+                    && !markers.iter().any(|m| m.seq < t && masks(m, q))
+                    && !puts
                         .iter()
                         .any(|o| o.ts == q.ts && o.seq > q.seq && o.seq < t)
-                })
-                .count();
-            if visible_before >= versions {
-                return true;
-            }
+            };
+            let first = moments.into_iter().find(|&t| {
+                (0..i)
+                    .filter(|&j| puts[j].ts > p.ts && counted_at(j, t))
+                    .count()
+                    >= versions
+            });
+            masked_at.push(first);
         }
-        false
+        masked_at
     }
 
     /// True when marker `m` is one of column `qualifier`'s (a family marker, or its own).
