@@ -13,19 +13,19 @@ pub const TABLE: &str = "t";
 /// Its one family.
 pub const FAMILY: &str = "cf";
 
-/// Creates table `name` with the one family [`FAMILY`] (default settings) unless it exists
-/// (so a test may call it again after a reopen).
+/// Table `name` with the one family [`FAMILY`] (default settings).
+pub fn descriptor(name: &str) -> TableDescriptor {
+    TableDescriptor::new(TableName::parse(name).unwrap())
+        .with_family(ColumnFamilyDescriptor::new(FAMILY))
+}
+
+/// Creates [`descriptor`]`(name)` unless the table exists (so a test may call it again after
+/// a reopen).
 pub fn create_table(engine: &Engine, name: &str) {
     if engine.admin().table_exists(name).unwrap() {
         return;
     }
-    engine
-        .admin()
-        .create_table(
-            TableDescriptor::new(TableName::parse(name).unwrap())
-                .with_family(ColumnFamilyDescriptor::new(FAMILY)),
-        )
-        .unwrap();
+    engine.admin().create_table(descriptor(name)).unwrap();
 }
 
 /// Opens the engine at `dir` with `opts` and creates [`TABLE`] with [`FAMILY`] unless it
