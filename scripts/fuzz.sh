@@ -10,7 +10,9 @@
 # Needs a nightly toolchain (`rustup toolchain install nightly`); installs cargo-fuzz when it
 # is missing. Environment: FUZZ_MALLOC_LIMIT_MB (default 256), FUZZ_RSS_LIMIT_MB (2048),
 # FUZZ_NO_SEEDS=1 (start from an empty corpus with no dictionary, to measure what the seeds
-# give), FUZZ_TARGET_DIR (where the instrumented build goes; default ~/.cache/ferrobase/fuzz-target,
+# give), FUZZ_TOTAL_SECONDS (a budget for the whole pass, shared evenly by the targets, at least
+# 5 s each; overrides SECONDS_PER_TARGET, so adding a target does not lengthen CI's pass),
+# FUZZ_TARGET_DIR (where the instrumented build goes; default ~/.cache/ferrobase/fuzz-target,
 # outside the checkout, so a fresh clone's CI run rebuilds only what changed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +36,13 @@ if [ $# -gt 0 ]; then
     targets=("$@")
 else
     mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+
+if [ -n "${FUZZ_TOTAL_SECONDS:-}" ]; then
+    seconds=$((FUZZ_TOTAL_SECONDS / ${#targets[@]}))
+    if [ "$seconds" -lt 5 ]; then
+        seconds=5
+    fi
 fi
 
 # The instrumented build (AddressSanitizer is cargo fuzz's default), before any run's clock.

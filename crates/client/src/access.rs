@@ -2,7 +2,7 @@
 //! data directory's `hbase:acl`; remote, through the gateway, which checks the caller.
 
 use crate::{Actions, ClientError, Connection, Result, Scope, UserPermission};
-use ferrobase_gateway::access::AclStore;
+use ferrobase_security::acl::AclStore;
 use ferrobase_thrift::ThriftValue;
 
 impl Connection {

@@ -36,8 +36,8 @@ use ferrobase_engine::{
     ColumnFamilyDescriptor, Delete, Engine, EngineOptions, Get, Put, RowResult, Scan,
     TableDescriptor,
 };
-pub use ferrobase_gateway::access::{Actions, Scope, UserPermission};
-pub use ferrobase_gateway::tls::{TlsClient, TlsError};
+pub use ferrobase_security::acl::{Actions, Scope, UserPermission};
+pub use ferrobase_security::tls::{TlsClient, TlsError};
 use remote::Remote;
 use std::sync::Arc;
 
@@ -280,7 +280,7 @@ impl Connection {
                 .list_tables()?
                 .iter()
                 .map(|n| n.to_string())
-                .filter(|n| n != ferrobase_gateway::access::ACL_TABLE)
+                .filter(|n| n != ferrobase_security::acl::ACL_TABLE)
                 .collect()),
             Connection::Remote(r) => r.table_names(),
         }

@@ -12,5 +12,5 @@ pub use crate::bloom::BloomFilter;
 pub use crate::byte_reader::masked_crc;
 pub use crate::cell::{CellKey, CellType, KeyValue};
 pub use crate::compression::Compression;
-pub use crate::manifest::ManifestData;
+pub use crate::manifest::{ManifestData, RegionRecord, StoreRecord, TableRecord};
 pub use crate::wal::{decode_segment, WalCell, WalEdit, SEGMENT_MAGIC};

@@ -53,6 +53,20 @@ pub enum HookPoint {
         /// The region being compacted.
         region: u64,
     },
+    /// Mid-split: the daughters' files of `region` are written and synced, the manifest still
+    /// names the parent (the point just before the manifest commit). The split thread holds
+    /// the region's update lock (writes to the region wait); the region's other jobs are paused.
+    SplitDaughtersWritten {
+        /// The region being split (the parent).
+        region: u64,
+    },
+    /// A split of `region` wrote the manifest naming the daughters; the parent's directory
+    /// is not removed yet. The split thread holds the parent's update lock (the parent is
+    /// closed).
+    SplitManifestWritten {
+        /// The region split (the parent).
+        region: u64,
+    },
 }
 
 /// A test's code run at every [`HookPoint`]; shared by every thread of the engine.

@@ -12,11 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use support::files::files_with_suffix;
 use support::gate::Gate;
-
-fn descriptor(name: &str) -> TableDescriptor {
-    TableDescriptor::new(TableName::parse(name).unwrap())
-        .with_family(ColumnFamilyDescriptor::new("cf"))
-}
+use support::table::descriptor;
 
 /// Options with small memstores, so background flushes and compactions run all the time.
 fn racing_options() -> EngineOptions {

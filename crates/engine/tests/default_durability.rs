@@ -2,12 +2,14 @@
 //! whose request and table both say USE_DEFAULT. At FSYNC_WAL such writes survive a power cut;
 //! at SYNC_WAL (HBase's default) they survive a process kill only.
 
+mod support;
+
 use ferrobase_engine::fs::fault::{CutMode, FaultFileSystem};
 use ferrobase_engine::*;
 use std::sync::Arc;
 
 fn open(fs: &FaultFileSystem, default_durability: Durability) -> Engine {
-    let engine = Engine::open(
+    support::table::open_with_table(
         "/db",
         EngineOptions {
             default_durability,
@@ -15,17 +17,6 @@ fn open(fs: &FaultFileSystem, default_durability: Durability) -> Engine {
             ..EngineOptions::default()
         },
     )
-    .unwrap();
-    if !engine.admin().table_exists("t").unwrap() {
-        engine
-            .admin()
-            .create_table(
-                TableDescriptor::new(TableName::parse("t").unwrap())
-                    .with_family(ColumnFamilyDescriptor::new("cf")),
-            )
-            .unwrap();
-    }
-    engine
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! and a failed WAL sync each poison the engine; every later call gets [`Error::Poisoned`]
 //! naming the first failure, and the reason is visible through `Engine::poisoned`.
 
+mod support;
+
 use ferrobase_engine::fs::fault::{Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::hook::{Hook, HookPoint};
 use ferrobase_engine::*;
@@ -25,15 +27,7 @@ fn options(fs: &FaultFileSystem, hook: Option<Hook>) -> EngineOptions {
 }
 
 fn open(fs: &FaultFileSystem, hook: Option<Hook>) -> Engine {
-    let engine = Engine::open(DIR, options(fs, hook)).unwrap();
-    engine
-        .admin()
-        .create_table(
-            TableDescriptor::new(TableName::parse("t").unwrap())
-                .with_family(ColumnFamilyDescriptor::new("cf")),
-        )
-        .unwrap();
-    engine
+    support::table::open_with_table(DIR, options(fs, hook))
 }
 
 fn put(t: &Table, row: &str) -> Result<()> {
@@ -81,14 +75,7 @@ fn a_background_flush_that_panics_poisons_the_engine_with_its_message() {
     let mut opts = options(&fs, Some(hook));
     // A few small puts fill the memstore past this: the write path asks the flusher.
     opts.memstore_flush_size = 1024;
-    let engine = Engine::open(DIR, opts).unwrap();
-    engine
-        .admin()
-        .create_table(
-            TableDescriptor::new(TableName::parse("t").unwrap())
-                .with_family(ColumnFamilyDescriptor::new("cf")),
-        )
-        .unwrap();
+    let engine = support::table::open_with_table(DIR, opts);
     let t = engine.table("t").unwrap();
     for i in 0..64 {
         if put(&t, &format!("r{i}")).is_err() {

@@ -2,6 +2,8 @@
 //! and forward and reversed scans, alone and combined; the seed articles' queries; seek hints
 //! reading far fewer blocks than the rows they skip.
 
+mod support;
+
 use ferrobase_engine::filter::*;
 use ferrobase_engine::*;
 
@@ -383,12 +385,7 @@ fn seed_file_table_multi_condition_query_returns_files_1_to_5_and_7() {
 fn newest_n_columns_of_a_wide_row_with_column_count_get_filter() {
     let dir = tempfile::tempdir().unwrap();
     let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
-    e.admin()
-        .create_table(
-            TableDescriptor::new(TableName::parse("wide").unwrap())
-                .with_family(ColumnFamilyDescriptor::new("cf")),
-        )
-        .unwrap();
+    support::table::create_table(&e, "wide");
     let t = e.table("wide").unwrap();
     let base = 1_600_000_000_000i64;
     let mut p = Put::new("uid1");

@@ -3,28 +3,64 @@
 //! the target's own harness and must not panic. `write_seed_corpora` (ignored; run it by name)
 //! regenerates the binary seeds from the engine's own writers.
 
+#[path = "../../../fuzz/harness/block_decompress.rs"]
+mod block_decompress;
 #[path = "../../../fuzz/harness/block_file_sections.rs"]
 mod block_file_sections;
-#[path = "../../../fuzz/harness/disk_decoders.rs"]
-mod disk_decoders;
+#[path = "../../../fuzz/harness/bloom_section.rs"]
+mod bloom_section;
+#[path = "../../../fuzz/harness/data_block.rs"]
+mod data_block;
 #[path = "../../../fuzz/harness/filter_language.rs"]
 mod filter_language;
+#[path = "../../../fuzz/harness/manifest_data.rs"]
+mod manifest_data;
 #[path = "../../../fuzz/harness/replay.rs"]
 mod replay;
+#[path = "../../../fuzz/harness/wal_record.rs"]
+mod wal_record;
 #[path = "../../../fuzz/harness/wal_segment.rs"]
 mod wal_segment;
 
 use ferrobase_engine::fuzzing::masked_crc;
 use ferrobase_engine::fuzzing::{BlockBuilder, BlockFileWriter, FileOptions, Trailer, TRAILER_LEN};
 use ferrobase_engine::fuzzing::{CellKey, CellType, KeyValue};
+use ferrobase_engine::fuzzing::{ManifestData, RegionRecord, StoreRecord, TableRecord};
 use ferrobase_engine::fuzzing::{WalCell, WalEdit, SEGMENT_MAGIC};
-use ferrobase_engine::{BloomType, Bytes, Compression, DataBlockEncoding};
+use ferrobase_engine::{
+    BloomType, Bytes, ColumnFamilyDescriptor, Compression, DataBlockEncoding, TableDescriptor,
+    TableName,
+};
 
 #[test]
-fn disk_decoders_inputs_replay() {
-    let n = replay::replay("disk_decoders", disk_decoders::run);
+fn block_decompress_inputs_replay() {
+    let n = replay::replay("block_decompress", block_decompress::run);
     // The two Snappy payloads whose header declared up to 4 GiB (issue 32).
     assert!(n.regressions >= 2, "{n:?}");
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn data_block_inputs_replay() {
+    let n = replay::replay("data_block", data_block::run);
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn bloom_section_inputs_replay() {
+    let n = replay::replay("bloom_section", bloom_section::run);
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn wal_record_inputs_replay() {
+    let n = replay::replay("wal_record", wal_record::run);
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn manifest_data_inputs_replay() {
+    let n = replay::replay("manifest_data", manifest_data::run);
     assert!(n.corpus > 0, "{n:?}");
 }
 
@@ -130,7 +166,7 @@ fn write_seed_corpora() {
         let meta = section(&file, t.meta.offset, t.meta.len);
         write_seed("block_file_sections", &format!("{name}-meta"), &meta);
         let bloom = section(&file, t.bloom.offset, t.bloom.len);
-        write_seed("disk_decoders", &format!("{name}-bloom"), &bloom);
+        write_seed("bloom_section", &format!("{name}-bloom"), &bloom);
     }
     for (encoding, name) in [
         (DataBlockEncoding::None, "block-v3-none"),
@@ -140,8 +176,50 @@ fn write_seed_corpora() {
         for c in cells() {
             b.add(&c);
         }
-        write_seed("disk_decoders", name, &b.take());
+        write_seed("data_block", name, &b.take());
     }
+    // Every codec's output for a block of 640 raw bytes (the harness's first byte is the raw
+    // length in units of 64).
+    let raw: Vec<u8> = cells()
+        .iter()
+        .flat_map(|c| [c.key.row.to_vec(), c.value.to_vec()].concat())
+        .cycle()
+        .take(640)
+        .collect();
+    for id in 1..=4u8 {
+        if let Some(codec) = Compression::from_id(id) {
+            let mut seed = vec![10u8];
+            seed.extend_from_slice(&codec.compress(&raw));
+            write_seed(
+                "block_decompress",
+                &format!("{codec:?}").to_lowercase(),
+                &seed,
+            );
+        }
+    }
+    // A manifest of a namespace and a table of one region and one store.
+    let manifest = ManifestData {
+        last_seq: 12,
+        next_region_id: 2,
+        next_file_number: 4,
+        namespaces: vec!["ns".to_string()],
+        tables: vec![TableRecord {
+            descriptor: TableDescriptor::new(TableName::parse("ns:t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf")),
+            enabled: true,
+            regions: vec![RegionRecord {
+                id: 1,
+                start: Vec::new(),
+                end: Vec::new(),
+                stores: vec![StoreRecord {
+                    family: b"cf".to_vec(),
+                    flushed_seq: 12,
+                    files: vec![3, 2],
+                }],
+            }],
+        }],
+    };
+    write_seed("manifest_data", "one-table", &manifest.encode());
     // WAL records, and a segment of them with a torn last record.
     let edits = [
         WalEdit {
@@ -194,5 +272,5 @@ fn write_seed_corpora() {
     write_seed("wal_segment", "torn-tail", &segment[..segment.len() - 3]);
     let mut payload = Vec::new();
     edits[1].encode(&mut payload);
-    write_seed("disk_decoders", "wal-edit", &payload);
+    write_seed("wal_record", "wal-edit", &payload);
 }

@@ -483,6 +483,10 @@ enum KillPoint {
     MidCompaction,
     /// The compaction's output is written and synced, the manifest does not name it.
     CompactionOutputWritten,
+    /// Mid-split: the daughters' files are written and synced, the manifest names the parent.
+    SplitDaughtersWritten,
+    /// The split's manifest names the daughters; the parent's directory is not removed.
+    SplitManifestWritten,
 }
 
 impl KillPoint {
@@ -502,6 +506,14 @@ impl KillPoint {
                     KillPoint::CompactionOutputWritten,
                     HookPoint::CompactionFileWritten { .. }
                 )
+                | (
+                    KillPoint::SplitDaughtersWritten,
+                    HookPoint::SplitDaughtersWritten { .. }
+                )
+                | (
+                    KillPoint::SplitManifestWritten,
+                    HookPoint::SplitManifestWritten { .. }
+                )
         )
     }
 }
@@ -520,13 +532,15 @@ fn kill_at(fs: &FaultFileSystem, armed: &Arc<std::sync::Mutex<Option<KillPoint>>
 }
 
 #[test]
-fn a_crash_at_each_kill_point_of_a_flush_or_compaction_loses_nothing_acknowledged() {
+fn a_crash_at_each_kill_point_of_a_flush_compaction_or_split_loses_nothing_acknowledged() {
     use KillPoint::*;
     for point in [
         MidFlush,
         BetweenManifestAndWalDeletion,
         MidCompaction,
         CompactionOutputWritten,
+        SplitDaughtersWritten,
+        SplitManifestWritten,
     ] {
         for mode in [CutMode::DropUnsynced, CutMode::KeepRandom { seed: 7 }] {
             let ctx = format!("{point:?} {mode:?}");
@@ -542,11 +556,15 @@ fn a_crash_at_each_kill_point_of_a_flush_or_compaction_loses_nothing_acknowledge
             engine.admin().flush(TABLE).unwrap();
             assert_eq!(write_rows(&t, 6, 6).0, 6, "{ctx}");
             *armed.lock().unwrap() = Some(point);
-            let job = if matches!(point, MidFlush | BetweenManifestAndWalDeletion) {
-                engine.admin().flush(TABLE)
-            } else {
-                engine.admin().flush(TABLE).unwrap();
-                engine.admin().major_compact(TABLE)
+            let job = match point {
+                MidFlush | BetweenManifestAndWalDeletion => engine.admin().flush(TABLE),
+                MidCompaction | CompactionOutputWritten => {
+                    engine.admin().flush(TABLE).unwrap();
+                    engine.admin().major_compact(TABLE)
+                }
+                SplitDaughtersWritten | SplitManifestWritten => {
+                    engine.admin().split(TABLE, Some(row_key(6).as_bytes()))
+                }
             };
             assert!(
                 armed.lock().unwrap().is_none(),
@@ -559,6 +577,14 @@ fn a_crash_at_each_kill_point_of_a_flush_or_compaction_loses_nothing_acknowledge
             opts.hook = None;
             let engine =
                 Engine::open(DIR, opts).unwrap_or_else(|e| panic!("{ctx}: reopen failed: {e}"));
+            // A split killed before its manifest commit leaves the parent; after it, the
+            // daughters (the manifest was synced before the point).
+            let regions = engine.admin().regions(TABLE).unwrap().len();
+            match point {
+                SplitDaughtersWritten => assert_eq!(regions, 1, "{ctx}: the parent stays"),
+                SplitManifestWritten => assert_eq!(regions, 2, "{ctx}: the daughters are live"),
+                _ => {}
+            }
             let t = engine.table(TABLE).unwrap();
             let rows = t.scan_all(&Scan::new()).unwrap();
             assert_eq!(rows.len(), 12, "{ctx}: rows lost or invented");

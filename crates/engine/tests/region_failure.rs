@@ -7,11 +7,7 @@ mod support;
 use ferrobase_engine::*;
 use std::os::unix::fs::FileExt;
 use support::files::files_with_suffix;
-
-fn descriptor(name: &str) -> TableDescriptor {
-    TableDescriptor::new(TableName::parse(name).unwrap())
-        .with_family(ColumnFamilyDescriptor::new("cf"))
-}
+use support::table::descriptor;
 
 /// An engine in `dir` without background compactions (the tests run them), with table `a`.
 fn open_with_table_a(dir: &std::path::Path) -> (Engine, Admin, Table) {

@@ -1,5 +1,7 @@
 //! Atomic single-row operations: increments under contention, appends, check-and-mutate.
 
+mod support;
+
 use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::*;
 use std::sync::Arc;
@@ -7,12 +9,7 @@ use std::sync::Arc;
 fn setup() -> (tempfile::TempDir, Engine, Table) {
     let dir = tempfile::tempdir().unwrap();
     let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
-    e.admin()
-        .create_table(
-            TableDescriptor::new(TableName::parse("c").unwrap())
-                .with_family(ColumnFamilyDescriptor::new("cf")),
-        )
-        .unwrap();
+    support::table::create_table(&e, "c");
     let t = e.table("c").unwrap();
     (dir, e, t)
 }

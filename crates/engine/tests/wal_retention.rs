@@ -1,6 +1,8 @@
 //! The write-ahead log keeps only what is not flushed: once every edit is in a block file the
 //! active segment is closed and deleted, and nothing acknowledged is lost by that.
 
+mod support;
+
 use ferrobase_engine::*;
 
 fn wal_bytes(dir: &std::path::Path) -> u64 {
@@ -14,14 +16,7 @@ fn wal_bytes(dir: &std::path::Path) -> u64 {
 fn flushing_everything_deletes_the_logged_edits_and_keeps_the_data() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
-        engine
-            .admin()
-            .create_table(
-                TableDescriptor::new(TableName::parse("t").unwrap())
-                    .with_family(ColumnFamilyDescriptor::new("cf")),
-            )
-            .unwrap();
+        let engine = support::table::open_with_table(dir.path(), EngineOptions::default());
         let t = engine.table("t").unwrap();
         let puts = (0..2000)
             .map(|i| Put::new(format!("r{i:05}")).add_column("cf", "q", vec![7u8; 512]))

@@ -222,12 +222,7 @@ fn a_row_past_the_max_row_size_is_an_error_whole_and_readable_in_pieces() {
     let mut o = options();
     o.max_row_size = 10_000;
     let e = Engine::open(dir.path(), o).unwrap();
-    e.admin()
-        .create_table(
-            TableDescriptor::new(TableName::parse("big").unwrap())
-                .with_family(ColumnFamilyDescriptor::new("cf")),
-        )
-        .unwrap();
+    support::table::create_table(&e, "big");
     let t = e.table("big").unwrap();
     let mut p = Put::new("huge");
     for q in 0..100 {

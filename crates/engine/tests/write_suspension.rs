@@ -4,6 +4,8 @@
 //! space) during a WAL append, during a background write of ASYNC_WAL records and during a
 //! flush's block write; the free-space guard; and an `EIO` on fsync, which still poisons.
 
+mod support;
+
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::*;
 use std::sync::Arc;
@@ -27,17 +29,7 @@ fn options(fs: &FaultFileSystem) -> EngineOptions {
 }
 
 fn open(opts: EngineOptions) -> Engine {
-    let engine = Engine::open(DIR, opts).unwrap();
-    if !engine.admin().table_exists("t").unwrap() {
-        engine
-            .admin()
-            .create_table(
-                TableDescriptor::new(TableName::parse("t").unwrap())
-                    .with_family(ColumnFamilyDescriptor::new("cf")),
-            )
-            .unwrap();
-    }
-    engine
+    support::table::open_with_table(DIR, opts)
 }
 
 fn put(t: &Table, row: &str, durability: Durability) -> Result<()> {

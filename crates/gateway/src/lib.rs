@@ -29,10 +29,10 @@ pub mod access;
 pub mod call_queue;
 pub mod handler;
 pub mod idl;
-pub mod sasl;
 mod scanner_quota;
 pub mod server;
 pub mod thrift;
-pub mod tls;
 
+/// TLS and SASL PLAIN on the Thrift port, shared with the client (`ferrobase-security`).
+pub use ferrobase_security::{sasl, tls};
 pub use server::{Server, ServerOptions, StopHandle};

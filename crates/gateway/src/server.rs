@@ -8,9 +8,10 @@ use crate::call_queue::{CallQueue, CallQueueOptions};
 use crate::handler::{Handler, HandlerOptions, Outcome};
 use crate::sasl::{accept_plain, PasswordFile};
 use crate::scanner_quota::{opens_scanner, ScannerQuota};
+use crate::thrift::hbase::{application_exception_kind, Exception, IOError, TApplicationException};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
-    ThriftError,
+    ThriftError, ThriftStruct, ThriftValue,
 };
 use crate::tls::{TlsServer, Wire};
 use ferrobase_engine::Engine;
@@ -413,7 +414,10 @@ fn one_call(
                 kind: MessageType::Exception,
                 seq_id: 0,
             };
-            let _ = conn.write(&h, &app_exception(&why, 7));
+            let _ = conn.write(
+                &h,
+                &app_exception(&why, application_exception_kind::PROTOCOL_ERROR),
+            );
             return false;
         }
     };
@@ -474,16 +478,22 @@ fn one_call(
         Ok(Outcome::Result(s)) => (MessageType::Reply, s),
         Ok(Outcome::UnknownMethod) => (
             MessageType::Exception,
-            app_exception(&format!("Invalid method name: '{}'", header.name), 1),
+            app_exception(
+                &format!("Invalid method name: '{}'", header.name),
+                application_exception_kind::UNKNOWN_METHOD,
+            ),
         ),
         Ok(Outcome::InternalError(why)) => (
             MessageType::Exception,
             app_exception(
                 &format!("Internal error processing {}: {why}", header.name),
-                6,
+                application_exception_kind::INTERNAL_ERROR,
             ),
         ),
-        Err(_) => (MessageType::Exception, app_exception("internal error", 6)),
+        Err(_) => (
+            MessageType::Exception,
+            app_exception("internal error", application_exception_kind::INTERNAL_ERROR),
+        ),
     };
     let reply = MessageHeader {
         name: header.name,
@@ -519,21 +529,28 @@ fn track_scanner(
 fn refusal(method: &str, message: String, can_retry: bool) -> (MessageType, TStruct) {
     match crate::idl::arguments(method) {
         Some(args) if !args.is_empty() => {
-            let io_error = TStruct::new()
-                .with(1, TValue::string(message))
-                .with(2, TValue::Bool(can_retry));
+            let io_error = IOError {
+                message,
+                can_retry: Some(can_retry),
+            };
             (
                 MessageType::Reply,
-                TStruct::new().with(1, TValue::Struct(io_error)),
+                TStruct::new().with(Exception::IOError.id(), io_error.to_value()),
             )
         }
-        _ => (MessageType::Exception, app_exception(&message, 6)),
+        _ => (
+            MessageType::Exception,
+            app_exception(&message, application_exception_kind::INTERNAL_ERROR),
+        ),
     }
 }
 
-/// `TApplicationException { 1: message, 2: type }`.
+/// The body of an `Exception` message: a `TApplicationException` of `kind`
+/// ([`application_exception_kind`]).
 fn app_exception(message: &str, kind: i32) -> TStruct {
-    TStruct::new()
-        .with(1, TValue::string(message))
-        .with(2, TValue::I32(kind))
+    TApplicationException {
+        message: message.to_string(),
+        kind,
+    }
+    .to_struct()
 }

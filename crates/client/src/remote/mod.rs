@@ -13,7 +13,7 @@ mod writes;
 pub use reads::RemoteScanner;
 
 use crate::{ClientError, Result};
-use ferrobase_gateway::tls::{ClientWire, TlsClient, Wire};
+use ferrobase_security::tls::{ClientWire, TlsClient, Wire};
 use ferrobase_thrift::hbase::{
     AlreadyExists, Exception, IOError, IllegalArgument, Method, TApplicationException,
     RESULT_SUCCESS,
@@ -106,7 +106,7 @@ impl Remote {
         };
         let mut wire = wire;
         if let Some((user, password)) = credentials {
-            ferrobase_gateway::sasl::connect_plain(&mut wire, user, password)
+            ferrobase_security::sasl::connect_plain(&mut wire, user, password)
                 .map_err(|e| transport(format!("authenticating to {addr}: {e}")))?;
         }
         Ok(Remote {

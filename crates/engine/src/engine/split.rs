@@ -9,6 +9,7 @@ use super::Inner;
 use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, Result};
+use crate::hook::HookPoint;
 use crate::lock;
 use crate::memstore::MemstoreScanner;
 use crate::metrics::Metrics;
@@ -111,6 +112,7 @@ impl Inner {
                 )),
             );
         }
+        self.hook(HookPoint::SplitDaughtersWritten { region: region.id });
         let left = Arc::new(Region::new(
             left_id,
             region.table.clone(),
@@ -156,6 +158,7 @@ impl Inner {
             self.release_memstore(memstore_bytes);
             persisted?;
         }
+        self.hook(HookPoint::SplitManifestWritten { region: region.id });
         self.memstore_drained.notify_all();
         let dir = self.region_dir(region.id);
         for store in region.stores().values() {

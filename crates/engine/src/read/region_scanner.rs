@@ -1,12 +1,12 @@
 //! Region scanning: merges the stores of one region row by row, forward or reversed (HBase's
 //! `RegionScanner`), and the single-row read of a `Get`. Walking a table's regions is `table_scan.rs`.
 
-use crate::api::{ColumnSelection, Get, RowResult};
+use crate::api::{Get, ReadSpec, RowResult};
 use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey};
 use crate::engine::Inner;
 use crate::error::{Error, Result};
 use crate::filter::Filter;
-use crate::read::{PieceBudget, RowEnd, StoreScanner, TimeRange};
+use crate::read::{PieceBudget, RowEnd, StoreScanner};
 use crate::region::Region;
 use crate::store::StoreRead;
 use bytes::Bytes;
@@ -66,13 +66,11 @@ impl RowRange {
 /// What a read asks of every store.
 #[derive(Debug, Clone)]
 pub(crate) struct ReadRequest<'a> {
-    pub columns: Cow<'a, ColumnSelection>,
-    pub time_range: TimeRange,
-    pub max_versions: u32,
-    pub raw: bool,
+    /// The `Get`'s or `Scan`'s read settings; each region scanner reads with its own copy of
+    /// the filter (filters keep per-scan state).
+    pub spec: Cow<'a, ReadSpec>,
+    /// The row of a Get (a scan of one row that stops at its end).
     pub get_row: Option<&'a [u8]>,
-    /// Each region scanner reads with its own copy (filters keep per-scan state).
-    pub filter: Option<Cow<'a, Box<dyn Filter>>>,
     /// A scan's row limit: how far files read ahead of a seek into blocks not in the page cache.
     pub expected_rows: Option<u64>,
 }
@@ -164,20 +162,20 @@ impl RegionScanner {
         let now = inner.now_ms();
         let mut stores = Vec::new();
         for (family, store) in region.stores() {
-            let columns = if req.columns.is_empty() {
+            let columns = if req.spec.columns.is_empty() {
                 None
             } else {
-                match req.columns.get(&family) {
+                match req.spec.columns.get(&family) {
                     None => continue,
                     Some(q) if q.is_empty() => None,
                     Some(q) => Some(q.clone()),
                 }
             };
             let sr = StoreRead {
-                time_range: req.time_range,
+                time_range: req.spec.time_range,
                 columns,
-                max_versions: req.max_versions,
-                raw: req.raw,
+                max_versions: req.spec.max_versions,
+                raw: req.spec.raw,
                 get_row: req.get_row,
                 expected_rows: req.expected_rows,
                 reversed,
@@ -187,7 +185,7 @@ impl RegionScanner {
             }
         }
         let range = range.clip(region);
-        let mut filter = req.filter.as_deref().cloned();
+        let mut filter = req.spec.filter.clone();
         if let Some(f) = filter.as_mut() {
             f.set_reversed(reversed);
         }
@@ -587,12 +585,8 @@ impl Inner {
         read_point: u64,
     ) -> Result<RowResult> {
         let req = ReadRequest {
-            columns: Cow::Borrowed(&get.columns),
-            time_range: get.time_range,
-            max_versions: get.max_versions,
-            raw: get.raw,
+            spec: Cow::Borrowed(&get.spec),
             get_row: Some(&get.row),
-            filter: get.filter.as_ref().map(Cow::Borrowed),
             expected_rows: None,
         };
         let range = RowRange {

@@ -72,12 +72,8 @@ impl TableScan {
         inner.register_read_point(read_point);
         Ok(TableScan {
             req: ReadRequest {
-                columns: Cow::Owned(scan.columns.clone()),
-                time_range: scan.time_range,
-                max_versions: scan.max_versions,
-                raw: scan.raw,
+                spec: Cow::Owned(scan.spec.clone()),
                 get_row: None,
-                filter: scan.filter.clone().map(Cow::Owned),
                 expected_rows: scan.limit.map(|n| n as u64),
             },
             inner,

@@ -1,4 +1,6 @@
-//! Shared test support: the reference model, the files of a data directory, pause points.
+//! Shared test support: the reference model, the files of a data directory, pause points,
+//! the engine-with-a-table setup.
 pub mod files;
 pub mod gate;
 pub mod model;
+pub mod table;

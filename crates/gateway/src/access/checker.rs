@@ -5,9 +5,8 @@
 //! namespace, a namespace grant every table in it, a table grant every family, a family grant
 //! every qualifier. Superusers (`--superuser`, HBase's `hbase.superuser`) pass every check.
 
-use super::acl_table::AclStore;
-use super::permission::{Action, Scope};
 use ferrobase_engine::TableName;
+use ferrobase_security::acl::{AclStore, Action, Scope};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 

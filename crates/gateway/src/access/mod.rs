@@ -3,13 +3,17 @@
 //! qualifier scope kept in `hbase:acl`, superusers, and the checks HBase's `AccessController`
 //! makes before each operation (`docs/design/security.md` has the table).
 
-pub mod acl_table;
-pub mod checker;
-pub mod permission;
+//!
+//! The model and the store of grants are `ferrobase-security`'s (the client shares them); the
+//! checks are here.
 
-pub use acl_table::{canonical_table, AclStore, ACL_TABLE};
+pub mod checker;
+
 pub use checker::{AccessChecker, Denied, FamilyMap, ReadAccess, ANONYMOUS};
-pub use permission::{Action, Actions, Scope, UserPermission};
+pub use ferrobase_security::acl::{
+    acl_table, canonical_table, permission, AclStore, Action, Actions, Scope, UserPermission,
+    ACL_TABLE,
+};
 
 /// ACL settings of a server.
 #[derive(Debug, Clone, Default)]

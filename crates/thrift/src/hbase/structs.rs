@@ -175,8 +175,18 @@ thrift_struct! {
     /// `Exception` message, for an unknown method or an undeclared failure.
     pub struct TApplicationException = struct "TApplicationException" {
         1: message as message: default String = String::new(),
-        /// Thrift's `type` (a Rust keyword): 1 UNKNOWN_METHOD, 6 INTERNAL_ERROR,
-        /// 7 PROTOCOL_ERROR, …
+        /// Thrift's `type` (a Rust keyword), one of [`application_exception_kind`].
         2: kind as kind: default i32 = 0,
     }
+}
+
+/// The values of `TApplicationException`'s `type` (Apache Thrift's `TApplicationException`
+/// constants), those the gateway answers with.
+pub mod application_exception_kind {
+    /// `UNKNOWN_METHOD`: the service has no such method.
+    pub const UNKNOWN_METHOD: i32 = 1;
+    /// `INTERNAL_ERROR`: the handler failed with an exception the method does not declare.
+    pub const INTERNAL_ERROR: i32 = 6;
+    /// `PROTOCOL_ERROR`: the message could not be decoded.
+    pub const PROTOCOL_ERROR: i32 = 7;
 }

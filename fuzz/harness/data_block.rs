@@ -1,35 +1,19 @@
-//! Decoders of bytes read from disk never panic: WAL records, the manifest payload, block-file
-//! meta sections, bloom filters and data blocks.
+//! The data block decoder (`BlockDecoder`) never panics: blocks of every format version, read in
+//! order and by seeking.
 //!
 //! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the inputs that
-//! once failed (`fuzz/corpus/disk_decoders/`, `fuzz/regressions/disk_decoders/`).
+//! once failed (`fuzz/corpus/data_block/`, `fuzz/regressions/data_block/`).
 
 use bytes::Bytes;
-use ferrobase_engine::fuzzing::BloomFilter;
 use ferrobase_engine::fuzzing::CellKey;
-use ferrobase_engine::fuzzing::Compression;
-use ferrobase_engine::fuzzing::ManifestData;
-use ferrobase_engine::fuzzing::WalEdit;
 use ferrobase_engine::fuzzing::{BlockDecoder, BlockFormat};
 
 /// Runs one input; panics only on a bug.
 pub fn run(data: &[u8]) {
-    let _ = WalEdit::decode(data);
-    let _ = ManifestData::decode(data);
-    let _ = BloomFilter::decode(data);
-    // Every codec's decompressor (LZ4 runs lz4_flex's checked fast path) on arbitrary input.
-    if let Some((&first, rest)) = data.split_first() {
-        let raw_len = usize::from(first) * 64;
-        for id in 0..=4 {
-            if let Some(codec) = Compression::from_id(id) {
-                let _ = codec.decompress(rest, raw_len);
-            }
-        }
-    }
     let block = Bytes::copy_from_slice(data);
     // Blocks of every format version (1: no restart trailer, 2: untagged cells and a restart
-    // trailer, 3: tagged cells and a footer, 4: cells may carry a TTL), read in order and by seeking to a key taken from
-    // the input.
+    // trailer, 3: tagged cells and a footer, 4: cells may carry a TTL), read in order and by
+    // seeking to a key taken from the input.
     for format in [
         BlockFormat::V1,
         BlockFormat::V2,

@@ -1,0 +1,15 @@
+//! What ferrobase's Thrift gateway (`ferrobase-gateway`) and its Rust client
+//! (`ferrobase-client`) share for security, so the client needs no part of the server:
+//!
+//! - [`tls`]: TLS on the Thrift port (rustls), the server's and the client's settings and the
+//!   socket plain or encrypted behind one type;
+//! - [`sasl`]: Thrift's SASL negotiation with the PLAIN mechanism, both sides, and the password
+//!   file the server checks;
+//! - [`acl`]: HBase's access-control model (actions, scopes, grants) and the `hbase:acl` table
+//!   that stores the grants (the checks themselves are the gateway's `access` module).
+//!
+//! `docs/design/security.md` describes the whole.
+
+pub mod acl;
+pub mod sasl;
+pub mod tls;
