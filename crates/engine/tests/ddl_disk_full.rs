@@ -1,4 +1,4 @@
-//! A DDL whose manifest write meets a full disk fails with an error naming `MANIFEST.tmp` and
+//! A DDL whose manifest write meets a full disk fails with `Error::DdlNotApplied` naming `MANIFEST.tmp` and
 //! leaves the engine healthy and the catalog as it was: the new manifest is written before the
 //! change is published (`docs/design/durability.md`, "Errors from the disk"). For each DDL
 //! kind, through the fault-injecting file system: `ENOSPC` on the append to `MANIFEST.tmp`
@@ -108,11 +108,11 @@ fn manifest_full(fs: &FaultFileSystem, nth: u64) {
 
 fn assert_disk_full(e: &Error, kind: &str) {
     match e {
-        Error::Io { path, source } => {
+        Error::DdlNotApplied { path, source } => {
             assert!(path.ends_with("MANIFEST.tmp"), "{kind}: {e}");
             assert_eq!(source.raw_os_error(), Some(libc::ENOSPC), "{kind}: {e}");
         }
-        other => panic!("{kind}: expected Io(ENOSPC) on MANIFEST.tmp, got {other:?}"),
+        other => panic!("{kind}: expected DdlNotApplied(ENOSPC) on MANIFEST.tmp, got {other:?}"),
     }
 }
 
@@ -157,7 +157,16 @@ fn a_ddl_whose_manifest_write_meets_a_full_disk_fails_cleanly_and_succeeds_once_
         let e = ddl(&engine.admin()).unwrap_err();
         assert_eq!(fs.injected(), 1, "{kind}");
         assert_disk_full(&e, kind);
-        assert!(e.to_string().contains("MANIFEST.tmp"), "{kind}: {e}");
+        let message = e.to_string();
+        for part in [
+            "not applied",
+            "/db/MANIFEST.tmp",
+            "No space left",
+            "retried",
+        ] {
+            assert!(message.contains(part), "{kind}: {part:?} not in {message}");
+        }
+        assert!(e.is_retryable(), "{kind}");
         assert_eq!(engine.health(), Health::Healthy, "{kind}");
         assert_eq!(catalog(&engine), before, "{kind}: the catalog changed");
         assert!(

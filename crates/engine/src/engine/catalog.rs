@@ -115,9 +115,9 @@ impl Inner {
     /// hold `manifest_lock` (so `next` is the live catalog plus the change) and publish `next`
     /// only when this returns `Ok`. A full disk (`ENOSPC`, `EDQUOT`) while writing
     /// `MANIFEST.tmp` leaves the previous manifest in place and nothing published: the
-    /// part-written file is removed and the error (`Error::Io` naming `MANIFEST.tmp`) returned,
-    /// with the engine healthy and the catalog as before; the same DDL can be retried once
-    /// space is back. Any other failure, a failed sync or rename included, poisons as
+    /// part-written file is removed and [`Error::DdlNotApplied`] (naming `MANIFEST.tmp` and
+    /// the OS error) returned, with the engine healthy and the catalog as before; the same DDL
+    /// can be retried once space is back. Any other failure, a failed sync or rename included, poisons as
     /// `persist` does ("Errors from the disk" in `docs/design/durability.md`).
     pub(crate) fn persist_ddl(&self, next: &Catalog) -> Result<()> {
         self.poison.check()?;
@@ -128,7 +128,7 @@ impl Inner {
                     && path.ends_with(manifest::MANIFEST_TMP_FILE) =>
             {
                 let _ = self.fs().remove_file(&path);
-                Err(Error::Io { path, source })
+                Err(Error::DdlNotApplied { path, source })
             }
             Err(e) => {
                 self.poison(&format!("manifest write failed: {e}"));
