@@ -3,8 +3,8 @@
 //! change is published (`docs/design/durability.md`, "Errors from the disk"). For each DDL
 //! kind, through the fault-injecting file system: `ENOSPC` on the append to `MANIFEST.tmp`
 //! → the call fails, nothing is poisoned, other tables are read and written, the catalog is
-//! unchanged, and the same DDL then succeeds; and a power cut right after the failed DDL
-//! reopens to the old catalog.
+//! unchanged, and the same DDL then succeeds; and a power cut right after a DDL failed with
+//! `EDQUOT` (a quota, the other full disk) reopens to the old catalog.
 
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::fs::FileSystem;
@@ -96,23 +96,23 @@ fn catalog(engine: &Engine) -> String {
     out
 }
 
-/// The `nth` manifest write from now meets a full disk.
-fn manifest_full(fs: &FaultFileSystem, nth: u64) {
+/// The `nth` manifest write from now meets a full disk (`errno`: `ENOSPC` or `EDQUOT`).
+fn manifest_full(fs: &FaultFileSystem, nth: u64, errno: i32) {
     fs.inject(Fault {
         kind: OpKind::Append,
         path_contains: "MANIFEST.tmp".into(),
         nth,
-        errno: libc::ENOSPC,
+        errno,
     });
 }
 
-fn assert_disk_full(e: &Error, kind: &str) {
+fn assert_disk_full(e: &Error, kind: &str, errno: i32) {
     match e {
         Error::DdlNotApplied { path, source } => {
             assert!(path.ends_with("MANIFEST.tmp"), "{kind}: {e}");
-            assert_eq!(source.raw_os_error(), Some(libc::ENOSPC), "{kind}: {e}");
+            assert_eq!(source.raw_os_error(), Some(errno), "{kind}: {e}");
         }
-        other => panic!("{kind}: expected DdlNotApplied(ENOSPC) on MANIFEST.tmp, got {other:?}"),
+        other => panic!("{kind}: expected DdlNotApplied({errno}) on MANIFEST.tmp, got {other:?}"),
     }
 }
 
@@ -153,10 +153,10 @@ fn a_ddl_whose_manifest_write_meets_a_full_disk_fails_cleanly_and_succeeds_once_
         let fs = FaultFileSystem::new();
         let engine = setup(&fs);
         let before = catalog(&engine);
-        manifest_full(&fs, nth);
+        manifest_full(&fs, nth, libc::ENOSPC);
         let e = ddl(&engine.admin()).unwrap_err();
         assert_eq!(fs.injected(), 1, "{kind}");
-        assert_disk_full(&e, kind);
+        assert_disk_full(&e, kind, libc::ENOSPC);
         let message = e.to_string();
         for part in [
             "not applied",
@@ -197,9 +197,9 @@ fn a_power_cut_after_a_ddl_failed_on_a_full_disk_reopens_to_the_old_catalog() {
         let fs = FaultFileSystem::new();
         let engine = setup(&fs);
         let before = catalog(&engine);
-        manifest_full(&fs, nth);
+        manifest_full(&fs, nth, libc::EDQUOT);
         let e = ddl(&engine.admin()).unwrap_err();
-        assert_disk_full(&e, kind);
+        assert_disk_full(&e, kind, libc::EDQUOT);
         // The machine stops: nothing more reaches the disk.
         fs.cut_power_after(1);
         drop(engine);
