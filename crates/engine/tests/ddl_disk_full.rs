@@ -4,7 +4,8 @@
 //! kind, through the fault-injecting file system: `ENOSPC` on the append to `MANIFEST.tmp`
 //! → the call fails, nothing is poisoned, other tables are read and written, the catalog is
 //! unchanged, and the same DDL then succeeds; and a power cut right after a DDL failed with
-//! `EDQUOT` (a quota, the other full disk) reopens to the old catalog.
+//! `EDQUOT` (a quota, the other full disk) reopens to the old catalog. A failed fsync of the
+//! manifest still poisons.
 
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::fs::FileSystem;
@@ -211,4 +212,32 @@ fn a_power_cut_after_a_ddl_failed_on_a_full_disk_reopens_to_the_old_catalog() {
         }
         ddl(&engine.admin()).unwrap_or_else(|e| panic!("{kind}: after reopening: {e}"));
     }
+}
+
+#[test]
+fn a_ddl_whose_manifest_fsync_fails_still_poisons_the_engine() {
+    let fs = FaultFileSystem::new();
+    let engine = setup(&fs);
+    fs.inject(Fault {
+        kind: OpKind::Sync,
+        path_contains: "MANIFEST.tmp".into(),
+        nth: 1,
+        errno: libc::EIO,
+    });
+    let e = engine
+        .admin()
+        .create_table(table_desc("new", &["cf"]))
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::SyncFailed { .. }),
+        "expected SyncFailed, got {e:?}"
+    );
+    assert!(!e.is_retryable());
+    assert!(
+        matches!(engine.health(), Health::Poisoned { .. }),
+        "{}",
+        engine.health()
+    );
+    let e = engine.admin().create_namespace("ns_new").unwrap_err();
+    assert!(matches!(e, Error::Poisoned(_)), "{e:?}");
 }
