@@ -1,11 +1,11 @@
-//! A DDL whose manifest write meets a full disk fails with `Error::DdlNotApplied` naming `MANIFEST.tmp` and
-//! leaves the engine healthy and the catalog as it was: the new manifest is written before the
-//! change is published (`docs/design/durability.md`, "Errors from the disk"). For each DDL
-//! kind, through the fault-injecting file system: `ENOSPC` on the append to `MANIFEST.tmp`
-//! → the call fails, nothing is poisoned, other tables are read and written, the catalog is
-//! unchanged, and the same DDL then succeeds; and a power cut right after a DDL failed with
-//! `EDQUOT` (a quota, the other full disk) reopens to the old catalog. A failed fsync of the
-//! manifest still poisons.
+//! A DDL whose manifest write meets a full disk fails with `Error::DdlNotApplied` naming
+//! `MANIFEST.tmp` and leaves the engine healthy and the catalog as it was: the new manifest is
+//! written before the change is published (`docs/design/durability.md`, "Errors from the
+//! disk"). For each DDL kind, through the fault-injecting file system: `ENOSPC` on the append
+//! to `MANIFEST.tmp` → the call fails, nothing is poisoned, other tables are read and written,
+//! the catalog is unchanged, and the same DDL then succeeds; and a power cut right after a DDL
+//! failed with `EDQUOT` (a quota, the other full disk) reopens to the old catalog. A failed
+//! fsync of the manifest still poisons.
 
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::fs::FileSystem;
