@@ -147,6 +147,21 @@ pub enum Error {
         /// The failure, naming the file and the OS error (or the free space and the reserve).
         reason: String,
     },
+    /// A DDL operation (create, alter, enable/disable, truncate or drop a table, add, modify or
+    /// delete a family, create or drop a namespace) could not write its new manifest because
+    /// the disk is full (`ENOSPC`, `EDQUOT`): the change was not applied, the catalog is as
+    /// before, the engine stays healthy, and the same call can be retried once the disk has
+    /// space (`docs/design/durability.md`, "Errors from the disk").
+    #[error(
+        "the schema change was not applied: writing {path} failed: {source}; the catalog is \
+         unchanged and the operation can be retried once the disk has space"
+    )]
+    DdlNotApplied {
+        /// The manifest file being written (`MANIFEST.tmp` in the data directory).
+        path: PathBuf,
+        /// The underlying error (`ENOSPC` or `EDQUOT`).
+        source: std::io::Error,
+    },
     /// The engine is closed.
     #[error("engine is closed")]
     Closed,
@@ -167,10 +182,13 @@ impl Error {
         }
     }
 
-    /// Whether the same call may succeed if retried later without any operator action
-    /// ([`Error::WritesSuspended`]).
+    /// Whether the same call may succeed if retried later without any operator action once
+    /// the disk has space ([`Error::WritesSuspended`], [`Error::DdlNotApplied`]).
     pub fn is_retryable(&self) -> bool {
-        matches!(self, Error::WritesSuspended { .. })
+        matches!(
+            self,
+            Error::WritesSuspended { .. } | Error::DdlNotApplied { .. }
+        )
     }
 
     /// A corruption error for `path` at `offset`.

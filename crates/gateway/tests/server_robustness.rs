@@ -673,3 +673,56 @@ fn a_poisoned_engine_answers_every_call_with_an_io_error_naming_the_first_failur
         );
     }
 }
+
+#[test]
+fn a_ddl_meeting_a_full_disk_answers_an_io_error_naming_the_manifest_and_the_server_stays_healthy()
+{
+    use ferrobase_engine::fs::fault::{Fault, FaultFileSystem, OpKind};
+    let fs = FaultFileSystem::new();
+    let srv = start_with(
+        EngineOptions {
+            fs: std::sync::Arc::new(fs.clone()),
+            min_free_space: Some(0),
+            ..EngineOptions::default()
+        },
+        |_| {},
+    );
+    let create = |name: &str| {
+        let column = TStruct::new().with(1, TValue::string("cf:"));
+        let (h, body) = call(
+            srv.addr,
+            &Binary,
+            false,
+            "createTable",
+            TStruct::new()
+                .with(1, TValue::string(name))
+                .with(2, TValue::List(TType::Struct, vec![TValue::Struct(column)])),
+        );
+        assert_eq!(h.kind, MessageType::Reply, "{name}");
+        body
+    };
+    assert!(create("t").fields.is_empty());
+    fs.inject(Fault {
+        kind: OpKind::Append,
+        path_contains: "MANIFEST.tmp".into(),
+        nth: 1,
+        errno: 28, // ENOSPC
+    });
+    let body = create("t2");
+    let m = match body.get(1) {
+        Some(TValue::Struct(io)) => match io.get(1) {
+            Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+            other => panic!("IOError without a message: {other:?}"),
+        },
+        _ => panic!("createTable answered {body:?}, not an IOError"),
+    };
+    assert!(m.starts_with("the schema change was not applied"), "{m}");
+    assert!(
+        m.contains("MANIFEST.tmp") && m.contains("No space left on device"),
+        "{m}"
+    );
+    // Not poisoned: the catalog is as before, and the same call now succeeds.
+    assert_eq!(table_names(srv.addr), 1);
+    assert!(create("t2").fields.is_empty());
+    assert_eq!(table_names(srv.addr), 2);
+}

@@ -42,7 +42,9 @@ impl TableEntry {
 
 /// Every table. Entries are shared by `Arc`: a read or write takes its table's entry without
 /// copying the descriptor and region list; a change replaces the entry (copy on write).
-#[derive(Debug, Default)]
+/// A DDL changes a clone (cheap: entries are shared), writes it as the manifest and only then
+/// publishes it ([`Inner::persist_ddl`]).
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Catalog {
     pub tables: BTreeMap<TableName, Arc<TableEntry>>,
     /// Namespaces created by `create_namespace` (`default` and `hbase` always exist).
@@ -109,30 +111,80 @@ impl Inner {
         }
     }
 
+    /// Writes the catalog `next`, a DDL's change not yet published, as the manifest. Callers
+    /// hold `manifest_lock` (so `next` is the live catalog plus the change) and publish `next`
+    /// only when this returns `Ok`. A full disk (`ENOSPC`, `EDQUOT`) while writing
+    /// `MANIFEST.tmp` leaves the previous manifest in place and nothing published: the
+    /// part-written file is removed and [`Error::DdlNotApplied`] (naming `MANIFEST.tmp` and
+    /// the OS error) returned, with the engine healthy and the catalog as before; the same DDL
+    /// can be retried once space is back. Any other failure, a failed sync or rename included, poisons as
+    /// `persist` does ("Errors from the disk" in `docs/design/durability.md`).
+    pub(crate) fn persist_ddl(&self, next: &Catalog) -> Result<()> {
+        self.poison.check()?;
+        match manifest::write(self.fs(), &self.dir, &self.manifest_data(next)) {
+            Ok(()) => Ok(()),
+            Err(Error::Io { path, source })
+                if is_transient_write_error(&source)
+                    && path.ends_with(manifest::MANIFEST_TMP_FILE) =>
+            {
+                let _ = self.fs().remove_file(&path);
+                Err(Error::DdlNotApplied { path, source })
+            }
+            Err(e) => {
+                self.poison(&format!("manifest write failed: {e}"));
+                Err(e)
+            }
+        }
+    }
+
     /// Writes the current catalog as the manifest ("Commit protocol" in
     /// `docs/format/manifest.md`); a poisoned engine writes none: what memory holds may be
     /// half-updated.
     fn write_manifest(&self) -> Result<()> {
         self.poison.check()?;
-        let data = {
-            let cat = lock::read(&self.catalog);
-            ManifestData {
-                last_seq: self.mvcc.last_allocated(),
-                next_region_id: self.next_region.load(Ordering::Acquire),
-                next_file_number: self.next_file.load(Ordering::Acquire),
-                namespaces: cat.namespaces.iter().cloned().collect(),
-                tables: cat
-                    .tables
-                    .values()
-                    .map(|t| TableRecord {
-                        descriptor: t.descriptor.clone(),
-                        enabled: t.enabled,
-                        regions: t.regions.iter().map(|r| region_record(r)).collect(),
-                    })
-                    .collect(),
-            }
-        };
+        let data = self.manifest_data(&lock::read(&self.catalog));
         manifest::write(self.fs(), &self.dir, &data)
+    }
+
+    /// The manifest of catalog `cat`. Each region's stores are those of its table's
+    /// descriptor: a family a DDL is adding (in `cat`, not yet in the region) is recorded
+    /// empty, flushed up to the last allocated sequence id; one it is deleting is left out.
+    fn manifest_data(&self, cat: &Catalog) -> ManifestData {
+        let seq = self.mvcc.last_allocated();
+        ManifestData {
+            last_seq: seq,
+            next_region_id: self.next_region.load(Ordering::Acquire),
+            next_file_number: self.next_file.load(Ordering::Acquire),
+            namespaces: cat.namespaces.iter().cloned().collect(),
+            tables: cat
+                .tables
+                .values()
+                .map(|t| TableRecord {
+                    descriptor: t.descriptor.clone(),
+                    enabled: t.enabled,
+                    regions: t
+                        .regions
+                        .iter()
+                        .map(|r| {
+                            let mut rec = region_record(r);
+                            rec.stores
+                                .retain(|s| t.descriptor.family(&s.family).is_some());
+                            for f in &t.descriptor.families {
+                                if !rec.stores.iter().any(|s| s.family == f.name) {
+                                    rec.stores.push(StoreRecord {
+                                        family: f.name.clone(),
+                                        flushed_seq: seq,
+                                        files: Vec::new(),
+                                    });
+                                }
+                            }
+                            rec.stores.sort_by(|a, b| a.family.cmp(&b.family));
+                            rec
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
     }
 
     /// The table entry of `name` (shared, not copied).

@@ -56,8 +56,9 @@ impl Inner {
         }
         let _ddl = lock::lock(&self.ddl_lock);
         let _m = lock::lock(&self.manifest_lock);
+        let mut next = lock::read(&self.catalog).clone();
         {
-            let mut cat = lock::write(&self.catalog);
+            let cat = &mut next;
             if !cat.has_namespace(desc.name.namespace()) {
                 return Err(Error::NamespaceNotFound(desc.name.namespace().to_string()));
             }
@@ -80,7 +81,9 @@ impl Inner {
                 }),
             );
         }
-        self.persist()
+        self.persist_ddl(&next)?;
+        *lock::write(&self.catalog) = next;
+        Ok(())
     }
 
     /// Pauses background work on every region of `name` and returns the table's entry with
@@ -134,19 +137,18 @@ impl Inner {
         }
         let (entry, _paused) = self.pause_table(name)?;
         let _m = lock::lock(&self.manifest_lock);
-        {
-            let mut cat = lock::write(&self.catalog);
-            let t = cat
-                .tables
-                .get_mut(name)
-                .map(Arc::make_mut)
-                .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
-            t.enabled = enabled;
-        }
+        let mut next = lock::read(&self.catalog).clone();
+        next.tables
+            .get_mut(name)
+            .map(Arc::make_mut)
+            .ok_or_else(|| Error::TableNotFound(name.to_string()))?
+            .enabled = enabled;
+        self.persist_ddl(&next)?;
+        *lock::write(&self.catalog) = next;
         for r in &entry.regions {
             r.jobs.set_offline(!enabled);
         }
-        self.persist()
+        Ok(())
     }
 
     /// Drops a disabled table and its files. Open scanners of the table end with
@@ -161,8 +163,10 @@ impl Inner {
         }
         {
             let _m = lock::lock(&self.manifest_lock);
-            lock::write(&self.catalog).tables.remove(name);
-            self.persist()?;
+            let mut next = lock::read(&self.catalog).clone();
+            next.tables.remove(name);
+            self.persist_ddl(&next)?;
+            *lock::write(&self.catalog) = next;
         }
         self.release_regions(&entry.regions, CloseReason::Dropped);
         Ok(())
@@ -198,9 +202,9 @@ impl Inner {
         let (_entry, _paused) = self.pause_table(name)?;
         let old = {
             let _m = lock::lock(&self.manifest_lock);
+            let mut next = lock::read(&self.catalog).clone();
             let old = {
-                let mut cat = lock::write(&self.catalog);
-                let t = cat
+                let t = next
                     .tables
                     .get_mut(name)
                     .map(Arc::make_mut)
@@ -223,7 +227,8 @@ impl Inner {
                 t.enabled = true;
                 std::mem::replace(&mut t.regions, regions)
             };
-            self.persist()?;
+            self.persist_ddl(&next)?;
+            *lock::write(&self.catalog) = next;
             old
         };
         self.release_regions(&old, CloseReason::Truncated);
@@ -258,9 +263,9 @@ impl Inner {
             _ => {}
         }
         let _m = lock::lock(&self.manifest_lock);
+        let mut next = lock::read(&self.catalog).clone();
         {
-            let mut cat = lock::write(&self.catalog);
-            let t = cat
+            let t = next
                 .tables
                 .get_mut(name)
                 .map(Arc::make_mut)
@@ -268,6 +273,12 @@ impl Inner {
             t.descriptor.families.retain(|f| f.name != family.name);
             t.descriptor.families.push(family.clone());
             t.descriptor.families.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        self.persist_ddl(&next)?;
+        {
+            let mut cat = lock::write(&self.catalog);
+            *cat = next;
+            let t = cat.table(name)?;
             let seq = self.mvcc.last_allocated();
             for r in &t.regions {
                 match r.store(&family.name) {
@@ -279,7 +290,7 @@ impl Inner {
                 }
             }
         }
-        self.persist()
+        Ok(())
     }
 
     /// Sets and unsets table attributes, online (HBase's `modifyTable` of table attributes):
@@ -317,10 +328,10 @@ impl Inner {
                 )));
             }
         }
-        let _m = self.manifest_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _m = lock::lock(&self.manifest_lock);
+        let mut next = lock::read(&self.catalog).clone();
         {
-            let mut cat = self.catalog.write().unwrap_or_else(|p| p.into_inner());
-            let t = cat
+            let t = next
                 .tables
                 .get_mut(name)
                 .map(Arc::make_mut)
@@ -328,7 +339,9 @@ impl Inner {
             t.descriptor.durability = desc.durability;
             t.descriptor.attributes = desc.attributes;
         }
-        self.persist()
+        self.persist_ddl(&next)?;
+        *lock::write(&self.catalog) = next;
+        Ok(())
     }
 
     /// Removes a family and its data, online. The table's regions are paused meanwhile, so no
@@ -351,14 +364,19 @@ impl Inner {
         let mut removed = Vec::new();
         {
             let _m = lock::lock(&self.manifest_lock);
+            let mut next = lock::read(&self.catalog).clone();
+            next.tables
+                .get_mut(name)
+                .map(Arc::make_mut)
+                .ok_or_else(|| Error::TableNotFound(name.to_string()))?
+                .descriptor
+                .families
+                .retain(|f| f.name != family);
+            self.persist_ddl(&next)?;
             {
                 let mut cat = lock::write(&self.catalog);
-                let t = cat
-                    .tables
-                    .get_mut(name)
-                    .map(Arc::make_mut)
-                    .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
-                t.descriptor.families.retain(|f| f.name != family);
+                *cat = next;
+                let t = cat.table(name)?;
                 for r in &t.regions {
                     let _w = lock::write(&r.updates);
                     if let Some(s) = r.store(family) {
@@ -368,7 +386,6 @@ impl Inner {
                     r.set_store(family, None);
                 }
             }
-            self.persist()?;
         }
         for (_, s) in removed {
             for f in &s.state().files {

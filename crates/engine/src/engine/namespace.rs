@@ -14,14 +14,14 @@ impl Inner {
         validate_namespace(ns)?;
         let _ddl = lock::lock(&self.ddl_lock);
         let _m = lock::lock(&self.manifest_lock);
-        {
-            let mut cat = lock::write(&self.catalog);
-            if cat.has_namespace(ns) {
-                return Err(Error::NamespaceExists(ns.to_string()));
-            }
-            cat.namespaces.insert(ns.to_string());
+        let mut next = lock::read(&self.catalog).clone();
+        if next.has_namespace(ns) {
+            return Err(Error::NamespaceExists(ns.to_string()));
         }
-        self.persist()
+        next.namespaces.insert(ns.to_string());
+        self.persist_ddl(&next)?;
+        *lock::write(&self.catalog) = next;
+        Ok(())
     }
 
     /// Drops namespace `ns`, which must exist, hold no table and not be `default` or `hbase`.
@@ -34,8 +34,9 @@ impl Inner {
         }
         let _ddl = lock::lock(&self.ddl_lock);
         let _m = lock::lock(&self.manifest_lock);
+        let mut next = lock::read(&self.catalog).clone();
         {
-            let mut cat = lock::write(&self.catalog);
+            let cat = &mut next;
             if !cat.namespaces.contains(ns) {
                 return Err(Error::NamespaceNotFound(ns.to_string()));
             }
@@ -48,7 +49,9 @@ impl Inner {
             }
             cat.namespaces.remove(ns);
         }
-        self.persist()
+        self.persist_ddl(&next)?;
+        *lock::write(&self.catalog) = next;
+        Ok(())
     }
 
     /// Every namespace, sorted, `default` and `hbase` included.
