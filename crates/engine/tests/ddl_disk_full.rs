@@ -7,26 +7,17 @@
 //! failed with `EDQUOT` (a quota, the other full disk) reopens to the old catalog. A failed
 //! fsync of the manifest still poisons.
 
+mod support;
+
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::fs::FileSystem;
 use ferrobase_engine::*;
 use std::path::Path;
-use std::sync::Arc;
 
 const DIR: &str = "/db";
 
 fn options(fs: &FaultFileSystem) -> EngineOptions {
-    EngineOptions {
-        compaction: CompactionOptions {
-            auto: false,
-            major_interval: None,
-            ..CompactionOptions::default()
-        },
-        auto_split: false,
-        min_free_space: Some(0),
-        fs: Arc::new(fs.clone()),
-        ..EngineOptions::default()
-    }
+    support::table::quiet_options_on(fs)
 }
 
 fn table_desc(name: &str, families: &[&str]) -> TableDescriptor {

@@ -8,24 +8,12 @@ mod support;
 
 use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::*;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const DIR: &str = "/db";
 
 fn options(fs: &FaultFileSystem) -> EngineOptions {
-    EngineOptions {
-        compaction: CompactionOptions {
-            auto: false,
-            major_interval: None,
-            ..CompactionOptions::default()
-        },
-        auto_split: false,
-        // The guard is tested on its own; here a full disk is simulated directly.
-        min_free_space: Some(0),
-        fs: Arc::new(fs.clone()),
-        ..EngineOptions::default()
-    }
+    support::table::quiet_options_on(fs)
 }
 
 fn open(opts: EngineOptions) -> Engine {

@@ -35,3 +35,20 @@ pub fn open_with_table(dir: impl AsRef<Path>, opts: EngineOptions) -> Engine {
     create_table(&engine, TABLE);
     engine
 }
+
+/// Options for a full-disk test on the fault-injecting file system `fs`: no automatic
+/// compaction or split (so the test chooses every manifest write) and no free-space guard (the
+/// guard is tested on its own; here a full disk is simulated directly).
+pub fn quiet_options_on(fs: &ferrobase_engine::fs::fault::FaultFileSystem) -> EngineOptions {
+    EngineOptions {
+        compaction: ferrobase_engine::CompactionOptions {
+            auto: false,
+            major_interval: None,
+            ..ferrobase_engine::CompactionOptions::default()
+        },
+        auto_split: false,
+        min_free_space: Some(0),
+        fs: std::sync::Arc::new(fs.clone()),
+        ..EngineOptions::default()
+    }
+}
