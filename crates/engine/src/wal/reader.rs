@@ -63,8 +63,20 @@ pub fn decode_segment(
         _ => return Err(Error::corruption(path, 0, "bad segment magic")),
     };
     let mut pos = SEGMENT_MAGIC.len();
+    let mut last_seq = 0;
     while pos < data.len() {
         let bad = |reason: String| -> Result<SegmentEnd> {
+            // A bad record followed by a good one is damage inside the log, not a torn tail:
+            // never drop the acknowledged records after it silently. The good one is searched
+            // for at every offset, since the damage may be in the length that says where the
+            // next record starts.
+            if is_last && valid_record_after(data, pos + 1, version, last_seq) {
+                return Err(Error::corruption(
+                    path,
+                    pos as u64,
+                    format!("{reason}, before further valid records"),
+                ));
+            }
             if is_last {
                 Ok(SegmentEnd::TornAt {
                     offset: pos as u64,
@@ -89,17 +101,9 @@ pub fn decode_segment(
             None
         };
         let Some(edit) = edit else {
-            // A bad record followed by a good one is damage inside the log, not a torn tail:
-            // never drop the acknowledged records after it silently.
-            if valid_record_at(data, pos + 8 + len, version) {
-                return Err(Error::corruption(
-                    path,
-                    pos as u64,
-                    "record checksum mismatch or malformed payload before further valid records",
-                ));
-            }
             return bad("record checksum mismatch or malformed payload".into());
         };
+        last_seq = last_seq.max(edit.seq);
         f(edit)?;
         pos += 8 + len;
     }
@@ -114,14 +118,19 @@ fn record_header(data: &[u8], pos: usize) -> Option<(usize, u32)> {
     Some((len, r.u32()?))
 }
 
-fn valid_record_at(data: &[u8], pos: usize, version: u32) -> bool {
-    let Some((len, crc)) = record_header(data, pos) else {
-        return false;
-    };
-    len <= MAX_RECORD
-        && data
-            .get(pos + 8..pos + 8 + len)
-            .is_some_and(|p| masked_crc(p) == crc && WalEdit::decode_version(p, version).is_some())
+/// Whether a valid record of a sequence id above `after_seq` starts anywhere at or past
+/// `from`: a whole header, a payload within the data, its checksum and its decoding. Read at
+/// recovery only, over the tail of the last segment past a bad record.
+fn valid_record_after(data: &[u8], from: usize, version: u32, after_seq: u64) -> bool {
+    (from..data.len().saturating_sub(8)).any(|pos| {
+        record_header(data, pos).is_some_and(|(len, crc)| {
+            len <= MAX_RECORD
+                && data.get(pos + 8..pos + 8 + len).is_some_and(|p| {
+                    masked_crc(p) == crc
+                        && WalEdit::decode_version(p, version).is_some_and(|e| e.seq > after_seq)
+                })
+        })
+    })
 }
 
 #[cfg(test)]
