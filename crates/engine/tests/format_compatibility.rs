@@ -175,8 +175,11 @@ fn a_format_3_data_directory_with_a_version_1_log_reads_the_same_after_compactio
     check_v3(&engine.table("t").unwrap());
 }
 
+/// One cell read back: row, family, qualifier, timestamp, value.
+type ReadCell = (Vec<u8>, Vec<u8>, Vec<u8>, i64, Vec<u8>);
+
 /// Every cell of table `t` (all versions), or the first error opening or reading it.
-fn everything(dir: &Path) -> Result<Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, Vec<u8>)>> {
+fn everything(dir: &Path) -> Result<Vec<ReadCell>> {
     let mut opts = EngineOptions::default();
     opts.compaction.auto = false;
     let engine = Engine::open(dir, opts)?;
