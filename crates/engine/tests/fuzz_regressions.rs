@@ -5,12 +5,16 @@
 
 #[path = "../../../fuzz/harness/block_decompress.rs"]
 mod block_decompress;
-#[path = "../../../fuzz/harness/block_file_sections.rs"]
-mod block_file_sections;
+#[path = "../../../fuzz/harness/block_index.rs"]
+mod block_index;
+#[path = "../../../fuzz/harness/block_trailer.rs"]
+mod block_trailer;
 #[path = "../../../fuzz/harness/bloom_section.rs"]
 mod bloom_section;
 #[path = "../../../fuzz/harness/data_block.rs"]
 mod data_block;
+#[path = "../../../fuzz/harness/file_meta.rs"]
+mod file_meta;
 #[path = "../../../fuzz/harness/filter_language.rs"]
 mod filter_language;
 #[path = "../../../fuzz/harness/manifest_data.rs"]
@@ -23,7 +27,9 @@ mod wal_record;
 mod wal_segment;
 
 use ferrobase_engine::fuzzing::masked_crc;
-use ferrobase_engine::fuzzing::{BlockBuilder, BlockFileWriter, FileOptions, Trailer, TRAILER_LEN};
+use ferrobase_engine::fuzzing::{
+    decode_index, BlockBuilder, BlockFileWriter, FileMeta, FileOptions, Trailer, TRAILER_LEN,
+};
 use ferrobase_engine::fuzzing::{CellKey, CellType, KeyValue};
 use ferrobase_engine::fuzzing::{ManifestData, RegionRecord, StoreRecord, TableRecord};
 use ferrobase_engine::fuzzing::{WalCell, WalEdit, SEGMENT_MAGIC};
@@ -73,9 +79,40 @@ fn filter_language_inputs_replay() {
 }
 
 #[test]
-fn block_file_sections_inputs_replay() {
-    let n = replay::replay("block_file_sections", block_file_sections::run);
-    assert!(n.corpus > 0, "{n:?}");
+fn block_trailer_inputs_replay() {
+    let n = replay::replay("block_trailer", block_trailer::run);
+    assert!(n.corpus >= 2, "{n:?}");
+}
+
+#[test]
+fn block_index_inputs_replay() {
+    let n = replay::replay("block_index", block_index::run);
+    assert!(n.corpus >= 2, "{n:?}");
+}
+
+#[test]
+fn file_meta_inputs_replay() {
+    let n = replay::replay("file_meta", file_meta::run);
+    assert!(n.corpus >= 2, "{n:?}");
+}
+
+/// The seeds of the block file's section targets are real sections: each decodes as its own
+/// kind, so a seed filed under the wrong target (or a format change that left them stale) shows.
+#[test]
+fn block_file_section_seeds_decode() {
+    for path in replay::inputs("corpus", "block_trailer") {
+        let data = std::fs::read(&path).unwrap();
+        Trailer::decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    for path in replay::inputs("corpus", "block_index") {
+        let data = std::fs::read(&path).unwrap();
+        let index = decode_index(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!index.is_empty(), "{}", path.display());
+    }
+    for path in replay::inputs("corpus", "file_meta") {
+        let data = std::fs::read(&path).unwrap();
+        assert!(FileMeta::decode(&data).is_some(), "{}", path.display());
+    }
 }
 
 #[test]
@@ -156,15 +193,11 @@ fn write_seed_corpora() {
         let file = std::fs::read(&path).unwrap();
         let trailer_bytes = &file[file.len() - TRAILER_LEN..];
         let t = Trailer::decode(trailer_bytes).unwrap();
-        write_seed(
-            "block_file_sections",
-            &format!("{name}-trailer"),
-            trailer_bytes,
-        );
+        write_seed("block_trailer", name, trailer_bytes);
         let index = section(&file, t.index.offset, t.index.len);
-        write_seed("block_file_sections", &format!("{name}-index"), &index);
+        write_seed("block_index", name, &index);
         let meta = section(&file, t.meta.offset, t.meta.len);
-        write_seed("block_file_sections", &format!("{name}-meta"), &meta);
+        write_seed("file_meta", name, &meta);
         let bloom = section(&file, t.bloom.offset, t.bloom.len);
         write_seed("bloom_section", &format!("{name}-bloom"), &bloom);
     }

@@ -1,13 +1,17 @@
-//! The Thrift fuzz target's checked-in inputs run under `cargo test`: every seed and every
-//! input that once failed or attacked the server (`fuzz/corpus/thrift_messages/`,
-//! `fuzz/regressions/thrift_messages/`) goes through the target's own harness and must not
-//! panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
+//! The gateway's fuzz targets' checked-in inputs run under `cargo test`: every seed and every
+//! input that once failed or attacked the server (`fuzz/corpus/<target>/`,
+//! `fuzz/regressions/<target>/` of `thrift_messages`, `sasl_negotiation`, `password_file` and
+//! `certificate_identity`) goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
 //! gateway's codecs.
 
-#[path = "../../../fuzz/harness/auth_negotiation.rs"]
-mod auth_negotiation;
+#[path = "../../../fuzz/harness/certificate_identity.rs"]
+mod certificate_identity;
+#[path = "../../../fuzz/harness/password_file.rs"]
+mod password_file;
 #[path = "../../../fuzz/harness/replay.rs"]
 mod replay;
+#[path = "../../../fuzz/harness/sasl_negotiation.rs"]
+mod sasl_negotiation;
 #[path = "../../../fuzz/harness/thrift_messages.rs"]
 mod thrift_messages;
 
@@ -24,9 +28,22 @@ fn thrift_messages_inputs_replay() {
 }
 
 #[test]
-fn auth_negotiation_inputs_replay() {
-    let n = replay::replay("auth_negotiation", auth_negotiation::run);
-    assert!(n.corpus >= 6, "{n:?}");
+fn sasl_negotiation_inputs_replay() {
+    let n = replay::replay("sasl_negotiation", sasl_negotiation::run);
+    // A login that succeeds, a wrong password, GSSAPI, plain Thrift on the SASL port.
+    assert!(n.corpus >= 4, "{n:?}");
+}
+
+#[test]
+fn password_file_inputs_replay() {
+    let n = replay::replay("password_file", password_file::run);
+    assert!(n.corpus >= 1, "{n:?}");
+}
+
+#[test]
+fn certificate_identity_inputs_replay() {
+    let n = replay::replay("certificate_identity", certificate_identity::run);
+    assert!(n.corpus >= 1, "{n:?}");
 }
 
 fn bin(s: &str) -> TValue {
