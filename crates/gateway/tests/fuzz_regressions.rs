@@ -1,9 +1,11 @@
 //! The gateway's fuzz targets' checked-in inputs run under `cargo test`: every seed and every
 //! input that once failed or attacked the server (`fuzz/corpus/<target>/`,
-//! `fuzz/regressions/<target>/` of `thrift_messages`, `sasl_negotiation`, `password_file` and
-//! `certificate_identity`) goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
+//! `fuzz/regressions/<target>/` of `thrift_messages`, `sasl_negotiation`, `password_file`,
+//! `certificate_identity` and `acl_cell`) goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
 //! gateway's codecs.
 
+#[path = "../../../fuzz/harness/acl_cell.rs"]
+mod acl_cell;
 #[path = "../../../fuzz/harness/certificate_identity.rs"]
 mod certificate_identity;
 #[path = "../../../fuzz/harness/password_file.rs"]
@@ -44,6 +46,44 @@ fn password_file_inputs_replay() {
 fn certificate_identity_inputs_replay() {
     let n = replay::replay("certificate_identity", certificate_identity::run);
     assert!(n.corpus >= 1, "{n:?}");
+}
+
+#[test]
+fn acl_cell_inputs_replay() {
+    let n = replay::replay("acl_cell", acl_cell::run);
+    assert!(n.corpus >= 5, "{n:?}");
+}
+
+/// The `acl_cell` seeds are cells in the store's layout: each scope kind decodes as one, and a
+/// value with a letter that is no action is skipped.
+#[test]
+fn acl_cell_seeds_decode_as_the_store_reads_them() {
+    use ferrobase_security::acl::acl_table::decode_cell;
+    use ferrobase_security::acl::{Actions, Scope};
+    let seed = |name: &str| {
+        let data = std::fs::read(replay::fuzz_dir().join("corpus/acl_cell").join(name)).unwrap();
+        let (row, qualifier, value) = acl_cell::split(&data).unwrap();
+        decode_cell(row, qualifier, value)
+    };
+    let rw = Actions::parse("RW").unwrap();
+    assert_eq!(seed("global"), Some(("alice".into(), Scope::Global, rw)));
+    let (user, scope, _) = seed("namespace").unwrap();
+    assert_eq!(
+        (user.as_str(), scope),
+        ("bob", Scope::Namespace("ns".into()))
+    );
+    assert_eq!(seed("table").unwrap().2, Actions::all());
+    let (user, scope, _) = seed("column").unwrap();
+    assert_eq!(user, "dave");
+    assert_eq!(
+        scope,
+        Scope::Table {
+            table: "ns:t".into(),
+            family: Some(b"cf".to_vec()),
+            qualifier: Some(b"q".to_vec()),
+        }
+    );
+    assert_eq!(seed("unknown-action"), None);
 }
 
 fn bin(s: &str) -> TValue {

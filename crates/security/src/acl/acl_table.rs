@@ -77,6 +77,17 @@ fn parse_cell(row: &[u8], qualifier: &[u8]) -> Option<(String, Scope)> {
     Some((user, scope))
 }
 
+/// One `hbase:acl` cell as the store reads it when it opens: the user, scope and actions of a
+/// cell in this store's layout; `None` for any other cell (one this store did not write, or
+/// whose value has a letter that is no action), which the store skips. Public for the
+/// `acl_cell` fuzz target, not part of the supported API.
+#[doc(hidden)]
+pub fn decode_cell(row: &[u8], qualifier: &[u8], value: &[u8]) -> Option<(String, Scope, Actions)> {
+    let (user, scope) = parse_cell(row, qualifier)?;
+    let actions = Actions::parse(&String::from_utf8_lossy(value)).ok()?;
+    Some((user, scope, actions))
+}
+
 /// Normalises a table name to HBase's spelling (`t`, not `default:t`).
 pub fn canonical_table(name: &str) -> Result<String, Error> {
     Ok(TableName::parse(name)?.to_string())
@@ -99,10 +110,9 @@ impl AclStore {
         let table = engine.table(ACL_TABLE)?;
         for row in table.scan_all(&Scan::new().add_family(ACL_FAMILY))? {
             for cell in &row.cells {
-                let Some((user, scope)) = parse_cell(cell.row(), cell.qualifier()) else {
-                    continue;
-                };
-                let Ok(actions) = Actions::parse(&String::from_utf8_lossy(cell.value())) else {
+                let Some((user, scope, actions)) =
+                    decode_cell(cell.row(), cell.qualifier(), cell.value())
+                else {
                     continue;
                 };
                 if !actions.is_empty() {
