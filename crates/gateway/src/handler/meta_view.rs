@@ -2,6 +2,7 @@
 //! get/getVer*, and the scanners; writes to it are refused.
 
 use super::convert::ColumnOrder;
+use super::meta_order::compare_meta_rows;
 use super::names::parse_column;
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
@@ -108,15 +109,21 @@ struct Range<'a> {
 }
 
 impl Range<'_> {
+    /// Whether `row` is in the range, compared as HBase's meta comparator compares rows
+    /// (`compare_meta_rows`): a start row `t,` sorts after `t,,ID.` (its tail `t,` is
+    /// compared with `ID.`), so HBase's scan from `t,` misses the first region, and so does
+    /// this one.
     fn holds(&self, row: &[u8]) -> bool {
         if self.prefix.is_some_and(|p| !row.starts_with(p)) {
             return false;
         }
         let stop = self.stop.filter(|s| !s.is_empty());
         if self.reversed {
-            (self.start.is_empty() || row <= self.start) && stop.is_none_or(|s| row > s)
+            (self.start.is_empty() || compare_meta_rows(row, self.start).is_le())
+                && stop.is_none_or(|s| compare_meta_rows(row, s).is_gt())
         } else {
-            row >= self.start && stop.is_none_or(|s| row < s)
+            compare_meta_rows(row, self.start).is_ge()
+                && stop.is_none_or(|s| compare_meta_rows(row, s).is_lt())
         }
     }
 }
