@@ -27,6 +27,7 @@
 
 pub mod access;
 pub mod call_queue;
+pub mod catalog;
 pub mod handler;
 pub mod idl;
 mod scanner_quota;

@@ -166,6 +166,7 @@ impl Server {
             ));
         }
         let listener = TcpListener::bind(opts.addr)?;
+        let handler = handler.with_port(listener.local_addr()?.port());
         let name = listener.local_addr()?.to_string();
         Ok(Server {
             listener,

@@ -2,14 +2,15 @@
 //! connection's catalog (its tables, their regions and states, its namespaces) at the moment
 //! of the read, laid out as HBase 2.x lays the two tables out (`docs/format/hbase-catalog.md`
 //! has the rows and the protobuf bytes). `scan`, `get` and `count` read them; writes are
-//! refused.
+//! refused. The rows and their encoders are the Thrift gateway's (`ferrobase_gateway::catalog`),
+//! which serves `hbase:meta` itself.
 
 use super::args::{client, columns_of, hash, int, text, CommandError, Res};
 use super::cluster_status::{region_name, ServerIdentity};
 use super::format;
 use super::interpreter::Shell;
 use super::syntax::Value;
-use md5::{Digest, Md5};
+use ferrobase_gateway::catalog::{namespace_descriptor_bytes, region_row, table_state_bytes};
 
 /// HBase's catalog of regions.
 pub const META: &str = "hbase:meta";
@@ -32,88 +33,6 @@ pub struct ViewCell {
 pub struct ViewRow {
     row: Vec<u8>,
     cells: Vec<ViewCell>,
-}
-
-/// Appends a protobuf varint.
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8 & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Appends a varint field (wire type 0).
-fn varint_field(out: &mut Vec<u8>, field: u32, v: u64) {
-    varint(out, u64::from(field) << 3);
-    varint(out, v);
-}
-
-/// Appends a length-delimited field (wire type 2).
-fn bytes_field(out: &mut Vec<u8>, field: u32, v: &[u8]) {
-    varint(out, (u64::from(field) << 3) | 2);
-    varint(out, v.len() as u64);
-    out.extend_from_slice(v);
-}
-
-/// `(namespace, qualifier)` of a table name as HBase stores it (`default` when unqualified).
-fn split_table(table: &str) -> (&str, &str) {
-    table.split_once(':').unwrap_or(("default", table))
-}
-
-/// `info:regioninfo`: `PBUF` then HBase.proto's `RegionInfo` (region_id = 1, table_name = 2
-/// {namespace = 1, qualifier = 2}, start_key = 3, end_key = 4, offline = 5, split = 6,
-/// replica_id = 7), every field written, as `ProtobufUtil.toRegionInfo` writes them.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "what a raw reader of info:regioninfo gets; the shell shows it decoded, as \
-                  HBase's shell does, and the Thrift gateway does not serve the view yet"
-    )
-)]
-pub fn region_info_bytes(table: &str, start: &[u8], end: &[u8], id: u64) -> Vec<u8> {
-    let (ns, qualifier) = split_table(table);
-    let mut name = Vec::new();
-    bytes_field(&mut name, 1, ns.as_bytes());
-    bytes_field(&mut name, 2, qualifier.as_bytes());
-    let mut out = b"PBUF".to_vec();
-    varint_field(&mut out, 1, id);
-    bytes_field(&mut out, 2, &name);
-    bytes_field(&mut out, 3, start);
-    bytes_field(&mut out, 4, end);
-    varint_field(&mut out, 5, 0);
-    varint_field(&mut out, 6, 0);
-    varint_field(&mut out, 7, 0);
-    out
-}
-
-/// `table:state`: HBase.proto's `TableState` (state = 1: ENABLED 0, DISABLED 1), no magic.
-pub fn table_state_bytes(enabled: bool) -> Vec<u8> {
-    let mut out = Vec::new();
-    varint_field(&mut out, 1, u64::from(!enabled));
-    out
-}
-
-/// `info:d`: HBase.proto's `NamespaceDescriptor` (name = 1; no configuration pairs, field 2,
-/// since ferrobase's namespaces have no properties), no magic.
-pub fn namespace_descriptor_bytes(name: &str) -> Vec<u8> {
-    let mut out = Vec::new();
-    bytes_field(&mut out, 1, name.as_bytes());
-    out
-}
-
-/// The raw region name `table,start,id.ENCODED.` (ENCODED: the MD5 hex of `table,start,id`).
-fn region_row(table: &str, start: &[u8], id: u64) -> Vec<u8> {
-    let mut raw = format!("{table},").into_bytes();
-    raw.extend_from_slice(start);
-    raw.extend_from_slice(format!(",{id}").as_bytes());
-    let encoded: String = Md5::digest(&raw)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    raw.extend_from_slice(format!(".{encoded}.").as_bytes());
-    raw
 }
 
 /// A cell shown as HBase's shell shows an ordinary value (`toStringBinary`).
@@ -318,21 +237,6 @@ pub fn names_catalog(v: Option<&Value>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn catalog_protobufs_are_hbase_2_bytes() {
-        // As the oracle's hbase:namespace and hbase:meta hold them.
-        assert_eq!(namespace_descriptor_bytes("default"), b"\x0a\x07default");
-        assert_eq!(table_state_bytes(true), b"\x08\x00");
-        assert_eq!(table_state_bytes(false), b"\x08\x01");
-        let ri = region_info_bytes("ns:t", b"a", b"", 300);
-        assert_eq!(
-            ri,
-            b"PBUF\x08\xac\x02\x12\x07\x0a\x02ns\x12\x01t\x1a\x01a\x22\x00\x28\x00\x30\x00\x38\x00"
-        );
-        let ri = region_info_bytes("t", b"", b"k", 1);
-        assert!(ri.starts_with(b"PBUF\x08\x01\x12\x0c\x0a\x07default\x12\x01t\x1a\x00\x22\x01k"));
-    }
 
     #[test]
     fn region_rows_are_hbase_region_names() {

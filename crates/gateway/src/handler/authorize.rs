@@ -151,6 +151,16 @@ impl Handler {
             }
             _ => {}
         }
+        // hbase:meta: HBase lets every user read it (AccessController.permissionGranted);
+        // ferrobase shows each user the rows of the tables getTableNames lists to them, and
+        // refuses every write to it.
+        let visible = |table: &str| self.listed(&access.checker, user, table.as_bytes());
+        if let Some(mut res) = self.meta_call(call, &visible) {
+            if let Err(e) = self.follow_up(access, user, call, &Permit::Full, &mut res) {
+                res = Err(e);
+            }
+            return Some(res);
+        }
         let permit = match self.check(access, user, call) {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),

@@ -5,7 +5,8 @@ mod admin;
 mod authorize;
 mod convert;
 mod grants;
-mod meta_order;
+pub(crate) mod meta_order;
+mod meta_view;
 mod names;
 mod reads;
 mod scanner_lease;
@@ -123,6 +124,8 @@ pub struct Handler {
     pub(crate) max_result_bytes: usize,
     /// ACL checks, when on.
     pub(crate) access: Option<authorize::Access>,
+    /// The server `hbase:meta` names as its regions' host.
+    pub(crate) server: crate::catalog::ServerName,
 }
 
 impl Handler {
@@ -133,7 +136,18 @@ impl Handler {
             scanners: Scanners::new(opts.scanner_lease),
             max_result_bytes: opts.max_result_bytes,
             access: None,
+            server: crate::catalog::ServerName {
+                host: meta_view::host_name(),
+                port: 0,
+                start_code: meta_view::now_ms(),
+            },
         }
+    }
+
+    /// Names the port `hbase:meta` gives as its regions' server (default 0).
+    pub fn with_port(mut self, port: u16) -> Handler {
+        self.server.port = port;
+        self
     }
 
     /// Checks every call against `checker` (HBase's AccessController rules): see
@@ -194,6 +208,9 @@ impl Handler {
 
     /// Runs a call; `None` for a method declared but not served (answered as unknown).
     pub(crate) fn dispatch(&self, call: &Call) -> Option<CallResult> {
+        if let Some(answer) = self.meta_call(call, &|_| true) {
+            return Some(answer);
+        }
         Some(match call {
             Call::EnableTable(a) => self.set_table_state(&a.table_name, TableState::Enabled),
             Call::DisableTable(a) => self.set_table_state(&a.table_name, TableState::Disabled),

@@ -138,6 +138,11 @@ impl Handler {
         let rows = match &mut e.scanner {
             Source::Rows(scanner) => scanner.next_batch_within(n, self.max_result_bytes)?,
             Source::Failed(error) => return Err(error.clone()),
+            Source::Catalog(rows) => {
+                let n = n.min(rows.len());
+                let batch: Vec<_> = rows.drain(..n).collect();
+                return Ok(Some(batch.to_value()));
+            }
         };
         let order = e.order;
         let rows: Vec<_> = rows.iter().map(|r| trow(r, order)).collect();
