@@ -186,6 +186,17 @@ pub fn meta_rows(engine: &Engine, server: &ServerName) -> Result<Vec<CatalogRow>
     Ok(rows)
 }
 
+/// This machine's host name, as a region server's name shows it (Linux's `/proc/sys/kernel/hostname`, else `$HOSTNAME`, else
+/// `localhost`).
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "localhost".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,7 +45,7 @@ impl ServerIdentity {
     pub fn of(conn: &Connection, opened: u64) -> ServerIdentity {
         match conn {
             Connection::Embedded(_) => ServerIdentity {
-                host: host_name(),
+                host: ferrobase_gateway::catalog::host_name(),
                 port: 0,
                 start_code: opened,
             },
@@ -71,17 +71,6 @@ impl ServerIdentity {
     fn status_line(&self) -> String {
         format!("{}:{} {}", self.host, self.port, self.start_code)
     }
-}
-
-/// This machine's host name (Linux's `/proc/sys/kernel/hostname`, else `$HOSTNAME`, else
-/// `localhost`).
-fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "localhost".into())
 }
 
 /// Milliseconds since the epoch, now.

@@ -12,17 +12,6 @@ use crate::thrift::{TValue, ThriftValue};
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// This machine's host name (Linux's `/proc/sys/kernel/hostname`, else `$HOSTNAME`, else
-/// `localhost`).
-pub(super) fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "localhost".into())
-}
-
 /// Milliseconds since the epoch, now.
 pub(super) fn now_ms() -> u64 {
     SystemTime::now()

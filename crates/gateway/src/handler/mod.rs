@@ -137,7 +137,7 @@ impl Handler {
             max_result_bytes: opts.max_result_bytes,
             access: None,
             server: crate::catalog::ServerName {
-                host: meta_view::host_name(),
+                host: crate::catalog::host_name(),
                 port: 0,
                 start_code: meta_view::now_ms(),
             },
