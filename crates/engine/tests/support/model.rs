@@ -37,6 +37,19 @@ pub struct MCell {
     pub ttl_ms: Option<i64>,
 }
 
+impl MCell {
+    /// The cell as a read returns it.
+    fn out(&self) -> Out {
+        (
+            self.family.clone(),
+            self.qualifier.clone(),
+            self.ts,
+            self.kind,
+            self.value.clone(),
+        )
+    }
+}
+
 /// Family settings the model needs.
 #[derive(Debug, Clone)]
 pub struct MFamily {
@@ -316,13 +329,7 @@ impl Model {
                         if i + 1 > fam.min_versions && self.expired(fam, c.ts) {
                             break;
                         }
-                        out.push((
-                            c.family.clone(),
-                            c.qualifier.clone(),
-                            c.ts,
-                            c.kind,
-                            c.value.clone(),
-                        ));
+                        out.push(c.out());
                     }
                     continue;
                 }
@@ -347,10 +354,7 @@ impl Model {
                     .copied()
                     .filter(|c| c.kind == CellType::Put && !self.cell_expired(c))
                     .collect();
-                for p in col.into_iter().filter(|c| c.kind == CellType::Put) {
-                    if self.cell_expired(p) {
-                        continue;
-                    }
+                for &p in &puts {
                     if fam.new_version_behavior {
                         if Self::nvb_hidden(p, &puts, &markers, fam.versions) {
                             continue;
@@ -368,13 +372,7 @@ impl Model {
                         if n > read.versions.min(fam.versions) {
                             break;
                         }
-                        out.push((
-                            p.family.clone(),
-                            p.qualifier.clone(),
-                            p.ts,
-                            p.kind,
-                            p.value.clone(),
-                        ));
+                        out.push(p.out());
                         continue;
                     }
                     if markers.iter().any(|m| Self::masks(m, p)) {
@@ -394,13 +392,7 @@ impl Model {
                     if n > fam.min_versions && self.expired(fam, p.ts) {
                         break;
                     }
-                    out.push((
-                        p.family.clone(),
-                        p.qualifier.clone(),
-                        p.ts,
-                        p.kind,
-                        p.value.clone(),
-                    ));
+                    out.push(p.out());
                 }
             }
         }
