@@ -186,8 +186,8 @@ pub fn meta_rows(engine: &Engine, server: &ServerName) -> Result<Vec<CatalogRow>
     Ok(rows)
 }
 
-/// This machine's host name, as a region server's name shows it (Linux's `/proc/sys/kernel/hostname`, else `$HOSTNAME`, else
-/// `localhost`).
+/// This machine's host name, as a region server's name shows it (Linux's
+/// `/proc/sys/kernel/hostname`, else `$HOSTNAME`, else `localhost`).
 pub fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
