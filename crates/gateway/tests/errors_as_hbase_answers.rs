@@ -4,9 +4,12 @@
 //! and fail at the first read, bad table names are TApplicationExceptions except in mutateRow,
 //! getTableRegions of an unknown table is empty, getRegionInfo searches in hbase:meta order.
 
+mod support;
+
 use ferrobase_engine::{ColumnFamilyDescriptor, Engine, EngineOptions, TableDescriptor, TableName};
 use ferrobase_gateway::handler::{Handler, HandlerOptions, Outcome};
 use ferrobase_gateway::thrift::{TStruct, TType, TValue};
+use support::replies::exception_message;
 
 fn handler() -> (Handler, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
@@ -33,17 +36,6 @@ fn result(h: &Handler, method: &str, args: TStruct) -> TStruct {
     match h.call(method, &args) {
         Outcome::Result(r) => r,
         other => panic!("{method}: expected a result struct, got {other:?}"),
-    }
-}
-
-/// The message of the exception in field `id` of a result struct.
-fn exception_message(r: &TStruct, id: i16) -> String {
-    match r.get(id) {
-        Some(TValue::Struct(e)) => match e.get(1) {
-            Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
-            other => panic!("exception without a message: {other:?}"),
-        },
-        other => panic!("no exception in field {id}: {r:?} ({other:?})"),
     }
 }
 

@@ -3,12 +3,15 @@
 //! compares its shape with a live HBase); writes are refused with an IOError; with ACLs a user
 //! sees the rows of the tables getTableNames lists to them.
 
+mod support;
+
 use ferrobase_engine::{ColumnFamilyDescriptor, Engine, EngineOptions, TableDescriptor, TableName};
 use ferrobase_gateway::access::{AccessChecker, AclStore, Actions, Scope};
 use ferrobase_gateway::catalog::{region_info_bytes, region_row, table_state_bytes};
 use ferrobase_gateway::handler::{Handler, HandlerOptions, Outcome};
 use ferrobase_gateway::thrift::{TStruct, TType, TValue};
 use std::sync::Arc;
+use support::replies::exception_message;
 
 fn engine_with_tables() -> (Engine, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
@@ -78,16 +81,6 @@ fn rows_of(r: &TStruct) -> Vec<Row> {
             (key.clone(), cells)
         })
         .collect()
-}
-
-fn exception_message(r: &TStruct, id: i16) -> String {
-    match r.get(id) {
-        Some(TValue::Struct(e)) => match e.get(1) {
-            Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
-            other => panic!("exception without a message: {other:?}"),
-        },
-        other => panic!("no exception in field {id}: {r:?} ({other:?})"),
-    }
 }
 
 /// Every row a scanner from `open` reads, two at a time.

@@ -2,6 +2,8 @@
 //! connection while other clients keep working; many concurrent connections all progress;
 //! shutdown finishes in-flight calls.
 
+mod support;
+
 use ferrobase_engine::{Engine, EngineOptions};
 use ferrobase_gateway::thrift::{
     Binary, Codec, Compact, MessageHeader, MessageType, TStruct, TType, TValue,
@@ -10,6 +12,7 @@ use ferrobase_gateway::{Server, ServerOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
+use support::replies::exception_message;
 
 struct Running {
     addr: SocketAddr,
@@ -211,17 +214,6 @@ fn unknown_methods_and_bad_arguments_are_errors_on_a_live_connection() {
             call_on(&mut s, &Compact, framed, "getTableNames", TStruct::new())
         };
         assert_eq!(h.kind, MessageType::Reply);
-    }
-}
-
-/// The message of the exception in field `id` of a reply body.
-fn exception_message(body: &TStruct, id: i16) -> String {
-    match body.get(id) {
-        Some(TValue::Struct(e)) => match e.get(1) {
-            Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
-            other => panic!("no message in {other:?}"),
-        },
-        _ => panic!("no exception {id} in {body:?}"),
     }
 }
 

@@ -1,3 +1,4 @@
 //! Helpers shared by the gateway's integration tests.
 
+pub mod replies;
 pub mod test_certs;
