@@ -151,7 +151,8 @@ impl Handler {
     /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `table_attributes`
     /// (answers key, value, ... with `DURABILITY` first), `create_namespace` and
     /// `drop_namespace` (table = the namespace), `increment` and `append` with a cell TTL
-    /// (key = the row; see [`Handler::row_op_with_ttl`]).
+    /// (key = the row; see [`Handler::row_op_with_ttl`]), `delete` with exact markers and
+    /// `scan_open`/`scan_next` with RAW and VERSIONS (`cell_ops.rs`).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
         // A table or a namespace, which the engine validates.
@@ -160,6 +161,9 @@ impl Handler {
         let admin = self.engine.admin();
         match op {
             "increment" | "append" => return self.row_op_with_ttl(a),
+            "delete" => return self.extension_delete(a),
+            "scan_open" => return self.extension_scan_open(a),
+            "scan_next" => return self.extension_scan_next(a),
             "create_namespace" => admin.create_namespace(&name)?,
             "drop_namespace" => admin.drop_namespace(&name)?,
             "flush" => admin.flush(&name)?,

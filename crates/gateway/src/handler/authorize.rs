@@ -180,6 +180,7 @@ impl Handler {
             Call::ScannerGet(a) => Some(a.id),
             Call::ScannerGetList(a) => Some(a.id),
             Call::ScannerClose(a) => Some(a.id),
+            Call::FerrobaseAdmin(a) => super::cell_ops::scan_next_id(a),
             _ => None,
         };
         if let Some(id) = scanner {
@@ -398,6 +399,28 @@ impl Handler {
                             .unwrap_or_default();
                         column_write(&a.table_name, &column)
                     }
+                    // A delete with exact markers: WRITE on their columns, on every family
+                    // for a whole-row delete (as deleteAllRow).
+                    "delete" => {
+                        let columns = super::cell_ops::indexed(a, "COLUMN");
+                        if columns.is_empty() {
+                            row_delete(&a.table_name)
+                        } else {
+                            write(
+                                table_arg(&a.table_name)?,
+                                cell_families(columns),
+                                &[Action::Write],
+                            )
+                        }
+                    }
+                    // A scan with RAW or VERSIONS: READ on the columns, as a Thrift1 scan;
+                    // a partly granted read is refused (its typed rows are not filtered).
+                    "scan_open" => {
+                        let table = table_arg(&a.table_name)?;
+                        let columns = super::cell_ops::indexed(a, "COLUMN");
+                        let families = self.read_families(&table, &columns)?;
+                        read(table, families, false)
+                    }
                     // split: ADMIN on the table.
                     "split" => {
                         let table = canonical_table(&target)?;
@@ -476,6 +499,17 @@ impl Handler {
                                 Permit::Filtered(t) => Some(t.clone()),
                                 Permit::Full => None,
                             },
+                        },
+                    );
+                }
+            }
+            Call::FerrobaseAdmin(a) if a.operation == "scan_open" => {
+                if let Some(TValue::I32(id)) = value {
+                    access.scanners().insert(
+                        *id,
+                        ScannerGrant {
+                            owner: user.to_string(),
+                            filtered: None,
                         },
                     );
                 }

@@ -3,6 +3,7 @@
 
 mod admin;
 mod authorize;
+mod cell_ops;
 mod convert;
 mod grants;
 pub(crate) mod meta_order;
