@@ -266,4 +266,90 @@ mod tests {
         assert_eq!(types, vec![8, 4]);
         assert_eq!(rows[0].cells[1].value, b"v");
     }
+
+    /// The outcome of `ferrobaseAdmin` `op` for `user`: the success value or the exception's
+    /// message.
+    fn admin_as(
+        h: &Handler,
+        user: &str,
+        op: &str,
+        key: &[u8],
+        attrs: &[(&str, &[u8])],
+    ) -> Result<Option<crate::thrift::TValue>, String> {
+        let a = args(op, key, attrs);
+        let s = crate::thrift::TStruct::new()
+            .with(1, crate::thrift::TValue::string(a.operation.clone()))
+            .with(2, crate::thrift::TValue::Binary(a.table_name.clone()))
+            .with(3, crate::thrift::TValue::Binary(a.key.clone()))
+            .with(4, a.attributes.to_value());
+        match h.call_as(Some(user), "ferrobaseAdmin", &s) {
+            super::super::Outcome::Result(r) => match (r.get(0), r.get(1), r.get(2)) {
+                (v, None, None) => Ok(v.cloned()),
+                (_, Some(e), _) | (_, _, Some(e)) => Err(match e {
+                    crate::thrift::TValue::Struct(e) => match e.get(1) {
+                        Some(crate::thrift::TValue::Binary(m)) => {
+                            String::from_utf8_lossy(m).into_owned()
+                        }
+                        other => format!("{other:?}"),
+                    },
+                    other => format!("{other:?}"),
+                }),
+            },
+            other => Err(format!("{other:?}")),
+        }
+    }
+
+    #[test]
+    fn extension_scanners_are_checked_for_read_and_kept_to_their_owner() {
+        use crate::access::{AccessChecker, AclStore, Actions, Scope};
+        use ferrobase_engine::{
+            ColumnFamilyDescriptor, Engine, EngineOptions, TableDescriptor, TableName,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+        let desc = TableDescriptor::new(TableName::parse("t").unwrap())
+            .with_family(ColumnFamilyDescriptor::new("f"))
+            .with_family(ColumnFamilyDescriptor::new("g"));
+        engine.admin().create_table(desc).unwrap();
+        let store = AclStore::open(&engine).unwrap();
+        store
+            .grant("bob", &Scope::table("t"), Actions::parse("R").unwrap())
+            .unwrap();
+        let family_only = Scope::Table {
+            table: "t".into(),
+            family: Some(b"f".to_vec()),
+            qualifier: None,
+        };
+        store
+            .grant("carol", &family_only, Actions::parse("R").unwrap())
+            .unwrap();
+        let checker = AccessChecker::new(std::sync::Arc::new(store), ["admin".to_string()]);
+        let h = Handler::new(engine, super::super::HandlerOptions::default()).with_access(checker);
+        let raw: &[(&str, &[u8])] = &[("RAW", b"true")];
+        let Ok(Some(crate::thrift::TValue::I32(id))) = admin_as(&h, "bob", "scan_open", b"", raw)
+        else {
+            panic!("bob may read t");
+        };
+        let id = id.to_string();
+        assert!(admin_as(&h, "bob", "scan_next", id.as_bytes(), &[]).is_ok());
+        let other = admin_as(&h, "admin", "scan_next", id.as_bytes(), &[]).unwrap_err();
+        assert!(other.contains("is not the scanner owner"), "{other}");
+        let stranger = admin_as(&h, "dave", "scan_open", b"", raw).unwrap_err();
+        assert!(stranger.contains("Insufficient permissions"), "{stranger}");
+        // Granted one family of two: the whole-table raw scan is refused, not filtered.
+        let partial = admin_as(&h, "carol", "scan_open", b"", raw).unwrap_err();
+        assert!(partial.contains("Insufficient permissions"), "{partial}");
+        let family: &[(&str, &[u8])] = &[("RAW", b"true"), ("COLUMN.0", b"f")];
+        let fam = admin_as(&h, "carol", "scan_open", b"", family);
+        assert!(fam.is_ok(), "{fam:?}");
+        // A delete's markers need WRITE on their columns.
+        let delete: &[(&str, &[u8])] = &[
+            ("TYPE.0", b"Delete"),
+            ("COLUMN.0", b"f:q"),
+            ("TIMESTAMP.0", b"5"),
+        ];
+        let refused = admin_as(&h, "bob", "delete", b"r", delete).unwrap_err();
+        assert!(refused.contains("action=WRITE"), "{refused}");
+        assert!(admin_as(&h, "admin", "delete", b"r", delete).is_ok());
+    }
 }
