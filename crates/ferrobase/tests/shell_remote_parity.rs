@@ -182,3 +182,60 @@ fn security_commands_and_extension_reads_and_deletes_are_checked_on_the_server()
         "{out}"
     );
 }
+
+/// HBase's `OWNER` table attribute: kept and described as HBase describes it, and on a server
+/// with ACLs the owner is granted every action on the table (HBase's postModifyTable and
+/// postCompletedCreateTableAction), at create and at alter.
+#[test]
+fn a_table_owner_is_granted_every_action_on_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let auth = tempfile::NamedTempFile::new().unwrap();
+    let users = passwd("admin", "adm1n") + &passwd("bob", "b0b") + &passwd("carol", "c4rol");
+    std::fs::write(auth.path(), users).unwrap();
+    let (_server, url) = serve_with(
+        dir.path(),
+        &[
+            "--auth-file",
+            auth.path().to_str().unwrap(),
+            "--superuser",
+            "admin",
+        ],
+    );
+    let out = shell_as(
+        &url,
+        "admin",
+        "adm1n",
+        "create 't', 'f', OWNER => 'bob'\ncreate 'u', 'f'\ndescribe 't'\n",
+    );
+    assert!(
+        out.contains("t, {TABLE_ATTRIBUTES => {METADATA => {'OWNER' => 'bob'}}}"),
+        "{out}"
+    );
+    // bob writes, reads and alters his table; carol, who owns nothing yet, may not read it.
+    let out = shell_as(
+        &url,
+        "bob",
+        "b0b",
+        "put 't', 'r', 'f:q', 'v'\nget 't', 'r'\nalter 't', {NAME => 'f', VERSIONS => 3}\n\
+         user_permission 't'\n",
+    );
+    assert!(out.contains("value=v"), "{out}");
+    assert!(!out.contains("AccessDeniedException"), "{out}");
+    assert!(
+        out.contains("default,t,,: [Permission: actions=READ,WRITE,EXEC,CREATE,ADMIN]"),
+        "{out}"
+    );
+    let out = shell_as(&url, "carol", "c4rol", "get 't', 'r'\n");
+    assert!(out.contains("AccessDeniedException"), "{out}");
+    // Made owner of u by an alter, carol reads it.
+    let out = shell_as(&url, "admin", "adm1n", "alter 'u', OWNER => 'carol'\n");
+    assert!(!out.contains("ERROR"), "{out}");
+    let out = shell_as(
+        &url,
+        "carol",
+        "c4rol",
+        "put 'u', 'r', 'f:q', 'w'\nget 'u', 'r'\n",
+    );
+    assert!(out.contains("value=w"), "{out}");
+    assert!(!out.contains("AccessDeniedException"), "{out}");
+}

@@ -503,6 +503,28 @@ impl Handler {
                     );
                 }
             }
+            // postModifyTable: the table's OWNER (HBase's `setOwnerString`), when it has one,
+            // is granted every action on it.
+            Call::FerrobaseAdmin(a)
+                if matches!(
+                    a.operation.as_str(),
+                    "set_table_attributes"
+                        | "unset_table_attribute"
+                        | "put_family"
+                        | "delete_family"
+                ) =>
+            {
+                let table = table_arg(&a.table_name)?;
+                let desc = self.engine.admin().describe(&table)?;
+                if let Some(owner) = desc
+                    .attributes
+                    .get("OWNER")
+                    .filter(|o| !o.is_empty() && !o.contains(','))
+                {
+                    acl.store()
+                        .grant(owner, &Scope::table(table), Actions::all())?;
+                }
+            }
             Call::FerrobaseAdmin(a) if a.operation == "scan_open" => {
                 if let Some(TValue::I32(id)) = value {
                     access.scanners().insert(
