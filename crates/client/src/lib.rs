@@ -459,6 +459,11 @@ impl Connection {
                         .into_iter()
                         .map(|(k, v)| (k.to_string(), v)),
                 );
+                // Listed by to_attributes only when set: sent either way, so turning it off
+                // replaces the family's setting on the server as it does embedded.
+                if !family.new_version_behavior {
+                    attrs.push(("NEW_VERSION_BEHAVIOR".to_string(), "false".to_string()));
+                }
                 r.admin_ext("put_family", name, b"", &attrs)
             }
         }

@@ -466,6 +466,11 @@ fn each_grant_allows_exactly_what_hbase_allows() {
                 allowed(ddl),
                 c.call("ferrobaseAdmin", args(vec![s("table_attributes"), s("t")])),
             );
+            let _ = check(
+                "ferrobaseAdmin family_attributes",
+                allowed(ddl),
+                c.call("ferrobaseAdmin", args(vec![s("family_attributes"), s("t")])),
+            );
             // modifyTable: a table attribute set and unset (the shell's alter over --connect).
             let _ = check(
                 "ferrobaseAdmin set_table_attributes",

@@ -95,7 +95,13 @@ impl Remote {
         reply("getTableNames", self.call(&GetTableNamesArgs {})?)
     }
 
+    /// The table's family descriptors: every attribute through a ferrobase gateway's
+    /// `ferrobaseAdmin` `family_attributes`; through Apache HBase's gateway, those Thrift1's
+    /// `ColumnDescriptor` carries (the others at their defaults).
     pub(crate) fn column_descriptors(&self, table: &str) -> Result<Vec<ColumnFamilyDescriptor>> {
+        if self.is_ferrobase()? {
+            return self.full_column_descriptors(table);
+        }
         let args = GetColumnDescriptorsArgs {
             table_name: table.as_bytes().to_vec(),
         };
@@ -157,6 +163,36 @@ impl Remote {
             })?;
         }
         Ok(())
+    }
+
+    /// Every family's descriptor through `ferrobaseAdmin` `family_attributes` (for each family
+    /// `NAME`, its name, then its attributes key, value, ...).
+    fn full_column_descriptors(&self, table: &str) -> Result<Vec<ColumnFamilyDescriptor>> {
+        use ferrobase_thrift::ThriftValue;
+        let bad = |what: String| ClientError::Transport(format!("family_attributes: {what}"));
+        let Some(answer) = self.admin_call("family_attributes", table, b"", &[])? else {
+            return Err(bad("no answer".into()));
+        };
+        let items = Vec::<Vec<u8>>::from_value(answer).map_err(|e| bad(e.to_string()))?;
+        let mut out: Vec<ColumnFamilyDescriptor> = Vec::new();
+        for pair in items.chunks(2) {
+            let [k, v] = pair else {
+                return Err(bad("a key without a value".into()));
+            };
+            let k = String::from_utf8_lossy(k);
+            if k == "NAME" {
+                out.push(ColumnFamilyDescriptor::new(v.clone()));
+                continue;
+            }
+            let Some(f) = out.last_mut() else {
+                return Err(bad(format!("attribute {k} before any NAME")));
+            };
+            let v = String::from_utf8_lossy(v);
+            f.set_attribute(&k, &v)
+                .map_err(|e| bad(format!("attribute {k}: {e}")))?;
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
     }
 
     /// The table's durability and attributes through a ferrobase gateway's `ferrobaseAdmin`

@@ -22,12 +22,15 @@ pub(super) const THRIFT1_FAMILY_ATTRIBUTES: [&str; 6] = [
 /// The attributes of `f` that differ from a new family's and that Thrift1's `ColumnDescriptor`
 /// cannot carry, in HBase's spelling.
 pub(super) fn beyond_thrift1(f: &ColumnFamilyDescriptor) -> Vec<(String, String)> {
+    // By key: an attribute shown only when set (NEW_VERSION_BEHAVIOR) has no default entry.
     let defaults = ColumnFamilyDescriptor::new(f.name.clone()).to_attributes();
     f.to_attributes()
         .into_iter()
-        .zip(defaults)
-        .filter(|((k, v), (_, d))| !THRIFT1_FAMILY_ATTRIBUTES.contains(k) && v != d)
-        .map(|((k, v), _)| (k.to_string(), v))
+        .filter(|(k, v)| {
+            !THRIFT1_FAMILY_ATTRIBUTES.contains(k)
+                && !defaults.iter().any(|(dk, dv)| dk == k && dv == v)
+        })
+        .map(|(k, v)| (k.to_string(), v))
         .collect()
 }
 

@@ -126,6 +126,14 @@ impl Shell {
                     }
                     for (k, v) in pairs {
                         match k.as_str() {
+                            // HBase's admin.rb iterates the keys: only an array has them.
+                            "SPLITS" if !matches!(v, Value::Array(_)) => {
+                                return Err(format!(
+                                    "SPLITS must be an array of split keys, got {}",
+                                    v.kind()
+                                )
+                                .into())
+                            }
                             "SPLITS" => {
                                 splits =
                                     columns_of(&v)?.iter().map(|k| to_bytes_binary(k)).collect()
@@ -207,10 +215,14 @@ impl Shell {
         self.line("COLUMN FAMILIES DESCRIPTION");
         // HBase 2.4's describe.rb: each family, then a blank row; after the count, the table's
         // quotas, or that quotas are disabled (ferrobase has none).
+        // Every attribute when the connection reads them all (embedded, or a ferrobase
+        // gateway, which answers table attributes too); Thrift1's few through Apache's.
+        let complete = described.is_some() || matches!(self.conn, Connection::Embedded(_));
         for f in &fams {
-            self.line(&match self.conn {
-                Connection::Remote(_) => format::family_thrift1(f),
-                Connection::Embedded(_) => format::family(f),
+            self.line(&if complete {
+                format::family(f)
+            } else {
+                format::family_thrift1(f)
             });
             self.line("");
         }

@@ -100,7 +100,7 @@ impl Shell {
                     for (k, v) in hash(v, "get options")? {
                         match k.as_str() {
                             "COLUMN" | "COLUMNS" => {
-                                for c in columns_of(&v)? {
+                                for c in option_columns(&v)? {
                                     get = match converters.column(&c)? {
                                         (f, None) => get.add_family(f),
                                         (f, Some(q)) => get.add_column(f, q),
@@ -115,10 +115,8 @@ impl Shell {
                             }
                             "TIMESTAMP" => get = get.timestamp(int(&v, "TIMESTAMP")?),
                             "TIMERANGE" => get = get.time_range(time_range(&v)?),
-                            "VERSIONS" => {
-                                get = get.max_versions(int(&v, "VERSIONS")?.max(1) as u32)
-                            }
-                            "FILTER" => filter = Some(bytes(&v, "FILTER")?),
+                            "VERSIONS" => get = get.max_versions(get_versions(&v)?),
+                            "FILTER" => filter = Some(filter_string(&v)?),
                             "RAW" => get = get.raw(boolean(&v, "RAW")?),
                             other if query_options::read(other, &v, false, &mut metrics)? => {}
                             other => return Err(format!("unknown get option {other}").into()),
@@ -175,7 +173,7 @@ impl Shell {
             for (k, v) in hash(v, "scan options")? {
                 match k.as_str() {
                     "COLUMNS" | "COLUMN" => {
-                        for c in columns_of(&v)? {
+                        for c in option_columns(&v)? {
                             scan = match converters.column(&c)? {
                                 (f, None) => scan.add_family(f),
                                 (f, Some(q)) => scan.add_column(f, q),
@@ -186,16 +184,28 @@ impl Shell {
                         converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
                     }
                     "FORMATTER_CLASS" => converter::check_class(&text(&v, "FORMATTER_CLASS")?)?,
-                    "LIMIT" => scan = scan.limit(int(&v, "LIMIT")?.max(0) as usize),
+                    // HBase's `scan.setLimit(limit) if limit > 0`: 0 or less is no limit.
+                    "LIMIT" => {
+                        let limit = int(&v, "LIMIT")?;
+                        if limit > 0 {
+                            scan = scan.limit(limit as usize);
+                        }
+                    }
                     "STARTROW" => start = Some(bytes(&v, "STARTROW")?),
                     "STOPROW" | "ENDROW" => stop = Some(bytes(&v, "STOPROW")?),
                     "ROWPREFIXFILTER" => prefix = Some(bytes(&v, "ROWPREFIXFILTER")?),
-                    "FILTER" => filter = Some(bytes(&v, "FILTER")?),
+                    "FILTER" => filter = Some(filter_string(&v)?),
                     "TIMERANGE" => scan = scan.time_range(time_range(&v)?),
                     "TIMESTAMP" => scan = scan.timestamp(int(&v, "TIMESTAMP")?),
                     "VERSIONS" => scan = scan.max_versions(int(&v, "VERSIONS")?.max(1) as u32),
                     "REVERSED" => scan = scan.reversed(boolean(&v, "REVERSED")?),
-                    "BATCH" => scan = scan.batch(int(&v, "BATCH")?.max(1) as usize),
+                    // HBase's `scan.setBatch(batch) if batch > 0`: 0 or less is no batching.
+                    "BATCH" => {
+                        let batch = int(&v, "BATCH")?;
+                        if batch > 0 {
+                            scan = scan.batch(batch as usize);
+                        }
+                    }
                     "RAW" => scan = scan.raw(boolean(&v, "RAW")?),
                     // METRICS and ALL_METRICS are scan's (it prints them); read here to check.
                     other if query_options::read(other, &v, true, &mut MetricsRequest::None)? => {}
@@ -384,12 +394,12 @@ impl Shell {
         let mut rowkey = None;
         match st.args.get(1) {
             None => {}
-            Some(Value::Int(n)) => interval = (*n).max(1),
+            Some(Value::Int(n)) => interval = count_interval(*n)?,
             Some(v) => {
                 let v = self.rowkey_count_options(v, &mut rowkey)?;
                 for (k, v) in hash(&v, "count options")? {
                     match k.as_str() {
-                        "INTERVAL" => interval = int(&v, "INTERVAL")?.max(1),
+                        "INTERVAL" => interval = count_interval(int(&v, "INTERVAL")?)?,
                         "CACHE" => {
                             int(&v, "CACHE")?;
                         }
@@ -517,6 +527,41 @@ impl Shell {
         .map_err(client)?;
         self.line(&format!("CURRENT VALUE = {}", format::binary(&v)));
         Ok(())
+    }
+}
+
+/// `VERSIONS` of a get: HBase's `Get.readVersions` refuses 0 or less.
+fn get_versions(v: &Value) -> Res<u32> {
+    match int(v, "VERSIONS")? {
+        n if n <= 0 => Err("versions must be positive".into()),
+        n => Ok(n.min(i64::from(u32::MAX)) as u32),
+    }
+}
+
+/// `FILTER`: a filter string (HBase hands anything else to `setFilter`, which takes only a
+/// Java `Filter` object the shell cannot build).
+fn filter_string(v: &Value) -> Res<Vec<u8>> {
+    match v {
+        Value::Str(b) => Ok(b.clone()),
+        other => Err(format!("FILTER must be a filter string, got {}", other.kind()).into()),
+    }
+}
+
+/// `COLUMN`/`COLUMNS` of get's, scan's and count's hash: a string or an array (whose items
+/// HBase reads with `to_s`), as `table.rb` requires.
+fn option_columns(v: &Value) -> Res<Vec<Vec<u8>>> {
+    match v {
+        Value::Str(_) | Value::Array(_) => columns_of(v),
+        _ => Err("COLUMNS must be specified as a String or an Array".into()),
+    }
+}
+
+/// count's progress interval: Ruby's `count % 0` raises `divided by 0`; `count % -n == 0`
+/// holds for the multiples of n, so a negative interval reports as its absolute value.
+fn count_interval(n: i64) -> Res<i64> {
+    match n {
+        0 => Err("divided by 0".into()),
+        n => Ok(n.checked_abs().unwrap_or(i64::MAX)),
     }
 }
 

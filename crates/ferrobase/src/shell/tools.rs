@@ -64,7 +64,14 @@ impl Shell {
         let a = &st.args;
         arity(st, 1, 2)?;
         let t = text(&a[0], "table name")?;
-        let key = a.get(1).map(|v| bytes(v, "split key")).transpose()?;
+        // HBase's admin.rb calls `split_point.to_java_bytes`, which only a string has.
+        let key = match a.get(1) {
+            None | Some(Value::Nil) => None,
+            Some(v @ (Value::Str(_) | Value::Const(_))) => Some(bytes(v, "split key")?),
+            Some(other) => {
+                return Err(format!("split point must be a string, got {}", other.kind()).into())
+            }
+        };
         self.conn.split(&t, key.as_deref()).map_err(client)
     }
 }

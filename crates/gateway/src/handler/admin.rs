@@ -149,7 +149,9 @@ impl Handler {
     /// `truncate_preserve`, `put_family` (attributes in HBase's spelling, NAME included),
     /// `delete_family` (key = family), `set_table_attributes` (attributes in HBase's spelling,
     /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `table_attributes`
-    /// (answers key, value, ... with `DURABILITY` first), `create_namespace` and
+    /// (answers key, value, ... with `DURABILITY` first), `family_attributes` (answers, for each
+    /// family, `NAME`, its name, then its attributes key, value, ... in HBase's spelling, as
+    /// `describe` shows them), `create_namespace` and
     /// `drop_namespace` (table = the namespace), `increment` and `append` with a cell TTL
     /// (key = the row; see [`Handler::row_op_with_ttl`]), `delete` with exact markers and
     /// `scan_open`/`scan_next` with RAW and VERSIONS (`cell_ops.rs`).
@@ -185,6 +187,19 @@ impl Handler {
                     pairs.push(TValue::string(v.to_string()));
                 }
                 return Ok(Some(TValue::List(TType::Binary, pairs)));
+            }
+            "family_attributes" => {
+                let d = admin.describe(&name)?;
+                let mut items = Vec::new();
+                for f in &d.families {
+                    items.push(TValue::string("NAME".to_string()));
+                    items.push(TValue::Binary(f.name.to_vec()));
+                    for (k, v) in f.to_attributes() {
+                        items.push(TValue::string(k.to_string()));
+                        items.push(TValue::string(v));
+                    }
+                }
+                return Ok(Some(TValue::List(TType::Binary, items)));
             }
             "set_table_attributes" => {
                 admin.alter_table_attributes(&name, &string_map(a), &[])?;

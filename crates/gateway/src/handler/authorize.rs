@@ -375,7 +375,8 @@ impl Handler {
                         .map(|()| Permit::Full)
                         .map_err(denied),
                     // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
-                    // (table_attributes as getColumnDescriptors: the table's descriptor.)
+                    // (table_attributes and family_attributes as getColumnDescriptors: the
+                    // table's descriptor.)
                     "flush"
                     | "truncate"
                     | "truncate_preserve"
@@ -383,7 +384,8 @@ impl Handler {
                     | "delete_family"
                     | "set_table_attributes"
                     | "unset_table_attribute"
-                    | "table_attributes" => {
+                    | "table_attributes"
+                    | "family_attributes" => {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &admin_or_create)
                             .map(|()| Permit::Full)
