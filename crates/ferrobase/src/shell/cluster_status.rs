@@ -181,6 +181,22 @@ impl Shell {
             .map(|v| text(v, "status format"))
             .transpose()?
             .unwrap_or_else(|| "summary".into());
+        // HBase's admin.rb prints the summary for any other format and reads the second
+        // argument (the type) only for replication: here both are errors, not guesses.
+        if !matches!(
+            kind.as_str(),
+            "summary" | "simple" | "detailed" | "replication"
+        ) {
+            return Err(CommandError::Usage(format!(
+                "status: unknown format '{kind}' (summary, simple, detailed or replication)"
+            )));
+        }
+        if kind != "replication" && st.args.len() > 1 {
+            return Err(CommandError::Usage(format!(
+                "status: the second argument (replication's source or sink) does not apply to \
+                 format '{kind}'"
+            )));
+        }
         if kind == "replication" {
             return Err(CommandError::Failed(
                 "status 'replication': ferrobase has no replication".into(),
