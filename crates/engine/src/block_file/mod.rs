@@ -21,8 +21,9 @@ pub use reader::{BlockFileReader, CacheMode};
 pub use trailer::{SectionHandle, Trailer};
 pub use writer::{BlockFileWriter, FileOptions};
 
-use crate::byte_reader::{masked_crc, put_len_prefixed, put_varint, ByteReader};
+use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
 use crate::cell::{CellKey, CellType};
+use crate::checksum::masked_crc;
 use crate::compression::Compression;
 
 /// Trailer magic, the last 8 bytes of every block file.

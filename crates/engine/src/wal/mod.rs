@@ -12,7 +12,7 @@ mod record;
 pub use reader::{decode_segment, read_segment, SegmentEnd, MAX_RECORD};
 pub use record::{WalCell, WalEdit};
 
-use crate::byte_reader::masked_crc;
+use crate::checksum::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::{FileSystem, WritableFile};
 use crate::health::{
