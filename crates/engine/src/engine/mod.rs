@@ -4,7 +4,6 @@
 //! Directory layout (`docs/format/layout.md`): `LOCK`, `MANIFEST`, `wal/<n>.wal`,
 //! `data/<region id>/<file number>.blk`.
 
-mod atomic;
 mod background;
 mod catalog;
 mod compaction;
@@ -12,6 +11,7 @@ mod ddl;
 mod flush;
 mod namespace;
 mod options;
+mod read_modify_write;
 mod recovery;
 mod region_failure;
 mod resume;
