@@ -1,7 +1,7 @@
 //! A table handle of an embedded engine (HBase's `Table`).
 
 use super::{Delete, Get, Mutation, Put, RowResult, Scan};
-use crate::engine::Engine;
+use crate::engine::{Engine, RowCheck};
 use crate::error::{Error, Result};
 use crate::filter::CompareOp;
 use crate::schema::TableName;
@@ -107,9 +107,17 @@ impl Table {
         expected: Option<&[u8]>,
         mutations: Vec<Mutation>,
     ) -> Result<bool> {
-        self.engine
-            .inner
-            .check_and_mutate(&self.name, row, family, qualifier, op, expected, mutations)
+        self.engine.inner.check_and_mutate(
+            &self.name,
+            row,
+            &RowCheck {
+                family,
+                qualifier,
+                op,
+                expected,
+            },
+            mutations,
+        )
     }
 
     /// Reads one row. An absent row gives an empty result.

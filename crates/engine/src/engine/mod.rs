@@ -19,6 +19,7 @@ mod split;
 mod write;
 
 pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
+pub(crate) use read_modify_write::RowCheck;
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};

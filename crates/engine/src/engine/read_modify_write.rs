@@ -25,6 +25,32 @@ fn delta_timestamp(old: Option<i64>, now: i64) -> i64 {
     }
 }
 
+/// The condition of a check-and-mutate: the newest value of `family:qualifier` against
+/// `expected` (the rule is [`crate::Table::check_and_mutate`]'s).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RowCheck<'a> {
+    /// The checked column's family.
+    pub family: &'a [u8],
+    /// The checked column's qualifier.
+    pub qualifier: &'a [u8],
+    /// How `expected` compares with the stored value.
+    pub op: CompareOp,
+    /// The value compared, or `None` for "absent (or empty)".
+    pub expected: Option<&'a [u8]>,
+}
+
+impl RowCheck<'_> {
+    /// Whether the check holds on `current`, the row as read.
+    fn holds(&self, current: &RowResult) -> bool {
+        match (self.expected, current.value(self.family, self.qualifier)) {
+            (None, None) => true,
+            (None, Some(a)) => a.is_empty() && self.op != CompareOp::NotEqual,
+            (Some(_), None) => false,
+            (Some(e), Some(a)) => self.op.holds(e.cmp(a)),
+        }
+    }
+}
+
 impl Inner {
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row` of `table` (a missing
     /// cell counts as 0) and returns the new values; the new cells get `ttl_ms` if given.
@@ -109,29 +135,17 @@ impl Inner {
         })
     }
 
-    /// Applies `mutations` to `row` of `table` if the check of `family:qualifier` against
-    /// `expected` holds (the rule is [`crate::Table::check_and_mutate`]'s); returns whether it
-    /// did.
+    /// Applies `mutations` to `row` of `table` if `check` holds; returns whether it did.
     pub(crate) fn check_and_mutate(
         &self,
         table: &TableName,
         row: &[u8],
-        family: &[u8],
-        qualifier: &[u8],
-        op: CompareOp,
-        expected: Option<&[u8]>,
+        check: &RowCheck<'_>,
         mutations: Vec<Mutation>,
     ) -> Result<bool> {
-        let get = Get::new(row).add_column(family, qualifier);
+        let get = Get::new(row).add_column(check.family, check.qualifier);
         self.read_modify_write(table, &get, |current| {
-            let actual = current.value(family, qualifier);
-            let holds = match (expected, actual) {
-                (None, None) => true,
-                (None, Some(a)) => a.is_empty() && op != CompareOp::NotEqual,
-                (Some(_), None) => false,
-                (Some(e), Some(a)) => op.holds(e.cmp(a)),
-            };
-            if !holds {
+            if !check.holds(current) {
                 return Ok((Vec::new(), false));
             }
             Ok((mutations.clone(), true))
