@@ -94,7 +94,7 @@ fn each_grant_answers_as_hbase_with_its_access_controller() {
     }
     assert_eq!(recorded.next(), None, "the recorded matrix has more lines");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(compared, 30 * 35);
+    assert_eq!(compared, 30 * 39);
     // Compactions: 2 calls x the 24 users without ADMIN or CREATE on the table; the family
     // get: the 2 users with READ on one qualifier; modifyNamespace: every user.
     let expected = BTreeMap::from([

@@ -12,7 +12,7 @@ use ferrobase_gateway::thrift::{TStruct, TType, TValue};
 use std::collections::BTreeSet;
 
 /// The operations, in the recording's order.
-pub(crate) const OPERATIONS: [&str; 35] = [
+pub(crate) const OPERATIONS: [&str; 39] = [
     "get cf:q",
     "getRow",
     "getRowWithColumns cf",
@@ -26,6 +26,8 @@ pub(crate) const OPERATIONS: [&str; 35] = [
     "checkAndPut cf:q",
     "getColumnDescriptors",
     "getTableNames",
+    "isTableEnabled",
+    "getTableRegions",
     "flush",
     "compact",
     "majorCompact",
@@ -34,6 +36,8 @@ pub(crate) const OPERATIONS: [&str; 35] = [
     "deleteTable victim",
     "createTable",
     "modifyTable",
+    "addColumnFamily cf3",
+    "deleteColumnFamily cf3",
     "split at s_USER",
     "grant global",
     "grant @default",
@@ -213,6 +217,10 @@ pub(crate) fn perform(
             _ => None,
         }),
     ));
+    let a = c.call("isTableEnabled", args(vec![s("t")]));
+    out.push(("isTableEnabled", recorded(&a, none)));
+    let a = c.call("getTableRegions", args(vec![s("t")]));
+    out.push(("getTableRegions", recorded(&a, none)));
     let a = c.call(
         "ferrobaseAdmin",
         args(vec![s("flush"), s("t"), s(""), no_attrs()]),
@@ -289,6 +297,13 @@ fn administration(
         &[("MAX_FILESIZE", "1073741824")],
     );
     out.push(("modifyTable", recorded(&a, none)));
+    let a = admin_op(c, "put_family", "t", "", &[("NAME", "cf3")]);
+    out.push(("addColumnFamily cf3", recorded(&a, none)));
+    // The family to delete is there whatever the user before could do, and gone again after.
+    admin_op(admin, "put_family", "t", "", &[("NAME", "cf3")]).unwrap();
+    let a = admin_op(c, "delete_family", "t", "cf3", &[]);
+    out.push(("deleteColumnFamily cf3", recorded(&a, none)));
+    let _ = admin_op(admin, "delete_family", "t", "cf3", &[]);
     let a = admin_op(c, "split", "t", &format!("s_{user}"), &[]);
     out.push(("split at s_USER", recorded(&a, none)));
     let grant = [("USER", SOMEONE), ("ACTIONS", "R")];

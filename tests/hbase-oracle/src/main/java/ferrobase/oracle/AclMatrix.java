@@ -64,6 +64,7 @@ public final class AclMatrix {
   static final String SOMEONE = "someone";
   static final byte[] CF = Bytes.toBytes("cf");
   static final byte[] CF2 = Bytes.toBytes("cf2");
+  static final byte[] CF3 = Bytes.toBytes("cf3");
   static final byte[] Q = Bytes.toBytes("q");
   static final byte[] Q2 = Bytes.toBytes("q2");
   static final byte[] N = Bytes.toBytes("n");
@@ -238,6 +239,14 @@ public final class AclMatrix {
         }
         return String.join(",", names);
       }},
+      {"isTableEnabled", (Op) x -> {
+        x.getAdmin().isTableEnabled(T);
+        return null;
+      }},
+      {"getTableRegions", (Op) x -> {
+        x.getAdmin().getRegions(T);
+        return null;
+      }},
       {"flush", (Op) x -> {
         x.getAdmin().flush(T);
         return null;
@@ -269,6 +278,25 @@ public final class AclMatrix {
       }},
       {"modifyTable", (Op) x -> {
         x.getAdmin().modifyTable(modified);
+        return null;
+      }},
+      {"addColumnFamily cf3", (Op) x -> {
+        x.getAdmin().addColumnFamily(T, ColumnFamilyDescriptorBuilder.of(CF3));
+        return null;
+      }},
+      // The family to delete is there whatever the user before could do (HBase looks for it
+      // before its check), and gone again after.
+      {"deleteColumnFamily cf3", (Op) x -> {
+        if (!su.getDescriptor(T).hasColumnFamily(CF3)) {
+          su.addColumnFamily(T, ColumnFamilyDescriptorBuilder.of(CF3));
+        }
+        try {
+          x.getAdmin().deleteColumnFamily(T, CF3);
+        } finally {
+          if (su.getDescriptor(T).hasColumnFamily(CF3)) {
+            su.deleteColumnFamily(T, CF3);
+          }
+        }
         return null;
       }},
       {"split at s_USER", (Op) x -> {
