@@ -15,6 +15,15 @@ use crate::thrift::{TType, TValue};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Mutex;
 
+/// The `ferrobaseAdmin` operations that are HBase's `modifyTable` (its `preModifyTable` check,
+/// its `postModifyTable` owner grant): a table attribute or a family changed.
+const MODIFY_TABLE: [&str; 4] = [
+    "put_family",
+    "delete_family",
+    "set_table_attributes",
+    "unset_table_attribute",
+];
+
 /// The ACL state of a handler.
 pub(crate) struct Access {
     pub(crate) checker: AccessChecker,
@@ -376,14 +385,12 @@ impl Handler {
                         .map_err(denied),
                     // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
                     // (table_attributes as getColumnDescriptors: the table's descriptor.)
-                    "flush"
-                    | "truncate"
-                    | "truncate_preserve"
-                    | "put_family"
-                    | "delete_family"
-                    | "set_table_attributes"
-                    | "unset_table_attribute"
-                    | "table_attributes" => {
+                    op if MODIFY_TABLE.contains(&op)
+                        || matches!(
+                            op,
+                            "flush" | "truncate" | "truncate_preserve" | "table_attributes"
+                        ) =>
+                    {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &admin_or_create)
                             .map(|()| Permit::Full)
@@ -460,6 +467,14 @@ impl Handler {
             // HBase's postCompletedCreateTableAction: the creator owns the table.
             Call::CreateTable(a) => {
                 let table = table_arg(&a.table_name)?;
+                acl.store()
+                    .grant(user, &Scope::table(table), Actions::all())?;
+            }
+            // postModifyTable (every change of a table's descriptor, families included): the
+            // table's owner, without an OWNER in the descriptor the user who changed it, is
+            // granted every action on it, as by postCompletedCreateTableAction.
+            Call::FerrobaseAdmin(a) if MODIFY_TABLE.contains(&a.operation.as_str()) => {
+                let table = canonical_table(&table_text(&a.table_name)?)?;
                 acl.store()
                     .grant(user, &Scope::table(table), Actions::all())?;
             }
