@@ -475,8 +475,14 @@ impl Handler {
             // granted every action on it, as by postCompletedCreateTableAction.
             Call::FerrobaseAdmin(a) if MODIFY_TABLE.contains(&a.operation.as_str()) => {
                 let table = canonical_table(&table_text(&a.table_name)?)?;
+                let desc = self.engine.admin().describe(&table)?;
+                let owner = desc
+                    .attributes
+                    .get("OWNER")
+                    .filter(|o| !o.is_empty() && !o.contains(','))
+                    .map_or(user, |o| o);
                 acl.store()
-                    .grant(user, &Scope::table(table), Actions::all())?;
+                    .grant(owner, &Scope::table(table), Actions::all())?;
             }
             // postDeleteTable: the table's grants go with it.
             Call::DeleteTable(a) => acl.store().remove_table(&table_arg(&a.table_name)?)?,
@@ -516,28 +522,6 @@ impl Handler {
                             },
                         },
                     );
-                }
-            }
-            // postModifyTable: the table's OWNER (HBase's `setOwnerString`), when it has one,
-            // is granted every action on it.
-            Call::FerrobaseAdmin(a)
-                if matches!(
-                    a.operation.as_str(),
-                    "set_table_attributes"
-                        | "unset_table_attribute"
-                        | "put_family"
-                        | "delete_family"
-                ) =>
-            {
-                let table = table_arg(&a.table_name)?;
-                let desc = self.engine.admin().describe(&table)?;
-                if let Some(owner) = desc
-                    .attributes
-                    .get("OWNER")
-                    .filter(|o| !o.is_empty() && !o.contains(','))
-                {
-                    acl.store()
-                        .grant(owner, &Scope::table(table), Actions::all())?;
                 }
             }
             Call::FerrobaseAdmin(a) if a.operation == "scan_open" => {
