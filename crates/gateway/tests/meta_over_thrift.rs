@@ -485,3 +485,59 @@ fn with_acls_hbase_namespace_needs_a_grant_reaching_it() {
         "{m}"
     );
 }
+
+#[test]
+fn catalog_tables_are_described_and_enabled_as_in_hbase_2_6() {
+    let (h, _dir) = handler();
+    let families = |table: &[u8]| -> Vec<(Vec<u8>, i32, String)> {
+        let r = call(
+            &h,
+            None,
+            "getColumnDescriptors",
+            TStruct::new().with(1, bin(table)),
+        );
+        let Some(TValue::Map(_, _, entries)) = r.get(0) else {
+            panic!("{r:?}")
+        };
+        entries
+            .iter()
+            .map(|(k, v)| {
+                let (TValue::Binary(k), TValue::Struct(d)) = (k, v) else {
+                    panic!("{k:?}")
+                };
+                let (Some(TValue::I32(versions)), Some(TValue::Binary(bloom))) =
+                    (d.get(2), d.get(5))
+                else {
+                    panic!("{d:?}")
+                };
+                (
+                    k.clone(),
+                    *versions,
+                    String::from_utf8_lossy(bloom).into_owned(),
+                )
+            })
+            .collect()
+    };
+    // As the oracle's getColumnDescriptors answered (tests/data/hbase_namespace_2.6.1.tsv).
+    assert_eq!(
+        families(b"hbase:namespace"),
+        vec![(b"info:".to_vec(), 10, "ROW".to_string())]
+    );
+    assert_eq!(
+        families(b"hbase:meta"),
+        vec![
+            (b"info:".to_vec(), 3, "ROWCOL".to_string()),
+            (b"rep_barrier:".to_vec(), i32::MAX, "ROWCOL".to_string()),
+            (b"table:".to_vec(), 3, "ROWCOL".to_string()),
+        ]
+    );
+    for table in [&b"hbase:meta"[..], b"hbase:namespace"] {
+        let r = call(
+            &h,
+            None,
+            "isTableEnabled",
+            TStruct::new().with(1, bin(table)),
+        );
+        assert_eq!(r.get(0), Some(&TValue::Bool(true)));
+    }
+}

@@ -8,7 +8,7 @@ use super::names::parse_column;
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
 use crate::catalog::{meta_rows, namespace_rows, CatalogRow, META, NAMESPACE};
-use crate::thrift::hbase::{Call, TCell, TColumn, TRowResult, TScan};
+use crate::thrift::hbase::{Call, ColumnDescriptor, TCell, TColumn, TRowResult, TScan};
 use crate::thrift::{TValue, ThriftValue};
 use std::cmp::Ordering;
 use std::collections::VecDeque;
@@ -440,4 +440,30 @@ pub(super) fn catalog_read(call: &Call) -> Option<Catalog> {
         _ => return None,
     };
     Catalog::of(table)
+}
+
+/// The families of a catalog table as HBase 2.6.1's gateway describes them
+/// (`getColumnDescriptors`, recorded from the oracle): `hbase:meta` has `info`, `rep_barrier`
+/// and `table` (3 versions, all versions for `rep_barrier`; in memory; ROWCOL blooms),
+/// `hbase:namespace` has `info` (10 versions, in memory, a ROW bloom).
+pub(super) fn catalog_families(catalog: Catalog) -> Vec<ColumnDescriptor> {
+    let family = |name: &[u8], max_versions: i32, bloom: &str| ColumnDescriptor {
+        name: name.to_vec(),
+        max_versions,
+        compression: "NONE".into(),
+        in_memory: true,
+        bloom_filter_type: bloom.into(),
+        bloom_filter_vector_size: 0,
+        bloom_filter_nb_hashes: 0,
+        block_cache_enabled: true,
+        time_to_live: i32::MAX,
+    };
+    match catalog {
+        Catalog::Meta => vec![
+            family(b"info:", 3, "ROWCOL"),
+            family(b"rep_barrier:", i32::MAX, "ROWCOL"),
+            family(b"table:", 3, "ROWCOL"),
+        ],
+        Catalog::Namespace => vec![family(b"info:", 10, "ROW")],
+    }
 }
