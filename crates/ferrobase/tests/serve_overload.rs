@@ -208,6 +208,38 @@ fn a_connection_at_its_scanner_limit_is_refused_one_more_and_goes_on() {
     assert!(io_error(&open(&mut s)).is_some());
 }
 
+/// Scanners opened through `ferrobaseAdmin` `scan_open` (RAW or multi-version scans) hold
+/// what Thrift1's do and count against the same limit.
+#[test]
+fn extension_scanners_count_against_the_connection_scanner_limit() {
+    let serve = Serve::start(&["--max-scanners-per-connection", "2"]);
+    create_table(serve.addr, "t");
+    let mut s = TcpStream::connect(serve.addr).unwrap();
+    let open = |s: &mut TcpStream| {
+        let args = TStruct::new()
+            .with(1, TValue::string("scan_open"))
+            .with(2, TValue::string("t"))
+            .with(
+                4,
+                TValue::Map(
+                    TType::Binary,
+                    TType::Binary,
+                    vec![(TValue::string("RAW"), TValue::string("true"))],
+                ),
+            );
+        call_on(s, "ferrobaseAdmin", &args).1
+    };
+    for _ in 0..2 {
+        let body = open(&mut s);
+        assert!(matches!(body.get(0), Some(TValue::I32(_))), "{body:?}");
+    }
+    let (message, _) = io_error(&open(&mut s)).expect("an IOError");
+    assert!(
+        message.starts_with("Too many open scanners on this connection"),
+        "{message}"
+    );
+}
+
 #[test]
 fn each_connection_holds_one_file_descriptor_in_the_server() {
     // Regression: each connection's thread used to hold a duplicate of its socket for setting

@@ -6,7 +6,7 @@
 
 mod shell_harness;
 
-use shell_harness::{serve, shell};
+use shell_harness::{serve, serve_with, shell};
 use std::path::{Path, PathBuf};
 
 /// One example of a help text, with what it must do.
@@ -39,12 +39,15 @@ struct Suite {
     path: PathBuf,
     cases: Vec<Case>,
     teardown: Vec<String>,
+    /// Options of the `ferrobase serve` the file runs against over `--connect` (`serve` lines).
+    serve_args: Vec<String>,
 }
 
 fn parse(path: &Path) -> Suite {
     let text = std::fs::read_to_string(path).unwrap();
     let mut cases: Vec<Case> = Vec::new();
     let mut teardown = Vec::new();
+    let mut serve_args = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let at = || format!("{}:{}", path.display(), n + 1);
         if let Some(s) = line.strip_prefix("== ") {
@@ -64,6 +67,10 @@ fn parse(path: &Path) -> Suite {
         }
         if let Some(s) = line.strip_prefix("teardown ") {
             teardown.push(s.to_string());
+            continue;
+        }
+        if let Some(s) = line.strip_prefix("serve ") {
+            serve_args.extend(s.split_whitespace().map(str::to_string));
             continue;
         }
         if line.trim().is_empty() || line.starts_with('#') {
@@ -102,6 +109,7 @@ fn parse(path: &Path) -> Suite {
         path: path.to_path_buf(),
         cases,
         teardown,
+        serve_args,
     }
 }
 
@@ -262,7 +270,8 @@ fn run(mode: Mode, target: Option<&str>) {
                 None,
             ),
             Mode::Ferrobase => {
-                let (server, url) = serve(dir.path());
+                let args: Vec<&str> = suite.serve_args.iter().map(String::as_str).collect();
+                let (server, url) = serve_with(dir.path(), &args);
                 (shell(&["--connect", &url], &script).0, Some(server))
             }
             Mode::Apache => (shell(&["--connect", target.unwrap()], &script).0, None),

@@ -73,7 +73,7 @@ fn table_att_unset_and_table_conf_unset_remove_attributes() {
         "alter 't', METHOD => 'table_att_unset', NAME => 'DURABILITY'\n\
          alter 't', METHOD => 'table_conf_unset', NAME => 'hbase.hstore.blockingStoreFiles'\n\
          alter 't', MAX_FILESIZE => 'big'\n\
-         alter 't', OWNER => 'bob'\n\
+         alter 't', 'coprocessor$1' => 'x.jar|C|1|'\n\
          alter 't', NAME => 'g', MAX_FILESIZE => '1024'\n\
          alter 't', {NAME => 'g'}, {MAX_FILESIZE => '1024'}, METHOD => 'table_att_unset', NAME => 'PRIORITY'\n\
          describe 't'\n",
@@ -93,7 +93,7 @@ fn table_att_unset_and_table_conf_unset_remove_attributes() {
         "{out}"
     );
     assert!(
-        out.contains("ERROR: table attribute OWNER is not supported by ferrobase"),
+        out.contains("ERROR: table attribute coprocessor$1 is not supported by ferrobase"),
         "{out}"
     );
     // Nothing of a failing statement applies: no family g, no MAX_FILESIZE.

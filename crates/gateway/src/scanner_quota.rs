@@ -4,6 +4,7 @@
 //! calls go on.
 
 use crate::handler::Scanners;
+use crate::thrift::{TStruct, TValue};
 use std::collections::HashSet;
 
 /// Scanner ids opened on one connection and not yet closed. Owned by the connection's thread.
@@ -13,10 +14,13 @@ pub(crate) struct ScannerQuota {
     open: HashSet<i32>,
 }
 
-/// Whether a method opens a scanner (`scannerOpen`, `scannerOpenWithScan`, …WithStop,
-/// …WithPrefix, …Ts, …WithStopTs).
-pub(crate) fn opens_scanner(method: &str) -> bool {
+/// Whether a call opens a scanner (`scannerOpen`, `scannerOpenWithScan`, …WithStop,
+/// …WithPrefix, …Ts, …WithStopTs, and `ferrobaseAdmin` `scan_open`, whose operation is its
+/// argument 1).
+pub(crate) fn opens_scanner(method: &str, args: &TStruct) -> bool {
     method.starts_with("scannerOpen")
+        || (method == "ferrobaseAdmin"
+            && matches!(args.get(1), Some(TValue::Binary(op)) if op == b"scan_open"))
 }
 
 impl ScannerQuota {

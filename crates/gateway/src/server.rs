@@ -434,7 +434,7 @@ fn one_call(
         };
         (reply, body)
     };
-    let opening = opens_scanner(&header.name);
+    let opening = opens_scanner(&header.name, &args);
     if opening {
         if let Err(message) = scanners.check(&shared.handler.scanners) {
             if header.kind == MessageType::Oneway {

@@ -134,24 +134,8 @@ impl Remote {
                 "over Thrift, give filters as filter-language strings".into(),
             ));
         }
-        if scan.raw {
-            return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
-        }
-        if scan.time_range.min > 0 && filter.is_some() {
-            return Err(ClientError::Unsupported(
-                "a time range with a lower bound together with a filter is not expressible \
-                 through HBase's Thrift1 API (it filters cells of [0, ts), some of which the \
-                 lower bound would have excluded before the filter saw them)"
-                    .into(),
-            ));
-        }
-        if scan.max_versions > 1 {
-            return Err(ClientError::Unsupported(format!(
-                "VERSIONS => {} in a scan is not expressible through HBase's Thrift1 API (its \
-                 TScan has no maxVersions: a scan returns the newest version of each cell); \
-                 get a row's versions with get, or use an embedded shell (--data DIR)",
-                scan.max_versions
-            )));
+        if let Some(why) = super::cell_ops::beyond_tscan(scan, filter) {
+            return Err(ClientError::Unsupported(why));
         }
         let mut s = TScan::default();
         if !scan.start_row.is_empty() {

@@ -2,10 +2,12 @@
 //! This file holds the connection and the call of one typed method ([`Remote::call`]); the
 //! methods the client uses are grouped as the IDL groups them: `admin.rs` (tables, regions,
 //! grants, `ferrobaseAdmin`), `writes.rs` (mutations, increments, check-and-put, appends),
-//! `reads.rs` (gets and scanners); `convert.rs` converts between the engine's types and the
+//! `reads.rs` (gets and scanners), `cell_ops.rs` (deletes with exact markers and RAW or
+//! multi-version scans through `ferrobaseAdmin`); `convert.rs` converts between the engine's types and the
 //! IDL's structs (`ferrobase_thrift::hbase`).
 
 mod admin;
+mod cell_ops;
 mod convert;
 mod reads;
 mod writes;

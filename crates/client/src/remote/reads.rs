@@ -27,6 +27,20 @@ impl Remote {
                 )));
             }
         }
+        if let Some(why) = super::cell_ops::beyond_tscan(scan, filter) {
+            // RAW, VERSIONS or a lower time bound under a filter: a ferrobase gateway's
+            // extension reads them, applying every bound itself.
+            let id = self.open_typed_scanner(table, scan, filter, why)?;
+            return Ok(Scanner::Remote(Box::new(RemoteScanner {
+                remote: self.clone(),
+                id,
+                limit: scan.limit,
+                min_ts: 0,
+                typed: true,
+                returned: 0,
+                closed: false,
+            })));
+        }
         let args = ScannerOpenWithScanArgs {
             table_name: table.as_bytes().to_vec(),
             scan: Self::scan_struct(scan, filter)?,
@@ -38,6 +52,7 @@ impl Remote {
             id,
             limit: scan.limit,
             min_ts: scan.time_range.min,
+            typed: false,
             returned: 0,
             closed: false,
         })))
@@ -49,17 +64,29 @@ impl Remote {
         get: &Get,
         filter: Option<&[u8]>,
     ) -> Result<RowResult> {
-        if get.raw {
-            return Err(ClientError::Unsupported(RAW_UNSUPPORTED.into()));
-        }
         let empty = || RowResult::new(get.row.clone(), Vec::new());
+        if get.raw || (get.max_versions > 1 && filter.is_some()) {
+            // A one-row scan through a ferrobase gateway's extension (refused through
+            // Apache HBase's with the reason).
+            if !self.is_ferrobase()? {
+                return Err(ClientError::Unsupported(if get.raw {
+                    RAW_UNSUPPORTED.into()
+                } else {
+                    "a filtered multi-version get over Thrift1".into()
+                }));
+            }
+            let mut scan = Scan::new();
+            scan.start_row = get.row.clone();
+            scan.stop_row = get.row.clone();
+            scan.stop_inclusive = true;
+            scan.spec = get.spec.clone();
+            scan.spec.filter = None;
+            let mut s = self.scanner(table, &scan, filter)?;
+            let mut rows = s.next_batch(1)?;
+            return Ok(rows.pop().unwrap_or_else(empty));
+        }
         let table_name = table.as_bytes().to_vec();
         if get.max_versions > 1 {
-            if filter.is_some() {
-                return Err(ClientError::Unsupported(
-                    "a filtered multi-version get over Thrift1".into(),
-                ));
-            }
             // Learn the columns, then read their versions.
             let newest = self.get(table, &get.clone().max_versions(1), None)?;
             let ts = time_bound(&get.time_range);
@@ -160,6 +187,8 @@ pub struct RemoteScanner {
     limit: Option<usize>,
     /// The scan's time range's lower bound, applied here (Thrift1 carries only the upper).
     min_ts: i64,
+    /// Opened through `ferrobaseAdmin` `scan_open`: rows come from `scan_next`, typed.
+    typed: bool,
     returned: usize,
     closed: bool,
 }
@@ -179,13 +208,18 @@ impl RemoteScanner {
         }
         // Rows left empty by the lower time bound are skipped: an empty batch means the end.
         loop {
-            let args = ScannerGetListArgs {
-                id: self.id,
-                nb_rows: want.min(i32::MAX as usize) as i32,
-            };
-            let rows: Vec<TRowResult> = match self.remote.call(&args)? {
-                None => Vec::new(),
-                some => reply("scannerGetList", some)?,
+            let rows: Vec<RowResult> = if self.typed {
+                self.remote.typed_rows(self.id, want)?
+            } else {
+                let args = ScannerGetListArgs {
+                    id: self.id,
+                    nb_rows: want.min(i32::MAX as usize) as i32,
+                };
+                let rows: Vec<TRowResult> = match self.remote.call(&args)? {
+                    None => Vec::new(),
+                    some => reply("scannerGetList", some)?,
+                };
+                rows.into_iter().map(row_result).collect()
             };
             if rows.is_empty() {
                 self.close();
@@ -193,7 +227,6 @@ impl RemoteScanner {
             }
             let rows: Vec<RowResult> = rows
                 .into_iter()
-                .map(row_result)
                 .filter_map(|r| keep_from(r, self.min_ts))
                 .collect();
             if !rows.is_empty() {

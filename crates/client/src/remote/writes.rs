@@ -58,7 +58,13 @@ impl Remote {
         Ok(())
     }
 
+    /// A delete: through Thrift1's `deleteAll*` when they can write it, else (a version's
+    /// marker, or several markers to write atomically to a ferrobase gateway) through
+    /// `ferrobaseAdmin` `delete`.
     pub(crate) fn delete(&self, table: &str, d: Delete) -> Result<()> {
+        if super::cell_ops::needs_markers(&d) || (d.cells.len() > 1 && self.is_ferrobase()?) {
+            return self.delete_markers(table, d);
+        }
         let table_name = table.as_bytes().to_vec();
         if d.cells.is_empty() {
             if d.timestamp == LATEST_TIMESTAMP {

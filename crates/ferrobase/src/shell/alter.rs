@@ -6,7 +6,8 @@
 //! and the keys of `METADATA => {...}` and `CONFIGURATION => {...}` (one map in HBase 2.x, shown
 //! under `METADATA` by `describe`); `table_att_unset` and `table_conf_unset` remove them, with
 //! HBase's "Could not find attribute/configuration" for one that is not set. An unknown key is
-//! reported as HBase does (`Unknown argument ignored: KEY`); `OWNER` and coprocessors, which
+//! reported as HBase does (`Unknown argument ignored: KEY`); `OWNER` is kept as HBase keeps it
+//! (and makes the owner a grantee of the table on a server with ACLs); coprocessors, which
 //! ferrobase cannot honour, are refused by name. Every change is checked before any applies.
 
 use super::args::{arity, attr_text, bytes, client, hash, illegal, text, CommandError, Res};
@@ -63,10 +64,9 @@ impl TableAttributeChanges {
                     self.set.push((k, attr_text(&v)?));
                 }
             }
-            "OWNER" => return Err(
-                "table attribute OWNER is not supported by ferrobase (its access control has no table owners: grant the user 'RWXCA' on the table instead)"
-                    .into(),
-            ),
+            // HBase's `setOwnerString`: kept among the table's values (described under
+            // METADATA); a server with ACLs grants the owner every action on the table.
+            "OWNER" => self.set.push((key.to_string(), attr_text(v)?)),
             k if k.to_ascii_lowercase().contains("coprocessor") => {
                 return Err(format!(
                     "table attribute {k} is not supported by ferrobase (it has no coprocessors)"

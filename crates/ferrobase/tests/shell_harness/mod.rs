@@ -65,6 +65,11 @@ impl Drop for Served {
 
 /// A `ferrobase serve` on a free port over `dir`; returns the process and `thrift://ADDR`.
 pub fn serve(dir: &std::path::Path) -> (Served, String) {
-    let (server, addr) = serve_harness::spawn(dir, &[], Stdio::inherit());
+    serve_with(dir, &[])
+}
+
+/// [`serve`] with further options of `ferrobase serve` (`--acl`, `--superuser USER`, ...).
+pub fn serve_with(dir: &std::path::Path, extra: &[&str]) -> (Served, String) {
+    let (server, addr) = serve_harness::spawn(dir, extra, Stdio::inherit());
     (Served(server), format!("thrift://{addr}"))
 }

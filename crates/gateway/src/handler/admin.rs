@@ -2,6 +2,7 @@
 
 use super::convert::{column_descriptor, family_from, region_info};
 use super::meta_order::compare_meta_rows;
+use super::meta_view::{catalog_families, Catalog};
 use super::names::{table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
@@ -38,7 +39,11 @@ impl Handler {
         Ok(None)
     }
 
+    /// The catalog tables are always enabled, as in HBase.
     pub(crate) fn is_table_enabled(&self, table: &[u8]) -> CallResult {
+        if Catalog::of(table).is_some() {
+            return Ok(Some(TValue::Bool(true)));
+        }
         let name = table_name(table)?;
         Ok(Some(TValue::Bool(self.engine.admin().is_enabled(&name)?)))
     }
@@ -85,7 +90,15 @@ impl Handler {
         Ok(Some(TValue::Map(TType::Binary, TType::Bool, out)))
     }
 
+    /// A table's families; the catalog tables' as HBase 2.6.1 describes them.
     pub(crate) fn get_column_descriptors(&self, table: &[u8]) -> CallResult {
+        if let Some(catalog) = Catalog::of(table) {
+            let entries: Vec<(Vec<u8>, ColumnDescriptor)> = catalog_families(catalog)
+                .into_iter()
+                .map(|d| (d.name.clone(), d))
+                .collect();
+            return Ok(Some(entries.to_value()));
+        }
         let name = table_name(table)?;
         let desc = self.engine.admin().describe(&name)?;
         let entries = desc
@@ -151,7 +164,8 @@ impl Handler {
     /// `DURABILITY` included), `unset_table_attribute` (key = the attribute), `table_attributes`
     /// (answers key, value, ... with `DURABILITY` first), `create_namespace` and
     /// `drop_namespace` (table = the namespace), `increment` and `append` with a cell TTL
-    /// (key = the row; see [`Handler::row_op_with_ttl`]).
+    /// (key = the row; see [`Handler::row_op_with_ttl`]), `delete` with exact markers and
+    /// `scan_open`/`scan_next` with RAW and VERSIONS (`cell_ops.rs`).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
         // A table or a namespace, which the engine validates.
@@ -160,6 +174,9 @@ impl Handler {
         let admin = self.engine.admin();
         match op {
             "increment" | "append" => return self.row_op_with_ttl(a),
+            "delete" => return self.extension_delete(a),
+            "scan_open" => return self.extension_scan_open(a),
+            "scan_next" => return self.extension_scan_next(a),
             "create_namespace" => admin.create_namespace(&name)?,
             "drop_namespace" => admin.drop_namespace(&name)?,
             "flush" => admin.flush(&name)?,

@@ -8,7 +8,7 @@ use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::TScan;
 use crate::thrift::{TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Error, Scan, TimeRange};
+use ferrobase_engine::{Error, RowResult, Scan, TimeRange};
 use std::time::Instant;
 
 /// Where the scanOpen* forms start.
@@ -42,12 +42,19 @@ fn fails_at_first_get(e: &Error) -> bool {
     )
 }
 
+/// What a scanner gave: engine rows (with the scanner's column order) or rows of
+/// `hbase:meta`'s view.
+enum NextRows {
+    Rows(Vec<RowResult>, ColumnOrder),
+    Catalog(Vec<crate::thrift::hbase::TRowResult>),
+}
+
 fn invalid() -> ServiceError {
     ServiceError::IllegalArgument("scanner ID is invalid".into())
 }
 
 impl Handler {
-    fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
+    pub(super) fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
         let name = table_name(table)?;
         let source = match self.engine.table(&name).and_then(|t| t.scanner(&scan)) {
             Ok(scanner) => Source::Rows(Box::new(scanner)),
@@ -125,6 +132,26 @@ impl Handler {
 
     /// scannerGet (`n` 1) and scannerGetList: the next `n` rows at most.
     pub(crate) fn scanner_get(&self, id: i32, n: usize) -> CallResult {
+        let rows = match self.next_rows(id, n)? {
+            NextRows::Rows(rows, order) => rows.iter().map(|r| trow(r, order)).collect(),
+            NextRows::Catalog(batch) => batch,
+        };
+        Ok(Some(rows.to_value()))
+    }
+
+    /// The next `n` rows at most of scanner `id` as the engine returns them (delete markers
+    /// of a raw scan included), for `ferrobaseAdmin` `scan_next`. A scanner of `hbase:meta`'s
+    /// view has none: it is refused.
+    pub(crate) fn scanner_rows(&self, id: i32, n: usize) -> Result<Vec<RowResult>, ServiceError> {
+        match self.next_rows(id, n)? {
+            NextRows::Rows(rows, _) => Ok(rows),
+            NextRows::Catalog(_) => Err(ServiceError::IllegalArgument(format!(
+                "scanner {id} reads hbase:meta: read it with scannerGetList"
+            ))),
+        }
+    }
+
+    fn next_rows(&self, id: i32, n: usize) -> Result<NextRows, ServiceError> {
         let entry = self.scanners.map().get(&id).cloned().ok_or_else(invalid)?;
         let Ok(mut e) = entry.lock() else {
             // A call on this scanner panicked while reading it: where it stopped is unknown,
@@ -135,18 +162,18 @@ impl Handler {
             )));
         };
         e.last_used = Instant::now();
-        let rows = match &mut e.scanner {
-            Source::Rows(scanner) => scanner.next_batch_within(n, self.max_result_bytes)?,
-            Source::Failed(error) => return Err(error.clone()),
+        let order = e.order;
+        match &mut e.scanner {
+            Source::Rows(scanner) => Ok(NextRows::Rows(
+                scanner.next_batch_within(n, self.max_result_bytes)?,
+                order,
+            )),
+            Source::Failed(error) => Err(error.clone()),
             Source::Catalog(rows) => {
                 let n = n.min(rows.len());
-                let batch: Vec<_> = rows.drain(..n).collect();
-                return Ok(Some(batch.to_value()));
+                Ok(NextRows::Catalog(rows.drain(..n).collect()))
             }
-        };
-        let order = e.order;
-        let rows: Vec<_> = rows.iter().map(|r| trow(r, order)).collect();
-        Ok(Some(rows.to_value()))
+        }
     }
 
     pub(crate) fn scanner_close(&self, id: i32) -> CallResult {

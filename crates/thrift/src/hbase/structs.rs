@@ -92,6 +92,29 @@ thrift_struct! {
 }
 
 thrift_struct! {
+    /// ferrobase's typed cell (not in `Hbase.thrift`): what `ferrobaseAdmin` `scan_next` answers
+    /// for each cell of a row, delete markers included (a RAW scan).
+    pub struct TFerrobaseCell = struct "TFerrobaseCell" {
+        1: family as family: default Vec<u8> = Vec::new(),
+        2: qualifier as qualifier: default Vec<u8> = Vec::new(),
+        3: timestamp as timestamp: default i64 = 0,
+        /// HBase's `KeyValue.Type` code: 4 Put, 8 Delete, 10 DeleteFamilyVersion,
+        /// 12 DeleteColumn, 14 DeleteFamily.
+        4: cellType as cell_type: default i8 = 4,
+        5: value as value: default Vec<u8> = Vec::new(),
+    }
+}
+
+thrift_struct! {
+    /// ferrobase's row of typed cells (not in `Hbase.thrift`), in the order a scan returns
+    /// them: by column, newest first, a marker before the cells of its timestamp.
+    pub struct TFerrobaseRow = struct "TFerrobaseRow" {
+        1: row as row: required Vec<u8>,
+        2: cells as cells: default Vec<TFerrobaseCell> = Vec::new(),
+    }
+}
+
+thrift_struct! {
     /// `struct TScan`: a scanner's parameters; every field optional.
     pub struct TScan = struct "TScan" {
         1: startRow as start_row: optional Vec<u8>,
