@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records HBase's answers to the ACL matrix (tests/hbase-oracle AclMatrix.java) in
-# crates/gateway/tests/data/acl_matrix_hbase.tsv, the file crates/gateway/tests/access_matrix.rs
+# crates/gateway/tests/data/acl_matrix_hbase.tsv, the file crates/gateway/tests/access_matrix/
 # compares ferrobase against in CI. Starts the oracle with HBase's AccessController
 # (HBASE_ORACLE_PROFILE=acl) unless one is running, and stops it again if it started it.
 #

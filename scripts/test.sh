@@ -69,7 +69,7 @@ done
 # test_api.py beside the ferrobase runs.
 eval "$(bash scripts/hbase-oracle.sh env)"
 export FERROBASE_HBASE_THRIFT=127.0.0.1:$HBASE_ORACLE_THRIFT1
-cargo test -p ferrobase-client --test client_backends apache_hbase
+cargo test -p ferrobase --test client_backends apache_hbase
 cargo test -p ferrobase --test shell_statements apache_hbase
 # The shell's conformance suite over Apache's gateway (embedded and ferrobase serve ran above).
 cargo test -p ferrobase --test shell_conformance apache_hbase

@@ -63,16 +63,17 @@ impl Connection {
         }
     }
 
-    /// The grants at `scope` (a table's include its families' and columns'), or every grant
-    /// and the superusers when `None`. Through a gateway this needs ADMIN at the scope and a
-    /// ferrobase gateway.
+    /// The grants at `scope` (a table's include its families' and columns'), or, when `None`,
+    /// the global grants (and through a gateway its superusers), as HBase's
+    /// `getUserPermissions` without a scope. Through a gateway this needs ADMIN at the scope and
+    /// a ferrobase gateway.
     pub fn user_permissions(&self, scope: Option<&Scope>) -> Result<Vec<UserPermission>> {
         match self {
             Connection::Embedded(e) => Ok(AclStore::open(e)?
                 .permissions()
                 .into_iter()
                 .filter(|p| match scope {
-                    None => true,
+                    None => p.scope == Scope::Global,
                     Some(Scope::Table { table, .. }) => p.scope.table_name() == Some(table),
                     Some(other) => &p.scope == other,
                 })

@@ -27,6 +27,7 @@
 //! ```
 
 mod access;
+pub mod catalog;
 pub mod filter_language;
 mod remote;
 
@@ -73,6 +74,17 @@ pub enum ClientError {
     /// The operation has no equivalent in the backend (e.g. `alter` over HBase's Thrift1 API).
     #[error("{0}")]
     Unsupported(String),
+    /// A cell of a catalog table (`hbase:meta`, `hbase:namespace`) that is not the protobuf
+    /// message HBase stores there.
+    #[error("{table} row {row:?}: {source}")]
+    CatalogValue {
+        /// The catalog table.
+        table: &'static str,
+        /// The row, as lossy UTF-8.
+        row: String,
+        /// Why the value does not decode.
+        source: catalog::CatalogValueError,
+    },
 }
 
 impl ClientError {
@@ -261,14 +273,21 @@ impl Connection {
         }
     }
 
-    /// Every namespace, sorted (`default` and `hbase` included). Embedded only: HBase's
-    /// Thrift1 API has no call listing namespaces.
+    /// Every namespace, sorted (`default` and `hbase` included): the embedded engine's, or
+    /// over Thrift the rows of `hbase:namespace`, which ferrobase's and Apache HBase's
+    /// gateways serve ([`Connection::namespace_descriptors`] has their properties too).
     pub fn list_namespaces(&self) -> Result<Vec<String>> {
         match self {
-            Connection::Embedded(e) => Ok(e.admin().list_namespaces()?),
-            Connection::Remote(_) => Err(ClientError::Unsupported(
-                "listing namespaces is not available through HBase's Thrift1 API".into(),
-            )),
+            Connection::Embedded(e) => {
+                let mut names = e.admin().list_namespaces()?;
+                names.sort();
+                Ok(names)
+            }
+            Connection::Remote(_) => Ok(self
+                .namespace_descriptors()?
+                .into_iter()
+                .map(|d| d.name)
+                .collect()),
         }
     }
 

@@ -113,12 +113,6 @@ pub fn put_len_prefixed(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-/// CRC-32C of `data`, masked as LevelDB does so that CRCs of CRCs stay well distributed.
-pub fn masked_crc(data: &[u8]) -> u32 {
-    let c = crate::checksum::crc32c(data);
-    c.rotate_right(15).wrapping_add(0xa282_ead8)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

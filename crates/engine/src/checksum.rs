@@ -30,6 +30,16 @@ pub fn crc32c(data: &[u8]) -> u32 {
     crc32c::crc32c(data)
 }
 
+/// The constant LevelDB adds to a rotated CRC to mask it.
+const MASK_DELTA: u32 = 0xa282_ead8;
+
+/// CRC-32C of `data`, masked as LevelDB does (rotated right by 15 bits, plus a constant) so that
+/// CRCs of data holding CRCs stay well distributed. Every stored checksum (block, trailer, WAL
+/// record, manifest) is this value.
+pub fn masked_crc(data: &[u8]) -> u32 {
+    crc32c(data).rotate_right(15).wrapping_add(MASK_DELTA)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod fold {
     use std::arch::x86_64::*;
@@ -181,6 +191,17 @@ mod tests {
                 assert_eq!(crc32c(d), crc32c::crc32c(d), "length {len}, offset {off}");
             }
         }
+    }
+
+    #[test]
+    fn masked_crc_rotates_and_offsets_the_crc32c() {
+        // LevelDB's crc32c::Mask of the RFC 3720 vector's CRC, 0xe3069283.
+        assert_eq!(
+            masked_crc(b"123456789"),
+            0xe306_9283u32.rotate_right(15).wrapping_add(0xa282_ead8)
+        );
+        assert_eq!(masked_crc(b""), 0xa282_ead8);
+        assert_ne!(masked_crc(b"a"), crc32c(b"a"));
     }
 
     #[test]

@@ -9,8 +9,8 @@ pub use crate::block_file::{
     MIN_FORMAT_VERSION, TRAILER_LEN,
 };
 pub use crate::bloom::BloomFilter;
-pub use crate::byte_reader::masked_crc;
 pub use crate::cell::{CellKey, CellType, KeyValue};
+pub use crate::checksum::masked_crc;
 pub use crate::compression::Compression;
 pub use crate::manifest::{ManifestData, RegionRecord, StoreRecord, TableRecord};
 pub use crate::wal::{decode_segment, WalCell, WalEdit, SEGMENT_MAGIC};

@@ -6,7 +6,8 @@
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
-use crate::byte_reader::{masked_crc, put_len_prefixed, put_varint, ByteReader};
+use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
+use crate::checksum::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
 use crate::schema::TableDescriptor;

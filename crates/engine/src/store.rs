@@ -7,7 +7,7 @@ use crate::cell::{cmp_bytes, KeyValue};
 use crate::lock;
 use crate::memstore::{Memstore, MemstoreScanner};
 use crate::metrics::Metrics;
-use crate::read::{MatchSpec, MergeCursor, QueryMatcher, Source, StoreScanner, TimeRange};
+use crate::read::{MatchSpec, MergeCursor, QueryMatcher, ReadRequest, Source, StoreScanner};
 use crate::schema::ColumnFamilyDescriptor;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -32,24 +32,16 @@ pub struct StoreState {
     pub files: Vec<Arc<StoreFile>>,
 }
 
-/// What a read wants from one store.
-#[derive(Debug, Clone)]
-pub struct StoreRead<'a> {
-    /// Time range.
-    pub time_range: TimeRange,
-    /// Explicit qualifiers, sorted; `None` for all.
-    pub columns: Option<Vec<Vec<u8>>>,
-    /// Versions requested.
-    pub max_versions: u32,
-    /// Raw read.
-    pub raw: bool,
-    /// For a Get: the row, so bloom filters can rule files out.
-    pub get_row: Option<&'a [u8]>,
-    /// Rows a scan expects to read (its limit); files then read that far ahead of a seek
-    /// that finds its block out of the page cache. `None` for Gets and unlimited scans.
-    pub expected_rows: Option<u64>,
-    /// A reversed scan: rows in descending order (cells within a row still ascending).
-    pub reversed: bool,
+/// A read as every store of a region sees it: the read itself (its `ReadSpec`, a Get's row, a
+/// scan's expected rows and direction), borrowed, and what only the stores need.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StoreRead<'a> {
+    /// The read.
+    pub request: &'a ReadRequest<'a>,
+    /// The sequence id up to which cells are visible.
+    pub read_point: u64,
+    /// The read's time in milliseconds: TTL expiry is decided against it.
+    pub now_ms: i64,
 }
 
 /// One family of one region. Thread-safe.
@@ -185,21 +177,31 @@ impl Store {
         });
     }
 
-    /// Opens a scanner for `req` at `read_point`, or `None` when no memstore or file can hold a
-    /// matching cell. `now_ms` decides TTL expiry.
-    pub fn scanner(
-        &self,
-        req: StoreRead<'_>,
-        read_point: u64,
-        now_ms: i64,
-        metrics: &Metrics,
-    ) -> Option<StoreScanner> {
+    /// Opens a scanner for `read`, or `None` when the read leaves this family out or no
+    /// memstore or file can hold a matching cell.
+    pub(crate) fn scanner(&self, read: &StoreRead<'_>, metrics: &Metrics) -> Option<StoreScanner> {
+        let StoreRead {
+            request: req,
+            read_point,
+            now_ms,
+        } = *read;
+        let spec = &req.spec;
         let family = self.descriptor();
+        // The qualifiers asked of this family, sorted; `None` for all of them.
+        let columns = if spec.columns.is_empty() {
+            None
+        } else {
+            match spec.columns.get(&family.name) {
+                None => return None,
+                Some(q) if q.is_empty() => None,
+                Some(q) => Some(q.clone()),
+            }
+        };
         let state = self.state();
         let oldest_unexpired_ts = family
             .ttl_ms()
             .map_or(i64::MIN, |ttl| now_ms.saturating_sub(ttl));
-        let tr = req.time_range;
+        let tr = spec.time_range;
         let mode = CacheMode {
             use_cache: family.block_cache,
             priority: if family.in_memory {
@@ -251,7 +253,7 @@ impl Store {
                 if out_of_range {
                     continue;
                 }
-                let maybe = match &req.columns {
+                let maybe = match &columns {
                     Some(cols) => {
                         let qs: Vec<&[u8]> = cols.iter().map(|q| &q[..]).collect();
                         f.reader.may_contain_columns(row, &qs)
@@ -276,25 +278,25 @@ impl Store {
         if sources.is_empty() {
             return None;
         }
-        let max_versions = if req.raw {
-            req.max_versions
+        let max_versions = if spec.raw {
+            spec.max_versions
         } else {
-            req.max_versions.min(family.max_versions)
+            spec.max_versions.min(family.max_versions)
         };
-        let versions_before_filter = if req.raw {
+        let versions_before_filter = if spec.raw {
             u32::MAX
         } else {
             family.max_versions
         };
-        let spec = MatchSpec {
+        let matching = MatchSpec {
             time_range: tr,
             max_versions,
             versions_before_filter,
             min_versions: family.min_versions,
             oldest_unexpired_ts,
             now_ms,
-            columns: req.columns,
-            raw: req.raw,
+            columns,
+            raw: spec.raw,
             keep_deleted_cells: family.keep_deleted_cells,
             reversed: req.reversed,
             new_version_behavior: family.new_version_behavior,
@@ -302,7 +304,7 @@ impl Store {
         Some(StoreScanner::new(
             &family.name,
             MergeCursor::new(sources, read_point),
-            QueryMatcher::new(spec),
+            QueryMatcher::new(matching),
             req.get_row.is_some(),
         ))
     }

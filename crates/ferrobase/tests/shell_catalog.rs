@@ -89,23 +89,53 @@ fn hbase_meta_lists_every_region_and_table_state_as_hbase_2() {
 #[test]
 fn hbase_namespace_has_one_row_per_namespace_with_its_descriptor() {
     let dir = tempfile::tempdir().unwrap();
+    let (server, url) = serve(dir.path());
+    let embedded = tempfile::tempdir().unwrap();
+    let data = embedded.path().display().to_string();
+    for args in [vec!["--data", data.as_str()], vec!["--connect", &url]] {
+        let (out, ok) = shell(
+            &args,
+            "create_namespace 'ns1'\nscan 'hbase:namespace'\nget 'hbase:namespace', 'ns1'\n\
+             count 'hbase:namespace'\ndeleteall 'hbase:namespace', 'ns1'\n",
+        );
+        assert!(!ok, "{out}");
+        let out = untimed(&out);
+        for (ns, len) in [("default", 7), ("hbase", 5), ("ns1", 3)] {
+            assert!(
+                out.contains(&format!("value=\\x0A\\x{len:02}{ns}")),
+                "{args:?} {ns}: {out}"
+            );
+        }
+        assert!(out.contains("3 row(s)\nCOLUMN"), "{args:?}: {out}");
+        assert!(out.contains(" info:d "), "{args:?}: {out}");
+        assert!(
+            out.contains("ERROR: deleteall: hbase:namespace is read-only"),
+            "{args:?}: {out}"
+        );
+    }
+    drop(server);
+}
+
+/// Over `--connect` the namespace commands read the served hbase:namespace (they were refused
+/// before: HBase's Thrift1 API has no call listing namespaces).
+#[test]
+fn namespace_commands_over_connect_read_the_served_hbase_namespace() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, url) = serve(dir.path());
     let (out, ok) = shell(
-        &["--data", &dir.path().display().to_string()],
-        "create_namespace 'ns1'\nscan 'hbase:namespace'\nget 'hbase:namespace', 'ns1'\n\
-         count 'hbase:namespace'\ndeleteall 'hbase:namespace', 'ns1'\n",
+        &["--connect", &url],
+        "create_namespace 'ns1'\ncreate 'ns1:t1', 'f'\nlist_namespace\nlist_namespace 'n.*'\n\
+         list_namespace_tables 'ns1'\ndescribe_namespace 'ns1'\ndescribe_namespace 'nope'\n",
     );
     assert!(!ok, "{out}");
     let out = untimed(&out);
-    for (ns, len) in [("default", 7), ("hbase", 5), ("ns1", 3)] {
-        assert!(
-            out.contains(&format!("value=\\x0A\\x{len:02}{ns}")),
-            "{ns}: {out}"
-        );
-    }
-    assert!(out.contains("3 row(s)\nCOLUMN"), "{out}");
-    assert!(out.contains(" info:d "), "{out}");
     assert!(
-        out.contains("ERROR: deleteall: hbase:namespace is read-only"),
+        out.contains("NAMESPACE\ndefault\nhbase\nns1\n3 row(s)\n"),
         "{out}"
     );
+    assert!(out.contains("NAMESPACE\nns1\n1 row(s)\n"), "{out}");
+    assert!(out.contains("TABLE\nt1\n1 row(s)\n"), "{out}");
+    assert!(out.contains("DESCRIPTION\n{NAME => 'ns1'}\n"), "{out}");
+    assert!(out.contains("ERROR: Unknown namespace nope!"), "{out}");
+    drop(server);
 }

@@ -115,8 +115,21 @@ fn cluster_status_commands_print_hbase_shapes_through_a_server() {
     assert!(ok, "{out}");
     let out = untimed(&out);
     check_shapes(&out);
+    // The server is the one the served hbase:meta names (`info:sn`): the gateway's host, port
+    // and start code, in status and in list_regions alike.
     let port = url.rsplit(':').next().unwrap();
-    assert!(out.contains(&format!(",{port},0 |")), "{out}");
+    let master = out
+        .lines()
+        .find_map(|l| l.strip_prefix("active master:  "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let (host_port, start_code) = master.split_once(' ').unwrap();
+    assert!(host_port.ends_with(&format!(":{port}")), "{out}");
+    assert_ne!(start_code, "0", "{out}");
+    let (host, _) = host_port.rsplit_once(':').unwrap();
+    assert!(
+        out.contains(&format!("{host},{port},{start_code} |")),
+        "{out}"
+    );
 }
 
 #[test]

@@ -1,15 +1,22 @@
-//! `hbase:meta` as HBase 2.x lays it out, built from the engine's catalog at the moment of a
-//! read: one `table:state` row per table, then one row per region `TABLE,START,ID.ENCODED.`
-//! with `info:regioninfo`, `seqnumDuringOpen`, `server`, `serverstartcode`, `sn` and `state`
-//! (`docs/format/hbase-catalog.md` has the rows and the protobuf bytes). The gateway serves it
-//! read-only over Thrift1; the shell shows it (and `hbase:namespace`) from the same encoders.
+//! `hbase:meta` and `hbase:namespace` as HBase 2.x lays them out, built from the engine's
+//! catalog at the moment of a read: in `hbase:meta` one `table:state` row per table, then one
+//! row per region `TABLE,START,ID.ENCODED.` with `info:regioninfo`, `seqnumDuringOpen`,
+//! `server`, `serverstartcode`, `sn` and `state`; in `hbase:namespace` one row per namespace
+//! with `info:d` (`docs/format/hbase-catalog.md` has the rows and the protobuf bytes). The
+//! gateway serves both read-only over Thrift1; the embedded shell shows them from the same
+//! encoders, HBase.proto's messages of `ferrobase_thrift::hbase::catalog`.
 
 use crate::handler::meta_order::compare_meta_rows;
 use ferrobase_engine::{Engine, Error};
+use ferrobase_thrift::hbase::catalog::{
+    PbNamespaceDescriptor, PbRegionInfo, PbTableName, PbTableState,
+};
 use md5::{Digest, Md5};
 
 /// HBase's catalog of regions.
 pub const META: &str = "hbase:meta";
+/// HBase 2.x's table of namespaces.
+pub const NAMESPACE: &str = "hbase:namespace";
 
 /// The one server of a ferrobase "cluster", as HBase's `ServerName`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,28 +63,6 @@ pub struct CatalogRow {
     pub cells: Vec<CatalogCell>,
 }
 
-/// Appends a protobuf varint.
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8 & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Appends a varint field (wire type 0).
-fn varint_field(out: &mut Vec<u8>, field: u32, v: u64) {
-    varint(out, u64::from(field) << 3);
-    varint(out, v);
-}
-
-/// Appends a length-delimited field (wire type 2).
-fn bytes_field(out: &mut Vec<u8>, field: u32, v: &[u8]) {
-    varint(out, (u64::from(field) << 3) | 2);
-    varint(out, v.len() as u64);
-    out.extend_from_slice(v);
-}
-
 /// `(namespace, qualifier)` of a table name as HBase stores it (`default` when unqualified).
 fn split_table(table: &str) -> (&str, &str) {
     table.split_once(':').unwrap_or(("default", table))
@@ -88,33 +73,52 @@ fn split_table(table: &str) -> (&str, &str) {
 /// replica_id = 7), every field written, as `ProtobufUtil.toRegionInfo` writes them.
 pub fn region_info_bytes(table: &str, start: &[u8], end: &[u8], id: u64) -> Vec<u8> {
     let (ns, qualifier) = split_table(table);
-    let mut name = Vec::new();
-    bytes_field(&mut name, 1, ns.as_bytes());
-    bytes_field(&mut name, 2, qualifier.as_bytes());
-    let mut out = b"PBUF".to_vec();
-    varint_field(&mut out, 1, id);
-    bytes_field(&mut out, 2, &name);
-    bytes_field(&mut out, 3, start);
-    bytes_field(&mut out, 4, end);
-    varint_field(&mut out, 5, 0);
-    varint_field(&mut out, 6, 0);
-    varint_field(&mut out, 7, 0);
-    out
+    PbRegionInfo {
+        region_id: id,
+        table_name: PbTableName {
+            namespace: ns.as_bytes().to_vec(),
+            qualifier: qualifier.as_bytes().to_vec(),
+        },
+        start_key: start.to_vec(),
+        end_key: end.to_vec(),
+        ..PbRegionInfo::default()
+    }
+    .to_cell_value()
 }
 
 /// `table:state`: HBase.proto's `TableState` (state = 1: ENABLED 0, DISABLED 1), no magic.
 pub fn table_state_bytes(enabled: bool) -> Vec<u8> {
-    let mut out = Vec::new();
-    varint_field(&mut out, 1, u64::from(!enabled));
-    out
+    let state = if enabled {
+        PbTableState::Enabled
+    } else {
+        PbTableState::Disabled
+    };
+    state.encode()
 }
 
 /// `info:d` of `hbase:namespace`: HBase.proto's `NamespaceDescriptor` (name = 1; no
-/// configuration pairs, field 2, since ferrobase's namespaces have no properties), no magic.
+/// configuration pairs, field 2, since ferrobase's namespaces have no properties), no magic,
+/// as HBase 2.6's `TableNamespaceManager` writes it.
 pub fn namespace_descriptor_bytes(name: &str) -> Vec<u8> {
-    let mut out = Vec::new();
-    bytes_field(&mut out, 1, name.as_bytes());
-    out
+    PbNamespaceDescriptor {
+        name: name.as_bytes().to_vec(),
+        configuration: Vec::new(),
+    }
+    .encode()
+}
+
+/// The rows of `hbase:namespace` for `engine`: one per namespace (`default`, `hbase` and the
+/// created ones), in byte order, each with `info:d`.
+pub fn namespace_rows(engine: &Engine) -> Result<Vec<CatalogRow>, Error> {
+    let mut names = engine.admin().list_namespaces()?;
+    names.sort();
+    Ok(names
+        .into_iter()
+        .map(|n| CatalogRow {
+            cells: vec![cell("info", "d", namespace_descriptor_bytes(&n))],
+            row: n.into_bytes(),
+        })
+        .collect())
 }
 
 /// The MD5 (lower-case hex) of `table,start,id`: a region's encoded name.

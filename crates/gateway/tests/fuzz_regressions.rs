@@ -1,15 +1,19 @@
 //! The gateway's fuzz targets' checked-in inputs run under `cargo test`: every seed and every
 //! input that once failed or attacked the server (`fuzz/corpus/<target>/`,
 //! `fuzz/regressions/<target>/` of `thrift_messages`, `sasl_negotiation`, `password_file`,
-//! `certificate_identity` and `acl_cell`) goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
+//! `certificate_identity`, `acl_cell`, `region_info` and `namespace_descriptor`) goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
 //! gateway's codecs.
 
 #[path = "../../../fuzz/harness/acl_cell.rs"]
 mod acl_cell;
 #[path = "../../../fuzz/harness/certificate_identity.rs"]
 mod certificate_identity;
+#[path = "../../../fuzz/harness/namespace_descriptor.rs"]
+mod namespace_descriptor;
 #[path = "../../../fuzz/harness/password_file.rs"]
 mod password_file;
+#[path = "../../../fuzz/harness/region_info.rs"]
+mod region_info;
 #[path = "../../../fuzz/harness/replay.rs"]
 mod replay;
 #[path = "../../../fuzz/harness/sasl_negotiation.rs"]
@@ -46,6 +50,32 @@ fn password_file_inputs_replay() {
 fn certificate_identity_inputs_replay() {
     let n = replay::replay("certificate_identity", certificate_identity::run);
     assert!(n.corpus >= 1, "{n:?}");
+}
+
+#[test]
+fn region_info_inputs_replay() {
+    let n = replay::replay("region_info", region_info::run);
+    assert!(n.corpus >= 3, "{n:?}");
+}
+
+#[test]
+fn namespace_descriptor_inputs_replay() {
+    let n = replay::replay("namespace_descriptor", namespace_descriptor::run);
+    assert!(n.corpus >= 2, "{n:?}");
+}
+
+/// The catalog seeds are what HBase 2.6.1 and ferrobase store: each decodes.
+#[test]
+fn catalog_seeds_decode_as_catalog_values() {
+    use ferrobase_gateway::thrift::hbase::catalog::{PbNamespaceDescriptor, PbRegionInfo};
+    for path in replay::inputs("corpus", "region_info") {
+        let data = std::fs::read(&path).unwrap();
+        PbRegionInfo::from_cell_value(&data).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    }
+    for path in replay::inputs("corpus", "namespace_descriptor") {
+        let data = std::fs::read(&path).unwrap();
+        PbNamespaceDescriptor::decode(&data).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    }
 }
 
 #[test]

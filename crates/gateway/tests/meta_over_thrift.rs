@@ -1,7 +1,9 @@
-//! `hbase:meta` over Thrift1 (issue 27): getRow*, get and the scanners answer from the view of
-//! the engine's catalog laid out as HBase 2.x lays it out (tests/differential/test_meta.py
-//! compares its shape with a live HBase); writes are refused with an IOError; with ACLs a user
-//! sees the rows of the tables getTableNames lists to them.
+//! `hbase:meta` and `hbase:namespace` over Thrift1 (issue 27): getRow*, get and the scanners
+//! answer from the views of the engine's catalog laid out as HBase 2.x lays them out
+//! (tests/differential/test_meta.py compares their shape with a live HBase; the namespace
+//! rows are compared byte for byte with HBase 2.6.1's, `tests/data/hbase_namespace_2.6.1.tsv`);
+//! writes are refused with an IOError; with ACLs a user sees the meta rows of the tables
+//! getTableNames lists to them, and reads hbase:namespace with a grant reaching it.
 
 mod support;
 
@@ -9,6 +11,7 @@ use ferrobase_engine::{ColumnFamilyDescriptor, Engine, EngineOptions, TableDescr
 use ferrobase_gateway::access::{AccessChecker, AclStore, Actions, Scope};
 use ferrobase_gateway::catalog::{region_info_bytes, region_row, table_state_bytes};
 use ferrobase_gateway::handler::{Handler, HandlerOptions, Outcome};
+use ferrobase_gateway::thrift::hbase::catalog::PbNamespaceDescriptor;
 use ferrobase_gateway::thrift::{TStruct, TType, TValue};
 use std::sync::Arc;
 use support::replies::exception_message;
@@ -115,12 +118,16 @@ fn scan(h: &Handler, user: Option<&str>, method: &str, args: TStruct) -> Vec<Row
 }
 
 fn scan_all(h: &Handler, user: Option<&str>) -> Vec<Row> {
+    scan_table(h, user, b"hbase:meta")
+}
+
+fn scan_table(h: &Handler, user: Option<&str>, table: &[u8]) -> Vec<Row> {
     scan(
         h,
         user,
         "scannerOpen",
         TStruct::new()
-            .with(1, bin(b"hbase:meta"))
+            .with(1, bin(table))
             .with(2, bin(b""))
             .with(3, bins(&[]))
             .with(4, no_attributes()),
@@ -329,4 +336,208 @@ fn with_acls_a_user_sees_the_meta_rows_of_the_tables_listed_to_them() {
     assert_eq!(reader.len(), 2);
     assert!(reader.iter().all(|r| r.starts_with(b"u")), "{reader:?}");
     assert!(seen("stranger").is_empty());
+}
+
+/// The rows of HBase 2.6.1's hbase:namespace as recorded from the oracle: (row, column, value).
+fn recorded_namespace_rows() -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> {
+    let text = include_str!("data/hbase_namespace_2.6.1.tsv");
+    let hex = |s: &str| -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    };
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].into(), f[1].into(), hex(f[2]))
+        })
+        .collect()
+}
+
+#[test]
+fn a_scan_of_hbase_namespace_gives_hbase_2_6_bytes() {
+    let (h, _dir) = handler();
+    h.engine().admin().create_namespace("catalog_ns2").unwrap();
+    let got: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = scan_table(&h, None, b"hbase:namespace")
+        .into_iter()
+        .flat_map(|(row, cells)| cells.into_iter().map(move |(c, v)| (row.clone(), c, v)))
+        .collect();
+    // catalog_ns1 carries a property, which ferrobase's namespaces cannot have.
+    let recorded: Vec<_> = recorded_namespace_rows()
+        .into_iter()
+        .filter(|r| r.0 != b"catalog_ns1")
+        .collect();
+    assert_eq!(recorded.len(), 3);
+    assert_eq!(got, recorded);
+}
+
+#[test]
+fn recorded_namespace_descriptors_decode_with_their_properties() {
+    let rows = recorded_namespace_rows();
+    let decoded: Vec<PbNamespaceDescriptor> = rows
+        .iter()
+        .map(|(_, _, v)| PbNamespaceDescriptor::decode(v).unwrap())
+        .collect();
+    for ((row, _, _), d) in rows.iter().zip(&decoded) {
+        assert_eq!(&d.name, row);
+    }
+    assert_eq!(
+        decoded[0].configuration,
+        vec![("PROPERTY_NAME".into(), "PROPERTY_VALUE".into())]
+    );
+}
+
+#[test]
+fn hbase_namespace_rows_are_read_by_key_and_not_listed_as_a_table() {
+    let (h, _dir) = handler();
+    let got = call(
+        &h,
+        None,
+        "getRow",
+        TStruct::new()
+            .with(1, bin(b"hbase:namespace"))
+            .with(2, bin(b"hbase"))
+            .with(3, no_attributes()),
+    );
+    assert_eq!(
+        rows_of(&got),
+        vec![(
+            b"hbase".to_vec(),
+            vec![(b"info:d".to_vec(), b"\x0a\x05hbase".to_vec())]
+        )]
+    );
+    // As HBase's listTableNames, getTableNames leaves the catalog tables out.
+    let names = call(&h, None, "getTableNames", TStruct::new());
+    let Some(TValue::List(_, names)) = names.get(0) else {
+        panic!("{names:?}")
+    };
+    assert_eq!(names, &vec![bin(b"t"), bin(b"u")]);
+}
+
+#[test]
+fn writes_to_hbase_namespace_are_refused_with_an_io_error() {
+    let (h, _dir) = handler();
+    let r = call(
+        &h,
+        None,
+        "deleteAllRow",
+        TStruct::new()
+            .with(1, bin(b"hbase:namespace"))
+            .with(2, bin(b"default"))
+            .with(3, no_attributes()),
+    );
+    let m = exception_message(&r, 1);
+    assert!(
+        m.starts_with(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: deleteAllRow: hbase:namespace is \
+             read-only"
+        ),
+        "{m}"
+    );
+    assert_eq!(scan_table(&h, None, b"hbase:namespace").len(), 2);
+}
+
+#[test]
+fn get_row_or_before_is_an_unknown_method_as_in_hbase_2_6() {
+    let (h, _dir) = handler();
+    for table in [&b"hbase:meta"[..], b"t"] {
+        let args = TStruct::new()
+            .with(1, bin(table))
+            .with(2, bin(b"t,,99999999999999"))
+            .with(3, bin(b"info"));
+        assert!(matches!(
+            h.call("getRowOrBefore", &args),
+            Outcome::UnknownMethod
+        ));
+    }
+}
+
+#[test]
+fn with_acls_hbase_namespace_needs_a_grant_reaching_it() {
+    let (engine, _dir) = engine_with_tables();
+    let store = AclStore::open(&engine).unwrap();
+    store
+        .grant(
+            "reader",
+            &Scope::Namespace("hbase".into()),
+            Actions::parse("R").unwrap(),
+        )
+        .unwrap();
+    let checker = AccessChecker::new(Arc::new(store), ["admin".to_string()]);
+    let h = Handler::new(engine, HandlerOptions::default()).with_access(checker);
+    assert_eq!(scan_table(&h, Some("admin"), b"hbase:namespace").len(), 2);
+    assert_eq!(scan_table(&h, Some("reader"), b"hbase:namespace").len(), 2);
+    let r = call(
+        &h,
+        Some("stranger"),
+        "scannerOpen",
+        TStruct::new()
+            .with(1, bin(b"hbase:namespace"))
+            .with(2, bin(b""))
+            .with(3, bins(&[]))
+            .with(4, no_attributes()),
+    );
+    let m = exception_message(&r, 1);
+    assert!(
+        m.contains("Insufficient permissions for user 'stranger' (table=hbase:namespace"),
+        "{m}"
+    );
+}
+
+#[test]
+fn catalog_tables_are_described_and_enabled_as_in_hbase_2_6() {
+    let (h, _dir) = handler();
+    let families = |table: &[u8]| -> Vec<(Vec<u8>, i32, String)> {
+        let r = call(
+            &h,
+            None,
+            "getColumnDescriptors",
+            TStruct::new().with(1, bin(table)),
+        );
+        let Some(TValue::Map(_, _, entries)) = r.get(0) else {
+            panic!("{r:?}")
+        };
+        entries
+            .iter()
+            .map(|(k, v)| {
+                let (TValue::Binary(k), TValue::Struct(d)) = (k, v) else {
+                    panic!("{k:?}")
+                };
+                let (Some(TValue::I32(versions)), Some(TValue::Binary(bloom))) =
+                    (d.get(2), d.get(5))
+                else {
+                    panic!("{d:?}")
+                };
+                (
+                    k.clone(),
+                    *versions,
+                    String::from_utf8_lossy(bloom).into_owned(),
+                )
+            })
+            .collect()
+    };
+    // As the oracle's getColumnDescriptors answered (tests/data/hbase_namespace_2.6.1.tsv).
+    assert_eq!(
+        families(b"hbase:namespace"),
+        vec![(b"info:".to_vec(), 10, "ROW".to_string())]
+    );
+    assert_eq!(
+        families(b"hbase:meta"),
+        vec![
+            (b"info:".to_vec(), 3, "ROWCOL".to_string()),
+            (b"rep_barrier:".to_vec(), i32::MAX, "ROWCOL".to_string()),
+            (b"table:".to_vec(), 3, "ROWCOL".to_string()),
+        ]
+    );
+    for table in [&b"hbase:meta"[..], b"hbase:namespace"] {
+        let r = call(
+            &h,
+            None,
+            "isTableEnabled",
+            TStruct::new().with(1, bin(table)),
+        );
+        assert_eq!(r.get(0), Some(&TValue::Bool(true)));
+    }
 }

@@ -4,7 +4,6 @@
 mod admin;
 mod mutation;
 mod query;
-mod row_ops;
 mod table;
 
 pub use admin::{Admin, RegionInfo, SplitAlgorithm};

@@ -1,8 +1,9 @@
 //! A table handle of an embedded engine (HBase's `Table`).
 
 use super::{Delete, Get, Mutation, Put, RowResult, Scan};
-use crate::engine::Engine;
+use crate::engine::{Engine, RowCheck};
 use crate::error::{Error, Result};
+use crate::filter::CompareOp;
 use crate::schema::TableName;
 
 /// Reads and writes one table. Cheap to clone; thread-safe.
@@ -48,6 +49,75 @@ impl Table {
     /// Applies a batch of puts and deletes; each row's mutation is atomic.
     pub fn mutate(&self, mutations: Vec<Mutation>) -> Result<()> {
         self.engine.inner.mutate(&self.name, mutations)
+    }
+
+    /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
+    /// cell as 0, and returns the new values. Values are 8-byte big-endian signed longs, as in
+    /// HBase; a cell of another length is an [`Error::IllegalArgument`]. Atomic for the row;
+    /// concurrent increments never lose an update.
+    pub fn increment(&self, row: &[u8], columns: &[(&[u8], &[u8], i64)]) -> Result<Vec<i64>> {
+        self.increment_with_ttl(row, columns, None)
+    }
+
+    /// [`Table::increment`] whose new cells get their own TTL in milliseconds (HBase's
+    /// `Increment.setTTL`, see [`Put::ttl`]): once it passes, the counter reads as absent, and
+    /// the next increment starts again from 0.
+    pub fn increment_with_ttl(
+        &self,
+        row: &[u8],
+        columns: &[(&[u8], &[u8], i64)],
+        ttl_ms: Option<i64>,
+    ) -> Result<Vec<i64>> {
+        self.engine
+            .inner
+            .increment(&self.name, row, columns, ttl_ms)
+    }
+
+    /// Appends each `(family, qualifier, suffix)` to the current value (empty when absent) and
+    /// returns the new cells, written at `max(old timestamp + 1, now)` as increments are.
+    /// Atomic for the row.
+    pub fn append(&self, row: &[u8], columns: &[(&[u8], &[u8], &[u8])]) -> Result<RowResult> {
+        self.append_with_ttl(row, columns, None)
+    }
+
+    /// [`Table::append`] whose new cells get their own TTL in milliseconds (HBase's
+    /// `Append.setTTL`, see [`Put::ttl`]).
+    pub fn append_with_ttl(
+        &self,
+        row: &[u8],
+        columns: &[(&[u8], &[u8], &[u8])],
+        ttl_ms: Option<i64>,
+    ) -> Result<RowResult> {
+        self.engine.inner.append(&self.name, row, columns, ttl_ms)
+    }
+
+    /// Applies `mutations` (all on `row`: puts and deletes, as a RowMutations) only if the
+    /// check holds, and returns whether they were applied. Atomic for the row.
+    ///
+    /// The check is HBase's: with `expected = Some(v)`, the newest value `actual` of
+    /// `family:qualifier` must exist and satisfy `v OP actual` (so `Less` means the expected
+    /// value is less than the stored one); with `None`, the column must be absent (or empty,
+    /// unless `op` is `NotEqual`).
+    pub fn check_and_mutate(
+        &self,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        op: CompareOp,
+        expected: Option<&[u8]>,
+        mutations: Vec<Mutation>,
+    ) -> Result<bool> {
+        self.engine.inner.check_and_mutate(
+            &self.name,
+            row,
+            &RowCheck {
+                family,
+                qualifier,
+                op,
+                expected,
+            },
+            mutations,
+        )
     }
 
     /// Reads one row. An absent row gives an empty result.

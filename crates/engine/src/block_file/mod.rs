@@ -6,6 +6,7 @@ mod aligned_output;
 mod block_builder;
 mod block_decoder;
 mod block_index;
+mod block_layout;
 mod compression_probe;
 mod file_scanner;
 mod reader;
@@ -13,16 +14,18 @@ mod trailer;
 mod writer;
 
 pub use block_builder::BlockBuilder;
-pub use block_decoder::{BlockDecoder, BlockFormat};
+pub use block_decoder::BlockDecoder;
 pub use block_index::{decode_index, BlockIndex};
+pub use block_layout::BlockFormat;
 pub(crate) use compression_probe::CompressionProbe;
 pub use file_scanner::{FileScanner, SCAN_READAHEAD};
 pub use reader::{BlockFileReader, CacheMode};
 pub use trailer::{SectionHandle, Trailer};
 pub use writer::{BlockFileWriter, FileOptions};
 
-use crate::byte_reader::{masked_crc, put_len_prefixed, put_varint, ByteReader};
+use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
 use crate::cell::{CellKey, CellType};
+use crate::checksum::masked_crc;
 use crate::compression::Compression;
 
 /// Trailer magic, the last 8 bytes of every block file.

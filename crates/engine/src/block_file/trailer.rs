@@ -4,7 +4,8 @@
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
 use super::{BlockFormat, FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN};
-use crate::byte_reader::{masked_crc, ByteReader};
+use crate::byte_reader::ByteReader;
+use crate::checksum::masked_crc;
 
 /// Bytes of the trailer its checksum covers (six section offsets and lengths, the version).
 const CHECKED_LEN: usize = 52;

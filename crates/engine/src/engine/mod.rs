@@ -4,7 +4,6 @@
 //! Directory layout (`docs/format/layout.md`): `LOCK`, `MANIFEST`, `wal/<n>.wal`,
 //! `data/<region id>/<file number>.blk`.
 
-mod atomic;
 mod background;
 mod catalog;
 mod compaction;
@@ -12,6 +11,7 @@ mod ddl;
 mod flush;
 mod namespace;
 mod options;
+mod read_modify_write;
 mod recovery;
 mod region_failure;
 mod resume;
@@ -19,6 +19,7 @@ mod split;
 mod write;
 
 pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
+pub(crate) use read_modify_write::RowCheck;
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};

@@ -15,6 +15,7 @@ mod time_range;
 pub use compaction_matcher::CompactionMatcher;
 pub use merge_cursor::{MergeCursor, Source};
 pub use query_matcher::{MatchSpec, QueryMatcher};
+pub(crate) use region_scanner::ReadRequest;
 pub use store_scanner::{PieceBudget, RowEnd, StoreScanner};
 pub(crate) use table_scan::TableScan;
 pub use time_range::TimeRange;

@@ -58,7 +58,11 @@ pub enum MatchCode {
     DoneScan,
 }
 
-/// Per-read settings of a matcher.
+/// Per-read settings of a matcher: the read's `ReadSpec` as it applies to one store (the
+/// family's requested qualifiers, versions capped by its VERSIONS, the time range and raw flag)
+/// and the family's settings. Built by `Store::scanner` from the `StoreRead` it borrows; owned
+/// rather than borrowed because a matcher lives in its scan's region scanner, which outlives any
+/// borrow of the scan's request (a scan owns its `ReadSpec` beside its open region scanner).
 #[derive(Debug, Clone)]
 pub struct MatchSpec {
     /// Time range of the read.

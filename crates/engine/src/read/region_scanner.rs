@@ -73,6 +73,9 @@ pub(crate) struct ReadRequest<'a> {
     pub get_row: Option<&'a [u8]>,
     /// A scan's row limit: how far files read ahead of a seek into blocks not in the page cache.
     pub expected_rows: Option<u64>,
+    /// A reversed scan: rows in descending order (cells within a row still ascending); false
+    /// for a Get.
+    pub reversed: bool,
 }
 
 /// A piece of a row returned by [`RegionScanner::next_piece`].
@@ -156,31 +159,17 @@ impl RegionScanner {
         region: &Region,
         req: &ReadRequest<'_>,
         range: RowRange,
-        reversed: bool,
         read_point: u64,
     ) -> Result<RegionScanner> {
-        let now = inner.now_ms();
+        let read = StoreRead {
+            request: req,
+            read_point,
+            now_ms: inner.now_ms(),
+        };
+        let reversed = req.reversed;
         let mut stores = Vec::new();
-        for (family, store) in region.stores() {
-            let columns = if req.spec.columns.is_empty() {
-                None
-            } else {
-                match req.spec.columns.get(&family) {
-                    None => continue,
-                    Some(q) if q.is_empty() => None,
-                    Some(q) => Some(q.clone()),
-                }
-            };
-            let sr = StoreRead {
-                time_range: req.spec.time_range,
-                columns,
-                max_versions: req.spec.max_versions,
-                raw: req.spec.raw,
-                get_row: req.get_row,
-                expected_rows: req.expected_rows,
-                reversed,
-            };
-            if let Some(s) = store.scanner(sr, read_point, now, &inner.metrics) {
+        for store in region.stores().into_values() {
+            if let Some(s) = store.scanner(&read, &inner.metrics) {
                 stores.push(s);
             }
         }
@@ -588,12 +577,13 @@ impl Inner {
             spec: Cow::Borrowed(&get.spec),
             get_row: Some(&get.row),
             expected_rows: None,
+            reversed: false,
         };
         let range = RowRange {
             lo: Bound::Included(get.row.clone()),
             hi: Bound::Included(get.row.clone()),
         };
-        let mut rs = RegionScanner::open(self, region, &req, range, false, read_point)?;
+        let mut rs = RegionScanner::open(self, region, &req, range, read_point)?;
         Ok(match rs.next_row()? {
             Some(cells) => RowResult::of_cells(cells),
             None => RowResult::new(Bytes::copy_from_slice(&get.row), Vec::new()),

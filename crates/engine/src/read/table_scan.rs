@@ -18,7 +18,6 @@ pub(crate) struct TableScan {
     table: TableName,
     req: ReadRequest<'static>,
     range: RowRange,
-    reversed: bool,
     /// What one result may hold; `None` for whole rows.
     piece: Option<PieceBudget>,
     /// The last result was a piece of a row that goes on.
@@ -75,11 +74,11 @@ impl TableScan {
                 spec: Cow::Owned(scan.spec.clone()),
                 get_row: None,
                 expected_rows: scan.limit.map(|n| n as u64),
+                reversed: scan.reversed,
             },
             inner,
             table,
             range,
-            reversed: scan.reversed,
             piece: piece_budget(scan),
             in_row: false,
             limit: scan.limit,
@@ -93,7 +92,7 @@ impl TableScan {
 
     fn open_next_region(&mut self) -> Result<bool> {
         let entry = self.inner.enabled_table(&self.table)?;
-        let region = if self.reversed {
+        let region = if self.req.reversed {
             match (&self.next_boundary, &self.range.hi) {
                 (Some(b), _) => entry.region_before(b),
                 (None, Bound::Unbounded) => entry.regions.last().cloned(),
@@ -112,20 +111,13 @@ impl TableScan {
         };
         let mut range = self.range.clone();
         if let Some(b) = &self.next_boundary {
-            if self.reversed {
+            if self.req.reversed {
                 range.hi = tighter_hi(range.hi, b.clone());
             } else {
                 range.lo = tighter_lo(range.lo, b.clone());
             }
         }
-        let rs = RegionScanner::open(
-            &self.inner,
-            &region,
-            &self.req,
-            range,
-            self.reversed,
-            self.read_point,
-        )?;
+        let rs = RegionScanner::open(&self.inner, &region, &self.req, range, self.read_point)?;
         self.current = Some((region, rs));
         Ok(true)
     }
@@ -174,7 +166,7 @@ impl TableScan {
                     self.in_row = false;
                     let region = region.clone();
                     self.current = None;
-                    let boundary = if self.reversed {
+                    let boundary = if self.req.reversed {
                         &region.start
                     } else {
                         &region.end
@@ -182,7 +174,7 @@ impl TableScan {
                     if boundary.is_empty() {
                         self.done = true;
                     } else {
-                        let past = if self.reversed {
+                        let past = if self.req.reversed {
                             !self.range.above_lo(boundary)
                                 || matches!(&self.range.lo, Bound::Included(l) if l == boundary)
                         } else {

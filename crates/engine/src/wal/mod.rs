@@ -6,18 +6,20 @@
 //! others. SYNC_WAL returns once its record is in the OS; FSYNC_WAL once it is on disk;
 //! ASYNC_WAL returns at once and the buffer is written by the next leader or `flush_buffer`.
 
+mod group_commit;
 mod reader;
 mod record;
+mod segment;
 
 pub use reader::{decode_segment, read_segment, SegmentEnd, MAX_RECORD};
 pub use record::{WalCell, WalEdit};
+pub use segment::{cut_torn_tail, list_segments, segment_path, TMP_SUFFIX};
 
-use crate::byte_reader::masked_crc;
+use segment::create_segment;
+
 use crate::error::{Error, IoContext, Result};
 use crate::fs::{FileSystem, WritableFile};
-use crate::health::{
-    is_transient_wal_write_error, is_transient_write_error, StallCause, WriteGate,
-};
+use crate::health::{is_transient_write_error, WriteGate};
 use crate::lock;
 use crate::metrics::Metrics;
 use crate::poison::Poison;
@@ -68,7 +70,7 @@ struct Inner {
     sync_wanted: u64,
     busy: bool,
     /// Offset of the active segment up to which the OS was asked to start writing to disk
-    /// (by a sync or by [`WRITEBACK_BYTES`] steps).
+    /// (by a sync or by [`group_commit::WRITEBACK_BYTES`] steps).
     writeback_from: u64,
     /// Threads waiting on `done`; a writer wakes them only when there are any (a wake is a
     /// system call even when nobody waits).
@@ -87,10 +89,6 @@ struct Inner {
     /// Bytes of the last failed write (the size of [`Wal::resume`]'s probe).
     failed_len: usize,
 }
-
-/// Failed ticket ranges kept for writers still to wake (a range's writers were all waiting
-/// when it failed, so a few suffice).
-const FAILED_RANGES_KEPT: usize = 16;
 
 /// What [`Wal::resume`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,104 +121,9 @@ impl std::fmt::Debug for Wal {
     }
 }
 
-/// Path of segment `number` in `dir`.
-pub fn segment_path(dir: &Path, number: u64) -> PathBuf {
-    dir.join(format!("{number:016}.wal"))
-}
-
-/// Segment numbers present in `dir`, ascending.
-pub fn list_segments(fs: &dyn FileSystem, dir: &Path) -> Result<Vec<u64>> {
-    let mut out = Vec::new();
-    for e in fs.list_dir(dir).at(dir)? {
-        let name = e.name.to_string_lossy();
-        if let Some(n) = name
-            .strip_suffix(".wal")
-            .and_then(|n| n.parse::<u64>().ok())
-        {
-            out.push(n);
-        }
-    }
-    out.sort_unstable();
-    Ok(out)
-}
-
-/// A writer's emptied buffer is kept for reuse up to this capacity (bytes).
-const SPARE_BUFFER_LIMIT: usize = 16 << 20;
-
-/// Once this many bytes of the active segment were written without a sync, the OS is asked to
-/// start writing them to disk without waiting (`sync_file_range`, RocksDB's
-/// `wal_bytes_per_sync`). A segment is fdatasynced when it is closed; without these steps that
-/// sync wrote the whole segment (64 MiB: ~40 ms here) while every writer waited.
-pub const WRITEBACK_BYTES: u64 = 4 << 20;
-
-/// Suffix of the temporary file [`cut_torn_tail`] writes; one left by a crash is removed at open.
-pub const TMP_SUFFIX: &str = ".wal.tmp";
-
-/// Rewrites segment `number` of `dir` to its first `valid_len` bytes (its records before a
-/// torn tail found at open): the prefix goes to a synced temporary file renamed over the
-/// segment, and the directory is synced. Once a newer segment exists this one is no longer the
-/// last, and a torn tail there would be `Corruption` ("Recovery rules" in `docs/format/wal.md`).
-pub fn cut_torn_tail(fs: &dyn FileSystem, dir: &Path, number: u64, valid_len: u64) -> Result<()> {
-    let path = segment_path(dir, number);
-    let data = fs.read(&path).at(&path)?;
-    let keep = usize::try_from(valid_len)
-        .ok()
-        .and_then(|n| data.get(..n))
-        .filter(|k| k.len() >= SEGMENT_MAGIC.len())
-        .unwrap_or(SEGMENT_MAGIC);
-    let tmp = dir.join(format!("{number:016}{TMP_SUFFIX}"));
-    let f = fs.create(&tmp).at(&tmp)?;
-    f.append(keep).at(&tmp)?;
-    f.sync_all().synced(&tmp)?;
-    drop(f);
-    fs.rename(&tmp, &path).at(&path)?;
-    fs.sync_dir(dir).synced(dir)
-}
-
 /// The file [`Wal::resume`] writes to check the disk takes bytes again (removed at once; one
 /// left by a crash is removed at open).
 pub const PROBE_FILE: &str = "probe.tmp";
-
-/// The newest ticket not in a failed range (what a flush of the buffer or a sync waits for).
-fn last_good_ticket(g: &Inner) -> u64 {
-    let mut t = g.appended;
-    while let Some((after, _, _)) = g.failed.iter().find(|(a, u, _)| *a < t && t <= *u) {
-        t = *after;
-    }
-    t
-}
-
-/// Marks the tickets of `g.buf`, about to be discarded (`len` bytes), as failed with `reason`.
-fn fail_records(g: &mut Inner, len: usize, reason: String) {
-    let upto = g.appended;
-    let buffered = std::mem::replace(&mut g.buf_buffered, 0);
-    g.buf_max_seq = 0;
-    g.failed_len = g.failed_len.max(len);
-    record_failure(g, upto, buffered, reason);
-}
-
-/// Records that the tickets `(g.written, upto]` failed with `reason`; `buffered` of them were
-/// ASYNC_WAL records (acknowledged: the memstores must be flushed before writes resume).
-fn record_failure(g: &mut Inner, upto: u64, buffered: u64, reason: String) {
-    if g.written < upto {
-        if g.failed.len() >= FAILED_RANGES_KEPT {
-            g.failed.remove(0);
-        }
-        g.failed.push((g.written, upto, reason));
-        g.written = upto;
-    }
-    g.lost_buffered |= buffered > 0;
-}
-
-/// Creates segment `number` holding only the magic, synced, with its directory entry synced.
-fn create_segment(fs: &dyn FileSystem, dir: &Path, number: u64) -> Result<Arc<dyn WritableFile>> {
-    let path = segment_path(dir, number);
-    let f = fs.create_new(&path).at(&path)?;
-    f.append(SEGMENT_MAGIC).at(&path)?;
-    f.sync_all().synced(&path)?;
-    fs.sync_dir(dir).synced(dir)?;
-    Ok(Arc::from(f))
-}
 
 impl Wal {
     /// Starts a new segment numbered `number` in `dir`. Segments `old` (already replayed) are
@@ -283,180 +186,6 @@ impl Wal {
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
         lock::lock(&self.inner)
-    }
-
-    /// Appends `edit` and waits as `level` says.
-    pub fn append(&self, edit: &WalEdit, level: SyncLevel) -> Result<()> {
-        self.poison.check()?;
-        self.gate.check()?;
-        let mut g = self.lock();
-        // Encoded in place after room for the length and CRC, which are filled in after.
-        let start = g.buf.len();
-        g.buf.extend_from_slice(&[0; 8]);
-        edit.encode(&mut g.buf);
-        let len = g.buf.len() - start - 8;
-        if len > MAX_RECORD {
-            g.buf.truncate(start);
-            return Err(Error::TooLarge {
-                what: "WAL record",
-                size: len,
-                limit: MAX_RECORD,
-            });
-        }
-        let crc = masked_crc(&g.buf[start + 8..]);
-        g.buf[start..start + 4].copy_from_slice(&(len as u32).to_be_bytes());
-        g.buf[start + 4..start + 8].copy_from_slice(&crc.to_be_bytes());
-        g.buf_max_seq = g.buf_max_seq.max(edit.seq);
-        g.appended += 1;
-        if level == SyncLevel::Buffered {
-            g.buf_buffered += 1;
-        }
-        let ticket = g.appended;
-        match level {
-            SyncLevel::Buffered => Ok(()),
-            SyncLevel::Written => self.wait(g, ticket, false),
-            SyncLevel::Synced => self.wait(g, ticket, true),
-        }
-    }
-
-    /// Writes whatever is buffered (for ASYNC_WAL records) to the OS.
-    pub fn flush_buffer(&self) -> Result<()> {
-        let g = self.lock();
-        let t = last_good_ticket(&g);
-        self.wait(g, t, false)
-    }
-
-    /// Writes and fdatasyncs everything appended so far (but records whose write failed).
-    #[cfg(test)]
-    pub fn sync(&self) -> Result<()> {
-        let g = self.lock();
-        let t = last_good_ticket(&g);
-        self.wait(g, t, true)
-    }
-
-    fn wait<'a>(&'a self, mut g: MutexGuard<'a, Inner>, ticket: u64, sync: bool) -> Result<()> {
-        if sync {
-            g.sync_wanted = g.sync_wanted.max(ticket);
-        }
-        loop {
-            self.poison.check()?;
-            if let Some((_, _, reason)) = g
-                .failed
-                .iter()
-                .find(|(after, upto, _)| *after < ticket && ticket <= *upto)
-            {
-                return Err(Error::WritesSuspended {
-                    cause: StallCause::WalWrite,
-                    reason: reason.clone(),
-                });
-            }
-            if g.written >= ticket && (!sync || g.synced >= ticket) {
-                return Ok(());
-            }
-            if g.busy {
-                g.waiters += 1;
-                g = lock::wait(&self.done, g);
-                g.waiters -= 1;
-                continue;
-            }
-            if g.torn {
-                // Nothing may be written (or synced) after a failed write's bytes until
-                // `resume` cuts them off: records appended since fail too, and a wait for the
-                // sync of records written before fails (retryably) rather than spin.
-                let reason = match self.gate.check() {
-                    Err(Error::WritesSuspended { reason, .. }) => reason,
-                    _ => "an earlier WAL write failed".to_string(),
-                };
-                if g.buf.is_empty() {
-                    return Err(Error::WritesSuspended {
-                        cause: StallCause::WalWrite,
-                        reason,
-                    });
-                }
-                let len = g.buf.len();
-                g.buf.clear();
-                fail_records(&mut g, len, reason);
-                if g.waiters > 0 {
-                    self.done.notify_all();
-                }
-                continue;
-            }
-            // Become the leader for everything buffered so far.
-            g.busy = true;
-            let spare = std::mem::take(&mut g.spare);
-            let mut buf = std::mem::replace(&mut g.buf, spare);
-            let upto = g.appended;
-            let buf_max = std::mem::replace(&mut g.buf_max_seq, 0);
-            let buffered = std::mem::replace(&mut g.buf_buffered, 0);
-            let do_sync = g.sync_wanted > g.synced;
-            let file = g.file.clone();
-            let number = g.number;
-            // The leader alone moves `size` and `writeback_from` (under `busy`).
-            let end = g.size + buf.len() as u64;
-            let writeback = (end - g.writeback_from >= WRITEBACK_BYTES || do_sync)
-                .then_some((g.writeback_from, end));
-            drop(g);
-            let written: std::result::Result<(), (&str, std::io::Error)> = (|| {
-                file.append(&buf).map_err(|e| ("write", e))?;
-                if do_sync {
-                    file.sync_data().map_err(|e| ("sync", e))?;
-                    Metrics::inc(&self.metrics.wal_syncs);
-                } else if let Some((from, to)) = writeback {
-                    file.start_writeback(from, to - from);
-                    Metrics::inc(&self.metrics.wal_writebacks);
-                }
-                Ok(())
-            })();
-            // The path is spelled out only for an error (no allocation per write).
-            let res = written.map_err(|(step, e)| {
-                let transient = step == "write" && is_transient_wal_write_error(&e);
-                let reason = format!(
-                    "WAL {step} failed on {}: {e}",
-                    segment_path(&self.dir, number).display()
-                );
-                (transient, reason)
-            });
-            g = self.lock();
-            g.busy = false;
-            let written_len = buf.len();
-            if buf.capacity() <= SPARE_BUFFER_LIMIT {
-                buf.clear();
-                g.spare = buf;
-            }
-            match res {
-                Ok(()) => {
-                    Metrics::add(&self.metrics.bytes_written_wal, written_len as u64);
-                    g.written = upto;
-                    if do_sync {
-                        g.synced = upto;
-                    }
-                    g.size += written_len as u64;
-                    if let Some((_, to)) = writeback {
-                        g.writeback_from = to;
-                    }
-                    g.max_seq = g.max_seq.max(buf_max);
-                    if g.size >= self.segment_bytes {
-                        // A failure poisons (in `roll`); the loop's check reports it.
-                        let _ = self.roll(&mut g);
-                    }
-                }
-                Err((true, reason)) => {
-                    // A full disk: this write's records are dropped (their writers fail, and
-                    // none of them is in a memstore yet), the segment keeps its bytes up to
-                    // `size` (what follows is cut off by `resume`), and writes are suspended.
-                    g.failed_len = written_len;
-                    self.gate.suspend(StallCause::WalWrite, reason.clone());
-                    g.torn = true;
-                    record_failure(&mut g, upto, buffered, reason);
-                }
-                Err((false, reason)) => {
-                    self.poison.set(reason);
-                }
-            }
-            if g.waiters > 0 {
-                self.done.notify_all();
-            }
-        }
     }
 
     /// Makes the log writable again after a write failed with a transient error: cuts the
@@ -602,6 +331,7 @@ impl Wal {
 
 #[cfg(test)]
 mod tests {
+    use super::group_commit::WRITEBACK_BYTES;
     use super::*;
     use crate::cell::CellType;
 

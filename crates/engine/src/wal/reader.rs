@@ -4,7 +4,8 @@
 
 use super::record::WalEdit;
 use super::{SEGMENT_MAGIC, SEGMENT_MAGIC_V1};
-use crate::byte_reader::{masked_crc, ByteReader};
+use crate::byte_reader::ByteReader;
+use crate::checksum::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
 use std::path::Path;

@@ -1,15 +1,20 @@
-//! `hbase:meta` and `hbase:namespace` as the shell reads them: read-only views built from the
-//! connection's catalog (its tables, their regions and states, its namespaces) at the moment
-//! of the read, laid out as HBase 2.x lays the two tables out (`docs/format/hbase-catalog.md`
-//! has the rows and the protobuf bytes). `scan`, `get` and `count` read them; writes are
-//! refused. The rows and their encoders are the Thrift gateway's (`ferrobase_gateway::catalog`),
-//! which serves `hbase:meta` itself.
+//! `hbase:meta` and `hbase:namespace` as the shell reads them, laid out as HBase 2.x lays the
+//! two tables out (`docs/format/hbase-catalog.md` has the rows and the protobuf bytes).
+//! Embedded, they are read-only views built from the engine's catalog (its tables, their
+//! regions and states, its namespaces) at the moment of the read, with the Thrift gateway's
+//! encoders (`ferrobase_gateway::catalog`); over `--connect` they are scanned from the
+//! gateway, which serves both (ferrobase's and Apache HBase's), and `info:regioninfo` is
+//! decoded for display (`ferrobase_client::catalog`). `scan`, `get` and `count` read them;
+//! writes are refused.
 
 use super::args::{client, columns_of, hash, int, text, CommandError, Res};
 use super::cluster_status::{region_name, ServerIdentity};
 use super::format;
 use super::interpreter::Shell;
 use super::syntax::Value;
+use ferrobase_client::catalog::PbRegionInfo;
+use ferrobase_client::Connection;
+use ferrobase_engine::Scan;
 use ferrobase_gateway::catalog::{namespace_descriptor_bytes, region_row, table_state_bytes};
 
 /// HBase's catalog of regions.
@@ -22,10 +27,12 @@ pub fn is_catalog(name: &str) -> bool {
     name == META || name == NAMESPACE
 }
 
-/// One cell of a view: column, value as stored, and the value as HBase's shell shows it.
+/// One cell of a view: column, timestamp, and the value as HBase's shell shows it.
 pub struct ViewCell {
-    family: &'static str,
-    qualifier: &'static str,
+    family: String,
+    qualifier: String,
+    /// Milliseconds; `None`: the view's (when the shell opened the engine).
+    timestamp: Option<i64>,
     shown: String,
 }
 
@@ -36,18 +43,98 @@ pub struct ViewRow {
 }
 
 /// A cell shown as HBase's shell shows an ordinary value (`toStringBinary`).
-fn cell(family: &'static str, qualifier: &'static str, value: &[u8]) -> ViewCell {
+fn cell(family: &str, qualifier: &str, value: &[u8]) -> ViewCell {
     ViewCell {
-        family,
-        qualifier,
+        family: family.into(),
+        qualifier: qualifier.into(),
+        timestamp: None,
         shown: format::binary(value),
     }
+}
+
+/// `info:regioninfo` as HBase's shell shows it (`RegionInfo.toString`):
+/// `{ENCODED => ..., NAME => '...', STARTKEY => '...', ENDKEY => '...'}`, then `OFFLINE`,
+/// `SPLIT` and `REPLICA_ID` when set.
+pub fn region_info_text(info: &PbRegionInfo) -> String {
+    let table = String::from_utf8_lossy(&info.table_name.display_name()).into_owned();
+    let name = region_name(&table, &info.start_key, info.region_id);
+    let encoded = name
+        .trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let mut out = format!(
+        "{{ENCODED => {encoded}, NAME => '{name}', STARTKEY => '{}', ENDKEY => '{}'",
+        format::binary(&info.start_key),
+        format::binary(&info.end_key)
+    );
+    if info.offline {
+        out.push_str(", OFFLINE => true");
+    }
+    if info.split {
+        out.push_str(", SPLIT => true");
+    }
+    if info.replica_id > 0 {
+        out.push_str(&format!(", REPLICA_ID => {}", info.replica_id));
+    }
+    out.push('}');
+    out
+}
+
+/// A served catalog cell as HBase's shell shows it: `info:regioninfo` decoded (an
+/// undecodable value shown as bytes), `info:serverstartcode` as a decimal long, the rest as
+/// bytes.
+fn served_cell(view: &str, family: &[u8], qualifier: &[u8], value: &[u8]) -> String {
+    if view == META && family == b"info" {
+        if qualifier == b"regioninfo" {
+            if let Ok(info) = PbRegionInfo::from_cell_value(value) {
+                return region_info_text(&info);
+            }
+        }
+        if qualifier == b"serverstartcode" {
+            if let Ok(bytes) = <[u8; 8]>::try_from(value) {
+                return i64::from_be_bytes(bytes).to_string();
+            }
+        }
+    }
+    format::binary(value)
+}
+
+/// Every row of a catalog table as the gateway serves it.
+fn served_rows(conn: &Connection, view: &str) -> Res<Vec<ViewRow>> {
+    let scanner = conn
+        .table(view)
+        .scanner(Scan::new(), None)
+        .map_err(client)?;
+    let mut rows = Vec::new();
+    for r in scanner {
+        let r = r.map_err(client)?;
+        let cells = r
+            .cells
+            .iter()
+            .map(|c| ViewCell {
+                family: String::from_utf8_lossy(c.family()).into_owned(),
+                qualifier: String::from_utf8_lossy(c.qualifier()).into_owned(),
+                timestamp: Some(c.timestamp()),
+                shown: served_cell(view, c.family(), c.qualifier(), c.value()),
+            })
+            .collect();
+        rows.push(ViewRow {
+            row: r.row().to_vec(),
+            cells,
+        });
+    }
+    Ok(rows)
 }
 
 impl Shell {
     /// The rows of a catalog view, in HBase's meta order (a table's state row, then its
     /// regions by start key; tables by name).
     fn catalog_rows(&mut self, view: &str) -> Res<Vec<ViewRow>> {
+        if let Connection::Remote(_) = self.conn {
+            return served_rows(&self.conn, view);
+        }
         if view == NAMESPACE {
             let mut names = self.conn.list_namespaces().map_err(client)?;
             names.sort();
@@ -80,8 +167,9 @@ impl Shell {
                     .unwrap_or_default()
                     .to_string();
                 let info = ViewCell {
-                    family: "info",
-                    qualifier: "regioninfo",
+                    family: "info".into(),
+                    qualifier: "regioninfo".into(),
+                    timestamp: None,
                     shown: format!(
                         "{{ENCODED => {encoded}, NAME => '{name}', STARTKEY => '{}', ENDKEY => '{}'}}",
                         format::binary(&r.start),
@@ -101,8 +189,9 @@ impl Shell {
                             format!("{}:{}", server.host, server.port).as_bytes(),
                         ),
                         ViewCell {
-                            family: "info",
-                            qualifier: "serverstartcode",
+                            family: "info".into(),
+                            qualifier: "serverstartcode".into(),
+                            timestamp: None,
                             shown: server.start_code.to_string(),
                         },
                         cell("info", "sn", server.server_name().as_bytes()),
@@ -182,7 +271,8 @@ impl Shell {
             rows.reverse();
         }
         rows.truncate(limit);
-        let ts = self.opened_ms;
+        let opened = self.opened_ms as i64;
+        let ts = |c: &ViewCell| c.timestamp.unwrap_or(opened);
         match command {
             "count" => {
                 self.line(&format!("{} row(s)", rows.len()));
@@ -193,7 +283,7 @@ impl Shell {
                 for c in rows.iter().flat_map(|r| &r.cells) {
                     self.line(&format::two_columns(
                         &format!("{}:{}", c.family, c.qualifier),
-                        &format!("timestamp={ts}, value={}", c.shown),
+                        &format!("timestamp={}, value={}", ts(c), c.shown),
                     ));
                 }
                 self.line(&format!("{} row(s)", rows.len()));
@@ -205,8 +295,11 @@ impl Shell {
                         self.line(&format::two_columns(
                             &format::binary(&r.row),
                             &format!(
-                                "column={}:{}, timestamp={ts}, value={}",
-                                c.family, c.qualifier, c.shown
+                                "column={}:{}, timestamp={}, value={}",
+                                c.family,
+                                c.qualifier,
+                                ts(c),
+                                c.shown
                             ),
                         ));
                     }
@@ -237,6 +330,48 @@ pub fn names_catalog(v: Option<&Value>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn served_region_infos_show_as_hbase_shell_shows_them() {
+        // The oracle's hbase:namespace region (HBase 2.6.1), as its shell shows it.
+        let cell = b"PBUF\x08\xab\xac\x80\x91\xa14\x12\x12\x0a\x05hbase\x12\x09namespace\x1a\x00\x22\x00\x28\x00\x30\x00\x38\x00";
+        assert_eq!(
+            served_cell(META, b"info", b"regioninfo", cell),
+            "{ENCODED => afd758ae12e4e986f1a18a4b98c58502, NAME => \
+             'hbase:namespace,,1795600422443.afd758ae12e4e986f1a18a4b98c58502.', STARTKEY => '', \
+             ENDKEY => ''}"
+        );
+        let start_code = 1_795_600_420_118u64.to_be_bytes();
+        assert_eq!(
+            served_cell(META, b"info", b"serverstartcode", &start_code),
+            "1795600420118"
+        );
+        // A value that does not decode is shown as its bytes, not a panic.
+        assert_eq!(
+            served_cell(META, b"info", b"regioninfo", b"PBUF\x0a"),
+            "PBUF\\x0A"
+        );
+        let split = PbRegionInfo {
+            split: true,
+            offline: true,
+            replica_id: 1,
+            ..PbRegionInfo::default()
+        };
+        assert!(region_info_text(&split)
+            .ends_with(", OFFLINE => true, SPLIT => true, REPLICA_ID => 1}"));
+    }
+
+    #[test]
+    fn server_names_parse_from_meta_sn() {
+        let s = ServerIdentity::parse("127.0.0.1,41059,1795600420118").unwrap();
+        assert_eq!(
+            (s.host.as_str(), s.port, s.start_code),
+            ("127.0.0.1", 41059, 1_795_600_420_118)
+        );
+        assert_eq!(s.server_name(), "127.0.0.1,41059,1795600420118");
+        assert!(ServerIdentity::parse("host,port,1").is_none());
+        assert!(ServerIdentity::parse("host:1").is_none());
+    }
 
     #[test]
     fn region_rows_are_hbase_region_names() {

@@ -4,7 +4,8 @@
 //!
 //! ferrobase is one server: the "master" and the one "region server" are the same process —
 //! the embedded engine (this host, port 0, started when the shell opened it) or, over
-//! `--connect`, the gateway the shell talks to. Load lines list only what ferrobase measures
+//! `--connect`, the server `hbase:meta` names as its regions' host (`info:sn`), read with the
+//! regions from the meta the gateway serves (ferrobase's or Apache HBase's). Load lines list only what ferrobase measures
 //! (regions, stores, store files, their sizes, memstore sizes), under HBase's key names and
 //! in HBase's order; a key HBase prints that ferrobase has no figure for (heap, request
 //! counts, index sizes) is left out rather than printed as a made-up zero. `list_regions`
@@ -41,7 +42,9 @@ pub struct ServerIdentity {
 }
 
 impl ServerIdentity {
-    /// The server a connection talks to; `opened` is when the shell opened it (ms).
+    /// The server a connection talks to; `opened` is when the shell opened it (ms). Over
+    /// `--connect`, the server of the first region `hbase:meta` lists (`info:sn`), else the
+    /// gateway's address with start code 0.
     pub fn of(conn: &Connection, opened: u64) -> ServerIdentity {
         match conn {
             Connection::Embedded(_) => ServerIdentity {
@@ -50,6 +53,14 @@ impl ServerIdentity {
                 start_code: opened,
             },
             Connection::Remote(_) => {
+                let served = conn.meta_regions(None).ok().and_then(|regions| {
+                    regions
+                        .iter()
+                        .find_map(|r| r.server_name.as_deref().and_then(ServerIdentity::parse))
+                });
+                if let Some(server) = served {
+                    return server;
+                }
                 let addr = conn.describe();
                 let addr = addr.trim_start_matches("thrift://");
                 let (host, port) = addr.rsplit_once(':').unwrap_or((addr, "0"));
@@ -60,6 +71,19 @@ impl ServerIdentity {
                 }
             }
         }
+    }
+
+    /// Reads HBase's `host,port,startcode`; `None` when `text` is not one.
+    pub fn parse(text: &str) -> Option<ServerIdentity> {
+        let mut parts = text.rsplitn(3, ',');
+        let start_code = parts.next()?.parse().ok()?;
+        let port = parts.next()?.parse().ok()?;
+        let host = parts.next()?.to_string();
+        Some(ServerIdentity {
+            host,
+            port,
+            start_code,
+        })
     }
 
     /// `host,port,startcode` (HBase's `ServerName.toString`).
@@ -154,8 +178,69 @@ impl Shell {
         Ok(())
     }
 
-    /// Every table's regions (a table dropped meanwhile is skipped).
+    /// A table's regions with the server holding each: over `--connect`, as the served
+    /// `hbase:meta` lists them (their sizes unknown: 0); embedded, or when the gateway serves
+    /// no meta, the connection's regions on `server`.
+    fn regions_with_servers(&self, table: &str, server: &str) -> Res<Vec<(RegionInfo, String)>> {
+        if let Connection::Remote(_) = self.conn {
+            if let Ok(regions) = self.conn.meta_regions(Some(table)) {
+                return Ok(regions
+                    .into_iter()
+                    .map(|r| {
+                        let region = RegionInfo {
+                            id: r.info.region_id,
+                            start: r.info.start_key,
+                            end: r.info.end_key,
+                            memstore_bytes: 0,
+                            file_bytes: 0,
+                            file_count: 0,
+                        };
+                        (region, r.server_name.unwrap_or_else(|| server.to_string()))
+                    })
+                    .collect());
+            }
+        }
+        let regions = self.conn.regions(table).map_err(client)?;
+        Ok(regions
+            .into_iter()
+            .map(|r| (r, server.to_string()))
+            .collect())
+    }
+
+    /// Every table's regions (a table dropped meanwhile is skipped): over `--connect`, every
+    /// table the served `hbase:meta` lists (Apache HBase's includes `hbase:namespace`).
     fn all_regions(&mut self) -> Res<Vec<TableRegions>> {
+        if let Connection::Remote(_) = self.conn {
+            if let Ok(regions) = self.conn.meta_regions(None) {
+                let mut out: Vec<TableRegions> = Vec::new();
+                for r in regions {
+                    let name =
+                        String::from_utf8_lossy(&r.info.table_name.display_name()).into_owned();
+                    let region = RegionInfo {
+                        id: r.info.region_id,
+                        start: r.info.start_key,
+                        end: r.info.end_key,
+                        memstore_bytes: 0,
+                        file_bytes: 0,
+                        file_count: 0,
+                    };
+                    match out.last_mut() {
+                        Some(t) if t.name == name => t.regions.push(region),
+                        _ => {
+                            let Ok(families) = self.conn.describe_table(&name) else {
+                                continue;
+                            };
+                            out.push(TableRegions {
+                                name,
+                                families: families.len(),
+                                regions: vec![region],
+                            });
+                        }
+                    }
+                }
+                return Ok(out);
+            }
+        }
         let mut out = Vec::new();
         for name in self.conn.list_tables().map_err(client)? {
             let (Ok(regions), Ok(families)) =
@@ -322,10 +407,10 @@ impl Shell {
             )));
         }
         let server = ServerIdentity::of(&self.conn, self.opened_ms).server_name();
-        let regions = self.conn.regions(&table).map_err(client)?;
+        let regions = self.regions_with_servers(&table, &server)?;
         let locality = 1.0f64;
         let mut rows: Vec<Vec<String>> = Vec::new();
-        for r in &regions {
+        for (r, server) in &regions {
             if server_prefix
                 .as_ref()
                 .is_some_and(|p| !server.starts_with(p.as_str()))

@@ -15,6 +15,8 @@ mod converter;
 mod ddl;
 mod dml;
 mod format;
+#[cfg(test)]
+mod fuzzing;
 mod general;
 mod interpreter;
 mod namespace;

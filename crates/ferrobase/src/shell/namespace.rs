@@ -113,10 +113,28 @@ impl Shell {
         Ok(())
     }
 
+    /// `{NAME => 'ns', KEY => 'VALUE', ...}` (HBase's `NamespaceDescriptor.toString`, its
+    /// properties sorted by key): over `--connect` from `hbase:namespace`, so a namespace of
+    /// Apache HBase shows its properties; ferrobase's have none.
     fn describe_namespace(&mut self, st: &Statement) -> Res<()> {
-        let (ns, _) = self.namespace_tables(st)?;
+        arity(st, 1, 1)?;
+        let ns = text(&st.args[0], "namespace")?;
+        let Some(d) = self
+            .conn
+            .namespace_descriptors()
+            .map_err(client)?
+            .into_iter()
+            .find(|d| d.name == ns)
+        else {
+            return Err(CommandError::NamespaceNotFound);
+        };
+        let mut shown = format!("{{NAME => '{ns}'");
+        for (k, v) in &d.properties {
+            shown.push_str(&format!(", {k} => '{v}'"));
+        }
+        shown.push('}');
         self.line("DESCRIPTION");
-        self.line(&format!("{{NAME => '{ns}'}}"));
+        self.line(&shown);
         // HBase 2.4's describe_namespace.rb ends with the namespace's quotas, or this line.
         self.line("Quota is disabled");
         Ok(())

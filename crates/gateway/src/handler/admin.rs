@@ -2,6 +2,7 @@
 
 use super::convert::{column_descriptor, family_from, region_info};
 use super::meta_order::compare_meta_rows;
+use super::meta_view::{catalog_families, Catalog};
 use super::names::{table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
@@ -38,7 +39,11 @@ impl Handler {
         Ok(None)
     }
 
+    /// The catalog tables are always enabled, as in HBase.
     pub(crate) fn is_table_enabled(&self, table: &[u8]) -> CallResult {
+        if Catalog::of(table).is_some() {
+            return Ok(Some(TValue::Bool(true)));
+        }
         let name = table_name(table)?;
         Ok(Some(TValue::Bool(self.engine.admin().is_enabled(&name)?)))
     }
@@ -85,7 +90,15 @@ impl Handler {
         Ok(Some(TValue::Map(TType::Binary, TType::Bool, out)))
     }
 
+    /// A table's families; the catalog tables' as HBase 2.6.1 describes them.
     pub(crate) fn get_column_descriptors(&self, table: &[u8]) -> CallResult {
+        if let Some(catalog) = Catalog::of(table) {
+            let entries: Vec<(Vec<u8>, ColumnDescriptor)> = catalog_families(catalog)
+                .into_iter()
+                .map(|d| (d.name.clone(), d))
+                .collect();
+            return Ok(Some(entries.to_value()));
+        }
         let name = table_name(table)?;
         let desc = self.engine.admin().describe(&name)?;
         let entries = desc

@@ -4,16 +4,27 @@
 //! cells of a partly granted read, the owner of each scanner, the tables `getTableNames` shows.
 
 use super::grants::Change;
+use super::meta_view::{catalog_read, Catalog};
 use super::names::{parse_column, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{
     canonical_table, AccessChecker, Action, Actions, Denied, FamilyMap, ReadAccess, Scope,
     ACL_TABLE, ANONYMOUS,
 };
+use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::{Call, Mutation, TColumn, TRowResult};
 use crate::thrift::{TType, TValue};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Mutex;
+
+/// The `ferrobaseAdmin` operations that are HBase's `modifyTable` (its `preModifyTable` check,
+/// its `postModifyTable` owner grant): a table attribute or a family changed.
+const MODIFY_TABLE: [&str; 4] = [
+    "put_family",
+    "delete_family",
+    "set_table_attributes",
+    "unset_table_attribute",
+];
 
 /// The ACL state of a handler.
 pub(crate) struct Access {
@@ -155,6 +166,13 @@ impl Handler {
         // ferrobase shows each user the rows of the tables getTableNames lists to them, and
         // refuses every write to it.
         let visible = |table: &str| self.listed(&access.checker, user, table.as_bytes());
+        // hbase:namespace: read as HBase's AccessController checks any table (a grant
+        // reaching it: global, namespace `hbase` or the table), not as meta.
+        if catalog_read(call) == Some(Catalog::Namespace) && !visible(NAMESPACE) {
+            return Some(Err(denied(Denied(format!(
+                "Insufficient permissions for user '{user}' (table={NAMESPACE}, action=READ)"
+            )))));
+        }
         if let Some(mut res) = self.meta_call(call, &visible) {
             if let Err(e) = self.follow_up(access, user, call, &Permit::Full, &mut res) {
                 res = Err(e);
@@ -271,6 +289,8 @@ impl Handler {
             | Call::GetRegionInfo(_)
             | Call::GetThriftServerType(_)
             | Call::GetClusterId(_) => Ok(Permit::Full),
+            // Not served (HBase 2.6 has no such method): answered as an unknown method.
+            Call::GetRowOrBefore(_) => Ok(Permit::Full),
             Call::EnableTable(a) => table_admin(&a.table_name),
             Call::DisableTable(a) => table_admin(&a.table_name),
             Call::DeleteTable(a) => table_admin(&a.table_name),
@@ -291,14 +311,6 @@ impl Handler {
             Call::Get(a) => cell_read(&a.table_name, &a.column),
             Call::GetVer(a) => cell_read(&a.table_name, &a.column),
             Call::GetVerTs(a) => cell_read(&a.table_name, &a.column),
-            Call::GetRowOrBefore(a) => {
-                // The whole family is read.
-                let families = column_families(std::slice::from_ref(&a.family))
-                    .into_keys()
-                    .map(|f| (f, None))
-                    .collect();
-                read(table_arg(&a.table_name)?, families, false)
-            }
             Call::GetRow(a) => row_read(&a.table_name),
             Call::GetRowTs(a) => row_read(&a.table_name),
             Call::GetRows(a) => row_read(&a.table_name),
@@ -377,15 +389,16 @@ impl Handler {
                     // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
                     // (table_attributes and family_attributes as getColumnDescriptors: the
                     // table's descriptor.)
-                    "flush"
-                    | "truncate"
-                    | "truncate_preserve"
-                    | "put_family"
-                    | "delete_family"
-                    | "set_table_attributes"
-                    | "unset_table_attribute"
-                    | "table_attributes"
-                    | "family_attributes" => {
+                    op if MODIFY_TABLE.contains(&op)
+                        || matches!(
+                            op,
+                            "flush"
+                                | "truncate"
+                                | "truncate_preserve"
+                                | "table_attributes"
+                                | "family_attributes"
+                        ) =>
+                    {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &admin_or_create)
                             .map(|()| Permit::Full)
@@ -465,6 +478,20 @@ impl Handler {
                 acl.store()
                     .grant(user, &Scope::table(table), Actions::all())?;
             }
+            // postModifyTable (every change of a table's descriptor, families included): the
+            // table's owner, without an OWNER in the descriptor the user who changed it, is
+            // granted every action on it, as by postCompletedCreateTableAction.
+            Call::FerrobaseAdmin(a) if MODIFY_TABLE.contains(&a.operation.as_str()) => {
+                let table = canonical_table(&table_text(&a.table_name)?)?;
+                let desc = self.engine.admin().describe(&table)?;
+                let owner = desc
+                    .attributes
+                    .get("OWNER")
+                    .filter(|o| !o.is_empty() && !o.contains(','))
+                    .map_or(user, |o| o);
+                acl.store()
+                    .grant(owner, &Scope::table(table), Actions::all())?;
+            }
             // postDeleteTable: the table's grants go with it.
             Call::DeleteTable(a) => acl.store().remove_table(&table_arg(&a.table_name)?)?,
             Call::FerrobaseAdmin(a) if a.operation == "drop_namespace" => {
@@ -503,28 +530,6 @@ impl Handler {
                             },
                         },
                     );
-                }
-            }
-            // postModifyTable: the table's OWNER (HBase's `setOwnerString`), when it has one,
-            // is granted every action on it.
-            Call::FerrobaseAdmin(a)
-                if matches!(
-                    a.operation.as_str(),
-                    "set_table_attributes"
-                        | "unset_table_attribute"
-                        | "put_family"
-                        | "delete_family"
-                ) =>
-            {
-                let table = table_arg(&a.table_name)?;
-                let desc = self.engine.admin().describe(&table)?;
-                if let Some(owner) = desc
-                    .attributes
-                    .get("OWNER")
-                    .filter(|o| !o.is_empty() && !o.contains(','))
-                {
-                    acl.store()
-                        .grant(owner, &Scope::table(table), Actions::all())?;
                 }
             }
             Call::FerrobaseAdmin(a) if a.operation == "scan_open" => {

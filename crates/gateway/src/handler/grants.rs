@@ -91,8 +91,9 @@ impl Handler {
 
     /// `ferrobaseAdmin` `grant`, `revoke` (`tableName`: the scope — empty for global, `@ns`,
     /// or a table; attributes `USER`, `ACTIONS`, `FAMILY`, `QUALIFIER`) and `user_permission`
-    /// (`tableName`: the scope to list, empty for all), which returns `user scope actions`
-    /// lines.
+    /// (`tableName`: the scope to list — a table's include its families' and columns'; empty for
+    /// the global grants and the superusers, as HBase's `getUserPermissions`), which returns
+    /// `user scope actions` lines.
     pub(super) fn admin_acl(
         &self,
         acl: &AccessChecker,
@@ -148,11 +149,11 @@ impl Handler {
             .store()
             .permissions()
             .into_iter()
-            .filter(|p| {
-                all || match scope {
-                    Scope::Table { table, .. } => p.scope.table_name() == Some(table),
-                    other => &p.scope == other,
-                }
+            .filter(|p| match scope {
+                Scope::Table { table, .. } => p.scope.table_name() == Some(table),
+                // Without a scope, HBase lists the global grants (the `hbase:acl` row of
+                // `PermissionStorage.getUserPermissions` with no entry), not every scope's.
+                other => &p.scope == other,
             })
             .map(|p| TValue::string(p.to_string()))
             .collect();

@@ -1,14 +1,16 @@
-//! Reads of `hbase:meta` (`crate::catalog`'s view of the engine's catalog): getRow*,
-//! get/getVer*, and the scanners; writes to it are refused.
+//! Reads of the catalog tables `hbase:meta` and `hbase:namespace` (`crate::catalog`'s views
+//! of the engine's catalog): getRow*, get/getVer*, and the scanners; writes to them are
+//! refused.
 
 use super::convert::ColumnOrder;
 use super::meta_order::compare_meta_rows;
 use super::names::parse_column;
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
-use crate::catalog::{meta_rows, CatalogRow, META};
-use crate::thrift::hbase::{Call, TCell, TColumn, TRowResult, TScan};
+use crate::catalog::{meta_rows, namespace_rows, CatalogRow, META, NAMESPACE};
+use crate::thrift::hbase::{Call, ColumnDescriptor, TCell, TColumn, TRowResult, TScan};
 use crate::thrift::{TValue, ThriftValue};
+use std::cmp::Ordering;
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -19,16 +21,54 @@ pub(super) fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Whether a call's table argument names `hbase:meta`.
-fn is_meta(table: &[u8]) -> bool {
-    table == META.as_bytes()
+/// A catalog table the gateway serves as a view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Catalog {
+    /// `hbase:meta`: rows in HBase's meta order.
+    Meta,
+    /// `hbase:namespace`: one row per namespace, in byte order.
+    Namespace,
 }
 
-/// The refusal of a write to `hbase:meta`.
-fn read_only(method: &str) -> ServiceError {
+impl Catalog {
+    /// The catalog table a call's table argument names, if any.
+    pub(super) fn of(table: &[u8]) -> Option<Catalog> {
+        if table == META.as_bytes() {
+            Some(Catalog::Meta)
+        } else if table == NAMESPACE.as_bytes() {
+            Some(Catalog::Namespace)
+        } else {
+            None
+        }
+    }
+
+    /// The table's name.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Catalog::Meta => META,
+            Catalog::Namespace => NAMESPACE,
+        }
+    }
+
+    /// Compares two rows as HBase's comparator for the table does.
+    fn compare(self, left: &[u8], right: &[u8]) -> Ordering {
+        match self {
+            Catalog::Meta => compare_meta_rows(left, right),
+            Catalog::Namespace => left.cmp(right),
+        }
+    }
+}
+
+/// The refusal of a write to a catalog table.
+fn read_only(method: &str, table: Catalog) -> ServiceError {
+    let instead = match table {
+        Catalog::Meta => "create, split and drop tables instead",
+        Catalog::Namespace => "create and drop namespaces instead",
+    };
     ServiceError::Io(format!(
-        "org.apache.hadoop.hbase.DoNotRetryIOException: {method}: {META} is read-only in \
-         ferrobase (a view of the engine's catalog; create, split and drop tables instead)"
+        "org.apache.hadoop.hbase.DoNotRetryIOException: {method}: {} is read-only in \
+         ferrobase (a view of the engine's catalog; {instead})",
+        table.name()
     ))
 }
 
@@ -91,6 +131,7 @@ impl Selection<'_> {
 
 /// The row range of a scan of the view.
 struct Range<'a> {
+    catalog: Catalog,
     start: &'a [u8],
     stop: Option<&'a [u8]>,
     prefix: Option<&'a [u8]>,
@@ -98,21 +139,21 @@ struct Range<'a> {
 }
 
 impl Range<'_> {
-    /// Whether `row` is in the range, compared as HBase's meta comparator compares rows
-    /// (`compare_meta_rows`): a start row `t,` sorts after `t,,ID.` (its tail `t,` is
-    /// compared with `ID.`), so HBase's scan from `t,` misses the first region, and so does
-    /// this one.
+    /// Whether `row` is in the range, compared as HBase's comparator for the table compares
+    /// rows: for `hbase:meta` its meta comparator (`compare_meta_rows`), where a start row
+    /// `t,` sorts after `t,,ID.` (its tail `t,` is compared with `ID.`), so HBase's scan from
+    /// `t,` misses the first region, and so does this one.
     fn holds(&self, row: &[u8]) -> bool {
         if self.prefix.is_some_and(|p| !row.starts_with(p)) {
             return false;
         }
+        let cmp = |a: &[u8], b: &[u8]| self.catalog.compare(a, b);
         let stop = self.stop.filter(|s| !s.is_empty());
         if self.reversed {
-            (self.start.is_empty() || compare_meta_rows(row, self.start).is_le())
-                && stop.is_none_or(|s| compare_meta_rows(row, s).is_gt())
+            (self.start.is_empty() || cmp(row, self.start).is_le())
+                && stop.is_none_or(|s| cmp(row, s).is_gt())
         } else {
-            compare_meta_rows(row, self.start).is_ge()
-                && stop.is_none_or(|s| compare_meta_rows(row, s).is_lt())
+            cmp(row, self.start).is_ge() && stop.is_none_or(|s| cmp(row, s).is_lt())
         }
     }
 }
@@ -123,9 +164,17 @@ impl Handler {
         i64::try_from(self.server.start_code).unwrap_or(i64::MAX)
     }
 
-    /// The view's rows of the tables `visible` accepts (by `ns:table` or, in the default
-    /// namespace, bare name).
-    fn visible_rows(&self, visible: Visible<'_>) -> Result<Vec<CatalogRow>, ServiceError> {
+    /// The view's rows: of `hbase:meta`, those of the tables `visible` accepts (by `ns:table`
+    /// or, in the default namespace, bare name); of `hbase:namespace`, every namespace (the
+    /// ACL check is made before, on the table itself).
+    fn visible_rows(
+        &self,
+        catalog: Catalog,
+        visible: Visible<'_>,
+    ) -> Result<Vec<CatalogRow>, ServiceError> {
+        if catalog == Catalog::Namespace {
+            return Ok(namespace_rows(&self.engine)?);
+        }
         let mut rows = meta_rows(&self.engine, &self.server)?;
         rows.retain(|r| {
             let end = r.row.iter().position(|&b| b == b',').unwrap_or(r.row.len());
@@ -134,8 +183,8 @@ impl Handler {
         Ok(rows)
     }
 
-    /// Answers `call` when it reads or writes `hbase:meta`; `None` for every other call.
-    /// Reads see the rows of the tables `visible` accepts.
+    /// Answers `call` when it reads or writes `hbase:meta` or `hbase:namespace`; `None` for
+    /// every other call. Reads of `hbase:meta` see the rows of the tables `visible` accepts.
     pub(super) fn meta_call(&self, call: &Call, visible: Visible<'_>) -> Option<CallResult> {
         let all: &[Vec<u8>] = &[];
         let writes = match call {
@@ -157,18 +206,19 @@ impl Handler {
             _ => None,
         };
         if let Some((method, table)) = writes {
-            return is_meta(table).then(|| Err(read_only(method)));
+            return Catalog::of(table).map(|c| Err(read_only(method, c)));
         }
         if let Call::IncrementRows(a) = call {
             return a
                 .increments
                 .iter()
-                .any(|i| is_meta(&i.table))
-                .then(|| Err(read_only("incrementRows")));
+                .find_map(|i| Catalog::of(&i.table))
+                .map(|c| Err(read_only("incrementRows", c)));
         }
         let rows = |table: &[u8], rows: &[Vec<u8>], columns: &[Vec<u8>], ts: Option<i64>| {
-            is_meta(table).then(|| {
+            Catalog::of(table).map(|c| {
                 self.meta_get(
+                    c,
                     visible,
                     rows,
                     &Selection {
@@ -180,25 +230,32 @@ impl Handler {
         };
         let one = std::slice::from_ref;
         let scan = |table: &[u8], range: Range<'_>, columns: &[Vec<u8>], ts: Option<i64>| {
-            is_meta(table).then(|| {
+            Catalog::of(table).map(|catalog| {
                 let sel = Selection {
                     columns,
                     timestamp: ts,
                 };
+                let range = Range { catalog, ..range };
                 self.meta_scanner(visible, &range, &sel, ColumnOrder::Map)
             })
         };
+        // The catalog is set by `scan`.
         let from = |start| Range {
+            catalog: Catalog::Meta,
             start,
             stop: None,
             prefix: None,
             reversed: false,
         };
         let until = |start, stop| Range {
+            catalog: Catalog::Meta,
             start,
             stop: Some(stop),
             prefix: None,
             reversed: false,
+        };
+        let cells = |table: &[u8], row: &[u8], column: &[u8], ts: Option<i64>| {
+            Catalog::of(table).map(|c| self.meta_cells(c, visible, row, column, ts))
         };
         match call {
             Call::GetRow(a) => rows(&a.table_name, one(&a.row), all, None),
@@ -213,14 +270,9 @@ impl Handler {
             Call::GetRowsWithColumnsTs(a) => {
                 rows(&a.table_name, &a.rows, &a.columns, Some(a.timestamp))
             }
-            Call::Get(a) => {
-                is_meta(&a.table_name).then(|| self.meta_cells(visible, &a.row, &a.column, None))
-            }
-            Call::GetVer(a) => {
-                is_meta(&a.table_name).then(|| self.meta_cells(visible, &a.row, &a.column, None))
-            }
-            Call::GetVerTs(a) => is_meta(&a.table_name)
-                .then(|| self.meta_cells(visible, &a.row, &a.column, Some(a.timestamp))),
+            Call::Get(a) => cells(&a.table_name, &a.row, &a.column, None),
+            Call::GetVer(a) => cells(&a.table_name, &a.row, &a.column, None),
+            Call::GetVerTs(a) => cells(&a.table_name, &a.row, &a.column, Some(a.timestamp)),
             Call::ScannerOpen(a) => scan(&a.table_name, from(&a.start_row), &a.columns, None),
             Call::ScannerOpenTs(a) => scan(
                 &a.table_name,
@@ -243,6 +295,7 @@ impl Handler {
             Call::ScannerOpenWithPrefix(a) => scan(
                 &a.table_name,
                 Range {
+                    catalog: Catalog::Meta,
                     start: &a.start_and_prefix,
                     stop: None,
                     prefix: Some(&a.start_and_prefix),
@@ -252,7 +305,7 @@ impl Handler {
                 None,
             ),
             Call::ScannerOpenWithScan(a) => {
-                is_meta(&a.table_name).then(|| self.meta_scan(visible, &a.scan))
+                Catalog::of(&a.table_name).map(|c| self.meta_scan(c, visible, &a.scan))
             }
             _ => None,
         }
@@ -261,11 +314,12 @@ impl Handler {
     /// The rows of the view named in `wanted` (in that order), cut to `sel`.
     fn meta_results(
         &self,
+        catalog: Catalog,
         visible: Visible<'_>,
         wanted: &[Vec<u8>],
         sel: &Selection<'_>,
     ) -> Result<Vec<TRowResult>, ServiceError> {
-        let rows = self.visible_rows(visible)?;
+        let rows = self.visible_rows(catalog, visible)?;
         let ts = self.meta_ts();
         Ok(wanted
             .iter()
@@ -277,16 +331,20 @@ impl Handler {
     /// getRow* and getRows* on the view.
     fn meta_get(
         &self,
+        catalog: Catalog,
         visible: Visible<'_>,
         wanted: &[Vec<u8>],
         sel: &Selection<'_>,
     ) -> CallResult {
-        Ok(Some(self.meta_results(visible, wanted, sel)?.to_value()))
+        Ok(Some(
+            self.meta_results(catalog, visible, wanted, sel)?.to_value(),
+        ))
     }
 
     /// get / getVer / getVerTs on the view: the one version of a column (or a family's).
     fn meta_cells(
         &self,
+        catalog: Catalog,
         visible: Visible<'_>,
         row: &[u8],
         column: &[u8],
@@ -297,7 +355,7 @@ impl Handler {
             timestamp: ts,
         };
         let cells: Vec<TCell> = self
-            .meta_results(visible, &[row.to_vec()], &sel)?
+            .meta_results(catalog, visible, &[row.to_vec()], &sel)?
             .into_iter()
             .flat_map(|r| r.columns.unwrap_or_default())
             .map(|(_, c)| c)
@@ -307,15 +365,17 @@ impl Handler {
 
     /// scannerOpenWithScan on the view: row range, columns, timestamp, reversed and
     /// sortColumns; a filter is refused.
-    fn meta_scan(&self, visible: Visible<'_>, ts: &TScan) -> CallResult {
+    fn meta_scan(&self, catalog: Catalog, visible: Visible<'_>, ts: &TScan) -> CallResult {
         if ts.filter_string.is_some() {
             return Err(ServiceError::IllegalArgument(format!(
-                "scannerOpenWithScan: filters are not supported on {META} (ferrobase serves it \
-                 as a view of its catalog; filter the rows in the client)"
+                "scannerOpenWithScan: filters are not supported on {} (ferrobase serves it \
+                 as a view of its catalog; filter the rows in the client)",
+                catalog.name()
             )));
         }
         let reversed = ts.reversed.unwrap_or(false);
         let range = Range {
+            catalog,
             start: ts.start_row.as_deref().unwrap_or_default(),
             stop: ts.stop_row.as_deref(),
             prefix: None,
@@ -343,7 +403,7 @@ impl Handler {
     ) -> CallResult {
         let ts = self.meta_ts();
         let mut rows: VecDeque<TRowResult> = self
-            .visible_rows(visible)?
+            .visible_rows(range.catalog, visible)?
             .iter()
             .filter(|r| range.holds(&r.row))
             .filter_map(|r| sel.trow(r, ts, order))
@@ -354,5 +414,56 @@ impl Handler {
         Ok(Some(TValue::I32(
             self.scanners.insert(Source::Catalog(rows), order),
         )))
+    }
+}
+
+/// The catalog table a read call reads, if it reads one (writes are refused to everyone).
+pub(super) fn catalog_read(call: &Call) -> Option<Catalog> {
+    let table = match call {
+        Call::GetRow(a) => &a.table_name,
+        Call::GetRowWithColumns(a) => &a.table_name,
+        Call::GetRowTs(a) => &a.table_name,
+        Call::GetRowWithColumnsTs(a) => &a.table_name,
+        Call::GetRows(a) => &a.table_name,
+        Call::GetRowsWithColumns(a) => &a.table_name,
+        Call::GetRowsTs(a) => &a.table_name,
+        Call::GetRowsWithColumnsTs(a) => &a.table_name,
+        Call::Get(a) => &a.table_name,
+        Call::GetVer(a) => &a.table_name,
+        Call::GetVerTs(a) => &a.table_name,
+        Call::ScannerOpen(a) => &a.table_name,
+        Call::ScannerOpenTs(a) => &a.table_name,
+        Call::ScannerOpenWithStop(a) => &a.table_name,
+        Call::ScannerOpenWithStopTs(a) => &a.table_name,
+        Call::ScannerOpenWithPrefix(a) => &a.table_name,
+        Call::ScannerOpenWithScan(a) => &a.table_name,
+        _ => return None,
+    };
+    Catalog::of(table)
+}
+
+/// The families of a catalog table as HBase 2.6.1's gateway describes them
+/// (`getColumnDescriptors`, recorded from the oracle): `hbase:meta` has `info`, `rep_barrier`
+/// and `table` (3 versions, all versions for `rep_barrier`; in memory; ROWCOL blooms),
+/// `hbase:namespace` has `info` (10 versions, in memory, a ROW bloom).
+pub(super) fn catalog_families(catalog: Catalog) -> Vec<ColumnDescriptor> {
+    let family = |name: &[u8], max_versions: i32, bloom: &str| ColumnDescriptor {
+        name: name.to_vec(),
+        max_versions,
+        compression: "NONE".into(),
+        in_memory: true,
+        bloom_filter_type: bloom.into(),
+        bloom_filter_vector_size: 0,
+        bloom_filter_nb_hashes: 0,
+        block_cache_enabled: true,
+        time_to_live: i32::MAX,
+    };
+    match catalog {
+        Catalog::Meta => vec![
+            family(b"info:", 3, "ROWCOL"),
+            family(b"rep_barrier:", i32::MAX, "ROWCOL"),
+            family(b"table:", 3, "ROWCOL"),
+        ],
+        Catalog::Namespace => vec![family(b"info:", 10, "ROW")],
     }
 }

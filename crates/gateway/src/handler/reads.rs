@@ -1,10 +1,10 @@
-//! Row and cell reads: get*, getRow*, getRows*, getRowOrBefore.
+//! Row and cell reads: get*, getRow*, getRows*.
 
 use super::convert::{tcells, trow, ColumnOrder};
 use super::names::{open_table, parse_column};
 use super::{CallResult, Handler};
 use crate::thrift::ThriftValue;
-use ferrobase_engine::{Get, Scan, TimeRange};
+use ferrobase_engine::{Get, TimeRange};
 
 fn with_column(get: Get, column: &[u8]) -> Get {
     match parse_column(column) {
@@ -69,17 +69,5 @@ impl Handler {
             }
         }
         Ok(Some(out.to_value()))
-    }
-
-    /// The cells of `family` in the last row ≤ `row`.
-    pub(crate) fn get_row_or_before(&self, table: &[u8], row: &[u8], family: &[u8]) -> CallResult {
-        let t = open_table(&self.engine, table)?;
-        let scan = Scan::new()
-            .reversed(true)
-            .with_start_row(row.to_vec())
-            .add_family(parse_column(family).0)
-            .limit(1);
-        let rows = t.scan_all(&scan)?;
-        Ok(Some(tcells(rows.iter().flat_map(|r| r.cells.iter()))))
     }
 }

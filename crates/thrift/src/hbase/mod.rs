@@ -3,6 +3,7 @@
 //! method of the `Hbase` service, the [`Call`] enum and the declarations the
 //! decoder bounds memory with ([`arguments`]).
 
+pub mod catalog;
 pub mod service;
 pub mod structs;
 

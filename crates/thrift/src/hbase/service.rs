@@ -304,7 +304,8 @@ crate::hbase_service! {
         4: timestamp as timestamp: required i64,
         5: attributes as attributes: default Attributes = Vec::new(),
     }
-    /// A family's cells in the last row at or before `row`.
+    /// A family's cells in the last row at or before `row`. Declared by older IDLs (happybase
+    /// 1.3's); HBase 2.6's gateway, and ferrobase's, answer it as an unknown method.
     "getRowOrBefore" => GetRowOrBefore(GetRowOrBeforeArgs) throws(IOError) {
         1: tableName as table_name: required Vec<u8>,
         2: row as row: required Vec<u8>,

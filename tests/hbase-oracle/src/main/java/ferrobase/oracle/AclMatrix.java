@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Append;
@@ -23,11 +24,14 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.security.AccessDeniedException;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.security.access.AccessControlClient;
+import org.apache.hadoop.hbase.security.access.GetUserPermissionsRequest;
 import org.apache.hadoop.hbase.security.access.Permission;
+import org.apache.hadoop.hbase.security.access.UserPermission;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -42,8 +46,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * where CELLS are the columns a read returned ({@code cf:q,cf:q2}) and TEXT the
  * AccessDeniedException's message. The superuser (this process's user, the cluster's) sets the
  * state up before each user: table {@code t} (families cf, cf2) enabled with row {@code r}
- * (cf:q, cf:q2, cf2:q), table {@code victim} disabled. ferrobase's side of the comparison:
- * crates/gateway/tests/access_matrix.rs, which reads the recorded lines.
+ * (cf:q, cf:q2, cf2:q), table {@code victim} disabled, namespace {@code victim_ns}; and around
+ * the truncate, table {@code t} disabled (HBase truncates only a disabled table). The grants the
+ * users make go to {@code someone}, who never acts. ferrobase's side of the comparison:
+ * crates/gateway/tests/access_matrix/, which reads the recorded lines.
  *
  * <p>Argument: the oracle's ZooKeeper port.
  */
@@ -53,8 +59,12 @@ public final class AclMatrix {
   static final String[] GRANTS = {"R", "W", "X", "C", "A", "RW"};
   static final TableName T = TableName.valueOf("t");
   static final TableName VICTIM = TableName.valueOf("victim");
+  static final String VICTIM_NS = "victim_ns";
+  /** The user the matrix's users grant to and revoke from. */
+  static final String SOMEONE = "someone";
   static final byte[] CF = Bytes.toBytes("cf");
   static final byte[] CF2 = Bytes.toBytes("cf2");
+  static final byte[] CF3 = Bytes.toBytes("cf3");
   static final byte[] Q = Bytes.toBytes("q");
   static final byte[] Q2 = Bytes.toBytes("q2");
   static final byte[] N = Bytes.toBytes("n");
@@ -65,7 +75,7 @@ public final class AclMatrix {
 
   /** One operation as the user; returns the cells it read, or null when it reads none. */
   interface Op {
-    String run(Connection c) throws Exception;
+    String run(Connection c) throws Throwable;
   }
 
   public static void main(String[] args) throws Throwable {
@@ -90,8 +100,20 @@ public final class AclMatrix {
           admin.deleteTable(old);
         }
       }
+      // And the global and namespace grants of the matrix's users (a table's went with it).
+      List<UserPermission> left = new ArrayList<>(
+          admin.getUserPermissions(GetUserPermissionsRequest.newBuilder().build()));
+      left.addAll(admin.getUserPermissions(GetUserPermissionsRequest.newBuilder("default").build()));
+      for (UserPermission p : left) {
+        if (p.getUser().startsWith("u_") || p.getUser().equals(SOMEONE)) {
+          admin.revoke(p);
+        }
+      }
       {
+        // Splits on request: the oracle turns automatic splits off for every table.
         admin.createTable(TableDescriptorBuilder.newBuilder(T)
+            .setRegionSplitPolicyClassName(
+                "org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy")
             .setColumnFamily(ColumnFamilyDescriptorBuilder.of(CF))
             .setColumnFamily(ColumnFamilyDescriptorBuilder.of(CF2)).build());
       }
@@ -102,7 +124,7 @@ public final class AclMatrix {
           reset(su, admin);
           User u = User.createUserForTesting(conf, user, new String[0]);
           try (Connection c = ConnectionFactory.createConnection(conf, u)) {
-            for (String[] line : perform(c, user)) {
+            for (String[] line : perform(c, user, admin)) {
               System.out.println(scope + "\t" + code + "\t" + line[0] + "\t" + line[1]);
             }
           }
@@ -150,12 +172,23 @@ public final class AclMatrix {
     if (admin.isTableEnabled(VICTIM)) {
       admin.disableTable(VICTIM);
     }
+    boolean ns = false;
+    for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
+      ns |= d.getName().equals(VICTIM_NS);
+    }
+    if (!ns) {
+      admin.createNamespace(NamespaceDescriptor.create(VICTIM_NS).build());
+    }
   }
 
   /** The operations, in the order ferrobase's side performs them. */
-  static List<String[]> perform(Connection c, String user) {
+  static List<String[]> perform(Connection c, String user, Admin su) throws IOException {
     List<String[]> out = new ArrayList<>();
     TableName created = TableName.valueOf("c_" + user);
+    String createdNs = "n_" + user;
+    String superuser = User.getCurrent().getShortName();
+    TableDescriptor modified = TableDescriptorBuilder.newBuilder(su.getDescriptor(T))
+        .setMaxFileSize(1073741824L).build();
     Object[][] ops = {
       {"get cf:q", (Op) x -> cells(table(x).get(new Get(R).addColumn(CF, Q)))},
       {"getRow", (Op) x -> cells(table(x).get(new Get(R)))},
@@ -206,6 +239,14 @@ public final class AclMatrix {
         }
         return String.join(",", names);
       }},
+      {"isTableEnabled", (Op) x -> {
+        x.getAdmin().isTableEnabled(T);
+        return null;
+      }},
+      {"getTableRegions", (Op) x -> {
+        x.getAdmin().getRegions(T);
+        return null;
+      }},
       {"flush", (Op) x -> {
         x.getAdmin().flush(T);
         return null;
@@ -235,6 +276,89 @@ public final class AclMatrix {
             .setColumnFamily(ColumnFamilyDescriptorBuilder.of(CF)).build());
         return null;
       }},
+      {"modifyTable", (Op) x -> {
+        x.getAdmin().modifyTable(modified);
+        return null;
+      }},
+      {"addColumnFamily cf3", (Op) x -> {
+        x.getAdmin().addColumnFamily(T, ColumnFamilyDescriptorBuilder.of(CF3));
+        return null;
+      }},
+      // The family to delete is there whatever the user before could do (HBase looks for it
+      // before its check), and gone again after.
+      {"deleteColumnFamily cf3", (Op) x -> {
+        if (!su.getDescriptor(T).hasColumnFamily(CF3)) {
+          su.addColumnFamily(T, ColumnFamilyDescriptorBuilder.of(CF3));
+        }
+        try {
+          x.getAdmin().deleteColumnFamily(T, CF3);
+        } finally {
+          if (su.getDescriptor(T).hasColumnFamily(CF3)) {
+            su.deleteColumnFamily(T, CF3);
+          }
+        }
+        return null;
+      }},
+      {"split at s_USER", (Op) x -> {
+        x.getAdmin().split(T, Bytes.toBytes("s_" + user));
+        return null;
+      }},
+      {"grant global", (Op) x -> {
+        AccessControlClient.grant(x, SOMEONE, Permission.Action.READ);
+        return null;
+      }},
+      {"grant @default", (Op) x -> {
+        AccessControlClient.grant(x, "default", SOMEONE, Permission.Action.READ);
+        return null;
+      }},
+      {"grant t", (Op) x -> {
+        AccessControlClient.grant(x, T, SOMEONE, null, null, Permission.Action.READ);
+        return null;
+      }},
+      {"grant t:cf", (Op) x -> {
+        AccessControlClient.grant(x, T, SOMEONE, CF, null, Permission.Action.READ);
+        return null;
+      }},
+      {"grant t:cf:q", (Op) x -> {
+        AccessControlClient.grant(x, T, SOMEONE, CF, Q, Permission.Action.READ);
+        return null;
+      }},
+      {"revoke t", (Op) x -> {
+        AccessControlClient.revoke(x, T, SOMEONE, null, null, Permission.Action.READ);
+        return null;
+      }},
+      {"user_permission global", (Op) x -> grants(x.getAdmin().getUserPermissions(
+          GetUserPermissionsRequest.newBuilder().build()), superuser)},
+      {"user_permission @default", (Op) x -> grants(x.getAdmin().getUserPermissions(
+          GetUserPermissionsRequest.newBuilder("default").build()), superuser)},
+      {"user_permission t", (Op) x -> grants(x.getAdmin().getUserPermissions(
+          GetUserPermissionsRequest.newBuilder(T).build()), superuser)},
+      {"createNamespace", (Op) x -> {
+        x.getAdmin().createNamespace(NamespaceDescriptor.create(createdNs).build());
+        return null;
+      }},
+      {"modifyNamespace victim_ns", (Op) x -> {
+        x.getAdmin().modifyNamespace(
+            NamespaceDescriptor.create(VICTIM_NS).addConfiguration("k", "v").build());
+        return null;
+      }},
+      {"deleteNamespace victim_ns", (Op) x -> {
+        x.getAdmin().deleteNamespace(VICTIM_NS);
+        return null;
+      }},
+      // HBase truncates a disabled table only: the superuser disables t first (and enables it
+      // again after a refusal), so the outcome is the truncate's check.
+      {"truncate t", (Op) x -> {
+        su.disableTable(T);
+        try {
+          x.getAdmin().truncateTable(T, true);
+        } finally {
+          if (su.isTableDisabled(T)) {
+            su.enableTable(T);
+          }
+        }
+        return null;
+      }},
     };
     for (Object[] op : ops) {
       String outcome;
@@ -256,7 +380,22 @@ public final class AclMatrix {
     } catch (Throwable e) {
       System.err.println("cleanup of " + created + ": " + e);
     }
+    try {
+      for (NamespaceDescriptor d : su.listNamespaceDescriptors()) {
+        if (d.getName().equals(createdNs)) {
+          su.deleteNamespace(createdNs);
+        }
+      }
+    } catch (Throwable e) {
+      System.err.println("cleanup of " + createdNs + ": " + e);
+    }
     return out;
+  }
+
+  /** {@code N grants}: how many grants a listing shows of users other than the superuser. */
+  static String grants(List<UserPermission> listed, String superuser) {
+    long n = listed.stream().filter(p -> !p.getUser().equals(superuser)).count();
+    return n + " grants";
   }
 
   static Table table(Connection c) throws IOException {

@@ -1,0 +1,198 @@
+//! Read-modify-write operations on one row (HBase's Increment, Append, CheckAndMutate): the row
+//! is locked, read at a read point that includes every earlier such operation, and written
+//! back atomically before the lock is released. [`crate::Table::increment`],
+//! [`crate::Table::append`] and [`crate::Table::check_and_mutate`] are their public face.
+
+use super::Inner;
+use crate::api::{Get, Mutation, Put, RowResult};
+use crate::cell::{Cell, CellType};
+use crate::error::{Error, Result};
+use crate::filter::CompareOp;
+use crate::schema::TableName;
+use bytes::Bytes;
+
+/// The timestamp of an increment's or append's new cell over a cell at `old`: HBase's
+/// `max(old + 1, now)` (`HRegion.reckonDelta`), so the previous value stays readable as an older
+/// version, except for an old cell of this very millisecond, which is replaced as before
+/// HBase 2. HBase's calls take longer than a millisecond, so its clients never see a
+/// same-millisecond chain of increments run ahead of the clock; ferrobase's take microseconds,
+/// and `max(old + 1, now)` there would put a counter ahead of every later put of that cell
+/// (happybase's own `test_atomic_counters` sets a counter right after incrementing it).
+fn delta_timestamp(old: Option<i64>, now: i64) -> i64 {
+    match old {
+        Some(t) if t != now => t.saturating_add(1).max(now),
+        _ => now,
+    }
+}
+
+/// The condition of a check-and-mutate: the newest value of `family:qualifier` against
+/// `expected` (the rule is [`crate::Table::check_and_mutate`]'s).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RowCheck<'a> {
+    /// The checked column's family.
+    pub family: &'a [u8],
+    /// The checked column's qualifier.
+    pub qualifier: &'a [u8],
+    /// How `expected` compares with the stored value.
+    pub op: CompareOp,
+    /// The value compared, or `None` for "absent (or empty)".
+    pub expected: Option<&'a [u8]>,
+}
+
+impl RowCheck<'_> {
+    /// Whether the check holds on `current`, the row as read.
+    fn holds(&self, current: &RowResult) -> bool {
+        match (self.expected, current.value(self.family, self.qualifier)) {
+            (None, None) => true,
+            (None, Some(a)) => a.is_empty() && self.op != CompareOp::NotEqual,
+            (Some(_), None) => false,
+            (Some(e), Some(a)) => self.op.holds(e.cmp(a)),
+        }
+    }
+}
+
+impl Inner {
+    /// Adds `amount` to each `(family, qualifier, amount)` column of `row` of `table` (a missing
+    /// cell counts as 0) and returns the new values; the new cells get `ttl_ms` if given.
+    pub(crate) fn increment(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        columns: &[(&[u8], &[u8], i64)],
+        ttl_ms: Option<i64>,
+    ) -> Result<Vec<i64>> {
+        let mut get = Get::new(row);
+        for (f, q, _) in columns {
+            get = get.add_column(*f, *q);
+        }
+        let now = self.now_ms();
+        self.read_modify_write(table, &get, |current| {
+            let mut put = Put::new(row);
+            let mut out = Vec::with_capacity(columns.len());
+            for (f, q, amount) in columns {
+                let old = current.versions(f, q).into_iter().next();
+                let base = match old {
+                    None => 0,
+                    Some(c) => {
+                        let bytes: [u8; 8] = c.value().try_into().map_err(|_| Error::NotALong {
+                            column: format!(
+                                "{}:{}",
+                                String::from_utf8_lossy(f),
+                                String::from_utf8_lossy(q)
+                            ),
+                            width: c.value().len(),
+                        })?;
+                        i64::from_be_bytes(bytes)
+                    }
+                };
+                let new = base.wrapping_add(*amount);
+                let ts = delta_timestamp(old.map(|c| c.timestamp()), now);
+                put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
+                out.push(new);
+            }
+            put.ttl_ms = ttl_ms;
+            Ok((vec![Mutation::Put(put)], out))
+        })
+    }
+
+    /// Appends each `(family, qualifier, suffix)` to the current value of `row` of `table`
+    /// (empty when absent) and returns the new cells; they get `ttl_ms` if given.
+    pub(crate) fn append(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        columns: &[(&[u8], &[u8], &[u8])],
+        ttl_ms: Option<i64>,
+    ) -> Result<RowResult> {
+        let mut get = Get::new(row);
+        for (f, q, _) in columns {
+            get = get.add_column(*f, *q);
+        }
+        let now = self.now_ms();
+        self.read_modify_write(table, &get, |current| {
+            let mut put = Put::new(row);
+            let mut cells = Vec::new();
+            for (f, q, suffix) in columns {
+                let old = current.versions(f, q).into_iter().next();
+                let mut value = old.map(|c| c.value().to_vec()).unwrap_or_default();
+                value.extend_from_slice(suffix);
+                let ts = delta_timestamp(old.map(|c| c.timestamp()), now);
+                put = put.add_column_ts(*f, *q, ts, value.clone());
+                cells.push(Cell::new(
+                    Bytes::copy_from_slice(row),
+                    Bytes::copy_from_slice(f),
+                    Bytes::copy_from_slice(q),
+                    ts,
+                    CellType::Put,
+                    Bytes::from(value),
+                ));
+            }
+            put.ttl_ms = ttl_ms;
+            Ok((
+                vec![Mutation::Put(put)],
+                RowResult::new(Bytes::copy_from_slice(row), cells),
+            ))
+        })
+    }
+
+    /// Applies `mutations` to `row` of `table` if `check` holds; returns whether it did.
+    pub(crate) fn check_and_mutate(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        check: &RowCheck<'_>,
+        mutations: Vec<Mutation>,
+    ) -> Result<bool> {
+        let get = Get::new(row).add_column(check.family, check.qualifier);
+        self.read_modify_write(table, &get, |current| {
+            if !check.holds(current) {
+                return Ok((Vec::new(), false));
+            }
+            Ok((mutations.clone(), true))
+        })
+    }
+
+    /// Locks `row`, reads it with `get`, and applies the mutations `decide` returns (if any).
+    /// Returns what `decide` returned alongside.
+    fn read_modify_write<T>(
+        &self,
+        table: &TableName,
+        get: &Get,
+        mut decide: impl FnMut(&RowResult) -> Result<(Vec<Mutation>, T)>,
+    ) -> Result<T> {
+        let _op = self.enter()?;
+        loop {
+            let entry = self.enabled_table(table)?;
+            for f in get.columns.keys() {
+                if entry.descriptor.family(f).is_none() {
+                    return Err(Error::NoSuchColumnFamily {
+                        table: table.to_string(),
+                        family: String::from_utf8_lossy(f).into_owned(),
+                    });
+                }
+            }
+            let region = entry.region_for(&get.row);
+            let _row = region.lock_rows(&[&get.row[..]]);
+            if region.is_closed() {
+                continue;
+            }
+            let current = self.get_in_region(&region, get, self.mvcc.read_point())?;
+            let (muts, out) = decide(&current)?;
+            if muts.is_empty() {
+                return Ok(out);
+            }
+            for m in &muts {
+                if m.row() != get.row {
+                    return Err(Error::IllegalArgument(
+                        "a checked or atomic mutation must stay on its row".into(),
+                    ));
+                }
+                self.validate(&entry.descriptor, m)?;
+            }
+            match self.apply_locked(&entry.descriptor, &region, muts)? {
+                None => return Ok(out),
+                Some(_) => continue, // the region split under us: read again
+            }
+        }
+    }
+}

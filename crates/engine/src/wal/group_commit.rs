@@ -1,0 +1,232 @@
+//! Group commit: a writer appends its record to the shared buffer and waits; the first waiter
+//! finding no write under way becomes the leader, writes the whole buffer with one `write` (and
+//! one `fdatasync` if any waiter asked for it) and wakes the others. A failed write fails every
+//! record it carried (their tickets are kept as failed ranges for the waiters still to wake).
+
+use super::{segment_path, Inner, SyncLevel, Wal, WalEdit, MAX_RECORD};
+use crate::checksum::masked_crc;
+use crate::error::{Error, Result};
+use crate::health::{is_transient_wal_write_error, StallCause};
+use crate::lock;
+use crate::metrics::Metrics;
+use std::sync::MutexGuard;
+
+/// Failed ticket ranges kept for writers still to wake (a range's writers were all waiting
+/// when it failed, so a few suffice).
+const FAILED_RANGES_KEPT: usize = 16;
+
+/// A writer's emptied buffer is kept for reuse up to this capacity (bytes).
+const SPARE_BUFFER_LIMIT: usize = 16 << 20;
+
+/// Once this many bytes of the active segment were written without a sync, the OS is asked to
+/// start writing them to disk without waiting (`sync_file_range`, RocksDB's
+/// `wal_bytes_per_sync`). A segment is fdatasynced when it is closed; without these steps that
+/// sync wrote the whole segment (64 MiB: ~40 ms here) while every writer waited.
+pub const WRITEBACK_BYTES: u64 = 4 << 20;
+
+/// The newest ticket not in a failed range (what a flush of the buffer or a sync waits for).
+fn last_good_ticket(g: &Inner) -> u64 {
+    let mut t = g.appended;
+    while let Some((after, _, _)) = g.failed.iter().find(|(a, u, _)| *a < t && t <= *u) {
+        t = *after;
+    }
+    t
+}
+
+/// Marks the tickets of `g.buf`, about to be discarded (`len` bytes), as failed with `reason`.
+fn fail_records(g: &mut Inner, len: usize, reason: String) {
+    let upto = g.appended;
+    let buffered = std::mem::replace(&mut g.buf_buffered, 0);
+    g.buf_max_seq = 0;
+    g.failed_len = g.failed_len.max(len);
+    record_failure(g, upto, buffered, reason);
+}
+
+/// Records that the tickets `(g.written, upto]` failed with `reason`; `buffered` of them were
+/// ASYNC_WAL records (acknowledged: the memstores must be flushed before writes resume).
+fn record_failure(g: &mut Inner, upto: u64, buffered: u64, reason: String) {
+    if g.written < upto {
+        if g.failed.len() >= FAILED_RANGES_KEPT {
+            g.failed.remove(0);
+        }
+        g.failed.push((g.written, upto, reason));
+        g.written = upto;
+    }
+    g.lost_buffered |= buffered > 0;
+}
+
+impl Wal {
+    /// Appends `edit` and waits as `level` says.
+    pub fn append(&self, edit: &WalEdit, level: SyncLevel) -> Result<()> {
+        self.poison.check()?;
+        self.gate.check()?;
+        let mut g = self.lock();
+        // Encoded in place after room for the length and CRC, which are filled in after.
+        let start = g.buf.len();
+        g.buf.extend_from_slice(&[0; 8]);
+        edit.encode(&mut g.buf);
+        let len = g.buf.len() - start - 8;
+        if len > MAX_RECORD {
+            g.buf.truncate(start);
+            return Err(Error::TooLarge {
+                what: "WAL record",
+                size: len,
+                limit: MAX_RECORD,
+            });
+        }
+        let crc = masked_crc(&g.buf[start + 8..]);
+        g.buf[start..start + 4].copy_from_slice(&(len as u32).to_be_bytes());
+        g.buf[start + 4..start + 8].copy_from_slice(&crc.to_be_bytes());
+        g.buf_max_seq = g.buf_max_seq.max(edit.seq);
+        g.appended += 1;
+        if level == SyncLevel::Buffered {
+            g.buf_buffered += 1;
+        }
+        let ticket = g.appended;
+        match level {
+            SyncLevel::Buffered => Ok(()),
+            SyncLevel::Written => self.wait(g, ticket, false),
+            SyncLevel::Synced => self.wait(g, ticket, true),
+        }
+    }
+
+    /// Writes whatever is buffered (for ASYNC_WAL records) to the OS.
+    pub fn flush_buffer(&self) -> Result<()> {
+        let g = self.lock();
+        let t = last_good_ticket(&g);
+        self.wait(g, t, false)
+    }
+
+    /// Writes and fdatasyncs everything appended so far (but records whose write failed).
+    #[cfg(test)]
+    pub fn sync(&self) -> Result<()> {
+        let g = self.lock();
+        let t = last_good_ticket(&g);
+        self.wait(g, t, true)
+    }
+
+    fn wait<'a>(&'a self, mut g: MutexGuard<'a, Inner>, ticket: u64, sync: bool) -> Result<()> {
+        if sync {
+            g.sync_wanted = g.sync_wanted.max(ticket);
+        }
+        loop {
+            self.poison.check()?;
+            if let Some((_, _, reason)) = g
+                .failed
+                .iter()
+                .find(|(after, upto, _)| *after < ticket && ticket <= *upto)
+            {
+                return Err(Error::WritesSuspended {
+                    cause: StallCause::WalWrite,
+                    reason: reason.clone(),
+                });
+            }
+            if g.written >= ticket && (!sync || g.synced >= ticket) {
+                return Ok(());
+            }
+            if g.busy {
+                g.waiters += 1;
+                g = lock::wait(&self.done, g);
+                g.waiters -= 1;
+                continue;
+            }
+            if g.torn {
+                // Nothing may be written (or synced) after a failed write's bytes until
+                // `resume` cuts them off: records appended since fail too, and a wait for the
+                // sync of records written before fails (retryably) rather than spin.
+                let reason = match self.gate.check() {
+                    Err(Error::WritesSuspended { reason, .. }) => reason,
+                    _ => "an earlier WAL write failed".to_string(),
+                };
+                if g.buf.is_empty() {
+                    return Err(Error::WritesSuspended {
+                        cause: StallCause::WalWrite,
+                        reason,
+                    });
+                }
+                let len = g.buf.len();
+                g.buf.clear();
+                fail_records(&mut g, len, reason);
+                if g.waiters > 0 {
+                    self.done.notify_all();
+                }
+                continue;
+            }
+            // Become the leader for everything buffered so far.
+            g.busy = true;
+            let spare = std::mem::take(&mut g.spare);
+            let mut buf = std::mem::replace(&mut g.buf, spare);
+            let upto = g.appended;
+            let buf_max = std::mem::replace(&mut g.buf_max_seq, 0);
+            let buffered = std::mem::replace(&mut g.buf_buffered, 0);
+            let do_sync = g.sync_wanted > g.synced;
+            let file = g.file.clone();
+            let number = g.number;
+            // The leader alone moves `size` and `writeback_from` (under `busy`).
+            let end = g.size + buf.len() as u64;
+            let writeback = (end - g.writeback_from >= WRITEBACK_BYTES || do_sync)
+                .then_some((g.writeback_from, end));
+            drop(g);
+            let written: std::result::Result<(), (&str, std::io::Error)> = (|| {
+                file.append(&buf).map_err(|e| ("write", e))?;
+                if do_sync {
+                    file.sync_data().map_err(|e| ("sync", e))?;
+                    Metrics::inc(&self.metrics.wal_syncs);
+                } else if let Some((from, to)) = writeback {
+                    file.start_writeback(from, to - from);
+                    Metrics::inc(&self.metrics.wal_writebacks);
+                }
+                Ok(())
+            })();
+            // The path is spelled out only for an error (no allocation per write).
+            let res = written.map_err(|(step, e)| {
+                let transient = step == "write" && is_transient_wal_write_error(&e);
+                let reason = format!(
+                    "WAL {step} failed on {}: {e}",
+                    segment_path(&self.dir, number).display()
+                );
+                (transient, reason)
+            });
+            g = self.lock();
+            g.busy = false;
+            let written_len = buf.len();
+            if buf.capacity() <= SPARE_BUFFER_LIMIT {
+                buf.clear();
+                g.spare = buf;
+            }
+            match res {
+                Ok(()) => {
+                    Metrics::add(&self.metrics.bytes_written_wal, written_len as u64);
+                    g.written = upto;
+                    if do_sync {
+                        g.synced = upto;
+                    }
+                    g.size += written_len as u64;
+                    if let Some((_, to)) = writeback {
+                        g.writeback_from = to;
+                    }
+                    g.max_seq = g.max_seq.max(buf_max);
+                    if g.size >= self.segment_bytes {
+                        // A failure poisons (in `roll`); the loop's check reports it.
+                        let _ = self.roll(&mut g);
+                    }
+                }
+                Err((true, reason)) => {
+                    // A full disk: this write's records are dropped (their writers fail, and
+                    // none of them is in a memstore yet), the segment keeps its bytes up to
+                    // `size` (what follows is cut off by `resume`), and writes are suspended.
+                    g.failed_len = written_len;
+                    self.gate.suspend(StallCause::WalWrite, reason.clone());
+                    g.torn = true;
+                    record_failure(&mut g, upto, buffered, reason);
+                }
+                Err((false, reason)) => {
+                    self.poison.set(reason);
+                }
+            }
+            if g.waiters > 0 {
+                self.done.notify_all();
+            }
+        }
+    }
+}
