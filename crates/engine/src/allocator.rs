@@ -30,12 +30,13 @@
 //! (`docs/reliability.md`). Neither half alone bounds it (measured with 200 connections that
 //! each read 200–400 KiB rows and stay open: 473 MiB with no collection at any purge delay,
 //! 147 MiB collecting with purging off, 32 MiB collecting with the 5 s delay). So connection
-//! threads [`release_thread_cache`] after a large call and every second while busy, and when
-//! they go quiet they also [`purge_freed_memory`], which returns what is free in
-//! the arenas to the OS at once, at most once a second process-wide: a forced purge after every
-//! call (`mi_collect(true)` each time, issue 20) made every freed page a page fault when reused,
-//! and cost up to a fifth of a 1,000-connection server's throughput. A program without such
-//! threads (`ferrobase bench engine`) keeps its freed buffers for 5 s, as with `-1`.
+//! threads [`release_thread_cache_and_purge`] after a call of 32 KiB or more,
+//! [`release_thread_cache`] (no purge) every second while busy, and when they go quiet
+//! [`release_thread_cache`] and [`purge_freed_memory`] (at most one purge a second
+//! process-wide). A forced purge every second on each of 1,000 connection threads (issue 20)
+//! made every freed page a page fault when reused and cost a fifth of the server's CPU per
+//! call. A program without such threads (`ferrobase bench engine`) keeps its freed buffers for
+//! 5 s, as with `-1`.
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -123,9 +124,9 @@ pub const PURGE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1
 /// as [`release_thread_cache`] does), unless some thread did so less than [`PURGE_INTERVAL`]
 /// ago; true when it purged. For a thread going idle: a forced purge also drops the pages
 /// busy threads were about to reuse (the block cache's buffers, other connections'), so page
-/// faults follow it, and a thousand connection threads forcing one after each call (issue 20)
-/// cost a fifth of a server's throughput; at most one a second costs nothing measurable
-/// (`docs/reliability.md`). Does nothing without the `mimalloc` feature. Thread-safe.
+/// faults follow it; 1,000 connection threads forcing one every second (issue 20) cost a fifth
+/// of a server's CPU per call (`docs/reliability.md`). Does nothing without the `mimalloc`
+/// feature. Thread-safe.
 pub fn purge_freed_memory() -> bool {
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::OnceLock;
