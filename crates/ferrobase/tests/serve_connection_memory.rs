@@ -18,7 +18,8 @@ const VALUE_BYTES: usize = 200 << 10;
 /// How much one open connection may add to the server's resident memory. Measured by this test
 /// (debug build): 2.4 MiB each before connection threads released their allocator cache (737
 /// MiB for the 300), 0.74 MiB releasing it with purging off (`MIMALLOC_PURGE_DELAY=-1`), 0.13
-/// MiB releasing it with the engine's purge delay.
+/// MiB releasing it with the engine's purge delay; 0.59 MiB when a large call's pages were
+/// released but purged only by idle threads at most once a second (`docs/reliability.md`).
 const MAX_GROWTH_PER_CONNECTION: u64 = 256 << 10;
 /// Large rows, read by every connection (different reply sizes, so different size classes).
 const ROWS: usize = 3;

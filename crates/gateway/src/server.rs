@@ -65,16 +65,20 @@ pub struct ServerOptions {
 /// How long a client may take over its TLS handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A connection's thread gives its allocator cache back
-/// ([`release_thread_cache`](ferrobase_engine::allocator::release_thread_cache)) after a call
-/// that decoded or answered at least this many bytes: mimalloc keeps blocks above 10 KiB in
-/// pages of 512 KiB and 4 MiB per thread, which an idle connection would otherwise hold for as
-/// long as it stays open (1,000 connections of a soak held 3.1 GiB; `docs/reliability.md`).
+/// A connection's thread gives its empty allocator pages back and has the process's free memory
+/// returned to the OS at once
+/// ([`release_thread_cache_and_purge`](ferrobase_engine::allocator::release_thread_cache_and_purge))
+/// after a call that decoded or answered at least this many bytes:
+/// mimalloc keeps blocks above 10 KiB in pages of 512 KiB and 4 MiB per thread, which a
+/// connection would otherwise hold for as long as it stays open (1,000 connections of a soak
+/// held 3.1 GiB; `docs/reliability.md`).
 const RELEASE_AFTER_BYTES: usize = 32 << 10;
 
-/// ... and at least this often while it makes calls at all, for the blocks other threads free
-/// into its pages (memstore cells its puts built, freed by the flusher), which mimalloc
-/// reclaims only when the owning thread allocates that size again or collects.
+/// ... and at least this often while it makes calls at all, without the purge
+/// ([`release_thread_cache`](ferrobase_engine::allocator::release_thread_cache)), for the blocks
+/// other threads free into its pages (memstore cells its puts built, freed by the flusher),
+/// which mimalloc reclaims only when the owning thread allocates that size again or collects.
+/// Purging here too cost a fifth of the server's CPU per call at 1,000 connections.
 const RELEASE_EVERY: Duration = Duration::from_secs(1);
 
 impl Default for ServerOptions {
@@ -264,8 +268,12 @@ impl Server {
 }
 
 /// Waits for the next call's first byte, checking for shutdown and idleness meanwhile. A
-/// connection quiet for a quarter second gives its allocator cache back once (`cache_used`:
-/// it made calls since it last did).
+/// connection quiet for a quarter second gives its allocator cache back
+/// once (`cache_used`: it made calls since it last did) and has the memory free in the
+/// allocator's arenas returned to the OS, unless another thread did so within the last second
+/// ([`purge_freed_memory`](ferrobase_engine::allocator::purge_freed_memory)): without it, pages
+/// freed by threads that then go quiet wait for the 5 s purge delay and for some thread to
+/// collect.
 fn wait_for_call(shared: &Shared, conn: &mut Connection, cache_used: &mut bool) -> bool {
     let started = Instant::now();
     let _ = conn
@@ -286,6 +294,7 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, cache_used: &mut bool) 
                 }
                 if std::mem::take(cache_used) {
                     ferrobase_engine::allocator::release_thread_cache();
+                    ferrobase_engine::allocator::purge_freed_memory();
                 }
                 if shared.idle_timeout.is_some_and(|t| started.elapsed() >= t) {
                     break false;
@@ -357,13 +366,14 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
             return;
         }
         // Bound what this thread's allocator cache keeps (see RELEASE_AFTER_BYTES).
-        if conn.take_largest() >= RELEASE_AFTER_BYTES || released.elapsed() >= RELEASE_EVERY {
+        if conn.take_largest() >= RELEASE_AFTER_BYTES {
+            ferrobase_engine::allocator::release_thread_cache_and_purge();
+            released = Instant::now();
+        } else if released.elapsed() >= RELEASE_EVERY {
             ferrobase_engine::allocator::release_thread_cache();
             released = Instant::now();
-            cache_used = false;
-        } else {
-            cache_used = true;
         }
+        cache_used = true;
     }
 }
 

@@ -1,8 +1,9 @@
 //! The gateway's fuzz targets' checked-in inputs run under `cargo test`: every seed and every
 //! input that once failed or attacked the server (`fuzz/corpus/<target>/`,
-//! `fuzz/regressions/<target>/` of `thrift_messages`, `sasl_negotiation`, `password_file`,
-//! `certificate_identity`, `acl_cell`, `region_info` and `namespace_descriptor`) goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it by name) regenerates the seeds with the
-//! gateway's codecs.
+//! `fuzz/regressions/<target>/` of `thrift_messages`, `thrift_transport`, `sasl_negotiation`,
+//! `password_file`, `certificate_identity`, `acl_cell`, `region_info` and `namespace_descriptor`)
+//! goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it
+//! by name) regenerates the Thrift seeds with the gateway's codecs.
 
 #[path = "../../../fuzz/harness/acl_cell.rs"]
 mod acl_cell;
@@ -20,6 +21,8 @@ mod replay;
 mod sasl_negotiation;
 #[path = "../../../fuzz/harness/thrift_messages.rs"]
 mod thrift_messages;
+#[path = "../../../fuzz/harness/thrift_transport.rs"]
+mod thrift_transport;
 
 use ferrobase_gateway::thrift::{
     Binary, Codec, Compact, MessageHeader, MessageType, TStruct, TType, TValue,
@@ -31,6 +34,52 @@ fn thrift_messages_inputs_replay() {
     assert!(n.corpus >= 6, "{n:?}");
     // The element-amplification requests of issue 32 (scaled down) in both protocols.
     assert!(n.regressions >= 3, "{n:?}");
+}
+
+#[test]
+fn thrift_transport_inputs_replay() {
+    let n = replay::replay("thrift_transport", thrift_transport::run);
+    // Two calls in each transport and protocol, a frame with bytes after its message, a
+    // frame over the message limit, and a call refused for memory.
+    assert!(n.corpus >= 7, "{n:?}");
+}
+
+/// The `thrift_transport` seeds read as the server reads them: two calls back to back in each
+/// transport and protocol, an oversized frame closes the connection, and a call over the
+/// memory limit is refused with the connection still in step for the next.
+#[test]
+fn thrift_transport_seeds_read_as_the_server_reads_them() {
+    use thrift_transport::{read_calls, Outcome};
+    let seed = |name: &str| {
+        let path = replay::fuzz_dir()
+            .join("corpus/thrift_transport")
+            .join(name);
+        read_calls(&std::fs::read(path).unwrap())
+    };
+    let two = Outcome {
+        calls: 2,
+        refused: 0,
+        malformed: false,
+    };
+    for name in [
+        "buffered-binary",
+        "buffered-compact",
+        "framed-binary",
+        "framed-compact",
+        "framed-binary-padded",
+    ] {
+        assert_eq!(seed(name), two, "{name}");
+    }
+    assert!(seed("framed-over-limit").malformed);
+    assert_eq!(
+        seed("buffered-binary-refused-then-call"),
+        Outcome {
+            calls: 1,
+            refused: 1,
+            malformed: false,
+        }
+    );
+    assert!(read_calls(b"GET / HTTP/1.1\r\n\r\n").malformed);
 }
 
 #[test]
@@ -209,9 +258,78 @@ fn encode<C: Codec>(codec: &C, name: &str, kind: MessageType, args: &TStruct) ->
     out
 }
 
+/// A frame: the message behind its 4-byte big-endian length.
+fn framed(message: &[u8]) -> Vec<u8> {
+    let mut out = (message.len() as u32).to_be_bytes().to_vec();
+    out.extend_from_slice(message);
+    out
+}
+
+/// The `thrift_transport` seeds: whole connections' bytes, named by transport and protocol.
+fn transport_seeds() -> Vec<(String, Vec<u8>)> {
+    let calls = messages();
+    let (first, second) = (&calls[0], &calls[1]);
+    let call =
+        |codec: &dyn Fn(&str, MessageType, &TStruct) -> Vec<u8>,
+         (name, kind, args): &(&str, MessageType, TStruct)| { codec(name, *kind, args) };
+    let binary = |n: &str, k, a: &TStruct| encode(&Binary, n, k, a);
+    let compact = |n: &str, k, a: &TStruct| encode(&Compact, n, k, a);
+    let mut seeds = Vec::new();
+    for (protocol, codec) in [
+        (
+            "binary",
+            &binary as &dyn Fn(&str, MessageType, &TStruct) -> Vec<u8>,
+        ),
+        ("compact", &compact),
+    ] {
+        let (a, b) = (call(codec, first), call(codec, second));
+        seeds.push((
+            format!("buffered-{protocol}"),
+            [a.clone(), b.clone()].concat(),
+        ));
+        seeds.push((
+            format!("framed-{protocol}"),
+            [framed(&a), framed(&b)].concat(),
+        ));
+    }
+    // Bytes left in a frame after its message are read past.
+    let a = encode(&Binary, first.0, first.1, &first.2);
+    let b = encode(&Binary, second.0, second.1, &second.2);
+    let padded = [a.clone(), vec![0; 7]].concat();
+    seeds.push((
+        "framed-binary-padded".into(),
+        [framed(&padded), framed(&b)].concat(),
+    ));
+    // A frame longer than the harness's message limit (64 KiB) closes the connection.
+    let mut over = ((thrift_transport::LIMITS.max_message + 1) as u32)
+        .to_be_bytes()
+        .to_vec();
+    over.extend_from_slice(&a);
+    seeds.push(("framed-over-limit".into(), over));
+    // A call whose decoded arguments pass the harness's pool (256 KiB; 10,000 empty rows, 40 KB
+    // on the wire, at least 32 bytes each in memory) is read to its end and refused; the next
+    // call is read.
+    let rows = vec![bin(""); 10_000];
+    let big = TStruct::new()
+        .with(1, bin("t"))
+        .with(2, TValue::List(TType::Binary, rows))
+        .with(3, no_attributes());
+    let refused = encode(&Binary, "getRows", MessageType::Call, &big);
+    seeds.push((
+        "buffered-binary-refused-then-call".into(),
+        [refused, a].concat(),
+    ));
+    seeds
+}
+
 #[test]
 #[ignore = "writes fuzz/corpus/: run by name after a protocol change"]
 fn write_seed_corpus() {
+    let dir = replay::fuzz_dir().join("corpus/thrift_transport");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in transport_seeds() {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
     let dir = replay::fuzz_dir().join("corpus/thrift_messages");
     std::fs::create_dir_all(&dir).unwrap();
     for (name, kind, args) in messages() {

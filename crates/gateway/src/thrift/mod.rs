@@ -4,5 +4,6 @@
 mod deadline;
 mod transport;
 
+pub use deadline::DeadlineWire;
 pub use ferrobase_thrift::*;
 pub use transport::{Call, Connection, Protocol, Transport};

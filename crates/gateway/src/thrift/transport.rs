@@ -1,6 +1,9 @@
 //! Transports: buffered (messages back to back on the socket) and framed (each message behind
 //! a 4-byte big-endian length), detected per connection from the first bytes, so a client never
 //! hangs on a transport or protocol mismatch.
+//!
+//! A [`Connection`] reads from any byte stream ([`Connection::over_stream`]): the server's is a
+//! socket with a deadline ([`DeadlineWire`]), the `thrift_transport` fuzz target's a byte slice.
 
 use super::deadline::DeadlineWire;
 use super::{
@@ -32,10 +35,10 @@ pub enum Protocol {
 }
 
 /// A server-side connection: reads calls and writes replies in the detected transport and
-/// protocol.
-pub struct Connection {
+/// protocol, over a stream `S` (by default the server's socket with its deadline).
+pub struct Connection<S = DeadlineWire> {
     /// Reads through the buffer; replies are written to the stream beneath it.
-    reader: BufReader<DeadlineWire>,
+    reader: BufReader<S>,
     limits: Limits,
     pool: Option<Arc<InflightMemory>>,
     kind: Option<(Transport, Protocol)>,
@@ -74,20 +77,7 @@ impl Connection {
 
     /// Wraps an accepted socket, plain or TLS (after its handshake).
     pub fn over(wire: ServerWire, limits: Limits) -> Connection {
-        Connection {
-            reader: BufReader::with_capacity(64 * 1024, DeadlineWire::new(wire)),
-            limits,
-            pool: None,
-            kind: None,
-            prefix: Vec::new(),
-            largest: 0,
-        }
-    }
-
-    /// Charges the memory of decoded requests to `pool`, shared with other connections.
-    pub fn with_pool(mut self, pool: Arc<InflightMemory>) -> Connection {
-        self.pool = Some(pool);
-        self
+        Connection::over_stream(DeadlineWire::new(wire), limits)
     }
 
     /// Sets the time by which the message being read or written must be through (a read or
@@ -99,6 +89,28 @@ impl Connection {
     /// The socket beneath (for its timeouts and addresses).
     pub fn socket(&self) -> &TcpStream {
         self.reader.get_ref().socket()
+    }
+}
+
+impl<S: Read> Connection<S> {
+    /// Reads calls from `stream` through a 64 KiB buffer (replies, when `S` is also `Write`,
+    /// are written to it unbuffered): what [`Connection::over`] does with a socket, for any
+    /// stream of bytes.
+    pub fn over_stream(stream: S, limits: Limits) -> Connection<S> {
+        Connection {
+            reader: BufReader::with_capacity(64 * 1024, stream),
+            limits,
+            pool: None,
+            kind: None,
+            prefix: Vec::new(),
+            largest: 0,
+        }
+    }
+
+    /// Charges the memory of decoded requests to `pool`, shared with other connections.
+    pub fn with_pool(mut self, pool: Arc<InflightMemory>) -> Connection<S> {
+        self.pool = Some(pool);
+        self
     }
 
     /// Bytes of the largest message handled since the last call of this method (the decoded
@@ -204,7 +216,9 @@ impl Connection {
             }
         }
     }
+}
 
+impl<S: Read + Write> Connection<S> {
     /// Writes a reply (or exception) message.
     pub fn write(&mut self, header: &MessageHeader, body: &TStruct) -> std::io::Result<()> {
         let (transport, protocol) = self.kind.unwrap_or((Transport::Buffered, Protocol::Binary));
