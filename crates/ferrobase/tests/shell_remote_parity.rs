@@ -6,9 +6,7 @@
 
 mod shell_harness;
 
-use shell_harness::{serve, serve_with, shell, untimed};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use shell_harness::{passwd, run, serve, serve_with, shell, untimed};
 
 const DELETES: &str = "create 't', {NAME => 'f', VERSIONS => 5}, {NAME => 'g', VERSIONS => 5}\n\
     put 't', 'r1', 'f:a', 'a10', 10\n\
@@ -76,30 +74,6 @@ fn security_commands_without_access_control_answer_as_hbase_without_its_access_c
         3,
         "{out}"
     );
-}
-
-fn passwd(user: &str, password: &str) -> String {
-    let out = run(&["passwd", user], &[], &format!("{password}\n"));
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn run(args: &[&str], env: &[(&str, &str)], stdin: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// The shell's standard output over `--connect` to `url` as `user` (a password login).
