@@ -34,16 +34,7 @@ impl Client {
 
     pub(crate) fn call(&mut self, name: &str, args: TStruct) -> Answer {
         self.seq += 1;
-        let mut msg = Vec::new();
-        Binary.write_header(
-            &mut msg,
-            &MessageHeader {
-                name: name.into(),
-                kind: MessageType::Call,
-                seq_id: self.seq,
-            },
-        );
-        Binary.write_struct(&mut msg, &args);
+        let msg = call_message(name, self.seq, &args);
         let w = self.io.get_mut();
         w.write_all(&msg).unwrap();
         w.flush().unwrap();
@@ -62,6 +53,30 @@ impl Client {
         }
         Ok(body.get(0).cloned())
     }
+
+    /// `createTable` of `table` with `families`.
+    pub(crate) fn create_table(&mut self, table: &str, families: &[&str]) -> Answer {
+        let families = families.iter().map(|f| family(f)).collect();
+        self.call(
+            "createTable",
+            args(vec![s(table), TValue::List(TType::Struct, families)]),
+        )
+    }
+}
+
+/// A Thrift1 call message (binary protocol): `name`'s header with `seq_id`, then `args`.
+fn call_message(name: &str, seq_id: i32, args: &TStruct) -> Vec<u8> {
+    let mut msg = Vec::new();
+    Binary.write_header(
+        &mut msg,
+        &MessageHeader {
+            name: name.into(),
+            kind: MessageType::Call,
+            seq_id,
+        },
+    );
+    Binary.write_struct(&mut msg, args);
+    msg
 }
 
 /// A Thrift string.
@@ -197,16 +212,7 @@ pub(crate) const DENIED: &str = "org.apache.hadoop.hbase.security.AccessDeniedEx
 
 /// A plain-TCP client (the gateway's tests speak Thrift over any stream).
 pub(crate) fn plain_call(sock: &mut BufReader<TcpStream>, name: &str, args: TStruct) -> Answer {
-    let mut msg = Vec::new();
-    Binary.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id: 1,
-        },
-    );
-    Binary.write_struct(&mut msg, &args);
+    let msg = call_message(name, 1, &args);
     sock.get_mut().write_all(&msg).unwrap();
     let limits = Limits::default();
     let mut b = Budget::new(sock, &limits);
