@@ -1,11 +1,12 @@
 //! A raw Thrift1 client over (mutual) TLS, a plain-TCP one, and a gateway with ACLs on whose
 //! users are the certificates' CNs (`admin` its superuser).
 
+use crate::support::calls::call_message;
 use crate::support::test_certs::TestPki;
 use ferrobase_engine::{Engine, EngineOptions};
 use ferrobase_gateway::access::AccessOptions;
 use ferrobase_gateway::thrift::{
-    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
+    Binary, Budget, Codec, Limits, MessageType, TStruct, TType, TValue,
 };
 use ferrobase_gateway::tls::{ClientWire, TlsClient, TlsServer};
 use ferrobase_gateway::{Server, ServerOptions, StopHandle};
@@ -62,21 +63,6 @@ impl Client {
             args(vec![s(table), TValue::List(TType::Struct, families)]),
         )
     }
-}
-
-/// A Thrift1 call message (binary protocol): `name`'s header with `seq_id`, then `args`.
-fn call_message(name: &str, seq_id: i32, args: &TStruct) -> Vec<u8> {
-    let mut msg = Vec::new();
-    Binary.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id,
-        },
-    );
-    Binary.write_struct(&mut msg, args);
-    msg
 }
 
 /// A Thrift string.
