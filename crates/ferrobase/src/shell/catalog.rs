@@ -16,7 +16,9 @@ use ferrobase_client::catalog::PbRegionInfo;
 pub use ferrobase_client::catalog::{META, NAMESPACE};
 use ferrobase_client::Connection;
 use ferrobase_engine::Scan;
-use ferrobase_gateway::catalog::{namespace_descriptor_bytes, region_row, table_state_bytes};
+use ferrobase_gateway::catalog::{
+    encoded_region_name, namespace_descriptor_bytes, region_row, table_state_bytes,
+};
 
 /// Whether `name` is one of the catalog views.
 pub fn is_catalog(name: &str) -> bool {
@@ -52,11 +54,7 @@ fn cell(family: &str, qualifier: &str, value: &[u8]) -> ViewCell {
 /// `{ENCODED => ..., NAME => '...', STARTKEY => '...', ENDKEY => '...'`.
 fn region_info_head(table: &str, start: &[u8], end: &[u8], region_id: u64) -> String {
     let name = region_name(table, start, region_id);
-    let encoded = name
-        .trim_end_matches('.')
-        .rsplit('.')
-        .next()
-        .unwrap_or_default();
+    let encoded = encoded_region_name(table, start, region_id);
     format!(
         "{{ENCODED => {encoded}, NAME => '{name}', STARTKEY => '{}', ENDKEY => '{}'",
         format::binary(start),

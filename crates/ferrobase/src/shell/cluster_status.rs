@@ -18,7 +18,7 @@ use super::interpreter::Shell;
 use super::syntax::{Statement, Value};
 use ferrobase_client::catalog::PbRegionInfo;
 use ferrobase_client::{Connection, RegionInfo};
-use md5::{Digest, Md5};
+use ferrobase_gateway::catalog::encoded_region_name;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The columns of `list_regions` with their minimum widths, in HBase's order.
@@ -123,10 +123,7 @@ pub fn region_name(table: &str, start: &[u8], id: u64) -> String {
     let mut raw = format!("{table},").into_bytes();
     raw.extend_from_slice(start);
     raw.extend_from_slice(format!(",{id}").as_bytes());
-    let encoded: String = Md5::digest(&raw)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let encoded = encoded_region_name(table, start, id);
     format!("{}.{encoded}.", format::binary(&raw))
 }
 
