@@ -8,12 +8,9 @@
 use crate::{ClientError, Connection, Result};
 use ferrobase_engine::{RowResult, Scan};
 use ferrobase_thrift::hbase::catalog::PbNamespaceDescriptor;
-pub use ferrobase_thrift::hbase::catalog::{CatalogValueError, PbRegionInfo, PbTableName};
-
-/// HBase's catalog of regions.
-pub const META: &str = "hbase:meta";
-/// HBase 2.x's table of namespaces.
-pub const NAMESPACE: &str = "hbase:namespace";
+pub use ferrobase_thrift::hbase::catalog::{
+    CatalogValueError, PbRegionInfo, PbTableName, META, NAMESPACE,
+};
 
 /// A namespace and its properties (HBase's `NamespaceDescriptor`).
 #[derive(Debug, Clone, PartialEq, Eq)]

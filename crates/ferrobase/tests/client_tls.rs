@@ -48,6 +48,31 @@ fn serve(tls: TlsServer) -> Gateway {
     }
 }
 
+/// A gateway with `pki`'s server certificate; `mutual`: it asks for a client certificate
+/// signed by `pki`'s CA.
+fn serve_tls(pki: &TestPki, mutual: bool) -> Gateway {
+    let client_ca = pki.path("ca.pem");
+    serve(
+        TlsServer::from_pem_files(
+            &pki.path("server.pem"),
+            &pki.path("server.key"),
+            mutual.then_some(client_ca.as_path()),
+        )
+        .unwrap(),
+    )
+}
+
+/// A connection to `url` over `tls`.
+fn open_tls(url: &str, tls: TlsClient) -> ferrobase_client::Result<Connection> {
+    Connection::open_with(
+        url,
+        &ConnectOptions {
+            tls: Some(tls),
+            ..ConnectOptions::default()
+        },
+    )
+}
+
 fn round_trip(conn: &Connection) {
     let desc = TableDescriptor::new(TableName::parse("t").unwrap())
         .with_family(ColumnFamilyDescriptor::new("cf"));
@@ -63,18 +88,9 @@ fn round_trip(conn: &Connection) {
 fn tls_carries_calls_with_the_server_ca() {
     let dir = tempfile::tempdir().unwrap();
     let pki = TestPki::new(dir.path());
-    let gw = serve(
-        TlsServer::from_pem_files(&pki.path("server.pem"), &pki.path("server.key"), None).unwrap(),
-    );
+    let gw = serve_tls(&pki, false);
     let tls = TlsClient::from_pem_files(&pki.path("ca.pem"), None).unwrap();
-    let conn = Connection::open_with(
-        &gw.url,
-        &ConnectOptions {
-            tls: Some(tls),
-            ..ConnectOptions::default()
-        },
-    )
-    .unwrap();
+    let conn = open_tls(&gw.url, tls).unwrap();
     round_trip(&conn);
 }
 
@@ -82,9 +98,7 @@ fn tls_carries_calls_with_the_server_ca() {
 fn tls_server_is_not_reached_by_a_plain_client() {
     let dir = tempfile::tempdir().unwrap();
     let pki = TestPki::new(dir.path());
-    let gw = serve(
-        TlsServer::from_pem_files(&pki.path("server.pem"), &pki.path("server.key"), None).unwrap(),
-    );
+    let gw = serve_tls(&pki, false);
     let conn = Connection::open(&gw.url).unwrap();
     assert!(conn.list_tables().is_err());
 }
@@ -95,18 +109,9 @@ fn tls_client_refuses_a_server_signed_by_another_ca() {
     let pki = TestPki::new(dir.path());
     let other_dir = tempfile::tempdir().unwrap();
     let other = TestPki::new(other_dir.path());
-    let gw = serve(
-        TlsServer::from_pem_files(&pki.path("server.pem"), &pki.path("server.key"), None).unwrap(),
-    );
+    let gw = serve_tls(&pki, false);
     let tls = TlsClient::from_pem_files(&other.path("ca.pem"), None).unwrap();
-    let err = Connection::open_with(
-        &gw.url,
-        &ConnectOptions {
-            tls: Some(tls),
-            ..ConnectOptions::default()
-        },
-    )
-    .unwrap_err();
+    let err = open_tls(&gw.url, tls).unwrap_err();
     assert!(err.to_string().contains("TLS handshake"), "{err}");
 }
 
@@ -115,36 +120,16 @@ fn mutual_tls_carries_calls_with_a_client_certificate() {
     let dir = tempfile::tempdir().unwrap();
     let pki = TestPki::new(dir.path());
     let (cert, key) = pki.client("alice");
-    let gw = serve(
-        TlsServer::from_pem_files(
-            &pki.path("server.pem"),
-            &pki.path("server.key"),
-            Some(&pki.path("ca.pem")),
-        )
-        .unwrap(),
-    );
+    let gw = serve_tls(&pki, true);
     let tls = TlsClient::from_pem_files(&pki.path("ca.pem"), Some((&cert, &key))).unwrap();
-    let conn = Connection::open_with(
-        &gw.url,
-        &ConnectOptions {
-            tls: Some(tls),
-            ..ConnectOptions::default()
-        },
-    )
-    .unwrap();
+    let conn = open_tls(&gw.url, tls).unwrap();
     round_trip(&conn);
 }
 
 /// Refused in the handshake: the connection fails at once or on its first call (under TLS 1.3
 /// the server's refusal follows the client's last handshake message), and no call is served.
 fn refused(url: &str, tls: TlsClient) {
-    match Connection::open_with(
-        url,
-        &ConnectOptions {
-            tls: Some(tls),
-            ..ConnectOptions::default()
-        },
-    ) {
+    match open_tls(url, tls) {
         Err(e) => assert!(e.to_string().contains("TLS"), "{e}"),
         Ok(conn) => {
             let err = conn.list_tables().unwrap_err();
@@ -157,14 +142,7 @@ fn refused(url: &str, tls: TlsClient) {
 fn mutual_tls_refuses_a_client_without_a_certificate() {
     let dir = tempfile::tempdir().unwrap();
     let pki = TestPki::new(dir.path());
-    let gw = serve(
-        TlsServer::from_pem_files(
-            &pki.path("server.pem"),
-            &pki.path("server.key"),
-            Some(&pki.path("ca.pem")),
-        )
-        .unwrap(),
-    );
+    let gw = serve_tls(&pki, true);
     refused(
         &gw.url,
         TlsClient::from_pem_files(&pki.path("ca.pem"), None).unwrap(),
@@ -178,14 +156,7 @@ fn mutual_tls_refuses_a_certificate_from_another_ca() {
     let other_dir = tempfile::tempdir().unwrap();
     let other = TestPki::new(other_dir.path());
     let (cert, key) = other.client("mallory");
-    let gw = serve(
-        TlsServer::from_pem_files(
-            &pki.path("server.pem"),
-            &pki.path("server.key"),
-            Some(&pki.path("ca.pem")),
-        )
-        .unwrap(),
-    );
+    let gw = serve_tls(&pki, true);
     refused(
         &gw.url,
         TlsClient::from_pem_files(&pki.path("ca.pem"), Some((&cert, &key))).unwrap(),

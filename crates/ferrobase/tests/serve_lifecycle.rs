@@ -3,6 +3,9 @@
 
 mod serve_harness;
 
+#[path = "../../gateway/tests/support/calls.rs"]
+mod calls;
+
 use ferrobase_client::Connection;
 use ferrobase_engine::{Bytes, TableName};
 use ferrobase_engine::{ColumnFamilyDescriptor, Engine, EngineOptions, Get, Put, TableDescriptor};
@@ -101,17 +104,7 @@ fn create_table(s: &Serve) {
 
 /// One call's bytes (binary protocol, unframed).
 fn encode(name: &str, args: &TStruct) -> Vec<u8> {
-    let mut msg = Vec::new();
-    Binary.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id: 1,
-        },
-    );
-    Binary.write_struct(&mut msg, args);
-    msg
+    calls::call_message(name, 1, args)
 }
 
 /// Reads one reply from `s` (10 s at most).

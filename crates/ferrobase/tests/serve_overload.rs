@@ -6,6 +6,9 @@
 
 mod serve_harness;
 
+#[path = "../../gateway/tests/support/calls.rs"]
+mod calls;
+
 use serve_harness::Serve;
 
 use ferrobase_gateway::thrift::{
@@ -16,17 +19,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 fn encode(name: &str, args: &TStruct) -> Vec<u8> {
-    let mut msg = Vec::new();
-    Binary.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id: 5,
-        },
-    );
-    Binary.write_struct(&mut msg, args);
-    msg
+    calls::call_message(name, 5, args)
 }
 
 fn call_on(s: &mut TcpStream, name: &str, args: &TStruct) -> (MessageHeader, TStruct) {

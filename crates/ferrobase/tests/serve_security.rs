@@ -6,7 +6,8 @@ mod serve_harness;
 #[path = "../../gateway/tests/support/test_certs.rs"]
 mod test_certs;
 
-use std::io::{Read, Write};
+use serve_harness::passwd;
+use std::io::Read;
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use test_certs::TestPki;
@@ -45,21 +46,9 @@ impl Serve {
     }
 }
 
+/// Runs `ferrobase ARGS` with `stdin` on its standard input.
 fn ferrobase(args: &[&str], stdin: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    serve_harness::run(args, &[], stdin)
 }
 
 #[test]
@@ -282,40 +271,24 @@ fn grants_survive_a_restart_and_bind_the_certificate_user() {
     );
 }
 
-fn passwd(user: &str, password: &str) -> String {
-    let out = ferrobase(&["passwd", user], &format!("{password}\n"));
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn shell_with_password(
     addr: SocketAddr,
     user: &str,
     password: &str,
     statements: &str,
 ) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args([
+    serve_harness::run(
+        &[
             "shell",
             "-n",
             "--connect",
             &format!("thrift://{addr}"),
             "--login",
             user,
-        ])
-        .env("FERROBASE_PASSWORD", password)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(statements.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+        ],
+        &[("FERROBASE_PASSWORD", password)],
+        statements,
+    )
 }
 
 #[test]

@@ -6,9 +6,7 @@
 
 mod shell_harness;
 
-use shell_harness::{serve, serve_with, shell, untimed};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use shell_harness::{passwd, run, serve, serve_with, shell, untimed, Served};
 
 const DELETES: &str = "create 't', {NAME => 'f', VERSIONS => 5}, {NAME => 'g', VERSIONS => 5}\n\
     put 't', 'r1', 'f:a', 'a10', 10\n\
@@ -78,28 +76,26 @@ fn security_commands_without_access_control_answer_as_hbase_without_its_access_c
     );
 }
 
-fn passwd(user: &str, password: &str) -> String {
-    let out = run(&["passwd", user], &[], &format!("{password}\n"));
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn run(args: &[&str], env: &[(&str, &str)], stdin: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+/// A `ferrobase serve` on a fresh data directory authenticating `users` (name, password) by
+/// password, `admin` its superuser; returns what keeps the data directory and the auth file
+/// alive (first, so that it outlives the server), the process and `thrift://ADDR`.
+fn serve_with_passwords(
+    users: &[(&str, &str)],
+) -> ((tempfile::TempDir, tempfile::NamedTempFile), Served, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let auth = tempfile::NamedTempFile::new().unwrap();
+    let lines: String = users.iter().map(|(u, p)| passwd(u, p)).collect();
+    std::fs::write(auth.path(), lines).unwrap();
+    let (server, url) = serve_with(
+        dir.path(),
+        &[
+            "--auth-file",
+            auth.path().to_str().unwrap(),
+            "--superuser",
+            "admin",
+        ],
+    );
+    ((dir, auth), server, url)
 }
 
 /// The shell's standard output over `--connect` to `url` as `user` (a password login).
@@ -114,22 +110,7 @@ fn shell_as(url: &str, user: &str, password: &str, statements: &str) -> String {
 
 #[test]
 fn security_commands_and_extension_reads_and_deletes_are_checked_on_the_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let auth = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(
-        auth.path(),
-        passwd("admin", "adm1n") + &passwd("bob", "b0b"),
-    )
-    .unwrap();
-    let (_server, url) = serve_with(
-        dir.path(),
-        &[
-            "--auth-file",
-            auth.path().to_str().unwrap(),
-            "--superuser",
-            "admin",
-        ],
-    );
+    let (_files, _server, url) = serve_with_passwords(&[("admin", "adm1n"), ("bob", "b0b")]);
     let out = shell_as(
         &url,
         "admin",
@@ -188,19 +169,8 @@ fn security_commands_and_extension_reads_and_deletes_are_checked_on_the_server()
 /// postCompletedCreateTableAction), at create and at alter.
 #[test]
 fn a_table_owner_is_granted_every_action_on_the_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let auth = tempfile::NamedTempFile::new().unwrap();
-    let users = passwd("admin", "adm1n") + &passwd("bob", "b0b") + &passwd("carol", "c4rol");
-    std::fs::write(auth.path(), users).unwrap();
-    let (_server, url) = serve_with(
-        dir.path(),
-        &[
-            "--auth-file",
-            auth.path().to_str().unwrap(),
-            "--superuser",
-            "admin",
-        ],
-    );
+    let (_files, _server, url) =
+        serve_with_passwords(&[("admin", "adm1n"), ("bob", "b0b"), ("carol", "c4rol")]);
     let out = shell_as(
         &url,
         "admin",

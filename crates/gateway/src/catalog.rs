@@ -11,12 +11,8 @@ use ferrobase_engine::{Engine, Error};
 use ferrobase_thrift::hbase::catalog::{
     PbNamespaceDescriptor, PbRegionInfo, PbTableName, PbTableState,
 };
+pub use ferrobase_thrift::hbase::catalog::{META, NAMESPACE};
 use md5::{Digest, Md5};
-
-/// HBase's catalog of regions.
-pub const META: &str = "hbase:meta";
-/// HBase 2.x's table of namespaces.
-pub const NAMESPACE: &str = "hbase:namespace";
 
 /// The one server of a ferrobase "cluster", as HBase's `ServerName`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,6 +4,9 @@
 //! `--call-queue-timeout` is refused the same way, and every refused connection is served on its
 //! next call once a handler is free.
 
+#[path = "support/calls.rs"]
+mod calls;
+
 use ferrobase_engine::TableName;
 use ferrobase_engine::{hook, ColumnFamilyDescriptor, Engine, EngineOptions, Put, TableDescriptor};
 use ferrobase_gateway::call_queue::CallQueueOptions;
@@ -90,17 +93,7 @@ fn start(calls: CallQueueOptions) -> Held {
 
 fn call_on(s: &mut TcpStream, name: &str, args: TStruct) -> (MessageHeader, TStruct) {
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let mut msg = Vec::new();
-    Binary.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id: 3,
-        },
-    );
-    Binary.write_struct(&mut msg, &args);
-    s.write_all(&msg).unwrap();
+    s.write_all(&calls::call_message(name, 3, &args)).unwrap();
     let mut r = s.try_clone().unwrap();
     let mut b = Budget::new(&mut r, &Limits::default());
     let h = Binary.read_header(&mut b).unwrap();

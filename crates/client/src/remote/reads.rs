@@ -72,7 +72,9 @@ impl Remote {
                 return Err(ClientError::Unsupported(if get.raw {
                     RAW_UNSUPPORTED.into()
                 } else {
-                    "a filtered multi-version get over Thrift1".into()
+                    "a filtered get of several versions is not expressible through HBase's \
+                     Thrift1 API (its getVer has no filter; this gateway is not ferrobase)"
+                        .into()
                 }));
             }
             let mut scan = Scan::new();

@@ -51,6 +51,13 @@ impl RowCheck<'_> {
     }
 }
 
+/// A `Get` of `row` reading each `(family, qualifier, _)` of `columns`.
+fn columns_get<T>(row: &[u8], columns: &[(&[u8], &[u8], T)]) -> Get {
+    columns
+        .iter()
+        .fold(Get::new(row), |get, (f, q, _)| get.add_column(*f, *q))
+}
+
 impl Inner {
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row` of `table` (a missing
     /// cell counts as 0) and returns the new values; the new cells get `ttl_ms` if given.
@@ -61,10 +68,7 @@ impl Inner {
         columns: &[(&[u8], &[u8], i64)],
         ttl_ms: Option<i64>,
     ) -> Result<Vec<i64>> {
-        let mut get = Get::new(row);
-        for (f, q, _) in columns {
-            get = get.add_column(*f, *q);
-        }
+        let get = columns_get(row, columns);
         let now = self.now_ms();
         self.read_modify_write(table, &get, |current| {
             let mut put = Put::new(row);
@@ -104,10 +108,7 @@ impl Inner {
         columns: &[(&[u8], &[u8], &[u8])],
         ttl_ms: Option<i64>,
     ) -> Result<RowResult> {
-        let mut get = Get::new(row);
-        for (f, q, _) in columns {
-            get = get.add_column(*f, *q);
-        }
+        let get = columns_get(row, columns);
         let now = self.now_ms();
         self.read_modify_write(table, &get, |current| {
             let mut put = Put::new(row);

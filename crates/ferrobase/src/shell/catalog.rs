@@ -13,14 +13,12 @@ use super::format;
 use super::interpreter::Shell;
 use super::syntax::Value;
 use ferrobase_client::catalog::PbRegionInfo;
+pub use ferrobase_client::catalog::{META, NAMESPACE};
 use ferrobase_client::Connection;
 use ferrobase_engine::Scan;
-use ferrobase_gateway::catalog::{namespace_descriptor_bytes, region_row, table_state_bytes};
-
-/// HBase's catalog of regions.
-pub const META: &str = "hbase:meta";
-/// HBase 2.x's table of namespaces.
-pub const NAMESPACE: &str = "hbase:namespace";
+use ferrobase_gateway::catalog::{
+    encoded_region_name, namespace_descriptor_bytes, region_row, table_state_bytes,
+};
 
 /// Whether `name` is one of the catalog views.
 pub fn is_catalog(name: &str) -> bool {
@@ -52,23 +50,24 @@ fn cell(family: &str, qualifier: &str, value: &[u8]) -> ViewCell {
     }
 }
 
+/// The part of `RegionInfo.toString` every region has, without the closing brace:
+/// `{ENCODED => ..., NAME => '...', STARTKEY => '...', ENDKEY => '...'`.
+fn region_info_head(table: &str, start: &[u8], end: &[u8], region_id: u64) -> String {
+    let name = region_name(table, start, region_id);
+    let encoded = encoded_region_name(table, start, region_id);
+    format!(
+        "{{ENCODED => {encoded}, NAME => '{name}', STARTKEY => '{}', ENDKEY => '{}'",
+        format::binary(start),
+        format::binary(end)
+    )
+}
+
 /// `info:regioninfo` as HBase's shell shows it (`RegionInfo.toString`):
-/// `{ENCODED => ..., NAME => '...', STARTKEY => '...', ENDKEY => '...'}`, then `OFFLINE`,
-/// `SPLIT` and `REPLICA_ID` when set.
+/// `{ENCODED => ..., NAME => '...', STARTKEY => '...', ENDKEY => '...'`, then `OFFLINE`,
+/// `SPLIT` and `REPLICA_ID` when set, then `}`.
 pub fn region_info_text(info: &PbRegionInfo) -> String {
     let table = String::from_utf8_lossy(&info.table_name.display_name()).into_owned();
-    let name = region_name(&table, &info.start_key, info.region_id);
-    let encoded = name
-        .trim_end_matches('.')
-        .rsplit('.')
-        .next()
-        .unwrap_or_default()
-        .to_string();
-    let mut out = format!(
-        "{{ENCODED => {encoded}, NAME => '{name}', STARTKEY => '{}', ENDKEY => '{}'",
-        format::binary(&info.start_key),
-        format::binary(&info.end_key)
-    );
+    let mut out = region_info_head(&table, &info.start_key, &info.end_key, info.region_id);
     if info.offline {
         out.push_str(", OFFLINE => true");
     }
@@ -159,22 +158,11 @@ impl Shell {
             let mut regions = self.conn.regions(&t).map_err(client)?;
             regions.sort_by(|a, b| a.start.cmp(&b.start));
             for r in regions {
-                let name = region_name(&t, &r.start, r.id);
-                let encoded = name
-                    .trim_end_matches('.')
-                    .rsplit('.')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
                 let info = ViewCell {
                     family: "info".into(),
                     qualifier: "regioninfo".into(),
                     timestamp: None,
-                    shown: format!(
-                        "{{ENCODED => {encoded}, NAME => '{name}', STARTKEY => '{}', ENDKEY => '{}'}}",
-                        format::binary(&r.start),
-                        format::binary(&r.end)
-                    ),
+                    shown: region_info_head(&t, &r.start, &r.end, r.id) + "}",
                 };
                 rows.push(ViewRow {
                     row: region_row(&t, &r.start, r.id),

@@ -16,8 +16,9 @@ use super::args::{arity, client, columns_of, hash, text, CommandError, Res};
 use super::format;
 use super::interpreter::Shell;
 use super::syntax::{Statement, Value};
+use ferrobase_client::catalog::PbRegionInfo;
 use ferrobase_client::{Connection, RegionInfo};
-use md5::{Digest, Md5};
+use ferrobase_gateway::catalog::encoded_region_name;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The columns of `list_regions` with their minimum widths, in HBase's order.
@@ -104,16 +105,25 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
+/// A region as the served `hbase:meta` describes it; its sizes are unknown there: 0.
+fn served_region(info: PbRegionInfo) -> RegionInfo {
+    RegionInfo {
+        id: info.region_id,
+        start: info.start_key,
+        end: info.end_key,
+        memstore_bytes: 0,
+        file_bytes: 0,
+        file_count: 0,
+    }
+}
+
 /// HBase's region name: `table,startkey,regionid.ENCODED.`, where ENCODED is the MD5 (hex) of
 /// `table,startkey,regionid` (`RegionInfo.getRegionNameAsString`).
 pub fn region_name(table: &str, start: &[u8], id: u64) -> String {
     let mut raw = format!("{table},").into_bytes();
     raw.extend_from_slice(start);
     raw.extend_from_slice(format!(",{id}").as_bytes());
-    let encoded: String = Md5::digest(&raw)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let encoded = encoded_region_name(table, start, id);
     format!("{}.{encoded}.", format::binary(&raw))
 }
 
@@ -187,15 +197,8 @@ impl Shell {
                 return Ok(regions
                     .into_iter()
                     .map(|r| {
-                        let region = RegionInfo {
-                            id: r.info.region_id,
-                            start: r.info.start_key,
-                            end: r.info.end_key,
-                            memstore_bytes: 0,
-                            file_bytes: 0,
-                            file_count: 0,
-                        };
-                        (region, r.server_name.unwrap_or_else(|| server.to_string()))
+                        let holder = r.server_name.unwrap_or_else(|| server.to_string());
+                        (served_region(r.info), holder)
                     })
                     .collect());
             }
@@ -216,14 +219,7 @@ impl Shell {
                 for r in regions {
                     let name =
                         String::from_utf8_lossy(&r.info.table_name.display_name()).into_owned();
-                    let region = RegionInfo {
-                        id: r.info.region_id,
-                        start: r.info.start_key,
-                        end: r.info.end_key,
-                        memstore_bytes: 0,
-                        file_bytes: 0,
-                        file_count: 0,
-                    };
+                    let region = served_region(r.info);
                     match out.last_mut() {
                         Some(t) if t.name == name => t.regions.push(region),
                         _ => {

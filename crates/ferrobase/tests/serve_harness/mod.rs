@@ -3,10 +3,10 @@
 
 #![allow(dead_code, reason = "each test binary uses a part of the harness")]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// Starts `ferrobase serve --port 0 --data DATA EXTRA...` with `stderr` as its standard error
 /// and waits for its address line; its standard output stays open with the child.
@@ -28,6 +28,32 @@ pub fn spawn(data: &Path, extra: &[&str], stderr: Stdio) -> (Child, SocketAddr) 
         .find_map(|w| w.parse().ok())
         .unwrap_or_else(|| panic!("no address in {line:?}"));
     (child, addr)
+}
+
+/// Runs `ferrobase ARGS` with `env` set and `stdin` on its standard input, to its exit.
+pub fn run(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `ferrobase passwd USER`'s line for an `--auth-file`, with password `password`.
+pub fn passwd(user: &str, password: &str) -> String {
+    let out = run(&["passwd", user], &[], &format!("{password}\n"));
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// A `ferrobase serve` on a fresh data directory, killed (SIGKILL) when dropped.

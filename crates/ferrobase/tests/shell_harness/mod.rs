@@ -5,28 +5,18 @@
 #[path = "../serve_harness/mod.rs"]
 mod serve_harness;
 
-use std::io::Write;
 use std::process::{Command, Stdio};
+
+#[allow(unused_imports, reason = "each test binary uses a part of the harness")]
+pub use serve_harness::{passwd, run};
 
 /// Runs `ferrobase shell ARGS` with `input` on standard input: its standard output and whether
 /// it exited successfully.
 pub fn shell(args: &[&str], input: &str) -> (String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .arg("shell")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("RUST_BACKTRACE", "0")
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let args: Vec<&str> = std::iter::once("shell")
+        .chain(args.iter().copied())
+        .collect();
+    let out = run(&args, &[("RUST_BACKTRACE", "0")], input);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         out.status.success(),

@@ -25,7 +25,8 @@ pub(super) enum Source {
     /// opens a scanner without asking the region server (`HTable.getScanner`), so an unknown or
     /// disabled table or an unknown family fails at the first `scannerGet`, not at the open.
     Failed(ServiceError),
-    /// Rows of `hbase:meta`'s view, read when the scanner opened, in the order returned.
+    /// Rows of a catalog table's view (`hbase:meta`, `hbase:namespace`), read when the scanner
+    /// opened, in the order returned.
     Catalog(std::collections::VecDeque<crate::thrift::hbase::TRowResult>),
 }
 

@@ -42,8 +42,8 @@ fn fails_at_first_get(e: &Error) -> bool {
     )
 }
 
-/// What a scanner gave: engine rows (with the scanner's column order) or rows of
-/// `hbase:meta`'s view.
+/// What a scanner gave: engine rows (with the scanner's column order) or rows of a catalog
+/// table's view (`hbase:meta`, `hbase:namespace`).
 enum NextRows {
     Rows(Vec<RowResult>, ColumnOrder),
     Catalog(Vec<crate::thrift::hbase::TRowResult>),
@@ -140,13 +140,14 @@ impl Handler {
     }
 
     /// The next `n` rows at most of scanner `id` as the engine returns them (delete markers
-    /// of a raw scan included), for `ferrobaseAdmin` `scan_next`. A scanner of `hbase:meta`'s
-    /// view has none: it is refused.
+    /// of a raw scan included), for `ferrobaseAdmin` `scan_next`. A scanner of a catalog table's
+    /// view (`hbase:meta`, `hbase:namespace`) has none: it is refused.
     pub(crate) fn scanner_rows(&self, id: i32, n: usize) -> Result<Vec<RowResult>, ServiceError> {
         match self.next_rows(id, n)? {
             NextRows::Rows(rows, _) => Ok(rows),
             NextRows::Catalog(_) => Err(ServiceError::IllegalArgument(format!(
-                "scanner {id} reads hbase:meta: read it with scannerGetList"
+                "ferrobaseAdmin scan_next: scanner {id} reads a catalog table (hbase:meta or \
+                 hbase:namespace): read it with scannerGetList"
             ))),
         }
     }

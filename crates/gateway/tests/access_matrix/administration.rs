@@ -2,8 +2,8 @@
 //! keeps them: who owns a table after creating or altering it, and what `user_permission`
 //! lists at each scope.
 
-use crate::client::{admin_op, args, family, s, Answer, Client, Gateway};
-use ferrobase_gateway::thrift::{TType, TValue};
+use crate::client::{admin_op, Answer, Client, Gateway};
+use ferrobase_gateway::thrift::TValue;
 
 /// The lines of a `user_permission` answer, sorted.
 fn listed(answer: Answer) -> Vec<String> {
@@ -24,15 +24,7 @@ fn listed(answer: Answer) -> Vec<String> {
 fn gateway_with_table() -> (Gateway, Client) {
     let gw = Gateway::start();
     let mut admin = gw.client("admin");
-    admin
-        .call(
-            "createTable",
-            args(vec![
-                s("t"),
-                TValue::List(TType::Struct, vec![family("cf")]),
-            ]),
-        )
-        .unwrap();
+    admin.create_table("t", &["cf"]).unwrap();
     (gw, admin)
 }
 

@@ -1,11 +1,12 @@
 //! A raw Thrift1 client over (mutual) TLS, a plain-TCP one, and a gateway with ACLs on whose
 //! users are the certificates' CNs (`admin` its superuser).
 
+use crate::support::calls::call_message;
 use crate::support::test_certs::TestPki;
 use ferrobase_engine::{Engine, EngineOptions};
 use ferrobase_gateway::access::AccessOptions;
 use ferrobase_gateway::thrift::{
-    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
+    Binary, Budget, Codec, Limits, MessageType, TStruct, TType, TValue,
 };
 use ferrobase_gateway::tls::{ClientWire, TlsClient, TlsServer};
 use ferrobase_gateway::{Server, ServerOptions, StopHandle};
@@ -34,16 +35,7 @@ impl Client {
 
     pub(crate) fn call(&mut self, name: &str, args: TStruct) -> Answer {
         self.seq += 1;
-        let mut msg = Vec::new();
-        Binary.write_header(
-            &mut msg,
-            &MessageHeader {
-                name: name.into(),
-                kind: MessageType::Call,
-                seq_id: self.seq,
-            },
-        );
-        Binary.write_struct(&mut msg, &args);
+        let msg = call_message(name, self.seq, &args);
         let w = self.io.get_mut();
         w.write_all(&msg).unwrap();
         w.flush().unwrap();
@@ -61,6 +53,15 @@ impl Client {
             }
         }
         Ok(body.get(0).cloned())
+    }
+
+    /// `createTable` of `table` with `families`.
+    pub(crate) fn create_table(&mut self, table: &str, families: &[&str]) -> Answer {
+        let families = families.iter().map(|f| family(f)).collect();
+        self.call(
+            "createTable",
+            args(vec![s(table), TValue::List(TType::Struct, families)]),
+        )
     }
 }
 
@@ -197,16 +198,7 @@ pub(crate) const DENIED: &str = "org.apache.hadoop.hbase.security.AccessDeniedEx
 
 /// A plain-TCP client (the gateway's tests speak Thrift over any stream).
 pub(crate) fn plain_call(sock: &mut BufReader<TcpStream>, name: &str, args: TStruct) -> Answer {
-    let mut msg = Vec::new();
-    Binary.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id: 1,
-        },
-    );
-    Binary.write_struct(&mut msg, &args);
+    let msg = call_message(name, 1, &args);
     sock.get_mut().write_all(&msg).unwrap();
     let limits = Limits::default();
     let mut b = Budget::new(sock, &limits);

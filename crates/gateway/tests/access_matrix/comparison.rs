@@ -3,11 +3,10 @@
 //! one HBase 2.6.1 gave (allowed with the same cells, tables or grants listed, or refused with
 //! the same text), except where ferrobase answers otherwise on purpose.
 
-use crate::client::{args, family, s, Gateway};
+use crate::client::Gateway;
 use crate::operations::{perform, NOT_EXPRESSIBLE, OPERATIONS};
 use crate::recording::hbase_answers;
 use crate::users::{grant, reset, GRANTS, SCOPES};
-use ferrobase_gateway::thrift::{TType, TValue};
 use std::collections::BTreeMap;
 
 /// Why ferrobase answers otherwise on purpose (docs/design/security.md, "Differences from
@@ -44,15 +43,7 @@ fn each_grant_answers_as_hbase_with_its_access_controller() {
     let hbase = hbase_answers();
     let gw = Gateway::start();
     let mut admin = gw.client("admin");
-    admin
-        .call(
-            "createTable",
-            args(vec![
-                s("t"),
-                TValue::List(TType::Struct, vec![family("cf"), family("cf2")]),
-            ]),
-        )
-        .unwrap();
+    admin.create_table("t", &["cf", "cf2"]).unwrap();
     let mut recorded = hbase.iter();
     let mut divergences: BTreeMap<Divergence, usize> = BTreeMap::new();
     let (mut compared, mut failures) = (0, Vec::new());

@@ -13,15 +13,7 @@ use std::net::TcpStream;
 fn denials_carry_hbase_access_denied_text() {
     let gw = Gateway::start();
     let mut admin = gw.client("admin");
-    admin
-        .call(
-            "createTable",
-            args(vec![
-                s("t"),
-                TValue::List(TType::Struct, vec![family("cf")]),
-            ]),
-        )
-        .unwrap();
+    admin.create_table("t", &["cf"]).unwrap();
     let mut bob = gw.client("bob");
     let cases: Vec<(&str, TStruct, &str)> = vec![
         (

@@ -43,15 +43,7 @@ fn outcome(name: &str, user: &str, a: &Answer) -> Expect {
 fn each_grant_allows_exactly_what_hbase_allows() {
     let gw = Gateway::start();
     let mut admin = gw.client("admin");
-    admin
-        .call(
-            "createTable",
-            args(vec![
-                s("t"),
-                TValue::List(TType::Struct, vec![family("cf"), family("cf2")]),
-            ]),
-        )
-        .unwrap();
+    admin.create_table("t", &["cf", "cf2"]).unwrap();
     let failures = std::cell::RefCell::new(Vec::new());
     for at in SCOPES {
         for action in Action::ALL {

@@ -1,7 +1,7 @@
 //! The matrix's users: one per scope and granted action (`u_<scope>_<actions>`), each granted by
 //! the superuser before it acts, and the state every user starts from.
 
-use crate::client::{args, family, no_attrs, put, s, Client};
+use crate::client::{args, no_attrs, put, s, Client};
 use ferrobase_gateway::thrift::{TType, TValue};
 
 /// A scope of the matrix.
@@ -83,15 +83,7 @@ pub(crate) fn reset(admin: &mut Client) {
         .call("isTableEnabled", args(vec![s("victim")]))
         .is_err()
     {
-        admin
-            .call(
-                "createTable",
-                args(vec![
-                    s("victim"),
-                    TValue::List(TType::Struct, vec![family("cf")]),
-                ]),
-            )
-            .unwrap();
+        admin.create_table("victim", &["cf"]).unwrap();
     }
     let _ = admin.call("disableTable", args(vec![s("victim")]));
     // Already there unless a user dropped it.

@@ -1,4 +1,5 @@
 //! Helpers shared by the gateway's integration tests.
 
+pub mod calls;
 pub mod replies;
 pub mod test_certs;

@@ -9,6 +9,13 @@
 //! wire types 0, 1, 2 and 5 are skipped as protobuf does, and a value that is not the message
 //! is a [`CatalogValueError`] naming the message, the field and the byte offset.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
+/// HBase's catalog of regions, whose `info:regioninfo` cells hold a [`PbRegionInfo`].
+pub const META: &str = "hbase:meta";
+/// HBase 2.x's table of namespaces, whose `info:d` cells hold a [`PbNamespaceDescriptor`].
+pub const NAMESPACE: &str = "hbase:namespace";
+
 /// `ProtobufMagic`: the 4 bytes before a `RegionInfo` in `info:regioninfo`.
 pub const PB_MAGIC: &[u8; 4] = b"PBUF";
 
@@ -177,6 +184,8 @@ struct Fields<'a> {
     message: &'static str,
     data: &'a [u8],
     pos: usize,
+    /// Where the field [`Fields::next_field`] returned last begins (its key's offset).
+    field_at: usize,
 }
 
 impl<'a> Fields<'a> {
@@ -185,6 +194,7 @@ impl<'a> Fields<'a> {
             message,
             data,
             pos: 0,
+            field_at: 0,
         }
     }
 
@@ -231,6 +241,7 @@ impl<'a> Fields<'a> {
             return Ok(None);
         }
         let at = self.pos;
+        self.field_at = at;
         let key = self.varint()?;
         let (field, wire_type) = (key >> 3, (key & 7) as u8);
         let value = match wire_type {
@@ -259,7 +270,8 @@ impl<'a> Fields<'a> {
         Ok(Some((field, value)))
     }
 
-    /// A known field met with another wire type than its declaration's.
+    /// A known field met with another wire type than its declaration's; the offset is the
+    /// field's key, as for an unknown wire type.
     fn wrong_type(&self, field: u64, v: &Value<'_>) -> CatalogValueError {
         CatalogValueError::WireType {
             message: self.message,
@@ -269,7 +281,7 @@ impl<'a> Fields<'a> {
                 Value::Bytes(_) => 2,
                 Value::Fixed(w) => *w,
             },
-            offset: self.pos,
+            offset: self.field_at,
         }
     }
 }
@@ -517,6 +529,17 @@ mod tests {
             PbRegionInfo::decode(b"\x0b"),
             Err(CatalogValueError::WireType { wire_type: 3, .. })
         ));
+        // A known field with the wrong wire type is named at its key: region_id (field 1,
+        // a varint) sent as bytes after an unknown varint field 9.
+        assert_eq!(
+            PbRegionInfo::decode(b"\x48\x01\x0a\x01x").unwrap_err(),
+            CatalogValueError::WireType {
+                message: "RegionInfo",
+                field: 1,
+                wire_type: 2,
+                offset: 2
+            }
+        );
         assert_eq!(
             PbRegionInfo::from_cell_value(b"PBU").unwrap_err(),
             CatalogValueError::NoMagic

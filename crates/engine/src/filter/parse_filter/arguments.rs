@@ -36,24 +36,20 @@ impl ArgReader<'_> {
         }
     }
     fn int(&mut self) -> Result<i64, ParseError> {
-        match self.next("an integer")? {
-            (p, Arg::Num(n)) => n
-                .parse()
-                .map_err(|_| err(p, format!("{} expects an integer, got {n}", self.name))),
-            (p, _) => Err(err(
-                p,
-                format!("{} expects an integer as argument {}", self.name, self.i),
-            )),
-        }
+        self.number("an integer")
     }
     fn float(&mut self) -> Result<f64, ParseError> {
-        match self.next("a number")? {
+        self.number("a number")
+    }
+    /// The next argument as a number of type `T`; `what` names it in the errors.
+    fn number<T: std::str::FromStr>(&mut self, what: &str) -> Result<T, ParseError> {
+        match self.next(what)? {
             (p, Arg::Num(n)) => n
                 .parse()
-                .map_err(|_| err(p, format!("{} expects a number, got {n}", self.name))),
+                .map_err(|_| err(p, format!("{} expects {what}, got {n}", self.name))),
             (p, _) => Err(err(
                 p,
-                format!("{} expects a number as argument {}", self.name, self.i),
+                format!("{} expects {what} as argument {}", self.name, self.i),
             )),
         }
     }
