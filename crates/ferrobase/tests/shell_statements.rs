@@ -884,6 +884,25 @@ fn seed_statements_print_the_same_against_apache_hbase_as_against_ferrobase() {
     );
     let (f, h) = (normalized(&on_ferrobase), normalized(&on_hbase));
     for (i, (lf, lh)) in f.lines().zip(h.lines()).enumerate() {
+        if lh.starts_with("{NAME => ") {
+            // A family's description: Apache's gateway carries only Thrift1's ColumnDescriptor
+            // fields, ferrobase's every attribute (its ferrobaseAdmin extension, as embedded);
+            // each attribute HBase's gateway shows must be there with the same value.
+            let fields = |l: &str| -> Vec<String> {
+                l.trim_matches(|c| c == '{' || c == '}')
+                    .split(", ")
+                    .map(str::to_string)
+                    .collect()
+            };
+            let on_ferrobase = fields(lf);
+            for field in fields(lh) {
+                assert!(
+                    on_ferrobase.contains(&field),
+                    "line {i}: {field} missing\nferrobase:\n{f}\nHBase:\n{h}"
+                );
+            }
+            continue;
+        }
         assert_eq!(lf, lh, "line {i} differs\nferrobase:\n{f}\nHBase:\n{h}");
     }
     assert_eq!(
