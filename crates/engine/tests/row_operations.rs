@@ -171,3 +171,23 @@ fn append_and_check_and_mutate() {
         )
         .unwrap());
 }
+
+#[test]
+fn check_and_mutate_refuses_a_mutation_of_another_row_naming_both_rows() {
+    let (_d, _e, t) = setup();
+    let other = vec![Mutation::Put(Put::new("elsewhere").add_column(
+        "cf",
+        "state",
+        "x".to_string(),
+    ))];
+    let err = t
+        .check_and_mutate(b"r", b"cf", b"state", CompareOp::Equal, None, other)
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("Action's getRow must match"), "{text}");
+    assert!(
+        text.contains("'r'") && text.contains("'elsewhere'"),
+        "{text}"
+    );
+    assert!(t.get(&Get::new("elsewhere")).unwrap().is_empty());
+}

@@ -184,9 +184,13 @@ impl Inner {
             }
             for m in &muts {
                 if m.row() != get.row {
-                    return Err(Error::IllegalArgument(
-                        "a checked or atomic mutation must stay on its row".into(),
-                    ));
+                    // HBase's HRegion.checkAndMutate: "Action's getRow must match".
+                    return Err(Error::IllegalArgument(format!(
+                        "Action's getRow must match: a checked or atomic mutation must stay on \
+                         its row ('{}'), not row '{}'",
+                        get.row.escape_ascii(),
+                        m.row().escape_ascii()
+                    )));
                 }
                 self.validate(&entry.descriptor, m)?;
             }
