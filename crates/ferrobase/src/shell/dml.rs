@@ -100,12 +100,7 @@ impl Shell {
                     for (k, v) in hash(v, "get options")? {
                         match k.as_str() {
                             "COLUMN" | "COLUMNS" => {
-                                for c in option_columns(&v)? {
-                                    get = match converters.column(&c)? {
-                                        (f, None) => get.add_family(f),
-                                        (f, Some(q)) => get.add_column(f, q),
-                                    };
-                                }
+                                get = get_columns(get, option_columns(&v)?, &mut converters)?
                             }
                             "FORMATTER" => {
                                 converters.set_default(Converter::parse(&text(&v, "FORMATTER")?)?)
@@ -123,14 +118,7 @@ impl Shell {
                         }
                     }
                 }
-                other => {
-                    for c in columns_of(other)? {
-                        get = match converters.column(&c)? {
-                            (f, None) => get.add_family(f),
-                            (f, Some(q)) => get.add_column(f, q),
-                        };
-                    }
-                }
+                other => get = get_columns(get, columns_of(other)?, &mut converters)?,
             }
         }
         let r = t.get(get, filter.as_deref()).map_err(client)?;
@@ -545,6 +533,18 @@ fn filter_string(v: &Value) -> Res<Vec<u8>> {
         Value::Str(b) => Ok(b.clone()),
         other => Err(format!("FILTER must be a filter string, got {}", other.kind()).into()),
     }
+}
+
+/// `get` narrowed to `columns` (`family` or `family:qualifier`, each with its converter, if any,
+/// registered in `converters`): a get's `COLUMNS` option and its positional columns alike.
+fn get_columns(mut get: Get, columns: Vec<Vec<u8>>, converters: &mut Converters) -> Res<Get> {
+    for c in columns {
+        get = match converters.column(&c)? {
+            (f, None) => get.add_family(f),
+            (f, Some(q)) => get.add_column(f, q),
+        };
+    }
+    Ok(get)
 }
 
 /// `COLUMN`/`COLUMNS` of get's, scan's and count's hash: a string or an array (whose items
