@@ -7,7 +7,7 @@
 //! once failed (`fuzz/corpus/wal_segment/`, `fuzz/regressions/wal_segment/`).
 
 use ferrobase_engine::fuzzing::masked_crc;
-use ferrobase_engine::fuzzing::{decode_segment, SEGMENT_MAGIC};
+use ferrobase_engine::fuzzing::{decode_segment, records_past_damage, SEGMENT_MAGIC};
 use std::path::Path;
 
 fn read(data: &[u8]) {
@@ -20,6 +20,10 @@ fn read(data: &[u8]) {
             Ok(())
         });
         assert!(records <= data.len() / 8);
+    }
+    // What point-in-time recovery reports past a damaged record.
+    for version in [1, 2] {
+        assert!(records_past_damage(data, 0, version).len() <= data.len() / 8);
     }
 }
 

@@ -13,4 +13,4 @@ pub use crate::cell::{CellKey, CellType, KeyValue};
 pub use crate::checksum::masked_crc;
 pub use crate::compression::Compression;
 pub use crate::manifest::{ManifestData, RegionRecord, StoreRecord, TableRecord};
-pub use crate::wal::{decode_segment, WalCell, WalEdit, SEGMENT_MAGIC};
+pub use crate::wal::{decode_segment, records_past_damage, WalCell, WalEdit, SEGMENT_MAGIC};

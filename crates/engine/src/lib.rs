@@ -75,7 +75,7 @@ pub use api::{
 pub use bytes::Bytes;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
 pub use compression::Compression;
-pub use engine::{CompactionOptions, Engine, EngineOptions, MAX_ROW_LENGTH};
+pub use engine::{CompactionOptions, Engine, EngineOptions, WalRecovery, MAX_ROW_LENGTH};
 pub use error::{Error, Result};
 pub use health::{Health, StallCause};
 pub use metrics::Metrics;

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -79,6 +79,16 @@ pub fn main(args: &[String]) -> Result<()> {
             "--no-auto-compaction" => {
                 engine_opts.compaction.auto = false;
                 engine_opts.compaction.major_interval = None;
+            }
+            // A complete WAL record that is damaged refuses the start (strict, the default);
+            // point-in-time opens without it and everything logged after it, keeping copies
+            // in wal-quarantine/ (docs/format/wal.md, "Recovery rules").
+            "--wal-recovery" => {
+                engine_opts.wal_recovery = match val()?.as_str() {
+                    "strict" => ferrobase_engine::WalRecovery::Strict,
+                    "point-in-time" => ferrobase_engine::WalRecovery::PointInTime,
+                    _ => bail!("--wal-recovery takes strict or point-in-time"),
+                }
             }
             "--idle-timeout" => {
                 opts.idle_timeout = Some(Duration::from_secs(

@@ -18,7 +18,7 @@ mod resume;
 mod split;
 mod write;
 
-pub use options::{CompactionOptions, EngineOptions, MAX_ROW_LENGTH};
+pub use options::{CompactionOptions, EngineOptions, WalRecovery, MAX_ROW_LENGTH};
 pub(crate) use read_modify_write::RowCheck;
 
 use crate::block_cache::BlockCache;

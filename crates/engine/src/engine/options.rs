@@ -36,6 +36,25 @@ impl Default for CompactionOptions {
     }
 }
 
+/// What opening an engine does with a damaged WAL record ("Recovery rules" in
+/// `docs/format/wal.md`). An incomplete record at the end of the newest segment (a write a
+/// crash cut, never acknowledged at `FSYNC_WAL`) is cut under either; a complete record whose
+/// checksum fails is damage, which no crash produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WalRecovery {
+    /// Refuse to open with [`crate::Error::Corruption`] naming the segment and the record's
+    /// offset, changing nothing on disk (the default; RocksDB's `kTolerateCorruptedTailRecords`
+    /// is the nearest of its modes, HBase fails the log split unless
+    /// `hbase.hlog.split.skip.errors`).
+    #[default]
+    Strict,
+    /// Replay up to the first damaged record and skip everything logged after it, as
+    /// RocksDB's `kPointInTimeRecovery`: each skipped segment is first copied whole into
+    /// `wal-quarantine/<unix-ms>/` beside a `REPORT.txt` of what was skipped (bytes, records
+    /// recognised past the damage and their sequence ids), and the report is printed.
+    PointInTime,
+}
+
 /// Settings of an engine. Construct with `EngineOptions::default()` and adjust fields.
 #[derive(Debug, Clone)]
 pub struct EngineOptions {
@@ -82,6 +101,9 @@ pub struct EngineOptions {
     /// Every file and directory operation goes through this (default: the operating system's,
     /// [`crate::fs::OsFileSystem`]); tests put an in-memory, fault-injecting one here.
     pub fs: Arc<dyn FileSystem>,
+    /// What opening does with a complete WAL record that is damaged (default
+    /// [`WalRecovery::Strict`]: refuse to open, naming file and offset).
+    pub wal_recovery: WalRecovery,
     /// Test code run at named points of background jobs (default `None`; see
     /// [`crate::hook`]): pause points, panicking jobs, kill points.
     pub hook: Option<Hook>,
@@ -106,6 +128,7 @@ impl Default for EngineOptions {
             clock: Arc::new(SystemClock),
             fs: crate::fs::os(),
             hook: None,
+            wal_recovery: WalRecovery::Strict,
         }
     }
 }

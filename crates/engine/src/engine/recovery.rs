@@ -1,7 +1,7 @@
 //! Opening a data directory: lock, manifest, live files, orphan clean-up and WAL replay.
 
 use super::catalog::{Catalog, TableEntry};
-use super::{EngineOptions, Inner, WorkQueue};
+use super::{EngineOptions, Inner, WalRecovery, WorkQueue};
 use crate::block_cache::BlockCache;
 use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
@@ -117,12 +117,14 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             fs.remove_file(&p).at(&p)?;
         }
     }
-    let segments = wal::list_segments(fs, &wal_dir)?;
+    let mut segments = wal::list_segments(fs, &wal_dir)?;
     let mut max_seq = data.last_seq;
     let mut replayed = 0usize;
-    for (i, &n) in segments.iter().enumerate() {
+    let mut i = 0;
+    while let Some(&n) = segments.get(i) {
+        i += 1;
         let path = wal::segment_path(&wal_dir, n);
-        let end = wal::read_segment(fs, &path, i + 1 == segments.len(), |edit| {
+        let end = wal::read_segment(fs, &path, i == segments.len(), |edit| {
             max_seq = max_seq.max(edit.seq);
             let Some(region) = catalog.region_by_id(edit.region_id) else {
                 return Ok(());
@@ -148,15 +150,45 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             }
             Ok(())
         })?;
-        if let SegmentEnd::TornAt { offset, reason } = end {
-            eprintln!(
-                "ferrobase: WAL {} ends in a torn record at offset {offset} ({reason}); \
-                 the unacknowledged tail is ignored",
-                path.display()
-            );
-            // The new segment created below makes this one no longer the last: its records
-            // before the tear are kept, the tear cut off.
-            wal::cut_torn_tail(fs, &wal_dir, n, offset)?;
+        match end {
+            SegmentEnd::Clean => {}
+            SegmentEnd::TornAt { offset, reason } => {
+                eprintln!(
+                    "ferrobase: WAL {} ends in an incomplete record at offset {offset} \
+                     ({reason}): a write cut by a crash, never acknowledged at FSYNC_WAL; \
+                     it is cut off",
+                    path.display()
+                );
+                // The new segment created below makes this one no longer the last: its
+                // records before the tear are kept, the tear cut off.
+                wal::cut_torn_tail(fs, &wal_dir, n, offset)?;
+            }
+            SegmentEnd::DamagedAt { offset, reason } => {
+                if opts.wal_recovery == WalRecovery::Strict {
+                    return Err(Error::corruption(
+                        &path,
+                        offset,
+                        format!(
+                            "{reason} in a complete WAL record: the edits logged from here on \
+                             would be lost, so nothing was changed; to open anyway, skipping \
+                             them and keeping a copy of the log in wal-quarantine/, use \
+                             point-in-time WAL recovery (ferrobase serve --wal-recovery \
+                             point-in-time)"
+                        ),
+                    ));
+                }
+                let skipped = segments.split_off(i - 1);
+                quarantine(fs, dir, &wal_dir, &skipped, offset, &reason)?;
+                // What stays of the log: the records before the damage.
+                wal::cut_torn_tail(fs, &wal_dir, n, offset)?;
+                for &later in &skipped[1..] {
+                    let p = wal::segment_path(&wal_dir, later);
+                    fs.remove_file(&p).at(&p)?;
+                }
+                fs.sync_dir(&wal_dir).synced(&wal_dir)?;
+                segments.push(n);
+                break;
+            }
         }
     }
     let next_segment = segments.last().map_or(1, |n| n + 1);
@@ -266,4 +298,77 @@ fn lock_data_dir(
             Err(e) => return Err(Error::io(lock_path, e)),
         }
     }
+}
+
+/// Point-in-time recovery's record of what it skips: a copy of every segment from the damaged
+/// one (`segments[0]`, damaged at `offset`) on, whole, in `wal-quarantine/<unix-ms>/`, with a
+/// `REPORT.txt` saying what was skipped, printed too. Synced before the log is cut.
+fn quarantine(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    wal_dir: &Path,
+    segments: &[u64],
+    offset: u64,
+    reason: &str,
+) -> Result<()> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let root = dir.join("wal-quarantine");
+    let qdir = root.join(stamp.to_string());
+    fs.create_dir_all(&qdir).at(&qdir)?;
+    let mut report = format!(
+        "ferrobase point-in-time WAL recovery\n\
+         damage: {} at offset {offset}: {reason}\n\
+         skipped: everything logged from that record on\n",
+        wal::segment_path(wal_dir, segments[0]).display()
+    );
+    for (k, &n) in segments.iter().enumerate() {
+        let src = wal::segment_path(wal_dir, n);
+        let bytes = fs.read(&src).at(&src)?;
+        let from = if k == 0 { offset as usize } else { 0 };
+        let version = wal::segment_version(&bytes).unwrap_or(2);
+        let found = if k == 0 {
+            wal::records_past_damage(&bytes, from, version)
+        } else {
+            let mut all = Vec::new();
+            let _ = wal::decode_segment(&src, &bytes, true, |e| {
+                all.push(e);
+                Ok(())
+            });
+            all
+        };
+        let cells: usize = found.iter().map(|e| e.cells.len()).sum();
+        let seqs = match (
+            found.iter().map(|e| e.seq).min(),
+            found.iter().map(|e| e.seq).max(),
+        ) {
+            (Some(lo), Some(hi)) => format!(", sequence ids {lo}..={hi}"),
+            _ => String::new(),
+        };
+        report.push_str(&format!(
+            "segment {}: {} bytes skipped from offset {from}; {} records ({cells} cells) \
+             recognised in them{seqs}\n",
+            src.display(),
+            (bytes.len() as u64).saturating_sub(from as u64),
+            found.len(),
+        ));
+        let dst = qdir.join(src.file_name().unwrap_or_default());
+        let f = fs.create(&dst).at(&dst)?;
+        f.append(&bytes).at(&dst)?;
+        f.sync_all().synced(&dst)?;
+    }
+    report.push_str(&format!(
+        "copies of the segments as they were: {}\n",
+        qdir.display()
+    ));
+    let rp = qdir.join("REPORT.txt");
+    let f = fs.create(&rp).at(&rp)?;
+    f.append(report.as_bytes()).at(&rp)?;
+    f.sync_all().synced(&rp)?;
+    fs.sync_dir(&qdir).synced(&qdir)?;
+    fs.sync_dir(&root).synced(&root)?;
+    fs.sync_dir(dir).synced(dir)?;
+    eprint!("ferrobase: {report}");
+    Ok(())
 }

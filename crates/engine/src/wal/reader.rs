@@ -18,18 +18,32 @@ pub const MAX_RECORD: usize = 512 * 1024 * 1024;
 pub enum SegmentEnd {
     /// Every byte was a whole, valid record.
     Clean,
-    /// A torn or corrupt record at `offset` ended the segment (accepted only for the last one).
+    /// An incomplete record at `offset` ended the last segment: its header or payload runs
+    /// past the end of the file, or every byte from there on is zero (blocks a power cut left
+    /// allocated but unwritten). A write the process was making when it died, never
+    /// acknowledged at `FSYNC_WAL`.
     TornAt {
-        /// Offset of the first bad record.
+        /// Offset of the incomplete record.
+        offset: u64,
+        /// What was wrong with it.
+        reason: String,
+    },
+    /// A complete record at `offset` is damaged (its checksum fails, its payload does not
+    /// decode, or its length is past any record ferrobase writes): not a tear but corruption,
+    /// in any segment. Reading stopped there; the caller decides (refuse to start, or skip it
+    /// under point-in-time recovery).
+    DamagedAt {
+        /// Offset of the damaged record.
         offset: u64,
         /// What was wrong with it.
         reason: String,
     },
 }
 
-/// Reads every record of the segment at `path`, calling `f` for each. In the last segment a
-/// torn tail (a short or failing record) ends reading; in an earlier segment it is
-/// [`Error::Corruption`] naming the offset.
+/// Reads every record of the segment at `path`, calling `f` for each. In the last segment an
+/// incomplete record ends reading ([`SegmentEnd::TornAt`]); in an earlier segment it is
+/// [`Error::Corruption`] naming the offset. A complete but damaged record ends reading in any
+/// segment ([`SegmentEnd::DamagedAt`]).
 pub fn read_segment(
     fs: &dyn FileSystem,
     path: &Path,
@@ -58,26 +72,13 @@ pub fn decode_segment(
             Err(Error::corruption(path, 0, "segment header is short"))
         };
     }
-    let version = match data.get(..SEGMENT_MAGIC.len()) {
-        Some(m) if m == SEGMENT_MAGIC => 2,
-        Some(m) if m == SEGMENT_MAGIC_V1 => 1,
-        _ => return Err(Error::corruption(path, 0, "bad segment magic")),
+    let Some(version) = segment_version(data) else {
+        return Err(Error::corruption(path, 0, "bad segment magic"));
     };
     let mut pos = SEGMENT_MAGIC.len();
-    let mut last_seq = 0;
     while pos < data.len() {
-        let bad = |reason: String| -> Result<SegmentEnd> {
-            // A bad record followed by a good one is damage inside the log, not a torn tail:
-            // never drop the acknowledged records after it silently. The good one is searched
-            // for at every offset, since the damage may be in the length that says where the
-            // next record starts.
-            if is_last && valid_record_after(data, pos + 1, version, last_seq) {
-                return Err(Error::corruption(
-                    path,
-                    pos as u64,
-                    format!("{reason}, before further valid records"),
-                ));
-            }
+        // An incomplete record: only the last segment may end in one (a write cut by a crash).
+        let torn = |reason: String| -> Result<SegmentEnd> {
             if is_last {
                 Ok(SegmentEnd::TornAt {
                     offset: pos as u64,
@@ -87,28 +88,79 @@ pub fn decode_segment(
                 Err(Error::corruption(path, pos as u64, reason))
             }
         };
+        let damaged = |reason: String| -> Result<SegmentEnd> {
+            Ok(SegmentEnd::DamagedAt {
+                offset: pos as u64,
+                reason,
+            })
+        };
+        if data
+            .get(pos..)
+            .is_some_and(|rest| rest.iter().all(|&b| b == 0))
+        {
+            return torn("zero-filled tail".into());
+        }
         let Some((len, crc)) = record_header(data, pos) else {
-            return bad("record header is short".into());
+            return torn("record header is short".into());
         };
         if len > MAX_RECORD {
-            return bad(format!("record length {len} exceeds the limit"));
+            return damaged(format!("record length {len} exceeds the limit"));
         }
         let Some(payload) = data.get(pos + 8..pos + 8 + len) else {
-            return bad(format!("record of {len} bytes is cut short"));
+            return torn(format!("record of {len} bytes is cut short"));
         };
-        let edit = if masked_crc(payload) == crc {
-            WalEdit::decode_version(payload, version)
-        } else {
-            None
+        if masked_crc(payload) != crc {
+            return damaged("record checksum mismatch".into());
+        }
+        let Some(edit) = WalEdit::decode_version(payload, version) else {
+            return damaged("record payload is malformed".into());
         };
-        let Some(edit) = edit else {
-            return bad("record checksum mismatch or malformed payload".into());
-        };
-        last_seq = last_seq.max(edit.seq);
         f(edit)?;
         pos += 8 + len;
     }
     Ok(SegmentEnd::Clean)
+}
+
+/// What a damaged segment holds past the damage at `from`: the records found by searching
+/// every later offset for a whole header, a payload within the data, a matching checksum and a
+/// decodable payload, then reading on from each as a sequence. Reported when point-in-time
+/// recovery skips them; a guess by construction (a record may be missed or, very rarely,
+/// found in noise), never replayed.
+pub fn records_past_damage(data: &[u8], from: usize, version: u32) -> Vec<WalEdit> {
+    let mut found = Vec::new();
+    let mut pos = from + 1;
+    while pos + 8 <= data.len() {
+        match record_at(data, pos, version) {
+            Some((edit, next)) => {
+                found.push(edit);
+                pos = next;
+            }
+            None => pos += 1,
+        }
+    }
+    found
+}
+
+/// The valid record at `pos` and the offset past it, or `None`.
+fn record_at(data: &[u8], pos: usize, version: u32) -> Option<(WalEdit, usize)> {
+    let (len, crc) = record_header(data, pos)?;
+    if len > MAX_RECORD {
+        return None;
+    }
+    let payload = data.get(pos + 8..pos + 8 + len)?;
+    if masked_crc(payload) != crc {
+        return None;
+    }
+    Some((WalEdit::decode_version(payload, version)?, pos + 8 + len))
+}
+
+/// The format version of a segment's bytes (1 or 2), `None` for a bad magic.
+pub fn segment_version(data: &[u8]) -> Option<u32> {
+    match data.get(..SEGMENT_MAGIC.len()) {
+        Some(m) if m == SEGMENT_MAGIC => Some(2),
+        Some(m) if m == SEGMENT_MAGIC_V1 => Some(1),
+        _ => None,
+    }
 }
 
 /// The length and checksum of the record header at `pos` (`docs/format/wal.md`), or `None`
@@ -117,21 +169,6 @@ fn record_header(data: &[u8], pos: usize) -> Option<(usize, u32)> {
     let mut r = ByteReader::new(data.get(pos..)?);
     let len = r.u32()? as usize;
     Some((len, r.u32()?))
-}
-
-/// Whether a valid record of a sequence id above `after_seq` starts anywhere at or past
-/// `from`: a whole header, a payload within the data, its checksum and its decoding. Read at
-/// recovery only, over the tail of the last segment past a bad record.
-fn valid_record_after(data: &[u8], from: usize, version: u32, after_seq: u64) -> bool {
-    (from..data.len().saturating_sub(8)).any(|pos| {
-        record_header(data, pos).is_some_and(|(len, crc)| {
-            len <= MAX_RECORD
-                && data.get(pos + 8..pos + 8 + len).is_some_and(|p| {
-                    masked_crc(p) == crc
-                        && WalEdit::decode_version(p, version).is_some_and(|e| e.seq > after_seq)
-                })
-        })
-    })
 }
 
 #[cfg(test)]
@@ -184,6 +221,9 @@ mod tests {
         );
         // A TTL-flagged record behind a version-1 magic is damage, not a TTL.
         let mixed = segment(SEGMENT_MAGIC_V1, Some(1_000));
-        assert!(matches!(ttls(&mixed, false), Err(Error::Corruption { .. })));
+        assert!(matches!(
+            ttls(&mixed, false),
+            Ok((_, SegmentEnd::DamagedAt { .. }))
+        ));
     }
 }
