@@ -109,7 +109,7 @@ class Server:
 
     @property
     def address(self):
-        """``host:port`` (IPv6 hosts in brackets), the form HBase clients and ``--connect`` take."""
+        """``host:port`` (IPv6 hosts in brackets), the form HBase clients take (``ferrobase shell --connect`` takes ``thrift://`` before it)."""
         host = "[%s]" % self.host if ":" in self.host else self.host
         return "%s:%d" % (host, self.port)
 

@@ -74,6 +74,15 @@ pub enum ClientError {
     /// The operation has no equivalent in the backend (e.g. `alter` over HBase's Thrift1 API).
     #[error("{0}")]
     Unsupported(String),
+    /// A connection string that names no backend: neither `thrift://HOST:PORT`, `file:DIR` nor
+    /// the path of an existing data directory. Nothing was opened or created.
+    #[error("{url:?} is not a connection string: {why}; use thrift://HOST:PORT for a server, file:DIR for a data directory (created if absent), or the path of an existing data directory")]
+    BadUrl {
+        /// The string given.
+        url: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A cell of a catalog table (`hbase:meta`, `hbase:namespace`) that is not the protobuf
     /// message HBase stores there.
     #[error("{table} row {row:?}: {source}")]
@@ -151,7 +160,9 @@ impl std::fmt::Debug for Connection {
 }
 
 impl Connection {
-    /// Opens `file:DIR` (or a bare path) or `thrift://host:port`.
+    /// Opens `file:DIR` (the data directory, created if absent), the path of an existing data
+    /// directory, or `thrift://host:port`; anything else is [`ClientError::BadUrl`], with
+    /// nothing opened or created.
     pub fn open(url: &str) -> Result<Connection> {
         Connection::open_with(url, &ConnectOptions::default())
     }
@@ -167,7 +178,30 @@ impl Connection {
                     .map(|(u, p)| (u.as_str(), p.as_str())),
             )?)));
         }
-        let dir = url.strip_prefix("file:").unwrap_or(url);
+        let dir = match url.strip_prefix("file:") {
+            Some(dir) => dir,
+            None => {
+                let bad = |why: String| ClientError::BadUrl {
+                    url: url.to_string(),
+                    why,
+                };
+                if let Some((scheme, _)) = url.split_once("://") {
+                    return Err(bad(format!("no backend speaks {scheme}://")));
+                }
+                // A bare path embeds only a data directory that exists: `host:port` or a
+                // mistyped URL must never become a new local store.
+                if !std::path::Path::new(url).is_dir() {
+                    return Err(bad("no such data directory".into()));
+                }
+                url
+            }
+        };
+        if dir.is_empty() {
+            return Err(ClientError::BadUrl {
+                url: url.to_string(),
+                why: "file: names no directory".into(),
+            });
+        }
         Ok(Connection::Embedded(Engine::open(
             dir,
             EngineOptions::default(),

@@ -55,3 +55,16 @@ impl ConnectFlags {
         Ok(opts)
     }
 }
+
+/// The value of `--connect`: a server's URL, never a local path (that is `--data DIR`), so a
+/// mistyped address cannot become a new local store.
+pub fn server_url(value: &str) -> Result<String> {
+    if value.starts_with("thrift://") {
+        Ok(value.to_string())
+    } else {
+        bail!(
+            "--connect takes a server's URL, thrift://HOST:PORT (got {value:?}); a local data \
+             directory is --data DIR"
+        )
+    }
+}

@@ -31,8 +31,13 @@ impl Args {
         let mut flags = BTreeMap::new();
         let mut on = Vec::new();
         let mut connect_flags = ConnectFlags::default();
+        let mut help = false;
         let mut it = args.iter();
         while let Some(a) = it.next() {
+            if a == "-h" || a == "--help" {
+                help = true;
+                continue;
+            }
             if let Some(name) = a.strip_prefix("--") {
                 if switches.contains(&name) {
                     on.push(name.to_string());
@@ -41,7 +46,7 @@ impl Args {
                 let v = it.next().with_context(|| format!("{a} needs a value"))?;
                 match name {
                     "data" => url = format!("file:{v}"),
-                    "connect" => url = v.clone(),
+                    "connect" => url = crate::connect::server_url(v)?,
                     _ if connect_flags.take(name, v) => {}
                     _ => {
                         flags.insert(name.to_string(), v.clone());
@@ -52,6 +57,10 @@ impl Args {
             } else {
                 bail!("unexpected argument {a:?}");
             }
+        }
+        if help {
+            // Help wins over everything else on the line, before anything is opened.
+            command = Some("help".to_string());
         }
         Ok(Args {
             url,

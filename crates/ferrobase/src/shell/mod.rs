@@ -100,10 +100,9 @@ pub fn main(args: &[String]) -> Result<()> {
             "-n" | "--noninteractive" => noninteractive = true,
             "--data" => url = format!("file:{}", it.next().context("--data needs a directory")?),
             "--connect" => {
-                url = it
-                    .next()
-                    .context("--connect needs thrift://HOST:PORT")?
-                    .clone()
+                url = crate::connect::server_url(
+                    it.next().context("--connect needs thrift://HOST:PORT")?,
+                )?
             }
             s @ ("--tls-ca" | "--tls-cert" | "--tls-key" | "--login") => {
                 let v = it.next().with_context(|| format!("{s} needs a value"))?;
