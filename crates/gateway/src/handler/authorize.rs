@@ -183,11 +183,70 @@ impl Handler {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };
-        let mut res = self.dispatch(call)?;
+        let restricted = match self.restrict_filtered(access, user, call, &permit) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut res = self.dispatch(restricted.as_ref().unwrap_or(call))?;
         if let Err(e) = self.follow_up(access, user, call, &permit, &mut res) {
             res = Err(e);
         }
         Some(res)
+    }
+
+    /// A partly granted read that evaluates a filter, rewritten so that the filter sees only
+    /// what the user may read: its columns become the readable part of what it asked for, so
+    /// the engine never reads the rest (HBase puts its `AccessControlFilter` before the user's
+    /// filter). `None` when the call runs as it is: fully granted, or without a filter (its
+    /// results are filtered afterwards, `filter_rows`). A filtered read with nothing readable
+    /// left is refused.
+    fn restrict_filtered(
+        &self,
+        access: &Access,
+        user: &str,
+        call: &Call,
+        permit: &Permit,
+    ) -> Result<Option<Call>, ServiceError> {
+        let Permit::Filtered(table) = permit else {
+            return Ok(None);
+        };
+        // Every call a partly granted read can be (`check`'s `read` with `filterable`), by
+        // whether it carries a filter; only scannerOpenWithScan's TScan can.
+        let mut a = match call {
+            Call::ScannerOpenWithScan(a) if a.scan.filter_string.is_some() => a.clone(),
+            Call::ScannerOpenWithScan(_)
+            | Call::GetRow(_)
+            | Call::GetRowTs(_)
+            | Call::GetRows(_)
+            | Call::GetRowsTs(_)
+            | Call::GetRowWithColumns(_)
+            | Call::GetRowWithColumnsTs(_)
+            | Call::GetRowsWithColumns(_)
+            | Call::GetRowsWithColumnsTs(_)
+            | Call::ScannerOpen(_)
+            | Call::ScannerOpenWithPrefix(_)
+            | Call::ScannerOpenTs(_)
+            | Call::ScannerOpenWithStop(_)
+            | Call::ScannerOpenWithStopTs(_)
+            | Call::ScannerGet(_)
+            | Call::ScannerGetList(_)
+            | Call::ScannerClose(_) => return Ok(None),
+            other => {
+                return Err(denied(Denied(format!(
+                    "{} is not covered by the filtered-read rules of this server",
+                    other.method()
+                ))))
+            }
+        };
+        let requested = self.read_families(table, a.scan.columns.as_deref().unwrap_or_default())?;
+        let columns = access.checker.readable_columns(user, table, &requested);
+        if columns.is_empty() {
+            return Err(denied(Denied(format!(
+                "Insufficient permissions for user '{user}' (table={table}, action=READ)"
+            ))));
+        }
+        a.scan.columns = Some(columns);
+        Ok(Some(Call::ScannerOpenWithScan(a)))
     }
 
     /// The check HBase makes before the operation of `call`.
@@ -372,12 +431,22 @@ impl Handler {
                 cell_families(a.append.columns.iter().cloned()),
                 &[Action::Write],
             ),
-            // HBase checks the compared column, for READ then WRITE.
-            Call::CheckAndPut(a) => write(
-                table_arg(&a.table_name)?,
-                column_families(std::slice::from_ref(&a.column)),
-                &[Action::Read, Action::Write],
-            ),
+            // HBase's preCheckAndPut: the compared column, for READ then WRITE; then the
+            // put's own check (prePut, or preDelete for an isDelete mutation): WRITE on the
+            // cell it writes.
+            Call::CheckAndPut(a) => {
+                let table = table_arg(&a.table_name)?;
+                write(
+                    table.clone(),
+                    column_families(std::slice::from_ref(&a.column)),
+                    &[Action::Read, Action::Write],
+                )?;
+                write(
+                    table,
+                    cell_families(mutation_columns(std::slice::from_ref(&a.mput))),
+                    &[Action::Write],
+                )
+            }
             Call::FerrobaseAdmin(a) => {
                 let target = table_text(&a.table_name)?;
                 match a.operation.as_str() {
@@ -404,28 +473,31 @@ impl Handler {
                             .map(|()| Permit::Full)
                             .map_err(denied)
                     }
-                    // Increment/Append with a TTL: WRITE on the column, as Thrift1's.
+                    // Increment/Append with a TTL: WRITE on the column the operation writes
+                    // (the same attribute lookup), as Thrift1's.
                     "increment" | "append" => {
-                        let column = a
-                            .attributes
-                            .iter()
-                            .find(|(k, _)| k == b"COLUMN")
-                            .map(|(_, v)| v.clone())
-                            .unwrap_or_default();
-                        column_write(&a.table_name, &column)
+                        let column = super::writes::row_op_column(a).unwrap_or_default();
+                        column_write(&a.table_name, column)
                     }
-                    // A delete with exact markers: WRITE on their columns, on every family
-                    // for a whole-row delete (as deleteAllRow).
+                    // A delete with exact markers: WRITE on the cell of each marker the
+                    // operation writes (a family marker's has the empty qualifier, whatever
+                    // column named it), on every family for a whole-row delete (as
+                    // deleteAllRow).
                     "delete" => {
-                        let columns = super::cell_ops::indexed(a, "COLUMN");
-                        if columns.is_empty() {
+                        let delete = super::cell_ops::extension_delete_of(a)?;
+                        if delete.cells.is_empty() {
                             row_delete(&a.table_name)
                         } else {
-                            write(
-                                table_arg(&a.table_name)?,
-                                cell_families(columns),
-                                &[Action::Write],
-                            )
+                            let mut families = FamilyMap::new();
+                            for c in delete.cells {
+                                if let Some(set) = families
+                                    .entry(c.family)
+                                    .or_insert_with(|| Some(BTreeSet::new()))
+                                {
+                                    set.insert(c.qualifier);
+                                }
+                            }
+                            write(table_arg(&a.table_name)?, families, &[Action::Write])
                         }
                     }
                     // A scan with RAW or VERSIONS: READ on the columns, as a Thrift1 scan;
