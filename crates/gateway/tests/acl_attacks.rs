@@ -366,3 +366,89 @@ fn a_scan_filter_never_sees_an_unreadable_qualifier() {
         ["r1 cf:a", "r3 cf:a"]
     );
 }
+
+/// The lines of a `user_permission` of `target`, as the superuser lists them.
+fn permissions(admin: &mut Client, target: &str) -> Vec<String> {
+    match admin_op(admin, "user_permission", target, "", &[]).unwrap() {
+        Some(TValue::List(_, lines)) => lines
+            .iter()
+            .map(|l| match l {
+                TValue::Binary(b) => String::from_utf8_lossy(b).into_owned(),
+                other => format!("{other:?}"),
+            })
+            .collect(),
+        other => panic!("user_permission answered {other:?}"),
+    }
+}
+
+#[test]
+fn global_create_or_write_does_not_reach_the_system_tables() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    grant(&mut admin, "carol", "", "C", &[]);
+    grant(&mut admin, "dave", "", "RW", &[]);
+    let mut carol = gw.client("carol");
+    let mut dave = gw.client("dave");
+    // The attack: alter hbase:acl, become its owner, write a global grant into it.
+    let a = admin_op(&mut carol, "put_family", "hbase:acl", "", &[("NAME", "x")]);
+    assert_denied(&a, "only superusers may change a table of the system namespace hbase");
+    for (op, key) in [("set_table_attributes", ""), ("unset_table_attribute", "K")] {
+        let a = admin_op(&mut carol, op, "hbase:acl", key, &[("K", "v")]);
+        assert_denied(&a, "(table=hbase:acl, action=CREATE)");
+    }
+    assert_denied(
+        &carol.create_table("hbase:x", &["cf"]),
+        "(table=hbase:x, action=CREATE)",
+    );
+    for c in [&mut carol, &mut dave] {
+        let a = mutate(c, "hbase:acl", "hbase:acl", vec![put("l:carol", "RWXCA")]);
+        assert_denied(&a, "(table=hbase:acl, action=WRITE)");
+        let a = admin_op(c, "delete", "hbase:acl", "hbase:acl", &[]);
+        assert_denied(&a, "action=WRITE");
+    }
+    // Elsewhere her global CREATE works as HBase's does.
+    assert_eq!(carol.create_table("mine", &["cf"]), Ok(None));
+    let acl = permissions(&mut admin, "hbase:acl");
+    assert!(acl.is_empty(), "{acl:?}");
+    let global = permissions(&mut admin, "");
+    assert!(
+        global
+            .iter()
+            .all(|l| l.starts_with("admin ") || !l.contains("RWXCA")),
+        "{global:?}"
+    );
+    // A superuser may alter a system table; the owner grant does not follow.
+    assert_eq!(
+        admin_op(&mut admin, "set_table_attributes", "hbase:acl", "", &[("K", "v")]),
+        Ok(None)
+    );
+    assert_eq!(admin.create_table("hbase:x", &["cf"]), Ok(None));
+    assert!(permissions(&mut admin, "hbase:acl").is_empty());
+    assert!(permissions(&mut admin, "hbase:x").is_empty());
+}
+
+#[test]
+fn hbase_acl_cannot_be_truncated_disabled_or_dropped_by_anyone() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    admin.create_table("t", &["cf"]).unwrap();
+    grant(&mut admin, "carol", "", "CA", &[]);
+    grant(&mut admin, "alice", "t", "R", &[]);
+    let mut carol = gw.client("carol");
+    for c in [&mut admin, &mut carol] {
+        for op in ["truncate", "truncate_preserve"] {
+            let a = admin_op(c, op, "hbase:acl", "", &[]);
+            assert_denied(
+                &a,
+                "Not allowed to truncate hbase:acl table with AccessController installed",
+            );
+        }
+        let a = admin_op(c, "delete_family", "hbase:acl", "l", &[]);
+        assert_denied(&a, "Not allowed to delete a family of hbase:acl table");
+        let a = c.call("disableTable", args(vec![s("hbase:acl")]));
+        assert_denied(&a, "Not allowed to disable hbase:acl table");
+        let a = c.call("deleteTable", args(vec![s("hbase:acl")]));
+        assert_denied(&a, "Not allowed to delete hbase:acl table");
+    }
+    assert_eq!(permissions(&mut admin, "t"), ["admin t RWXCA", "alice t R"]);
+}

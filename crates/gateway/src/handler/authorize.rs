@@ -7,6 +7,7 @@ use super::grants::Change;
 use super::meta_view::{catalog_read, Catalog};
 use super::names::{parse_column, table_text};
 use super::{CallResult, Handler, ServiceError};
+use crate::access::checker::namespace_of;
 use crate::access::{
     canonical_table, AccessChecker, Action, Actions, Denied, FamilyMap, ReadAccess, Scope,
     ACL_TABLE, ANONYMOUS,
@@ -286,8 +287,38 @@ impl Handler {
                 ))));
             }
         }
+        // Stricter than HBase (whose truncate needs the table disabled first, which it refuses
+        // for hbase:acl): emptying hbase:acl, or dropping its family, would leave the running
+        // server answering from grants that are gone after the next restart.
+        if let Call::FerrobaseAdmin(a) = call {
+            let verb = match a.operation.as_str() {
+                "truncate" | "truncate_preserve" => Some("truncate"),
+                "delete_family" => Some("delete a family of"),
+                _ => None,
+            };
+            if let Some(verb) = verb {
+                if canonical_table(&table_text(&a.table_name)?).ok().as_deref() == Some(ACL_TABLE) {
+                    return Err(denied(Denied(format!(
+                        "Not allowed to {verb} {ACL_TABLE} table with AccessController installed"
+                    ))));
+                }
+            }
+        }
         if acl.is_superuser(user) {
             return Ok(Permit::Full);
+        }
+        // Stricter than HBase: only superusers change the tables of the system namespace
+        // (hbase:acl's cells are the grants; HBase lets a global CREATE or WRITE holder
+        // change them, and so become a global ADMIN).
+        for (raw, action) in system_changes(call) {
+            let table = table_text(raw)?;
+            if namespace_of(&table) == SYSTEM_NAMESPACE {
+                return Err(denied(Denied(format!(
+                    "Insufficient permissions for user '{user}' (table={table}, \
+                     action={action}): only superusers may change a table of the system \
+                     namespace {SYSTEM_NAMESPACE}"
+                ))));
+            }
         }
         let admin_or_create = [Action::Admin, Action::Create];
         let read = |table: String, families: FamilyMap, filterable: bool| {
@@ -544,16 +575,23 @@ impl Handler {
         let acl = &access.checker;
         let Ok(value) = res else { return Ok(()) };
         match call {
-            // HBase's postCompletedCreateTableAction: the creator owns the table.
-            Call::CreateTable(a) => {
+            // HBase's postCompletedCreateTableAction: the creator owns the table (never a table of
+            // the system namespace: its owner is the superuser who made it).
+            Call::CreateTable(a)
+                if namespace_of(&table_text(&a.table_name)?) != SYSTEM_NAMESPACE =>
+            {
                 let table = table_arg(&a.table_name)?;
                 acl.store()
                     .grant(user, &Scope::table(table), Actions::all())?;
             }
             // postModifyTable (every change of a table's descriptor, families included): the
             // table's owner, without an OWNER in the descriptor the user who changed it, is
-            // granted every action on it, as by postCompletedCreateTableAction.
-            Call::FerrobaseAdmin(a) if MODIFY_TABLE.contains(&a.operation.as_str()) => {
+            // granted every action on it, as by postCompletedCreateTableAction. Never on a
+            // table of the system namespace (only superusers change those).
+            Call::FerrobaseAdmin(a)
+                if MODIFY_TABLE.contains(&a.operation.as_str())
+                    && namespace_of(&table_text(&a.table_name)?) != SYSTEM_NAMESPACE =>
+            {
                 let table = canonical_table(&table_text(&a.table_name)?)?;
                 let desc = self.engine.admin().describe(&table)?;
                 let owner = desc
@@ -632,6 +670,83 @@ impl Handler {
     fn listed(&self, acl: &AccessChecker, user: &str, table: &[u8]) -> bool {
         let table = String::from_utf8_lossy(table);
         table != ACL_TABLE && (acl.is_superuser(user) || acl.access_table(user, &table))
+    }
+}
+
+/// The namespace of the system tables (`hbase:acl`, `hbase:meta`, `hbase:namespace`).
+const SYSTEM_NAMESPACE: &str = "hbase";
+
+/// The tables a call writes cells of, or whose descriptor or state it changes, with the action
+/// HBase checks for it: what only superusers may do to a table of the system namespace. One
+/// exhaustive match, so a new call is decided here, not forgotten.
+fn system_changes(call: &Call) -> Vec<(&[u8], Action)> {
+    fn one(t: &[u8], action: Action) -> Vec<(&[u8], Action)> {
+        vec![(t, action)]
+    }
+    match call {
+        Call::MutateRow(a) => one(&a.table_name, Action::Write),
+        Call::MutateRowTs(a) => one(&a.table_name, Action::Write),
+        Call::MutateRows(a) => one(&a.table_name, Action::Write),
+        Call::MutateRowsTs(a) => one(&a.table_name, Action::Write),
+        Call::AtomicIncrement(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAll(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAllTs(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAllRow(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAllRowTs(a) => one(&a.table_name, Action::Write),
+        Call::CheckAndPut(a) => one(&a.table_name, Action::Write),
+        Call::Increment(a) => one(&a.increment.table, Action::Write),
+        Call::IncrementRows(a) => a
+            .increments
+            .iter()
+            .map(|i| (i.table.as_slice(), Action::Write))
+            .collect(),
+        Call::Append(a) => one(&a.append.table, Action::Write),
+        Call::CreateTable(a) => one(&a.table_name, Action::Create),
+        Call::DeleteTable(a) => one(&a.table_name, Action::Create),
+        Call::EnableTable(a) => one(&a.table_name, Action::Create),
+        Call::DisableTable(a) => one(&a.table_name, Action::Create),
+        Call::FerrobaseAdmin(a) => match a.operation.as_str() {
+            "increment" | "append" | "delete" => one(&a.table_name, Action::Write),
+            op if MODIFY_TABLE.contains(&op) => one(&a.table_name, Action::Create),
+            "truncate" | "truncate_preserve" => one(&a.table_name, Action::Create),
+            // Reads, maintenance (flush, split: HBase's rules), namespaces and grants (their
+            // own checks), and operations that do not exist (refused when they run).
+            _ => Vec::new(),
+        },
+        // Reads, maintenance and grants (their own checks).
+        Call::GetTableNames(_)
+        | Call::GetTableNamesWithIsTableEnabled(_)
+        | Call::IsTableEnabled(_)
+        | Call::GetTableRegions(_)
+        | Call::GetRegionInfo(_)
+        | Call::GetThriftServerType(_)
+        | Call::GetClusterId(_)
+        | Call::GetRowOrBefore(_)
+        | Call::GetColumnDescriptors(_)
+        | Call::Compact(_)
+        | Call::MajorCompact(_)
+        | Call::Get(_)
+        | Call::GetVer(_)
+        | Call::GetVerTs(_)
+        | Call::GetRow(_)
+        | Call::GetRowTs(_)
+        | Call::GetRows(_)
+        | Call::GetRowsTs(_)
+        | Call::GetRowWithColumns(_)
+        | Call::GetRowWithColumnsTs(_)
+        | Call::GetRowsWithColumns(_)
+        | Call::GetRowsWithColumnsTs(_)
+        | Call::ScannerOpenWithScan(_)
+        | Call::ScannerOpen(_)
+        | Call::ScannerOpenWithPrefix(_)
+        | Call::ScannerOpenTs(_)
+        | Call::ScannerOpenWithStop(_)
+        | Call::ScannerOpenWithStopTs(_)
+        | Call::ScannerGet(_)
+        | Call::ScannerGetList(_)
+        | Call::ScannerClose(_)
+        | Call::Grant(_)
+        | Call::Revoke(_) => Vec::new(),
     }
 }
 
