@@ -6,6 +6,7 @@
 use super::grants::Change;
 use super::meta_view::{catalog_read, Catalog};
 use super::names::{parse_column, table_text};
+use super::scanner_lease::ScannerGrant;
 use super::{CallResult, Handler, ServiceError};
 use crate::access::checker::namespace_of;
 use crate::access::{
@@ -15,8 +16,7 @@ use crate::access::{
 use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::{Call, Mutation, TColumn, TRowResult};
 use crate::thrift::{TType, TValue};
-use std::collections::{BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::collections::BTreeSet;
 
 /// The `ferrobaseAdmin` operations that are HBase's `modifyTable` (its `preModifyTable` check,
 /// its `postModifyTable` owner grant): a table attribute or a family changed.
@@ -27,29 +27,15 @@ const MODIFY_TABLE: [&str; 4] = [
     "unset_table_attribute",
 ];
 
-/// The ACL state of a handler.
+/// The ACL state of a handler. (Each scanner's owner is kept with the scanner:
+/// `scanner_lease::ScannerGrant`.)
 pub(crate) struct Access {
     pub(crate) checker: AccessChecker,
-    /// Open scanners: the user who opened each, and the table whose cells it filters when the
-    /// read was only partly granted. Guarded by its own lock, taken alone.
-    scanners: Mutex<HashMap<i32, ScannerGrant>>,
-}
-
-struct ScannerGrant {
-    owner: String,
-    filtered: Option<String>,
 }
 
 impl Access {
     pub(crate) fn new(checker: AccessChecker) -> Access {
-        Access {
-            checker,
-            scanners: Mutex::new(HashMap::new()),
-        }
-    }
-
-    fn scanners(&self) -> std::sync::MutexGuard<'_, HashMap<i32, ScannerGrant>> {
-        self.scanners.lock().unwrap_or_else(|p| p.into_inner())
+        Access { checker }
     }
 }
 
@@ -262,17 +248,18 @@ impl Handler {
             _ => None,
         };
         if let Some(id) = scanner {
-            if let Some(g) = access.scanners().get(&id) {
-                if g.owner != user {
-                    return Err(denied(Denied(format!(
-                        "User '{user}' is not the scanner owner!"
-                    ))));
-                }
-                if let Some(t) = &g.filtered {
-                    return Ok(Permit::Filtered(t.clone()));
-                }
-            }
-            return Ok(Permit::Full);
+            return match self.scanners.grant(id) {
+                // Not open: the call answers that the id is invalid.
+                None => Ok(Permit::Full),
+                Some(Some(g)) if g.owner == user => Ok(match g.filtered {
+                    Some(t) => Permit::Filtered(t),
+                    None => Permit::Full,
+                }),
+                // Another user's, or one whose owner is not recorded yet: fail closed.
+                Some(_) => Err(denied(Denied(format!(
+                    "User '{user}' is not the scanner owner!"
+                )))),
+            };
         }
         // HBase refuses these even to superusers while its AccessController is installed.
         let off_line = match call {
@@ -630,7 +617,7 @@ impl Handler {
             | Call::ScannerOpenTs(_)
             | Call::ScannerOpenWithStopTs(_) => {
                 if let Some(TValue::I32(id)) = value {
-                    access.scanners().insert(
+                    self.scanners.set_grant(
                         *id,
                         ScannerGrant {
                             owner: user.to_string(),
@@ -644,7 +631,7 @@ impl Handler {
             }
             Call::FerrobaseAdmin(a) if a.operation == "scan_open" => {
                 if let Some(TValue::I32(id)) = value {
-                    access.scanners().insert(
+                    self.scanners.set_grant(
                         *id,
                         ScannerGrant {
                             owner: user.to_string(),
@@ -652,9 +639,6 @@ impl Handler {
                         },
                     );
                 }
-            }
-            Call::ScannerClose(a) => {
-                access.scanners().remove(&a.id);
             }
             _ => {}
         }
