@@ -541,3 +541,20 @@ fn grants_on_names_with_separators_read_back_as_granted() {
         ["x,y:q"]
     );
 }
+
+#[test]
+fn namespace_names_are_bounded_as_table_names_are() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    let long = "n".repeat(10_000);
+    let a = admin_op(&mut admin, "create_namespace", &long, "", &[]);
+    match a {
+        Err(m) => assert!(m.contains("longer than 255 characters"), "{m}"),
+        other => panic!("a 10,000-character namespace was accepted: {other:?}"),
+    }
+    let at_the_limit = "n".repeat(255);
+    assert_eq!(
+        admin_op(&mut admin, "create_namespace", &at_the_limit, "", &[]),
+        Ok(None)
+    );
+}
