@@ -12,11 +12,20 @@ pub fn is_builtin_namespace(ns: &str) -> bool {
     ns == "default" || ns == "hbase"
 }
 
-/// Checks a namespace name as HBase does: `[A-Za-z0-9_]+`.
+/// Checks a namespace name as HBase does, `[A-Za-z0-9_]+`, and at most 255 bytes, as table
+/// names (HBase sets no bound of its own on namespaces; a longer one could hold no table).
 pub fn validate_namespace(ns: &str) -> Result<()> {
     if ns.is_empty() || !ns.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        let shown: String = ns.chars().take(64).collect();
         return Err(Error::IllegalArgument(format!(
-            "illegal namespace name {ns:?}: only [A-Za-z0-9_] allowed"
+            "illegal namespace name {shown:?}: only [A-Za-z0-9_] allowed"
+        )));
+    }
+    if ns.len() > 255 {
+        return Err(Error::IllegalArgument(format!(
+            "namespace name longer than 255 characters: {:?}... ({} characters)",
+            ns.get(..64).unwrap_or(ns),
+            ns.len()
         )));
     }
     Ok(())
@@ -582,6 +591,16 @@ mod tests {
         for bad in ["", ".t", "-t", "a b", "ns-x:t", "t/x", ":t", "ns:"] {
             assert!(TableName::parse(bad).is_err(), "{bad:?} accepted");
         }
+    }
+
+    #[test]
+    fn namespace_names_are_bounded_as_table_names() {
+        assert!(validate_namespace(&"n".repeat(255)).is_ok());
+        let e = validate_namespace(&"n".repeat(10_000))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("longer than 255 characters"), "{e}");
+        assert!(e.len() < 200, "{e}");
     }
 
     #[test]

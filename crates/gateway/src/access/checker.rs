@@ -393,6 +393,62 @@ impl AccessChecker {
         )))
     }
 
+    /// The part of a partly granted read that `user` may read, as the columns of a scan
+    /// (`family` for a whole family, `family:qualifier` for one column): of each requested
+    /// family, the requested qualifiers that are granted, or, the whole family asked for, the
+    /// family when it is granted whole, else the qualifiers of it that the user's grants name. What the engine is asked
+    /// to read when a filter must not see the rest (HBase's `AccessControlFilter`, which runs
+    /// before the user's filter); empty when nothing is readable.
+    pub fn readable_columns(&self, user: &str, table: &str, families: &FamilyMap) -> Vec<Vec<u8>> {
+        let column = |family: &[u8], qualifier: &[u8]| {
+            let mut c = family.to_vec();
+            c.push(b':');
+            c.extend_from_slice(qualifier);
+            c
+        };
+        let mut out = Vec::new();
+        for (family, qualifiers) in families {
+            let whole = self.authorize_table(user, table, Some(family), None, Action::Read);
+            let granted: Vec<Vec<u8>> = match qualifiers {
+                Some(qs) if !qs.is_empty() => qs
+                    .iter()
+                    .filter(|q| {
+                        whole
+                            || self.authorize_table(
+                                user,
+                                table,
+                                Some(family),
+                                Some(q),
+                                Action::Read,
+                            )
+                    })
+                    .cloned()
+                    .collect(),
+                _ if whole => {
+                    out.push(family.clone());
+                    continue;
+                }
+                _ => self.store.with_user(user, |grants| {
+                    grants
+                        .iter()
+                        .filter_map(|(scope, actions)| match scope {
+                            Scope::Table {
+                                table: t,
+                                family: Some(f),
+                                qualifier: Some(q),
+                            } if t == table && f == family && actions.contains(Action::Read) => {
+                                Some(q.clone())
+                            }
+                            _ => None,
+                        })
+                        .collect()
+                }),
+            };
+            out.extend(granted.iter().map(|q| column(family, q)));
+        }
+        out
+    }
+
     /// True when `user` may read the cells of `family:qualifier` (the filter of a
     /// [`ReadAccess::Filtered`] read).
     pub fn cell_readable(&self, user: &str, table: &str, family: &[u8], qualifier: &[u8]) -> bool {

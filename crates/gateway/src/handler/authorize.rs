@@ -6,7 +6,9 @@
 use super::grants::Change;
 use super::meta_view::{catalog_read, Catalog};
 use super::names::{parse_column, table_text};
+use super::scanner_lease::ScannerGrant;
 use super::{CallResult, Handler, ServiceError};
+use crate::access::checker::namespace_of;
 use crate::access::{
     canonical_table, AccessChecker, Action, Actions, Denied, FamilyMap, ReadAccess, Scope,
     ACL_TABLE, ANONYMOUS,
@@ -14,8 +16,7 @@ use crate::access::{
 use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::{Call, Mutation, TColumn, TRowResult};
 use crate::thrift::{TType, TValue};
-use std::collections::{BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::collections::BTreeSet;
 
 /// The `ferrobaseAdmin` operations that are HBase's `modifyTable` (its `preModifyTable` check,
 /// its `postModifyTable` owner grant): a table attribute or a family changed.
@@ -26,29 +27,15 @@ const MODIFY_TABLE: [&str; 4] = [
     "unset_table_attribute",
 ];
 
-/// The ACL state of a handler.
+/// The ACL state of a handler. (Each scanner's owner is kept with the scanner:
+/// `scanner_lease::ScannerGrant`.)
 pub(crate) struct Access {
     pub(crate) checker: AccessChecker,
-    /// Open scanners: the user who opened each, and the table whose cells it filters when the
-    /// read was only partly granted. Guarded by its own lock, taken alone.
-    scanners: Mutex<HashMap<i32, ScannerGrant>>,
-}
-
-struct ScannerGrant {
-    owner: String,
-    filtered: Option<String>,
 }
 
 impl Access {
     pub(crate) fn new(checker: AccessChecker) -> Access {
-        Access {
-            checker,
-            scanners: Mutex::new(HashMap::new()),
-        }
-    }
-
-    fn scanners(&self) -> std::sync::MutexGuard<'_, HashMap<i32, ScannerGrant>> {
-        self.scanners.lock().unwrap_or_else(|p| p.into_inner())
+        Access { checker }
     }
 }
 
@@ -183,11 +170,70 @@ impl Handler {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };
-        let mut res = self.dispatch(call)?;
+        let restricted = match self.restrict_filtered(access, user, call, &permit) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut res = self.dispatch(restricted.as_ref().unwrap_or(call))?;
         if let Err(e) = self.follow_up(access, user, call, &permit, &mut res) {
             res = Err(e);
         }
         Some(res)
+    }
+
+    /// A partly granted read that evaluates a filter, rewritten so that the filter sees only
+    /// what the user may read: its columns become the readable part of what it asked for, so
+    /// the engine never reads the rest (HBase puts its `AccessControlFilter` before the user's
+    /// filter). `None` when the call runs as it is: fully granted, or without a filter (its
+    /// results are filtered afterwards, `filter_rows`). A filtered read with nothing readable
+    /// left is refused.
+    fn restrict_filtered(
+        &self,
+        access: &Access,
+        user: &str,
+        call: &Call,
+        permit: &Permit,
+    ) -> Result<Option<Call>, ServiceError> {
+        let Permit::Filtered(table) = permit else {
+            return Ok(None);
+        };
+        // Every call a partly granted read can be (`check`'s `read` with `filterable`), by
+        // whether it carries a filter; only scannerOpenWithScan's TScan can.
+        let mut a = match call {
+            Call::ScannerOpenWithScan(a) if a.scan.filter_string.is_some() => a.clone(),
+            Call::ScannerOpenWithScan(_)
+            | Call::GetRow(_)
+            | Call::GetRowTs(_)
+            | Call::GetRows(_)
+            | Call::GetRowsTs(_)
+            | Call::GetRowWithColumns(_)
+            | Call::GetRowWithColumnsTs(_)
+            | Call::GetRowsWithColumns(_)
+            | Call::GetRowsWithColumnsTs(_)
+            | Call::ScannerOpen(_)
+            | Call::ScannerOpenWithPrefix(_)
+            | Call::ScannerOpenTs(_)
+            | Call::ScannerOpenWithStop(_)
+            | Call::ScannerOpenWithStopTs(_)
+            | Call::ScannerGet(_)
+            | Call::ScannerGetList(_)
+            | Call::ScannerClose(_) => return Ok(None),
+            other => {
+                return Err(denied(Denied(format!(
+                    "{} is not covered by the filtered-read rules of this server",
+                    other.method()
+                ))))
+            }
+        };
+        let requested = self.read_families(table, a.scan.columns.as_deref().unwrap_or_default())?;
+        let columns = access.checker.readable_columns(user, table, &requested);
+        if columns.is_empty() {
+            return Err(denied(Denied(format!(
+                "Insufficient permissions for user '{user}' (table={table}, action=READ)"
+            ))));
+        }
+        a.scan.columns = Some(columns);
+        Ok(Some(Call::ScannerOpenWithScan(a)))
     }
 
     /// The check HBase makes before the operation of `call`.
@@ -202,17 +248,18 @@ impl Handler {
             _ => None,
         };
         if let Some(id) = scanner {
-            if let Some(g) = access.scanners().get(&id) {
-                if g.owner != user {
-                    return Err(denied(Denied(format!(
-                        "User '{user}' is not the scanner owner!"
-                    ))));
-                }
-                if let Some(t) = &g.filtered {
-                    return Ok(Permit::Filtered(t.clone()));
-                }
-            }
-            return Ok(Permit::Full);
+            return match self.scanners.grant(id) {
+                // Not open: the call answers that the id is invalid.
+                None => Ok(Permit::Full),
+                Some(Some(g)) if g.owner == user => Ok(match g.filtered {
+                    Some(t) => Permit::Filtered(t),
+                    None => Permit::Full,
+                }),
+                // Another user's, or one whose owner is not recorded yet: fail closed.
+                Some(_) => Err(denied(Denied(format!(
+                    "User '{user}' is not the scanner owner!"
+                )))),
+            };
         }
         // HBase refuses these even to superusers while its AccessController is installed.
         let off_line = match call {
@@ -227,8 +274,38 @@ impl Handler {
                 ))));
             }
         }
+        // Stricter than HBase (whose truncate needs the table disabled first, which it refuses
+        // for hbase:acl): emptying hbase:acl, or dropping its family, would leave the running
+        // server answering from grants that are gone after the next restart.
+        if let Call::FerrobaseAdmin(a) = call {
+            let verb = match a.operation.as_str() {
+                "truncate" | "truncate_preserve" => Some("truncate"),
+                "delete_family" => Some("delete a family of"),
+                _ => None,
+            };
+            if let Some(verb) = verb {
+                if canonical_table(&table_text(&a.table_name)?).ok().as_deref() == Some(ACL_TABLE) {
+                    return Err(denied(Denied(format!(
+                        "Not allowed to {verb} {ACL_TABLE} table with AccessController installed"
+                    ))));
+                }
+            }
+        }
         if acl.is_superuser(user) {
             return Ok(Permit::Full);
+        }
+        // Stricter than HBase: only superusers change the tables of the system namespace
+        // (hbase:acl's cells are the grants; HBase lets a global CREATE or WRITE holder
+        // change them, and so become a global ADMIN).
+        for (raw, action) in system_changes(call) {
+            let table = table_text(raw)?;
+            if namespace_of(&table) == SYSTEM_NAMESPACE {
+                return Err(denied(Denied(format!(
+                    "Insufficient permissions for user '{user}' (table={table}, \
+                     action={action}): only superusers may change a table of the system \
+                     namespace {SYSTEM_NAMESPACE}"
+                ))));
+            }
         }
         let admin_or_create = [Action::Admin, Action::Create];
         let read = |table: String, families: FamilyMap, filterable: bool| {
@@ -372,12 +449,22 @@ impl Handler {
                 cell_families(a.append.columns.iter().cloned()),
                 &[Action::Write],
             ),
-            // HBase checks the compared column, for READ then WRITE.
-            Call::CheckAndPut(a) => write(
-                table_arg(&a.table_name)?,
-                column_families(std::slice::from_ref(&a.column)),
-                &[Action::Read, Action::Write],
-            ),
+            // HBase's preCheckAndPut: the compared column, for READ then WRITE; then the
+            // put's own check (prePut, or preDelete for an isDelete mutation): WRITE on the
+            // cell it writes.
+            Call::CheckAndPut(a) => {
+                let table = table_arg(&a.table_name)?;
+                write(
+                    table.clone(),
+                    column_families(std::slice::from_ref(&a.column)),
+                    &[Action::Read, Action::Write],
+                )?;
+                write(
+                    table,
+                    cell_families(mutation_columns(std::slice::from_ref(&a.mput))),
+                    &[Action::Write],
+                )
+            }
             Call::FerrobaseAdmin(a) => {
                 let target = table_text(&a.table_name)?;
                 match a.operation.as_str() {
@@ -404,28 +491,31 @@ impl Handler {
                             .map(|()| Permit::Full)
                             .map_err(denied)
                     }
-                    // Increment/Append with a TTL: WRITE on the column, as Thrift1's.
+                    // Increment/Append with a TTL: WRITE on the column the operation writes
+                    // (the same attribute lookup), as Thrift1's.
                     "increment" | "append" => {
-                        let column = a
-                            .attributes
-                            .iter()
-                            .find(|(k, _)| k == b"COLUMN")
-                            .map(|(_, v)| v.clone())
-                            .unwrap_or_default();
-                        column_write(&a.table_name, &column)
+                        let column = super::writes::row_op_column(a).unwrap_or_default();
+                        column_write(&a.table_name, column)
                     }
-                    // A delete with exact markers: WRITE on their columns, on every family
-                    // for a whole-row delete (as deleteAllRow).
+                    // A delete with exact markers: WRITE on the cell of each marker the
+                    // operation writes (a family marker's has the empty qualifier, whatever
+                    // column named it), on every family for a whole-row delete (as
+                    // deleteAllRow).
                     "delete" => {
-                        let columns = super::cell_ops::indexed(a, "COLUMN");
-                        if columns.is_empty() {
+                        let delete = super::cell_ops::extension_delete_of(a)?;
+                        if delete.cells.is_empty() {
                             row_delete(&a.table_name)
                         } else {
-                            write(
-                                table_arg(&a.table_name)?,
-                                cell_families(columns),
-                                &[Action::Write],
-                            )
+                            let mut families = FamilyMap::new();
+                            for c in delete.cells {
+                                if let Some(set) = families
+                                    .entry(c.family)
+                                    .or_insert_with(|| Some(BTreeSet::new()))
+                                {
+                                    set.insert(c.qualifier);
+                                }
+                            }
+                            write(table_arg(&a.table_name)?, families, &[Action::Write])
                         }
                     }
                     // A scan with RAW or VERSIONS: READ on the columns, as a Thrift1 scan;
@@ -472,16 +562,23 @@ impl Handler {
         let acl = &access.checker;
         let Ok(value) = res else { return Ok(()) };
         match call {
-            // HBase's postCompletedCreateTableAction: the creator owns the table.
-            Call::CreateTable(a) => {
+            // HBase's postCompletedCreateTableAction: the creator owns the table (never a table of
+            // the system namespace: its owner is the superuser who made it).
+            Call::CreateTable(a)
+                if namespace_of(&table_text(&a.table_name)?) != SYSTEM_NAMESPACE =>
+            {
                 let table = table_arg(&a.table_name)?;
                 acl.store()
                     .grant(user, &Scope::table(table), Actions::all())?;
             }
             // postModifyTable (every change of a table's descriptor, families included): the
             // table's owner, without an OWNER in the descriptor the user who changed it, is
-            // granted every action on it, as by postCompletedCreateTableAction.
-            Call::FerrobaseAdmin(a) if MODIFY_TABLE.contains(&a.operation.as_str()) => {
+            // granted every action on it, as by postCompletedCreateTableAction. Never on a
+            // table of the system namespace (only superusers change those).
+            Call::FerrobaseAdmin(a)
+                if MODIFY_TABLE.contains(&a.operation.as_str())
+                    && namespace_of(&table_text(&a.table_name)?) != SYSTEM_NAMESPACE =>
+            {
                 let table = canonical_table(&table_text(&a.table_name)?)?;
                 let desc = self.engine.admin().describe(&table)?;
                 let owner = desc
@@ -520,7 +617,7 @@ impl Handler {
             | Call::ScannerOpenTs(_)
             | Call::ScannerOpenWithStopTs(_) => {
                 if let Some(TValue::I32(id)) = value {
-                    access.scanners().insert(
+                    self.scanners.set_grant(
                         *id,
                         ScannerGrant {
                             owner: user.to_string(),
@@ -534,7 +631,7 @@ impl Handler {
             }
             Call::FerrobaseAdmin(a) if a.operation == "scan_open" => {
                 if let Some(TValue::I32(id)) = value {
-                    access.scanners().insert(
+                    self.scanners.set_grant(
                         *id,
                         ScannerGrant {
                             owner: user.to_string(),
@@ -542,9 +639,6 @@ impl Handler {
                         },
                     );
                 }
-            }
-            Call::ScannerClose(a) => {
-                access.scanners().remove(&a.id);
             }
             _ => {}
         }
@@ -560,6 +654,83 @@ impl Handler {
     fn listed(&self, acl: &AccessChecker, user: &str, table: &[u8]) -> bool {
         let table = String::from_utf8_lossy(table);
         table != ACL_TABLE && (acl.is_superuser(user) || acl.access_table(user, &table))
+    }
+}
+
+/// The namespace of the system tables (`hbase:acl`, `hbase:meta`, `hbase:namespace`).
+const SYSTEM_NAMESPACE: &str = "hbase";
+
+/// The tables a call writes cells of, or whose descriptor or state it changes, with the action
+/// HBase checks for it: what only superusers may do to a table of the system namespace. One
+/// exhaustive match, so a new call is decided here, not forgotten.
+fn system_changes(call: &Call) -> Vec<(&[u8], Action)> {
+    fn one(t: &[u8], action: Action) -> Vec<(&[u8], Action)> {
+        vec![(t, action)]
+    }
+    match call {
+        Call::MutateRow(a) => one(&a.table_name, Action::Write),
+        Call::MutateRowTs(a) => one(&a.table_name, Action::Write),
+        Call::MutateRows(a) => one(&a.table_name, Action::Write),
+        Call::MutateRowsTs(a) => one(&a.table_name, Action::Write),
+        Call::AtomicIncrement(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAll(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAllTs(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAllRow(a) => one(&a.table_name, Action::Write),
+        Call::DeleteAllRowTs(a) => one(&a.table_name, Action::Write),
+        Call::CheckAndPut(a) => one(&a.table_name, Action::Write),
+        Call::Increment(a) => one(&a.increment.table, Action::Write),
+        Call::IncrementRows(a) => a
+            .increments
+            .iter()
+            .map(|i| (i.table.as_slice(), Action::Write))
+            .collect(),
+        Call::Append(a) => one(&a.append.table, Action::Write),
+        Call::CreateTable(a) => one(&a.table_name, Action::Create),
+        Call::DeleteTable(a) => one(&a.table_name, Action::Create),
+        Call::EnableTable(a) => one(&a.table_name, Action::Create),
+        Call::DisableTable(a) => one(&a.table_name, Action::Create),
+        Call::FerrobaseAdmin(a) => match a.operation.as_str() {
+            "increment" | "append" | "delete" => one(&a.table_name, Action::Write),
+            op if MODIFY_TABLE.contains(&op) => one(&a.table_name, Action::Create),
+            "truncate" | "truncate_preserve" => one(&a.table_name, Action::Create),
+            // Reads, maintenance (flush, split: HBase's rules), namespaces and grants (their
+            // own checks), and operations that do not exist (refused when they run).
+            _ => Vec::new(),
+        },
+        // Reads, maintenance and grants (their own checks).
+        Call::GetTableNames(_)
+        | Call::GetTableNamesWithIsTableEnabled(_)
+        | Call::IsTableEnabled(_)
+        | Call::GetTableRegions(_)
+        | Call::GetRegionInfo(_)
+        | Call::GetThriftServerType(_)
+        | Call::GetClusterId(_)
+        | Call::GetRowOrBefore(_)
+        | Call::GetColumnDescriptors(_)
+        | Call::Compact(_)
+        | Call::MajorCompact(_)
+        | Call::Get(_)
+        | Call::GetVer(_)
+        | Call::GetVerTs(_)
+        | Call::GetRow(_)
+        | Call::GetRowTs(_)
+        | Call::GetRows(_)
+        | Call::GetRowsTs(_)
+        | Call::GetRowWithColumns(_)
+        | Call::GetRowWithColumnsTs(_)
+        | Call::GetRowsWithColumns(_)
+        | Call::GetRowsWithColumnsTs(_)
+        | Call::ScannerOpenWithScan(_)
+        | Call::ScannerOpen(_)
+        | Call::ScannerOpenWithPrefix(_)
+        | Call::ScannerOpenTs(_)
+        | Call::ScannerOpenWithStop(_)
+        | Call::ScannerOpenWithStopTs(_)
+        | Call::ScannerGet(_)
+        | Call::ScannerGetList(_)
+        | Call::ScannerClose(_)
+        | Call::Grant(_)
+        | Call::Revoke(_) => Vec::new(),
     }
 }
 

@@ -83,6 +83,32 @@ pub(crate) fn scan_next_id(a: &FerrobaseAdminArgs) -> Option<i32> {
         .flatten()
 }
 
+/// The `Delete` a `delete` operation writes, built from its attributes alone: what it runs and
+/// what its access check looks at (each marker's family and qualifier), so the two cannot differ.
+pub(crate) fn extension_delete_of(a: &FerrobaseAdminArgs) -> Result<Delete, ServiceError> {
+    let ts = number(a, "TIMESTAMP")?.unwrap_or(LATEST_TIMESTAMP);
+    let mut d = Delete::with_timestamp(a.key.clone(), ts);
+    for (i, column) in indexed(a, "COLUMN").into_iter().enumerate() {
+        let ts = number(a, &format!("TIMESTAMP.{i}"))?.unwrap_or(ts);
+        let (family, qualifier) = parse_column(&column);
+        let qualifier = qualifier.unwrap_or_default();
+        d = match attribute(a, &format!("TYPE.{i}")).unwrap_or_default() {
+            b"Delete" => d.add_column_ts(family, qualifier, ts),
+            b"DeleteColumn" => d.add_columns_ts(family, qualifier, ts),
+            b"DeleteFamily" => d.add_family_ts(family, ts),
+            b"DeleteFamilyVersion" => d.add_family_version(family, ts),
+            other => {
+                return Err(ServiceError::IllegalArgument(format!(
+                    "ferrobaseAdmin delete: TYPE.{i} {:?} is not Delete, DeleteColumn, \
+                         DeleteFamily or DeleteFamilyVersion",
+                    String::from_utf8_lossy(other)
+                )))
+            }
+        };
+    }
+    Ok(d)
+}
+
 /// A row as `scan_next` answers it.
 fn typed_row(r: &RowResult) -> TFerrobaseRow {
     TFerrobaseRow {
@@ -109,27 +135,7 @@ impl Handler {
     /// the whole row up to `TIMESTAMP`.
     pub(crate) fn extension_delete(&self, a: &FerrobaseAdminArgs) -> CallResult {
         let t = open_table_to_mutate(&self.engine, &a.table_name)?;
-        let ts = number(a, "TIMESTAMP")?.unwrap_or(LATEST_TIMESTAMP);
-        let mut d = Delete::with_timestamp(a.key.clone(), ts);
-        for (i, column) in indexed(a, "COLUMN").into_iter().enumerate() {
-            let ts = number(a, &format!("TIMESTAMP.{i}"))?.unwrap_or(ts);
-            let (family, qualifier) = parse_column(&column);
-            let qualifier = qualifier.unwrap_or_default();
-            d = match attribute(a, &format!("TYPE.{i}")).unwrap_or_default() {
-                b"Delete" => d.add_column_ts(family, qualifier, ts),
-                b"DeleteColumn" => d.add_columns_ts(family, qualifier, ts),
-                b"DeleteFamily" => d.add_family_ts(family, ts),
-                b"DeleteFamilyVersion" => d.add_family_version(family, ts),
-                other => {
-                    return Err(ServiceError::IllegalArgument(format!(
-                        "ferrobaseAdmin delete: TYPE.{i} {:?} is not Delete, DeleteColumn, \
-                         DeleteFamily or DeleteFamilyVersion",
-                        String::from_utf8_lossy(other)
-                    )))
-                }
-            };
-        }
-        t.delete(d)?;
+        t.delete(extension_delete_of(a)?)?;
         Ok(None)
     }
 

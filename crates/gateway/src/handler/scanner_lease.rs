@@ -30,10 +30,26 @@ pub(super) enum Source {
     Catalog(std::collections::VecDeque<crate::thrift::hbase::TRowResult>),
 }
 
+/// Who may use a scanner when ACLs are on: the user who opened it, and the table whose cells
+/// its results keep to the user's grants when the read was only partly granted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ScannerGrant {
+    pub(crate) owner: String,
+    pub(crate) filtered: Option<String>,
+}
+
+/// One open scanner: the scanner under its own lock, and its grant (none until the open's
+/// ACL follow-up records it, and without ACLs), which goes with it when it is closed or its
+/// lease expires.
+pub(super) struct Slot {
+    entry: Arc<Mutex<Entry>>,
+    grant: Option<ScannerGrant>,
+}
+
 /// The scanner table. Thread-safe.
 pub struct Scanners {
     next_id: AtomicI32,
-    open: Mutex<HashMap<i32, Arc<Mutex<Entry>>>>,
+    open: Mutex<HashMap<i32, Slot>>,
     lease: Duration,
 }
 
@@ -51,8 +67,31 @@ impl Scanners {
     /// one `HashMap` insert, remove, get or retain whose closure only reads a timestamp, none of
     /// which can panic half-way (a failed allocation aborts), so the map is consistent. A
     /// scanner's own lock is treated differently (`scanner_get`).
-    pub(super) fn map(&self) -> std::sync::MutexGuard<'_, HashMap<i32, Arc<Mutex<Entry>>>> {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<i32, Slot>> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Scanner `id`, if open.
+    pub(super) fn entry(&self, id: i32) -> Option<Arc<Mutex<Entry>>> {
+        self.map().get(&id).map(|s| s.entry.clone())
+    }
+
+    /// Closes scanner `id`; false when it was not open.
+    pub(super) fn remove(&self, id: i32) -> bool {
+        self.map().remove(&id).is_some()
+    }
+
+    /// Records who may use scanner `id` (no effect when it is no longer open).
+    pub(crate) fn set_grant(&self, id: i32, grant: ScannerGrant) {
+        if let Some(s) = self.map().get_mut(&id) {
+            s.grant = Some(grant);
+        }
+    }
+
+    /// The grant of scanner `id`: `None` when it is not open, `Some(None)` when it is open with
+    /// no grant recorded.
+    pub(crate) fn grant(&self, id: i32) -> Option<Option<ScannerGrant>> {
+        self.map().get(&id).map(|s| s.grant.clone())
     }
 
     pub(super) fn insert(&self, scanner: Source, order: ColumnOrder) -> i32 {
@@ -60,20 +99,24 @@ impl Scanners {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.map().insert(
             id,
-            Arc::new(Mutex::new(Entry {
-                scanner,
-                order,
-                last_used: Instant::now(),
-            })),
+            Slot {
+                entry: Arc::new(Mutex::new(Entry {
+                    scanner,
+                    order,
+                    last_used: Instant::now(),
+                })),
+                grant: None,
+            },
         );
         id
     }
 
-    /// Closes scanners unused for longer than the lease. Returns how many were closed.
+    /// Closes scanners unused for longer than the lease, their grants with them. Returns how
+    /// many were closed.
     pub fn expire(&self) -> usize {
         let mut m = self.map();
         let before = m.len();
-        m.retain(|_, e| match e.try_lock() {
+        m.retain(|_, s| match s.entry.try_lock() {
             Ok(e) => e.last_used.elapsed() < self.lease,
             Err(_) => true, // in use right now
         });
@@ -93,5 +136,57 @@ impl Scanners {
     /// True when no scanner is open.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(s: &Scanners) -> i32 {
+        let id = s.insert(
+            Source::Failed(ServiceError::Io("x".into())),
+            ColumnOrder::Map,
+        );
+        s.set_grant(
+            id,
+            ScannerGrant {
+                owner: "bob".into(),
+                filtered: None,
+            },
+        );
+        id
+    }
+
+    #[test]
+    fn a_grant_goes_with_its_scanner_at_close_and_at_lease_expiry() {
+        let s = Scanners::new(Duration::from_millis(20));
+        let ids: Vec<i32> = (0..100).map(|_| open(&s)).collect();
+        assert!(s.grant(ids[0]).unwrap().is_some());
+        assert!(s.remove(ids[0]));
+        assert_eq!(s.grant(ids[0]), None);
+        std::thread::sleep(Duration::from_millis(40));
+        assert_eq!(s.expire(), 99);
+        assert!(s.open.lock().unwrap().is_empty());
+        assert!(ids.iter().all(|&id| s.grant(id).is_none()));
+        // A grant recorded after its scanner went is not kept.
+        s.set_grant(
+            ids[1],
+            ScannerGrant {
+                owner: "eve".into(),
+                filtered: None,
+            },
+        );
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn a_scanner_opened_has_no_grant_until_one_is_recorded() {
+        let s = Scanners::new(Duration::from_secs(60));
+        let id = s.insert(
+            Source::Failed(ServiceError::Io("x".into())),
+            ColumnOrder::Map,
+        );
+        assert_eq!(s.grant(id), Some(None));
     }
 }

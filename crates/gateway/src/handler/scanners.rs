@@ -153,11 +153,11 @@ impl Handler {
     }
 
     fn next_rows(&self, id: i32, n: usize) -> Result<NextRows, ServiceError> {
-        let entry = self.scanners.map().get(&id).cloned().ok_or_else(invalid)?;
+        let entry = self.scanners.entry(id).ok_or_else(invalid)?;
         let Ok(mut e) = entry.lock() else {
             // A call on this scanner panicked while reading it: where it stopped is unknown,
             // so the scanner is closed rather than continued from a half-advanced position.
-            self.scanners.map().remove(&id);
+            self.scanners.remove(id);
             return Err(ServiceError::Internal(format!(
                 "scanner {id} was closed: an earlier call on it failed part-way"
             )));
@@ -178,7 +178,9 @@ impl Handler {
     }
 
     pub(crate) fn scanner_close(&self, id: i32) -> CallResult {
-        self.scanners.map().remove(&id).ok_or_else(invalid)?;
+        if !self.scanners.remove(id) {
+            return Err(invalid());
+        }
         Ok(None)
     }
 }

@@ -74,6 +74,15 @@ fn row_mutations(
     Ok(out)
 }
 
+/// The column a `ferrobaseAdmin` `increment` or `append` writes: its `COLUMN` attribute (the
+/// first, if repeated); for the operation and its access check alike.
+pub(crate) fn row_op_column(a: &FerrobaseAdminArgs) -> Option<&[u8]> {
+    a.attributes
+        .iter()
+        .find(|(k, _)| k == b"COLUMN")
+        .map(|(_, v)| v.as_slice())
+}
+
 impl Handler {
     /// mutateRow / mutateRowTs (`ts` [`LATEST_TIMESTAMP`] for the current time; `attributes`
     /// may give the put's cells a TTL).
@@ -217,7 +226,7 @@ impl Handler {
                 .transpose()
         };
         let t = open_table_to_mutate(&self.engine, &a.table_name)?;
-        let (f, q) = parse_column(attr("COLUMN").ok_or_else(|| missing("COLUMN"))?);
+        let (f, q) = parse_column(row_op_column(a).ok_or_else(|| missing("COLUMN"))?);
         let q = q.unwrap_or_default();
         let ttl = decimal("TTL")?;
         if op == "increment" {

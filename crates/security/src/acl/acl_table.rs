@@ -1,10 +1,11 @@
 //! The ACL store: every grant, kept in the system table `hbase:acl` as HBase's
 //! `PermissionStorage` keeps it, and cached in memory for the checks.
 //!
-//! Layout (HBase's): one cell per user and scope in family `l`. The row is the scope —
-//! `hbase:acl` for global grants, `@ns` for a namespace, the table's name otherwise — the
-//! qualifier is `user`, `user,family` or `user,family,qualifier`, the value the action letters
-//! (`RW`). Writes go through the engine like any table's, so grants are as durable as data
+//! Layout (HBase's, `docs/format/acl.md`): one cell per user and scope in family `l`. The row
+//! is the scope — `hbase:acl` for global grants, `@ns` for a namespace, the table's name
+//! otherwise — the qualifier is `user`, `user,family` or `user,family,qualifier`, the value the
+//! action letters (`RW`). A grant that form cannot carry (a family holding `,`) is written in a
+//! length-prefixed form instead, which old cells never have. Writes go through the engine like any table's, so grants are as durable as data
 //! (WAL, flush, recovery); the cache is rebuilt from the table when the store opens.
 
 use super::permission::{Actions, Scope, UserPermission};
@@ -39,7 +40,60 @@ fn row_of(scope: &Scope) -> Vec<u8> {
     }
 }
 
+/// The first byte of a qualifier in the length-prefixed form (`docs/format/acl.md`): never the
+/// first byte of the plain form, whose user is UTF-8 (the plain parser refuses anything else).
+const LENGTH_PREFIXED: u8 = 0xff;
+
+/// The qualifier of `user`'s grant at `scope`: HBase's plain `user[,family[,qualifier]]`
+/// whenever it reads back as the same user and scope, else the length-prefixed form (a family
+/// holding `,`, an empty family, ...), so every grant round-trips and the cells HBase's layout
+/// can hold stay in it.
 fn qualifier_of(user: &str, scope: &Scope) -> Vec<u8> {
+    let plain = plain_qualifier(user, scope);
+    if parse_cell(&row_of(scope), &plain).as_ref() == Some(&(user.to_string(), scope.clone())) {
+        return plain;
+    }
+    let mut q = vec![LENGTH_PREFIXED];
+    let mut part = |b: &[u8]| {
+        // Names are far shorter than 4 GiB (families 255 bytes, qualifiers a cell's).
+        let len = u32::try_from(b.len()).unwrap_or(u32::MAX);
+        q.extend_from_slice(&len.to_be_bytes());
+        q.extend_from_slice(b.get(..len as usize).unwrap_or_default());
+    };
+    part(user.as_bytes());
+    if let Scope::Table {
+        family: Some(f),
+        qualifier,
+        ..
+    } = scope
+    {
+        part(f);
+        if let Some(c) = qualifier {
+            part(c);
+        }
+    }
+    q
+}
+
+/// The parts of a length-prefixed qualifier (after its first byte): each a 4-byte big-endian
+/// length and that many bytes, one to three of them; `None` for anything else.
+fn length_prefixed_parts(mut rest: &[u8]) -> Option<Vec<Vec<u8>>> {
+    let mut parts = Vec::new();
+    while !rest.is_empty() {
+        let (len, tail) = rest.split_first_chunk::<4>()?;
+        let len = usize::try_from(u32::from_be_bytes(*len)).ok()?;
+        if tail.len() < len || parts.len() == 3 {
+            return None;
+        }
+        let (part, tail) = tail.split_at(len);
+        parts.push(part.to_vec());
+        rest = tail;
+    }
+    (!parts.is_empty()).then_some(parts)
+}
+
+/// HBase's layout: `user`, `user,family` or `user,family,qualifier`.
+fn plain_qualifier(user: &str, scope: &Scope) -> Vec<u8> {
     let mut q = user.as_bytes().to_vec();
     if let Scope::Table {
         family: Some(f),
@@ -59,10 +113,24 @@ fn qualifier_of(user: &str, scope: &Scope) -> Vec<u8> {
 
 /// The user and scope of one ACL cell; `None` for a cell this store did not write.
 fn parse_cell(row: &[u8], qualifier: &[u8]) -> Option<(String, Scope)> {
-    let mut parts = qualifier.splitn(3, |&b| b == b',');
-    let user = String::from_utf8(parts.next()?.to_vec()).ok()?;
-    let family = parts.next().map(<[u8]>::to_vec);
-    let column = parts.next().map(<[u8]>::to_vec);
+    let (user, family, column) = match qualifier.split_first() {
+        Some((&LENGTH_PREFIXED, rest)) => {
+            let mut parts = length_prefixed_parts(rest)?.into_iter();
+            let user = String::from_utf8(parts.next()?).ok()?;
+            let family = parts.next();
+            // A family part outside a table's row would be dropped: not this store's cell.
+            if family.is_some() && (row == GLOBAL_ROW || row.starts_with(b"@")) {
+                return None;
+            }
+            (user, family, parts.next())
+        }
+        _ => {
+            let mut parts = qualifier.splitn(3, |&b| b == b',');
+            let user = String::from_utf8(parts.next()?.to_vec()).ok()?;
+            let family = parts.next().map(<[u8]>::to_vec);
+            (user, family, parts.next().map(<[u8]>::to_vec))
+        }
+    };
     let scope = if row == GLOBAL_ROW {
         Scope::Global
     } else if let Some(ns) = row.strip_prefix(b"@") {
@@ -251,6 +319,62 @@ mod tests {
     }
 
     #[test]
+    fn every_family_and_qualifier_round_trips_and_old_cells_keep_their_meaning() {
+        let column = |f: &[u8], q: Option<&[u8]>| Scope::Table {
+            table: "t".into(),
+            family: Some(f.to_vec()),
+            qualifier: q.map(<[u8]>::to_vec),
+        };
+        for scope in [
+            column(b"x,y", None),
+            column(b"x,y", Some(b"q")),
+            column(b"x,", Some(b",")),
+            column(b",", None),
+            column(b"", None),
+            column(b"", Some(b"q")),
+            column(b"cf", Some(b"")),
+            column(b"\xff\x00,", Some(b"\xff")),
+        ] {
+            for user in ["bob", "a,b", ""] {
+                let (row, q) = (row_of(&scope), qualifier_of(user, &scope));
+                assert_eq!(
+                    parse_cell(&row, &q),
+                    Some((user.to_string(), scope.clone())),
+                    "{user:?} {scope:?}"
+                );
+            }
+        }
+        // HBase's layout wherever it is unambiguous; old cells parse as before.
+        assert_eq!(
+            qualifier_of("bob", &column(b"cf", Some(b"q,x"))),
+            b"bob,cf,q,x"
+        );
+        assert_eq!(qualifier_of("bob", &column(b"cf", Some(b""))), b"bob,cf,");
+        assert_eq!(qualifier_of("bob", &Scope::Global), b"bob");
+        assert_eq!(
+            parse_cell(b"t", b"bob,x,y"),
+            Some(("bob".to_string(), column(b"x", Some(b"y"))))
+        );
+        assert_eq!(
+            qualifier_of("bob", &column(b"x,y", None))[0],
+            LENGTH_PREFIXED
+        );
+        // Truncated, overlong or surplus parts are no cell of this store.
+        for bad in [
+            &b"\xff"[..],
+            b"\xff\x00\x00\x00",
+            b"\xff\x00\x00\x00\x05bob",
+            b"\xff\x00\x00\x00\x01b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+        ] {
+            assert_eq!(parse_cell(b"t", bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            parse_cell(b"hbase:acl", b"\xff\x00\x00\x00\x01b\x00\x00\x00\x01f"),
+            None
+        );
+    }
+
+    #[test]
     fn grants_survive_reopening_the_engine() {
         let dir = tempfile::tempdir().unwrap();
         {
@@ -261,6 +385,14 @@ mod tests {
                 .unwrap();
             store
                 .grant("bob", &Scope::Global, Actions::parse("A").unwrap())
+                .unwrap();
+            let odd = Scope::Table {
+                table: "t".into(),
+                family: Some(b"x,y".to_vec()),
+                qualifier: Some(b"q,\xff".to_vec()),
+            };
+            store
+                .grant("carol", &odd, Actions::parse("R").unwrap())
                 .unwrap();
             store
                 .revoke(
@@ -274,6 +406,18 @@ mod tests {
         let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
         let store = AclStore::open(&engine).unwrap();
         let lines: Vec<String> = store.permissions().iter().map(|p| p.to_string()).collect();
-        assert_eq!(lines, ["alice t R", "bob GLOBAL A"]);
+        assert_eq!(
+            lines,
+            ["alice t R", "bob GLOBAL A", "carol t,x,y:q,\u{fffd} R"]
+        );
+        let carol = store.with_user("carol", |g| g.keys().cloned().collect::<Vec<_>>());
+        assert_eq!(
+            carol,
+            [Scope::Table {
+                table: "t".into(),
+                family: Some(b"x,y".to_vec()),
+                qualifier: Some(b"q,\xff".to_vec()),
+            }]
+        );
     }
 }
