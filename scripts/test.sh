@@ -37,6 +37,10 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/wide_rows
 # happybase over TLS and mutual TLS (certificates from the openssl CLI), ACLs by certificate CN.
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/security
+# HBase's native RPC door (issue 48): the stock Java client hbase-client 2.6.1 (tests/java-client,
+# Maven Central) runs the seed articles' program against `ferrobase serve --rpc-port` and must print
+# Apache HBase 2.6.1's transcript (a cold Maven build ~15 s, the run ~3 s).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
 # A short soak (tests/soak/soak.py, docs/reliability.md): 50 happybase connections for 20 s with a
 # mixed workload against 4 handlers and 8 queued calls (so busy answers and retries happen) and one
 # kill -9 and restart of the server; every acknowledged write is read back.

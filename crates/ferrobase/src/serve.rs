@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST]]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -26,6 +26,8 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut acl = false;
     let mut auth_file: Option<PathBuf> = None;
     let mut superusers: Vec<String> = Vec::new();
+    let mut rpc_port: Option<u16> = None;
+    let mut advertise: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -120,6 +122,10 @@ pub fn main(args: &[String]) -> Result<()> {
                     .filter(|d| !d.is_zero())
                     .context("--scanner-lease takes a positive number of seconds")?;
             }
+            // HBase's native RPC (hbase-client's protocol) on its own port; 0 picks a free one.
+            "--rpc-port" => rpc_port = Some(val()?.parse().context("--rpc-port takes a number")?),
+            // The host name the native door tells clients to connect to (hbase:meta, registry).
+            "--advertise" => advertise = Some(val()?.clone()),
             "--tls-cert" => tls_cert = Some(val()?.into()),
             "--tls-key" => tls_key = Some(val()?.into()),
             "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
@@ -176,6 +182,37 @@ pub fn main(args: &[String]) -> Result<()> {
             }
         );
     }
+    if rpc_port.is_some() && (opts.access.is_some() || opts.tls.is_some()) {
+        // Fail closed: the native door checks no grants and speaks no TLS yet.
+        bail!(
+            "--rpc-port cannot be combined with ACLs, logins or TLS yet: HBase's native RPC door \
+             does not check grants or encrypt (docs/design/native-protocol.md)"
+        );
+    }
+    if advertise.is_some() && rpc_port.is_none() {
+        bail!("--advertise names the host of the native RPC door; it needs --rpc-port");
+    }
+    let native = match rpc_port {
+        Some(p) => {
+            let native_opts = ferrobase_native::NativeOptions {
+                addr: SocketAddr::new(bind, p),
+                advertise: advertise.clone(),
+                max_message: opts.limits.max_message,
+                max_inflight_memory: opts.max_inflight_memory,
+                max_connections: opts.max_connections,
+                handlers: opts.calls.handlers,
+                max_queued_calls: opts.calls.max_queued,
+                scanner_lease: opts.handler.scanner_lease,
+                max_result_bytes: opts.handler.max_result_bytes,
+                ..ferrobase_native::NativeOptions::default()
+            };
+            Some(
+                ferrobase_native::NativeServer::bind(engine.clone(), native_opts)
+                    .with_context(|| format!("binding the native RPC port {bind}:{p}"))?,
+            )
+        }
+        None => None,
+    };
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;
     let stop = server.stop_handle()?;
@@ -183,13 +220,33 @@ pub fn main(args: &[String]) -> Result<()> {
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(sig, signalled.clone())?;
     }
+    let native_stop = native.as_ref().map(|n| n.stop_handle()).transpose()?;
     std::thread::spawn(move || {
         while !signalled.load(Ordering::Acquire) {
             std::thread::sleep(Duration::from_millis(100));
         }
         eprintln!("ferrobase: shutting down");
+        if let Some(n) = &native_stop {
+            n.stop();
+        }
         stop.stop();
     });
+    if let Some(native) = native {
+        let addr = native.local_addr()?;
+        // Scripts and tests read this line to learn the port.
+        println!(
+            "ferrobase serving HBase's native RPC on {addr} (advertised as {}:{})",
+            native.advertised_host(),
+            addr.port()
+        );
+        std::thread::Builder::new()
+            .name("ferrobase-rpc-accept".into())
+            .spawn(move || {
+                if let Err(e) = native.run() {
+                    eprintln!("ferrobase: the native RPC door stopped: {e}");
+                }
+            })?;
+    }
     // Scripts and tests read this line to learn the port.
     println!(
         "ferrobase serving the HBase Thrift API on {addr}{} (data in {})",

@@ -6,7 +6,6 @@
 //! gateway serves both read-only over Thrift1; the embedded shell shows them from the same
 //! encoders, HBase.proto's messages of `ferrobase_thrift::hbase::catalog`.
 
-use crate::handler::meta_order::compare_meta_rows;
 use ferrobase_engine::{Engine, Error};
 use ferrobase_thrift::hbase::catalog::{
     PbNamespaceDescriptor, PbRegionInfo, PbTableName, PbTableState,
@@ -57,6 +56,12 @@ pub struct CatalogRow {
     pub row: Vec<u8>,
     /// Cells in column order.
     pub cells: Vec<CatalogCell>,
+}
+
+/// Compares two `hbase:meta` rows as HBase's `MetaCellComparator` does (the order of
+/// [`meta_rows`], and of a region lookup's reversed scan).
+pub fn compare_meta_rows(left: &[u8], right: &[u8]) -> std::cmp::Ordering {
+    crate::handler::meta_order::compare_meta_rows(left, right)
 }
 
 /// `(namespace, qualifier)` of a table name as HBase stores it (`default` when unqualified).

@@ -22,7 +22,9 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
  * endpoint ({@link AdminEndpoint}) for the operations Thrift1 lacks.
  *
  * <p>Once every service has answered a real call it prints one line to stdout:
- * {@code hbase-oracle ready thrift1=P thrift2=P admin=P zookeeper=P dir=D}. SIGTERM stops the
+ * {@code hbase-oracle ready thrift1=P thrift2=P admin=P zookeeper=P master=P regionserver=P dir=D}
+ * (master and regionserver: the native RPC ports of the HMaster and the one region server, e.g.
+ * for the stock Java client's {@code RpcConnectionRegistry} bootstrap). SIGTERM stops the
  * gateways, then the cluster, then ZooKeeper, and deletes the directory (unless --keep).
  *
  * <p>Arguments: {@code [--dir DIR] [--keep] [--bench]}; every port is picked free. {@code --bench}
@@ -85,8 +87,12 @@ public final class HBaseOracle {
     admin.start(freePort());
     gateways.awaitAnswers();
     admin.awaitTables(conf);
-    System.out.printf("hbase-oracle ready thrift1=%d thrift2=%d admin=%d zookeeper=%d dir=%s%n",
-        gateways.thrift1Port(), gateways.thrift2Port(), admin.port(), zkPort, dir);
+    System.out.printf(
+        "hbase-oracle ready thrift1=%d thrift2=%d admin=%d zookeeper=%d master=%d regionserver=%d"
+            + " dir=%s%n",
+        gateways.thrift1Port(), gateways.thrift2Port(), admin.port(), zkPort,
+        cluster.getActiveMaster().getServerName().getPort(),
+        cluster.getRegionServer(0).getServerName().getPort(), dir);
     System.out.flush();
     cluster.join();
   }

@@ -1,0 +1,20 @@
+//! HBase's native RPC protocol, the protobuf RPC that `org.apache.hbase:hbase-client` speaks,
+//! served from a ferrobase engine (`docs/design/native-protocol.md`): the connection registry
+//! of HBase 2.6+ clients, `ClientMetaService`, `MasterService` for everyday `Admin` calls and
+//! `ClientService` for reads and writes, on one port, so a Java program configured with
+//! `RpcConnectionRegistry` and this server as its bootstrap node runs unchanged.
+#![forbid(unsafe_code)]
+
+pub mod cellblock;
+mod cluster_id;
+mod descriptors;
+pub mod error;
+pub mod filters;
+pub mod proto;
+mod regions;
+mod scanners;
+mod server;
+mod services;
+pub mod wire;
+
+pub use server::{NativeOptions, NativeServer, NativeStopHandle};

@@ -1,0 +1,434 @@
+//! The native RPC server: an accept loop, a thread per connection reading its frames, and a
+//! pool of handlers running the calls (HBase's `RpcExecutor`), so the calls an HBase client
+//! multiplexes on its one connection run at once and are answered in any order, matched by
+//! call id.
+
+use crate::cellblock::Codec;
+use crate::error::{RpcError, CALL_QUEUE_TOO_BIG};
+use crate::proto::registry::GetConnectionRegistryResponse;
+use crate::proto::rpc::ResponseHeader;
+use crate::scanners::Scanners;
+use crate::services::{self, Ctx};
+use crate::wire::{self, Preamble, WireError, AUTH_SIMPLE};
+use ferrobase_engine::Engine;
+use prost::Message;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Settings of the native door.
+#[derive(Debug, Clone)]
+pub struct NativeOptions {
+    /// Address to listen on (port 0 picks a free one).
+    pub addr: SocketAddr,
+    /// The host name clients are told to connect to (in `hbase:meta` and the registry):
+    /// default the bound address, `localhost` for a loopback one.
+    pub advertise: Option<String>,
+    /// Largest request frame in bytes (default 64 MiB, as the Thrift door's `--max-message`).
+    pub max_message: usize,
+    /// Bytes of request frames held at once across all connections (default 1 GiB); past it
+    /// a call is answered `CallQueueTooBigException` and may be retried.
+    pub max_inflight_memory: usize,
+    /// Connections served at once (default 1000).
+    pub max_connections: usize,
+    /// Calls run at once (default 30, `hbase.regionserver.handler.count`).
+    pub handlers: usize,
+    /// Calls waiting for a handler (default 300); one more is answered busy.
+    pub max_queued_calls: usize,
+    /// An abandoned scanner is closed after this long unused (default 60 s).
+    pub scanner_lease: Duration,
+    /// Scanners open at once across the server (default 10,000).
+    pub max_scanners: usize,
+    /// Bytes of cells one scan call returns at most, whatever the client asks (default 100
+    /// MiB, `hbase.server.scanner.max.result.size`).
+    pub max_result_bytes: usize,
+    /// How long a client may take to send its preamble and connection header (default 10 s).
+    pub handshake_timeout: Duration,
+}
+
+impl Default for NativeOptions {
+    fn default() -> Self {
+        NativeOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 16020)),
+            advertise: None,
+            max_message: 64 << 20,
+            max_inflight_memory: 1 << 30,
+            max_connections: 1000,
+            handlers: 30,
+            max_queued_calls: 300,
+            scanner_lease: Duration::from_secs(60),
+            max_scanners: 10_000,
+            max_result_bytes: 100 << 20,
+            handshake_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// What every connection and handler shares.
+pub(crate) struct Shared {
+    pub(crate) engine: Engine,
+    pub(crate) opts: NativeOptions,
+    /// The advertised host and the bound port.
+    pub(crate) host: String,
+    pub(crate) port: u16,
+    /// Milliseconds since the epoch at start: the server name's start code.
+    pub(crate) start_code: u64,
+    pub(crate) cluster_id: String,
+    pub(crate) scanners: Scanners,
+    pub(crate) next_procedure: AtomicU64,
+    stopping: AtomicBool,
+    connections: AtomicUsize,
+    inflight: AtomicUsize,
+    jobs: SyncSender<Job>,
+}
+
+/// A bound native server.
+pub struct NativeServer {
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    jobs: Arc<Mutex<Receiver<Job>>>,
+}
+
+/// Stops a running server from another thread.
+#[derive(Clone)]
+pub struct NativeStopHandle {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+}
+
+impl NativeStopHandle {
+    /// No new connections; the accept loop ends.
+    pub fn stop(&self) {
+        self.shared.stopping.store(true, Ordering::Release);
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
+    }
+}
+
+impl NativeServer {
+    /// Binds the port. The cluster id is the data directory's (`hbase.id`, created once).
+    pub fn bind(engine: Engine, opts: NativeOptions) -> std::io::Result<NativeServer> {
+        let listener = TcpListener::bind(opts.addr)?;
+        let bound = listener.local_addr()?;
+        let host = opts.advertise.clone().unwrap_or_else(|| {
+            if bound.ip().is_loopback() || bound.ip().is_unspecified() {
+                "localhost".to_string()
+            } else {
+                bound.ip().to_string()
+            }
+        });
+        let cluster_id = crate::cluster_id::load_or_create(engine.dir())?;
+        let start_code = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let (tx, rx) = sync_channel::<Job>(opts.max_queued_calls.max(1));
+        Ok(NativeServer {
+            listener,
+            jobs: Arc::new(Mutex::new(rx)),
+            shared: Arc::new(Shared {
+                scanners: Scanners::new(opts.scanner_lease, opts.max_scanners),
+                engine,
+                host,
+                port: bound.port(),
+                start_code,
+                cluster_id,
+                next_procedure: AtomicU64::new(1),
+                stopping: AtomicBool::new(false),
+                connections: AtomicUsize::new(0),
+                inflight: AtomicUsize::new(0),
+                jobs: tx,
+                opts,
+            }),
+        })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The host name clients are told to connect to.
+    pub fn advertised_host(&self) -> &str {
+        &self.shared.host
+    }
+
+    /// A handle that stops the server.
+    pub fn stop_handle(&self) -> std::io::Result<NativeStopHandle> {
+        let mut addr = self.local_addr()?;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        Ok(NativeStopHandle {
+            shared: self.shared.clone(),
+            addr,
+        })
+    }
+
+    /// Serves until stopped. The engine is left open (its owner closes it).
+    pub fn run(self) -> std::io::Result<()> {
+        for _ in 0..self.shared.opts.handlers.max(1) {
+            let jobs = self.jobs.clone();
+            std::thread::Builder::new()
+                .name("ferrobase-rpc-handler".into())
+                .spawn(move || loop {
+                    let job = {
+                        let rx = jobs.lock().unwrap_or_else(|p| p.into_inner());
+                        rx.recv()
+                    };
+                    match job {
+                        Ok(job) => job(),
+                        Err(_) => return,
+                    }
+                })?;
+        }
+        let sweeper = {
+            let shared = self.shared.clone();
+            std::thread::spawn(move || {
+                while !shared.stopping.load(Ordering::Acquire) {
+                    std::thread::sleep(Duration::from_millis(500));
+                    shared.scanners.expire();
+                }
+            })
+        };
+        for stream in self.listener.incoming() {
+            if self.shared.stopping.load(Ordering::Acquire) {
+                break;
+            }
+            let Ok(stream) = stream else { continue };
+            let shared = self.shared.clone();
+            if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.opts.max_connections {
+                shared.connections.fetch_sub(1, Ordering::AcqRel);
+                continue;
+            }
+            let spawned = std::thread::Builder::new()
+                .name("ferrobase-rpc-conn".into())
+                .spawn(move || {
+                    serve_connection(&shared, stream);
+                    shared.connections.fetch_sub(1, Ordering::AcqRel);
+                });
+            if spawned.is_err() {
+                self.shared.connections.fetch_sub(1, Ordering::AcqRel);
+            }
+        }
+        let _ = sweeper.join();
+        Ok(())
+    }
+}
+
+/// Writes one response frame under the connection's writer lock.
+fn respond(
+    out: &Mutex<TcpStream>,
+    call_id: u32,
+    result: Result<services::Reply, RpcError>,
+    host: &str,
+    port: u16,
+) -> bool {
+    let (header, body, cells) = match result {
+        Ok(reply) => {
+            let meta = (!reply.cells.is_empty()).then_some(crate::proto::rpc::CellBlockMeta {
+                length: Some(reply.cells.len() as u32),
+            });
+            (
+                ResponseHeader {
+                    call_id: Some(call_id),
+                    exception: None,
+                    cell_block_meta: meta,
+                },
+                Some(reply.body),
+                reply.cells,
+            )
+        }
+        Err(e) => (
+            ResponseHeader {
+                call_id: Some(call_id),
+                exception: Some(e.to_response(host, port)),
+                cell_block_meta: None,
+            },
+            None,
+            Vec::new(),
+        ),
+    };
+    let mut w = out.lock().unwrap_or_else(|p| p.into_inner());
+    wire::write_response(&mut *w, &header, body.as_deref(), &cells).is_ok()
+}
+
+/// A connection-level failure answered as HBase's `FatalConnectionException` (call id -1),
+/// then the connection closes.
+fn fatal(stream: &mut TcpStream, shared: &Shared, message: String) {
+    let header = ResponseHeader {
+        call_id: Some(u32::MAX),
+        exception: Some(
+            RpcError::fatal(
+                "org.apache.hadoop.hbase.ipc.FatalConnectionException",
+                message,
+            )
+            .to_response(&shared.host, shared.port),
+        ),
+        cell_block_meta: None,
+    };
+    let _ = wire::write_response(stream, &header, None, &[]);
+}
+
+fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let deadline = Instant::now() + shared.opts.handshake_timeout;
+    let _ = stream.set_read_timeout(Some(shared.opts.handshake_timeout));
+    let preamble = match wire::read_preamble(&mut stream) {
+        Ok(p) => p,
+        Err(WireError::Malformed(why)) => return fatal(&mut stream, shared, why),
+        Err(_) => return,
+    };
+    let auth = match preamble {
+        Preamble::Registry => {
+            // HBase 2.6's ConnectionRegistryService: one frame with the cluster id (call id
+            // -1), then the connection closes.
+            let reply = GetConnectionRegistryResponse {
+                cluster_id: Some(shared.cluster_id.clone()),
+            };
+            let header = ResponseHeader {
+                call_id: Some(u32::MAX),
+                ..ResponseHeader::default()
+            };
+            let _ = wire::write_response(&mut stream, &header, Some(&reply.encode_to_vec()), &[]);
+            return;
+        }
+        Preamble::Rpc { auth } => auth,
+    };
+    if auth != AUTH_SIMPLE {
+        return fatal(
+            &mut stream,
+            shared,
+            format!(
+                "authentication method {auth} is not served here: ferrobase's native door \
+                 takes SIMPLE (80) only"
+            ),
+        );
+    }
+    let remaining = deadline.saturating_duration_since(Instant::now());
+    let _ = stream.set_read_timeout(Some(remaining.max(Duration::from_millis(1))));
+    let header = match wire::read_frame(&mut stream, shared.opts.max_message) {
+        Ok(Some(frame)) => match wire::connection_header(&frame) {
+            Ok(h) => h,
+            Err(e) => return fatal(&mut stream, shared, e.to_string()),
+        },
+        Ok(None) => return,
+        Err(WireError::Io(_)) => return,
+        Err(e) => return fatal(&mut stream, shared, e.to_string()),
+    };
+    let codec = match Codec::from_class(header.cell_block_codec_class.as_deref()) {
+        Ok(c) => c,
+        Err(why) => return fatal(&mut stream, shared, why),
+    };
+    if let Some(c) = header
+        .cell_block_compressor_class
+        .as_deref()
+        .filter(|c| !c.is_empty())
+    {
+        return fatal(
+            &mut stream,
+            shared,
+            format!("cell block compression {c} is not supported (leave hbase.client.rpc.compressor unset)"),
+        );
+    }
+    let service = header.service_name.clone().unwrap_or_default();
+    let user = header
+        .user_info
+        .as_ref()
+        .and_then(|u| u.effective_user.clone())
+        .unwrap_or_default();
+    let _ = stream.set_read_timeout(None);
+    let Ok(writer) = stream.try_clone() else {
+        return;
+    };
+    let writer = Arc::new(Mutex::new(writer));
+    let ctx = Arc::new(Ctx {
+        shared: shared.clone(),
+        codec,
+        service,
+        user,
+    });
+    loop {
+        let frame = match wire::read_frame(&mut stream, shared.opts.max_message) {
+            Ok(Some(f)) => f,
+            Ok(None) | Err(WireError::Io(_)) => return,
+            Err(e) => return fatal(&mut stream, shared, e.to_string()),
+        };
+        let request = match wire::split_request(&frame) {
+            Ok(r) => r,
+            Err(e) => return fatal(&mut stream, shared, e.to_string()),
+        };
+        drop(frame);
+        let call_id = request.header.call_id.unwrap_or(0);
+        let size = request.param.len() + request.cells.len();
+        let host = shared.host.clone();
+        let port = shared.port;
+        if shared.inflight.fetch_add(size, Ordering::AcqRel) + size
+            > shared.opts.max_inflight_memory
+        {
+            shared.inflight.fetch_sub(size, Ordering::AcqRel);
+            let busy = RpcError::retry(
+                CALL_QUEUE_TOO_BIG,
+                format!(
+                    "Call queue is full on {host},{port}: requests in flight hold more than \
+                     {} bytes (--max-inflight-memory)",
+                    shared.opts.max_inflight_memory
+                ),
+            );
+            if !respond(&writer, call_id, Err(busy), &host, port) {
+                return;
+            }
+            continue;
+        }
+        let job_ctx = ctx.clone();
+        let job_writer = writer.clone();
+        let job: Job = Box::new(move || {
+            let method = request.header.method_name.clone().unwrap_or_default();
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                services::call(&job_ctx, &method, &request.param, &request.cells)
+            }))
+            .unwrap_or_else(|_| {
+                Err(RpcError::retry(
+                    "java.io.IOException",
+                    format!("internal error running {method}"),
+                ))
+            });
+            job_ctx.shared.inflight.fetch_sub(size, Ordering::AcqRel);
+            drop(request);
+            if !respond(&job_writer, call_id, result, &host, port) {
+                let w = job_writer.lock().unwrap_or_else(|p| p.into_inner());
+                let _ = w.shutdown(std::net::Shutdown::Both);
+            }
+        });
+        match shared.jobs.try_send(job) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
+                shared.inflight.fetch_sub(size, Ordering::AcqRel);
+                let busy = RpcError::retry(
+                    CALL_QUEUE_TOO_BIG,
+                    format!(
+                        "Call queue is full on {},{}, too many items queued ? (max {} \
+                         queued calls, --max-queued-calls)",
+                        shared.host, shared.port, shared.opts.max_queued_calls
+                    ),
+                );
+                if !respond(&writer, call_id, Err(busy), &shared.host, shared.port) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+impl Shared {
+    /// `host,port,startcode`.
+    pub(crate) fn server_name(&self) -> crate::proto::hbase::ServerName {
+        crate::proto::hbase::ServerName {
+            host_name: Some(self.host.clone()),
+            port: Some(u32::from(self.port)),
+            start_code: Some(self.start_code),
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! `MasterService` (Master.proto): what `Admin` does every day. ferrobase runs each table and
+//! namespace change at once, so the procedure id it answers is already finished when the
+//! client asks `getProcedureResult`; a change that fails is refused by the call itself, with
+//! the exception HBase throws from that call.
+
+use super::{decode, unknown_method, Ctx, Reply};
+use crate::descriptors::{family_from_pb, table_from_pb, table_to_pb};
+use crate::error::RpcError;
+use crate::proto::hbase::{table_state, NamespaceDescriptor, TableState};
+use crate::proto::master::*;
+use crate::regions::{pb_table_name, table_text};
+use ferrobase_engine::{Admin, TableDescriptor};
+use std::sync::atomic::Ordering;
+
+/// Tables the master lists: every table but ferrobase's `hbase:acl` (a system table, as
+/// HBase's listings leave system tables out unless asked).
+fn listed_tables(admin: &Admin, include_sys: bool) -> Result<Vec<String>, RpcError> {
+    Ok(admin
+        .list_tables()?
+        .into_iter()
+        .filter(|t| include_sys || t.namespace() != "hbase")
+        .map(|t| t.to_string())
+        .collect())
+}
+
+/// HBase matches `regex` against the whole name (`Pattern.matcher(name).matches()`).
+fn name_matches(regex: Option<&str>, name: &str) -> Result<bool, RpcError> {
+    let Some(r) = regex.filter(|r| !r.is_empty()) else {
+        return Ok(true);
+    };
+    let re = regex::Regex::new(&format!("^(?:{})$", java_quotes(r)))
+        .map_err(|e| RpcError::bad_request(format!("table name pattern {r:?}: {e}")))?;
+    Ok(re.is_match(name))
+}
+
+/// Java's `\Q...\E` literal spans (what `Pattern.quote` writes, and `Admin.listTableNames`
+/// with a prefix sends) as escaped Rust regex text; the rest of the pattern as given.
+fn java_quotes(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut rest = pattern;
+    while let Some(i) = rest.find("\\Q") {
+        out.push_str(&rest[..i]);
+        let quoted = &rest[i + 2..];
+        let end = quoted.find("\\E").unwrap_or(quoted.len());
+        out.push_str(&regex::escape(&quoted[..end]));
+        rest = quoted.get(end + 2..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+fn in_namespace(ns: Option<&str>, table: &str) -> bool {
+    match ns.filter(|n| !n.is_empty()) {
+        None => true,
+        Some(ns) => table.split_once(':').map_or("default", |(n, _)| n) == ns,
+    }
+}
+
+pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
+    let shared = &ctx.shared;
+    let admin = shared.engine.admin();
+    let procedure = || {
+        Reply::pb(&CreateTableResponse {
+            proc_id: Some(shared.next_procedure.fetch_add(1, Ordering::AcqRel)),
+        })
+    };
+    Ok(match method {
+        "IsMasterRunning" => Reply::pb(&IsMasterRunningResponse {
+            is_master_running: Some(true),
+        }),
+        "getProcedureResult" => {
+            let req: GetProcedureResultRequest = decode(param, method)?;
+            let issued = req
+                .proc_id
+                .is_some_and(|id| id > 0 && id < shared.next_procedure.load(Ordering::Acquire));
+            let now = now_ms();
+            let mut res = GetProcedureResultResponse {
+                submitted_time: Some(now),
+                last_update: Some(now),
+                ..GetProcedureResultResponse::default()
+            };
+            res.set_state(if issued {
+                get_procedure_result_response::State::Finished
+            } else {
+                get_procedure_result_response::State::NotFound
+            });
+            Reply::pb(&res)
+        }
+        "CreateTable" => {
+            let req: CreateTableRequest = decode(param, method)?;
+            let schema = req
+                .table_schema
+                .as_ref()
+                .ok_or_else(|| RpcError::bad_request("CreateTable without a table schema"))?;
+            let desc = table_from_pb(schema)?;
+            admin.create_table_with_splits(desc, &req.split_keys)?;
+            procedure()
+        }
+        "DeleteTable" => {
+            let req: DeleteTableRequest = decode(param, method)?;
+            admin.delete_table(&table_text(req.table_name.as_ref())?)?;
+            procedure()
+        }
+        "DisableTable" => {
+            let req: DisableTableRequest = decode(param, method)?;
+            admin.disable(&table_text(req.table_name.as_ref())?)?;
+            procedure()
+        }
+        "EnableTable" => {
+            let req: EnableTableRequest = decode(param, method)?;
+            admin.enable(&table_text(req.table_name.as_ref())?)?;
+            procedure()
+        }
+        "TruncateTable" => {
+            let req: TruncateTableRequest = decode(param, method)?;
+            let table = table_text(req.table_name.as_ref())?;
+            admin.truncate(&table, req.preserve_splits.unwrap_or(false))?;
+            procedure()
+        }
+        "FlushTable" => {
+            let req: FlushTableRequest = decode(param, method)?;
+            admin.flush(&table_text(req.table_name.as_ref())?)?;
+            procedure()
+        }
+        "AddColumn" => {
+            let req: AddColumnRequest = decode(param, method)?;
+            let table = table_text(req.table_name.as_ref())?;
+            let cf = req
+                .column_families
+                .as_ref()
+                .ok_or_else(|| RpcError::bad_request("AddColumn without a family"))?;
+            admin.add_family(&table, family_from_pb(cf)?)?;
+            procedure()
+        }
+        "ModifyColumn" => {
+            let req: ModifyColumnRequest = decode(param, method)?;
+            let table = table_text(req.table_name.as_ref())?;
+            let cf = req
+                .column_families
+                .as_ref()
+                .ok_or_else(|| RpcError::bad_request("ModifyColumn without a family"))?;
+            admin.modify_family(&table, family_from_pb(cf)?)?;
+            procedure()
+        }
+        "DeleteColumn" => {
+            let req: DeleteColumnRequest = decode(param, method)?;
+            let table = table_text(req.table_name.as_ref())?;
+            admin.delete_family(&table, req.column_name.as_deref().unwrap_or_default())?;
+            procedure()
+        }
+        "ModifyTable" => {
+            let req: ModifyTableRequest = decode(param, method)?;
+            let table = table_text(req.table_name.as_ref())?;
+            let schema = req
+                .table_schema
+                .as_ref()
+                .ok_or_else(|| RpcError::bad_request("ModifyTable without a table schema"))?;
+            modify_table(&admin, &table, &table_from_pb(schema)?)?;
+            procedure()
+        }
+        "GetSchemaAlterStatus" => Reply::pb(&GetSchemaAlterStatusResponse {
+            yet_to_update_regions: Some(0),
+            total_regions: Some(1),
+        }),
+        "GetTableDescriptors" => {
+            let req: GetTableDescriptorsRequest = decode(param, method)?;
+            let names = if req.table_names.is_empty() {
+                let mut names = Vec::new();
+                for t in listed_tables(&admin, req.include_sys_tables.unwrap_or(false))? {
+                    if name_matches(req.regex.as_deref(), &t)?
+                        && in_namespace(req.namespace.as_deref(), &t)
+                    {
+                        names.push(t);
+                    }
+                }
+                names
+            } else {
+                req.table_names
+                    .iter()
+                    .map(|n| table_text(Some(n)))
+                    .collect::<Result<_, _>>()?
+            };
+            let mut table_schema = Vec::new();
+            for t in names {
+                match admin.describe(&t) {
+                    Ok(d) => table_schema.push(table_to_pb(&d)),
+                    // HBase answers with the tables that exist; the client raises
+                    // TableNotFoundException when the one it asked for is missing.
+                    Err(ferrobase_engine::Error::TableNotFound(_)) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            Reply::pb(&GetTableDescriptorsResponse { table_schema })
+        }
+        "GetTableNames" => {
+            let req: GetTableNamesRequest = decode(param, method)?;
+            let mut table_names = Vec::new();
+            for t in listed_tables(&admin, req.include_sys_tables.unwrap_or(false))? {
+                if name_matches(req.regex.as_deref(), &t)?
+                    && in_namespace(req.namespace.as_deref(), &t)
+                {
+                    table_names.push(pb_table_name(&t));
+                }
+            }
+            Reply::pb(&GetTableNamesResponse { table_names })
+        }
+        "GetTableState" => {
+            let req: GetTableStateRequest = decode(param, method)?;
+            let table = table_text(req.table_name.as_ref())?;
+            let mut state = TableState::default();
+            state.set_state(if admin.is_enabled(&table)? {
+                table_state::State::Enabled
+            } else {
+                table_state::State::Disabled
+            });
+            Reply::pb(&GetTableStateResponse {
+                table_state: Some(state),
+            })
+        }
+        "CreateNamespace" => {
+            let req: CreateNamespaceRequest = decode(param, method)?;
+            let ns = namespace_without_properties(req.namespace_descriptor.as_ref())?;
+            admin.create_namespace(&ns)?;
+            procedure()
+        }
+        "ModifyNamespace" => {
+            let req: ModifyNamespaceRequest = decode(param, method)?;
+            let ns = namespace_without_properties(req.namespace_descriptor.as_ref())?;
+            if !admin.list_namespaces()?.contains(&ns) {
+                return Err(ferrobase_engine::Error::NamespaceNotFound(ns).into());
+            }
+            procedure()
+        }
+        "DeleteNamespace" => {
+            let req: DeleteNamespaceRequest = decode(param, method)?;
+            admin.drop_namespace(req.namespace_name.as_deref().unwrap_or_default())?;
+            procedure()
+        }
+        "GetNamespaceDescriptor" => {
+            let req: GetNamespaceDescriptorRequest = decode(param, method)?;
+            let ns = req.namespace_name.unwrap_or_default();
+            if !admin.list_namespaces()?.contains(&ns) {
+                return Err(ferrobase_engine::Error::NamespaceNotFound(ns).into());
+            }
+            Reply::pb(&GetNamespaceDescriptorResponse {
+                namespace_descriptor: Some(namespace(&ns)),
+            })
+        }
+        "ListNamespaceDescriptors" => {
+            let mut names = admin.list_namespaces()?;
+            names.sort();
+            Reply::pb(&ListNamespaceDescriptorsResponse {
+                namespace_descriptor: names.iter().map(|n| namespace(n)).collect(),
+            })
+        }
+        "ListNamespaces" => {
+            let mut names = admin.list_namespaces()?;
+            names.sort();
+            Reply::pb(&ListNamespacesResponse {
+                namespace_name: names,
+            })
+        }
+        "ListTableDescriptorsByNamespace" => {
+            let req: ListTableDescriptorsByNamespaceRequest = decode(param, method)?;
+            let ns = namespace_exists(&admin, req.namespace_name)?;
+            let mut table_schema = Vec::new();
+            for t in listed_tables(&admin, true)? {
+                if in_namespace(Some(&ns), &t) {
+                    table_schema.push(table_to_pb(&admin.describe(&t)?));
+                }
+            }
+            Reply::pb(&ListTableDescriptorsByNamespaceResponse { table_schema })
+        }
+        "ListTableNamesByNamespace" => {
+            let req: ListTableNamesByNamespaceRequest = decode(param, method)?;
+            let ns = namespace_exists(&admin, req.namespace_name)?;
+            let table_name = listed_tables(&admin, true)?
+                .into_iter()
+                .filter(|t| in_namespace(Some(&ns), t))
+                .map(|t| pb_table_name(&t))
+                .collect();
+            Reply::pb(&ListTableNamesByNamespaceResponse { table_name })
+        }
+        other => return Err(unknown_method("MasterService", other)),
+    })
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn namespace(name: &str) -> NamespaceDescriptor {
+    NamespaceDescriptor {
+        name: Some(name.as_bytes().to_vec()),
+        configuration: Vec::new(),
+    }
+}
+
+fn namespace_exists(admin: &Admin, name: Option<String>) -> Result<String, RpcError> {
+    let ns = name.unwrap_or_default();
+    if admin.list_namespaces()?.contains(&ns) {
+        Ok(ns)
+    } else {
+        Err(ferrobase_engine::Error::NamespaceNotFound(ns).into())
+    }
+}
+
+/// The name of a namespace descriptor; ferrobase's namespaces have no properties, so one that
+/// sets any is refused naming it.
+fn namespace_without_properties(d: Option<&NamespaceDescriptor>) -> Result<String, RpcError> {
+    let d = d.ok_or_else(|| RpcError::bad_request("the request carries no namespace"))?;
+    if let Some(c) = d.configuration.first() {
+        return Err(RpcError::unsupported(format!(
+            "namespace property {} is not supported by ferrobase (its namespaces have none)",
+            c.name.as_deref().unwrap_or_default()
+        )));
+    }
+    Ok(String::from_utf8_lossy(d.name.as_deref().unwrap_or_default()).into_owned())
+}
+
+/// `Admin.modifyTable`: the families added, changed and removed, and the attributes set and
+/// unset, each applied by the engine's own alteration.
+fn modify_table(admin: &Admin, table: &str, new: &TableDescriptor) -> Result<(), RpcError> {
+    let old = admin.describe(table)?;
+    if new.name != old.name {
+        return Err(RpcError::bad_request(format!(
+            "ModifyTable of {table} carries the schema of {}",
+            new.name
+        )));
+    }
+    for f in &new.families {
+        match old.family(&f.name) {
+            None => admin.add_family(table, f.clone())?,
+            Some(o) if o != f => admin.modify_family(table, f.clone())?,
+            Some(_) => {}
+        }
+    }
+    for f in &old.families {
+        if new.family(&f.name).is_none() {
+            admin.delete_family(table, &f.name)?;
+        }
+    }
+    let mut set: Vec<(String, String)> = new
+        .attributes
+        .iter()
+        .filter(|(k, v)| old.attributes.get(k) != Some(*v))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    if new.durability != old.durability {
+        set.push(("DURABILITY".into(), new.durability.name().into()));
+    }
+    let unset: Vec<String> = old
+        .attributes
+        .iter()
+        .filter(|(k, _)| new.attributes.get(k).is_none())
+        .map(|(k, _)| k.to_string())
+        .collect();
+    if !set.is_empty() || !unset.is_empty() {
+        admin.alter_table_attributes(table, &set, &unset)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_quoted_spans_are_literal() {
+        assert_eq!(java_quotes("\\Qseed_\\E.*"), "seed_.*");
+        assert_eq!(java_quotes("\\Qa.b\\E|c"), "a\\.b|c");
+        assert_eq!(java_quotes("\\Qopen"), "open");
+        assert!(name_matches(Some("\\Qseed_\\E.*"), "seed_t").unwrap());
+        assert!(!name_matches(Some("\\Qa.b\\E"), "axb").unwrap());
+    }
+}

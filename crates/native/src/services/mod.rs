@@ -1,0 +1,71 @@
+//! The services of HBase's RPC, one module each, dispatched by the service the connection
+//! header names and the method each request header names (`docs/design/native-protocol.md`,
+//! "Services"). A method ferrobase does not serve is a `DoNotRetryIOException` naming it.
+
+mod client;
+mod master;
+mod meta;
+
+use crate::cellblock::Codec;
+use crate::error::RpcError;
+use crate::server::Shared;
+use prost::Message;
+use std::sync::Arc;
+
+/// What a call runs with: the server, and the connection's codec, service and user.
+pub(crate) struct Ctx {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) codec: Codec,
+    pub(crate) service: String,
+    #[expect(
+        dead_code,
+        reason = "the user of SIMPLE authentication, for the ACL checks to come"
+    )]
+    pub(crate) user: String,
+}
+
+/// A call's answer: the response message and its cell block.
+pub(crate) struct Reply {
+    pub(crate) body: Vec<u8>,
+    pub(crate) cells: Vec<u8>,
+}
+
+impl Reply {
+    pub(crate) fn pb(m: &impl Message) -> Reply {
+        Reply {
+            body: m.encode_to_vec(),
+            cells: Vec::new(),
+        }
+    }
+
+    pub(crate) fn with_cells(m: &impl Message, cells: Vec<u8>) -> Reply {
+        Reply {
+            body: m.encode_to_vec(),
+            cells,
+        }
+    }
+}
+
+/// Decodes a request parameter.
+pub(crate) fn decode<M: Message + Default>(param: &[u8], method: &str) -> Result<M, RpcError> {
+    M::decode(param)
+        .map_err(|e| RpcError::bad_request(format!("the {method} request does not decode: {e}")))
+}
+
+/// The method is not one ferrobase serves.
+pub(crate) fn unknown_method(service: &str, method: &str) -> RpcError {
+    RpcError::unsupported(format!(
+        "{service}.{method} is not served by ferrobase (docs/design/native-protocol.md lists \
+         what is)"
+    ))
+}
+
+/// Runs one call.
+pub(crate) fn call(ctx: &Ctx, method: &str, param: &[u8], cells: &[u8]) -> Result<Reply, RpcError> {
+    match ctx.service.as_str() {
+        "ClientService" => client::call(ctx, method, param, cells),
+        "MasterService" => master::call(ctx, method, param),
+        "ClientMetaService" => meta::call(ctx, method),
+        other => Err(unknown_method(other, method)),
+    }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The seed articles' programs on the stock HBase Java client 2.6.1 (tests/java-client, issue 48).
+#
+#   scripts/java-client.sh --bootstrap HOST:PORT [--prefix P] [--rows N] [--trace FILE]
+#   scripts/java-client.sh --zk HOST:PORT ...
+#
+# Builds tests/java-client if its sources changed (mvn -o, else online), then runs
+# ferrobase.javaclient.SeedArticles with the arguments: one `step: answer` line per answer on stdout,
+# then `answers: K of N`; exit 1 if a step failed. --bootstrap uses HBase 2.6's RpcConnectionRegistry
+# (a master or region server RPC port, no ZooKeeper); --zk the classic ZooKeeper registry.
+# Against the oracle (scripts/hbase-oracle.sh start):
+#   eval "$(bash scripts/hbase-oracle.sh env)"
+#   bash scripts/java-client.sh --bootstrap 127.0.0.1:$HBASE_ORACLE_MASTER
+#   diff <(bash scripts/java-client.sh --zk 127.0.0.1:$HBASE_ORACLE_ZOOKEEPER) tests/java-client/expected/hbase-2.6.1.txt
+# --trace FILE writes every RPC (preambles, headers, requests and responses with their protobuf fields
+# and cell blocks) to FILE; the client then uses HBase's BlockingRpcClient, which writes the same bytes.
+# JAVA_CLIENT_BUILD_ONLY=1: build and exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PROJECT=$PWD/tests/java-client
+LOG_DIR=$PWD/target/java-client
+mkdir -p "$LOG_DIR"
+
+die() {
+  echo "java-client: $*" >&2
+  exit 1
+}
+
+command -v java >/dev/null || die "java not found (Java 17 is needed)"
+command -v mvn >/dev/null || die "mvn not found (Maven is needed)"
+stamp=$PROJECT/target/classpath.txt
+if [[ ! -f $stamp ]] || [[ -n $(find "$PROJECT/pom.xml" "$PROJECT/src" -newer "$stamp" -print -quit) ]]; then
+  echo "java-client: building tests/java-client" >&2
+  t0=$SECONDS
+  if ! mvn -q -o -B -f "$PROJECT/pom.xml" compile >"$LOG_DIR/build.log" 2>&1; then
+    echo "java-client: offline build failed (Maven cache cold?); building online" >&2
+    mvn -q -B -f "$PROJECT/pom.xml" compile >"$LOG_DIR/build.log" 2>&1 \
+      || { tail -30 "$LOG_DIR/build.log" >&2; die "Maven build of tests/java-client failed (log: $LOG_DIR/build.log)"; }
+  fi
+  touch "$stamp"
+  echo "java-client: built in $((SECONDS - t0)) s" >&2
+fi
+[[ -n ${JAVA_CLIENT_BUILD_ONLY:-} ]] && exit 0
+exec java -Xss4m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
+  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
+  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
+  -cp "$PROJECT/target/classes:$(cat "$stamp")" ferrobase.javaclient.SeedArticles "$@"
