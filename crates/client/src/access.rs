@@ -3,6 +3,7 @@
 
 use crate::{Actions, ClientError, Connection, Result, Scope, UserPermission};
 use ferrobase_security::acl::AclStore;
+use ferrobase_thrift::hbase::AdminOp;
 use ferrobase_thrift::ThriftValue;
 
 impl Connection {
@@ -55,7 +56,11 @@ impl Connection {
                         ];
                         attrs.extend(family.map(|f| ("FAMILY".to_string(), f)));
                         attrs.extend(qualifier.map(|q| ("QUALIFIER".to_string(), q)));
-                        let op = if grant { "grant" } else { "revoke" };
+                        let op = if grant {
+                            AdminOp::Grant
+                        } else {
+                            AdminOp::Revoke
+                        };
                         r.admin_ext(op, &target, b"", &attrs)
                     }
                 }
@@ -80,7 +85,7 @@ impl Connection {
                 .collect()),
             Connection::Remote(r) => {
                 let target = scope.map(|s| scope_parts(s).0).unwrap_or_default();
-                let Some(answer) = r.admin_call("user_permission", &target, b"", &[])? else {
+                let Some(answer) = r.admin_call(AdminOp::UserPermission, &target, b"", &[])? else {
                     return Ok(Vec::new());
                 };
                 let lines = Vec::<String>::from_value(answer)

@@ -39,6 +39,7 @@ use ferrobase_engine::{
 };
 pub use ferrobase_security::acl::{Actions, Scope, UserPermission};
 pub use ferrobase_security::tls::{TlsClient, TlsError};
+use ferrobase_thrift::hbase::AdminOp;
 use remote::Remote;
 use std::sync::Arc;
 
@@ -284,7 +285,7 @@ impl Connection {
                 let name = desc.name.to_string();
                 r.create_table(&desc)?;
                 for k in &keys {
-                    r.admin_ext("split", &name, k, &[])?;
+                    r.admin_ext(AdminOp::Split, &name, k, &[])?;
                 }
                 Ok(())
             }
@@ -295,7 +296,7 @@ impl Connection {
     pub fn create_namespace(&self, ns: &str) -> Result<()> {
         match self {
             Connection::Embedded(e) => Ok(e.admin().create_namespace(ns)?),
-            Connection::Remote(r) => r.admin_ext("create_namespace", ns, b"", &[]),
+            Connection::Remote(r) => r.admin_ext(AdminOp::CreateNamespace, ns, b"", &[]),
         }
     }
 
@@ -303,7 +304,7 @@ impl Connection {
     pub fn drop_namespace(&self, ns: &str) -> Result<()> {
         match self {
             Connection::Embedded(e) => Ok(e.admin().drop_namespace(ns)?),
-            Connection::Remote(r) => r.admin_ext("drop_namespace", ns, b"", &[]),
+            Connection::Remote(r) => r.admin_ext(AdminOp::DropNamespace, ns, b"", &[]),
         }
     }
 
@@ -381,10 +382,10 @@ impl Connection {
             Connection::Embedded(e) => Ok(e.admin().alter_table_attributes(name, set, unset)?),
             Connection::Remote(r) => {
                 if !set.is_empty() {
-                    r.admin_ext("set_table_attributes", name, b"", set)?;
+                    r.admin_ext(AdminOp::SetTableAttributes, name, b"", set)?;
                 }
                 for k in unset {
-                    r.admin_ext("unset_table_attribute", name, k.as_bytes(), &[])?;
+                    r.admin_ext(AdminOp::UnsetTableAttribute, name, k.as_bytes(), &[])?;
                 }
                 Ok(())
             }
@@ -459,7 +460,7 @@ impl Connection {
     pub fn flush(&self, name: &str) -> Result<()> {
         match self {
             Connection::Embedded(e) => Ok(e.admin().flush(name)?),
-            Connection::Remote(r) => r.admin_ext("flush", name, b"", &[]),
+            Connection::Remote(r) => r.admin_ext(AdminOp::Flush, name, b"", &[]),
         }
     }
 
@@ -467,7 +468,7 @@ impl Connection {
     pub fn split(&self, name: &str, at: Option<&[u8]>) -> Result<()> {
         match self {
             Connection::Embedded(e) => Ok(e.admin().split(name, at)?),
-            Connection::Remote(r) => r.admin_ext("split", name, at.unwrap_or_default(), &[]),
+            Connection::Remote(r) => r.admin_ext(AdminOp::Split, name, at.unwrap_or_default(), &[]),
         }
     }
 
@@ -482,9 +483,9 @@ impl Connection {
             }
             Connection::Remote(r) => r.admin_ext(
                 if preserve_splits {
-                    "truncate_preserve"
+                    AdminOp::TruncatePreserve
                 } else {
-                    "truncate"
+                    AdminOp::Truncate
                 },
                 name,
                 b"",
@@ -517,7 +518,7 @@ impl Connection {
                 if !family.new_version_behavior {
                     attrs.push(("NEW_VERSION_BEHAVIOR".to_string(), "false".to_string()));
                 }
-                r.admin_ext("put_family", name, b"", &attrs)
+                r.admin_ext(AdminOp::PutFamily, name, b"", &attrs)
             }
         }
     }
@@ -526,7 +527,7 @@ impl Connection {
     pub fn delete_family(&self, name: &str, family: &[u8]) -> Result<()> {
         match self {
             Connection::Embedded(e) => Ok(e.admin().delete_family(name, family)?),
-            Connection::Remote(r) => r.admin_ext("delete_family", name, family, &[]),
+            Connection::Remote(r) => r.admin_ext(AdminOp::DeleteFamily, name, family, &[]),
         }
     }
 }

@@ -20,7 +20,8 @@ pub(crate) struct ScannerQuota {
 pub(crate) fn opens_scanner(method: &str, args: &TStruct) -> bool {
     method.starts_with("scannerOpen")
         || (method == "ferrobaseAdmin"
-            && matches!(args.get(1), Some(TValue::Binary(op)) if op == b"scan_open"))
+            && matches!(args.get(1), Some(TValue::Binary(op))
+                if op == crate::thrift::hbase::AdminOp::ScanOpen.name().as_bytes()))
 }
 
 impl ScannerQuota {

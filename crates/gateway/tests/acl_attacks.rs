@@ -558,3 +558,37 @@ fn namespace_names_are_bounded_as_table_names_are() {
         Ok(None)
     );
 }
+
+/// Issue 40: an extension operation the server does not know is refused before any check or
+/// handler, for every user, the superuser included, and changes nothing; the capability probe
+/// answers the operations the server serves.
+#[test]
+fn an_unknown_extension_operation_is_refused_for_everyone_without_running() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    admin.create_table("t", &["cf"]).unwrap();
+    mutate(&mut admin, "t", "r1", vec![put("cf:a", "v")]).unwrap();
+    grant(&mut admin, "alice", "", "RWXCA", &[]);
+    let mut alice = gw.client("alice");
+    let mut nobody = gw.client("nobody");
+    for c in [&mut admin, &mut alice, &mut nobody] {
+        for op in ["truncate_all", "drop", "", "GRANT", "scan_open "] {
+            match admin_op(c, op, "t", "", &[]) {
+                Err(m) => assert!(
+                    m.contains("unknown ferrobaseAdmin op") && !m.starts_with(DENIED),
+                    "{op:?}: {m}"
+                ),
+                Ok(v) => panic!("{op:?} ran: {v:?}"),
+            }
+        }
+    }
+    assert_eq!(cell(&mut admin, "t", "r1", "cf:a").as_deref(), Some("v"));
+    let Ok(Some(TValue::List(_, names))) = admin_op(&mut nobody, "capabilities", "-", "", &[])
+    else {
+        panic!("the capability probe answers a list");
+    };
+    assert!(
+        names.contains(&s("scan_open")) && names.contains(&s("grant")),
+        "{names:?}"
+    );
+}

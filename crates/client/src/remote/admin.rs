@@ -12,6 +12,7 @@ use ferrobase_thrift::hbase::service::{
     FerrobaseAdminArgs, GetColumnDescriptorsArgs, GetTableNamesArgs, GetTableRegionsArgs,
     GrantArgs, IsTableEnabledArgs, MajorCompactArgs, RevokeArgs,
 };
+use ferrobase_thrift::hbase::AdminOp;
 use ferrobase_thrift::hbase::{
     permission_scope, ColumnDescriptor, TAccessControlEntity, TRegionInfo,
 };
@@ -81,12 +82,12 @@ impl Remote {
         })?;
         let table = desc.name.to_string();
         if !table_attrs.is_empty() {
-            self.admin_ext("set_table_attributes", &table, b"", &table_attrs)?;
+            self.admin_ext(AdminOp::SetTableAttributes, &table, b"", &table_attrs)?;
         }
         for (f, attrs) in extras {
             let mut all = vec![("NAME".to_string(), f.name_str())];
             all.extend(attrs);
-            self.admin_ext("put_family", &table, b"", &all)?;
+            self.admin_ext(AdminOp::PutFamily, &table, b"", &all)?;
         }
         Ok(())
     }
@@ -170,7 +171,7 @@ impl Remote {
     fn full_column_descriptors(&self, table: &str) -> Result<Vec<ColumnFamilyDescriptor>> {
         use ferrobase_thrift::ThriftValue;
         let bad = |what: String| ClientError::Transport(format!("family_attributes: {what}"));
-        let Some(answer) = self.admin_call("family_attributes", table, b"", &[])? else {
+        let Some(answer) = self.admin_call(AdminOp::FamilyAttributes, table, b"", &[])? else {
             return Err(bad("no answer".into()));
         };
         let items = Vec::<Vec<u8>>::from_value(answer).map_err(|e| bad(e.to_string()))?;
@@ -212,7 +213,7 @@ impl Remote {
             return Ok(None);
         }
         let bad = |what: String| ClientError::Transport(format!("table_attributes: {what}"));
-        let Some(answer) = self.admin_call("table_attributes", table, b"", &[])? else {
+        let Some(answer) = self.admin_call(AdminOp::TableAttributes, table, b"", &[])? else {
             return Err(bad("no answer".into()));
         };
         let items = Vec::<String>::from_value(answer).map_err(|e| bad(e.to_string()))?;
@@ -237,7 +238,7 @@ impl Remote {
     /// A ferrobase gateway's administration extension (`ferrobaseAdmin`).
     pub(crate) fn admin_ext(
         &self,
-        op: &str,
+        op: AdminOp,
         table: &str,
         key: &[u8],
         attrs: &[(String, String)],
@@ -248,7 +249,7 @@ impl Remote {
     /// `ferrobaseAdmin` with its answer.
     pub(crate) fn admin_call(
         &self,
-        op: &str,
+        op: AdminOp,
         table: &str,
         key: &[u8],
         attrs: &[(String, String)],
@@ -263,13 +264,13 @@ impl Remote {
     /// `ferrobaseAdmin` with binary attribute values, and its answer.
     pub(crate) fn admin_call_bytes(
         &self,
-        op: &str,
+        op: AdminOp,
         table: &str,
         key: &[u8],
         attributes: Vec<(Vec<u8>, Vec<u8>)>,
     ) -> Result<Option<TValue>> {
         let args = FerrobaseAdminArgs {
-            operation: op.to_string(),
+            operation: op.name().to_string(),
             table_name: table.as_bytes().to_vec(),
             key: key.to_vec(),
             attributes,

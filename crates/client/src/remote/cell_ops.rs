@@ -8,6 +8,7 @@ use super::convert::{column, RAW_UNSUPPORTED};
 use super::{reply, Remote};
 use crate::{ClientError, Result};
 use ferrobase_engine::{Cell, CellType, Delete, RowResult, Scan, LATEST_TIMESTAMP};
+use ferrobase_thrift::hbase::AdminOp;
 use ferrobase_thrift::hbase::TFerrobaseRow;
 
 type Attributes = Vec<(Vec<u8>, Vec<u8>)>;
@@ -167,7 +168,7 @@ impl Remote {
             )));
         }
         let attrs = delete_attributes(&d);
-        self.admin_call_bytes("delete", table, &d.row, attrs)?;
+        self.admin_call_bytes(AdminOp::Delete, table, &d.row, attrs)?;
         Ok(())
     }
 
@@ -184,14 +185,15 @@ impl Remote {
             return Err(ClientError::Unsupported(why));
         }
         let answer =
-            self.admin_call_bytes("scan_open", table, b"", scan_attributes(scan, filter))?;
+            self.admin_call_bytes(AdminOp::ScanOpen, table, b"", scan_attributes(scan, filter))?;
         reply("ferrobaseAdmin scan_open", answer)
     }
 
     /// Up to `n` more rows of a scanner opened by [`Remote::open_typed_scanner`].
     pub(super) fn typed_rows(&self, id: i32, n: usize) -> Result<Vec<RowResult>> {
         let attrs = vec![(b"ROWS".to_vec(), n.to_string().into_bytes())];
-        let answer = self.admin_call_bytes("scan_next", "", id.to_string().as_bytes(), attrs)?;
+        let answer =
+            self.admin_call_bytes(AdminOp::ScanNext, "", id.to_string().as_bytes(), attrs)?;
         let rows: Vec<TFerrobaseRow> = match answer {
             None => Vec::new(),
             some => reply("ferrobaseAdmin scan_next", some)?,

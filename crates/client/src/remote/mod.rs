@@ -16,6 +16,7 @@ pub use reads::RemoteScanner;
 
 use crate::{ClientError, Result};
 use ferrobase_security::tls::{ClientWire, TlsClient, Wire};
+use ferrobase_thrift::hbase::AdminOp;
 use ferrobase_thrift::hbase::{
     AlreadyExists, Exception, IOError, IllegalArgument, Method, TApplicationException,
     RESULT_SUCCESS,
@@ -199,7 +200,7 @@ impl Remote {
         if let Some(&known) = self.ferrobase.get() {
             return Ok(known);
         }
-        let known = match self.admin_ext("capabilities", "-", b"", &[]) {
+        let known = match self.admin_ext(AdminOp::Capabilities, "-", b"", &[]) {
             Err(ClientError::Unsupported(_)) => false,
             Err(ClientError::Transport(e)) => return Err(ClientError::Transport(e)),
             _ => true,

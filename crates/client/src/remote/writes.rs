@@ -9,6 +9,7 @@ use ferrobase_thrift::hbase::service::{
     AppendArgs, AtomicIncrementArgs, CheckAndPutArgs, DeleteAllArgs, DeleteAllRowArgs,
     DeleteAllRowTsArgs, DeleteAllTsArgs, MutateRowsArgs, MutateRowsTsArgs,
 };
+use ferrobase_thrift::hbase::AdminOp;
 use ferrobase_thrift::hbase::{BatchMutation, Mutation, TAppend, TCell};
 
 impl Remote {
@@ -135,7 +136,7 @@ impl Remote {
     /// no attributes); refused through Apache HBase's gateway.
     fn row_op_with_ttl(
         &self,
-        op: &str,
+        op: AdminOp,
         table: &str,
         row: &[u8],
         family_qualifier: Vec<u8>,
@@ -149,8 +150,10 @@ impl Remote {
         ];
         match self.admin_call_bytes(op, table, row, attributes) {
             Err(ClientError::Unsupported(_)) => Err(ClientError::Unsupported(format!(
-                "{op} with a TTL is not available through HBase's Thrift1 API (its {op} \
-                 carries no attributes; this gateway is not ferrobase)"
+                "{} with a TTL is not available through HBase's Thrift1 API (its {} \
+                 carries no attributes; this gateway is not ferrobase)",
+                op.name(),
+                op.name()
             ))),
             other => other,
         }
@@ -167,7 +170,7 @@ impl Remote {
     ) -> Result<i64> {
         let amount = ("AMOUNT", amount.to_string().into_bytes());
         let answer = self.row_op_with_ttl(
-            "increment",
+            AdminOp::Increment,
             table,
             row,
             column(family, Some(qualifier)),
@@ -188,7 +191,7 @@ impl Remote {
     ) -> Result<Vec<u8>> {
         let value = ("VALUE", value.to_vec());
         let answer = self.row_op_with_ttl(
-            "append",
+            AdminOp::Append,
             table,
             row,
             column(family, Some(qualifier)),

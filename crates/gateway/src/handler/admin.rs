@@ -6,7 +6,7 @@ use super::meta_view::{catalog_families, Catalog};
 use super::names::{table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
-use crate::thrift::hbase::{ColumnDescriptor, TRegionInfo};
+use crate::thrift::hbase::{AdminOp, ColumnDescriptor, TRegionInfo};
 use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::{Error, TableDescriptor, TableName};
 
@@ -169,27 +169,27 @@ impl Handler {
     /// (key = the row; see [`Handler::row_op_with_ttl`]), `delete` with exact markers and
     /// `scan_open`/`scan_next` with RAW and VERSIONS (`cell_ops.rs`).
     pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
-        let op = a.operation.as_str();
+        let op = admin_op(a)?;
         // A table or a namespace, which the engine validates.
         let name = table_text(&a.table_name)?;
         let key = Some(a.key.clone()).filter(|k| !k.is_empty());
         let admin = self.engine.admin();
         match op {
-            "increment" | "append" => return self.row_op_with_ttl(a),
-            "delete" => return self.extension_delete(a),
-            "scan_open" => return self.extension_scan_open(a),
-            "scan_next" => return self.extension_scan_next(a),
-            "create_namespace" => admin.create_namespace(&name)?,
-            "drop_namespace" => admin.drop_namespace(&name)?,
-            "flush" => admin.flush(&name)?,
-            "split" => admin.split(&name, key.as_deref())?,
-            "truncate" | "truncate_preserve" => {
+            AdminOp::Increment | AdminOp::Append => return self.row_op_with_ttl(a),
+            AdminOp::Delete => return self.extension_delete(a),
+            AdminOp::ScanOpen => return self.extension_scan_open(a),
+            AdminOp::ScanNext => return self.extension_scan_next(a),
+            AdminOp::CreateNamespace => admin.create_namespace(&name)?,
+            AdminOp::DropNamespace => admin.drop_namespace(&name)?,
+            AdminOp::Flush => admin.flush(&name)?,
+            AdminOp::Split => admin.split(&name, key.as_deref())?,
+            AdminOp::Truncate | AdminOp::TruncatePreserve => {
                 if admin.is_enabled(&name)? {
                     admin.disable(&name)?;
                 }
-                admin.truncate(&name, op == "truncate_preserve")?
+                admin.truncate(&name, op == AdminOp::TruncatePreserve)?
             }
-            "table_attributes" => {
+            AdminOp::TableAttributes => {
                 let d = admin.describe(&name)?;
                 let mut pairs = vec![
                     TValue::string("DURABILITY".to_string()),
@@ -201,7 +201,7 @@ impl Handler {
                 }
                 return Ok(Some(TValue::List(TType::Binary, pairs)));
             }
-            "family_attributes" => {
+            AdminOp::FamilyAttributes => {
                 let d = admin.describe(&name)?;
                 let mut items = Vec::new();
                 for f in &d.families {
@@ -214,17 +214,17 @@ impl Handler {
                 }
                 return Ok(Some(TValue::List(TType::Binary, items)));
             }
-            "set_table_attributes" => {
+            AdminOp::SetTableAttributes => {
                 admin.alter_table_attributes(&name, &string_map(a), &[])?;
             }
-            "unset_table_attribute" => {
+            AdminOp::UnsetTableAttribute => {
                 let key = key.ok_or_else(|| {
                     ServiceError::IllegalArgument("unset_table_attribute needs the key".into())
                 })?;
                 let key = String::from_utf8_lossy(&key).into_owned();
                 admin.alter_table_attributes(&name, &[], &[key])?;
             }
-            "put_family" => {
+            AdminOp::PutFamily => {
                 let attrs = string_map(a);
                 let fam = attrs
                     .iter()
@@ -246,7 +246,7 @@ impl Handler {
                     admin.add_family(&name, f)?;
                 }
             }
-            "delete_family" => {
+            AdminOp::DeleteFamily => {
                 let fam = key.ok_or_else(|| {
                     ServiceError::IllegalArgument("delete_family needs the family".into())
                 })?;
@@ -254,10 +254,17 @@ impl Handler {
             }
             // Reached only with access control off (it intercepts them otherwise): HBase's
             // answer without its AccessController.
-            "grant" | "revoke" | "user_permission" => return Err(super::authorize::acl_off()),
-            other => {
-                return Err(ServiceError::IllegalArgument(format!(
-                    "unknown ferrobaseAdmin op {other:?}"
+            AdminOp::Grant | AdminOp::Revoke | AdminOp::UserPermission => {
+                return Err(super::authorize::acl_off())
+            }
+            // The probe of a ferrobase gateway: the operations it serves.
+            AdminOp::Capabilities => {
+                return Ok(Some(TValue::List(
+                    TType::Binary,
+                    AdminOp::ALL
+                        .iter()
+                        .map(|op| TValue::string(op.name().to_string()))
+                        .collect(),
                 )))
             }
         }
@@ -296,6 +303,14 @@ impl Handler {
             ))),
         }
     }
+}
+
+/// The operation a `ferrobaseAdmin` call names. A name no [`AdminOp`] has is refused here, before
+/// any check or handler runs, with the message ferrobase has always given for it.
+pub(crate) fn admin_op(a: &FerrobaseAdminArgs) -> Result<AdminOp, ServiceError> {
+    AdminOp::parse(&a.operation).ok_or_else(|| {
+        ServiceError::IllegalArgument(format!("unknown ferrobaseAdmin op {:?}", a.operation))
+    })
 }
 
 /// The `map<string,string>` of `ferrobaseAdmin`'s field 4 as text pairs (non-binary entries

@@ -3,6 +3,7 @@
 //! a call: the creator's grant on a new table, dropping a deleted table's grants, filtering the
 //! cells of a partly granted read, the owner of each scanner, the tables `getTableNames` shows.
 
+use super::admin::admin_op;
 use super::grants::Change;
 use super::meta_view::{catalog_read, Catalog};
 use super::names::{parse_column, table_text};
@@ -14,18 +15,9 @@ use crate::access::{
     ACL_TABLE, ANONYMOUS,
 };
 use crate::catalog::NAMESPACE;
-use crate::thrift::hbase::{Call, Mutation, TColumn, TRowResult};
+use crate::thrift::hbase::{AdminOp, Call, Mutation, TColumn, TRowResult};
 use crate::thrift::{TType, TValue};
 use std::collections::BTreeSet;
-
-/// The `ferrobaseAdmin` operations that are HBase's `modifyTable` (its `preModifyTable` check,
-/// its `postModifyTable` owner grant): a table attribute or a family changed.
-const MODIFY_TABLE: [&str; 4] = [
-    "put_family",
-    "delete_family",
-    "set_table_attributes",
-    "unset_table_attribute",
-];
 
 /// The ACL state of a handler. (Each scanner's owner is kept with the scanner:
 /// `scanner_lease::ScannerGrant`.)
@@ -135,6 +127,13 @@ impl Handler {
         call: &Call,
     ) -> Option<CallResult> {
         let user = user.unwrap_or(ANONYMOUS);
+        // An extension operation the server does not know is refused before any check, for
+        // every user: nothing can run that no rule was written for.
+        if let Call::FerrobaseAdmin(a) = call {
+            if let Err(e) = admin_op(a) {
+                return Some(Err(e));
+            }
+        }
         match call {
             Call::Grant(a) => {
                 return Some(self.thrift_grant(&access.checker, user, Change::Grant, &a.info))
@@ -142,9 +141,7 @@ impl Handler {
             Call::Revoke(a) => {
                 return Some(self.thrift_grant(&access.checker, user, Change::Revoke, &a.info))
             }
-            Call::FerrobaseAdmin(a)
-                if matches!(a.operation.as_str(), "grant" | "revoke" | "user_permission") =>
-            {
+            Call::FerrobaseAdmin(a) if admin_op(a).is_ok_and(AdminOp::is_security) => {
                 return Some(self.admin_acl(&access.checker, user, a));
             }
             _ => {}
@@ -278,10 +275,27 @@ impl Handler {
         // for hbase:acl): emptying hbase:acl, or dropping its family, would leave the running
         // server answering from grants that are gone after the next restart.
         if let Call::FerrobaseAdmin(a) = call {
-            let verb = match a.operation.as_str() {
-                "truncate" | "truncate_preserve" => Some("truncate"),
-                "delete_family" => Some("delete a family of"),
-                _ => None,
+            let verb = match admin_op(a)? {
+                AdminOp::Truncate | AdminOp::TruncatePreserve => Some("truncate"),
+                AdminOp::DeleteFamily => Some("delete a family of"),
+                AdminOp::Capabilities
+                | AdminOp::Increment
+                | AdminOp::Append
+                | AdminOp::Delete
+                | AdminOp::ScanOpen
+                | AdminOp::ScanNext
+                | AdminOp::CreateNamespace
+                | AdminOp::DropNamespace
+                | AdminOp::Flush
+                | AdminOp::Split
+                | AdminOp::TableAttributes
+                | AdminOp::FamilyAttributes
+                | AdminOp::SetTableAttributes
+                | AdminOp::UnsetTableAttribute
+                | AdminOp::PutFamily
+                | AdminOp::Grant
+                | AdminOp::Revoke
+                | AdminOp::UserPermission => None,
             };
             if let Some(verb) = verb {
                 if canonical_table(&table_text(&a.table_name)?).ok().as_deref() == Some(ACL_TABLE) {
@@ -467,25 +481,24 @@ impl Handler {
             }
             Call::FerrobaseAdmin(a) => {
                 let target = table_text(&a.table_name)?;
-                match a.operation.as_str() {
+                match admin_op(a)? {
                     // HBase: createNamespace, deleteNamespace need global ADMIN.
-                    "create_namespace" | "drop_namespace" => acl
+                    AdminOp::CreateNamespace | AdminOp::DropNamespace => acl
                         .require_global(user, Action::Admin)
                         .map(|()| Permit::Full)
                         .map_err(denied),
                     // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
                     // (table_attributes and family_attributes as getColumnDescriptors: the
                     // table's descriptor.)
-                    op if MODIFY_TABLE.contains(&op)
-                        || matches!(
-                            op,
-                            "flush"
-                                | "truncate"
-                                | "truncate_preserve"
-                                | "table_attributes"
-                                | "family_attributes"
-                        ) =>
-                    {
+                    AdminOp::PutFamily
+                    | AdminOp::DeleteFamily
+                    | AdminOp::SetTableAttributes
+                    | AdminOp::UnsetTableAttribute
+                    | AdminOp::Flush
+                    | AdminOp::Truncate
+                    | AdminOp::TruncatePreserve
+                    | AdminOp::TableAttributes
+                    | AdminOp::FamilyAttributes => {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &admin_or_create)
                             .map(|()| Permit::Full)
@@ -493,7 +506,7 @@ impl Handler {
                     }
                     // Increment/Append with a TTL: WRITE on the column the operation writes
                     // (the same attribute lookup), as Thrift1's.
-                    "increment" | "append" => {
+                    AdminOp::Increment | AdminOp::Append => {
                         let column = super::writes::row_op_column(a).unwrap_or_default();
                         column_write(&a.table_name, column)
                     }
@@ -501,7 +514,7 @@ impl Handler {
                     // operation writes (a family marker's has the empty qualifier, whatever
                     // column named it), on every family for a whole-row delete (as
                     // deleteAllRow).
-                    "delete" => {
+                    AdminOp::Delete => {
                         let delete = super::cell_ops::extension_delete_of(a)?;
                         if delete.cells.is_empty() {
                             row_delete(&a.table_name)
@@ -520,21 +533,30 @@ impl Handler {
                     }
                     // A scan with RAW or VERSIONS: READ on the columns, as a Thrift1 scan;
                     // a partly granted read is refused (its typed rows are not filtered).
-                    "scan_open" => {
+                    AdminOp::ScanOpen => {
                         let table = table_arg(&a.table_name)?;
                         let columns = super::cell_ops::indexed(a, "COLUMN");
                         let families = self.read_families(&table, &columns)?;
                         read(table, families, false)
                     }
                     // split: ADMIN on the table.
-                    "split" => {
+                    AdminOp::Split => {
                         let table = canonical_table(&target)?;
                         acl.require_table(user, &table, None, None, &[Action::Admin])
                             .map(|()| Permit::Full)
                             .map_err(denied)
                     }
-                    // The capability probe and unknown operations change nothing.
-                    _ => Ok(Permit::Full),
+                    // The capability probe reads and changes nothing.
+                    AdminOp::Capabilities => Ok(Permit::Full),
+                    // Checked before (`check`): the scanner's owner.
+                    AdminOp::ScanNext => Ok(Permit::Full),
+                    // Answered before the checks (`authorized`).
+                    AdminOp::Grant | AdminOp::Revoke | AdminOp::UserPermission => {
+                        Err(denied(Denied(format!(
+                            "ferrobaseAdmin {} is not covered by the access rules of this server",
+                            a.operation
+                        ))))
+                    }
                 }
             }
             // Checked above: the scanner's owner.
@@ -576,7 +598,7 @@ impl Handler {
             // granted every action on it, as by postCompletedCreateTableAction. Never on a
             // table of the system namespace (only superusers change those).
             Call::FerrobaseAdmin(a)
-                if MODIFY_TABLE.contains(&a.operation.as_str())
+                if admin_op(a).is_ok_and(AdminOp::modifies_table)
                     && namespace_of(&table_text(&a.table_name)?) != SYSTEM_NAMESPACE =>
             {
                 let table = canonical_table(&table_text(&a.table_name)?)?;
@@ -591,7 +613,7 @@ impl Handler {
             }
             // postDeleteTable: the table's grants go with it.
             Call::DeleteTable(a) => acl.store().remove_table(&table_arg(&a.table_name)?)?,
-            Call::FerrobaseAdmin(a) if a.operation == "drop_namespace" => {
+            Call::FerrobaseAdmin(a) if admin_op(a).ok() == Some(AdminOp::DropNamespace) => {
                 acl.store().remove_namespace(&table_text(&a.table_name)?)?
             }
             Call::GetTableNames(_) => {
@@ -629,7 +651,7 @@ impl Handler {
                     );
                 }
             }
-            Call::FerrobaseAdmin(a) if a.operation == "scan_open" => {
+            Call::FerrobaseAdmin(a) if admin_op(a).ok() == Some(AdminOp::ScanOpen) => {
                 if let Some(TValue::I32(id)) = value {
                     self.scanners.set_grant(
                         *id,
@@ -689,13 +711,36 @@ fn system_changes(call: &Call) -> Vec<(&[u8], Action)> {
         Call::DeleteTable(a) => one(&a.table_name, Action::Create),
         Call::EnableTable(a) => one(&a.table_name, Action::Create),
         Call::DisableTable(a) => one(&a.table_name, Action::Create),
-        Call::FerrobaseAdmin(a) => match a.operation.as_str() {
-            "increment" | "append" | "delete" => one(&a.table_name, Action::Write),
-            op if MODIFY_TABLE.contains(&op) => one(&a.table_name, Action::Create),
-            "truncate" | "truncate_preserve" => one(&a.table_name, Action::Create),
+        Call::FerrobaseAdmin(a) => match admin_op(a) {
+            Ok(AdminOp::Increment | AdminOp::Append | AdminOp::Delete) => {
+                one(&a.table_name, Action::Write)
+            }
+            Ok(
+                AdminOp::PutFamily
+                | AdminOp::DeleteFamily
+                | AdminOp::SetTableAttributes
+                | AdminOp::UnsetTableAttribute
+                | AdminOp::Truncate
+                | AdminOp::TruncatePreserve,
+            ) => one(&a.table_name, Action::Create),
             // Reads, maintenance (flush, split: HBase's rules), namespaces and grants (their
-            // own checks), and operations that do not exist (refused when they run).
-            _ => Vec::new(),
+            // own checks).
+            Ok(
+                AdminOp::Capabilities
+                | AdminOp::ScanOpen
+                | AdminOp::ScanNext
+                | AdminOp::CreateNamespace
+                | AdminOp::DropNamespace
+                | AdminOp::Flush
+                | AdminOp::Split
+                | AdminOp::TableAttributes
+                | AdminOp::FamilyAttributes
+                | AdminOp::Grant
+                | AdminOp::Revoke
+                | AdminOp::UserPermission,
+            ) => Vec::new(),
+            // Refused before any check (`authorized`); nothing of it runs.
+            Err(_) => Vec::new(),
         },
         // Reads, maintenance and grants (their own checks).
         Call::GetTableNames(_)

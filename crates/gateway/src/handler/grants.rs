@@ -8,6 +8,7 @@ use super::names::table_text;
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{canonical_table, AccessChecker, Action, Actions, Denied, Scope};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
+use crate::thrift::hbase::AdminOp;
 use crate::thrift::hbase::{permission_scope, TAccessControlEntity};
 use crate::thrift::{IdlError, TType, TValue, ThriftStruct};
 use std::collections::HashMap;
@@ -100,7 +101,6 @@ impl Handler {
         caller: &str,
         a: &FerrobaseAdminArgs,
     ) -> CallResult {
-        let op = a.operation.as_str();
         let target = table_text(&a.table_name)?;
         let attrs: HashMap<String, Vec<u8>> = a
             .attributes
@@ -112,7 +112,8 @@ impl Handler {
             attrs.get("FAMILY").cloned(),
             attrs.get("QUALIFIER").cloned(),
         )?;
-        if op == "user_permission" {
+        let kind = super::admin::admin_op(a)?;
+        if kind == AdminOp::UserPermission {
             return self.user_permission(acl, caller, &target, &scope);
         }
         let user = attrs
@@ -123,10 +124,15 @@ impl Handler {
             attrs.get("ACTIONS").map(Vec::as_slice).unwrap_or_default(),
         ))
         .map_err(ServiceError::IllegalArgument)?;
-        let change = if op == "grant" {
-            Change::Grant
-        } else {
-            Change::Revoke
+        let change = match kind {
+            AdminOp::Grant => Change::Grant,
+            AdminOp::Revoke => Change::Revoke,
+            other => {
+                return Err(ServiceError::IllegalArgument(format!(
+                    "ferrobaseAdmin {} is not a grant",
+                    other.name()
+                )))
+            }
         };
         self.change_grant(acl, caller, change, &user, &scope, actions)?;
         Ok(None)

@@ -3,9 +3,11 @@
 //! method of the `Hbase` service, the [`Call`] enum and the declarations the
 //! decoder bounds memory with ([`arguments`]).
 
+pub mod admin_op;
 pub mod catalog;
 pub mod service;
 pub mod structs;
 
+pub use admin_op::AdminOp;
 pub use service::{arguments, throws, Call, Exception, Method, Throws, RESULT_SUCCESS};
 pub use structs::*;

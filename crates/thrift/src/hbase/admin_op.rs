@@ -1,0 +1,154 @@
+//! The operations of ferrobase's `ferrobaseAdmin` Thrift extension, declared once: the client
+//! builds them, the gateway matches them (its ACL rule and its handler, each an exhaustive
+//! match), and the wire carries [`AdminOp::name`]. A name no variant has is refused by the
+//! gateway before any check or handler runs, for every user.
+
+/// One `ferrobaseAdmin` operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AdminOp {
+    /// Which operations the gateway serves (answers their names): the client's probe for a
+    /// ferrobase gateway, which Apache's answers "Invalid method name".
+    Capabilities,
+    /// `Increment` with a cell TTL.
+    Increment,
+    /// `Append` with a cell TTL.
+    Append,
+    /// A delete with exact markers (timestamps, family versions).
+    Delete,
+    /// A scanner with RAW or several VERSIONS, returning typed cells.
+    ScanOpen,
+    /// The next rows of a [`AdminOp::ScanOpen`] scanner.
+    ScanNext,
+    /// `create_namespace`.
+    CreateNamespace,
+    /// `drop_namespace`.
+    DropNamespace,
+    /// Flushes a table's memstores.
+    Flush,
+    /// Splits a table (at a key, or its middle).
+    Split,
+    /// Empties a table.
+    Truncate,
+    /// Empties a table, keeping its region boundaries.
+    TruncatePreserve,
+    /// A table's attributes, `DURABILITY` first.
+    TableAttributes,
+    /// Every family's attributes.
+    FamilyAttributes,
+    /// Sets table attributes.
+    SetTableAttributes,
+    /// Removes one table attribute.
+    UnsetTableAttribute,
+    /// Adds a family or changes its attributes.
+    PutFamily,
+    /// Removes a family and its data.
+    DeleteFamily,
+    /// `grant`.
+    Grant,
+    /// `revoke`.
+    Revoke,
+    /// `user_permission`.
+    UserPermission,
+}
+
+impl AdminOp {
+    /// Every operation.
+    pub const ALL: [AdminOp; 21] = [
+        AdminOp::Capabilities,
+        AdminOp::Increment,
+        AdminOp::Append,
+        AdminOp::Delete,
+        AdminOp::ScanOpen,
+        AdminOp::ScanNext,
+        AdminOp::CreateNamespace,
+        AdminOp::DropNamespace,
+        AdminOp::Flush,
+        AdminOp::Split,
+        AdminOp::Truncate,
+        AdminOp::TruncatePreserve,
+        AdminOp::TableAttributes,
+        AdminOp::FamilyAttributes,
+        AdminOp::SetTableAttributes,
+        AdminOp::UnsetTableAttribute,
+        AdminOp::PutFamily,
+        AdminOp::DeleteFamily,
+        AdminOp::Grant,
+        AdminOp::Revoke,
+        AdminOp::UserPermission,
+    ];
+
+    /// The name the wire carries (`ferrobaseAdmin`'s `operation` field).
+    pub fn name(self) -> &'static str {
+        match self {
+            AdminOp::Capabilities => "capabilities",
+            AdminOp::Increment => "increment",
+            AdminOp::Append => "append",
+            AdminOp::Delete => "delete",
+            AdminOp::ScanOpen => "scan_open",
+            AdminOp::ScanNext => "scan_next",
+            AdminOp::CreateNamespace => "create_namespace",
+            AdminOp::DropNamespace => "drop_namespace",
+            AdminOp::Flush => "flush",
+            AdminOp::Split => "split",
+            AdminOp::Truncate => "truncate",
+            AdminOp::TruncatePreserve => "truncate_preserve",
+            AdminOp::TableAttributes => "table_attributes",
+            AdminOp::FamilyAttributes => "family_attributes",
+            AdminOp::SetTableAttributes => "set_table_attributes",
+            AdminOp::UnsetTableAttribute => "unset_table_attribute",
+            AdminOp::PutFamily => "put_family",
+            AdminOp::DeleteFamily => "delete_family",
+            AdminOp::Grant => "grant",
+            AdminOp::Revoke => "revoke",
+            AdminOp::UserPermission => "user_permission",
+        }
+    }
+
+    /// The operation `name` names; `None` for a name no operation has.
+    pub fn parse(name: &str) -> Option<AdminOp> {
+        AdminOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// Whether the operation changes a table's descriptor (HBase's `modifyTable`: its
+    /// `preModifyTable` check and `postModifyTable` owner grant).
+    pub fn modifies_table(self) -> bool {
+        matches!(
+            self,
+            AdminOp::PutFamily
+                | AdminOp::DeleteFamily
+                | AdminOp::SetTableAttributes
+                | AdminOp::UnsetTableAttribute
+        )
+    }
+
+    /// Whether the operation is a grant, revoke or listing of grants (answered by the ACL
+    /// layer, not the table handler).
+    pub fn is_security(self) -> bool {
+        matches!(
+            self,
+            AdminOp::Grant | AdminOp::Revoke | AdminOp::UserPermission
+        )
+    }
+}
+
+impl std::fmt::Display for AdminOp {
+    /// The name the wire carries.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_parses_back_and_names_are_distinct() {
+        let mut names = std::collections::BTreeSet::new();
+        for op in AdminOp::ALL {
+            assert_eq!(AdminOp::parse(op.name()), Some(op));
+            assert!(names.insert(op.name()), "{op:?}");
+        }
+        assert_eq!(AdminOp::parse("no_such_op"), None);
+    }
+}
