@@ -148,6 +148,12 @@ impl BehaviourLog {
 
     /// The read [`BehaviourLog::range`] issues.
     pub fn plan_range(&self, uid: u64, from: i64, to: i64) -> Result<Read> {
+        if from > to {
+            return Err(AppError::invalid(
+                "range",
+                format!("--from {from} is after --to {to}"),
+            ));
+        }
         Ok(match self.scheme {
             Scheme::Tall => {
                 let r = self
@@ -178,11 +184,9 @@ impl BehaviourLog {
         })
     }
 
-    /// `uid`'s records from `from` to `to` (inclusive), newest first.
+    /// `uid`'s records from `from` to `to` (inclusive), newest first; `from` after `to` is an
+    /// [`AppError::Invalid`] naming both.
     pub fn range(&self, uid: u64, from: i64, to: i64) -> Result<Vec<Event>> {
-        if from > to {
-            return Ok(Vec::new());
-        }
         self.run(&self.plan_range(uid, from, to)?)
     }
 

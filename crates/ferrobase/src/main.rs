@@ -24,10 +24,27 @@ fn usage() -> &'static str {
 
 fn main() {
     ferrobase_engine::allocator::tune();
+    quiet_on_closed_stdout();
     if let Err(e) = run() {
         eprintln!("ferrobase: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Printing into a closed pipe (`ferrobase app ... | head`) ends the program quietly, as a
+/// program killed by SIGPIPE does (status 141), instead of panicking with "failed printing to
+/// stdout: Broken pipe" (Rust ignores SIGPIPE, so `println!` sees the error and panics).
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let broken = info.payload_as_str().is_some_and(|m| {
+            m.starts_with("failed printing to stdout") && m.contains("Broken pipe")
+        });
+        if broken {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
 
 fn run() -> Result<()> {

@@ -55,6 +55,12 @@ impl Textbook {
     /// The scan of `user`'s purchases from `from` to `to` ms (inclusive): the reversed
     /// timestamps put `to` at the start of the range.
     pub fn plan_purchases_between(&self, user: u64, from: i64, to: i64) -> Result<ScanPlan> {
+        if from > to {
+            return Err(AppError::invalid(
+                "range",
+                format!("--from {from} is after --to {to}"),
+            ));
+        }
         let r = self
             .sale_key
             .field_ranges(

@@ -28,6 +28,25 @@ impl Textbook {
     /// Adds animal `id` named `name` under `parent` (`None` for a root): writes its row with
     /// every ancestor in `parent`, then `child:<id>` into the parent's row.
     pub fn add_animal(&self, id: u32, name: &str, parent: Option<u32>) -> Result<()> {
+        // A new animal has no children, so refusing an existing id keeps the tree a tree (an
+        // existing id with a new parent could make a cycle).
+        if self.animal(id)?.is_some() {
+            return Err(AppError::invalid(
+                "id",
+                format!("animal {id} exists already"),
+            ));
+        }
+        if parent == Some(id) {
+            return Err(AppError::invalid(
+                "parent",
+                format!("animal {id} cannot be its own parent"),
+            ));
+        }
+        self.put_animal(id, name, parent)
+    }
+
+    /// Writes animal `id` under `parent` (the article's tree again, when loaded twice).
+    fn put_animal(&self, id: u32, name: &str, parent: Option<u32>) -> Result<()> {
         let row = self.animal_row(id)?;
         let mut put = Put::new(row.clone()).add_column("name", "", name);
         if let Some(p) = parent {
@@ -64,8 +83,13 @@ impl Textbook {
             .animal(id)?
             .ok_or_else(|| AppError::invalid("animal", format!("no animal {id}")))?;
         let mut out = Vec::new();
+        // Each animal once, even in a table whose links were written by hand into a cycle.
+        let mut seen = std::collections::HashSet::new();
         let mut stack = vec![Animal { id, name, depth: 0 }];
         while let Some(a) = stack.pop() {
+            if !seen.insert(a.id) {
+                continue;
+            }
             let mut children = self.related(a.id, "child", a.depth + 1)?;
             children.reverse();
             out.push(a);
@@ -102,7 +126,7 @@ impl Textbook {
     /// The article's tree: animal (1) with cat, monkey, dog, tiger, pig (2..6); dog with red dog
     /// and black dog (7, 8); tiger with tiger of northeast (9).
     pub(crate) fn load_taxonomy(&self) -> Result<()> {
-        self.add_animal(1, "animal", None)?;
+        self.put_animal(1, "animal", None)?;
         for (id, name) in [
             (2, "cat"),
             (3, "monkey"),
@@ -110,10 +134,10 @@ impl Textbook {
             (5, "tiger"),
             (6, "pig"),
         ] {
-            self.add_animal(id, name, Some(1))?;
+            self.put_animal(id, name, Some(1))?;
         }
-        self.add_animal(7, "reddog", Some(4))?;
-        self.add_animal(8, "blackdog", Some(4))?;
-        self.add_animal(9, "tiger-of-northeast", Some(5))
+        self.put_animal(7, "reddog", Some(4))?;
+        self.put_animal(8, "blackdog", Some(4))?;
+        self.put_animal(9, "tiger-of-northeast", Some(5))
     }
 }

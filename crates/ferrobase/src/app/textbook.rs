@@ -45,7 +45,9 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         "add-animal" => {
             a.only(&["id", "name", "parent"])?;
-            tb.add_animal(a.get("id")?, &a.get::<String>("name")?, a.opt("parent")?)?;
+            let (id, name) = (a.get("id")?, a.get::<String>("name")?);
+            tb.add_animal(id, &name, a.opt("parent")?)?;
+            println!("added animal {id} {name}");
         }
         "shop-items" => {
             a.only(&["shop"])?;
