@@ -3,7 +3,7 @@
 use super::convert::{column_descriptor, family_from, region_info};
 use super::meta_order::compare_meta_rows;
 use super::meta_view::{catalog_families, Catalog};
-use super::names::{table_name, table_text};
+use super::names::{admin_op, table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::{AdminOp, ColumnDescriptor, TRegionInfo};
@@ -303,14 +303,6 @@ impl Handler {
             ))),
         }
     }
-}
-
-/// The operation a `ferrobaseAdmin` call names. A name no [`AdminOp`] has is refused here, before
-/// any check or handler runs, with the message ferrobase has always given for it.
-pub(crate) fn admin_op(a: &FerrobaseAdminArgs) -> Result<AdminOp, ServiceError> {
-    AdminOp::parse(&a.operation).ok_or_else(|| {
-        ServiceError::IllegalArgument(format!("unknown ferrobaseAdmin op {:?}", a.operation))
-    })
 }
 
 /// The `map<string,string>` of `ferrobaseAdmin`'s field 4 as text pairs (non-binary entries

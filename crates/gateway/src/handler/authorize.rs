@@ -3,9 +3,9 @@
 //! a call: the creator's grant on a new table, dropping a deleted table's grants, filtering the
 //! cells of a partly granted read, the owner of each scanner, the tables `getTableNames` shows.
 
-use super::admin::admin_op;
 use super::grants::Change;
 use super::meta_view::{catalog_read, Catalog};
+use super::names::admin_op;
 use super::names::{parse_column, table_text};
 use super::scanner_lease::ScannerGrant;
 use super::{CallResult, Handler, ServiceError};

@@ -78,7 +78,7 @@ fn scanner_id(a: &FerrobaseAdminArgs) -> Result<i32, ServiceError> {
 /// The scanner id a `scan_next` names, for the owner check; `None` when `a` is another op or
 /// names none.
 pub(crate) fn scan_next_id(a: &FerrobaseAdminArgs) -> Option<i32> {
-    (super::admin::admin_op(a).ok() == Some(crate::thrift::hbase::AdminOp::ScanNext))
+    (super::names::admin_op(a).ok() == Some(crate::thrift::hbase::AdminOp::ScanNext))
         .then(|| scanner_id(a).ok())
         .flatten()
 }

@@ -112,7 +112,7 @@ impl Handler {
             attrs.get("FAMILY").cloned(),
             attrs.get("QUALIFIER").cloned(),
         )?;
-        let kind = super::admin::admin_op(a)?;
+        let kind = super::names::admin_op(a)?;
         if kind == AdminOp::UserPermission {
             return self.user_permission(acl, caller, &target, &scope);
         }

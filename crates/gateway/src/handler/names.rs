@@ -1,6 +1,9 @@
-//! Table and column names as the service spells them: HBase's `family:qualifier` parsing.
+//! Table and column names as the service spells them (HBase's `family:qualifier` parsing), and the
+//! operation a `ferrobaseAdmin` call names.
 
 use super::ServiceError;
+use crate::thrift::hbase::service::FerrobaseAdminArgs;
+use crate::thrift::hbase::AdminOp;
 use ferrobase_engine::{Error, Table, TableName};
 
 /// Splits `fam:qual` at the first colon, as HBase's `CellUtil.parseColumn`: `fam` alone means the
@@ -63,5 +66,13 @@ pub(crate) fn open_table_to_mutate(
     open_table(engine, raw).map_err(|e| match e {
         ServiceError::Internal(m) => ServiceError::IllegalArgument(m),
         other => other,
+    })
+}
+
+/// The operation a `ferrobaseAdmin` call names. A name no [`AdminOp`] has is refused here, before
+/// any check or handler runs, with the message ferrobase has always given for it.
+pub(crate) fn admin_op(a: &FerrobaseAdminArgs) -> Result<AdminOp, ServiceError> {
+    AdminOp::parse(&a.operation).ok_or_else(|| {
+        ServiceError::IllegalArgument(format!("unknown ferrobaseAdmin op {:?}", a.operation))
     })
 }

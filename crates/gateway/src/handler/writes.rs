@@ -229,7 +229,7 @@ impl Handler {
         let (f, q) = parse_column(row_op_column(a).ok_or_else(|| missing("COLUMN"))?);
         let q = q.unwrap_or_default();
         let ttl = decimal("TTL")?;
-        if super::admin::admin_op(a)? == crate::thrift::hbase::AdminOp::Increment {
+        if super::names::admin_op(a)? == crate::thrift::hbase::AdminOp::Increment {
             let amount = decimal("AMOUNT")?.ok_or_else(|| missing("AMOUNT"))?;
             let v = t.increment_with_ttl(&a.key, &[(&f, &q, amount)], ttl)?;
             return Ok(Some(TValue::I64(v[0])));
