@@ -3,6 +3,7 @@
 #
 #   scripts/java-client.sh --bootstrap HOST:PORT [--prefix P] [--rows N] [--trace FILE]
 #   scripts/java-client.sh --zk HOST:PORT ...
+#   scripts/java-client.sh --program ClientBreadth --bootstrap HOST:PORT [--split-shell CMD] ...
 #
 # Builds tests/java-client if its sources changed (mvn -o, else online), then runs
 # ferrobase.javaclient.SeedArticles with the arguments: one `step: answer` line per answer on stdout,
@@ -14,11 +15,18 @@
 #   diff <(bash scripts/java-client.sh --zk 127.0.0.1:$HBASE_ORACLE_ZOOKEEPER) tests/java-client/expected/hbase-2.6.1.txt
 # --trace FILE writes every RPC (preambles, headers, requests and responses with their protobuf fields
 # and cell blocks) to FILE; the client then uses HBase's BlockingRpcClient, which writes the same bytes.
-# JAVA_CLIENT_BUILD_ONLY=1: build and exit.
+# --program NAME (first argument) runs ferrobase.javaclient.NAME instead: ClientBreadth is the client's
+# breadth beyond the seeds (errors, pre-split and splitting tables, batch, checkAndMutate, every scan
+# option and filter; tests/java-client/README.md). JAVA_CLIENT_BUILD_ONLY=1: build and exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROJECT=$PWD/tests/java-client
 LOG_DIR=$PWD/target/java-client
+PROGRAM=SeedArticles
+if [[ ${1:-} == --program ]]; then
+  PROGRAM=$2
+  shift 2
+fi
 mkdir -p "$LOG_DIR"
 
 die() {
@@ -45,4 +53,4 @@ exec java -Xss4m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4S
   --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \
   --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
   -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
-  -cp "$PROJECT/target/classes:$(cat "$stamp")" ferrobase.javaclient.SeedArticles "$@"
+  -cp "$PROJECT/target/classes:$(cat "$stamp")" "ferrobase.javaclient.$PROGRAM" "$@"
