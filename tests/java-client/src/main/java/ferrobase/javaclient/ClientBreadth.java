@@ -659,27 +659,44 @@ public final class ClientBreadth {
             .getValue(CF, b("new")));
       }
     });
-    step("cam-delete-and-filter", () -> {
+    step("cam-delete", () -> {
       try (Table table = conn.getTable(tn)) {
         boolean del = table.checkAndMutate(CheckAndMutate.newBuilder(b("other"))
             .ifEquals(CF, b("q"), b("o")).build(new Delete(b("other")))).isSuccess();
+        return del + " exists(other)=" + table.exists(new Get(b("other")));
+      }
+    });
+    step("cam-filter", () -> {
+      try (Table table = conn.getTable(tn)) {
         boolean filtered = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
             .ifMatches(new SingleColumnValueFilter(CF, b("q"), CompareOperator.EQUAL, b("5")))
             .build(new Put(b("r")).addColumn(CF, b("f"), 1L, b("by-filter")))).isSuccess();
         boolean missed = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
             .ifMatches(new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(b("nine"))))
             .build(new Put(b("r")).addColumn(CF, b("g"), 1L, b("no")))).isSuccess();
+        return filtered + "," + missed + " " + cells(table.get(new Get(b("r")).addColumn(CF, b("f"))
+            .addColumn(CF, b("g"))));
+      }
+    });
+    step("cam-increment", () -> {
+      try (Table table = conn.getTable(tn)) {
         CheckAndMutateResult inc = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
             .ifEquals(CF, b("q"), b("5")).build(new Increment(b("r")).addColumn(CF, b("cnt"), 3)));
+        return inc.isSuccess() + " " + cells(inc.getResult());
+      }
+    });
+    step("cam-row-mutations", () -> {
+      try (Table table = conn.getTable(tn)) {
+        table.put(new Put(b("r")).addColumn(CF, b("f2"), 1L, b("gone soon")));
         CheckAndMutateResult rm = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
             .ifEquals(CF, b("q"), b("5")).build(RowMutations.of(List.of(
                 new Put(b("r")).addColumn(CF, b("rm"), 1L, b("x")),
-                new Delete(b("r")).addColumns(CF, b("f"))))));
-        return "delete " + del + " exists(other)=" + table.exists(new Get(b("other")))
-            + "; filter " + filtered + "," + missed + "; increment " + inc.isSuccess() + " "
-            + cells(inc.getResult()) + "; rowMutations " + rm.isSuccess() + "; row "
-            + cells(table.get(new Get(b("r")).addColumn(CF, b("f")).addColumn(CF, b("g"))
-                .addColumn(CF, b("rm")).addColumn(CF, b("cnt"))));
+                new Delete(b("r")).addColumns(CF, b("f2"))))));
+        CheckAndMutateResult miss = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+            .ifEquals(CF, b("q"), b("6")).build(RowMutations.of(List.of(
+                new Put(b("r")).addColumn(CF, b("rm2"), 1L, b("x"))))));
+        return rm.isSuccess() + " " + miss.isSuccess() + " " + cells(table.get(new Get(b("r"))
+            .addColumn(CF, b("f2")).addColumn(CF, b("rm")).addColumn(CF, b("rm2"))));
       }
     });
   }
