@@ -4,6 +4,7 @@
 # ZooKeeper). Each program must print the transcript Apache HBase 2.6.1 printed (recorded from
 # the oracle):
 #   SeedArticles   the seed articles' program, 54 answers (expected/hbase-2.6.1.txt), exactly;
+#   SeedArticles on hbase-client 3.0.0-beta-1 too (JAVA_CLIENT_HBASE, tests/java-client/pom.xml);
 #   ClientBreadth  errors, pre-split and splitting tables, batch, checkAndMutate, every scan
 #                  option and filter (expected/clientbreadth-hbase-2.6.1.txt), but for the steps
 #                  expected/clientbreadth-differences.txt lists with the reason.
@@ -37,6 +38,19 @@ if ! diff -u "$EXPECTED/hbase-2.6.1.txt" "$dir/seeds.txt"; then
 fi
 [[ $status == 0 ]] || { echo "native-door: SeedArticles exited $status" >&2; exit 1; }
 echo "native-door: hbase-client 2.6.1 SeedArticles printed Apache HBase 2.6.1's transcript ($(tail -1 "$dir/seeds.txt")) in $((SECONDS - t0)) s"
+
+# HBase 3's client (RpcConnectionRegistry by default) runs the seed articles the same way.
+t0=$SECONDS
+status=0
+JAVA_CLIENT_HBASE=3.0.0-beta-1 bash scripts/java-client.sh --bootstrap "127.0.0.1:$port" --prefix seed3_ \
+  >"$dir/seeds3.txt" || status=$?
+if ! diff -u "$EXPECTED/hbase-2.6.1.txt" "$dir/seeds3.txt"; then
+  echo "native-door: SeedArticles on hbase-client 3.0.0-beta-1 differs from Apache HBase 2.6.1's transcript (above)" >&2
+  tail -20 "$dir/stderr" >&2
+  exit 1
+fi
+[[ $status == 0 ]] || { echo "native-door: SeedArticles (3.0.0-beta-1) exited $status" >&2; exit 1; }
+echo "native-door: hbase-client 3.0.0-beta-1 SeedArticles printed the same transcript in $((SECONDS - t0)) s"
 
 t0=$SECONDS
 bash scripts/java-client.sh --program ClientBreadth --bootstrap "127.0.0.1:$port" \
