@@ -168,7 +168,9 @@ mod tests {
     #[test]
     fn leases_expire_and_the_limit_holds() {
         let s = Scanners::new(Duration::from_millis(1), 2, 10);
-        let a = s.open(Source::Rows(VecDeque::new()), 0, 1, None, 1).unwrap();
+        let a = s
+            .open(Source::Rows(VecDeque::new()), 0, 1, None, 1)
+            .unwrap();
         assert!(s.open(Source::Rows(VecDeque::new()), 0, 1, None, 2).is_ok());
         assert_eq!(
             s.open(Source::Rows(VecDeque::new()), 0, 1, None, 3),

@@ -19,7 +19,6 @@ mod results;
 mod scans;
 mod writes;
 
-
 pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8], cells: &[u8]) -> Result<Reply, RpcError> {
     let mut block = Block::new(cells, ctx.codec)?;
     match method {

@@ -124,7 +124,8 @@ fn region_action(
         for (index, w) in pending.drain(..) {
             roe.push(answer(
                 index,
-                w.and_then(|w| apply(ctx, &region, w)).map(|_| PbResult::default()),
+                w.and_then(|w| apply(ctx, &region, w))
+                    .map(|_| PbResult::default()),
             ));
         }
     };
@@ -196,7 +197,11 @@ fn answer(index: Option<u32>, outcome: Result<PbResult, RpcError>) -> ResultOrEx
 }
 
 /// `Table.mutateRow`: puts and deletes of one row, atomically.
-pub(super) fn atomic_mutations(ctx: &Ctx, region: &Region, writes: Vec<Write>) -> Result<(), RpcError> {
+pub(super) fn atomic_mutations(
+    ctx: &Ctx,
+    region: &Region,
+    writes: Vec<Write>,
+) -> Result<(), RpcError> {
     let mut mutations = Vec::new();
     for w in writes {
         match w {
