@@ -3,6 +3,7 @@
 #
 #   scripts/java-client.sh --bootstrap HOST:PORT [--prefix P] [--rows N] [--trace FILE]
 #   scripts/java-client.sh --zk HOST:PORT ...
+#   scripts/java-client.sh --program ClientBreadth --bootstrap HOST:PORT [--split-shell CMD] ...
 #
 # Builds tests/java-client if its sources changed (mvn -o, else online), then runs
 # ferrobase.javaclient.SeedArticles with the arguments: one `step: answer` line per answer on stdout,
@@ -14,11 +15,18 @@
 #   diff <(bash scripts/java-client.sh --zk 127.0.0.1:$HBASE_ORACLE_ZOOKEEPER) tests/java-client/expected/hbase-2.6.1.txt
 # --trace FILE writes every RPC (preambles, headers, requests and responses with their protobuf fields
 # and cell blocks) to FILE; the client then uses HBase's BlockingRpcClient, which writes the same bytes.
-# JAVA_CLIENT_BUILD_ONLY=1: build and exit.
+# --program NAME (first argument) runs ferrobase.javaclient.NAME instead: ClientBreadth is the client's
+# breadth beyond the seeds (errors, pre-split and splitting tables, batch, checkAndMutate, every scan
+# option and filter; tests/java-client/README.md). JAVA_CLIENT_BUILD_ONLY=1: build and exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROJECT=$PWD/tests/java-client
 LOG_DIR=$PWD/target/java-client
+PROGRAM=SeedArticles
+if [[ ${1:-} == --program ]]; then
+  PROGRAM=$2
+  shift 2
+fi
 mkdir -p "$LOG_DIR"
 
 die() {
@@ -28,13 +36,21 @@ die() {
 
 command -v java >/dev/null || die "java not found (Java 17 is needed)"
 command -v mvn >/dev/null || die "mvn not found (Maven is needed)"
-stamp=$PROJECT/target/classpath.txt
+# JAVA_CLIENT_HBASE=VERSION: build and run with that hbase-client (e.g. 3.0.0-beta-1, 2.5.10) in
+# tests/java-client/target/hbase-VERSION.
+BUILD_DIR=$PROJECT/target
+MVN_ARGS=()
+if [[ -n ${JAVA_CLIENT_HBASE:-} ]]; then
+  BUILD_DIR=$PROJECT/target/hbase-$JAVA_CLIENT_HBASE
+  MVN_ARGS=(-Dhbase.version="$JAVA_CLIENT_HBASE" -Dbuild.dir="$BUILD_DIR")
+fi
+stamp=$BUILD_DIR/classpath.txt
 if [[ ! -f $stamp ]] || [[ -n $(find "$PROJECT/pom.xml" "$PROJECT/src" -newer "$stamp" -print -quit) ]]; then
   echo "java-client: building tests/java-client" >&2
   t0=$SECONDS
-  if ! mvn -q -o -B -f "$PROJECT/pom.xml" compile >"$LOG_DIR/build.log" 2>&1; then
+  if ! mvn -q -o -B "${MVN_ARGS[@]}" -f "$PROJECT/pom.xml" compile >"$LOG_DIR/build.log" 2>&1; then
     echo "java-client: offline build failed (Maven cache cold?); building online" >&2
-    mvn -q -B -f "$PROJECT/pom.xml" compile >"$LOG_DIR/build.log" 2>&1 \
+    mvn -q -B "${MVN_ARGS[@]}" -f "$PROJECT/pom.xml" compile >"$LOG_DIR/build.log" 2>&1 \
       || { tail -30 "$LOG_DIR/build.log" >&2; die "Maven build of tests/java-client failed (log: $LOG_DIR/build.log)"; }
   fi
   touch "$stamp"
@@ -45,4 +61,4 @@ exec java -Xss4m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4S
   --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \
   --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
   -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
-  -cp "$PROJECT/target/classes:$(cat "$stamp")" ferrobase.javaclient.SeedArticles "$@"
+  -cp "$BUILD_DIR/classes:$(cat "$stamp")" "ferrobase.javaclient.$PROGRAM" "$@"

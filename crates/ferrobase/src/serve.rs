@@ -169,6 +169,7 @@ pub fn main(args: &[String]) -> Result<()> {
     if acl || tls_client_ca.is_some() || auth_file.is_some() || !superusers.is_empty() {
         opts.access = Some(AccessOptions { superusers });
     }
+    let max_row_size = engine_opts.max_row_size;
     let engine = Engine::open(&data, engine_opts)
         .with_context(|| format!("opening data directory {}", data.display()))?;
     let opts_tls = opts.tls.is_some();
@@ -204,6 +205,8 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_queued_calls: opts.calls.max_queued,
                 scanner_lease: opts.handler.scanner_lease,
                 max_result_bytes: opts.handler.max_result_bytes,
+                max_scanners_per_connection: opts.max_scanners_per_connection,
+                max_row_size,
                 ..ferrobase_native::NativeOptions::default()
             };
             Some(

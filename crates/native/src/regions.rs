@@ -68,6 +68,7 @@ pub fn resolve(shared: &Shared, spec: Option<&RegionSpecifier>) -> Result<Target
             find(&shared.engine, &table, |r| r.id == id && r.start == start)?
                 .map(Target::Region)
                 .ok_or_else(not_serving)
+                .and_then(|t| online(shared, t).ok_or_else(not_serving))
         }
         RegionSpecifierType::EncodedRegionName => {
             if value == b"1588230740" {
@@ -79,11 +80,21 @@ pub fn resolve(shared: &Shared, spec: Option<&RegionSpecifier>) -> Result<Target
                 if let Some(r) = find(&shared.engine, &table, |r| {
                     catalog::encoded_region_name(&table, &r.start, r.id) == wanted
                 })? {
-                    return Ok(Target::Region(r));
+                    return online(shared, Target::Region(r)).ok_or_else(not_serving);
                 }
             }
             Err(not_serving())
         }
+    }
+}
+
+/// The target while its table is enabled: a disabled table's regions are closed, and HBase's
+/// region server answers `NotServingRegionException` for them, which the client turns into
+/// `TableNotEnabledException` after asking the master whether the table is disabled.
+fn online(shared: &Shared, t: Target) -> Option<Target> {
+    match &t {
+        Target::Region(r) if !shared.engine.admin().is_enabled(&r.table).unwrap_or(true) => None,
+        _ => Some(t),
     }
 }
 

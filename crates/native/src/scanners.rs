@@ -39,54 +39,102 @@ pub(crate) struct OpenScanner {
     pub(crate) limit: usize,
     /// Bytes of cells one call returns at most.
     pub(crate) max_bytes: usize,
+    /// Set when the scan returns whole rows (no batch, no partial results): a larger row is
+    /// `RowTooBigException`, as a get's.
+    pub(crate) max_row_size: Option<usize>,
     last_used: Instant,
 }
 
+/// Why a scanner was not opened.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// The server holds `max` scanners.
+    Server(usize),
+    /// The connection holds `max` scanners.
+    Connection(usize),
+}
+
 /// The server's open scanners.
+/// By scanner id: the connection that opened it (its scanners are counted against
+/// `--max-scanners-per-connection`, and closed with it) and the scanner.
+type OpenMap = HashMap<u64, (u64, Arc<Mutex<OpenScanner>>)>;
+
 pub(crate) struct Scanners {
-    open: Mutex<HashMap<u64, Arc<Mutex<OpenScanner>>>>,
+    open: Mutex<OpenMap>,
     next_id: AtomicU64,
     lease: Duration,
     max: usize,
+    max_per_connection: usize,
+    next_connection: AtomicU64,
 }
 
 impl Scanners {
-    pub(crate) fn new(lease: Duration, max: usize) -> Scanners {
+    /// Scanners with a lease, at most `max` open on the server and `max_per_connection` on
+    /// one connection.
+    pub(crate) fn new(lease: Duration, max: usize, max_per_connection: usize) -> Scanners {
         Scanners {
             open: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             lease,
             max,
+            max_per_connection,
+            next_connection: AtomicU64::new(1),
         }
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<OpenScanner>>>> {
+    /// A new connection's id, for [`Scanners::open`] and [`Scanners::close_connection`].
+    pub(crate) fn connection_id(&self) -> u64 {
+        self.next_connection.fetch_add(1, Ordering::AcqRel)
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, OpenMap> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Registers a scanner; `None` when the server holds its maximum.
-    pub(crate) fn open(&self, source: Source, limit: usize, max_bytes: usize) -> Option<u64> {
+    /// Registers a scanner of `connection`; refused when the server or the connection holds
+    /// its maximum (a connection's scanners closed by their lease no longer count).
+    pub(crate) fn open(
+        &self,
+        source: Source,
+        limit: usize,
+        max_bytes: usize,
+        max_row_size: Option<usize>,
+        connection: u64,
+    ) -> Result<u64, Refused> {
         let mut map = self.map();
         if map.len() >= self.max {
-            return None;
+            return Err(Refused::Server(self.max));
+        }
+        let held = map.values().filter(|(c, _)| *c == connection).count();
+        if held >= self.max_per_connection {
+            return Err(Refused::Connection(self.max_per_connection));
         }
         let id = self.next_id.fetch_add(1, Ordering::AcqRel);
         map.insert(
             id,
-            Arc::new(Mutex::new(OpenScanner {
-                source,
-                returned: 0,
-                limit,
-                max_bytes,
-                last_used: Instant::now(),
-            })),
+            (
+                connection,
+                Arc::new(Mutex::new(OpenScanner {
+                    source,
+                    returned: 0,
+                    limit,
+                    max_bytes,
+                    max_row_size,
+                    last_used: Instant::now(),
+                })),
+            ),
         );
-        Some(id)
+        Ok(id)
+    }
+
+    /// Closes every scanner `connection` opened (the connection ended).
+    pub(crate) fn close_connection(&self, connection: u64) {
+        self.map().retain(|_, (c, _)| *c != connection);
     }
 
     /// The scanner `id`, its lease renewed.
     pub(crate) fn get(&self, id: u64) -> Option<Arc<Mutex<OpenScanner>>> {
-        let s = self.map().get(&id).cloned()?;
+        let s = self.map().get(&id).map(|(_, s)| s.clone())?;
         s.lock().unwrap_or_else(|p| p.into_inner()).last_used = Instant::now();
         Some(s)
     }
@@ -99,7 +147,7 @@ impl Scanners {
     /// Closes every scanner whose lease ran out.
     pub(crate) fn expire(&self) {
         let lease = self.lease;
-        self.map().retain(|_, s| match s.try_lock() {
+        self.map().retain(|_, (_, s)| match s.try_lock() {
             Ok(s) => s.last_used.elapsed() < lease,
             // In use by a call right now.
             Err(_) => true,
@@ -119,13 +167,35 @@ mod tests {
 
     #[test]
     fn leases_expire_and_the_limit_holds() {
-        let s = Scanners::new(Duration::from_millis(1), 2);
-        let a = s.open(Source::Rows(VecDeque::new()), 0, 1).unwrap();
-        assert!(s.open(Source::Rows(VecDeque::new()), 0, 1).is_some());
-        assert!(s.open(Source::Rows(VecDeque::new()), 0, 1).is_none());
+        let s = Scanners::new(Duration::from_millis(1), 2, 10);
+        let a = s
+            .open(Source::Rows(VecDeque::new()), 0, 1, None, 1)
+            .unwrap();
+        assert!(s.open(Source::Rows(VecDeque::new()), 0, 1, None, 2).is_ok());
+        assert_eq!(
+            s.open(Source::Rows(VecDeque::new()), 0, 1, None, 3),
+            Err(Refused::Server(2))
+        );
         std::thread::sleep(Duration::from_millis(5));
         s.expire();
         assert_eq!(s.len(), 0);
         assert!(s.get(a).is_none());
+    }
+
+    #[test]
+    fn a_connection_holds_at_most_its_share_and_its_scanners_go_with_it() {
+        let s = Scanners::new(Duration::from_secs(60), 100, 2);
+        let (one, two) = (s.connection_id(), s.connection_id());
+        let rows = || Source::Rows(VecDeque::new());
+        let a = s.open(rows(), 0, 1, None, one).unwrap();
+        s.open(rows(), 0, 1, None, one).unwrap();
+        assert_eq!(s.open(rows(), 0, 1, None, one), Err(Refused::Connection(2)));
+        // Another connection is not affected, and closing one frees a place.
+        s.open(rows(), 0, 1, None, two).unwrap();
+        assert!(s.close(a));
+        s.open(rows(), 0, 1, None, one).unwrap();
+        s.close_connection(one);
+        assert_eq!(s.len(), 1);
+        s.open(rows(), 0, 1, None, one).unwrap();
     }
 }

@@ -41,6 +41,14 @@ pub struct NativeOptions {
     pub scanner_lease: Duration,
     /// Scanners open at once across the server (default 10,000).
     pub max_scanners: usize,
+    /// Scanners one connection may hold open (default 1000, as the Thrift door's
+    /// `--max-scanners-per-connection`); one more is refused with a `DoNotRetryIOException`
+    /// naming the limit, and the connection goes on.
+    pub max_scanners_per_connection: usize,
+    /// The largest row a get or a whole-row scan returns, in bytes of cells (default 1 GiB,
+    /// HBase's `hbase.table.max.rowsize`); a larger row is `RowTooBigException`. Set it to the
+    /// engine's `max_row_size`, which gets already obey.
+    pub max_row_size: usize,
     /// Bytes of cells one scan call returns at most, whatever the client asks (default 100
     /// MiB, `hbase.server.scanner.max.result.size`).
     pub max_result_bytes: usize,
@@ -60,6 +68,8 @@ impl Default for NativeOptions {
             max_queued_calls: 300,
             scanner_lease: Duration::from_secs(60),
             max_scanners: 10_000,
+            max_scanners_per_connection: 1000,
+            max_row_size: 1 << 30,
             max_result_bytes: 100 << 20,
             handshake_timeout: Duration::from_secs(10),
         }
@@ -129,7 +139,11 @@ impl NativeServer {
             listener,
             jobs: Arc::new(Mutex::new(rx)),
             shared: Arc::new(Shared {
-                scanners: Scanners::new(opts.scanner_lease, opts.max_scanners),
+                scanners: Scanners::new(
+                    opts.scanner_lease,
+                    opts.max_scanners,
+                    opts.max_scanners_per_connection,
+                ),
                 engine,
                 host,
                 port: bound.port(),
@@ -349,7 +363,16 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
         codec,
         service,
         user,
+        connection: shared.scanners.connection_id(),
     });
+    // The connection's scanners close with it, however the loop below ends.
+    struct CloseScanners<'a>(&'a Shared, u64);
+    impl Drop for CloseScanners<'_> {
+        fn drop(&mut self) {
+            self.0.scanners.close_connection(self.1);
+        }
+    }
+    let _close_scanners = CloseScanners(shared, ctx.connection);
     loop {
         let frame = match wire::read_frame(&mut stream, shared.opts.max_message) {
             Ok(Some(f)) => f,

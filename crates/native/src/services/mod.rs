@@ -22,6 +22,8 @@ pub(crate) struct Ctx {
         reason = "the user of SIMPLE authentication, for the ACL checks to come"
     )]
     pub(crate) user: String,
+    /// The connection's id (its scanners are counted and closed by it).
+    pub(crate) connection: u64,
 }
 
 /// A call's answer: the response message and its cell block.

@@ -43,13 +43,18 @@ public final class RpcTap {
   private static final int MAX_LINE = 6000;
 
   private static final Map<String, ServiceDescriptor> SERVICES = new HashMap<>();
+  /** HBase 2.6's ConnectionRegistryService; looked up by name, so 2.5 and 3.0 clients compile. */
+  private static final ServiceDescriptor REGISTRY_SERVICE =
+      RegistryProtos.getDescriptor().findServiceByName("ConnectionRegistryService");
 
   static {
     for (ServiceDescriptor s : List.of(ClientProtos.ClientService.getDescriptor(),
         MasterProtos.MasterService.getDescriptor(), AdminProtos.AdminService.getDescriptor(),
-        RegistryProtos.ClientMetaService.getDescriptor(),
-        RegistryProtos.ConnectionRegistryService.getDescriptor())) {
+        RegistryProtos.ClientMetaService.getDescriptor())) {
       SERVICES.put(s.getName(), s);
+    }
+    if (REGISTRY_SERVICE != null) {
+      SERVICES.put(REGISTRY_SERVICE.getName(), REGISTRY_SERVICE);
     }
   }
 
@@ -229,8 +234,8 @@ public final class RpcTap {
         RPCProtos.ResponseHeader h =
             RPCProtos.ResponseHeader.parseFrom(ByteBuffer.wrap(f, hstart, hlen));
         in.skipRawBytes(hlen);
-        MethodDescriptor md = registry
-            ? RegistryProtos.ConnectionRegistryService.getDescriptor().getMethods().get(0)
+        MethodDescriptor md = registry && REGISTRY_SERVICE != null
+            ? REGISTRY_SERVICE.getMethods().get(0)
             : calls.remove(h.getCallId());
         String name = md == null ? "?" : md.getService().getName() + "." + md.getName();
         StringBuilder sb = new StringBuilder("conn#" + id + " << reply " + h.getCallId() + " "

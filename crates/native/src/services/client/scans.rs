@@ -1,0 +1,281 @@
+//! `Scan`: open, next and close by scanner id; a scan reads only its region's rows, so the
+//! client moves region by region as on HBase.
+
+use super::reads::{columns, filter, meta_rows, refuse_unserved_read, select, time_range};
+use super::results::encode_results;
+use crate::cellblock::Codec;
+use crate::error::{RpcError, UNKNOWN_SCANNER};
+use crate::proto::client::{Scan as PbScan, ScanRequest, ScanResponse};
+use crate::regions::{self, Region, Target};
+use crate::scanners::{Refused, Source};
+use crate::services::{Ctx, Reply};
+use ferrobase_engine::{Cell, RowResult, Scan};
+use ferrobase_gateway::catalog;
+use std::cmp::Ordering;
+
+/// The engine's scan of `s`, limited to `region`'s rows.
+pub(super) fn engine_scan(s: &PbScan, region: Option<&Region>) -> Result<Scan, RpcError> {
+    refuse_unserved_read(s.store_limit, s.store_offset, s.cf_time_range.len())?;
+    let mut scan = Scan::new();
+    scan.reversed = s.reversed.unwrap_or(false);
+    scan.start_row = s.start_row.clone().unwrap_or_default();
+    scan.start_inclusive = s.include_start_row.unwrap_or(true);
+    scan.stop_row = s.stop_row.clone().unwrap_or_default();
+    scan.stop_inclusive = s.include_stop_row.unwrap_or(false);
+    scan.spec.columns = columns(&s.column);
+    scan.spec.time_range = time_range(s.time_range.as_ref());
+    scan.spec.max_versions = s.max_versions.unwrap_or(1).max(1);
+    scan.spec.filter = filter(s.filter.as_ref())?;
+    scan.batch = s.batch_size.filter(|&b| b > 0).map(|b| b as usize);
+    scan.allow_partial_results = s.allow_partial_results.unwrap_or(false);
+    // With partial results allowed, one result holds at most this many bytes of a row.
+    scan.max_result_size = s
+        .max_result_size
+        .filter(|&m| m > 0)
+        .map(|m| m.min(usize::MAX as u64) as usize);
+    if let Some(r) = region {
+        clamp(&mut scan, r);
+    }
+    Ok(scan)
+}
+
+/// Limits a scan to a region: forward from the region's start to its end, reversed from its
+/// end down to its start.
+pub(super) fn clamp(scan: &mut Scan, r: &Region) {
+    if !scan.reversed {
+        if scan.start_row.as_slice() < r.start.as_slice() {
+            scan.start_row = r.start.clone();
+            scan.start_inclusive = true;
+        }
+        if !r.end.is_empty()
+            && (scan.stop_row.is_empty()
+                || r.end.as_slice() < scan.stop_row.as_slice()
+                || (r.end == scan.stop_row && scan.stop_inclusive))
+        {
+            scan.stop_row = r.end.clone();
+            scan.stop_inclusive = false;
+        }
+    } else {
+        if !r.end.is_empty()
+            && (scan.start_row.is_empty() || scan.start_row.as_slice() >= r.end.as_slice())
+        {
+            scan.start_row = r.end.clone();
+            scan.start_inclusive = false;
+        }
+        if !r.start.is_empty()
+            && (scan.stop_row.is_empty() || scan.stop_row.as_slice() < r.start.as_slice())
+        {
+            scan.stop_row = r.start.clone();
+            scan.stop_inclusive = true;
+        }
+    }
+}
+
+/// Whether a meta row lies in a scan's range (meta order).
+pub(super) fn in_meta_range(row: &[u8], s: &PbScan) -> bool {
+    let start = s.start_row.as_deref().unwrap_or_default();
+    let stop = s.stop_row.as_deref().unwrap_or_default();
+    let start_incl = s.include_start_row.unwrap_or(true);
+    let stop_incl = s.include_stop_row.unwrap_or(false);
+    let cmp = |a: &[u8], b: &[u8]| catalog::compare_meta_rows(a, b);
+    if !s.reversed.unwrap_or(false) {
+        let after_start = start.is_empty()
+            || match cmp(row, start) {
+                Ordering::Greater => true,
+                Ordering::Equal => start_incl,
+                Ordering::Less => false,
+            };
+        let before_stop = stop.is_empty()
+            || match cmp(row, stop) {
+                Ordering::Less => true,
+                Ordering::Equal => stop_incl,
+                Ordering::Greater => false,
+            };
+        after_start && before_stop
+    } else {
+        let below_start = start.is_empty()
+            || match cmp(row, start) {
+                Ordering::Less => true,
+                Ordering::Equal => start_incl,
+                Ordering::Greater => false,
+            };
+        let above_stop = stop.is_empty()
+            || match cmp(row, stop) {
+                Ordering::Greater => true,
+                Ordering::Equal => stop_incl,
+                Ordering::Less => false,
+            };
+        below_start && above_stop
+    }
+}
+
+pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
+    let shared = &ctx.shared;
+    let id = match req.scanner_id {
+        Some(id) => id,
+        None => {
+            let pb = req
+                .scan
+                .as_ref()
+                .ok_or_else(|| RpcError::bad_request("Scan without a scan or a scanner id"))?;
+            let source = match regions::resolve(shared, req.region.as_ref())? {
+                Target::Meta => {
+                    let sel = columns(&pb.column);
+                    let mut rows: Vec<RowResult> = meta_rows(shared)?
+                        .into_iter()
+                        .filter(|r| in_meta_range(r.row(), pb))
+                        .map(|r| select(r, &sel))
+                        .filter(|r| !r.is_empty())
+                        .collect();
+                    if pb.reversed.unwrap_or(false) {
+                        rows.reverse();
+                    }
+                    if pb.filter.is_some() {
+                        return Err(RpcError::unsupported(
+                            "a filtered scan of hbase:meta is not supported by ferrobase",
+                        ));
+                    }
+                    Source::Rows(rows.into())
+                }
+                Target::Region(region) => {
+                    let scan = engine_scan(pb, Some(&region))?;
+                    Source::Table(Box::new(
+                        shared.engine.table(&region.table)?.scanner(&scan)?,
+                    ))
+                }
+            };
+            let limit = req.limit_of_rows.unwrap_or(0) as usize;
+            let whole_rows = pb.batch_size.unwrap_or(0) == 0
+                && !pb.allow_partial_results.unwrap_or(false)
+                && matches!(source, Source::Table(_));
+            let max_row_size = whole_rows.then_some(shared.opts.max_row_size);
+            let max_bytes = pb
+                .max_result_size
+                .filter(|&m| m > 0)
+                .map_or(shared.opts.max_result_bytes, |m| {
+                    (m.min(usize::MAX as u64) as usize).min(shared.opts.max_result_bytes)
+                });
+            shared
+                .scanners
+                .open(source, limit, max_bytes, max_row_size, ctx.connection)
+                .map_err(refused)?
+        }
+    };
+    let Some(open) = shared.scanners.get(id) else {
+        if req.close_scanner.unwrap_or(false) {
+            return Ok(Reply::pb(&ScanResponse {
+                scanner_id: Some(id),
+                more_results: Some(false),
+                ..ScanResponse::default()
+            }));
+        }
+        return Err(RpcError::fatal(
+            UNKNOWN_SCANNER,
+            format!(
+                "Unknown scanner '{id}'. This can happen due to any of the following reasons: \
+                 a) Scanner id given is wrong, b) Scanner lease expired because of long wait \
+                 between consecutive client checkins, c) Server may be closing down, d) \
+                 RegionServer restart during upgrade.\nIf the issue is due to reason (b), a \
+                 possible fix would be increasing the value of \
+                 'hbase.client.scanner.timeout.period' configuration."
+            ),
+        ));
+    };
+    let mut open = open.lock().unwrap_or_else(|p| p.into_inner());
+    let mut want = req.number_of_rows.unwrap_or(0) as usize;
+    if open.limit > 0 {
+        want = want.min(open.limit.saturating_sub(open.returned));
+    }
+    let max_bytes = open.max_bytes;
+    let rows = if want > 0 {
+        open.source.next_batch(want, max_bytes)?
+    } else {
+        Vec::new()
+    };
+    if let Some(max) = open.max_row_size {
+        if let Some(big) = rows
+            .iter()
+            .find(|r| r.cells.iter().map(Cell::heap_size).sum::<usize>() > max)
+        {
+            drop(open);
+            shared.scanners.close(id);
+            return Err(ferrobase_engine::Error::RowTooBig {
+                row: String::from_utf8_lossy(big.row()).into_owned(),
+                limit: max,
+            }
+            .into());
+        }
+    }
+    open.returned += rows
+        .iter()
+        .filter(|r| !r.may_have_more_cells_in_row())
+        .count();
+    let limit_reached = open.limit > 0 && open.returned >= open.limit;
+    // Fewer rows than asked, under the byte limit and not in the middle of a row: the region
+    // has no more (the engine's batch stops early only at the byte limit).
+    let bytes: usize = rows
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(Cell::heap_size)
+        .sum();
+    let exhausted = want > 0
+        && rows.len() < want
+        && bytes < max_bytes
+        && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row());
+    drop(open);
+    let mut out = Vec::new();
+    let results = encode_results(ctx.codec, &rows, &mut out);
+    let closing = req.close_scanner.unwrap_or(false) || exhausted || limit_reached;
+    if closing {
+        shared.scanners.close(id);
+    }
+    let (cells_per_result, results) = if ctx.codec == Codec::None {
+        (Vec::new(), results)
+    } else {
+        (
+            results
+                .iter()
+                .map(|r| r.associated_cell_count.unwrap_or(0) as u32)
+                .collect(),
+            Vec::new(),
+        )
+    };
+    Ok(Reply::with_cells(
+        &ScanResponse {
+            cells_per_result,
+            scanner_id: Some(id),
+            more_results: Some(!limit_reached),
+            ttl: Some(shared.opts.scanner_lease.as_millis() as u32),
+            results,
+            stale: Some(false),
+            partial_flag_per_result: rows
+                .iter()
+                .map(|r| r.may_have_more_cells_in_row())
+                .collect(),
+            more_results_in_region: Some(!(exhausted || limit_reached)),
+            heartbeat_message: None,
+            scan_metrics: None,
+            mvcc_read_point: None,
+            cursor: None,
+        },
+        out,
+    ))
+}
+
+/// A scanner not opened: the server's limit may clear as other clients close theirs (the
+/// client retries); the connection's only when it closes its own (it does not).
+fn refused(r: Refused) -> RpcError {
+    match r {
+        Refused::Server(max) => RpcError::retry(
+            "java.io.IOException",
+            format!(
+                "the server holds its maximum of {max} open scanners; close scanners or try \
+                 again later"
+            ),
+        ),
+        Refused::Connection(max) => RpcError::unsupported(format!(
+            "Too many open scanners on this connection: it holds {max} \
+             (--max-scanners-per-connection); close some ResultScanners before opening more"
+        )),
+    }
+}

@@ -1,0 +1,363 @@
+//! `Mutate`: puts, deletes, increments and appends decoded from the protobuf and the cell
+//! block, and `checkAndMutate`'s conditions.
+
+use super::reads::{check_row, time_range};
+use super::results::encode_result;
+use super::Block;
+use crate::cellblock;
+use crate::error::RpcError;
+use crate::filters;
+use crate::proto::client::mutation_proto::{DeleteType, Durability as PbDurability, MutationType};
+use crate::proto::client::{Condition, MutateRequest, MutateResponse, MutationProto};
+use crate::proto::hbase::NameBytesPair;
+use crate::regions::{self, Region, Target};
+use crate::services::{Ctx, Reply};
+use ferrobase_engine::{
+    Bytes, Cell, CellType, Delete, Durability, Mutation, MutationCell, Put, TimeRange,
+    LATEST_TIMESTAMP,
+};
+
+/// A mutation decoded: what the engine applies.
+pub(super) enum Write {
+    Mutation(Mutation),
+    Increment {
+        row: Vec<u8>,
+        columns: Vec<(Vec<u8>, Vec<u8>, i64)>,
+        ttl_ms: Option<i64>,
+    },
+    Append {
+        row: Vec<u8>,
+        columns: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>,
+        ttl_ms: Option<i64>,
+    },
+}
+
+/// One cell of a mutation: family, qualifier, timestamp, type code, value.
+pub(super) type RawCell = (Vec<u8>, Vec<u8>, i64, u8, Vec<u8>);
+
+pub(super) fn durability(m: &MutationProto) -> Durability {
+    match m.durability() {
+        PbDurability::UseDefault => Durability::UseDefault,
+        PbDurability::SkipWal => Durability::SkipWal,
+        PbDurability::AsyncWal => Durability::AsyncWal,
+        PbDurability::SyncWal => Durability::SyncWal,
+        PbDurability::FsyncWal => Durability::FsyncWal,
+    }
+}
+
+/// The `_ttl` attribute of a mutation (8-byte milliseconds), as `Mutation.setTTL` sends it.
+pub(super) fn ttl(attrs: &[NameBytesPair]) -> Result<Option<i64>, RpcError> {
+    for a in attrs {
+        if a.name.as_deref() == Some("_ttl") {
+            let v = a.value.as_deref().unwrap_or_default();
+            let b: [u8; 8] = v
+                .try_into()
+                .map_err(|_| RpcError::bad_request("the _ttl attribute is not 8 bytes"))?;
+            return Ok(Some(i64::from_be_bytes(b)));
+        }
+    }
+    Ok(None)
+}
+
+/// The cells of a mutation, from the protobuf or the cell block.
+pub(super) fn raw_cells(m: &MutationProto, block: &mut Block) -> Result<Vec<RawCell>, RpcError> {
+    let default_ts = m.timestamp.map_or(LATEST_TIMESTAMP, |t| t as i64);
+    let count = m.associated_cell_count.unwrap_or(0);
+    if count > 0 {
+        return Ok(block
+            .take(count as usize)?
+            .into_iter()
+            .map(|c| {
+                (
+                    c.family.to_vec(),
+                    c.qualifier.to_vec(),
+                    c.timestamp,
+                    c.type_code,
+                    c.value.to_vec(),
+                )
+            })
+            .collect());
+    }
+    let mut out = Vec::new();
+    for cv in &m.column_value {
+        let family = cv.family.clone().unwrap_or_default();
+        for qv in &cv.qualifier_value {
+            let code = match m.mutate_type() {
+                MutationType::Delete => match qv.delete_type() {
+                    DeleteType::DeleteOneVersion => CellType::Delete.code(),
+                    DeleteType::DeleteMultipleVersions => CellType::DeleteColumn.code(),
+                    DeleteType::DeleteFamily => CellType::DeleteFamily.code(),
+                    DeleteType::DeleteFamilyVersion => CellType::DeleteFamilyVersion.code(),
+                },
+                _ => CellType::Put.code(),
+            };
+            out.push((
+                family.clone(),
+                qv.qualifier.clone().unwrap_or_default(),
+                qv.timestamp.map_or(default_ts, |t| t as i64),
+                code,
+                qv.value.clone().unwrap_or_default(),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+pub(super) fn to_write(m: &MutationProto, block: &mut Block) -> Result<Write, RpcError> {
+    let row = m.row.clone().unwrap_or_default();
+    let cells = raw_cells(m, block)?;
+    let ttl_ms = ttl(&m.attribute)?;
+    let default_ts = m.timestamp.map_or(LATEST_TIMESTAMP, |t| t as i64);
+    Ok(match m.mutate_type() {
+        MutationType::Put => {
+            let mut put = Put::with_timestamp(row, default_ts).durability(durability(m));
+            put.ttl_ms = ttl_ms;
+            for (family, qualifier, timestamp, code, value) in cells {
+                if code != CellType::Put.code() {
+                    return Err(RpcError::bad_request(format!(
+                        "a put carries a cell of type {code}"
+                    )));
+                }
+                put.cells.push(MutationCell {
+                    family,
+                    qualifier,
+                    timestamp,
+                    cell_type: CellType::Put,
+                    value,
+                });
+            }
+            Write::Mutation(Mutation::Put(put))
+        }
+        MutationType::Delete => {
+            let mut del = Delete::with_timestamp(row, default_ts).durability(durability(m));
+            for (family, qualifier, timestamp, code, _) in cells {
+                let cell_type = cellblock::cell_type(code)
+                    .filter(|t| t.is_delete())
+                    .ok_or_else(|| {
+                        RpcError::bad_request(format!("a delete carries a cell of type {code}"))
+                    })?;
+                del.cells.push(MutationCell {
+                    family,
+                    qualifier,
+                    timestamp,
+                    cell_type,
+                    value: Vec::new(),
+                });
+            }
+            Write::Mutation(Mutation::Delete(del))
+        }
+        MutationType::Increment => {
+            let mut columns = Vec::new();
+            for (family, qualifier, _, _, value) in cells {
+                let amount: [u8; 8] = value.as_slice().try_into().map_err(|_| {
+                    RpcError::fatal(
+                        "org.apache.hadoop.hbase.DoNotRetryIOException",
+                        format!(
+                            "Attempted to increment field that isn't 64 bits wide (family {}, \
+                             qualifier {})",
+                            String::from_utf8_lossy(&family),
+                            String::from_utf8_lossy(&qualifier)
+                        ),
+                    )
+                })?;
+                columns.push((family, qualifier, i64::from_be_bytes(amount)));
+            }
+            Write::Increment {
+                row,
+                columns,
+                ttl_ms,
+            }
+        }
+        MutationType::Append => Write::Append {
+            row,
+            columns: cells.into_iter().map(|(f, q, _, _, v)| (f, q, v)).collect(),
+            ttl_ms,
+        },
+    })
+}
+
+/// Applies one write; its result cells (an increment's or append's new values).
+pub(super) fn apply(ctx: &Ctx, region: &Region, w: Write) -> Result<Vec<Cell>, RpcError> {
+    let table = ctx.shared.engine.table(&region.table)?;
+    match w {
+        Write::Mutation(m) => {
+            check_row(region, m.row())?;
+            table.mutate(vec![m])?;
+            Ok(Vec::new())
+        }
+        Write::Increment {
+            row,
+            columns,
+            ttl_ms,
+        } => {
+            check_row(region, &row)?;
+            let cols: Vec<(&[u8], &[u8], i64)> = columns
+                .iter()
+                .map(|(f, q, a)| (f.as_slice(), q.as_slice(), *a))
+                .collect();
+            let values = table.increment_with_ttl(&row, &cols, ttl_ms)?;
+            let now = now_ms();
+            let row = Bytes::from(row);
+            Ok(columns
+                .into_iter()
+                .zip(values)
+                .map(|((f, q, _), v)| {
+                    Cell::new(
+                        row.clone(),
+                        f,
+                        q,
+                        now,
+                        CellType::Put,
+                        v.to_be_bytes().to_vec(),
+                    )
+                })
+                .collect())
+        }
+        Write::Append {
+            row,
+            columns,
+            ttl_ms,
+        } => {
+            check_row(region, &row)?;
+            let cols: Vec<(&[u8], &[u8], &[u8])> = columns
+                .iter()
+                .map(|(f, q, v)| (f.as_slice(), q.as_slice(), v.as_slice()))
+                .collect();
+            Ok(table.append_with_ttl(&row, &cols, ttl_ms)?.cells)
+        }
+    }
+}
+
+pub(super) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The region a write names: a user region (`hbase:meta` is written only by the server).
+pub(super) fn write_region(
+    ctx: &Ctx,
+    spec: Option<&crate::proto::hbase::RegionSpecifier>,
+) -> Result<Region, RpcError> {
+    match regions::resolve(&ctx.shared, spec)? {
+        Target::Region(r) => Ok(r),
+        Target::Meta => Err(RpcError::fatal(
+            "org.apache.hadoop.hbase.security.AccessDeniedException",
+            "hbase:meta is written by the server only",
+        )),
+    }
+}
+
+/// `(op, expected)` of a condition on one column (`checkAndMutate`'s `ifEquals`/`ifMatches`
+/// with a `BinaryComparator`, `ifNotExists` with a `NullComparator`).
+pub(super) fn condition(
+    c: &Condition,
+) -> Result<(ferrobase_engine::filter::CompareOp, Option<Vec<u8>>), RpcError> {
+    if c.filter.is_some() {
+        return Err(RpcError::unsupported(
+            "checkAndMutate with a filter condition (CheckAndMutate.Builder.ifMatches(Filter)) is not supported by ferrobase yet: the engine checks one column's value atomically, not a filter",
+        ));
+    }
+    if c.time_range
+        .as_ref()
+        .is_some_and(|tr| time_range(Some(tr)) != TimeRange::ALL)
+    {
+        return Err(RpcError::unsupported(
+            "checkAndMutate with a time range is not supported by ferrobase yet",
+        ));
+    }
+    let op =
+        filters::compare_op(c.compare_type.unwrap_or(2)).map_err(|e| RpcError::unsupported(e.0))?;
+    let comparator = c
+        .comparator
+        .as_ref()
+        .ok_or_else(|| RpcError::bad_request("a condition without a comparator"))?;
+    let expected = match comparator.name.as_deref().unwrap_or_default() {
+        "org.apache.hadoop.hbase.filter.NullComparator" => None,
+        "org.apache.hadoop.hbase.filter.BinaryComparator" => {
+            use prost::Message;
+            let b = crate::proto::comparator::BinaryComparator::decode(
+                comparator
+                    .serialized_comparator
+                    .as_deref()
+                    .unwrap_or_default(),
+            )
+            .map_err(|e| RpcError::bad_request(format!("BinaryComparator does not decode: {e}")))?;
+            // An empty value means "absent or empty", as HBase's checkAndMutate reads it
+            // (`ifNotExists` sends one).
+            b.comparable.and_then(|c| c.value).filter(|v| !v.is_empty())
+        }
+        other => {
+            return Err(RpcError::unsupported(format!(
+                "checkAndMutate with comparator {other} is not supported by ferrobase yet \
+                 (BinaryComparator and NullComparator are)"
+            )))
+        }
+    };
+    Ok((op, expected))
+}
+
+/// `checkAndMutate` of `mutations` (puts and deletes of the condition's row).
+pub(super) fn check_and_mutate(
+    ctx: &Ctx,
+    region: &Region,
+    c: &Condition,
+    writes: Vec<Write>,
+) -> Result<bool, RpcError> {
+    let (op, expected) = condition(c)?;
+    let row = c.row.clone().unwrap_or_default();
+    check_row(region, &row)?;
+    if op == ferrobase_engine::filter::CompareOp::NoOp && expected.is_some() {
+        // HBase's HRegion.matches has no case for NO_OP: a RuntimeException, which the client
+        // receives as an IOException and retries.
+        return Err(RpcError::retry(
+            "java.io.IOException",
+            "java.lang.RuntimeException: Unknown Compare op NO_OP",
+        ));
+    }
+    let mut mutations = Vec::new();
+    for w in writes {
+        match w {
+            Write::Mutation(m) => mutations.push(m),
+            _ => {
+                return Err(RpcError::unsupported(
+                    "checkAndMutate of an increment or append is not supported by ferrobase yet: the engine applies puts and deletes atomically after a check",
+                ))
+            }
+        }
+    }
+    Ok(ctx.shared.engine.table(&region.table)?.check_and_mutate(
+        &row,
+        c.family.as_deref().unwrap_or_default(),
+        c.qualifier.as_deref().unwrap_or_default(),
+        op,
+        expected.as_deref(),
+        mutations,
+    )?)
+}
+
+pub(super) fn mutate(ctx: &Ctx, req: MutateRequest, block: &mut Block) -> Result<Reply, RpcError> {
+    let region = write_region(ctx, req.region.as_ref())?;
+    let m = req
+        .mutation
+        .as_ref()
+        .ok_or_else(|| RpcError::bad_request("Mutate without a mutation"))?;
+    let w = to_write(m, block)?;
+    if let Some(c) = &req.condition {
+        let processed = check_and_mutate(ctx, &region, c, vec![w])?;
+        return Ok(Reply::pb(&MutateResponse {
+            result: None,
+            processed: Some(processed),
+        }));
+    }
+    let cells = apply(ctx, &region, w)?;
+    let mut block_out = Vec::new();
+    let result = (!cells.is_empty()).then(|| encode_result(ctx.codec, &cells, &mut block_out));
+    Ok(Reply::with_cells(
+        &MutateResponse {
+            result,
+            processed: Some(true),
+        },
+        block_out,
+    ))
+}
