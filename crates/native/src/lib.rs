@@ -15,6 +15,8 @@ mod regions;
 mod scanners;
 mod server;
 mod services;
+mod state;
 pub mod wire;
 
-pub use server::{NativeOptions, NativeServer, NativeStopHandle};
+pub use server::{NativeServer, NativeStopHandle};
+pub use state::NativeOptions;

@@ -7,7 +7,7 @@
 use crate::error::{RpcError, NOT_SERVING_REGION};
 use crate::proto::hbase::region_specifier::RegionSpecifierType;
 use crate::proto::hbase::{RegionInfo, RegionSpecifier, TableName as PbTableName};
-use crate::server::Shared;
+use crate::state::Shared;
 use ferrobase_engine::{Engine, TableName};
 use ferrobase_gateway::catalog;
 

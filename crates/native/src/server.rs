@@ -9,92 +9,15 @@ use crate::proto::registry::GetConnectionRegistryResponse;
 use crate::proto::rpc::ResponseHeader;
 use crate::scanners::Scanners;
 use crate::services::{self, Ctx};
+use crate::state::{Job, NativeOptions, Shared};
 use crate::wire::{self, Preamble, WireError, AUTH_SIMPLE};
 use ferrobase_engine::Engine;
 use prost::Message;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Settings of the native door.
-#[derive(Debug, Clone)]
-pub struct NativeOptions {
-    /// Address to listen on (port 0 picks a free one).
-    pub addr: SocketAddr,
-    /// The host name clients are told to connect to (in `hbase:meta` and the registry):
-    /// default the bound address, `localhost` for a loopback one.
-    pub advertise: Option<String>,
-    /// Largest request frame in bytes (default 64 MiB, as the Thrift door's `--max-message`).
-    pub max_message: usize,
-    /// Bytes of request frames held at once across all connections (default 1 GiB); past it
-    /// a call is answered `CallQueueTooBigException` and may be retried.
-    pub max_inflight_memory: usize,
-    /// Connections served at once (default 1000).
-    pub max_connections: usize,
-    /// Calls run at once (default 30, `hbase.regionserver.handler.count`).
-    pub handlers: usize,
-    /// Calls waiting for a handler (default 300); one more is answered busy.
-    pub max_queued_calls: usize,
-    /// An abandoned scanner is closed after this long unused (default 60 s).
-    pub scanner_lease: Duration,
-    /// Scanners open at once across the server (default 10,000).
-    pub max_scanners: usize,
-    /// Scanners one connection may hold open (default 1000, as the Thrift door's
-    /// `--max-scanners-per-connection`); one more is refused with a `DoNotRetryIOException`
-    /// naming the limit, and the connection goes on.
-    pub max_scanners_per_connection: usize,
-    /// The largest row a get or a whole-row scan returns, in bytes of cells (default 1 GiB,
-    /// HBase's `hbase.table.max.rowsize`); a larger row is `RowTooBigException`. Set it to the
-    /// engine's `max_row_size`, which gets already obey.
-    pub max_row_size: usize,
-    /// Bytes of cells one scan call returns at most, whatever the client asks (default 100
-    /// MiB, `hbase.server.scanner.max.result.size`).
-    pub max_result_bytes: usize,
-    /// How long a client may take to send its preamble and connection header (default 10 s).
-    pub handshake_timeout: Duration,
-}
-
-impl Default for NativeOptions {
-    fn default() -> Self {
-        NativeOptions {
-            addr: SocketAddr::from(([127, 0, 0, 1], 16020)),
-            advertise: None,
-            max_message: 64 << 20,
-            max_inflight_memory: 1 << 30,
-            max_connections: 1000,
-            handlers: 30,
-            max_queued_calls: 300,
-            scanner_lease: Duration::from_secs(60),
-            max_scanners: 10_000,
-            max_scanners_per_connection: 1000,
-            max_row_size: 1 << 30,
-            max_result_bytes: 100 << 20,
-            handshake_timeout: Duration::from_secs(10),
-        }
-    }
-}
-
-type Job = Box<dyn FnOnce() + Send>;
-
-/// What every connection and handler shares.
-pub(crate) struct Shared {
-    pub(crate) engine: Engine,
-    pub(crate) opts: NativeOptions,
-    /// The advertised host and the bound port.
-    pub(crate) host: String,
-    pub(crate) port: u16,
-    /// Milliseconds since the epoch at start: the server name's start code.
-    pub(crate) start_code: u64,
-    pub(crate) cluster_id: String,
-    pub(crate) scanners: Scanners,
-    pub(crate) next_procedure: AtomicU64,
-    stopping: AtomicBool,
-    connections: AtomicUsize,
-    inflight: AtomicUsize,
-    jobs: SyncSender<Job>,
-}
 
 /// A bound native server.
 pub struct NativeServer {
@@ -441,17 +364,6 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
                     return;
                 }
             }
-        }
-    }
-}
-
-impl Shared {
-    /// `host,port,startcode`.
-    pub(crate) fn server_name(&self) -> crate::proto::hbase::ServerName {
-        crate::proto::hbase::ServerName {
-            host_name: Some(self.host.clone()),
-            port: Some(u32::from(self.port)),
-            start_code: Some(self.start_code),
         }
     }
 }

@@ -8,7 +8,7 @@ mod meta;
 
 use crate::cellblock::Codec;
 use crate::error::RpcError;
-use crate::server::Shared;
+use crate::state::Shared;
 use prost::Message;
 use std::sync::Arc;
 

@@ -6,8 +6,8 @@ use crate::filters;
 use crate::proto::client::{Column, Get as PbGet, GetRequest, GetResponse, Result as PbResult};
 use crate::proto::hbase::TimeRange as PbTimeRange;
 use crate::regions::{self, Region, Target};
-use crate::server::Shared;
 use crate::services::{Ctx, Reply};
+use crate::state::Shared;
 use ferrobase_engine::{Bytes, Cell, CellType, ColumnSelection, Get, RowResult, TimeRange};
 use ferrobase_gateway::catalog;
 
