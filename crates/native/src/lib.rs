@@ -16,5 +16,6 @@ mod scanners;
 mod server;
 mod services;
 pub mod wire;
+pub mod zookeeper;
 
 pub use server::{NativeOptions, NativeServer, NativeStopHandle};
