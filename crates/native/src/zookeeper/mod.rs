@@ -6,7 +6,7 @@
 //! never fired) over a fixed tree, the znodes an HBase 2.6 master writes under `/hbase`
 //! (cluster id, active master, meta location, the one region server), each naming the native
 //! RPC door; every write is refused with ZooKeeper's `NOTREADONLY` and the session goes on.
-//! `docs/design/native-protocol.md` ("Discovery through ZooKeeper") has the details.
+//! `docs/design/zookeeper-discovery.md` has the protocol and the bytes of every znode.
 
 pub mod jute;
 pub mod protocol;
