@@ -76,9 +76,23 @@ pub fn decode_segment(
         return Err(Error::corruption(path, 0, "bad segment magic"));
     };
     let mut pos = SEGMENT_MAGIC.len();
+    let mut last_seq = 0;
     while pos < data.len() {
-        // An incomplete record: only the last segment may end in one (a write cut by a crash).
+        // An incomplete record: only the last segment may end in one (a write cut by a crash),
+        // and nothing valid follows a tear. A record that only looks cut short (its length
+        // damaged to reach past the end) with a valid record of a later sequence id after it is
+        // damage: the records after it were acknowledged. The valid record is searched for at
+        // every offset past the bad one's start, since the damage may be in the length.
         let torn = |reason: String| -> Result<SegmentEnd> {
+            if records_past_damage(data, pos, version)
+                .iter()
+                .any(|e| e.seq > last_seq)
+            {
+                return Ok(SegmentEnd::DamagedAt {
+                    offset: pos as u64,
+                    reason: format!("{reason}, before further valid records"),
+                });
+            }
             if is_last {
                 Ok(SegmentEnd::TornAt {
                     offset: pos as u64,
@@ -115,6 +129,7 @@ pub fn decode_segment(
         let Some(edit) = WalEdit::decode_version(payload, version) else {
             return damaged("record payload is malformed".into());
         };
+        last_seq = last_seq.max(edit.seq);
         f(edit)?;
         pos += 8 + len;
     }

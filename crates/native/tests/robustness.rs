@@ -1,0 +1,267 @@
+//! Malformed input on the native RPC port (issue 48): garbage and truncated preambles, a 2 GiB
+//! frame length, an unknown service or method, a cell block shorter than its header says, a
+//! parameter with a field of the wrong wire type, a 1,000-deep FilterList. Each is a clear error
+//! to that client, and the server goes on serving everyone else.
+
+use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_native::proto::client::{Get, GetRequest};
+use ferrobase_native::proto::filter::{Filter, FilterList, PrefixFilter};
+use ferrobase_native::proto::hbase::{region_specifier::RegionSpecifierType, RegionSpecifier};
+use ferrobase_native::proto::registry::GetClusterIdResponse;
+use ferrobase_native::proto::rpc::{
+    CellBlockMeta, ConnectionHeader, RequestHeader, ResponseHeader, UserInformation,
+};
+use ferrobase_native::{NativeOptions, NativeServer};
+use prost::Message;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+struct Door {
+    addr: SocketAddr,
+    _dir: tempfile::TempDir,
+}
+
+fn start() -> Door {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let opts = NativeOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        max_message: 1 << 20,
+        ..NativeOptions::default()
+    };
+    let server = NativeServer::bind(engine, opts).unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || server.run());
+    Door { addr, _dir: dir }
+}
+
+fn connect(door: &Door) -> TcpStream {
+    let s = TcpStream::connect(door.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s
+}
+
+/// A connection that has sent the preamble and a header for `service`.
+fn rpc(door: &Door, service: &str) -> TcpStream {
+    let mut s = connect(door);
+    s.write_all(b"HBas\x00\x50").unwrap();
+    let header = ConnectionHeader {
+        user_info: Some(UserInformation {
+            effective_user: Some("tester".into()),
+            real_user: None,
+        }),
+        service_name: Some(service.into()),
+        cell_block_codec_class: Some("org.apache.hadoop.hbase.codec.KeyValueCodec".into()),
+        ..ConnectionHeader::default()
+    };
+    let bytes = header.encode_to_vec();
+    s.write_all(&(bytes.len() as u32).to_be_bytes()).unwrap();
+    s.write_all(&bytes).unwrap();
+    s
+}
+
+/// Sends a call: header, parameter bytes, cell block.
+fn send(
+    s: &mut TcpStream,
+    id: u32,
+    method: &str,
+    param: &[u8],
+    cells: &[u8],
+    claimed: Option<u32>,
+) {
+    let header = RequestHeader {
+        call_id: Some(id),
+        method_name: Some(method.into()),
+        request_param: Some(true),
+        cell_block_meta: claimed.map(|n| CellBlockMeta { length: Some(n) }),
+        ..RequestHeader::default()
+    };
+    let mut frame = Vec::new();
+    header.encode_length_delimited(&mut frame).unwrap();
+    prost::encoding::encode_varint(param.len() as u64, &mut frame);
+    frame.extend_from_slice(param);
+    frame.extend_from_slice(cells);
+    s.write_all(&(frame.len() as u32).to_be_bytes()).unwrap();
+    s.write_all(&frame).unwrap();
+}
+
+/// Reads one response: its header and body bytes; `None` once the server closed.
+fn receive(s: &mut TcpStream) -> Option<(ResponseHeader, Vec<u8>)> {
+    let mut len = [0u8; 4];
+    s.read_exact(&mut len).ok()?;
+    let mut frame = vec![0u8; u32::from_be_bytes(len) as usize];
+    s.read_exact(&mut frame).ok()?;
+    let mut rest = &frame[..];
+    let header = ResponseHeader::decode_length_delimited(&mut rest).unwrap();
+    let body = if header.exception.is_none() {
+        let n = prost::encoding::decode_varint(&mut rest).unwrap() as usize;
+        rest[..n].to_vec()
+    } else {
+        Vec::new()
+    };
+    Some((header, body))
+}
+
+fn closed(s: &mut TcpStream) -> bool {
+    let mut b = [0u8; 1];
+    matches!(s.read(&mut b), Ok(0) | Err(_))
+}
+
+fn exception(h: &ResponseHeader) -> (String, String, bool) {
+    let e = h.exception.as_ref().expect("an exception");
+    (
+        e.exception_class_name.clone().unwrap_or_default(),
+        e.stack_trace.clone().unwrap_or_default(),
+        e.do_not_retry.unwrap_or(false),
+    )
+}
+
+/// The door still answers a well-formed client.
+fn still_serves(door: &Door) {
+    let mut s = rpc(door, "ClientMetaService");
+    send(&mut s, 1, "GetClusterId", &[], &[], None);
+    let (h, body) = receive(&mut s).expect("an answer");
+    assert!(h.exception.is_none(), "{h:?}");
+    let id = GetClusterIdResponse::decode(&body[..]).unwrap();
+    assert_eq!(id.cluster_id.unwrap().len(), 36);
+}
+
+#[test]
+fn the_registry_preamble_answers_the_cluster_id_then_closes() {
+    let door = start();
+    let mut s = connect(&door);
+    s.write_all(b"Regist").unwrap();
+    let (h, body) = receive(&mut s).unwrap();
+    assert_eq!(h.call_id, Some(u32::MAX));
+    let id = GetClusterIdResponse::decode(&body[..]).unwrap();
+    assert_eq!(id.cluster_id.unwrap().len(), 36);
+    assert!(closed(&mut s));
+}
+
+#[test]
+fn garbage_and_truncated_preambles_are_refused_and_others_are_served() {
+    let door = start();
+    let mut s = connect(&door);
+    s.write_all(b"\x80\x01\x00\x01garbage").unwrap();
+    let (h, _) = receive(&mut s).unwrap();
+    let (class, message, _) = exception(&h);
+    assert_eq!(
+        class,
+        "org.apache.hadoop.hbase.ipc.FatalConnectionException"
+    );
+    assert!(message.contains("preamble"), "{message}");
+    assert!(closed(&mut s));
+    let mut s = connect(&door);
+    s.write_all(b"HBa").unwrap();
+    drop(s);
+    let mut s = connect(&door);
+    s.write_all(b"HBas\x01\x50").unwrap();
+    let (h, _) = receive(&mut s).unwrap();
+    assert!(exception(&h).1.contains("version 1"), "{h:?}");
+    still_serves(&door);
+}
+
+#[test]
+fn a_two_gib_frame_is_refused_without_reading_it() {
+    let door = start();
+    let mut s = rpc(&door, "ClientService");
+    s.write_all(&0x7fff_ffffu32.to_be_bytes()).unwrap();
+    let (h, _) = receive(&mut s).unwrap();
+    let (class, message, _) = exception(&h);
+    assert_eq!(
+        class,
+        "org.apache.hadoop.hbase.ipc.FatalConnectionException"
+    );
+    assert!(message.contains("--max-message"), "{message}");
+    assert!(closed(&mut s));
+    still_serves(&door);
+}
+
+#[test]
+fn unknown_services_and_methods_are_named_and_the_connection_goes_on() {
+    let door = start();
+    let mut s = rpc(&door, "NoSuchService");
+    send(&mut s, 7, "Anything", &[], &[], None);
+    let (h, _) = receive(&mut s).unwrap();
+    assert_eq!(h.call_id, Some(7));
+    let (class, message, final_) = exception(&h);
+    assert_eq!(class, "org.apache.hadoop.hbase.DoNotRetryIOException");
+    assert!(message.contains("NoSuchService.Anything"), "{message}");
+    assert!(final_);
+    let mut s = rpc(&door, "ClientMetaService");
+    send(&mut s, 1, "Frobnicate", &[], &[], None);
+    let (h, _) = receive(&mut s).unwrap();
+    assert!(exception(&h).1.contains("ClientMetaService.Frobnicate"));
+    send(&mut s, 2, "GetClusterId", &[], &[], None);
+    let (h, _) = receive(&mut s).unwrap();
+    assert!(h.exception.is_none(), "{h:?}");
+}
+
+#[test]
+fn a_cell_block_shorter_than_its_header_says_closes_that_connection_only() {
+    let door = start();
+    let mut s = rpc(&door, "ClientService");
+    send(&mut s, 1, "Mutate", &[], b"abc", Some(100));
+    let (h, _) = receive(&mut s).unwrap();
+    assert!(exception(&h).1.contains("cell block"), "{h:?}");
+    assert!(closed(&mut s));
+    still_serves(&door);
+}
+
+#[test]
+fn a_parameter_that_does_not_decode_is_a_clear_error() {
+    let door = start();
+    let mut s = rpc(&door, "ClientService");
+    // Field 1 (region, a message) sent as a varint.
+    send(&mut s, 3, "Get", &[0x08, 0x01], &[], None);
+    let (h, _) = receive(&mut s).unwrap();
+    let (class, message, _) = exception(&h);
+    assert_eq!(class, "org.apache.hadoop.hbase.DoNotRetryIOException");
+    assert!(message.contains("Get request does not decode"), "{message}");
+    still_serves(&door);
+}
+
+#[test]
+fn a_thousand_deep_filter_list_is_refused() {
+    let door = start();
+    let mut filter = Filter {
+        name: Some("org.apache.hadoop.hbase.filter.PrefixFilter".into()),
+        serialized_filter: Some(
+            PrefixFilter {
+                prefix: Some(b"r".to_vec()),
+            }
+            .encode_to_vec(),
+        ),
+    };
+    for _ in 0..1000 {
+        filter = Filter {
+            name: Some("org.apache.hadoop.hbase.filter.FilterList".into()),
+            serialized_filter: Some(
+                FilterList {
+                    operator: Some(1),
+                    filters: vec![filter],
+                }
+                .encode_to_vec(),
+            ),
+        };
+    }
+    let req = GetRequest {
+        region: Some(RegionSpecifier {
+            r#type: Some(RegionSpecifierType::RegionName as i32),
+            value: Some(b"hbase:meta,,1".to_vec()),
+        }),
+        get: Some(Get {
+            row: Some(b"t".to_vec()),
+            filter: Some(filter),
+            ..Get::default()
+        }),
+    };
+    let mut s = rpc(&door, "ClientService");
+    send(&mut s, 9, "Get", &req.encode_to_vec(), &[], None);
+    let (h, _) = receive(&mut s).unwrap();
+    let (class, message, _) = exception(&h);
+    assert_eq!(class, "org.apache.hadoop.hbase.DoNotRetryIOException");
+    assert!(message.contains("100"), "{message}");
+    still_serves(&door);
+}
