@@ -86,3 +86,22 @@ if [[ $limit != "$want" ]]; then
   exit 1
 fi
 echo "native-door: the 4th scanner of a connection is refused naming --max-scanners-per-connection"
+
+# --- The classic discovery (issue 48): the same program through ZooKeeper (ZKConnectionRegistry,
+# hbase.zookeeper.quorum) at `ferrobase serve --zk-port`, the read-only ZooKeeper façade.
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+"$BIN" serve --port 0 --rpc-port 0 --zk-port 0 --data "$dir/data-zk" >"$dir/stdout-zk" 2>"$dir/stderr-zk" &
+pid=$!
+for _ in $(seq 100); do grep -q "native RPC on" "$dir/stdout-zk" && break; sleep 0.1; done
+zk_port=$(grep -o "ZooKeeper's protocol.* on [0-9.:]*" "$dir/stdout-zk" | sed 's/.*://')
+[[ -n $zk_port ]] || { cat "$dir/stderr-zk" >&2; echo "native-door: the server with --zk-port did not start" >&2; exit 1; }
+t0=$SECONDS
+status=0
+bash scripts/java-client.sh --zk "127.0.0.1:$zk_port" >"$dir/transcript-zk.txt" || status=$?
+if ! diff -u tests/java-client/expected/hbase-2.6.1.txt "$dir/transcript-zk.txt"; then
+  echo "native-door: through ZooKeeper (--zk-port), the Java client's answers differ from Apache HBase 2.6.1's (above)" >&2
+  tail -20 "$dir/stderr-zk" >&2
+  exit 1
+fi
+[[ $status == 0 ]] || { echo "native-door: the Java client through --zk-port exited $status" >&2; exit 1; }
+echo "native-door: through ZooKeeper (--zk-port) too ($(tail -1 "$dir/transcript-zk.txt")) in $((SECONDS - t0)) s"

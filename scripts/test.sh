@@ -41,6 +41,10 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 # Maven Central) runs the seed articles' program against `ferrobase serve --rpc-port` and must print
 # Apache HBase 2.6.1's transcript (a cold Maven build ~15 s, the run ~3 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
+# PyPI's hbase-driver (kazoo for ZooKeeper, then the native RPC) through `serve --zk-port`: Apache
+# HBase 2.6.1's answers (tests/native-python, recorded from the oracle), kazoo's view of the znodes,
+# writes refused; a venv of pinned packages under target/ (~5 s).
+FERROBASE_BIN=target/debug/ferrobase bash tests/native-python/run.sh
 # A short soak (tests/soak/soak.py, docs/reliability.md): 50 happybase connections for 20 s with a
 # mixed workload against 4 handlers and 8 queued calls (so busy answers and retries happen) and one
 # kill -9 and restart of the server; every acknowledged write is read back.

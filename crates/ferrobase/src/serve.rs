@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST]]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -28,6 +28,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut superusers: Vec<String> = Vec::new();
     let mut rpc_port: Option<u16> = None;
     let mut advertise: Option<String> = None;
+    let mut zk_port: Option<u16> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -126,6 +127,9 @@ pub fn main(args: &[String]) -> Result<()> {
             "--rpc-port" => rpc_port = Some(val()?.parse().context("--rpc-port takes a number")?),
             // The host name the native door tells clients to connect to (hbase:meta, registry).
             "--advertise" => advertise = Some(val()?.clone()),
+            // A read-only ZooKeeper endpoint for discovery (HBase's ZKConnectionRegistry,
+            // kazoo-based clients); 2181 is ZooKeeper's port, 0 picks a free one.
+            "--zk-port" => zk_port = Some(val()?.parse().context("--zk-port takes a number")?),
             "--tls-cert" => tls_cert = Some(val()?.into()),
             "--tls-key" => tls_key = Some(val()?.into()),
             "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
@@ -193,6 +197,11 @@ pub fn main(args: &[String]) -> Result<()> {
     if advertise.is_some() && rpc_port.is_none() {
         bail!("--advertise names the host of the native RPC door; it needs --rpc-port");
     }
+    if zk_port.is_some() && rpc_port.is_none() {
+        bail!(
+            "--zk-port publishes the native RPC door in ZooKeeper's protocol; it needs --rpc-port"
+        );
+    }
     let native = match rpc_port {
         Some(p) => {
             let native_opts = ferrobase_native::NativeOptions {
@@ -234,6 +243,28 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         stop.stop();
     });
+    if let (Some(native), Some(p)) = (&native, zk_port) {
+        let zk = ferrobase_native::zookeeper::ZkServer::bind(
+            &native.discovery(),
+            ferrobase_native::zookeeper::ZkOptions {
+                addr: SocketAddr::new(bind, p),
+                ..Default::default()
+            },
+        )
+        .with_context(|| format!("binding the ZooKeeper port {bind}:{p}"))?;
+        // Scripts and tests read this line to learn the port.
+        println!(
+            "ferrobase serving ZooKeeper's protocol (read-only, /hbase) on {}",
+            zk.local_addr()?
+        );
+        std::thread::Builder::new()
+            .name("ferrobase-zk-accept".into())
+            .spawn(move || {
+                if let Err(e) = zk.run() {
+                    eprintln!("ferrobase: the ZooKeeper endpoint stopped: {e}");
+                }
+            })?;
+    }
     if let Some(native) = native {
         let addr = native.local_addr()?;
         // Scripts and tests read this line to learn the port.

@@ -17,6 +17,7 @@ mod server;
 mod services;
 mod state;
 pub mod wire;
+pub mod zookeeper;
 
 pub use server::{NativeServer, NativeStopHandle};
 pub use state::NativeOptions;

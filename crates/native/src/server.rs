@@ -92,6 +92,17 @@ impl NativeServer {
         &self.shared.host
     }
 
+    /// The cluster id and server name clients are told, for the ZooKeeper façade
+    /// ([`crate::zookeeper`]).
+    pub fn discovery(&self) -> crate::zookeeper::Discovery {
+        crate::zookeeper::Discovery {
+            cluster_id: self.shared.cluster_id.clone(),
+            host: self.shared.host.clone(),
+            port: self.shared.port,
+            start_code: self.shared.start_code,
+        }
+    }
+
     /// A handle that stops the server.
     pub fn stop_handle(&self) -> std::io::Result<NativeStopHandle> {
         let mut addr = self.local_addr()?;
