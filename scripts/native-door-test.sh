@@ -105,3 +105,25 @@ if ! diff -u tests/java-client/expected/hbase-2.6.1.txt "$dir/transcript-zk.txt"
 fi
 [[ $status == 0 ]] || { echo "native-door: the Java client through --zk-port exited $status" >&2; exit 1; }
 echo "native-door: through ZooKeeper (--zk-port) too ($(tail -1 "$dir/transcript-zk.txt")) in $((SECONDS - t0)) s"
+
+# --- One port for every client: `--rpc-port` equal to `--port` serves HBase's RPC and Thrift on
+# the same port, told apart by a connection's first bytes.
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+one=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$BIN" serve --port "$one" --rpc-port "$one" --data "$dir/data-one" >"$dir/stdout-one" 2>"$dir/stderr-one" &
+pid=$!
+for _ in $(seq 100); do grep -q "Thrift API on" "$dir/stdout-one" && break; sleep 0.1; done
+t0=$SECONDS
+status=0
+bash scripts/java-client.sh --bootstrap "127.0.0.1:$one" --prefix one_ >"$dir/transcript-one.txt" || status=$?
+if ! diff -u <(sed 's/one_/seed_/g' "$dir/transcript-one.txt") "$EXPECTED/hbase-2.6.1.txt" >/dev/null \
+  && ! diff -u "$EXPECTED/hbase-2.6.1.txt" "$dir/transcript-one.txt"; then
+  echo "native-door: on one port, the Java client's answers differ from Apache HBase 2.6.1's (above)" >&2
+  tail -20 "$dir/stderr-one" >&2
+  exit 1
+fi
+[[ $status == 0 ]] || { echo "native-door: the Java client on one port exited $status" >&2; exit 1; }
+printf "create 'thrift_too', 'f'\nlist\n" | "$BIN" shell -n --connect "thrift://127.0.0.1:$one" >"$dir/shell-one.txt" 2>&1 \
+  || { cat "$dir/shell-one.txt" >&2; echo "native-door: Thrift on the shared port failed" >&2; exit 1; }
+grep -q "^thrift_too$" "$dir/shell-one.txt" || { cat "$dir/shell-one.txt" >&2; exit 1; }
+echo "native-door: one port ($one) served the Java client ($(tail -1 "$dir/transcript-one.txt")) and Thrift in $((SECONDS - t0)) s"

@@ -218,13 +218,26 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_row_size,
                 ..ferrobase_native::NativeOptions::default()
             };
-            Some(
+            // `--rpc-port` equal to `--port`: one port for both protocols, told apart by a
+            // connection's first bytes (HBase RPC's `HBas`/`Regist`, which no Thrift client
+            // sends first).
+            Some(if p == port && p != 0 {
+                ferrobase_native::NativeServer::on_shared_port(engine.clone(), native_opts, p)?
+            } else {
                 ferrobase_native::NativeServer::bind(engine.clone(), native_opts)
-                    .with_context(|| format!("binding the native RPC port {bind}:{p}"))?,
-            )
+                    .with_context(|| format!("binding the native RPC port {bind}:{p}"))?
+            })
         }
         None => None,
     };
+    // The Thrift port serves HBase's RPC too whenever the native door is on.
+    opts.handoff = native.as_ref().map(|n| {
+        let handoff = n.handoff();
+        ferrobase_gateway::ProtocolHandoff {
+            magics: ferrobase_native::Handoff::MAGICS.to_vec(),
+            serve: Arc::new(move |stream| handoff.serve(stream)),
+        }
+    });
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;
     let stop = server.stop_handle()?;

@@ -36,4 +36,4 @@ pub mod thrift;
 
 /// TLS and SASL PLAIN on the Thrift port, shared with the client (`ferrobase-security`).
 pub use ferrobase_security::{sasl, tls};
-pub use server::{Server, ServerOptions, StopHandle};
+pub use server::{ProtocolHandoff, Server, ServerOptions, StopHandle};

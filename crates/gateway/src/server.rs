@@ -60,6 +60,27 @@ pub struct ServerOptions {
     /// Scanners one connection may hold open (default 1000); one more is refused with an
     /// `IOError` naming the limit, and the connection goes on.
     pub max_scanners_per_connection: usize,
+    /// Another protocol served on the same port (default none): a plain connection (no TLS,
+    /// no SASL) whose first bytes are one of its magics is handed to it whole, unread.
+    pub handoff: Option<ProtocolHandoff>,
+}
+
+/// A protocol the Thrift port also serves, told apart by a connection's first bytes: HBase's
+/// native RPC (`HBas`, `Regist`), whose first byte no Thrift transport or protocol starts with.
+#[derive(Clone)]
+pub struct ProtocolHandoff {
+    /// The first bytes that select it (each at least 2 bytes long).
+    pub magics: Vec<&'static [u8]>,
+    /// Serves a connection to its end, on the calling thread.
+    pub serve: Arc<dyn Fn(TcpStream) + Send + Sync>,
+}
+
+impl std::fmt::Debug for ProtocolHandoff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProtocolHandoff")
+            .field("magics", &self.magics)
+            .finish_non_exhaustive()
+    }
 }
 
 /// How long a client may take over its TLS handshake.
@@ -96,6 +117,7 @@ impl Default for ServerOptions {
             calls: CallQueueOptions::default(),
             frame_timeout: Duration::from_secs(60),
             max_scanners_per_connection: 1000,
+            handoff: None,
         }
     }
 }
@@ -115,6 +137,7 @@ struct Shared {
     calls: CallQueue,
     frame_timeout: Duration,
     max_scanners_per_connection: usize,
+    handoff: Option<ProtocolHandoff>,
     /// `host:port` as bound, named in busy errors.
     name: String,
 }
@@ -189,6 +212,7 @@ impl Server {
                 calls: CallQueue::new(opts.calls),
                 frame_timeout: opts.frame_timeout,
                 max_scanners_per_connection: opts.max_scanners_per_connection,
+                handoff: opts.handoff,
                 name,
             }),
         })
@@ -307,8 +331,73 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, cache_used: &mut bool) 
     ready
 }
 
+/// What a plain connection's first bytes say it is.
+enum Opening {
+    /// The other protocol's.
+    Other,
+    /// Thrift (or anything else: the Thrift reader refuses what is not).
+    Thrift,
+    /// Closed, idle past the limits, or the server stopping.
+    Gone,
+}
+
+/// Looks at a plain connection's first bytes without reading them: one of the handoff's magics
+/// or Thrift. Waits only while the bytes so far are a magic's start (a Thrift client's first
+/// byte never is), at most the frame timeout.
+fn opening(shared: &Shared, handoff: &ProtocolHandoff, stream: &TcpStream) -> Opening {
+    let started = Instant::now();
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(250)));
+    let longest = handoff.magics.iter().map(|m| m.len()).max().unwrap_or(0);
+    let mut buf = vec![0u8; longest];
+    let seen = loop {
+        match stream.peek(&mut buf) {
+            Ok(0) => break Opening::Gone,
+            Ok(n) => {
+                let head = &buf[..n];
+                if handoff.magics.iter().any(|m| head.starts_with(m)) {
+                    break Opening::Other;
+                }
+                if !handoff.magics.iter().any(|m| m.starts_with(head)) {
+                    break Opening::Thrift;
+                }
+                // The start of a magic: wait for the rest.
+                if started.elapsed() >= shared.frame_timeout {
+                    break Opening::Gone;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                if shared.stopping.load(Ordering::Acquire)
+                    || shared.idle_timeout.is_some_and(|t| started.elapsed() >= t)
+                {
+                    break Opening::Gone;
+                }
+            }
+            Err(_) => break Opening::Gone,
+        }
+    };
+    let _ = stream.set_read_timeout(None);
+    seen
+}
+
 fn serve_connection(shared: &Shared, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
+    if let Some(handoff) = shared
+        .handoff
+        .as_ref()
+        .filter(|_| shared.tls.is_none() && shared.passwords.is_none())
+    {
+        match opening(shared, handoff, &stream) {
+            Opening::Other => return (handoff.serve)(stream),
+            Opening::Gone => return,
+            Opening::Thrift => {}
+        }
+    }
     let (mut wire, mut user) = match &shared.tls {
         None => (Wire::Plain(stream), None),
         Some(tls) => {

@@ -19,5 +19,5 @@ mod state;
 pub mod wire;
 pub mod zookeeper;
 
-pub use server::{NativeServer, NativeStopHandle};
+pub use server::{Handoff, NativeServer, NativeStopHandle};
 pub use state::NativeOptions;

@@ -21,9 +21,37 @@ use std::time::{Duration, Instant};
 
 /// A bound native server.
 pub struct NativeServer {
-    listener: TcpListener,
+    /// The door's own port; `None` when it shares another server's (the Thrift port hands
+    /// HBase RPC connections over, [`NativeServer::handoff`]).
+    listener: Option<TcpListener>,
+    addr: SocketAddr,
     shared: Arc<Shared>,
     jobs: Arc<Mutex<Receiver<Job>>>,
+}
+
+/// Serves connections another server accepted and recognised as HBase's RPC (their first
+/// bytes `HBas` or `Regist`), on the door's handlers.
+#[derive(Clone)]
+pub struct Handoff {
+    shared: Arc<Shared>,
+}
+
+impl Handoff {
+    /// The first bytes of an HBase RPC connection: the RPC preamble's magic and the registry
+    /// preamble.
+    pub const MAGICS: [&'static [u8]; 2] = [crate::wire::RPC_MAGIC, crate::wire::REGISTRY_PREAMBLE];
+
+    /// Serves `stream` to its end on the calling thread (nothing of it read yet), counted
+    /// against the door's connection limit.
+    pub fn serve(&self, stream: TcpStream) {
+        let shared = &self.shared;
+        if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.opts.max_connections {
+            shared.connections.fetch_sub(1, Ordering::AcqRel);
+            return;
+        }
+        serve_connection(shared, stream);
+        shared.connections.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Stops a running server from another thread.
@@ -46,6 +74,27 @@ impl NativeServer {
     pub fn bind(engine: Engine, opts: NativeOptions) -> std::io::Result<NativeServer> {
         let listener = TcpListener::bind(opts.addr)?;
         let bound = listener.local_addr()?;
+        NativeServer::new(engine, opts, Some(listener), bound)
+    }
+
+    /// The door without a port of its own: it serves the connections another server hands
+    /// it ([`NativeServer::handoff`]) and tells clients that server's `port`.
+    pub fn on_shared_port(
+        engine: Engine,
+        opts: NativeOptions,
+        port: u16,
+    ) -> std::io::Result<NativeServer> {
+        let mut bound = opts.addr;
+        bound.set_port(port);
+        NativeServer::new(engine, opts, None, bound)
+    }
+
+    fn new(
+        engine: Engine,
+        opts: NativeOptions,
+        listener: Option<TcpListener>,
+        bound: SocketAddr,
+    ) -> std::io::Result<NativeServer> {
         let host = opts.advertise.clone().unwrap_or_else(|| {
             if bound.ip().is_loopback() || bound.ip().is_unspecified() {
                 "localhost".to_string()
@@ -60,6 +109,7 @@ impl NativeServer {
         let (tx, rx) = sync_channel::<Job>(opts.max_queued_calls.max(1));
         Ok(NativeServer {
             listener,
+            addr: bound,
             jobs: Arc::new(Mutex::new(rx)),
             shared: Arc::new(Shared {
                 scanners: Scanners::new(
@@ -82,9 +132,19 @@ impl NativeServer {
         })
     }
 
+    /// What serves the connections another server recognises as HBase's RPC.
+    pub fn handoff(&self) -> Handoff {
+        Handoff {
+            shared: self.shared.clone(),
+        }
+    }
+
     /// The bound address.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.listener.local_addr()
+        match &self.listener {
+            Some(l) => l.local_addr(),
+            None => Ok(self.addr),
+        }
     }
 
     /// The host name clients are told to connect to.
@@ -141,7 +201,15 @@ impl NativeServer {
                 }
             })
         };
-        for stream in self.listener.incoming() {
+        let Some(listener) = &self.listener else {
+            // No port of its own: connections arrive by handoff until the stop.
+            while !self.shared.stopping.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            let _ = sweeper.join();
+            return Ok(());
+        };
+        for stream in listener.incoming() {
             if self.shared.stopping.load(Ordering::Acquire) {
                 break;
             }
