@@ -41,6 +41,11 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 # Maven Central) runs the seed articles' program against `ferrobase serve --rpc-port` and must print
 # Apache HBase 2.6.1's transcript (a cold Maven build ~15 s, the run ~3 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
+# HBase's own shell (hbase-shell 2.4.17 with JRuby 9.2.13.0, Maven Central) through the same door
+# with RpcConnectionRegistry: every conformance file (tests/shell/conformance) prints what HBase's
+# shell printed against Apache HBase, or is a documented case (tests/shell/conformance/native.py;
+# two shells at once, ~35 s).
+python3 tests/shell/conformance/native.py target/debug/ferrobase
 # A short soak (tests/soak/soak.py, docs/reliability.md): 50 happybase connections for 20 s with a
 # mixed workload against 4 handlers and 8 queued calls (so busy answers and retries happen) and one
 # kill -9 and restart of the server; every acknowledged write is read back.

@@ -230,4 +230,48 @@ mod tests {
         let e = family_from_pb(&cf).unwrap_err();
         assert!(e.message.contains("REPLICATION_SCOPE"), "{e:?}");
     }
+
+    #[test]
+    fn mob_and_configuration_are_refused_in_the_shells_words() {
+        let cf = |attrs: &[(&str, &str)]| ColumnFamilySchema {
+            name: Some(b"f1".to_vec()),
+            attributes: attrs.iter().map(|(k, v)| pair(k, v)).collect(),
+            configuration: Vec::new(),
+        };
+        // MOB_THRESHOLD first on the wire: the refusal still names IS_MOB.
+        let e = family_from_pb(&cf(&[("MOB_THRESHOLD", "1000000"), ("IS_MOB", "true")]))
+            .unwrap_err();
+        assert!(
+            e.message
+                .contains("column family attribute IS_MOB is not supported by ferrobase"),
+            "{e:?}"
+        );
+        // IS_MOB => false asks for nothing.
+        assert!(family_from_pb(&cf(&[("IS_MOB", "false"), ("VERSIONS", "3")])).is_ok());
+        let mut with_conf = cf(&[]);
+        with_conf
+            .configuration
+            .push(crate::proto::hbase::NameStringPair {
+                name: Some("hbase.hstore.blockingStoreFiles".into()),
+                value: Some("10".into()),
+            });
+        let e = family_from_pb(&with_conf).unwrap_err();
+        assert!(
+            e.message
+                .contains("column family attribute CONFIGURATION is not supported by ferrobase"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn coprocessors_are_refused() {
+        let schema = TableSchema {
+            table_name: Some(pb_table_name("t1")),
+            attributes: vec![pair("coprocessor$1", "hdfs:///foo.jar|com.foo.Foo|1001|")],
+            column_families: Vec::new(),
+            configuration: Vec::new(),
+        };
+        let e = table_from_pb(&schema).unwrap_err();
+        assert!(e.message.contains("it has no coprocessors"), "{e:?}");
+    }
 }

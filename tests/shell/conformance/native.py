@@ -189,7 +189,7 @@ def main():
     if os.environ.get("NATIVE_CONFORMANCE_OUT"):
         with open(os.environ["NATIVE_CONFORMANCE_OUT"], "w") as f:
             f.write("\n".join(outputs))
-    counts, failures, total = {}, [], 0
+    counts, failures, others, total = {}, [], [], 0
     for suites, stdout in zip(groups, outputs):
         chunks = conformance.split(stdout)
         n = 0
@@ -200,6 +200,8 @@ def main():
                 outcome, why = check(name, case, got)
                 if outcome:
                     counts[outcome] = counts.get(outcome, 0) + 1
+                    if outcome != "same":
+                        others.append(f"  {outcome}: {name}:{case.line}: {case.statement[0]}")
                     continue
                 failures.append(
                     f"{name}:{case.line}: {' '.join(case.statement)}\n  {why}\n  expected:\n"
@@ -215,6 +217,8 @@ def main():
         f"succeed with a documented difference, {counts.get('skipped', 0)} not run "
         f"(not-recorded: they hang on HBase too), {len(failures)} fail"
     )
+    if os.environ.get("NATIVE_CONFORMANCE_VERBOSE"):
+        print("\n".join(others))
     for f in failures:
         print(f, file=sys.stderr)
     sys.exit(1 if failures else 0)

@@ -254,3 +254,36 @@ fn now_ms() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn by_name(name: &[u8]) -> RegionSpecifier {
+        let mut spec = RegionSpecifier {
+            r#type: None,
+            value: Some(name.to_vec()),
+        };
+        spec.set_type(RegionSpecifierType::RegionName);
+        spec
+    }
+
+    #[test]
+    fn the_mob_region_is_refused_and_others_pass() {
+        let mob = catalog::region_row("t1", b".mob", 0);
+        let e = refuse_mob_region(Some(&by_name(&mob))).unwrap_err();
+        assert!(e.message.contains("compaction type MOB is not supported"), "{e:?}");
+        assert!(e.do_not_retry);
+        let plain = catalog::region_row("t1", b"", 7);
+        assert!(refuse_mob_region(Some(&by_name(&plain))).is_ok());
+        assert!(refuse_mob_region(None).is_ok());
+    }
+
+    #[test]
+    fn region_loads_name_their_regions() {
+        let l = load(b"t,,1.x.".to_vec(), 2, 3, 5 << 20, 1 << 20);
+        assert_eq!(l.region_specifier.unwrap().value.unwrap(), b"t,,1.x.");
+        assert_eq!((l.stores, l.storefiles), (Some(2), Some(3)));
+        assert_eq!((l.storefile_size_mb, l.region_size_mb), (Some(5), Some(6)));
+    }
+}
