@@ -58,7 +58,10 @@ pub fn family_from_pb(cf: &ColumnFamilySchema) -> Result<ColumnFamilyDescriptor,
         .iter()
         .map(|a| text(a.first.as_deref()).to_ascii_uppercase())
         .collect();
-    if let Some(k) = FAMILY_UNSUPPORTED.iter().find(|k| sent.iter().any(|s| s == *k)) {
+    if let Some(k) = FAMILY_UNSUPPORTED
+        .iter()
+        .find(|k| sent.iter().any(|s| s == *k))
+    {
         // IS_MOB => false is what the Java client sends for a family that does not ask for MOB.
         let value = cf
             .attributes
@@ -239,8 +242,8 @@ mod tests {
             configuration: Vec::new(),
         };
         // MOB_THRESHOLD first on the wire: the refusal still names IS_MOB.
-        let e = family_from_pb(&cf(&[("MOB_THRESHOLD", "1000000"), ("IS_MOB", "true")]))
-            .unwrap_err();
+        let e =
+            family_from_pb(&cf(&[("MOB_THRESHOLD", "1000000"), ("IS_MOB", "true")])).unwrap_err();
         assert!(
             e.message
                 .contains("column family attribute IS_MOB is not supported by ferrobase"),

@@ -23,7 +23,11 @@ pub struct GetRegionInfoResponse {
     /// Required.
     #[prost(message, optional, tag = "1")]
     pub region_info: Option<super::hbase::RegionInfo>,
-    #[prost(enumeration = "get_region_info_response::CompactionState", optional, tag = "2")]
+    #[prost(
+        enumeration = "get_region_info_response::CompactionState",
+        optional,
+        tag = "2"
+    )]
     pub compaction_state: Option<i32>,
     #[prost(bool, optional, tag = "4")]
     pub splittable: Option<bool>,

@@ -217,17 +217,21 @@ fn region_info_of(table: &str, r: &ferrobase_engine::RegionInfo) -> RegionInfo {
     })
 }
 
-/// HBase's region server refuses a family the region does not have (`RSRpcServices`).
+/// HBase's region server refuses a family the region does not have (`HRegion.requestCompaction`:
+/// `NoSuchColumnFamilyException`, never retried).
 fn check_family(admin: &Admin, r: &Region, family: Option<&[u8]>) -> Result<(), RpcError> {
     let Some(family) = family.filter(|f| !f.is_empty()) else {
         return Ok(());
     };
     if admin.describe(&r.table)?.family(family).is_none() {
-        return Err(RpcError::unsupported(format!(
-            "column family {} does not exist in region {}",
-            String::from_utf8_lossy(family),
-            String::from_utf8_lossy(&catalog::region_row(&r.table, &r.start, r.id))
-        )));
+        return Err(RpcError::fatal(
+            "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException",
+            format!(
+                "column family {} does not exist in region {}",
+                String::from_utf8_lossy(family),
+                String::from_utf8_lossy(&catalog::region_row(&r.table, &r.start, r.id))
+            ),
+        ));
     }
     Ok(())
 }
@@ -272,7 +276,10 @@ mod tests {
     fn the_mob_region_is_refused_and_others_pass() {
         let mob = catalog::region_row("t1", b".mob", 0);
         let e = refuse_mob_region(Some(&by_name(&mob))).unwrap_err();
-        assert!(e.message.contains("compaction type MOB is not supported"), "{e:?}");
+        assert!(
+            e.message.contains("compaction type MOB is not supported"),
+            "{e:?}"
+        );
         assert!(e.do_not_retry);
         let plain = catalog::region_row("t1", b"", 7);
         assert!(refuse_mob_region(Some(&by_name(&plain))).is_ok());

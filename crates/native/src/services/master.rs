@@ -14,8 +14,8 @@ use crate::proto::hbase::{table_state, NamespaceDescriptor, TableState};
 use crate::proto::master::*;
 use crate::proto::zookeeper::ClusterId;
 use crate::regions::{pb_table_name, table_text};
-use ferrobase_gateway::catalog;
 use ferrobase_engine::{Admin, TableDescriptor};
+use ferrobase_gateway::catalog;
 use std::sync::atomic::Ordering;
 
 /// Tables the master lists: every table but ferrobase's `hbase:acl` (a system table, as
@@ -126,7 +126,11 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
         }
         "FlushTable" => {
             let req: FlushTableRequest = decode(param, method)?;
-            admin.flush(&table_text(req.table_name.as_ref())?)?;
+            let table = table_text(req.table_name.as_ref())?;
+            // hbase:meta is drawn from the engine's catalog at each read: nothing to flush.
+            if table != "hbase:meta" {
+                admin.flush(&table)?;
+            }
             procedure()
         }
         "AddColumn" => {
@@ -375,23 +379,36 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
 /// Why a `MasterService` method ferrobase does not serve is refused.
 fn refused(method: &str) -> RpcError {
     let why = match method {
-        "Snapshot" | "DeleteSnapshot" | "IsSnapshotDone" | "RestoreSnapshot"
-        | "SwitchSnapshotCleanup" | "IsSnapshotCleanupEnabled" => {
-            "snapshots are not supported by ferrobase yet"
-        }
-        "SetQuota" | "GetSpaceQuotaRegionSizes" | "GetQuotaStates" | "SwitchRpcThrottle"
-        | "IsRpcThrottleEnabled" | "SwitchExceedThrottleQuota" => {
-            "quotas are not supported by ferrobase"
-        }
+        "Snapshot"
+        | "DeleteSnapshot"
+        | "IsSnapshotDone"
+        | "RestoreSnapshot"
+        | "SwitchSnapshotCleanup"
+        | "IsSnapshotCleanupEnabled" => "snapshots are not supported by ferrobase yet",
+        "SetQuota"
+        | "GetSpaceQuotaRegionSizes"
+        | "GetQuotaStates"
+        | "SwitchRpcThrottle"
+        | "IsRpcThrottleEnabled"
+        | "SwitchExceedThrottleQuota" => "quotas are not supported by ferrobase",
         m if m.contains("ReplicationPeer") => "ferrobase has no replication",
         "Grant" | "Revoke" | "GetUserPermissions" | "HasUserPermissions" => {
             "ACLs are not served on HBase's native RPC door yet (`ferrobase serve` refuses \
              --rpc-port with --acl)"
         }
         "MergeTableRegions" => "ferrobase does not merge regions",
-        "MoveRegion" | "AssignRegion" | "UnassignRegion" | "OfflineRegion" | "Assigns"
-        | "Unassigns" | "DecommissionRegionServers" | "RecommissionRegionServer"
-        | "ListDecommissionedRegionServers" | "ClearDeadServers" | "Shutdown" | "StopMaster" => {
+        "MoveRegion"
+        | "AssignRegion"
+        | "UnassignRegion"
+        | "OfflineRegion"
+        | "Assigns"
+        | "Unassigns"
+        | "DecommissionRegionServers"
+        | "RecommissionRegionServer"
+        | "ListDecommissionedRegionServers"
+        | "ClearDeadServers"
+        | "Shutdown"
+        | "StopMaster" => {
             "ferrobase places its regions itself (one process is its master and its only \
              region server)"
         }
@@ -420,7 +437,11 @@ fn split_region(ctx: &Ctx, req: &SplitTableRegionRequest) -> Result<(), RpcError
     else {
         return Err(RpcError::unsupported(format!(
             "region {} of {table} is not online (split or dropped meanwhile)",
-            String::from_utf8_lossy(&catalog::region_row(&table, start, info.region_id.unwrap_or(0)))
+            String::from_utf8_lossy(&catalog::region_row(
+                &table,
+                start,
+                info.region_id.unwrap_or(0)
+            ))
         )));
     };
     match req.split_row.as_deref().filter(|r| !r.is_empty()) {
