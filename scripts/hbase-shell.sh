@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
 # Apache HBase's own shell against the oracle (scripts/hbase-oracle.sh), to see what HBase prints
-# where a ferrobase shell statement's output shape is the question.
+# where a ferrobase shell statement's output shape is the question; or against any server that
+# speaks HBase's native RPC with a connection registry (`ferrobase serve --rpc-port`, an HBase
+# master or region server), with `--bootstrap`.
 #
 #   scripts/hbase-shell.sh [-n] < statements.txt     run statements (as `hbase shell`)
 #   scripts/hbase-shell.sh                            interactive, on a terminal
+#   scripts/hbase-shell.sh --bootstrap HOST:PORT ...  RpcConnectionRegistry with HOST:PORT as the
+#                                                     bootstrap node: no ZooKeeper, no oracle
+#                                                     running (its classpath is built if missing)
 #
 # The shell is hbase-shell 2.4.17's Ruby (the newest on Maven Central) with JRuby 9.2.13.0, on the
 # oracle's HBase 2.6.1 classpath: the client and the server are 2.6.1. Its `trace` command needs a
 # class 2.5 removed, so the Ruby sources are unpacked to target/hbase-shell/ruby with that command
 # left out of its command group. Fetches the two jars with Maven when missing; the oracle must be
-# running (`scripts/hbase-oracle.sh start`).
+# running (`scripts/hbase-oracle.sh start`) unless --bootstrap is given. HBASE_ORACLE_STATE_DIR
+# names the oracle's state directory, as for scripts/hbase-oracle.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-STATE=$ROOT/target/hbase-oracle/state
+STATE=${HBASE_ORACLE_STATE_DIR:-$ROOT/target/hbase-oracle}/state
+BOOTSTRAP=
+if [[ ${1:-} == --bootstrap ]]; then
+  [[ -n ${2:-} ]] || { echo "hbase-shell: --bootstrap needs HOST:PORT" >&2; exit 2; }
+  BOOTSTRAP=$2
+  shift 2
+fi
 CLASSPATH_FILE=$ROOT/tests/hbase-oracle/target/classpath.txt
 M2=${MAVEN_REPO:-$HOME/.m2/repository}
 SHELL_JAR=$M2/org/apache/hbase/hbase-shell/2.4.17/hbase-shell-2.4.17.jar
@@ -25,7 +37,11 @@ die() {
   exit 1
 }
 
-bash scripts/hbase-oracle.sh status >/dev/null 2>&1 || die "the oracle is not running (scripts/hbase-oracle.sh start)"
+if [[ -z $BOOTSTRAP ]]; then
+  bash scripts/hbase-oracle.sh status >/dev/null 2>&1 || die "the oracle is not running (scripts/hbase-oracle.sh start)"
+elif [[ ! -f $CLASSPATH_FILE ]]; then
+  bash scripts/hbase-oracle.sh build >&2 || die "could not build the oracle's classpath"
+fi
 [[ -f $CLASSPATH_FILE ]] || die "missing $CLASSPATH_FILE (scripts/hbase-oracle.sh start builds it)"
 for artifact in org.apache.hbase:hbase-shell:2.4.17 org.jruby:jruby-complete:9.2.13.0; do
   jar=$SHELL_JAR
@@ -41,8 +57,16 @@ if [[ ! -f $RUBY_DIR/shell.rb ]]; then
   # `trace` (a word of the command list) loads SpanReceiverHost, gone since HBase 2.5.
   sed -i '/^    trace$/d' "$RUBY_DIR/shell.rb"
 fi
-ZK=$(grep -o 'zookeeper=[0-9]*' "$STATE" | cut -d= -f2)
+if [[ -n $BOOTSTRAP ]]; then
+  # HBase 2.6's RpcConnectionRegistry: the cluster id, the master and hbase:meta's location
+  # come from the bootstrap node over RPC (ClientMetaService).
+  REGISTRY=(-Dhbase.client.registry.impl=org.apache.hadoop.hbase.client.RpcConnectionRegistry
+    -Dhbase.client.bootstrap.servers="$BOOTSTRAP")
+else
+  ZK=$(grep -o 'zookeeper=[0-9]*' "$STATE" | cut -d= -f2)
+  REGISTRY=(-Dhbase.zookeeper.quorum=localhost -Dhbase.zookeeper.property.clientPort="$ZK")
+fi
 # JRuby first: the HBase classpath carries an older joni that JRuby 9.2 cannot run with.
 CP=$RUBY_DIR:$JRUBY_JAR:$(cat "$CLASSPATH_FILE")
 exec java -Xss4m -cp "$CP" -Dlog4j.configuration=file:/dev/null org.jruby.JarBootstrapMain \
-  -Dhbase.zookeeper.quorum=localhost -Dhbase.zookeeper.property.clientPort="$ZK" "$@"
+  "${REGISTRY[@]}" "$@"

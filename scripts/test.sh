@@ -37,14 +37,20 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/wide_rows
 # happybase over TLS and mutual TLS (certificates from the openssl CLI), ACLs by certificate CN.
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/security
-# HBase's native RPC door (issue 48): the stock Java client hbase-client 2.6.1 (tests/java-client,
-# Maven Central) runs the seed articles' program against `ferrobase serve --rpc-port` and must print
-# Apache HBase 2.6.1's transcript (a cold Maven build ~15 s, the run ~3 s).
+# HBase's native RPC door (issue 48): the stock Java client (tests/java-client, Maven Central;
+# hbase-client 2.6.1 and 3.0.0-beta-1) runs the seed articles' program and a breadth program against
+# `ferrobase serve --rpc-port`, through ZooKeeper (--zk-port) and on one port with Thrift, and must
+# print Apache HBase 2.6.1's transcripts (a cold Maven build ~20 s, the runs ~20 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
 # PyPI's hbase-driver (kazoo for ZooKeeper, then the native RPC) through `serve --zk-port`: Apache
 # HBase 2.6.1's answers (tests/native-python, recorded from the oracle), kazoo's view of the znodes,
 # writes refused; a venv of pinned packages under target/ (~5 s).
 FERROBASE_BIN=target/debug/ferrobase bash tests/native-python/run.sh
+# HBase's own shell (hbase-shell 2.4.17 with JRuby 9.2.13.0, Maven Central) through the same door
+# with RpcConnectionRegistry: every conformance file (tests/shell/conformance) prints what HBase's
+# shell printed against Apache HBase, or is a documented case (tests/shell/conformance/native.py;
+# two shells at once, ~35 s).
+python3 tests/shell/conformance/native.py target/debug/ferrobase
 # A short soak (tests/soak/soak.py, docs/reliability.md): 50 happybase connections for 20 s with a
 # mixed workload against 4 handlers and 8 queued calls (so busy answers and retries happen) and one
 # kill -9 and restart of the server; every acknowledged write is read back.

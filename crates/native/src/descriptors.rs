@@ -22,6 +22,24 @@ const FAMILY_DEFAULTS: &[(&str, &str)] = &[
     ("MOB_ENABLED", "false"),
 ];
 
+/// Family attributes HBase's client can send that ferrobase has no such feature for (MOB,
+/// encryption, HDFS settings, per-family configuration): refused naming the first one, in this
+/// order, whatever order the client sends them in — the words of ferrobase's own shell.
+const FAMILY_UNSUPPORTED: &[&str] = &[
+    "CONFIGURATION",
+    "METADATA",
+    "IS_MOB",
+    "MOB_THRESHOLD",
+    "MOB_COMPACT_PARTITION_POLICY",
+    "STORAGE_POLICY",
+    "ENCRYPTION",
+    "ENCRYPTION_KEY",
+    "DFS_REPLICATION",
+    "COMPRESSION_COMPACT",
+    "COMPRESSION_COMPACT_MAJOR",
+    "COMPRESSION_COMPACT_MINOR",
+];
+
 fn text(b: Option<&[u8]>) -> String {
     String::from_utf8_lossy(b.unwrap_or_default()).into_owned()
 }
@@ -29,10 +47,41 @@ fn text(b: Option<&[u8]>) -> String {
 /// The engine's family of a `ColumnFamilySchema`.
 pub fn family_from_pb(cf: &ColumnFamilySchema) -> Result<ColumnFamilyDescriptor, RpcError> {
     let mut family = ColumnFamilyDescriptor::new(cf.name.clone().unwrap_or_default());
+    if let Some(c) = cf.configuration.first() {
+        return Err(RpcError::unsupported(format!(
+            "column family attribute CONFIGURATION is not supported by ferrobase ({})",
+            c.name.as_deref().unwrap_or_default()
+        )));
+    }
+    let sent: Vec<String> = cf
+        .attributes
+        .iter()
+        .map(|a| text(a.first.as_deref()).to_ascii_uppercase())
+        .collect();
+    if let Some(k) = FAMILY_UNSUPPORTED
+        .iter()
+        .find(|k| sent.iter().any(|s| s == *k))
+    {
+        // IS_MOB => false is what the Java client sends for a family that does not ask for MOB.
+        let value = cf
+            .attributes
+            .iter()
+            .find(|a| text(a.first.as_deref()).eq_ignore_ascii_case(k))
+            .map(|a| text(a.second.as_deref()))
+            .unwrap_or_default();
+        if !(*k == "IS_MOB" && value.eq_ignore_ascii_case("false")) {
+            return Err(RpcError::unsupported(format!(
+                "column family attribute {k} is not supported by ferrobase"
+            )));
+        }
+    }
     for a in &cf.attributes {
         let key = text(a.first.as_deref());
         let value = text(a.second.as_deref());
         let upper = key.to_ascii_uppercase();
+        if upper == "IS_MOB" {
+            continue; // false, checked above
+        }
         if let Some((_, default)) = FAMILY_DEFAULTS.iter().find(|(k, _)| *k == upper) {
             if value.eq_ignore_ascii_case(default) {
                 continue;
@@ -49,12 +98,6 @@ pub fn family_from_pb(cf: &ColumnFamilySchema) -> Result<ColumnFamilyDescriptor,
             value
         };
         family.set_attribute(&key, &value).map_err(RpcError::from)?;
-    }
-    if let Some(c) = cf.configuration.first() {
-        return Err(RpcError::unsupported(format!(
-            "column family configuration {} is not supported by ferrobase",
-            c.name.as_deref().unwrap_or_default()
-        )));
     }
     Ok(family)
 }
@@ -101,6 +144,11 @@ pub fn table_from_pb(schema: &TableSchema) -> Result<TableDescriptor, RpcError> 
         let value = text(a.second.as_deref());
         match key.as_str() {
             "IS_META" | "IS_ROOT" if value == "false" => {}
+            k if k.to_ascii_lowercase().starts_with("coprocessor$") => {
+                return Err(RpcError::unsupported(format!(
+                    "table attribute {k} is not supported by ferrobase (it has no coprocessors)"
+                )))
+            }
             "DURABILITY" => {
                 desc.durability = Durability::parse(&value).map_err(RpcError::from)?;
             }
@@ -184,5 +232,49 @@ mod tests {
         };
         let e = family_from_pb(&cf).unwrap_err();
         assert!(e.message.contains("REPLICATION_SCOPE"), "{e:?}");
+    }
+
+    #[test]
+    fn mob_and_configuration_are_refused_in_the_shells_words() {
+        let cf = |attrs: &[(&str, &str)]| ColumnFamilySchema {
+            name: Some(b"f1".to_vec()),
+            attributes: attrs.iter().map(|(k, v)| pair(k, v)).collect(),
+            configuration: Vec::new(),
+        };
+        // MOB_THRESHOLD first on the wire: the refusal still names IS_MOB.
+        let e =
+            family_from_pb(&cf(&[("MOB_THRESHOLD", "1000000"), ("IS_MOB", "true")])).unwrap_err();
+        assert!(
+            e.message
+                .contains("column family attribute IS_MOB is not supported by ferrobase"),
+            "{e:?}"
+        );
+        // IS_MOB => false asks for nothing.
+        assert!(family_from_pb(&cf(&[("IS_MOB", "false"), ("VERSIONS", "3")])).is_ok());
+        let mut with_conf = cf(&[]);
+        with_conf
+            .configuration
+            .push(crate::proto::hbase::NameStringPair {
+                name: Some("hbase.hstore.blockingStoreFiles".into()),
+                value: Some("10".into()),
+            });
+        let e = family_from_pb(&with_conf).unwrap_err();
+        assert!(
+            e.message
+                .contains("column family attribute CONFIGURATION is not supported by ferrobase"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn coprocessors_are_refused() {
+        let schema = TableSchema {
+            table_name: Some(pb_table_name("t1")),
+            attributes: vec![pair("coprocessor$1", "hdfs:///foo.jar|com.foo.Foo|1001|")],
+            column_families: Vec::new(),
+            configuration: Vec::new(),
+        };
+        let e = table_from_pb(&schema).unwrap_err();
+        assert!(e.message.contains("it has no coprocessors"), "{e:?}");
     }
 }

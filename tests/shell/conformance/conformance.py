@@ -51,6 +51,8 @@ def parse(path):
                 cases[-1].not_recorded = line[14:]
             elif line.startswith("teardown "):
                 teardown.append(line[9:])
+            elif line.startswith("serve "):
+                pass  # the options of a `ferrobase serve` (shell_conformance.rs)
             elif line.strip() and not line.startswith("#"):
                 raise ValueError(f"{path}:{n}: not a conformance line: {line}")
     return cases, teardown

@@ -6,10 +6,16 @@
 use super::{decode, unknown_method, Ctx, Reply};
 use crate::descriptors::{family_from_pb, table_from_pb, table_to_pb};
 use crate::error::RpcError;
+use crate::proto::cluster_status::{
+    ClusterStatus, HBaseVersionFileContent, LiveServerInfo, RegionStatesCount, ServerLoad,
+    TableRegionStatesCount,
+};
 use crate::proto::hbase::{table_state, NamespaceDescriptor, TableState};
 use crate::proto::master::*;
+use crate::proto::zookeeper::ClusterId;
 use crate::regions::{pb_table_name, table_text};
 use ferrobase_engine::{Admin, TableDescriptor};
+use ferrobase_gateway::catalog;
 use std::sync::atomic::Ordering;
 
 /// Tables the master lists: every table but ferrobase's `hbase:acl` (a system table, as
@@ -111,7 +117,8 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
             admin.enable(&table_text(req.table_name.as_ref())?)?;
             procedure()
         }
-        "TruncateTable" => {
+        // Master.proto spells this one method in lower camel case.
+        "truncateTable" => {
             let req: TruncateTableRequest = decode(param, method)?;
             let table = table_text(req.table_name.as_ref())?;
             admin.truncate(&table, req.preserve_splits.unwrap_or(false))?;
@@ -119,7 +126,11 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
         }
         "FlushTable" => {
             let req: FlushTableRequest = decode(param, method)?;
-            admin.flush(&table_text(req.table_name.as_ref())?)?;
+            let table = table_text(req.table_name.as_ref())?;
+            // hbase:meta is drawn from the engine's catalog at each read: nothing to flush.
+            if table != "hbase:meta" {
+                admin.flush(&table)?;
+            }
             procedure()
         }
         "AddColumn" => {
@@ -281,7 +292,242 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
                 .collect();
             Reply::pb(&ListTableNamesByNamespaceResponse { table_name })
         }
-        other => return Err(unknown_method("MasterService", other)),
+        "GetClusterStatus" => {
+            let req: GetClusterStatusRequest = decode(param, method)?;
+            Reply::pb(&GetClusterStatusResponse {
+                cluster_status: Some(cluster_status(ctx, &req)?),
+            })
+        }
+        "SplitRegion" => {
+            let req: SplitTableRegionRequest = decode(param, method)?;
+            split_region(ctx, &req)?;
+            Reply::pb(&SplitTableRegionResponse {
+                proc_id: Some(shared.next_procedure.fetch_add(1, Ordering::AcqRel)),
+            })
+        }
+        // Admin.flush's path before HBase 2.6's FlushTable procedure, still taken by 2.x clients
+        // that find FlushTable missing: the `flush-table-proc` procedure, done at once.
+        "ExecProcedure" | "ExecProcedureWithRet" => {
+            let req: ExecProcedureRequest = decode(param, method)?;
+            let p = req.procedure.unwrap_or_default();
+            match p.signature.as_deref() {
+                Some("flush-table-proc") => {
+                    admin.flush(&table_text(Some(&pb_table_name(
+                        p.instance.as_deref().unwrap_or_default(),
+                    )))?)?;
+                }
+                other => {
+                    return Err(RpcError::unsupported(format!(
+                        "procedure {} is not supported by ferrobase (only flush-table-proc)",
+                        other.unwrap_or_default()
+                    )))
+                }
+            }
+            Reply::pb(&ExecProcedureResponse {
+                expected_timeout: Some(0),
+                return_data: None,
+            })
+        }
+        "IsProcedureDone" => Reply::pb(&IsProcedureDoneResponse {
+            done: Some(true),
+            snapshot: None,
+        }),
+        "getSecurityCapabilities" => {
+            // No AUTHORIZATION: the native door serves no ACLs yet, so HBase's shell answers
+            // grant and revoke with "Security features are not available", as HBase without
+            // its AccessController does.
+            let mut res = SecurityCapabilitiesResponse::default();
+            res.push_capabilities(security_capabilities_response::Capability::SimpleAuthentication);
+            Reply::pb(&res)
+        }
+        // ferrobase has no balancer, no normalizer and no maintenance mode: each is off, and a
+        // request to turn one on changes nothing (as HBase's own switches, they are hints).
+        "IsBalancerEnabled" => Reply::pb(&IsBalancerEnabledResponse {
+            enabled: Some(false),
+        }),
+        "SetBalancerRunning" => Reply::pb(&SetBalancerRunningResponse {
+            prev_balance_value: Some(false),
+        }),
+        "Balance" => Reply::pb(&BalanceResponse {
+            balancer_ran: Some(false),
+            moves_calculated: Some(0),
+            moves_executed: Some(0),
+        }),
+        "IsNormalizerEnabled" => Reply::pb(&IsNormalizerEnabledResponse {
+            enabled: Some(false),
+        }),
+        "SetNormalizerRunning" => Reply::pb(&SetNormalizerRunningResponse {
+            prev_normalizer_value: Some(false),
+        }),
+        "IsMasterInMaintenanceMode" => Reply::pb(&IsInMaintenanceModeResponse {
+            in_maintenance_mode: Some(false),
+        }),
+        // Splits happen (ferrobase's split policy, `split`); merges do not exist.
+        "IsSplitOrMergeEnabled" => {
+            let req: IsSplitOrMergeEnabledRequest = decode(param, method)?;
+            Reply::pb(&IsSplitOrMergeEnabledResponse {
+                enabled: Some(req.switch_type() == MasterSwitchType::Split),
+            })
+        }
+        "GetCompletedSnapshots" => Reply::pb(&GetCompletedSnapshotsResponse {
+            snapshots: Vec::new(),
+        }),
+        other => return Err(refused(other)),
+    })
+}
+
+/// Why a `MasterService` method ferrobase does not serve is refused.
+fn refused(method: &str) -> RpcError {
+    let why = match method {
+        "Snapshot"
+        | "DeleteSnapshot"
+        | "IsSnapshotDone"
+        | "RestoreSnapshot"
+        | "SwitchSnapshotCleanup"
+        | "IsSnapshotCleanupEnabled" => "snapshots are not supported by ferrobase yet",
+        "SetQuota"
+        | "GetSpaceQuotaRegionSizes"
+        | "GetQuotaStates"
+        | "SwitchRpcThrottle"
+        | "IsRpcThrottleEnabled"
+        | "SwitchExceedThrottleQuota" => "quotas are not supported by ferrobase",
+        m if m.contains("ReplicationPeer") => "ferrobase has no replication",
+        "Grant" | "Revoke" | "GetUserPermissions" | "HasUserPermissions" => {
+            "ACLs are not served on HBase's native RPC door yet (`ferrobase serve` refuses \
+             --rpc-port with --acl)"
+        }
+        "MergeTableRegions" => "ferrobase does not merge regions",
+        "MoveRegion"
+        | "AssignRegion"
+        | "UnassignRegion"
+        | "OfflineRegion"
+        | "Assigns"
+        | "Unassigns"
+        | "DecommissionRegionServers"
+        | "RecommissionRegionServer"
+        | "ListDecommissionedRegionServers"
+        | "ClearDeadServers"
+        | "Shutdown"
+        | "StopMaster" => {
+            "ferrobase places its regions itself (one process is its master and its only \
+             region server)"
+        }
+        "SetSplitOrMergeEnabled" => "ferrobase's split switch is its split policy, per table",
+        _ => return unknown_method("MasterService", method),
+    };
+    RpcError::unsupported(format!("MasterService.{method}: {why}"))
+}
+
+/// `Admin.split`: at the split row given, or, without one, a table of one region at the
+/// engine's midpoint (an empty table stays as it is). The client sends one request per region
+/// for a table split; the engine's split without a row splits every region, so a table of
+/// several regions is split by key only.
+fn split_region(ctx: &Ctx, req: &SplitTableRegionRequest) -> Result<(), RpcError> {
+    let info = req
+        .region_info
+        .as_ref()
+        .ok_or_else(|| RpcError::bad_request("SplitRegion without a region"))?;
+    let table = table_text(info.table_name.as_ref())?;
+    let admin = ctx.shared.engine.admin();
+    let regions = admin.regions(&table)?;
+    let start = info.start_key.as_deref().unwrap_or_default();
+    let Some(region) = regions
+        .iter()
+        .find(|r| Some(r.id) == info.region_id && r.start == start)
+    else {
+        return Err(RpcError::unsupported(format!(
+            "region {} of {table} is not online (split or dropped meanwhile)",
+            String::from_utf8_lossy(&catalog::region_row(
+                &table,
+                start,
+                info.region_id.unwrap_or(0)
+            ))
+        )));
+    };
+    match req.split_row.as_deref().filter(|r| !r.is_empty()) {
+        Some(row) => {
+            let inside = row > region.start.as_slice()
+                && (region.end.is_empty() || row < region.end.as_slice());
+            if !inside {
+                return Err(RpcError::unsupported(format!(
+                    "split row {} is not inside region {}",
+                    String::from_utf8_lossy(row),
+                    String::from_utf8_lossy(&catalog::region_row(&table, start, region.id))
+                )));
+            }
+            admin.split(&table, Some(row))?;
+        }
+        None if regions.len() == 1 => admin.split(&table, None)?,
+        None => {
+            return Err(RpcError::unsupported(format!(
+                "{table} has {} regions: ferrobase splits one region of several only at a key \
+                 given (split 'REGION', 'KEY')",
+                regions.len()
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// HBase's version this door speaks, and ferrobase's.
+fn hbase_version() -> String {
+    format!("2.6.1-ferrobase-{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// `Admin.getClusterMetrics`: this server as the active master and the only live region
+/// server, with every region's load; no backup masters, no dead servers, nothing in
+/// transition. Every part is filled whatever the options ask (HBase fills what they name; the
+/// client reads only those).
+fn cluster_status(ctx: &Ctx, _req: &GetClusterStatusRequest) -> Result<ClusterStatus, RpcError> {
+    let shared = &ctx.shared;
+    let admin = shared.engine.admin();
+    let me = shared.server_name();
+    let region_loads = super::admin::region_loads(shared, None)?;
+    let now = now_ms();
+    let load = ServerLoad {
+        number_of_requests: Some(0),
+        total_number_of_requests: Some(0),
+        used_heap_mb: Some(0),
+        max_heap_mb: Some(0),
+        region_loads,
+        report_start_time: Some(now),
+        report_end_time: Some(now),
+        ..ServerLoad::default()
+    };
+    let mut table_region_states_count = Vec::new();
+    for t in admin.list_tables()? {
+        let table = t.to_string();
+        let (Ok(regions), Ok(enabled)) = (admin.regions(&table), admin.is_enabled(&table)) else {
+            continue; // dropped meanwhile
+        };
+        let n = u32::try_from(regions.len()).unwrap_or(u32::MAX);
+        table_region_states_count.push(TableRegionStatesCount {
+            table_name: Some(pb_table_name(&table)),
+            region_states_count: Some(RegionStatesCount {
+                open_regions: Some(if enabled { n } else { 0 }),
+                split_regions: Some(0),
+                closed_regions: Some(if enabled { 0 } else { n }),
+                regions_in_transition: Some(0),
+                total_regions: Some(n),
+            }),
+        });
+    }
+    Ok(ClusterStatus {
+        hbase_version: Some(HBaseVersionFileContent {
+            version: Some(hbase_version()),
+        }),
+        live_servers: vec![LiveServerInfo {
+            server: Some(me.clone()),
+            server_load: Some(load),
+        }],
+        cluster_id: Some(ClusterId {
+            cluster_id: Some(shared.cluster_id.clone()),
+        }),
+        master: Some(me.clone()),
+        balancer_on: Some(false),
+        servers_name: vec![me],
+        table_region_states_count,
+        ..ClusterStatus::default()
     })
 }
 

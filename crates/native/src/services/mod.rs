@@ -2,6 +2,7 @@
 //! header names and the method each request header names (`docs/design/native-protocol.md`,
 //! "Services"). A method ferrobase does not serve is a `DoNotRetryIOException` naming it.
 
+mod admin;
 mod client;
 mod master;
 mod meta;
@@ -67,6 +68,8 @@ pub(crate) fn call(ctx: &Ctx, method: &str, param: &[u8], cells: &[u8]) -> Resul
     match ctx.service.as_str() {
         "ClientService" => client::call(ctx, method, param, cells),
         "MasterService" => master::call(ctx, method, param),
+        "AdminService" => admin::call(ctx, method, param),
+        "AccessControlService" => Err(admin::access_control(method)),
         "ClientMetaService" => meta::call(ctx, method),
         other => Err(unknown_method(other, method)),
     }
