@@ -93,6 +93,9 @@ python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_
 # so the benchmark never rots; its figures mean nothing; ~15 s).
 python3 tests/bench/server_vs_hbase.py target/release/ferrobase --quick \
   --hbase "$FERROBASE_HBASE_THRIFT" --hbase-pid "$HBASE_ORACLE_PID"
+# The Java client's variant on the native door (tests/bench/java_vs_hbase.py, LoadBench; ~15 s).
+python3 tests/bench/java_vs_hbase.py target/release/ferrobase --quick \
+  --hbase-bootstrap "127.0.0.1:$HBASE_ORACLE_MASTER"
 # Its Rust-client variant the same way (`ferrobase bench server-vs-hbase`, ~10 s).
 target/release/ferrobase bench server-vs-hbase --quick \
   --hbase "$FERROBASE_HBASE_THRIFT" --hbase-pid "$HBASE_ORACLE_PID"
