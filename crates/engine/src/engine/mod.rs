@@ -116,7 +116,7 @@ impl Inner {
     }
 
     /// Syncs directory `dir`; a failure is [`Error::SyncFailed`] (which poisons the engine
-    /// where it is routed through `job_failed` or `persist`).
+    /// where it is routed through `job_failed` or `persist_job`).
     pub(crate) fn sync_dir(&self, dir: &Path) -> Result<()> {
         self.fs().sync_dir(dir).synced(dir)
     }
