@@ -240,7 +240,12 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Opens (creating if needed) the database in `dir`, replaying the WAL.
+    /// Opens (creating if needed) the database in `dir`, replaying the WAL and flushing what
+    /// it replayed. When that flush or the manifest write meets a full disk (`ENOSPC`,
+    /// `EDQUOT`), or free space is below `EngineOptions::min_free_space`, the engine still
+    /// opens, degraded ([`Engine::health`]): reads are served, writes fail with the retryable
+    /// [`Error::WritesSuspended`] until the background retry succeeds, and the replayed WAL
+    /// segments are kept until then. A failed open leaves no new WAL segment behind.
     pub fn open(dir: impl AsRef<Path>, opts: EngineOptions) -> Result<Engine> {
         let inner = Arc::new(recovery::open(dir.as_ref(), opts)?);
         let handles = background::start(&inner);
