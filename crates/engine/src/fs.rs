@@ -127,6 +127,10 @@ pub trait FileSystem: Send + Sync + std::fmt::Debug {
     /// Creates `path` for appending; `AlreadyExists` if it exists.
     fn create_new(&self, path: &Path) -> io::Result<Box<dyn WritableFile>>;
 
+    /// Opens the existing file `path` for appending at its end (its bytes kept); `NotFound` if
+    /// it does not exist. Writes nothing, so it needs no free space.
+    fn open_append(&self, path: &Path) -> io::Result<Box<dyn WritableFile>>;
+
     /// Opens `path` for reading.
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>>;
 

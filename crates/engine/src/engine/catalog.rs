@@ -73,22 +73,15 @@ impl Catalog {
 }
 
 impl Inner {
-    /// Writes the current catalog as the manifest. Callers hold `manifest_lock`. A failure
-    /// poisons the engine: memory may now be ahead of disk. A poisoned engine refuses.
-    pub(crate) fn persist(&self) -> Result<()> {
-        self.write_manifest().inspect_err(|e| {
-            self.poison(&format!("manifest write failed: {e}"));
-        })
-    }
-
-    /// [`Inner::persist`] for a flush, compaction or split, whose change is installed in
-    /// memory and whose files are durable. A full disk (`ENOSPC`, `EDQUOT`) while writing
-    /// `MANIFEST.tmp` leaves the previous manifest in place, and with it the WAL segments and
-    /// the files that manifest names (nothing is deleted until a manifest that no longer needs
-    /// them is written): every acknowledged write is still on disk. So it suspends writes
-    /// (cause [`StallCause::ManifestWrite`]) instead of poisoning, and the retry writes the
-    /// manifest again (`resume.rs`). Any other failure, a failed sync or rename included,
-    /// poisons as `persist` does. Callers hold `manifest_lock`.
+    /// Writes the current catalog as the manifest, for a flush, compaction or split (whose
+    /// change is installed in memory and whose files are durable) or the open. A full disk
+    /// (`ENOSPC`, `EDQUOT`) while writing `MANIFEST.tmp` leaves the previous manifest in place,
+    /// and with it the WAL segments and the files that manifest names (nothing is deleted until
+    /// a manifest that no longer needs them is written): every acknowledged write is still on
+    /// disk. So it suspends writes (cause [`StallCause::ManifestWrite`]) instead of poisoning,
+    /// and the retry writes the manifest again (`resume.rs`). Any other failure, a failed sync
+    /// or rename included, poisons the engine: memory may now be ahead of disk. Callers hold
+    /// `manifest_lock`.
     pub(crate) fn persist_job(&self) -> Result<()> {
         match self.write_manifest() {
             Ok(()) => Ok(()),
@@ -118,7 +111,7 @@ impl Inner {
     /// part-written file is removed and [`Error::DdlNotApplied`] (naming `MANIFEST.tmp` and
     /// the OS error) returned, with the engine healthy and the catalog as before; the same DDL
     /// can be retried once space is back. Any other failure, a failed sync or rename included, poisons as
-    /// `persist` does ("Errors from the disk" in `docs/design/durability.md`).
+    /// `persist_job` does ("Errors from the disk" in `docs/design/durability.md`).
     pub(crate) fn persist_ddl(&self, next: &Catalog) -> Result<()> {
         self.poison.check()?;
         match manifest::write(self.fs(), &self.dir, &self.manifest_data(next)) {

@@ -116,7 +116,7 @@ impl Inner {
     }
 
     /// Syncs directory `dir`; a failure is [`Error::SyncFailed`] (which poisons the engine
-    /// where it is routed through `job_failed` or `persist`).
+    /// where it is routed through `job_failed` or `persist_job`).
     pub(crate) fn sync_dir(&self, dir: &Path) -> Result<()> {
         self.fs().sync_dir(dir).synced(dir)
     }
@@ -240,7 +240,12 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Opens (creating if needed) the database in `dir`, replaying the WAL.
+    /// Opens (creating if needed) the database in `dir`, replaying the WAL and flushing what
+    /// it replayed. When that flush or the manifest write meets a full disk (`ENOSPC`,
+    /// `EDQUOT`), or free space is below `EngineOptions::min_free_space`, the engine still
+    /// opens, degraded ([`Engine::health`]): reads are served, writes fail with the retryable
+    /// [`Error::WritesSuspended`] until the background retry succeeds, and the replayed WAL
+    /// segments are kept until then. A failed open leaves no new WAL segment behind.
     pub fn open(dir: impl AsRef<Path>, opts: EngineOptions) -> Result<Engine> {
         let inner = Arc::new(recovery::open(dir.as_ref(), opts)?);
         let handles = background::start(&inner);

@@ -7,7 +7,7 @@ use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
-use crate::health::{SpaceGuard, WriteGate};
+use crate::health::{SpaceGuard, StallCause, WriteGate};
 use crate::lock;
 use crate::manifest;
 use crate::metrics::Metrics;
@@ -120,11 +120,15 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     let mut segments = wal::list_segments(fs, &wal_dir)?;
     let mut max_seq = data.last_seq;
     let mut replayed = 0usize;
+    // Records read from the newest segment replayed so far (an empty one is continued).
+    let mut last_records = 0usize;
     let mut i = 0;
     while let Some(&n) = segments.get(i) {
         i += 1;
         let path = wal::segment_path(&wal_dir, n);
+        last_records = 0;
         let end = wal::read_segment(fs, &path, i == segments.len(), |edit| {
+            last_records += 1;
             max_seq = max_seq.max(edit.seq);
             let Some(region) = catalog.region_by_id(edit.region_id) else {
                 return Ok(());
@@ -159,8 +163,9 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                      it is cut off",
                     path.display()
                 );
-                // The new segment created below makes this one no longer the last: its
-                // records before the tear are kept, the tear cut off.
+                // Its records before the tear are kept, the tear cut off: a new segment
+                // started below makes this one no longer the last, and one continued below
+                // takes its next records after the cut.
                 wal::cut_torn_tail(fs, &wal_dir, n, offset)?;
             }
             SegmentEnd::DamagedAt { offset, reason } => {
@@ -191,13 +196,15 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             }
         }
     }
-    let next_segment = segments.last().map_or(1, |n| n + 1);
+    let active = wal::start_segment(fs, &wal_dir, &segments, last_records > 0)?;
+    let started = active.created.then_some(active.number);
+    segments.retain(|&n| n != active.number);
     let poison = Arc::new(Poison::new());
     let gate = Arc::new(WriteGate::new(metrics.clone()));
     let wal = Wal::create(
         fs_handle.clone(),
         &wal_dir,
-        next_segment,
+        active,
         &segments,
         max_seq,
         opts.wal_segment_bytes,
@@ -229,19 +236,59 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         opts,
         _lock_file: lock_file,
     };
-    // Make the replayed edits durable in files so the old segments can go.
+    if let Err(e) = flush_replayed(&inner) {
+        // A failed open leaves no new segment behind (nothing was logged in it).
+        if let Some(n) = started {
+            let _ = wal::remove_started_segment(fs, &wal_dir, n);
+        }
+        return Err(e);
+    }
+    Ok(inner)
+}
+
+/// Makes the replayed edits durable in files so the old segments can go, and writes the
+/// manifest. A full disk (`ENOSPC`, `EDQUOT` on a block file or `MANIFEST.tmp`) does not fail
+/// the open: writes are suspended, as at run time, the replayed edits stay in the memstores
+/// and their segments on disk, and the flusher's retry flushes them once space returns
+/// ("Errors from the disk" in `docs/design/durability.md`). Free space below the reserve
+/// suspends writes too (the flush may still use the reserve).
+fn flush_replayed(inner: &Inner) -> Result<()> {
+    let suspended = |r: Result<()>| match r {
+        Ok(()) | Err(Error::WritesSuspended { .. }) => Ok(()),
+        Err(e) => Err(e),
+    };
     for r in inner.all_regions() {
         if r.memstore_size() > 0 {
-            inner.flush_region(&r)?;
+            suspended(inner.flush_region(&r))?;
+            if inner.gate.health().is_some() {
+                // The next flush would meet the same full disk; the retry flushes them all.
+                break;
+            }
         }
     }
     {
         let _g = lock::lock(&inner.manifest_lock);
-        inner.persist()?;
+        suspended(inner.persist_job())?;
     }
     inner.wal.delete_obsolete(inner.min_unflushed_seq())?;
-    debug_assert_eq!(inner.global_memstore.load(Ordering::Acquire), 0);
-    Ok(inner)
+    if let Err(reason) = inner.space_guard.check_now(inner.fs(), &inner.dir) {
+        inner.gate.suspend(StallCause::LowDiskSpace, reason);
+    }
+    if inner.gate.health().is_some() {
+        let held = inner.global_memstore.load(Ordering::Acquire);
+        eprintln!(
+            "ferrobase: opened with writes suspended, reads are served{}",
+            if held > 0 {
+                format!(
+                    "; {held} bytes of replayed WAL edits stay in memory and in their WAL \
+                     segments until a flush succeeds"
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
 }
 
 fn remove_orphans(

@@ -22,7 +22,7 @@ use std::time::SystemTime;
 pub enum OpKind {
     /// `create` and `create_new`.
     Create,
-    /// `open` for reading.
+    /// `open` for reading, and `open_append`.
     Open,
     /// A read from an open file.
     Read,
@@ -595,6 +595,19 @@ impl FileSystem for FaultFileSystem {
 
     fn create_new(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
         self.create_file(path, true)
+    }
+
+    fn open_append(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
+        let mut g = self.lock_state();
+        g.check(OpKind::Open, &[path])?;
+        match g.lookup(path)? {
+            Node::File(ino) => Ok(Box::new(MemWritable {
+                state: self.state.clone(),
+                ino,
+                path: path.to_path_buf(),
+            })),
+            Node::Dir(_) => Err(io::Error::other("is a directory")),
+        }
     }
 
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>> {

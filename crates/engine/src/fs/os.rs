@@ -90,6 +90,11 @@ impl FileSystem for OsFileSystem {
         Ok(Box::new(OsWritableFile(f)))
     }
 
+    fn open_append(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
+        let f = OpenOptions::new().append(true).open(path)?;
+        Ok(Box::new(OsWritableFile(f)))
+    }
+
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>> {
         Ok(Arc::new(OsReadableFile(File::open(path)?)))
     }

@@ -15,7 +15,10 @@ pub use reader::{
     decode_segment, read_segment, records_past_damage, segment_version, SegmentEnd, MAX_RECORD,
 };
 pub use record::{WalCell, WalEdit};
-pub use segment::{cut_torn_tail, list_segments, segment_path, TMP_SUFFIX};
+pub use segment::{
+    cut_torn_tail, list_segments, remove_started_segment, segment_path, start_segment,
+    StartSegment, TMP_SUFFIX,
+};
 
 use segment::create_segment;
 
@@ -128,9 +131,11 @@ impl std::fmt::Debug for Wal {
 pub const PROBE_FILE: &str = "probe.tmp";
 
 impl Wal {
-    /// Starts a new segment numbered `number` in `dir`. Segments `old` (already replayed) are
-    /// tracked as closed with `old_max_seq`, so they are deleted once flushed. A failure of a
-    /// later write, sync or roll sets `poison`, the engine's flag.
+    /// A log in `dir` appending to `active` ([`start_segment`]'s choice). Segments `old`
+    /// (already replayed, `active` not among them) are tracked as closed with `old_max_seq`, so
+    /// they are deleted once flushed; a continued `active` holding replayed records counts
+    /// `old_max_seq` as its own. A failure of a later write, sync or roll sets `poison`, the
+    /// engine's flag.
     #[expect(
         clippy::too_many_arguments,
         reason = "the engine's open passes each piece of its state once"
@@ -138,7 +143,7 @@ impl Wal {
     pub fn create(
         fs: Arc<dyn FileSystem>,
         dir: &Path,
-        number: u64,
+        active: StartSegment,
         old: &[u64],
         old_max_seq: u64,
         segment_bytes: u64,
@@ -146,16 +151,16 @@ impl Wal {
         poison: Arc<Poison>,
         gate: Arc<WriteGate>,
     ) -> Result<Wal> {
-        let file = create_segment(&*fs, dir, number)?;
+        let holds_records = active.len > SEGMENT_MAGIC.len() as u64;
         Ok(Wal {
             fs,
             dir: dir.to_path_buf(),
             segment_bytes,
             inner: Mutex::new(Inner {
-                file,
-                number,
-                size: SEGMENT_MAGIC.len() as u64,
-                max_seq: 0,
+                file: active.file,
+                number: active.number,
+                size: active.len,
+                max_seq: if holds_records { old_max_seq } else { 0 },
                 closed: old
                     .iter()
                     .map(|&n| Segment {
@@ -171,7 +176,7 @@ impl Wal {
                 synced: 0,
                 sync_wanted: 0,
                 busy: false,
-                writeback_from: 0,
+                writeback_from: active.len,
                 waiters: 0,
                 buf_buffered: 0,
                 failed: Vec::new(),
@@ -388,7 +393,7 @@ mod tests {
         let wal = Wal::create(
             Arc::new(fs.clone()),
             dir,
-            1,
+            start_segment(&fs, dir, &[], false).unwrap(),
             &[],
             0,
             1 << 30,
@@ -439,7 +444,7 @@ mod tests {
         let wal = Wal::create(
             crate::fs::os(),
             dir.path(),
-            1,
+            start_segment(&*crate::fs::os(), dir.path(), &[], false).unwrap(),
             &[],
             0,
             64 << 20,
@@ -480,7 +485,7 @@ mod tests {
             Wal::create(
                 crate::fs::os(),
                 dir.path(),
-                1,
+                start_segment(&*crate::fs::os(), dir.path(), &[], false).unwrap(),
                 &[],
                 0,
                 4096,
@@ -533,7 +538,7 @@ mod tests {
         let wal = Wal::create(
             crate::fs::os(),
             dir.path(),
-            1,
+            start_segment(&*crate::fs::os(), dir.path(), &[], false).unwrap(),
             &[],
             0,
             1 << 30,

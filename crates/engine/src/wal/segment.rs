@@ -2,8 +2,9 @@
 //! cut of a torn tail found at open (`docs/format/wal.md`, "Segments" and "Recovery rules").
 
 use super::SEGMENT_MAGIC;
-use crate::error::{IoContext, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::fs::{FileSystem, WritableFile};
+use crate::health::is_transient_write_error;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -49,6 +50,106 @@ pub fn cut_torn_tail(fs: &dyn FileSystem, dir: &Path, number: u64, valid_len: u6
     f.sync_all().synced(&tmp)?;
     drop(f);
     fs.rename(&tmp, &path).at(&path)?;
+    fs.sync_dir(dir).synced(dir)
+}
+
+/// The segment the log appends to after an open, chosen by [`start_segment`].
+pub struct StartSegment {
+    pub(super) file: Arc<dyn WritableFile>,
+    /// Its number.
+    pub number: u64,
+    /// Its length in bytes (where the next record goes).
+    pub(super) len: u64,
+    /// Whether this open created it (so a failed open removes it again).
+    pub created: bool,
+}
+
+impl std::fmt::Debug for StartSegment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StartSegment")
+            .field("number", &self.number)
+            .field("len", &self.len)
+            .field("created", &self.created)
+            .finish()
+    }
+}
+
+/// Chooses the segment an open appends to, after replaying `segments` (ascending; the newest
+/// one's torn tail, if any, already cut off), following "Starting after replay" in
+/// `docs/format/wal.md`: the newest segment is continued when it holds no record
+/// (`!last_holds_records`), so repeated starts that never write leave no new segment each;
+/// otherwise a new segment is created, and if the disk has no room for it (`ENOSPC`,
+/// `EDQUOT`) its partial file is removed and the newest segment is continued instead, so a
+/// start on a full disk needs no free space for its log. Only a version-2 segment is
+/// continued (records are written in version 2).
+pub fn start_segment(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    segments: &[u64],
+    last_holds_records: bool,
+) -> Result<StartSegment> {
+    let continuable = match segments.last() {
+        Some(&n) => {
+            let path = segment_path(dir, n);
+            let f = fs.open(&path).at(&path)?;
+            let len = f.len().at(&path)?;
+            let mut magic = [0u8; 8];
+            let v2 = len >= SEGMENT_MAGIC.len() as u64
+                && f.read_exact_at(&mut magic, 0).is_ok()
+                && &magic == SEGMENT_MAGIC;
+            v2.then_some((n, len))
+        }
+        None => None,
+    };
+    let continue_segment = |(number, len): (u64, u64)| -> Result<StartSegment> {
+        let path = segment_path(dir, number);
+        let file = fs.open_append(&path).at(&path)?;
+        Ok(StartSegment {
+            file: Arc::from(file),
+            number,
+            len,
+            created: false,
+        })
+    };
+    if let Some(last) = continuable.filter(|_| !last_holds_records) {
+        return continue_segment(last);
+    }
+    let next = segments.last().map_or(1, |n| n + 1);
+    match create_segment(fs, dir, next) {
+        Ok(file) => Ok(StartSegment {
+            file,
+            number: next,
+            len: SEGMENT_MAGIC.len() as u64,
+            created: true,
+        }),
+        Err(Error::Io { source, .. })
+            if is_transient_write_error(&source) && continuable.is_some() =>
+        {
+            let new = segment_path(dir, next);
+            match fs.remove_file(&new) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::io(&new, e))
+                }
+                _ => {}
+            }
+            fs.sync_dir(dir).synced(dir)?;
+            let last = continuable.unwrap_or_default();
+            eprintln!(
+                "ferrobase: WAL segment {} not started ({source}); the log continues in segment {}",
+                new.display(),
+                last.0
+            );
+            continue_segment(last)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Removes segment `number`, which this open created and no record was written to, durably:
+/// a failed open leaves nothing behind.
+pub fn remove_started_segment(fs: &dyn FileSystem, dir: &Path, number: u64) -> Result<()> {
+    let path = segment_path(dir, number);
+    fs.remove_file(&path).at(&path)?;
     fs.sync_dir(dir).synced(dir)
 }
 

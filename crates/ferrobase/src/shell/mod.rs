@@ -11,6 +11,7 @@ mod args;
 mod bulk_tables;
 mod catalog;
 mod cluster_status;
+mod continuation;
 mod converter;
 mod ddl;
 mod dml;
@@ -30,6 +31,7 @@ mod tools;
 
 use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
+use continuation::Continuation;
 use ferrobase_client::Connection;
 use interpreter::{Shell, ATTRIBUTES};
 use std::io::{IsTerminal, Read, Write};
@@ -40,8 +42,18 @@ pub const USAGE: &str =
 
 /// Feeds lines to the shell, running each statement once it is complete. Returns how many
 /// statements failed and whether `exit` was reached.
+///
+/// Lines are collected while [`Continuation`] says a construct is open, and only then parsed:
+/// each line is lexed once, so a statement of N lines costs O(N), not the O(N²) of parsing all
+/// pending input after every line.
+#[derive(Default)]
 struct Feeder {
     pending: String,
+    /// The open constructs of `pending` (or of the statement being skipped).
+    open: Continuation,
+    /// The rest of a refused statement is being skipped: lines are dropped until its open
+    /// constructs close, so its tail is not run as statements of its own.
+    skipping: bool,
     failures: usize,
     /// Stop at the first failure (`-n`).
     stop_on_failure: bool,
@@ -52,11 +64,24 @@ struct Feeder {
 impl Feeder {
     /// Adds a line; runs what is complete. `None` means exit.
     fn feed(&mut self, shell: &mut Shell, line: &str, out: &mut dyn std::io::Write) -> Option<()> {
+        self.open.push(line);
+        self.open.push("\n");
+        if self.skipping {
+            if self.open.depth() <= 0 {
+                self.skipping = false;
+                self.open = Continuation::default();
+            }
+            return Some(());
+        }
         self.pending.push_str(line);
         self.pending.push('\n');
+        if self.open.open() {
+            return Some(());
+        }
         match syntax::parse_with(&self.pending, &self.globals) {
             Ok(stmts) => {
                 self.pending.clear();
+                self.open = Continuation::default();
                 for st in stmts {
                     if let (Some(var), [Value::Int(n)]) = (&st.target, st.args.as_slice()) {
                         if st.command == "=" {
@@ -79,6 +104,11 @@ impl Feeder {
             Err(e) => {
                 let _ = writeln!(out, "ERROR: {e}");
                 self.pending.clear();
+                // Refused while still open (nested past the limits): skip to its end.
+                self.skipping = self.open.depth() > 0;
+                if !self.skipping {
+                    self.open = Continuation::default();
+                }
                 self.failures += 1;
                 if self.stop_on_failure {
                     return None;
@@ -86,6 +116,18 @@ impl Feeder {
             }
         }
         Some(())
+    }
+
+    /// The end of the input: a statement still pending is an error.
+    fn finish(&mut self, out: &mut dyn std::io::Write) {
+        if self.skipping || self.pending.trim().is_empty() {
+            return;
+        }
+        if let Err(e) = syntax::parse_with(&self.pending, &self.globals) {
+            let _ = writeln!(out, "ERROR: {e}");
+            self.failures += 1;
+        }
+        self.pending.clear();
     }
 }
 
@@ -130,10 +172,8 @@ pub fn main(args: &[String]) -> Result<()> {
     // its statements come from a file or a pipe: the input is the script's.
     shell.set_answer_source(Box::new(|| None));
     let mut feeder = Feeder {
-        pending: String::new(),
-        failures: 0,
         stop_on_failure: noninteractive,
-        globals: Vec::new(),
+        ..Feeder::default()
     };
     let mut stdout = std::io::stdout();
     for (n, line) in text.lines().enumerate() {
@@ -151,12 +191,7 @@ pub fn main(args: &[String]) -> Result<()> {
             break;
         }
     }
-    if !feeder.pending.trim().is_empty() {
-        if let Err(e) = syntax::parse(&feeder.pending) {
-            println!("ERROR: {e}");
-            feeder.failures += 1;
-        }
-    }
+    feeder.finish(&mut stdout);
     if feeder.failures > 0 {
         bail!("{} statement(s) failed", feeder.failures);
     }
@@ -165,6 +200,9 @@ pub fn main(args: &[String]) -> Result<()> {
 
 struct Helper {
     tables: Vec<String>,
+    /// The input last validated and its open constructs, so that each Enter lexes only the
+    /// lines added since (a pasted statement of N lines costs O(N), not O(N²)).
+    validated: std::sync::Mutex<(String, Continuation)>,
 }
 
 impl rustyline::completion::Completer for Helper {
@@ -226,9 +264,37 @@ impl rustyline::validate::Validator for Helper {
         &self,
         ctx: &mut rustyline::validate::ValidationContext<'_>,
     ) -> rustyline::Result<rustyline::validate::ValidationResult> {
-        Ok(match syntax::parse(ctx.input()) {
-            Err(e) if e.incomplete => rustyline::validate::ValidationResult::Incomplete,
-            _ => rustyline::validate::ValidationResult::Valid(None),
+        use rustyline::validate::ValidationResult;
+        let input = ctx.input();
+        let open = {
+            let mut g = self
+                .validated
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (seen, open) = &mut *g;
+            // Only lines added after the last Enter are new; an edit above starts afresh.
+            let grown = input.starts_with(seen.as_str())
+                && (seen.is_empty() || input[seen.len()..].starts_with('\n'));
+            if !grown {
+                seen.clear();
+                *open = Continuation::default();
+            }
+            open.push(&input[seen.len()..]);
+            seen.clear();
+            seen.push_str(input);
+            open.open()
+        };
+        if open {
+            return Ok(ValidationResult::Incomplete);
+        }
+        // The statement is handed over (or refused): the next input starts afresh.
+        *self
+            .validated
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Default::default();
+        Ok(match syntax::parse(input) {
+            Err(e) if e.incomplete => ValidationResult::Incomplete,
+            _ => ValidationResult::Valid(None),
         })
     }
 }
@@ -249,7 +315,10 @@ fn interactive(conn: Connection) -> Result<()> {
     let tables = conn.list_tables().unwrap_or_default();
     let mut editor: rustyline::Editor<Helper, rustyline::history::DefaultHistory> =
         rustyline::Editor::new()?;
-    editor.set_helper(Some(Helper { tables }));
+    editor.set_helper(Some(Helper {
+        tables,
+        validated: Default::default(),
+    }));
     let history = history_path();
     let _ = editor.load_history(&history);
     println!(
@@ -262,12 +331,7 @@ fn interactive(conn: Connection) -> Result<()> {
     // ending the process, and the statement stops at its next batch.
     signal_hook::flag::register(signal_hook::consts::SIGINT, shell.interrupt_flag())
         .context("installing the Ctrl-C handler")?;
-    let mut feeder = Feeder {
-        pending: String::new(),
-        failures: 0,
-        stop_on_failure: false,
-        globals: Vec::new(),
-    };
+    let mut feeder = Feeder::default();
     let mut n = 1;
     loop {
         let prompt = format!("ferrobase(main):{n:03}:0> ");

@@ -9,6 +9,15 @@ use super::syntax::Value;
 /// Most statements a loop may expand to; a larger loop is refused rather than held in memory.
 pub const MAX_LOOP_STATEMENTS: usize = 1_000_000;
 
+/// Most times the loops of one input may run their bodies (nested loops multiply: 30 nested
+/// `2.times` with an empty body would run a billion), so that no input parses for long.
+pub const MAX_LOOP_PASSES: usize = 1_000_000;
+
+/// The deepest nesting of loops (`(a..b).each`, `n.times`) a statement may have; the loop
+/// parser is recursive, and the limit keeps a crafted input from exhausting its stack. Books
+/// nest two or three.
+pub const MAX_LOOP_NESTING: usize = 64;
+
 /// One piece of a double-quoted string with `#{...}`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Part {

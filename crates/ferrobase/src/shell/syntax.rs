@@ -93,7 +93,7 @@ impl fmt::Display for SyntaxError {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
+pub(super) enum Tok {
     Ident(String),
     Str(Vec<u8>),
     Int(i64),
@@ -139,7 +139,8 @@ fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)
 }
 
-fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
+/// The tokens of `src` with their byte offsets.
+pub(super) fn lex(src: &str) -> Result<Vec<(usize, Tok)>, SyntaxError> {
     let s = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -381,6 +382,8 @@ struct Parser {
     closers: Vec<Tok>,
     /// Statements produced so far, loops expanded.
     produced: usize,
+    /// Loop bodies parsed so far (once per iteration).
+    passes: usize,
 }
 
 impl Parser {
@@ -658,6 +661,15 @@ impl Parser {
         };
         self.pos += 1;
         self.expect(&Tok::Pipe, "'|'")?;
+        if self.closers.len() >= ruby::MAX_LOOP_NESTING {
+            return Err(syntax(
+                at,
+                format!(
+                    "loops nested more than {} levels deep",
+                    ruby::MAX_LOOP_NESTING
+                ),
+            ));
+        }
         let body = self.pos;
         self.closers.push(closer.clone());
         // An empty range still parses its body once, so its end is found and it is checked.
@@ -667,6 +679,16 @@ impl Parser {
             Box::new(std::iter::once((from, false)))
         };
         for (v, keep) in values {
+            self.passes += 1;
+            if self.passes > ruby::MAX_LOOP_PASSES {
+                return Err(syntax(
+                    at,
+                    format!(
+                        "loops run their bodies more than {} times",
+                        ruby::MAX_LOOP_PASSES
+                    ),
+                ));
+            }
             self.pos = body;
             self.bindings.push((var.clone(), v));
             let mut stmts = Vec::new();
@@ -887,6 +909,7 @@ pub fn parse_with(src: &str, globals: &[(String, i64)]) -> Result<Vec<Statement>
         bindings: globals.to_vec(),
         closers: Vec::new(),
         produced: 0,
+        passes: 0,
     };
     let mut out = Vec::new();
     p.statements(&mut out)?;
@@ -1012,6 +1035,37 @@ mod tests {
             assert!(!e.incomplete, "{e}");
             assert!(e.to_string().contains("nested more than 64 levels"), "{e}");
         }
+    }
+
+    #[test]
+    fn deep_loops_and_loops_that_multiply_are_syntax_errors() {
+        let nest =
+            |n: usize, header: &str| format!("{}list\n{}", header.repeat(n), "}\n".repeat(n));
+        parse(&nest(ruby::MAX_LOOP_NESTING, "(1..1).each { |i|\n")).unwrap();
+        let e = parse(&nest(100_000, "(1..1).each { |i|\n")).unwrap_err();
+        assert!(!e.incomplete, "{e}");
+        assert!(
+            e.to_string().contains("loops nested more than 64 levels"),
+            "{e}"
+        );
+        // 2^25 runs of an empty body: refused at the budget, not run for minutes.
+        let t0 = std::time::Instant::now();
+        let e = parse(&format!(
+            "{}{}",
+            "2.times { |i| ".repeat(25),
+            "} ".repeat(25)
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("run their bodies more than 1000000 times"),
+            "{e}"
+        );
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(30),
+            "{:?}",
+            t0.elapsed()
+        );
     }
 
     #[test]
