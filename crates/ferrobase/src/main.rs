@@ -12,6 +12,7 @@
 mod app;
 mod bench;
 mod connect;
+mod http;
 mod serve;
 mod shell;
 mod study;
