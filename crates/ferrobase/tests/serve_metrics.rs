@@ -25,7 +25,15 @@ impl Served {
     fn start(extra: &[&str]) -> Served {
         let dir = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-            .args(["serve", "--port", "0", "--rpc-port", "0", "--http-port", "0"])
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--rpc-port",
+                "0",
+                "--http-port",
+                "0",
+            ])
             .arg("--data")
             .arg(dir.path())
             .args(extra)
@@ -92,7 +100,10 @@ fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
 /// Prometheus' text format, the sample lines: `name{labels} value`.
 fn parse(text: &str) -> HashMap<String, f64> {
     let mut samples = HashMap::new();
-    for line in text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let (series, value) = line.rsplit_once(' ').unwrap_or_else(|| panic!("{line:?}"));
         let value: f64 = value.parse().unwrap_or_else(|_| panic!("{line:?}"));
         assert!(

@@ -513,7 +513,11 @@ fn one_call(
             shared.counters.record(
                 THRIFT_SERVICE,
                 &header.name,
-                if busy { CallOutcome::Busy } else { CallOutcome::Refused },
+                if busy {
+                    CallOutcome::Busy
+                } else {
+                    CallOutcome::Refused
+                },
             );
             // The message was read to its end: answer it and go on with the connection.
             if header.kind == MessageType::Oneway {

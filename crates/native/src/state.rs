@@ -3,8 +3,8 @@
 //! module, so the services depend on it and not on the server that runs them.
 
 use crate::scanners::Scanners;
-use ferrobase_gateway::CallCounters;
 use ferrobase_engine::Engine;
+use ferrobase_gateway::CallCounters;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::mpsc::SyncSender;

@@ -4,6 +4,7 @@
 //! to that client, and the server goes on serving everyone else.
 
 use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::CallOutcome;
 use ferrobase_native::proto::client::{Get, GetRequest};
 use ferrobase_native::proto::filter::{Filter, FilterList, PrefixFilter};
 use ferrobase_native::proto::hbase::{region_specifier::RegionSpecifierType, RegionSpecifier};
@@ -11,7 +12,6 @@ use ferrobase_native::proto::registry::GetClusterIdResponse;
 use ferrobase_native::proto::rpc::{
     CellBlockMeta, ConnectionHeader, RequestHeader, ResponseHeader, UserInformation,
 };
-use ferrobase_gateway::CallOutcome;
 use ferrobase_native::{NativeOptions, NativeServer, NativeStopHandle};
 use prost::Message;
 use std::io::{Read, Write};

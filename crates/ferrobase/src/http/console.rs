@@ -45,18 +45,19 @@ fn write_page(out: &mut String, ops: &Ops) -> std::fmt::Result {
     row(
         out,
         "Uptime",
-        &format!("{}h {:02}m {:02}s", uptime / 3600, uptime / 60 % 60, uptime % 60),
+        &format!(
+            "{}h {:02}m {:02}s",
+            uptime / 3600,
+            uptime / 60 % 60,
+            uptime % 60
+        ),
     )?;
     row(out, "Data directory", &ops.data.display().to_string())?;
     row(out, "Health", &health)?;
     for (what, addr) in &ops.ports {
         row(out, &format!("Port: {what}"), &addr.to_string())?;
     }
-    row(
-        out,
-        "Memstores",
-        &bytes(ops.engine.memstore_bytes() as u64),
-    )?;
+    row(out, "Memstores", &bytes(ops.engine.memstore_bytes() as u64))?;
     writeln!(
         out,
         "</table>\n<p>Metrics for Prometheus: <a href=\"/metrics\">/metrics</a></p>"
@@ -112,7 +113,10 @@ fn write_page(out: &mut String, ops: &Ops) -> std::fmt::Result {
             break;
         }
         if budget == 0 {
-            writeln!(out, "<p>More regions not listed (the first {MAX_REGIONS} are).</p>")?;
+            writeln!(
+                out,
+                "<p>More regions not listed (the first {MAX_REGIONS} are).</p>"
+            )?;
             break;
         }
         writeln!(

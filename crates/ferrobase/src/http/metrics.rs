@@ -24,29 +24,126 @@ pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CON
 pub const MAX_TABLE_LABELS: usize = 1000;
 
 /// The engine's monotonic counters: (name without the suffixes, help, unit, counter).
-type EngineCounter = (&'static str, &'static str, Option<Unit>, fn(&Metrics) -> &AtomicU64);
+type EngineCounter = (
+    &'static str,
+    &'static str,
+    Option<Unit>,
+    fn(&Metrics) -> &AtomicU64,
+);
 
 fn engine_counters() -> [EngineCounter; 19] {
     [
-        ("ferrobase_block_cache_hits", "Data blocks found in the block cache.", None, |m| &m.block_cache_hits),
-        ("ferrobase_block_cache_misses", "Data blocks looked up in the block cache and not found.", None, |m| &m.block_cache_misses),
-        ("ferrobase_block_cache_evictions", "Blocks evicted from the block cache.", None, |m| &m.block_cache_evictions),
-        ("ferrobase_data_blocks_read", "Data blocks read from files (cache misses plus reads that bypass the cache).", None, |m| &m.data_blocks_read),
-        ("ferrobase_data_blocks_touched", "Decoded bytes of the data blocks reads touched, from the cache or from files.", Some(Unit::Bytes), |m| &m.data_block_bytes_touched),
-        ("ferrobase_rows_examined", "Rows reads looked at before filters decided (added when a region scanner closes).", None, |m| &m.rows_examined),
-        ("ferrobase_bloom_negatives", "Gets or row lookups that skipped a file thanks to its bloom filter.", None, |m| &m.bloom_negatives),
-        ("ferrobase_files_skipped_by_time_range", "Files skipped because their time range cannot match a query.", None, |m| &m.files_skipped_by_time_range),
-        ("ferrobase_flushes", "Memstore flushes completed.", None, |m| &m.flushes),
-        ("ferrobase_compactions", "Compactions completed (minor and major).", None, |m| &m.compactions),
-        ("ferrobase_compactions_cancelled", "Minor compactions stopped part way because a major compaction was requested.", None, |m| &m.compactions_cancelled),
-        ("ferrobase_splits", "Region splits completed.", None, |m| &m.splits),
-        ("ferrobase_store_file_written", "Bytes written to block files by flushes and compactions.", Some(Unit::Bytes), |m| &m.bytes_written_files),
-        ("ferrobase_wal_written", "Bytes written to the write-ahead log.", Some(Unit::Bytes), |m| &m.bytes_written_wal),
-        ("ferrobase_wal_syncs", "fdatasyncs of the WAL by writers (one per group commit that held a FSYNC_WAL write).", None, |m| &m.wal_syncs),
-        ("ferrobase_wal_writebacks", "Times the OS was asked to start writing WAL bytes ahead of a sync.", None, |m| &m.wal_writebacks),
-        ("ferrobase_write_stalls", "Times a writer waited because the global memstore limit was reached.", None, |m| &m.write_stalls),
-        ("ferrobase_write_suspensions", "Times writes were suspended by a transient disk error or low free space.", None, |m| &m.write_suspensions),
-        ("ferrobase_write_resume_retries", "Retries of a write suspension run by the background task.", None, |m| &m.write_resume_retries),
+        (
+            "ferrobase_block_cache_hits",
+            "Data blocks found in the block cache.",
+            None,
+            |m| &m.block_cache_hits,
+        ),
+        (
+            "ferrobase_block_cache_misses",
+            "Data blocks looked up in the block cache and not found.",
+            None,
+            |m| &m.block_cache_misses,
+        ),
+        (
+            "ferrobase_block_cache_evictions",
+            "Blocks evicted from the block cache.",
+            None,
+            |m| &m.block_cache_evictions,
+        ),
+        (
+            "ferrobase_data_blocks_read",
+            "Data blocks read from files (cache misses plus reads that bypass the cache).",
+            None,
+            |m| &m.data_blocks_read,
+        ),
+        (
+            "ferrobase_data_blocks_touched",
+            "Decoded bytes of the data blocks reads touched, from the cache or from files.",
+            Some(Unit::Bytes),
+            |m| &m.data_block_bytes_touched,
+        ),
+        (
+            "ferrobase_rows_examined",
+            "Rows reads looked at before filters decided (added when a region scanner closes).",
+            None,
+            |m| &m.rows_examined,
+        ),
+        (
+            "ferrobase_bloom_negatives",
+            "Gets or row lookups that skipped a file thanks to its bloom filter.",
+            None,
+            |m| &m.bloom_negatives,
+        ),
+        (
+            "ferrobase_files_skipped_by_time_range",
+            "Files skipped because their time range cannot match a query.",
+            None,
+            |m| &m.files_skipped_by_time_range,
+        ),
+        (
+            "ferrobase_flushes",
+            "Memstore flushes completed.",
+            None,
+            |m| &m.flushes,
+        ),
+        (
+            "ferrobase_compactions",
+            "Compactions completed (minor and major).",
+            None,
+            |m| &m.compactions,
+        ),
+        (
+            "ferrobase_compactions_cancelled",
+            "Minor compactions stopped part way because a major compaction was requested.",
+            None,
+            |m| &m.compactions_cancelled,
+        ),
+        ("ferrobase_splits", "Region splits completed.", None, |m| {
+            &m.splits
+        }),
+        (
+            "ferrobase_store_file_written",
+            "Bytes written to block files by flushes and compactions.",
+            Some(Unit::Bytes),
+            |m| &m.bytes_written_files,
+        ),
+        (
+            "ferrobase_wal_written",
+            "Bytes written to the write-ahead log.",
+            Some(Unit::Bytes),
+            |m| &m.bytes_written_wal,
+        ),
+        (
+            "ferrobase_wal_syncs",
+            "fdatasyncs of the WAL by writers (one per group commit that held a FSYNC_WAL write).",
+            None,
+            |m| &m.wal_syncs,
+        ),
+        (
+            "ferrobase_wal_writebacks",
+            "Times the OS was asked to start writing WAL bytes ahead of a sync.",
+            None,
+            |m| &m.wal_writebacks,
+        ),
+        (
+            "ferrobase_write_stalls",
+            "Times a writer waited because the global memstore limit was reached.",
+            None,
+            |m| &m.write_stalls,
+        ),
+        (
+            "ferrobase_write_suspensions",
+            "Times writes were suspended by a transient disk error or low free space.",
+            None,
+            |m| &m.write_suspensions,
+        ),
+        (
+            "ferrobase_write_resume_retries",
+            "Retries of a write suspension run by the background task.",
+            None,
+            |m| &m.write_resume_retries,
+        ),
     ]
 }
 
@@ -163,34 +260,107 @@ impl Collector for Snapshot {
             Some(Unit::Seconds),
             &f.write_suspended_seconds,
         )?;
-        gauge(&mut e, "ferrobase_memstore", "Bytes held in all memstores.", Some(Unit::Bytes), &f.memstore_bytes)?;
-        gauge(&mut e, "ferrobase_block_cache_used", "Bytes of blocks in the block cache.", Some(Unit::Bytes), &f.block_cache_bytes)?;
-        let states = ["healthy", "degraded", "poisoned"].map(|s| ([("state", s)], u64::from(s == f.health)));
-        gauge_family(&mut e, "ferrobase_health", "1 for the engine's state: healthy, degraded (writes suspended) or poisoned.", None, &states)?;
-        gauge(&mut e, "ferrobase_tables", "Tables, system tables included.", None, &(f.tables as u64))?;
+        gauge(
+            &mut e,
+            "ferrobase_memstore",
+            "Bytes held in all memstores.",
+            Some(Unit::Bytes),
+            &f.memstore_bytes,
+        )?;
+        gauge(
+            &mut e,
+            "ferrobase_block_cache_used",
+            "Bytes of blocks in the block cache.",
+            Some(Unit::Bytes),
+            &f.block_cache_bytes,
+        )?;
+        let states =
+            ["healthy", "degraded", "poisoned"].map(|s| ([("state", s)], u64::from(s == f.health)));
+        gauge_family(
+            &mut e,
+            "ferrobase_health",
+            "1 for the engine's state: healthy, degraded (writes suspended) or poisoned.",
+            None,
+            &states,
+        )?;
+        gauge(
+            &mut e,
+            "ferrobase_tables",
+            "Tables, system tables included.",
+            None,
+            &(f.tables as u64),
+        )?;
         let per = |i: usize| -> Vec<([(&str, &str); 1], u64)> {
             f.per_table
                 .iter()
                 .map(|t| ([("table", t.0.as_str())], [t.1, t.2, t.3, t.4][i]))
                 .collect()
         };
-        gauge_family(&mut e, "ferrobase_table_regions", "Regions of a table.", None, &per(0))?;
-        gauge_family(&mut e, "ferrobase_table_store_files", "Block files of a table's stores.", None, &per(1))?;
-        gauge_family(&mut e, "ferrobase_table_store_file", "Bytes of a table's block files.", Some(Unit::Bytes), &per(2))?;
-        gauge_family(&mut e, "ferrobase_table_memstore", "Bytes in a table's memstores.", Some(Unit::Bytes), &per(3))?;
+        gauge_family(
+            &mut e,
+            "ferrobase_table_regions",
+            "Regions of a table.",
+            None,
+            &per(0),
+        )?;
+        gauge_family(
+            &mut e,
+            "ferrobase_table_store_files",
+            "Block files of a table's stores.",
+            None,
+            &per(1),
+        )?;
+        gauge_family(
+            &mut e,
+            "ferrobase_table_store_file",
+            "Bytes of a table's block files.",
+            Some(Unit::Bytes),
+            &per(2),
+        )?;
+        gauge_family(
+            &mut e,
+            "ferrobase_table_memstore",
+            "Bytes in a table's memstores.",
+            Some(Unit::Bytes),
+            &per(3),
+        )?;
         door(&mut e, "thrift", &f.thrift)?;
         if let Some(native) = &f.native {
             door(&mut e, "native", native)?;
         }
-        gauge(&mut e, "ferrobase_uptime", "Time since the server started.", Some(Unit::Seconds), &f.uptime_seconds)?;
+        gauge(
+            &mut e,
+            "ferrobase_uptime",
+            "Time since the server started.",
+            Some(Unit::Seconds),
+            &f.uptime_seconds,
+        )?;
         if let Some(v) = f.resident_bytes {
-            gauge(&mut e, "process_resident_memory", "Resident memory size (VmRSS).", Some(Unit::Bytes), &v)?;
+            gauge(
+                &mut e,
+                "process_resident_memory",
+                "Resident memory size (VmRSS).",
+                Some(Unit::Bytes),
+                &v,
+            )?;
         }
         if let Some(v) = f.open_fds {
-            gauge(&mut e, "process_open_fds", "Open file descriptors.", None, &v)?;
+            gauge(
+                &mut e,
+                "process_open_fds",
+                "Open file descriptors.",
+                None,
+                &v,
+            )?;
         }
         if let Some(v) = f.max_fds {
-            gauge(&mut e, "process_max_fds", "The most file descriptors the process may open.", None, &v)?;
+            gauge(
+                &mut e,
+                "process_max_fds",
+                "The most file descriptors the process may open.",
+                None,
+                &v,
+            )?;
         }
         Ok(())
     }
@@ -204,14 +374,23 @@ fn door(e: &mut DescriptorEncoder, door: &str, d: &Door) -> Result<(), std::fmt:
         .snapshot()
         .into_iter()
         .map(|(service, method, outcome, n)| {
-            ([("service", service), ("method", method), ("outcome", outcome.label())], n)
+            (
+                [
+                    ("service", service),
+                    ("method", method),
+                    ("outcome", outcome.label()),
+                ],
+                n,
+            )
         })
         .collect();
     let name = format!("ferrobase_{door}_calls");
-    let help = "Calls answered, by service, method and outcome (ok, exception, busy, refused, failed).";
+    let help =
+        "Calls answered, by service, method and outcome (ok, exception, busy, refused, failed).";
     let mut m = e.encode_descriptor(&name, help, None, MetricType::Counter)?;
     for (labels, n) in &rows {
-        m.encode_family(labels)?.encode_counter::<NoLabelSet, _, u64>(n, None)?;
+        m.encode_family(labels)?
+            .encode_counter::<NoLabelSet, _, u64>(n, None)?;
     }
     let name = format!("ferrobase_{door}_connections");
     gauge(e, &name, "Connections open now.", None, &d.connections)?;
@@ -221,7 +400,13 @@ fn door(e: &mut DescriptorEncoder, door: &str, d: &Door) -> Result<(), std::fmt:
         let name = format!("ferrobase_{door}_queued_calls");
         gauge(e, &name, "Calls waiting for a handler now.", None, &queued)?;
         let name = format!("ferrobase_{door}_refused_connections");
-        counter(e, &name, "Connections closed at once because --max-connections were open.", None, &refused)?;
+        counter(
+            e,
+            &name,
+            "Connections closed at once because --max-connections were open.",
+            None,
+            &refused,
+        )?;
     }
     Ok(())
 }

@@ -78,7 +78,11 @@ fn answer(ops: &Ops, method: &tiny_http::Method, url: &str) -> Response {
     use tiny_http::Method::{Get, Head};
     let path = url.split('?').next().unwrap_or_default();
     if !matches!(method, Get | Head) {
-        return text(405, "text/plain; charset=utf-8", "only GET is served here\n".into());
+        return text(
+            405,
+            "text/plain; charset=utf-8",
+            "only GET is served here\n".into(),
+        );
     }
     match path {
         "/metrics" => match metrics::render(ops) {
