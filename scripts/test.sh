@@ -37,6 +37,10 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/wide_rows
 # happybase over TLS and mutual TLS (certificates from the openssl CLI), ACLs by certificate CN.
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/security
+# /metrics of `serve --http-port` read by the Prometheus project's Python text parser after a known
+# happybase workload, and the console page (docs/design/operations.md; ~2 s).
+python3 -m pip install --quiet --disable-pip-version-check prometheus_client==0.26.0
+FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/metrics
 # HBase's native RPC door (issue 48): the stock Java client (tests/java-client, Maven Central;
 # hbase-client 2.6.1 and 3.0.0-beta-1) runs the seed articles' program and a breadth program against
 # `ferrobase serve --rpc-port`, through ZooKeeper (--zk-port) and on one port with Thrift, and must

@@ -12,6 +12,7 @@
 mod app;
 mod bench;
 mod connect;
+mod http;
 mod serve;
 mod shell;
 mod study;
@@ -19,7 +20,7 @@ mod study;
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
 }
 
 fn main() {

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]] [--http-port PORT]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -29,6 +29,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut rpc_port: Option<u16> = None;
     let mut advertise: Option<String> = None;
     let mut zk_port: Option<u16> = None;
+    let mut http_port: Option<u16> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -130,6 +131,11 @@ pub fn main(args: &[String]) -> Result<()> {
             // A read-only ZooKeeper endpoint for discovery (HBase's ZKConnectionRegistry,
             // kazoo-based clients); 2181 is ZooKeeper's port, 0 picks a free one.
             "--zk-port" => zk_port = Some(val()?.parse().context("--zk-port takes a number")?),
+            // The HTTP port: /metrics for Prometheus and the console at / (HBase's master UI is
+            // on 16010); 0 picks a free one.
+            "--http-port" => {
+                http_port = Some(val()?.parse().context("--http-port takes a number")?)
+            }
             "--tls-cert" => tls_cert = Some(val()?.into()),
             "--tls-key" => tls_key = Some(val()?.into()),
             "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
@@ -174,6 +180,7 @@ pub fn main(args: &[String]) -> Result<()> {
         opts.access = Some(AccessOptions { superusers });
     }
     let max_row_size = engine_opts.max_row_size;
+    let started = std::time::Instant::now();
     let engine = Engine::open(&data, engine_opts)
         .with_context(|| format!("opening data directory {}", data.display()))?;
     let opts_tls = opts.tls.is_some();
@@ -192,6 +199,15 @@ pub fn main(args: &[String]) -> Result<()> {
         bail!(
             "--rpc-port cannot be combined with ACLs, logins or TLS yet: HBase's native RPC door \
              does not check grants or encrypt (docs/design/native-protocol.md)"
+        );
+    }
+    if http_port.is_some()
+        && (opts.access.is_some() || opts.tls.is_some() || opts.passwords.is_some())
+    {
+        // Fail closed: the HTTP port has no TLS and no login, and its pages name every table.
+        bail!(
+            "--http-port cannot be combined with ACLs, logins or TLS yet: the HTTP port (metrics, \
+             console) neither authenticates nor encrypts (docs/design/operations.md)"
         );
     }
     if advertise.is_some() && rpc_port.is_none() {
@@ -238,6 +254,7 @@ pub fn main(args: &[String]) -> Result<()> {
             serve: Arc::new(move |stream| handoff.serve(stream)),
         }
     });
+    let http_engine = engine.clone();
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;
     let stop = server.stop_handle()?;
@@ -246,6 +263,8 @@ pub fn main(args: &[String]) -> Result<()> {
         signal_hook::flag::register(sig, signalled.clone())?;
     }
     let native_stop = native.as_ref().map(|n| n.stop_handle()).transpose()?;
+    let http_stop = (stop.clone(), native_stop.clone());
+    let mut ports = vec![("HBase Thrift API".to_string(), addr)];
     std::thread::spawn(move || {
         while !signalled.load(Ordering::Acquire) {
             std::thread::sleep(Duration::from_millis(100));
@@ -270,6 +289,7 @@ pub fn main(args: &[String]) -> Result<()> {
             "ferrobase serving ZooKeeper's protocol (read-only, /hbase) on {}",
             zk.local_addr()?
         );
+        ports.push(("ZooKeeper (read-only)".to_string(), zk.local_addr()?));
         std::thread::Builder::new()
             .name("ferrobase-zk-accept".into())
             .spawn(move || {
@@ -286,6 +306,7 @@ pub fn main(args: &[String]) -> Result<()> {
             native.advertised_host(),
             addr.port()
         );
+        ports.push(("HBase native RPC".to_string(), addr));
         std::thread::Builder::new()
             .name("ferrobase-rpc-accept".into())
             .spawn(move || {
@@ -293,6 +314,23 @@ pub fn main(args: &[String]) -> Result<()> {
                     eprintln!("ferrobase: the native RPC door stopped: {e}");
                 }
             })?;
+    }
+    if let Some(p) = http_port {
+        // Same bind address as the other doors, so exposure_check above covers it too.
+        let http = crate::http::HttpServer::bind(SocketAddr::new(bind, p))
+            .with_context(|| format!("binding the HTTP port {bind}:{p}"))?;
+        let http_addr = http.local_addr();
+        ports.push(("HTTP (metrics, console)".to_string(), http_addr));
+        http.spawn(crate::http::Ops {
+            engine: http_engine.clone(),
+            data: data.clone(),
+            started,
+            ports,
+            thrift: http_stop.0,
+            native: http_stop.1,
+        })?;
+        // Scripts and tests read this line to learn the port.
+        println!("ferrobase serving HTTP (metrics) on {http_addr}");
     }
     // Scripts and tests read this line to learn the port.
     println!(

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod access;
+pub mod call_counters;
 pub mod call_queue;
 pub mod catalog;
 pub mod handler;
@@ -34,6 +35,7 @@ mod scanner_quota;
 pub mod server;
 pub mod thrift;
 
+pub use call_counters::{CallCounters, CallOutcome, CallSlot};
 /// TLS and SASL PLAIN on the Thrift port, shared with the client (`ferrobase-security`).
 pub use ferrobase_security::{sasl, tls};
 pub use server::{ProtocolHandoff, Server, ServerOptions, StopHandle};

@@ -4,6 +4,7 @@
 //! the engine.
 
 use crate::access::{AccessChecker, AccessOptions, AclStore};
+use crate::call_counters::{CallCounters, CallOutcome};
 use crate::call_queue::{CallQueue, CallQueueOptions};
 use crate::handler::{Handler, HandlerOptions, Outcome};
 use crate::sasl::{accept_plain, PasswordFile};
@@ -19,6 +20,9 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The service name of the Thrift door's calls in [`CallCounters`].
+pub const THRIFT_SERVICE: &str = "Hbase";
 
 /// Server settings.
 #[derive(Debug, Clone)]
@@ -140,6 +144,8 @@ struct Shared {
     handoff: Option<ProtocolHandoff>,
     /// `host:port` as bound, named in busy errors.
     name: String,
+    /// Calls by method and outcome (`/metrics`).
+    counters: Arc<CallCounters>,
 }
 
 /// A bound server. `run` serves until `stop` is called from another thread (or a signal
@@ -178,6 +184,16 @@ impl StopHandle {
     pub fn connections(&self) -> usize {
         self.shared.connections.load(Ordering::Acquire)
     }
+
+    /// Connections closed at once because `max_connections` were open, since the start.
+    pub fn refused_connections(&self) -> usize {
+        self.shared.refused_connections.load(Ordering::Relaxed)
+    }
+
+    /// The calls served since the start, by method (service `Hbase`) and outcome.
+    pub fn call_counters(&self) -> Arc<CallCounters> {
+        self.shared.counters.clone()
+    }
 }
 
 impl Server {
@@ -214,6 +230,9 @@ impl Server {
                 max_scanners_per_connection: opts.max_scanners_per_connection,
                 handoff: opts.handoff,
                 name,
+                counters: Arc::new(CallCounters::new(
+                    crate::idl::METHODS.iter().map(|m| (THRIFT_SERVICE, *m)),
+                )),
             }),
         })
     }
@@ -490,15 +509,21 @@ fn one_call(
         Ok(c) => c,
         Err(ThriftError::Eof) | Err(ThriftError::Io(_)) => return false,
         Err(ThriftError::Refused { header, over }) => {
+            let busy = matches!(over, Overrun::Server(_));
+            shared.counters.record(
+                THRIFT_SERVICE,
+                &header.name,
+                if busy {
+                    CallOutcome::Busy
+                } else {
+                    CallOutcome::Refused
+                },
+            );
             // The message was read to its end: answer it and go on with the connection.
             if header.kind == MessageType::Oneway {
                 return true;
             }
-            let (kind, body) = refusal(
-                &header.name,
-                over.to_string(),
-                matches!(over, Overrun::Server(_)),
-            );
+            let (kind, body) = refusal(&header.name, over.to_string(), busy);
             let reply = MessageHeader {
                 name: header.name,
                 kind,
@@ -536,6 +561,9 @@ fn one_call(
     let opening = opens_scanner(&header.name, &args);
     if opening {
         if let Err(message) = scanners.check(&shared.handler.scanners) {
+            shared
+                .counters
+                .record(THRIFT_SERVICE, &header.name, CallOutcome::Refused);
             if header.kind == MessageType::Oneway {
                 return true;
             }
@@ -551,6 +579,9 @@ fn one_call(
     {
         Ok(slot) => slot,
         Err(busy) => {
+            shared
+                .counters
+                .record(THRIFT_SERVICE, &header.name, CallOutcome::Busy);
             if header.kind == MessageType::Oneway {
                 return true;
             }
@@ -571,6 +602,20 @@ fn one_call(
     if let Ok(Outcome::Result(result)) = &outcome {
         track_scanner(scanners, opening, closing, result);
     }
+    shared.counters.record(
+        THRIFT_SERVICE,
+        &header.name,
+        match &outcome {
+            // A result struct holds field 0 (the success) or one declared exception.
+            Ok(Outcome::Result(r)) if r.fields.iter().any(|(id, _)| *id != 0) => {
+                CallOutcome::Exception
+            }
+            Ok(Outcome::Result(_)) => CallOutcome::Ok,
+            Ok(Outcome::UnknownMethod) | Ok(Outcome::InternalError(_)) | Err(_) => {
+                CallOutcome::Failed
+            }
+        },
+    );
     if header.kind == MessageType::Oneway {
         return true;
     }

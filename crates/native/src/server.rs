@@ -12,6 +12,7 @@ use crate::services::{self, Ctx};
 use crate::state::{Job, NativeOptions, Shared};
 use crate::wire::{self, Preamble, WireError, AUTH_SIMPLE};
 use ferrobase_engine::Engine;
+use ferrobase_gateway::{CallCounters, CallOutcome};
 use prost::Message;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -66,6 +67,16 @@ impl NativeStopHandle {
     pub fn stop(&self) {
         self.shared.stopping.store(true, Ordering::Release);
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
+    }
+
+    /// Connections open now (its own port's and those handed over).
+    pub fn connections(&self) -> usize {
+        self.shared.connections.load(Ordering::Acquire)
+    }
+
+    /// The calls served since the start, by service, method and outcome.
+    pub fn call_counters(&self) -> Arc<CallCounters> {
+        self.shared.counters.clone()
     }
 }
 
@@ -127,6 +138,7 @@ impl NativeServer {
                 connections: AtomicUsize::new(0),
                 inflight: AtomicUsize::new(0),
                 jobs: tx,
+                counters: Arc::new(CallCounters::new(services::SERVED.iter().copied())),
                 opts,
             }),
         })
@@ -387,6 +399,10 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
         };
         drop(frame);
         let call_id = request.header.call_id.unwrap_or(0);
+        let slot = shared.counters.slot(
+            &ctx.service,
+            request.header.method_name.as_deref().unwrap_or_default(),
+        );
         let size = request.param.len() + request.cells.len();
         let host = shared.host.clone();
         let port = shared.port;
@@ -394,6 +410,7 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
             > shared.opts.max_inflight_memory
         {
             shared.inflight.fetch_sub(size, Ordering::AcqRel);
+            shared.counters.record_at(slot, CallOutcome::Busy);
             let busy = RpcError::retry(
                 CALL_QUEUE_TOO_BIG,
                 format!(
@@ -421,6 +438,12 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
                 ))
             });
             job_ctx.shared.inflight.fetch_sub(size, Ordering::AcqRel);
+            let outcome = if result.is_ok() {
+                CallOutcome::Ok
+            } else {
+                CallOutcome::Exception
+            };
+            job_ctx.shared.counters.record_at(slot, outcome);
             drop(request);
             if !respond(&job_writer, call_id, result, &host, port) {
                 let w = job_writer.lock().unwrap_or_else(|p| p.into_inner());
@@ -431,6 +454,7 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
                 shared.inflight.fetch_sub(size, Ordering::AcqRel);
+                shared.counters.record_at(slot, CallOutcome::Busy);
                 let busy = RpcError::retry(
                     CALL_QUEUE_TOO_BIG,
                     format!(

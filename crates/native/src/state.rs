@@ -4,9 +4,11 @@
 
 use crate::scanners::Scanners;
 use ferrobase_engine::Engine;
+use ferrobase_gateway::CallCounters;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::mpsc::SyncSender;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Settings of the native door.
@@ -86,6 +88,8 @@ pub(crate) struct Shared {
     pub(crate) connections: AtomicUsize,
     pub(crate) inflight: AtomicUsize,
     pub(crate) jobs: SyncSender<Job>,
+    /// Calls by service, method and outcome (`/metrics`).
+    pub(crate) counters: Arc<CallCounters>,
 }
 
 impl Shared {

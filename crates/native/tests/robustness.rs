@@ -4,6 +4,7 @@
 //! to that client, and the server goes on serving everyone else.
 
 use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::CallOutcome;
 use ferrobase_native::proto::client::{Get, GetRequest};
 use ferrobase_native::proto::filter::{Filter, FilterList, PrefixFilter};
 use ferrobase_native::proto::hbase::{region_specifier::RegionSpecifierType, RegionSpecifier};
@@ -11,7 +12,7 @@ use ferrobase_native::proto::registry::GetClusterIdResponse;
 use ferrobase_native::proto::rpc::{
     CellBlockMeta, ConnectionHeader, RequestHeader, ResponseHeader, UserInformation,
 };
-use ferrobase_native::{NativeOptions, NativeServer};
+use ferrobase_native::{NativeOptions, NativeServer, NativeStopHandle};
 use prost::Message;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -19,6 +20,7 @@ use std::time::Duration;
 
 struct Door {
     addr: SocketAddr,
+    stop: NativeStopHandle,
     _dir: tempfile::TempDir,
 }
 
@@ -32,8 +34,13 @@ fn start() -> Door {
     };
     let server = NativeServer::bind(engine, opts).unwrap();
     let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle().unwrap();
     std::thread::spawn(move || server.run());
-    Door { addr, _dir: dir }
+    Door {
+        addr,
+        stop,
+        _dir: dir,
+    }
 }
 
 fn connect(door: &Door) -> TcpStream {
@@ -196,6 +203,15 @@ fn unknown_services_and_methods_are_named_and_the_connection_goes_on() {
     send(&mut s, 2, "GetClusterId", &[], &[], None);
     let (h, _) = receive(&mut s).unwrap();
     assert!(h.exception.is_none(), "{h:?}");
+    // The metrics' call counters: names outside the served set fold into `other`.
+    assert_eq!(
+        door.stop.call_counters().snapshot(),
+        [
+            ("ClientMetaService", "GetClusterId", CallOutcome::Ok, 1),
+            ("other", "other", CallOutcome::Exception, 2),
+        ]
+    );
+    assert_eq!(door.stop.connections(), 2);
 }
 
 #[test]

@@ -1,0 +1,277 @@
+//! `ferrobase serve --http-port`: a known workload through Thrift (the Rust client) moves
+//! `/metrics`' counters by the expected amounts; `/` lists the tables; the port is refused
+//! where it would serve unauthenticated pages beside an authenticated door
+//! (`docs/design/operations.md`).
+
+mod serve_harness;
+
+use ferrobase_client::Connection;
+use ferrobase_engine::{ColumnFamilyDescriptor, Get, Put, TableDescriptor, TableName};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `ferrobase serve --http-port 0 --rpc-port 0 EXTRA...`, killed when dropped.
+struct Served {
+    child: Child,
+    thrift: SocketAddr,
+    http: SocketAddr,
+    _dir: tempfile::TempDir,
+}
+
+impl Served {
+    fn start(extra: &[&str]) -> Served {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--rpc-port",
+                "0",
+                "--http-port",
+                "0",
+            ])
+            .arg("--data")
+            .arg(dir.path())
+            .args(extra)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let (mut thrift, mut http) = (None, None);
+        // Every door prints a line naming its address; the Thrift API's comes last.
+        while thrift.is_none() {
+            let mut line = String::new();
+            assert!(out.read_line(&mut line).unwrap() > 0, "serve ended early");
+            let addr: SocketAddr = line
+                .split_whitespace()
+                .find_map(|w| w.parse().ok())
+                .unwrap_or_else(|| panic!("no address in {line:?}"));
+            if line.contains("serving HTTP (metrics) on") {
+                http = Some(addr);
+            } else if line.contains("the HBase Thrift API") {
+                thrift = Some(addr);
+            }
+        }
+        // Keep the pipe open (and drained) for the rest of the run.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        Served {
+            child,
+            thrift: thrift.unwrap(),
+            http: http.expect("an HTTP line before the Thrift one"),
+            _dir: dir,
+        }
+    }
+
+    /// `GET path`: the status code and the body.
+    fn get(&self, path: &str) -> (u16, String) {
+        http_get(self.http, path)
+    }
+
+    /// `/metrics`, parsed: `name{labels}` (as written) to value.
+    fn metrics(&self) -> Metrics {
+        let (status, body) = self.get("/metrics");
+        assert_eq!(status, 200, "{body}");
+        Metrics(parse(&body))
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(s, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").expect("a header and a body");
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+/// Prometheus' text format, the sample lines: `name{labels} value`.
+fn parse(text: &str) -> HashMap<String, f64> {
+    let mut samples = HashMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let (series, value) = line.rsplit_once(' ').unwrap_or_else(|| panic!("{line:?}"));
+        let value: f64 = value.parse().unwrap_or_else(|_| panic!("{line:?}"));
+        assert!(
+            samples.insert(series.to_string(), value).is_none(),
+            "{series} twice"
+        );
+    }
+    samples
+}
+
+struct Metrics(HashMap<String, f64>);
+
+impl Metrics {
+    /// The sample `series`, 0 when absent (a label set not counted yet).
+    fn get(&self, series: &str) -> f64 {
+        self.0.get(series).copied().unwrap_or(0.0)
+    }
+
+    /// The sum of the samples of `name` whose labels include every one of `labels`
+    /// (`key="value"` strings).
+    fn sum(&self, name: &str, labels: &[&str]) -> f64 {
+        self.0
+            .iter()
+            .filter(|(series, _)| {
+                series.split('{').next() == Some(name) && labels.iter().all(|l| series.contains(l))
+            })
+            .map(|(_, v)| v)
+            .sum()
+    }
+}
+
+const TABLE: &str = "metrics_t";
+const PUTS: u64 = 10;
+
+fn put_rows(conn: &Connection, from: u64) {
+    let t = conn.table(TABLE);
+    for i in from..from + PUTS {
+        t.put(Put::new(format!("row{i:03}")).add_column("cf", "q", format!("v{i}")))
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_known_workload_moves_the_counters_by_its_amounts() {
+    let served = Served::start(&["--durability", "FSYNC_WAL", "--no-auto-compaction"]);
+    let m0 = served.metrics();
+    assert_eq!(m0.get("ferrobase_health{state=\"healthy\"}"), 1.0);
+    assert_eq!(m0.get("ferrobase_native_connections"), 0.0);
+    assert!(m0.get("process_resident_memory_bytes") > 0.0);
+    assert!(m0.get("process_open_fds") > 0.0);
+
+    let conn = Connection::open(&format!("thrift://{}", served.thrift)).unwrap();
+    let desc = TableDescriptor::new(TableName::parse(TABLE).unwrap())
+        .with_family(ColumnFamilyDescriptor::new("cf"));
+    conn.create_table(desc, &[]).unwrap();
+    put_rows(&conn, 0);
+    // One declared exception: a get from a table that does not exist.
+    assert!(conn
+        .table("no_such_table")
+        .get(Get::new("r"), None)
+        .is_err());
+    let m1 = served.metrics();
+    let calls = |m: &Metrics, labels: &[&str]| m.sum("ferrobase_thrift_calls_total", labels);
+    let mutate = ["method=\"mutateRows\"", "outcome=\"ok\""];
+    assert_eq!(calls(&m1, &mutate) - calls(&m0, &mutate), PUTS as f64);
+    let exceptions = ["outcome=\"exception\""];
+    assert_eq!(calls(&m1, &exceptions) - calls(&m0, &exceptions), 1.0);
+    assert_eq!(calls(&m1, &["outcome=\"busy\""]), 0.0);
+    assert!(m1.get("ferrobase_thrift_connections") >= 1.0);
+    // FSYNC_WAL: one group commit, so one fdatasync, per put from this one client.
+    let syncs = m1.get("ferrobase_wal_syncs_total") - m0.get("ferrobase_wal_syncs_total");
+    assert_eq!(syncs, PUTS as f64);
+    assert!(
+        m1.get("ferrobase_wal_written_bytes_total") - m0.get("ferrobase_wal_written_bytes_total")
+            >= (PUTS * 10) as f64
+    );
+    let table = |m: &Metrics, name: &str| m.get(&format!("{name}{{table=\"{TABLE}\"}}"));
+    assert_eq!(table(&m1, "ferrobase_table_regions"), 1.0);
+    assert_eq!(table(&m1, "ferrobase_table_store_files"), 0.0);
+    assert!(table(&m1, "ferrobase_table_memstore_bytes") > 0.0);
+    assert!(m1.get("ferrobase_memstore_bytes") >= table(&m1, "ferrobase_table_memstore_bytes"));
+
+    conn.flush(TABLE).unwrap();
+    let m2 = served.metrics();
+    assert_eq!(
+        m2.get("ferrobase_flushes_total") - m1.get("ferrobase_flushes_total"),
+        1.0
+    );
+    assert_eq!(table(&m2, "ferrobase_table_store_files"), 1.0);
+    assert_eq!(table(&m2, "ferrobase_table_memstore_bytes"), 0.0);
+    let file_bytes = table(&m2, "ferrobase_table_store_file_bytes");
+    assert!(file_bytes > 0.0);
+    assert_eq!(
+        m2.get("ferrobase_store_file_written_bytes_total")
+            - m1.get("ferrobase_store_file_written_bytes_total"),
+        file_bytes
+    );
+
+    // A second file, then a major compaction makes them one.
+    put_rows(&conn, PUTS);
+    conn.flush(TABLE).unwrap();
+    assert_eq!(table(&served.metrics(), "ferrobase_table_store_files"), 2.0);
+    conn.compact(TABLE, true).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let m3 = loop {
+        let m = served.metrics();
+        if table(&m, "ferrobase_table_store_files") == 1.0 || Instant::now() > deadline {
+            break m;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(table(&m3, "ferrobase_table_store_files"), 1.0);
+    assert_eq!(
+        m3.get("ferrobase_compactions_total") - m2.get("ferrobase_compactions_total"),
+        1.0
+    );
+    assert_eq!(m3.get("ferrobase_write_suspensions_total"), 0.0);
+    // Reads: twenty rows scanned, all examined.
+    let scanned = conn
+        .table(TABLE)
+        .scanner(ferrobase_engine::Scan::new(), None)
+        .unwrap()
+        .count();
+    assert_eq!(scanned, 2 * PUTS as usize);
+    let m4 = served.metrics();
+    assert_eq!(
+        m4.get("ferrobase_rows_examined_total") - m3.get("ferrobase_rows_examined_total"),
+        (2 * PUTS) as f64
+    );
+}
+
+#[test]
+fn the_console_lists_tables_and_ports() {
+    let served = Served::start(&[]);
+    let conn = Connection::open(&format!("thrift://{}", served.thrift)).unwrap();
+    for name in ["console_a", "console_b"] {
+        let desc = TableDescriptor::new(TableName::parse(name).unwrap())
+            .with_family(ColumnFamilyDescriptor::new("cf"));
+        conn.create_table(desc, &[b"m".to_vec()]).unwrap();
+    }
+    let (status, page) = served.get("/");
+    assert_eq!(status, 200);
+    assert!(page.len() < 200 << 10);
+    for expected in [
+        "console_a",
+        "console_b",
+        &served.thrift.to_string(),
+        &served.http.to_string(),
+        env!("CARGO_PKG_VERSION"),
+    ] {
+        assert!(page.contains(expected), "{expected} missing from {page}");
+    }
+    // Two regions each, split at "m".
+    let m = served.metrics();
+    assert_eq!(m.get("ferrobase_table_regions{table=\"console_a\"}"), 2.0);
+    assert_eq!(served.get("/no-such-page").0, 404);
+}
+
+#[test]
+fn the_http_port_is_refused_beside_logins_acls_and_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    for extra in [&["--acl"][..], &["--superuser", "admin"][..]] {
+        let mut args = vec!["serve", "--data", data, "--port", "0", "--http-port", "0"];
+        args.extend_from_slice(extra);
+        let out = serve_harness::run(&args, &[], "");
+        assert!(!out.status.success(), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--http-port cannot be combined"), "{err}");
+    }
+}

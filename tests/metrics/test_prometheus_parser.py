@@ -1,0 +1,132 @@
+"""``/metrics`` of ``ferrobase serve --http-port`` read by a real Prometheus parser: the
+``prometheus_client`` package's text parser (``text_string_to_metric_families``) accepts the
+whole page, every family has the type its name promises, and a known happybase workload moves
+the counters by its amounts. ``FERROBASE_BIN`` names the binary (default: the debug build).
+See docs/design/operations.md for the names.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import urllib.request
+
+import happybase
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("FERROBASE_BIN") or os.path.join(ROOT, "target", "debug", "ferrobase")
+PUTS = 12
+
+
+class Server:
+    def __init__(self, data, *extra):
+        self.proc = subprocess.Popen(
+            [BINARY, "serve", "--data", data, "--port", "0", "--http-port", "0", *extra],
+            stdout=subprocess.PIPE, text=True)
+        self.http = self.thrift = None
+        while self.thrift is None:
+            line = self.proc.stdout.readline()
+            assert line, "serve ended before its Thrift line"
+            addr = line.split(" on ")[1].split()[0]
+            if "serving HTTP (metrics)" in line:
+                self.http = addr
+            elif "the HBase Thrift API" in line:
+                self.thrift = addr
+        assert self.http, "the HTTP line comes before the Thrift one"
+
+    def get(self, path):
+        with urllib.request.urlopen("http://%s%s" % (self.http, path), timeout=30) as r:
+            return r.status, r.headers.get("Content-Type"), r.read().decode()
+
+    def scrape(self):
+        """Sample name and labels to value, and family name to type."""
+        status, content_type, text = self.get("/metrics")
+        assert status == 200
+        assert content_type.startswith("text/plain; version=0.0.4"), content_type
+        samples, types = {}, {}
+        for family in text_string_to_metric_families(text):
+            types[family.name] = family.type
+            for s in family.samples:
+                key = (s.name, tuple(sorted(s.labels.items())))
+                assert key not in samples, key
+                samples[key] = s.value
+        return samples, types
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        assert self.proc.wait(timeout=60) == 0
+
+
+@pytest.fixture
+def server():
+    d = tempfile.mkdtemp(prefix="ferrobase-metrics-")
+    srv = Server(d, "--durability", "FSYNC_WAL")
+    yield srv
+    srv.stop()
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def value(samples, name, **labels):
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_the_parser_reads_every_family_with_its_type(server):
+    samples, types = server.scrape()
+    # The parser names a counter family without its _total suffix.
+    for family, kind in types.items():
+        if kind == "counter" and family != "ferrobase_thrift_calls":  # no call yet
+            assert any(name == family + "_total" for name, _ in samples), family
+        assert family.startswith(("ferrobase_", "process_")), family
+    for counter in ["ferrobase_wal_syncs", "ferrobase_flushes", "ferrobase_compactions",
+                    "ferrobase_write_suspensions", "ferrobase_wal_written_bytes",
+                    "ferrobase_rows_examined", "ferrobase_thrift_calls"]:
+        assert types[counter] == "counter", counter
+    for gauge in ["ferrobase_memstore_bytes", "ferrobase_table_regions",
+                  "ferrobase_thrift_connections", "process_resident_memory_bytes",
+                  "process_open_fds"]:
+        assert types[gauge] == "gauge", gauge
+    assert value(samples, "ferrobase_health", state="healthy") == 1
+    assert value(samples, "process_resident_memory_bytes") > 1 << 20
+
+
+def test_a_happybase_workload_moves_the_counters(server):
+    before, _ = server.scrape()
+    host, port = server.thrift.rsplit(":", 1)
+    c = happybase.Connection(host, int(port))
+    c.create_table("pm", {"cf": dict()})
+    t = c.table("pm")
+    for i in range(PUTS):
+        t.put(b"row%03d" % i, {b"cf:q": b"v%d" % i})
+    assert len(list(t.scan())) == PUTS
+    after, _ = server.scrape()
+    c.close()
+
+    def delta(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    calls = "ferrobase_thrift_calls_total"
+    # happybase 1.3's Table.put sends one mutateRows per put (a one-put batch).
+    assert delta(calls, service="Hbase", method="mutateRows", outcome="ok") == PUTS
+    assert delta(calls, service="Hbase", method="scannerOpenWithScan", outcome="ok") == 1
+    assert delta(calls, service="Hbase", method="createTable", outcome="ok") == 1
+    # FSYNC_WAL from one client: one fdatasync per put.
+    assert delta("ferrobase_wal_syncs_total") == PUTS
+    assert delta("ferrobase_wal_written_bytes_total") > 0
+    assert delta("ferrobase_rows_examined_total") == PUTS
+    assert value(after, "ferrobase_table_regions", table="pm") == 1
+    assert value(after, "ferrobase_table_memstore_bytes", table="pm") > 0
+
+
+def test_the_console_names_the_tables(server):
+    host, port = server.thrift.rsplit(":", 1)
+    c = happybase.Connection(host, int(port))
+    c.create_table("console_table", {"cf": dict()})
+    c.close()
+    status, content_type, page = server.get("/")
+    assert status == 200
+    assert content_type.startswith("text/html")
+    assert "console_table" in page and server.thrift in page
+    assert len(page.encode()) < 200 * 1024
