@@ -16,9 +16,11 @@ use crate::thrift::{
 };
 use crate::tls::{TlsServer, Wire};
 use ferrobase_engine::Engine;
+use ferrobase_security::deadline::Deadline;
+use std::collections::VecDeque;
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The service name of the Thrift door's calls in [`CallCounters`].
@@ -64,6 +66,9 @@ pub struct ServerOptions {
     /// Scanners one connection may hold open (default 1000); one more is refused with an
     /// `IOError` naming the limit, and the connection goes on.
     pub max_scanners_per_connection: usize,
+    /// How long a connection may take over its TLS and SASL handshakes together, however
+    /// slowly it sends (default 10 s); past it the connection closes.
+    pub handshake_timeout: Duration,
     /// Another protocol served on the same port (default none): a plain connection (no TLS,
     /// no SASL) whose first bytes are one of its magics is handed to it whole, unread.
     pub handoff: Option<ProtocolHandoff>,
@@ -87,7 +92,8 @@ impl std::fmt::Debug for ProtocolHandoff {
     }
 }
 
-/// How long a client may take over its TLS handshake.
+/// How long a client may take over its TLS and SASL handshakes together (the default of
+/// [`ServerOptions::handshake_timeout`]).
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A connection's thread gives its empty allocator pages back and has the process's free memory
@@ -121,6 +127,7 @@ impl Default for ServerOptions {
             calls: CallQueueOptions::default(),
             frame_timeout: Duration::from_secs(60),
             max_scanners_per_connection: 1000,
+            handshake_timeout: HANDSHAKE_TIMEOUT,
             handoff: None,
         }
     }
@@ -142,6 +149,12 @@ struct Shared {
     frame_timeout: Duration,
     max_scanners_per_connection: usize,
     handoff: Option<ProtocolHandoff>,
+    handshake_timeout: Duration,
+    /// Connections not yet established (handshakes unfinished, or no call begun yet), oldest
+    /// first, each with a handle to close it: at the connection limit a new connection takes
+    /// the slot of the oldest of them, so silent or trickling clients cannot hold every slot.
+    pending: Mutex<VecDeque<(u64, TcpStream)>>,
+    next_connection: AtomicU64,
     /// `host:port` as bound, named in busy errors.
     name: String,
     /// Calls by method and outcome (`/metrics`).
@@ -229,6 +242,9 @@ impl Server {
                 frame_timeout: opts.frame_timeout,
                 max_scanners_per_connection: opts.max_scanners_per_connection,
                 handoff: opts.handoff,
+                handshake_timeout: opts.handshake_timeout,
+                pending: Mutex::new(VecDeque::new()),
+                next_connection: AtomicU64::new(0),
                 name,
                 counters: Arc::new(CallCounters::new(
                     crate::idl::METHODS.iter().map(|m| (THRIFT_SERVICE, *m)),
@@ -272,7 +288,9 @@ impl Server {
             }
             let Ok(stream) = stream else { continue };
             let shared = self.shared.clone();
-            if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.max_connections {
+            if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.max_connections
+                && !shared.evict_oldest_pending()
+            {
                 shared.connections.fetch_sub(1, Ordering::AcqRel);
                 if shared
                     .refused_connections
@@ -288,13 +306,20 @@ impl Server {
                 drop(stream);
                 continue;
             }
+            let id = shared.next_connection.fetch_add(1, Ordering::AcqRel);
+            if let Ok(handle) = stream.try_clone() {
+                shared.pending().push_back((id, handle));
+            }
             let spawned = std::thread::Builder::new()
                 .name("ferrobase-conn".into())
                 .spawn(move || {
-                    serve_connection(&shared, stream);
+                    let mut pending = Pending(Some((&shared, id)));
+                    serve_connection(&shared, stream, &mut pending);
+                    drop(pending);
                     shared.connections.fetch_sub(1, Ordering::AcqRel);
                 });
             if spawned.is_err() {
+                self.shared.forget_pending(id);
                 self.shared.connections.fetch_sub(1, Ordering::AcqRel);
             }
         }
@@ -317,7 +342,12 @@ impl Server {
 /// ([`purge_freed_memory`](ferrobase_engine::allocator::purge_freed_memory)): without it, pages
 /// freed by threads that then go quiet wait for the 5 s purge delay and for some thread to
 /// collect.
-fn wait_for_call(shared: &Shared, conn: &mut Connection, cache_used: &mut bool) -> bool {
+fn wait_for_call(
+    shared: &Shared,
+    conn: &mut Connection,
+    cache_used: &mut bool,
+    first: bool,
+) -> bool {
     let started = Instant::now();
     let _ = conn
         .socket()
@@ -342,12 +372,60 @@ fn wait_for_call(shared: &Shared, conn: &mut Connection, cache_used: &mut bool) 
                 if shared.idle_timeout.is_some_and(|t| started.elapsed() >= t) {
                     break false;
                 }
+                // A connection's first call must begin within the frame timeout (HBase's
+                // Thrift server closes a connection idle that long): a client that connects
+                // and stays silent does not hold its slot.
+                if first && started.elapsed() >= shared.frame_timeout {
+                    break false;
+                }
             }
             Err(_) => break false,
         }
     };
     let _ = conn.socket().set_read_timeout(None);
     ready
+}
+
+/// A connection counted as not yet established until it begins its first call (or ends).
+struct Pending<'a>(Option<(&'a Shared, u64)>);
+
+impl Pending<'_> {
+    /// The connection has begun a call (or another protocol took it): no newcomer may take
+    /// its slot any more.
+    fn established(&mut self) {
+        if let Some((shared, id)) = self.0.take() {
+            shared.forget_pending(id);
+        }
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        self.established();
+    }
+}
+
+impl Shared {
+    fn pending(&self) -> std::sync::MutexGuard<'_, VecDeque<(u64, TcpStream)>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn forget_pending(&self, id: u64) {
+        let mut pending = self.pending();
+        if let Some(i) = pending.iter().position(|(p, _)| *p == id) {
+            pending.remove(i);
+        }
+    }
+
+    /// Closes the oldest connection that has not begun a call, freeing its slot for a
+    /// newcomer; false when every connection is established.
+    fn evict_oldest_pending(&self) -> bool {
+        let Some((_, oldest)) = self.pending().pop_front() else {
+            return false;
+        };
+        let _ = oldest.shutdown(std::net::Shutdown::Both);
+        true
+    }
 }
 
 /// What a plain connection's first bytes say it is.
@@ -404,7 +482,7 @@ fn opening(shared: &Shared, handoff: &ProtocolHandoff, stream: &TcpStream) -> Op
     seen
 }
 
-fn serve_connection(shared: &Shared, stream: TcpStream) {
+fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_>) {
     let _ = stream.set_nodelay(true);
     if let Some(handoff) = shared
         .handoff
@@ -412,16 +490,21 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
         .filter(|_| shared.tls.is_none() && shared.passwords.is_none())
     {
         match opening(shared, handoff, &stream) {
-            Opening::Other => return (handoff.serve)(stream),
+            Opening::Other => {
+                // The other protocol keeps its own accounts from here.
+                pending.established();
+                return (handoff.serve)(stream);
+            }
             Opening::Gone => return,
             Opening::Thrift => {}
         }
     }
+    let handshake_deadline = Instant::now() + shared.handshake_timeout;
     let (mut wire, mut user) = match &shared.tls {
         None => (Wire::Plain(stream), None),
         Some(tls) => {
             let peer = stream.peer_addr().ok();
-            match tls.accept(stream, HANDSHAKE_TIMEOUT) {
+            match tls.accept(stream, shared.handshake_timeout) {
                 Ok(accepted) => accepted,
                 Err(e) => {
                     if !shared.stopping.load(Ordering::Acquire) {
@@ -434,12 +517,20 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
             }
         }
     };
-    // Timeouts are set on the connection's own socket, never on a duplicate: a `try_clone`
-    // would hold a second file descriptor per connection (2,000 at 1,000 connections).
+    // The SASL exchange within what is left of the handshakes' one deadline (its socket handle
+    // is a duplicate held only for the exchange: one per connection at all times would be
+    // 2,000 descriptors at 1,000 connections).
     if let Some(passwords) = &shared.passwords {
-        let _ = wire.socket().set_read_timeout(Some(HANDSHAKE_TIMEOUT));
         let peer = wire.socket().peer_addr();
-        match accept_plain(&mut wire, passwords) {
+        let Ok(handle) = wire.socket().try_clone() else {
+            return;
+        };
+        let mut bounded = Deadline::new(&mut wire, handle, handshake_deadline);
+        let outcome = accept_plain(&mut bounded, passwords);
+        if bounded.finish().is_err() {
+            return;
+        }
+        match outcome {
             Ok(name) => user = Some(name),
             Err(e) => {
                 if !shared.stopping.load(Ordering::Acquire) {
@@ -450,16 +541,18 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
                 return;
             }
         }
-        let _ = wire.socket().set_read_timeout(None);
     }
     let mut conn = Connection::over(wire, shared.limits).with_pool(shared.inflight.clone());
     let mut scanners = ScannerQuota::new(shared.max_scanners_per_connection);
     let mut cache_used = false;
     let mut released = Instant::now();
+    let mut first = true;
     loop {
-        if !wait_for_call(shared, &mut conn, &mut cache_used) {
+        if !wait_for_call(shared, &mut conn, &mut cache_used, first) {
             return;
         }
+        first = false;
+        pending.established();
         // From its first byte, the call must arrive whole within the frame timeout.
         if conn
             .set_deadline(Some(Instant::now() + shared.frame_timeout))

@@ -718,3 +718,88 @@ fn a_ddl_meeting_a_full_disk_answers_an_io_error_naming_the_manifest_and_the_ser
     assert!(create("t2").fields.is_empty());
     assert_eq!(table_names(srv.addr), 2);
 }
+
+/// Issue 45, 6: a client trickling its SASL handshake a byte at a time meets one deadline for
+/// the whole handshake, not a per-read timeout that each byte restarts.
+#[test]
+fn a_trickling_handshake_is_cut_at_its_deadline() {
+    use ferrobase_gateway::sasl::PasswordFile;
+    let file = PasswordFile::parse(&PasswordFile::hash_line("bob", b"secret")).unwrap();
+    let srv = start_with(EngineOptions::default(), |o| {
+        o.passwords = Some(std::sync::Arc::new(file));
+        o.handshake_timeout = Duration::from_millis(800);
+    });
+    let mut s = TcpStream::connect(srv.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let started = std::time::Instant::now();
+    // A SASL START frame announced long, sent a byte every 100 ms.
+    let mut closed = false;
+    for b in std::iter::once(1u8)
+        .chain(std::iter::repeat(b'P'))
+        .take(100)
+    {
+        if s.write_all(&[b]).is_err() {
+            closed = true;
+            break;
+        }
+        let mut buf = [0u8; 64];
+        if matches!(s.read(&mut buf), Ok(0)) {
+            closed = true;
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(5) {
+            break;
+        }
+    }
+    assert!(closed, "the trickling handshake was never cut");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "cut after {:?}",
+        started.elapsed()
+    );
+}
+
+/// Issue 45, 6: connections that never send a byte cannot hold every slot: at the limit, a
+/// newcomer takes the place of the oldest connection that has not begun a call, and an
+/// established client is never the one closed.
+#[test]
+fn silent_connections_give_their_slots_to_newcomers() {
+    let srv = start_with(EngineOptions::default(), |o| o.max_connections = 20);
+    let mut established = TcpStream::connect(srv.addr).unwrap();
+    let (h, _) = call_on(
+        &mut established,
+        &Binary,
+        false,
+        "getTableNames",
+        TStruct::new(),
+    );
+    assert_eq!(h.kind, MessageType::Reply);
+    let _silent: Vec<TcpStream> = (0..200)
+        .map(|_| TcpStream::connect(srv.addr).unwrap())
+        .collect();
+    for _ in 0..5 {
+        let started = std::time::Instant::now();
+        let mut s = TcpStream::connect(srv.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let (h, _) = call_on(&mut s, &Binary, false, "getTableNames", TStruct::new());
+        assert_eq!(h.kind, MessageType::Reply);
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    let (h, _) = call_on(
+        &mut established,
+        &Binary,
+        false,
+        "getTableNames",
+        TStruct::new(),
+    );
+    assert_eq!(
+        h.kind,
+        MessageType::Reply,
+        "the established client keeps its connection"
+    );
+}

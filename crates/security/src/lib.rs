@@ -11,5 +11,6 @@
 //! `docs/design/security.md` describes the whole.
 
 pub mod acl;
+pub mod deadline;
 pub mod sasl;
 pub mod tls;

@@ -145,13 +145,14 @@ impl TlsServer {
         timeout: Duration,
     ) -> std::io::Result<(ServerWire, Option<String>)> {
         let mut conn = ServerConnection::new(self.config.clone()).map_err(std::io::Error::other)?;
-        sock.set_read_timeout(Some(timeout))?;
-        sock.set_write_timeout(Some(timeout))?;
+        // One deadline for the whole handshake, however slowly the client sends.
+        let handle = sock.try_clone()?;
+        let mut bounded =
+            crate::deadline::Deadline::new(&mut sock, handle, std::time::Instant::now() + timeout);
         while conn.is_handshaking() {
-            conn.complete_io(&mut sock)?;
+            conn.complete_io(&mut bounded)?;
         }
-        sock.set_read_timeout(None)?;
-        sock.set_write_timeout(None)?;
+        bounded.finish()?;
         let user = conn
             .peer_certificates()
             .and_then(|chain| chain.first())
