@@ -7,7 +7,7 @@ use crate::access::{AccessChecker, AccessOptions, AclStore};
 use crate::call_counters::{CallCounters, CallOutcome};
 use crate::call_queue::{CallQueue, CallQueueOptions};
 use crate::handler::{Handler, HandlerOptions, Outcome};
-use crate::sasl::{accept_plain, PasswordFile};
+use crate::sasl::{accept_plain_from, LoginThrottle, PasswordFile};
 use crate::scanner_quota::{opens_scanner, ScannerQuota};
 use crate::thrift::hbase::{application_exception_kind, Exception, IOError, TApplicationException};
 use crate::thrift::{
@@ -155,6 +155,9 @@ struct Shared {
     /// the slot of the oldest of them, so silent or trickling clients cannot hold every slot.
     pending: Mutex<VecDeque<(u64, TcpStream)>>,
     next_connection: AtomicU64,
+    /// Failed password logins by address (a back-off per address, so one address's guesses
+    /// cannot take the CPU other logins need).
+    login_throttle: LoginThrottle,
     /// `host:port` as bound, named in busy errors.
     name: String,
     /// Calls by method and outcome (`/metrics`).
@@ -245,6 +248,7 @@ impl Server {
                 handshake_timeout: opts.handshake_timeout,
                 pending: Mutex::new(VecDeque::new()),
                 next_connection: AtomicU64::new(0),
+                login_throttle: LoginThrottle::new(),
                 name,
                 counters: Arc::new(CallCounters::new(
                     crate::idl::METHODS.iter().map(|m| (THRIFT_SERVICE, *m)),
@@ -526,7 +530,8 @@ fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_
             return;
         };
         let mut bounded = Deadline::new(&mut wire, handle, handshake_deadline);
-        let outcome = accept_plain(&mut bounded, passwords);
+        let from = peer.as_ref().ok().map(|p| (&shared.login_throttle, p.ip()));
+        let outcome = accept_plain_from(&mut bounded, passwords, from);
         if bounded.finish().is_err() {
             return;
         }

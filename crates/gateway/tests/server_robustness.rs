@@ -803,3 +803,31 @@ fn silent_connections_give_their_slots_to_newcomers() {
         "the established client keeps its connection"
     );
 }
+
+/// Issue 45, 8: failed password logins back off per address: right after two failures the next
+/// password from that address is refused without being checked, saying how long to wait.
+#[test]
+fn failed_logins_back_off_per_address() {
+    use ferrobase_gateway::sasl::{connect_plain, PasswordFile};
+    let file = PasswordFile::parse(&PasswordFile::hash_line("bob", b"secret")).unwrap();
+    let srv = start_with(EngineOptions::default(), |o| {
+        o.passwords = Some(std::sync::Arc::new(file));
+    });
+    let login = |password: &str| {
+        let mut s = TcpStream::connect(srv.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        connect_plain(&mut s, "bob", password).map_err(|e| e.to_string())
+    };
+    assert!(login("wrong").is_err());
+    assert!(login("wrong").is_err());
+    let started = std::time::Instant::now();
+    let refused = login("secret").unwrap_err();
+    assert!(refused.contains("too many failed logins"), "{refused}");
+    assert!(
+        started.elapsed() < Duration::from_millis(60),
+        "{:?}",
+        started.elapsed()
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    login("secret").unwrap();
+}

@@ -12,6 +12,7 @@
 use ring::{pbkdf2, rand::SecureRandom};
 use std::collections::HashMap;
 use std::io::{Read, Write};
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::path::Path;
 
@@ -210,7 +211,19 @@ pub fn accept_plain<S: Read + Write>(
     wire: &mut S,
     passwords: &PasswordFile,
 ) -> Result<String, AuthError> {
-    let outcome = negotiate(wire, passwords);
+    accept_plain_from(wire, passwords, None)
+}
+
+/// [`accept_plain`] for a client at `from`, whose failed logins `throttle` counts: while the
+/// address waits out its back-off the password is not checked (no PBKDF2 spent on it) and the
+/// login is refused saying how long to wait, so one address's guesses cannot take the CPU that
+/// other clients' logins need.
+pub fn accept_plain_from<S: Read + Write>(
+    wire: &mut S,
+    passwords: &PasswordFile,
+    from: Option<(&LoginThrottle, IpAddr)>,
+) -> Result<String, AuthError> {
+    let outcome = negotiate(wire, passwords, from);
     if let Err(e) = &outcome {
         if !matches!(e, AuthError::Io(_)) {
             let _ = write_message(wire, BAD, e.to_string().as_bytes());
@@ -219,7 +232,11 @@ pub fn accept_plain<S: Read + Write>(
     outcome
 }
 
-fn negotiate<S: Read + Write>(wire: &mut S, passwords: &PasswordFile) -> Result<String, AuthError> {
+fn negotiate<S: Read + Write>(
+    wire: &mut S,
+    passwords: &PasswordFile,
+    from: Option<(&LoginThrottle, IpAddr)>,
+) -> Result<String, AuthError> {
     let (status, mechanism) = read_message(wire)?;
     if status != START {
         return Err(AuthError::Protocol(format!(
@@ -252,11 +269,86 @@ fn negotiate<S: Read + Write>(wire: &mut S, passwords: &PasswordFile) -> Result<
             String::from_utf8_lossy(authzid)
         )));
     }
+    if let Some((throttle, ip)) = from {
+        if let Err(wait) = throttle.check(ip) {
+            return Err(AuthError::Protocol(format!(
+                "too many failed logins from {ip}: the next password is checked in {} ms",
+                wait.as_millis().max(1)
+            )));
+        }
+    }
     if !passwords.verify(&user, password) {
+        if let Some((throttle, ip)) = from {
+            throttle.failed(ip);
+        }
         return Err(AuthError::Refused(user));
+    }
+    if let Some((throttle, ip)) = from {
+        throttle.succeeded(ip);
     }
     write_message(wire, COMPLETE, b"")?;
     Ok(user)
+}
+
+/// Failed logins by client address, each address's back-off doubling from 100 ms to 5 s with
+/// its failures and cleared by a success; at most 10,000 addresses kept (the longest-waited
+/// dropped first).
+#[derive(Debug, Default)]
+pub struct LoginThrottle {
+    failures: std::sync::Mutex<std::collections::HashMap<IpAddr, (u32, std::time::Instant)>>,
+}
+
+impl LoginThrottle {
+    const FIRST: std::time::Duration = std::time::Duration::from_millis(100);
+    const MOST: std::time::Duration = std::time::Duration::from_secs(5);
+    const ADDRESSES: usize = 10_000;
+
+    /// A throttle with no failures recorded.
+    pub fn new() -> LoginThrottle {
+        LoginThrottle::default()
+    }
+
+    fn map(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<IpAddr, (u32, std::time::Instant)>>
+    {
+        self.failures.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// `Err(wait)` while `ip` is backing off.
+    pub fn check(&self, ip: IpAddr) -> Result<(), std::time::Duration> {
+        match self.map().get(&ip) {
+            Some((_, until)) if *until > std::time::Instant::now() => {
+                Err(until.saturating_duration_since(std::time::Instant::now()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Records a failed login from `ip`.
+    pub fn failed(&self, ip: IpAddr) {
+        let mut map = self.map();
+        if map.len() >= Self::ADDRESSES && !map.contains_key(&ip) {
+            if let Some(oldest) = map
+                .iter()
+                .min_by_key(|(_, (_, until))| *until)
+                .map(|(k, _)| *k)
+            {
+                map.remove(&oldest);
+            }
+        }
+        let entry = map.entry(ip).or_insert((0, std::time::Instant::now()));
+        entry.0 = entry.0.saturating_add(1);
+        let backoff = Self::FIRST
+            .saturating_mul(1u32 << (entry.0 - 1).min(6))
+            .min(Self::MOST);
+        entry.1 = std::time::Instant::now() + backoff;
+    }
+
+    /// A successful login from `ip` clears its failures.
+    pub fn succeeded(&self, ip: IpAddr) {
+        self.map().remove(&ip);
+    }
 }
 
 /// Runs the client side of the negotiation (`TSaslClientTransport` with PLAIN). Afterwards
@@ -360,5 +452,22 @@ mod tests {
             accept_plain(&mut pipe, &file),
             Err(AuthError::Protocol(_))
         ));
+    }
+
+    #[test]
+    fn failed_logins_back_off_per_address_and_a_success_clears_them() {
+        let t = LoginThrottle::new();
+        let a: IpAddr = [10, 0, 0, 1].into();
+        let b: IpAddr = [10, 0, 0, 2].into();
+        assert!(t.check(a).is_ok());
+        t.failed(a);
+        assert!(t.check(a).is_err());
+        assert!(t.check(b).is_ok(), "another address is not slowed");
+        t.failed(a);
+        t.failed(a);
+        let wait = t.check(a).unwrap_err();
+        assert!(wait > std::time::Duration::from_millis(250), "{wait:?}");
+        t.succeeded(a);
+        assert!(t.check(a).is_ok());
     }
 }
