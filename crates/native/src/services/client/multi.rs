@@ -121,13 +121,7 @@ fn region_action(
     let mut pending: Vec<(Option<u32>, Result<Write, RpcError>)> = Vec::new();
     let flush = |pending: &mut Vec<(Option<u32>, Result<Write, RpcError>)>,
                  roe: &mut Vec<ResultOrException>| {
-        for (index, w) in pending.drain(..) {
-            roe.push(answer(
-                index,
-                w.and_then(|w| apply(ctx, &region, w))
-                    .map(|_| PbResult::default()),
-            ));
-        }
+        apply_batch(ctx, &region, std::mem::take(pending), roe);
     };
     for (a, w) in ra.action.iter().zip(decoded) {
         match (w, &a.get) {
@@ -179,6 +173,70 @@ fn region_action(
         exception: None,
         processed: None,
     })
+}
+
+/// A run of a batch's puts and deletes, applied as HBase's region server applies a `Multi`:
+/// one engine batch (one WAL record per region), each action answered by its index. An action
+/// that does not decode or names a row outside the region answers alone; when the engine
+/// refuses the batch before applying any of it (a missing family, an invalid or oversized
+/// cell), each mutation is applied on its own so only the bad ones fail, as on HBase.
+fn apply_batch(
+    ctx: &Ctx,
+    region: &Region,
+    run: Vec<(Option<u32>, Result<Write, RpcError>)>,
+    roe: &mut Vec<ResultOrException>,
+) {
+    let mut indexes = Vec::new();
+    let mut batch = Vec::new();
+    for (index, w) in run {
+        let checked = w.and_then(|w| match w {
+            Write::Mutation(m) => check_row(region, m.row()).map(|()| m),
+            // Runs hold puts and deletes only (`region_action`).
+            _ => Err(RpcError::bad_request(
+                "an increment or append in a batched run",
+            )),
+        });
+        match checked {
+            Ok(m) => {
+                indexes.push(index);
+                batch.push(m);
+            }
+            Err(e) => roe.push(answer(index, Err(e))),
+        }
+    }
+    if batch.is_empty() {
+        return;
+    }
+    let table = match ctx.shared.engine.table(&region.table) {
+        Ok(t) => t,
+        Err(e) => {
+            let e = RpcError::from(e);
+            roe.extend(indexes.into_iter().map(|i| answer(i, Err(e.clone()))));
+            return;
+        }
+    };
+    match table.mutate(batch.clone()) {
+        Ok(()) => roe.extend(
+            indexes
+                .into_iter()
+                .map(|i| answer(i, Ok(PbResult::default()))),
+        ),
+        // Refused before anything was applied: each on its own.
+        Err(
+            ferrobase_engine::Error::NoSuchColumnFamily { .. }
+            | ferrobase_engine::Error::IllegalArgument(_)
+            | ferrobase_engine::Error::TooLarge { .. },
+        ) => {
+            for (index, m) in indexes.into_iter().zip(batch) {
+                let outcome = apply(ctx, region, Write::Mutation(m)).map(|_| PbResult::default());
+                roe.push(answer(index, outcome));
+            }
+        }
+        Err(e) => {
+            let e = RpcError::from(e);
+            roe.extend(indexes.into_iter().map(|i| answer(i, Err(e.clone()))));
+        }
+    }
 }
 
 fn answer(index: Option<u32>, outcome: Result<PbResult, RpcError>) -> ResultOrException {
