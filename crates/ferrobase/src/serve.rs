@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]] [--http-port PORT]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]] [--http-port PORT]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -116,6 +116,12 @@ pub fn main(args: &[String]) -> Result<()> {
                 opts.max_scanners_per_connection = val()?
                     .parse()
                     .context("--max-scanners-per-connection takes a number")?
+            }
+            // Mutations one call may carry on every door; 0: no limit.
+            "--max-mutations-per-call" => {
+                opts.handler.max_mutations_per_call = val()?
+                    .parse()
+                    .context("--max-mutations-per-call takes a number")?
             }
             "--scanner-lease" => {
                 let secs: f64 = val()?.parse().context("--scanner-lease takes seconds")?;
@@ -231,6 +237,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 scanner_lease: opts.handler.scanner_lease,
                 max_result_bytes: opts.handler.max_result_bytes,
                 max_scanners_per_connection: opts.max_scanners_per_connection,
+                max_mutations_per_call: opts.handler.max_mutations_per_call,
                 max_row_size,
                 ..ferrobase_native::NativeOptions::default()
             };

@@ -831,3 +831,64 @@ fn failed_logins_back_off_per_address() {
     std::thread::sleep(Duration::from_millis(500));
     login("secret").unwrap();
 }
+
+/// Issue 39, 3: a call carrying more mutations than --max-mutations-per-call is refused
+/// before any is applied, naming the limit; one within it is applied.
+#[test]
+fn a_call_with_too_many_mutations_is_refused_whole() {
+    let srv = start_with(EngineOptions::default(), |o| {
+        o.handler.max_mutations_per_call = 100
+    });
+    let mut s = TcpStream::connect(srv.addr).unwrap();
+    let cf = TValue::Struct(TStruct::new().with(1, TValue::string("cf:")));
+    let (h, body) = call_on(
+        &mut s,
+        &Binary,
+        false,
+        "createTable",
+        TStruct::new()
+            .with(1, TValue::string("many"))
+            .with(2, TValue::List(TType::Struct, vec![cf])),
+    );
+    assert_eq!(h.kind, MessageType::Reply);
+    assert!(body.fields.is_empty(), "{body:?}");
+    let mutations = |n: usize| {
+        (0..n)
+            .map(|i| {
+                TValue::Struct(
+                    TStruct::new()
+                        .with(1, TValue::Bool(false))
+                        .with(2, TValue::string(format!("cf:q{i}")))
+                        .with(3, TValue::string("v")),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let args = |n: usize| {
+        TStruct::new()
+            .with(1, TValue::string("many"))
+            .with(2, TValue::string("r1"))
+            .with(3, TValue::List(TType::Struct, mutations(n)))
+            .with(4, TValue::Map(TType::Binary, TType::Binary, vec![]))
+    };
+    let (_, body) = call_on(&mut s, &Binary, false, "mutateRow", args(101));
+    let message = exception_message(&body, 1);
+    assert!(message.contains("--max-mutations-per-call"), "{message}");
+    assert!(message.contains("101 mutations"), "{message}");
+    let (_, body) = call_on(
+        &mut s,
+        &Binary,
+        false,
+        "getRow",
+        TStruct::new()
+            .with(1, TValue::string("many"))
+            .with(2, TValue::string("r1"))
+            .with(3, TValue::Map(TType::Binary, TType::Binary, vec![])),
+    );
+    assert!(
+        matches!(body.get(0), Some(TValue::List(_, rows)) if rows.is_empty()),
+        "nothing applied: {body:?}"
+    );
+    let (_, body) = call_on(&mut s, &Binary, false, "mutateRow", args(100));
+    assert!(body.fields.is_empty(), "{body:?}");
+}

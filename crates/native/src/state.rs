@@ -34,6 +34,10 @@ pub struct NativeOptions {
     pub scanner_lease: Duration,
     /// Scanners open at once across the server (default 10,000).
     pub max_scanners: usize,
+    /// Rows one `Multi` may carry, and cells one mutation (default 200,000; 0: no limit): past
+    /// it the call is refused before anything is applied, as HBase does with
+    /// `hbase.rpc.rows.size.threshold.reject` (`--max-mutations-per-call`).
+    pub max_mutations_per_call: usize,
     /// Scanners one connection may hold open (default 1000, as the Thrift door's
     /// `--max-scanners-per-connection`); one more is refused with a `DoNotRetryIOException`
     /// naming the limit, and the connection goes on.
@@ -62,6 +66,7 @@ impl Default for NativeOptions {
             scanner_lease: Duration::from_secs(60),
             max_scanners: 10_000,
             max_scanners_per_connection: 1000,
+            max_mutations_per_call: 200_000,
             max_row_size: 1 << 30,
             max_result_bytes: 100 << 20,
             handshake_timeout: Duration::from_secs(10),

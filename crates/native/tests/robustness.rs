@@ -30,6 +30,7 @@ fn start() -> Door {
     let opts = NativeOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         max_message: 1 << 20,
+        max_mutations_per_call: 5,
         ..NativeOptions::default()
     };
     let server = NativeServer::bind(engine, opts).unwrap();
@@ -279,5 +280,46 @@ fn a_thousand_deep_filter_list_is_refused() {
     let (class, message, _) = exception(&h);
     assert_eq!(class, "org.apache.hadoop.hbase.DoNotRetryIOException");
     assert!(message.contains("100"), "{message}");
+    still_serves(&door);
+}
+
+/// Issue 39, 3: a Multi of more rows than --max-mutations-per-call is refused whole, with
+/// HBase's text for a batch past its size threshold, before any region is looked at.
+#[test]
+fn a_multi_past_the_row_limit_is_refused_whole() {
+    use ferrobase_native::proto::client::{Action, MultiRequest, MutationProto, RegionAction};
+    let door = start();
+    let actions = (0..6)
+        .map(|i| Action {
+            index: Some(i),
+            mutation: Some(MutationProto {
+                row: Some(format!("r{i}").into_bytes()),
+                mutate_type: Some(2),
+                ..MutationProto::default()
+            }),
+            ..Action::default()
+        })
+        .collect();
+    let req = MultiRequest {
+        region_action: vec![RegionAction {
+            region: Some(RegionSpecifier {
+                r#type: Some(RegionSpecifierType::RegionName as i32),
+                value: Some(b"t,,1.00000000000000000000000000000000.".to_vec()),
+            }),
+            action: actions,
+            ..RegionAction::default()
+        }],
+        ..MultiRequest::default()
+    };
+    let mut s = rpc(&door, "ClientService");
+    send(&mut s, 4, "Multi", &req.encode_to_vec(), &[], None);
+    let (h, _) = receive(&mut s).unwrap();
+    let (class, message, final_) = exception(&h);
+    assert_eq!(class, "org.apache.hadoop.hbase.DoNotRetryIOException");
+    assert!(
+        message.contains("Requested Number of Rows: 6 , Size Threshold: 5"),
+        "{message}"
+    );
+    assert!(final_);
     still_serves(&door);
 }

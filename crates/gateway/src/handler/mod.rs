@@ -107,6 +107,12 @@ pub struct HandlerOptions {
     /// once its results reach it (at least one), and the client asks again. With a scan's
     /// `batchSize`, a row wider than a call is returned in pieces, none read before it is sent.
     pub max_result_bytes: usize,
+    /// Mutations one call may carry (`mutateRow`'s mutations, `mutateRows`' across its
+    /// batches, `incrementRows`' increments; default 200,000; 0: no limit): past it the call is
+    /// refused before anything is applied, naming the limit (`--max-mutations-per-call`).
+    /// HBase's `hbase.rpc.rows.size.threshold.reject` idea; decoding is bounded separately by
+    /// `--max-request-memory`.
+    pub max_mutations_per_call: usize,
 }
 
 impl Default for HandlerOptions {
@@ -114,6 +120,7 @@ impl Default for HandlerOptions {
         HandlerOptions {
             scanner_lease: Duration::from_secs(60),
             max_result_bytes: 100 << 20,
+            max_mutations_per_call: 200_000,
         }
     }
 }
@@ -123,6 +130,7 @@ pub struct Handler {
     pub(crate) engine: Engine,
     pub(crate) scanners: Scanners,
     pub(crate) max_result_bytes: usize,
+    max_mutations_per_call: usize,
     /// ACL checks, when on.
     pub(crate) access: Option<authorize::Access>,
     /// The server `hbase:meta` names as its regions' host.
@@ -136,6 +144,7 @@ impl Handler {
             engine,
             scanners: Scanners::new(opts.scanner_lease),
             max_result_bytes: opts.max_result_bytes,
+            max_mutations_per_call: opts.max_mutations_per_call,
             access: None,
             server: crate::catalog::ServerName {
                 host: crate::catalog::host_name(),
@@ -211,6 +220,9 @@ impl Handler {
     pub(crate) fn dispatch(&self, call: &Call) -> Option<CallResult> {
         if let Some(answer) = self.meta_call(call, &|_| true) {
             return Some(answer);
+        }
+        if let Err(e) = self.check_mutation_count(call) {
+            return Some(Err(e));
         }
         Some(match call {
             Call::EnableTable(a) => self.set_table_state(&a.table_name, TableState::Enabled),
@@ -411,5 +423,29 @@ impl Handler {
             }
         };
         Outcome::Result(result)
+    }
+}
+
+impl Handler {
+    /// Refuses a call carrying more mutations than `max_mutations_per_call`, before any of them
+    /// is applied.
+    fn check_mutation_count(&self, call: &Call) -> Result<(), ServiceError> {
+        let limit = self.max_mutations_per_call;
+        let count = match call {
+            Call::MutateRow(a) => a.mutations.len(),
+            Call::MutateRowTs(a) => a.mutations.len(),
+            Call::MutateRows(a) => a.row_batches.iter().map(|b| b.mutations.len()).sum(),
+            Call::MutateRowsTs(a) => a.row_batches.iter().map(|b| b.mutations.len()).sum(),
+            Call::IncrementRows(a) => a.increments.len(),
+            _ => 0,
+        };
+        if limit > 0 && count > limit {
+            return Err(ServiceError::Io(format!(
+                "{} carries {count} mutations, more than the {limit} one call may carry \
+                 (--max-mutations-per-call); nothing was applied: send them in smaller batches",
+                call.method()
+            )));
+        }
+        Ok(())
     }
 }

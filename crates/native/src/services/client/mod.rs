@@ -23,8 +23,23 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8], cells: &[u8]) -> Resul
     let mut block = Block::new(cells, ctx.codec)?;
     match method {
         "Get" => get(ctx, decode(param, method)?),
-        "Mutate" => mutate(ctx, decode(param, method)?, &mut block),
-        "Multi" => multi(ctx, decode(param, method)?, &mut block),
+        "Mutate" => {
+            let req: crate::proto::client::MutateRequest = decode(param, method)?;
+            if let Some(m) = &req.mutation {
+                too_many(ctx, req.region.as_ref(), cells_of(m))?;
+            }
+            mutate(ctx, req, &mut block)
+        }
+        "Multi" => {
+            let req: crate::proto::client::MultiRequest = decode(param, method)?;
+            let rows: usize = req.region_action.iter().map(|ra| ra.action.len()).sum();
+            too_many(
+                ctx,
+                req.region_action.first().and_then(|ra| ra.region.as_ref()),
+                rows,
+            )?;
+            multi(ctx, req, &mut block)
+        }
         "Scan" => scan(ctx, decode(param, method)?),
         "BulkLoadHFile" | "PrepareBulkLoad" | "CleanupBulkLoad" => Err(RpcError::unsupported(
             "bulk load is not served by ferrobase yet: load rows with puts (BufferedMutator)",
@@ -66,4 +81,38 @@ impl Block {
         }
         Ok(self.cells.drain(..n).collect())
     }
+}
+
+/// The cells a mutation carries (in its protobuf or the cell block).
+fn cells_of(m: &crate::proto::client::MutationProto) -> usize {
+    let listed: usize = m
+        .column_value
+        .iter()
+        .map(|cv| cv.qualifier_value.len())
+        .sum();
+    listed.max(m.associated_cell_count.unwrap_or(0).max(0) as usize)
+}
+
+/// HBase's refusal of a batch past its size threshold, before anything is applied.
+fn too_many(
+    ctx: &Ctx,
+    region: Option<&crate::proto::hbase::RegionSpecifier>,
+    count: usize,
+) -> Result<(), RpcError> {
+    let limit = ctx.shared.opts.max_mutations_per_call;
+    if limit == 0 || count <= limit {
+        return Ok(());
+    }
+    let region = region
+        .and_then(|r| r.value.as_deref())
+        .map(String::from_utf8_lossy)
+        .unwrap_or_default();
+    Err(RpcError::fatal(
+        crate::error::DO_NOT_RETRY,
+        format!(
+            "Rejecting large batch operation for current batch with firstRegionName: {region} , \
+             Requested Number of Rows: {count} , Size Threshold: {limit} \
+             (--max-mutations-per-call); nothing was applied"
+        ),
+    ))
 }
