@@ -101,5 +101,6 @@ python3 tests/bench/server_vs_hbase.py target/release/ferrobase --quick \
 python3 tests/bench/java_vs_hbase.py target/release/ferrobase --quick \
   --hbase-bootstrap "127.0.0.1:$HBASE_ORACLE_MASTER"
 # Its Rust-client variant the same way (`ferrobase bench server-vs-hbase`, ~10 s).
-target/release/ferrobase bench server-vs-hbase --quick \
+# (`cargo run`: the wheel step above rebuilt target/release/ferrobase without the `lab` feature.)
+cargo run --release -p ferrobase -- bench server-vs-hbase --quick \
   --hbase "$FERROBASE_HBASE_THRIFT" --hbase-pid "$HBASE_ORACLE_PID"

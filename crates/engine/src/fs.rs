@@ -3,9 +3,9 @@
 //!
 //! [`OsFileSystem`] is the real one and the default of `EngineOptions::fs`; it keeps the fast
 //! paths the engine relies on (`pread`/`preadv2(RWF_NOWAIT)` for blocks, `posix_fadvise` for
-//! readahead, `sync_file_range` for WAL writeback). [`fault::FaultFileSystem`] is an in-memory
-//! file system that tracks what was synced, fails chosen operations and simulates power cuts,
-//! for crash tests.
+//! readahead, `sync_file_range` for WAL writeback). `fault::FaultFileSystem` (the `fault-fs`
+//! feature, which tests turn on; not in the shipped binary) is an in-memory file system that tracks
+//! what was synced, fails chosen operations and simulates power cuts, for crash tests.
 //!
 //! Durability model (what the engine may assume, and what the fault file system enforces): bytes
 //! appended to a file survive a power cut only once the file was synced; a directory entry
@@ -14,6 +14,7 @@
 //! `docs/format/manifest.md` ("Commit protocol").
 
 #[doc(hidden)]
+#[cfg(any(test, feature = "fault-fs"))]
 pub mod fault;
 mod os;
 

@@ -10,11 +10,13 @@
 //! - `ferrobase --version`: prints `ferrobase VERSION`, the crate's version.
 
 mod app;
+#[cfg(feature = "lab")]
 mod bench;
 mod connect;
 mod http;
 mod serve;
 mod shell;
+#[cfg(feature = "lab")]
 mod study;
 
 use anyhow::{bail, Result};
@@ -54,9 +56,18 @@ fn run() -> Result<()> {
         Some("serve") => serve::main(&args[1..]),
         Some("shell") => shell::main(&args[1..]),
         Some("passwd") => serve::passwd(&args[1..]),
+        #[cfg(feature = "lab")]
         Some("bench") => bench::main(&args[1..]),
         Some("app") => app::main(&args[1..]),
+        #[cfg(feature = "lab")]
         Some("study") => study::main(&args[1..]),
+        // The shipped binary (the wheel, `cargo install --profile dist --no-default-features`)
+        // leaves the laboratory out.
+        #[cfg(not(feature = "lab"))]
+        Some(lab @ ("bench" | "study")) => bail!(
+            "this build of ferrobase has no `{lab}`: the benchmarks and schema studies are in \
+             builds with the `lab` feature (the default of a source build: cargo run -p ferrobase)"
+        ),
         Some("-V") | Some("--version") => {
             println!("ferrobase {}", env!("CARGO_PKG_VERSION"));
             Ok(())
