@@ -158,14 +158,20 @@ impl Delete {
     }
 
     /// Every version of every column of `family` with timestamp ≤ the delete's timestamp.
+    /// Replaces the entries of `family` added before it ([`Delete::add_family_ts`]).
     pub fn add_family(self, family: impl Into<Vec<u8>>) -> Self {
         let ts = self.timestamp;
-        self.push(family.into(), Vec::new(), ts, CellType::DeleteFamily)
+        self.add_family_ts(family, ts)
     }
 
-    /// Every version of every column of `family` with timestamp ≤ `ts`.
-    pub fn add_family_ts(self, family: impl Into<Vec<u8>>, ts: i64) -> Self {
-        self.push(family.into(), Vec::new(), ts, CellType::DeleteFamily)
+    /// Every version of every column of `family` with timestamp ≤ `ts`. As HBase's
+    /// `Delete.addFamily`, the entries of `family` added before it are discarded (a column
+    /// delete then a family delete writes the family marker alone); entries added after it
+    /// stay.
+    pub fn add_family_ts(mut self, family: impl Into<Vec<u8>>, ts: i64) -> Self {
+        let family = family.into();
+        self.cells.retain(|c| c.family != family);
+        self.push(family, Vec::new(), ts, CellType::DeleteFamily)
     }
 
     /// Every column of `family` at exactly `ts`.

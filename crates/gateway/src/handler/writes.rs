@@ -171,22 +171,31 @@ impl Handler {
         Ok(None)
     }
 
-    /// `append(TAppend)`: appends each value to its column; returns the new cells.
+    /// `append(TAppend)`: appends each value to its column; returns the new cells in column
+    /// order (HBase's `Result.rawCells`), whatever the request's. As HBase's
+    /// `ThriftUtilities.appendFromThrift`, columns and values of different counts, or a
+    /// family-only column, are undeclared exceptions (INTERNAL_ERROR), before the table is
+    /// looked up; an append of no columns is one too (HBase's client refuses it).
     pub(crate) fn append(&self, ap: &TAppend) -> CallResult {
-        let t = open_table(&self.engine, &ap.table)?;
         if ap.columns.len() != ap.values.len() {
-            return Err(ServiceError::Io(
-                "append needs as many values as columns".into(),
+            return Err(ServiceError::Internal(
+                "Sizes of columns and values in tappend object are not matching".into(),
             ));
         }
-        let parsed: Vec<(Vec<u8>, Vec<u8>)> = ap
+        let parsed = ap
             .columns
             .iter()
-            .map(|c| {
-                let (f, q) = parse_column(c);
-                (f, q.unwrap_or_default())
+            .map(|c| match parse_column(c) {
+                (f, Some(q)) => Ok((f, q)),
+                (_, None) => Err(family_only(c)),
             })
-            .collect();
+            .collect::<Result<Vec<(Vec<u8>, Vec<u8>)>, ServiceError>>()?;
+        let t = open_table(&self.engine, &ap.table)?;
+        if parsed.is_empty() {
+            return Err(ServiceError::Internal(
+                "Invalid arguments to append, no columns specified".into(),
+            ));
+        }
         let spec: Vec<(&[u8], &[u8], &[u8])> = parsed
             .iter()
             .zip(ap.values.iter())
@@ -239,21 +248,53 @@ impl Handler {
         Ok(Some(tcells(r.cells.iter())))
     }
 
-    /// `checkAndPut`: applies `mput` if `column` holds `value` (or, with no value, is absent).
+    /// `checkAndPut`: applies `mput` if `column` holds `value` (or, with no value, is absent;
+    /// an empty value: absent or empty). As HBase's handler, `mput` is always a put (its
+    /// `isDelete` is not read), and a family-only column, put or checked, is an undeclared
+    /// `ArrayIndexOutOfBoundsException` there (INTERNAL_ERROR): the put's before the table is
+    /// looked up, the check's after.
     pub(crate) fn check_and_put(&self, a: &CheckAndPutArgs) -> CallResult {
-        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
-        let (f, q) = parse_column(&a.column);
-        let q = q.unwrap_or_default();
-        let muts = row_mutations(
-            &a.row,
-            std::slice::from_ref(&a.mput),
+        let (pf, pq) = match parse_column(&a.mput.column) {
+            (f, Some(q)) => (f, q),
+            (_, None) => return Err(family_only(&a.mput.column)),
+        };
+        let durability = if a.mput.write_to_wal {
+            Durability::UseDefault
+        } else {
+            Durability::SkipWal
+        };
+        let mut put = Put::with_timestamp(a.row.clone(), LATEST_TIMESTAMP).add_column_ts(
+            pf,
+            pq,
             LATEST_TIMESTAMP,
-            &a.attributes,
+            a.mput.value.clone(),
+        );
+        put.durability = durability;
+        put.ttl_ms = attribute_ttl(&a.attributes)?;
+        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
+        let (f, q) = match parse_column(&a.column) {
+            (f, Some(q)) => (f, q),
+            (_, None) => return Err(family_only(&a.column)),
+        };
+        let applied = t.check_and_mutate(
+            &a.row,
+            &f,
+            &q,
+            CompareOp::Equal,
+            a.value.as_deref(),
+            vec![Mutation::Put(put)],
         )?;
-        let applied =
-            t.check_and_mutate(&a.row, &f, &q, CompareOp::Equal, a.value.as_deref(), muts)?;
         Ok(Some(TValue::Bool(applied)))
     }
+}
+
+/// The undeclared exception of HBase's handlers that index a family-only column's missing
+/// qualifier (`famAndQf[1]`): an INTERNAL_ERROR.
+fn family_only(column: &[u8]) -> ServiceError {
+    ServiceError::Internal(format!(
+        "java.lang.ArrayIndexOutOfBoundsException: column {:?} names no qualifier",
+        String::from_utf8_lossy(column)
+    ))
 }
 
 #[cfg(test)]
