@@ -113,7 +113,15 @@ def filter_groups_holding_operators_of_rising_priority_are_refused(s):
               b"(SKIP KeyOnlyFilter() AND KeyOnlyFilter())",
               b"(KeyOnlyFilter() OR (KeyOnlyFilter() AND KeyOnlyFilter()))",
               b"((KeyOnlyFilter()))",
-              b"(KeyOnlyFilter() OR WHILE KeyOnlyFilter())"):
+              b"(KeyOnlyFilter() OR WHILE KeyOnlyFilter())",
+              b"(SKIP SKIP KeyOnlyFilter())",
+              b"((KeyOnlyFilter()",
+              b"(KeyOnlyFilter()))",
+              b"KeyOnlyFilter()\tOR KeyOnlyFilter()",
+              b"(KeyOnlyFilter())OR KeyOnlyFilter()",
+              b"KeyOnlyFilter() KeyOnlyFilter()",
+              b"KeyOnlyFilter() KeyOnlyFilter() OR ",
+              b"KeyOnlyFilter() AND "):
         s.scan(filter=f)
 
 
