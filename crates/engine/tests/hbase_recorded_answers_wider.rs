@@ -166,3 +166,41 @@ fn a_family_delete_discards_the_column_deletes_of_its_family_added_before_it() {
     let rows = t.scan_all(&s).unwrap();
     assert_eq!(values(&rows[0]), pairs(&[("q0", "v")]));
 }
+
+#[test]
+fn a_delete_with_a_ttl_gives_its_markers_the_ttl() {
+    // HBase copies `_ttl` onto a Delete's markers: an expired marker deletes nothing.
+    let (_d, e, t) = table(vec![family("cf", 3)]);
+    for r in ["a", "b", "c"] {
+        t.put(
+            Put::new(r)
+                .add_column_ts("cf", "q", 1000, "v")
+                .add_column_ts("cf", "p", 1000, "w"),
+        )
+        .unwrap();
+    }
+    t.delete(Delete::new("a").add_columns_ts("cf", "q", 2000).ttl_ms(1000))
+        .unwrap();
+    t.delete(
+        Delete::new("b")
+            .add_columns_ts("cf", "q", 2000)
+            .ttl_ms(1 << 62),
+    )
+    .unwrap();
+    t.delete(Delete::with_timestamp("c", 2000).ttl_ms(1000))
+        .unwrap();
+    for flushed in [false, true] {
+        let rows = t.scan_all(&Scan::new()).unwrap();
+        let got: Vec<Vec<(String, String)>> = rows.iter().map(values).collect();
+        assert_eq!(
+            got,
+            vec![
+                pairs(&[("p", "w"), ("q", "v")]),
+                pairs(&[("p", "w")]),
+                pairs(&[("p", "w"), ("q", "v")]),
+            ],
+            "flushed {flushed}"
+        );
+        e.admin().flush("t").unwrap();
+    }
+}

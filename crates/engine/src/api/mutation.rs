@@ -125,6 +125,9 @@ pub struct Delete {
     pub timestamp: i64,
     /// WAL durability.
     pub durability: Durability,
+    /// The markers' own TTL in milliseconds (HBase's `Mutation.setTTL` on a Delete: its
+    /// markers carry the TTL tag as a put's cells do, and an expired marker deletes nothing).
+    pub ttl_ms: Option<i64>,
 }
 
 impl Delete {
@@ -135,6 +138,7 @@ impl Delete {
             cells: Vec::new(),
             timestamp: LATEST_TIMESTAMP,
             durability: Durability::UseDefault,
+            ttl_ms: None,
         }
     }
 
@@ -215,6 +219,14 @@ impl Delete {
     /// Sets the durability.
     pub fn durability(mut self, d: Durability) -> Self {
         self.durability = d;
+        self
+    }
+
+    /// Gives the delete's markers their own TTL in milliseconds (see [`Put::ttl_ms`]): once
+    /// `timestamp + ttl` is in the past the markers delete nothing, and flushes and
+    /// compactions drop them.
+    pub fn ttl_ms(mut self, ttl_ms: i64) -> Self {
+        self.ttl_ms = Some(ttl_ms);
         self
     }
 }

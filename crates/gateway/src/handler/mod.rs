@@ -323,13 +323,23 @@ impl Handler {
                 self.mutate_rows(&a.table_name, &a.row_batches, a.timestamp, &a.attributes)
             }
             Call::AtomicIncrement(a) => self.atomic_increment(a),
-            Call::DeleteAll(a) => {
-                self.delete_all(&a.table_name, &a.row, &a.column, LATEST_TIMESTAMP)
-            }
-            Call::DeleteAllTs(a) => self.delete_all(&a.table_name, &a.row, &a.column, a.timestamp),
-            Call::DeleteAllRow(a) => self.delete_all_row(&a.table_name, &a.row, None),
+            Call::DeleteAll(a) => self.delete_all(
+                &a.table_name,
+                &a.row,
+                &a.column,
+                LATEST_TIMESTAMP,
+                &a.attributes,
+            ),
+            Call::DeleteAllTs(a) => self.delete_all(
+                &a.table_name,
+                &a.row,
+                &a.column,
+                a.timestamp,
+                &a.attributes,
+            ),
+            Call::DeleteAllRow(a) => self.delete_all_row(&a.table_name, &a.row, None, &a.attributes),
             Call::DeleteAllRowTs(a) => {
-                self.delete_all_row(&a.table_name, &a.row, Some(a.timestamp))
+                self.delete_all_row(&a.table_name, &a.row, Some(a.timestamp), &a.attributes)
             }
             Call::Increment(a) => self.increment(std::slice::from_ref(&a.increment)),
             Call::IncrementRows(a) => self.increment(&a.increments),

@@ -33,8 +33,9 @@ pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, Serv
 }
 
 /// Builds the Delete and Put of one row from Thrift `Mutation`s, as HBase's handler: a column
-/// delete removes every version ≤ ts, a family delete the whole family ≤ ts; the delete is
-/// applied before the put, which carries the attributes' cell TTL (`_ttl`).
+/// delete removes every version ≤ ts, a family delete the whole family ≤ ts (and discards the
+/// family's column deletes before it); the delete is applied before the put; both carry the
+/// attributes' cell TTL (`_ttl`), as HBase copies the attributes onto each.
 fn row_mutations(
     row: &[u8],
     mutations: &[hbase::Mutation],
@@ -44,6 +45,7 @@ fn row_mutations(
     let mut put = Put::with_timestamp(row, ts);
     put.ttl_ms = attribute_ttl(attributes)?;
     let mut delete = Delete::with_timestamp(row, ts);
+    delete.ttl_ms = put.ttl_ms;
     let mut has_delete = false;
     for m in mutations {
         let durability = if m.write_to_wal {
@@ -130,32 +132,43 @@ impl Handler {
         Ok(Some(TValue::I64(v[0])))
     }
 
-    /// deleteAll / deleteAllTs (`ts` [`LATEST_TIMESTAMP`] for every version).
+    /// deleteAll / deleteAllTs (`ts` [`LATEST_TIMESTAMP`] for every version); `_ttl` in
+    /// `attributes` gives the marker its TTL.
     pub(crate) fn delete_all(
         &self,
         table: &[u8],
         row: &[u8],
         column: &[u8],
         ts: i64,
+        attributes: &Attributes,
     ) -> CallResult {
         let t = open_table(&self.engine, table)?;
         let row = row.to_vec();
-        let d = match parse_column(column) {
+        let mut d = match parse_column(column) {
             (f, None) => Delete::new(row).add_family_ts(f, ts),
             (f, Some(q)) => Delete::new(row).add_columns_ts(f, q, ts),
         };
+        d.ttl_ms = attribute_ttl(attributes)?;
         t.delete(d)?;
         Ok(None)
     }
 
-    /// deleteAllRow / deleteAllRowTs (`ts`: the cells at or below it; `None`: all).
-    pub(crate) fn delete_all_row(&self, table: &[u8], row: &[u8], ts: Option<i64>) -> CallResult {
+    /// deleteAllRow / deleteAllRowTs (`ts`: the cells at or below it; `None`: all); `_ttl` in
+    /// `attributes` gives the markers their TTL.
+    pub(crate) fn delete_all_row(
+        &self,
+        table: &[u8],
+        row: &[u8],
+        ts: Option<i64>,
+        attributes: &Attributes,
+    ) -> CallResult {
         let t = open_table(&self.engine, table)?;
         let row = row.to_vec();
-        let d = match ts {
+        let mut d = match ts {
             Some(ts) => Delete::with_timestamp(row, ts),
             None => Delete::new(row),
         };
+        d.ttl_ms = attribute_ttl(attributes)?;
         t.delete(d)?;
         Ok(None)
     }
