@@ -102,6 +102,10 @@ class Session:
         return self.call("major_compact(%r)" % self.name,
                          lambda: self.backend.major_compact(self.conn, self.name))
 
+    def compact(self):
+        """A minor compaction request: the store's compaction policy selects the files."""
+        return self.call("compact(%r)" % self.name, lambda: self.backend.compact(self.conn, self.name))
+
     def flush_and_major_compact(self):
         self.flush()
         self.major_compact()

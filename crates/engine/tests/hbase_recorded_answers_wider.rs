@@ -204,3 +204,43 @@ fn a_delete_with_a_ttl_gives_its_markers_the_ttl() {
         e.admin().flush("t").unwrap();
     }
 }
+
+#[test]
+fn a_minor_compaction_of_a_small_store_skips_the_ratio_test() {
+    // A big file, a marker's, a small one: out of ratio, but below
+    // hbase.hstore.compaction.min.size HBase's exploring policy compacts all three (a
+    // compaction of every file, which purges the marker). With no minimum, the ratio rules.
+    for (min_size, purged) in [(128u64 << 20, true), (0, false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = EngineOptions::default();
+        o.compaction.auto = false;
+        o.compaction.major_interval = None;
+        o.compaction.min_size = min_size;
+        let e = Engine::open(dir.path(), o).unwrap();
+        e.admin()
+            .create_table(
+                TableDescriptor::new(TableName::parse("t").unwrap()).with_family(family("cf", 1)),
+            )
+            .unwrap();
+        let t = e.table("t").unwrap();
+        for i in 0..12 {
+            t.put(Put::new(format!("big{i:02}")).add_column_ts("cf", "x", 10, vec![b'x'; 8000]))
+                .unwrap();
+        }
+        t.put(Put::new("r").add_column_ts("cf", "a", 10, "v1"))
+            .unwrap();
+        e.admin().flush("t").unwrap();
+        t.delete(Delete::new("r").add_columns_ts("cf", "a", 50))
+            .unwrap();
+        e.admin().flush("t").unwrap();
+        t.put(Put::new("s").add_column_ts("cf", "a", 10, "small"))
+            .unwrap();
+        e.admin().flush("t").unwrap();
+        e.admin().compact("t").unwrap();
+        t.put(Put::new("r").add_column_ts("cf", "a", 40, "v2"))
+            .unwrap();
+        let g = t.get(&Get::new("r")).unwrap();
+        // HBase 2.6.1: [cf:a v2@40].
+        assert_eq!(!g.cells.is_empty(), purged, "min_size {min_size}");
+    }
+}
