@@ -382,7 +382,15 @@ impl Handler {
                 timestamp: Some(a.timestamp),
             }),
             Call::ScannerGet(a) => self.scanner_get(a.id, 1),
-            Call::ScannerGetList(a) => self.scanner_get(a.id, a.nb_rows.max(0) as usize),
+            // HBase's `ResultScanner.next(n)` sizes an ArrayList by `n`: a negative count is an
+            // undeclared IllegalArgumentException, after the id's check.
+            Call::ScannerGetList(a) if a.nb_rows < 0 => self.scanner_get(a.id, 0).and_then(|_| {
+                Err(ServiceError::Internal(format!(
+                    "java.lang.IllegalArgumentException: Illegal Capacity: {}",
+                    a.nb_rows
+                )))
+            }),
+            Call::ScannerGetList(a) => self.scanner_get(a.id, a.nb_rows as usize),
             Call::ScannerClose(a) => self.scanner_close(a.id),
             Call::FerrobaseAdmin(a) => self.ferrobase_admin(a),
             Call::Grant(_) | Call::Revoke(_) => Err(authorize::acl_off()),

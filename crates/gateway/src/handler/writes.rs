@@ -36,11 +36,16 @@ pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, Serv
 /// delete removes every version ≤ ts, a family delete the whole family ≤ ts (and discards the
 /// family's column deletes before it); the delete is applied before the put; both carry the
 /// attributes' cell TTL (`_ttl`), as HBase copies the attributes onto each.
+///
+/// A put to a family-only column is what HBase's handlers do with it: `mutateRow(Ts)` skips it
+/// (with a warning in HBase's log), `mutateRows(Ts)` (`refuse_family_puts`) refuses the whole
+/// call with an undeclared `IllegalArgumentException` before writing anything (INTERNAL_ERROR).
 fn row_mutations(
     row: &[u8],
     mutations: &[hbase::Mutation],
     ts: i64,
     attributes: &Attributes,
+    refuse_family_puts: bool,
 ) -> Result<Vec<Mutation>, ServiceError> {
     let mut put = Put::with_timestamp(row, ts);
     put.ttl_ms = attribute_ttl(attributes)?;
@@ -62,7 +67,15 @@ fn row_mutations(
             };
             delete.durability = durability;
         } else {
-            put = put.add_column_ts(family, qualifier.unwrap_or_default(), ts, m.value.clone());
+            match qualifier {
+                Some(q) => put = put.add_column_ts(family, q, ts, m.value.clone()),
+                None if refuse_family_puts => {
+                    return Err(ServiceError::Internal(
+                        "java.lang.IllegalArgumentException: Invalid famAndQf provided.".into(),
+                    ))
+                }
+                None => {}
+            }
             put.durability = durability;
         }
     }
@@ -97,7 +110,7 @@ impl Handler {
         attributes: &Attributes,
     ) -> CallResult {
         let t = open_table_to_mutate(&self.engine, table)?;
-        let muts = row_mutations(row, mutations, ts, attributes)?;
+        let muts = row_mutations(row, mutations, ts, attributes, false)?;
         if !muts.is_empty() {
             t.mutate(muts)?;
         }
@@ -113,11 +126,12 @@ impl Handler {
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
-        let t = open_table_to_mutate(&self.engine, table)?;
+        // HBase builds every row's mutations before it looks the table up.
         let mut all = Vec::new();
         for b in batches {
-            all.extend(row_mutations(&b.row, &b.mutations, ts, attributes)?);
+            all.extend(row_mutations(&b.row, &b.mutations, ts, attributes, true)?);
         }
+        let t = open_table_to_mutate(&self.engine, table)?;
         if !all.is_empty() {
             t.mutate(all)?;
         }
@@ -143,6 +157,7 @@ impl Handler {
         attributes: &Attributes,
     ) -> CallResult {
         let t = open_table(&self.engine, table)?;
+        check_delete_ts(ts)?;
         let row = row.to_vec();
         let mut d = match parse_column(column) {
             (f, None) => Delete::new(row).add_family_ts(f, ts),
@@ -163,6 +178,9 @@ impl Handler {
         attributes: &Attributes,
     ) -> CallResult {
         let t = open_table(&self.engine, table)?;
+        if let Some(ts) = ts {
+            check_delete_ts(ts)?;
+        }
         let row = row.to_vec();
         let mut d = match ts {
             Some(ts) => Delete::with_timestamp(row, ts),
@@ -173,12 +191,26 @@ impl Handler {
         Ok(None)
     }
 
-    /// increment / incrementRows.
+    /// increment / incrementRows. As HBase's handler: an empty row or table is its undeclared
+    /// `TException`, a family-only column a `NullPointerException` (`incrementFromThrift`
+    /// answers null), both INTERNAL_ERRORs.
     pub(crate) fn increment(&self, increments: &[TIncrement]) -> CallResult {
         for i in increments {
+            if i.row.is_empty() || i.table.is_empty() {
+                return Err(ServiceError::Internal(
+                    "Must supply a table and a row key; can't increment".into(),
+                ));
+            }
             let t = open_table(&self.engine, &i.table)?;
-            let (f, q) = parse_column(&i.column);
-            let q = q.unwrap_or_default();
+            let (f, q) = match parse_column(&i.column) {
+                (f, Some(q)) => (f, q),
+                (_, None) => {
+                    return Err(ServiceError::Internal(
+                        "java.lang.NullPointerException: no increment for a family-only column"
+                            .into(),
+                    ))
+                }
+            };
             t.increment(&i.row, &[(&f, &q, i.amount)])?;
         }
         Ok(None)
@@ -190,6 +222,11 @@ impl Handler {
     /// family-only column, are undeclared exceptions (INTERNAL_ERROR), before the table is
     /// looked up; an append of no columns is one too (HBase's client refuses it).
     pub(crate) fn append(&self, ap: &TAppend) -> CallResult {
+        if ap.row.is_empty() || ap.table.is_empty() {
+            return Err(ServiceError::Internal(
+                "Must supply a table and a row key; can't append".into(),
+            ));
+        }
         if ap.columns.len() != ap.values.len() {
             return Err(ServiceError::Internal(
                 "Sizes of columns and values in tappend object are not matching".into(),
@@ -299,6 +336,17 @@ impl Handler {
         )?;
         Ok(Some(TValue::Bool(applied)))
     }
+}
+
+/// HBase's `Delete` refuses a negative timestamp with an `IllegalArgumentException` that
+/// deleteAllTs and deleteAllRowTs do not declare: an INTERNAL_ERROR.
+fn check_delete_ts(ts: i64) -> Result<(), ServiceError> {
+    if ts < 0 {
+        return Err(ServiceError::Internal(format!(
+            "java.lang.IllegalArgumentException: Timestamp cannot be negative. ts={ts}"
+        )));
+    }
+    Ok(())
 }
 
 /// The undeclared exception of HBase's handlers that index a family-only column's missing
