@@ -13,11 +13,10 @@ fn table(families: Vec<ColumnFamilyDescriptor>) -> (tempfile::TempDir, Engine, T
     o.compaction.auto = false;
     o.compaction.major_interval = None;
     let e = Engine::open(dir.path(), o).unwrap();
-    let desc = families
-        .into_iter()
-        .fold(TableDescriptor::new(TableName::parse("t").unwrap()), |d, f| {
-            d.with_family(f)
-        });
+    let desc = families.into_iter().fold(
+        TableDescriptor::new(TableName::parse("t").unwrap()),
+        |d, f| d.with_family(f),
+    );
     e.admin().create_table(desc).unwrap();
     let t = e.table("t").unwrap();
     (dir, e, t)
@@ -43,7 +42,9 @@ fn values(r: &RowResult) -> Vec<(String, String)> {
 }
 
 fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
-    v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    v.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
 }
 
 #[test]
@@ -54,7 +55,8 @@ fn min_versions_with_ttl_named_columns_return_the_first_expired_version() {
     mv.ttl_seconds = 86_400;
     let (_d, e, t) = table(vec![mv]);
     for (ts, v) in [(10, "old1"), (20, "old2"), (30, "old3")] {
-        t.put(Put::new("r").add_column_ts("mv", "a", ts, v)).unwrap();
+        t.put(Put::new("r").add_column_ts("mv", "a", ts, v))
+            .unwrap();
     }
     t.put(Put::new("r").add_column("mv", "a", "live")).unwrap();
     // HBase's ExplicitColumnTracker: the live version, then the first expired one.
@@ -66,7 +68,9 @@ fn min_versions_with_ttl_named_columns_return_the_first_expired_version() {
     let rows = t.scan_all(&s).unwrap();
     assert_eq!(values(&rows[0]), pairs(&[("a", "live"), ("a", "old3")]));
     // Its ScanWildcardColumnTracker (the whole family): the live version alone.
-    let g = t.get(&Get::new("r").add_family("mv").max_versions(3)).unwrap();
+    let g = t
+        .get(&Get::new("r").add_family("mv").max_versions(3))
+        .unwrap();
     assert_eq!(values(&g), pairs(&[("a", "live")]));
     // A flush, which drops the expired versions past MIN_VERSIONS as HBase's does.
     e.admin().flush("t").unwrap();
@@ -153,7 +157,8 @@ fn a_family_delete_discards_the_column_deletes_of_its_family_added_before_it() {
     // What HBase answers then: a ColumnPrefixFilter's hint from the newer empty-qualifier put
     // seeks past the family marker, and no column marker hides cf:q0@19.
     let (_d, _e, t) = table(vec![family("cf", 3)]);
-    t.put(Put::new("r").add_column_ts("cf", "", 30, "e")).unwrap();
+    t.put(Put::new("r").add_column_ts("cf", "", 30, "e"))
+        .unwrap();
     t.put(Put::new("r").add_column_ts("cf", "q0", 19, "v"))
         .unwrap();
     t.delete(
@@ -179,8 +184,12 @@ fn a_delete_with_a_ttl_gives_its_markers_the_ttl() {
         )
         .unwrap();
     }
-    t.delete(Delete::new("a").add_columns_ts("cf", "q", 2000).ttl_ms(1000))
-        .unwrap();
+    t.delete(
+        Delete::new("a")
+            .add_columns_ts("cf", "q", 2000)
+            .ttl_ms(1000),
+    )
+    .unwrap();
     t.delete(
         Delete::new("b")
             .add_columns_ts("cf", "q", 2000)

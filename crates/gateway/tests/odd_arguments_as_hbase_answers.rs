@@ -92,7 +92,9 @@ fn a_negative_row_count_and_negative_filter_arguments_are_internal_errors() {
     let get_list = |n: i32| {
         h.call(
             "scannerGetList",
-            &TStruct::new().with(1, TValue::I32(*id)).with(2, TValue::I32(n)),
+            &TStruct::new()
+                .with(1, TValue::I32(*id))
+                .with(2, TValue::I32(n)),
         )
     };
     assert!(internal(&get_list(-1)));

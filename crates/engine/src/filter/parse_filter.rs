@@ -126,11 +126,11 @@ fn keyword(word: &str, at: usize, s: &[u8]) -> Option<Op> {
         _ => return None,
     };
     let before = at.checked_sub(1).and_then(|i| s.get(i)).copied();
-    let before_ok = match (op, before) {
-        (Op::Or | Op::And, Some(b' ' | b')')) => true,
-        (Op::Skip | Op::While, None | Some(b' ' | b')' | b'(')) => true,
-        _ => false,
-    };
+    let before_ok = matches!(
+        (op, before),
+        (Op::Or | Op::And, Some(b' ' | b')'))
+            | (Op::Skip | Op::While, None | Some(b' ' | b')' | b'('))
+    );
     let after_ok = matches!(s.get(at + word.len()), Some(b' ' | b'('));
     (before_ok && after_ok).then_some(op)
 }
@@ -428,7 +428,11 @@ mod tests {
             ("NoSuchFilter('x')", 0, "unknown filter"),
             // A last `AND` is no operator for HBase (nothing follows it): a filter name.
             ("PrefixFilter('a') AND", 18, "filter name"),
-            ("PrefixFilter('a') XOR PrefixFilter('b')", 22, "'(' after XOR"),
+            (
+                "PrefixFilter('a') XOR PrefixFilter('b')",
+                22,
+                "'(' after XOR",
+            ),
             ("ValueFilter('binary:a', =)", 12, "compare operator"),
             ("PrefixFilter('a', 'b')", 18, "takes 1"),
         ];
@@ -461,7 +465,9 @@ mod tests {
         // As HBase's parser, an unclosed '(' is accepted; a ')' too many is not.
         let unclosed = format!("{}PrefixFilter('r')", "(".repeat(100_000));
         parse_filter(unclosed.as_bytes()).unwrap();
-        let e = parse_filter(b"(PrefixFilter('r')))").map(|_| ()).unwrap_err();
+        let e = parse_filter(b"(PrefixFilter('r')))")
+            .map(|_| ())
+            .unwrap_err();
         assert!(e.message.contains("Mismatched parenthesis"), "{e}");
     }
 

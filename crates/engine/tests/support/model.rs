@@ -293,8 +293,13 @@ impl Model {
     /// True when the read names qualifiers of `family` (HBase's explicit column tracker), not
     /// the whole family (its wildcard one).
     fn explicit(read: &MRead, family: &[u8]) -> bool {
-        read.columns.iter().any(|(f, qs)| f == family && !qs.is_empty())
-            && !read.columns.iter().any(|(f, qs)| f == family && qs.is_empty())
+        read.columns
+            .iter()
+            .any(|(f, qs)| f == family && !qs.is_empty())
+            && !read
+                .columns
+                .iter()
+                .any(|(f, qs)| f == family && qs.is_empty())
     }
 
     /// The cells a read of `row` returns, in result order.

@@ -330,14 +330,12 @@ impl Handler {
                 LATEST_TIMESTAMP,
                 &a.attributes,
             ),
-            Call::DeleteAllTs(a) => self.delete_all(
-                &a.table_name,
-                &a.row,
-                &a.column,
-                a.timestamp,
-                &a.attributes,
-            ),
-            Call::DeleteAllRow(a) => self.delete_all_row(&a.table_name, &a.row, None, &a.attributes),
+            Call::DeleteAllTs(a) => {
+                self.delete_all(&a.table_name, &a.row, &a.column, a.timestamp, &a.attributes)
+            }
+            Call::DeleteAllRow(a) => {
+                self.delete_all_row(&a.table_name, &a.row, None, &a.attributes)
+            }
             Call::DeleteAllRowTs(a) => {
                 self.delete_all_row(&a.table_name, &a.row, Some(a.timestamp), &a.attributes)
             }

@@ -44,12 +44,7 @@ impl ArgReader<'_> {
     fn count(&mut self, what: &str) -> Result<u64, ParseError> {
         let at = self.args.get(self.i).map_or(0, |x| x.0);
         let n = self.int()?;
-        u64::try_from(n).map_err(|_| {
-            err(
-                at,
-                format!("{}: {what} must be positive {n}", self.name),
-            )
-        })
+        u64::try_from(n).map_err(|_| err(at, format!("{}: {what} must be positive {n}", self.name)))
     }
     fn float(&mut self) -> Result<f64, ParseError> {
         self.number("a number")
