@@ -67,6 +67,9 @@ class Ferrobase:
     def major_compact(self, conn, table):
         conn.compact_table(table, major=True)
 
+    def compact(self, conn, table):
+        conn.compact_table(table)
+
     def create_table(self, conn, table, families, splits=()):
         """Creates ``table`` with HBase's family defaults plus ``families`` ({name: {KEY: value}}
         in HBase's attribute spelling) and split keys: through Thrift1 and the gateway's
@@ -76,7 +79,10 @@ class Ferrobase:
         conn.create_table(table, {placeholder: {}})
         for name, attrs in families.items():
             spec = {b"NAME": name.encode()}
-            spec.update({k.encode(): str(v).encode() for k, v in attrs.items()})
+            # Keys of HBase's configuration (`hbase.hstore.compaction.min`) set the oracle's
+            # store to what ferrobase's options already are: not family attributes here.
+            spec.update({k.encode(): str(v).encode() for k, v in attrs.items()
+                         if not k.startswith("hbase.")})
             client.ferrobaseAdmin(b"put_family", table.encode(), b"", spec)
         client.ferrobaseAdmin(b"delete_family", table.encode(), placeholder.encode(), {})
         for key in splits:
@@ -116,6 +122,9 @@ class HBase:
 
     def major_compact(self, conn, table):
         self._admin("major_compact", table)
+
+    def compact(self, conn, table):
+        self._admin("compact", table)
 
     def create_table(self, conn, table, families, splits=()):
         """Creates ``table`` through the master (the admin endpoint's ``/create``): families

@@ -102,6 +102,10 @@ class Session:
         return self.call("major_compact(%r)" % self.name,
                          lambda: self.backend.major_compact(self.conn, self.name))
 
+    def compact(self):
+        """A minor compaction request: the store's compaction policy selects the files."""
+        return self.call("compact(%r)" % self.name, lambda: self.backend.compact(self.conn, self.name))
+
     def flush_and_major_compact(self):
         self.flush()
         self.major_compact()
@@ -168,12 +172,35 @@ class Session:
                                      include_timestamp=True),
             shape=lambda r: [[text(v), _ts(t)] for v, t in r])
 
+    def thrift(self, method, *args, shape=lambda r: r):
+        """A raw Thrift1 call on this session's table: ``method(table, *args)``, shown with its
+        arguments; ``shape`` turns the answer into JSON (``tcells``, ``trows``)."""
+        shown = "%s(%s)" % (method, ", ".join(repr(a) for a in args))
+        return self.call(shown, lambda: getattr(self.conn.client, method)(self.name.encode(), *args),
+                         shape=shape)
+
+    def client_call(self, shown, fn, shape=lambda r: r):
+        """A raw Thrift1 call ``fn(client, table)`` shown as ``shown`` (for calls whose first
+        argument is not the table, such as append's TAppend or scannerGetList)."""
+        return self.call(shown, lambda: fn(self.conn.client, self.name.encode()), shape=shape)
+
     def scan(self, **kw):
         shown = "scan(%s)" % ", ".join("%s=%r" % kv for kv in sorted(kw.items()))
         return self.call(
             shown,
             lambda: list(self.table.scan(include_timestamp=True, **kw)),
             shape=lambda rows: [[text(r), _cells(cols)] for r, cols in rows])
+
+
+def tcells(cells):
+    """A list of Thrift1 TCells, in the order the server gave them: [value, timestamp]."""
+    return [[text(c.value), _ts(c.timestamp)] for c in cells]
+
+
+def trows(rows):
+    """A list of Thrift1 TRowResults: [row, cells], cells sorted by column as happybase does."""
+    return [[text(r.row), _cells({c: (v.value, v.timestamp) for c, v in (r.columns or {}).items()})]
+            for r in rows]
 
 
 def first_divergence(a, b):

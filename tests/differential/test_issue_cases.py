@@ -1,5 +1,6 @@
-"""Issue 31's rules and issue 17's listed divergences, each a minimal case run on Apache HBase and
-on ferrobase through happybase, compared call by call (cells, values and timestamps).
+"""Issue 31's rules, issue 17's listed divergences and issue 41's (cases_wider.py), each a
+minimal case run on Apache HBase and on ferrobase through happybase, compared call by call
+(cells, values and timestamps).
 
 - ``test_hbase_answers_as_recorded``: the live oracle still gives the answers kept in
   recorded/hbase-2.6.1.json (which Rust tests can hold without HBase); rerun with ``--record``
@@ -13,9 +14,12 @@ import os
 
 import pytest
 
-from cases import CASES, KNOWN
+import cases
+import cases_wider
 from harness import Session, first_divergence, show
 
+CASES = cases.CASES + cases_wider.CASES
+KNOWN = {**cases.KNOWN, **cases_wider.KNOWN}
 RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "recorded", "hbase-2.6.1.json")
 _hbase_runs = {}
 
@@ -76,7 +80,7 @@ def _dump(data):
 def _param(case):
     reason = KNOWN.get(case.__name__)
     marks = [pytest.mark.xfail(strict=True, reason=reason + " (known divergence: if this now passes, "
-                               "remove the case from cases.KNOWN)")] if reason else []
+                               "remove the case from KNOWN in cases.py or cases_wider.py)")] if reason else []
     return pytest.param(case, id=case.__name__, marks=marks)
 
 

@@ -384,6 +384,8 @@ fn a_major_compaction_request_stops_a_running_minor_one_and_loses_nothing() {
     };
     let mut opts = EngineOptions::default();
     opts.compaction.auto = false;
+    // The ratio test for every selection, however small (below 128 MiB HBase skips it).
+    opts.compaction.min_size = 0;
     opts.auto_split = false;
     opts.hook = Some(hook);
     let engine = Arc::new(Engine::open(dir.path(), opts).unwrap());

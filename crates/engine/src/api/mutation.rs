@@ -125,6 +125,9 @@ pub struct Delete {
     pub timestamp: i64,
     /// WAL durability.
     pub durability: Durability,
+    /// The markers' own TTL in milliseconds (HBase's `Mutation.setTTL` on a Delete: its
+    /// markers carry the TTL tag as a put's cells do, and an expired marker deletes nothing).
+    pub ttl_ms: Option<i64>,
 }
 
 impl Delete {
@@ -135,6 +138,7 @@ impl Delete {
             cells: Vec::new(),
             timestamp: LATEST_TIMESTAMP,
             durability: Durability::UseDefault,
+            ttl_ms: None,
         }
     }
 
@@ -158,14 +162,20 @@ impl Delete {
     }
 
     /// Every version of every column of `family` with timestamp ≤ the delete's timestamp.
+    /// Replaces the entries of `family` added before it ([`Delete::add_family_ts`]).
     pub fn add_family(self, family: impl Into<Vec<u8>>) -> Self {
         let ts = self.timestamp;
-        self.push(family.into(), Vec::new(), ts, CellType::DeleteFamily)
+        self.add_family_ts(family, ts)
     }
 
-    /// Every version of every column of `family` with timestamp ≤ `ts`.
-    pub fn add_family_ts(self, family: impl Into<Vec<u8>>, ts: i64) -> Self {
-        self.push(family.into(), Vec::new(), ts, CellType::DeleteFamily)
+    /// Every version of every column of `family` with timestamp ≤ `ts`. As HBase's
+    /// `Delete.addFamily`, the entries of `family` added before it are discarded (a column
+    /// delete then a family delete writes the family marker alone); entries added after it
+    /// stay.
+    pub fn add_family_ts(mut self, family: impl Into<Vec<u8>>, ts: i64) -> Self {
+        let family = family.into();
+        self.cells.retain(|c| c.family != family);
+        self.push(family, Vec::new(), ts, CellType::DeleteFamily)
     }
 
     /// Every column of `family` at exactly `ts`.
@@ -209,6 +219,14 @@ impl Delete {
     /// Sets the durability.
     pub fn durability(mut self, d: Durability) -> Self {
         self.durability = d;
+        self
+    }
+
+    /// Gives the delete's markers their own TTL in milliseconds (see [`Put::ttl_ms`]): once
+    /// `timestamp + ttl` is in the past the markers delete nothing, and flushes and
+    /// compactions drop them.
+    pub fn ttl_ms(mut self, ttl_ms: i64) -> Self {
+        self.ttl_ms = Some(ttl_ms);
         self
     }
 }

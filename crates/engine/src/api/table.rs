@@ -96,8 +96,8 @@ impl Table {
     ///
     /// The check is HBase's: with `expected = Some(v)`, the newest value `actual` of
     /// `family:qualifier` must exist and satisfy `v OP actual` (so `Less` means the expected
-    /// value is less than the stored one); with `None`, the column must be absent (or empty,
-    /// unless `op` is `NotEqual`).
+    /// value is less than the stored one); with `None` or an empty value, the column must be
+    /// absent or empty (with `NotEqual`: present and not empty).
     pub fn check_and_mutate(
         &self,
         row: &[u8],

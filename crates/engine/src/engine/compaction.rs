@@ -69,7 +69,7 @@ impl Inner {
         } else {
             let c = &self.opts.compaction;
             let sizes: Vec<u64> = files.iter().map(|f| f.reader.size()).collect();
-            match compaction_policy::select(&sizes, c.min_files, c.max_files, c.ratio) {
+            match compaction_policy::select(&sizes, c.min_files, c.max_files, c.ratio, c.min_size) {
                 Some(r) => files[r].to_vec(),
                 None => return Ok(false),
             }

@@ -19,6 +19,9 @@ pub struct CompactionOptions {
     /// A file joins a selection only if it is at most this times the sum of the others
     /// (`hbase.hstore.compaction.ratio`, default 1.2).
     pub ratio: f64,
+    /// A selection whose total size is below this many bytes skips the ratio test
+    /// (`hbase.hstore.compaction.min.size`, default 128 MiB, the memstore flush size).
+    pub min_size: u64,
     /// Period of automatic major compactions (`hbase.hregion.majorcompaction`, default 7
     /// days); `None` turns them off.
     pub major_interval: Option<Duration>,
@@ -31,6 +34,7 @@ impl Default for CompactionOptions {
             min_files: 3,
             max_files: 10,
             ratio: 1.2,
+            min_size: 128 << 20,
             major_interval: Some(Duration::from_secs(7 * 24 * 3600)),
         }
     }

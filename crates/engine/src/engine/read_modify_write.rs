@@ -40,11 +40,14 @@ pub(crate) struct RowCheck<'a> {
 }
 
 impl RowCheck<'_> {
-    /// Whether the check holds on `current`, the row as read.
+    /// Whether the check holds on `current`, the row as read. An empty expected value is no
+    /// value (HBase's `HRegion.checkAndMutateInternal`: `valueIsNull` is null or empty): the
+    /// column must be absent or empty, or with `NotEqual` present and not empty.
     fn holds(&self, current: &RowResult) -> bool {
-        match (self.expected, current.value(self.family, self.qualifier)) {
-            (None, None) => true,
-            (None, Some(a)) => a.is_empty() && self.op != CompareOp::NotEqual,
+        let expected = self.expected.filter(|e| !e.is_empty());
+        match (expected, current.value(self.family, self.qualifier)) {
+            (None, None) => self.op != CompareOp::NotEqual,
+            (None, Some(a)) => a.is_empty() == (self.op != CompareOp::NotEqual),
             (Some(_), None) => false,
             (Some(e), Some(a)) => self.op.holds(e.cmp(a)),
         }
@@ -129,6 +132,13 @@ impl Inner {
                 ));
             }
             put.ttl_ms = ttl_ms;
+            // The answer is in column order, as HBase's `Result` (stable: a column appended
+            // twice keeps its request order).
+            cells.sort_by(|a, b| {
+                a.family()
+                    .cmp(b.family())
+                    .then_with(|| a.qualifier().cmp(b.qualifier()))
+            });
             Ok((
                 vec![Mutation::Put(put)],
                 RowResult::new(Bytes::copy_from_slice(row), cells),

@@ -259,6 +259,7 @@ impl Inner {
                 }
             }
             Mutation::Delete(d) if d.cells.is_empty() => {
+                let ttl_ms = d.ttl_ms;
                 let row = Bytes::from(d.row);
                 for f in &desc.families {
                     out.push(WalCell {
@@ -268,11 +269,12 @@ impl Inner {
                         timestamp: ts_or_now(d.timestamp),
                         cell_type: CellType::DeleteFamily,
                         value: Bytes::new(),
-                        ttl_ms: None,
+                        ttl_ms,
                     });
                 }
             }
             Mutation::Delete(d) => {
+                let ttl_ms = d.ttl_ms;
                 let row = Bytes::from(d.row);
                 for c in d.cells {
                     let ts = if c.cell_type == CellType::Delete && c.timestamp == LATEST_TIMESTAMP {
@@ -288,7 +290,7 @@ impl Inner {
                         timestamp: ts,
                         cell_type: c.cell_type,
                         value: Bytes::new(),
-                        ttl_ms: None,
+                        ttl_ms,
                     });
                 }
             }

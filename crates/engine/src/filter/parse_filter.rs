@@ -1,7 +1,9 @@
 //! The filter language (HBase's `ParseFilter`): `Name (args)`, single-quoted strings with `''`
 //! as the escape, integers, `true`/`false`, compare operators, `AND`/`OR` (binary), `SKIP` and
 //! `WHILE` (unary), and parentheses. Precedence: parentheses, then SKIP/WHILE, then AND, then
-//! OR; a chain of one operator becomes one FilterList.
+//! OR; a chain of one operator becomes one FilterList. The operators are parsed by HBase's
+//! own algorithm (two stacks, [`Parser::expression`]), so the strings it refuses are refused
+//! here and those it accepts, oddly, are accepted alike.
 //!
 //! Extensions (not in HBase's language): `FuzzyRowFilter('key', 'mask', ...)` with masks of
 //! `0` (fixed) and `1` (any) characters or raw 0/1 bytes; `MultiRowRangeFilter('start',
@@ -79,32 +81,58 @@ struct Built {
     depth: usize,
 }
 
-/// A unary prefix waiting for its operand.
-#[derive(Clone, Copy)]
-enum Unary {
+/// An entry of the operator stack: HBase's `ParseFilter` keeps `(` on it beside the operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    LParen,
+    Or,
+    And,
     Skip,
     While,
 }
 
-/// One level of parentheses (the outermost frame is the whole string): the operands of its
-/// `OR` chain so far, of the `AND` chain being built, and the `SKIP`/`WHILE` prefixes waiting
-/// for the next operand.
-struct Frame {
-    open_at: usize,
-    ors: Vec<Built>,
-    ands: Vec<Built>,
-    prefixes: Vec<(usize, Unary)>,
-}
-
-impl Frame {
-    fn new(open_at: usize) -> Frame {
-        Frame {
-            open_at,
-            ors: Vec::new(),
-            ands: Vec::new(),
-            prefixes: Vec::new(),
+impl Op {
+    /// HBase's `operatorPrecedenceHashMap`: a lower number binds tighter.
+    fn precedence(self) -> u8 {
+        match self {
+            Op::Skip | Op::While => 1,
+            Op::And => 2,
+            Op::Or => 3,
+            Op::LParen => u8::MAX,
         }
     }
+
+    fn name(self) -> &'static str {
+        match self {
+            Op::LParen => "(",
+            Op::Or => "OR",
+            Op::And => "AND",
+            Op::Skip => "SKIP",
+            Op::While => "WHILE",
+        }
+    }
+}
+
+/// The operator a word at byte `at` of `s` is, by HBase's `checkForOr`/`checkForAnd`/
+/// `checkForSkip`/`checkForWhile`: `OR` and `AND` only after a space or `)` (never first),
+/// `SKIP` and `WHILE` first or after a space, `(` or `)`; all four only before a space or `(`
+/// (never last). Elsewhere the word is read as a filter name, as HBase reads it.
+fn keyword(word: &str, at: usize, s: &[u8]) -> Option<Op> {
+    let op = match word {
+        "OR" => Op::Or,
+        "AND" => Op::And,
+        "SKIP" => Op::Skip,
+        "WHILE" => Op::While,
+        _ => return None,
+    };
+    let before = at.checked_sub(1).and_then(|i| s.get(i)).copied();
+    let before_ok = matches!(
+        (op, before),
+        (Op::Or | Op::And, Some(b' ' | b')'))
+            | (Op::Skip | Op::While, None | Some(b' ' | b')' | b'('))
+    );
+    let after_ok = matches!(s.get(at + word.len()), Some(b' ' | b'('));
+    (before_ok && after_ok).then_some(op)
 }
 
 fn too_deep(position: usize) -> ParseError {
@@ -117,50 +145,89 @@ fn too_deep(position: usize) -> ParseError {
     )
 }
 
-/// Joins a chain of one operator into one FilterList (a chain of one is the filter itself).
-fn join(mut items: Vec<Built>, op: ListOperator, at: usize) -> Result<Built, ParseError> {
-    if items.len() == 1 {
-        return Ok(items.pop().expect("one item"));
-    }
-    let depth = 1 + items.iter().map(|b| b.depth).max().unwrap_or(0);
-    if depth > MAX_FILTER_DEPTH {
-        return Err(too_deep(at));
-    }
-    let filters = items.into_iter().map(|b| b.filter).collect();
-    Ok(Built {
-        filter: Box::new(FilterList::new(op, filters)),
-        depth,
-    })
-}
-
-impl Frame {
-    /// An operand is complete: wrap it in the waiting prefixes and add it to the AND chain.
-    fn operand(&mut self, mut b: Built) -> Result<(), ParseError> {
-        while let Some((at, u)) = self.prefixes.pop() {
+/// HBase's `popArguments`: builds the filter of the operator on top of the stack from the
+/// filters on top of theirs. A run of one binary operator becomes one FilterList of its
+/// operands; `SKIP` and `WHILE` wrap one filter; a `(` gives back the filter above it.
+fn pop_arguments(
+    ops: &mut Vec<(usize, Op)>,
+    filters: &mut Vec<Built>,
+    end: usize,
+) -> Result<Built, ParseError> {
+    let Some(&(at, top)) = ops.last() else {
+        return Err(err(end, "Incorrect arguments on operatorStack"));
+    };
+    let missing = |what: &str| err(at, format!("Incorrect input string - {what}"));
+    match top {
+        Op::Or | Op::And => {
+            let mut items = Vec::new();
+            while ops.last().is_some_and(|(_, o)| *o == top) {
+                let needs = format!("an {} needs two filters", top.name());
+                items.push(filters.pop().ok_or_else(|| missing(&needs))?);
+                ops.pop();
+            }
+            let needs = format!("an {} needs two filters", top.name());
+            items.push(filters.pop().ok_or_else(|| missing(&needs))?);
+            items.reverse();
+            let depth = 1 + items.iter().map(|b| b.depth).max().unwrap_or(0);
+            if depth > MAX_FILTER_DEPTH {
+                return Err(too_deep(at));
+            }
+            let op = if top == Op::Or {
+                ListOperator::MustPassOne
+            } else {
+                ListOperator::MustPassAll
+            };
+            let filters = items.into_iter().map(|b| b.filter).collect();
+            Ok(Built {
+                filter: Box::new(FilterList::new(op, filters)),
+                depth,
+            })
+        }
+        Op::Skip | Op::While => {
+            let needs = format!("a {} wraps a filter", top.name());
+            let mut b = filters.pop().ok_or_else(|| missing(&needs))?;
+            ops.pop();
             b.depth += 1;
             if b.depth > MAX_FILTER_DEPTH {
                 return Err(too_deep(at));
             }
-            b.filter = match u {
-                Unary::Skip => Box::new(SkipFilter::new(b.filter)),
-                Unary::While => Box::new(WhileMatchFilter::new(b.filter)),
+            b.filter = if top == Op::Skip {
+                Box::new(SkipFilter::new(b.filter))
+            } else {
+                Box::new(WhileMatchFilter::new(b.filter))
             };
+            Ok(b)
         }
-        self.ands.push(b);
-        Ok(())
+        Op::LParen => {
+            let b = filters
+                .pop()
+                .ok_or_else(|| err(at, "Incorrect Filter String"))?;
+            ops.pop();
+            Ok(b)
+        }
     }
+}
 
-    /// `OR` (or the end of the frame): the AND chain becomes one operand of the OR chain.
-    fn end_and_chain(&mut self, at: usize) -> Result<(), ParseError> {
-        let ands = std::mem::take(&mut self.ands);
-        self.ors.push(join(ands, ListOperator::MustPassAll, at)?);
-        Ok(())
+/// HBase's `reduce`: before `op` is pushed, the operators above the innermost `(` that bind
+/// tighter than it are applied.
+fn reduce(
+    ops: &mut Vec<(usize, Op)>,
+    filters: &mut Vec<Built>,
+    op: Op,
+    end: usize,
+) -> Result<(), ParseError> {
+    while ops
+        .last()
+        .is_some_and(|(_, top)| *top != Op::LParen && top.precedence() < op.precedence())
+    {
+        let b = pop_arguments(ops, filters, end)?;
+        filters.push(b);
     }
+    Ok(())
+}
 
-    fn finish(mut self, at: usize) -> Result<Built, ParseError> {
-        self.end_and_chain(at)?;
-        join(self.ors, ListOperator::MustPassOne, at)
-    }
+fn mismatched(at: usize) -> ParseError {
+    err(at, "Mismatched parenthesis")
 }
 
 impl Parser {
@@ -172,85 +239,70 @@ impl Parser {
         self.toks.get(self.pos).map_or(self.end, |(p, _)| *p)
     }
 
-    fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Some(Tok::Word(x)) if x == w)
-    }
-
-    /// The whole expression, without recursion: an explicit stack of parenthesis frames
-    /// (HBase's `ParseFilter` also parses with stacks), so nesting is bounded by memory for
-    /// the tokens, never by the thread's stack.
-    fn expression(&mut self) -> Result<Box<dyn Filter>, ParseError> {
-        let mut frames = vec![Frame::new(0)];
-        loop {
-            // An operand: prefixes, then '(' or a filter call.
-            loop {
-                let frame = frames.last_mut().expect("a frame");
-                let at = self.here();
-                if self.is_word("SKIP") {
-                    frame.prefixes.push((at, Unary::Skip));
+    /// The whole expression, by HBase's `ParseFilter.parseFilterString` step for step: an
+    /// operator stack (with the `(`s) and a filter stack, so that ferrobase accepts and refuses
+    /// the strings HBase does, its quirks included. At a `)`, HBase applies the operators on
+    /// top, then pops the next entry of the stack whatever it is, until it pops a `(`: a group
+    /// holding operators of rising priority, such as `(A OR B AND C)` or `(A AND SKIP B)`,
+    /// drops an operator and ends in "Mismatched parenthesis", while an unclosed `(` is
+    /// accepted. Nesting is bounded by memory for the tokens, never by the thread's stack.
+    fn expression(&mut self, s: &[u8]) -> Result<Box<dyn Filter>, ParseError> {
+        let mut ops: Vec<(usize, Op)> = Vec::new();
+        let mut filters: Vec<Built> = Vec::new();
+        while let Some(tok) = self.peek() {
+            let at = self.here();
+            let op = match tok {
+                Tok::LParen => Some(Op::LParen),
+                Tok::Word(w) => keyword(w, at, s),
+                _ => None,
+            };
+            let rparen = *tok == Tok::RParen;
+            match (rparen, op) {
+                (_, Some(Op::LParen)) => {
                     self.pos += 1;
-                } else if self.is_word("WHILE") {
-                    frame.prefixes.push((at, Unary::While));
+                    ops.push((at, Op::LParen));
+                }
+                (_, Some(op)) => {
                     self.pos += 1;
-                } else if self.peek() == Some(&Tok::LParen) {
+                    reduce(&mut ops, &mut filters, op, self.end)?;
+                    ops.push((at, op));
+                }
+                (true, None) => {
                     self.pos += 1;
-                    frames.push(Frame::new(at));
-                } else {
+                    match ops.last() {
+                        None => return Err(mismatched(at)),
+                        Some((_, Op::LParen)) => {
+                            ops.pop();
+                            continue;
+                        }
+                        Some(_) => {}
+                    }
+                    loop {
+                        let b = pop_arguments(&mut ops, &mut filters, self.end)?;
+                        filters.push(b);
+                        match ops.pop() {
+                            None => return Err(mismatched(at)),
+                            Some((_, Op::LParen)) => break,
+                            Some(_) => {}
+                        }
+                    }
+                }
+                (_, None) => {
                     let f = self.call()?;
-                    frame.operand(Built {
+                    filters.push(Built {
                         filter: f,
                         depth: 1,
-                    })?;
-                    break;
+                    });
                 }
             }
-            // After an operand: AND, OR, ')' closing frames, or the end.
-            loop {
-                let at = self.here();
-                if self.is_word("AND") {
-                    self.pos += 1;
-                    break;
-                }
-                if self.is_word("OR") {
-                    self.pos += 1;
-                    frames.last_mut().expect("a frame").end_and_chain(at)?;
-                    break;
-                }
-                let inner = frames.len() > 1;
-                match self.peek() {
-                    Some(Tok::RParen) if inner => {
-                        self.pos += 1;
-                        let done = frames.pop().expect("an inner frame").finish(at)?;
-                        frames.last_mut().expect("a frame").operand(done)?;
-                    }
-                    None if !inner => {
-                        let root = frames.pop().expect("the root frame");
-                        return Ok(root.finish(at)?.filter);
-                    }
-                    Some(t) if inner => {
-                        return Err(err(at, format!("expected ')', found {}", describe(t))))
-                    }
-                    None => {
-                        let open = frames.last().map_or(0, |f| f.open_at);
-                        return Err(err(
-                            self.end,
-                            format!(
-                                "expected ')' to close the '(' at position {open}, found the end \
-                                 of the string"
-                            ),
-                        ));
-                    }
-                    Some(t) => {
-                        return Err(err(
-                            at,
-                            format!(
-                                "expected AND, OR or the end of the string, found {}",
-                                describe(t)
-                            ),
-                        ))
-                    }
-                }
-            }
+        }
+        while !ops.is_empty() {
+            let b = pop_arguments(&mut ops, &mut filters, self.end)?;
+            filters.push(b);
+        }
+        match (filters.pop(), filters.is_empty()) {
+            (Some(b), true) => Ok(b.filter),
+            _ => Err(err(self.end, "Incorrect Filter String")),
         }
     }
 
@@ -342,7 +394,7 @@ pub fn parse_filter(s: &[u8]) -> Result<Box<dyn Filter>, ParseError> {
         pos: 0,
         end: s.len(),
     };
-    p.expression()
+    p.expression(s)
 }
 
 #[cfg(test)]
@@ -374,8 +426,13 @@ mod tests {
             ("PrefixFilter('abc'", 18, "',' or ')'"),
             ("PrefixFilter('abc) AND", 13, "unterminated"),
             ("NoSuchFilter('x')", 0, "unknown filter"),
-            ("PrefixFilter('a') AND", 21, "filter name"),
-            ("PrefixFilter('a') XOR PrefixFilter('b')", 18, "AND, OR"),
+            // A last `AND` is no operator for HBase (nothing follows it): a filter name.
+            ("PrefixFilter('a') AND", 18, "filter name"),
+            (
+                "PrefixFilter('a') XOR PrefixFilter('b')",
+                22,
+                "'(' after XOR",
+            ),
             ("ValueFilter('binary:a', =)", 12, "compare operator"),
             ("PrefixFilter('a', 'b')", 18, "takes 1"),
         ];
@@ -405,9 +462,50 @@ mod tests {
             ")".repeat(100_000)
         );
         parse_filter(s.as_bytes()).unwrap();
+        // As HBase's parser, an unclosed '(' is accepted; a ')' too many is not.
         let unclosed = format!("{}PrefixFilter('r')", "(".repeat(100_000));
-        let e = parse_filter(unclosed.as_bytes()).map(|_| ()).unwrap_err();
-        assert!(e.message.contains("expected ')'"), "{e}");
+        parse_filter(unclosed.as_bytes()).unwrap();
+        let e = parse_filter(b"(PrefixFilter('r')))")
+            .map(|_| ())
+            .unwrap_err();
+        assert!(e.message.contains("Mismatched parenthesis"), "{e}");
+    }
+
+    /// HBase's `ParseFilter` applies, at a ')', the operators on top of the stack and then pops
+    /// the next entry whatever it is: a group whose operators rise in priority loses one and
+    /// ends in "Mismatched parenthesis" (Apache HBase 2.6.1's answers, issue 41).
+    #[test]
+    fn groups_of_operators_rising_in_priority_are_refused_as_hbase_refuses_them() {
+        let k = "KeyOnlyFilter()";
+        let v = "ValueFilter(=, 'binary:v1')";
+        for bad in [
+            format!("({k} OR {k} AND {k})"),
+            format!("({v} AND SKIP {k})"),
+            format!("(SKIP SKIP {k})"),
+            format!("({k} OR WHILE {k})"),
+        ] {
+            let e = parse_filter(bad.as_bytes()).map(|_| ()).unwrap_err();
+            assert!(e.message.contains("Mismatched parenthesis"), "{bad}: {e}");
+        }
+        for good in [
+            format!("{k} OR {k} AND {k}"),
+            format!("{v} AND SKIP {k}"),
+            format!("({k} AND {k} OR {k})"),
+            format!("(SKIP {k} AND {k})"),
+            format!("({k} OR ({k} AND {k}))"),
+            format!("(({k}))"),
+            format!("{k} OR({k})"),
+        ] {
+            parse_filter(good.as_bytes()).unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+        // Keywords by HBase's byte checks: `OR` needs a space or ')' before it.
+        assert!(parse_filter(format!("({k})OR {k}").as_bytes()).is_ok());
+        assert!(parse_filter(format!("{k}\tOR {k}").as_bytes()).is_err());
+        // Two filters without an operator, a dangling operator: "Incorrect ...".
+        for bad in [format!("{k} {k}"), format!("{k} AND ")] {
+            let e = parse_filter(bad.as_bytes()).map(|_| ()).unwrap_err();
+            assert!(e.message.contains("Incorrect"), "{bad}: {e}");
+        }
     }
 
     #[test]

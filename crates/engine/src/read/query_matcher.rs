@@ -299,10 +299,18 @@ impl QueryMatcher {
         if self.versions > limit {
             return MatchCode::SeekNextCol;
         }
-        if self.versions > self.spec.min_versions && expired {
+        // Past MIN_VERSIONS, an expired version ends the column. HBase's two column trackers
+        // differ here: the wildcard one (a whole-family read) drops it, the explicit one
+        // (requested columns) returns it and moves on (`ExplicitColumnTracker.checkVersions`:
+        // `count >= minVersions && isExpired` is INCLUDE_AND_SEEK_NEXT_COL).
+        let explicit_expired =
+            expired && self.spec.columns.is_some() && self.versions >= self.spec.min_versions;
+        if explicit_expired {
+            self.column_done = true;
+        } else if self.versions > self.spec.min_versions && expired {
             return MatchCode::SeekNextCol;
         }
-        let code = if self.versions == limit && !self.spec.raw {
+        let code = if (self.versions == limit || explicit_expired) && !self.spec.raw {
             // The column has all its versions: HBase's INCLUDE_AND_SEEK_NEXT_COL, or
             // INCLUDE_AND_SEEK_NEXT_ROW after the last requested column.
             if self.is_last_column(k.qualifier) {

@@ -290,6 +290,18 @@ impl Model {
             .any(|(f, qs)| f == family && (qs.is_empty() || qs.iter().any(|q| q == qualifier)))
     }
 
+    /// True when the read names qualifiers of `family` (HBase's explicit column tracker), not
+    /// the whole family (its wildcard one).
+    fn explicit(read: &MRead, family: &[u8]) -> bool {
+        read.columns
+            .iter()
+            .any(|(f, qs)| f == family && !qs.is_empty())
+            && !read
+                .columns
+                .iter()
+                .any(|(f, qs)| f == family && qs.is_empty())
+    }
+
     /// The cells a read of `row` returns, in result order.
     pub fn read_row(&self, row: &[u8], read: &MRead) -> Vec<Out> {
         let mut families: Vec<&MFamily> = self.families.iter().collect();
@@ -308,6 +320,7 @@ impl Model {
                 if !Self::selected(read, &fam.name, q) {
                     continue;
                 }
+                let explicit = Self::explicit(read, &fam.name);
                 let mut col: Vec<&MCell> =
                     mine.iter().copied().filter(|c| &c.qualifier == q).collect();
                 // Newest timestamp first, markers before puts, newest write first.
@@ -326,8 +339,14 @@ impl Model {
                     {
                         // Past MIN_VERSIONS an expired version ends the column (older ones
                         // are expired too).
-                        if i + 1 > fam.min_versions && self.expired(fam, c.ts) {
-                            break;
+                        if i + 1 >= fam.min_versions && self.expired(fam, c.ts) {
+                            if explicit && fam.min_versions > 0 {
+                                out.push(c.out());
+                                break;
+                            }
+                            if i + 1 > fam.min_versions {
+                                break;
+                            }
                         }
                         out.push(c.out());
                     }
@@ -389,8 +408,16 @@ impl Model {
                     if n > read.versions.min(fam.versions) {
                         break;
                     }
-                    if n > fam.min_versions && self.expired(fam, p.ts) {
-                        break;
+                    if n >= fam.min_versions && self.expired(fam, p.ts) {
+                        // Past MIN_VERSIONS an expired version ends the column: HBase's
+                        // explicit column tracker returns it first, its wildcard one does not.
+                        if explicit && fam.min_versions > 0 {
+                            out.push(p.out());
+                            break;
+                        }
+                        if n > fam.min_versions {
+                            break;
+                        }
                     }
                     out.push(p.out());
                 }

@@ -335,13 +335,21 @@ impl Handler {
                 self.mutate_rows(&a.table_name, &a.row_batches, a.timestamp, &a.attributes)
             }
             Call::AtomicIncrement(a) => self.atomic_increment(a),
-            Call::DeleteAll(a) => {
-                self.delete_all(&a.table_name, &a.row, &a.column, LATEST_TIMESTAMP)
+            Call::DeleteAll(a) => self.delete_all(
+                &a.table_name,
+                &a.row,
+                &a.column,
+                LATEST_TIMESTAMP,
+                &a.attributes,
+            ),
+            Call::DeleteAllTs(a) => {
+                self.delete_all(&a.table_name, &a.row, &a.column, a.timestamp, &a.attributes)
             }
-            Call::DeleteAllTs(a) => self.delete_all(&a.table_name, &a.row, &a.column, a.timestamp),
-            Call::DeleteAllRow(a) => self.delete_all_row(&a.table_name, &a.row, None),
+            Call::DeleteAllRow(a) => {
+                self.delete_all_row(&a.table_name, &a.row, None, &a.attributes)
+            }
             Call::DeleteAllRowTs(a) => {
-                self.delete_all_row(&a.table_name, &a.row, Some(a.timestamp))
+                self.delete_all_row(&a.table_name, &a.row, Some(a.timestamp), &a.attributes)
             }
             Call::Increment(a) => self.increment(std::slice::from_ref(&a.increment)),
             Call::IncrementRows(a) => self.increment(&a.increments),
@@ -384,7 +392,15 @@ impl Handler {
                 timestamp: Some(a.timestamp),
             }),
             Call::ScannerGet(a) => self.scanner_get(a.id, 1),
-            Call::ScannerGetList(a) => self.scanner_get(a.id, a.nb_rows.max(0) as usize),
+            // HBase's `ResultScanner.next(n)` sizes an ArrayList by `n`: a negative count is an
+            // undeclared IllegalArgumentException, after the id's check.
+            Call::ScannerGetList(a) if a.nb_rows < 0 => self.scanner_get(a.id, 0).and_then(|_| {
+                Err(ServiceError::Internal(format!(
+                    "java.lang.IllegalArgumentException: Illegal Capacity: {}",
+                    a.nb_rows
+                )))
+            }),
+            Call::ScannerGetList(a) => self.scanner_get(a.id, a.nb_rows as usize),
             Call::ScannerClose(a) => self.scanner_close(a.id),
             Call::FerrobaseAdmin(a) => self.ferrobase_admin(a),
             Call::Grant(_) | Call::Revoke(_) => Err(authorize::acl_off()),

@@ -8,7 +8,7 @@ use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::TScan;
 use crate::thrift::{TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Error, RowResult, Scan, TimeRange};
+use ferrobase_engine::{Error, RowResult, Scan};
 use std::time::Instant;
 
 /// Where the scanOpen* forms start.
@@ -83,7 +83,7 @@ impl Handler {
             scan = scan.with_stop_row(stop.clone());
         }
         if let Some(t) = ts.timestamp {
-            scan = scan.time_range(TimeRange::new(0, t)?);
+            scan = scan.time_range(super::reads::up_to(t)?);
         }
         scan = Self::add_columns(scan, ts.columns.as_deref().unwrap_or_default());
         if let Some(c) = ts.caching {
@@ -125,7 +125,7 @@ impl Handler {
         }
         scan = Self::add_columns(scan, req.columns);
         if let Some(ts) = req.timestamp {
-            scan = scan.time_range(TimeRange::new(0, ts)?);
+            scan = scan.time_range(super::reads::up_to(ts)?);
         }
         self.open_scanner(req.table, scan, ColumnOrder::Map)
     }

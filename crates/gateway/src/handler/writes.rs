@@ -33,17 +33,24 @@ pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, Serv
 }
 
 /// Builds the Delete and Put of one row from Thrift `Mutation`s, as HBase's handler: a column
-/// delete removes every version ≤ ts, a family delete the whole family ≤ ts; the delete is
-/// applied before the put, which carries the attributes' cell TTL (`_ttl`).
+/// delete removes every version ≤ ts, a family delete the whole family ≤ ts (and discards the
+/// family's column deletes before it); the delete is applied before the put; both carry the
+/// attributes' cell TTL (`_ttl`), as HBase copies the attributes onto each.
+///
+/// A put to a family-only column is what HBase's handlers do with it: `mutateRow(Ts)` skips it
+/// (with a warning in HBase's log), `mutateRows(Ts)` (`refuse_family_puts`) refuses the whole
+/// call with an undeclared `IllegalArgumentException` before writing anything (INTERNAL_ERROR).
 fn row_mutations(
     row: &[u8],
     mutations: &[hbase::Mutation],
     ts: i64,
     attributes: &Attributes,
+    refuse_family_puts: bool,
 ) -> Result<Vec<Mutation>, ServiceError> {
     let mut put = Put::with_timestamp(row, ts);
     put.ttl_ms = attribute_ttl(attributes)?;
     let mut delete = Delete::with_timestamp(row, ts);
+    delete.ttl_ms = put.ttl_ms;
     let mut has_delete = false;
     for m in mutations {
         let durability = if m.write_to_wal {
@@ -60,7 +67,15 @@ fn row_mutations(
             };
             delete.durability = durability;
         } else {
-            put = put.add_column_ts(family, qualifier.unwrap_or_default(), ts, m.value.clone());
+            match qualifier {
+                Some(q) => put = put.add_column_ts(family, q, ts, m.value.clone()),
+                None if refuse_family_puts => {
+                    return Err(ServiceError::Internal(
+                        "java.lang.IllegalArgumentException: Invalid famAndQf provided.".into(),
+                    ))
+                }
+                None => {}
+            }
             put.durability = durability;
         }
     }
@@ -95,7 +110,7 @@ impl Handler {
         attributes: &Attributes,
     ) -> CallResult {
         let t = open_table_to_mutate(&self.engine, table)?;
-        let muts = row_mutations(row, mutations, ts, attributes)?;
+        let muts = row_mutations(row, mutations, ts, attributes, false)?;
         if !muts.is_empty() {
             t.mutate(muts)?;
         }
@@ -111,11 +126,12 @@ impl Handler {
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
-        let t = open_table_to_mutate(&self.engine, table)?;
+        // HBase builds every row's mutations before it looks the table up.
         let mut all = Vec::new();
         for b in batches {
-            all.extend(row_mutations(&b.row, &b.mutations, ts, attributes)?);
+            all.extend(row_mutations(&b.row, &b.mutations, ts, attributes, true)?);
         }
+        let t = open_table_to_mutate(&self.engine, table)?;
         if !all.is_empty() {
             t.mutate(all)?;
         }
@@ -130,63 +146,106 @@ impl Handler {
         Ok(Some(TValue::I64(v[0])))
     }
 
-    /// deleteAll / deleteAllTs (`ts` [`LATEST_TIMESTAMP`] for every version).
+    /// deleteAll / deleteAllTs (`ts` [`LATEST_TIMESTAMP`] for every version); `_ttl` in
+    /// `attributes` gives the marker its TTL.
     pub(crate) fn delete_all(
         &self,
         table: &[u8],
         row: &[u8],
         column: &[u8],
         ts: i64,
+        attributes: &Attributes,
     ) -> CallResult {
         let t = open_table(&self.engine, table)?;
+        check_delete_ts(ts)?;
         let row = row.to_vec();
-        let d = match parse_column(column) {
+        let mut d = match parse_column(column) {
             (f, None) => Delete::new(row).add_family_ts(f, ts),
             (f, Some(q)) => Delete::new(row).add_columns_ts(f, q, ts),
         };
+        d.ttl_ms = attribute_ttl(attributes)?;
         t.delete(d)?;
         Ok(None)
     }
 
-    /// deleteAllRow / deleteAllRowTs (`ts`: the cells at or below it; `None`: all).
-    pub(crate) fn delete_all_row(&self, table: &[u8], row: &[u8], ts: Option<i64>) -> CallResult {
+    /// deleteAllRow / deleteAllRowTs (`ts`: the cells at or below it; `None`: all); `_ttl` in
+    /// `attributes` gives the markers their TTL.
+    pub(crate) fn delete_all_row(
+        &self,
+        table: &[u8],
+        row: &[u8],
+        ts: Option<i64>,
+        attributes: &Attributes,
+    ) -> CallResult {
         let t = open_table(&self.engine, table)?;
+        if let Some(ts) = ts {
+            check_delete_ts(ts)?;
+        }
         let row = row.to_vec();
-        let d = match ts {
+        let mut d = match ts {
             Some(ts) => Delete::with_timestamp(row, ts),
             None => Delete::new(row),
         };
+        d.ttl_ms = attribute_ttl(attributes)?;
         t.delete(d)?;
         Ok(None)
     }
 
-    /// increment / incrementRows.
+    /// increment / incrementRows. As HBase's handler: an empty row or table is its undeclared
+    /// `TException`, a family-only column a `NullPointerException` (`incrementFromThrift`
+    /// answers null), both INTERNAL_ERRORs.
     pub(crate) fn increment(&self, increments: &[TIncrement]) -> CallResult {
         for i in increments {
+            if i.row.is_empty() || i.table.is_empty() {
+                return Err(ServiceError::Internal(
+                    "Must supply a table and a row key; can't increment".into(),
+                ));
+            }
             let t = open_table(&self.engine, &i.table)?;
-            let (f, q) = parse_column(&i.column);
-            let q = q.unwrap_or_default();
+            let (f, q) = match parse_column(&i.column) {
+                (f, Some(q)) => (f, q),
+                (_, None) => {
+                    return Err(ServiceError::Internal(
+                        "java.lang.NullPointerException: no increment for a family-only column"
+                            .into(),
+                    ))
+                }
+            };
             t.increment(&i.row, &[(&f, &q, i.amount)])?;
         }
         Ok(None)
     }
 
-    /// `append(TAppend)`: appends each value to its column; returns the new cells.
+    /// `append(TAppend)`: appends each value to its column; returns the new cells in column
+    /// order (HBase's `Result.rawCells`), whatever the request's. As HBase's
+    /// `ThriftUtilities.appendFromThrift`, columns and values of different counts, or a
+    /// family-only column, are undeclared exceptions (INTERNAL_ERROR), before the table is
+    /// looked up; an append of no columns is one too (HBase's client refuses it).
     pub(crate) fn append(&self, ap: &TAppend) -> CallResult {
-        let t = open_table(&self.engine, &ap.table)?;
-        if ap.columns.len() != ap.values.len() {
-            return Err(ServiceError::Io(
-                "append needs as many values as columns".into(),
+        if ap.row.is_empty() || ap.table.is_empty() {
+            return Err(ServiceError::Internal(
+                "Must supply a table and a row key; can't append".into(),
             ));
         }
-        let parsed: Vec<(Vec<u8>, Vec<u8>)> = ap
+        if ap.columns.len() != ap.values.len() {
+            return Err(ServiceError::Internal(
+                "Sizes of columns and values in tappend object are not matching".into(),
+            ));
+        }
+        let parsed = ap
             .columns
             .iter()
-            .map(|c| {
-                let (f, q) = parse_column(c);
-                (f, q.unwrap_or_default())
+            .map(|c| match parse_column(c) {
+                (f, Some(q)) => Ok((f, q)),
+                (_, None) => Err(family_only(c)),
             })
-            .collect();
+            .collect::<Result<Vec<(Vec<u8>, Vec<u8>)>, ServiceError>>()?;
+        let t = open_table(&self.engine, &ap.table)?;
+        if parsed.is_empty() {
+            return Err(ServiceError::Internal(
+                "Invalid arguments to append, no columns specified".into(),
+            ));
+        }
         let spec: Vec<(&[u8], &[u8], &[u8])> = parsed
             .iter()
             .zip(ap.values.iter())
@@ -239,21 +298,64 @@ impl Handler {
         Ok(Some(tcells(r.cells.iter())))
     }
 
-    /// `checkAndPut`: applies `mput` if `column` holds `value` (or, with no value, is absent).
+    /// `checkAndPut`: applies `mput` if `column` holds `value` (or, with no value, is absent;
+    /// an empty value: absent or empty). As HBase's handler, `mput` is always a put (its
+    /// `isDelete` is not read), and a family-only column, put or checked, is an undeclared
+    /// `ArrayIndexOutOfBoundsException` there (INTERNAL_ERROR): the put's before the table is
+    /// looked up, the check's after.
     pub(crate) fn check_and_put(&self, a: &CheckAndPutArgs) -> CallResult {
-        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
-        let (f, q) = parse_column(&a.column);
-        let q = q.unwrap_or_default();
-        let muts = row_mutations(
-            &a.row,
-            std::slice::from_ref(&a.mput),
+        let (pf, pq) = match parse_column(&a.mput.column) {
+            (f, Some(q)) => (f, q),
+            (_, None) => return Err(family_only(&a.mput.column)),
+        };
+        let durability = if a.mput.write_to_wal {
+            Durability::UseDefault
+        } else {
+            Durability::SkipWal
+        };
+        let mut put = Put::with_timestamp(a.row.clone(), LATEST_TIMESTAMP).add_column_ts(
+            pf,
+            pq,
             LATEST_TIMESTAMP,
-            &a.attributes,
+            a.mput.value.clone(),
+        );
+        put.durability = durability;
+        put.ttl_ms = attribute_ttl(&a.attributes)?;
+        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
+        let (f, q) = match parse_column(&a.column) {
+            (f, Some(q)) => (f, q),
+            (_, None) => return Err(family_only(&a.column)),
+        };
+        let applied = t.check_and_mutate(
+            &a.row,
+            &f,
+            &q,
+            CompareOp::Equal,
+            a.value.as_deref(),
+            vec![Mutation::Put(put)],
         )?;
-        let applied =
-            t.check_and_mutate(&a.row, &f, &q, CompareOp::Equal, a.value.as_deref(), muts)?;
         Ok(Some(TValue::Bool(applied)))
     }
+}
+
+/// HBase's `Delete` refuses a negative timestamp with an `IllegalArgumentException` that
+/// deleteAllTs and deleteAllRowTs do not declare: an INTERNAL_ERROR.
+fn check_delete_ts(ts: i64) -> Result<(), ServiceError> {
+    if ts < 0 {
+        return Err(ServiceError::Internal(format!(
+            "java.lang.IllegalArgumentException: Timestamp cannot be negative. ts={ts}"
+        )));
+    }
+    Ok(())
+}
+
+/// The undeclared exception of HBase's handlers that index a family-only column's missing
+/// qualifier (`famAndQf[1]`): an INTERNAL_ERROR.
+fn family_only(column: &[u8]) -> ServiceError {
+    ServiceError::Internal(format!(
+        "java.lang.ArrayIndexOutOfBoundsException: column {:?} names no qualifier",
+        String::from_utf8_lossy(column)
+    ))
 }
 
 #[cfg(test)]

@@ -38,6 +38,14 @@ impl ArgReader<'_> {
     fn int(&mut self) -> Result<i64, ParseError> {
         self.number("an integer")
     }
+    /// The next argument as an integer that must not be negative: HBase's filters check such
+    /// arguments in their constructors (`Preconditions.checkArgument(... >= 0, "... must be
+    /// positive")`), so a negative one is refused, not read as 0.
+    fn count(&mut self, what: &str) -> Result<u64, ParseError> {
+        let at = self.args.get(self.i).map_or(0, |x| x.0);
+        let n = self.int()?;
+        u64::try_from(n).map_err(|_| err(at, format!("{}: {what} must be positive {n}", self.name)))
+    }
     fn float(&mut self) -> Result<f64, ParseError> {
         self.number("a number")
     }
@@ -159,22 +167,22 @@ pub(super) fn build(
             }
             Box::new(MultipleColumnPrefixFilter::new(p))
         }
-        "ColumnCountGetFilter" => Box::new(ColumnCountGetFilter::new(a.int()?.max(0) as u64)),
-        "PageFilter" => Box::new(PageFilter::new(a.int()?.max(0) as u64)),
+        "ColumnCountGetFilter" => Box::new(ColumnCountGetFilter::new(a.count("limit")?)),
+        "PageFilter" => Box::new(PageFilter::new(a.count("page size")?)),
         "ColumnPaginationFilter" => {
-            let limit = a.int()?.max(0) as u64;
+            let limit = a.count("limit")?;
             match a.args.get(a.i).map(|x| x.1.clone()) {
                 Some(Arg::Str(_)) => {
                     Box::new(ColumnPaginationFilter::with_column_offset(limit, a.str()?))
                 }
-                _ => Box::new(ColumnPaginationFilter::new(limit, a.int()?.max(0) as u64)),
+                _ => Box::new(ColumnPaginationFilter::new(limit, a.count("offset")?)),
             }
         }
         "InclusiveStopFilter" => Box::new(InclusiveStopFilter::new(a.str()?)),
         "TimestampsFilter" => {
             let mut t = Vec::new();
             while a.remaining() > 0 {
-                t.push(a.int()?);
+                t.push(a.count("timestamp")? as i64);
             }
             Box::new(TimestampsFilter::new(t))
         }

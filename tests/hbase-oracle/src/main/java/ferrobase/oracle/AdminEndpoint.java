@@ -138,7 +138,11 @@ final class AdminEndpoint {
         continue;
       }
       int eq = a.indexOf('=');
-      int dot = eq < 0 ? -1 : a.lastIndexOf('.', eq);
+      // The family ends at the first dot: keys may hold dots (hbase.hstore.compaction.min).
+      int dot = eq < 0 ? -1 : a.indexOf('.');
+      if (dot > eq) {
+        dot = -1;
+      }
       ColumnFamilyDescriptorBuilder b = dot < 0 ? null : builders.get(a.substring(0, dot));
       if (b == null) {
         throw new NoSuchTable("attribute " + a + " is not FAMILY.KEY=VALUE of a listed family");
