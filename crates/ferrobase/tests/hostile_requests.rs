@@ -178,13 +178,15 @@ fn a_filter_nested_100000_deep_gets_an_answer_or_an_error_and_the_server_goes_on
     let (_, body) = call(srv.addr, "mutateRow", &put);
     assert!(body.fields.is_empty(), "{body:?}");
     // 50 AND lists and 49 SKIPs around the innermost filter: 100 levels. (Cell filters: under
-    // SKIP a PrefixFilter never sees its row key, and HBase's then rejects every cell.)
+    // SKIP a PrefixFilter never sees its row key, and HBase's then rejects every cell.) Each
+    // SKIP has parentheses of its own: HBase's ParseFilter refuses `(A AND SKIP B)` with
+    // "Mismatched parenthesis" (issue 41).
     let mut deepest = String::new();
     for _ in 0..49 {
-        deepest.push_str("(ValueFilter(=, 'binary:v') AND SKIP ");
+        deepest.push_str("(ValueFilter(=, 'binary:v') AND (SKIP ");
     }
     deepest.push_str("(ValueFilter(=, 'binary:v') AND QualifierFilter(=, 'binary:q'))");
-    deepest.push_str(&")".repeat(49));
+    deepest.push_str(&"))".repeat(49));
     let scan = TStruct::new().with(6, TValue::string(deepest));
     let args = TStruct::new()
         .with(1, TValue::string("t"))
@@ -268,6 +270,11 @@ fn twenty_amplifying_requests_at_once_stay_within_the_server_bound() {
                 scope.spawn(|| {
                     let mut s = TcpStream::connect(srv.addr).unwrap();
                     let (h, body) = exchange(&mut s, &Compact, &msg);
+                    // Decoded and run: HBase's answer to empty row keys (INTERNAL_ERROR, issue
+                    // 41) means the request was not refused for memory.
+                    if h.kind == MessageType::Exception {
+                        return "rows".to_string();
+                    }
                     assert_eq!(h.kind, MessageType::Reply);
                     match io_error(&body) {
                         Some(m) => m,
@@ -292,9 +299,9 @@ fn twenty_amplifying_requests_at_once_stay_within_the_server_bound() {
     // Requests decoding at once share the pool, so under this storm many (here often all) are
     // refused; a refused request gives its memory back, so one alone is served afterwards.
     let mut s = TcpStream::connect(srv.addr).unwrap();
-    let (_, body) = exchange(&mut s, &Compact, &msg);
+    let (h, body) = exchange(&mut s, &Compact, &msg);
     assert!(
-        matches!(body.get(0), Some(TValue::List(..))),
+        h.kind == MessageType::Exception || matches!(body.get(0), Some(TValue::List(..))),
         "{:?}",
         io_error(&body)
     );
