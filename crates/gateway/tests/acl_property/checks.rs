@@ -4,10 +4,11 @@
 
 use crate::client::{admin_op, args, s, Answer, Client};
 use crate::gateway::{Gateway, ADMIN};
+use crate::gen::Gen;
 use crate::model::{namespace_of, Grants, SYSTEM};
 use crate::ops::{
-    admin_args, call, column, Gen, Op, Rng, ATTACKER, CANDIDATES, DATA_TABLES, NAMESPACES,
-    QUALIFIERS, ROWS, SYSTEM_TABLES,
+    admin_args, call, column, Op, Rng, ATTACKER, CANDIDATES, DATA_TABLES, NAMESPACES, QUALIFIERS,
+    ROWS, SYSTEM_TABLES,
 };
 use crate::store::{typed_rows, Store};
 use ferrobase_gateway::access::{Action, Actions, Scope};

@@ -22,7 +22,8 @@
 //!
 //! - `gateway`: a gateway that restarts on its directory.
 //! - `model`: the oracle.
-//! - `ops`: the names, the random source and the operations.
+//! - `ops`: the names, the random source and how each operation runs.
+//! - `gen`: the random operations.
 //! - `store`: the superuser's read of the whole store.
 //! - `checks`: each operation's checks against the oracle.
 
@@ -38,12 +39,14 @@ mod client;
 
 mod checks;
 mod gateway;
+mod gen;
 mod model;
 mod ops;
 mod store;
 
 use gateway::{Gateway, ADMIN};
-use ops::{Gen, Rng, ATTACKER};
+use gen::Gen;
+use ops::{Rng, ATTACKER};
 
 /// Operations between two new random grant sets.
 const EPOCH: usize = 25;
