@@ -20,7 +20,7 @@ use ferrobase_security::deadline::Deadline;
 use std::collections::VecDeque;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 /// The service name of the Thrift door's calls in [`CallCounters`].
@@ -171,44 +171,56 @@ pub struct Server {
     shared: Arc<Shared>,
 }
 
-/// Stops a running server from another thread.
+/// Stops a running server from another thread. It does not keep the server's state alive:
+/// once the server has stopped, its engine is dropped (its directory free to open again)
+/// however long a handle is kept, and the handle's counts read zero.
 #[derive(Clone)]
 pub struct StopHandle {
-    shared: Arc<Shared>,
+    shared: Weak<Shared>,
+    counters: Arc<CallCounters>,
     addr: SocketAddr,
 }
 
 impl StopHandle {
-    /// Asks the server to stop: no new connections; in-flight calls finish.
+    /// Asks the server to stop: no new connections; in-flight calls finish. Nothing to do
+    /// once it has stopped.
     pub fn stop(&self) {
-        self.shared.stopping.store(true, Ordering::Release);
+        let Some(shared) = self.shared.upgrade() else {
+            return;
+        };
+        shared.stopping.store(true, Ordering::Release);
+        drop(shared);
         // Wake the accept loop.
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
     }
 
+    fn count(&self, f: impl FnOnce(&Shared) -> usize) -> usize {
+        self.shared.upgrade().map_or(0, |s| f(&s))
+    }
+
     /// Calls running on a handler now.
     pub fn running_calls(&self) -> usize {
-        self.shared.calls.running()
+        self.count(|s| s.calls.running())
     }
 
     /// Calls waiting for a handler now.
     pub fn queued_calls(&self) -> usize {
-        self.shared.calls.queued()
+        self.count(|s| s.calls.queued())
     }
 
     /// Connections open now.
     pub fn connections(&self) -> usize {
-        self.shared.connections.load(Ordering::Acquire)
+        self.count(|s| s.connections.load(Ordering::Acquire))
     }
 
     /// Connections closed at once because `max_connections` were open, since the start.
     pub fn refused_connections(&self) -> usize {
-        self.shared.refused_connections.load(Ordering::Relaxed)
+        self.count(|s| s.refused_connections.load(Ordering::Relaxed))
     }
 
     /// The calls served since the start, by method (service `Hbase`) and outcome.
     pub fn call_counters(&self) -> Arc<CallCounters> {
-        self.shared.counters.clone()
+        self.counters.clone()
     }
 }
 
@@ -269,13 +281,15 @@ impl Server {
             addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
         }
         Ok(StopHandle {
-            shared: self.shared.clone(),
+            shared: Arc::downgrade(&self.shared),
+            counters: self.shared.counters.clone(),
             addr,
         })
     }
 
-    /// Serves until stopped, then waits (up to 30 s) for in-flight calls and closes the
-    /// engine.
+    /// Serves until stopped, then waits (up to 30 s together) for in-flight calls and for the
+    /// connections' threads to end, and closes the engine: when it returns with every
+    /// connection ended, the engine is dropped and its data directory free to open again.
     pub fn run(self) -> std::io::Result<()> {
         let sweeper = {
             let shared = self.shared.clone();
@@ -335,6 +349,11 @@ impl Server {
             eprintln!("ferrobase: the scanner lease sweeper panicked; scanners stopped expiring");
         }
         self.shared.handler.engine().close();
+        // Idle connections see `stopping` within a quarter second and end; each holds the
+        // handler (and so the engine) until it does.
+        while Arc::strong_count(&self.shared) > 1 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         Ok(())
     }
 }

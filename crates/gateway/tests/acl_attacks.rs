@@ -337,6 +337,52 @@ fn a_scan_filter_never_sees_an_unreadable_family() {
     assert_eq!(right, wrong);
 }
 
+/// Found by the ACL property test: a partly granted scanner read rows whole and dropped the
+/// unreadable cells afterwards, so a batch whose rows held only unreadable cells came back
+/// empty, which a client takes for the end of the scan: whether the scan went on told whether
+/// such a row existed.
+#[test]
+fn a_partly_granted_scan_skips_unreadable_rows_in_every_batch() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    admin.create_table("t", &["cf", "secret"]).unwrap();
+    for (row, column) in [("r1", "cf:a"), ("r2", "secret:x"), ("r3", "cf:a")] {
+        mutate(&mut admin, "t", row, vec![put(column, "v")]).unwrap();
+    }
+    grant(&mut admin, "alice", "t", "R", &["cf"]);
+    let mut alice = gw.client("alice");
+    let id = match alice
+        .call(
+            "scannerOpen",
+            args(vec![
+                s("t"),
+                s(""),
+                TValue::List(TType::Binary, vec![]),
+                no_attrs(),
+            ]),
+        )
+        .unwrap()
+    {
+        Some(TValue::I32(id)) => id,
+        other => panic!("no scanner id: {other:?}"),
+    };
+    let mut batches = Vec::new();
+    for _ in 0..3 {
+        let got = alice
+            .call(
+                "scannerGetList",
+                args(vec![TValue::I32(id), TValue::I32(1)]),
+            )
+            .unwrap();
+        batches.push(columns_of(&got).into_iter().collect::<Vec<_>>());
+    }
+    // r1, then r3 (r2 skipped, not an empty batch), then the end.
+    assert_eq!(batches, [vec!["cf:a"], vec!["cf:a"], vec![]]);
+    // getRow of a row with only unreadable cells answers no row, as of a missing one.
+    let got = alice.call("getRow", args(vec![s("t"), s("r2"), no_attrs()]));
+    assert_eq!(got, Ok(Some(TValue::List(TType::Struct, vec![]))));
+}
+
 #[test]
 fn a_scan_filter_never_sees_an_unreadable_qualifier() {
     let gw = Gateway::start();

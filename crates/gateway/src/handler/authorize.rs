@@ -15,6 +15,10 @@ use crate::access::{
     ACL_TABLE, ANONYMOUS,
 };
 use crate::catalog::NAMESPACE;
+use crate::thrift::hbase::service::{
+    GetRowWithColumnsArgs, GetRowWithColumnsTsArgs, GetRowsWithColumnsArgs,
+    GetRowsWithColumnsTsArgs,
+};
 use crate::thrift::hbase::{AdminOp, Call, Mutation, TColumn, TRowResult};
 use crate::thrift::{TType, TValue};
 use std::collections::BTreeSet;
@@ -178,12 +182,14 @@ impl Handler {
         Some(res)
     }
 
-    /// A partly granted read that evaluates a filter, rewritten so that the filter sees only
-    /// what the user may read: its columns become the readable part of what it asked for, so
-    /// the engine never reads the rest (HBase puts its `AccessControlFilter` before the user's
-    /// filter). `None` when the call runs as it is: fully granted, or without a filter (its
-    /// results are filtered afterwards, `filter_rows`). A filtered read with nothing readable
-    /// left is refused.
+    /// A partly granted read, rewritten so that the engine reads only what the user may read:
+    /// its columns become the readable part of what it asked for (HBase puts its
+    /// `AccessControlFilter` before the user's filter and inside the scanner). So a filter
+    /// never evaluates an unreadable cell, and a row holding only unreadable cells is skipped
+    /// by the scanner instead of coming back as an empty batch (which a client reads as the
+    /// end of the scan). `None` when the call runs as it is (fully granted, or a scanner's
+    /// later calls: its open was rewritten). A read with nothing readable left is refused.
+    /// The results are still filtered afterwards (`filter_rows`).
     fn restrict_filtered(
         &self,
         access: &Access,
@@ -194,43 +200,105 @@ impl Handler {
         let Permit::Filtered(table) = permit else {
             return Ok(None);
         };
-        // Every call a partly granted read can be (`check`'s `read` with `filterable`), by
-        // whether it carries a filter; only scannerOpenWithScan's TScan can.
-        let mut a = match call {
-            Call::ScannerOpenWithScan(a) if a.scan.filter_string.is_some() => a.clone(),
-            Call::ScannerOpenWithScan(_)
-            | Call::GetRow(_)
-            | Call::GetRowTs(_)
-            | Call::GetRows(_)
-            | Call::GetRowsTs(_)
-            | Call::GetRowWithColumns(_)
-            | Call::GetRowWithColumnsTs(_)
-            | Call::GetRowsWithColumns(_)
-            | Call::GetRowsWithColumnsTs(_)
-            | Call::ScannerOpen(_)
-            | Call::ScannerOpenWithPrefix(_)
-            | Call::ScannerOpenTs(_)
-            | Call::ScannerOpenWithStop(_)
-            | Call::ScannerOpenWithStopTs(_)
-            | Call::ScannerGet(_)
-            | Call::ScannerGetList(_)
-            | Call::ScannerClose(_) => return Ok(None),
+        let readable = |requested: &[Vec<u8>]| -> Result<Vec<Vec<u8>>, ServiceError> {
+            let families = self.read_families(table, requested)?;
+            let columns = access.checker.readable_columns(user, table, &families);
+            if columns.is_empty() {
+                return Err(denied(Denied(format!(
+                    "Insufficient permissions for user '{user}' (table={table}, action=READ)"
+                ))));
+            }
+            Ok(columns)
+        };
+        // Every call a partly granted read can be (`check`'s `read` with `filterable`).
+        Ok(Some(match call {
+            Call::ScannerOpenWithScan(a) => {
+                let mut a = a.clone();
+                a.scan.columns = Some(readable(a.scan.columns.as_deref().unwrap_or_default())?);
+                Call::ScannerOpenWithScan(a)
+            }
+            Call::ScannerOpen(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::ScannerOpen(a)
+            }
+            Call::ScannerOpenWithPrefix(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::ScannerOpenWithPrefix(a)
+            }
+            Call::ScannerOpenTs(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::ScannerOpenTs(a)
+            }
+            Call::ScannerOpenWithStop(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::ScannerOpenWithStop(a)
+            }
+            Call::ScannerOpenWithStopTs(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::ScannerOpenWithStopTs(a)
+            }
+            Call::GetRow(a) => Call::GetRowWithColumns(GetRowWithColumnsArgs {
+                table_name: a.table_name.clone(),
+                row: a.row.clone(),
+                columns: readable(&[])?,
+                attributes: a.attributes.clone(),
+            }),
+            Call::GetRowTs(a) => Call::GetRowWithColumnsTs(GetRowWithColumnsTsArgs {
+                table_name: a.table_name.clone(),
+                row: a.row.clone(),
+                columns: readable(&[])?,
+                timestamp: a.timestamp,
+                attributes: a.attributes.clone(),
+            }),
+            Call::GetRows(a) => Call::GetRowsWithColumns(GetRowsWithColumnsArgs {
+                table_name: a.table_name.clone(),
+                rows: a.rows.clone(),
+                columns: readable(&[])?,
+                attributes: a.attributes.clone(),
+            }),
+            Call::GetRowsTs(a) => Call::GetRowsWithColumnsTs(GetRowsWithColumnsTsArgs {
+                table_name: a.table_name.clone(),
+                rows: a.rows.clone(),
+                columns: readable(&[])?,
+                timestamp: a.timestamp,
+                attributes: a.attributes.clone(),
+            }),
+            Call::GetRowWithColumns(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::GetRowWithColumns(a)
+            }
+            Call::GetRowWithColumnsTs(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::GetRowWithColumnsTs(a)
+            }
+            Call::GetRowsWithColumns(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::GetRowsWithColumns(a)
+            }
+            Call::GetRowsWithColumnsTs(a) => {
+                let mut a = a.clone();
+                a.columns = readable(&a.columns)?;
+                Call::GetRowsWithColumnsTs(a)
+            }
+            // A scanner's later calls: its open was rewritten.
+            Call::ScannerGet(_) | Call::ScannerGetList(_) | Call::ScannerClose(_) => {
+                return Ok(None)
+            }
             other => {
                 return Err(denied(Denied(format!(
                     "{} is not covered by the filtered-read rules of this server",
                     other.method()
                 ))))
             }
-        };
-        let requested = self.read_families(table, a.scan.columns.as_deref().unwrap_or_default())?;
-        let columns = access.checker.readable_columns(user, table, &requested);
-        if columns.is_empty() {
-            return Err(denied(Denied(format!(
-                "Insufficient permissions for user '{user}' (table={table}, action=READ)"
-            ))));
-        }
-        a.scan.columns = Some(columns);
-        Ok(Some(Call::ScannerOpenWithScan(a)))
+        }))
     }
 
     /// The check HBase makes before the operation of `call`.
