@@ -33,6 +33,8 @@ pub mod handler;
 pub mod idl;
 mod scanner_quota;
 pub mod server;
+pub mod service;
+pub mod thrift2;
 pub mod thrift;
 
 pub use call_counters::{CallCounters, CallOutcome, CallSlot};

@@ -54,7 +54,7 @@ fn invalid() -> ServiceError {
 }
 
 impl Handler {
-    pub(super) fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
+    pub(crate) fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
         let name = table_name(table)?;
         let source = match self.engine.table(&name).and_then(|t| t.scanner(&scan)) {
             Ok(scanner) => Source::Rows(Box::new(scanner)),
