@@ -241,7 +241,7 @@ impl Server {
             ));
         }
         let handler = crate::thrift2::Thrift2Handler::new(engine, opts.handler.clone());
-        Server::bind_service(opts, |_| Box::new(handler))
+        Server::bind_service(opts, |port| Box::new(handler.with_port(port)))
     }
 
     /// Binds the listening socket for the service `make` builds (given the bound port).

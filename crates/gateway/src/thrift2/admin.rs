@@ -6,8 +6,8 @@ use crate::handler::names::table_name;
 use crate::handler::{CallResult, ServiceError};
 use crate::thrift::thrift2::{
     bloom_filter_type, compression_algorithm, data_block_encoding, durability,
-    keep_deleted_cells, TColumnFamilyDescriptor, TNamespaceDescriptor, TTableDescriptor,
-    TTableName,
+    keep_deleted_cells, THRegionInfo, THRegionLocation, TColumnFamilyDescriptor,
+    TNamespaceDescriptor, TServerName, TTableDescriptor, TTableName,
 };
 use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::schema::FOREVER;
@@ -252,10 +252,10 @@ impl Thrift2Handler {
             Some(other) => return Err(not_supported(&format!("TDurability {other}"))),
         };
         if td.families.is_empty() {
-            return Err(ServiceError::Io(
-                "org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one \
-                 column family. Set hbase.table.sanity.checks to false at conf or table \
-                 descriptor if you want to bypass sanity checks"
+            // HBase's client refuses it before asking the master: an undeclared
+            // IllegalArgumentException, a TApplicationException INTERNAL_ERROR.
+            return Err(ServiceError::Internal(
+                "java.lang.IllegalArgumentException: Table should have at least one column family"
                     .into(),
             ));
         }
@@ -300,14 +300,22 @@ impl Thrift2Handler {
     }
 
     pub(super) fn table_descriptor(&self, t: &TTableName) -> CallResult {
-        let d = self.admin().describe(&name_of(t)?)?;
+        let d = self
+            .admin()
+            .describe(&name_of(t)?)
+            .map_err(super::client_error)?;
         Ok(Some(table_descriptor(&d).to_value()))
     }
 
     pub(super) fn table_descriptors(&self, tables: &[TTableName]) -> CallResult {
         let mut out = Vec::with_capacity(tables.len());
         for t in tables {
-            out.push(table_descriptor(&self.admin().describe(&name_of(t)?)?));
+            out.push(table_descriptor(
+                &self
+                    .admin()
+                    .describe(&name_of(t)?)
+                    .map_err(super::client_error)?,
+            ));
         }
         Ok(Some(out.to_value()))
     }
@@ -349,6 +357,48 @@ impl Thrift2Handler {
             .filter(|n| n.namespace() == ns)
             .collect();
         self.listing(names, as_)
+    }
+
+    /// `getRegionLocation` (`row`: the region holding it) and `getAllRegionLocations`: the
+    /// table's regions, each on this server.
+    pub(super) fn region_locations(&self, table: &[u8], row: Option<&[u8]>) -> CallResult {
+        let name = table_name(table)?;
+        let server = &self.inner.server;
+        let regions = self
+            .admin()
+            .regions(&name)
+            .map_err(super::client_error)?;
+        let mut out: Vec<THRegionLocation> = regions
+            .iter()
+            .filter(|r| {
+                row.is_none_or(|row| {
+                    r.start.as_slice() <= row && (r.end.is_empty() || row < r.end.as_slice())
+                })
+            })
+            .map(|r| THRegionLocation {
+                server_name: TServerName {
+                    host_name: server.host.clone(),
+                    port: Some(i32::from(server.port)),
+                    start_code: Some(server.start_code as i64),
+                },
+                region_info: THRegionInfo {
+                    region_id: r.id as i64,
+                    table_name: table.to_vec(),
+                    start_key: Some(r.start.clone()),
+                    end_key: Some(r.end.clone()),
+                    offline: Some(false),
+                    split: Some(false),
+                    replica_id: Some(0),
+                },
+            })
+            .collect();
+        Ok(Some(match row {
+            None => out.to_value(),
+            Some(_) => match out.pop() {
+                Some(l) => l.to_value(),
+                None => return Err(ServiceError::Io(format!("no region of {name} holds the row"))),
+            },
+        }))
     }
 
     /// `addColumnFamily` (`add`) and `modifyColumnFamily`.

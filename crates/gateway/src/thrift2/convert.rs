@@ -249,8 +249,7 @@ pub(crate) fn row_mutations(rm: &TRowMutations) -> Result<Vec<Mutation>, Service
     for m in &out {
         if m.row() != rm.row.as_slice() {
             return Err(ServiceError::Io(format!(
-                "org.apache.hadoop.hbase.client.WrongRowIOException: The row in {} doesn't \
-                 match the original one {}",
+                "The row in the recently added Mutation <{}> doesn't match the original one <{}>",
                 String::from_utf8_lossy(m.row()),
                 String::from_utf8_lossy(&rm.row)
             )));

@@ -3,12 +3,12 @@
 //! mutateRow and the scanner calls, as HBase's `ThriftHBaseServiceHandler` runs them.
 
 use super::convert;
-use super::Thrift2Handler;
-use crate::handler::names::open_table;
+use super::{client_error, Thrift2Handler};
+use crate::handler::names::table_name;
 use crate::handler::{CallResult, ServiceError};
 use crate::thrift::thrift2::{TAppend, TDelete, TGet, TIncrement, TPut, TRowMutations, TScan};
 use crate::thrift::{TType, TValue, ThriftValue};
-use ferrobase_engine::{Mutation, RowResult};
+use ferrobase_engine::{Mutation, RowResult, Table};
 
 /// The condition of a check-and-mutate call.
 pub(super) struct Check<'a> {
@@ -38,12 +38,19 @@ fn invalid_scanner() -> ServiceError {
 }
 
 impl Thrift2Handler {
+    /// The table named by a call's `table` argument.
+    fn table(&self, raw: &[u8]) -> Result<Table, ServiceError> {
+        self.engine_ref()
+            .table(&table_name(raw)?)
+            .map_err(client_error)
+    }
+
     /// `exists` (`one`: a bool) and `existsAll` (a list of bools).
     pub(super) fn exists(&self, table: &[u8], gets: &[TGet], one: bool) -> CallResult {
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let mut out = Vec::with_capacity(gets.len());
         for g in gets {
-            out.push(t.exists(&convert::get(g)?)?);
+            out.push(t.exists(&convert::get(g)?).map_err(client_error)?);
         }
         Ok(Some(if one {
             TValue::Bool(out.first().copied().unwrap_or(false))
@@ -54,12 +61,12 @@ impl Thrift2Handler {
 
     /// `get` (`one`: a `TResult`) and `getMultiple` (a list, one per get, in order).
     pub(super) fn get(&self, table: &[u8], gets: &[TGet], one: bool) -> CallResult {
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let gets = gets
             .iter()
             .map(convert::get)
             .collect::<Result<Vec<_>, _>>()?;
-        let rows = t.get_all(&gets)?;
+        let rows = t.get_all(&gets).map_err(client_error)?;
         Ok(Some(match rows.first() {
             Some(r) if one => convert::result(r).to_value(),
             _ => results(&rows),
@@ -68,10 +75,10 @@ impl Thrift2Handler {
 
     /// `put` and `putMultiple`.
     pub(super) fn put(&self, table: &[u8], puts: &[TPut]) -> CallResult {
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let puts = puts.iter().map(convert::put).collect::<Result<Vec<_>, _>>()?;
         if !puts.is_empty() {
-            t.put_all(puts)?;
+            t.put_all(puts).map_err(client_error)?;
         }
         Ok(None)
     }
@@ -79,20 +86,20 @@ impl Thrift2Handler {
     /// `deleteSingle` (void) and `deleteMultiple` (the deletes that failed: none, a failure is
     /// an error).
     pub(super) fn delete(&self, table: &[u8], deletes: &[TDelete], one: bool) -> CallResult {
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let deletes = deletes
             .iter()
             .map(convert::delete)
             .collect::<Result<Vec<_>, _>>()?;
         if !deletes.is_empty() {
-            t.delete_all(deletes)?;
+            t.delete_all(deletes).map_err(client_error)?;
         }
         Ok((!one).then(|| Vec::<TDelete>::new().to_value()))
     }
 
     /// `checkAndPut`, `checkAndDelete` and `checkAndMutate`: whether the mutations applied.
     pub(super) fn check_and(&self, table: &[u8], check: Check<'_>, then: Then<'_>) -> CallResult {
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let op = convert::compare(check.op)?;
         let mutations = match then {
             Then::Put(p) => vec![Mutation::Put(convert::put(p)?)],
@@ -112,7 +119,8 @@ impl Thrift2Handler {
             op,
             check.value,
             mutations,
-        )?;
+        )
+        .map_err(client_error)?;
         Ok(Some(TValue::Bool(applied)))
     }
 
@@ -122,13 +130,13 @@ impl Thrift2Handler {
         {
             return Err(super::not_supported("TIncrement's attributes and cellVisibility"));
         }
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let columns: Vec<(&[u8], &[u8], i64)> = inc
             .columns
             .iter()
             .map(|c| (&c.family[..], &c.qualifier[..], c.amount))
             .collect();
-        let r = t.increment_cells(&inc.row, &columns, None)?;
+        let r = t.increment_cells(&inc.row, &columns, None).map_err(client_error)?;
         let r = if inc.return_results == Some(false) {
             RowResult::of_cells(Vec::new())
         } else {
@@ -142,13 +150,13 @@ impl Thrift2Handler {
         if ap.cell_visibility.is_some() || ap.attributes.as_ref().is_some_and(|a| !a.is_empty()) {
             return Err(super::not_supported("TAppend's attributes and cellVisibility"));
         }
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let columns: Vec<(&[u8], &[u8], &[u8])> = ap
             .columns
             .iter()
             .map(|c| (&c.family[..], &c.qualifier[..], &c.value[..]))
             .collect();
-        let r = t.append(&ap.row, &columns)?;
+        let r = t.append(&ap.row, &columns).map_err(client_error)?;
         let r = if ap.return_results == Some(false) {
             RowResult::of_cells(Vec::new())
         } else {
@@ -159,10 +167,10 @@ impl Thrift2Handler {
 
     /// `mutateRow`: the puts and deletes of one row, atomically.
     pub(super) fn mutate_row(&self, table: &[u8], rm: &TRowMutations) -> CallResult {
-        let t = open_table(self.engine_ref(), table)?;
+        let t = self.table(table)?;
         let mutations = convert::row_mutations(rm)?;
         if !mutations.is_empty() {
-            t.mutate(mutations)?;
+            t.mutate(mutations).map_err(client_error)?;
         }
         Ok(None)
     }
@@ -171,8 +179,12 @@ impl Thrift2Handler {
     /// unknown table or family) come at the first `getScannerRows`, as Thrift1's.
     pub(super) fn open_scanner(&self, table: &[u8], ts: &TScan) -> CallResult {
         let scan = convert::scan(ts)?;
-        self.inner
-            .open_scanner(table, scan, crate::handler::convert::ColumnOrder::Map)
+        self.inner.open_scanner_reporting(
+            table,
+            scan,
+            crate::handler::convert::ColumnOrder::Map,
+            client_error,
+        )
     }
 
     /// `getScannerRows`: the next `n` rows at most.
@@ -184,18 +196,18 @@ impl Thrift2Handler {
         Ok(Some(results(&rows)))
     }
 
-    /// `closeScanner`.
+    /// `closeScanner`: an id not open (closed, expired or never opened) is closed already, as
+    /// HBase 2.6's handler answers it.
     pub(super) fn close_scanner(&self, id: i32) -> CallResult {
-        self.inner
-            .scanner_close(id)
-            .map_err(|_| invalid_scanner())
+        let _closed_now = self.inner.scanner_close(id);
+        Ok(None)
     }
 
     /// `getScannerResults`: the first `n` rows of a scan, its scanner closed.
     pub(super) fn scanner_results(&self, table: &[u8], ts: &TScan, n: i32) -> CallResult {
-        let t = open_table(self.engine_ref(), table)?;
-        let mut scanner = t.scanner(&convert::scan(ts)?)?;
-        let rows = scanner.next_batch_within(n.max(0) as usize, self.inner.max_result_bytes)?;
+        let t = self.table(table)?;
+        let mut scanner = t.scanner(&convert::scan(ts)?).map_err(client_error)?;
+        let rows = scanner.next_batch_within(n.max(0) as usize, self.inner.max_result_bytes).map_err(client_error)?;
         Ok(Some(results(&rows)))
     }
 }

@@ -34,6 +34,13 @@ impl Thrift2Handler {
         }
     }
 
+    /// Names `port` as its regions' server in region locations (default 0).
+    pub fn with_port(self, port: u16) -> Thrift2Handler {
+        Thrift2Handler {
+            inner: self.inner.with_port(port),
+        }
+    }
+
     fn engine_ref(&self) -> &Engine {
         self.inner.engine()
     }
@@ -126,9 +133,9 @@ impl Thrift2Handler {
             Call::GetThriftServerType(_) => {
                 Ok(Some(TValue::I32(thrift2::thrift_server_type::TWO)))
             }
-            Call::GetRegionLocation(_)
-            | Call::GetAllRegionLocations(_)
-            | Call::IsTableAvailableWithSplit(_)
+            Call::GetRegionLocation(a) => self.region_locations(&a.table, Some(&a.row)),
+            Call::GetAllRegionLocations(a) => self.region_locations(&a.table, None),
+            Call::IsTableAvailableWithSplit(_)
             | Call::ModifyTable(_)
             | Call::ModifyNamespace(_)
             | Call::GetSlowLogResponses(_)
@@ -170,23 +177,22 @@ fn not_supported(method: &str) -> ServiceError {
     ))
 }
 
-/// Whether HBase's exception for this message is a `DoNotRetryIOException` (then its
-/// `TIOError.canRetry` is false): the classes ferrobase's messages start with that are.
-fn do_not_retry(message: &str) -> bool {
-    const DO_NOT_RETRY: &[&str] = &[
-        "org.apache.hadoop.hbase.TableNotFoundException",
-        "org.apache.hadoop.hbase.NamespaceNotFoundException",
-        "org.apache.hadoop.hbase.NamespaceExistException",
-        "org.apache.hadoop.hbase.TableExistsException",
-        "org.apache.hadoop.hbase.TableNotEnabledException",
-        "org.apache.hadoop.hbase.TableNotDisabledException",
-        "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException",
-        "org.apache.hadoop.hbase.regionserver.RowTooBigException",
-        "org.apache.hadoop.hbase.DoNotRetryIOException",
-        "org.apache.hadoop.hbase.constraint.ConstraintException",
-        "org.apache.hadoop.hbase.client.WrongRowIOException",
-    ];
-    DO_NOT_RETRY.iter().any(|c| message.starts_with(c))
+/// Whether HBase raises the failure behind this message as a plain `IOException` (its
+/// `TIOError.canRetry` true) rather than a `DoNotRetryIOException` (false): a mutation of
+/// another row in a `TRowMutations`, and I/O failures.
+fn retryable(message: &str) -> bool {
+    message.starts_with("The row in the recently added") || message.starts_with("java.io.IOException")
+}
+
+/// An engine failure of a data method as HBase's client reports it: an unknown table is its
+/// name alone, a disabled one "T is disabled." (the client's `TableNotFoundException` and
+/// `TableNotEnabledException` messages); the rest as Thrift1 maps them.
+pub(crate) fn client_error(e: ferrobase_engine::Error) -> ServiceError {
+    match e {
+        ferrobase_engine::Error::TableNotFound(t) => ServiceError::Io(t),
+        ferrobase_engine::Error::TableDisabled(t) => ServiceError::Io(format!("{t} is disabled.")),
+        other => other.into(),
+    }
 }
 
 impl Service for Thrift2Handler {
@@ -214,9 +220,18 @@ impl Service for Thrift2Handler {
                 thrift2::throws(method).unwrap_or_default(),
             ),
         };
+        // An existing table is HBase's TableExistsException, which Thrift2 declares no
+        // exception for.
+        let res = res.map_err(|e| match e {
+            ServiceError::AlreadyExists(m) => ServiceError::Io(format!(
+                "org.apache.hadoop.hbase.TableExistsException: {}",
+                m.trim_start_matches("table ").trim_end_matches(" already exists")
+            )),
+            other => other,
+        });
         // HBase's TIOError carries canRetry: false for a DoNotRetryIOException, else true.
         let can_retry = match &res {
-            Err(ServiceError::Io(m)) => Some(!do_not_retry(m)),
+            Err(ServiceError::Io(m) | ServiceError::IllegalArgument(m)) => Some(retryable(m)),
             _ => None,
         };
         let mut outcome = Handler::encode(res, throws);
