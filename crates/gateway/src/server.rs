@@ -7,9 +7,9 @@ use crate::access::{AccessChecker, AccessOptions, AclStore};
 use crate::call_counters::{CallCounters, CallOutcome};
 use crate::call_queue::{CallQueue, CallQueueOptions};
 use crate::handler::{Handler, HandlerOptions, Outcome};
-use crate::service::Service;
 use crate::sasl::{accept_plain_from, LoginThrottle, PasswordFile};
 use crate::scanner_quota::ScannerQuota;
+use crate::service::Service;
 use crate::thrift::hbase::{application_exception_kind, Exception, IOError, TApplicationException};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,

@@ -5,9 +5,9 @@ use super::{not_supported, Thrift2Handler};
 use crate::handler::names::table_name;
 use crate::handler::{CallResult, ServiceError};
 use crate::thrift::thrift2::{
-    bloom_filter_type, compression_algorithm, data_block_encoding, durability,
-    keep_deleted_cells, THRegionInfo, THRegionLocation, TColumnFamilyDescriptor,
-    TNamespaceDescriptor, TServerName, TTableDescriptor, TTableName,
+    bloom_filter_type, compression_algorithm, data_block_encoding, durability, keep_deleted_cells,
+    TColumnFamilyDescriptor, THRegionInfo, THRegionLocation, TNamespaceDescriptor, TServerName,
+    TTableDescriptor, TTableName,
 };
 use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::schema::FOREVER;
@@ -26,7 +26,10 @@ pub(super) enum As {
 /// checked as HBase's `TableName.valueOf`.
 fn name_of(t: &TTableName) -> Result<String, ServiceError> {
     let mut raw = Vec::new();
-    if let Some(ns) = t.ns.as_ref().filter(|ns| !ns.is_empty() && *ns != b"default") {
+    if let Some(ns) =
+        t.ns.as_ref()
+            .filter(|ns| !ns.is_empty() && *ns != b"default")
+    {
         raw.extend_from_slice(ns);
         raw.push(b':');
     }
@@ -64,7 +67,10 @@ const BLOOM: &[(&str, i32)] = &[
     ("NONE", bloom_filter_type::NONE),
     ("ROW", bloom_filter_type::ROW),
     ("ROWCOL", bloom_filter_type::ROWCOL),
-    ("ROWPREFIX_FIXED_LENGTH", bloom_filter_type::ROWPREFIX_FIXED_LENGTH),
+    (
+        "ROWPREFIX_FIXED_LENGTH",
+        bloom_filter_type::ROWPREFIX_FIXED_LENGTH,
+    ),
 ];
 const COMPRESSION: &[(&str, i32)] = &[
     ("LZO", compression_algorithm::LZO),
@@ -89,7 +95,11 @@ const KEEP_DELETED: &[(&str, i32)] = &[
 ];
 
 /// An enum's HBase name by its value.
-fn enum_name(table: &[(&'static str, i32)], what: &str, v: i32) -> Result<&'static str, ServiceError> {
+fn enum_name(
+    table: &[(&'static str, i32)],
+    what: &str,
+    v: i32,
+) -> Result<&'static str, ServiceError> {
     table
         .iter()
         .find(|(_, c)| *c == v)
@@ -332,9 +342,7 @@ impl Thrift2Handler {
         let re = regex
             .map(|r| {
                 regex::Regex::new(&format!("^(?:{r})$")).map_err(|e| {
-                    ServiceError::Internal(format!(
-                        "java.util.regex.PatternSyntaxException: {e}"
-                    ))
+                    ServiceError::Internal(format!("java.util.regex.PatternSyntaxException: {e}"))
                 })
             })
             .transpose()?;
@@ -364,10 +372,7 @@ impl Thrift2Handler {
     pub(super) fn region_locations(&self, table: &[u8], row: Option<&[u8]>) -> CallResult {
         let name = table_name(table)?;
         let server = &self.inner.server;
-        let regions = self
-            .admin()
-            .regions(&name)
-            .map_err(super::client_error)?;
+        let regions = self.admin().regions(&name).map_err(super::client_error)?;
         let mut out: Vec<THRegionLocation> = regions
             .iter()
             .filter(|r| {
@@ -396,7 +401,11 @@ impl Thrift2Handler {
             None => out.to_value(),
             Some(_) => match out.pop() {
                 Some(l) => l.to_value(),
-                None => return Err(ServiceError::Io(format!("no region of {name} holds the row"))),
+                None => {
+                    return Err(ServiceError::Io(format!(
+                        "no region of {name} holds the row"
+                    )))
+                }
             },
         }))
     }
@@ -448,9 +457,16 @@ impl Thrift2Handler {
     pub(super) fn list_namespaces(&self, descriptors: bool) -> CallResult {
         let names = self.admin().list_namespaces()?;
         Ok(Some(if descriptors {
-            names.iter().map(|n| namespace(n)).collect::<Vec<_>>().to_value()
+            names
+                .iter()
+                .map(|n| namespace(n))
+                .collect::<Vec<_>>()
+                .to_value()
         } else {
-            TValue::List(TType::Binary, names.into_iter().map(TValue::string).collect())
+            TValue::List(
+                TType::Binary,
+                names.into_iter().map(TValue::string).collect(),
+            )
         }))
     }
 }

@@ -5,8 +5,8 @@
 use crate::handler::writes::attribute_ttl;
 use crate::handler::ServiceError;
 use crate::thrift::thrift2::{
-    compare_op, delete_type, durability, Attributes, TColumnValue, TDelete, TGet, TPut,
-    TResult, TRowMutations, TScan, TTimeRange,
+    compare_op, delete_type, durability, Attributes, TColumnValue, TDelete, TGet, TPut, TResult,
+    TRowMutations, TScan, TTimeRange,
 };
 use ferrobase_engine::filter::{parse_filter, CompareOp};
 use ferrobase_engine::{Delete, Durability, Get, Mutation, Put, RowResult, Scan, TimeRange};
@@ -24,9 +24,7 @@ fn unsupported(what: &str) -> ServiceError {
 
 /// A filter string parsed as HBase's `ParseFilter` (its `IllegalArgumentException` is
 /// undeclared: a `TApplicationException` INTERNAL_ERROR, as Thrift1's handler answers it).
-fn filter(
-    f: &[u8],
-) -> Result<Box<dyn ferrobase_engine::filter::Filter>, ServiceError> {
+fn filter(f: &[u8]) -> Result<Box<dyn ferrobase_engine::filter::Filter>, ServiceError> {
     parse_filter(f).map_err(|e| ServiceError::Internal(e.to_string()))
 }
 
@@ -72,7 +70,9 @@ pub(crate) fn get(g: &TGet) -> Result<Get, ServiceError> {
         return Err(unsupported("TGet.storeLimit and storeOffset"));
     }
     if g.filter_bytes.is_some() {
-        return Err(unsupported("TGet.filterBytes (a protobuf filter; send filterString)"));
+        return Err(unsupported(
+            "TGet.filterBytes (a protobuf filter; send filterString)",
+        ));
     }
     if g.target_replica_id.is_some_and(|r| r != 0) {
         return Err(unsupported("a read replica (TGet.targetReplicaId)"));
@@ -114,9 +114,14 @@ pub(crate) fn scan(s: &TScan) -> Result<Scan, ServiceError> {
         return Err(unsupported("TScan.authorizations"));
     }
     if s.filter_bytes.is_some() {
-        return Err(unsupported("TScan.filterBytes (a protobuf filter; send filterString)"));
+        return Err(unsupported(
+            "TScan.filterBytes (a protobuf filter; send filterString)",
+        ));
     }
-    if s.col_fam_time_range_map.as_ref().is_some_and(|m| !m.is_empty()) {
+    if s.col_fam_time_range_map
+        .as_ref()
+        .is_some_and(|m| !m.is_empty())
+    {
         return Err(unsupported("TScan.colFamTimeRangeMap"));
     }
     if s.target_replica_id.is_some_and(|r| r != 0) {
@@ -225,8 +230,7 @@ pub(crate) fn delete(d: &TDelete) -> Result<Delete, ServiceError> {
             }
             _ => {
                 return Err(ServiceError::Internal(
-                    "java.lang.IllegalArgumentException: DeleteType is required for TDelete"
-                        .into(),
+                    "java.lang.IllegalArgumentException: DeleteType is required for TDelete".into(),
                 ))
             }
         };

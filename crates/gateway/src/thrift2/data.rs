@@ -29,7 +29,10 @@ pub(super) enum Then<'a> {
 }
 
 fn results(rows: &[RowResult]) -> TValue {
-    rows.iter().map(convert::result).collect::<Vec<_>>().to_value()
+    rows.iter()
+        .map(convert::result)
+        .collect::<Vec<_>>()
+        .to_value()
 }
 
 /// HBase's message for a scanner id it does not hold.
@@ -76,7 +79,10 @@ impl Thrift2Handler {
     /// `put` and `putMultiple`.
     pub(super) fn put(&self, table: &[u8], puts: &[TPut]) -> CallResult {
         let t = self.table(table)?;
-        let puts = puts.iter().map(convert::put).collect::<Result<Vec<_>, _>>()?;
+        let puts = puts
+            .iter()
+            .map(convert::put)
+            .collect::<Result<Vec<_>, _>>()?;
         if !puts.is_empty() {
             t.put_all(puts).map_err(client_error)?;
         }
@@ -108,27 +114,28 @@ impl Thrift2Handler {
         };
         if mutations.iter().any(|m| m.row() != check.row) {
             return Err(ServiceError::Io(
-                "org.apache.hadoop.hbase.DoNotRetryIOException: Action's getRow must match"
-                    .into(),
+                "org.apache.hadoop.hbase.DoNotRetryIOException: Action's getRow must match".into(),
             ));
         }
-        let applied = t.check_and_mutate(
-            check.row,
-            check.family,
-            check.qualifier,
-            op,
-            check.value,
-            mutations,
-        )
-        .map_err(client_error)?;
+        let applied = t
+            .check_and_mutate(
+                check.row,
+                check.family,
+                check.qualifier,
+                op,
+                check.value,
+                mutations,
+            )
+            .map_err(client_error)?;
         Ok(Some(TValue::Bool(applied)))
     }
 
     /// `increment`: the new cells (none with `returnResults` false).
     pub(super) fn increment(&self, table: &[u8], inc: &TIncrement) -> CallResult {
-        if inc.cell_visibility.is_some() || inc.attributes.as_ref().is_some_and(|a| !a.is_empty())
-        {
-            return Err(super::not_supported("TIncrement's attributes and cellVisibility"));
+        if inc.cell_visibility.is_some() || inc.attributes.as_ref().is_some_and(|a| !a.is_empty()) {
+            return Err(super::not_supported(
+                "TIncrement's attributes and cellVisibility",
+            ));
         }
         let t = self.table(table)?;
         let columns: Vec<(&[u8], &[u8], i64)> = inc
@@ -136,7 +143,9 @@ impl Thrift2Handler {
             .iter()
             .map(|c| (&c.family[..], &c.qualifier[..], c.amount))
             .collect();
-        let r = t.increment_cells(&inc.row, &columns, None).map_err(client_error)?;
+        let r = t
+            .increment_cells(&inc.row, &columns, None)
+            .map_err(client_error)?;
         let r = if inc.return_results == Some(false) {
             RowResult::of_cells(Vec::new())
         } else {
@@ -148,7 +157,9 @@ impl Thrift2Handler {
     /// `append`: the new cells (none with `returnResults` false).
     pub(super) fn append(&self, table: &[u8], ap: &TAppend) -> CallResult {
         if ap.cell_visibility.is_some() || ap.attributes.as_ref().is_some_and(|a| !a.is_empty()) {
-            return Err(super::not_supported("TAppend's attributes and cellVisibility"));
+            return Err(super::not_supported(
+                "TAppend's attributes and cellVisibility",
+            ));
         }
         let t = self.table(table)?;
         let columns: Vec<(&[u8], &[u8], &[u8])> = ap
@@ -207,7 +218,9 @@ impl Thrift2Handler {
     pub(super) fn scanner_results(&self, table: &[u8], ts: &TScan, n: i32) -> CallResult {
         let t = self.table(table)?;
         let mut scanner = t.scanner(&convert::scan(ts)?).map_err(client_error)?;
-        let rows = scanner.next_batch_within(n.max(0) as usize, self.inner.max_result_bytes).map_err(client_error)?;
+        let rows = scanner
+            .next_batch_within(n.max(0) as usize, self.inner.max_result_bytes)
+            .map_err(client_error)?;
         Ok(Some(results(&rows)))
     }
 }

@@ -130,9 +130,7 @@ impl Thrift2Handler {
             Call::GetNamespaceDescriptor(a) => self.namespace_descriptor(&a.name),
             Call::ListNamespaceDescriptors(_) => self.list_namespaces(true),
             Call::ListNamespaces(_) => self.list_namespaces(false),
-            Call::GetThriftServerType(_) => {
-                Ok(Some(TValue::I32(thrift2::thrift_server_type::TWO)))
-            }
+            Call::GetThriftServerType(_) => Ok(Some(TValue::I32(thrift2::thrift_server_type::TWO))),
             Call::GetRegionLocation(a) => self.region_locations(&a.table, Some(&a.row)),
             Call::GetAllRegionLocations(a) => self.region_locations(&a.table, None),
             Call::IsTableAvailableWithSplit(_)
@@ -181,7 +179,8 @@ fn not_supported(method: &str) -> ServiceError {
 /// `TIOError.canRetry` true) rather than a `DoNotRetryIOException` (false): a mutation of
 /// another row in a `TRowMutations`, and I/O failures.
 fn retryable(message: &str) -> bool {
-    message.starts_with("The row in the recently added") || message.starts_with("java.io.IOException")
+    message.starts_with("The row in the recently added")
+        || message.starts_with("java.io.IOException")
 }
 
 /// An engine failure of a data method as HBase's client reports it: an unknown table is its
@@ -225,7 +224,8 @@ impl Service for Thrift2Handler {
         let res = res.map_err(|e| match e {
             ServiceError::AlreadyExists(m) => ServiceError::Io(format!(
                 "org.apache.hadoop.hbase.TableExistsException: {}",
-                m.trim_start_matches("table ").trim_end_matches(" already exists")
+                m.trim_start_matches("table ")
+                    .trim_end_matches(" already exists")
             )),
             other => other,
         });
@@ -238,7 +238,8 @@ impl Service for Thrift2Handler {
         if let (Outcome::Result(s), Some(can_retry)) = (&mut outcome, can_retry) {
             for (id, v) in &mut s.fields {
                 if *id == 1 {
-                    if let Ok(mut e) = TIOError::from_value(std::mem::replace(v, TValue::Bool(false)))
+                    if let Ok(mut e) =
+                        TIOError::from_value(std::mem::replace(v, TValue::Bool(false)))
                     {
                         e.can_retry = Some(can_retry);
                         *v = e.to_value();
