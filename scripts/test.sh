@@ -76,6 +76,9 @@ fi
 bash scripts/hbase-oracle.sh start
 trap 'bash scripts/hbase-oracle.sh stop' EXIT
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/differential
+# HBase's Thrift2 API (THBaseService) through a client thriftpy2 builds from HBase's own IDL, against
+# `serve --thrift2-port 0` and the oracle's Thrift2 gateway, answers compared (docs/design/thrift2.md; ~5 s).
+FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/thrift2
 mkdir -p target/differential
 for seed in 1 2 3; do
   python3 tests/differential/run.py --seed "$seed" --ops 400 --skip-known --brief \

@@ -33,7 +33,9 @@ pub mod handler;
 pub mod idl;
 mod scanner_quota;
 pub mod server;
+pub mod service;
 pub mod thrift;
+pub mod thrift2;
 
 pub use call_counters::{CallCounters, CallOutcome, CallSlot};
 /// TLS and SASL PLAIN on the Thrift port, shared with the client (`ferrobase-security`).

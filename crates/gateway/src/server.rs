@@ -8,7 +8,8 @@ use crate::call_counters::{CallCounters, CallOutcome};
 use crate::call_queue::{CallQueue, CallQueueOptions};
 use crate::handler::{Handler, HandlerOptions, Outcome};
 use crate::sasl::{accept_plain_from, LoginThrottle, PasswordFile};
-use crate::scanner_quota::{opens_scanner, ScannerQuota};
+use crate::scanner_quota::ScannerQuota;
+use crate::service::Service;
 use crate::thrift::hbase::{application_exception_kind, Exception, IOError, TApplicationException};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
@@ -134,7 +135,8 @@ impl Default for ServerOptions {
 }
 
 struct Shared {
-    handler: Handler,
+    /// The service whose calls the connections carry.
+    service: Box<dyn Service>,
     stopping: AtomicBool,
     active_calls: AtomicUsize,
     connections: AtomicUsize,
@@ -218,7 +220,8 @@ impl StopHandle {
         self.count(|s| s.refused_connections.load(Ordering::Relaxed))
     }
 
-    /// The calls served since the start, by method (service `Hbase`) and outcome.
+    /// The calls served since the start, by method (service `Hbase` or `THBaseService`) and
+    /// outcome.
     pub fn call_counters(&self) -> Arc<CallCounters> {
         self.counters.clone()
     }
@@ -228,7 +231,7 @@ impl Server {
     /// Binds the listening socket (and, with ACLs, opens the ACL store, creating
     /// `hbase:acl` on first use).
     pub fn bind(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
-        let mut handler = Handler::new(engine, opts.handler);
+        let mut handler = Handler::new(engine, opts.handler.clone());
         if let Some(access) = &opts.access {
             let store = AclStore::open(handler.engine()).map_err(std::io::Error::other)?;
             handler = handler.with_access(AccessChecker::new(
@@ -236,13 +239,38 @@ impl Server {
                 access.superusers.iter().cloned(),
             ));
         }
+        Server::bind_service(opts, |port| Box::new(handler.with_port(port)))
+    }
+
+    /// Binds a server of HBase's Thrift2 `THBaseService` over `engine`, which another server
+    /// (Thrift1's, [`Server::bind`]) owns and closes: this one leaves it open when it stops.
+    /// The same transports, protocols, limits, TLS and SASL as Thrift1's; ACL checks are not
+    /// implemented for Thrift2, so options with `access` are refused (fail closed).
+    pub fn bind_thrift2(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
+        if opts.access.is_some() {
+            return Err(std::io::Error::other(
+                "the Thrift2 door checks no ACLs yet: it cannot be served with ACLs on",
+            ));
+        }
+        let handler = crate::thrift2::Thrift2Handler::new(engine, opts.handler.clone());
+        Server::bind_service(opts, |port| Box::new(handler.with_port(port)))
+    }
+
+    /// Binds the listening socket for the service `make` builds (given the bound port).
+    fn bind_service(
+        opts: ServerOptions,
+        make: impl FnOnce(u16) -> Box<dyn Service>,
+    ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(opts.addr)?;
-        let handler = handler.with_port(listener.local_addr()?.port());
+        let service = make(listener.local_addr()?.port());
         let name = listener.local_addr()?.to_string();
+        let counters = Arc::new(CallCounters::new(
+            service.methods().iter().map(|m| (service.name(), *m)),
+        ));
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
-                handler,
+                service,
                 stopping: AtomicBool::new(false),
                 active_calls: AtomicUsize::new(0),
                 connections: AtomicUsize::new(0),
@@ -262,9 +290,7 @@ impl Server {
                 next_connection: AtomicU64::new(0),
                 login_throttle: LoginThrottle::new(),
                 name,
-                counters: Arc::new(CallCounters::new(
-                    crate::idl::METHODS.iter().map(|m| (THRIFT_SERVICE, *m)),
-                )),
+                counters,
             }),
         })
     }
@@ -296,7 +322,7 @@ impl Server {
             std::thread::spawn(move || {
                 while !shared.stopping.load(Ordering::Acquire) {
                     std::thread::sleep(Duration::from_millis(500));
-                    shared.handler.scanners.expire();
+                    shared.service.scanners().expire();
                 }
             })
         };
@@ -348,9 +374,11 @@ impl Server {
         if sweeper.join().is_err() {
             eprintln!("ferrobase: the scanner lease sweeper panicked; scanners stopped expiring");
         }
-        self.shared.handler.engine().close();
+        if self.shared.service.owns_engine() {
+            self.shared.service.engine().close();
+        }
         // Idle connections see `stopping` within a quarter second and end; each holds the
-        // handler (and so the engine) until it does.
+        // service (and so the engine) until it does.
         while Arc::strong_count(&self.shared) > 1 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -618,17 +646,18 @@ fn one_call(
     user: Option<&str>,
     scanners: &mut ScannerQuota,
 ) -> bool {
+    let service = shared.service.as_ref();
     let Call {
         header,
         args,
         memory,
-    } = match conn.read_call(crate::idl::arguments) {
+    } = match conn.read_call(|m| service.arguments(m)) {
         Ok(c) => c,
         Err(ThriftError::Eof) | Err(ThriftError::Io(_)) => return false,
         Err(ThriftError::Refused { header, over }) => {
             let busy = matches!(over, Overrun::Server(_));
             shared.counters.record(
-                THRIFT_SERVICE,
+                service.name(),
                 &header.name,
                 if busy {
                     CallOutcome::Busy
@@ -640,7 +669,7 @@ fn one_call(
             if header.kind == MessageType::Oneway {
                 return true;
             }
-            let (kind, body) = refusal(&header.name, over.to_string(), busy);
+            let (kind, body) = refusal(service, &header.name, over.to_string(), busy);
             let reply = MessageHeader {
                 name: header.name,
                 kind,
@@ -667,7 +696,7 @@ fn one_call(
         return false;
     }
     let refused = |message: String, can_retry: bool| {
-        let (kind, body) = refusal(&header.name, message, can_retry);
+        let (kind, body) = refusal(service, &header.name, message, can_retry);
         let reply = MessageHeader {
             name: header.name.clone(),
             kind,
@@ -675,12 +704,12 @@ fn one_call(
         };
         (reply, body)
     };
-    let opening = opens_scanner(&header.name, &args);
+    let opening = service.opens_scanner(&header.name, &args);
     if opening {
-        if let Err(message) = scanners.check(&shared.handler.scanners) {
+        if let Err(message) = scanners.check(service.scanners()) {
             shared
                 .counters
-                .record(THRIFT_SERVICE, &header.name, CallOutcome::Refused);
+                .record(service.name(), &header.name, CallOutcome::Refused);
             if header.kind == MessageType::Oneway {
                 return true;
             }
@@ -688,9 +717,12 @@ fn one_call(
             return answer(shared, conn, &reply, &body);
         }
     }
-    // scannerClose only frees: refusing it as busy would leave the scanner (its read point,
+    // The id a close names, read before the arguments move into the call.
+    let closing = service.closes_scanner(&header.name, &args);
+    // A close only frees: refusing it as busy would leave the scanner (its read point,
     // memstore snapshot and blocks) open until its lease expires, so it runs without a handler.
-    let slot = match (header.name != "scannerClose")
+    let slot = match closing
+        .is_none()
         .then(|| shared.calls.acquire())
         .transpose()
     {
@@ -698,7 +730,7 @@ fn one_call(
         Err(busy) => {
             shared
                 .counters
-                .record(THRIFT_SERVICE, &header.name, CallOutcome::Busy);
+                .record(service.name(), &header.name, CallOutcome::Busy);
             if header.kind == MessageType::Oneway {
                 return true;
             }
@@ -707,20 +739,15 @@ fn one_call(
             return answer(shared, conn, &reply, &body);
         }
     };
-    // The id a scannerClose names, read before the arguments move into the call.
-    let closing = match args.get(1) {
-        Some(TValue::I32(id)) if header.name == "scannerClose" => Some(*id),
-        _ => None,
-    };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        shared.handler.call_owned(user, &header.name, args)
+        service.call_owned(user, &header.name, args)
     }));
     drop(slot);
     if let Ok(Outcome::Result(result)) = &outcome {
         track_scanner(scanners, opening, closing, result);
     }
     shared.counters.record(
-        THRIFT_SERVICE,
+        service.name(),
         &header.name,
         match &outcome {
             // A result struct holds field 0 (the success) or one declared exception.
@@ -788,8 +815,13 @@ fn track_scanner(
 /// The answer to a refused call (for memory, a full call queue, the scanner limit): the
 /// method's declared `IOError` (every method of the service that takes arguments declares
 /// one), with `canRetry`, or an application exception.
-fn refusal(method: &str, message: String, can_retry: bool) -> (MessageType, TStruct) {
-    match crate::idl::arguments(method) {
+fn refusal(
+    service: &dyn Service,
+    method: &str,
+    message: String,
+    can_retry: bool,
+) -> (MessageType, TStruct) {
+    match service.arguments(method) {
         Some(args) if !args.is_empty() => {
             let io_error = IOError {
                 message,

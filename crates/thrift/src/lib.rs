@@ -17,6 +17,7 @@ mod binary;
 mod compact;
 mod decode;
 pub mod hbase;
+pub mod thrift2;
 mod typed;
 
 pub use typed::{IdlError, Owner, ThriftStruct, ThriftValue};

@@ -68,6 +68,28 @@ impl Table {
         columns: &[(&[u8], &[u8], i64)],
         ttl_ms: Option<i64>,
     ) -> Result<Vec<i64>> {
+        let cells = self.increment_cells(row, columns, ttl_ms)?;
+        Ok(cells
+            .cells
+            .iter()
+            .map(|c| {
+                c.value()
+                    .try_into()
+                    .map(i64::from_be_bytes)
+                    .unwrap_or_default()
+            })
+            .collect())
+    }
+
+    /// [`Table::increment_with_ttl`] answering the new cells (in `columns`' order, values
+    /// 8-byte big-endian longs) with the timestamps they were written at, as HBase's
+    /// `Table.increment` answers its `Result`.
+    pub fn increment_cells(
+        &self,
+        row: &[u8],
+        columns: &[(&[u8], &[u8], i64)],
+        ttl_ms: Option<i64>,
+    ) -> Result<RowResult> {
         self.engine
             .inner
             .increment(&self.name, row, columns, ttl_ms)

@@ -63,14 +63,15 @@ fn columns_get<T>(row: &[u8], columns: &[(&[u8], &[u8], T)]) -> Get {
 
 impl Inner {
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row` of `table` (a missing
-    /// cell counts as 0) and returns the new values; the new cells get `ttl_ms` if given.
+    /// cell counts as 0) and returns the new cells, in `columns`' order (values 8-byte
+    /// big-endian); they get `ttl_ms` if given.
     pub(crate) fn increment(
         &self,
         table: &TableName,
         row: &[u8],
         columns: &[(&[u8], &[u8], i64)],
         ttl_ms: Option<i64>,
-    ) -> Result<Vec<i64>> {
+    ) -> Result<RowResult> {
         let get = columns_get(row, columns);
         let now = self.now_ms();
         self.read_modify_write(table, &get, |current| {
@@ -95,10 +96,20 @@ impl Inner {
                 let new = base.wrapping_add(*amount);
                 let ts = delta_timestamp(old.map(|c| c.timestamp()), now);
                 put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
-                out.push(new);
+                out.push(Cell::new(
+                    Bytes::copy_from_slice(row),
+                    Bytes::copy_from_slice(f),
+                    Bytes::copy_from_slice(q),
+                    ts,
+                    CellType::Put,
+                    Bytes::copy_from_slice(&new.to_be_bytes()),
+                ));
             }
             put.ttl_ms = ttl_ms;
-            Ok((vec![Mutation::Put(put)], out))
+            Ok((
+                vec![Mutation::Put(put)],
+                RowResult::new(Bytes::copy_from_slice(row), out),
+            ))
         })
     }
 

@@ -4,15 +4,15 @@
 mod admin;
 mod authorize;
 mod cell_ops;
-mod convert;
+pub(crate) mod convert;
 mod grants;
 pub(crate) mod meta_order;
 mod meta_view;
-mod names;
+pub(crate) mod names;
 mod reads;
 mod scanner_lease;
 mod scanners;
-mod writes;
+pub(crate) mod writes;
 
 pub use scanner_lease::Scanners;
 
@@ -130,7 +130,7 @@ pub struct Handler {
     pub(crate) engine: Engine,
     pub(crate) scanners: Scanners,
     pub(crate) max_result_bytes: usize,
-    max_mutations_per_call: usize,
+    pub(crate) max_mutations_per_call: usize,
     /// ACL checks, when on.
     pub(crate) access: Option<authorize::Access>,
     /// The server `hbase:meta` names as its regions' host.
@@ -409,7 +409,7 @@ impl Handler {
 
     /// The result struct of a call (success in field 0, exceptions in the ids `throws`
     /// declares; an exception the method does not declare goes as its `IOError`).
-    fn encode(res: CallResult, throws: Throws) -> Outcome {
+    pub(crate) fn encode(res: CallResult, throws: Throws) -> Outcome {
         let result = match res {
             Err(ServiceError::Internal(m)) => return Outcome::InternalError(m),
             Ok(None) => TStruct::new(),

@@ -54,12 +54,24 @@ fn invalid() -> ServiceError {
 }
 
 impl Handler {
-    pub(super) fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
+    pub(crate) fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
+        self.open_scanner_reporting(table, scan, order, ServiceError::from)
+    }
+
+    /// [`Handler::open_scanner`] whose failures are reported as `report` makes them (Thrift2
+    /// words them as HBase's client does).
+    pub(crate) fn open_scanner_reporting(
+        &self,
+        table: &[u8],
+        scan: Scan,
+        order: ColumnOrder,
+        report: fn(Error) -> ServiceError,
+    ) -> CallResult {
         let name = table_name(table)?;
         let source = match self.engine.table(&name).and_then(|t| t.scanner(&scan)) {
             Ok(scanner) => Source::Rows(Box::new(scanner)),
-            Err(e) if fails_at_first_get(&e) => Source::Failed(e.into()),
-            Err(e) => return Err(e.into()),
+            Err(e) if fails_at_first_get(&e) => Source::Failed(report(e)),
+            Err(e) => return Err(report(e)),
         };
         Ok(Some(TValue::I32(self.scanners.insert(source, order))))
     }

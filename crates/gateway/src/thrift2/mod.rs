@@ -1,0 +1,275 @@
+//! HBase's Thrift2 service (`THBaseService`), served by the same [`Server`](crate::Server) loop
+//! as Thrift1 (`Server::bind_thrift2`): decodes each call against the IDL declared in
+//! `ferrobase-thrift` ([`crate::thrift::thrift2`]), runs it on the engine with the semantics of
+//! HBase's `thrift2.ThriftHBaseServiceHandler`, and answers the result or `TIOError` /
+//! `TIllegalArgument`. Thrift1's handler lends its scanner table, table-name checks, error
+//! mapping and result encoding. `docs/design/thrift2.md` lists the methods served and refused.
+
+mod admin;
+mod convert;
+mod data;
+
+use crate::handler::{CallResult, Handler, HandlerOptions, Outcome, Scanners, ServiceError};
+use crate::service::Service;
+use crate::thrift::thrift2::{self, Call, TIOError};
+use crate::thrift::{Field, TStruct, TValue, ThriftValue};
+use ferrobase_engine::Engine;
+
+/// The name call counters give the Thrift2 door's calls.
+pub const THRIFT2_SERVICE: &str = "THBaseService";
+
+/// Serves `THBaseService` over an engine another server owns. Thread-safe; shared by every
+/// connection.
+pub struct Thrift2Handler {
+    /// Thrift1's handler (no ACLs), for its scanner table and helpers.
+    inner: Handler,
+}
+
+impl Thrift2Handler {
+    /// A handler over `engine`, with Thrift1's settings (scanner lease, result bytes per call,
+    /// mutations per call).
+    pub fn new(engine: Engine, opts: HandlerOptions) -> Thrift2Handler {
+        Thrift2Handler {
+            inner: Handler::new(engine, opts),
+        }
+    }
+
+    /// Names `port` as its regions' server in region locations (default 0).
+    pub fn with_port(self, port: u16) -> Thrift2Handler {
+        Thrift2Handler {
+            inner: self.inner.with_port(port),
+        }
+    }
+
+    fn engine_ref(&self) -> &Engine {
+        self.inner.engine()
+    }
+
+    /// Runs a call.
+    fn dispatch(&self, call: &Call) -> CallResult {
+        self.check_mutation_count(call)?;
+        match call {
+            Call::Exists(a) => self.exists(&a.table, std::slice::from_ref(&a.tget), true),
+            Call::ExistsAll(a) => self.exists(&a.table, &a.tgets, false),
+            Call::Get(a) => self.get(&a.table, std::slice::from_ref(&a.tget), true),
+            Call::GetMultiple(a) => self.get(&a.table, &a.tgets, false),
+            Call::Put(a) => self.put(&a.table, std::slice::from_ref(&a.tput)),
+            Call::PutMultiple(a) => self.put(&a.table, &a.tputs),
+            Call::DeleteSingle(a) => self.delete(&a.table, std::slice::from_ref(&a.tdelete), true),
+            Call::DeleteMultiple(a) => self.delete(&a.table, &a.tdeletes, false),
+            Call::CheckAndPut(a) => self.check_and(
+                &a.table,
+                data::Check {
+                    row: &a.row,
+                    family: &a.family,
+                    qualifier: &a.qualifier,
+                    op: thrift2::compare_op::EQUAL,
+                    value: a.value.as_deref(),
+                },
+                data::Then::Put(&a.tput),
+            ),
+            Call::CheckAndDelete(a) => self.check_and(
+                &a.table,
+                data::Check {
+                    row: &a.row,
+                    family: &a.family,
+                    qualifier: &a.qualifier,
+                    op: thrift2::compare_op::EQUAL,
+                    value: a.value.as_deref(),
+                },
+                data::Then::Delete(&a.tdelete),
+            ),
+            Call::CheckAndMutate(a) => self.check_and(
+                &a.table,
+                data::Check {
+                    row: &a.row,
+                    family: &a.family,
+                    qualifier: &a.qualifier,
+                    op: a.compare_op,
+                    value: a.value.as_deref(),
+                },
+                data::Then::Mutate(&a.row_mutations),
+            ),
+            Call::Increment(a) => self.increment(&a.table, &a.tincrement),
+            Call::Append(a) => self.append(&a.table, &a.tappend),
+            Call::MutateRow(a) => self.mutate_row(&a.table, &a.trow_mutations),
+            Call::OpenScanner(a) => self.open_scanner(&a.table, &a.tscan),
+            Call::GetScannerRows(a) => self.scanner_rows(a.scanner_id, a.num_rows),
+            Call::CloseScanner(a) => self.close_scanner(a.scanner_id),
+            Call::GetScannerResults(a) => self.scanner_results(&a.table, &a.tscan, a.num_rows),
+            Call::TableExists(a) => self.table_exists(&a.table_name),
+            Call::CreateTable(a) => self.create_table(&a.desc, a.split_keys.as_deref()),
+            Call::DeleteTable(a) => self.delete_table(&a.table_name),
+            Call::TruncateTable(a) => self.truncate_table(&a.table_name, a.preserve_splits),
+            Call::EnableTable(a) => self.set_enabled(&a.table_name, true),
+            Call::DisableTable(a) => self.set_enabled(&a.table_name, false),
+            Call::IsTableEnabled(a) => self.is_enabled(&a.table_name, true),
+            Call::IsTableDisabled(a) => self.is_enabled(&a.table_name, false),
+            Call::IsTableAvailable(a) => self.is_available(&a.table_name),
+            Call::GetTableDescriptor(a) => self.table_descriptor(&a.table),
+            Call::GetTableDescriptors(a) => self.table_descriptors(&a.tables),
+            Call::GetTableNamesByPattern(a) => {
+                self.tables_by_pattern(a.regex.as_deref(), a.include_sys_tables, admin::As::Names)
+            }
+            Call::GetTableDescriptorsByPattern(a) => self.tables_by_pattern(
+                a.regex.as_deref(),
+                a.include_sys_tables,
+                admin::As::Descriptors,
+            ),
+            Call::GetTableNamesByNamespace(a) => {
+                self.tables_in_namespace(&a.name, admin::As::Names)
+            }
+            Call::GetTableDescriptorsByNamespace(a) => {
+                self.tables_in_namespace(&a.name, admin::As::Descriptors)
+            }
+            Call::AddColumnFamily(a) => self.put_family(&a.table_name, &a.column, true),
+            Call::ModifyColumnFamily(a) => self.put_family(&a.table_name, &a.column, false),
+            Call::DeleteColumnFamily(a) => self.delete_family(&a.table_name, &a.column),
+            Call::CreateNamespace(a) => self.create_namespace(&a.namespace_desc),
+            Call::DeleteNamespace(a) => self.delete_namespace(&a.name),
+            Call::GetNamespaceDescriptor(a) => self.namespace_descriptor(&a.name),
+            Call::ListNamespaceDescriptors(_) => self.list_namespaces(true),
+            Call::ListNamespaces(_) => self.list_namespaces(false),
+            Call::GetThriftServerType(_) => Ok(Some(TValue::I32(thrift2::thrift_server_type::TWO))),
+            Call::GetRegionLocation(a) => self.region_locations(&a.table, Some(&a.row)),
+            Call::GetAllRegionLocations(a) => self.region_locations(&a.table, None),
+            Call::IsTableAvailableWithSplit(_)
+            | Call::ModifyTable(_)
+            | Call::ModifyNamespace(_)
+            | Call::GetSlowLogResponses(_)
+            | Call::ClearSlowLogResponses(_) => Err(not_supported(call.method())),
+            // Declares no exception: an application exception.
+            Call::GetClusterId(_) => Err(ServiceError::Internal(format!(
+                "{} is not supported by ferrobase's Thrift2 gateway",
+                call.method()
+            ))),
+        }
+    }
+
+    /// Refuses a call carrying more mutations than `--max-mutations-per-call`, before any of
+    /// them is applied (as Thrift1's `mutateRows`).
+    fn check_mutation_count(&self, call: &Call) -> Result<(), ServiceError> {
+        let limit = self.inner.max_mutations_per_call;
+        let count = match call {
+            Call::PutMultiple(a) => a.tputs.len(),
+            Call::DeleteMultiple(a) => a.tdeletes.len(),
+            Call::MutateRow(a) => a.trow_mutations.mutations.len(),
+            Call::CheckAndMutate(a) => a.row_mutations.mutations.len(),
+            _ => 0,
+        };
+        if limit > 0 && count > limit {
+            return Err(ServiceError::Io(format!(
+                "{} carries {count} mutations, more than the {limit} one call may carry \
+                 (--max-mutations-per-call); nothing was applied: send them in smaller batches",
+                call.method()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The `TIOError` of a method ferrobase's Thrift2 door does not serve.
+fn not_supported(method: &str) -> ServiceError {
+    ServiceError::Io(format!(
+        "{method} is not supported by ferrobase's Thrift2 gateway (docs/design/thrift2.md)"
+    ))
+}
+
+/// Whether HBase raises the failure behind this message as a plain `IOException` (its
+/// `TIOError.canRetry` true) rather than a `DoNotRetryIOException` (false): a mutation of
+/// another row in a `TRowMutations`, and I/O failures.
+fn retryable(message: &str) -> bool {
+    message.starts_with("The row in the recently added")
+        || message.starts_with("java.io.IOException")
+}
+
+/// An engine failure of a data method as HBase's client reports it: an unknown table is its
+/// name alone, a disabled one "T is disabled." (the client's `TableNotFoundException` and
+/// `TableNotEnabledException` messages); the rest as Thrift1 maps them.
+pub(crate) fn client_error(e: ferrobase_engine::Error) -> ServiceError {
+    match e {
+        ferrobase_engine::Error::TableNotFound(t) => ServiceError::Io(t),
+        ferrobase_engine::Error::TableDisabled(t) => ServiceError::Io(format!("{t} is disabled.")),
+        other => other.into(),
+    }
+}
+
+impl Service for Thrift2Handler {
+    fn name(&self) -> &'static str {
+        THRIFT2_SERVICE
+    }
+
+    fn methods(&self) -> &'static [&'static str] {
+        thrift2::METHODS
+    }
+
+    fn arguments(&self, method: &str) -> Option<&'static [Field]> {
+        thrift2::arguments(method)
+    }
+
+    /// Without ACLs (`Server::bind_thrift2` refuses them): `user` is not consulted.
+    fn call_owned(&self, _user: Option<&str>, method: &str, args: TStruct) -> Outcome {
+        let Some(decoded) = Call::from_struct(method, args) else {
+            return Outcome::UnknownMethod;
+        };
+        let (res, throws) = match decoded {
+            Ok(call) => (self.dispatch(&call), call.throws()),
+            Err(e) => (
+                Err(ServiceError::IllegalArgument(e.to_string())),
+                thrift2::throws(method).unwrap_or_default(),
+            ),
+        };
+        // An existing table is HBase's TableExistsException, which Thrift2 declares no
+        // exception for.
+        let res = res.map_err(|e| match e {
+            ServiceError::AlreadyExists(m) => ServiceError::Io(format!(
+                "org.apache.hadoop.hbase.TableExistsException: {}",
+                m.trim_start_matches("table ")
+                    .trim_end_matches(" already exists")
+            )),
+            other => other,
+        });
+        // HBase's TIOError carries canRetry: false for a DoNotRetryIOException, else true.
+        let can_retry = match &res {
+            Err(ServiceError::Io(m) | ServiceError::IllegalArgument(m)) => Some(retryable(m)),
+            _ => None,
+        };
+        let mut outcome = Handler::encode(res, throws);
+        if let (Outcome::Result(s), Some(can_retry)) = (&mut outcome, can_retry) {
+            for (id, v) in &mut s.fields {
+                if *id == 1 {
+                    if let Ok(mut e) =
+                        TIOError::from_value(std::mem::replace(v, TValue::Bool(false)))
+                    {
+                        e.can_retry = Some(can_retry);
+                        *v = e.to_value();
+                    }
+                }
+            }
+        }
+        outcome
+    }
+
+    fn opens_scanner(&self, method: &str, _args: &TStruct) -> bool {
+        method == "openScanner"
+    }
+
+    fn closes_scanner(&self, method: &str, args: &TStruct) -> Option<i32> {
+        match args.get(1) {
+            Some(TValue::I32(id)) if method == "closeScanner" => Some(*id),
+            _ => None,
+        }
+    }
+
+    fn scanners(&self) -> &Scanners {
+        &self.inner.scanners
+    }
+
+    fn engine(&self) -> &Engine {
+        self.engine_ref()
+    }
+
+    fn owns_engine(&self) -> bool {
+        false
+    }
+}
