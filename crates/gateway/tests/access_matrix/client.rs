@@ -43,6 +43,16 @@ impl Client {
         let mut b = Budget::new(&mut self.io, &limits);
         let h = Binary.read_header(&mut b).unwrap();
         let body = Binary.read_struct(&mut b).unwrap();
+        // An undeclared failure (HBase's INTERNAL_ERROR for an argument it refuses, such as a
+        // family-only column in a put): a refusal of its own kind, never a permission.
+        if h.kind == MessageType::Exception {
+            return Err(match body.get(1) {
+                Some(TValue::Binary(m)) => {
+                    format!("TApplicationException: {}", String::from_utf8_lossy(m))
+                }
+                _ => "TApplicationException".to_string(),
+            });
+        }
         assert_eq!(h.kind, MessageType::Reply, "{name}: {body:?}");
         for id in [1, 2, 3] {
             if let Some(TValue::Struct(e)) = body.get(id) {

@@ -17,8 +17,9 @@
 //!
 //! Midway the gateway is restarted on the same directory: every grant reads back identical.
 //!
-//! Budget: `FERROBASE_ACL_PROPERTY_CASES` operations (default 600); the seed is printed and
-//! replayed with `FERROBASE_ACL_PROPERTY_SEED`.
+//! Budget: `FERROBASE_ACL_PROPERTY_CASES` operations (default 600); the seed (default fixed,
+//! `FERROBASE_ACL_PROPERTY_SEED=random` for a new one each run) is printed and replayed with
+//! `FERROBASE_ACL_PROPERTY_SEED`.
 //!
 //! - `gateway`: a gateway that restarts on its directory.
 //! - `model`: the oracle.
@@ -58,12 +59,15 @@ fn env_number(name: &str) -> Option<u64> {
 #[test]
 fn no_operation_reads_or_changes_beyond_its_grants() {
     let cases = env_number("FERROBASE_ACL_PROPERTY_CASES").unwrap_or(600) as usize;
-    let seed = env_number("FERROBASE_ACL_PROPERTY_SEED").unwrap_or_else(|| {
-        std::time::SystemTime::now()
+    // A fixed seed in the test command, so that a run is repeatable; `random` (or any seed)
+    // explores further by hand.
+    let seed = match std::env::var("FERROBASE_ACL_PROPERTY_SEED").as_deref() {
+        Ok("random") => std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
-            .as_nanos() as u64
-    });
+            .as_nanos() as u64,
+        _ => env_number("FERROBASE_ACL_PROPERTY_SEED").unwrap_or(0x5eed_0045),
+    };
     eprintln!("acl_property: seed {seed}, {cases} operations (FERROBASE_ACL_PROPERTY_SEED={seed} replays)");
     let started = std::time::Instant::now();
     let trace = std::env::var_os("FERROBASE_ACL_PROPERTY_TRACE").is_some();
