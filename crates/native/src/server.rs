@@ -114,9 +114,7 @@ impl NativeServer {
             }
         });
         let cluster_id = crate::cluster_id::load_or_create(engine.dir())?;
-        let start_code = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
+        let start_code = crate::state::now_ms();
         let (tx, rx) = sync_channel::<Job>(opts.max_queued_calls.max(1));
         Ok(NativeServer {
             listener,

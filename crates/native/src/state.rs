@@ -107,3 +107,11 @@ impl Shared {
         }
     }
 }
+
+/// Milliseconds since the Unix epoch (0 before it): server start codes, procedure times, the
+/// timestamps the door answers with.
+pub(crate) fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}

@@ -21,7 +21,7 @@ use crate::regions::{
     meta_region_info, parse_region_name, pb_table_name, resolve, table_text, Region, Target,
     META_REGION_NAME,
 };
-use crate::state::Shared;
+use crate::state::{now_ms, Shared};
 use ferrobase_engine::Admin;
 use ferrobase_gateway::catalog;
 
@@ -251,12 +251,6 @@ fn refuse_mob_region(spec: Option<&RegionSpecifier>) -> Result<(), RpcError> {
         }
     }
     Ok(())
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[cfg(test)]

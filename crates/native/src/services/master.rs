@@ -14,6 +14,7 @@ use crate::proto::hbase::{table_state, NamespaceDescriptor, TableState};
 use crate::proto::master::*;
 use crate::proto::zookeeper::ClusterId;
 use crate::regions::{pb_table_name, table_text};
+use crate::state::now_ms;
 use ferrobase_engine::{Admin, TableDescriptor};
 use ferrobase_gateway::catalog;
 use std::sync::atomic::Ordering;
@@ -529,12 +530,6 @@ fn cluster_status(ctx: &Ctx, _req: &GetClusterStatusRequest) -> Result<ClusterSt
         table_region_states_count,
         ..ClusterStatus::default()
     })
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn namespace(name: &str) -> NamespaceDescriptor {

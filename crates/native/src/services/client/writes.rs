@@ -196,7 +196,7 @@ pub(super) fn apply(ctx: &Ctx, region: &Region, w: Write) -> Result<Vec<Cell>, R
                 .map(|(f, q, a)| (f.as_slice(), q.as_slice(), *a))
                 .collect();
             let values = table.increment_with_ttl(&row, &cols, ttl_ms)?;
-            let now = now_ms();
+            let now = crate::state::now_ms() as i64;
             let row = Bytes::from(row);
             Ok(columns
                 .into_iter()
@@ -226,12 +226,6 @@ pub(super) fn apply(ctx: &Ctx, region: &Region, w: Write) -> Result<Vec<Cell>, R
             Ok(table.append_with_ttl(&row, &cols, ttl_ms)?.cells)
         }
     }
-}
-
-pub(super) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The region a write names: a user region (`hbase:meta` is written only by the server).
