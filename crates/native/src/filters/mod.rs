@@ -30,6 +30,37 @@ use crate::proto::filter as pf;
 use crate::proto::filter::filter_list::Operator;
 use crate::proto::hbase::CompareType;
 
+/// The filter classes the conversion serves, by their short names under
+/// `org.apache.hadoop.hbase.filter.`; any other class is a [`FilterError`] naming it.
+pub const FILTER_CLASSES: [&str; 26] = [
+    "ColumnCountGetFilter",
+    "ColumnPaginationFilter",
+    "ColumnPrefixFilter",
+    "ColumnRangeFilter",
+    "DependentColumnFilter",
+    "FamilyFilter",
+    "FilterList",
+    "FilterWrapper",
+    "FirstKeyOnlyFilter",
+    "FuzzyRowFilter",
+    "InclusiveStopFilter",
+    "KeyOnlyFilter",
+    "MultipleColumnPrefixFilter",
+    "MultiRowRangeFilter",
+    "PageFilter",
+    "PrefixFilter",
+    "QualifierFilter",
+    "RandomRowFilter",
+    "RowFilter",
+    "SingleColumnValueExcludeFilter",
+    "SingleColumnValueFilter",
+    "SkipFilter",
+    "TimestampsFilter",
+    "ValueFilter",
+    "WhileMatchFilter",
+    "ColumnValueFilter",
+];
+
 /// The deepest nesting of filters accepted (a single filter is depth 1), as in the filter
 /// language.
 pub const MAX_FILTER_DEPTH: usize = 100;

@@ -797,34 +797,7 @@ fn compare_ops() {
 /// Arbitrary bytes under every class name: an error or a filter, never a panic.
 #[test]
 fn arbitrary_bytes_never_panic() {
-    let classes = [
-        "ColumnCountGetFilter",
-        "ColumnPaginationFilter",
-        "ColumnPrefixFilter",
-        "ColumnRangeFilter",
-        "DependentColumnFilter",
-        "FamilyFilter",
-        "FilterList",
-        "FilterWrapper",
-        "FirstKeyOnlyFilter",
-        "FuzzyRowFilter",
-        "InclusiveStopFilter",
-        "KeyOnlyFilter",
-        "MultipleColumnPrefixFilter",
-        "MultiRowRangeFilter",
-        "PageFilter",
-        "PrefixFilter",
-        "QualifierFilter",
-        "RandomRowFilter",
-        "RowFilter",
-        "SingleColumnValueExcludeFilter",
-        "SingleColumnValueFilter",
-        "SkipFilter",
-        "TimestampsFilter",
-        "ValueFilter",
-        "WhileMatchFilter",
-        "ColumnValueFilter",
-    ];
+    let classes = FILTER_CLASSES;
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         state ^= state << 13;
