@@ -8,12 +8,14 @@
 //! checks are here.
 
 pub mod checker;
+pub mod operation;
 
 pub use checker::{AccessChecker, Denied, FamilyMap, ReadAccess, ANONYMOUS};
 pub use ferrobase_security::acl::{
     acl_table, canonical_table, permission, AclStore, Action, Actions, Scope, UserPermission,
     ACL_TABLE,
 };
+pub use operation::{Operation, SYSTEM_NAMESPACE};
 
 /// ACL settings of a server.
 #[derive(Debug, Clone, Default)]

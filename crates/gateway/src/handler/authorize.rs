@@ -11,12 +11,12 @@ use super::scanner_lease::ScannerGrant;
 use super::{CallResult, Handler, ServiceError};
 use crate::access::checker::namespace_of;
 use crate::access::{
-    canonical_table, AccessChecker, Action, Actions, Denied, FamilyMap, ReadAccess, Scope,
-    ACL_TABLE, ANONYMOUS,
+    canonical_table, AccessChecker, Actions, Denied, FamilyMap, Operation, ReadAccess, Scope,
+    ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
 };
 use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::service::{
-    GetRowWithColumnsArgs, GetRowWithColumnsTsArgs, GetRowsWithColumnsArgs,
+    FerrobaseAdminArgs, GetRowWithColumnsArgs, GetRowWithColumnsTsArgs, GetRowsWithColumnsArgs,
     GetRowsWithColumnsTsArgs,
 };
 use crate::thrift::hbase::{AdminOp, Call, Mutation, TColumn, TRowResult};
@@ -301,10 +301,11 @@ impl Handler {
         }))
     }
 
-    /// The check HBase makes before the operation of `call`.
+    /// The check HBase makes before the operations of `call`: its scanner's owner for a
+    /// scanner's later calls, else each operation the call performs (`operations`) under the
+    /// shared rule (`AccessChecker::authorize`).
     fn check(&self, access: &Access, user: &str, call: &Call) -> Result<Permit, ServiceError> {
         let acl = &access.checker;
-        // HBase's requireScannerOwner: only the user who opened a scanner may use it.
         let scanner = match call {
             Call::ScannerGet(a) => Some(a.id),
             Call::ScannerGetList(a) => Some(a.id),
@@ -316,128 +317,76 @@ impl Handler {
             return match self.scanners.grant(id) {
                 // Not open: the call answers that the id is invalid.
                 None => Ok(Permit::Full),
-                Some(Some(g)) if g.owner == user => Ok(match g.filtered {
-                    Some(t) => Permit::Filtered(t),
-                    None => Permit::Full,
-                }),
-                // Another user's, or one whose owner is not recorded yet: fail closed.
-                Some(_) => Err(denied(Denied(format!(
-                    "User '{user}' is not the scanner owner!"
-                )))),
+                Some(grant) => {
+                    let owner = grant.as_ref().map(|g| g.owner.clone());
+                    acl.authorize(user, &Operation::UseScanner { owner })
+                        .map_err(denied)?;
+                    Ok(match grant.and_then(|g| g.filtered) {
+                        Some(t) => Permit::Filtered(t),
+                        None => Permit::Full,
+                    })
+                }
             };
         }
-        // HBase refuses these even to superusers while its AccessController is installed.
-        let off_line = match call {
-            Call::DisableTable(a) => Some(("disable", &a.table_name)),
-            Call::DeleteTable(a) => Some(("delete", &a.table_name)),
-            _ => None,
+        let superuser = acl.is_superuser(user);
+        let operations = match self.operations(call, !superuser) {
+            Ok(ops) => ops,
+            // A superuser's call the rules cannot name (an invalid table name): the call
+            // answers it, as without ACLs; no such name is `hbase:acl`.
+            Err(_) if superuser => Vec::new(),
+            Err(e) => return Err(e),
         };
-        if let Some((verb, table)) = off_line {
-            if table_arg(table)? == ACL_TABLE {
-                return Err(denied(Denied(format!(
-                    "Not allowed to {verb} {ACL_TABLE} table with AccessController installed"
-                ))));
-            }
-        }
-        // Stricter than HBase (whose truncate needs the table disabled first, which it refuses
-        // for hbase:acl): emptying hbase:acl, or dropping its family, would leave the running
-        // server answering from grants that are gone after the next restart.
-        if let Call::FerrobaseAdmin(a) = call {
-            let verb = match admin_op(a)? {
-                AdminOp::Truncate | AdminOp::TruncatePreserve => Some("truncate"),
-                AdminOp::DeleteFamily => Some("delete a family of"),
-                AdminOp::Capabilities
-                | AdminOp::Increment
-                | AdminOp::Append
-                | AdminOp::Delete
-                | AdminOp::ScanOpen
-                | AdminOp::ScanNext
-                | AdminOp::CreateNamespace
-                | AdminOp::DropNamespace
-                | AdminOp::Flush
-                | AdminOp::Split
-                | AdminOp::TableAttributes
-                | AdminOp::FamilyAttributes
-                | AdminOp::SetTableAttributes
-                | AdminOp::UnsetTableAttribute
-                | AdminOp::PutFamily
-                | AdminOp::Grant
-                | AdminOp::Revoke
-                | AdminOp::UserPermission => None,
-            };
-            if let Some(verb) = verb {
-                if canonical_table(&table_text(&a.table_name)?).ok().as_deref() == Some(ACL_TABLE) {
-                    return Err(denied(Denied(format!(
-                        "Not allowed to {verb} {ACL_TABLE} table with AccessController installed"
-                    ))));
+        let mut permit = Permit::Full;
+        for op in &operations {
+            if acl.authorize(user, op).map_err(denied)? == ReadAccess::Filtered {
+                if let Operation::Read { table, .. } = op {
+                    permit = Permit::Filtered(table.clone());
                 }
             }
         }
-        if acl.is_superuser(user) {
-            return Ok(Permit::Full);
-        }
-        // Stricter than HBase: only superusers change the tables of the system namespace
-        // (hbase:acl's cells are the grants; HBase lets a global CREATE or WRITE holder
-        // change them, and so become a global ADMIN).
-        for (raw, action) in system_changes(call) {
-            let table = table_text(raw)?;
-            if namespace_of(&table) == SYSTEM_NAMESPACE {
-                return Err(denied(Denied(format!(
-                    "Insufficient permissions for user '{user}' (table={table}, \
-                     action={action}): only superusers may change a table of the system \
-                     namespace {SYSTEM_NAMESPACE}"
-                ))));
-            }
-        }
-        let admin_or_create = [Action::Admin, Action::Create];
-        let read = |table: String, families: FamilyMap, filterable: bool| {
-            match acl.require_read(user, &table, &families).map_err(denied)? {
-                ReadAccess::All => Ok(Permit::Full),
-                ReadAccess::Filtered if filterable => Ok(Permit::Filtered(table)),
-                // The answer carries no column names to filter by: refuse, as when nothing
-                // is granted.
-                ReadAccess::Filtered => Err(denied(Denied(format!(
-                    "Insufficient permissions for user '{user}' (table={table}, action=READ)"
-                )))),
+        Ok(permit)
+    }
+
+    /// What `call` does, as the access rules see it. `families`: look up the families a
+    /// request touches without naming them (every family of the table; not needed for a
+    /// superuser). One exhaustive match: a new call is decided here, not forgotten.
+    fn operations(&self, call: &Call, families: bool) -> Result<Vec<Operation>, ServiceError> {
+        let all_families = |table: &str, whole: bool| {
+            if families {
+                self.all_families(table, whole)
+            } else {
+                Ok(FamilyMap::new())
             }
         };
-        let write = |table: String, families: FamilyMap, actions: &[Action]| {
-            acl.require_mutation(user, &table, &families, actions)
-                .map(|()| Permit::Full)
-                .map_err(denied)
-        };
-        let table_admin = |raw: &[u8]| {
+        let read = |raw: &[u8], columns: &[Vec<u8>], filterable: bool| {
             let table = table_arg(raw)?;
-            acl.require_table(user, &table, None, None, &admin_or_create)
-                .map_err(denied)?;
-            Ok(Permit::Full)
+            let families = if columns.is_empty() {
+                all_families(&table, true)?
+            } else {
+                column_families(columns)
+            };
+            Ok::<_, ServiceError>(Operation::Read {
+                table,
+                families,
+                filterable,
+            })
         };
         // A read of one column (or family): its answer names no column, so it is not filtered.
-        let cell_read = |raw: &[u8], column: &[u8]| {
-            read(table_arg(raw)?, column_families(&[column.to_vec()]), false)
-        };
-        let row_read = |raw: &[u8]| {
-            let table = table_arg(raw)?;
-            let families = self.all_families(&table, true)?;
-            read(table, families, true)
-        };
-        let columns_read = |raw: &[u8], columns: &[Vec<u8>]| {
-            let table = table_arg(raw)?;
-            let families = self.read_families(&table, columns)?;
-            read(table, families, true)
-        };
-        let column_write = |raw: &[u8], column: &[u8]| {
-            write(
-                table_arg(raw)?,
-                cell_families([column.to_vec()]),
-                &[Action::Write],
-            )
+        let cell_read = |raw: &[u8], column: &[u8]| read(raw, &[column.to_vec()], false);
+        let columns_read = |raw: &[u8], columns: &[Vec<u8>]| read(raw, columns, true);
+        let write = |raw: &[u8], columns: Vec<Vec<u8>>| {
+            Ok::<_, ServiceError>(Operation::Write {
+                table: table_arg(raw)?,
+                cells: cell_families(columns),
+            })
         };
         let row_delete = |raw: &[u8]| {
             let table = table_arg(raw)?;
-            let families = self.all_families(&table, false)?;
-            write(table, families, &[Action::Write])
+            let cells = all_families(&table, false)?;
+            Ok::<_, ServiceError>(Operation::Write { table, cells })
         };
+        let table = |raw: &[u8]| table_arg(raw);
+        let one = |op: Result<Operation, ServiceError>| op.map(|op| vec![op]);
         match call {
             // Answered from hbase:meta, which every user may read; table lists are filtered
             // afterwards.
@@ -447,196 +396,197 @@ impl Handler {
             | Call::GetTableRegions(_)
             | Call::GetRegionInfo(_)
             | Call::GetThriftServerType(_)
-            | Call::GetClusterId(_) => Ok(Permit::Full),
-            // Not served (HBase 2.6 has no such method): answered as an unknown method.
-            Call::GetRowOrBefore(_) => Ok(Permit::Full),
-            Call::EnableTable(a) => table_admin(&a.table_name),
-            Call::DisableTable(a) => table_admin(&a.table_name),
-            Call::DeleteTable(a) => table_admin(&a.table_name),
-            Call::GetColumnDescriptors(a) => table_admin(&a.table_name),
-            Call::Compact(a) => table_admin(&a.table_name_or_region_name),
-            Call::MajorCompact(a) => table_admin(&a.table_name_or_region_name),
-            Call::CreateTable(a) => {
-                let table = table_arg(&a.table_name)?;
-                let families: Vec<Vec<u8>> = a
+            | Call::GetClusterId(_) => Ok(vec![Operation::Catalog]),
+            // Not served (HBase 2.6 has no such method): answered as an unknown method, and
+            // nothing runs.
+            Call::GetRowOrBefore(_) => Ok(vec![Operation::Catalog]),
+            Call::EnableTable(a) => one(Ok(Operation::EnableTable {
+                table: table(&a.table_name)?,
+            })),
+            Call::DisableTable(a) => one(Ok(Operation::DisableTable {
+                table: table(&a.table_name)?,
+            })),
+            Call::DeleteTable(a) => one(Ok(Operation::DeleteTable {
+                table: table(&a.table_name)?,
+            })),
+            Call::GetColumnDescriptors(a) => one(Ok(Operation::DescribeTable {
+                table: table(&a.table_name)?,
+            })),
+            Call::Compact(a) => one(Ok(Operation::Compact {
+                table: table(&a.table_name_or_region_name)?,
+            })),
+            Call::MajorCompact(a) => one(Ok(Operation::Compact {
+                table: table(&a.table_name_or_region_name)?,
+            })),
+            Call::CreateTable(a) => one(Ok(Operation::CreateTable {
+                table: table(&a.table_name)?,
+                families: a
                     .column_families
                     .iter()
                     .map(|f| parse_column(&f.name).0)
-                    .collect();
-                acl.require_namespace_for_table(user, &table, &families, &admin_or_create)
-                    .map_err(denied)?;
-                Ok(Permit::Full)
-            }
-            Call::Get(a) => cell_read(&a.table_name, &a.column),
-            Call::GetVer(a) => cell_read(&a.table_name, &a.column),
-            Call::GetVerTs(a) => cell_read(&a.table_name, &a.column),
-            Call::GetRow(a) => row_read(&a.table_name),
-            Call::GetRowTs(a) => row_read(&a.table_name),
-            Call::GetRows(a) => row_read(&a.table_name),
-            Call::GetRowsTs(a) => row_read(&a.table_name),
-            Call::GetRowWithColumns(a) => columns_read(&a.table_name, &a.columns),
-            Call::GetRowWithColumnsTs(a) => columns_read(&a.table_name, &a.columns),
-            Call::GetRowsWithColumns(a) => columns_read(&a.table_name, &a.columns),
-            Call::GetRowsWithColumnsTs(a) => columns_read(&a.table_name, &a.columns),
-            Call::ScannerOpenWithScan(a) => {
-                columns_read(&a.table_name, a.scan.columns.as_deref().unwrap_or_default())
-            }
-            Call::ScannerOpen(a) => columns_read(&a.table_name, &a.columns),
-            Call::ScannerOpenWithPrefix(a) => columns_read(&a.table_name, &a.columns),
-            Call::ScannerOpenTs(a) => columns_read(&a.table_name, &a.columns),
-            Call::ScannerOpenWithStop(a) => columns_read(&a.table_name, &a.columns),
-            Call::ScannerOpenWithStopTs(a) => columns_read(&a.table_name, &a.columns),
-            Call::MutateRow(a) => write(
-                table_arg(&a.table_name)?,
-                cell_families(mutation_columns(&a.mutations)),
-                &[Action::Write],
-            ),
-            Call::MutateRowTs(a) => write(
-                table_arg(&a.table_name)?,
-                cell_families(mutation_columns(&a.mutations)),
-                &[Action::Write],
-            ),
-            Call::MutateRows(a) => write(
-                table_arg(&a.table_name)?,
-                cell_families(
-                    a.row_batches
-                        .iter()
-                        .flat_map(|b| mutation_columns(&b.mutations)),
-                ),
-                &[Action::Write],
-            ),
-            Call::MutateRowsTs(a) => write(
-                table_arg(&a.table_name)?,
-                cell_families(
-                    a.row_batches
-                        .iter()
-                        .flat_map(|b| mutation_columns(&b.mutations)),
-                ),
-                &[Action::Write],
-            ),
-            Call::AtomicIncrement(a) => column_write(&a.table_name, &a.column),
-            Call::DeleteAll(a) => column_write(&a.table_name, &a.column),
-            Call::DeleteAllTs(a) => column_write(&a.table_name, &a.column),
-            Call::DeleteAllRow(a) => row_delete(&a.table_name),
-            Call::DeleteAllRowTs(a) => row_delete(&a.table_name),
-            Call::Increment(a) => column_write(&a.increment.table, &a.increment.column),
-            Call::IncrementRows(a) => {
-                for i in &a.increments {
-                    column_write(&i.table, &i.column)?;
-                }
-                Ok(Permit::Full)
-            }
-            Call::Append(a) => write(
-                table_arg(&a.append.table)?,
-                cell_families(a.append.columns.iter().cloned()),
-                &[Action::Write],
-            ),
+                    .collect(),
+            })),
+            Call::Get(a) => one(cell_read(&a.table_name, &a.column)),
+            Call::GetVer(a) => one(cell_read(&a.table_name, &a.column)),
+            Call::GetVerTs(a) => one(cell_read(&a.table_name, &a.column)),
+            Call::GetRow(a) => one(columns_read(&a.table_name, &[])),
+            Call::GetRowTs(a) => one(columns_read(&a.table_name, &[])),
+            Call::GetRows(a) => one(columns_read(&a.table_name, &[])),
+            Call::GetRowsTs(a) => one(columns_read(&a.table_name, &[])),
+            Call::GetRowWithColumns(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::GetRowWithColumnsTs(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::GetRowsWithColumns(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::GetRowsWithColumnsTs(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::ScannerOpenWithScan(a) => one(columns_read(
+                &a.table_name,
+                a.scan.columns.as_deref().unwrap_or_default(),
+            )),
+            Call::ScannerOpen(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::ScannerOpenWithPrefix(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::ScannerOpenTs(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::ScannerOpenWithStop(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::ScannerOpenWithStopTs(a) => one(columns_read(&a.table_name, &a.columns)),
+            Call::MutateRow(a) => one(write(&a.table_name, mutation_columns(&a.mutations))),
+            Call::MutateRowTs(a) => one(write(&a.table_name, mutation_columns(&a.mutations))),
+            Call::MutateRows(a) => one(write(
+                &a.table_name,
+                a.row_batches
+                    .iter()
+                    .flat_map(|b| mutation_columns(&b.mutations))
+                    .collect(),
+            )),
+            Call::MutateRowsTs(a) => one(write(
+                &a.table_name,
+                a.row_batches
+                    .iter()
+                    .flat_map(|b| mutation_columns(&b.mutations))
+                    .collect(),
+            )),
+            Call::AtomicIncrement(a) => one(write(&a.table_name, vec![a.column.clone()])),
+            Call::DeleteAll(a) => one(write(&a.table_name, vec![a.column.clone()])),
+            Call::DeleteAllTs(a) => one(write(&a.table_name, vec![a.column.clone()])),
+            Call::DeleteAllRow(a) => one(row_delete(&a.table_name)),
+            Call::DeleteAllRowTs(a) => one(row_delete(&a.table_name)),
+            Call::Increment(a) => one(write(&a.increment.table, vec![a.increment.column.clone()])),
+            Call::IncrementRows(a) => a
+                .increments
+                .iter()
+                .map(|i| write(&i.table, vec![i.column.clone()]))
+                .collect(),
+            Call::Append(a) => one(write(&a.append.table, a.append.columns.clone())),
             // HBase's preCheckAndPut: the compared column, for READ then WRITE; then the
             // put's own check (prePut, or preDelete for an isDelete mutation): WRITE on the
             // cell it writes.
-            Call::CheckAndPut(a) => {
-                let table = table_arg(&a.table_name)?;
-                write(
-                    table.clone(),
-                    column_families(std::slice::from_ref(&a.column)),
-                    &[Action::Read, Action::Write],
-                )?;
-                write(
-                    table,
-                    cell_families(mutation_columns(std::slice::from_ref(&a.mput))),
-                    &[Action::Write],
-                )
-            }
-            Call::FerrobaseAdmin(a) => {
-                let target = table_text(&a.table_name)?;
-                match admin_op(a)? {
-                    // HBase: createNamespace, deleteNamespace need global ADMIN.
-                    AdminOp::CreateNamespace | AdminOp::DropNamespace => acl
-                        .require_global(user, Action::Admin)
-                        .map(|()| Permit::Full)
-                        .map_err(denied),
-                    // flushTable, truncateTable, modifyTable: ADMIN or CREATE on the table.
-                    // (table_attributes and family_attributes as getColumnDescriptors: the
-                    // table's descriptor.)
-                    AdminOp::PutFamily
-                    | AdminOp::DeleteFamily
-                    | AdminOp::SetTableAttributes
-                    | AdminOp::UnsetTableAttribute
-                    | AdminOp::Flush
-                    | AdminOp::Truncate
-                    | AdminOp::TruncatePreserve
-                    | AdminOp::TableAttributes
-                    | AdminOp::FamilyAttributes => {
-                        let table = canonical_table(&target)?;
-                        acl.require_table(user, &table, None, None, &admin_or_create)
-                            .map(|()| Permit::Full)
-                            .map_err(denied)
-                    }
-                    // Increment/Append with a TTL: WRITE on the column the operation writes
-                    // (the same attribute lookup), as Thrift1's.
-                    AdminOp::Increment | AdminOp::Append => {
-                        let column = super::writes::row_op_column(a).unwrap_or_default();
-                        column_write(&a.table_name, column)
-                    }
-                    // A delete with exact markers: WRITE on the cell of each marker the
-                    // operation writes (a family marker's has the empty qualifier, whatever
-                    // column named it), on every family for a whole-row delete (as
-                    // deleteAllRow).
-                    AdminOp::Delete => {
-                        let delete = super::cell_ops::extension_delete_of(a)?;
-                        if delete.cells.is_empty() {
-                            row_delete(&a.table_name)
-                        } else {
-                            let mut families = FamilyMap::new();
-                            for c in delete.cells {
-                                if let Some(set) = families
-                                    .entry(c.family)
-                                    .or_insert_with(|| Some(BTreeSet::new()))
-                                {
-                                    set.insert(c.qualifier);
-                                }
-                            }
-                            write(table_arg(&a.table_name)?, families, &[Action::Write])
-                        }
-                    }
-                    // A scan with RAW or VERSIONS: READ on the columns, as a Thrift1 scan;
-                    // a partly granted read is refused (its typed rows are not filtered).
-                    AdminOp::ScanOpen => {
-                        let table = table_arg(&a.table_name)?;
-                        let columns = super::cell_ops::indexed(a, "COLUMN");
-                        let families = self.read_families(&table, &columns)?;
-                        read(table, families, false)
-                    }
-                    // split: ADMIN on the table.
-                    AdminOp::Split => {
-                        let table = canonical_table(&target)?;
-                        acl.require_table(user, &table, None, None, &[Action::Admin])
-                            .map(|()| Permit::Full)
-                            .map_err(denied)
-                    }
-                    // The capability probe reads and changes nothing.
-                    AdminOp::Capabilities => Ok(Permit::Full),
-                    // Checked before (`check`): the scanner's owner.
-                    AdminOp::ScanNext => Ok(Permit::Full),
-                    // Answered before the checks (`authorized`).
-                    AdminOp::Grant | AdminOp::Revoke | AdminOp::UserPermission => {
-                        Err(denied(Denied(format!(
-                            "ferrobaseAdmin {} is not covered by the access rules of this server",
-                            a.operation
-                        ))))
-                    }
-                }
-            }
-            // Checked above: the scanner's owner.
+            Call::CheckAndPut(a) => one(Ok(Operation::CheckAndMutate {
+                table: table(&a.table_name)?,
+                compared: column_families(std::slice::from_ref(&a.column)),
+                cells: cell_families(mutation_columns(std::slice::from_ref(&a.mput))),
+            })),
+            Call::FerrobaseAdmin(a) => self.admin_operations(a, families),
+            // The scanner's owner (`check`).
             Call::ScannerGet(_) | Call::ScannerGetList(_) | Call::ScannerClose(_) => {
-                Ok(Permit::Full)
+                Ok(vec![Operation::UseScanner { owner: None }])
             }
-            // Answered before the checks (`authorized`).
+            // Answered before the checks (`authorized`), with their own operation.
             Call::Grant(_) | Call::Revoke(_) => Err(denied(Denied(format!(
                 "{} is not covered by the access rules of this server",
                 call.method()
             )))),
         }
+    }
+
+    /// The operations of a `ferrobaseAdmin` call.
+    fn admin_operations(
+        &self,
+        a: &FerrobaseAdminArgs,
+        families: bool,
+    ) -> Result<Vec<Operation>, ServiceError> {
+        let target = || Ok::<_, ServiceError>(canonical_table(&table_text(&a.table_name)?)?);
+        let op = match admin_op(a)? {
+            // HBase: createNamespace, deleteNamespace need global ADMIN.
+            AdminOp::CreateNamespace => Operation::CreateNamespace {
+                namespace: table_text(&a.table_name)?,
+            },
+            AdminOp::DropNamespace => Operation::DeleteNamespace {
+                namespace: table_text(&a.table_name)?,
+            },
+            AdminOp::PutFamily | AdminOp::SetTableAttributes | AdminOp::UnsetTableAttribute => {
+                Operation::ModifyTable { table: target()? }
+            }
+            AdminOp::DeleteFamily => Operation::DeleteFamily { table: target()? },
+            AdminOp::Flush => Operation::Flush { table: target()? },
+            AdminOp::Truncate | AdminOp::TruncatePreserve => {
+                Operation::TruncateTable { table: target()? }
+            }
+            // As getColumnDescriptors: the table's descriptor.
+            AdminOp::TableAttributes | AdminOp::FamilyAttributes => {
+                Operation::DescribeTable { table: target()? }
+            }
+            // Increment/Append with a TTL: WRITE on the column the operation writes (the same
+            // attribute lookup), as Thrift1's.
+            AdminOp::Increment | AdminOp::Append => {
+                let column = super::writes::row_op_column(a).unwrap_or_default();
+                Operation::Write {
+                    table: table_arg(&a.table_name)?,
+                    cells: cell_families([column.to_vec()]),
+                }
+            }
+            // A delete with exact markers: WRITE on the cell of each marker the operation
+            // writes (a family marker's has the empty qualifier, whatever column named it), on
+            // every family for a whole-row delete (as deleteAllRow).
+            AdminOp::Delete => {
+                let table = table_arg(&a.table_name)?;
+                let delete = super::cell_ops::extension_delete_of(a)?;
+                let cells = if delete.cells.is_empty() {
+                    if families {
+                        self.all_families(&table, false)?
+                    } else {
+                        FamilyMap::new()
+                    }
+                } else {
+                    let mut cells = FamilyMap::new();
+                    for c in delete.cells {
+                        if let Some(set) = cells
+                            .entry(c.family)
+                            .or_insert_with(|| Some(BTreeSet::new()))
+                        {
+                            set.insert(c.qualifier);
+                        }
+                    }
+                    cells
+                };
+                Operation::Write { table, cells }
+            }
+            // A scan with RAW or VERSIONS: READ on the columns, as a Thrift1 scan; a partly
+            // granted read is refused (its typed rows are not filtered).
+            AdminOp::ScanOpen => {
+                let table = table_arg(&a.table_name)?;
+                let columns = super::cell_ops::indexed(a, "COLUMN");
+                let families = if !families {
+                    FamilyMap::new()
+                } else {
+                    self.read_families(&table, &columns)?
+                };
+                Operation::Read {
+                    table,
+                    families,
+                    filterable: false,
+                }
+            }
+            AdminOp::Split => Operation::Split { table: target()? },
+            // The capability probe reads and changes nothing.
+            AdminOp::Capabilities => Operation::Catalog,
+            // The scanner's owner (`check`).
+            AdminOp::ScanNext => Operation::UseScanner { owner: None },
+            // Answered before the checks (`authorized`), with their own operation.
+            AdminOp::Grant | AdminOp::Revoke | AdminOp::UserPermission => {
+                return Err(denied(Denied(format!(
+                    "ferrobaseAdmin {} is not covered by the access rules of this server",
+                    a.operation
+                ))))
+            }
+        };
+        Ok(vec![op])
     }
 
     /// What follows a call that ran: grants of created and deleted tables, filtered results,
@@ -744,106 +694,6 @@ impl Handler {
     fn listed(&self, acl: &AccessChecker, user: &str, table: &[u8]) -> bool {
         let table = String::from_utf8_lossy(table);
         table != ACL_TABLE && (acl.is_superuser(user) || acl.access_table(user, &table))
-    }
-}
-
-/// The namespace of the system tables (`hbase:acl`, `hbase:meta`, `hbase:namespace`).
-const SYSTEM_NAMESPACE: &str = "hbase";
-
-/// The tables a call writes cells of, or whose descriptor or state it changes, with the action
-/// HBase checks for it: what only superusers may do to a table of the system namespace. One
-/// exhaustive match, so a new call is decided here, not forgotten.
-fn system_changes(call: &Call) -> Vec<(&[u8], Action)> {
-    fn one(t: &[u8], action: Action) -> Vec<(&[u8], Action)> {
-        vec![(t, action)]
-    }
-    match call {
-        Call::MutateRow(a) => one(&a.table_name, Action::Write),
-        Call::MutateRowTs(a) => one(&a.table_name, Action::Write),
-        Call::MutateRows(a) => one(&a.table_name, Action::Write),
-        Call::MutateRowsTs(a) => one(&a.table_name, Action::Write),
-        Call::AtomicIncrement(a) => one(&a.table_name, Action::Write),
-        Call::DeleteAll(a) => one(&a.table_name, Action::Write),
-        Call::DeleteAllTs(a) => one(&a.table_name, Action::Write),
-        Call::DeleteAllRow(a) => one(&a.table_name, Action::Write),
-        Call::DeleteAllRowTs(a) => one(&a.table_name, Action::Write),
-        Call::CheckAndPut(a) => one(&a.table_name, Action::Write),
-        Call::Increment(a) => one(&a.increment.table, Action::Write),
-        Call::IncrementRows(a) => a
-            .increments
-            .iter()
-            .map(|i| (i.table.as_slice(), Action::Write))
-            .collect(),
-        Call::Append(a) => one(&a.append.table, Action::Write),
-        Call::CreateTable(a) => one(&a.table_name, Action::Create),
-        Call::DeleteTable(a) => one(&a.table_name, Action::Create),
-        Call::EnableTable(a) => one(&a.table_name, Action::Create),
-        Call::DisableTable(a) => one(&a.table_name, Action::Create),
-        Call::FerrobaseAdmin(a) => match admin_op(a) {
-            Ok(AdminOp::Increment | AdminOp::Append | AdminOp::Delete) => {
-                one(&a.table_name, Action::Write)
-            }
-            Ok(
-                AdminOp::PutFamily
-                | AdminOp::DeleteFamily
-                | AdminOp::SetTableAttributes
-                | AdminOp::UnsetTableAttribute
-                | AdminOp::Truncate
-                | AdminOp::TruncatePreserve,
-            ) => one(&a.table_name, Action::Create),
-            // Reads, maintenance (flush, split: HBase's rules), namespaces and grants (their
-            // own checks).
-            Ok(
-                AdminOp::Capabilities
-                | AdminOp::ScanOpen
-                | AdminOp::ScanNext
-                | AdminOp::CreateNamespace
-                | AdminOp::DropNamespace
-                | AdminOp::Flush
-                | AdminOp::Split
-                | AdminOp::TableAttributes
-                | AdminOp::FamilyAttributes
-                | AdminOp::Grant
-                | AdminOp::Revoke
-                | AdminOp::UserPermission,
-            ) => Vec::new(),
-            // Refused before any check (`authorized`); nothing of it runs.
-            Err(_) => Vec::new(),
-        },
-        // Reads, maintenance and grants (their own checks).
-        Call::GetTableNames(_)
-        | Call::GetTableNamesWithIsTableEnabled(_)
-        | Call::IsTableEnabled(_)
-        | Call::GetTableRegions(_)
-        | Call::GetRegionInfo(_)
-        | Call::GetThriftServerType(_)
-        | Call::GetClusterId(_)
-        | Call::GetRowOrBefore(_)
-        | Call::GetColumnDescriptors(_)
-        | Call::Compact(_)
-        | Call::MajorCompact(_)
-        | Call::Get(_)
-        | Call::GetVer(_)
-        | Call::GetVerTs(_)
-        | Call::GetRow(_)
-        | Call::GetRowTs(_)
-        | Call::GetRows(_)
-        | Call::GetRowsTs(_)
-        | Call::GetRowWithColumns(_)
-        | Call::GetRowWithColumnsTs(_)
-        | Call::GetRowsWithColumns(_)
-        | Call::GetRowsWithColumnsTs(_)
-        | Call::ScannerOpenWithScan(_)
-        | Call::ScannerOpen(_)
-        | Call::ScannerOpenWithPrefix(_)
-        | Call::ScannerOpenTs(_)
-        | Call::ScannerOpenWithStop(_)
-        | Call::ScannerOpenWithStopTs(_)
-        | Call::ScannerGet(_)
-        | Call::ScannerGetList(_)
-        | Call::ScannerClose(_)
-        | Call::Grant(_)
-        | Call::Revoke(_) => Vec::new(),
     }
 }
 

@@ -6,7 +6,7 @@
 use super::authorize::{denied, table_arg};
 use super::names::table_text;
 use super::{CallResult, Handler, ServiceError};
-use crate::access::{canonical_table, AccessChecker, Action, Actions, Denied, Scope};
+use crate::access::{canonical_table, AccessChecker, Actions, Operation, Scope};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::AdminOp;
 use crate::thrift::hbase::{permission_scope, TAccessControlEntity};
@@ -67,14 +67,12 @@ impl Handler {
         scope: &Scope,
         actions: Actions,
     ) -> Result<(), ServiceError> {
-        require_admin_at(acl, caller, scope)?;
-        // HBase's preGrantOrRevoke: only a superuser may change a superuser's grants.
-        if acl.is_superuser(user) && !acl.is_superuser(caller) {
-            return Err(denied(Denied(
-                "Granting or revoking superusers's or supergroups's permissions is not allowed"
-                    .into(),
-            )));
-        }
+        // ADMIN at the scope; only a superuser may change a superuser's grants.
+        let op = Operation::ChangeGrant {
+            scope: scope.clone(),
+            grantee: user.to_string(),
+        };
+        acl.authorize(caller, &op).map_err(denied)?;
         if user.is_empty() || user.contains(',') {
             return Err(ServiceError::IllegalArgument(format!(
                 "invalid user name {user:?}"
@@ -146,11 +144,9 @@ impl Handler {
         scope: &Scope,
     ) -> CallResult {
         let all = target.is_empty();
-        if all {
-            require_admin_at(acl, caller, &Scope::Global)?;
-        } else {
-            require_admin_at(acl, caller, scope)?;
-        }
+        let listed = if all { Scope::Global } else { scope.clone() };
+        acl.authorize(caller, &Operation::ListGrants { scope: listed })
+            .map_err(denied)?;
         let mut lines: Vec<TValue> = acl
             .store()
             .permissions()
@@ -172,26 +168,6 @@ impl Handler {
         }
         Ok(Some(TValue::List(TType::Binary, lines)))
     }
-}
-
-/// ADMIN at `scope`, with HBase's message for each kind of scope.
-fn require_admin_at(acl: &AccessChecker, caller: &str, scope: &Scope) -> Result<(), ServiceError> {
-    match scope {
-        Scope::Global => acl.require_global(caller, Action::Admin),
-        Scope::Namespace(ns) => acl.require_namespace(caller, ns, &[Action::Admin]),
-        Scope::Table {
-            table,
-            family,
-            qualifier,
-        } => acl.require_table(
-            caller,
-            table,
-            family.as_deref(),
-            qualifier.as_deref(),
-            &[Action::Admin],
-        ),
-    }
-    .map_err(denied)
 }
 
 /// A scope from its text (empty: global; `@ns`; a table) and an optional family and
