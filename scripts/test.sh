@@ -46,6 +46,10 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 # `ferrobase serve --rpc-port`, through ZooKeeper (--zk-port) and on one port with Thrift, and must
 # print Apache HBase 2.6.1's transcripts (a cold Maven build ~20 s, the runs ~20 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
+# ACLs on the native door: HBase's ACL matrix program (tests/hbase-oracle AclMatrix, the stock Java
+# client as 30 users x 39 operations) against `serve --acl --rpc-auth simple`, answers compared with
+# those Apache HBase 2.6.1's AccessController gave (crates/gateway/tests/data; ~12 s).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/native-acl-test.sh
 # PyPI's hbase-driver (kazoo for ZooKeeper, then the native RPC) through `serve --zk-port`: Apache
 # HBase 2.6.1's answers (tests/native-python, recorded from the oracle), kazoo's view of the znodes,
 # writes refused; a venv of pinned packages under target/ (~5 s).

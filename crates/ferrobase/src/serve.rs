@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]] [--http-port PORT] [--thrift2-port PORT]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple]] [--http-port PORT] [--thrift2-port PORT]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -24,6 +24,7 @@ pub fn main(args: &[String]) -> Result<()> {
         (None::<PathBuf>, None::<PathBuf>, None::<PathBuf>);
     let mut insecure = false;
     let mut acl = false;
+    let mut rpc_auth: Option<ferrobase_native::Identity> = None;
     let mut auth_file: Option<PathBuf> = None;
     let mut superusers: Vec<String> = Vec::new();
     let mut rpc_port: Option<u16> = None;
@@ -151,6 +152,16 @@ pub fn main(args: &[String]) -> Result<()> {
             "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
             "--insecure" => insecure = true,
             "--acl" => acl = true,
+            "--rpc-auth" => {
+                rpc_auth = Some(match val()?.as_str() {
+                    "simple" => ferrobase_native::Identity::Simple,
+                    other => bail!(
+                        "--rpc-auth {other}: the native door's users are known by `simple` (the \
+                         name the client's connection header claims, as HBase's SIMPLE \
+                         authentication)"
+                    ),
+                })
+            }
             "--auth-file" => auth_file = Some(val()?.into()),
             "--superuser" => superusers.extend(
                 val()?
@@ -187,7 +198,10 @@ pub fn main(args: &[String]) -> Result<()> {
     // Authenticated users (mutual TLS, passwords) imply ACLs, as a secure HBase cluster checks
     // them.
     if acl || tls_client_ca.is_some() || auth_file.is_some() || !superusers.is_empty() {
-        opts.access = Some(AccessOptions { superusers });
+        opts.access = Some(AccessOptions {
+            superusers,
+            store: None,
+        });
     }
     let max_row_size = engine_opts.max_row_size;
     let started = std::time::Instant::now();
@@ -204,11 +218,22 @@ pub fn main(args: &[String]) -> Result<()> {
             }
         );
     }
-    if rpc_port.is_some() && (opts.access.is_some() || opts.tls.is_some()) {
-        // Fail closed: the native door checks no grants and speaks no TLS yet.
+    if rpc_port.is_some() && (opts.tls.is_some() || opts.passwords.is_some()) {
+        // Fail closed: the native door speaks no TLS and takes no password logins yet.
         bail!(
-            "--rpc-port cannot be combined with ACLs, logins or TLS yet: HBase's native RPC door \
-             does not check grants or encrypt (docs/design/native-protocol.md)"
+            "--rpc-port cannot be combined with TLS or --auth-file yet: HBase's native RPC door \
+             neither encrypts nor takes logins (docs/design/native-protocol.md)"
+        );
+    }
+    if rpc_auth.is_some() && (rpc_port.is_none() || opts.access.is_none()) {
+        bail!("--rpc-auth names how the native RPC door knows its users for ACLs; it needs --rpc-port and --acl");
+    }
+    if rpc_port.is_some() && opts.access.is_some() && rpc_auth.is_none() {
+        // Fail closed: without a way to know who a native connection is, no grant can apply.
+        bail!(
+            "--rpc-port with ACLs needs --rpc-auth simple: the native door knows a user by the \
+             name its client claims (HBase's SIMPLE authentication; trusted networks only, \
+             docs/design/security.md, \"The native door\")"
         );
     }
     if thrift2_port.is_some()
@@ -237,6 +262,24 @@ pub fn main(args: &[String]) -> Result<()> {
             "--zk-port publishes the native RPC door in ZooKeeper's protocol; it needs --rpc-port"
         );
     }
+    // One store of grants for every door over this engine (each caches the grants).
+    let native_access = match (&mut opts.access, rpc_auth) {
+        (Some(access), Some(identity)) => {
+            let store = Arc::new(
+                ferrobase_gateway::access::AclStore::open(&engine)
+                    .context("opening the grants in hbase:acl")?,
+            );
+            access.store = Some(store.clone());
+            Some(ferrobase_native::NativeAccess {
+                checker: Arc::new(ferrobase_gateway::access::AccessChecker::new(
+                    store,
+                    access.superusers.iter().cloned(),
+                )),
+                identity,
+            })
+        }
+        _ => None,
+    };
     let native = match rpc_port {
         Some(p) => {
             let native_opts = ferrobase_native::NativeOptions {
@@ -252,6 +295,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_scanners_per_connection: opts.max_scanners_per_connection,
                 max_mutations_per_call: opts.handler.max_mutations_per_call,
                 max_row_size,
+                access: native_access,
                 ..ferrobase_native::NativeOptions::default()
             };
             // `--rpc-port` equal to `--port`: one port for both protocols, told apart by a

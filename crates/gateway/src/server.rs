@@ -233,11 +233,12 @@ impl Server {
     pub fn bind(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
         let mut handler = Handler::new(engine, opts.handler.clone());
         if let Some(access) = &opts.access {
-            let store = AclStore::open(handler.engine()).map_err(std::io::Error::other)?;
-            handler = handler.with_access(AccessChecker::new(
-                Arc::new(store),
-                access.superusers.iter().cloned(),
-            ));
+            let store = match &access.store {
+                Some(store) => store.clone(),
+                None => Arc::new(AclStore::open(handler.engine()).map_err(std::io::Error::other)?),
+            };
+            handler =
+                handler.with_access(AccessChecker::new(store, access.superusers.iter().cloned()));
         }
         Server::bind_service(opts, |port| Box::new(handler.with_port(port)))
     }

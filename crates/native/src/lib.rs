@@ -5,6 +5,7 @@
 //! `RpcConnectionRegistry` and this server as its bootstrap node runs unchanged.
 #![forbid(unsafe_code)]
 
+mod access;
 pub mod cellblock;
 mod cluster_id;
 mod descriptors;
@@ -19,5 +20,6 @@ mod state;
 pub mod wire;
 pub mod zookeeper;
 
+pub use access::{Identity, NativeAccess};
 pub use server::{Handoff, NativeServer, NativeStopHandle};
 pub use state::NativeOptions;

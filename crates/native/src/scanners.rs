@@ -42,6 +42,9 @@ pub(crate) struct OpenScanner {
     /// Set when the scan returns whole rows (no batch, no partial results): a larger row is
     /// `RowTooBigException`, as a get's.
     pub(crate) max_row_size: Option<usize>,
+    /// The user who opened it (with ACLs on, only that user may use it: HBase's
+    /// `requireScannerOwner`); set by the call that opens it, before its id is answered.
+    pub(crate) owner: String,
     last_used: Instant,
 }
 
@@ -120,6 +123,7 @@ impl Scanners {
                     limit,
                     max_bytes,
                     max_row_size,
+                    owner: String::new(),
                     last_used: Instant::now(),
                 })),
             ),

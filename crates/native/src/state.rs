@@ -51,6 +51,9 @@ pub struct NativeOptions {
     pub max_result_bytes: usize,
     /// How long a client may take to send its preamble and connection header (default 10 s).
     pub handshake_timeout: Duration,
+    /// ACLs (`None`: off, every call runs): the checker the Thrift door shares, and how a
+    /// connection's user is known (`docs/design/security.md`, "The native door").
+    pub access: Option<crate::access::NativeAccess>,
 }
 
 impl Default for NativeOptions {
@@ -70,6 +73,7 @@ impl Default for NativeOptions {
             max_row_size: 1 << 30,
             max_result_bytes: 100 << 20,
             handshake_timeout: Duration::from_secs(10),
+            access: None,
         }
     }
 }

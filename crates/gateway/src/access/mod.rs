@@ -18,9 +18,21 @@ pub use ferrobase_security::acl::{
 pub use operation::{Operation, SYSTEM_NAMESPACE};
 
 /// ACL settings of a server.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct AccessOptions {
     /// Users that pass every check (HBase's `hbase.superuser`), e.g. the CN of the operator's
     /// client certificate.
     pub superusers: Vec<String>,
+    /// The grants, when another door shares them (`None`: the server opens the engine's
+    /// `hbase:acl`). Two doors over one engine must share one store: each caches the grants.
+    pub store: Option<std::sync::Arc<AclStore>>,
+}
+
+impl std::fmt::Debug for AccessOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AccessOptions")
+            .field("superusers", &self.superusers)
+            .field("shared_store", &self.store.is_some())
+            .finish()
+    }
 }

@@ -129,6 +129,14 @@ pub enum Operation {
         /// The namespace.
         namespace: String,
     },
+    /// A namespace's descriptor read (`preGetNamespaceDescriptor`): ADMIN on the namespace.
+    DescribeNamespace {
+        /// The namespace.
+        namespace: String,
+    },
+    /// A cluster-wide switch or action (`preBalance`, `preBalanceSwitch`,
+    /// `preSetSplitOrMergeEnabled`, the normalizer's): global ADMIN.
+    ClusterAdmin,
     /// A grant or revoke (`preGrant`/`preRevoke`): ADMIN at the scope; only a superuser changes
     /// a superuser's grants.
     ChangeGrant {
@@ -176,6 +184,8 @@ impl Operation {
             | Operation::CreateNamespace { .. }
             | Operation::DeleteNamespace { .. }
             | Operation::ModifyNamespace { .. }
+            | Operation::DescribeNamespace { .. }
+            | Operation::ClusterAdmin
             | Operation::ChangeGrant { .. }
             | Operation::ListGrants { .. }
             | Operation::Catalog => None,
@@ -286,9 +296,11 @@ impl AccessChecker {
             Operation::CreateNamespace { .. } | Operation::DeleteNamespace { .. } => {
                 all(self.require_global(user, Action::Admin))
             }
-            Operation::ModifyNamespace { namespace } => {
+            Operation::ModifyNamespace { namespace }
+            | Operation::DescribeNamespace { namespace } => {
                 all(self.require_namespace(user, namespace, &[Action::Admin]))
             }
+            Operation::ClusterAdmin => all(self.require_global(user, Action::Admin)),
             Operation::ChangeGrant { scope, grantee } => {
                 self.require_admin_at(user, scope)?;
                 if self.is_superuser(grantee) {

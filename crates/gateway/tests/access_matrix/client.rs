@@ -159,6 +159,7 @@ impl Gateway {
             ),
             access: Some(AccessOptions {
                 superusers: vec!["admin".into()],
+                ..AccessOptions::default()
             }),
             ..ServerOptions::default()
         };

@@ -105,6 +105,7 @@ fn serve(
         ),
         access: Some(AccessOptions {
             superusers: vec![ADMIN.into()],
+            ..AccessOptions::default()
         }),
         ..ServerOptions::default()
     };

@@ -7,6 +7,7 @@
     reason = "the messages are HBase's; their .proto files document them"
 )]
 
+pub mod access_control;
 pub mod admin;
 pub mod cell;
 pub mod client;

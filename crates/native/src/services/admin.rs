@@ -23,6 +23,7 @@ use crate::regions::{
 };
 use crate::state::{now_ms, Shared};
 use ferrobase_engine::Admin;
+use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
 
 pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
@@ -58,6 +59,13 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
         }
         "FlushRegion" => {
             let req: FlushRegionRequest = decode(param, method)?;
+            match resolve(shared, req.region.as_ref())? {
+                Target::Region(r) => ctx.authorize(&Operation::Flush {
+                    table: r.table.clone(),
+                })?,
+                // hbase:meta is drawn from the catalog: nothing to flush.
+                Target::Meta => ctx.authorize(&Operation::Catalog)?,
+            };
             if let Target::Region(r) = resolve(shared, req.region.as_ref())? {
                 check_family(&admin, &r, req.family.as_deref())?;
                 admin.flush(&r.table)?;
@@ -71,6 +79,12 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
         "CompactRegion" => {
             let req: CompactRegionRequest = decode(param, method)?;
             refuse_mob_region(req.region.as_ref())?;
+            match resolve(shared, req.region.as_ref())? {
+                Target::Region(r) => ctx.authorize(&Operation::Compact {
+                    table: r.table.clone(),
+                })?,
+                Target::Meta => ctx.authorize(&Operation::Catalog)?,
+            };
             if let Target::Region(r) = resolve(shared, req.region.as_ref())? {
                 check_family(&admin, &r, req.family.as_deref())?;
                 if req.major == Some(true) {

@@ -3,7 +3,7 @@
 //! client asks `getProcedureResult`; a change that fails is refused by the call itself, with
 //! the exception HBase throws from that call.
 
-use super::{decode, unknown_method, Ctx, Reply};
+use super::{decode, master_acl, unknown_method, Ctx, Reply};
 use crate::descriptors::{family_from_pb, table_from_pb, table_to_pb};
 use crate::error::RpcError;
 use crate::proto::cluster_status::{
@@ -16,6 +16,7 @@ use crate::proto::zookeeper::ClusterId;
 use crate::regions::{pb_table_name, table_text};
 use crate::state::now_ms;
 use ferrobase_engine::{Admin, TableDescriptor};
+use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
 use std::sync::atomic::Ordering;
 
@@ -63,7 +64,19 @@ fn in_namespace(ns: Option<&str>, table: &str) -> bool {
     }
 }
 
+/// Runs a `MasterService` call: with ACLs on, its operation authorized first and what follows
+/// a change after (`master_acl`).
 pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
+    if ctx.acl().is_some() && matches!(method, "Grant" | "Revoke" | "GetUserPermissions") {
+        return master_acl::grants(ctx, method, param);
+    }
+    master_acl::check(ctx, method, param)?;
+    let reply = run(ctx, method, param)?;
+    master_acl::follow_up(ctx, method, param)?;
+    Ok(reply)
+}
+
+fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
     let shared = &ctx.shared;
     let admin = shared.engine.admin();
     let procedure = || {
@@ -181,16 +194,26 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
                 for t in listed_tables(&admin, req.include_sys_tables.unwrap_or(false))? {
                     if name_matches(req.regex.as_deref(), &t)?
                         && in_namespace(req.namespace.as_deref(), &t)
+                        && ctx.describes_table(&t)
                     {
                         names.push(t);
                     }
                 }
                 names
             } else {
-                req.table_names
+                let names: Vec<String> = req
+                    .table_names
                     .iter()
                     .map(|n| table_text(Some(n)))
-                    .collect::<Result<_, _>>()?
+                    .collect::<Result<_, _>>()?;
+                // HBase's preGetTableDescriptors: ADMIN or CREATE on each named table that
+                // exists.
+                for t in &names {
+                    if admin.table_exists(t)? {
+                        ctx.authorize(&Operation::DescribeTable { table: t.clone() })?;
+                    }
+                }
+                names
             };
             let mut table_schema = Vec::new();
             for t in names {
@@ -210,6 +233,7 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
             for t in listed_tables(&admin, req.include_sys_tables.unwrap_or(false))? {
                 if name_matches(req.regex.as_deref(), &t)?
                     && in_namespace(req.namespace.as_deref(), &t)
+                    && ctx.lists_table(&t)
                 {
                     table_names.push(pb_table_name(&t));
                 }
@@ -260,6 +284,7 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
         }
         "ListNamespaceDescriptors" => {
             let mut names = admin.list_namespaces()?;
+            names.retain(|n| ctx.describes_namespace(n));
             names.sort();
             Reply::pb(&ListNamespaceDescriptorsResponse {
                 namespace_descriptor: names.iter().map(|n| namespace(n)).collect(),
@@ -277,7 +302,7 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
             let ns = namespace_exists(&admin, req.namespace_name)?;
             let mut table_schema = Vec::new();
             for t in listed_tables(&admin, true)? {
-                if in_namespace(Some(&ns), &t) {
+                if in_namespace(Some(&ns), &t) && ctx.describes_table(&t) {
                     table_schema.push(table_to_pb(&admin.describe(&t)?));
                 }
             }
@@ -288,7 +313,7 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
             let ns = namespace_exists(&admin, req.namespace_name)?;
             let table_name = listed_tables(&admin, true)?
                 .into_iter()
-                .filter(|t| in_namespace(Some(&ns), t))
+                .filter(|t| in_namespace(Some(&ns), t) && ctx.lists_table(t))
                 .map(|t| pb_table_name(&t))
                 .collect();
             Reply::pb(&ListTableNamesByNamespaceResponse { table_name })
@@ -334,11 +359,13 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
             snapshot: None,
         }),
         "getSecurityCapabilities" => {
-            // No AUTHORIZATION: the native door serves no ACLs yet, so HBase's shell answers
-            // grant and revoke with "Security features are not available", as HBase without
-            // its AccessController does.
+            // AUTHORIZATION with ACLs on (HBase's AccessController); without it HBase's shell
+            // answers grant and revoke with "Security features are not available".
             let mut res = SecurityCapabilitiesResponse::default();
             res.push_capabilities(security_capabilities_response::Capability::SimpleAuthentication);
+            if ctx.acl().is_some() {
+                res.push_capabilities(security_capabilities_response::Capability::Authorization);
+            }
             Reply::pb(&res)
         }
         // ferrobase has no balancer, no normalizer and no maintenance mode: each is off, and a

@@ -5,8 +5,10 @@
 mod admin;
 mod client;
 mod master;
+mod master_acl;
 mod meta;
 
+use crate::access;
 use crate::cellblock::Codec;
 use crate::error::RpcError;
 use crate::state::Shared;
@@ -18,10 +20,7 @@ pub(crate) struct Ctx {
     pub(crate) shared: Arc<Shared>,
     pub(crate) codec: Codec,
     pub(crate) service: String,
-    #[expect(
-        dead_code,
-        reason = "the user of SIMPLE authentication, for the ACL checks to come"
-    )]
+    /// The user the connection authenticated as (empty: none named).
     pub(crate) user: String,
     /// The connection's id (its scanners are counted and closed by it).
     pub(crate) connection: u64,
@@ -109,6 +108,9 @@ pub(crate) const SERVED: &[(&str, &str)] = &[
     ("MasterService", "IsMasterInMaintenanceMode"),
     ("MasterService", "IsSplitOrMergeEnabled"),
     ("MasterService", "GetCompletedSnapshots"),
+    ("MasterService", "Grant"),
+    ("MasterService", "Revoke"),
+    ("MasterService", "GetUserPermissions"),
     ("MasterService", "MergeTableRegions"),
     ("MasterService", "SetSplitOrMergeEnabled"),
     ("AdminService", "GetRegionInfo"),
@@ -125,8 +127,34 @@ pub(crate) const SERVED: &[(&str, &str)] = &[
     ("ClientMetaService", "GetBootstrapNodes"),
 ];
 
-/// Runs one call.
+/// Runs one call; with ACLs on, only a method the access rules list (`access::rule`), and a
+/// checked method's answer only when it authorized what it did.
 pub(crate) fn call(ctx: &Ctx, method: &str, param: &[u8], cells: &[u8]) -> Result<Reply, RpcError> {
+    if ctx.acl().is_none() {
+        return dispatch(ctx, method, param, cells);
+    }
+    match access::rule(&ctx.service, method) {
+        None => Err(RpcError::unsupported(format!(
+            "{}.{method} is not served by ferrobase with ACLs on (no access rule covers it)",
+            ctx.service
+        ))),
+        Some(access::Rule::Public) => dispatch(ctx, method, param, cells),
+        Some(access::Rule::Checked) => {
+            access::begin_call();
+            let answer = dispatch(ctx, method, param, cells)?;
+            if access::checks() == 0 {
+                // A handler that ran without authorizing: a bug, answered closed.
+                return Err(access::denied(ferrobase_gateway::access::Denied(format!(
+                    "{}.{method} ran no access check; refused (a ferrobase bug: report it)",
+                    ctx.service
+                ))));
+            }
+            Ok(answer)
+        }
+    }
+}
+
+fn dispatch(ctx: &Ctx, method: &str, param: &[u8], cells: &[u8]) -> Result<Reply, RpcError> {
     match ctx.service.as_str() {
         "ClientService" => client::call(ctx, method, param, cells),
         "MasterService" => master::call(ctx, method, param),

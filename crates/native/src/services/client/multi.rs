@@ -3,7 +3,7 @@
 
 use super::reads::{check_row, engine_get};
 use super::results::encode_result;
-use super::writes::{apply, check_and_mutate, to_write, Write};
+use super::writes::{apply, authorize_write, check_and_mutate, to_write, Write};
 use super::Block;
 use crate::error::RpcError;
 use crate::proto::client::mutation_proto::MutationType;
@@ -144,8 +144,9 @@ fn region_action(
                 roe.push(answer(a.index, outcome));
             }
             (None, Some(g)) => {
-                let outcome = engine_get(g).and_then(|get| {
+                let outcome = engine_get(g).and_then(|mut get| {
                     check_row(&region, &get.row)?;
+                    ctx.authorize_read(&region.table, &mut get.spec.columns)?;
                     let row = ctx.shared.engine.table(&region.table)?.get(&get)?;
                     Ok(if g.existence_only.unwrap_or(false) {
                         PbResult {
@@ -189,7 +190,11 @@ fn apply_batch(
     let mut indexes = Vec::new();
     let mut batch = Vec::new();
     for (index, w) in run {
-        let checked = w.and_then(|w| match w {
+        let checked = w.and_then(|w| {
+            authorize_write(ctx, region, &w)?;
+            Ok(w)
+        });
+        let checked = checked.and_then(|w| match w {
             Write::Mutation(m) => check_row(region, m.row()).map(|()| m),
             // Runs hold puts and deletes only (`region_action`).
             _ => Err(RpcError::bad_request(
@@ -262,6 +267,7 @@ pub(super) fn atomic_mutations(
 ) -> Result<(), RpcError> {
     let mut mutations = Vec::new();
     for w in writes {
+        authorize_write(ctx, region, &w)?;
         match w {
             Write::Mutation(m) => {
                 check_row(region, m.row())?;

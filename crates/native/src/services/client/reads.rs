@@ -7,8 +7,8 @@ use crate::proto::client::{Column, Get as PbGet, GetRequest, GetResponse, Result
 use crate::proto::hbase::TimeRange as PbTimeRange;
 use crate::regions::{self, Region, Target};
 use crate::services::{Ctx, Reply};
-use crate::state::Shared;
 use ferrobase_engine::{Bytes, Cell, CellType, ColumnSelection, Get, RowResult, TimeRange};
+use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
 
 pub(super) fn time_range(tr: Option<&PbTimeRange>) -> TimeRange {
@@ -85,12 +85,18 @@ pub(super) fn engine_get(g: &PbGet) -> Result<Get, RpcError> {
     Ok(get)
 }
 
-/// `hbase:meta` as rows of cells, in meta order.
-pub(super) fn meta_rows(shared: &Shared) -> Result<Vec<RowResult>, RpcError> {
+/// `hbase:meta` as rows of cells, in meta order: the rows of the tables a table listing shows
+/// the user (all of them with ACLs off).
+pub(super) fn meta_rows(ctx: &Ctx) -> Result<Vec<RowResult>, RpcError> {
+    let shared = &ctx.shared;
     let server = regions::server_name(shared);
     let rows = catalog::meta_rows(&shared.engine, &server)?;
     Ok(rows
         .into_iter()
+        .filter(|r| {
+            let table = r.row.split(|&b| b == b',').next().unwrap_or_default();
+            ctx.lists_table(&String::from_utf8_lossy(table))
+        })
         .map(|r| {
             let row = Bytes::from(r.row);
             let cells = r
@@ -134,15 +140,19 @@ pub(super) fn get(ctx: &Ctx, req: GetRequest) -> Result<Reply, RpcError> {
         .get
         .as_ref()
         .ok_or_else(|| RpcError::bad_request("Get without a get"))?;
-    let get = engine_get(pb)?;
+    let mut get = engine_get(pb)?;
     let row = match regions::resolve(&ctx.shared, req.region.as_ref())? {
-        Target::Meta => meta_rows(&ctx.shared)?
-            .into_iter()
-            .find(|r| r.row() == get.row.as_slice())
-            .map(|r| select(r, &get.spec.columns))
-            .unwrap_or_else(|| RowResult::new(Bytes::new(), Vec::new())),
+        Target::Meta => {
+            ctx.authorize(&Operation::Catalog)?;
+            meta_rows(ctx)?
+                .into_iter()
+                .find(|r| r.row() == get.row.as_slice())
+                .map(|r| select(r, &get.spec.columns))
+                .unwrap_or_else(|| RowResult::new(Bytes::new(), Vec::new()))
+        }
         Target::Region(region) => {
             check_row(&region, &get.row)?;
+            ctx.authorize_read(&region.table, &mut get.spec.columns)?;
             ctx.shared.engine.table(&region.table)?.get(&get)?
         }
     };

@@ -10,6 +10,7 @@ use crate::regions::{self, Region, Target};
 use crate::scanners::{Refused, Source};
 use crate::services::{Ctx, Reply};
 use ferrobase_engine::{Cell, RowResult, Scan};
+use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
 use std::cmp::Ordering;
 
@@ -112,7 +113,6 @@ pub(super) fn in_meta_range(row: &[u8], s: &PbScan) -> bool {
 pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
     let shared = &ctx.shared;
     let id = match req.scanner_id {
-        Some(id) => id,
         None => {
             let pb = req
                 .scan
@@ -120,8 +120,9 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
                 .ok_or_else(|| RpcError::bad_request("Scan without a scan or a scanner id"))?;
             let source = match regions::resolve(shared, req.region.as_ref())? {
                 Target::Meta => {
+                    ctx.authorize(&Operation::Catalog)?;
                     let sel = columns(&pb.column);
-                    let mut rows: Vec<RowResult> = meta_rows(shared)?
+                    let mut rows: Vec<RowResult> = meta_rows(ctx)?
                         .into_iter()
                         .filter(|r| in_meta_range(r.row(), pb))
                         .map(|r| select(r, &sel))
@@ -138,7 +139,8 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
                     Source::Rows(rows.into())
                 }
                 Target::Region(region) => {
-                    let scan = engine_scan(pb, Some(&region))?;
+                    let mut scan = engine_scan(pb, Some(&region))?;
+                    ctx.authorize_read(&region.table, &mut scan.spec.columns)?;
                     Source::Table(Box::new(
                         shared.engine.table(&region.table)?.scanner(&scan)?,
                     ))
@@ -155,10 +157,27 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
                 .map_or(shared.opts.max_result_bytes, |m| {
                     (m.min(usize::MAX as u64) as usize).min(shared.opts.max_result_bytes)
                 });
-            shared
+            let id = shared
                 .scanners
                 .open(source, limit, max_bytes, max_row_size, ctx.connection)
-                .map_err(refused)?
+                .map_err(refused)?;
+            if let Some(open) = shared.scanners.get(id) {
+                open.lock().unwrap_or_else(|p| p.into_inner()).owner = ctx.user().to_string();
+            }
+            id
+        }
+        // A scanner's later call: only its owner's (HBase's requireScannerOwner).
+        Some(id) => {
+            let owner = shared
+                .scanners
+                .get(id)
+                .map(|o| o.lock().unwrap_or_else(|p| p.into_inner()).owner.clone());
+            match owner {
+                Some(owner) => ctx.authorize(&Operation::UseScanner { owner: Some(owner) })?,
+                // Not open: answered below, nothing read.
+                None => ctx.authorize(&Operation::Catalog)?,
+            };
+            id
         }
     };
     let Some(open) = shared.scanners.get(id) else {

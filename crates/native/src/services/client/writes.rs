@@ -16,6 +16,8 @@ use ferrobase_engine::{
     Bytes, Cell, CellType, Delete, Durability, Mutation, MutationCell, Put, TimeRange,
     LATEST_TIMESTAMP,
 };
+use ferrobase_gateway::access::{FamilyMap, Operation};
+use std::collections::BTreeSet;
 
 /// A mutation decoded: what the engine applies.
 pub(super) enum Write {
@@ -176,8 +178,50 @@ pub(super) fn to_write(m: &MutationProto, block: &mut Block) -> Result<Write, Rp
     })
 }
 
+/// The columns of the cells `w` writes (a whole-row delete: every family's, with the empty
+/// qualifier, as HBase checks it), for the access rules.
+fn written_cells(ctx: &Ctx, table: &str, w: &Write) -> FamilyMap {
+    let mut cells = FamilyMap::new();
+    let mut add = |f: &[u8], q: &[u8]| {
+        if let Some(set) = cells
+            .entry(f.to_vec())
+            .or_insert_with(|| Some(BTreeSet::new()))
+        {
+            set.insert(q.to_vec());
+        }
+    };
+    match w {
+        Write::Mutation(Mutation::Put(p)) => {
+            p.cells.iter().for_each(|c| add(&c.family, &c.qualifier))
+        }
+        Write::Mutation(Mutation::Delete(d)) if d.cells.is_empty() => {
+            ctx.families(table).iter().for_each(|f| add(f, b""))
+        }
+        Write::Mutation(Mutation::Delete(d)) => {
+            d.cells.iter().for_each(|c| add(&c.family, &c.qualifier))
+        }
+        Write::Increment { columns, .. } => columns.iter().for_each(|(f, q, _)| add(f, q)),
+        Write::Append { columns, .. } => columns.iter().for_each(|(f, q, _)| add(f, q)),
+    }
+    cells
+}
+
+/// WRITE on every cell `w` writes (HBase's `prePut`, `preDelete`, `preIncrement`,
+/// `preAppend`).
+pub(super) fn authorize_write(ctx: &Ctx, region: &Region, w: &Write) -> Result<(), RpcError> {
+    if ctx.acl().is_none() {
+        return Ok(());
+    }
+    ctx.authorize(&Operation::Write {
+        table: region.table.clone(),
+        cells: written_cells(ctx, &region.table, w),
+    })
+    .map(drop)
+}
+
 /// Applies one write; its result cells (an increment's or append's new values).
 pub(super) fn apply(ctx: &Ctx, region: &Region, w: Write) -> Result<Vec<Cell>, RpcError> {
+    authorize_write(ctx, region, &w)?;
     let table = ctx.shared.engine.table(&region.table)?;
     match w {
         Write::Mutation(m) => {
@@ -301,6 +345,27 @@ pub(super) fn check_and_mutate(
     let (op, expected) = condition(c)?;
     let row = c.row.clone().unwrap_or_default();
     check_row(region, &row)?;
+    if ctx.acl().is_some() {
+        // HBase's preCheckAndPut/preCheckAndDelete: READ and WRITE on the compared column,
+        // then each mutation's own WRITE.
+        let mut cells = FamilyMap::new();
+        for w in &writes {
+            for (f, qs) in written_cells(ctx, &region.table, w) {
+                if let (Some(all), Some(qs)) =
+                    (cells.entry(f).or_insert_with(|| Some(BTreeSet::new())), qs)
+                {
+                    all.extend(qs);
+                }
+            }
+        }
+        let family = c.family.clone().unwrap_or_default();
+        let qualifier = c.qualifier.clone().unwrap_or_default();
+        ctx.authorize(&Operation::CheckAndMutate {
+            table: region.table.clone(),
+            compared: FamilyMap::from([(family, Some(BTreeSet::from([qualifier])))]),
+            cells,
+        })?;
+    }
     if op == ferrobase_engine::filter::CompareOp::NoOp && expected.is_some() {
         // HBase's HRegion.matches has no case for NO_OP: a RuntimeException, which the client
         // receives as an IOException and retries.

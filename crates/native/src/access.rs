@@ -1,0 +1,280 @@
+//! ACLs on the native door: each call's operations under the rule every door shares
+//! (`ferrobase_gateway::access::Operation`, `AccessChecker::authorize`), the user a connection
+//! authenticated as, and what follows a call (a table's creator owns it, listings show each user
+//! what HBase's `AccessController` shows).
+//!
+//! Fail closed: with ACLs on, a method is run only when [`rule`] lists it; a method listed as
+//! [`Rule::Checked`] that answers without having authorized an operation is answered with an
+//! error instead (a check forgotten in a handler shows at once, in tests, not as an open door).
+
+use crate::error::RpcError;
+use crate::services::Ctx;
+use ferrobase_engine::ColumnSelection;
+use ferrobase_gateway::access::{
+    AccessChecker, Denied, FamilyMap, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
+};
+use std::cell::Cell;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// HBase's exception for a refused operation (a `DoNotRetryIOException`).
+pub(crate) const ACCESS_DENIED: &str = "org.apache.hadoop.hbase.security.AccessDeniedException";
+
+/// How the native door knows who a connection is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Identity {
+    /// HBase's SIMPLE authentication: the user the client names in its connection header
+    /// (`UserInformation.effective_user`), trusted as HBase trusts it. Anyone who reaches the
+    /// port can claim any name: for trusted networks only (`--rpc-auth simple`).
+    Simple,
+}
+
+/// The ACL settings of the native door: the checker (sharing the Thrift door's grants) and
+/// how users are identified.
+#[derive(Clone)]
+pub struct NativeAccess {
+    /// The grants and superusers.
+    pub checker: Arc<AccessChecker>,
+    /// How a connection's user is known.
+    pub identity: Identity,
+}
+
+impl std::fmt::Debug for NativeAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeAccess")
+            .field("identity", &self.identity)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How the access rules treat a method when ACLs are on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// Reads what every user may read (`Operation::Catalog`), or lists what each user is
+    /// shown; runs for everyone.
+    Public,
+    /// Its handler authorizes each operation it performs before running it.
+    Checked,
+}
+
+thread_local! {
+    /// Operations authorized by the call running on this handler thread.
+    static CHECKS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Starts counting a call's authorizations (a handler thread runs one call at a time).
+pub(crate) fn begin_call() {
+    CHECKS.with(|c| c.set(0));
+}
+
+/// How many operations the call on this thread authorized.
+pub(crate) fn checks() -> u32 {
+    CHECKS.with(Cell::get)
+}
+
+pub(crate) fn denied(d: Denied) -> RpcError {
+    RpcError::fatal(ACCESS_DENIED, d.0)
+}
+
+/// The families and qualifiers a column selection names (every family of the table, whole,
+/// when it names none: `families`).
+fn family_map(columns: &ColumnSelection, families: impl FnOnce() -> Vec<Vec<u8>>) -> FamilyMap {
+    if columns.is_empty() {
+        return families().into_iter().map(|f| (f, None)).collect();
+    }
+    columns
+        .iter()
+        .map(|(f, qs)| {
+            let qs = (!qs.is_empty()).then(|| qs.iter().cloned().collect::<BTreeSet<_>>());
+            (f.clone(), qs)
+        })
+        .collect()
+}
+
+impl Ctx {
+    /// The checker, when ACLs are on.
+    pub(crate) fn acl(&self) -> Option<&AccessChecker> {
+        self.shared.opts.access.as_ref().map(|a| &*a.checker)
+    }
+
+    /// The connection's user ([`ANONYMOUS`] when it named none).
+    pub(crate) fn user(&self) -> &str {
+        if self.user.is_empty() {
+            ANONYMOUS
+        } else {
+            &self.user
+        }
+    }
+
+    /// Whether the user may perform `op` (always, with ACLs off).
+    pub(crate) fn authorize(&self, op: &Operation) -> Result<ReadAccess, RpcError> {
+        let Some(acl) = self.acl() else {
+            return Ok(ReadAccess::All);
+        };
+        CHECKS.with(|c| c.set(c.get() + 1));
+        acl.authorize(self.user(), op).map_err(denied)
+    }
+
+    /// A read of `columns` of `table` authorized; a partly granted read narrowed to the columns
+    /// the user may read (HBase's `AccessControlFilter`, which runs before the user's filter: a
+    /// filter never sees an unreadable cell).
+    pub(crate) fn authorize_read(
+        &self,
+        table: &str,
+        columns: &mut ColumnSelection,
+    ) -> Result<(), RpcError> {
+        let Some(acl) = self.acl() else {
+            return Ok(());
+        };
+        let families = family_map(columns, || self.families(table));
+        let op = Operation::Read {
+            table: table.to_string(),
+            families,
+            filterable: true,
+        };
+        if self.authorize(&op)? == ReadAccess::All {
+            return Ok(());
+        }
+        let Operation::Read { families, .. } = op else {
+            unreachable!("built above")
+        };
+        let readable = acl.readable_columns(self.user(), table, &families);
+        if readable.is_empty() {
+            return Err(denied(Denied(format!(
+                "Insufficient permissions for user '{}' (table={table}, action=READ)",
+                self.user()
+            ))));
+        }
+        let mut narrowed = ColumnSelection::new();
+        for c in readable {
+            match c.iter().position(|&b| b == b':') {
+                None => {
+                    narrowed.insert(c, Vec::new());
+                }
+                Some(i) => {
+                    let e = narrowed.entry(c[..i].to_vec()).or_default();
+                    e.push(c[i + 1..].to_vec());
+                    e.sort();
+                }
+            }
+        }
+        *columns = narrowed;
+        Ok(())
+    }
+
+    /// The families of `table` (none when it cannot be described: the call then fails on it).
+    pub(crate) fn families(&self, table: &str) -> Vec<Vec<u8>> {
+        self.shared
+            .engine
+            .admin()
+            .describe(table)
+            .map(|d| d.families.iter().map(|f| f.name.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether a listing of table names shows `table` to the user (HBase's `postGetTableNames`:
+    /// any grant reaching it). `hbase:acl` is never listed to anyone but superusers.
+    pub(crate) fn lists_table(&self, table: &str) -> bool {
+        match self.acl() {
+            None => true,
+            Some(acl) => {
+                acl.is_superuser(self.user())
+                    || (table != ACL_TABLE && acl.access_table(self.user(), table))
+            }
+        }
+    }
+
+    /// Whether a listing of descriptors shows `table` (HBase's `postGetTableDescriptors`: ADMIN
+    /// or CREATE on it).
+    pub(crate) fn describes_table(&self, table: &str) -> bool {
+        let Some(acl) = self.acl() else { return true };
+        acl.authorize(
+            self.user(),
+            &Operation::DescribeTable {
+                table: table.to_string(),
+            },
+        )
+        .is_ok()
+    }
+
+    /// Whether a listing of namespace descriptors shows `ns` (HBase's
+    /// `postListNamespaceDescriptors`: ADMIN on it).
+    pub(crate) fn describes_namespace(&self, ns: &str) -> bool {
+        let Some(acl) = self.acl() else { return true };
+        acl.authorize(
+            self.user(),
+            &Operation::DescribeNamespace {
+                namespace: ns.to_string(),
+            },
+        )
+        .is_ok()
+    }
+}
+
+/// The rule of each method the door serves with ACLs on; `None`: not run with ACLs on.
+pub(crate) fn rule(service: &str, method: &str) -> Option<Rule> {
+    use Rule::{Checked, Public};
+    Some(match (service, method) {
+        ("ClientService", "Get" | "Mutate" | "Multi" | "Scan") => Checked,
+        (
+            "MasterService",
+            "CreateTable"
+            | "DeleteTable"
+            | "DisableTable"
+            | "EnableTable"
+            | "truncateTable"
+            | "FlushTable"
+            | "AddColumn"
+            | "ModifyColumn"
+            | "DeleteColumn"
+            | "ModifyTable"
+            | "CreateNamespace"
+            | "ModifyNamespace"
+            | "DeleteNamespace"
+            | "GetNamespaceDescriptor"
+            | "SplitRegion"
+            | "ExecProcedure"
+            | "ExecProcedureWithRet"
+            | "SetBalancerRunning"
+            | "Balance"
+            | "SetNormalizerRunning"
+            | "SetSplitOrMergeEnabled"
+            | "Grant"
+            | "Revoke"
+            | "GetUserPermissions",
+        ) => Checked,
+        // Listings filtered for each user, or state every user may read.
+        (
+            "MasterService",
+            "IsMasterRunning"
+            | "getProcedureResult"
+            | "GetSchemaAlterStatus"
+            | "GetTableDescriptors"
+            | "GetTableNames"
+            | "GetTableState"
+            | "ListNamespaceDescriptors"
+            | "ListNamespaces"
+            | "ListTableDescriptorsByNamespace"
+            | "ListTableNamesByNamespace"
+            | "GetClusterStatus"
+            | "IsProcedureDone"
+            | "getSecurityCapabilities"
+            | "IsBalancerEnabled"
+            | "IsNormalizerEnabled"
+            | "IsMasterInMaintenanceMode"
+            | "IsSplitOrMergeEnabled"
+            | "GetCompletedSnapshots",
+        ) => Public,
+        ("AdminService", "FlushRegion" | "CompactRegion") => Checked,
+        (
+            "AdminService",
+            "GetRegionInfo"
+            | "GetOnlineRegion"
+            | "GetRegionLoad"
+            | "GetStoreFile"
+            | "GetSpaceQuotaSnapshots",
+        ) => Public,
+        ("ClientMetaService", _) => Public,
+        _ => return None,
+    })
+}

@@ -1,0 +1,435 @@
+//! `MasterService` under ACLs: the operation of each method that changes or reads what not
+//! every user may ([`check`]), what follows a change that ran ([`follow_up`]: HBase's
+//! `postCompletedCreateTableAction`, `postDeleteTable`, `postDeleteNamespace`,
+//! `postModifyTable`), and `Grant`, `Revoke` and `GetUserPermissions` ([`grants`]), which
+//! HBase 2.2+ clients send to the master.
+
+use super::{decode, Ctx, Reply};
+use crate::access::denied;
+use crate::error::RpcError;
+use crate::proto::access_control::{permission, *};
+use crate::proto::master::*;
+use crate::regions::{pb_table_name, table_text};
+use ferrobase_gateway::access::{
+    Action, Actions, Denied, Operation, Scope, UserPermission as Grant, SYSTEM_NAMESPACE,
+};
+
+fn table_of_schema(schema: Option<&crate::proto::hbase::TableSchema>) -> Result<String, RpcError> {
+    table_text(schema.and_then(|s| s.table_name.as_ref()))
+}
+
+fn namespace_of(table: &str) -> &str {
+    table.split_once(':').map_or("default", |(ns, _)| ns)
+}
+
+/// The operation a `MasterService` method performs, authorized before it runs; `Ok` for a
+/// method every user may call (`access::rule` lists which).
+pub(super) fn check(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcError> {
+    if ctx.acl().is_none() {
+        return Ok(());
+    }
+    let table = |t: Option<&crate::proto::hbase::TableName>| table_text(t);
+    let op = match method {
+        "CreateTable" => {
+            let req: CreateTableRequest = decode(param, method)?;
+            let schema = req.table_schema.as_ref();
+            Operation::CreateTable {
+                table: table_of_schema(schema)?,
+                families: schema
+                    .map(|s| {
+                        s.column_families
+                            .iter()
+                            .map(|f| f.name.clone().unwrap_or_default())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            }
+        }
+        "DeleteTable" => Operation::DeleteTable {
+            table: table(
+                decode::<DeleteTableRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "DisableTable" => Operation::DisableTable {
+            table: table(
+                decode::<DisableTableRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "EnableTable" => Operation::EnableTable {
+            table: table(
+                decode::<EnableTableRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "truncateTable" => Operation::TruncateTable {
+            table: table(
+                decode::<TruncateTableRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "FlushTable" => Operation::Flush {
+            table: table(
+                decode::<FlushTableRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "AddColumn" => Operation::ModifyTable {
+            table: table(
+                decode::<AddColumnRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "ModifyColumn" => Operation::ModifyTable {
+            table: table(
+                decode::<ModifyColumnRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "DeleteColumn" => Operation::DeleteFamily {
+            table: table(
+                decode::<DeleteColumnRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "ModifyTable" => Operation::ModifyTable {
+            table: table(
+                decode::<ModifyTableRequest>(param, method)?
+                    .table_name
+                    .as_ref(),
+            )?,
+        },
+        "CreateNamespace" => Operation::CreateNamespace {
+            namespace: decode::<CreateNamespaceRequest>(param, method)?
+                .namespace_descriptor
+                .and_then(|d| d.name)
+                .map(|n| String::from_utf8_lossy(&n).into_owned())
+                .unwrap_or_default(),
+        },
+        "ModifyNamespace" => Operation::ModifyNamespace {
+            namespace: decode::<ModifyNamespaceRequest>(param, method)?
+                .namespace_descriptor
+                .and_then(|d| d.name)
+                .map(|n| String::from_utf8_lossy(&n).into_owned())
+                .unwrap_or_default(),
+        },
+        "DeleteNamespace" => Operation::DeleteNamespace {
+            namespace: decode::<DeleteNamespaceRequest>(param, method)?
+                .namespace_name
+                .unwrap_or_default(),
+        },
+        "GetNamespaceDescriptor" => Operation::DescribeNamespace {
+            namespace: decode::<GetNamespaceDescriptorRequest>(param, method)?
+                .namespace_name
+                .unwrap_or_default(),
+        },
+        "SplitRegion" => {
+            let req: SplitTableRegionRequest = decode(param, method)?;
+            Operation::Split {
+                table: table(req.region_info.as_ref().and_then(|r| r.table_name.as_ref()))?,
+            }
+        }
+        "ExecProcedure" | "ExecProcedureWithRet" => {
+            let p = decode::<ExecProcedureRequest>(param, method)?
+                .procedure
+                .unwrap_or_default();
+            Operation::Flush {
+                table: table(Some(&pb_table_name(
+                    p.instance.as_deref().unwrap_or_default(),
+                )))?,
+            }
+        }
+        "SetBalancerRunning" | "Balance" | "SetNormalizerRunning" | "SetSplitOrMergeEnabled" => {
+            Operation::ClusterAdmin
+        }
+        // Checked by `grants`, which knows the scope.
+        "Grant" | "Revoke" | "GetUserPermissions" => return Ok(()),
+        // Every user's (access::rule): nothing to check.
+        _ => return Ok(()),
+    };
+    ctx.authorize(&op).map(drop)
+}
+
+/// What follows a change that ran, with ACLs on.
+pub(super) fn follow_up(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcError> {
+    let Some(acl) = ctx.acl() else { return Ok(()) };
+    let store = acl.store();
+    match method {
+        // The creator owns the table (never a table of the system namespace: only superusers
+        // make those).
+        "CreateTable" => {
+            let req: CreateTableRequest = decode(param, method)?;
+            let table = table_of_schema(req.table_schema.as_ref())?;
+            if namespace_of(&table) != SYSTEM_NAMESPACE {
+                store.grant(ctx.user(), &Scope::table(table), Actions::all())?;
+            }
+        }
+        // postModifyTable: the table's OWNER (without one, the user who changed it) is granted
+        // every action on it.
+        "AddColumn" | "ModifyColumn" | "DeleteColumn" | "ModifyTable" => {
+            let table = match method {
+                "AddColumn" => decode::<AddColumnRequest>(param, method)?.table_name,
+                "ModifyColumn" => decode::<ModifyColumnRequest>(param, method)?.table_name,
+                "DeleteColumn" => decode::<DeleteColumnRequest>(param, method)?.table_name,
+                _ => decode::<ModifyTableRequest>(param, method)?.table_name,
+            };
+            let table = table_text(table.as_ref())?;
+            if namespace_of(&table) != SYSTEM_NAMESPACE {
+                let desc = ctx.shared.engine.admin().describe(&table)?;
+                let owner = desc
+                    .attributes
+                    .get("OWNER")
+                    .filter(|o| !o.is_empty() && !o.contains(','))
+                    .map_or(ctx.user(), |o| o);
+                store.grant(owner, &Scope::table(table.clone()), Actions::all())?;
+            }
+        }
+        "DeleteTable" => {
+            let req: DeleteTableRequest = decode(param, method)?;
+            store.remove_table(&table_text(req.table_name.as_ref())?)?;
+        }
+        "DeleteNamespace" => {
+            let req: DeleteNamespaceRequest = decode(param, method)?;
+            store.remove_namespace(req.namespace_name.as_deref().unwrap_or_default())?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn action_of(code: i32) -> Result<Action, RpcError> {
+    Ok(match permission::Action::try_from(code) {
+        Ok(permission::Action::Read) => Action::Read,
+        Ok(permission::Action::Write) => Action::Write,
+        Ok(permission::Action::Exec) => Action::Exec,
+        Ok(permission::Action::Create) => Action::Create,
+        Ok(permission::Action::Admin) => Action::Admin,
+        Err(_) => return Err(RpcError::bad_request(format!("unknown action {code}"))),
+    })
+}
+
+fn code_of(a: Action) -> i32 {
+    (match a {
+        Action::Read => permission::Action::Read,
+        Action::Write => permission::Action::Write,
+        Action::Exec => permission::Action::Exec,
+        Action::Create => permission::Action::Create,
+        Action::Admin => permission::Action::Admin,
+    }) as i32
+}
+
+fn actions_of(codes: &[i32]) -> Result<Actions, RpcError> {
+    codes.iter().map(|&c| action_of(c)).collect()
+}
+
+fn text(b: Option<&[u8]>) -> String {
+    String::from_utf8_lossy(b.unwrap_or_default()).into_owned()
+}
+
+/// The scope and actions of a permission message.
+fn scope_of(p: &Permission) -> Result<(Scope, Actions), RpcError> {
+    match p.r#type.map(permission::Type::try_from) {
+        Some(Ok(permission::Type::Global)) => Ok((
+            Scope::Global,
+            actions_of(
+                &p.global_permission
+                    .as_ref()
+                    .map(|g| g.action.clone())
+                    .unwrap_or_default(),
+            )?,
+        )),
+        Some(Ok(permission::Type::Namespace)) => {
+            let n = p.namespace_permission.clone().unwrap_or_default();
+            Ok((
+                Scope::Namespace(text(n.namespace_name.as_deref())),
+                actions_of(&n.action)?,
+            ))
+        }
+        Some(Ok(permission::Type::Table)) => {
+            let t = p.table_permission.clone().unwrap_or_default();
+            let family = t.family.filter(|f| !f.is_empty());
+            Ok((
+                Scope::Table {
+                    table: table_text(t.table_name.as_ref())?,
+                    qualifier: if family.is_some() {
+                        t.qualifier.filter(|q| !q.is_empty())
+                    } else {
+                        None
+                    },
+                    family,
+                },
+                actions_of(&t.action)?,
+            ))
+        }
+        _ => Err(RpcError::bad_request("a permission without a known type")),
+    }
+}
+
+fn permission_of(scope: &Scope, actions: Actions) -> Permission {
+    let action: Vec<i32> = actions.iter().map(code_of).collect();
+    match scope {
+        Scope::Global => Permission {
+            r#type: Some(permission::Type::Global as i32),
+            global_permission: Some(GlobalPermission { action }),
+            ..Permission::default()
+        },
+        Scope::Namespace(ns) => Permission {
+            r#type: Some(permission::Type::Namespace as i32),
+            namespace_permission: Some(NamespacePermission {
+                namespace_name: Some(ns.as_bytes().to_vec()),
+                action,
+            }),
+            ..Permission::default()
+        },
+        Scope::Table {
+            table,
+            family,
+            qualifier,
+        } => Permission {
+            r#type: Some(permission::Type::Table as i32),
+            table_permission: Some(TablePermission {
+                table_name: Some(pb_table_name(table)),
+                family: family.clone(),
+                qualifier: qualifier.clone(),
+                action,
+            }),
+            ..Permission::default()
+        },
+    }
+}
+
+/// `Grant`, `Revoke` and `GetUserPermissions` with ACLs on (HBase's `MasterRpcServices`
+/// methods, checked as its `AccessController` checks them).
+pub(super) fn grants(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
+    let Some(acl) = ctx.acl() else {
+        return Err(RpcError::unsupported(
+            "Security features are not available: ACLs are off (start ferrobase serve with --acl)",
+        ));
+    };
+    let store = acl.store();
+    match method {
+        "Grant" | "Revoke" => {
+            let (user_permission, merge) = if method == "Grant" {
+                let r: GrantRequest = decode(param, method)?;
+                (
+                    r.user_permission,
+                    r.merge_existing_permissions.unwrap_or(false),
+                )
+            } else {
+                (
+                    decode::<RevokeRequest>(param, method)?.user_permission,
+                    false,
+                )
+            };
+            let up = user_permission
+                .ok_or_else(|| RpcError::bad_request("the request carries no permission"))?;
+            let grantee = text(up.user.as_deref());
+            let (scope, actions) = scope_of(&up.permission.unwrap_or_default())?;
+            ctx.authorize(&Operation::ChangeGrant {
+                scope: scope.clone(),
+                grantee: grantee.clone(),
+            })?;
+            if grantee.is_empty() || grantee.contains(',') {
+                return Err(RpcError::bad_request(format!(
+                    "invalid user name {grantee:?}"
+                )));
+            }
+            if method == "Revoke" {
+                store.revoke(&grantee, &scope, Some(actions))?;
+                return Ok(Reply::pb(&RevokeResponse {}));
+            }
+            let actions = if merge {
+                let held = store
+                    .permissions()
+                    .into_iter()
+                    .filter(|p| p.user == grantee && p.scope == scope)
+                    .flat_map(|p| p.actions.iter().collect::<Vec<_>>());
+                actions.iter().chain(held).collect()
+            } else {
+                actions
+            };
+            store.grant(&grantee, &scope, actions)?;
+            Ok(Reply::pb(&GrantResponse {}))
+        }
+        "GetUserPermissions" => {
+            let req: GetUserPermissionsRequest = decode(param, method)?;
+            let scope = match req.r#type.map(permission::Type::try_from) {
+                Some(Ok(permission::Type::Namespace)) => {
+                    Scope::Namespace(text(req.namespace_name.as_deref()))
+                }
+                Some(Ok(permission::Type::Table)) => {
+                    let family = req.column_family.clone().filter(|f| !f.is_empty());
+                    Scope::Table {
+                        table: table_text(req.table_name.as_ref())?,
+                        qualifier: if family.is_some() {
+                            req.column_qualifier.clone().filter(|q| !q.is_empty())
+                        } else {
+                            None
+                        },
+                        family,
+                    }
+                }
+                _ => Scope::Global,
+            };
+            ctx.authorize(&Operation::ListGrants {
+                scope: scope.clone(),
+            })?;
+            let user = req.user_name.as_deref().map(|u| text(Some(u)));
+            let shown = |p: &Grant| {
+                let at = match (&scope, &p.scope) {
+                    (
+                        Scope::Table {
+                            table,
+                            family,
+                            qualifier,
+                        },
+                        Scope::Table {
+                            table: t,
+                            family: f,
+                            qualifier: q,
+                        },
+                    ) => {
+                        t == table
+                            && (family.is_none() || f == family)
+                            && (qualifier.is_none() || q == qualifier)
+                    }
+                    (s, p) => s == p,
+                };
+                at && user.as_ref().is_none_or(|u| *u == p.user)
+            };
+            let mut user_permission: Vec<UserPermission> = store
+                .permissions()
+                .into_iter()
+                .filter(shown)
+                .map(|p| UserPermission {
+                    user: Some(p.user.into_bytes()),
+                    permission: Some(permission_of(&p.scope, p.actions)),
+                })
+                .collect();
+            // HBase lists the superusers with every action at global scope.
+            if scope == Scope::Global {
+                user_permission.extend(
+                    acl.superusers()
+                        .filter(|s| user.as_ref().is_none_or(|u| u == s))
+                        .map(|s| UserPermission {
+                            user: Some(s.as_bytes().to_vec()),
+                            permission: Some(permission_of(&Scope::Global, Actions::all())),
+                        }),
+                );
+            }
+            Ok(Reply::pb(&GetUserPermissionsResponse { user_permission }))
+        }
+        other => Err(denied(Denied(format!(
+            "MasterService.{other} is not covered by the access rules of this server"
+        )))),
+    }
+}
