@@ -5,6 +5,7 @@
 //! `RpcConnectionRegistry` and this server as its bootstrap node runs unchanged.
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod cellblock;
 mod cluster_id;
 mod descriptors;
@@ -16,8 +17,10 @@ mod scanners;
 mod server;
 mod services;
 mod state;
+mod tls;
 pub mod wire;
 pub mod zookeeper;
 
+pub use audit::{AuditLog, Connected};
 pub use server::{Handoff, NativeServer, NativeStopHandle};
 pub use state::NativeOptions;
