@@ -401,3 +401,60 @@ fn apps_connect_over_mutual_tls() {
     assert!(out.status.success(), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("logged "));
 }
+
+/// The native RPC door serves TLS, but checks no grants yet: every option that turns ACLs or
+/// logins on (`--tls-client-ca` does) is refused beside `--rpc-port` (fail closed), and
+/// `--rpc-allow-plaintext` needs TLS and, off loopback, `--insecure`.
+#[test]
+fn the_native_door_serves_tls_but_refuses_acls_and_stray_plaintext() {
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let (cert, key, ca) = (
+        pki.path("server.pem").display().to_string(),
+        pki.path("server.key").display().to_string(),
+        pki.path("ca.pem").display().to_string(),
+    );
+    let data = tempfile::tempdir().unwrap();
+    let data = data.path().display().to_string();
+    let tls = ["--tls-cert", cert.as_str(), "--tls-key", key.as_str()];
+    let refused = |extra: &[&str], want: &str| {
+        let mut args = vec!["serve", "--port", "0", "--rpc-port", "0", "--data", &data];
+        args.extend_from_slice(extra);
+        let out = ferrobase(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?} was served");
+        assert!(err.contains(want), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty(), "nothing was served");
+    };
+    let acls = "--rpc-port cannot be combined with ACLs or logins yet";
+    refused(&[&tls[..], &["--tls-client-ca", ca.as_str()]].concat(), acls);
+    refused(&["--acl"], acls);
+    refused(&["--superuser", "admin"], acls);
+    let passwords = certs.path().join("passwords");
+    std::fs::write(&passwords, passwd("alice", "secret")).unwrap();
+    let passwords = passwords.display().to_string();
+    refused(&[&tls[..], &["--auth-file", passwords.as_str()]].concat(), acls);
+    refused(&["--rpc-allow-plaintext"], "--rpc-allow-plaintext");
+    refused(
+        &[&tls[..], &["--bind", "0.0.0.0", "--rpc-allow-plaintext"]].concat(),
+        "refusing to serve HBase's native RPC in plaintext on 0.0.0.0",
+    );
+    // TLS alone is served, and says so.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--port", "0", "--rpc-port", "0", "--data", &data])
+        .args(tls)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.as_mut().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.contains("native RPC on 127.0.0.1:"), "{first}");
+    assert!(first.contains(" over TLS (advertised as localhost:"), "{first}");
+}
