@@ -427,13 +427,19 @@ fn the_native_door_serves_tls_but_refuses_acls_and_stray_plaintext() {
         assert!(out.stdout.is_empty(), "nothing was served");
     };
     let acls = "--rpc-port cannot be combined with ACLs or logins yet";
-    refused(&[&tls[..], &["--tls-client-ca", ca.as_str()]].concat(), acls);
+    refused(
+        &[&tls[..], &["--tls-client-ca", ca.as_str()]].concat(),
+        acls,
+    );
     refused(&["--acl"], acls);
     refused(&["--superuser", "admin"], acls);
     let passwords = certs.path().join("passwords");
     std::fs::write(&passwords, passwd("alice", "secret")).unwrap();
     let passwords = passwords.display().to_string();
-    refused(&[&tls[..], &["--auth-file", passwords.as_str()]].concat(), acls);
+    refused(
+        &[&tls[..], &["--auth-file", passwords.as_str()]].concat(),
+        acls,
+    );
     refused(&["--rpc-allow-plaintext"], "--rpc-allow-plaintext");
     refused(
         &[&tls[..], &["--bind", "0.0.0.0", "--rpc-allow-plaintext"]].concat(),
@@ -456,5 +462,8 @@ fn the_native_door_serves_tls_but_refuses_acls_and_stray_plaintext() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(first.contains("native RPC on 127.0.0.1:"), "{first}");
-    assert!(first.contains(" over TLS (advertised as localhost:"), "{first}");
+    assert!(
+        first.contains(" over TLS (advertised as localhost:"),
+        "{first}"
+    );
 }
