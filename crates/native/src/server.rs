@@ -356,11 +356,10 @@ fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
     };
     // What another server read to tell the protocol apart comes first.
     let mut stream: Incoming = std::io::Cursor::new(head).chain(reader);
-    let sock = |s: &Incoming| s.get_ref().1.socket().try_clone();
-    let Ok(sock) = sock(&stream) else {
+    // A handle for the timeouts until the header is read.
+    let Ok(sock) = stream.get_ref().1.socket().try_clone() else {
         return;
     };
-    let _ = sock.set_nodelay(true);
     let deadline = Instant::now() + shared.opts.handshake_timeout;
     let _ = sock.set_read_timeout(Some(shared.opts.handshake_timeout));
     let preamble = match wire::read_preamble(&mut stream) {

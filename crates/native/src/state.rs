@@ -51,7 +51,8 @@ pub struct NativeOptions {
     /// MiB, `hbase.server.scanner.max.result.size`).
     pub max_result_bytes: usize,
     /// How long a client may take to send its preamble and connection header (default 10 s),
-    /// and, with TLS, over its handshake (another 10 s at most, however slowly it sends).
+    /// and, with TLS, to begin and finish its handshake before that (as long again, however
+    /// slowly it sends).
     pub handshake_timeout: Duration,
     /// TLS on the door (default none: plaintext, HBase's default). With it, a connection must
     /// begin with a TLS handshake (HBase's `hbase.server.netty.tls.enabled`); with a client CA,

@@ -62,8 +62,10 @@ fn hello(stream: &TcpStream, deadline: Instant) -> Hello {
 pub(crate) fn accept(shared: &Shared, tls: &TlsServer, stream: TcpStream) -> Option<Accepted> {
     let peer = stream.peer_addr().ok();
     let timeout = shared.opts.handshake_timeout;
+    // One deadline for beginning and finishing the handshake.
+    let deadline = Instant::now() + timeout;
     let stopping = || shared.stopping.load(Ordering::Acquire);
-    match hello(&stream, Instant::now() + timeout) {
+    match hello(&stream, deadline) {
         Hello::Tls => {}
         Hello::Preamble => {
             let _ = stream.set_read_timeout(None);
@@ -81,7 +83,8 @@ pub(crate) fn accept(shared: &Shared, tls: &TlsServer, stream: TcpStream) -> Opt
             return None;
         }
     }
-    match tls.accept(stream, timeout) {
+    let left = deadline.saturating_duration_since(Instant::now());
+    match tls.accept(stream, left.max(Duration::from_millis(1))) {
         Ok((wire, user)) => Some(Accepted::new(wire, Vec::new(), user)),
         Err(e) => {
             if !stopping() {
