@@ -18,6 +18,8 @@
 # --program NAME (first argument) runs ferrobase.javaclient.NAME instead: ClientBreadth is the client's
 # breadth beyond the seeds (errors, pre-split and splitting tables, batch, checkAndMutate, every scan
 # option and filter; tests/java-client/README.md). JAVA_CLIENT_BUILD_ONLY=1: build and exit.
+# JAVA_CLIENT_CONF_DIR=DIR puts DIR first on the classpath, so the client reads DIR/hbase-site.xml
+# (e.g. TLS: hbase.client.netty.tls.enabled and a truststore; scripts/native-tls-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROJECT=$PWD/tests/java-client
@@ -61,4 +63,4 @@ exec java -Xss4m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4S
   --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \
   --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
   -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
-  -cp "$BUILD_DIR/classes:$(cat "$stamp")" "ferrobase.javaclient.$PROGRAM" "$@"
+  -cp "${JAVA_CLIENT_CONF_DIR:+$JAVA_CLIENT_CONF_DIR:}$BUILD_DIR/classes:$(cat "$stamp")" "ferrobase.javaclient.$PROGRAM" "$@"

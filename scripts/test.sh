@@ -50,6 +50,10 @@ FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
 # client as 30 users x 39 operations) against `serve --acl --rpc-auth simple`, answers compared with
 # those Apache HBase 2.6.1's AccessController gave (crates/gateway/tests/data; ~12 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-acl-test.sh
+# TLS on the native door (docs/design/native-protocol.md "TLS"): the Java client (2.6.1, 3.0.0-beta-1) runs
+# SeedArticles over TLS with HBase's transcript, plaintext clients are refused with a clear message, malformed
+# TLS is closed with a log line, one TLS port serves Java and Thrift (~22 s).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/native-tls-test.sh
 # PyPI's hbase-driver (kazoo for ZooKeeper, then the native RPC) through `serve --zk-port`: Apache
 # HBase 2.6.1's answers (tests/native-python, recorded from the oracle), kazoo's view of the znodes,
 # writes refused; a venv of pinned packages under target/ (~5 s).

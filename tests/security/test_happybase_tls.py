@@ -228,3 +228,31 @@ def test_happybase_with_a_password(data):
     finally:
         srv.stop()
         os.remove(auth)
+
+
+def test_thrift2_over_tls(pki, data):
+    """HBase's Thrift2 door (``--thrift2-port``) serves TLS with Thrift1's flags; plaintext is refused."""
+    import thriftpy2
+    from thriftpy2.rpc import make_client
+
+    t2 = thriftpy2.load(os.path.join(ROOT, "tests", "thrift2", "hbase.thrift"),
+                        module_name="hbase2_tls_thrift")
+    srv = Server(data, "--tls-cert", pki.path("server.pem"), "--tls-key", pki.path("server.key"),
+                 "--thrift2-port", "0")
+    try:
+        transport = TBufferedTransport(TSSLSocket("localhost", srv.port, cafile=pki.path("ca.pem")))
+        c = TClient(t2.THBaseService, TBinaryProtocol(transport))
+        transport.open()
+        c.createTable(t2.TTableDescriptor(tableName=t2.TTableName(qualifier=b"t2"),
+                                          columns=[t2.TColumnFamilyDescriptor(name=b"cf")]), None)
+        c.put(b"t2", t2.TPut(row=b"r", columnValues=[
+            t2.TColumnValue(family=b"cf", qualifier=b"q", value=b"v")]))
+        got = c.get(b"t2", t2.TGet(row=b"r"))
+        assert [(v.qualifier, v.value) for v in got.columnValues] == [(b"q", b"v")]
+        transport.close()
+        # A plaintext client on the TLS port: the handshake fails, no call is served.
+        with pytest.raises(Exception):
+            make_client(t2.THBaseService, "127.0.0.1", srv.port, timeout=5000).exists(
+                b"t2", t2.TGet(row=b"r"))
+    finally:
+        srv.stop()

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple]] [--http-port PORT] [--thrift2-port PORT]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext]] [--http-port PORT] [--thrift2-port PORT]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -30,6 +30,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut rpc_port: Option<u16> = None;
     let mut advertise: Option<String> = None;
     let mut zk_port: Option<u16> = None;
+    let mut rpc_allow_plaintext = false;
     let mut http_port: Option<u16> = None;
     let mut thrift2_port: Option<u16> = None;
     let mut it = args.iter();
@@ -139,6 +140,9 @@ pub fn main(args: &[String]) -> Result<()> {
             // A read-only ZooKeeper endpoint for discovery (HBase's ZKConnectionRegistry,
             // kazoo-based clients); 2181 is ZooKeeper's port, 0 picks a free one.
             "--zk-port" => zk_port = Some(val()?.parse().context("--zk-port takes a number")?),
+            // With TLS, the native door serves plaintext HBase clients too (HBase's
+            // hbase.server.netty.tls.supportplaintext, true there; refused here by default).
+            "--rpc-allow-plaintext" => rpc_allow_plaintext = true,
             // The HTTP port: /metrics for Prometheus and the console at / (HBase's master UI is
             // on 16010); 0 picks a free one.
             "--thrift2-port" => {
@@ -218,11 +222,19 @@ pub fn main(args: &[String]) -> Result<()> {
             }
         );
     }
-    if rpc_port.is_some() && (opts.tls.is_some() || opts.passwords.is_some()) {
-        // Fail closed: the native door speaks no TLS and takes no password logins yet.
+    if rpc_port.is_some() && opts.passwords.is_some() {
+        // Fail closed: the native door takes no password logins.
         bail!(
-            "--rpc-port cannot be combined with TLS or --auth-file yet: HBase's native RPC door \
-             neither encrypts nor takes logins (docs/design/native-protocol.md)"
+            "--rpc-port cannot be combined with --auth-file yet: HBase's native RPC door takes no \
+             logins (docs/design/native-protocol.md)"
+        );
+    }
+    if rpc_port.is_some() && tls_client_ca.is_some() {
+        // Fail closed: the native door does not take a certificate's CN as the user yet.
+        bail!(
+            "--rpc-port cannot be combined with --tls-client-ca yet: the native RPC door does not \
+             take a client certificate as its user yet; serve TLS with --tls-cert and --tls-key, \
+             and ACLs with --acl --rpc-auth simple (docs/design/native-protocol.md)"
         );
     }
     if rpc_auth.is_some() && (rpc_port.is_none() || opts.access.is_none()) {
@@ -236,13 +248,26 @@ pub fn main(args: &[String]) -> Result<()> {
              docs/design/security.md, \"The native door\")"
         );
     }
-    if thrift2_port.is_some()
-        && (opts.access.is_some() || opts.tls.is_some() || opts.passwords.is_some())
-    {
-        // Fail closed: the Thrift2 door checks no grants yet, and its TLS and logins are untested.
+    if rpc_allow_plaintext {
+        if rpc_port.is_none() || opts.tls.is_none() {
+            bail!("--rpc-allow-plaintext lets the native RPC door serve plaintext beside TLS; it needs --rpc-port, --tls-cert and --tls-key");
+        }
+        if !bind.is_loopback() && !insecure {
+            bail!(
+                "refusing to serve HBase's native RPC in plaintext on {bind} \
+                 (--rpc-allow-plaintext): anyone who reaches this address could read and change \
+                 every table. Leave it out (TLS only), bind a loopback address, or pass \
+                 --insecure"
+            );
+        }
+    }
+    if thrift2_port.is_some() && (opts.access.is_some() || opts.passwords.is_some()) {
+        // Fail closed: the Thrift2 door checks no grants yet, and its logins are untested. Its TLS
+        // (the same as Thrift1's) is served.
         bail!(
-            "--thrift2-port cannot be combined with ACLs, logins or TLS yet: HBase's Thrift2 door \
-             does not check grants (docs/design/thrift2.md)"
+            "--thrift2-port cannot be combined with ACLs or logins yet: HBase's Thrift2 door \
+             does not check grants (docs/design/thrift2.md); --tls-cert and --tls-key alone are \
+             served"
         );
     }
     if http_port.is_some()
@@ -296,11 +321,13 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_mutations_per_call: opts.handler.max_mutations_per_call,
                 max_row_size,
                 access: native_access,
+                tls: opts.tls.clone(),
+                allow_plaintext: rpc_allow_plaintext,
                 ..ferrobase_native::NativeOptions::default()
             };
             // `--rpc-port` equal to `--port`: one port for both protocols, told apart by a
             // connection's first bytes (HBase RPC's `HBas`/`Regist`, which no Thrift client
-            // sends first).
+            // sends first), the decrypted ones with TLS.
             Some(if p == port && p != 0 {
                 ferrobase_native::NativeServer::on_shared_port(engine.clone(), native_opts, p)?
             } else {
@@ -315,7 +342,7 @@ pub fn main(args: &[String]) -> Result<()> {
         let handoff = n.handoff();
         ferrobase_gateway::ProtocolHandoff {
             magics: ferrobase_native::Handoff::MAGICS.to_vec(),
-            serve: Arc::new(move |stream| handoff.serve(stream)),
+            serve: Arc::new(move |handed| handoff.serve(handed)),
         }
     });
     let http_engine = engine.clone();
@@ -390,7 +417,12 @@ pub fn main(args: &[String]) -> Result<()> {
         let addr = native.local_addr()?;
         // Scripts and tests read this line to learn the port.
         println!(
-            "ferrobase serving HBase's native RPC on {addr} (advertised as {}:{})",
+            "ferrobase serving HBase's native RPC on {addr}{} (advertised as {}:{})",
+            match (opts_tls, rpc_allow_plaintext) {
+                (false, _) => "",
+                (true, false) => " over TLS",
+                (true, true) => " over TLS and in plaintext",
+            },
             native.advertised_host(),
             addr.port()
         );
@@ -407,7 +439,10 @@ pub fn main(args: &[String]) -> Result<()> {
         Some(t2) => {
             let addr = t2.local_addr()?;
             // Scripts and tests read this line to learn the port.
-            println!("ferrobase serving HBase's Thrift2 API on {addr}");
+            println!(
+                "ferrobase serving HBase's Thrift2 API on {addr}{}",
+                if opts_tls { " over TLS" } else { "" }
+            );
             ports.push(("HBase Thrift2 API".to_string(), addr));
             Some(
                 std::thread::Builder::new()

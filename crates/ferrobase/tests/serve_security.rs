@@ -401,3 +401,71 @@ fn apps_connect_over_mutual_tls() {
     assert!(out.status.success(), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("logged "));
 }
+
+/// The native RPC door serves TLS, and ACLs only with a way to know its users (`--rpc-auth
+/// simple`); logins and client certificates as users are refused beside `--rpc-port` (fail
+/// closed), and `--rpc-allow-plaintext` needs TLS and, off loopback, `--insecure`.
+#[test]
+fn the_native_door_serves_tls_and_acls_but_refuses_unknown_users_and_stray_plaintext() {
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let (cert, key, ca) = (
+        pki.path("server.pem").display().to_string(),
+        pki.path("server.key").display().to_string(),
+        pki.path("ca.pem").display().to_string(),
+    );
+    let data = tempfile::tempdir().unwrap();
+    let data = data.path().display().to_string();
+    let tls = ["--tls-cert", cert.as_str(), "--tls-key", key.as_str()];
+    let refused = |extra: &[&str], want: &str| {
+        let mut args = vec!["serve", "--port", "0", "--rpc-port", "0", "--data", &data];
+        args.extend_from_slice(extra);
+        let out = ferrobase(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?} was served");
+        assert!(err.contains(want), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty(), "nothing was served");
+    };
+    refused(
+        &[&tls[..], &["--tls-client-ca", ca.as_str()]].concat(),
+        "--rpc-port cannot be combined with --tls-client-ca yet",
+    );
+    let users = "--rpc-port with ACLs needs --rpc-auth simple";
+    refused(&["--acl"], users);
+    refused(&["--superuser", "admin"], users);
+    refused(&["--rpc-auth", "simple"], "it needs --rpc-port and --acl");
+    refused(&["--acl", "--rpc-auth", "kerberos"], "--rpc-auth kerberos");
+    let passwords = certs.path().join("passwords");
+    std::fs::write(&passwords, passwd("alice", "secret")).unwrap();
+    let passwords = passwords.display().to_string();
+    refused(
+        &[&tls[..], &["--auth-file", passwords.as_str()]].concat(),
+        "--rpc-port cannot be combined with --auth-file yet",
+    );
+    refused(&["--rpc-allow-plaintext"], "--rpc-allow-plaintext");
+    refused(
+        &[&tls[..], &["--bind", "0.0.0.0", "--rpc-allow-plaintext"]].concat(),
+        "refusing to serve HBase's native RPC in plaintext on 0.0.0.0",
+    );
+    // TLS alone is served, and says so.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--port", "0", "--rpc-port", "0", "--data", &data])
+        .args(tls)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.as_mut().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.contains("native RPC on 127.0.0.1:"), "{first}");
+    assert!(
+        first.contains(" over TLS (advertised as localhost:"),
+        "{first}"
+    );
+}

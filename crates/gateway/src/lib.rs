@@ -30,6 +30,7 @@ pub mod call_counters;
 pub mod call_queue;
 pub mod catalog;
 pub mod handler;
+pub mod handoff;
 pub mod idl;
 mod scanner_quota;
 pub mod server;
@@ -40,4 +41,5 @@ pub mod thrift2;
 pub use call_counters::{CallCounters, CallOutcome, CallSlot};
 /// TLS and SASL PLAIN on the Thrift port, shared with the client (`ferrobase-security`).
 pub use ferrobase_security::{sasl, tls};
-pub use server::{ProtocolHandoff, Server, ServerOptions, StopHandle};
+pub use handoff::{HandedOver, ProtocolHandoff};
+pub use server::{Server, ServerOptions, StopHandle};

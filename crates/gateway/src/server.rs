@@ -7,6 +7,7 @@ use crate::access::{AccessChecker, AccessOptions, AclStore};
 use crate::call_counters::{CallCounters, CallOutcome};
 use crate::call_queue::{CallQueue, CallQueueOptions};
 use crate::handler::{Handler, HandlerOptions, Outcome};
+use crate::handoff::{opening, tls_opening, HandedOver, Opening, Patience, ProtocolHandoff};
 use crate::sasl::{accept_plain_from, LoginThrottle, PasswordFile};
 use crate::scanner_quota::ScannerQuota;
 use crate::service::Service;
@@ -70,27 +71,10 @@ pub struct ServerOptions {
     /// How long a connection may take over its TLS and SASL handshakes together, however
     /// slowly it sends (default 10 s); past it the connection closes.
     pub handshake_timeout: Duration,
-    /// Another protocol served on the same port (default none): a plain connection (no TLS,
-    /// no SASL) whose first bytes are one of its magics is handed to it whole, unread.
+    /// Another protocol served on the same port (default none): a connection without SASL
+    /// whose first bytes are one of its magics is handed to it, plain (unread) or after the TLS
+    /// handshake with the bytes read to tell ([`HandedOver`]).
     pub handoff: Option<ProtocolHandoff>,
-}
-
-/// A protocol the Thrift port also serves, told apart by a connection's first bytes: HBase's
-/// native RPC (`HBas`, `Regist`), whose first byte no Thrift transport or protocol starts with.
-#[derive(Clone)]
-pub struct ProtocolHandoff {
-    /// The first bytes that select it (each at least 2 bytes long).
-    pub magics: Vec<&'static [u8]>,
-    /// Serves a connection to its end, on the calling thread.
-    pub serve: Arc<dyn Fn(TcpStream) + Send + Sync>,
-}
-
-impl std::fmt::Debug for ProtocolHandoff {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ProtocolHandoff")
-            .field("magics", &self.magics)
-            .finish_non_exhaustive()
-    }
 }
 
 /// How long a client may take over its TLS and SASL handshakes together (the default of
@@ -480,72 +464,30 @@ impl Shared {
     }
 }
 
-/// What a plain connection's first bytes say it is.
-enum Opening {
-    /// The other protocol's.
-    Other,
-    /// Thrift (or anything else: the Thrift reader refuses what is not).
-    Thrift,
-    /// Closed, idle past the limits, or the server stopping.
-    Gone,
-}
-
-/// Looks at a plain connection's first bytes without reading them: one of the handoff's magics
-/// or Thrift. Waits only while the bytes so far are a magic's start (a Thrift client's first
-/// byte never is), at most the frame timeout.
-fn opening(shared: &Shared, handoff: &ProtocolHandoff, stream: &TcpStream) -> Opening {
-    let started = Instant::now();
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(250)));
-    let longest = handoff.magics.iter().map(|m| m.len()).max().unwrap_or(0);
-    let mut buf = vec![0u8; longest];
-    let seen = loop {
-        match stream.peek(&mut buf) {
-            Ok(0) => break Opening::Gone,
-            Ok(n) => {
-                let head = &buf[..n];
-                if handoff.magics.iter().any(|m| head.starts_with(m)) {
-                    break Opening::Other;
-                }
-                if !handoff.magics.iter().any(|m| m.starts_with(head)) {
-                    break Opening::Thrift;
-                }
-                // The start of a magic: wait for the rest.
-                if started.elapsed() >= shared.frame_timeout {
-                    break Opening::Gone;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                if shared.stopping.load(Ordering::Acquire)
-                    || shared.idle_timeout.is_some_and(|t| started.elapsed() >= t)
-                {
-                    break Opening::Gone;
-                }
-            }
-            Err(_) => break Opening::Gone,
-        }
-    };
-    let _ = stream.set_read_timeout(None);
-    seen
-}
-
 fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_>) {
     let _ = stream.set_nodelay(true);
-    if let Some(handoff) = shared
+    // The other protocol (HBase's native RPC) is told apart by its first bytes, plain or
+    // decrypted; not with password logins, whose SASL exchange comes first.
+    let handoff = shared
         .handoff
         .as_ref()
-        .filter(|_| shared.tls.is_none() && shared.passwords.is_none())
-    {
-        match opening(shared, handoff, &stream) {
+        .filter(|_| shared.passwords.is_none());
+    let patience = Patience {
+        limit: shared.frame_timeout,
+        idle_timeout: shared.idle_timeout,
+        stopping: &shared.stopping,
+    };
+    if let Some(handoff) = handoff {
+        match opening(handoff, &stream, &patience) {
             Opening::Other => {
-                // The other protocol keeps its own accounts from here.
+                // The other protocol keeps its own accounts from here (and, on a TLS port,
+                // decides whether a plaintext client is served).
                 pending.established();
-                return (handoff.serve)(stream);
+                return (handoff.serve)(HandedOver {
+                    wire: Wire::Plain(stream),
+                    head: Vec::new(),
+                    user: None,
+                });
             }
             Opening::Gone => return,
             Opening::Thrift => {}
@@ -569,6 +511,18 @@ fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_
             }
         }
     };
+    // Behind TLS, the first decrypted bytes tell the protocols apart.
+    let mut head = Vec::new();
+    if let Some(handoff) = handoff.filter(|_| shared.tls.is_some()) {
+        match tls_opening(handoff, &mut wire, &mut head, &patience) {
+            Opening::Other => {
+                pending.established();
+                return (handoff.serve)(HandedOver { wire, head, user });
+            }
+            Opening::Gone => return,
+            Opening::Thrift => {}
+        }
+    }
     // The SASL exchange within what is left of the handshakes' one deadline (its socket handle
     // is a duplicate held only for the exchange: one per connection at all times would be
     // 2,000 descriptors at 1,000 connections).
@@ -595,7 +549,8 @@ fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_
             }
         }
     }
-    let mut conn = Connection::over(wire, shared.limits).with_pool(shared.inflight.clone());
+    let mut conn =
+        Connection::over_with_head(wire, head, shared.limits).with_pool(shared.inflight.clone());
     let mut scanners = ScannerQuota::new(shared.max_scanners_per_connection);
     let mut cache_used = false;
     let mut released = Instant::now();

@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod access;
+pub mod audit;
 pub mod cellblock;
 mod cluster_id;
 mod descriptors;
@@ -17,9 +18,11 @@ mod scanners;
 mod server;
 mod services;
 mod state;
+mod tls;
 pub mod wire;
 pub mod zookeeper;
 
 pub use access::{Identity, NativeAccess};
+pub use audit::{AuditLog, Connected};
 pub use server::{Handoff, NativeServer, NativeStopHandle};
 pub use state::NativeOptions;

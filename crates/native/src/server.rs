@@ -3,6 +3,7 @@
 //! multiplexes on its one connection run at once and are answered in any order, matched by
 //! call id.
 
+use crate::audit::Connected;
 use crate::cellblock::Codec;
 use crate::error::{RpcError, CALL_QUEUE_TOO_BIG};
 use crate::proto::registry::GetConnectionRegistryResponse;
@@ -12,8 +13,11 @@ use crate::services::{self, Ctx};
 use crate::state::{Job, NativeOptions, Shared};
 use crate::wire::{self, Preamble, WireError, AUTH_SIMPLE};
 use ferrobase_engine::Engine;
-use ferrobase_gateway::{CallCounters, CallOutcome};
+use ferrobase_gateway::{CallCounters, CallOutcome, HandedOver};
+use ferrobase_security::split::{ServerReader, ServerWriter};
+use ferrobase_security::tls::{ServerWire, Wire};
 use prost::Message;
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
@@ -42,16 +46,32 @@ impl Handoff {
     /// preamble.
     pub const MAGICS: [&'static [u8]; 2] = [crate::wire::RPC_MAGIC, crate::wire::REGISTRY_PREAMBLE];
 
-    /// Serves `stream` to its end on the calling thread (nothing of it read yet), counted
-    /// against the door's connection limit.
-    pub fn serve(&self, stream: TcpStream) {
+    /// Serves a connection to its end on the calling thread, counted against the door's
+    /// connection limit: plain with nothing of it read yet, or after its TLS handshake with the
+    /// bytes read to tell it apart. A plain one on a door with TLS is refused (once its preamble
+    /// is read) unless [`NativeOptions::allow_plaintext`].
+    pub fn serve(&self, handed: HandedOver) {
         let shared = &self.shared;
         if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.opts.max_connections {
             shared.connections.fetch_sub(1, Ordering::AcqRel);
             return;
         }
-        serve_connection(shared, stream);
+        serve_connection(shared, Accepted::new(handed.wire, handed.head, handed.user));
         shared.connections.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A connection ready for its preamble: the socket, plain or TLS with its handshake done, the
+/// bytes another server read from it already, and the user its TLS client certificate names.
+pub(crate) struct Accepted {
+    wire: ServerWire,
+    head: Vec<u8>,
+    user: Option<String>,
+}
+
+impl Accepted {
+    pub(crate) fn new(wire: ServerWire, head: Vec<u8>, user: Option<String>) -> Accepted {
+        Accepted { wire, head, user }
     }
 }
 
@@ -232,7 +252,7 @@ impl NativeServer {
             let spawned = std::thread::Builder::new()
                 .name("ferrobase-rpc-conn".into())
                 .spawn(move || {
-                    serve_connection(&shared, stream);
+                    serve_socket(&shared, stream);
                     shared.connections.fetch_sub(1, Ordering::AcqRel);
                 });
             if spawned.is_err() {
@@ -244,9 +264,13 @@ impl NativeServer {
     }
 }
 
+fn lock(writer: &Mutex<ServerWriter>) -> std::sync::MutexGuard<'_, ServerWriter> {
+    writer.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Writes one response frame under the connection's writer lock.
 fn respond(
-    out: &Mutex<TcpStream>,
+    out: &Mutex<ServerWriter>,
     call_id: u32,
     result: Result<services::Reply, RpcError>,
     host: &str,
@@ -277,13 +301,12 @@ fn respond(
             Vec::new(),
         ),
     };
-    let mut w = out.lock().unwrap_or_else(|p| p.into_inner());
-    wire::write_response(&mut *w, &header, body.as_deref(), &cells).is_ok()
+    wire::write_response(&mut *lock(out), &header, body.as_deref(), &cells).is_ok()
 }
 
 /// A connection-level failure answered as HBase's `FatalConnectionException` (call id -1),
 /// then the connection closes.
-fn fatal(stream: &mut TcpStream, shared: &Shared, message: String) {
+fn fatal(stream: &mut impl Write, shared: &Shared, message: String) {
     let header = ResponseHeader {
         call_id: Some(u32::MAX),
         exception: Some(
@@ -298,15 +321,70 @@ fn fatal(stream: &mut TcpStream, shared: &Shared, message: String) {
     let _ = wire::write_response(stream, &header, None, &[]);
 }
 
-fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
+/// A connection's bytes: those another server read to tell the protocol apart, then the
+/// socket's (decrypted, with TLS).
+type Incoming = std::io::Chain<std::io::Cursor<Vec<u8>>, ServerReader>;
+
+/// Serves a connection accepted on the door's own port (TLS first, when the door has it).
+fn serve_socket(shared: &Arc<Shared>, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
+    let accepted = match &shared.opts.tls {
+        None => Some(Accepted::new(Wire::Plain(stream), Vec::new(), None)),
+        Some(tls) => crate::tls::accept(shared, tls, stream),
+    };
+    if let Some(accepted) = accepted {
+        serve_connection(shared, accepted);
+    }
+}
+
+/// Refuses a connection after its preamble (and header) were read: a fatal error frame, then
+/// the connection closes once the client has had a second to read it.
+fn refuse(writer: &mut ServerWriter, reader: &mut impl Read, shared: &Shared, message: String) {
+    fatal(writer, shared, message);
+    let socket = writer.socket();
+    let _ = socket.shutdown(std::net::Shutdown::Write);
+    let _ = socket.set_read_timeout(Some(Duration::from_secs(1)));
+    let _ = std::io::copy(&mut reader.take(1 << 16), &mut std::io::sink());
+}
+
+fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
+    let Accepted { wire, head, user } = accepted;
+    let encrypted = matches!(wire, Wire::Tls(_));
+    let peer = wire.socket().peer_addr().ok();
+    let Ok((reader, mut writer)) = wire.split() else {
+        return;
+    };
+    // What another server read to tell the protocol apart comes first.
+    let mut stream: Incoming = std::io::Cursor::new(head).chain(reader);
+    // A handle for the timeouts until the header is read.
+    let Ok(sock) = stream.get_ref().1.socket().try_clone() else {
+        return;
+    };
     let deadline = Instant::now() + shared.opts.handshake_timeout;
-    let _ = stream.set_read_timeout(Some(shared.opts.handshake_timeout));
+    let _ = sock.set_read_timeout(Some(shared.opts.handshake_timeout));
     let preamble = match wire::read_preamble(&mut stream) {
         Ok(p) => p,
-        Err(WireError::Malformed(why)) => return fatal(&mut stream, shared, why),
+        Err(WireError::Malformed(why)) => return fatal(&mut writer, shared, why),
         Err(_) => return,
     };
+    if !encrypted && shared.opts.tls.is_some() && !shared.opts.allow_plaintext {
+        if let Some(peer) = peer {
+            eprintln!(
+                "ferrobase: native RPC: plaintext connection from {peer} refused (the door \
+                 serves TLS; --rpc-allow-plaintext serves both)"
+            );
+        }
+        // Its connection header, if any, is read first so that the refusal is what it reads.
+        if matches!(preamble, Preamble::Rpc { .. }) {
+            let _ = wire::read_frame(&mut stream, shared.opts.max_message);
+        }
+        return refuse(
+            &mut writer,
+            &mut stream,
+            shared,
+            crate::tls::plaintext_refused(),
+        );
+    }
     let auth = match preamble {
         Preamble::Registry => {
             // HBase 2.6's ConnectionRegistryService: one frame with the cluster id (call id
@@ -318,14 +396,14 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
                 call_id: Some(u32::MAX),
                 ..ResponseHeader::default()
             };
-            let _ = wire::write_response(&mut stream, &header, Some(&reply.encode_to_vec()), &[]);
+            let _ = wire::write_response(&mut writer, &header, Some(&reply.encode_to_vec()), &[]);
             return;
         }
         Preamble::Rpc { auth } => auth,
     };
     if auth != AUTH_SIMPLE {
         return fatal(
-            &mut stream,
+            &mut writer,
             shared,
             format!(
                 "authentication method {auth} is not served here: ferrobase's native door \
@@ -334,19 +412,19 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
         );
     }
     let remaining = deadline.saturating_duration_since(Instant::now());
-    let _ = stream.set_read_timeout(Some(remaining.max(Duration::from_millis(1))));
+    let _ = sock.set_read_timeout(Some(remaining.max(Duration::from_millis(1))));
     let header = match wire::read_frame(&mut stream, shared.opts.max_message) {
         Ok(Some(frame)) => match wire::connection_header(&frame) {
             Ok(h) => h,
-            Err(e) => return fatal(&mut stream, shared, e.to_string()),
+            Err(e) => return fatal(&mut writer, shared, e.to_string()),
         },
         Ok(None) => return,
         Err(WireError::Io(_)) => return,
-        Err(e) => return fatal(&mut stream, shared, e.to_string()),
+        Err(e) => return fatal(&mut writer, shared, e.to_string()),
     };
     let codec = match Codec::from_class(header.cell_block_codec_class.as_deref()) {
         Ok(c) => c,
-        Err(why) => return fatal(&mut stream, shared, why),
+        Err(why) => return fatal(&mut writer, shared, why),
     };
     if let Some(c) = header
         .cell_block_compressor_class
@@ -354,29 +432,37 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
         .filter(|c| !c.is_empty())
     {
         return fatal(
-            &mut stream,
+            &mut writer,
             shared,
             format!("cell block compression {c} is not supported (leave hbase.client.rpc.compressor unset)"),
         );
     }
     let service = header.service_name.clone().unwrap_or_default();
-    let user = header
+    let header_user = header
         .user_info
         .as_ref()
         .and_then(|u| u.effective_user.clone())
         .unwrap_or_default();
-    let _ = stream.set_read_timeout(None);
-    let Ok(writer) = stream.try_clone() else {
-        return;
-    };
+    let _ = sock.set_read_timeout(None);
+    drop(sock);
     let writer = Arc::new(Mutex::new(writer));
     let ctx = Arc::new(Ctx {
         shared: shared.clone(),
         codec,
         service,
-        user,
+        user: header_user,
+        certificate_user: user,
         connection: shared.scanners.connection_id(),
     });
+    if let Some(audit) = &shared.opts.audit {
+        audit.record(&Connected {
+            peer,
+            tls: encrypted,
+            certificate_user: ctx.certificate_user.as_deref(),
+            header_user: &ctx.user,
+            service: &ctx.service,
+        });
+    }
     // The connection's scanners close with it, however the loop below ends.
     struct CloseScanners<'a>(&'a Shared, u64);
     impl Drop for CloseScanners<'_> {
@@ -389,11 +475,11 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
         let frame = match wire::read_frame(&mut stream, shared.opts.max_message) {
             Ok(Some(f)) => f,
             Ok(None) | Err(WireError::Io(_)) => return,
-            Err(e) => return fatal(&mut stream, shared, e.to_string()),
+            Err(e) => return fatal(&mut *lock(&writer), shared, e.to_string()),
         };
         let request = match wire::split_request(&frame) {
             Ok(r) => r,
-            Err(e) => return fatal(&mut stream, shared, e.to_string()),
+            Err(e) => return fatal(&mut *lock(&writer), shared, e.to_string()),
         };
         drop(frame);
         let call_id = request.header.call_id.unwrap_or(0);
@@ -444,8 +530,9 @@ fn serve_connection(shared: &Arc<Shared>, mut stream: TcpStream) {
             job_ctx.shared.counters.record_at(slot, outcome);
             drop(request);
             if !respond(&job_writer, call_id, result, &host, port) {
-                let w = job_writer.lock().unwrap_or_else(|p| p.into_inner());
-                let _ = w.shutdown(std::net::Shutdown::Both);
+                let _ = lock(&job_writer)
+                    .socket()
+                    .shutdown(std::net::Shutdown::Both);
             }
         });
         match shared.jobs.try_send(job) {

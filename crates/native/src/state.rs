@@ -5,6 +5,7 @@
 use crate::scanners::Scanners;
 use ferrobase_engine::Engine;
 use ferrobase_gateway::CallCounters;
+use ferrobase_security::tls::TlsServer;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::mpsc::SyncSender;
@@ -49,11 +50,26 @@ pub struct NativeOptions {
     /// Bytes of cells one scan call returns at most, whatever the client asks (default 100
     /// MiB, `hbase.server.scanner.max.result.size`).
     pub max_result_bytes: usize,
-    /// How long a client may take to send its preamble and connection header (default 10 s).
+    /// How long a client may take to send its preamble and connection header (default 10 s),
+    /// and, with TLS, to begin and finish its handshake before that (as long again, however
+    /// slowly it sends).
     pub handshake_timeout: Duration,
     /// ACLs (`None`: off, every call runs): the checker the Thrift door shares, and how a
     /// connection's user is known (`docs/design/security.md`, "The native door").
     pub access: Option<crate::access::NativeAccess>,
+    /// TLS on the door (default none: plaintext, HBase's default). With it, a connection must
+    /// begin with a TLS handshake (HBase's `hbase.server.netty.tls.enabled`); with a client CA,
+    /// only clients with a certificate the CA signed complete it, and the certificate's subject
+    /// CN is the connection's user.
+    pub tls: Option<TlsServer>,
+    /// With [`tls`](Self::tls), also serve clients that send HBase's preamble in plaintext on
+    /// the port (default false: they are refused with a `FatalConnectionException` saying the
+    /// port takes TLS). True is HBase's default, `hbase.server.netty.tls.supportplaintext`.
+    pub allow_plaintext: bool,
+    /// Told of each connection once its header is read (default none), with what HBase's
+    /// audit log writes of it (`Connection from ..., ugi=..., service=...`) and the TLS
+    /// certificate's user.
+    pub audit: Option<crate::audit::AuditLog>,
 }
 
 impl Default for NativeOptions {
@@ -74,6 +90,9 @@ impl Default for NativeOptions {
             max_result_bytes: 100 << 20,
             handshake_timeout: Duration::from_secs(10),
             access: None,
+            tls: None,
+            allow_plaintext: false,
+            audit: None,
         }
     }
 }

@@ -1,7 +1,12 @@
 //! Malformed input on the native RPC port (issue 48): garbage and truncated preambles, a 2 GiB
 //! frame length, an unknown service or method, a cell block shorter than its header says, a
 //! parameter with a field of the wrong wire type, a 1,000-deep FilterList. Each is a clear error
-//! to that client, and the server goes on serving everyone else.
+//! to that client, and the server goes on serving everyone else. With TLS: garbage instead of a
+//! ClientHello, a handshake cut short, a client that stalls in it or never begins one: each
+//! closed (with a log line), the others served.
+
+#[path = "../../gateway/tests/support/test_certs.rs"]
+mod test_certs;
 
 use ferrobase_engine::{Engine, EngineOptions};
 use ferrobase_gateway::CallOutcome;
@@ -322,4 +327,137 @@ fn a_multi_past_the_row_limit_is_refused_whole() {
     );
     assert!(final_);
     still_serves(&door);
+}
+
+/// A door serving TLS only (a 1 s handshake timeout), with the PKI's directory kept alive.
+fn start_tls() -> (Door, tempfile::TempDir) {
+    let certs = tempfile::tempdir().unwrap();
+    let pki = test_certs::TestPki::new(certs.path());
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let tls = ferrobase_security::tls::TlsServer::from_pem_files(
+        &pki.path("server.pem"),
+        &pki.path("server.key"),
+        None,
+    )
+    .unwrap();
+    let opts = NativeOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        tls: Some(tls),
+        handshake_timeout: Duration::from_secs(1),
+        ..NativeOptions::default()
+    };
+    let server = NativeServer::bind(engine, opts).unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle().unwrap();
+    std::thread::spawn(move || server.run());
+    (
+        Door {
+            addr,
+            stop,
+            _dir: dir,
+        },
+        certs,
+    )
+}
+
+/// A ClientHello as rustls sends it first (the client trusts nothing: only its bytes matter).
+fn client_hello() -> Vec<u8> {
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(rustls::RootCertStore::empty())
+        .with_no_client_auth();
+    let mut conn =
+        rustls::ClientConnection::new(std::sync::Arc::new(config), "localhost".try_into().unwrap())
+            .unwrap();
+    let mut hello = Vec::new();
+    while conn.wants_write() {
+        conn.write_tls(&mut hello).unwrap();
+    }
+    hello
+}
+
+/// The door, with TLS, still serves a TLS client the whole way to a call.
+fn still_serves_tls(door: &Door, certs: &std::path::Path) {
+    let client =
+        ferrobase_security::tls::TlsClient::from_pem_files(&certs.join("ca.pem"), None).unwrap();
+    let mut s = client.connect("localhost", connect(door)).unwrap();
+    let header = ConnectionHeader {
+        service_name: Some("ClientMetaService".into()),
+        ..ConnectionHeader::default()
+    };
+    let bytes = header.encode_to_vec();
+    s.write_all(b"HBas\x00\x50").unwrap();
+    s.write_all(&(bytes.len() as u32).to_be_bytes()).unwrap();
+    s.write_all(&bytes).unwrap();
+    let request = RequestHeader {
+        call_id: Some(3),
+        method_name: Some("GetClusterId".into()),
+        request_param: Some(true),
+        ..RequestHeader::default()
+    };
+    let mut frame = Vec::new();
+    request.encode_length_delimited(&mut frame).unwrap();
+    frame.push(0);
+    s.write_all(&(frame.len() as u32).to_be_bytes()).unwrap();
+    s.write_all(&frame).unwrap();
+    let mut len = [0u8; 4];
+    s.read_exact(&mut len).unwrap();
+    let mut reply = vec![0u8; u32::from_be_bytes(len) as usize];
+    s.read_exact(&mut reply).unwrap();
+    let h = ResponseHeader::decode_length_delimited(&mut &reply[..]).unwrap();
+    assert_eq!(h.call_id, Some(3));
+    assert!(h.exception.is_none(), "{h:?}");
+}
+
+/// Closed by the server within `within`.
+fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
+    let started = std::time::Instant::now();
+    s.set_read_timeout(Some(within + Duration::from_secs(2)))
+        .unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return started.elapsed() <= within + Duration::from_secs(1),
+            Ok(_) => {} // an alert
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[test]
+fn malformed_tls_is_closed_and_others_are_served() {
+    let (door, certs) = start_tls();
+    let hello = client_hello();
+    assert_eq!(hello[0], 0x16);
+    // Garbage where a ClientHello belongs: a handshake record header over junk, and bytes that
+    // are no TLS at all (an HTTP request).
+    for garbage in [&b"\x16\x03\x01\x00\x05junk!"[..], b"GET / HTTP/1.1\r\n\r\n"] {
+        let mut s = connect(&door);
+        s.write_all(garbage).unwrap();
+        assert!(closed_within(&mut s, Duration::from_secs(1)));
+    }
+    // A ClientHello cut short, then the client closes its side.
+    let mut s = connect(&door);
+    s.write_all(&hello[..hello.len() / 2]).unwrap();
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    assert!(closed_within(&mut s, Duration::from_secs(1)));
+    // A client that stalls mid-handshake, and one that never begins: both closed at the
+    // handshake timeout (1 s), while others are served meanwhile.
+    let mut stalled = connect(&door);
+    stalled.write_all(&hello[..10]).unwrap();
+    let mut silent = connect(&door);
+    still_serves_tls(&door, certs.path());
+    assert!(closed_within(&mut stalled, Duration::from_secs(2)));
+    assert!(closed_within(&mut silent, Duration::from_secs(2)));
+    // Every one of them has let go of its slot.
+    let started = std::time::Instant::now();
+    while door.stop.connections() > 0 && started.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(door.stop.connections(), 0);
+    still_serves_tls(&door, certs.path());
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`tls`]: TLS on the Thrift port (rustls), the server's and the client's settings and the
 //!   socket plain or encrypted behind one type;
+//! - [`split`]: that socket split into a reading and a writing half for two threads at once;
 //! - [`sasl`]: Thrift's SASL negotiation with the PLAIN mechanism, both sides, and the password
 //!   file the server checks;
 //! - [`acl`]: HBase's access-control model (actions, scopes, grants) and the `hbase:acl` table
@@ -13,4 +14,5 @@
 pub mod acl;
 pub mod deadline;
 pub mod sasl;
+pub mod split;
 pub mod tls;

@@ -11,14 +11,23 @@ use std::time::Instant;
 pub struct DeadlineWire {
     wire: ServerWire,
     deadline: Option<Instant>,
+    /// Bytes read from `wire` before it came here, read again first.
+    head: std::io::Cursor<Vec<u8>>,
 }
 
 impl DeadlineWire {
     /// `wire`, with no deadline.
     pub fn new(wire: ServerWire) -> DeadlineWire {
+        DeadlineWire::with_head(wire, Vec::new())
+    }
+
+    /// `wire`, with no deadline, whose first bytes `head` were read from it already (to tell
+    /// which protocol the connection speaks): reads return them first.
+    pub fn with_head(wire: ServerWire, head: Vec<u8>) -> DeadlineWire {
         DeadlineWire {
             wire,
             deadline: None,
+            head: std::io::Cursor::new(head),
         }
     }
 
@@ -61,6 +70,9 @@ impl DeadlineWire {
 
 impl Read for DeadlineWire {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.head.position() < self.head.get_ref().len() as u64 {
+            return self.head.read(buf);
+        }
         self.arm(true)?;
         self.wire.read(buf)
     }

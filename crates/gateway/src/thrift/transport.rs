@@ -80,6 +80,12 @@ impl Connection {
         Connection::over_stream(DeadlineWire::new(wire), limits)
     }
 
+    /// Wraps an accepted socket whose first bytes `head` were read already (decrypted, to
+    /// tell which protocol it speaks): the calls are read from `head` onwards.
+    pub fn over_with_head(wire: ServerWire, head: Vec<u8>, limits: Limits) -> Connection {
+        Connection::over_stream(DeadlineWire::with_head(wire, head), limits)
+    }
+
     /// Sets the time by which the message being read or written must be through (a read or
     /// write past it fails with `TimedOut`), or clears it, with the socket's timeouts.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) -> std::io::Result<()> {

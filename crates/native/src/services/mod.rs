@@ -20,8 +20,12 @@ pub(crate) struct Ctx {
     pub(crate) shared: Arc<Shared>,
     pub(crate) codec: Codec,
     pub(crate) service: String,
-    /// The user the connection authenticated as (empty: none named).
+    /// The user the connection header names (SIMPLE authentication: the client's claim,
+    /// unauthenticated).
     pub(crate) user: String,
+    /// With mutual TLS, the subject CN of the client's certificate, which the CA vouched for:
+    /// the identity ACL checks are to use (`docs/design/security.md`, "Identities").
+    pub(crate) certificate_user: Option<String>,
     /// The connection's id (its scanners are counted and closed by it).
     pub(crate) connection: u64,
 }
