@@ -229,26 +229,37 @@ pub fn main(args: &[String]) -> Result<()> {
              logins (docs/design/native-protocol.md)"
         );
     }
-    if rpc_port.is_some() && tls_client_ca.is_some() {
-        // Fail closed: the native door does not take a certificate's CN as the user yet.
+    if rpc_auth.is_some() && tls_client_ca.is_some() {
         bail!(
-            "--rpc-port cannot be combined with --tls-client-ca yet: the native RPC door does not \
-             take a client certificate as its user yet; serve TLS with --tls-cert and --tls-key, \
-             and ACLs with --acl --rpc-auth simple (docs/design/native-protocol.md)"
+            "--rpc-auth and --tls-client-ca are two ways to name the user of a native connection; \
+             with a client CA the certificate's CN is the user: leave --rpc-auth out"
         );
     }
     if rpc_auth.is_some() && (rpc_port.is_none() || opts.access.is_none()) {
         bail!("--rpc-auth names how the native RPC door knows its users for ACLs; it needs --rpc-port and --acl");
     }
+    // With a client CA, the certificate's CN is the user on the native door as on Thrift's.
+    let rpc_auth = rpc_auth.or_else(|| {
+        tls_client_ca
+            .is_some()
+            .then_some(ferrobase_native::Identity::Certificate)
+    });
     if rpc_port.is_some() && opts.access.is_some() && rpc_auth.is_none() {
         // Fail closed: without a way to know who a native connection is, no grant can apply.
         bail!(
-            "--rpc-port with ACLs needs --rpc-auth simple: the native door knows a user by the \
-             name its client claims (HBase's SIMPLE authentication; trusted networks only, \
-             docs/design/security.md, \"The native door\")"
+            "--rpc-port with ACLs needs a way to know its users: --tls-client-ca (the client \
+             certificate's CN) or --rpc-auth simple (the name the client claims, HBase's SIMPLE \
+             authentication; trusted networks only; docs/design/security.md, \"The native door\")"
         );
     }
     if rpc_allow_plaintext {
+        if tls_client_ca.is_some() {
+            bail!(
+                "--rpc-allow-plaintext with --tls-client-ca: a plaintext connection carries no \
+                 certificate, so it would have no user; with a client CA the native door takes \
+                 TLS only"
+            );
+        }
         if rpc_port.is_none() || opts.tls.is_none() {
             bail!("--rpc-allow-plaintext lets the native RPC door serve plaintext beside TLS; it needs --rpc-port, --tls-cert and --tls-key");
         }

@@ -402,9 +402,10 @@ fn apps_connect_over_mutual_tls() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("logged "));
 }
 
-/// The native RPC door serves TLS, and ACLs only with a way to know its users (`--rpc-auth
-/// simple`); logins and client certificates as users are refused beside `--rpc-port` (fail
-/// closed), and `--rpc-allow-plaintext` needs TLS and, off loopback, `--insecure`.
+/// The native RPC door serves TLS, and ACLs only with one way to know its users (a client
+/// certificate's CN with `--tls-client-ca`, or `--rpc-auth simple`); logins are refused beside
+/// `--rpc-port` (fail closed), and `--rpc-allow-plaintext` needs TLS, no client CA and, off
+/// loopback, `--insecure`.
 #[test]
 fn the_native_door_serves_tls_and_acls_but_refuses_unknown_users_and_stray_plaintext() {
     let certs = tempfile::tempdir().unwrap();
@@ -427,10 +428,22 @@ fn the_native_door_serves_tls_and_acls_but_refuses_unknown_users_and_stray_plain
         assert!(out.stdout.is_empty(), "nothing was served");
     };
     refused(
-        &[&tls[..], &["--tls-client-ca", ca.as_str()]].concat(),
-        "--rpc-port cannot be combined with --tls-client-ca yet",
+        &[
+            &tls[..],
+            &["--tls-client-ca", ca.as_str(), "--rpc-auth", "simple"],
+        ]
+        .concat(),
+        "two ways to name the user",
     );
-    let users = "--rpc-port with ACLs needs --rpc-auth simple";
+    refused(
+        &[
+            &tls[..],
+            &["--tls-client-ca", ca.as_str(), "--rpc-allow-plaintext"],
+        ]
+        .concat(),
+        "a plaintext connection carries no certificate",
+    );
+    let users = "--rpc-port with ACLs needs a way to know its users";
     refused(&["--acl"], users);
     refused(&["--superuser", "admin"], users);
     refused(&["--rpc-auth", "simple"], "it needs --rpc-port and --acl");

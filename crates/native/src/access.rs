@@ -27,6 +27,10 @@ pub enum Identity {
     /// (`UserInformation.effective_user`), trusted as HBase trusts it. Anyone who reaches the
     /// port can claim any name: for trusted networks only (`--rpc-auth simple`).
     Simple,
+    /// The subject common name (CN) of the client's TLS certificate, which the CA of
+    /// `--tls-client-ca` signed (mutual TLS; the Thrift door's identity too). A connection
+    /// without one is [`ANONYMOUS`]; the header's claim is not looked at.
+    Certificate,
 }
 
 /// The ACL settings of the native door: the checker (sharing the Thrift door's grants) and
@@ -97,12 +101,18 @@ impl Ctx {
         self.shared.opts.access.as_ref().map(|a| &*a.checker)
     }
 
-    /// The connection's user ([`ANONYMOUS`] when it named none).
+    /// The connection's user, as the door's [`Identity`] knows it ([`ANONYMOUS`] when it has
+    /// none).
     pub(crate) fn user(&self) -> &str {
-        if self.user.is_empty() {
+        let identity = self.shared.opts.access.as_ref().map(|a| a.identity);
+        let user = match identity {
+            Some(Identity::Certificate) => self.certificate_user.as_deref().unwrap_or_default(),
+            Some(Identity::Simple) | None => &self.user,
+        };
+        if user.is_empty() {
             ANONYMOUS
         } else {
-            &self.user
+            user
         }
     }
 
