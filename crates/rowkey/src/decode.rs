@@ -3,7 +3,7 @@
 
 #![deny(clippy::indexing_slicing)]
 
-use crate::encode::{derive, reverse_labels, ESCAPE, ESCAPED_ZERO, TERMINATOR};
+use crate::encode::{derive, reverse_chars, reverse_labels, ESCAPE, ESCAPED_ZERO, TERMINATOR};
 use crate::error::{Error, Result};
 use crate::field::{FieldType, SaltEncoding};
 use crate::schema::{Schema, Slot};
@@ -191,14 +191,48 @@ fn decode_value(name: &str, ty: &FieldType, key: &[u8], pos: usize) -> Result<(V
         FieldType::FixedBytes { width, pad } => {
             Value::Bytes(strip_pad(fixed(*width)?, *pad).to_vec())
         }
-        FieldType::Str | FieldType::Bytes | FieldType::Rev => {
+        FieldType::Str | FieldType::Bytes | FieldType::Rev | FieldType::RevStr => {
             let (b, len) = unescape(name, key, pos)?;
             let v = match ty {
                 FieldType::Bytes => Value::Bytes(b),
                 FieldType::Rev => Value::Str(reverse_labels(&utf8(name, b, pos)?)),
+                FieldType::RevStr => Value::Str(reverse_chars(&utf8(name, b, pos)?)),
                 _ => Value::Str(utf8(name, b, pos)?),
             };
             return Ok((v, len));
+        }
+        FieldType::Word { sep } => {
+            let rest = key.get(pos..).unwrap_or_default();
+            let end = rest.iter().position(|b| b == sep).ok_or_else(|| {
+                Error::decode(
+                    name,
+                    pos,
+                    format!("no separator {:?} after the word", char::from(*sep)),
+                )
+            })?;
+            let b = rest.get(..end).unwrap_or_default().to_vec();
+            return Ok((Value::Str(utf8(name, b, pos)?), end + 1));
+        }
+        FieldType::Desc(inner) => {
+            // The inner type's decoding of the complemented key, at the same offsets.
+            let complemented: Vec<u8> = key.iter().map(|b| !b).collect();
+            return decode_value(name, inner, &complemented, pos);
+        }
+        FieldType::RevInt => {
+            let rev = be_u64(fixed(4)?) as u32 as i32;
+            if rev < 0 {
+                return Err(Error::decode(
+                    name,
+                    pos,
+                    "negative i32::MAX - x (x would exceed i32::MAX)",
+                ));
+            }
+            Value::I64(i64::from(i32::MAX - rev))
+        }
+        FieldType::Java { bytes } => {
+            let raw = be_u64(fixed(usize::from(*bytes))?);
+            let bits = 8 * u32::from(*bytes);
+            Value::I64(((raw << (64 - bits)) as i64) >> (64 - bits))
         }
         FieldType::Hash { len, .. } => Value::Bytes(fixed(usize::from(*len))?.to_vec()),
         FieldType::Salt {

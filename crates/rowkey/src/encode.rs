@@ -63,8 +63,14 @@ pub(crate) fn derive(ty: &FieldType, inputs: &[usize], parts: &[Vec<u8>]) -> Vec
         .copied()
         .collect();
     match ty {
-        FieldType::Hash { algo, len, .. } => {
-            hash::digest(*algo, &data)[..usize::from(*len)].to_vec()
+        FieldType::Hash { algo, len, hex, .. } => {
+            let digest = hash::digest(*algo, &data);
+            if *hex {
+                let text: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+                text.as_bytes()[..usize::from(*len)].to_vec()
+            } else {
+                digest[..usize::from(*len)].to_vec()
+            }
         }
         FieldType::Salt {
             buckets, encoding, ..
@@ -161,18 +167,62 @@ pub(crate) fn encode_value(field: &Field, v: &Value, out: &mut Vec<u8>) -> Resul
         (FieldType::Str, Value::Str(s)) => encode_escaped(s.as_bytes(), out),
         (FieldType::Bytes, Value::Bytes(b)) => encode_escaped(b, out),
         (FieldType::Rev, Value::Str(s)) => encode_escaped(reverse_labels(s).as_bytes(), out),
+        (FieldType::RevInt, Value::I64(x)) => {
+            if !(0..=i64::from(i32::MAX)).contains(x) {
+                return Err(Error::value(
+                    name,
+                    format!("{x} is not 0 to {} (revint writes i32::MAX - x)", i32::MAX),
+                ));
+            }
+            out.extend_from_slice(&(i32::MAX - *x as i32).to_be_bytes());
+        }
+        (FieldType::Java { bytes: 4 }, Value::I64(x)) => {
+            let x = i32::try_from(*x)
+                .map_err(|_| Error::value(name, format!("{x} does not fit jint (a Java int)")))?;
+            out.extend_from_slice(&x.to_be_bytes());
+        }
+        (FieldType::Java { .. }, Value::I64(x)) => out.extend_from_slice(&x.to_be_bytes()),
+        (FieldType::RevStr, Value::Str(s)) => encode_escaped(reverse_chars(s).as_bytes(), out),
+        (FieldType::Word { sep }, Value::Str(s)) => {
+            if s.as_bytes().contains(sep) {
+                return Err(Error::value(
+                    name,
+                    format!(
+                        "{s:?} contains the separator {:?} of its word field",
+                        char::from(*sep)
+                    ),
+                ));
+            }
+            out.extend_from_slice(s.as_bytes());
+            out.push(*sep);
+        }
+        (FieldType::Desc(inner), v) => {
+            let start = out.len();
+            encode_value(&Field::new(name.clone(), (**inner).clone()), v, out)?;
+            for b in &mut out[start..] {
+                *b = !*b;
+            }
+        }
         (FieldType::Dec { .. } | FieldType::Uint { .. }, _) => {
             return Err(wrong_type(field, "an unsigned integer", v))
         }
-        (FieldType::Int { .. }, _) => return Err(wrong_type(field, "a signed integer", v)),
+        (FieldType::Int { .. } | FieldType::Java { .. }, _) => {
+            return Err(wrong_type(field, "a signed integer", v))
+        }
+        (FieldType::RevInt, _) => return Err(wrong_type(field, "an integer (i64)", v)),
         (FieldType::RevTs | FieldType::RevTsDec, _) => {
             return Err(wrong_type(field, "a timestamp (i64)", v))
         }
         (FieldType::F32, _) => return Err(wrong_type(field, "an f32", v)),
         (FieldType::F64, _) => return Err(wrong_type(field, "an f64", v)),
-        (FieldType::FixedStr { .. } | FieldType::Str | FieldType::Rev, _) => {
-            return Err(wrong_type(field, "a string", v))
-        }
+        (
+            FieldType::FixedStr { .. }
+            | FieldType::Str
+            | FieldType::Rev
+            | FieldType::RevStr
+            | FieldType::Word { .. },
+            _,
+        ) => return Err(wrong_type(field, "a string", v)),
         (FieldType::FixedBytes { .. } | FieldType::Bytes, _) => {
             return Err(wrong_type(field, "bytes", v))
         }
@@ -221,6 +271,11 @@ fn encode_escaped(b: &[u8], out: &mut Vec<u8>) {
         }
     }
     out.extend_from_slice(&[ESCAPE, TERMINATOR]);
+}
+
+/// `user1234` -> `4321resu`, by characters (its own inverse).
+pub(crate) fn reverse_chars(s: &str) -> String {
+    s.chars().rev().collect()
 }
 
 /// `www.example.com` -> `com.example.www` (its own inverse).

@@ -121,16 +121,50 @@ pub enum FieldType {
     /// `com.example.www`), then escaped and terminated like `str`; a domain's hosts sort
     /// together. Value: [`Value::Str`](crate::Value::Str) (the name as given).
     Rev,
+    /// `revint`: an integer `0 <= x <= i32::MAX` written as `i32::MAX - x`, 4 bytes big-endian —
+    /// the same bytes as Java's `Bytes.toBytes(Integer.MAX_VALUE - x)`; the largest sorts first.
+    /// Value: [`Value::I64`](crate::Value::I64) (`x`, not the difference).
+    RevInt,
+    /// `jint` / `jlong`: Java's `Bytes.toBytes(int)` / `Bytes.toBytes(long)` — two's complement,
+    /// big-endian, 4 or 8 bytes, the sign bit *not* flipped: the layout keys written by Java
+    /// programs have. Non-negative values sort in order; every negative value sorts after every
+    /// non-negative one (use `i32`/`i64` for keys of new tables).
+    /// Value: [`Value::I64`](crate::Value::I64).
+    Java {
+        /// Width in bytes: 4 (`jint`) or 8 (`jlong`).
+        bytes: u8,
+    },
+    /// `revstr`: a string stored with its characters in reverse order (`user1234` is written
+    /// `4321resu`), then escaped and terminated like `str`: keys that differ in their last
+    /// characters (sequential ids) spread instead of sorting together, as article 004's
+    /// "reverse the user id" does. Value: [`Value::Str`](crate::Value::Str) (as given).
+    RevStr,
+    /// `word/c`: text that does not contain the ASCII separator `c`, followed by `c` — the
+    /// `account_action_time` keys of `_`-joined text. Order: by the bytes of value and separator,
+    /// so `a_` sorts after `ab_` when `c` sorts above the value's bytes (as such keys do on
+    /// HBase). Value: [`Value::Str`](crate::Value::Str).
+    Word {
+        /// The separator byte (printable ASCII).
+        sep: u8,
+    },
+    /// `desc(T)`: the value type `T` in descending order — `T`'s encoding with every byte
+    /// complemented. Every encoding is prefix-free, so complementing reverses the order of
+    /// whole keys (`desc(str)` sorts strings from `z` to `a`; `desc(u32)` is `u32::MAX - x`).
+    /// Value: `T`'s.
+    Desc(Box<FieldType>),
     /// `md5:k(a,b)` / `murmur3:k(a,b)`: derived — the first `len` bytes (1 to 16) of the hash of
-    /// the named fields' encodings, concatenated in the order named. Decodes as
-    /// [`Value::Bytes`](crate::Value::Bytes).
+    /// the named fields' encodings, concatenated in the order named; `md5hex:k(a,b)` /
+    /// `murmur3hex:k(a,b)`: the first `len` lowercase hex digits (1 to 32) of it instead (article
+    /// 004's "first 6 characters of the MD5"). Decodes as [`Value::Bytes`](crate::Value::Bytes).
     Hash {
         /// The hash function.
         algo: HashAlgo,
-        /// Prefix length in bytes.
+        /// Prefix length in bytes (or in hex digits with `hex`).
         len: u8,
         /// The value fields hashed, by name.
         inputs: Vec<String>,
+        /// Whether the prefix is the digest's hex text instead of its bytes.
+        hex: bool,
     },
     /// `salt:N`, `salt:N/dec`, `salt:N(a,b)`: derived — bucket `murmur3_x86_32(seed 0) % N` of
     /// the named fields' encodings (all value fields when none are named), as one byte or in
@@ -154,7 +188,11 @@ impl FieldType {
     /// Whether the encoding reverses the values' order (reversed timestamps): a range of
     /// values `[a, b]` is the range of keys `[enc(b), enc(a)]`.
     pub fn is_descending(&self) -> bool {
-        matches!(self, FieldType::RevTs | FieldType::RevTsDec)
+        match self {
+            FieldType::RevTs | FieldType::RevTsDec | FieldType::RevInt => true,
+            FieldType::Desc(inner) => !inner.is_descending(),
+            _ => false,
+        }
     }
 
     /// The encoded width in bytes, or `None` for the variable-length types (`str`, `bytes`,
@@ -165,6 +203,10 @@ impl FieldType {
             FieldType::Uint { bytes } | FieldType::Int { bytes } => Some(usize::from(*bytes)),
             FieldType::F32 => Some(4),
             FieldType::F64 | FieldType::RevTs => Some(8),
+            FieldType::RevInt => Some(4),
+            FieldType::Java { bytes } => Some(usize::from(*bytes)),
+            FieldType::RevStr | FieldType::Word { .. } => None,
+            FieldType::Desc(inner) => inner.fixed_width(),
             FieldType::RevTsDec => Some(REVTS_DEC_WIDTH),
             FieldType::FixedStr { width, .. } | FieldType::FixedBytes { width, .. } => Some(*width),
             FieldType::Str | FieldType::Bytes | FieldType::Rev => None,
@@ -235,8 +277,19 @@ impl fmt::Display for FieldType {
             FieldType::Str => f.write_str("str"),
             FieldType::Bytes => f.write_str("bytes"),
             FieldType::Rev => f.write_str("rev"),
-            FieldType::Hash { algo, len, inputs } => {
-                write!(f, "{}:{len}", algo.name())?;
+            FieldType::RevInt => f.write_str("revint"),
+            FieldType::Java { bytes: 4 } => f.write_str("jint"),
+            FieldType::Java { .. } => f.write_str("jlong"),
+            FieldType::RevStr => f.write_str("revstr"),
+            FieldType::Word { sep } => write!(f, "word/{}", char::from(*sep)),
+            FieldType::Desc(inner) => write!(f, "desc({inner})"),
+            FieldType::Hash {
+                algo,
+                len,
+                inputs,
+                hex,
+            } => {
+                write!(f, "{}{}:{len}", algo.name(), if *hex { "hex" } else { "" })?;
                 fmt_inputs(f, inputs)
             }
             FieldType::Salt {

@@ -49,7 +49,13 @@
 //! | `str` | any | [`Value::Str`] | `0x00` → `0x00 0xFF`, then terminator `0x00 0x01` |
 //! | `bytes` | any | [`Value::Bytes`] | as `str` |
 //! | `rev` | any | [`Value::Str`] | labels reversed (`www.example.com` → `com.example.www`), then as `str` |
+//! | `revint` | 4 | [`Value::I64`] (0..=i32::MAX) | `i32::MAX - x` big-endian (Java's `Bytes.toBytes(Integer.MAX_VALUE - x)`) |
+//! | `jint`, `jlong` | 4, 8 | [`Value::I64`] | Java's `Bytes.toBytes(int/long)`: two's complement, sign bit *not* flipped (negatives sort last) |
+//! | `revstr` | any | [`Value::Str`] | characters reversed (`user1234` → `4321resu`), then as `str` |
+//! | `word/c` | len + 1 | [`Value::Str`] (without `c`) | the text, then the separator `c` (`_`-joined text keys) |
+//! | `desc(T)` | T's | T's value | T's encoding, every byte complemented: T's order reversed |
 //! | `md5:K(a,b)` | K | derived | first K (1..16) bytes of MD5 of fields a, b's encodings |
+//! | `md5hex:K(a,b)`, `murmur3hex:K(a,b)` | K | derived | first K (1..32) lowercase hex digits of the digest |
 //! | `murmur3:K(a,b)` | K | derived | first K (1..16) bytes of MurmurHash3 x64_128 (seed 0) |
 //! | `salt:N`, `salt:N/dec`, `salt:N(a,b)` | 1 or digits(N-1) | derived | `murmur3_x86_32(fields, seed 0) % N`, one byte or zero-padded decimal; all value fields when none named |
 //!

@@ -89,6 +89,16 @@ impl Schema {
                 Bound::Unbounded => Bound::Unbounded,
             })
         };
+        // Java's integer layout sorts negative values after the others: a range reaching below
+        // zero is not one key range.
+        let negative = |b: &Bound<Value>| matches!(b, Bound::Included(Value::I64(n)) | Bound::Excluded(Value::I64(n)) if *n < 0);
+        if matches!(field.ty, FieldType::Java { .. }) && (negative(&lower) || negative(&upper)) {
+            return Err(Error::Range(format!(
+                "field `{}` ({}) sorts negative values after the others, as Java's Bytes.toBytes \
+                 does: a range with a negative bound is not one key range (i32/i64 sort them first)",
+                field.name, field.ty
+            )));
+        }
         let (mut lo, mut hi) = (enc(lower)?, enc(upper)?);
         if field.ty.is_descending() {
             std::mem::swap(&mut lo, &mut hi);
@@ -169,6 +179,9 @@ fn encoded(field: &crate::field::Field, v: &Value) -> Result<Vec<u8>> {
 fn bucket_count(ty: &FieldType) -> u128 {
     match ty {
         FieldType::Salt { buckets, .. } => u128::from(*buckets),
+        FieldType::Hash { len, hex: true, .. } => {
+            1u128.checked_shl(4 * u32::from(*len)).unwrap_or(u128::MAX)
+        }
         FieldType::Hash { len, .. } => 1u128.checked_shl(8 * u32::from(*len)).unwrap_or(u128::MAX),
         _ => 1,
     }
@@ -183,6 +196,12 @@ fn bucket_values(ty: &FieldType) -> Vec<Vec<u8>> {
         } => (0..*buckets)
             .map(|b| salt_bytes(b, *buckets, *encoding))
             .collect(),
+        FieldType::Hash { len, hex: true, .. } => {
+            let width = usize::from(*len);
+            (0..bucket_count(ty).min(u128::from(u32::MAX)) as u32)
+                .map(|b| format!("{b:0width$x}").into_bytes())
+                .collect()
+        }
         FieldType::Hash { len, .. } => {
             let width = usize::from(*len).min(4);
             (0..bucket_count(ty).min(u128::from(u32::MAX)) as u32)

@@ -168,12 +168,21 @@ fn check_type(f: &Field) -> Result<()> {
                 return bad(format!("width {width} is not 1 to {MAX_FIXED_WIDTH}"));
             }
         }
-        FieldType::Hash { algo, len, inputs } => {
-            if *len == 0 || *len > algo.digest_len() {
+        FieldType::Hash {
+            algo,
+            len,
+            inputs,
+            hex,
+        } => {
+            let (max, unit) = if *hex {
+                (2 * algo.digest_len(), "hex digits")
+            } else {
+                (algo.digest_len(), "bytes")
+            };
+            if *len == 0 || *len > max {
                 return bad(format!(
-                    "{} prefix of {len} bytes is not 1 to {}",
-                    algo.name(),
-                    algo.digest_len()
+                    "{} prefix of {len} {unit} is not 1 to {max}",
+                    algo.name()
                 ));
             }
             if inputs.is_empty() {
@@ -191,13 +200,33 @@ fn check_type(f: &Field) -> Result<()> {
                 return bad(format!("{buckets} salt buckets is not 1 to {max}"));
             }
         }
+        FieldType::Desc(inner) => {
+            if inner.is_derived() || matches!(**inner, FieldType::Desc(_)) {
+                return bad(format!(
+                    "desc({inner}): desc takes a value type (not a hash, salt or desc)"
+                ));
+            }
+            check_type(&Field::new(f.name.clone(), (**inner).clone()))?;
+        }
+        FieldType::Java { bytes } => {
+            if ![4, 8].contains(bytes) {
+                return bad(format!("Java integer width {bytes} bytes is not 4 or 8"));
+            }
+        }
+        FieldType::Word { sep } => {
+            if !sep.is_ascii_graphic() {
+                return bad(format!("word separator 0x{sep:02x} is not printable ASCII"));
+            }
+        }
         FieldType::F32
         | FieldType::F64
         | FieldType::RevTs
         | FieldType::RevTsDec
+        | FieldType::RevInt
         | FieldType::Str
         | FieldType::Bytes
-        | FieldType::Rev => {}
+        | FieldType::Rev
+        | FieldType::RevStr => {}
     }
     Ok(())
 }

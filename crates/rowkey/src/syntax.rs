@@ -5,9 +5,12 @@
 //! field  := name ":" type                  name: [A-Za-z_][A-Za-z0-9_]*
 //! type   := "dec" W | "u" B "dec" W         decimal, W digits (1-20), value within uB
 //!         | "u" B | "i" B                   B = 8, 16, 24, ... 64 bits
-//!         | "f32" | "f64" | "revts" | "revtsdec" | "str" | "bytes" | "rev"
+//!         | "f32" | "f64" | "revts" | "revtsdec" | "revint" | "jint" | "jlong"
+//!         | "str" | "bytes" | "rev" | "revstr" | "word" "/" CHAR
 //!         | "str" N [pad] | "bytes" N [pad] N bytes (1-65535)
+//!         | "desc" "(" type ")"              a value type, in descending order
 //!         | ("md5" | "murmur3") ":" K "(" names ")"   K bytes (1-16)
+//!         | ("md5hex" | "murmur3hex") ":" K "(" names ")"   K hex digits (1-32)
 //!         | "salt" ":" N ["/dec"] ["(" names ")"]     N buckets
 //! pad    := "/" (CHAR | "0x" HEX HEX)        default 0x00
 //! names  := name ("," name)*
@@ -165,7 +168,7 @@ impl Parser<'_> {
             Err(Error::Syntax {
                 pos: at,
                 message: format!(
-                    "unknown type `{}` (decN, uBdecN, u8..u64, i8..i64, f32, f64, revts, revtsdec, strN, bytesN, str, bytes, rev, md5:K(..), murmur3:K(..), salt:N)",
+                    "unknown type `{}` (decN, uBdecN, u8..u64, i8..i64, f32, f64, revts, revtsdec, revint, jint, jlong, strN, bytesN, str, bytes, rev, revstr, word/C, desc(T), md5:K(..), murmur3:K(..), md5hex:K(..), murmur3hex:K(..), salt:N)",
                     p.text.get(at..p.pos).unwrap_or_default()
                 ),
             })
@@ -182,16 +185,50 @@ impl Parser<'_> {
             "str" if !self.rest().starts_with('/') => FieldType::Str,
             "bytes" if !self.rest().starts_with('/') => FieldType::Bytes,
             "rev" => FieldType::Rev,
-            "md5" | "murmur3" => {
-                let algo = if word == "md5" {
+            "revint" => FieldType::RevInt,
+            "jint" => FieldType::Java { bytes: 4 },
+            "jlong" => FieldType::Java { bytes: 8 },
+            "revstr" => FieldType::RevStr,
+            "word" => {
+                if !self.eat("/") {
+                    return self
+                        .err("word needs its separator: word/_ (one printable ASCII character)");
+                }
+                match self.peek() {
+                    Some(c) if c.is_ascii_graphic() && c != ',' => {
+                        self.pos += 1;
+                        FieldType::Word { sep: c as u8 }
+                    }
+                    _ => return self.err("expected a separator: one printable ASCII character"),
+                }
+            }
+            "desc" => {
+                self.expect('(')?;
+                self.skip_ws();
+                let inner = self.field_type()?;
+                self.expect(')')?;
+                FieldType::Desc(Box::new(inner))
+            }
+            "md5" | "murmur3" | "md5hex" | "murmur3hex" => {
+                let algo = if word.starts_with("md5") {
                     HashAlgo::Md5
                 } else {
                     HashAlgo::Murmur3
                 };
+                let hex = word.ends_with("hex");
                 self.expect(':')?;
-                let len = self.number("a prefix length in bytes")?;
+                let len = self.number(if hex {
+                    "a prefix length in hex digits"
+                } else {
+                    "a prefix length in bytes"
+                })?;
                 let inputs = self.names()?;
-                FieldType::Hash { algo, len, inputs }
+                FieldType::Hash {
+                    algo,
+                    len,
+                    inputs,
+                    hex,
+                }
             }
             "salt" => {
                 self.expect(':')?;

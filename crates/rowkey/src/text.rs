@@ -142,6 +142,10 @@ fn encode_derived_value(ty: &FieldType, v: &Value, out: &mut Vec<u8>) {
 /// The text of `v` as a value of type `ty`.
 pub(crate) fn format_value(ty: &FieldType, v: &Value) -> String {
     match (ty, v) {
+        (FieldType::Desc(inner), v) => format_value(inner, v),
+        (FieldType::Hash { hex: true, .. }, Value::Bytes(b)) => {
+            String::from_utf8_lossy(b).into_owned()
+        }
         (FieldType::Dec { width, .. }, Value::U64(n)) => {
             format!("{n:0w$}", w = usize::from(*width))
         }
@@ -272,7 +276,18 @@ pub(crate) fn parse_value(field: &Field, text: &str) -> Result<Value> {
                 .map(Value::U64)
                 .map_err(|_| bad("does not fit u64"))
         }
-        FieldType::Int { .. } | FieldType::RevTs | FieldType::RevTsDec => t
+        FieldType::Desc(inner) => parse_value(&Field::new(name.clone(), (**inner).clone()), text),
+        FieldType::Hash { hex: true, len, .. } => {
+            if t.len() != usize::from(*len) || !t.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return Err(bad("expected the prefix's hex digits"));
+            }
+            Ok(Value::Bytes(t.to_ascii_lowercase().into_bytes()))
+        }
+        FieldType::Int { .. }
+        | FieldType::Java { .. }
+        | FieldType::RevInt
+        | FieldType::RevTs
+        | FieldType::RevTsDec => t
             .parse::<i64>()
             .map(Value::I64)
             .map_err(|_| bad("expected a signed decimal integer (i64)")),
@@ -284,11 +299,13 @@ pub(crate) fn parse_value(field: &Field, text: &str) -> Result<Value> {
             .parse::<f64>()
             .map(Value::F64)
             .map_err(|_| bad("expected a float")),
-        FieldType::FixedStr { .. } | FieldType::Str | FieldType::Rev => {
-            String::from_utf8(unquote(name, text)?)
-                .map(Value::Str)
-                .map_err(|_| bad("not valid UTF-8"))
-        }
+        FieldType::FixedStr { .. }
+        | FieldType::Str
+        | FieldType::Rev
+        | FieldType::RevStr
+        | FieldType::Word { .. } => String::from_utf8(unquote(name, text)?)
+            .map(Value::Str)
+            .map_err(|_| bad("not valid UTF-8")),
         FieldType::FixedBytes { .. } | FieldType::Bytes => Ok(Value::Bytes(unquote(name, text)?)),
         FieldType::Hash { .. } => {
             if !t.len().is_multiple_of(2) {

@@ -37,15 +37,26 @@ proptest! {
         let schema = &schemas()[which];
         let values: Vec<Value> = schema
             .value_fields()
-            .map(|f| match f.ty.to_string().as_str() {
-                t if t.starts_with('i') => Value::I64((seed % 100) as i64 - 50),
-                "revts" | "revtsdec" => Value::I64((seed % 1_000_000) as i64),
-                "f32" => Value::F32(seed as f32),
-                "f64" => Value::F64(seed as f64),
-                "bytes" | "bytes3/0xff" => Value::Bytes(vec![0, (seed % 7) as u8]),
-                "str8/_" => Value::Str(format!("ab{}", seed % 9)),
-                "str" | "rev" => Value::Str(format!("a\0.{}", seed % 9)),
-                _ => Value::U64(seed % 100),
+            .map(|f| {
+                let ty = f.ty.to_string();
+                // desc(T) takes T's values.
+                let ty = ty
+                    .strip_prefix("desc(")
+                    .and_then(|t| t.strip_suffix(')'))
+                    .unwrap_or(&ty);
+                match ty {
+                    t if t.starts_with('i') || t == "jint" || t == "jlong" => {
+                        Value::I64((seed % 100) as i64 - 50)
+                    }
+                    "revts" | "revtsdec" | "revint" => Value::I64((seed % 1_000_000) as i64),
+                    "f32" => Value::F32(seed as f32),
+                    "f64" => Value::F64(seed as f64),
+                    "bytes" | "bytes3/0xff" => Value::Bytes(vec![0, (seed % 7) as u8]),
+                    "str8/_" => Value::Str(format!("ab{}", seed % 9)),
+                    "str" | "rev" | "revstr" => Value::Str(format!("a\0.{}", seed % 9)),
+                    "word/_" => Value::Str(format!("w{}", seed % 9)),
+                    _ => Value::U64(seed % 100),
+                }
             })
             .collect();
         let mut key = schema.encode(&values).unwrap();

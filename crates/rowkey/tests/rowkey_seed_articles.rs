@@ -207,3 +207,96 @@ fn article_5_purchase_records_newest_first_in_a_window() {
         .collect();
     assert_eq!(window, [3, 2]);
 }
+
+/// Article 4: the key of a table Java programs write, in Java's own layouts. `Integer.MAX_VALUE
+/// - x` (`revint`), `Bytes.toBytes(long)` (`jlong`, negative values included), "the first 6
+/// characters of the MD5" of the user id (`md5hex`), the user id reversed (`revstr`).
+#[test]
+fn article_4_java_layouts_hex_hash_prefix_and_reversed_ids() {
+    let schema: Schema = "h:md5hex:6(user), user:revstr, rank:revint, at:jlong"
+        .parse()
+        .unwrap();
+    let key = schema
+        .encode(&["user1234".into(), Value::I64(7), Value::I64(-2)])
+        .unwrap();
+    // md5 of revstr's encoding of "user1234" ("4321resu" escaped and terminated).
+    let digest = {
+        let mut enc = b"4321resu".to_vec();
+        enc.extend_from_slice(&[0x00, 0x01]);
+        format!("{:x}", md5_of(&enc))
+    };
+    let mut want = digest.as_bytes()[..6].to_vec();
+    want.extend_from_slice(b"4321resu\x00\x01");
+    want.extend_from_slice(&(i32::MAX - 7).to_be_bytes()); // Bytes.toBytes(Integer.MAX_VALUE - 7)
+    want.extend_from_slice(&(-2i64).to_be_bytes()); // Bytes.toBytes(-2L)
+    assert_eq!(key, want);
+    assert_eq!(
+        schema.decode(&key).unwrap(),
+        vec!["user1234".into(), Value::I64(7), Value::I64(-2)]
+    );
+    // The larger rank sorts first; a Java long's negative values sort after its positive ones.
+    let rank = |r: i64| {
+        let s: Schema = "rank:revint".parse().unwrap();
+        s.encode(&[Value::I64(r)]).unwrap()
+    };
+    assert!(rank(9) < rank(7));
+    let at = |t: i64| {
+        let s: Schema = "at:jlong".parse().unwrap();
+        s.encode(&[Value::I64(t)]).unwrap()
+    };
+    assert!(at(1) < at(2) && at(2) < at(-2));
+    let s: Schema = "at:jlong".parse().unwrap();
+    let err = s
+        .field_ranges(&[], Bound::Included(Value::I64(-5)), Bound::Unbounded)
+        .unwrap_err();
+    assert!(err.to_string().contains("negative"), "{err}");
+}
+
+/// Article 2's second game-log design: `account_action_time` text keys joined by `_`.
+#[test]
+fn article_2_underscore_joined_text_keys() {
+    let schema: Schema = "account:word/_, action:word/_, time:dec14".parse().unwrap();
+    let key = schema
+        .encode(&["acc42".into(), "login".into(), 20120901083000u64.into()])
+        .unwrap();
+    assert_eq!(key, b"acc42_login_20120901083000");
+    assert_eq!(
+        schema.format_key(&key).unwrap(),
+        "account=acc42 action=login time=20120901083000"
+    );
+    // Every login of acc42: one prefix range.
+    let ranges = schema
+        .prefix_ranges(&["acc42".into(), "login".into()])
+        .unwrap();
+    assert_eq!(ranges[0].start, b"acc42_login_");
+    assert_eq!(ranges[0].stop, b"acc42_login`");
+    let bad = schema
+        .encode(&["acc_42".into(), "login".into(), 1u64.into()])
+        .unwrap_err();
+    assert!(bad.to_string().contains("separator"), "{bad}");
+}
+
+/// Newest first by any type: `desc(...)` complements the bytes.
+#[test]
+fn desc_sorts_any_value_type_backwards() {
+    let schema: Schema = "name:desc(str), n:desc(u16)".parse().unwrap();
+    let k = |s: &str, n: u64| schema.encode(&[s.into(), n.into()]).unwrap();
+    assert!(k("b", 1) < k("a", 1));
+    assert!(k("ab", 1) < k("a", 1));
+    assert!(k("a", 2) < k("a", 1));
+    assert_eq!(
+        schema.decode(&k("héllo", 7)).unwrap(),
+        vec!["héllo".into(), 7u64.into()]
+    );
+    assert_eq!(schema.to_string(), "name:desc(str), n:desc(u16)");
+}
+
+fn md5_of(data: &[u8]) -> u128 {
+    // The schema's own 16-byte md5 prefix as the reference: over a fixed-width bytes field,
+    // whose encoding is the data itself.
+    let s: Schema = format!("h:md5:16(x), x:bytes{}", data.len())
+        .parse()
+        .unwrap();
+    let key = s.encode(&[Value::Bytes(data.to_vec())]).unwrap();
+    u128::from_be_bytes(key[..16].try_into().unwrap())
+}

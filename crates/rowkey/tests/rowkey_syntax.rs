@@ -40,7 +40,8 @@ fn every_type_name_parses() {
         FieldType::Hash {
             algo: HashAlgo::Md5,
             len: 2,
-            inputs: vec!["a".into(), "b".into()]
+            inputs: vec!["a".into(), "b".into()],
+            hex: false,
         }
     );
     assert_eq!(
@@ -178,4 +179,40 @@ fn text_values_parse_per_type() {
         .unwrap_err()
         .to_string()
         .contains("`n`"));
+}
+
+#[test]
+fn java_layouts_reversed_strings_words_desc_and_hex_hashes_parse_and_print_back() {
+    let text = "a:revint, b:jint, c:jlong, d:revstr, e:word/_, f:desc(str), g:desc(u32dec6), \
+                h:md5hex:6(d), i:murmur3hex:32(a, e)";
+    let schema: Schema = text.parse().unwrap();
+    let ty = |name: &str| schema.field(name).unwrap().ty.clone();
+    assert_eq!(ty("a"), FieldType::RevInt);
+    assert_eq!(ty("c"), FieldType::Java { bytes: 8 });
+    assert_eq!(ty("e"), FieldType::Word { sep: b'_' });
+    assert_eq!(ty("f"), FieldType::Desc(Box::new(FieldType::Str)));
+    assert_eq!(
+        ty("h"),
+        FieldType::Hash {
+            algo: HashAlgo::Md5,
+            len: 6,
+            inputs: vec!["d".into()],
+            hex: true,
+        }
+    );
+    assert_eq!(ty("a").fixed_width(), Some(4));
+    assert_eq!(ty("g").fixed_width(), Some(6));
+    assert!(ty("a").is_descending() && ty("f").is_descending() && !ty("b").is_descending());
+    // Printing gives back the same schema.
+    let again: Schema = schema.to_string().parse().unwrap();
+    assert_eq!(again, schema);
+    for (bad, says) in [
+        ("a:desc(md5:2(b)), b:str", "desc takes a value type"),
+        ("a:desc(desc(str))", "desc takes a value type"),
+        ("a:md5hex:33(b), b:str", "33 hex digits is not 1 to 32"),
+        ("a:word", "word needs its separator"),
+    ] {
+        let e = bad.parse::<Schema>().unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
 }

@@ -26,7 +26,7 @@ pub const SCHEMA_ATTRIBUTE: &str = "ROWKEY_SCHEMA";
 pub const ROWKEY_COMMANDS: &[(&str, &str, &str)] = &[
     (
         "rowkey_schema",
-        "Define a named rowkey schema (rowkey_schema 'name', 'fields'), print one, or list them all. Named after an existing table, it is stored as the table's METADATA 'ROWKEY_SCHEMA' and persists; any other name lasts for this session.",
+        "Define a named rowkey schema (rowkey_schema 'name', 'fields'), print one, or list them all. Named after an existing table, it is stored as the table's METADATA 'ROWKEY_SCHEMA' and persists; any other name lasts for this session. Field types: decN, uBdecN, u8..u64, i8..i64, f32, f64, revts, revtsdec, revint, jint, jlong, strN[/pad], bytesN[/pad], str, bytes, rev, revstr, word/C, desc(T), md5:K(fields), murmur3:K(fields), md5hex:K(fields), murmur3hex:K(fields), salt:N[/dec][(fields)] (docs/design/rowkey.md).",
         "rowkey_schema 'files', 'user:u32dec6, date:dec8, file:u32dec6'",
     ),
     (
@@ -85,7 +85,11 @@ fn key_value(schema: &Schema, field: &str, v: &Value) -> Res<KeyValue> {
         Value::Int(i) => i.to_string(),
         Value::Float(x) => x.to_string(),
         Value::Str(b) => match f.ty {
-            FieldType::FixedStr { .. } | FieldType::Str | FieldType::Rev => {
+            FieldType::FixedStr { .. }
+            | FieldType::Str
+            | FieldType::Rev
+            | FieldType::RevStr
+            | FieldType::Word { .. } => {
                 return String::from_utf8(b.clone())
                     .map(KeyValue::Str)
                     .map_err(|_| format!("{field} must be UTF-8 text").into())

@@ -9,4 +9,6 @@ pub const SCHEMAS: &[&str] = &[
     "s:str8/_, t:bytes3/0xff, u:str",
     "b:salt:7, h:md5:2(u), u:str, v:u8",
     "b:salt:100/dec(u), u:u16, h:murmur3:16(v,u), v:str",
+    "h:md5hex:6(u), u:revstr, a:word/_, t:revint, n:jlong",
+    "a:desc(str), b:desc(u16), c:jint, d:desc(revts), e:murmur3hex:3(a)",
 ];

@@ -6,8 +6,17 @@ use ferrobase_rowkey::{FieldType, Value};
 use proptest::prelude::*;
 use std::cmp::Ordering;
 
-/// Any value field type, with small widths so values collide often.
+/// Any value field type, with small widths so values collide often; `desc(T)` of any of them.
 pub fn value_type() -> BoxedStrategy<FieldType> {
+    prop_oneof![
+        4 => base_value_type(),
+        1 => base_value_type().prop_map(|t| FieldType::Desc(Box::new(t))),
+    ]
+    .boxed()
+}
+
+/// The value field types but `desc`.
+fn base_value_type() -> BoxedStrategy<FieldType> {
     prop_oneof![
         (1u8..=20, prop::sample::select(vec![8u8, 16, 32, 64]))
             .prop_map(|(width, bits)| FieldType::Dec { width, bits }),
@@ -23,6 +32,10 @@ pub fn value_type() -> BoxedStrategy<FieldType> {
         Just(FieldType::Str),
         Just(FieldType::Bytes),
         Just(FieldType::Rev),
+        Just(FieldType::RevInt),
+        prop::sample::select(vec![4u8, 8]).prop_map(|bytes| FieldType::Java { bytes }),
+        Just(FieldType::RevStr),
+        prop::sample::select(vec![b'_', b'|', b'#']).prop_map(|sep| FieldType::Word { sep }),
     ]
     .boxed()
 }
@@ -125,6 +138,41 @@ pub fn value_of(ty: &FieldType) -> BoxedStrategy<Value> {
         )
         .prop_map(|c| Value::Str(c.into_iter().collect()))
         .boxed(),
+        FieldType::RevInt => prop_oneof![
+            0..=i64::from(i32::MAX),
+            Just(0),
+            Just(i64::from(i32::MAX)),
+            0i64..3
+        ]
+        .prop_map(Value::I64)
+        .boxed(),
+        FieldType::Java { bytes: 4 } => prop_oneof![
+            i64::from(i32::MIN)..=i64::from(i32::MAX),
+            Just(i64::from(i32::MIN)),
+            Just(-1),
+            -2i64..=2
+        ]
+        .prop_map(Value::I64)
+        .boxed(),
+        FieldType::Java { .. } => prop_oneof![any::<i64>(), Just(i64::MIN), Just(-1), -2i64..=2]
+            .prop_map(Value::I64)
+            .boxed(),
+        FieldType::RevStr => prop::collection::vec(
+            prop_oneof![Just('\0'), Just('a'), Just('b'), Just('1'), any::<char>()],
+            0..6,
+        )
+        .prop_map(|c| Value::Str(c.into_iter().collect()))
+        .boxed(),
+        FieldType::Word { sep } => {
+            let sep = char::from(*sep);
+            prop::collection::vec(
+                prop_oneof![Just('a'), Just('b'), Just('0'), Just('Z'), any::<char>()],
+                0..6,
+            )
+            .prop_map(move |c| Value::Str(c.into_iter().filter(|&x| x != sep).collect()))
+            .boxed()
+        }
+        FieldType::Desc(inner) => value_of(inner),
         FieldType::Hash { .. } | FieldType::Salt { .. } => Just(Value::U64(0)).boxed(),
     }
 }
@@ -137,9 +185,20 @@ pub fn reverse_labels(s: &str) -> String {
 /// The order keys of type `ty` must have for values `a` and `b`.
 pub fn typed_cmp(ty: &FieldType, a: &Value, b: &Value) -> Ordering {
     match (ty, a, b) {
+        (FieldType::Desc(inner), a, b) => typed_cmp(inner, b, a),
         (FieldType::Rev, Value::Str(x), Value::Str(y)) => reverse_labels(x)
             .as_bytes()
             .cmp(reverse_labels(y).as_bytes()),
+        (FieldType::RevStr, Value::Str(x), Value::Str(y)) => {
+            let r = |s: &str| s.chars().rev().collect::<String>();
+            r(x).as_bytes().cmp(r(y).as_bytes())
+        }
+        // The value's bytes and then the separator.
+        (FieldType::Word { sep }, Value::Str(x), Value::Str(y)) => [x.as_bytes(), &[*sep]]
+            .concat()
+            .cmp(&[y.as_bytes(), &[*sep]].concat()),
+        // Java's layout: two's complement compared as unsigned bytes.
+        (FieldType::Java { .. }, Value::I64(x), Value::I64(y)) => (*x as u64).cmp(&(*y as u64)),
         _ if ty.is_descending() => b.total_cmp(a),
         _ => a.total_cmp(b),
     }
