@@ -1,0 +1,2 @@
+package ferrobase.hbaseexport;
+class Placeholder {}
