@@ -1,2 +1,0 @@
-package ferrobase.hbaseexport;
-class Placeholder {}
