@@ -3,7 +3,8 @@
 # (hbase-mapreduce in Hadoop's local job runner, tests/hbase-export) on the oracle (issue 47):
 #   1. HBase fills a table (3 families, up to 10 versions, binary rows and values, delete markers of
 #      every type), flushes it and exports it raw with every version (HBase's Export);
-#   2. ferrobase imports HBase's files (embedded, and through `ferrobase serve` with --connect),
+#   2. ferrobase imports HBase's files (embedded, and through `ferrobase serve` with --connect;
+#      HBase's block- and record-compressed exports too),
 #      flushes, exports raw with every version (uncompressed, record- and block-compressed): the
 #      files, read by Hadoop's own SequenceFile.Reader, hold exactly the cells of HBase's table;
 #   3. HBase's Import loads ferrobase's files into a new table: after a flush it holds exactly the
@@ -77,6 +78,7 @@ same() { # same A B WHAT
 
 # 1. HBase: fill, export (raw, every version), dump the table and HBase's own files.
 java_check load exp_src "$ROWS" + export exp_src "$W/hbase-out" \
+  + export exp_src "$W/hbase-block" block + export exp_src "$W/hbase-record" record \
   + dump-table exp_src "$W/hbase-table.txt" + dump-files "$W/hbase-out" "$W/hbase-files.txt"
 same "$W/hbase-table.txt" "$W/hbase-files.txt" "HBase's Export of its table"
 step "HBase loaded and exported $ROWS rows"
@@ -93,6 +95,15 @@ echo "flush 'exp_src'" >"$W/flush.rb"
   -D mapreduce.output.fileoutputformat.compress=true
 "$BIN" export --data "$W/fb" exp_src "$W/fb-block" --versions 2147483647 \
   -D hbase.mapreduce.include.deleted.rows=true --compress block --codec default
+# HBase's compressed exports (DefaultCodec; BLOCK and RECORD) into tables of their own.
+for kind in block record; do
+  echo "create 'exp_$kind', $families" >"$W/create-$kind.rb"
+  echo "flush 'exp_$kind'" >"$W/flush-$kind.rb"
+  "$BIN" shell --data "$W/fb" "$W/create-$kind.rb" >/dev/null
+  "$BIN" import --data "$W/fb" "exp_$kind" "$W/hbase-$kind"
+  "$BIN" shell --data "$W/fb" "$W/flush-$kind.rb" >/dev/null
+  "$BIN" export --data "$W/fb" "exp_$kind" "$W/fb-from-$kind" 2147483647 --raw
+done
 step "ferrobase imported and exported (embedded)"
 
 "$BIN" serve --port 0 --data "$W/fb-served" >"$W/serve.out" 2>"$W/serve.err" &
@@ -113,11 +124,15 @@ step "ferrobase imported and exported (through a server, --connect)"
 # 3. HBase reads ferrobase's files and imports them.
 java_check dump-files "$W/fb-out" "$W/fb-files.txt" + dump-files "$W/fb-record" "$W/fb-record.txt" \
   + dump-files "$W/fb-block" "$W/fb-block.txt" + dump-files "$W/fb-remote" "$W/fb-remote.txt" \
+  + dump-files "$W/fb-from-block" "$W/fb-from-block.txt" \
+  + dump-files "$W/fb-from-record" "$W/fb-from-record.txt" \
   + create exp_dst + import exp_dst "$W/fb-out" + flush exp_dst + dump-table exp_dst "$W/hbase-dst.txt"
 same "$W/hbase-table.txt" "$W/fb-files.txt" "HBase's Export imported into ferrobase (embedded)"
 same "$W/hbase-table.txt" "$W/fb-record.txt" "ferrobase's record-compressed export (DefaultCodec)"
 same "$W/hbase-table.txt" "$W/fb-block.txt" "ferrobase's block-compressed export (DefaultCodec)"
 same "$W/hbase-table.txt" "$W/fb-remote.txt" "HBase's Export imported into ferrobase (--connect)"
+same "$W/hbase-table.txt" "$W/fb-from-block.txt" "HBase's block-compressed Export (DefaultCodec) imported"
+same "$W/hbase-table.txt" "$W/fb-from-record.txt" "HBase's record-compressed Export (DefaultCodec) imported"
 same "$W/fb-files.txt" "$W/hbase-dst.txt" "ferrobase's export imported by HBase's Import"
 step "HBase read and imported ferrobase's files"
 echo "export-test: passed in $((SECONDS - start)) s"

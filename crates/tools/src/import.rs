@@ -69,12 +69,12 @@ pub fn input_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// What [`read_export_file`] calls for each record: the record, its row and its cells.
+pub type EachRecord<'a> = dyn FnMut(&Record, &[u8], Vec<Cell>) -> Result<()> + 'a;
+
 /// Reads every record of `path`, checking that the file is an HBase Export file, calling
 /// `each` with the record's row and cells.
-pub fn read_export_file(
-    path: &Path,
-    each: &mut dyn FnMut(&Record, &[u8], Vec<Cell>) -> Result<()>,
-) -> Result<()> {
+pub fn read_export_file(path: &Path, each: &mut EachRecord<'_>) -> Result<()> {
     let mut r = SequenceFileReader::open(path)?;
     let h = r.header();
     if h.key_class != KEY_CLASS || h.value_class != VALUE_CLASS {

@@ -45,7 +45,9 @@ import org.apache.hadoop.mapreduce.Job;
  *                          many versions, binary rows and values, every delete-marker type; flush
  *   create TABLE           create TABLE with the same families, empty
  *   flush TABLE            flush TABLE's memstores
- *   export TABLE DIR       HBase's Export: every version, raw (delete markers), into DIR
+ *   export TABLE DIR [none|record|block]
+ *                          HBase's Export: every version, raw (delete markers), into DIR,
+ *                          uncompressed or compressed with DefaultCodec
  *   import TABLE DIR       HBase's Import of DIR into TABLE
  *   dump-table TABLE OUT   every cell of a raw scan of every version, one line each, sorted
  *   dump-files DIR OUT     every cell of DIR's part files read by Hadoop's SequenceFile.Reader with
@@ -90,6 +92,13 @@ public final class ExportCheck {
       case "export": {
         // Export's arguments: TABLE OUTDIR VERSIONS [STARTTIME [ENDTIME]]; raw by property.
         conf.set(ExportUtils.RAW_SCAN, "true");
+        if (args.length > 3 && !args[3].equals("none")) {
+          // FileOutputFormat's compression: DefaultCodec (zlib), RECORD or BLOCK.
+          conf.set("mapreduce.output.fileoutputformat.compress", "true");
+          conf.set("mapreduce.output.fileoutputformat.compress.type", args[3].toUpperCase());
+          conf.set("mapreduce.output.fileoutputformat.compress.codec",
+            "org.apache.hadoop.io.compress.DefaultCodec");
+        }
         Job job = Export.createSubmittableJob(conf,
           new String[] {args[1], args[2], String.valueOf(Integer.MAX_VALUE)});
         if (!job.waitForCompletion(false)) {
