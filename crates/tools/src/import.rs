@@ -131,7 +131,8 @@ struct Applier<'a> {
     bytes: usize,
     /// What has been written.
     applied: ImportSummary,
-    /// What the buffered puts hold.
+    /// What the buffered puts hold, and the rows handed over since the last write (a row
+    /// counts as applied once everything before it and its puts are written).
     buffered: ImportSummary,
 }
 
@@ -140,8 +141,9 @@ impl Applier<'_> {
         if !self.puts.is_empty() {
             self.table.put_all(std::mem::take(&mut self.puts))?;
             self.bytes = 0;
-            self.applied.cells += self.buffered.cells;
         }
+        self.applied.cells += self.buffered.cells;
+        self.applied.rows += self.buffered.rows;
         self.buffered = ImportSummary::default();
         Ok(())
     }
@@ -181,8 +183,8 @@ fn mutation_cell(c: &Cell) -> MutationCell {
 }
 
 /// Applies the Export files of `dir` to `table` of `conn` (which must exist with every family
-/// the files name), after checking every file. `progress` is called after each file with what
-/// has been applied. Returns what was applied.
+/// the files name), after checking every file. `progress` is called after every record with what
+/// has been written so far (rows, cells and markers; `files` counts the files finished). Returns what was applied.
 pub fn import_dir(
     conn: &Connection,
     table: &str,
@@ -217,7 +219,6 @@ pub fn import_dir(
         buffered: ImportSummary::default(),
     };
     for path in input_files(dir)? {
-        let mut rows_in_file = 0u64;
         let result = read_export_file(&path, &mut |rec, row, cells| {
             let fail = |source, a: &Applier<'_>| Error::Client {
                 context: format!(
@@ -252,7 +253,8 @@ pub fn import_dir(
             if let Some(d) = delete {
                 a.delete(d).map_err(|e| fail(e, &a))?;
             }
-            rows_in_file += 1;
+            a.buffered.rows += 1;
+            progress(&a.applied);
             Ok(())
         });
         result?;
@@ -261,7 +263,6 @@ pub fn import_dir(
             path.display(),
             a.applied
         )))?;
-        a.applied.rows += rows_in_file;
         a.applied.files += 1;
         progress(&a.applied);
     }
