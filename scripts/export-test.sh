@@ -8,7 +8,9 @@
 #      flushes, exports raw with every version (uncompressed, record- and block-compressed): the
 #      files, read by Hadoop's own SequenceFile.Reader, hold exactly the cells of HBase's table;
 #   3. HBase's Import loads ferrobase's files into a new table: after a flush it holds exactly the
-#      same cells.
+#      same cells;
+#   4. the same delimited text (bad lines of every kind, \n, \r\n and \r endings) loaded by HBase's
+#      ImportTsv and by `ferrobase import tsv` gives the same cells and the same bad-line count.
 # Cells compare as lines (row, family, qualifier, timestamp, type, value). Prints each step's time.
 #
 #   scripts/export-test.sh     FERROBASE_BIN (default target/debug/ferrobase, built if absent);
@@ -59,14 +61,16 @@ cleanup() {
   rm -rf "$W"
 }
 trap cleanup EXIT
-export HBASE_EXPORT_TMP=$W/hadoop-tmp
+# java_check LOG COMMAND...: ExportCheck's commands in one JVM (its own Hadoop temporary
+# directory and log, so two can run at once); prints its step lines.
 java_check() {
-  java -Xss4m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
-    -Dlog4j.configuration=file:"$PROJECT/log4j.properties" \
+  local log=$W/java-$1.log
+  shift
+  HBASE_EXPORT_TMP=$log.tmp java -Xss4m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+    -Djava.net.preferIPv4Stack=true -Dlog4j.configuration=file:"$PROJECT/log4j.properties" \
     -cp "$PROJECT/target/classes:$(cat "$stamp")" ferrobase.hbaseexport.ExportCheck "$@" \
-    2>>"$W/java.log" || { tail -40 "$W/java.log" >&2; die "ExportCheck $1 failed (log above)"; }
-  grep '^hbase-export:' "$W/java.log" | sed 's/^hbase-export:/  hbase:/' >&2
-  : >"$W/java.log"
+    2>"$log" || { tail -40 "$log" >&2; die "ExportCheck $1 failed (log above)"; }
+  grep '^hbase-export:' "$log" | sed 's/^hbase-export:/  hbase:/' >&2
 }
 same() { # same A B WHAT
   if ! diff -q "$1" "$2" >/dev/null; then
@@ -75,37 +79,65 @@ same() { # same A B WHAT
   fi
   echo "export-test: $3: $(wc -l <"$1") cells equal"
 }
+fb_table() { # fb_table DATA_OR_URL TABLE: create it with the test's families
+  local where=(--data "$1")
+  [[ $1 == thrift://* ]] && where=(--connect "$1")
+  echo "create '$2', $families" >"$W/create-$2.rb"
+  "$BIN" shell "${where[@]}" "$W/create-$2.rb" >/dev/null
+}
+fb_flush() { # fb_flush DATA_OR_URL TABLE
+  local where=(--data "$1")
+  [[ $1 == thrift://* ]] && where=(--connect "$1")
+  echo "flush '$2'" >"$W/flush-$2.rb"
+  "$BIN" shell "${where[@]}" "$W/flush-$2.rb" >/dev/null
+}
+families="{NAME => 'cf1', VERSIONS => 10}, {NAME => 'cf2', VERSIONS => 3}, {NAME => 'cf3'}"
+columns=HBASE_ROW_KEY,cf1:a,cf1:b,HBASE_TS_KEY,cf2:c,cf3
+
+# Delimited text for step 4: bad lines of every kind; \n, \r\n and \r line endings.
+python3 - "$W/input.tsv" "$ROWS" <<'PY'
+import sys
+path, rows = sys.argv[1], int(sys.argv[2]) * 10
+with open(path, "wb") as f:
+    for i in range(rows):
+        row, ts = f"tsv-{i % (rows // 4):05d}", 1000 + i
+        fields = [row, f"a{i}\u00e9", f"b{i}", str(ts), f"c{i}", f"d{i}"]
+        if i % 97 == 0: fields = [f"no-delimiter-{i}"]
+        elif i % 89 == 0: fields += ["one too many"]
+        elif i % 83 == 0: fields[0] = ""
+        elif i % 79 == 0: fields[3] = f"{ts}x"
+        elif i % 73 == 0: fields = fields[:2]
+        elif i % 71 == 0: fields = fields[:4]
+        elif i % 61 == 0: fields = [row, "", "", str(ts), "", ""]
+        end = "\r\n" if i % 13 == 0 else "\r" if i % 17 == 0 else "\n"
+        f.write(("\t".join(fields) + end).encode())
+    f.write(b"\n" + b"last\tline\t\t99")
+PY
 
 # 1. HBase: fill, export (raw, every version), dump the table and HBase's own files.
-java_check load exp_src "$ROWS" + export exp_src "$W/hbase-out" \
-  + export exp_src "$W/hbase-block" block + export exp_src "$W/hbase-record" record \
+java_check a load exp_src "$ROWS" + export exp_src "$W/hbase-out" \
   + dump-table exp_src "$W/hbase-table.txt" + dump-files "$W/hbase-out" "$W/hbase-files.txt"
 same "$W/hbase-table.txt" "$W/hbase-files.txt" "HBase's Export of its table"
 step "HBase loaded and exported $ROWS rows"
 
-# 2. ferrobase imports HBase's files and exports them again.
-families="{NAME => 'cf1', VERSIONS => 10}, {NAME => 'cf2', VERSIONS => 3}, {NAME => 'cf3'}"
-echo "create 'exp_src', $families" >"$W/create.rb"
-"$BIN" shell --data "$W/fb" "$W/create.rb" >/dev/null
+# Meanwhile, in HBase: the compressed exports (DefaultCodec; BLOCK and RECORD) and ImportTsv.
+java_check b export exp_src "$W/hbase-block" block + export exp_src "$W/hbase-record" record \
+  + create exp_tsv + importtsv exp_tsv "$W/input.tsv" "$columns" 7 + flush exp_tsv \
+  + dump-table exp_tsv "$W/hbase-tsv.txt" &
+hbase_jobs=$!
+
+# 2. ferrobase imports HBase's files and exports them again: embedded ...
+fb_table "$W/fb" exp_src
 "$BIN" import --data "$W/fb" exp_src "$W/hbase-out"
-echo "flush 'exp_src'" >"$W/flush.rb"
-"$BIN" shell --data "$W/fb" "$W/flush.rb" >/dev/null
+fb_flush "$W/fb" exp_src
 "$BIN" export --data "$W/fb" exp_src "$W/fb-out" 2147483647 --raw
 "$BIN" export --data "$W/fb" exp_src "$W/fb-record" --versions 2147483647 --raw \
   -D mapreduce.output.fileoutputformat.compress=true
 "$BIN" export --data "$W/fb" exp_src "$W/fb-block" --versions 2147483647 \
-  -D hbase.mapreduce.include.deleted.rows=true --compress block --codec default
-# HBase's compressed exports (DefaultCodec; BLOCK and RECORD) into tables of their own.
-for kind in block record; do
-  echo "create 'exp_$kind', $families" >"$W/create-$kind.rb"
-  echo "flush 'exp_$kind'" >"$W/flush-$kind.rb"
-  "$BIN" shell --data "$W/fb" "$W/create-$kind.rb" >/dev/null
-  "$BIN" import --data "$W/fb" "exp_$kind" "$W/hbase-$kind"
-  "$BIN" shell --data "$W/fb" "$W/flush-$kind.rb" >/dev/null
-  "$BIN" export --data "$W/fb" "exp_$kind" "$W/fb-from-$kind" 2147483647 --raw
-done
+  -Dhbase.mapreduce.include.deleted.rows=true --compress block --codec default
 step "ferrobase imported and exported (embedded)"
 
+# ... and through a server (--connect).
 "$BIN" serve --port 0 --data "$W/fb-served" >"$W/serve.out" 2>"$W/serve.err" &
 server_pid=$!
 for _ in $(seq 100); do
@@ -115,17 +147,35 @@ done
 port=$(grep -o "Thrift API on [0-9.:]*" "$W/serve.out" | sed 's/.*://')
 [[ -n $port ]] || { cat "$W/serve.err" >&2; die "ferrobase serve did not start"; }
 url=thrift://127.0.0.1:$port
-"$BIN" shell --connect "$url" "$W/create.rb" >/dev/null
+fb_table "$url" exp_src
 "$BIN" import --connect "$url" exp_src "$W/hbase-out"
-"$BIN" shell --connect "$url" "$W/flush.rb" >/dev/null
+fb_flush "$url" exp_src
 "$BIN" export --connect "$url" exp_src "$W/fb-remote" 2147483647 --raw
 step "ferrobase imported and exported (through a server, --connect)"
 
+# The delimited text through `ferrobase import tsv` (step 4's other side).
+fb_table "$W/fb" exp_tsv
+"$BIN" import tsv --data "$W/fb" -Dimporttsv.columns=$columns -Dimporttsv.timestamp=7 exp_tsv \
+  "$W/input.tsv" >"$W/tsv.out" 2>"$W/tsv.err"
+fb_flush "$W/fb" exp_tsv
+"$BIN" export --data "$W/fb" exp_tsv "$W/fb-tsv" 2147483647 --raw
+step "ferrobase import tsv"
+
+wait "$hbase_jobs" || die "HBase's compressed exports or ImportTsv failed"
+step "HBase's compressed exports and ImportTsv (beside the above)"
+for kind in block record; do
+  fb_table "$W/fb" "exp_$kind"
+  "$BIN" import --data "$W/fb" "exp_$kind" "$W/hbase-$kind"
+  fb_flush "$W/fb" "exp_$kind"
+  "$BIN" export --data "$W/fb" "exp_$kind" "$W/fb-from-$kind" 2147483647 --raw
+done
+step "ferrobase imported HBase's compressed exports"
+
 # 3. HBase reads ferrobase's files and imports them.
-java_check dump-files "$W/fb-out" "$W/fb-files.txt" + dump-files "$W/fb-record" "$W/fb-record.txt" \
+java_check c dump-files "$W/fb-out" "$W/fb-files.txt" + dump-files "$W/fb-record" "$W/fb-record.txt" \
   + dump-files "$W/fb-block" "$W/fb-block.txt" + dump-files "$W/fb-remote" "$W/fb-remote.txt" \
   + dump-files "$W/fb-from-block" "$W/fb-from-block.txt" \
-  + dump-files "$W/fb-from-record" "$W/fb-from-record.txt" \
+  + dump-files "$W/fb-from-record" "$W/fb-from-record.txt" + dump-files "$W/fb-tsv" "$W/fb-tsv.txt" \
   + create exp_dst + import exp_dst "$W/fb-out" + flush exp_dst + dump-table exp_dst "$W/hbase-dst.txt"
 same "$W/hbase-table.txt" "$W/fb-files.txt" "HBase's Export imported into ferrobase (embedded)"
 same "$W/hbase-table.txt" "$W/fb-record.txt" "ferrobase's record-compressed export (DefaultCodec)"
@@ -134,5 +184,12 @@ same "$W/hbase-table.txt" "$W/fb-remote.txt" "HBase's Export imported into ferro
 same "$W/hbase-table.txt" "$W/fb-from-block.txt" "HBase's block-compressed Export (DefaultCodec) imported"
 same "$W/hbase-table.txt" "$W/fb-from-record.txt" "HBase's record-compressed Export (DefaultCodec) imported"
 same "$W/fb-files.txt" "$W/hbase-dst.txt" "ferrobase's export imported by HBase's Import"
-step "HBase read and imported ferrobase's files"
+
+# 4. ImportTsv and `ferrobase import tsv`: the same cells, the same bad lines.
+same "$W/hbase-tsv.txt" "$W/fb-tsv.txt" "ImportTsv and ferrobase import tsv ($(grep -o '[0-9][0-9]* lines,' "$W/tsv.out" | head -1 | tr -d ,))"
+hbase_bad=$(grep -o 'importtsv bad lines [0-9]*' "$W/java-b.log" | grep -o '[0-9]*$')
+fb_bad=$(grep -c '^bad line:' "$W/tsv.err" || true)
+[[ $fb_bad == "$hbase_bad" ]] || die "bad lines: HBase's ImportTsv counted $hbase_bad, ferrobase $fb_bad"
+echo "export-test: bad lines: $fb_bad on both, e.g. $(head -1 "$W/tsv.err" | sed "s#$W/##")"
+step "HBase read ferrobase's files and imported them"
 echo "export-test: passed in $((SECONDS - start)) s"

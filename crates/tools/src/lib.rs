@@ -7,6 +7,7 @@
 mod error;
 pub mod export;
 pub mod import;
+pub mod import_tsv;
 pub mod result_codec;
 pub mod sequence_file;
 

@@ -49,6 +49,9 @@ import org.apache.hadoop.mapreduce.Job;
  *                          HBase's Export: every version, raw (delete markers), into DIR,
  *                          uncompressed or compressed with DefaultCodec
  *   import TABLE DIR       HBase's Import of DIR into TABLE
+ *   importtsv TABLE INPUT COLUMNS TS
+ *                          HBase's ImportTsv of INPUT into TABLE (importtsv.columns=COLUMNS,
+ *                          importtsv.timestamp=TS), printing its "Bad Lines" counter
  *   dump-table TABLE OUT   every cell of a raw scan of every version, one line each, sorted
  *   dump-files DIR OUT     every cell of DIR's part files read by Hadoop's SequenceFile.Reader with
  *                          HBase's ResultSerialization, same form
@@ -104,6 +107,14 @@ public final class ExportCheck {
         if (!job.waitForCompletion(false)) {
           throw new IOException("HBase Export failed");
         }
+        break;
+      }
+      case "importtsv": {
+        // ImportTsv's properties: the columns, a fixed timestamp for lines without HBASE_TS_KEY.
+        conf.set("importtsv.columns", args[3]);
+        conf.set("importtsv.timestamp", args[4]);
+        long bad = org.apache.hadoop.hbase.mapreduce.ImportTsvJob.run(conf, args[1], args[2]);
+        System.err.printf("hbase-export: importtsv bad lines %d%n", bad);
         break;
       }
       case "import": {

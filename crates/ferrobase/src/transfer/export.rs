@@ -1,15 +1,13 @@
-//! `ferrobase export` and `ferrobase import`: a table to and from the files of HBase's own
-//! `Export` and `Import` tools (Hadoop SequenceFiles of `Result`s; crate `ferrobase-tools`),
-//! with HBase's argument order and `-D` property names.
+//! `ferrobase export`: a table into the files HBase's Export writes.
 
+use super::{number, to_bytes_binary, Common, Ticker};
 use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
-use ferrobase_client::Connection;
 use ferrobase_engine::TimeRange;
 use ferrobase_tools::sequence_file::{Codec, Compression};
-use ferrobase_tools::{ExportOptions, ExportSummary, ImportSummary};
+use ferrobase_tools::{ExportOptions, ExportSummary};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thrift://HOST:PORT] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
          [--versions N] [--starttime MS] [--endtime MS] [--raw] [--compress none|record|block]
@@ -23,78 +21,6 @@ const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thri
   mapreduce.output.fileoutputformat.compress, mapreduce.output.fileoutputformat.compress.type
   (RECORD|BLOCK), mapreduce.output.fileoutputformat.compress.codec (a codec class name).
 ";
-
-const IMPORT_USAGE: &str =
-    "usage: ferrobase import [--data DIR | --connect thrift://HOST:PORT] TABLE INDIR
-  Applies the files of HBase's Export (INDIR/part-m-*, or one file) to TABLE as HBase's Import does:
-  every version at its timestamp, delete markers as delete markers. TABLE must exist with the
-  files' families. Every file is checked before anything is written.
-";
-
-/// The connection options and positional arguments common to both commands.
-struct Common {
-    url: String,
-    connect_flags: ConnectFlags,
-    positional: Vec<String>,
-}
-
-impl Common {
-    fn connect(&self) -> Result<Connection> {
-        Connection::open_with(&self.url, &self.connect_flags.options()?)
-            .with_context(|| format!("opening {}", self.url))
-    }
-}
-
-/// `s` with HBase's `Bytes.toBytesBinary` escapes (`\xNN`) decoded.
-fn to_bytes_binary(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
-            if let Some(v) = s
-                .get(i + 2..i + 4)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-            {
-                out.push(v);
-                i += 4;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out
-}
-
-fn number<T: std::str::FromStr>(what: &str, v: &str) -> Result<T>
-where
-    T::Err: std::fmt::Display,
-{
-    v.parse().map_err(|e| anyhow::anyhow!("{what} {v:?}: {e}"))
-}
-
-/// Prints a progress line to stderr at most every two seconds.
-struct Ticker {
-    last: Instant,
-    started: Instant,
-}
-
-impl Ticker {
-    fn new() -> Ticker {
-        Ticker {
-            last: Instant::now(),
-            started: Instant::now(),
-        }
-    }
-
-    fn tick(&mut self, line: impl FnOnce() -> String) {
-        if self.last.elapsed() >= Duration::from_secs(2) {
-            self.last = Instant::now();
-            eprintln!("{} ({:.0} s)", line(), self.started.elapsed().as_secs_f64());
-        }
-    }
-}
 
 /// `ferrobase export ...`.
 pub fn export(args: &[String]) -> Result<()> {
@@ -141,8 +67,12 @@ pub fn export(args: &[String]) -> Result<()> {
                     other => bail!("--codec takes default, gzip or snappy (got {other:?})"),
                 })
             }
-            "-D" => {
-                let prop = value(a)?;
+            d if d.starts_with("-D") => {
+                let prop = if d == "-D" {
+                    value(a)?
+                } else {
+                    d[2..].to_string()
+                };
                 let (k, v) = prop
                     .split_once('=')
                     .with_context(|| format!("-D takes PROPERTY=VALUE (got {prop:?})"))?;
@@ -227,65 +157,4 @@ pub fn export(args: &[String]) -> Result<()> {
         t0.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// `ferrobase import ...`.
-pub fn import(args: &[String]) -> Result<()> {
-    let mut c = Common {
-        url: "./ferrobase-data".to_string(),
-        connect_flags: ConnectFlags::default(),
-        positional: Vec::new(),
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{name} needs a value\n{IMPORT_USAGE}"))
-        };
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("{IMPORT_USAGE}");
-                return Ok(());
-            }
-            "--data" => c.url = value(a)?,
-            "--connect" => c.url = crate::connect::server_url(&value(a)?)?,
-            flag if flag.starts_with('-') => {
-                let v = value(flag)?;
-                if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {
-                    bail!("unknown option {flag}\n{IMPORT_USAGE}");
-                }
-            }
-            _ => c.positional.push(a.clone()),
-        }
-    }
-    let [table, in_dir] = c.positional.as_slice() else {
-        bail!("import needs TABLE and INDIR\n{IMPORT_USAGE}");
-    };
-    let conn = c.connect()?;
-    let t0 = Instant::now();
-    let mut ticker = Ticker::new();
-    let s = ferrobase_tools::import_dir(
-        &conn,
-        table,
-        &PathBuf::from(in_dir),
-        &mut |s: &ImportSummary| ticker.tick(|| format!("import: {s} applied")),
-    )?;
-    println!(
-        "imported into {table}: {s} in {:.1} s",
-        t0.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::to_bytes_binary;
-
-    #[test]
-    fn binary_escapes_decode() {
-        assert_eq!(to_bytes_binary(r"a\x00\xffb"), b"a\x00\xffb");
-        assert_eq!(to_bytes_binary(r"\x4"), br"\x4");
-        assert_eq!(to_bytes_binary("row"), b"row");
-    }
 }
