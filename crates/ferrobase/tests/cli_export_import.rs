@@ -122,3 +122,78 @@ fn round_trip_between_tables_and_a_damaged_file() {
     let e = fails(&["import", "--data", d, "c", o]);
     assert!(e.contains("not a Hadoop SequenceFile"), "{e}");
 }
+
+#[test]
+fn import_tsv_reports_bad_lines_by_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let d = data.to_str().unwrap();
+    shell(&data, "create 't', 'cf'\n");
+    let input = dir.path().join("in.tsv");
+    std::fs::write(&input, "r1\tone\t5\nbroken\nr2\ttwo\t6\n\tx\t7\n").unwrap();
+    let i = input.to_str().unwrap();
+    let cols = "-Dimporttsv.columns=HBASE_ROW_KEY,cf:q,HBASE_TS_KEY";
+    let out = ferrobase(&["import", "tsv", "--data", d, cols, "t", i]);
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("in.tsv line 2 (offset 9): No delimiter"),
+        "{err}"
+    );
+    assert!(
+        err.contains("in.tsv line 4 (offset 25): Row length is 0"),
+        "{err}"
+    );
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        s.contains("1 files, 4 lines, 2 rows, 2 cells, 2 bad lines"),
+        "{s}"
+    );
+    let scan = shell(&data, "scan 't'\n");
+    assert!(
+        scan.contains("column=cf:q, timestamp=6, value=two"),
+        "{scan}"
+    );
+
+    let e = fails(&[
+        "import",
+        "tsv",
+        "--data",
+        d,
+        cols,
+        "-Dimporttsv.skip.bad.lines=false",
+        "t",
+        i,
+    ]);
+    assert!(
+        e.contains("in.tsv line 2 (offset 9): No delimiter (importtsv.skip.bad.lines=false)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("written before it: 0 files, 2 lines, 1 rows"),
+        "{e}"
+    );
+    let e = fails(&[
+        "import",
+        "tsv",
+        "--data",
+        d,
+        "-Dimporttsv.columns=HBASE_ROW_KEY,HBASE_CELL_VISIBILITY,cf:q",
+        "t",
+        i,
+    ]);
+    assert!(e.contains("no visibility labels"), "{e}");
+    let e = fails(&[
+        "import",
+        "tsv",
+        "--data",
+        d,
+        cols,
+        "-Dimporttsv.separator=::",
+        "t",
+        i,
+    ]);
+    assert!(e.contains("single-byte separators"), "{e}");
+    assert!(fails(&["import", "tsv", "--data", d, "t", i]).contains("no columns specified"));
+    assert!(ok(&["import", "tsv", "--help"]).contains("HBASE_ROW_KEY"));
+}
