@@ -14,9 +14,9 @@
 # Cells compare as lines (row, family, qualifier, timestamp, type, value). Prints each step's time.
 #
 #   scripts/export-test.sh     FERROBASE_BIN (default target/debug/ferrobase, built if absent);
-#                              EXPORT_TEST_ROWS (default 2000: 33,324 cells; 10x as many TSV lines);
-#                              starts the oracle if
-#                              it is not running and stops it again. About 60 s (oracle start included).
+#                              EXPORT_TEST_ROWS (default 2000: 33,324 cells; 10x as many TSV lines).
+#                              Starts the oracle if it is not running, and then stops it again.
+#                              About 60 s, the oracle's start included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
