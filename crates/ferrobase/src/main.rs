@@ -5,6 +5,8 @@
 //! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
 //! - `ferrobase passwd USER`: a password-file line for `serve --auth-file`.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
+//! - `ferrobase export TABLE OUTDIR` / `ferrobase import [tsv] TABLE INDIR`: a table to and from
+//!   the files of HBase's Export and Import tools (`import tsv`: text, as ImportTsv loads it).
 //! - `ferrobase app NAME ...`: the seed articles' example systems (`docs/apps/`).
 //! - `ferrobase study NAME [--quick] [--out DIR]`: the schema studies (`docs/studies/`).
 //! - `ferrobase --version`: prints `ferrobase VERSION`, the crate's version.
@@ -18,11 +20,12 @@ mod serve;
 mod shell;
 #[cfg(feature = "lab")]
 mod study;
+mod transfer;
 
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]] [--raw]   write HBase Export files (ferrobase export --help)\n  ferrobase import [--data DIR | --connect URL] TABLE INDIR   apply HBase Export files (ferrobase import --help)\n  ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT   load text as ImportTsv (ferrobase import tsv --help)\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
 }
 
 fn main() {
@@ -59,6 +62,8 @@ fn run() -> Result<()> {
         #[cfg(feature = "lab")]
         Some("bench") => bench::main(&args[1..]),
         Some("app") => app::main(&args[1..]),
+        Some("export") => transfer::export(&args[1..]),
+        Some("import") => transfer::import(&args[1..]),
         #[cfg(feature = "lab")]
         Some("study") => study::main(&args[1..]),
         // The shipped binary (the wheel, `cargo install --profile dist --no-default-features`)

@@ -1,0 +1,160 @@
+//! `ferrobase export`: a table into the files HBase's Export writes.
+
+use super::{number, to_bytes_binary, Common, Ticker};
+use crate::connect::ConnectFlags;
+use anyhow::{bail, Context, Result};
+use ferrobase_engine::TimeRange;
+use ferrobase_tools::sequence_file::{Codec, Compression};
+use ferrobase_tools::{ExportOptions, ExportSummary};
+use std::path::PathBuf;
+use std::time::Instant;
+
+const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thrift://HOST:PORT] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
+         [--versions N] [--starttime MS] [--endtime MS] [--raw] [--compress none|record|block]
+         [--codec default|gzip|snappy] [-D PROPERTY=VALUE]...
+  Writes TABLE as HBase's Export does: OUTDIR/part-m-NNNNN (one Hadoop SequenceFile per region of
+  ImmutableBytesWritable row keys and Result values) and OUTDIR/_SUCCESS. VERSIONS defaults to 1,
+  the time range to every timestamp ([STARTTIME, ENDTIME) in ms). --raw (HBase:
+  -D hbase.mapreduce.include.deleted.rows=true) exports delete markers and the cells they mask.
+  -D properties as HBase's Export reads them: hbase.mapreduce.include.deleted.rows,
+  hbase.mapreduce.scan.row.start, hbase.mapreduce.scan.row.stop, hbase.mapreduce.scan.column.family,
+  mapreduce.output.fileoutputformat.compress, mapreduce.output.fileoutputformat.compress.type
+  (RECORD|BLOCK), mapreduce.output.fileoutputformat.compress.codec (a codec class name).
+";
+
+/// `ferrobase export ...`.
+pub fn export(args: &[String]) -> Result<()> {
+    let mut c = Common {
+        url: "./ferrobase-data".to_string(),
+        connect_flags: ConnectFlags::default(),
+        positional: Vec::new(),
+    };
+    let mut opts = ExportOptions::default();
+    let (mut start, mut end) = (None::<i64>, None::<i64>);
+    let mut versions = None::<u32>;
+    let (mut compress, mut ctype, mut codec) = (None::<bool>, None::<String>, None::<Codec>);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .with_context(|| format!("{name} needs a value\n{EXPORT_USAGE}"))
+        };
+        match a.as_str() {
+            "-h" | "--help" => {
+                print!("{EXPORT_USAGE}");
+                return Ok(());
+            }
+            "--data" => c.url = value(a)?,
+            "--connect" => c.url = crate::connect::server_url(&value(a)?)?,
+            "--raw" => opts.raw = true,
+            "--versions" => versions = Some(number(a, &value(a)?)?),
+            "--starttime" => start = Some(number(a, &value(a)?)?),
+            "--endtime" => end = Some(number(a, &value(a)?)?),
+            "--compress" => match value(a)?.to_ascii_lowercase().as_str() {
+                "none" => compress = Some(false),
+                t @ ("record" | "block") => {
+                    compress = Some(true);
+                    ctype = Some(t.to_string());
+                }
+                other => bail!("--compress takes none, record or block (got {other:?})"),
+            },
+            "--codec" => {
+                codec = Some(match value(a)?.to_ascii_lowercase().as_str() {
+                    "default" | "zlib" | "deflate" => Codec::Default,
+                    "gzip" => Codec::Gzip,
+                    "snappy" => Codec::Snappy,
+                    other => bail!("--codec takes default, gzip or snappy (got {other:?})"),
+                })
+            }
+            d if d.starts_with("-D") => {
+                let prop = if d == "-D" {
+                    value(a)?
+                } else {
+                    d[2..].to_string()
+                };
+                let (k, v) = prop
+                    .split_once('=')
+                    .with_context(|| format!("-D takes PROPERTY=VALUE (got {prop:?})"))?;
+                match k {
+                    "hbase.mapreduce.include.deleted.rows" => opts.raw = number(k, v)?,
+                    "hbase.mapreduce.scan.row.start" => opts.start_row = to_bytes_binary(v),
+                    "hbase.mapreduce.scan.row.stop" => opts.stop_row = to_bytes_binary(v),
+                    "hbase.mapreduce.scan.column.family" => {
+                        opts.families = v
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|f| !f.is_empty())
+                            .map(|f| f.as_bytes().to_vec())
+                            .collect()
+                    }
+                    "mapreduce.output.fileoutputformat.compress" => compress = Some(number(k, v)?),
+                    "mapreduce.output.fileoutputformat.compress.type" => {
+                        ctype = Some(v.to_ascii_lowercase())
+                    }
+                    "mapreduce.output.fileoutputformat.compress.codec" => {
+                        codec = Some(Codec::from_class_name(v).with_context(|| {
+                            format!("{k}: no codec {v} (DefaultCodec, GzipCodec and SnappyCodec of org.apache.hadoop.io.compress are)")
+                        })?)
+                    }
+                    _ => bail!("-D {k}: not a property ferrobase export reads\n{EXPORT_USAGE}"),
+                }
+            }
+            flag if flag.starts_with("--") => {
+                let v = value(flag)?;
+                if !c.connect_flags.take(&flag[2..], &v) {
+                    bail!("unknown option {flag}\n{EXPORT_USAGE}");
+                }
+            }
+            _ => c.positional.push(a.clone()),
+        }
+    }
+    let [table, out_dir, rest @ ..] = c.positional.as_slice() else {
+        bail!("export needs TABLE and OUTDIR\n{EXPORT_USAGE}");
+    };
+    match rest {
+        [] => {}
+        [v, more @ ..] => {
+            versions = versions.or(Some(number("VERSIONS", v)?));
+            if let [s, more @ ..] = more {
+                start = start.or(Some(number("STARTTIME", s)?));
+                if let [e, more @ ..] = more {
+                    end = end.or(Some(number("ENDTIME", e)?));
+                    if !more.is_empty() {
+                        bail!("unexpected arguments {more:?} (row filters are not supported; use -D hbase.mapreduce.scan.row.start/stop)\n{EXPORT_USAGE}");
+                    }
+                }
+            }
+        }
+    }
+    opts.versions = versions.unwrap_or(1).max(1);
+    opts.time_range = TimeRange::new(start.unwrap_or(0), end.unwrap_or(i64::MAX))
+        .context("STARTTIME and ENDTIME")?;
+    opts.compression = match (compress.unwrap_or(false), ctype.as_deref()) {
+        (false, _) => Compression::None,
+        (true, None | Some("record")) => Compression::Record(codec.unwrap_or(Codec::Default)),
+        (true, Some("block")) => Compression::Block(codec.unwrap_or(Codec::Default)),
+        (true, Some(other)) => bail!("compression type {other:?}: RECORD or BLOCK"),
+    };
+    let conn = c.connect()?;
+    let t0 = Instant::now();
+    let mut ticker = Ticker::new();
+    let s = ferrobase_tools::export_table(
+        &conn,
+        table,
+        &PathBuf::from(out_dir),
+        &opts,
+        &mut |s: &ExportSummary| {
+            ticker.tick(|| format!("export: {} rows, {} cells", s.rows, s.cells));
+        },
+    )?;
+    println!(
+        "exported {table}: {} rows, {} cells into {} files ({} bytes) in {out_dir} in {:.1} s",
+        s.rows,
+        s.cells,
+        s.files.len(),
+        s.bytes,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! `ferrobase import`: the files of HBase's Export applied as HBase's Import applies them.
+
+use super::{Common, Ticker};
+use crate::connect::ConnectFlags;
+use anyhow::{bail, Context, Result};
+use ferrobase_tools::ImportSummary;
+use std::path::PathBuf;
+use std::time::Instant;
+
+const IMPORT_USAGE: &str =
+    "usage: ferrobase import [--data DIR | --connect thrift://HOST:PORT] TABLE INDIR
+  Applies the files of HBase's Export (INDIR/part-m-*, or one file) to TABLE as HBase's Import does:
+  every version at its timestamp, delete markers as delete markers. TABLE must exist with the
+  files' families. Every file is checked before anything is written.
+  (ferrobase import tsv ...: delimited text, as HBase's ImportTsv; ferrobase import tsv --help.)
+";
+
+/// `ferrobase import ...`.
+pub fn import(args: &[String]) -> Result<()> {
+    if args.first().map(String::as_str) == Some("tsv") {
+        return super::import_tsv::import_tsv(&args[1..]);
+    }
+    let mut c = Common {
+        url: "./ferrobase-data".to_string(),
+        connect_flags: ConnectFlags::default(),
+        positional: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .with_context(|| format!("{name} needs a value\n{IMPORT_USAGE}"))
+        };
+        match a.as_str() {
+            "-h" | "--help" => {
+                print!("{IMPORT_USAGE}");
+                return Ok(());
+            }
+            "--data" => c.url = value(a)?,
+            "--connect" => c.url = crate::connect::server_url(&value(a)?)?,
+            flag if flag.starts_with('-') => {
+                let v = value(flag)?;
+                if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {
+                    bail!("unknown option {flag}\n{IMPORT_USAGE}");
+                }
+            }
+            _ => c.positional.push(a.clone()),
+        }
+    }
+    let [table, in_dir] = c.positional.as_slice() else {
+        bail!("import needs TABLE and INDIR\n{IMPORT_USAGE}");
+    };
+    let conn = c.connect()?;
+    let t0 = Instant::now();
+    let mut ticker = Ticker::new();
+    let s = ferrobase_tools::import_dir(
+        &conn,
+        table,
+        &PathBuf::from(in_dir),
+        &mut |s: &ImportSummary| ticker.tick(|| format!("import: {s} applied")),
+    )?;
+    println!(
+        "imported into {table}: {s} in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

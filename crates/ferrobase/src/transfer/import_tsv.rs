@@ -1,0 +1,124 @@
+//! `ferrobase import tsv`: delimited text loaded as HBase's ImportTsv loads it.
+
+use super::{number, Common, Ticker};
+use crate::connect::ConnectFlags;
+use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
+use std::time::Instant;
+
+const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --connect thrift://HOST:PORT] -Dimporttsv.columns=HBASE_ROW_KEY,cf:a,...
+         [-Dimporttsv.separator=C] [-Dimporttsv.timestamp=MS] [-Dimporttsv.skip.bad.lines=true|false]
+         [-Dimporttsv.skip.empty.columns=true] [-Dimporttsv.dry.run=true] [-Dimporttsv.log.bad.lines=true]
+         [--csv] TABLE INPUT
+  Loads the lines of INPUT (a file, or every file of a directory) into TABLE as HBase's ImportTsv
+  does: importtsv.columns names each field HBASE_ROW_KEY (exactly one), HBASE_TS_KEY (the line's
+  timestamp), HBASE_CELL_TTL (8 bytes), family or family:qualifier; one row a line, its cells at the
+  line's timestamp (importtsv.timestamp, default now). A bad line (no delimiter, excessive columns, no
+  row key, an invalid timestamp, an empty row key) is reported with its file, line number and offset,
+  counted and skipped; with importtsv.skip.bad.lines=false the first stops the load. Fields are not
+  quoted (the separator defaults to tab); --csv (a ferrobase extension) reads RFC 4180 quotes and
+  makes ',' the default separator. TABLE must exist with the columns' families.
+";
+
+/// `ferrobase import tsv ...`.
+pub(super) fn import_tsv(args: &[String]) -> Result<()> {
+    use ferrobase_tools::import_tsv::{ColumnSpec, TsvOptions, TsvSummary};
+    let mut c = Common {
+        url: "./ferrobase-data".to_string(),
+        connect_flags: ConnectFlags::default(),
+        positional: Vec::new(),
+    };
+    let mut opts = TsvOptions::default();
+    let (mut columns, mut separator) = (None::<String>, None::<u8>);
+    let mut log_bad_lines = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .with_context(|| format!("{name} needs a value\n{TSV_USAGE}"))
+        };
+        match a.as_str() {
+            "-h" | "--help" => {
+                print!("{TSV_USAGE}");
+                return Ok(());
+            }
+            "--data" => c.url = value(a)?,
+            "--connect" => c.url = crate::connect::server_url(&value(a)?)?,
+            "--csv" => opts.csv = true,
+            d if d.starts_with("-D") => {
+                let prop = if d == "-D" {
+                    value(a)?
+                } else {
+                    d[2..].to_string()
+                };
+                let (k, v) = prop
+                    .split_once('=')
+                    .with_context(|| format!("-D takes PROPERTY=VALUE (got {prop:?})"))?;
+                match k {
+                    "importtsv.columns" => columns = Some(v.to_string()),
+                    "importtsv.separator" => match v.as_bytes() {
+                        [b] => separator = Some(*b),
+                        _ => bail!("importtsv.separator: TsvParser only supports single-byte separators (got {v:?})"),
+                    },
+                    "importtsv.timestamp" => opts.timestamp = Some(number(k, v)?),
+                    "importtsv.skip.bad.lines" => opts.skip_bad_lines = number(k, v)?,
+                    "importtsv.skip.empty.columns" => opts.skip_empty_columns = number(k, v)?,
+                    "importtsv.dry.run" => opts.dry_run = number(k, v)?,
+                    "importtsv.log.bad.lines" => log_bad_lines = number(k, v)?,
+                    "importtsv.bulk.output" => bail!(
+                        "importtsv.bulk.output: HBase writes HFiles for a bulk load there; ferrobase \
+                         writes into the table directly (leave the property out)"
+                    ),
+                    "importtsv.mapper.class" => bail!(
+                        "importtsv.mapper.class: a Java mapper cannot run in ferrobase; the built-in \
+                         TsvImporterMapper's behaviour is the only one"
+                    ),
+                    _ => bail!("-D {k}: not a property ferrobase import tsv reads\n{TSV_USAGE}"),
+                }
+            }
+            flag if flag.starts_with('-') => {
+                let v = value(flag)?;
+                if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {
+                    bail!("unknown option {flag}\n{TSV_USAGE}");
+                }
+            }
+            _ => c.positional.push(a.clone()),
+        }
+    }
+    let columns = columns.with_context(|| {
+        format!("no columns specified: give -Dimporttsv.columns=HBASE_ROW_KEY,...\n{TSV_USAGE}")
+    })?;
+    let spec = ColumnSpec::parse(&columns)?;
+    opts.separator = separator.unwrap_or(if opts.csv { b',' } else { b'\t' });
+    let [table, input] = c.positional.as_slice() else {
+        bail!("import tsv needs TABLE and INPUT\n{TSV_USAGE}");
+    };
+    let conn = c.connect()?;
+    let t0 = Instant::now();
+    let mut ticker = Ticker::new();
+    let s = ferrobase_tools::import_tsv::import_tsv(
+        &conn,
+        table,
+        &PathBuf::from(input),
+        &spec,
+        &opts,
+        &mut |b| {
+            eprintln!("bad line: {b}");
+            if log_bad_lines {
+                eprintln!("{}", String::from_utf8_lossy(&b.text));
+            }
+        },
+        &mut |s: &TsvSummary| ticker.tick(|| format!("import tsv: {s}")),
+    )?;
+    println!(
+        "imported into {table}{}: {s} in {:.1} s",
+        if opts.dry_run {
+            " (dry run: nothing written)"
+        } else {
+            ""
+        },
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

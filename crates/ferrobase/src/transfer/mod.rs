@@ -1,0 +1,93 @@
+//! `ferrobase export`, `ferrobase import` and `ferrobase import tsv`: a table to and from the
+//! files of HBase's own `Export` and `Import` tools (Hadoop SequenceFiles of `Result`s; crate
+//! `ferrobase-tools`) and delimited text as HBase's `ImportTsv` reads it, with HBase's argument
+//! order and `-D` property names.
+
+mod export;
+mod import;
+mod import_tsv;
+
+pub use export::export;
+pub use import::import;
+
+use crate::connect::ConnectFlags;
+use anyhow::{Context, Result};
+use ferrobase_client::Connection;
+use std::time::{Duration, Instant};
+
+/// The connection options and positional arguments of every command here.
+pub(crate) struct Common {
+    pub(crate) url: String,
+    pub(crate) connect_flags: ConnectFlags,
+    pub(crate) positional: Vec<String>,
+}
+
+impl Common {
+    pub(crate) fn connect(&self) -> Result<Connection> {
+        Connection::open_with(&self.url, &self.connect_flags.options()?)
+            .with_context(|| format!("opening {}", self.url))
+    }
+}
+
+/// `s` with HBase's `Bytes.toBytesBinary` escapes (`\xNN`) decoded.
+pub(crate) fn to_bytes_binary(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
+            if let Some(v) = s
+                .get(i + 2..i + 4)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
+                out.push(v);
+                i += 4;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    out
+}
+
+pub(crate) fn number<T: std::str::FromStr>(what: &str, v: &str) -> Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    v.parse().map_err(|e| anyhow::anyhow!("{what} {v:?}: {e}"))
+}
+
+/// Prints a progress line to stderr at most every two seconds.
+pub(crate) struct Ticker {
+    last: Instant,
+    started: Instant,
+}
+
+impl Ticker {
+    pub(crate) fn new() -> Ticker {
+        Ticker {
+            last: Instant::now(),
+            started: Instant::now(),
+        }
+    }
+
+    pub(crate) fn tick(&mut self, line: impl FnOnce() -> String) {
+        if self.last.elapsed() >= Duration::from_secs(2) {
+            self.last = Instant::now();
+            eprintln!("{} ({:.0} s)", line(), self.started.elapsed().as_secs_f64());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_bytes_binary;
+
+    #[test]
+    fn binary_escapes_decode() {
+        assert_eq!(to_bytes_binary(r"a\x00\xffb"), b"a\x00\xffb");
+        assert_eq!(to_bytes_binary(r"\x4"), br"\x4");
+        assert_eq!(to_bytes_binary("row"), b"row");
+    }
+}

@@ -1,0 +1,16 @@
+//! ferrobase's data tools: HBase's `Export`/`Import` files (Hadoop SequenceFiles of row keys and
+//! `Result`s), written from a table and applied to one, so data moves both ways between
+//! ferrobase and an HBase cluster with HBase's own tools on the other side
+//! (docs/format/sequencefile.md).
+#![forbid(unsafe_code)]
+
+mod error;
+pub mod export;
+pub mod import;
+pub mod import_tsv;
+pub mod result_codec;
+pub mod sequence_file;
+
+pub use error::{Error, Result};
+pub use export::{export_table, ExportOptions, ExportSummary};
+pub use import::{import_dir, verify_dir, ImportSummary};
