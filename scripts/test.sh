@@ -104,6 +104,11 @@ cargo test -p ferrobase --test shell_statements apache_hbase
 cargo test -p ferrobase --test shell_conformance apache_hbase
 cargo test -p ferrobase --test apps_apache_hbase apache_hbase
 python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_THRIFT"
+# Data both ways between ferrobase and HBase in HBase's own formats (issue 47, docs/format/
+# sequencefile.md): HBase 2.6.1's own Export, Import and ImportTsv (tests/hbase-export, Hadoop's local
+# job runner) against the oracle and `ferrobase export`/`import`/`import tsv`, every cell compared
+# (~60 s).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/export-test.sh
 # The server benchmark beside HBase in its quick mode, on the oracle already running (a smoke run
 # so the benchmark never rots; its figures mean nothing; ~15 s).
 python3 tests/bench/server_vs_hbase.py target/release/ferrobase --quick \
