@@ -12,26 +12,8 @@
 
 use super::args::{arity, client, text, CommandError, Res};
 use super::interpreter::{matching, Shell};
+use super::registry::{Command, Group, Run};
 use super::syntax::{Statement, Value};
-
-/// The bulk commands with their help and an example (listed by `help`).
-pub const BULK_COMMANDS: &[(&str, &str, &str)] = &[
-    (
-        "disable_all",
-        "Disable every table matching a regular expression, after a (y/n) confirmation.",
-        "disable_all 'ns:t.*'",
-    ),
-    (
-        "enable_all",
-        "Enable every table matching a regular expression, after a (y/n) confirmation.",
-        "enable_all 't.*'",
-    ),
-    (
-        "drop_all",
-        "Drop every table matching a regular expression (disabled ones), after a (y/n) confirmation.",
-        "drop_all 't.*'",
-    ),
-];
 
 /// Where the answer to a confirmation comes from: the next line of input, `None` at its end.
 pub type AnswerSource = Box<dyn FnMut() -> Option<String>>;
@@ -64,18 +46,35 @@ impl Action {
     }
 }
 
-impl Shell {
-    /// Runs a bulk command; `None` when `st` is not one.
-    pub(super) fn bulk_tables_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        let action = match st.command.as_str() {
-            "disable_all" => Action::Disable,
-            "enable_all" => Action::Enable,
-            "drop_all" => Action::Drop,
-            _ => return None,
-        };
-        Some(self.bulk(st, action))
-    }
+/// The `ddl` group's commands over every table a pattern matches.
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "disable_all",
+        group: Group::Ddl,
+        help: "Disable every table matching a regular expression, after a (y/n) confirmation.",
+        examples: &["disable_all 'ns:t.*'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.bulk(st, Action::Disable)),
+    },
+    Command {
+        name: "enable_all",
+        group: Group::Ddl,
+        help: "Enable every table matching a regular expression, after a (y/n) confirmation.",
+        examples: &["enable_all 't.*'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.bulk(st, Action::Enable)),
+    },
+    Command {
+        name: "drop_all",
+        group: Group::Ddl,
+        help: "Drop every table matching a regular expression (disabled ones), after a (y/n) confirmation.",
+        examples: &["drop_all 't.*'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.bulk(st, Action::Drop)),
+    },
+];
 
+impl Shell {
     /// Sets where confirmations read their answer (the default: standard input, for a
     /// terminal session).
     pub fn set_answer_source(&mut self, source: AnswerSource) {

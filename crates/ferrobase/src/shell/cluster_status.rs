@@ -15,6 +15,7 @@
 use super::args::{arity, client, columns_of, hash, text, CommandError, Res};
 use super::format;
 use super::interpreter::Shell;
+use super::registry::{Command, Group, Run};
 use super::syntax::{Statement, Value};
 use ferrobase_client::catalog::PbRegionInfo;
 use ferrobase_client::{Connection, RegionInfo};
@@ -139,18 +140,43 @@ struct TableRegions {
     regions: Vec<RegionInfo>,
 }
 
-impl Shell {
-    /// Runs a cluster-status command; `None` when `st` is not one.
-    pub(super) fn cluster_status_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        Some(match st.command.as_str() {
-            "version" => self.version(st),
-            "whoami" => self.whoami(st),
-            "status" => self.status(st),
-            "list_regions" => self.list_regions(st),
-            _ => return None,
-        })
-    }
+/// The `general` group's cluster commands, and `list_regions`.
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "status",
+        group: Group::General,
+        help: "Show the cluster's status: 'summary' (default), 'simple' or 'detailed'.",
+        examples: &["status", "status 'simple'", "status 'detailed'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.status(st)),
+    },
+    Command {
+        name: "version",
+        group: Group::General,
+        help: "Show the version: VERSION, rREVISION, DATE.",
+        examples: &["version"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.version(st)),
+    },
+    Command {
+        name: "whoami",
+        group: Group::General,
+        help: "Show the current user and groups.",
+        examples: &["whoami"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.whoami(st)),
+    },
+    Command {
+        name: "list_regions",
+        group: Group::Ddl,
+        help: "List a table's regions: SERVER_NAME, REGION_NAME, START_KEY, END_KEY, SIZE (MB of files), REQ (0: not counted), LOCALITY; filter by server prefix, project columns.",
+        examples: &["list_regions 't1'", "list_regions 't1', '', ['START_KEY', 'SIZE']"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.list_regions(st)),
+    },
+];
 
+impl Shell {
     /// `version`: `VERSION, rREVISION, DATE`, as HBase's `VersionInfo` (revision and date are
     /// those the build was given in `FERROBASE_REVISION` and `FERROBASE_BUILD_DATE`).
     fn version(&mut self, st: &Statement) -> Res<()> {

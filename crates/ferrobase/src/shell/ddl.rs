@@ -9,26 +9,112 @@ use super::args::{
 };
 use super::format;
 use super::interpreter::{matching, Shell};
+use super::registry::{Command, Group, Run};
 use super::syntax::{Statement, Value};
 use ferrobase_client::Connection;
 use ferrobase_engine::{ColumnFamilyDescriptor, SplitAlgorithm, TableDescriptor, TableName};
 
-impl Shell {
-    /// Runs a DDL command; `None` when `st` is not one.
-    pub(super) fn ddl_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        Some(match st.command.as_str() {
-            "create" => self.create(st),
-            "alter" => self.alter(st),
-            "describe" | "desc" => self.describe_command(st),
-            "list" => self.list_command(st),
-            "exists" => self.exists(st),
-            "is_enabled" | "is_disabled" => self.is_enabled(st),
-            "enable" | "disable" => self.enable_or_disable(st),
-            "drop" => self.drop(st),
-            _ => return None,
-        })
-    }
+/// The `ddl` group's table commands (HBase's `ddl` group; `*_all` in `bulk_tables.rs`).
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "create",
+        group: Group::Ddl,
+        help: "Create a table with column families and optional pre-splits (SPLITS, NUMREGIONS with SPLITALGO).",
+        examples: &["create 't1', {NAME => 'f1', VERSIONS => 5}", "create 't1', 'f1', SPLITS => ['10', '20', '30']"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.create(st)),
+    },
+    Command {
+        name: "alter",
+        group: Group::Ddl,
+        help: "Add, modify or delete column families, or change table attributes.",
+        examples: &["alter 't1', NAME => 'f1', VERSIONS => 3", "alter 't1', 'delete' => 'f2'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.alter(st)),
+    },
+    Command {
+        name: "describe",
+        group: Group::Ddl,
+        help: "Print a table's schema.",
+        examples: &["describe 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.describe_command(st)),
+    },
+    Command {
+        name: "desc",
+        group: Group::Ddl,
+        help: "Alias of describe.",
+        examples: &["desc 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.describe_command(st)),
+    },
+    Command {
+        name: "list",
+        group: Group::Ddl,
+        help: "List tables, optionally matching a regular expression.",
+        examples: &["list", "list 'ns:.*'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.list_command(st)),
+    },
+    Command {
+        name: "exists",
+        group: Group::Ddl,
+        help: "Does the table exist?",
+        examples: &["exists 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.exists(st)),
+    },
+    Command {
+        name: "is_enabled",
+        group: Group::Ddl,
+        help: "Is the table enabled?",
+        examples: &["is_enabled 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.is_enabled(st)),
+    },
+    Command {
+        name: "is_disabled",
+        group: Group::Ddl,
+        help: "Is the table disabled?",
+        examples: &["is_disabled 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.is_enabled(st)),
+    },
+    Command {
+        name: "enable",
+        group: Group::Ddl,
+        help: "Enable a table.",
+        examples: &["enable 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.enable_or_disable(st)),
+    },
+    Command {
+        name: "disable",
+        group: Group::Ddl,
+        help: "Disable a table.",
+        examples: &["disable 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.enable_or_disable(st)),
+    },
+    Command {
+        name: "drop",
+        group: Group::Ddl,
+        help: "Drop a disabled table.",
+        examples: &["drop 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.drop(st)),
+    },
+    Command {
+        name: "get_table",
+        group: Group::Ddl,
+        help: "Take a reference to a table, on which the table commands are methods (t.help lists them).",
+        examples: &["t = get_table 't1'"],
+        writes: false,
+        run: Run::Interpreter,
+    },
+];
 
+impl Shell {
     /// `describe 't'` and its alias `desc 't'`.
     fn describe_command(&mut self, st: &Statement) -> Res<()> {
         let a = &st.args;

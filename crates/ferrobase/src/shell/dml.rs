@@ -12,41 +12,105 @@ use super::converter::{self, Converter, Converters};
 use super::format;
 use super::interpreter::Shell;
 use super::query_options::{self, MetricsRequest, ScanMetrics};
+use super::registry::{Command, Group, Run};
 use super::rowkey::RowkeyScan;
 use super::syntax::{Statement, Value};
 use ferrobase_client::Connection;
 use ferrobase_engine::{Delete, Get, Put, RowResult, Scan, LATEST_TIMESTAMP};
 
-impl Shell {
-    /// Runs a DML command; `None` when `st` is not one.
-    pub(super) fn dml_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        let writes = [
-            "put",
-            "delete",
-            "deleteall",
-            "incr",
-            "append",
-            "truncate",
-            "truncate_preserve",
-        ];
-        if writes.contains(&st.command.as_str()) {
-            if let Some(view) = catalog::names_catalog(st.args.first()) {
-                return catalog::refuse_write(&st.command, &view).map(Err);
-            }
-        }
-        Some(match st.command.as_str() {
-            "truncate" | "truncate_preserve" => self.truncate(st),
-            "put" => self.put(st),
-            "get" => self.get(st),
-            "scan" => self.scan(st),
-            "delete" | "deleteall" => self.delete(st),
-            "count" => self.count(st),
-            "incr" | "get_counter" => self.counter(st),
-            "append" => self.append(st),
-            _ => return None,
-        })
-    }
+/// The `dml` group.
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "put",
+        group: Group::Dml,
+        help: "Write a cell, optionally at a timestamp.",
+        examples: &["put 't1', 'r1', 'f1:c1', 'value'", "put 't1', 'r1', 'f1:c1', 'value', 1234"],
+        writes: true,
+        run: Run::Handler(|sh, st| sh.put(st)),
+    },
+    Command {
+        name: "get",
+        group: Group::Dml,
+        help: "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER; a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method.",
+        examples: &["get 't1', 'r1'", "get 't1', 'r1', {COLUMN => ['f1:c1', 'f1:hits:toLong'], VERSIONS => 3, FORMATTER => 'toString'}"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.get(st)),
+    },
+    Command {
+        name: "scan",
+        group: Group::Dml,
+        help: "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER; columns take converters as in get; ROWKEY => 'schema' with named key fields and FROM/TO reads by rowkey fields (see rowkey_schema).",
+        examples: &["scan 't1'", "scan 't1', {COLUMNS => ['f1:c1', 'f1:hits:toLong'], LIMIT => 10, STARTROW => 'a'}"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.scan(st)),
+    },
+    Command {
+        name: "delete",
+        group: Group::Dml,
+        help: "Delete one version of a cell (the newest, or the one at a timestamp).",
+        examples: &["delete 't1', 'r1', 'f1:c1'", "delete 't1', 'r1', 'f1:c1', 1234"],
+        writes: true,
+        run: Run::Handler(|sh, st| sh.delete(st)),
+    },
+    Command {
+        name: "deleteall",
+        group: Group::Dml,
+        help: "Delete all versions of a row or a column up to a timestamp, or every row with a prefix.",
+        examples: &["deleteall 't1', 'r1'", "deleteall 't1', 'r1', 'f1:c1'", "deleteall 't1', {ROWPREFIXFILTER => 'r'}"],
+        writes: true,
+        run: Run::Handler(|sh, st| sh.delete(st)),
+    },
+    Command {
+        name: "count",
+        group: Group::Dml,
+        help: "Count rows, printing progress every INTERVAL rows; ROWKEY => 'schema' with named key fields and FROM/TO counts by rowkey fields, as scan.",
+        examples: &["count 't1'", "count 't1', INTERVAL => 100000, CACHE => 1000"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.count(st)),
+    },
+    Command {
+        name: "incr",
+        group: Group::Dml,
+        help: "Increment a counter cell.",
+        examples: &["incr 't1', 'r1', 'f1:hits', 1"],
+        writes: true,
+        run: Run::Handler(|sh, st| sh.counter(st)),
+    },
+    Command {
+        name: "get_counter",
+        group: Group::Dml,
+        help: "Read a counter cell.",
+        examples: &["get_counter 't1', 'r1', 'f1:hits'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.counter(st)),
+    },
+    Command {
+        name: "append",
+        group: Group::Dml,
+        help: "Append to a cell's value.",
+        examples: &["append 't1', 'r1', 'f1:c1', 'more'"],
+        writes: true,
+        run: Run::Handler(|sh, st| sh.append(st)),
+    },
+    Command {
+        name: "truncate",
+        group: Group::Dml,
+        help: "Disable, empty and re-enable a table (region boundaries dropped).",
+        examples: &["truncate 't1'"],
+        writes: true,
+        run: Run::Handler(|sh, st| sh.truncate(st)),
+    },
+    Command {
+        name: "truncate_preserve",
+        group: Group::Dml,
+        help: "Like truncate, keeping region boundaries.",
+        examples: &["truncate_preserve 't1'"],
+        writes: true,
+        run: Run::Handler(|sh, st| sh.truncate(st)),
+    },
+];
 
+impl Shell {
     /// `truncate 't'` and `truncate_preserve 't'`.
     fn truncate(&mut self, st: &Statement) -> Res<()> {
         let a = &st.args;

@@ -2,44 +2,98 @@
 //! `version` and `whoami` are in `cluster_status.rs`, `get_table` in `table_reference.rs`.
 
 use super::args::{arity, text, Res};
-use super::interpreter::{all_commands, Shell};
+use super::interpreter::Shell;
+use super::registry;
+use super::registry::{Command, Group, Run};
 use super::syntax::Statement;
 
-impl Shell {
-    /// Runs a general command; `None` when `st` is not one.
-    pub(super) fn general_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        Some(match st.command.as_str() {
-            "help" => self.help(st),
-            _ => return None,
-        })
-    }
+/// The `general` group's shell commands (`status`, `version`, `whoami` are in `cluster_status.rs`).
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "help",
+        group: Group::General,
+        help: "Show the command groups and their commands, a group's commands with their help ('help \"dml\"'), or one command's help and examples.",
+        examples: &["help", "help 'dml'", "help 'scan'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.help(st)),
+    },
+    Command {
+        name: "exit",
+        group: Group::General,
+        help: "Leave the shell (quit does the same).",
+        examples: &["exit"],
+        writes: false,
+        run: Run::Interpreter,
+    },
+];
 
-    /// `help ['command']`.
+impl Shell {
+    /// `help`, `help 'group'` or `help 'command'`, from the registry.
     fn help(&mut self, st: &Statement) -> Res<()> {
-        let a = &st.args;
         arity(st, 0, 1)?;
-        match a.first() {
+        match st.args.first() {
             Some(v) => {
                 let name = text(v, "command")?;
-                self.help_command(&name)?;
+                match Group::ALL.into_iter().find(|g| g.name() == name) {
+                    Some(group) => self.help_group(group),
+                    None => self.help_command(&name)?,
+                }
             }
             None => {
-                self.line("ferrobase shell: HBase shell statements. Commands:");
-                for (c, what, _) in all_commands() {
-                    self.line(&format!("  {c:<18} {what}"));
+                self.line("ferrobase shell: HBase shell statements.");
+                self.line("");
+                self.line("COMMAND GROUPS:");
+                for group in Group::ALL {
+                    let names: Vec<&str> = registry::commands()
+                        .filter(|c| c.group == group && c.is_supported())
+                        .map(|c| c.name)
+                        .collect();
+                    if names.is_empty() {
+                        continue;
+                    }
+                    self.line(&format!("  Group name: {}", group.name()));
+                    self.line(&format!("  Commands: {}", names.join(", ")));
+                    self.line("");
                 }
-                self.line("Type help 'command' for an example.");
+                let missing: Vec<&str> = registry::commands()
+                    .filter(|c| !c.is_supported())
+                    .map(|c| c.name)
+                    .collect();
+                self.line(&format!(
+                    "Not in ferrobase (each says why): {}",
+                    missing.join(", ")
+                ));
+                self.line("Type help 'group' for a group's commands, help 'command' for one.");
             }
         }
         Ok(())
     }
 
-    /// Prints one command's help.
+    /// `help 'group'`: each command of the group with its help and first example.
+    fn help_group(&mut self, group: Group) {
+        for c in registry::commands().filter(|c| c.group == group) {
+            self.line(&format!("{}: {}", c.name, c.help));
+            if let Some(e) = c.examples.first() {
+                self.line(&format!("  {e}"));
+            }
+        }
+    }
+
+    /// Prints one command's help and examples.
     pub(super) fn help_command(&mut self, name: &str) -> Res<()> {
-        let (_, what, example) = all_commands()
-            .find(|(c, _, _)| *c == name)
+        let c = registry::find(name)
             .ok_or_else(|| format!("unknown command '{name}'; type help for the list"))?;
-        self.line(&format!("{name}: {what}\nExample:\n  {example}"));
+        self.line(&format!("{name}: {}", c.help));
+        if !c.examples.is_empty() {
+            self.line(if c.examples.len() == 1 {
+                "Example:"
+            } else {
+                "Examples:"
+            });
+            for e in c.examples {
+                self.line(&format!("  {e}"));
+            }
+        }
         Ok(())
     }
 }

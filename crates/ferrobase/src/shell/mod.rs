@@ -22,6 +22,7 @@ mod general;
 mod interpreter;
 mod namespace;
 mod query_options;
+mod registry;
 mod rowkey;
 mod ruby;
 mod security;
@@ -237,8 +238,9 @@ impl rustyline::completion::Completer for Helper {
             );
         } else if first_word {
             out.extend(
-                interpreter::all_commands()
-                    .map(|c| c.0.to_string())
+                registry::commands()
+                    .filter(|c| c.is_supported())
+                    .map(|c| c.name.to_string())
                     .filter(|c| c.starts_with(word)),
             );
         } else {

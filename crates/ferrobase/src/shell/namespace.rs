@@ -5,55 +5,62 @@
 
 use super::args::{arity, client, hash, text, CommandError, Res};
 use super::interpreter::{matching, Shell};
+use super::registry::{Command, Group, Run};
 use super::syntax::Statement;
 
-/// The namespace commands with their help and an example (listed by `help`).
-pub const NAMESPACE_COMMANDS: &[(&str, &str, &str)] = &[
-    (
-        "create_namespace",
-        "Create a namespace.",
-        "create_namespace 'ns1'",
-    ),
-    (
-        "drop_namespace",
-        "Drop an empty namespace.",
-        "drop_namespace 'ns1'",
-    ),
-    (
-        "list_namespace",
-        "List namespaces, optionally matching a regular expression.",
-        "list_namespace 'ns.*'",
-    ),
-    (
-        "list_namespace_tables",
-        "List the tables of a namespace.",
-        "list_namespace_tables 'ns1'",
-    ),
-    (
-        "describe_namespace",
-        "Describe a namespace.",
-        "describe_namespace 'ns1'",
-    ),
+/// The `namespace` group.
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "create_namespace",
+        group: Group::Namespace,
+        help: "Create a namespace.",
+        examples: &["create_namespace 'ns1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.create_namespace(st)),
+    },
+    Command {
+        name: "drop_namespace",
+        group: Group::Namespace,
+        help: "Drop an empty namespace.",
+        examples: &["drop_namespace 'ns1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.drop_namespace(st)),
+    },
+    Command {
+        name: "list_namespace",
+        group: Group::Namespace,
+        help: "List namespaces, optionally matching a regular expression.",
+        examples: &["list_namespace", "list_namespace 'ns.*'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.list_namespace(st)),
+    },
+    Command {
+        name: "list_namespace_tables",
+        group: Group::Namespace,
+        help: "List the tables of a namespace.",
+        examples: &["list_namespace_tables 'ns1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.list_namespace_tables(st)),
+    },
+    Command {
+        name: "describe_namespace",
+        group: Group::Namespace,
+        help: "Describe a namespace.",
+        examples: &["describe_namespace 'ns1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.describe_namespace(st)),
+    },
+    Command {
+        name: "alter_namespace",
+        group: Group::Namespace,
+        help: "alter_namespace: namespace properties are not supported by ferrobase (its namespaces have a name only)",
+        examples: &[],
+        writes: false,
+        run: Run::Unsupported("alter_namespace: namespace properties are not supported by ferrobase (its namespaces have a name only)"),
+    },
 ];
 
 impl Shell {
-    /// Runs a namespace command; `None` when `st` is not one.
-    pub(super) fn namespace_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        Some(match st.command.as_str() {
-            "create_namespace" => self.create_namespace(st),
-            "drop_namespace" => self.drop_namespace(st),
-            "list_namespace" => self.list_namespace(st),
-            "list_namespace_tables" => self.list_namespace_tables(st),
-            "describe_namespace" => self.describe_namespace(st),
-            "alter_namespace" => Err(CommandError::Failed(
-                "alter_namespace: namespace properties are not supported by ferrobase (its \
-                 namespaces have a name only)"
-                    .into(),
-            )),
-            _ => return None,
-        })
-    }
-
     fn create_namespace(&mut self, st: &Statement) -> Res<()> {
         // HBase also takes a hash of namespace properties (quotas); ferrobase has none, so a
         // property is refused rather than dropped.

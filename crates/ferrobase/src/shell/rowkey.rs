@@ -14,6 +14,7 @@
 use super::args::{arity, bytes, client, hash, text, CommandError, Res};
 use super::format;
 use super::interpreter::Shell;
+use super::registry::{Command, Group, Run};
 use super::syntax::{Statement, Value};
 use ferrobase_engine::{RowResult, Scan};
 use ferrobase_rowkey::{FieldType, Schema, Value as KeyValue};
@@ -21,25 +22,6 @@ use std::ops::Bound;
 
 /// The table attribute (metadata key) that holds a table's own rowkey schema.
 pub const SCHEMA_ATTRIBUTE: &str = "ROWKEY_SCHEMA";
-
-/// The rowkey commands with their help and an example (listed by `help`).
-pub const ROWKEY_COMMANDS: &[(&str, &str, &str)] = &[
-    (
-        "rowkey_schema",
-        "Define a named rowkey schema (rowkey_schema 'name', 'fields'), print one, or list them all. Named after an existing table, it is stored as the table's METADATA 'ROWKEY_SCHEMA' and persists; any other name lasts for this session. Field types: decN, uBdecN, u8..u64, i8..i64, f32, f64, revts, revtsdec, revint, jint, jlong, strN[/pad], bytesN[/pad], str, bytes, rev, revstr, word/C, desc(T), md5:K(fields), murmur3:K(fields), md5hex:K(fields), murmur3hex:K(fields), salt:N[/dec][(fields)] (docs/design/rowkey.md).",
-        "rowkey_schema 'files', 'user:u32dec6, date:dec8, file:u32dec6'",
-    ),
-    (
-        "rowkey_encode",
-        "Encode a rowkey from named field values (a hash or 'name=value ...' text); prints it as a double-quoted string the shell reads back.",
-        "rowkey_encode 'files', {USER => 1, DATE => 20120902, FILE => 7}",
-    ),
-    (
-        "rowkey_decode",
-        "Decode a rowkey into its named fields.",
-        "rowkey_decode 'files', '00000120120902000007'",
-    ),
-];
 
 /// A scan by named rowkey fields: the schema and the ranges its options select.
 pub struct RowkeyScan {
@@ -140,17 +122,35 @@ pub fn quoted_key(key: &[u8]) -> String {
     format!("\"{s}\"")
 }
 
-impl Shell {
-    /// Runs a rowkey command; `None` when `st` is not one.
-    pub(super) fn rowkey_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        Some(match st.command.as_str() {
-            "rowkey_schema" => self.rowkey_schema(st),
-            "rowkey_encode" => self.rowkey_encode(st),
-            "rowkey_decode" => self.rowkey_decode(st),
-            _ => return None,
-        })
-    }
+/// ferrobase's `rowkey` group (`docs/design/rowkey.md`).
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "rowkey_schema",
+        group: Group::Rowkey,
+        help: "Define a named rowkey schema (rowkey_schema 'name', 'fields'), print one, or list them all. Named after an existing table, it is stored as the table's METADATA 'ROWKEY_SCHEMA' and persists; any other name lasts for this session. Field types: decN, uBdecN, u8..u64, i8..i64, f32, f64, revts, revtsdec, revint, jint, jlong, strN[/pad], bytesN[/pad], str, bytes, rev, revstr, word/C, desc(T), md5:K(fields), murmur3:K(fields), md5hex:K(fields), murmur3hex:K(fields), salt:N[/dec][(fields)] (docs/design/rowkey.md).",
+        examples: &["rowkey_schema 'files', 'user:u32dec6, date:dec8, file:u32dec6'", "rowkey_schema"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.rowkey_schema(st)),
+    },
+    Command {
+        name: "rowkey_encode",
+        group: Group::Rowkey,
+        help: "Encode a rowkey from named field values (a hash or 'name=value ...' text); prints it as a double-quoted string the shell reads back.",
+        examples: &["rowkey_encode 'files', {USER => 1, DATE => 20120902, FILE => 7}"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.rowkey_encode(st)),
+    },
+    Command {
+        name: "rowkey_decode",
+        group: Group::Rowkey,
+        help: "Decode a rowkey into its named fields.",
+        examples: &["rowkey_decode 'files', '00000120120902000007'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.rowkey_decode(st)),
+    },
+];
 
+impl Shell {
     /// The schema named `name`: a session schema, else the table `name`'s `ROWKEY_SCHEMA`.
     pub(super) fn schema_named(&mut self, name: &str) -> Res<Schema> {
         if let Some(s) = self.rowkey_schemas.get(name) {

@@ -5,27 +5,9 @@
 
 use super::args::{arity, client, illegal, text, Res};
 use super::interpreter::{matching, Shell};
+use super::registry::{Command, Group, Run};
 use super::syntax::{Statement, Value};
 use ferrobase_client::{Actions, Scope, UserPermission};
-
-/// The security commands with their help and an example (listed by `help`).
-pub const SECURITY_COMMANDS: &[(&str, &str, &str)] = &[
-    (
-        "grant",
-        "Grant a user actions (R, W, X, C, A) globally, on a @namespace, a table, a family or a column.",
-        "grant 'bob', 'RW', 't1', 'f1', 'c1'; grant 'ops', 'RWXCA'; grant 'ana', 'C', '@ns1'",
-    ),
-    (
-        "revoke",
-        "Revoke all of a user's actions at a scope (global, @namespace, table, family, column).",
-        "revoke 'bob', 't1', 'f1', 'c1'",
-    ),
-    (
-        "user_permission",
-        "List the grants, or those on a table or @namespace.",
-        "user_permission 't1'",
-    ),
-];
 
 /// The scope named by the arguments after the user (and actions): none, `@ns`, or a table
 /// with an optional family and qualifier.
@@ -84,17 +66,35 @@ fn action_names(p: &UserPermission) -> String {
         .join(",")
 }
 
-impl Shell {
-    /// Runs a security command; `None` when `st` is not one.
-    pub(super) fn security_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        Some(match st.command.as_str() {
-            "grant" => self.grant(st),
-            "revoke" => self.revoke(st),
-            "user_permission" => self.user_permission(st),
-            _ => return None,
-        })
-    }
+/// The `security` group.
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "grant",
+        group: Group::Security,
+        help: "Grant a user actions (R, W, X, C, A) globally, on a @namespace, a table, a family or a column.",
+        examples: &["grant 'bob', 'RW', 't1', 'f1', 'c1'", "grant 'ops', 'RWXCA'", "grant 'ana', 'C', '@ns1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.grant(st)),
+    },
+    Command {
+        name: "revoke",
+        group: Group::Security,
+        help: "Revoke all of a user's actions at a scope (global, @namespace, table, family, column).",
+        examples: &["revoke 'bob', 't1', 'f1', 'c1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.revoke(st)),
+    },
+    Command {
+        name: "user_permission",
+        group: Group::Security,
+        help: "List the grants, or those on a table or @namespace.",
+        examples: &["user_permission", "user_permission 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.user_permission(st)),
+    },
+];
 
+impl Shell {
     fn grant(&mut self, st: &Statement) -> Res<()> {
         arity(st, 2, 5)?;
         let user = text(&st.args[0], "user")?;

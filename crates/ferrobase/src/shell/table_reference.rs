@@ -222,5 +222,5 @@ impl Shell {
 
 /// True when `name` is one of the shell's commands.
 fn is_command(name: &str) -> bool {
-    super::interpreter::all_commands().any(|c| c.0 == name)
+    super::registry::find(name).is_some()
 }

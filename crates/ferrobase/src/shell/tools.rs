@@ -4,18 +4,46 @@
 use super::args::{arity, bytes, client, text, Res};
 use super::format;
 use super::interpreter::Shell;
+use super::registry::{Command, Group, Run};
 use super::syntax::{Statement, Value};
 
-impl Shell {
-    /// Runs a tools command; `None` when `st` is not one.
-    pub(super) fn tools_command(&mut self, st: &Statement) -> Option<Res<()>> {
-        Some(match st.command.as_str() {
-            "flush" | "compact" | "major_compact" => self.flush_or_compact(st),
-            "split" => self.split(st),
-            _ => return None,
-        })
-    }
+/// The `tools` group.
+pub(super) const COMMANDS: &[Command] = &[
+    Command {
+        name: "flush",
+        group: Group::Tools,
+        help: "Flush a table's memstores to files.",
+        examples: &["flush 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.flush_or_compact(st)),
+    },
+    Command {
+        name: "compact",
+        group: Group::Tools,
+        help: "Minor-compact a table.",
+        examples: &["compact 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.flush_or_compact(st)),
+    },
+    Command {
+        name: "major_compact",
+        group: Group::Tools,
+        help: "Major-compact a table.",
+        examples: &["major_compact 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.flush_or_compact(st)),
+    },
+    Command {
+        name: "split",
+        group: Group::Tools,
+        help: "Split a table's regions at their midpoints, or at a row.",
+        examples: &["split 't1'", "split 't1', 'r5'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.split(st)),
+    },
+];
 
+impl Shell {
     /// `flush 't'[, 'f']`, `compact 't'[, 'f'[, type]]` and `major_compact` as compact.
     fn flush_or_compact(&mut self, st: &Statement) -> Res<()> {
         let a = &st.args;
