@@ -93,6 +93,14 @@ pub(super) const COMMANDS: &[Command] = &[
         run: Run::Handler(|sh, st| sh.append(st)),
     },
     Command {
+        name: "get_splits",
+        group: Group::Dml,
+        help: "Print a table's split keys (the start keys of its regions but the first), as HBase's `Bytes.toStringBinary` writes them.",
+        examples: &["get_splits 't1'"],
+        writes: false,
+        run: Run::Handler(|sh, st| sh.get_splits(st)),
+    },
+    Command {
         name: "truncate",
         group: Group::Dml,
         help: "Disable, empty and re-enable a table (region boundaries dropped).",
@@ -112,6 +120,34 @@ pub(super) const COMMANDS: &[Command] = &[
 
 impl Shell {
     /// `truncate 't'` and `truncate_preserve 't'`.
+    /// `get_splits 't'`: HBase's count line (splits + 1), each split key, and the keys as the
+    /// statement's value.
+    fn get_splits(&mut self, st: &Statement) -> Res<()> {
+        arity(st, 1, 1)?;
+        let table = text(&st.args[0], "table name")?;
+        let regions = self.conn.regions(&table).map_err(client)?;
+        // HBase's Thrift1 gateway lists no regions for a missing table instead of failing.
+        if regions.is_empty() && !self.conn.table_exists(&table).map_err(client)? {
+            return Err(CommandError::TableNotFound);
+        }
+        let splits: Vec<String> = regions
+            .iter()
+            .skip(1)
+            .map(|r| format::binary(&r.start))
+            .collect();
+        self.line(&format!("Total number of splits = {}", splits.len() + 1));
+        for s in &splits {
+            self.line(s);
+        }
+        // irb's inspect of the Ruby strings.
+        let inspected: Vec<String> = splits
+            .iter()
+            .map(|s| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")))
+            .collect();
+        self.echo = Some(format!("[{}]", inspected.join(", ")));
+        Ok(())
+    }
+
     fn truncate(&mut self, st: &Statement) -> Res<()> {
         let a = &st.args;
         arity(st, 1, 1)?;

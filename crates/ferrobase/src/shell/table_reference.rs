@@ -26,6 +26,7 @@ pub const TABLE_METHODS: &[&str] = &[
     "deleteall",
     "incr",
     "get_counter",
+    "get_splits",
     "append",
     "enable",
     "disable",
