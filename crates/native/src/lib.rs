@@ -7,7 +7,7 @@
 
 pub mod cellblock;
 mod cluster_id;
-mod descriptors;
+pub mod descriptors;
 pub mod error;
 pub mod filters;
 pub mod proto;
