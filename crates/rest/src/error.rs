@@ -77,12 +77,16 @@ impl From<EngineError> for RestError {
             )),
             EngineError::IllegalArgument(_)
             | EngineError::TooLarge { .. }
-            | EngineError::NamespaceNotFound(_)
-            | EngineError::NamespaceExists(_)
-            | EngineError::NamespaceNotEmpty { .. }
             | EngineError::TableExists(_) => {
                 RestError::bad_request(format!("java.lang.IllegalArgumentException: {e}"))
             }
+            // HBase's IOExceptions (NamespaceNotFoundException, ConstraintException, ...): 503.
+            EngineError::NamespaceNotEmpty { .. } => RestError::new(
+                503,
+                format!(
+                    "Unavailable\r\norg.apache.hadoop.hbase.constraint.ConstraintException: {e}"
+                ),
+            ),
             _ => RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}")),
         }
     }

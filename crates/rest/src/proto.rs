@@ -1,4 +1,4 @@
-//! HBase REST's own protobuf messages (`hbase-rest/src/main/protobuf/*.proto`, package
+//! HBase REST's own protobuf messages (`hbase-rest/src/main/protobuf/*.proto` as the hbase-rest 2.6.1 jar ships them, package
 //! `org.apache.hadoop.hbase.rest.protobuf.generated`, HBase 2.6.1), declared by hand with
 //! prost's derive, field numbers from the `.proto` files. `required` fields are declared
 //! `optional` so a message without them decodes and is refused by the resource with HBase's
@@ -53,6 +53,10 @@ pub struct Version {
     pub server_version: Option<String>,
     #[prost(string, optional, tag = "5")]
     pub jersey_version: Option<String>,
+    #[prost(string, optional, tag = "6")]
+    pub version: Option<String>,
+    #[prost(string, optional, tag = "7")]
+    pub revision: Option<String>,
 }
 
 /// `TableListMessage.proto`: `TableList`.

@@ -47,6 +47,8 @@ impl VersionModel {
                 os_version: Some(self.os.clone()),
                 server_version: Some(self.server.clone()),
                 jersey_version: Some(self.jersey.clone()),
+                version: Some(self.version.clone()),
+                revision: Some(self.revision.clone()),
             }
             .encode_to_vec(),
             Repr::Text => format!(
@@ -408,6 +410,7 @@ impl ClusterStatusModel {
                     ],
                     false,
                 );
+                w.open("DeadNodes", &[], true);
                 w.open("LiveNodes", &[], false);
                 for n in &self.live {
                     w.open(
@@ -445,7 +448,6 @@ impl ClusterStatusModel {
                     w.close("Node");
                 }
                 w.close("LiveNodes");
-                w.open("DeadNodes", &[], true);
                 w.close("ClusterStatus");
                 w.finish()
             }
