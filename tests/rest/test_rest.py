@@ -30,7 +30,6 @@ KNOWN = {
     "bad base64 key": "as above: HBase 500, ferrobase 400 naming the bad base64",
     "missing namespace": "HBase 2.6.1 answers GET of a missing namespace with 500 (its resource fails); "
                          "ferrobase answers 404 Not found",
-    "check=put": "checkAndPut through ?check= is not served yet: ferrobase answers 400 (docs/design/rest.md)",
 }
 
 PREFIX = "rest_"
@@ -440,6 +439,44 @@ def test_rest_against_hbase(servers):
     r.both("put, family only", "PUT", "/%s/r6" % T, ctype=JSON,
            body=json.dumps({"Row": [{"key": b64("r6"), "Cell": [{"column": b64("cf"), "$": b64("z")}]}]}))
 
+    # ?check=: checkAndPut, checkAndDelete, append, increment.
+    def cs(key, *cells):
+        return json.dumps({"Row": [{"key": b64(key), "Cell": [
+            dict({"column": b64(c), "$": b64(v)}, **({"timestamp": t} if t else {})) for c, v, t in cells]}]})
+    r.both("put for checks", "PUT", "/%s/c1" % T, ctype=JSON, body=cs("c1", ("cf:a", "x", 100), ("cf:b", "y", 100)))
+    r.both("check=put applies", "PUT", "/%s/c1?check=put" % T, ctype=JSON,
+           body=cs("c1", ("cf:a", "x2", 101), ("cf:a", "x", None)))
+    r.both("check=put fails", "PUT", "/%s/c1?check=put" % T, ctype=JSON,
+           body=cs("c1", ("cf:a", "x3", 102), ("cf:a", "nope", None)))
+    r.both("check=put, check column not put", "PUT", "/%s/c1?check=put" % T, ctype=JSON,
+           body=cs("c1", ("cf:b", "x3", 102), ("cf:a", "x2", None)))
+    r.both("check=put, one cell", "PUT", "/%s/c1?check=put" % T, ctype=JSON, body=cs("c1", ("cf:a", "x2", None)))
+    r.both("after check=put", "GET", "/%s/c1?v=5" % T, accept=JSON)
+    r.both("check=delete fails", "POST", "/%s/c1?check=delete" % T, ctype=JSON,
+           body=cs("c1", ("cf:b", "", None), ("cf:a", "nope", None)))
+    r.both("check=delete applies", "POST", "/%s/c1?check=delete" % T, ctype=JSON,
+           body=cs("c1", ("cf:b", "", None), ("cf:a", "x2", None)))
+    r.both("after check=delete", "GET", "/%s/c1?v=5" % T, accept=JSON)
+    r.both("check=delete, check cell only", "PUT", "/%s/c1/cf:a?check=delete" % T, ctype=JSON,
+           body=cs("c1", ("cf:a", "x2", None)))
+    r.both("after check=delete of the column", "GET", "/%s/c1?v=5" % T, accept=JSON)
+    r.both("check=append", "PUT", "/%s/c2?check=append" % T, ctype=JSON, body=cs("c2", ("cf:a", "ab", None)))
+    r.both("check=append rr", "PUT", "/%s/c2?check=append&rr=true" % T, ctype=JSON, accept=JSON,
+           body=cs("c2", ("cf:a", "cd", None), ("cf:b", "z", None)))
+    r.both("check=increment", "PUT", "/%s/c3?check=increment" % T, ctype=JSON, body=cs("c3", ("cf:n", "5", None)))
+    r.both("check=increment rr", "PUT", "/%s/c3?check=increment&rr=true" % T, ctype=JSON, accept=JSON,
+           body=cs("c3", ("cf:n", "2", None)))
+    r.both("after increments", "GET", "/%s/c3/cf:n" % T, accept=BIN)
+    r.both("check=increment, not a number", "PUT", "/%s/c3?check=increment" % T, ctype=JSON,
+           body=cs("c3", ("cf:n", "two", None)))
+    r.both("check=bogus", "PUT", "/%s/c3?check=bogus" % T, ctype=JSON, body=cs("c3", ("cf:n", "2", None)))
+    r.both("check=put, two rows", "PUT", "/%s/c1?check=put" % T, ctype=JSON, body=json.dumps({"Row": [
+        {"key": b64("a"), "Cell": [{"column": b64("cf:a"), "$": b64("1")}]},
+        {"key": b64("b"), "Cell": [{"column": b64("cf:a"), "$": b64("1")}]}]}))
+    for k in ("c1", "c2", "c3"):
+        requests.delete(ours + "/%s/%s" % (T, k), timeout=60)
+        requests.delete(oracle + "/%s/%s" % (T, k), timeout=60)
+
     # Reads: every representation, versions, timestamps, ranges, globs.
     for a, k in ((JSON, None), (XML, None), (PB, "CellSet")):
         r.both("get row " + a, "GET", "/%s/r1" % T, accept=a, kind=k)
@@ -560,7 +597,6 @@ def test_rest_against_hbase(servers):
     r.both("unknown accept", "GET", "/%s/r1" % T, accept="foo/bar")
     r.both("put to a missing family", "PUT", "/%s/r1" % T, ctype=JSON,
            body=json.dumps({"Row": [{"key": b64("r1"), "Cell": [{"column": b64("nocf:a"), "$": b64("v")}]}]}))
-    r.both("check=put", "PUT", "/%s/r1?check=put" % T, ctype=JSON, body=json.dumps(cells))
 
     # Drop.
     r.both("drop table", "DELETE", "/%s/schema" % T)

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -32,6 +32,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut http_port: Option<u16> = None;
     let mut thrift2_port: Option<u16> = None;
     let mut rest_port: Option<u16> = None;
+    let mut rest_defaults = ferrobase_rest::RestOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -143,6 +144,16 @@ pub fn main(args: &[String]) -> Result<()> {
             // on 16010); 0 picks a free one.
             "--rest-port" => {
                 rest_port = Some(val()?.parse().context("--rest-port takes a number")?)
+            }
+            "--rest-max-connections" => {
+                rest_defaults.max_connections = val()?
+                    .parse()
+                    .context("--rest-max-connections takes a number")?
+            }
+            "--rest-max-scanners" => {
+                rest_defaults.max_scanners = val()?
+                    .parse()
+                    .context("--rest-max-scanners takes a number")?
             }
             "--thrift2-port" => {
                 thrift2_port = Some(val()?.parse().context("--thrift2-port takes a number")?)
@@ -311,7 +322,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_body: opts.limits.max_message,
                 handlers: opts.calls.handlers,
                 max_result_bytes: opts.handler.max_result_bytes,
-                ..ferrobase_rest::RestOptions::default()
+                ..rest_defaults
             };
             Some(
                 ferrobase_rest::RestServer::bind(engine.clone(), rest_opts)

@@ -381,7 +381,10 @@ impl Conn {
         for (k, v) in &response.headers {
             out.push_str(&format!("{k}: {v}\r\n"));
         }
-        if response.status != 204 && response.status >= 200 {
+        // 1xx, 204 and 304 answers have no body (RFC 9110); HBase's texts for them are dropped
+        // on the wire by Jetty too.
+        let bodiless = response.status < 200 || response.status == 204 || response.status == 304;
+        if !bodiless {
             out.push_str(&format!("Content-Length: {}\r\n", response.body.len()));
         }
         if close {
@@ -389,7 +392,7 @@ impl Conn {
         }
         out.push_str("\r\n");
         let mut bytes = out.into_bytes();
-        if !head {
+        if !head && !bodiless {
             bytes.extend_from_slice(&response.body);
         }
         self.stream.write_all(&bytes)?;
@@ -402,7 +405,7 @@ fn too_large(limit: usize) -> Response {
         413,
         &format!(
             "Payload Too Large: the request body is over {limit} bytes, the limit \
-             (--rest-max-body)"
+             (--max-message)"
         ),
     )
 }

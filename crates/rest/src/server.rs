@@ -245,7 +245,7 @@ fn serve_connection(stream: TcpStream, door: &Door) {
                 "text/plain",
                 format!(
                     "Unavailable\r\nserver busy: all {} handlers stayed busy for {:?} \
-                     (--rest-handlers); retry later\r\n",
+                     (--handlers); retry later\r\n",
                     door.opts.handlers, door.opts.handler_wait
                 ),
             )

@@ -2,10 +2,10 @@
 //! `fuzz/regressions/` of `rest_bodies`): each goes through the target's own harness and must
 //! not panic.
 
-#[path = "../../../fuzz/harness/rest_bodies.rs"]
-mod rest_bodies;
 #[path = "../../../fuzz/harness/replay.rs"]
 mod replay;
+#[path = "../../../fuzz/harness/rest_bodies.rs"]
+mod rest_bodies;
 
 #[test]
 fn rest_bodies_inputs_replay() {

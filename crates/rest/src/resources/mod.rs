@@ -3,6 +3,7 @@
 //! `/status/cluster`, `/namespaces[/NS[/tables]]`, then `/TABLE/...` (`schema`, `regions`,
 //! `exists`, `scanner[/ID]`, `multiget`, a scan `...*`, a row spec).
 
+mod check;
 mod rows;
 mod scan;
 mod table;

@@ -212,18 +212,6 @@ pub(super) fn row(door: &Door, req: &Request, t: &str, spec: &str) -> Result<Res
         return get(door, req, t, &spec);
     }
     if is(req, "PUT") || is(req, "POST") {
-        if let Some(check) = req.query_param("check").filter(|c| !c.is_empty()) {
-            return match check.to_ascii_lowercase().as_str() {
-                "put" | "delete" | "append" | "increment" => Err(RestError::bad_request(format!(
-                    "?check={check} is not supported by ferrobase's REST door yet \
-                     (docs/design/rest.md)"
-                ))),
-                _ => Err(RestError::new(
-                    400,
-                    format!("Invalid check value '{check}'"),
-                )),
-            };
-        }
         return put(door, req, t, &spec);
     }
     if is(req, "DELETE") {
@@ -284,7 +272,15 @@ fn put(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
     let puts = if repr == Repr::Binary {
         vec![binary_put(req, spec)?]
     } else {
-        cell_set_puts(&CellSetModel::decode(repr, &req.body)?, spec)?
+        let model = CellSetModel::decode(repr, &req.body)?;
+        if let Some(check) = req.query_param("check").filter(|c| !c.is_empty()) {
+            let check = super::check::Check::parse(&check)?;
+            let return_results = req
+                .query_param("rr")
+                .is_some_and(|r| r.eq_ignore_ascii_case("true"));
+            return super::check::run(req, &table(door, t)?, check, &model, spec, return_results);
+        }
+        cell_set_puts(&model, spec)?
     };
     let table = table(door, t)?;
     table.put_all(puts)?;
