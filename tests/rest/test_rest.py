@@ -241,6 +241,8 @@ def describe(resp, kind=None):
             out["body"] = chunks
         else:
             out["body"] = norm_pb(pb_decode(body, SCHEMAS[kind]))
+    elif ct == "text/plain":
+        out["body"] = text_norm(body.decode(errors="replace")).encode()
     else:
         out["body"] = body
     return out
@@ -358,6 +360,8 @@ def test_rest_against_hbase(servers):
     for a in (JSON, XML, TEXT):
         r.both("cluster version " + a, "GET", "/version/cluster", accept=a)
     r.both("cluster status json", "GET", "/status/cluster", accept=JSON, filt=structure)
+    r.both("cluster status text", "GET", "/status/cluster", accept=TEXT,
+           filt=lambda d: dict(d, body=d["body"].split(b"\n")[0].split(b", ")[1:2]))
     r.both("cluster status xml", "GET", "/status/cluster", accept=XML, filt=xml_structure)
     r.both("version protobuf", "GET", "/version", accept=PB, kind="Version", filt=version_norm)
     r.both("version text", "GET", "/version", accept=TEXT, filt=lambda d: dict(d, body=d["body"][:9]))
@@ -391,6 +395,8 @@ def test_rest_against_hbase(servers):
         r.both("table list " + a, "GET", "/", accept=a, kind=k, filt=only_ours)
     r.both("regions json", "GET", "/%s/regions" % T, accept=JSON)
     r.both("regions xml", "GET", "/%s/regions" % T, accept=XML)
+    r.both("regions text", "GET", "/%s/regions" % T, accept=TEXT,
+           filt=lambda d: dict(d, body=re.sub(rb"id=\d+", b"id=ID", d["body"])))
     r.both("regions protobuf", "GET", "/%s/regions" % T, accept=PB, kind="TableInfo")
     r.both("exists", "GET", "/%s/exists" % T)
     r.both("exists, missing", "GET", "/%snope/exists" % PREFIX)
@@ -401,6 +407,8 @@ def test_rest_against_hbase(servers):
     r.both("create namespace", "POST", "/namespaces/%sns" % PREFIX)
     r.both("namespace json", "GET", "/namespaces/%sns" % PREFIX, accept=JSON)
     r.both("namespace xml", "GET", "/namespaces/%sns" % PREFIX, accept=XML)
+    r.both("namespace text", "GET", "/namespaces/%sns" % PREFIX, accept=TEXT)
+    r.both("namespace protobuf", "GET", "/namespaces/%sns" % PREFIX, accept=PB, kind="TableList")
     r.both("missing namespace", "GET", "/namespaces/%snope" % PREFIX, accept=JSON)
     r.both("namespace tables, empty", "GET", "/namespaces/%sns/tables" % PREFIX, accept=JSON)
     nt = "%sns:t" % PREFIX

@@ -242,6 +242,21 @@ impl TableInfoModel {
                     .collect(),
             }
             .encode_to_vec(),
+            Repr::Text => self
+                .regions
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} [\n  id={}\n  startKey='{}'\n  endKey='{}'\n  location='{}'\n]\n\n",
+                        r.name,
+                        r.id,
+                        String::from_utf8_lossy(&r.start_key),
+                        String::from_utf8_lossy(&r.end_key),
+                        r.location
+                    )
+                })
+                .collect::<String>()
+                .into_bytes(),
             _ => {
                 let mut w = xml::Writer::document();
                 w.open(
@@ -317,6 +332,41 @@ pub struct ClusterStatusModel {
 }
 
 impl ClusterStatusModel {
+    /// `StorageClusterStatusModel.toString`.
+    fn to_text(&self) -> String {
+        let mut s = format!(
+            "{} live servers, 0 dead servers, {:.4} average load\n\n",
+            self.live.len(),
+            self.average_load
+        );
+        if !self.live.is_empty() {
+            s.push_str(&format!("{} live servers\n", self.live.len()));
+            for n in &self.live {
+                s.push_str(&format!(
+                    "    {} {}\n        requests={}, regions={}\n        heapSizeMB={}\n        maxHeapSizeMB={}\n\n",
+                    n.name,
+                    n.start_code,
+                    n.requests,
+                    n.regions.len(),
+                    n.heap_size_mb,
+                    n.max_heap_size_mb
+                ));
+                for r in &n.regions {
+                    s.push_str(&format!(
+                        "        {}\n            stores={}\n            storefiless={}\n            storefileSizeMB={}\n            memstoreSizeMB={}\n            storefileIndexSizeKB=0\n            readRequestsCount=0\n            writeRequestsCount=0\n            rootIndexSizeKB=0\n            totalStaticIndexSizeKB=0\n            totalStaticBloomSizeKB=0\n            totalCompactingKVs=0\n            currentCompactedKVs=0\n",
+                        String::from_utf8_lossy(&r.name),
+                        r.stores,
+                        r.storefiles,
+                        r.storefile_size_mb,
+                        r.memstore_size_mb
+                    ));
+                }
+                s.push('\n');
+            }
+        }
+        s
+    }
+
     /// The model in `repr`.
     pub fn encode(&self, repr: Repr) -> Vec<u8> {
         match repr {
@@ -399,6 +449,7 @@ impl ClusterStatusModel {
                 average_load: Some(self.average_load),
             }
             .encode_to_vec(),
+            Repr::Text => self.to_text().into_bytes(),
             _ => {
                 let mut w = xml::Writer::document();
                 w.open(

@@ -165,7 +165,7 @@ fn mib(bytes: u64) -> i32 {
 }
 
 fn status(door: &Door, req: &Request) -> Result<Response, RestError> {
-    let repr = negotiate(req, &[Repr::Xml, Repr::Json, Repr::Protobuf])?;
+    let repr = negotiate(req, &[Repr::Text, Repr::Xml, Repr::Json, Repr::Protobuf])?;
     let admin = door.engine.admin();
     let mut regions = Vec::new();
     let mut tables = admin.list_tables()?;

@@ -89,7 +89,7 @@ pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response
 /// `/TABLE/regions`: the table's regions, each named as HBase names it and located at this
 /// door.
 pub(super) fn regions(door: &Door, req: &Request, table: &str) -> Result<Response, RestError> {
-    let repr = negotiate(req, &[Repr::Xml, Repr::Json, Repr::Protobuf])?;
+    let repr = negotiate(req, &[Repr::Text, Repr::Xml, Repr::Json, Repr::Protobuf])?;
     let desc = door.engine.admin().describe(table)?;
     let name = desc.name.to_string();
     let regions = door
@@ -155,12 +155,7 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
         let body = match repr {
             Repr::Json => b"{\"properties\":null}".to_vec(),
             Repr::Protobuf => Vec::new(),
-            Repr::Text => b"{NAME => '"
-                .iter()
-                .chain(ns.as_bytes())
-                .chain(b"'}\n")
-                .copied()
-                .collect(),
+            Repr::Text => format!("{{NAME => '{ns}'}}").into_bytes(),
             _ => {
                 let mut w = crate::xml::Writer::document();
                 w.open("NamespaceProperties", &[], true);
