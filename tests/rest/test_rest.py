@@ -405,6 +405,10 @@ def test_rest_against_hbase(servers):
     for a, k in ((JSON, None), (XML, None), (PB, "Namespaces"), (TEXT, None)):
         r.both("namespaces " + a, "GET", "/namespaces", accept=a, kind=k)
     r.both("create namespace", "POST", "/namespaces/%sns" % PREFIX)
+    r.both("create namespace again", "POST", "/namespaces/%sns" % PREFIX)
+    r.both("update namespace", "PUT", "/namespaces/%sns" % PREFIX, ctype=JSON, body="{}")
+    r.both("update missing namespace", "PUT", "/namespaces/%snope" % PREFIX, ctype=JSON, body="{}")
+    r.both("drop missing namespace", "DELETE", "/namespaces/%snope" % PREFIX)
     r.both("namespace json", "GET", "/namespaces/%sns" % PREFIX, accept=JSON)
     r.both("namespace xml", "GET", "/namespaces/%sns" % PREFIX, accept=XML)
     r.both("namespace text", "GET", "/namespaces/%sns" % PREFIX, accept=TEXT)

@@ -165,12 +165,34 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
         return Ok(ok(req, repr, body));
     }
     if is(req, "POST") || is(req, "PUT") {
-        if exists {
-            // HBase's POST of an existing namespace is a 403; PUT would update its properties,
-            // which ferrobase's namespaces do not have.
+        let update = is(req, "PUT");
+        if !update && exists {
             return Err(RestError::new(
                 403,
-                format!("Forbidden\r\nNamespace '{ns}' already exists"),
+                format!(
+                    "Namespace '{ns}' already exists.  Use REST PUT to alter the existing \
+                     namespace."
+                ),
+            ));
+        }
+        if update && !exists {
+            return Err(RestError::new(
+                403,
+                format!("Namespace '{ns}' does not exist. Use REST POST to create the namespace."),
+            ));
+        }
+        if namespace_properties(req)? {
+            return Err(RestError::bad_request(
+                "namespace properties are not supported by ferrobase (its namespaces have none)",
+            ));
+        }
+        if update {
+            // Nothing to change: ferrobase's namespaces have no properties. HBase answers the
+            // namespace's URL.
+            return Ok(Response::new(
+                200,
+                "text/plain",
+                absolute(door, req, &req.path),
             ));
         }
         admin.create_namespace(&ns)?;
@@ -178,10 +200,37 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
     }
     if is(req, "DELETE") {
         if !exists {
-            return Err(RestError::not_found());
+            return Err(RestError::new(
+                404,
+                format!("Namespace '{ns}' does not exists.  Cannot drop namespace."),
+            ));
         }
         admin.drop_namespace(&ns)?;
         return Ok(Response::empty(200));
     }
     Err(method_not_allowed())
+}
+
+/// Whether a namespace write's body (`NamespacesInstanceModel`) sets any property; an empty
+/// body sets none, whatever its `Content-Type`.
+fn namespace_properties(req: &Request) -> Result<bool, RestError> {
+    if req.body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(false);
+    }
+    Ok(match body_repr(req, BODIES)? {
+        Repr::Json => {
+            let v: serde_json::Value = serde_json::from_slice(&req.body)
+                .map_err(|e| RestError::bad_request(format!("malformed JSON: {e}")))?;
+            v.get("properties")
+                .is_some_and(|p| p.as_object().is_some_and(|o| !o.is_empty()))
+        }
+        Repr::Protobuf => {
+            use prost::Message;
+            !crate::proto::NamespaceProperties::decode(req.body.as_slice())
+                .map_err(|e| RestError::bad_request(format!("malformed protobuf: {e}")))?
+                .props
+                .is_empty()
+        }
+        _ => !crate::xml::parse(&req.body)?.children.is_empty(),
+    })
 }
