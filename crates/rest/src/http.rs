@@ -23,6 +23,8 @@ pub struct Request {
     pub query: String,
     /// Header lines in arrival order, names as sent.
     pub headers: Vec<(String, String)>,
+    /// HTTP/1.0 (no persistent connection unless asked for).
+    pub http10: bool,
     /// The body, whole.
     pub body: Vec<u8>,
 }
@@ -206,7 +208,7 @@ impl Conn {
                 "Request Timeout: the request did not arrive whole in time",
             ))
         };
-        let (head_len, method, target, headers) = loop {
+        let (head_len, method, target, headers, http10) = loop {
             let mut slots = [httparse::EMPTY_HEADER; MAX_HEADERS];
             let mut req = httparse::Request::new(&mut slots);
             match req.parse(&self.buf) {
@@ -226,6 +228,7 @@ impl Conn {
                         req.method.unwrap_or_default().to_string(),
                         req.path.unwrap_or_default().to_string(),
                         headers,
+                        req.version == Some(0),
                     );
                 }
                 Ok(httparse::Status::Partial) => {
@@ -262,6 +265,7 @@ impl Conn {
             path: String::new(),
             query: String::new(),
             headers,
+            http10,
             body: Vec::new(),
         };
         let (path, query) = target.split_once('?').unwrap_or((&target, ""));
@@ -298,6 +302,13 @@ impl Conn {
             ReadError::Io(e) if is_timeout(&e) => timed_out(),
             other => other,
         })?;
+        // HBase REST's GzipFilter: a gzip body is inflated, within the same limit.
+        if request
+            .header("Content-Encoding")
+            .is_some_and(|v| v.to_ascii_lowercase().contains("gzip"))
+        {
+            request.body = gunzip(&request.body, self.limits.max_body)?;
+        }
         Ok(request)
     }
 
@@ -397,6 +408,22 @@ impl Conn {
         }
         self.stream.write_all(&bytes)?;
         self.stream.flush()
+    }
+}
+
+/// A gzip body inflated, refused past `limit` bytes or when it is not gzip.
+fn gunzip(body: &[u8], limit: usize) -> Result<Vec<u8>, ReadError> {
+    let mut out = Vec::new();
+    let read = flate2::read::GzDecoder::new(body)
+        .take(limit as u64 + 1)
+        .read_to_end(&mut out);
+    match read {
+        Ok(_) if out.len() > limit => Err(ReadError::Refuse(too_large(limit))),
+        Ok(_) => Ok(out),
+        Err(e) => Err(ReadError::Refuse(text_response(
+            400,
+            &format!("Bad request: Content-Encoding gzip, but the body does not inflate ({e})"),
+        ))),
     }
 }
 

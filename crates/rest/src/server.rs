@@ -263,6 +263,9 @@ fn serve_connection(stream: TcpStream, door: &Door) {
 }
 
 fn wants_close(r: &Request) -> bool {
-    r.header("Connection")
-        .is_some_and(|v| v.eq_ignore_ascii_case("close"))
+    match r.header("Connection") {
+        Some(v) if v.eq_ignore_ascii_case("close") => true,
+        Some(v) if v.eq_ignore_ascii_case("keep-alive") => false,
+        _ => r.http10,
+    }
 }

@@ -223,10 +223,58 @@ fn oversized_heads_and_bodies_are_refused_before_they_are_read() {
     assert_eq!(exchange(d.addr, &big).0, 431);
     // Not HTTP at all.
     assert_eq!(exchange(d.addr, b"\x00\x01\x02 garbage\r\n\r\n").0, 400);
+    // A gzip body that inflates past the limit; one that is not gzip.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&[b'z'; 4096]).unwrap();
+    let bomb = gz.finish().unwrap();
+    let (status, _) = exchange(
+        d.addr,
+        &request(
+            "PUT",
+            "/t/r/cf:a",
+            &[
+                ("Content-Type", "application/octet-stream"),
+                ("Content-Encoding", "gzip"),
+            ],
+            &bomb,
+        ),
+    );
+    assert_eq!(status, 413);
+    let (status, msg) = exchange(
+        d.addr,
+        &request(
+            "PUT",
+            "/t/r/cf:a",
+            &[
+                ("Content-Type", "application/octet-stream"),
+                ("Content-Encoding", "gzip"),
+            ],
+            b"not gzip",
+        ),
+    );
+    assert_eq!(status, 400, "{msg}");
     // A chunked body under the limit is read whole.
     let ok = b"PUT /t/r/cf:a HTTP/1.1\r\nContent-Type: application/octet-stream\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nv2\r\n0\r\n\r\n";
     assert_eq!(exchange(d.addr, ok).0, 200);
     assert_eq!(good_row(d.addr), (200, "v2".to_string()));
+    // A gzip body within the limit is inflated (HBase REST's GzipFilter).
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(b"v3").unwrap();
+    let small = gz.finish().unwrap();
+    let (status, _) = exchange(
+        d.addr,
+        &request(
+            "PUT",
+            "/t/r/cf:a",
+            &[
+                ("Content-Type", "application/octet-stream"),
+                ("Content-Encoding", "gzip"),
+            ],
+            &small,
+        ),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(good_row(d.addr), (200, "v3".to_string()));
 }
 
 #[test]
