@@ -129,7 +129,8 @@ impl RestStopHandle {
     }
 }
 
-fn now_ms() -> i64 {
+/// Milliseconds since the epoch (scanner ids, the door's start code).
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)

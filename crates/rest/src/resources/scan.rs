@@ -12,7 +12,7 @@ use crate::model::{
     b64, column_of, filter_text, unb64, CellModel, CellSetModel, RowModel, ScannerModel,
 };
 use crate::scanners::OpenScanner;
-use crate::server::Door;
+use crate::server::{now_ms, Door};
 use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{Error as EngineError, Scan, TimeRange};
 
@@ -67,13 +67,6 @@ pub(super) fn create_scanner(door: &Door, req: &Request, t: &str) -> Result<Resp
         &format!("{}/{id}", req.path.trim_end_matches('/')),
     );
     Ok(Response::empty(201).with_header("Location", location))
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// `/TABLE/scanner/ID`.
