@@ -63,15 +63,35 @@ impl Request {
     }
 }
 
+/// The next piece of a streamed body: `Some(Ok(bytes))`, `None` at its end, `Some(Err(_))`
+/// when it cannot go on (the connection is then closed without ending the body, so the client
+/// sees a truncated answer rather than a short one that looks whole).
+pub type BodyPiece = Option<Result<Vec<u8>, String>>;
+
+/// A body written as it is made (chunked), for answers as large as a table.
+pub type BodyStream = Box<dyn FnMut() -> BodyPiece + Send>;
+
 /// One answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
     /// The HTTP status.
     pub status: u16,
     /// Extra header lines (`Content-Type`, `Location`, `X-Timestamp`, ...).
     pub headers: Vec<(String, String)>,
-    /// The body.
+    /// The body (after which `stream`'s pieces follow, when there is one).
     pub body: Vec<u8>,
+    /// The rest of the body, made while it is written.
+    pub stream: Option<BodyStream>,
+}
+
+impl std::fmt::Debug for Response {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Response")
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .field("body", &String::from_utf8_lossy(&self.body))
+            .field("stream", &self.stream.is_some())
+            .finish()
+    }
 }
 
 impl Response {
@@ -81,6 +101,7 @@ impl Response {
             status,
             headers: vec![("Content-Type".into(), content_type.into())],
             body: body.into(),
+            stream: None,
         }
     }
 
@@ -90,6 +111,17 @@ impl Response {
             status,
             headers: Vec::new(),
             body: Vec::new(),
+            stream: None,
+        }
+    }
+
+    /// A 200 with `content_type` whose body is `head` then `stream`'s pieces.
+    pub fn streamed(content_type: &str, head: Vec<u8>, stream: BodyStream) -> Response {
+        Response {
+            status: 200,
+            headers: vec![("Content-Type".into(), content_type.into())],
+            body: head,
+            stream: Some(stream),
         }
     }
 
@@ -378,12 +410,23 @@ impl Conn {
     /// Writes `response` (`head`: without its body, for `HEAD`), within `timeout`.
     pub fn write_response(
         &mut self,
-        response: &Response,
+        response: &mut Response,
         head: bool,
         close: bool,
         timeout: Duration,
     ) -> io::Result<()> {
         self.stream.set_write_timeout(Some(timeout))?;
+        if let Some(stream) = response.stream.as_mut() {
+            return write_streamed(
+                &mut self.stream,
+                response.status,
+                &response.headers,
+                &response.body,
+                stream,
+                head,
+                close,
+            );
+        }
         let mut out = format!(
             "HTTP/1.1 {} {}\r\n",
             response.status,
@@ -409,6 +452,52 @@ impl Conn {
         self.stream.write_all(&bytes)?;
         self.stream.flush()
     }
+}
+
+/// Writes a streamed answer with chunked transfer encoding.
+fn write_streamed(
+    out: &mut TcpStream,
+    status: u16,
+    headers: &[(String, String)],
+    first: &[u8],
+    stream: &mut BodyStream,
+    head: bool,
+    close: bool,
+) -> io::Result<()> {
+    let mut h = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+    for (k, v) in headers {
+        h.push_str(&format!("{k}: {v}\r\n"));
+    }
+    h.push_str("Transfer-Encoding: chunked\r\n");
+    if close {
+        h.push_str("Connection: close\r\n");
+    }
+    h.push_str("\r\n");
+    out.write_all(h.as_bytes())?;
+    if head {
+        out.write_all(b"0\r\n\r\n")?;
+        return out.flush();
+    }
+    let chunk = |out: &mut TcpStream, bytes: &[u8]| -> io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        out.write_all(format!("{:x}\r\n", bytes.len()).as_bytes())?;
+        out.write_all(bytes)?;
+        out.write_all(b"\r\n")
+    };
+    chunk(out, first)?;
+    loop {
+        match stream() {
+            Some(Ok(bytes)) => chunk(out, &bytes)?,
+            None => break,
+            Some(Err(e)) => {
+                return Err(io::Error::other(format!("the answer stopped midway: {e}")));
+            }
+        }
+    }
+    out.write_all(b"0\r\n\r\n")?;
+    out.flush()
 }
 
 /// A gzip body inflated, refused past `limit` bytes or when it is not gzip.

@@ -212,7 +212,7 @@ fn limits(door: &Door) -> ConnLimits {
 
 fn refuse_busy(stream: TcpStream, door: &Door) {
     let mut conn = Conn::new(stream, limits(door));
-    let r = Response::new(
+    let mut r = Response::new(
         503,
         "text/plain",
         format!(
@@ -220,7 +220,7 @@ fn refuse_busy(stream: TcpStream, door: &Door) {
             door.opts.max_connections
         ),
     );
-    let _ = conn.write_response(&r, false, true, Duration::from_secs(1));
+    let _ = conn.write_response(&mut r, false, true, Duration::from_secs(1));
 }
 
 fn serve_connection(stream: TcpStream, door: &Door) {
@@ -230,18 +230,21 @@ fn serve_connection(stream: TcpStream, door: &Door) {
         let request = match conn.read_request() {
             Ok(r) => r,
             Err(ReadError::Closed) | Err(ReadError::Io(_)) => return,
-            Err(ReadError::Refuse(response)) => {
-                let _ = conn.write_response(&response, false, true, door.opts.request_timeout);
+            Err(ReadError::Refuse(mut response)) => {
+                let _ = conn.write_response(&mut response, false, true, door.opts.request_timeout);
                 return;
             }
         };
         let close = wants_close(&request) || door.stop.load(Ordering::Acquire);
-        let response = if door.slots.acquire(door.opts.handler_wait) {
-            let r = crate::resources::handle(door, &request);
+        let head = request.method.eq_ignore_ascii_case("HEAD");
+        let written = if door.slots.acquire(door.opts.handler_wait) {
+            // The slot is held while a streamed answer is made and written (its engine reads).
+            let mut r = crate::resources::handle(door, &request);
+            let written = conn.write_response(&mut r, head, close, door.opts.request_timeout);
             door.slots.release();
-            r
+            written
         } else {
-            Response::new(
+            let mut r = Response::new(
                 503,
                 "text/plain",
                 format!(
@@ -249,15 +252,11 @@ fn serve_connection(stream: TcpStream, door: &Door) {
                      (--handlers); retry later\r\n",
                     door.opts.handlers, door.opts.handler_wait
                 ),
-            )
+            );
+            conn.write_response(&mut r, head, close, door.opts.request_timeout)
         };
         door.requests.fetch_add(1, Ordering::Relaxed);
-        let head = request.method.eq_ignore_ascii_case("HEAD");
-        if conn
-            .write_response(&response, head, close, door.opts.request_timeout)
-            .is_err()
-            || close
-        {
+        if written.is_err() || close {
             return;
         }
     }

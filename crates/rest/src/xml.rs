@@ -40,6 +40,11 @@ impl Writer {
         }
     }
 
+    /// A fragment, without the declaration.
+    pub fn fragment() -> Writer {
+        Writer::default()
+    }
+
     /// Opens `<name` with `attrs`; `empty`: closes it as `/>`.
     pub fn open(&mut self, name: &str, attrs: &[(&str, String)], empty: bool) {
         self.out.push('<');

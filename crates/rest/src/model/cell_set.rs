@@ -62,6 +62,51 @@ impl RowModel {
     }
 }
 
+impl RowModel {
+    /// The row as a member of a CellSet's JSON `Row` array.
+    pub fn to_json(&self) -> String {
+        let cells: Vec<String> = self
+            .cells
+            .iter()
+            .map(|c| {
+                format!(
+                    "{{\"column\":{},\"timestamp\":{},\"$\":{}}}",
+                    json_str(&b64(c.column.as_deref().unwrap_or_default())),
+                    c.timestamp.unwrap_or(i64::MAX),
+                    json_str(&b64(&c.value))
+                )
+            })
+            .collect();
+        format!(
+            "{{\"key\":{},\"Cell\":[{}]}}",
+            json_str(&b64(self.key.as_deref().unwrap_or_default())),
+            cells.join(",")
+        )
+    }
+
+    /// The row as a CellSet's `<Row>` element.
+    pub fn write_xml(&self, w: &mut xml::Writer) {
+        let key = b64(self.key.as_deref().unwrap_or_default());
+        w.open("Row", &[("key", key)], self.cells.is_empty());
+        if self.cells.is_empty() {
+            return;
+        }
+        for c in &self.cells {
+            w.open(
+                "Cell",
+                &[
+                    ("column", b64(c.column.as_deref().unwrap_or_default())),
+                    ("timestamp", c.timestamp.unwrap_or(i64::MAX).to_string()),
+                ],
+                false,
+            );
+            w.text(&b64(&c.value));
+            w.close("Cell");
+        }
+        w.close("Row");
+    }
+}
+
 impl CellSetModel {
     /// The non-empty results, one row each.
     pub fn of_results(rows: &[RowResult]) -> CellSetModel {
@@ -84,29 +129,7 @@ impl CellSetModel {
     }
 
     fn to_json(&self) -> String {
-        let rows: Vec<String> = self
-            .rows
-            .iter()
-            .map(|r| {
-                let cells: Vec<String> = r
-                    .cells
-                    .iter()
-                    .map(|c| {
-                        format!(
-                            "{{\"column\":{},\"timestamp\":{},\"$\":{}}}",
-                            json_str(&b64(c.column.as_deref().unwrap_or_default())),
-                            c.timestamp.unwrap_or(i64::MAX),
-                            json_str(&b64(&c.value))
-                        )
-                    })
-                    .collect();
-                format!(
-                    "{{\"key\":{},\"Cell\":[{}]}}",
-                    json_str(&b64(r.key.as_deref().unwrap_or_default())),
-                    cells.join(",")
-                )
-            })
-            .collect();
+        let rows: Vec<String> = self.rows.iter().map(RowModel::to_json).collect();
         format!("{{\"Row\":[{}]}}", rows.join(","))
     }
 
@@ -118,24 +141,7 @@ impl CellSetModel {
         }
         w.open("CellSet", &[], false);
         for r in &self.rows {
-            let key = b64(r.key.as_deref().unwrap_or_default());
-            w.open("Row", &[("key", key)], r.cells.is_empty());
-            if r.cells.is_empty() {
-                continue;
-            }
-            for c in &r.cells {
-                w.open(
-                    "Cell",
-                    &[
-                        ("column", b64(c.column.as_deref().unwrap_or_default())),
-                        ("timestamp", c.timestamp.unwrap_or(i64::MAX).to_string()),
-                    ],
-                    false,
-                );
-                w.text(&b64(&c.value));
-                w.close("Cell");
-            }
-            w.close("Row");
+            r.write_xml(&mut w);
         }
         w.close("CellSet");
         w.finish()

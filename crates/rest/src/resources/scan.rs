@@ -6,7 +6,7 @@ use super::rows::{split_column, RowSpec};
 use super::table::absolute;
 use super::{is, method_not_allowed, ok};
 use crate::error::RestError;
-use crate::http::{Request, Response};
+use crate::http::{BodyPiece, Request, Response};
 use crate::media::{answer_type, body_repr, negotiate, Repr};
 use crate::model::{
     b64, column_of, filter_text, unb64, CellModel, CellSetModel, RowModel, ScannerModel,
@@ -14,7 +14,7 @@ use crate::model::{
 use crate::scanners::OpenScanner;
 use crate::server::{now_ms, Door};
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Error as EngineError, Scan, TimeRange};
+use ferrobase_engine::{Error as EngineError, ResultScanner, Scan, TimeRange};
 
 /// Rows the stateless scan's protobuf answer puts in one length-prefixed chunk
 /// (`hbase.rest.scan.fetchsize`, 10).
@@ -235,20 +235,75 @@ pub(super) fn table_scan(
         scan = scan.filter(parse_filter(&filter).map_err(parse_error)?);
     }
     let table = door.engine.table(t)?;
-    let mut scanner = table.scanner(&scan)?;
+    let scanner = table.scanner(&scan)?;
     let limit = usize::try_from(limit.max(0)).unwrap_or(usize::MAX);
-    let rows = scanner.next_batch_within(limit, door.opts.max_result_bytes)?;
-    if repr != Repr::Protobuf {
-        return Ok(ok(req, repr, CellSetModel::of_results(&rows).encode(repr)));
-    }
-    // `ProtobufStreamingOutput`: CellSets of up to ten rows, each after its length as a
-    // big-endian 16-bit number.
-    let mut body = Vec::new();
-    for chunk in rows.chunks(FETCH_SIZE) {
-        let m = CellSetModel::of_results(chunk);
-        let proto_bytes = m.encode(Repr::Protobuf);
-        body.extend_from_slice(&(proto_bytes.len() as u16).to_be_bytes());
-        body.extend_from_slice(&proto_bytes);
-    }
-    Ok(Response::new(200, answer_type(req, repr), body))
+    Ok(stream_rows(req, repr, scanner, limit))
+}
+
+/// `TableScanResource`'s answer, streamed as HBase streams it: JSON and XML as one CellSet
+/// written a row at a time, protobuf as CellSets of up to ten rows each after its length as a
+/// big-endian 16-bit number (`ProtobufStreamingOutput`). At most `limit` rows; memory is one
+/// batch of rows whatever the table's size.
+fn stream_rows(req: &Request, repr: Repr, mut scanner: ResultScanner, limit: usize) -> Response {
+    let (head, tail): (Vec<u8>, Vec<u8>) = match repr {
+        Repr::Json => (b"{\"Row\":[".to_vec(), b"]}".to_vec()),
+        Repr::Xml => {
+            let mut w = crate::xml::Writer::document();
+            w.open("CellSet", &[], false);
+            (w.finish(), b"</CellSet>".to_vec())
+        }
+        _ => (Vec::new(), Vec::new()),
+    };
+    let mut left = limit;
+    let mut first = true;
+    let mut tail = Some(tail);
+    let stream = move || -> BodyPiece {
+        if left == 0 {
+            return tail.take().map(Ok);
+        }
+        let rows = match scanner.next_batch(FETCH_SIZE.min(left)) {
+            Ok(rows) => rows,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        if rows.is_empty() {
+            left = 0;
+            return tail.take().map(Ok);
+        }
+        left -= rows.len();
+        let model = CellSetModel::of_results(&rows);
+        let mut out = Vec::new();
+        match repr {
+            Repr::Json => {
+                for r in &model.rows {
+                    if !first {
+                        out.push(b',');
+                    }
+                    first = false;
+                    out.extend_from_slice(r.to_json().as_bytes());
+                }
+            }
+            Repr::Xml => {
+                let mut w = crate::xml::Writer::fragment();
+                for r in &model.rows {
+                    r.write_xml(&mut w);
+                }
+                out = w.finish();
+            }
+            _ => {
+                let bytes = model.encode(Repr::Protobuf);
+                let Ok(len) = u16::try_from(bytes.len()) else {
+                    return Some(Err(format!(
+                        "{} rows encode to {} bytes, more than the 16-bit length of HBase's \
+                         protobuf scan stream can say",
+                        model.rows.len(),
+                        bytes.len()
+                    )));
+                };
+                out.extend_from_slice(&len.to_be_bytes());
+                out.extend_from_slice(&bytes);
+            }
+        }
+        Some(Ok(out))
+    };
+    Response::streamed(answer_type(req, repr), head, Box::new(stream))
 }
