@@ -301,7 +301,7 @@ fn a_slow_client_times_out_while_others_are_served() {
         assert_eq!(good_row(d.addr), (200, "v1".to_string()));
     }
     assert!(
-        started.elapsed() < Duration::from_millis(800),
+        started.elapsed() < Duration::from_secs(2),
         "served while the slow ones wait"
     );
     for s in [&mut slow, &mut trickle] {
