@@ -359,8 +359,9 @@ def test_rest_against_hbase(servers):
     ours, oracle = servers
     r = Run(ours, oracle)
     # A clean slate on the oracle, which other suites share.
-    requests.delete(oracle + "/%s/schema" % T, timeout=60)
-    requests.delete(oracle + "/namespaces/%sns" % PREFIX, timeout=60)
+    for path in ("/%s/schema" % T, "/%st2/schema" % PREFIX, "/%sns:t/schema" % PREFIX,
+                 "/namespaces/%sns" % PREFIX):
+        requests.delete(oracle + path, timeout=60)
 
     # Versions and the cluster.
     for a in (JSON, XML):
