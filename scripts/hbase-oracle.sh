@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Apache HBase 2.6.1 as ferrobase's oracle (tests/hbase-oracle): one JVM with a standalone cluster,
-# its Thrift1 and Thrift2 gateways and an admin endpoint (flush, major compaction), on free ports.
+# its Thrift1 and Thrift2 gateways, its REST server and an admin endpoint (flush, major compaction),
+# on free ports.
 #
 #   scripts/hbase-oracle.sh start    build if needed, start in the background, wait until ready
 #   scripts/hbase-oracle.sh status   print the state (exit 1 if not running)
 #   scripts/hbase-oracle.sh stop     SIGTERM, wait for a clean stop
-#   scripts/hbase-oracle.sh env      print HBASE_ORACLE_* variables for `eval` (THRIFT1, THRIFT2,
+#   scripts/hbase-oracle.sh env      print HBASE_ORACLE_* variables for `eval` (THRIFT1, THRIFT2, REST,
 #                                    ADMIN, ZOOKEEPER, MASTER, REGIONSERVER, DIR, PID)
 #   scripts/hbase-oracle.sh build    compile tests/hbase-oracle if its sources changed
 #
 # State: target/hbase-oracle/state holds the ready line plus pid=, e.g.
 #   hbase-oracle ready thrift1=41705 thrift2=33423 admin=35097 zookeeper=35315 master=40123
-#     regionserver=38811 dir=/tmp/... pid=123   (one line; master and regionserver: native RPC ports)
+#     regionserver=38811 rest=36001 dir=/tmp/... pid=123   (one line; master and regionserver: native
+#     RPC ports; rest: HBase's REST server, Stargate)
 # The log is target/hbase-oracle/oracle.log. HBASE_ORACLE_START_TIMEOUT (seconds, default 300).
 #
 # For benchmarks (tests/bench/server_vs_hbase.py), a second instance beside the test oracle:

@@ -87,6 +87,9 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 # HBase's Thrift2 API (THBaseService) through a client thriftpy2 builds from HBase's own IDL, against
 # `serve --thrift2-port 0` and the oracle's Thrift2 gateway, answers compared (docs/design/thrift2.md; ~5 s).
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/thrift2
+# HBase's REST API (Stargate): the door's own tests, the same HTTP requests against `serve --rest-port 0` and
+# the oracle's REST server in every representation, and the PyPI clients hbase-rest-py and starbase (~20 s).
+bash scripts/rest-test.sh
 mkdir -p target/differential
 for seed in 1 2 3; do
   python3 tests/differential/run.py --seed "$seed" --ops 400 --skip-known --brief \

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext]] [--http-port PORT] [--thrift2-port PORT]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -33,6 +33,8 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut rpc_allow_plaintext = false;
     let mut http_port: Option<u16> = None;
     let mut thrift2_port: Option<u16> = None;
+    let mut rest_port: Option<u16> = None;
+    let mut rest_defaults = ferrobase_rest::RestOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -145,6 +147,19 @@ pub fn main(args: &[String]) -> Result<()> {
             "--rpc-allow-plaintext" => rpc_allow_plaintext = true,
             // The HTTP port: /metrics for Prometheus and the console at / (HBase's master UI is
             // on 16010); 0 picks a free one.
+            "--rest-port" => {
+                rest_port = Some(val()?.parse().context("--rest-port takes a number")?)
+            }
+            "--rest-max-connections" => {
+                rest_defaults.max_connections = val()?
+                    .parse()
+                    .context("--rest-max-connections takes a number")?
+            }
+            "--rest-max-scanners" => {
+                rest_defaults.max_scanners = val()?
+                    .parse()
+                    .context("--rest-max-scanners takes a number")?
+            }
             "--thrift2-port" => {
                 thrift2_port = Some(val()?.parse().context("--thrift2-port takes a number")?)
             }
@@ -281,6 +296,15 @@ pub fn main(args: &[String]) -> Result<()> {
              served"
         );
     }
+    if rest_port.is_some()
+        && (opts.access.is_some() || opts.tls.is_some() || opts.passwords.is_some())
+    {
+        // Fail closed: the REST door checks no grants, authenticates no one and speaks no TLS yet.
+        bail!(
+            "--rest-port cannot be combined with ACLs, logins or TLS yet: HBase's REST door \
+             does not check grants, authenticate or encrypt (docs/design/rest.md)"
+        );
+    }
     if http_port.is_some()
         && (opts.access.is_some() || opts.tls.is_some() || opts.passwords.is_some())
     {
@@ -372,6 +396,23 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         None => None,
     };
+    // HBase's REST default port is 8080; `--rest-port 0` picks a free one.
+    let rest = match rest_port {
+        Some(p) => {
+            let rest_opts = ferrobase_rest::RestOptions {
+                addr: SocketAddr::new(bind, p),
+                max_body: opts.limits.max_message,
+                handlers: opts.calls.handlers,
+                max_result_bytes: opts.handler.max_result_bytes,
+                ..rest_defaults
+            };
+            Some(
+                ferrobase_rest::RestServer::bind(engine.clone(), rest_opts)
+                    .with_context(|| format!("binding the REST port {bind}:{p}"))?,
+            )
+        }
+        None => None,
+    };
     let server = Server::bind(engine, opts).with_context(|| format!("binding {bind}:{port}"))?;
     let addr = server.local_addr()?;
     let stop = server.stop_handle()?;
@@ -381,6 +422,7 @@ pub fn main(args: &[String]) -> Result<()> {
     }
     let native_stop = native.as_ref().map(|n| n.stop_handle()).transpose()?;
     let thrift2_stop = thrift2.as_ref().map(|t| t.stop_handle()).transpose()?;
+    let rest_stop = rest.as_ref().map(|r| r.stop_handle());
     let http_stop = (stop.clone(), native_stop.clone());
     let mut ports = vec![("HBase Thrift API".to_string(), addr)];
     std::thread::spawn(move || {
@@ -390,6 +432,9 @@ pub fn main(args: &[String]) -> Result<()> {
         eprintln!("ferrobase: shutting down");
         if let Some(n) = &native_stop {
             n.stop();
+        }
+        if let Some(r) = &rest_stop {
+            r.stop();
         }
         if let Some(t) = &thrift2_stop {
             // The Thrift2 door's calls finish before Thrift1's server closes the engine.
@@ -467,6 +512,19 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         None => None,
     };
+    if let Some(rest) = rest {
+        let addr = rest.local_addr()?;
+        // Scripts and tests read this line to learn the port.
+        println!("ferrobase serving HBase's REST API on {addr}");
+        ports.push(("HBase REST API".to_string(), addr));
+        std::thread::Builder::new()
+            .name("ferrobase-rest-accept".into())
+            .spawn(move || {
+                if let Err(e) = rest.run() {
+                    eprintln!("ferrobase: the REST door stopped: {e}");
+                }
+            })?;
+    }
     if let Some(p) = http_port {
         // Same bind address as the other doors, so exposure_check above covers it too.
         let http = crate::http::HttpServer::bind(SocketAddr::new(bind, p))

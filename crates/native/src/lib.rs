@@ -9,7 +9,7 @@ mod access;
 pub mod audit;
 pub mod cellblock;
 mod cluster_id;
-mod descriptors;
+pub mod descriptors;
 pub mod error;
 pub mod filters;
 pub mod proto;

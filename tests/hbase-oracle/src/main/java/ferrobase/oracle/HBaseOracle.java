@@ -22,7 +22,7 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
  * endpoint ({@link AdminEndpoint}) for the operations Thrift1 lacks.
  *
  * <p>Once every service has answered a real call it prints one line to stdout:
- * {@code hbase-oracle ready thrift1=P thrift2=P admin=P zookeeper=P master=P regionserver=P dir=D}
+ * {@code hbase-oracle ready thrift1=P thrift2=P admin=P zookeeper=P master=P regionserver=P rest=P dir=D}
  * (master and regionserver: the native RPC ports of the HMaster and the one region server, e.g.
  * for the stock Java client's {@code RpcConnectionRegistry} bootstrap). SIGTERM stops the
  * gateways, then the cluster, then ZooKeeper, and deletes the directory (unless --keep).
@@ -75,24 +75,27 @@ public final class HBaseOracle {
     cluster.startup();
 
     Gateways gateways = new Gateways(conf);
+    RestGateway rest = new RestGateway(conf);
     AdminEndpoint admin = new AdminEndpoint(cluster);
     final Path dataDir = dir;
     final boolean keepDir = keep;
-    Thread stopper = new Thread(() -> stop(gateways, admin, cluster, zk, dataDir, keepDir),
+    Thread stopper = new Thread(() -> stop(gateways, rest, admin, cluster, zk, dataDir, keepDir),
         "hbase-oracle-stop");
     Runtime.getRuntime().addShutdownHook(stopper);
 
     waitForMaster(cluster);
     gateways.start(freePort(), freePort());
     admin.start(freePort());
+    rest.start();
     gateways.awaitAnswers();
+    rest.awaitAnswers();
     admin.awaitTables(conf);
     System.out.printf(
         "hbase-oracle ready thrift1=%d thrift2=%d admin=%d zookeeper=%d master=%d regionserver=%d"
-            + " dir=%s%n",
+            + " rest=%d dir=%s%n",
         gateways.thrift1Port(), gateways.thrift2Port(), admin.port(), zkPort,
         cluster.getActiveMaster().getServerName().getPort(),
-        cluster.getRegionServer(0).getServerName().getPort(), dir);
+        cluster.getRegionServer(0).getServerName().getPort(), rest.port(), dir);
     System.out.flush();
     cluster.join();
   }
@@ -191,7 +194,7 @@ public final class HBaseOracle {
     }
   }
 
-  private static void stop(Gateways gateways, AdminEndpoint admin, LocalHBaseCluster cluster,
+  private static void stop(Gateways gateways, RestGateway rest, AdminEndpoint admin, LocalHBaseCluster cluster,
       MiniZooKeeperCluster zk, Path dir, boolean keep) {
     // A cluster that will not stop must not keep the process alive.
     Thread watchdog = new Thread(() -> {
@@ -207,6 +210,7 @@ public final class HBaseOracle {
     watchdog.start();
     System.err.println("hbase-oracle: stopping");
     admin.stop();
+    rest.stop();
     gateways.stop();
     cluster.shutdown();
     cluster.join();
