@@ -3,6 +3,7 @@
 #
 #   scripts/java-client.sh --bootstrap HOST:PORT [--prefix P] [--rows N] [--trace FILE]
 #   scripts/java-client.sh --zk HOST:PORT ...
+#   JAVA_CLIENT_THRIFT2=1 scripts/java-client.sh --thrift2 HOST:PORT ...   HBase's ThriftConnection
 #   scripts/java-client.sh --program ClientBreadth --bootstrap HOST:PORT [--split-shell CMD] ...
 #
 # Builds tests/java-client if its sources changed (mvn -o, else online), then runs
@@ -45,6 +46,12 @@ MVN_ARGS=()
 if [[ -n ${JAVA_CLIENT_HBASE:-} ]]; then
   BUILD_DIR=$PROJECT/target/hbase-$JAVA_CLIENT_HBASE
   MVN_ARGS=(-Dhbase.version="$JAVA_CLIENT_HBASE" -Dbuild.dir="$BUILD_DIR")
+fi
+# JAVA_CLIENT_THRIFT2=1: with hbase-thrift on the classpath (its ThriftConnection: --thrift2 HOST:PORT),
+# in tests/java-client/target/thrift2.
+if [[ -n ${JAVA_CLIENT_THRIFT2:-} ]]; then
+  BUILD_DIR=$PROJECT/target/thrift2
+  MVN_ARGS+=(-Pthrift2 -Dbuild.dir="$BUILD_DIR")
 fi
 stamp=$BUILD_DIR/classpath.txt
 if [[ ! -f $stamp ]] || [[ -n $(find "$PROJECT/pom.xml" "$PROJECT/src" -newer "$stamp" -print -quit) ]]; then

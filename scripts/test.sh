@@ -54,6 +54,9 @@ FERROBASE_BIN=target/debug/ferrobase bash scripts/native-acl-test.sh
 # SeedArticles over TLS with HBase's transcript, plaintext clients are refused with a clear message, malformed
 # TLS is closed with a log line, one TLS port serves Java and Thrift (~22 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-tls-test.sh
+# HBase's own Java Connection over Thrift2 (hbase-thrift's ThriftConnection, switched on by configuration)
+# against `serve --thrift2-port`: the transcript it prints against Apache HBase 2.6.1's Thrift2 gateway (~10 s).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/thrift2-java-test.sh
 # PyPI's hbase-driver (kazoo for ZooKeeper, then the native RPC) through `serve --zk-port`: Apache
 # HBase 2.6.1's answers (tests/native-python, recorded from the oracle), kazoo's view of the znodes,
 # writes refused; a venv of pinned packages under target/ (~5 s).

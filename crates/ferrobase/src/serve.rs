@@ -384,11 +384,16 @@ pub fn main(args: &[String]) -> Result<()> {
     // HBase's Thrift2 default port (9090) is Thrift1's here; 9091 is the conventional choice.
     let thrift2 = match thrift2_port {
         Some(p) => {
-            let t2_opts = ServerOptions {
+            let mut t2_opts = ServerOptions {
                 addr: SocketAddr::new(bind, p),
                 handoff: None,
                 ..opts.clone()
             };
+            // Java's ThriftConnection sends its filters as protobuf: the native door's
+            // conversion reads them.
+            t2_opts.handler.protobuf_filters = Some(ferrobase_gateway::handler::ProtobufFilters(
+                Arc::new(ferrobase_native::filters::decode_filter_bytes),
+            ));
             Some(
                 Server::bind_thrift2(engine.clone(), t2_opts)
                     .with_context(|| format!("binding the Thrift2 port {bind}:{p}"))?,

@@ -31,6 +31,7 @@ pub mod call_queue;
 pub mod catalog;
 pub mod handler;
 pub mod handoff;
+pub mod hbase_values;
 pub mod idl;
 mod scanner_quota;
 pub mod server;

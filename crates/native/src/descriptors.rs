@@ -7,38 +7,9 @@ use crate::error::RpcError;
 use crate::proto::hbase::{BytesBytesPair, ColumnFamilySchema, TableSchema};
 use crate::regions::{pb_table_name, table_text};
 use ferrobase_engine::{ColumnFamilyDescriptor, Durability, TableDescriptor, TableName};
-
-/// Family attributes the Java client always sends that ferrobase has no setting for, with the
-/// value that means what ferrobase does.
-const FAMILY_DEFAULTS: &[(&str, &str)] = &[
-    ("INDEX_BLOCK_ENCODING", "NONE"),
-    ("REPLICATION_SCOPE", "0"),
-    ("CACHE_DATA_ON_WRITE", "false"),
-    ("CACHE_INDEX_ON_WRITE", "false"),
-    ("CACHE_BLOOMS_ON_WRITE", "false"),
-    ("EVICT_BLOCKS_ON_CLOSE", "false"),
-    ("PREFETCH_BLOCKS_ON_OPEN", "false"),
-    ("COMPRESS_TAGS", "true"),
-    ("MOB_ENABLED", "false"),
-];
-
-/// Family attributes HBase's client can send that ferrobase has no such feature for (MOB,
-/// encryption, HDFS settings, per-family configuration): refused naming the first one, in this
-/// order, whatever order the client sends them in — the words of ferrobase's own shell.
-const FAMILY_UNSUPPORTED: &[&str] = &[
-    "CONFIGURATION",
-    "METADATA",
-    "IS_MOB",
-    "MOB_THRESHOLD",
-    "MOB_COMPACT_PARTITION_POLICY",
-    "STORAGE_POLICY",
-    "ENCRYPTION",
-    "ENCRYPTION_KEY",
-    "DFS_REPLICATION",
-    "COMPRESSION_COMPACT",
-    "COMPRESSION_COMPACT_MAJOR",
-    "COMPRESSION_COMPACT_MINOR",
-];
+use ferrobase_gateway::hbase_values::{
+    apply_family_values, table_value, FamilyValueError, TableValue, FAMILY_DEFAULTS,
+};
 
 fn text(b: Option<&[u8]>) -> String {
     String::from_utf8_lossy(b.unwrap_or_default()).into_owned()
@@ -53,52 +24,15 @@ pub fn family_from_pb(cf: &ColumnFamilySchema) -> Result<ColumnFamilyDescriptor,
             c.name.as_deref().unwrap_or_default()
         )));
     }
-    let sent: Vec<String> = cf
+    let values: Vec<(String, String)> = cf
         .attributes
         .iter()
-        .map(|a| text(a.first.as_deref()).to_ascii_uppercase())
+        .map(|a| (text(a.first.as_deref()), text(a.second.as_deref())))
         .collect();
-    if let Some(k) = FAMILY_UNSUPPORTED
-        .iter()
-        .find(|k| sent.iter().any(|s| s == *k))
-    {
-        // IS_MOB => false is what the Java client sends for a family that does not ask for MOB.
-        let value = cf
-            .attributes
-            .iter()
-            .find(|a| text(a.first.as_deref()).eq_ignore_ascii_case(k))
-            .map(|a| text(a.second.as_deref()))
-            .unwrap_or_default();
-        if !(*k == "IS_MOB" && value.eq_ignore_ascii_case("false")) {
-            return Err(RpcError::unsupported(format!(
-                "column family attribute {k} is not supported by ferrobase"
-            )));
-        }
-    }
-    for a in &cf.attributes {
-        let key = text(a.first.as_deref());
-        let value = text(a.second.as_deref());
-        let upper = key.to_ascii_uppercase();
-        if upper == "IS_MOB" {
-            continue; // false, checked above
-        }
-        if let Some((_, default)) = FAMILY_DEFAULTS.iter().find(|(k, _)| *k == upper) {
-            if value.eq_ignore_ascii_case(default) {
-                continue;
-            }
-            return Err(RpcError::unsupported(format!(
-                "column family attribute {key} => {value} is not supported by ferrobase (only \
-                 {default})"
-            )));
-        }
-        // HBase's TTL "forever" is Integer.MAX_VALUE seconds.
-        let value = if upper == "TTL" && value == i32::MAX.to_string() {
-            "FOREVER".to_string()
-        } else {
-            value
-        };
-        family.set_attribute(&key, &value).map_err(RpcError::from)?;
-    }
+    apply_family_values(&mut family, &values).map_err(|e| match e {
+        FamilyValueError::Unsupported(why) => RpcError::unsupported(why),
+        FamilyValueError::Engine(e) => RpcError::from(e),
+    })?;
     Ok(family)
 }
 
@@ -142,17 +76,17 @@ pub fn table_from_pb(schema: &TableSchema) -> Result<TableDescriptor, RpcError> 
     for a in &schema.attributes {
         let key = text(a.first.as_deref());
         let value = text(a.second.as_deref());
-        match key.as_str() {
-            "IS_META" | "IS_ROOT" if value == "false" => {}
-            k if k.to_ascii_lowercase().starts_with("coprocessor$") => {
+        match table_value(&key, &value) {
+            TableValue::Default => {}
+            TableValue::Coprocessor(k) => {
                 return Err(RpcError::unsupported(format!(
                     "table attribute {k} is not supported by ferrobase (it has no coprocessors)"
                 )))
             }
-            "DURABILITY" => {
-                desc.durability = Durability::parse(&value).map_err(RpcError::from)?;
+            TableValue::Durability(v) => {
+                desc.durability = Durability::parse(v).map_err(RpcError::from)?;
             }
-            _ => desc.attributes.set(&key, &value).map_err(RpcError::from)?,
+            TableValue::Attribute(k, v) => desc.attributes.set(k, v).map_err(RpcError::from)?,
         }
     }
     for c in &schema.configuration {

@@ -113,6 +113,24 @@ pub struct HandlerOptions {
     /// HBase's `hbase.rpc.rows.size.threshold.reject` idea; decoding is bounded separately by
     /// `--max-request-memory`.
     pub max_mutations_per_call: usize,
+    /// Decodes the protobuf filters Thrift2 clients may send (`TGet`/`TScan.filterBytes`, what
+    /// Java's `ThriftConnection` sends); `None`: such filters are refused. The native door's
+    /// filter conversion provides it (`ferrobase serve` wires it in).
+    pub protobuf_filters: Option<ProtobufFilters>,
+}
+
+/// Decodes a protobuf filter's bytes into the engine's filter, or says why it cannot.
+pub type DecodeFilter =
+    dyn Fn(&[u8]) -> Result<Box<dyn ferrobase_engine::filter::Filter>, String> + Send + Sync;
+
+/// A decoder of HBase's protobuf filters (`FilterProtos.Filter` bytes) into the engine's.
+#[derive(Clone)]
+pub struct ProtobufFilters(pub std::sync::Arc<DecodeFilter>);
+
+impl std::fmt::Debug for ProtobufFilters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProtobufFilters")
+    }
 }
 
 impl Default for HandlerOptions {
@@ -121,6 +139,7 @@ impl Default for HandlerOptions {
             scanner_lease: Duration::from_secs(60),
             max_result_bytes: 100 << 20,
             max_mutations_per_call: 200_000,
+            protobuf_filters: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 use super::{not_supported, Thrift2Handler};
 use crate::handler::names::table_name;
 use crate::handler::{CallResult, ServiceError};
+use crate::hbase_values::{apply_family_values, FamilyValueError, TableValue};
 use crate::thrift::thrift2::{
     bloom_filter_type, compression_algorithm, data_block_encoding, durability, keep_deleted_cells,
     TColumnFamilyDescriptor, THRegionInfo, THRegionLocation, TNamespaceDescriptor, TServerName,
@@ -152,12 +153,19 @@ fn family_from(d: &TColumnFamilyDescriptor) -> Result<ColumnFamilyDescriptor, Se
         return Err(not_supported("replication (TColumnFamilyDescriptor.scope)"));
     }
     let mut f = ColumnFamilyDescriptor::new(d.name.clone());
+    let mut values = Vec::new();
     for (k, v) in d.attributes.iter().flatten() {
         let (Ok(k), Ok(v)) = (std::str::from_utf8(k), std::str::from_utf8(v)) else {
             return Err(not_supported("a family attribute that is not UTF-8"));
         };
-        f.set_attribute(k, v)?;
+        values.push((k.to_string(), v.to_string()));
     }
+    // The values Java's ThriftConnection sends for every family, read as the native door reads
+    // them.
+    apply_family_values(&mut f, &values).map_err(|e| match e {
+        FamilyValueError::Unsupported(why) => ServiceError::Io(why),
+        FamilyValueError::Engine(e) => e.into(),
+    })?;
     let mut set = |key: &str, value: Option<String>| -> Result<(), ServiceError> {
         if let Some(v) = value {
             f.set_attribute(key, &v)?;
@@ -246,10 +254,21 @@ impl Thrift2Handler {
         split_keys: Option<&[Vec<u8>]>,
     ) -> CallResult {
         let name = TableName::parse(&name_of(&desc.table_name)?)?;
-        if desc.attributes.as_ref().is_some_and(|a| !a.is_empty()) {
-            return Err(not_supported("TTableDescriptor.attributes"));
-        }
         let mut td = TableDescriptor::new(name);
+        for (k, v) in desc.attributes.iter().flatten() {
+            let (k, v) = (String::from_utf8_lossy(k), String::from_utf8_lossy(v));
+            match crate::hbase_values::table_value(&k, &v) {
+                TableValue::Default => {}
+                TableValue::Coprocessor(k) => {
+                    return Err(not_supported(&format!(
+                        "table attribute {k} (ferrobase has no coprocessors)"
+                    )))
+                }
+                // The typed field below decides.
+                TableValue::Durability(_) => {}
+                TableValue::Attribute(k, v) => td.attributes.set(k, v)?,
+            }
+        }
         for f in desc.columns.iter().flatten() {
             td = td.with_family(family_from(f)?);
         }
@@ -341,7 +360,7 @@ impl Thrift2Handler {
     ) -> CallResult {
         let re = regex
             .map(|r| {
-                regex::Regex::new(&format!("^(?:{r})$")).map_err(|e| {
+                crate::hbase_values::java_regex(r).map_err(|e| {
                     ServiceError::Internal(format!("java.util.regex.PatternSyntaxException: {e}"))
                 })
             })

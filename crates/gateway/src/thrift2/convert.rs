@@ -3,7 +3,7 @@
 //! `TDelete` → `Delete`, `TRowMutations` → mutations, a row → `TResult`.
 
 use crate::handler::writes::attribute_ttl;
-use crate::handler::ServiceError;
+use crate::handler::{ProtobufFilters, ServiceError};
 use crate::thrift::thrift2::{
     compare_op, delete_type, durability, Attributes, TColumnValue, TDelete, TGet, TPut, TResult,
     TRowMutations, TScan, TTimeRange,
@@ -59,22 +59,36 @@ fn check_attributes(attributes: Option<&Attributes>) -> Result<(), ServiceError>
     }
 }
 
+/// A protobuf filter (`filterBytes`: HBase's `FilterProtos.Filter`, what Java's
+/// `ThriftConnection` sends) through the server's decoder; refused without one.
+fn protobuf_filter(
+    bytes: &[u8],
+    filters: Option<&ProtobufFilters>,
+    field: &str,
+) -> Result<Box<dyn ferrobase_engine::filter::Filter>, ServiceError> {
+    let decode = filters
+        .ok_or_else(|| unsupported(&format!("{field} (a protobuf filter; send filterString)")))?;
+    (decode.0)(bytes).map_err(|e| ServiceError::Io(format!("{field}: {e}")))
+}
+
+/// A replica id a client sends when it asks for none in particular: -1 (Java's `Query`
+/// default) or 0 (the primary).
+fn primary(replica: Option<i32>) -> bool {
+    replica.is_none_or(|r| r == -1 || r == 0)
+}
+
 /// `getFromThrift`: columns (a family without qualifier), one timestamp or a time range,
-/// versions and a filter string. Visibility labels, replicas, `storeLimit`/`storeOffset` and
-/// protobuf filters are refused.
-pub(crate) fn get(g: &TGet) -> Result<Get, ServiceError> {
+/// versions, a filter string or a protobuf filter. Visibility labels, replicas, and a
+/// `storeLimit`/`storeOffset` that limits anything are refused (Java's client sends -1 and 0).
+pub(crate) fn get(g: &TGet, filters: Option<&ProtobufFilters>) -> Result<Get, ServiceError> {
     if g.authorizations.is_some() {
         return Err(unsupported("TGet.authorizations"));
     }
-    if g.store_limit.is_some() || g.store_offset.is_some() {
+    if g.store_limit.is_some_and(|l| l > 0 && l < i32::MAX) || g.store_offset.is_some_and(|o| o > 0)
+    {
         return Err(unsupported("TGet.storeLimit and storeOffset"));
     }
-    if g.filter_bytes.is_some() {
-        return Err(unsupported(
-            "TGet.filterBytes (a protobuf filter; send filterString)",
-        ));
-    }
-    if g.target_replica_id.is_some_and(|r| r != 0) {
+    if !primary(g.target_replica_id) {
         return Err(unsupported("a read replica (TGet.targetReplicaId)"));
     }
     check_attributes(g.attributes.as_ref())?;
@@ -89,6 +103,8 @@ pub(crate) fn get(g: &TGet) -> Result<Get, ServiceError> {
     }
     if let Some(f) = &g.filter_string {
         out = out.filter(filter(f)?);
+    } else if let Some(b) = &g.filter_bytes {
+        out = out.filter(protobuf_filter(b, filters, "TGet.filterBytes")?);
     }
     for c in g.columns.iter().flatten() {
         out = match &c.qualifier {
@@ -109,14 +125,9 @@ fn positive_versions(n: i32) -> Result<u32, ServiceError> {
 }
 
 /// `scanFromThrift`.
-pub(crate) fn scan(s: &TScan) -> Result<Scan, ServiceError> {
+pub(crate) fn scan(s: &TScan, filters: Option<&ProtobufFilters>) -> Result<Scan, ServiceError> {
     if s.authorizations.is_some() {
         return Err(unsupported("TScan.authorizations"));
-    }
-    if s.filter_bytes.is_some() {
-        return Err(unsupported(
-            "TScan.filterBytes (a protobuf filter; send filterString)",
-        ));
     }
     if s.col_fam_time_range_map
         .as_ref()
@@ -124,7 +135,7 @@ pub(crate) fn scan(s: &TScan) -> Result<Scan, ServiceError> {
     {
         return Err(unsupported("TScan.colFamTimeRangeMap"));
     }
-    if s.target_replica_id.is_some_and(|r| r != 0) {
+    if !primary(s.target_replica_id) {
         return Err(unsupported("a read replica (TScan.targetReplicaId)"));
     }
     check_attributes(s.attributes.as_ref())?;
@@ -155,6 +166,8 @@ pub(crate) fn scan(s: &TScan) -> Result<Scan, ServiceError> {
     }
     if let Some(f) = &s.filter_string {
         out = out.filter(filter(f)?);
+    } else if let Some(b) = &s.filter_bytes {
+        out = out.filter(protobuf_filter(b, filters, "TScan.filterBytes")?);
     }
     if let Some(l) = s.limit.filter(|&l| l > 0) {
         out = out.limit(l as usize);

@@ -53,7 +53,10 @@ impl Thrift2Handler {
         let t = self.table(table)?;
         let mut out = Vec::with_capacity(gets.len());
         for g in gets {
-            out.push(t.exists(&convert::get(g)?).map_err(client_error)?);
+            out.push(
+                t.exists(&convert::get(g, self.filters.as_ref())?)
+                    .map_err(client_error)?,
+            );
         }
         Ok(Some(if one {
             TValue::Bool(out.first().copied().unwrap_or(false))
@@ -67,7 +70,7 @@ impl Thrift2Handler {
         let t = self.table(table)?;
         let gets = gets
             .iter()
-            .map(convert::get)
+            .map(|g| convert::get(g, self.filters.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
         let rows = t.get_all(&gets).map_err(client_error)?;
         Ok(Some(match rows.first() {
@@ -189,7 +192,7 @@ impl Thrift2Handler {
     /// `openScanner`: a scanner id; the scan's failures found by the region server (an
     /// unknown table or family) come at the first `getScannerRows`, as Thrift1's.
     pub(super) fn open_scanner(&self, table: &[u8], ts: &TScan) -> CallResult {
-        let scan = convert::scan(ts)?;
+        let scan = convert::scan(ts, self.filters.as_ref())?;
         self.inner.open_scanner_reporting(
             table,
             scan,
@@ -217,7 +220,9 @@ impl Thrift2Handler {
     /// `getScannerResults`: the first `n` rows of a scan, its scanner closed.
     pub(super) fn scanner_results(&self, table: &[u8], ts: &TScan, n: i32) -> CallResult {
         let t = self.table(table)?;
-        let mut scanner = t.scanner(&convert::scan(ts)?).map_err(client_error)?;
+        let mut scanner = t
+            .scanner(&convert::scan(ts, self.filters.as_ref())?)
+            .map_err(client_error)?;
         let rows = scanner
             .next_batch_within(n.max(0) as usize, self.inner.max_result_bytes)
             .map_err(client_error)?;

@@ -23,6 +23,8 @@ pub const THRIFT2_SERVICE: &str = "THBaseService";
 pub struct Thrift2Handler {
     /// Thrift1's handler (no ACLs), for its scanner table and helpers.
     inner: Handler,
+    /// Decodes protobuf filters (`filterBytes`), when the server was given a decoder.
+    filters: Option<crate::handler::ProtobufFilters>,
 }
 
 impl Thrift2Handler {
@@ -30,6 +32,7 @@ impl Thrift2Handler {
     /// mutations per call).
     pub fn new(engine: Engine, opts: HandlerOptions) -> Thrift2Handler {
         Thrift2Handler {
+            filters: opts.protobuf_filters.clone(),
             inner: Handler::new(engine, opts),
         }
     }
@@ -38,6 +41,7 @@ impl Thrift2Handler {
     pub fn with_port(self, port: u16) -> Thrift2Handler {
         Thrift2Handler {
             inner: self.inner.with_port(port),
+            filters: self.filters,
         }
     }
 

@@ -85,6 +85,14 @@ pub fn to_engine_filter(f: &pf::Filter) -> Result<Box<dyn Filter>, FilterError> 
     convert(f, 1)
 }
 
+/// The engine's filter for the bytes of a protobuf `Filter` (`FilterProtos.Filter`, what Java's
+/// Thrift2 `ThriftConnection` puts in `TScan`/`TGet.filterBytes`).
+pub fn decode_filter_bytes(bytes: &[u8]) -> Result<Box<dyn Filter>, String> {
+    let f = pf::Filter::decode(bytes)
+        .map_err(|e| format!("the protobuf filter does not decode: {e}"))?;
+    to_engine_filter(&f).map_err(|e| e.0)
+}
+
 /// The engine's comparator for a protobuf `Comparator`.
 pub fn to_engine_comparator(c: &pc::Comparator) -> Result<Comparator, FilterError> {
     let name = c.name.as_deref().unwrap_or_default();

@@ -82,6 +82,7 @@ public final class SeedArticles {
   public static void main(String[] args) throws Exception {
     String bootstrap = null;
     String zk = null;
+    String thrift2 = null;
     String prefix = "seed_";
     String trace = null;
     int rows = 10_000;
@@ -89,17 +90,26 @@ public final class SeedArticles {
       switch (args[i]) {
         case "--bootstrap" -> bootstrap = args[++i];
         case "--zk" -> zk = args[++i];
+        case "--thrift2" -> thrift2 = args[++i];
         case "--prefix" -> prefix = args[++i];
         case "--rows" -> rows = Integer.parseInt(args[++i]);
         case "--trace" -> trace = args[++i];
         default -> usage();
       }
     }
-    if ((bootstrap == null) == (zk == null)) {
+    if ((bootstrap != null ? 1 : 0) + (zk != null ? 1 : 0) + (thrift2 != null ? 1 : 0) != 1) {
       usage();
     }
     Configuration conf = HBaseConfiguration.create();
-    if (bootstrap != null) {
+    if (thrift2 != null) {
+      // HBase's own Connection over Thrift2 (hbase-thrift's ThriftConnection), switched on by
+      // configuration alone, as an unmodified application would be.
+      int colon = thrift2.lastIndexOf(':');
+      conf.set("hbase.client.connection.impl",
+          "org.apache.hadoop.hbase.thrift2.client.ThriftConnection");
+      conf.set("hbase.thrift.server.name", thrift2.substring(0, colon));
+      conf.setInt("hbase.thrift.server.port", Integer.parseInt(thrift2.substring(colon + 1)));
+    } else if (bootstrap != null) {
       conf.set("hbase.client.registry.impl",
           "org.apache.hadoop.hbase.client.RpcConnectionRegistry");
       conf.set("hbase.client.bootstrap.servers", bootstrap);
@@ -131,7 +141,7 @@ public final class SeedArticles {
   }
 
   private static void usage() {
-    System.err.println("usage: SeedArticles (--bootstrap HOST:PORT | --zk HOST:PORT)"
+    System.err.println("usage: SeedArticles (--bootstrap HOST:PORT | --zk HOST:PORT | --thrift2 HOST:PORT)"
         + " [--prefix P] [--rows N] [--trace FILE]");
     System.exit(2);
   }
