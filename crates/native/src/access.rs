@@ -11,10 +11,9 @@ use crate::error::RpcError;
 use crate::services::Ctx;
 use ferrobase_engine::ColumnSelection;
 use ferrobase_gateway::access::{
-    AccessChecker, Denied, FamilyMap, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
+    AccessChecker, Denied, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
 };
 use std::cell::Cell;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// HBase's exception for a refused operation (a `DoNotRetryIOException`).
@@ -80,21 +79,6 @@ pub(crate) fn denied(d: Denied) -> RpcError {
     RpcError::fatal(ACCESS_DENIED, d.0)
 }
 
-/// The families and qualifiers a column selection names (every family of the table, whole,
-/// when it names none: `families`).
-fn family_map(columns: &ColumnSelection, families: impl FnOnce() -> Vec<Vec<u8>>) -> FamilyMap {
-    if columns.is_empty() {
-        return families().into_iter().map(|f| (f, None)).collect();
-    }
-    columns
-        .iter()
-        .map(|(f, qs)| {
-            let qs = (!qs.is_empty()).then(|| qs.iter().cloned().collect::<BTreeSet<_>>());
-            (f.clone(), qs)
-        })
-        .collect()
-}
-
 impl Ctx {
     /// The checker, when ACLs are on.
     pub(crate) fn acl(&self) -> Option<&AccessChecker> {
@@ -136,40 +120,9 @@ impl Ctx {
         let Some(acl) = self.acl() else {
             return Ok(());
         };
-        let families = family_map(columns, || self.families(table));
-        let op = Operation::Read {
-            table: table.to_string(),
-            families,
-            filterable: true,
-        };
-        if self.authorize(&op)? == ReadAccess::All {
-            return Ok(());
-        }
-        let Operation::Read { families, .. } = op else {
-            unreachable!("built above")
-        };
-        let readable = acl.readable_columns(self.user(), table, &families);
-        if readable.is_empty() {
-            return Err(denied(Denied(format!(
-                "Insufficient permissions for user '{}' (table={table}, action=READ)",
-                self.user()
-            ))));
-        }
-        let mut narrowed = ColumnSelection::new();
-        for c in readable {
-            match c.iter().position(|&b| b == b':') {
-                None => {
-                    narrowed.insert(c, Vec::new());
-                }
-                Some(i) => {
-                    let e = narrowed.entry(c[..i].to_vec()).or_default();
-                    e.push(c[i + 1..].to_vec());
-                    e.sort();
-                }
-            }
-        }
-        *columns = narrowed;
-        Ok(())
+        CHECKS.with(|c| c.set(c.get() + 1));
+        acl.authorize_read_columns(self.user(), table, columns, || self.families(table))
+            .map_err(denied)
     }
 
     /// The families of `table` (none when it cannot be described: the call then fails on it).
