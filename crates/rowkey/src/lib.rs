@@ -67,6 +67,7 @@
 //! bucket ranges' scans.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod decode;
 mod encode;
