@@ -2,7 +2,7 @@
 
 use super::{Delete, Get, Mutation, Put, RowResult, Scan};
 use crate::engine::{Engine, RowCheck};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::filter::CompareOp;
 use crate::schema::TableName;
 
@@ -144,19 +144,7 @@ impl Table {
 
     /// Reads one row. An absent row gives an empty result.
     pub fn get(&self, get: &Get) -> Result<RowResult> {
-        let inner = &self.engine.inner;
-        let _op = inner.enter()?;
-        let entry = inner.enabled_table(&self.name)?;
-        for f in get.columns.keys() {
-            if entry.descriptor.family(f).is_none() {
-                return Err(Error::NoSuchColumnFamily {
-                    table: self.name.to_string(),
-                    family: String::from_utf8_lossy(f).into_owned(),
-                });
-            }
-        }
-        let region = entry.region_for(&get.row);
-        inner.get_in_region(&region, get, inner.mvcc.read_point())
+        self.engine.inner.get(&self.name, get)
     }
 
     /// Reads several rows, in order.
