@@ -53,7 +53,8 @@ impl Table {
 
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
     /// cell as 0, and returns the new values. Values are 8-byte big-endian signed longs, as in
-    /// HBase; a cell of another length is an [`Error::IllegalArgument`]. Atomic for the row;
+    /// HBase; a cell of another length is an
+    /// [`Error::IllegalArgument`](crate::Error::IllegalArgument). Atomic for the row;
     /// concurrent increments never lose an update.
     pub fn increment(&self, row: &[u8], columns: &[(&[u8], &[u8], i64)]) -> Result<Vec<i64>> {
         self.increment_with_ttl(row, columns, None)
