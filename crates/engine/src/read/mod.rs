@@ -19,7 +19,7 @@ pub use compaction_matcher::CompactionMatcher;
 pub use merge_cursor::{MergeCursor, Source};
 pub use query_matcher::{MatchSpec, QueryMatcher};
 pub(crate) use read_context::ReadContext;
-pub(crate) use region_scanner::ReadRequest;
+pub(crate) use region_scanner::StoreRead;
 pub use store_scanner::StoreScanner;
 pub(crate) use table_read::{checked_table, get, get_in_region, scan};
 pub(crate) use table_scan::TableScan;

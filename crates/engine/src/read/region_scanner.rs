@@ -9,7 +9,6 @@ use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey, MAX_ROW_LENGTH};
 use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::region::Region;
-use crate::store::StoreRead;
 use std::borrow::Cow;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -76,6 +75,18 @@ pub(crate) struct ReadRequest<'a> {
     /// A reversed scan: rows in descending order (cells within a row still ascending); false
     /// for a Get.
     pub reversed: bool,
+}
+
+/// A read as every store of a region sees it: the read itself (its `ReadSpec`, a Get's row, a
+/// scan's expected rows and direction), borrowed, and what only the stores need.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StoreRead<'a> {
+    /// The read.
+    pub request: &'a ReadRequest<'a>,
+    /// The sequence id up to which cells are visible.
+    pub read_point: u64,
+    /// The read's time in milliseconds: TTL expiry is decided against it.
+    pub now_ms: i64,
 }
 
 /// A piece of a row returned by [`RegionScanner::next_piece`].
