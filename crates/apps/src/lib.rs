@@ -14,6 +14,7 @@
 //! application's schema, keys, scans and a sample session.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod behaviour_log;
 pub mod bytes_text;

@@ -26,6 +26,8 @@
 //! # }
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod access;
 pub mod catalog;
 pub mod filter_language;

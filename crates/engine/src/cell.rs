@@ -74,6 +74,9 @@ impl CellType {
 /// HBase's `HConstants.LATEST_TIMESTAMP`: "let the server assign the time".
 pub const LATEST_TIMESTAMP: i64 = i64::MAX;
 
+/// Largest row key HBase accepts (`Short.MAX_VALUE`).
+pub const MAX_ROW_LENGTH: usize = 32767;
+
 /// The key of a cell within one store (the family is the store's). Row and qualifier are
 /// shared buffers: cloning a key or a cell never copies bytes, and cells read from a block
 /// point into the block.

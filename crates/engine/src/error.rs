@@ -1,4 +1,5 @@
-//! The engine's one error type.
+//! The engine's one error type, and why writes are suspended ([`StallCause`], which errors and
+//! the health report both carry).
 
 use std::path::PathBuf;
 
@@ -143,7 +144,7 @@ pub enum Error {
     )]
     WritesSuspended {
         /// What suspended writes.
-        cause: crate::health::StallCause,
+        cause: StallCause,
         /// The failure, naming the file and the OS error (or the free space and the reserve).
         reason: String,
     },
@@ -219,6 +220,33 @@ impl<T> IoContext<T> for std::io::Result<T> {
         self.map_err(|source| Error::SyncFailed {
             path: path.to_path_buf(),
             source,
+        })
+    }
+}
+
+/// Why writes are suspended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StallCause {
+    /// A write(2) of the WAL failed with a transient error (`ENOSPC`, `EDQUOT`, `EIO`).
+    WalWrite,
+    /// A flush could not write its block file (`ENOSPC`, `EDQUOT`).
+    FlushWrite,
+    /// Free space on the data directory's file system is below the reserve
+    /// (`EngineOptions::min_free_space`).
+    LowDiskSpace,
+    /// A flush, compaction or split could not write the new manifest (`ENOSPC`, `EDQUOT`);
+    /// the previous one stays in force until a retry writes it.
+    ManifestWrite,
+}
+
+impl std::fmt::Display for StallCause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StallCause::WalWrite => "WAL write failed",
+            StallCause::FlushWrite => "flush write failed",
+            StallCause::LowDiskSpace => "low disk space",
+            StallCause::ManifestWrite => "manifest write failed",
         })
     }
 }

@@ -8,7 +8,7 @@
 //! flusher thread retries with back-off ([`RETRY_FIRST`] doubling to [`RETRY_MAX`]) until the
 //! cause is gone, then opens it again.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StallCause};
 use crate::lock;
 use crate::metrics::Metrics;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -20,33 +20,6 @@ pub const RETRY_FIRST: Duration = Duration::from_millis(100);
 
 /// The longest delay between two retries (the delay doubles from [`RETRY_FIRST`] up to it).
 pub const RETRY_MAX: Duration = Duration::from_secs(5);
-
-/// Why writes are suspended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StallCause {
-    /// A write(2) of the WAL failed with a transient error (`ENOSPC`, `EDQUOT`, `EIO`).
-    WalWrite,
-    /// A flush could not write its block file (`ENOSPC`, `EDQUOT`).
-    FlushWrite,
-    /// Free space on the data directory's file system is below the reserve
-    /// (`EngineOptions::min_free_space`).
-    LowDiskSpace,
-    /// A flush, compaction or split could not write the new manifest (`ENOSPC`, `EDQUOT`);
-    /// the previous one stays in force until a retry writes it.
-    ManifestWrite,
-}
-
-impl std::fmt::Display for StallCause {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            StallCause::WalWrite => "WAL write failed",
-            StallCause::FlushWrite => "flush write failed",
-            StallCause::LowDiskSpace => "low disk space",
-            StallCause::ManifestWrite => "manifest write failed",
-        })
-    }
-}
 
 /// The engine's state as [`crate::Engine::health`] reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -73,11 +73,11 @@ pub use api::{
 };
 /// The shared byte buffer of cells and results (from the `bytes` crate).
 pub use bytes::Bytes;
-pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
+pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 pub use compression::Compression;
-pub use engine::{CompactionOptions, Engine, EngineOptions, WalRecovery, MAX_ROW_LENGTH};
-pub use error::{Error, Result};
-pub use health::{Health, StallCause};
+pub use engine::{CompactionOptions, Engine, EngineOptions, WalRecovery};
+pub use error::{Error, Result, StallCause};
+pub use health::Health;
 pub use metrics::Metrics;
 pub use read::TimeRange;
 pub use schema::{

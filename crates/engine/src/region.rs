@@ -1,8 +1,10 @@
-//! A region: a contiguous row range of a table with one store per family (HBase's `HRegion`).
+//! A region: a contiguous row range of a table with one store per family (HBase's `HRegion`);
+//! and a table's live state, its regions in row order ([`TableEntry`]).
 
+use crate::cell::cmp_bytes;
 use crate::lock;
 use crate::region_jobs::RegionJobs;
-use crate::schema::TableName;
+use crate::schema::{TableDescriptor, TableName};
 use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -172,5 +174,36 @@ impl Region {
         idx.into_iter()
             .map(|i| lock::lock(&self.row_locks[i]))
             .collect()
+    }
+}
+
+/// A table's live state: its descriptor, whether it is enabled, and its regions. The catalog
+/// (`engine/catalog.rs`) holds one per table; reads look theirs up through the read context.
+#[derive(Debug, Clone)]
+pub(crate) struct TableEntry {
+    /// The table's schema.
+    pub descriptor: TableDescriptor,
+    /// False while the table is disabled.
+    pub enabled: bool,
+    /// Regions in row order, covering every row exactly once.
+    pub regions: Vec<Arc<Region>>,
+}
+
+impl TableEntry {
+    /// The region holding `row`.
+    pub fn region_for(&self, row: &[u8]) -> Arc<Region> {
+        let i = self
+            .regions
+            .partition_point(|r| cmp_bytes(&r.start, row).is_le())
+            .saturating_sub(1);
+        self.regions[i].clone()
+    }
+
+    /// The last region whose start is < `row` (the region holding the rows just below `row`).
+    pub fn region_before(&self, row: &[u8]) -> Option<Arc<Region>> {
+        let i = self
+            .regions
+            .partition_point(|r| cmp_bytes(&r.start, row).is_lt());
+        i.checked_sub(1).map(|i| self.regions[i].clone())
     }
 }

@@ -7,7 +7,7 @@ use crate::cell::{cmp_bytes, KeyValue};
 use crate::lock;
 use crate::memstore::{Memstore, MemstoreScanner};
 use crate::metrics::Metrics;
-use crate::read::{MatchSpec, MergeCursor, QueryMatcher, ReadRequest, Source, StoreScanner};
+use crate::read::{MatchSpec, MergeCursor, QueryMatcher, Source, StoreRead, StoreScanner};
 use crate::schema::ColumnFamilyDescriptor;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -30,18 +30,6 @@ pub struct StoreState {
     pub snapshots: Vec<Arc<Memstore>>,
     /// Block files, newest (largest max sequence id) first.
     pub files: Vec<Arc<StoreFile>>,
-}
-
-/// A read as every store of a region sees it: the read itself (its `ReadSpec`, a Get's row, a
-/// scan's expected rows and direction), borrowed, and what only the stores need.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct StoreRead<'a> {
-    /// The read.
-    pub request: &'a ReadRequest<'a>,
-    /// The sequence id up to which cells are visible.
-    pub read_point: u64,
-    /// The read's time in milliseconds: TTL expiry is decided against it.
-    pub now_ms: i64,
 }
 
 /// One family of one region. Thread-safe.

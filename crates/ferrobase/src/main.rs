@@ -11,6 +11,8 @@
 //! - `ferrobase study NAME [--quick] [--out DIR]`: the schema studies (`docs/studies/`).
 //! - `ferrobase --version`: prints `ferrobase VERSION`, the crate's version.
 
+#![forbid(unsafe_code)]
+
 mod app;
 #[cfg(feature = "lab")]
 mod bench;

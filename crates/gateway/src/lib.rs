@@ -25,6 +25,8 @@
 //! # }
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod access;
 pub mod call_counters;
 pub mod call_queue;

@@ -73,6 +73,7 @@
 //! bucket ranges' scans.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod decode;
 mod encode;

@@ -11,6 +11,8 @@
 //!
 //! `docs/design/security.md` describes the whole.
 
+#![forbid(unsafe_code)]
+
 pub mod acl;
 pub mod deadline;
 pub mod sasl;

@@ -6,6 +6,8 @@
 //! Test code only: nothing here is meant for production paths (RandomRowFilter and the
 //! benchmark programs keep their own generators, whose streams are part of their behaviour).
 
+#![forbid(unsafe_code)]
+
 /// A xorshift64 generator (Marsaglia's 13/7/17 triple): fast, deterministic, no dependencies.
 /// Not cryptographic, and not for statistics beyond picking test inputs.
 #[derive(Debug, Clone)]

@@ -13,6 +13,8 @@
 //!   value tree ([`ThriftStruct`]); the declarations the decoder bounds memory with are derived
 //!   from the same types, so a field id is written once.
 
+#![forbid(unsafe_code)]
+
 mod binary;
 mod compact;
 mod decode;

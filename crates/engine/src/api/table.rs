@@ -2,7 +2,7 @@
 
 use super::{Delete, Get, Mutation, Put, RowResult, Scan};
 use crate::engine::{Engine, RowCheck};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::filter::CompareOp;
 use crate::schema::TableName;
 
@@ -53,7 +53,8 @@ impl Table {
 
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
     /// cell as 0, and returns the new values. Values are 8-byte big-endian signed longs, as in
-    /// HBase; a cell of another length is an [`Error::IllegalArgument`]. Atomic for the row;
+    /// HBase; a cell of another length is an
+    /// [`Error::IllegalArgument`](crate::Error::IllegalArgument). Atomic for the row;
     /// concurrent increments never lose an update.
     pub fn increment(&self, row: &[u8], columns: &[(&[u8], &[u8], i64)]) -> Result<Vec<i64>> {
         self.increment_with_ttl(row, columns, None)
@@ -144,19 +145,7 @@ impl Table {
 
     /// Reads one row. An absent row gives an empty result.
     pub fn get(&self, get: &Get) -> Result<RowResult> {
-        let inner = &self.engine.inner;
-        let _op = inner.enter()?;
-        let entry = inner.enabled_table(&self.name)?;
-        for f in get.columns.keys() {
-            if entry.descriptor.family(f).is_none() {
-                return Err(Error::NoSuchColumnFamily {
-                    table: self.name.to_string(),
-                    family: String::from_utf8_lossy(f).into_owned(),
-                });
-            }
-        }
-        let region = entry.region_for(&get.row);
-        inner.get_in_region(&region, get, inner.mvcc.read_point())
+        self.engine.inner.get(&self.name, get)
     }
 
     /// Reads several rows, in order.

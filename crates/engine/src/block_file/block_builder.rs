@@ -1,8 +1,11 @@
 //! Builds the raw bytes of one data block ("Data block" in `docs/format/block-file.md`),
 //! in the current layout (format version 4).
 
+use super::block_layout::{
+    FLAG_SHARED, FLAG_SHORT_RESTARTS, FOOTER_BYTES, TAG_SEQ, TAG_TS_BELOW, TAG_TTL,
+};
 use crate::byte_reader::put_varint;
-use crate::cell::{CellType, KeyValue};
+use crate::cell::KeyValue;
 use crate::schema::DataBlockEncoding;
 
 /// A restart point at most this many cells after the previous one: a cell whose row is
@@ -12,24 +15,6 @@ pub const RESTART_INTERVAL: usize = 16;
 /// A restart point also once this many bytes of cells follow the previous one: a seek decodes
 /// forward from a restart point, and among large cells every header is a cache miss.
 pub const RESTART_BYTES: usize = 2048;
-
-/// Bytes of the version-3 block footer: `base_ts:i64 flags:u8 restart_count:u32`.
-pub const FOOTER_BYTES: usize = 13;
-
-/// Footer flag: restart offsets are 2 bytes (every restart lies within the first 64 KiB).
-pub const FLAG_SHORT_RESTARTS: u8 = 1;
-/// Footer flag: every cell carries a `shared` row-prefix length (PREFIX encoding).
-pub const FLAG_SHARED: u8 = 2;
-
-/// Cell tag bits above the type code: a sequence id follows the timestamp delta (else it is 0).
-pub const TAG_SEQ: u8 = 0x10;
-/// Cell tag bit: the timestamp lies below the block's base (`base - delta`, else `base + delta`).
-pub const TAG_TS_BELOW: u8 = 0x20;
-/// Cell tag bit (format version 4): the cell's own TTL, `ttl:i64` in milliseconds, follows the
-/// sequence id.
-pub const TAG_TTL: u8 = 0x40;
-/// The type code's bits in a cell tag.
-pub const TAG_TYPE_MASK: u8 = 0x0f;
 
 /// Bytes of `v` as a varint.
 fn varint_len(v: u64) -> usize {
@@ -207,15 +192,4 @@ impl BlockBuilder {
         self.restarts.clear();
         out
     }
-}
-
-/// The type code a cell tag carries, checked: `None` for a tag with unknown bits set (the
-/// [`TAG_TTL`] bit is known only when `ttl_known`, in version-4 blocks) or a code that is not a
-/// stored cell type.
-pub(crate) fn tag_type(tag: u8, ttl_known: bool) -> Option<CellType> {
-    let known = TAG_TYPE_MASK | TAG_SEQ | TAG_TS_BELOW | if ttl_known { TAG_TTL } else { 0 };
-    if tag & !known != 0 {
-        return None;
-    }
-    CellType::from_code(tag & TAG_TYPE_MASK)
 }

@@ -1,15 +1,43 @@
-//! The layout of one data block ("Data block" in `docs/format/block-file.md`): the format
-//! version's layout, the trailer (restart offsets, base timestamp, flags, count) and one cell's
-//! fields as positions in the block. [`super::BlockDecoder`] is the cursor built on it.
+//! The layout of one data block ("Data block" in `docs/format/block-file.md`): the footer's and
+//! the cell tag's constants and the tag decoder, which the writer (`block_builder.rs`) and the
+//! reader share; the format version's layout; the trailer (restart offsets, base timestamp, flags,
+//! count) and one cell's fields as positions in the block. [`super::BlockDecoder`] is the cursor
+//! built on it.
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
-use super::block_builder::{
-    tag_type, FLAG_SHARED, FLAG_SHORT_RESTARTS, FOOTER_BYTES, TAG_SEQ, TAG_TS_BELOW, TAG_TTL,
-};
 use crate::byte_reader::ByteReader;
 use crate::cell::CellType;
 use std::ops::Range;
+
+/// Bytes of the version-3 block footer: `base_ts:i64 flags:u8 restart_count:u32`.
+pub const FOOTER_BYTES: usize = 13;
+
+/// Footer flag: restart offsets are 2 bytes (every restart lies within the first 64 KiB).
+pub const FLAG_SHORT_RESTARTS: u8 = 1;
+/// Footer flag: every cell carries a `shared` row-prefix length (PREFIX encoding).
+pub const FLAG_SHARED: u8 = 2;
+
+/// Cell tag bits above the type code: a sequence id follows the timestamp delta (else it is 0).
+pub const TAG_SEQ: u8 = 0x10;
+/// Cell tag bit: the timestamp lies below the block's base (`base - delta`, else `base + delta`).
+pub const TAG_TS_BELOW: u8 = 0x20;
+/// Cell tag bit (format version 4): the cell's own TTL, `ttl:i64` in milliseconds, follows the
+/// sequence id.
+pub const TAG_TTL: u8 = 0x40;
+/// The type code's bits in a cell tag.
+pub const TAG_TYPE_MASK: u8 = 0x0f;
+
+/// The type code a cell tag carries, checked: `None` for a tag with unknown bits set (the
+/// [`TAG_TTL`] bit is known only when `ttl_known`, in version-4 blocks) or a code that is not a
+/// stored cell type.
+pub(crate) fn tag_type(tag: u8, ttl_known: bool) -> Option<CellType> {
+    let known = TAG_TYPE_MASK | TAG_SEQ | TAG_TS_BELOW | if ttl_known { TAG_TTL } else { 0 };
+    if tag & !known != 0 {
+        return None;
+    }
+    CellType::from_code(tag & TAG_TYPE_MASK)
+}
 
 /// The layout of a file's data blocks, which its format version implies ("Data block" in
 /// `docs/format/block-file.md`).
@@ -218,7 +246,6 @@ impl BlockLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::block_file::block_builder::{FLAG_SHORT_RESTARTS, FOOTER_BYTES};
     use crate::block_file::block_decoder::tests::{build_block, kv, seek_kv};
     use crate::block_file::{BlockBuilder, BlockDecoder};
     use crate::cell::{CellKey, KeyValue};

@@ -1,49 +1,20 @@
 //! The in-memory catalog of tables and their regions, and its persistence to the manifest.
 
 use super::Inner;
-use crate::cell::cmp_bytes;
-use crate::error::{Error, Result};
-use crate::health::{is_transient_write_error, StallCause};
+use crate::error::{Error, Result, StallCause};
+use crate::health::is_transient_write_error;
 use crate::lock;
 use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
-use crate::region::Region;
-use crate::schema::{TableDescriptor, TableName};
+use crate::region::{Region, TableEntry};
+use crate::schema::TableName;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-/// A table's live state.
-#[derive(Debug, Clone)]
-pub(crate) struct TableEntry {
-    pub descriptor: TableDescriptor,
-    pub enabled: bool,
-    /// Regions in row order, covering every row exactly once.
-    pub regions: Vec<Arc<Region>>,
-}
-
-impl TableEntry {
-    /// The region holding `row`.
-    pub fn region_for(&self, row: &[u8]) -> Arc<Region> {
-        let i = self
-            .regions
-            .partition_point(|r| cmp_bytes(&r.start, row).is_le())
-            .saturating_sub(1);
-        self.regions[i].clone()
-    }
-
-    /// The last region whose start is < `row` (the region holding the rows just below `row`).
-    pub fn region_before(&self, row: &[u8]) -> Option<Arc<Region>> {
-        let i = self
-            .regions
-            .partition_point(|r| cmp_bytes(&r.start, row).is_lt());
-        i.checked_sub(1).map(|i| self.regions[i].clone())
-    }
-}
-
 /// Every table. Entries are shared by `Arc`: a read or write takes its table's entry without
 /// copying the descriptor and region list; a change replaces the entry (copy on write).
 /// A DDL changes a clone (cheap: entries are shared), writes it as the manifest and only then
-/// publishes it ([`Inner::persist_ddl`]).
+/// publishes it ([`Inner::change_catalog`]).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Catalog {
     pub tables: BTreeMap<TableName, Arc<TableEntry>>,
@@ -60,6 +31,15 @@ impl Catalog {
     pub fn table(&self, name: &TableName) -> Result<&Arc<TableEntry>> {
         self.tables
             .get(name)
+            .ok_or_else(|| Error::TableNotFound(name.to_string()))
+    }
+
+    /// Table `name`'s entry to change: the catalog's own copy once this returns (an entry
+    /// shared with the published catalog is copied first).
+    pub fn table_mut(&mut self, name: &TableName) -> Result<&mut TableEntry> {
+        self.tables
+            .get_mut(name)
+            .map(Arc::make_mut)
             .ok_or_else(|| Error::TableNotFound(name.to_string()))
     }
 
@@ -104,6 +84,38 @@ impl Inner {
         }
     }
 
+    /// The catalog transaction of every DDL ("Commit protocol" in `docs/format/manifest.md`):
+    /// under `manifest_lock`, `edit` changes a clone of the live catalog (cheap: table entries
+    /// are shared until [`Catalog::table_mut`] copies one) or refuses with an error, which
+    /// changes nothing; the clone is written as the manifest ([`Inner::persist_ddl`]) and only
+    /// then published. A failed write publishes nothing: the running engine keeps the old
+    /// catalog, and so does the disk after a full disk. Callers hold `ddl_lock`. Returns what
+    /// `edit` returned.
+    pub(crate) fn change_catalog<T>(
+        &self,
+        edit: impl FnOnce(&mut Catalog) -> Result<T>,
+    ) -> Result<T> {
+        self.change_catalog_then(edit, |out| out)
+    }
+
+    /// [`Inner::change_catalog`], whose `install` runs on what `edit` returned while the new
+    /// catalog is published, under the catalog's write lock: no reader sees the new catalog
+    /// before `install` has made the regions match it (a family's store added or removed).
+    /// Returns what `install` returned.
+    pub(crate) fn change_catalog_then<T, U>(
+        &self,
+        edit: impl FnOnce(&mut Catalog) -> Result<T>,
+        install: impl FnOnce(T) -> U,
+    ) -> Result<U> {
+        let _m = lock::lock(&self.manifest_lock);
+        let mut next = lock::read(&self.catalog).clone();
+        let edited = edit(&mut next)?;
+        self.persist_ddl(&next)?;
+        let mut live = lock::write(&self.catalog);
+        *live = next;
+        Ok(install(edited))
+    }
+
     /// Writes the catalog `next`, a DDL's change not yet published, as the manifest. Callers
     /// hold `manifest_lock` (so `next` is the live catalog plus the change) and publish `next`
     /// only when this returns `Ok`. A full disk (`ENOSPC`, `EDQUOT`) while writing
@@ -112,7 +124,7 @@ impl Inner {
     /// the OS error) returned, with the engine healthy and the catalog as before; the same DDL
     /// can be retried once space is back. Any other failure, a failed sync or rename included, poisons as
     /// `persist_job` does ("Errors from the disk" in `docs/design/durability.md`).
-    pub(crate) fn persist_ddl(&self, next: &Catalog) -> Result<()> {
+    fn persist_ddl(&self, next: &Catalog) -> Result<()> {
         self.poison.check()?;
         match manifest::write(self.fs(), &self.dir, &self.manifest_data(next)) {
             Ok(()) => Ok(()),

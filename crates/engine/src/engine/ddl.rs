@@ -4,14 +4,14 @@
 //! those that change or remove regions first pause them (`RegionJobs::pause`: running
 //! compactions stop, flushes and splits finish) and keep them paused until the change is
 //! durable, so no background job reads or writes files they remove
-//! (`docs/design/background-work.md`).
+//! (`docs/design/background-work.md`). Each changes the catalog through the one catalog
+//! transaction, [`Inner::change_catalog`] (`catalog.rs`).
 
-use super::catalog::TableEntry;
 use super::Inner;
 use crate::error::{Error, Result};
 use crate::hook::HookPoint;
 use crate::lock;
-use crate::region::{CloseReason, Region};
+use crate::region::{CloseReason, Region, TableEntry};
 use crate::region_jobs::PauseGuard;
 use crate::schema::{ColumnFamilyDescriptor, Durability, TableDescriptor, TableName};
 use crate::store::Store;
@@ -55,10 +55,7 @@ impl Inner {
             ));
         }
         let _ddl = lock::lock(&self.ddl_lock);
-        let _m = lock::lock(&self.manifest_lock);
-        let mut next = lock::read(&self.catalog).clone();
-        {
-            let cat = &mut next;
+        self.change_catalog(|cat| {
             if !cat.has_namespace(desc.name.namespace()) {
                 return Err(Error::NamespaceNotFound(desc.name.namespace().to_string()));
             }
@@ -80,10 +77,8 @@ impl Inner {
                     regions,
                 }),
             );
-        }
-        self.persist_ddl(&next)?;
-        *lock::write(&self.catalog) = next;
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Pauses background work on every region of `name` and returns the table's entry with
@@ -136,15 +131,10 @@ impl Inner {
             }
         }
         let (entry, _paused) = self.pause_table(name)?;
-        let _m = lock::lock(&self.manifest_lock);
-        let mut next = lock::read(&self.catalog).clone();
-        next.tables
-            .get_mut(name)
-            .map(Arc::make_mut)
-            .ok_or_else(|| Error::TableNotFound(name.to_string()))?
-            .enabled = enabled;
-        self.persist_ddl(&next)?;
-        *lock::write(&self.catalog) = next;
+        self.change_catalog(|cat| {
+            cat.table_mut(name)?.enabled = enabled;
+            Ok(())
+        })?;
         for r in &entry.regions {
             r.jobs.set_offline(!enabled);
         }
@@ -161,13 +151,10 @@ impl Inner {
         if entry.enabled {
             return Err(Error::TableNotDisabled(name.to_string()));
         }
-        {
-            let _m = lock::lock(&self.manifest_lock);
-            let mut next = lock::read(&self.catalog).clone();
-            next.tables.remove(name);
-            self.persist_ddl(&next)?;
-            *lock::write(&self.catalog) = next;
-        }
+        self.change_catalog(|cat| {
+            cat.tables.remove(name);
+            Ok(())
+        })?;
         self.release_regions(&entry.regions, CloseReason::Dropped);
         Ok(())
     }
@@ -200,37 +187,26 @@ impl Inner {
         let _op = self.enter()?;
         let _ddl = lock::lock(&self.ddl_lock);
         let (_entry, _paused) = self.pause_table(name)?;
-        let old = {
-            let _m = lock::lock(&self.manifest_lock);
-            let mut next = lock::read(&self.catalog).clone();
-            let old = {
-                let t = next
-                    .tables
-                    .get_mut(name)
-                    .map(Arc::make_mut)
-                    .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
-                if t.enabled {
-                    return Err(Error::TableNotDisabled(name.to_string()));
-                }
-                let mut bounds = vec![Vec::new()];
-                if preserve_splits {
-                    bounds.extend(t.regions.iter().skip(1).map(|r| r.start.clone()));
-                }
-                let regions = bounds
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        let end = bounds.get(i + 1).cloned().unwrap_or_default();
-                        self.new_region(name, &t.descriptor, s.clone(), end)
-                    })
-                    .collect();
-                t.enabled = true;
-                std::mem::replace(&mut t.regions, regions)
-            };
-            self.persist_ddl(&next)?;
-            *lock::write(&self.catalog) = next;
-            old
-        };
+        let old = self.change_catalog(|cat| {
+            let t = cat.table_mut(name)?;
+            if t.enabled {
+                return Err(Error::TableNotDisabled(name.to_string()));
+            }
+            let mut bounds = vec![Vec::new()];
+            if preserve_splits {
+                bounds.extend(t.regions.iter().skip(1).map(|r| r.start.clone()));
+            }
+            let regions = bounds
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let end = bounds.get(i + 1).cloned().unwrap_or_default();
+                    self.new_region(name, &t.descriptor, s.clone(), end)
+                })
+                .collect();
+            t.enabled = true;
+            Ok(std::mem::replace(&mut t.regions, regions))
+        })?;
         self.release_regions(&old, CloseReason::Truncated);
         Ok(())
     }
@@ -262,34 +238,27 @@ impl Inner {
             }
             _ => {}
         }
-        let _m = lock::lock(&self.manifest_lock);
-        let mut next = lock::read(&self.catalog).clone();
-        {
-            let t = next
-                .tables
-                .get_mut(name)
-                .map(Arc::make_mut)
-                .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
-            t.descriptor.families.retain(|f| f.name != family.name);
-            t.descriptor.families.push(family.clone());
-            t.descriptor.families.sort_by(|a, b| a.name.cmp(&b.name));
-        }
-        self.persist_ddl(&next)?;
-        {
-            let mut cat = lock::write(&self.catalog);
-            *cat = next;
-            let t = cat.table(name)?;
-            let seq = self.mvcc.last_allocated();
-            for r in &t.regions {
-                match r.store(&family.name) {
-                    Some(s) => s.set_descriptor(family.clone()),
-                    None => r.set_store(
-                        &family.name,
-                        Some(Arc::new(Store::new(family.clone(), Vec::new(), seq))),
-                    ),
+        self.change_catalog_then(
+            |cat| {
+                let t = cat.table_mut(name)?;
+                t.descriptor.families.retain(|f| f.name != family.name);
+                t.descriptor.families.push(family.clone());
+                t.descriptor.families.sort_by(|a, b| a.name.cmp(&b.name));
+                Ok(t.regions.clone())
+            },
+            |regions| {
+                let seq = self.mvcc.last_allocated();
+                for r in regions {
+                    match r.store(&family.name) {
+                        Some(s) => s.set_descriptor(family.clone()),
+                        None => r.set_store(
+                            &family.name,
+                            Some(Arc::new(Store::new(family.clone(), Vec::new(), seq))),
+                        ),
+                    }
                 }
-            }
-        }
+            },
+        )?;
         Ok(())
     }
 
@@ -328,20 +297,12 @@ impl Inner {
                 )));
             }
         }
-        let _m = lock::lock(&self.manifest_lock);
-        let mut next = lock::read(&self.catalog).clone();
-        {
-            let t = next
-                .tables
-                .get_mut(name)
-                .map(Arc::make_mut)
-                .ok_or_else(|| Error::TableNotFound(name.to_string()))?;
+        self.change_catalog(|cat| {
+            let t = cat.table_mut(name)?;
             t.descriptor.durability = desc.durability;
             t.descriptor.attributes = desc.attributes;
-        }
-        self.persist_ddl(&next)?;
-        *lock::write(&self.catalog) = next;
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Removes a family and its data, online. The table's regions are paused meanwhile, so no
@@ -361,33 +322,26 @@ impl Inner {
                 "cannot delete the only family of table {name}"
             )));
         }
-        let mut removed = Vec::new();
-        {
-            let _m = lock::lock(&self.manifest_lock);
-            let mut next = lock::read(&self.catalog).clone();
-            next.tables
-                .get_mut(name)
-                .map(Arc::make_mut)
-                .ok_or_else(|| Error::TableNotFound(name.to_string()))?
-                .descriptor
-                .families
-                .retain(|f| f.name != family);
-            self.persist_ddl(&next)?;
-            {
-                let mut cat = lock::write(&self.catalog);
-                *cat = next;
-                let t = cat.table(name)?;
-                for r in &t.regions {
+        let removed = self.change_catalog_then(
+            |cat| {
+                let t = cat.table_mut(name)?;
+                t.descriptor.families.retain(|f| f.name != family);
+                Ok(t.regions.clone())
+            },
+            |regions| {
+                let mut removed = Vec::new();
+                for r in regions {
                     let _w = lock::write(&r.updates);
                     if let Some(s) = r.store(family) {
                         self.release_memstore(s.memstore_size());
-                        removed.push((r.id, s));
+                        removed.push(s);
                     }
                     r.set_store(family, None);
                 }
-            }
-        }
-        for (_, s) in removed {
+                removed
+            },
+        )?;
+        for s in removed {
             for f in &s.state().files {
                 self.cache.evict_file(f.number);
                 let _ = self.fs().remove_file(f.reader.path());

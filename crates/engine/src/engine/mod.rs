@@ -18,7 +18,7 @@ mod resume;
 mod split;
 mod write;
 
-pub use options::{CompactionOptions, EngineOptions, WalRecovery, MAX_ROW_LENGTH};
+pub use options::{CompactionOptions, EngineOptions, WalRecovery};
 pub(crate) use read_modify_write::RowCheck;
 
 use crate::block_cache::BlockCache;
@@ -335,16 +335,67 @@ impl Engine {
     }
 }
 
+impl Inner {
+    /// Reads one row of `table` through the read path's door (`read/table_read.rs`).
+    pub(crate) fn get(
+        &self,
+        table: &crate::schema::TableName,
+        get: &crate::api::Get,
+    ) -> Result<crate::api::RowResult> {
+        let _op = self.enter()?;
+        crate::read::get(self, table, get)
+    }
+}
+
+/// The engine as the read path sees it.
+impl crate::read::ReadContext for Inner {
+    fn check_open(&self) -> Result<()> {
+        Inner::check_open(self)
+    }
+
+    fn enabled_table(
+        &self,
+        table: &crate::schema::TableName,
+    ) -> Result<Arc<crate::region::TableEntry>> {
+        Inner::enabled_table(self, table)
+    }
+
+    fn now_ms(&self) -> i64 {
+        Inner::now_ms(self)
+    }
+
+    fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    fn max_row_size(&self) -> usize {
+        self.opts.max_row_size
+    }
+
+    fn read_point(&self) -> u64 {
+        self.mvcc.read_point()
+    }
+
+    fn register_read_point(&self, read_point: u64) {
+        Inner::register_read_point(self, read_point);
+    }
+
+    fn release_read_point(&self, read_point: u64) {
+        Inner::release_read_point(self, read_point);
+    }
+}
+
 /// A table scan bound to an engine; the client's `ResultScanner` wraps it.
 pub(crate) struct TableScanHandle(crate::read::TableScan);
 
 impl TableScanHandle {
+    /// Opens a scan of `table` through the read path's door (`read/table_read.rs`).
     pub(crate) fn new(
         engine: &Engine,
         table: crate::schema::TableName,
         scan: &crate::api::Scan,
     ) -> Result<Self> {
-        Ok(TableScanHandle(crate::read::TableScan::new(
+        Ok(TableScanHandle(crate::read::scan(
             engine.inner.clone(),
             table,
             scan,

@@ -13,15 +13,13 @@ impl Inner {
         let _op = self.enter()?;
         validate_namespace(ns)?;
         let _ddl = lock::lock(&self.ddl_lock);
-        let _m = lock::lock(&self.manifest_lock);
-        let mut next = lock::read(&self.catalog).clone();
-        if next.has_namespace(ns) {
-            return Err(Error::NamespaceExists(ns.to_string()));
-        }
-        next.namespaces.insert(ns.to_string());
-        self.persist_ddl(&next)?;
-        *lock::write(&self.catalog) = next;
-        Ok(())
+        self.change_catalog(|cat| {
+            if cat.has_namespace(ns) {
+                return Err(Error::NamespaceExists(ns.to_string()));
+            }
+            cat.namespaces.insert(ns.to_string());
+            Ok(())
+        })
     }
 
     /// Drops namespace `ns`, which must exist, hold no table and not be `default` or `hbase`.
@@ -33,10 +31,7 @@ impl Inner {
             )));
         }
         let _ddl = lock::lock(&self.ddl_lock);
-        let _m = lock::lock(&self.manifest_lock);
-        let mut next = lock::read(&self.catalog).clone();
-        {
-            let cat = &mut next;
+        self.change_catalog(|cat| {
             if !cat.namespaces.contains(ns) {
                 return Err(Error::NamespaceNotFound(ns.to_string()));
             }
@@ -48,10 +43,8 @@ impl Inner {
                 });
             }
             cat.namespaces.remove(ns);
-        }
-        self.persist_ddl(&next)?;
-        *lock::write(&self.catalog) = next;
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Every namespace, sorted, `default` and `hbase` included.

@@ -136,6 +136,3 @@ impl Default for EngineOptions {
         }
     }
 }
-
-/// Largest row key HBase accepts (`Short.MAX_VALUE`).
-pub const MAX_ROW_LENGTH: usize = 32767;

@@ -184,21 +184,13 @@ impl Inner {
     ) -> Result<T> {
         let _op = self.enter()?;
         loop {
-            let entry = self.enabled_table(table)?;
-            for f in get.columns.keys() {
-                if entry.descriptor.family(f).is_none() {
-                    return Err(Error::NoSuchColumnFamily {
-                        table: table.to_string(),
-                        family: String::from_utf8_lossy(f).into_owned(),
-                    });
-                }
-            }
+            let entry = crate::read::checked_table(self, table, &get.spec)?;
             let region = entry.region_for(&get.row);
             let _row = region.lock_rows(&[&get.row[..]]);
             if region.is_closed() {
                 continue;
             }
-            let current = self.get_in_region(&region, get, self.mvcc.read_point())?;
+            let current = crate::read::get_in_region(self, &region, get, self.mvcc.read_point())?;
             let (muts, out) = decide(&current)?;
             if muts.is_empty() {
                 return Ok(out);

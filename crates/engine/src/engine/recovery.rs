@@ -1,19 +1,19 @@
 //! Opening a data directory: lock, manifest, live files, orphan clean-up and WAL replay.
 
-use super::catalog::{Catalog, TableEntry};
+use super::catalog::Catalog;
 use super::{EngineOptions, Inner, WalRecovery, WorkQueue};
 use crate::block_cache::BlockCache;
 use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
-use crate::error::{Error, IoContext, Result};
+use crate::error::{Error, IoContext, Result, StallCause};
 use crate::fs::FileSystem;
-use crate::health::{SpaceGuard, StallCause, WriteGate};
+use crate::health::{SpaceGuard, WriteGate};
 use crate::lock;
 use crate::manifest;
 use crate::metrics::Metrics;
 use crate::mvcc::Mvcc;
 use crate::poison::Poison;
-use crate::region::Region;
+use crate::region::{Region, TableEntry};
 use crate::store::{Store, StoreFile};
 use crate::wal::{self, SegmentEnd, Wal};
 use std::collections::{BTreeMap, HashSet};

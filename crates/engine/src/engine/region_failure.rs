@@ -6,8 +6,8 @@
 use super::Inner;
 use crate::block_file::{BlockFileReader, CacheMode, FileScanner};
 use crate::cell::CellKey;
-use crate::error::{Error, Result};
-use crate::health::{is_transient_write_error, StallCause};
+use crate::error::{Error, Result, StallCause};
+use crate::health::is_transient_write_error;
 use crate::region::Region;
 use std::sync::Arc;
 

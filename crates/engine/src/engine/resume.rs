@@ -10,8 +10,7 @@
 //! may have met the full disk). Writes resume only when all of these succeed.
 
 use super::Inner;
-use crate::error::Result;
-use crate::health::StallCause;
+use crate::error::{Result, StallCause};
 
 impl Inner {
     /// Fails with [`crate::Error::WritesSuspended`] while writes are suspended, or when the

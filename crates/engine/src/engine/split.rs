@@ -15,12 +15,26 @@ use crate::memstore::MemstoreScanner;
 use crate::metrics::Metrics;
 use crate::read::{MergeCursor, Source};
 use crate::region::{CloseReason, Region};
+use crate::split_policy;
 use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 impl Inner {
+    /// True when `region` should split, by the split policy (`split_policy.rs`) with this
+    /// engine's settings and the region's table (false once the table is gone).
+    pub(crate) fn split_due(&self, region: &Region) -> bool {
+        self.table_entry(&region.table).is_ok_and(|t| {
+            split_policy::split_due(
+                self.opts.auto_split,
+                self.opts.region_split_size,
+                &t.descriptor,
+                region,
+            )
+        })
+    }
+
     /// Splits `region` at `at` (or its midpoint). Returns false when there is no usable split
     /// point (e.g. a region with a single row).
     pub(crate) fn split_region(&self, region: &Arc<Region>, at: Option<Vec<u8>>) -> Result<bool> {
@@ -35,7 +49,7 @@ impl Inner {
                 }
                 k
             }
-            None => match self.split_point(region) {
+            None => match split_policy::split_point(region) {
                 Some(k) => k,
                 None => return Ok(false),
             },

@@ -1,8 +1,8 @@
 //! The write path: validate, route to regions, log, insert, and publish through MVCC.
 
-use super::{Inner, MAX_ROW_LENGTH};
+use super::Inner;
 use crate::api::{Get, Mutation, MutationCell};
-use crate::cell::{CellKey, CellType, KeyValue, LATEST_TIMESTAMP};
+use crate::cell::{CellKey, CellType, KeyValue, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 use crate::error::{Error, Result};
 use crate::lock;
 use crate::metrics::Metrics;
@@ -306,7 +306,7 @@ impl Inner {
         qualifier: &[u8],
     ) -> Result<Option<i64>> {
         let get = Get::new(row).add_column(family, qualifier);
-        let r = self.get_in_region(region, &get, self.mvcc.read_point())?;
+        let r = crate::read::get_in_region(self, region, &get, self.mvcc.read_point())?;
         Ok(r.cells.first().map(|c| c.timestamp()))
     }
 

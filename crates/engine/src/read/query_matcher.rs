@@ -31,7 +31,7 @@
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::new_version_tracker::{NewVersionTracker, NvbColumn, NvbDeleted, NvbVersions};
-use super::TimeRange;
+use super::time_range::TimeRange;
 use crate::cell::{cell_ttl_expired, cmp_bytes, same_bytes, CellKey, KeyValueRef};
 use crate::filter::{CellRef, Filter, ReturnCode};
 use crate::schema::KeepDeletedCells;

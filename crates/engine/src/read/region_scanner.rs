@@ -1,15 +1,14 @@
 //! Region scanning: merges the stores of one region row by row, forward or reversed (HBase's
-//! `RegionScanner`), and the single-row read of a `Get`. Walking a table's regions is `table_scan.rs`.
+//! `RegionScanner`); a Get reads one row with it (`table_read.rs`). Walking a table's regions is
+//! `table_scan.rs`.
 
-use crate::api::{Get, ReadSpec, RowResult};
-use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey};
-use crate::engine::Inner;
+use super::read_context::ReadContext;
+use super::store_scanner::{PieceBudget, RowEnd, StoreScanner};
+use crate::api::ReadSpec;
+use crate::cell::{cmp_bytes, same_bytes, Cell, CellKey, MAX_ROW_LENGTH};
 use crate::error::{Error, Result};
 use crate::filter::Filter;
-use crate::read::{PieceBudget, RowEnd, StoreScanner};
 use crate::region::Region;
-use crate::store::StoreRead;
-use bytes::Bytes;
 use std::borrow::Cow;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -76,6 +75,18 @@ pub(crate) struct ReadRequest<'a> {
     /// A reversed scan: rows in descending order (cells within a row still ascending); false
     /// for a Get.
     pub reversed: bool,
+}
+
+/// A read as every store of a region sees it: the read itself (its `ReadSpec`, a Get's row, a
+/// scan's expected rows and direction), borrowed, and what only the stores need.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StoreRead<'a> {
+    /// The read.
+    pub request: &'a ReadRequest<'a>,
+    /// The sequence id up to which cells are visible.
+    pub read_point: u64,
+    /// The read's time in milliseconds: TTL expiry is decided against it.
+    pub now_ms: i64,
 }
 
 /// A piece of a row returned by [`RegionScanner::next_piece`].
@@ -154,8 +165,10 @@ impl Drop for RegionScanner {
 }
 
 impl RegionScanner {
+    /// Opens a scanner of `region`'s rows in `range` (clipped to the region) as of
+    /// `read_point`: the one way a read enters a region, a Get's one row included.
     pub(crate) fn open(
-        inner: &Inner,
+        ctx: &dyn ReadContext,
         region: &Region,
         req: &ReadRequest<'_>,
         range: RowRange,
@@ -164,12 +177,12 @@ impl RegionScanner {
         let read = StoreRead {
             request: req,
             read_point,
-            now_ms: inner.now_ms(),
+            now_ms: ctx.now_ms(),
         };
         let reversed = req.reversed;
         let mut stores = Vec::new();
         for store in region.stores().into_values() {
-            if let Some(s) = store.scanner(&read, &inner.metrics) {
+            if let Some(s) = store.scanner(&read, ctx.metrics()) {
                 stores.push(s);
             }
         }
@@ -204,7 +217,7 @@ impl RegionScanner {
             single_row: req.get_row.is_some(),
             done: false,
             filter,
-            metrics: inner.metrics.clone(),
+            metrics: ctx.metrics().clone(),
             rows_examined: 0,
             row_buf: Vec::new(),
             cells_hint: FIRST_ROW_CELLS,
@@ -212,7 +225,7 @@ impl RegionScanner {
             // HBase's hbase.table.max.rowsize stops Gets; its scans always return rows in pieces
             // (the client stitches them), so a scan of whole rows is never refused for size.
             max_row_size: if req.get_row.is_some() {
-                inner.opts.max_row_size
+                ctx.max_row_size()
             } else {
                 usize::MAX
             },
@@ -503,7 +516,7 @@ impl RegionScanner {
             for s in &mut self.stores {
                 let cand = match &self.upper {
                     Some(u) => s.last_row_before(u)?,
-                    None => s.last_row_before(&[0xff; crate::engine::MAX_ROW_LENGTH + 1])?,
+                    None => s.last_row_before(&[0xff; MAX_ROW_LENGTH + 1])?,
                 };
                 if let Some(c) = cand {
                     if best.as_ref().is_none_or(|b| c > *b) {
@@ -562,31 +575,5 @@ impl RegionScanner {
             s.seek_forward(&key)?;
         }
         Ok(())
-    }
-}
-
-impl Inner {
-    /// Reads one row of `region`.
-    pub(crate) fn get_in_region(
-        &self,
-        region: &Region,
-        get: &Get,
-        read_point: u64,
-    ) -> Result<RowResult> {
-        let req = ReadRequest {
-            spec: Cow::Borrowed(&get.spec),
-            get_row: Some(&get.row),
-            expected_rows: None,
-            reversed: false,
-        };
-        let range = RowRange {
-            lo: Bound::Included(get.row.clone()),
-            hi: Bound::Included(get.row.clone()),
-        };
-        let mut rs = RegionScanner::open(self, region, &req, range, read_point)?;
-        Ok(match rs.next_row()? {
-            Some(cells) => RowResult::of_cells(cells),
-            None => RowResult::new(Bytes::copy_from_slice(&get.row), Vec::new()),
-        })
     }
 }

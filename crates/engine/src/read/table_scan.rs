@@ -1,12 +1,13 @@
 //! Table scanning: walks a table's regions in key order (or reversed), opening a
-//! [`RegionScanner`] on each when reached (HBase's client-side scanner over regions).
+//! [`RegionScanner`] on each when reached (HBase's client-side scanner over regions). Opened
+//! through the read path's door, `table_read.rs`.
 
+use super::read_context::ReadContext;
 use super::region_scanner::{ReadRequest, RegionScanner, RowRange};
+use super::store_scanner::PieceBudget;
 use crate::api::{RowResult, Scan};
-use crate::engine::Inner;
 use crate::error::{Error, Result};
-use crate::read::PieceBudget;
-use crate::region::{CloseReason, Region};
+use crate::region::{CloseReason, Region, TableEntry};
 use crate::schema::{TableDescriptor, TableName};
 use std::borrow::Cow;
 use std::ops::Bound;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 
 /// A scan over a table's regions, opening each region when reached.
 pub(crate) struct TableScan {
-    inner: Arc<Inner>,
+    ctx: Arc<dyn ReadContext>,
     table: TableName,
     req: ReadRequest<'static>,
     range: RowRange,
@@ -32,17 +33,13 @@ pub(crate) struct TableScan {
 }
 
 impl TableScan {
-    pub(crate) fn new(inner: Arc<Inner>, table: TableName, scan: &Scan) -> Result<TableScan> {
-        inner.check_open()?;
-        let entry = inner.enabled_table(&table)?;
-        for f in scan.columns.keys() {
-            if entry.descriptor.family(f).is_none() {
-                return Err(Error::NoSuchColumnFamily {
-                    table: table.to_string(),
-                    family: String::from_utf8_lossy(f).into_owned(),
-                });
-            }
-        }
+    /// A scan of `table`, whose `entry` the door (`table_read.rs`) has checked.
+    pub(super) fn open(
+        ctx: Arc<dyn ReadContext>,
+        table: TableName,
+        entry: &TableEntry,
+        scan: &Scan,
+    ) -> Result<TableScan> {
         let b = |row: &[u8], inclusive: bool| {
             if row.is_empty() {
                 Bound::Unbounded
@@ -67,8 +64,8 @@ impl TableScan {
         };
         check_scan_settings(scan)?;
         check_reversed_loads_every_family(scan, &entry.descriptor)?;
-        let read_point = inner.mvcc.read_point();
-        inner.register_read_point(read_point);
+        let read_point = ctx.read_point();
+        ctx.register_read_point(read_point);
         Ok(TableScan {
             req: ReadRequest {
                 spec: Cow::Owned(scan.spec.clone()),
@@ -76,7 +73,7 @@ impl TableScan {
                 expected_rows: scan.limit.map(|n| n as u64),
                 reversed: scan.reversed,
             },
-            inner,
+            ctx,
             table,
             range,
             piece: piece_budget(scan),
@@ -91,7 +88,7 @@ impl TableScan {
     }
 
     fn open_next_region(&mut self) -> Result<bool> {
-        let entry = self.inner.enabled_table(&self.table)?;
+        let entry = self.ctx.enabled_table(&self.table)?;
         let region = if self.req.reversed {
             match (&self.next_boundary, &self.range.hi) {
                 (Some(b), _) => entry.region_before(b),
@@ -117,7 +114,7 @@ impl TableScan {
                 range.lo = tighter_lo(range.lo, b.clone());
             }
         }
-        let rs = RegionScanner::open(&self.inner, &region, &self.req, range, self.read_point)?;
+        let rs = RegionScanner::open(&*self.ctx, &region, &self.req, range, self.read_point)?;
         self.current = Some((region, rs));
         Ok(true)
     }
@@ -198,7 +195,7 @@ impl TableScan {
 
 impl Drop for TableScan {
     fn drop(&mut self) {
-        self.inner.release_read_point(self.read_point);
+        self.ctx.release_read_point(self.read_point);
     }
 }
 

@@ -5,8 +5,8 @@
 
 use super::{segment_path, Inner, SyncLevel, Wal, WalEdit, MAX_RECORD};
 use crate::checksum::masked_crc;
-use crate::error::{Error, Result};
-use crate::health::{is_transient_wal_write_error, StallCause};
+use crate::error::{Error, Result, StallCause};
+use crate::health::is_transient_wal_write_error;
 use crate::lock;
 use crate::metrics::Metrics;
 use std::sync::MutexGuard;
