@@ -266,29 +266,25 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     header.push("wide ≥ 1.5× slower from".into());
     let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut t = Table::new(&header_refs);
+    let samples = |s: &Samples, k: &str| s.get(k).cloned().unwrap_or_default();
     for (name, tall, wide, higher_is_better) in patterns {
         let mut row = vec![name.to_string()];
-        let mut crossover = None;
+        let mut cost = Vec::new();
         for (size, s) in &results {
-            // The wide row's cost relative to tall-narrow: > 1 means wide is slower.
-            let ratio = if higher_is_better {
-                med(s, tall) / med(s, wide)
-            } else {
-                med(s, wide) / med(s, tall)
-            };
-            if ratio >= 1.5 && crossover.is_none() {
-                crossover = Some(*size);
-            }
-            row.push(format!("{ratio:.2}×"));
+            let c = WideCost::of(&samples(s, tall), &samples(s, wide), higher_is_better);
+            row.push(c.cell());
+            cost.push((*size, c));
         }
-        row.push(match crossover {
-            Some(s) => format!("{} records/user", thousands(s)),
-            None => format!("never up to {}", thousands(*cfg.sizes.last().unwrap_or(&0))),
-        });
+        row.push(verdict(&cost, *cfg.sizes.last().unwrap_or(&0)));
         t.row(row);
     }
     report.text(
-        "### Cost of the wide row relative to tall-narrow (wide time / tall time), by records per user",
+        "### Cost of the wide row relative to tall-narrow (wide time / tall time), by records per user\n\n\
+         Each cell: the ratio of the medians, then [the lowest – the highest ratio any pair of runs \
+         gives]. A verdict (\"wide ≥ 1.5× slower from N\") needs, at N and at every larger size, a \
+         median ratio of at least 1.5 and ranges of the two designs that do not overlap; where a \
+         size meets the threshold but a larger one does not, or the ranges overlap, there is no \
+         verdict and the column says so.",
     );
     report.table(&t);
 
@@ -547,5 +543,127 @@ mod tests {
         assert!(md.contains("| wide "), "{md}");
         let svg = std::fs::read_to_string(dir.path().join("tall-wide.svg")).unwrap();
         assert!(svg.contains("newest 10"));
+    }
+}
+
+/// The wide design's cost relative to tall-narrow at one size, from each design's runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WideCost {
+    /// The ratio of the medians (> 1: wide is slower).
+    median: f64,
+    /// The lowest and highest ratio a pair of runs gives.
+    low: f64,
+    high: f64,
+}
+
+impl WideCost {
+    /// The cost from tall's and wide's runs: times (lower is better) or, with
+    /// `higher_is_better`, throughputs.
+    fn of(tall: &[f64], wide: &[f64], higher_is_better: bool) -> WideCost {
+        let range = |v: &[f64]| {
+            v.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+                    (lo.min(x), hi.max(x))
+                })
+        };
+        let ((tl, th), (wl, wh)) = (range(tall), range(wide));
+        let (tm, wm) = (median_f64(tall), median_f64(wide));
+        if higher_is_better {
+            WideCost {
+                median: tm / wm,
+                low: tl / wh,
+                high: th / wl,
+            }
+        } else {
+            WideCost {
+                median: wm / tm,
+                low: wl / th,
+                high: wh / tl,
+            }
+        }
+    }
+
+    /// Wide is at least 1.5× slower by the medians, and slower in every pair of runs (the two
+    /// designs' ranges do not overlap).
+    fn slower(&self) -> bool {
+        self.median >= 1.5 && self.low > 1.0
+    }
+
+    fn cell(&self) -> String {
+        format!("{:.2}× [{:.2}–{:.2}]", self.median, self.low, self.high)
+    }
+}
+
+/// The verdict of one access pattern over the sizes measured (ascending): the smallest size
+/// from which every size is [`WideCost::slower`], else why there is none.
+fn verdict(cost: &[(u64, WideCost)], largest: u64) -> String {
+    let from = (0..cost.len())
+        .find(|&i| cost[i..].iter().all(|(_, c)| c.slower()))
+        .map(|i| cost[i].0);
+    match from {
+        Some(size) => format!("{} records/user", thousands(size)),
+        None if cost.iter().any(|(_, c)| c.median >= 1.5) => {
+            let sizes: Vec<String> = cost
+                .iter()
+                .filter(|(_, c)| c.median >= 1.5)
+                .map(|(s, _)| thousands(*s))
+                .collect();
+            format!(
+                "no verdict: ≥ 1.5× at {} only (a larger size disagrees or the ranges overlap)",
+                sizes.join(", ")
+            )
+        }
+        None => format!("never up to {}", thousands(largest)),
+    }
+}
+
+#[cfg(test)]
+mod verdict_tests {
+    use super::*;
+
+    fn cost(median: f64, low: f64) -> WideCost {
+        WideCost {
+            median,
+            low,
+            high: median * 1.2,
+        }
+    }
+
+    #[test]
+    fn a_verdict_needs_every_larger_size_to_agree() {
+        // The committed run's write throughput: 3.02× at 1,000, then 0.65× and 0.84×.
+        let c = [
+            (10, cost(0.87, 0.8)),
+            (1_000, cost(3.02, 2.0)),
+            (10_000, cost(0.65, 0.5)),
+            (100_000, cost(0.84, 0.7)),
+        ];
+        assert_eq!(
+            verdict(&c, 100_000),
+            "no verdict: ≥ 1.5× at 1 000 only (a larger size disagrees or the ranges overlap)"
+        );
+        let c = [
+            (10, cost(1.0, 0.9)),
+            (1_000, cost(1.6, 1.2)),
+            (10_000, cost(2.0, 1.5)),
+        ];
+        assert_eq!(verdict(&c, 10_000), "1 000 records/user");
+        // Overlapping ranges (some pair of runs has wide faster): no verdict there.
+        let c = [(1_000, cost(1.6, 0.9)), (10_000, cost(2.0, 1.5))];
+        assert_eq!(verdict(&c, 10_000), "10 000 records/user");
+        let c = [(1_000, cost(0.9, 0.8))];
+        assert_eq!(verdict(&c, 1_000), "never up to 1 000");
+    }
+
+    #[test]
+    fn costs_come_from_the_runs_ranges() {
+        // Throughput: tall 100–120, wide 50–60: wide slower, 100/60 to 120/50.
+        let c = WideCost::of(&[100.0, 110.0, 120.0], &[50.0, 55.0, 60.0], true);
+        assert!((c.median - 2.0).abs() < 1e-9);
+        assert!((c.low - 100.0 / 60.0).abs() < 1e-9 && (c.high - 2.4).abs() < 1e-9);
+        assert!(c.slower());
+        // Times overlapping: tall 10–20, wide 15–25.
+        let c = WideCost::of(&[10.0, 15.0, 20.0], &[15.0, 20.0, 25.0], false);
+        assert!(!c.slower());
     }
 }
