@@ -1,6 +1,7 @@
 //! Progress of the long commands (`copy`, `export`, `import`, `import tsv`), one way for all:
 //! on a terminal an indicatif bar on stderr (rows, cells, bytes, rate; a bar with ETA when the
-//! total is known), elsewhere a plain line on stderr every two seconds; the command prints its
+//! total is known), elsewhere a plain line on stderr every two seconds (`FERROBASE_PROGRESS_EVERY_MS`
+//! sets another interval); the command prints its
 //! exact counts on stdout at the end. Ctrl-C asks the command to stop after the batch it is
 //! writing ([`ferrobase_tools::StopFlag`]): it then reports what it had done and exits 130; a
 //! second Ctrl-C ends the program at once.
@@ -22,8 +23,14 @@ pub struct Counts {
     pub bytes: u64,
 }
 
-/// Every two seconds, a plain line.
-const LINE_EVERY: Duration = Duration::from_secs(2);
+/// How often a plain line is printed: every two seconds, or every `FERROBASE_PROGRESS_EVERY_MS`
+/// milliseconds when that is set.
+fn line_every() -> Duration {
+    std::env::var("FERROBASE_PROGRESS_EVERY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(Duration::from_secs(2), Duration::from_millis)
+}
 
 /// One command's progress display and stop request.
 pub struct Progress {
@@ -32,6 +39,7 @@ pub struct Progress {
     total_bytes: Option<u64>,
     started: Instant,
     last_line: Instant,
+    line_every: Duration,
     stop: StopFlag,
     signals: Vec<signal_hook::SigId>,
 }
@@ -72,7 +80,7 @@ impl Progress {
             let (bar, template) = match total_bytes {
                 Some(total) => (
                     ProgressBar::new(total),
-                    "{spinner} {prefix} [{bar:30}] {percent:>3}% {msg}, {binary_bytes_per_sec}, ETA {eta}",
+                    "{spinner} {prefix} [{wide_bar}] {percent:>3}% {msg}, {binary_bytes_per_sec}, ETA {eta}",
                 ),
                 None => (
                     ProgressBar::new_spinner(),
@@ -95,6 +103,7 @@ impl Progress {
             total_bytes,
             started: now,
             last_line: now,
+            line_every: line_every(),
             stop,
             signals,
         }
@@ -109,12 +118,15 @@ impl Progress {
         let secs = self.started.elapsed().as_secs_f64().max(1e-3);
         let mut m = format!("{} rows, {} cells", c.rows, c.cells);
         if self.total_bytes.is_none() {
-            m.push_str(&format!(
-                ", {}, {:.0} rows/s, {}/s",
-                human_bytes(c.bytes as f64),
-                c.rows as f64 / secs,
-                human_bytes(c.bytes as f64 / secs)
-            ));
+            m.push_str(&format!(", {:.0} rows/s", c.rows as f64 / secs));
+            // (An export knows its bytes once a file is complete.)
+            if c.bytes > 0 {
+                m.push_str(&format!(
+                    ", {}, {}/s",
+                    human_bytes(c.bytes as f64),
+                    human_bytes(c.bytes as f64 / secs)
+                ));
+            }
         }
         m
     }
@@ -128,7 +140,7 @@ impl Progress {
             bar.set_message(self.message(c));
             return;
         }
-        if self.last_line.elapsed() < LINE_EVERY {
+        if self.last_line.elapsed() < self.line_every {
             return;
         }
         self.last_line = Instant::now();
@@ -136,7 +148,11 @@ impl Progress {
         let mut line = format!("{}: {}", self.label, self.message(c));
         if let Some(total) = self.total_bytes.filter(|&t| t > 0) {
             let done = c.bytes.min(total) as f64 / total as f64;
-            line.push_str(&format!(", {:.0}% of {}", done * 100.0, human_bytes(total as f64)));
+            line.push_str(&format!(
+                ", {:.0}% of {}",
+                done * 100.0,
+                human_bytes(total as f64)
+            ));
             if done > 0.0 {
                 line.push_str(&format!(", ETA {:.0} s", elapsed * (1.0 - done) / done));
             }
@@ -148,6 +164,8 @@ impl Progress {
     pub fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish();
+            // The bar's line ends here: what the command prints next starts on its own line.
+            eprintln!();
         }
         for id in self.signals.drain(..) {
             signal_hook::low_level::unregister(id);

@@ -6,7 +6,9 @@
 mod serve_harness;
 
 use ferrobase_client::Connection;
-use ferrobase_engine::{Cell, ColumnFamilyDescriptor, Delete, Put, Scan, TableDescriptor, TableName};
+use ferrobase_engine::{
+    Cell, ColumnFamilyDescriptor, Delete, Put, Scan, TableDescriptor, TableName,
+};
 use serve_harness::Serve;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -64,11 +66,15 @@ fn fill(dir: &Path, rows: usize) {
         let row = format!("row-{r:05}");
         t.delete(Delete::new(row.clone()).add_column_ts("a", "q", 1002))
             .unwrap();
-        t.delete(Delete::new(row).add_family_version("b", 5)).unwrap();
+        t.delete(Delete::new(row).add_family_version("b", 5))
+            .unwrap();
     }
 }
 
-fn raw_cells(url: &str, table: &str) -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, &'static str, Vec<u8>)> {
+/// A cell as (row, family, qualifier, timestamp, type, value).
+type CellLine = (Vec<u8>, Vec<u8>, Vec<u8>, i64, &'static str, Vec<u8>);
+
+fn raw_cells(url: &str, table: &str) -> Vec<CellLine> {
     let conn = Connection::open(url).unwrap();
     let mut s = conn
         .table(table)
@@ -88,7 +94,7 @@ fn raw_cells(url: &str, table: &str) -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, &'s
     out
 }
 
-fn tuple(c: &Cell) -> (Vec<u8>, Vec<u8>, Vec<u8>, i64, &'static str, Vec<u8>) {
+fn tuple(c: &Cell) -> CellLine {
     (
         c.row().to_vec(),
         c.family().to_vec(),
@@ -115,7 +121,10 @@ fn help_and_bad_arguments() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing");
     let e = fails(&["copy", missing.to_str().unwrap(), "t", "file:/tmp/x"]);
-    assert!(e.contains("source") && e.contains("no such data directory"), "{e}");
+    assert!(
+        e.contains("source") && e.contains("no such data directory"),
+        "{e}"
+    );
     assert!(!missing.exists());
 }
 
@@ -132,16 +141,37 @@ fn embedded_to_a_server_and_back_every_cell_and_marker() {
     let e = fails(&["copy", s, "t", &format!("file:{s}")]);
     assert!(e.contains("same table"), "{e}");
 
-    let out = ok(&["copy", s, "t", &url, "--create", "--all.cells", "--batch", "64"]);
+    let out = ok(&[
+        "copy",
+        s,
+        "t",
+        &url,
+        "--create",
+        "--all.cells",
+        "--batch",
+        "64",
+    ]);
     assert!(out.contains("copied t of file:"), "{out}");
-    assert!(out.contains("1000 rows") && out.contains("delete markers"), "{out}");
+    assert!(
+        out.contains("1000 rows") && out.contains("delete markers"),
+        "{out}"
+    );
     let want = raw_cells(&format!("file:{s}"), "t");
     assert_eq!(raw_cells(&url, "t"), want, "server side");
 
     // And back into another data directory, under CopyTable's spellings.
     let back = dir.path().join("back");
     let back_url = format!("file:{}", back.display());
-    let out = ok(&["copy", &url, "t", "--peer.adr", &back_url, "--new.name=t2", "--create", "--all.cells"]);
+    let out = ok(&[
+        "copy",
+        &url,
+        "t",
+        "--peer.adr",
+        &back_url,
+        "--new.name=t2",
+        "--create",
+        "--all.cells",
+    ]);
     assert!(out.contains(&format!("{} cells", want.len())), "{out}");
     assert_eq!(raw_cells(&back_url, "t2"), want, "back");
 
@@ -167,7 +197,10 @@ fn embedded_to_a_server_and_back_every_cell_and_marker() {
     assert!(part.iter().all(|c| c.3 == 1005 && c.1 == b"a"), "{part:?}");
     // The destination exists without family b: a clear error, nothing written.
     let e = fails(&["copy", &url, "t", &back_url, "--to-table", "part"]);
-    assert!(e.contains("destination") && e.contains("has no family b"), "{e}");
+    assert!(
+        e.contains("destination") && e.contains("has no family b"),
+        "{e}"
+    );
     assert!(e.contains("nothing was written"), "{e}");
 }
 
@@ -179,13 +212,22 @@ fn progress_in_a_pipe_and_in_a_terminal() {
     let s = src.to_str().unwrap();
 
     // A pipe: no escape codes; the exact counts on stdout.
-    let out = ferrobase(&["copy", s, "t", &format!("file:{}/d1", dir.path().display()), "--create"]);
+    let out = ferrobase(&[
+        "copy",
+        s,
+        "t",
+        &format!("file:{}/d1", dir.path().display()),
+        "--create",
+    ]);
     assert!(out.status.success(), "{out:?}");
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
     );
-    assert!(!stderr.contains('\x1b') && !stderr.contains('\r'), "{stderr:?}");
+    assert!(
+        !stderr.contains('\x1b') && !stderr.contains('\r'),
+        "{stderr:?}"
+    );
     assert!(stdout.contains("3000 rows, 20880 cells"), "{stdout}");
 
     // A terminal: the bar is drawn (export then import: the import knows its input's size).
@@ -205,11 +247,18 @@ fn progress_in_a_pipe_and_in_a_terminal() {
         dir.path().display()
     ));
     assert!(tty.contains("copy: ") && tty.contains("rows/s"), "{tty:?}");
-    assert!(tty.contains("\x1b[") || tty.contains('\r'), "no redraw: {tty:?}");
+    assert!(
+        tty.contains("\x1b[") || tty.contains('\r'),
+        "no redraw: {tty:?}"
+    );
     assert!(tty.contains("3000 rows, 20880 cells"), "{tty:?}");
     ok(&["export", "--data", s, "t", exported.to_str().unwrap(), "10"]);
     let script = dir.path().join("create.rb");
-    std::fs::write(&script, "create 'u', {NAME => 'a', VERSIONS => 20}, {NAME => 'b', VERSIONS => 3}\n").unwrap();
+    std::fs::write(
+        &script,
+        "create 'u', {NAME => 'a', VERSIONS => 20}, {NAME => 'b', VERSIONS => 3}\n",
+    )
+    .unwrap();
     ok(&["shell", "--data", s, script.to_str().unwrap()]);
     let tty = run_in_pty(format!("{bin} import --data {s} u {}", exported.display()));
     assert!(tty.contains("import [") && tty.contains("100%"), "{tty:?}");
@@ -223,22 +272,44 @@ fn ctrl_c_stops_a_copy_and_says_what_was_written() {
     fill(&src, 20000);
     let dst = format!("file:{}/dst", dir.path().display());
     let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(["copy", src.to_str().unwrap(), "t", &dst, "--create", "--batch", "1"])
+        .args([
+            "copy",
+            src.to_str().unwrap(),
+            "t",
+            &dst,
+            "--create",
+            "--batch",
+            "1",
+        ])
+        .env("FERROBASE_PROGRESS_EVERY_MS", "100")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2600));
+    // Ctrl-C once the first plain progress line is out: the copy is under way.
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut stderr = String::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+        assert!(n > 0, "the copy ended before any progress line: {stderr}");
+        stderr.push_str(&line);
+        if line.contains("rows/s") {
+            break;
+        }
+    }
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
+    std::io::Read::read_to_string(&mut err, &mut stderr).unwrap();
     let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
-    // A plain progress line came before (the run lasted over two seconds).
-    assert!(stderr.contains("copy: ") && stderr.contains("rows/s"), "{stderr}");
+    assert!(
+        stderr.contains("copy: ") && stderr.contains("rows/s"),
+        "{stderr}"
+    );
     let line = stderr
         .lines()
         .find(|l| l.contains("interrupted: copied"))

@@ -101,8 +101,10 @@ pub struct CopySummary {
 impl std::fmt::Display for CopySummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} rows, {} cells", self.rows, self.cells)?;
-        if self.delete_markers > 0 {
-            write!(f, " ({} delete markers)", self.delete_markers)?;
+        match self.delete_markers {
+            0 => {}
+            1 => write!(f, " (1 delete marker)")?,
+            n => write!(f, " ({n} delete markers)")?,
         }
         write!(f, ", {} bytes", self.bytes)
     }
@@ -143,13 +145,13 @@ fn client_error(
     what: impl Into<String>,
     written: Option<&CopySummary>,
 ) -> impl FnOnce(ClientError) -> Error {
-    let (store, what, written) = (conn.describe(), what.into(), written.cloned());
+    let (store, what, written) = (conn.describe(), what.into(), written.cloned().map(Box::new));
     move |source| Error::Copy {
         side,
         store,
         what,
         written,
-        source: Some(source),
+        source: Some(Box::new(source)),
     }
 }
 
@@ -167,7 +169,9 @@ pub fn same_store(a: &Connection, b: &Connection) -> bool {
                 return true;
             }
             let resolve = |addr: &str| -> Vec<std::net::SocketAddr> {
-                addr.to_socket_addrs().map(|i| i.collect()).unwrap_or_default()
+                addr.to_socket_addrs()
+                    .map(|i| i.collect())
+                    .unwrap_or_default()
             };
             let ys = resolve(y.addr());
             resolve(x.addr()).iter().any(|s| ys.contains(s))
@@ -201,9 +205,12 @@ pub fn prepare_copy(
             source.describe()
         )));
     }
-    let src_backend = source
-        .backend()
-        .map_err(client_error(Side::Source, source, "reaching the store", None))?;
+    let src_backend = source.backend().map_err(client_error(
+        Side::Source,
+        source,
+        "reaching the store",
+        None,
+    ))?;
     let dst_backend = destination.backend().map_err(client_error(
         Side::Destination,
         destination,
@@ -283,14 +290,12 @@ pub fn prepare_copy(
         })
         .collect();
 
-    let exists = destination
-        .table_exists(&to_table)
-        .map_err(client_error(
-            Side::Destination,
-            destination,
-            "listing tables",
-            None,
-        ))?;
+    let exists = destination.table_exists(&to_table).map_err(client_error(
+        Side::Destination,
+        destination,
+        "listing tables",
+        None,
+    ))?;
     let mut created = false;
     if exists {
         let have = destination.describe_table(&to_table).map_err(client_error(
@@ -481,7 +486,7 @@ impl Writer<'_> {
                             String::from_utf8_lossy(c.qualifier()),
                             c.timestamp()
                         ),
-                        written: Some(self.written.clone()),
+                        written: Some(Box::new(self.written.clone())),
                         source: None,
                     });
                 }

@@ -102,10 +102,10 @@ pub enum Error {
         /// What was wrong, or what was being done.
         what: String,
         /// What had been written when the copy stopped; `None` before it started.
-        written: Option<crate::copy::CopySummary>,
+        written: Option<Box<crate::copy::CopySummary>>,
         /// The client's error, if one.
         #[source]
-        source: Option<ferrobase_client::ClientError>,
+        source: Option<Box<ferrobase_client::ClientError>>,
     },
     /// Stopped at the user's request (Ctrl-C), between two batches: `done` says what had been
     /// written.

@@ -10,8 +10,8 @@
 //! as RFC 4180 says (`"a,b"`, `""` for a quote, line breaks inside quotes).
 
 use crate::error::{Error, Result};
-use ferrobase_client::{Connection, Table};
 use crate::stop::StopFlag;
+use ferrobase_client::{Connection, Table};
 use ferrobase_engine::Put;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};

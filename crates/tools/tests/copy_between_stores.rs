@@ -17,6 +17,9 @@ use std::collections::BTreeMap;
 /// (row, family, qualifier) → timestamp → value: what was written.
 type Model = BTreeMap<(Vec<u8>, Vec<u8>, Vec<u8>), BTreeMap<i64, Vec<u8>>>;
 
+/// A cell as (row, family, qualifier, timestamp, value).
+type CellLine = (Vec<u8>, Vec<u8>, Vec<u8>, i64, Vec<u8>);
+
 const ROWS: usize = 1200;
 
 fn open(dir: &std::path::Path) -> Connection {
@@ -38,7 +41,7 @@ fn create(conn: &Connection, name: &str) {
 }
 
 fn row_key(r: usize) -> Vec<u8> {
-    if r % 97 == 0 {
+    if r.is_multiple_of(97) {
         vec![b'r', 0, (r >> 8) as u8, r as u8, 0xff]
     } else {
         format!("r{r:04}").into_bytes()
@@ -92,7 +95,7 @@ fn expected(
     tr: TimeRange,
     versions: usize,
     rename: &dyn Fn(&[u8]) -> Option<Vec<u8>>,
-) -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, Vec<u8>)> {
+) -> Vec<CellLine> {
     let mut out = Vec::new();
     for ((row, f, q), vs) in model {
         if row.as_slice() < rows.0 || (!rows.1.is_empty() && row.as_slice() >= rows.1) {
@@ -127,7 +130,7 @@ fn cells_of(conn: &Connection, name: &str, raw: bool) -> Vec<Cell> {
     }
 }
 
-fn tuples(cells: &[Cell]) -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, Vec<u8>)> {
+fn tuples(cells: &[Cell]) -> Vec<CellLine> {
     let mut v: Vec<_> = cells
         .iter()
         .map(|c| {
@@ -171,13 +174,24 @@ fn a_whole_table_and_ranges_copy_every_cell_asked_for() {
     assert!(calls > ROWS / 97, "progress after every batch ({calls})");
     assert_eq!(tuples(&cells_of(&dst, "t", false)), all);
     // The source's families, attributes and regions.
-    assert_eq!(src.describe_table("t").unwrap(), dst.describe_table("t").unwrap());
     assert_eq!(
-        dst.table_attributes("t").unwrap().unwrap().1.get("MAX_FILESIZE"),
+        src.describe_table("t").unwrap(),
+        dst.describe_table("t").unwrap()
+    );
+    assert_eq!(
+        dst.table_attributes("t")
+            .unwrap()
+            .unwrap()
+            .1
+            .get("MAX_FILESIZE"),
         Some("123456789")
     );
     let starts = |c: &Connection| -> Vec<Vec<u8>> {
-        c.regions("t").unwrap().iter().map(|r| r.start.to_vec()).collect()
+        c.regions("t")
+            .unwrap()
+            .iter()
+            .map(|r| r.start.to_vec())
+            .collect()
     };
     assert_eq!(starts(&src), starts(&dst));
 
@@ -206,7 +220,10 @@ fn a_whole_table_and_ranges_copy_every_cell_asked_for() {
         ],
         ..CopyOptions::default()
     };
-    let s = prepare_copy(&src, "t", &dst, &opts).unwrap().run(&mut |_| {}).unwrap();
+    let s = prepare_copy(&src, "t", &dst, &opts)
+        .unwrap()
+        .run(&mut |_| {})
+        .unwrap();
     let want = expected(&model, (b"r0350", b"r0900"), tr, 2, &|f| match f {
         b"a" => Some(b"a".to_vec()),
         b"c" => Some(b"renamed".to_vec()),
@@ -240,7 +257,10 @@ fn a_raw_copy_carries_every_delete_marker() {
         create: true,
         ..CopyOptions::default()
     };
-    let s = prepare_copy(&src, "t", &dst, &opts).unwrap().run(&mut |_| {}).unwrap();
+    let s = prepare_copy(&src, "t", &dst, &opts)
+        .unwrap()
+        .run(&mut |_| {})
+        .unwrap();
     let raw_src = cells_of(&src, "t", true);
     let markers = raw_src.iter().filter(|c| c.cell_type().is_delete()).count();
     assert_eq!(s.delete_markers, markers as u64);
@@ -279,16 +299,40 @@ fn refusals_name_the_side_and_say_nothing_was_written() {
         create: true,
         ..CopyOptions::default()
     };
-    prepare_copy(&src, "t", &src, &opts).unwrap().run(&mut |_| {}).unwrap();
+    prepare_copy(&src, "t", &src, &opts)
+        .unwrap()
+        .run(&mut |_| {})
+        .unwrap();
 
     let e = prepare_copy(&src, "nope", &dst, &CopyOptions::default()).unwrap_err();
-    assert!(matches!(e, Error::Copy { side: Side::Source, .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            Error::Copy {
+                side: Side::Source,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("table nope does not exist"), "{e}");
 
     let e = prepare_copy(&src, "t", &dst, &CopyOptions::default()).unwrap_err();
-    assert!(matches!(e, Error::Copy { side: Side::Destination, .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            Error::Copy {
+                side: Side::Destination,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     let m = e.to_string();
-    assert!(m.contains("does not exist") && m.contains("--create"), "{m}");
+    assert!(
+        m.contains("does not exist") && m.contains("--create"),
+        "{m}"
+    );
     assert!(m.contains("nothing was written"), "{m}");
 
     dst.create_table(
@@ -304,7 +348,16 @@ fn refusals_name_the_side_and_say_nothing_was_written() {
         ..CopyOptions::default()
     };
     let e = prepare_copy(&src, "t", &dst, &opts).unwrap_err();
-    assert!(matches!(e, Error::Copy { side: Side::Source, .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            Error::Copy {
+                side: Side::Source,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     assert!(cells_of(&dst, "t", false).is_empty());
 }
 
@@ -339,7 +392,11 @@ fn a_stop_request_ends_the_copy_between_batches_with_exact_counts() {
         cells.iter().map(|c| c.row().to_vec()).collect();
     assert!(rows.len() >= 200 && rows.len() <= 300, "{}", rows.len());
     assert!(
-        m.contains(&format!("copied {} rows, {} cells", rows.len(), cells.len())),
+        m.contains(&format!(
+            "copied {} rows, {} cells",
+            rows.len(),
+            cells.len()
+        )),
         "{m}"
     );
 }

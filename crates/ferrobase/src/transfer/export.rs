@@ -1,8 +1,8 @@
 //! `ferrobase export`: a table into the files HBase's Export writes.
 
 use super::{number, to_bytes_binary, Common};
-use crate::progress::{Counts, Progress};
 use crate::connect::ConnectFlags;
+use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::TimeRange;
 use ferrobase_tools::sequence_file::{Codec, Compression};

@@ -1,8 +1,8 @@
 //! `ferrobase import`: the files of HBase's Export applied as HBase's Import applies them.
 
 use super::Common;
-use crate::progress::{Counts, Progress};
 use crate::connect::ConnectFlags;
+use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::time::Instant;

@@ -1,8 +1,8 @@
 //! `ferrobase import tsv`: delimited text loaded as HBase's ImportTsv loads it.
 
 use super::{number, Common};
-use crate::progress::{Counts, Progress};
 use crate::connect::ConnectFlags;
+use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::time::Instant;
