@@ -333,3 +333,73 @@ fn ctrl_c_stops_a_copy_and_says_what_was_written() {
     }
     assert_eq!(seen, rows, "{line}");
 }
+
+#[test]
+fn a_destination_that_fails_mid_copy_is_named_with_what_was_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    fill(&src, 20000);
+    let served = dir.path().join("served");
+    let (mut server, addr) = serve_harness::spawn(&served, &[], Stdio::null());
+    let url = format!("thrift://{addr}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args([
+            "copy",
+            src.to_str().unwrap(),
+            "t",
+            &url,
+            "--create",
+            "--batch",
+            "1",
+        ])
+        .env("FERROBASE_PROGRESS_EVERY_MS", "100")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut stderr = String::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+        assert!(n > 0, "the copy ended before any progress line: {stderr}");
+        stderr.push_str(&line);
+        if line.contains("rows/s") {
+            break;
+        }
+    }
+    // The server dies under the copy.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    std::io::Read::read_to_string(&mut err, &mut stderr).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(&format!("destination {url}")))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(line.contains("transport error"), "{line}");
+    let rows: usize = line
+        .split("written before it: ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(rows > 0 && rows < 20000, "{line}");
+    // Restarted on its data: every row the message counts is there (and at most the one of the
+    // batch that failed besides).
+    let (mut server, addr) = serve_harness::spawn(&served, &[], Stdio::null());
+    let conn = Connection::open(&format!("thrift://{addr}")).unwrap();
+    let mut s = conn.table("t").scanner(Scan::new(), None).unwrap();
+    let mut seen = 0;
+    loop {
+        let batch = s.next_batch(1000).unwrap();
+        if batch.is_empty() {
+            break;
+        }
+        seen += batch.len();
+    }
+    assert!(seen == rows || seen == rows + 1, "{seen} rows for {line}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

@@ -441,9 +441,9 @@ impl Writer<'_> {
         if !self.puts.is_empty() {
             let puts = std::mem::take(&mut self.puts);
             let rows = puts.len();
-            self.table
-                .put_all(puts)
-                .map_err(self.fail(format!("writing a batch of {rows} rows")))?;
+            self.table.put_all(puts).map_err(self.fail(format!(
+                "writing a batch of {rows} rows (some of them may be written; not counted)"
+            )))?;
         }
         let p = std::mem::take(&mut self.pending);
         self.written.rows += p.rows;
