@@ -56,6 +56,28 @@ pub struct ConnectOptions {
     pub credentials: Option<(String, String)>,
 }
 
+/// The kind of database a [`Connection`] reaches ([`Connection::backend`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An engine in this process (`file:DIR`).
+    Embedded,
+    /// `ferrobase serve`: Thrift1 plus ferrobase's `ferrobaseAdmin` extension (delete markers,
+    /// raw and multi-version scans, table attributes, splits).
+    Ferrobase,
+    /// A Thrift1 gateway without the extension: Apache HBase's `hbase thrift`.
+    HBaseThrift1,
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Backend::Embedded => "an embedded data directory",
+            Backend::Ferrobase => "a ferrobase server",
+            Backend::HBaseThrift1 => "an HBase Thrift1 gateway",
+        })
+    }
+}
+
 /// Client errors.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -251,6 +273,20 @@ impl Connection {
         match self {
             Connection::Embedded(_) => Ok(true),
             Connection::Remote(r) => r.is_ferrobase(),
+        }
+    }
+
+    /// What kind of database this connection reaches: an embedded engine, a ferrobase server, or
+    /// another Thrift1 gateway (Apache HBase's), which carries no delete markers, raw scans or
+    /// multi-version scans. Asks a gateway once per connection.
+    pub fn backend(&self) -> Result<Backend> {
+        match self {
+            Connection::Embedded(_) => Ok(Backend::Embedded),
+            Connection::Remote(r) => Ok(if r.is_ferrobase()? {
+                Backend::Ferrobase
+            } else {
+                Backend::HBaseThrift1
+            }),
         }
     }
 

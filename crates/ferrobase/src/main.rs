@@ -5,6 +5,7 @@
 //! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
 //! - `ferrobase passwd USER`: a password-file line for `serve --auth-file`.
 //! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
+//! - `ferrobase copy SOURCE TABLE DEST`: a table from one store to another (HBase's CopyTable).
 //! - `ferrobase export TABLE OUTDIR` / `ferrobase import [tsv] TABLE INDIR`: a table to and from
 //!   the files of HBase's Export and Import tools (`import tsv`: text, as ImportTsv loads it).
 //! - `ferrobase app NAME ...`: the seed articles' example systems (`docs/apps/`).
@@ -18,6 +19,7 @@ mod app;
 mod bench;
 mod connect;
 mod http;
+mod progress;
 mod serve;
 mod shell;
 #[cfg(feature = "lab")]
@@ -27,7 +29,7 @@ mod transfer;
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]] [--raw]   write HBase Export files (ferrobase export --help)\n  ferrobase import [--data DIR | --connect URL] TABLE INDIR   apply HBase Export files (ferrobase import --help)\n  ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT   load text as ImportTsv (ferrobase import tsv --help)\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase copy SOURCE TABLE DEST [--to-table NAME] [--start-row R --stop-row R] [--starttime MS --endtime MS] [--versions N|all] [--families f1,f2:g] [--all.cells] [--create] [--batch N]   copy a table between two stores: data directories, ferrobase servers, HBase Thrift1 gateways (ferrobase copy --help)\n  ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]] [--raw]   write HBase Export files (ferrobase export --help)\n  ferrobase import [--data DIR | --connect URL] TABLE INDIR   apply HBase Export files (ferrobase import --help)\n  ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT   load text as ImportTsv (ferrobase import tsv --help)\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
 }
 
 fn main() {
@@ -35,7 +37,12 @@ fn main() {
     quiet_on_closed_stdout();
     if let Err(e) = run() {
         eprintln!("ferrobase: {e:#}");
-        std::process::exit(1);
+        // Stopped by Ctrl-C, having said what it had done: the status of a program SIGINT ended.
+        let interrupted = matches!(
+            e.downcast_ref::<ferrobase_tools::Error>(),
+            Some(ferrobase_tools::Error::Interrupted { .. })
+        );
+        std::process::exit(if interrupted { 130 } else { 1 });
     }
 }
 
@@ -64,6 +71,7 @@ fn run() -> Result<()> {
         #[cfg(feature = "lab")]
         Some("bench") => bench::main(&args[1..]),
         Some("app") => app::main(&args[1..]),
+        Some("copy") => transfer::copy(&args[1..]),
         Some("export") => transfer::export(&args[1..]),
         Some("import") => transfer::import(&args[1..]),
         #[cfg(feature = "lab")]

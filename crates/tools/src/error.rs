@@ -91,6 +91,29 @@ pub enum Error {
         /// The client's error.
         source: ferrobase_client::ClientError,
     },
+    /// A copy failed on one side: the store, what was being done, and what had been written to
+    /// the destination before (rows whose every cell was written).
+    #[error("{side} {store}: {what}{}", .written.as_ref().map(|w| format!(" (written before it: {w})")).unwrap_or_else(|| " (nothing was written)".to_string()))]
+    Copy {
+        /// The side.
+        side: crate::copy::Side,
+        /// The store (`file:DIR`, `thrift://ADDR`).
+        store: String,
+        /// What was wrong, or what was being done.
+        what: String,
+        /// What had been written when the copy stopped; `None` before it started.
+        written: Option<Box<crate::copy::CopySummary>>,
+        /// The client's error, if one.
+        #[source]
+        source: Option<Box<ferrobase_client::ClientError>>,
+    },
+    /// Stopped at the user's request (Ctrl-C), between two batches: `done` says what had been
+    /// written.
+    #[error("interrupted: {done}")]
+    Interrupted {
+        /// What had been done, in words ("copied 1200 rows, ...").
+        done: String,
+    },
 }
 
 /// The crate's result type.

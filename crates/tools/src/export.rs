@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::result_codec::{encode_key, encode_result, KEY_CLASS, VALUE_CLASS};
 use crate::sequence_file::{Compression, SequenceFileWriter};
+use crate::stop::StopFlag;
 use ferrobase_client::Connection;
 use ferrobase_engine::{Scan, TimeRange};
 use std::io::BufWriter;
@@ -30,6 +31,9 @@ pub struct ExportOptions {
     pub families: Vec<Vec<u8>>,
     /// The files' compression (`mapreduce.output.fileoutputformat.compress*`; default none).
     pub compression: Compression,
+    /// Stops the export between two batches when requested ([`Error::Interrupted`]): the
+    /// file being written is removed, the completed ones stay, and no `_SUCCESS` is written.
+    pub stop: StopFlag,
 }
 
 impl Default for ExportOptions {
@@ -42,6 +46,7 @@ impl Default for ExportOptions {
             stop_row: Vec::new(),
             families: Vec::new(),
             compression: Compression::None,
+            stop: StopFlag::new(),
         }
     }
 }
@@ -152,6 +157,20 @@ pub fn export_table(
                     summary.cells += r.cells.len() as u64;
                 }
                 progress(&summary);
+                if opts.stop.is_requested() {
+                    drop(w);
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(Error::Interrupted {
+                        done: format!(
+                            "exported {} rows, {} cells into {} complete files; {} removed, no \
+                             _SUCCESS written",
+                            summary.rows,
+                            summary.cells,
+                            summary.files.len(),
+                            tmp.display()
+                        ),
+                    });
+                }
             }
         }
         let out = w.finish().map_err(Error::io(&tmp))?;

@@ -11,6 +11,7 @@
 use crate::error::{Error, Result};
 use crate::result_codec::{decode_key, decode_result, KEY_CLASS, VALUE_CLASS};
 use crate::sequence_file::{Record, SequenceFileReader};
+use crate::stop::StopFlag;
 use ferrobase_client::{Connection, Table};
 
 use ferrobase_engine::{Cell, CellType, Delete, MutationCell, Put};
@@ -28,6 +29,9 @@ pub struct ImportSummary {
     pub cells: u64,
     /// Of them, delete markers.
     pub delete_markers: u64,
+    /// Bytes of the input files read so far (those finished, and the current one up to the
+    /// record being applied); not in the summary's text.
+    pub bytes_read: u64,
 }
 
 impl std::fmt::Display for ImportSummary {
@@ -191,6 +195,18 @@ pub fn import_dir(
     dir: &Path,
     progress: &mut dyn FnMut(&ImportSummary),
 ) -> Result<ImportSummary> {
+    import_dir_until(conn, table, dir, &StopFlag::new(), progress)
+}
+
+/// [`import_dir`] that stops at a record boundary, after writing what it holds, when `stop` is
+/// requested ([`Error::Interrupted`], saying what had been applied).
+pub fn import_dir_until(
+    conn: &Connection,
+    table: &str,
+    dir: &Path,
+    stop: &StopFlag,
+    progress: &mut dyn FnMut(&ImportSummary),
+) -> Result<ImportSummary> {
     let client = |context: String| move |source| Error::Client { context, source };
     let (_, families) = verify_dir(dir)?;
     let have: BTreeSet<Vec<u8>> = conn
@@ -218,7 +234,9 @@ pub fn import_dir(
         applied: ImportSummary::default(),
         buffered: ImportSummary::default(),
     };
+    let mut done_bytes = 0;
     for path in input_files(dir)? {
+        let size = std::fs::metadata(&path).map_err(Error::io(&path))?.len();
         let result = read_export_file(&path, &mut |rec, row, cells| {
             let fail = |source, a: &Applier<'_>| Error::Client {
                 context: format!(
@@ -254,7 +272,19 @@ pub fn import_dir(
                 a.delete(d).map_err(|e| fail(e, &a))?;
             }
             a.buffered.rows += 1;
+            a.applied.bytes_read = done_bytes + rec.offset;
             progress(&a.applied);
+            if stop.is_requested() {
+                a.flush().map_err(|e| fail(e, &a))?;
+                return Err(Error::Interrupted {
+                    done: format!(
+                        "applied {} (up to offset {} of {})",
+                        a.applied,
+                        rec.offset,
+                        path.display()
+                    ),
+                });
+            }
             Ok(())
         });
         result?;
@@ -264,6 +294,8 @@ pub fn import_dir(
             a.applied
         )))?;
         a.applied.files += 1;
+        done_bytes += size;
+        a.applied.bytes_read = done_bytes;
         progress(&a.applied);
     }
     Ok(a.applied)

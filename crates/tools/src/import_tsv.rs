@@ -10,6 +10,7 @@
 //! as RFC 4180 says (`"a,b"`, `""` for a quote, line breaks inside quotes).
 
 use crate::error::{Error, Result};
+use crate::stop::StopFlag;
 use ferrobase_client::{Connection, Table};
 use ferrobase_engine::Put;
 use std::collections::BTreeSet;
@@ -191,6 +192,8 @@ pub struct TsvOptions {
     pub dry_run: bool,
     /// A ferrobase extension: RFC 4180 quoting (`"..."`, `""`, line breaks inside quotes).
     pub csv: bool,
+    /// Stops the load after the batch being written when requested ([`Error::Interrupted`]).
+    pub stop: StopFlag,
 }
 
 impl Default for TsvOptions {
@@ -202,6 +205,7 @@ impl Default for TsvOptions {
             skip_empty_columns: false,
             dry_run: false,
             csv: false,
+            stop: StopFlag::new(),
         }
     }
 }
@@ -247,6 +251,9 @@ pub struct TsvSummary {
     pub cells: u64,
     /// Bad lines (ImportTsv's `Bad Lines` counter).
     pub bad_lines: u64,
+    /// Bytes of the input read so far (every file before this one, and this one up to the
+    /// current line): with the inputs' total size, the load's progress.
+    pub bytes_read: u64,
 }
 
 impl std::fmt::Display for TsvSummary {
@@ -476,6 +483,7 @@ pub fn import_tsv(
         written: TsvSummary::default(),
         dry_run: opts.dry_run,
     };
+    let mut done_bytes = 0;
     for path in files {
         let f = std::fs::File::open(&path).map_err(Error::io(&path))?;
         let mut lines = Lines::new(BufReader::with_capacity(1 << 20, f));
@@ -517,6 +525,15 @@ pub fn import_tsv(
                             "writing the rows before {} line {number} (written before them: {before})",
                             path.display()
                         )))?;
+                        if opts.stop.is_requested() {
+                            return Err(Error::Interrupted {
+                                done: format!(
+                                    "loaded {} up to {} line {number}",
+                                    w.written,
+                                    path.display()
+                                ),
+                            });
+                        }
                     }
                 }
                 Err(reason) => {
@@ -542,8 +559,11 @@ pub fn import_tsv(
                     }
                 }
             }
+            w.written.bytes_read = done_bytes + lines.offset;
             progress(&w.written);
         }
+        done_bytes += lines.offset;
+        w.written.bytes_read = done_bytes;
         let before = w.written.clone();
         w.flush().map_err(client(format!(
             "writing the last rows of {} (written before them: {before})",

@@ -1,7 +1,8 @@
 //! `ferrobase export`: a table into the files HBase's Export writes.
 
-use super::{number, to_bytes_binary, Common, Ticker};
+use super::{number, to_bytes_binary, Common};
 use crate::connect::ConnectFlags;
+use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::TimeRange;
 use ferrobase_tools::sequence_file::{Codec, Compression};
@@ -138,16 +139,23 @@ pub fn export(args: &[String]) -> Result<()> {
     };
     let conn = c.connect()?;
     let t0 = Instant::now();
-    let mut ticker = Ticker::new();
-    let s = ferrobase_tools::export_table(
+    let mut progress = Progress::start("export", None);
+    opts.stop = progress.stop_flag();
+    let result = ferrobase_tools::export_table(
         &conn,
         table,
         &PathBuf::from(out_dir),
         &opts,
         &mut |s: &ExportSummary| {
-            ticker.tick(|| format!("export: {} rows, {} cells", s.rows, s.cells));
+            progress.update(Counts {
+                rows: s.rows,
+                cells: s.cells,
+                bytes: s.bytes,
+            })
         },
-    )?;
+    );
+    progress.finish();
+    let s = result?;
     println!(
         "exported {table}: {} rows, {} cells into {} files ({} bytes) in {out_dir} in {:.1} s",
         s.rows,

@@ -1,9 +1,9 @@
 //! `ferrobase import`: the files of HBase's Export applied as HBase's Import applies them.
 
-use super::{Common, Ticker};
+use super::Common;
 use crate::connect::ConnectFlags;
+use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
-use ferrobase_tools::ImportSummary;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -53,13 +53,27 @@ pub fn import(args: &[String]) -> Result<()> {
     };
     let conn = c.connect()?;
     let t0 = Instant::now();
-    let mut ticker = Ticker::new();
-    let s = ferrobase_tools::import_dir(
-        &conn,
-        table,
-        &PathBuf::from(in_dir),
-        &mut |s: &ImportSummary| ticker.tick(|| format!("import: {s} applied")),
-    )?;
+    let dir = PathBuf::from(in_dir);
+    let total = ferrobase_tools::import::input_files(&dir)
+        .ok()
+        .map(|files| {
+            files
+                .iter()
+                .filter_map(|f| std::fs::metadata(f).ok())
+                .map(|m| m.len())
+                .sum::<u64>()
+        });
+    let mut progress = Progress::start("import", total);
+    let stop = progress.stop_flag();
+    let result = ferrobase_tools::import_dir_until(&conn, table, &dir, &stop, &mut |s| {
+        progress.update(Counts {
+            rows: s.rows,
+            cells: s.cells,
+            bytes: s.bytes_read,
+        })
+    });
+    progress.finish();
+    let s = result?;
     println!(
         "imported into {table}: {s} in {:.1} s",
         t0.elapsed().as_secs_f64()

@@ -1,7 +1,8 @@
 //! `ferrobase import tsv`: delimited text loaded as HBase's ImportTsv loads it.
 
-use super::{number, Common, Ticker};
+use super::{number, Common};
 use crate::connect::ConnectFlags;
+use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -96,11 +97,22 @@ pub(super) fn import_tsv(args: &[String]) -> Result<()> {
     };
     let conn = c.connect()?;
     let t0 = Instant::now();
-    let mut ticker = Ticker::new();
-    let s = ferrobase_tools::import_tsv::import_tsv(
+    let input = PathBuf::from(input);
+    let total = ferrobase_tools::import::input_files(&input)
+        .ok()
+        .map(|files| {
+            files
+                .iter()
+                .filter_map(|f| std::fs::metadata(f).ok())
+                .map(|m| m.len())
+                .sum::<u64>()
+        });
+    let mut progress = Progress::start("import tsv", total);
+    opts.stop = progress.stop_flag();
+    let result = ferrobase_tools::import_tsv::import_tsv(
         &conn,
         table,
-        &PathBuf::from(input),
+        &input,
         &spec,
         &opts,
         &mut |b| {
@@ -109,8 +121,16 @@ pub(super) fn import_tsv(args: &[String]) -> Result<()> {
                 eprintln!("{}", String::from_utf8_lossy(&b.text));
             }
         },
-        &mut |s: &TsvSummary| ticker.tick(|| format!("import tsv: {s}")),
-    )?;
+        &mut |s: &TsvSummary| {
+            progress.update(Counts {
+                rows: s.rows,
+                cells: s.cells,
+                bytes: s.bytes_read,
+            })
+        },
+    );
+    progress.finish();
+    let s = result?;
     println!(
         "imported into {table}{}: {s} in {:.1} s",
         if opts.dry_run {

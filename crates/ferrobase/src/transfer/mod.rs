@@ -1,19 +1,21 @@
+//! `ferrobase copy`: a table from one store to another (HBase's `CopyTable`).
 //! `ferrobase export`, `ferrobase import` and `ferrobase import tsv`: a table to and from the
 //! files of HBase's own `Export` and `Import` tools (Hadoop SequenceFiles of `Result`s; crate
 //! `ferrobase-tools`) and delimited text as HBase's `ImportTsv` reads it, with HBase's argument
 //! order and `-D` property names.
 
+mod copy;
 mod export;
 mod import;
 mod import_tsv;
 
+pub use copy::copy;
 pub use export::export;
 pub use import::import;
 
 use crate::connect::ConnectFlags;
 use anyhow::{Context, Result};
 use ferrobase_client::Connection;
-use std::time::{Duration, Instant};
 
 /// The connection options and positional arguments of every command here.
 pub(crate) struct Common {
@@ -56,28 +58,6 @@ where
     T::Err: std::fmt::Display,
 {
     v.parse().map_err(|e| anyhow::anyhow!("{what} {v:?}: {e}"))
-}
-
-/// Prints a progress line to stderr at most every two seconds.
-pub(crate) struct Ticker {
-    last: Instant,
-    started: Instant,
-}
-
-impl Ticker {
-    pub(crate) fn new() -> Ticker {
-        Ticker {
-            last: Instant::now(),
-            started: Instant::now(),
-        }
-    }
-
-    pub(crate) fn tick(&mut self, line: impl FnOnce() -> String) {
-        if self.last.elapsed() >= Duration::from_secs(2) {
-            self.last = Instant::now();
-            eprintln!("{} ({:.0} s)", line(), self.started.elapsed().as_secs_f64());
-        }
-    }
 }
 
 #[cfg(test)]

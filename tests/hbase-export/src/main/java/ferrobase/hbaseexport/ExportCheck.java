@@ -53,6 +53,7 @@ import org.apache.hadoop.mapreduce.Job;
  *                          HBase's ImportTsv of INPUT into TABLE (importtsv.columns=COLUMNS,
  *                          importtsv.timestamp=TS), printing its "Bad Lines" counter
  *   dump-table TABLE OUT   every cell of a raw scan of every version, one line each, sorted
+ *   dump-live TABLE OUT    the same of a plain scan: what a reader sees (no markers, no masked cells)
  *   dump-files DIR OUT     every cell of DIR's part files read by Hadoop's SequenceFile.Reader with
  *                          HBase's ResultSerialization, same form
  * </pre>
@@ -83,7 +84,7 @@ public final class ExportCheck {
 
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
-      throw new IllegalArgumentException("usage: load|create|flush|export|import|dump-table|dump-files ...");
+      throw new IllegalArgumentException("usage: load|create|flush|export|import|dump-table|dump-live|dump-files ...");
     }
     Configuration conf = configuration();
     String cmd = args[0];
@@ -140,7 +141,10 @@ public final class ExportCheck {
               conn.getAdmin().flush(name);
               break;
             case "dump-table":
-              dumpTable(conn, name, args[2]);
+              dumpTable(conn, name, args[2], true);
+              break;
+            case "dump-live":
+              dumpTable(conn, name, args[2], false);
               break;
             default:
               throw new IllegalArgumentException("unknown command " + cmd);
@@ -247,9 +251,11 @@ public final class ExportCheck {
     System.err.printf("hbase-export: %d cells into %s%n", lines.size(), out);
   }
 
-  private static void dumpTable(Connection conn, TableName name, String out) throws IOException {
+  /** Every version of the table's cells, delete markers too when raw, as sorted lines. */
+  private static void dumpTable(Connection conn, TableName name, String out, boolean raw)
+    throws IOException {
     List<String> lines = new ArrayList<>();
-    Scan scan = new Scan().setRaw(true).readAllVersions();
+    Scan scan = new Scan().setRaw(raw).readAllVersions();
     try (Table t = conn.getTable(name); ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         for (Cell c : r.rawCells()) {
