@@ -115,6 +115,9 @@ python3 tests/happybase/run.py target/debug/ferrobase --hbase "$FERROBASE_HBASE_
 # job runner) against the oracle and `ferrobase export`/`import`/`import tsv`, every cell compared
 # (~60 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/export-test.sh
+# `ferrobase copy` between ferrobase and Apache HBase's Thrift1 gateway, both ways, every cell compared
+# (issue 47; ~20 s on the oracle already running).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/copy-test.sh
 # The server benchmark beside HBase in its quick mode, on the oracle already running (a smoke run
 # so the benchmark never rots; its figures mean nothing; ~15 s).
 python3 tests/bench/server_vs_hbase.py target/release/ferrobase --quick \
