@@ -108,7 +108,7 @@ public final class AclAttack {
             User.createUserForTesting(conf, u, new String[0])));
       }
       Random rnd = new Random(seed);
-      Attacks attacks = new Attacks(rnd, superuser);
+      Attacks attacks = new Attacks(rnd, superuser, su);
       World.Snapshot base = null;
       for (int i = 0; i < ops; i++) {
         if (i % 100 == 0) {
@@ -164,7 +164,9 @@ public final class AclAttack {
     String prefix = AccessDeniedException.class.getName() + ": ";
     for (Throwable t = e; t != null; t = t.getCause()) {
       String m = String.valueOf(t.getMessage());
-      if (t instanceof AccessDeniedException || m.contains(prefix)) {
+      boolean remote = t instanceof org.apache.hadoop.ipc.RemoteException r
+          && r.getClassName().equals(AccessDeniedException.class.getName());
+      if (t instanceof AccessDeniedException || m.contains(prefix) || remote) {
         int at;
         while ((at = m.indexOf(prefix)) >= 0) {
           m = m.substring(at + prefix.length());
@@ -201,10 +203,12 @@ public final class AclAttack {
   static final class Attacks {
     final Random rnd;
     final String superuser;
+    final Connection superuserConnection;
 
-    Attacks(Random rnd, String superuser) {
+    Attacks(Random rnd, String superuser, Connection superuserConnection) {
       this.rnd = rnd;
       this.superuser = superuser;
+      this.superuserConnection = superuserConnection;
     }
 
     <T> T pick(T[] xs) {
@@ -367,6 +371,9 @@ public final class AclAttack {
       if (k < 92) {
         return grant(user);
       }
+      if (k < 94) {
+        return hijack();
+      }
       return listing();
     }
 
@@ -467,6 +474,50 @@ public final class AclAttack {
         }
         return String.join(groups ? " " : ",", out);
       });
+    }
+
+    /**
+     * Another user's scanner, by its id, through the raw ClientService: the superuser opens a
+     * scanner on a region (nothing read yet), the user asks it for rows, the superuser closes it.
+     */
+    Attempt hijack() {
+      TableName t = table();
+      boolean close = rnd.nextInt(4) == 0;
+      return new Attempt((close ? "close" : "next on") + " the superuser's scanner of " + t, false,
+          c -> {
+            org.apache.hadoop.hbase.HRegionLocation loc;
+            try (org.apache.hadoop.hbase.client.RegionLocator l = c.getRegionLocator(t)) {
+              loc = l.getRegionLocation(Bytes.toBytes("r0"));
+            }
+            var owner = ((org.apache.hadoop.hbase.client.ClusterConnection) superuserConnection)
+                .getClient(loc.getServerName());
+            var open = owner.scan(null, org.apache.hadoop.hbase.shaded.protobuf.RequestConverter
+                .buildScanRequest(loc.getRegion().getRegionName(), new Scan(), 0, false));
+            long id = open.getScannerId();
+            try {
+              var thief = ((org.apache.hadoop.hbase.client.ClusterConnection) c)
+                  .getClient(loc.getServerName());
+              var controller = org.apache.hadoop.hbase.ipc.RpcControllerFactory
+                  .instantiate(c.getConfiguration()).newController();
+              var resp = thief.scan(controller, org.apache.hadoop.hbase.shaded.protobuf
+                  .RequestConverter.buildScanRequest(id, 10, close, 0, false, false, -1));
+              List<String> out = new ArrayList<>();
+              for (Result r : org.apache.hadoop.hbase.shaded.protobuf.ResponseConverter
+                  .getResults(controller.cellScanner(), resp)) {
+                out.add(cells(r));
+              }
+              return String.join(" ", out);
+            } catch (org.apache.hbase.thirdparty.com.google.protobuf.ServiceException e) {
+              throw e.getCause() != null ? e.getCause() : e;
+            } finally {
+              try {
+                owner.scan(null, org.apache.hadoop.hbase.shaded.protobuf.RequestConverter
+                    .buildScanRequest(id, 0, true, false));
+              } catch (Exception ignored) {
+                // Closed by the user already.
+              }
+            }
+          });
     }
 
     Attempt meta() {
@@ -822,7 +873,37 @@ public final class AclAttack {
     }
 
     Attempt listing() {
-      switch (rnd.nextInt(5)) {
+      switch (rnd.nextInt(9)) {
+        case 5:
+          return new Attempt("listTableNamesByNamespace " + World.NS, false, c -> {
+            TreeSet<String> out = new TreeSet<>();
+            for (TableName n : c.getAdmin().listTableNamesByNamespace(World.NS)) {
+              out.add(n.getNameAsString());
+            }
+            return out.toString();
+          });
+        case 6:
+          return new Attempt("listTableDescriptorsByNamespace " + World.NS, false, c -> {
+            TreeSet<String> out = new TreeSet<>();
+            for (TableDescriptor d : c.getAdmin().listTableDescriptorsByNamespace(
+                Bytes.toBytes(World.NS))) {
+              out.add(d.getTableName().getNameAsString());
+            }
+            return out.toString();
+          });
+        case 7: {
+          String ns = rnd.nextBoolean() ? World.NS : "default";
+          return new Attempt("getNamespaceDescriptor " + ns, false, c -> {
+            return c.getAdmin().getNamespaceDescriptor(ns).getName();
+          });
+        }
+        case 8: {
+          TableName t = table();
+          return new Attempt("tableExists+isTableEnabled+getRegions " + t, false, c -> {
+            Admin a = c.getAdmin();
+            return a.tableExists(t) + " " + a.isTableEnabled(t) + " " + a.getRegions(t).size();
+          });
+        }
         case 0:
           return new Attempt("listTableNames", false, c -> {
             TreeSet<String> out = new TreeSet<>();
