@@ -1,7 +1,7 @@
 //! `Multi`: region actions of gets and mutations, each answered by its index, and atomic
 //! groups (RowMutations, checkAndMutate of several mutations).
 
-use super::reads::{check_row, engine_get};
+use super::reads::{authorize_exists, check_row, engine_get};
 use super::results::encode_result;
 use super::writes::{apply, authorize_write, check_and_mutate, to_write, Write};
 use super::Block;
@@ -14,6 +14,7 @@ use crate::proto::client::{
 use crate::proto::hbase::NameBytesPair;
 use crate::regions::{self, Region, Target};
 use crate::services::{Ctx, Reply};
+use ferrobase_gateway::access::Operation;
 
 pub(super) fn exception(e: &RpcError) -> NameBytesPair {
     NameBytesPair {
@@ -35,6 +36,14 @@ pub(super) fn multi(ctx: &Ctx, req: MultiRequest, block: &mut Block) -> Result<R
         }
         results.push(r);
     }
+    if ctx.acl().is_some() && results.iter().all(answered_nothing) {
+        // Every action failed before it ran (a region the client's cache still names after
+        // the table was made again, an action that does not decode): nothing was read or
+        // written, so the errors go back as they are and the client retries what it may
+        // (NotServingRegionException), instead of the fail-closed refusal of a call that
+        // authorized nothing.
+        ctx.authorize(&Operation::Catalog)?;
+    }
     Ok(Reply::with_cells(
         &MultiResponse {
             region_action_result: results,
@@ -43,6 +52,14 @@ pub(super) fn multi(ctx: &Ctx, req: MultiRequest, block: &mut Block) -> Result<R
         },
         out,
     ))
+}
+
+/// Whether a region's answer carries only errors: no result, nothing applied.
+fn answered_nothing(r: &RegionActionResult) -> bool {
+    r.processed.is_none()
+        && r.result_or_exception
+            .iter()
+            .all(|roe| roe.result.is_none() && roe.exception.is_some())
 }
 
 fn failed(e: &RpcError) -> RegionActionResult {
@@ -146,6 +163,7 @@ fn region_action(
             (None, Some(g)) => {
                 let outcome = engine_get(g).and_then(|mut get| {
                     check_row(&region, &get.row)?;
+                    authorize_exists(ctx, g, &region.table, &get.spec.columns)?;
                     ctx.authorize_read(&region.table, &mut get.spec.columns)?;
                     let row = ctx.shared.engine.table(&region.table)?.get(&get)?;
                     Ok(if g.existence_only.unwrap_or(false) {
