@@ -50,6 +50,10 @@ FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
 # client as 30 users x 39 operations) against `serve --acl --rpc-auth simple`, answers compared with
 # those Apache HBase 2.6.1's AccessController gave (crates/gateway/tests/data; ~12 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-acl-test.sh
+# The ACL attack on the native door (issues 45, 48): tests/acl-attack's AclAttack, random grants and 500
+# random operations of every kind as four users through the stock Java client, compared with Apache HBase
+# 2.6.1's AccessController (recorded answers, seed 2; a hole always fails; ~10 s).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/native-acl-attack.sh
 # TLS on the native door (docs/design/native-protocol.md "TLS"): the Java client (2.6.1, 3.0.0-beta-1) runs
 # SeedArticles over TLS with HBase's transcript, plaintext clients are refused with a clear message, malformed
 # TLS is closed with a log line, one TLS port serves Java and Thrift (~22 s).
