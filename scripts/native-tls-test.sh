@@ -156,9 +156,9 @@ stop
 # --- 5. Mutual TLS with ACLs: --tls-client-ca makes each client certificate's CN the connection's
 # user (docs/design/security.md, "The native door"). An admin (superuser) creates a table and
 # grants `reader` READ; `reader` reads but may not write or grant itself more; `stranger` sees
-# nothing (not even that the table exists: hbase:meta shows each user the tables a grant reaches,
-# so its client answers TableNotFoundException where HBase's says AccessDeniedException); a client
-# without a certificate is refused in the handshake.
+# nothing (its reads and writes refused as HBase refuses them; with --rpc-hide-tables not even that
+# the table exists: hbase:meta then shows each user the tables a grant reaches, so its client
+# answers TableNotFoundException); a client without a certificate is refused in the handshake.
 for who in admin reader stranger; do
   printf 'extendedKeyUsage=clientAuth\n' >"$dir/client.ext"
   ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/$who.key" \
@@ -193,8 +193,8 @@ get r1: value v1
 put r2: refused RemoteWithExtrasException: org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions (user=reader, scope=default:mtls, family=cf:q, params=[table=default:mtls,family=cf:q],action=WRITE)
 list tables: [mtls]
 grant self A: refused RemoteWithExtrasException: org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions for user 'reader' (global, action=ADMIN)
-get r1: refused TableNotFoundException: mtls
-put r2: refused TableNotFoundException: mtls
+get r1: refused RemoteWithExtrasException: org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions for user 'stranger' (table=mtls, action=READ)
+put r2: refused RemoteWithExtrasException: org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions (user=stranger, scope=default:mtls, family=cf:q, params=[table=default:mtls,family=cf:q],action=WRITE)
 list tables: []
 grant self A: refused RemoteWithExtrasException: org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions for user 'stranger' (global, action=ADMIN)
 EOF
@@ -203,6 +203,14 @@ status=0
 JAVA_CLIENT_CONF_DIR=$dir/conf-tls bash scripts/java-client.sh --program ListTables \
   --bootstrap "127.0.0.1:$port" >"$dir/nocert.txt" 2>"$dir/nocert.err" || status=$?
 [[ $status != 0 ]] || die "a client without a certificate was served: $(cat "$dir/nocert.txt")"
+stop
+# The same data with --rpc-hide-tables: the stranger does not learn that mtls exists.
+serve mtls --port 0 --rpc-port 0 --tls-client-ca "$dir/ca.pem" --superuser admin --rpc-hide-tables
+JAVA_CLIENT_CONF_DIR=$dir/conf-stranger bash scripts/java-client.sh --program CertificateUsers \
+  --bootstrap "127.0.0.1:$port" stranger >"$dir/hidden.txt" 2>"$dir/hidden.err" \
+  || { tail -20 "$dir/hidden.err" >&2; die "CertificateUsers as stranger (hidden tables) failed"; }
+grep -qx "get r1: refused TableNotFoundException: mtls" "$dir/hidden.txt" \
+  || { cat "$dir/hidden.txt" >&2; die "with --rpc-hide-tables the stranger still learns that mtls exists"; }
 echo "native-tls: mutual TLS with ACLs: each certificate's CN is its user (admin, reader, stranger: $(wc -l <"$dir/mtls.txt") answers as expected), a client without a certificate refused ($(cut -c1-80 "$dir/nocert.txt")), in $((SECONDS - t0)) s"
 stop
 echo "native-tls: done in $((SECONDS - started)) s"

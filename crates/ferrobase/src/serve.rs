@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -31,6 +31,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut advertise: Option<String> = None;
     let mut zk_port: Option<u16> = None;
     let mut rpc_allow_plaintext = false;
+    let mut rpc_hide_tables = false;
     let mut http_port: Option<u16> = None;
     let mut thrift2_port: Option<u16> = None;
     let mut rest_port: Option<u16> = None;
@@ -145,6 +146,9 @@ pub fn main(args: &[String]) -> Result<()> {
             // With TLS, the native door serves plaintext HBase clients too (HBase's
             // hbase.server.netty.tls.supportplaintext, true there; refused here by default).
             "--rpc-allow-plaintext" => rpc_allow_plaintext = true,
+            // With ACLs, hbase:meta on the native door shows each user only the tables a grant
+            // reaches (HBase shows every table's rows to every user).
+            "--rpc-hide-tables" => rpc_hide_tables = true,
             // The HTTP port: /metrics for Prometheus and the console at / (HBase's master UI is
             // on 16010); 0 picks a free one.
             "--rest-port" => {
@@ -267,6 +271,9 @@ pub fn main(args: &[String]) -> Result<()> {
              authentication; trusted networks only; docs/design/security.md, \"The native door\")"
         );
     }
+    if rpc_hide_tables && (rpc_port.is_none() || opts.access.is_none()) {
+        bail!("--rpc-hide-tables hides tables from users of the native RPC door; it needs --rpc-port and ACLs (--acl)");
+    }
     if rpc_allow_plaintext {
         if tls_client_ca.is_some() {
             bail!(
@@ -336,6 +343,7 @@ pub fn main(args: &[String]) -> Result<()> {
                     access.superusers.iter().cloned(),
                 )),
                 identity,
+                hide_tables: rpc_hide_tables,
             })
         }
         _ => None,

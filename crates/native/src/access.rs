@@ -40,6 +40,11 @@ pub struct NativeAccess {
     pub checker: Arc<AccessChecker>,
     /// How a connection's user is known.
     pub identity: Identity,
+    /// Whether `hbase:meta` shows each user only the rows of the tables a grant reaches
+    /// (`--rpc-hide-tables`): a user then cannot learn that another table exists, and its client
+    /// answers `TableNotFoundException` where HBase's says `AccessDeniedException`. Off by default,
+    /// as HBase, whose AccessController lets every user read every row of `hbase:meta`.
+    pub hide_tables: bool,
 }
 
 impl std::fmt::Debug for NativeAccess {
@@ -133,6 +138,15 @@ impl Ctx {
             .describe(table)
             .map(|d| d.families.iter().map(|f| f.name.clone()).collect())
             .unwrap_or_default()
+    }
+
+    /// Whether `hbase:meta` shows `table`'s rows to the user: always, as HBase, unless the door
+    /// hides the tables no grant reaches ([`NativeAccess::hide_tables`]).
+    pub(crate) fn meta_shows(&self, table: &str) -> bool {
+        match self.shared.opts.access.as_ref() {
+            Some(a) if a.hide_tables => self.lists_table(table),
+            _ => true,
+        }
     }
 
     /// Whether a listing of table names shows `table` to the user (HBase's `postGetTableNames`:

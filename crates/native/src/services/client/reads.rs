@@ -85,8 +85,8 @@ pub(super) fn engine_get(g: &PbGet) -> Result<Get, RpcError> {
     Ok(get)
 }
 
-/// `hbase:meta` as rows of cells, in meta order: the rows of the tables a table listing shows
-/// the user (all of them with ACLs off).
+/// `hbase:meta` as rows of cells, in meta order (with `--rpc-hide-tables`, the rows of the tables
+/// a table listing shows the user).
 pub(super) fn meta_rows(ctx: &Ctx) -> Result<Vec<RowResult>, RpcError> {
     let shared = &ctx.shared;
     let server = regions::server_name(shared);
@@ -95,7 +95,7 @@ pub(super) fn meta_rows(ctx: &Ctx) -> Result<Vec<RowResult>, RpcError> {
         .into_iter()
         .filter(|r| {
             let table = r.row.split(|&b| b == b',').next().unwrap_or_default();
-            ctx.lists_table(&String::from_utf8_lossy(table))
+            ctx.meta_shows(&String::from_utf8_lossy(table))
         })
         .map(|r| {
             let row = Bytes::from(r.row);
