@@ -447,6 +447,7 @@ fn the_native_door_serves_tls_and_acls_but_refuses_unknown_users_and_stray_plain
     refused(&["--acl"], users);
     refused(&["--superuser", "admin"], users);
     refused(&["--rpc-auth", "simple"], "it needs --rpc-port and --acl");
+    refused(&["--rpc-hide-tables"], "--rpc-hide-tables hides tables");
     refused(&["--acl", "--rpc-auth", "kerberos"], "--rpc-auth kerberos");
     let passwords = certs.path().join("passwords");
     std::fs::write(&passwords, passwd("alice", "secret")).unwrap();
