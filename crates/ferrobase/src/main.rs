@@ -16,6 +16,7 @@ mod app;
 mod bench;
 mod connect;
 mod http;
+mod logging;
 mod serve;
 mod shell;
 #[cfg(feature = "lab")]

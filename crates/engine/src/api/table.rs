@@ -4,6 +4,8 @@ use super::{Delete, Get, Mutation, Put, RowResult, Scan};
 use crate::engine::{Engine, RowCheck};
 use crate::error::{Error, Result};
 use crate::filter::CompareOp;
+use crate::heat_map::HeatOp;
+use crate::metrics::Metrics;
 use crate::schema::TableName;
 
 /// Reads and writes one table. Cheap to clone; thread-safe.
@@ -48,7 +50,28 @@ impl Table {
 
     /// Applies a batch of puts and deletes; each row's mutation is atomic.
     pub fn mutate(&self, mutations: Vec<Mutation>) -> Result<()> {
+        for m in &mutations {
+            self.engine
+                .inner
+                .heat
+                .record_mutation(&self.name, m, || self.region_starts());
+        }
         self.engine.inner.mutate(&self.name, mutations)
+    }
+
+    /// The region start keys, for the heat map when it opens a bucket.
+    fn region_starts(&self) -> Vec<crate::Bytes> {
+        self.engine.region_starts(&self.name)
+    }
+
+    /// Counts a write of `bytes` to `row` in the heat map ([`crate::heat_map`]).
+    fn heat_write(&self, row: &[u8], bytes: usize) {
+        self.engine
+            .inner
+            .heat
+            .record(&self.name, row, HeatOp::Write, bytes as u64, || {
+                self.region_starts()
+            });
     }
 
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
@@ -90,6 +113,11 @@ impl Table {
         columns: &[(&[u8], &[u8], i64)],
         ttl_ms: Option<i64>,
     ) -> Result<RowResult> {
+        let bytes = columns
+            .iter()
+            .map(|(f, q, _)| f.len() + q.len() + 8)
+            .sum::<usize>();
+        self.heat_write(row, row.len() + bytes);
         self.engine
             .inner
             .increment(&self.name, row, columns, ttl_ms)
@@ -110,6 +138,11 @@ impl Table {
         columns: &[(&[u8], &[u8], &[u8])],
         ttl_ms: Option<i64>,
     ) -> Result<RowResult> {
+        let bytes = columns
+            .iter()
+            .map(|(f, q, v)| f.len() + q.len() + v.len())
+            .sum::<usize>();
+        self.heat_write(row, row.len() + bytes);
         self.engine.inner.append(&self.name, row, columns, ttl_ms)
     }
 
@@ -129,6 +162,7 @@ impl Table {
         expected: Option<&[u8]>,
         mutations: Vec<Mutation>,
     ) -> Result<bool> {
+        self.heat_write(row, row.len() + family.len() + qualifier.len());
         self.engine.inner.check_and_mutate(
             &self.name,
             row,
@@ -156,7 +190,12 @@ impl Table {
             }
         }
         let region = entry.region_for(&get.row);
-        inner.get_in_region(&region, get, inner.mvcc.read_point())
+        let result = inner.get_in_region(&region, get, inner.mvcc.read_point())?;
+        count_returned(&inner.metrics, &result);
+        inner
+            .heat
+            .record_read(&self.name, &result, || self.region_starts());
+        Ok(result)
     }
 
     /// Reads several rows, in order.
@@ -174,6 +213,8 @@ impl Table {
     pub fn scanner(&self, scan: &Scan) -> Result<ResultScanner> {
         Ok(ResultScanner {
             scan: crate::engine::TableScanHandle::new(&self.engine, self.name.clone(), scan)?,
+            metrics: self.engine.inner.metrics.clone(),
+            table: self.clone(),
         })
     }
 
@@ -186,6 +227,18 @@ impl Table {
 /// Iterates the results of a scan (HBase's `ResultScanner`).
 pub struct ResultScanner {
     scan: crate::engine::TableScanHandle,
+    metrics: std::sync::Arc<Metrics>,
+    /// For the heat map.
+    table: Table,
+}
+
+/// Counts a row answered in [`Metrics::rows_returned`] and its cells in
+/// [`Metrics::cells_returned`].
+fn count_returned(metrics: &Metrics, row: &RowResult) {
+    if !row.cells.is_empty() {
+        Metrics::inc(&metrics.rows_returned);
+        Metrics::add(&metrics.cells_returned, row.cells.len() as u64);
+    }
 }
 
 impl std::fmt::Debug for ResultScanner {
@@ -224,6 +277,15 @@ impl Iterator for ResultScanner {
     type Item = Result<RowResult>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.scan.next().transpose()
+        let row = self.scan.next().transpose();
+        if let Some(Ok(r)) = &row {
+            count_returned(&self.metrics, r);
+            let t = &self.table;
+            t.engine
+                .inner
+                .heat
+                .record_read(&t.name, r, || t.region_starts());
+        }
+        row
     }
 }

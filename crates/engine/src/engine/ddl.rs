@@ -161,6 +161,7 @@ impl Inner {
         if entry.enabled {
             return Err(Error::TableNotDisabled(name.to_string()));
         }
+        self.heat.forget(name);
         {
             let _m = lock::lock(&self.manifest_lock);
             let mut next = lock::read(&self.catalog).clone();
