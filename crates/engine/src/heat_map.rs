@@ -101,8 +101,9 @@ pub(crate) struct HeatMap {
     tables: RwLock<HashMap<TableName, Arc<TableHeat>>>,
 }
 
+/// One table's buckets (shared by its scanners, which look it up once).
 #[derive(Debug)]
-struct TableHeat {
+pub(crate) struct TableHeat {
     current: RwLock<Column>,
     history: Mutex<VecDeque<Column>>,
     sample: Mutex<Sample>,
@@ -196,59 +197,68 @@ impl HeatMap {
         secs / self.bucket_secs()
     }
 
-    /// Counts `op` of `bytes` on `row` of `table`; `regions` gives the table's region start
-    /// keys when a new bucket opens (called at most once per bucket and table, with no lock of
-    /// the engine held by this module).
-    pub(crate) fn record(
+    /// The heat of `table`, made on its first operation (`regions` gives its region start
+    /// keys); `None` when recording is off or [`MAX_TABLES`] other tables are tracked.
+    pub(crate) fn table(
         &self,
         table: &TableName,
-        row: &[u8],
-        op: HeatOp,
-        bytes: u64,
         regions: impl Fn() -> Vec<Bytes>,
-    ) {
+    ) -> Option<Arc<TableHeat>> {
         if !self.opts.enabled {
-            return;
+            return None;
+        }
+        if let Some(h) = self
+            .tables
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(table)
+        {
+            return Some(h.clone());
+        }
+        let mut tables = self.tables.write().unwrap_or_else(|p| p.into_inner());
+        if tables.len() >= MAX_TABLES && !tables.contains_key(table) {
+            return None;
         }
         let bucket = self.now_bucket();
-        let heat = {
-            let tables = self.tables.read().unwrap_or_else(|p| p.into_inner());
-            tables.get(table).cloned()
-        };
-        let heat = match heat {
-            Some(h) => h,
-            None => {
-                let mut tables = self.tables.write().unwrap_or_else(|p| p.into_inner());
-                if tables.len() >= MAX_TABLES && !tables.contains_key(table) {
-                    return;
-                }
-                tables
-                    .entry(table.clone())
-                    .or_insert_with(|| {
-                        let bounds = self.bounds(regions(), Vec::new());
-                        Arc::new(TableHeat {
-                            current: RwLock::new(Column::new(bucket, Arc::new(bounds))),
-                            history: Mutex::new(VecDeque::new()),
-                            sample: Mutex::new(Sample::default()),
-                            ops: AtomicU64::new(0),
-                        })
+        Some(
+            tables
+                .entry(table.clone())
+                .or_insert_with(|| {
+                    let bounds = self.bounds(regions(), Vec::new());
+                    Arc::new(TableHeat {
+                        current: RwLock::new(Column::new(bucket, Arc::new(bounds))),
+                        history: Mutex::new(VecDeque::new()),
+                        sample: Mutex::new(Sample::default()),
+                        ops: AtomicU64::new(0),
                     })
-                    .clone()
-            }
-        };
-        let n = heat.ops.fetch_add(1, Ordering::Relaxed);
-        if n % SAMPLE_EVERY == 0 {
-            heat.sample
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .offer(row);
-        }
+                })
+                .clone(),
+        )
+    }
+
+    /// Counts `ops` ((row, what, bytes) each) on `heat`'s table: one clock read and one lock
+    /// for the batch. `regions` gives the table's region start keys when a new bucket opens
+    /// (called at most once per bucket, with no engine lock held by this module).
+    pub(crate) fn record_on<'r>(
+        &self,
+        heat: &TableHeat,
+        ops: impl IntoIterator<Item = (&'r [u8], HeatOp, u64)>,
+        regions: impl Fn() -> Vec<Bytes>,
+    ) {
+        let bucket = self.now_bucket();
+        let mut ops = ops.into_iter().peekable();
         {
             let current = heat.current.read().unwrap_or_else(|p| p.into_inner());
             if current.bucket == bucket {
-                current.add(row, op, bytes);
+                for (row, op, bytes) in ops {
+                    heat.sampled(row);
+                    current.add(row, op, bytes);
+                }
                 return;
             }
+        }
+        if ops.peek().is_none() {
+            return;
         }
         // A new bucket: close the current one, open one with refined ranges.
         let mut current = heat.current.write().unwrap_or_else(|p| p.into_inner());
@@ -269,32 +279,55 @@ impl HeatMap {
                 history.pop_front();
             }
         }
-        current.add(row, op, bytes);
+        for (row, op, bytes) in ops {
+            heat.sampled(row);
+            current.add(row, op, bytes);
+        }
     }
 
-    /// Counts a mutation.
-    pub(crate) fn record_mutation(
+    /// Counts `op` of `bytes` on `row` of `table` ([`HeatMap::record_on`] for one).
+    pub(crate) fn record(
         &self,
         table: &TableName,
-        m: &Mutation,
+        row: &[u8],
+        op: HeatOp,
+        bytes: u64,
         regions: impl Fn() -> Vec<Bytes>,
     ) {
-        let (row, cells) = match m {
-            Mutation::Put(p) => (&p.row, &p.cells),
-            Mutation::Delete(d) => (&d.row, &d.cells),
-        };
-        let bytes = row.len()
-            + cells
-                .iter()
-                .map(|c| c.family.len() + c.qualifier.len() + c.value.len())
-                .sum::<usize>();
-        self.record(table, row, HeatOp::Write, bytes as u64, regions);
+        if let Some(heat) = self.table(table, &regions) {
+            self.record_on(&heat, [(row, op, bytes)], regions);
+        }
     }
 
-    /// Counts a row read (nothing for an empty result).
-    pub(crate) fn record_read(
+    /// Counts a batch of mutations, each a write of its row.
+    pub(crate) fn record_mutations(
         &self,
         table: &TableName,
+        mutations: &[Mutation],
+        regions: impl Fn() -> Vec<Bytes>,
+    ) {
+        let Some(heat) = self.table(table, &regions) else {
+            return;
+        };
+        let ops = mutations.iter().map(|m| {
+            let (row, cells) = match m {
+                Mutation::Put(p) => (&p.row, &p.cells),
+                Mutation::Delete(d) => (&d.row, &d.cells),
+            };
+            let bytes = row.len()
+                + cells
+                    .iter()
+                    .map(|c| c.family.len() + c.qualifier.len() + c.value.len())
+                    .sum::<usize>();
+            (row.as_slice(), HeatOp::Write, bytes as u64)
+        });
+        self.record_on(&heat, ops, regions);
+    }
+
+    /// Counts a row read on `heat`'s table (nothing for an empty result).
+    pub(crate) fn record_read_on(
+        &self,
+        heat: &TableHeat,
         result: &RowResult,
         regions: impl Fn() -> Vec<Bytes>,
     ) {
@@ -306,7 +339,7 @@ impl HeatMap {
             .iter()
             .map(|c| c.row().len() + c.family().len() + c.qualifier().len() + c.value().len())
             .sum();
-        self.record(table, first.row(), HeatOp::Read, bytes as u64, regions);
+        self.record_on(heat, [(first.row(), HeatOp::Read, bytes as u64)], regions);
     }
 
     /// The boundaries of a new bucket: the region starts, then the sampled keys' quantiles,
@@ -380,6 +413,22 @@ impl HeatMap {
             .write()
             .unwrap_or_else(|p| p.into_inner())
             .remove(table);
+    }
+}
+
+impl TableHeat {
+    /// Offers `row` to the sample once in [`SAMPLE_EVERY`] operations.
+    fn sampled(&self, row: &[u8]) {
+        if self
+            .ops
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(SAMPLE_EVERY)
+        {
+            self.sample
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .offer(row);
+        }
     }
 }
 

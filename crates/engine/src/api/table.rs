@@ -50,12 +50,10 @@ impl Table {
 
     /// Applies a batch of puts and deletes; each row's mutation is atomic.
     pub fn mutate(&self, mutations: Vec<Mutation>) -> Result<()> {
-        for m in &mutations {
-            self.engine
-                .inner
-                .heat
-                .record_mutation(&self.name, m, || self.region_starts());
-        }
+        self.engine
+            .inner
+            .heat
+            .record_mutations(&self.name, &mutations, || self.region_starts());
         self.engine.inner.mutate(&self.name, mutations)
     }
 
@@ -192,9 +190,11 @@ impl Table {
         let region = entry.region_for(&get.row);
         let result = inner.get_in_region(&region, get, inner.mvcc.read_point())?;
         count_returned(&inner.metrics, &result);
-        inner
-            .heat
-            .record_read(&self.name, &result, || self.region_starts());
+        if let Some(heat) = inner.heat.table(&self.name, || self.region_starts()) {
+            inner
+                .heat
+                .record_read_on(&heat, &result, || self.region_starts());
+        }
         Ok(result)
     }
 
@@ -214,6 +214,11 @@ impl Table {
         Ok(ResultScanner {
             scan: crate::engine::TableScanHandle::new(&self.engine, self.name.clone(), scan)?,
             metrics: self.engine.inner.metrics.clone(),
+            heat: self
+                .engine
+                .inner
+                .heat
+                .table(&self.name, || self.region_starts()),
             table: self.clone(),
         })
     }
@@ -228,8 +233,9 @@ impl Table {
 pub struct ResultScanner {
     scan: crate::engine::TableScanHandle,
     metrics: std::sync::Arc<Metrics>,
-    /// For the heat map.
+    /// For the heat map: the table (its region starts) and its heat, looked up once.
     table: Table,
+    heat: Option<std::sync::Arc<crate::heat_map::TableHeat>>,
 }
 
 /// Counts a row answered in [`Metrics::rows_returned`] and its cells in
@@ -280,11 +286,13 @@ impl Iterator for ResultScanner {
         let row = self.scan.next().transpose();
         if let Some(Ok(r)) = &row {
             count_returned(&self.metrics, r);
-            let t = &self.table;
-            t.engine
-                .inner
-                .heat
-                .record_read(&t.name, r, || t.region_starts());
+            if let Some(heat) = &self.heat {
+                let t = &self.table;
+                t.engine
+                    .inner
+                    .heat
+                    .record_read_on(heat, r, || t.region_starts());
+            }
         }
         row
     }
