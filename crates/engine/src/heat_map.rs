@@ -135,18 +135,19 @@ impl Column {
         }
     }
 
-    fn add(&self, row: &[u8], op: HeatOp, bytes: u64) {
+    fn add(&self, row: &[u8], op: HeatOp, n: u64, bytes: u64) {
         // The last boundary at or before `row` (bounds[0] is empty, so there is one).
         let i = self
             .bounds
             .partition_point(|b| b.as_ref() <= row)
             .saturating_sub(1);
         if let Some(c) = self.counts.get(i) {
-            let (n, b) = match op {
+            let (op_i, b) = match op {
                 HeatOp::Read => (0, 2),
                 HeatOp::Write => (1, 3),
             };
-            c[n].fetch_add(1, Ordering::Relaxed);
+            let (ops, b) = (op_i, b);
+            c[ops].fetch_add(n, Ordering::Relaxed);
             c[b].fetch_add(bytes, Ordering::Relaxed);
         }
     }
@@ -190,11 +191,7 @@ impl HeatMap {
     }
 
     fn now_bucket(&self) -> u64 {
-        let secs = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        secs / self.bucket_secs()
+        coarse_now_secs() / self.bucket_secs()
     }
 
     /// The heat of `table`, made on its first operation (`regions` gives its region start
@@ -236,13 +233,13 @@ impl HeatMap {
         )
     }
 
-    /// Counts `ops` ((row, what, bytes) each) on `heat`'s table: one clock read and one lock
-    /// for the batch. `regions` gives the table's region start keys when a new bucket opens
+    /// Counts `ops` ((row, what, how many, bytes) each) on `heat`'s table: one clock read and
+    /// one lock for the batch. `regions` gives the table's region start keys when a new bucket opens
     /// (called at most once per bucket, with no engine lock held by this module).
     pub(crate) fn record_on<'r>(
         &self,
         heat: &TableHeat,
-        ops: impl IntoIterator<Item = (&'r [u8], HeatOp, u64)>,
+        ops: impl IntoIterator<Item = (&'r [u8], HeatOp, u64, u64)>,
         regions: impl Fn() -> Vec<Bytes>,
     ) {
         let bucket = self.now_bucket();
@@ -250,9 +247,9 @@ impl HeatMap {
         {
             let current = heat.current.read().unwrap_or_else(|p| p.into_inner());
             if current.bucket == bucket {
-                for (row, op, bytes) in ops {
+                for (row, op, n, bytes) in ops {
                     heat.sampled(row);
-                    current.add(row, op, bytes);
+                    current.add(row, op, n, bytes);
                 }
                 return;
             }
@@ -279,9 +276,9 @@ impl HeatMap {
                 history.pop_front();
             }
         }
-        for (row, op, bytes) in ops {
+        for (row, op, n, bytes) in ops {
             heat.sampled(row);
-            current.add(row, op, bytes);
+            current.add(row, op, n, bytes);
         }
     }
 
@@ -295,7 +292,7 @@ impl HeatMap {
         regions: impl Fn() -> Vec<Bytes>,
     ) {
         if let Some(heat) = self.table(table, &regions) {
-            self.record_on(&heat, [(row, op, bytes)], regions);
+            self.record_on(&heat, [(row, op, 1, bytes)], regions);
         }
     }
 
@@ -319,7 +316,7 @@ impl HeatMap {
                     .iter()
                     .map(|c| c.family.len() + c.qualifier.len() + c.value.len())
                     .sum::<usize>();
-            (row.as_slice(), HeatOp::Write, bytes as u64)
+            (row.as_slice(), HeatOp::Write, 1, bytes as u64)
         });
         self.record_on(&heat, ops, regions);
     }
@@ -339,7 +336,58 @@ impl HeatMap {
             .iter()
             .map(|c| c.row().len() + c.family().len() + c.qualifier().len() + c.value().len())
             .sum();
-        self.record_on(heat, [(first.row(), HeatOp::Read, bytes as u64)], regions);
+        self.record_on(
+            heat,
+            [(first.row(), HeatOp::Read, 1, bytes as u64)],
+            regions,
+        );
+    }
+
+    /// Counts a row a scanner returned: gathered in `batch` while the rows stay in one key
+    /// range (a comparison per row), counted when a row leaves it, every [`READ_BATCH`] rows,
+    /// and at [`HeatMap::flush_reads`] (the scanner's end).
+    pub(crate) fn scan_read(
+        &self,
+        batch: &mut Option<ReadBatch>,
+        heat: &Arc<TableHeat>,
+        result: &RowResult,
+        regions: impl Fn() -> Vec<Bytes>,
+    ) {
+        let Some(first) = result.cells.first() else {
+            return;
+        };
+        let bytes = result
+            .cells
+            .iter()
+            .map(|c| c.row().len() + c.family().len() + c.qualifier().len() + c.value().len())
+            .sum::<usize>() as u64;
+        let row = first.row();
+        if let Some(b) = batch {
+            if b.rows < READ_BATCH && b.end.as_ref().is_none_or(|e| row < e.as_ref()) {
+                b.rows += 1;
+                b.bytes += bytes;
+                return;
+            }
+        }
+        if let Some(b) = batch.take() {
+            self.flush_reads(b, &regions);
+        }
+        *batch = Some(ReadBatch {
+            heat: heat.clone(),
+            end: heat.range_end(row),
+            first: first.row_bytes(),
+            rows: 1,
+            bytes,
+        });
+    }
+
+    /// Counts a scanner's gathered reads.
+    pub(crate) fn flush_reads(&self, b: ReadBatch, regions: impl Fn() -> Vec<Bytes>) {
+        self.record_on(
+            &b.heat,
+            [(b.first.as_ref(), HeatOp::Read, b.rows, b.bytes)],
+            regions,
+        );
     }
 
     /// The boundaries of a new bucket: the region starts, then the sampled keys' quantiles,
@@ -416,7 +464,61 @@ impl HeatMap {
     }
 }
 
+/// Seconds since the Unix epoch from the kernel's coarse clock (updated every tick, read
+/// without a system call or a clock source read: a few ns, where `SystemTime::now` costs a
+/// hundred in some virtual machines); buckets are seconds to minutes wide, so its few
+/// milliseconds of lag do not matter.
+#[cfg(target_os = "linux")]
+fn coarse_now_secs() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call's duration; the clock id is a
+    // constant Linux defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_REALTIME_COARSE, &mut ts) };
+    if rc == 0 {
+        u64::try_from(ts.tv_sec).unwrap_or(0)
+    } else {
+        system_now_secs()
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn coarse_now_secs() -> u64 {
+    system_now_secs()
+}
+
+fn system_now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Rows a scanner gathers at most before counting them ([`HeatMap::scan_read`]).
+pub const READ_BATCH: u64 = 256;
+
+/// A scanner's reads not counted yet, all in one key range of the bucket they began in.
+#[derive(Debug)]
+pub(crate) struct ReadBatch {
+    heat: Arc<TableHeat>,
+    /// The first row (the range is the one holding it when counted).
+    first: Bytes,
+    /// The key after the range (`None`: the table's end).
+    end: Option<Bytes>,
+    rows: u64,
+    bytes: u64,
+}
+
 impl TableHeat {
+    /// The boundary after the current bucket's range holding `row` (`None`: the table's end).
+    fn range_end(&self, row: &[u8]) -> Option<Bytes> {
+        let current = self.current.read().unwrap_or_else(|p| p.into_inner());
+        let i = current.bounds.partition_point(|b| b.as_ref() <= row);
+        current.bounds.get(i).cloned()
+    }
+
     /// Offers `row` to the sample once in [`SAMPLE_EVERY`] operations.
     fn sampled(&self, row: &[u8]) {
         if self
@@ -498,6 +600,15 @@ mod tests {
             .map(|i| Bytes::from(format!("r{i:03}")))
             .collect();
         assert!(m.bounds(many, Vec::new()).len() <= 5);
+    }
+
+    #[test]
+    fn the_coarse_clock_reads_the_time() {
+        let (coarse, system) = (coarse_now_secs(), system_now_secs());
+        assert!(
+            coarse + 1 >= system && coarse <= system + 1,
+            "{coarse} {system}"
+        );
     }
 
     #[test]

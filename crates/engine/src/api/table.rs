@@ -219,6 +219,7 @@ impl Table {
                 .inner
                 .heat
                 .table(&self.name, || self.region_starts()),
+            reads: None,
             table: self.clone(),
         })
     }
@@ -236,6 +237,8 @@ pub struct ResultScanner {
     /// For the heat map: the table (its region starts) and its heat, looked up once.
     table: Table,
     heat: Option<std::sync::Arc<crate::heat_map::TableHeat>>,
+    /// Rows returned and not yet counted in the heat map.
+    reads: Option<crate::heat_map::ReadBatch>,
 }
 
 /// Counts a row answered in [`Metrics::rows_returned`] and its cells in
@@ -279,6 +282,22 @@ impl ResultScanner {
     }
 }
 
+impl ResultScanner {
+    /// Counts the rows gathered for the heat map.
+    fn flush_reads(&mut self) {
+        if let Some(b) = self.reads.take() {
+            let t = &self.table;
+            t.engine.inner.heat.flush_reads(b, || t.region_starts());
+        }
+    }
+}
+
+impl Drop for ResultScanner {
+    fn drop(&mut self) {
+        self.flush_reads();
+    }
+}
+
 impl Iterator for ResultScanner {
     type Item = Result<RowResult>;
 
@@ -291,8 +310,10 @@ impl Iterator for ResultScanner {
                 t.engine
                     .inner
                     .heat
-                    .record_read_on(heat, r, || t.region_starts());
+                    .scan_read(&mut self.reads, heat, r, || t.region_starts());
             }
+        } else {
+            self.flush_reads();
         }
         row
     }
