@@ -101,8 +101,9 @@ def test_a_happybase_workload_moves_the_counters(server):
     for i in range(PUTS):
         t.put(b"row%03d" % i, {b"cf:q": b"v%d" % i})
     assert len(list(t.scan())) == PUTS
-    after, _ = server.scrape()
+    after, types = server.scrape()
     c.close()
+    assert types["ferrobase_call_duration_seconds"] == "histogram"
 
     def delta(name, **labels):
         return value(after, name, **labels) - value(before, name, **labels)
@@ -116,6 +117,13 @@ def test_a_happybase_workload_moves_the_counters(server):
     assert delta("ferrobase_wal_syncs_total") == PUTS
     assert delta("ferrobase_wal_written_bytes_total") > 0
     assert delta("ferrobase_rows_examined_total") == PUTS
+    assert delta("ferrobase_rows_returned_total") == PUTS
+    assert delta("ferrobase_cells_returned_total") == PUTS
+    # The latency histogram, read as one by the parser: each put timed once.
+    timed = dict(door="thrift", service="Hbase", method="mutateRows")
+    assert delta("ferrobase_call_duration_seconds_count", **timed) == PUTS
+    assert delta("ferrobase_call_duration_seconds_bucket", le="+Inf", **timed) == PUTS
+    assert 0 < delta("ferrobase_call_duration_seconds_sum", **timed) < PUTS * 10
     assert value(after, "ferrobase_table_regions", table="pm") == 1
     assert value(after, "ferrobase_table_memstore_bytes", table="pm") > 0
 

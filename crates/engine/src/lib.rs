@@ -51,6 +51,7 @@ pub mod fs;
 #[doc(hidden)]
 pub mod fuzzing;
 mod health;
+pub mod heat_map;
 pub mod hook;
 mod lock;
 mod manifest;

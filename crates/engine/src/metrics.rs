@@ -19,6 +19,11 @@ pub struct Metrics {
     /// Rows a read looked at (before filters decided), in every region; a region scanner adds
     /// its count when it closes (at the end of its region, or when the scan is dropped).
     pub rows_examined: AtomicU64,
+    /// Rows answered by gets and scans through [`crate::Table`] (not empty: a get of an absent
+    /// row answers none). Beside `rows_examined`, what filters and column selection kept.
+    pub rows_returned: AtomicU64,
+    /// Cells in the rows answered by gets and scans through [`crate::Table`].
+    pub cells_returned: AtomicU64,
     /// Gets or row lookups that skipped a file thanks to its bloom filter.
     pub bloom_negatives: AtomicU64,
     /// Files skipped because their time range cannot match a query.

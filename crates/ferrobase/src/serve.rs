@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -36,6 +36,9 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut thrift2_port: Option<u16> = None;
     let mut rest_port: Option<u16> = None;
     let mut rest_defaults = ferrobase_rest::RestOptions::default();
+    // Operations (issue 43): the log level and the slow-operation threshold.
+    let mut log_level: Option<String> = None;
+    let mut slow_ms: u64 = ferrobase_gateway::slow_log::DEFAULT_SLOW_MS;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().with_context(|| format!("{a} needs a value"));
@@ -170,6 +173,22 @@ pub fn main(args: &[String]) -> Result<()> {
             "--http-port" => {
                 http_port = Some(val()?.parse().context("--http-port takes a number")?)
             }
+            // Logs: a level (trace, debug, info, warn, error, off) or RUST_LOG directives;
+            // default RUST_LOG's, else info. Changeable at run time at the HTTP port's /logLevel.
+            "--log-level" => log_level = Some(val()?.clone()),
+            // Calls slower than this many milliseconds are logged and kept for /slowlog (HBase's
+            // responseTooSlow); 0 keeps every call.
+            "--slow-ms" => slow_ms = val()?.parse().context("--slow-ms takes milliseconds")?,
+            // The heat map's bucket width (default 60 s; shorter for tests and demos).
+            "--heatmap-bucket-secs" => {
+                let secs: u64 = val()?
+                    .parse()
+                    .context("--heatmap-bucket-secs takes seconds")?;
+                if secs == 0 {
+                    bail!("--heatmap-bucket-secs takes a number of seconds of at least 1");
+                }
+                engine_opts.heat_map.bucket = Duration::from_secs(secs);
+            }
             "--tls-cert" => tls_cert = Some(val()?.into()),
             "--tls-key" => tls_key = Some(val()?.into()),
             "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
@@ -196,6 +215,26 @@ pub fn main(args: &[String]) -> Result<()> {
             other => bail!("unknown option {other}\nusage: {USAGE}"),
         }
     }
+    let log = crate::logging::LogControl::install(log_level.as_deref())?;
+    let slow_log = Arc::new(ferrobase_gateway::slow_log::SlowLog::new(
+        Duration::from_millis(slow_ms),
+        ferrobase_gateway::slow_log::DEFAULT_CAPACITY,
+    ));
+    opts.slow_log = Some(slow_log.clone());
+    tracing::info!(
+        data = %data.display(),
+        %bind,
+        port,
+        durability = ?engine_opts.default_durability,
+        handlers = opts.calls.handlers,
+        max_queued_calls = opts.calls.max_queued,
+        max_connections = opts.max_connections,
+        slow_ms,
+        log_level = %log.current(),
+        heatmap_bucket_secs = engine_opts.heat_map.bucket.as_secs(),
+        "starting ferrobase {}",
+        env!("CARGO_PKG_VERSION")
+    );
     opts.addr = SocketAddr::new(bind, port);
     opts.tls = match (&tls_cert, &tls_key) {
         (Some(cert), Some(key)) => Some(
@@ -232,8 +271,8 @@ pub fn main(args: &[String]) -> Result<()> {
         .with_context(|| format!("opening data directory {}", data.display()))?;
     let opts_tls = opts.tls.is_some();
     if let Some(access) = &opts.access {
-        eprintln!(
-            "ferrobase: ACLs on (grants in hbase:acl); superusers: {}",
+        tracing::info!(
+            "ACLs on (grants in hbase:acl); superusers: {}",
             if access.superusers.is_empty() {
                 "none".to_string()
             } else {
@@ -366,6 +405,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 access: native_access,
                 tls: opts.tls.clone(),
                 allow_plaintext: rpc_allow_plaintext,
+                slow_log: opts.slow_log.clone(),
                 ..ferrobase_native::NativeOptions::default()
             };
             // `--rpc-port` equal to `--port`: one port for both protocols, told apart by a
@@ -436,13 +476,13 @@ pub fn main(args: &[String]) -> Result<()> {
     let native_stop = native.as_ref().map(|n| n.stop_handle()).transpose()?;
     let thrift2_stop = thrift2.as_ref().map(|t| t.stop_handle()).transpose()?;
     let rest_stop = rest.as_ref().map(|r| r.stop_handle());
-    let http_stop = (stop.clone(), native_stop.clone());
+    let http_stop = (stop.clone(), native_stop.clone(), thrift2_stop.clone());
     let mut ports = vec![("HBase Thrift API".to_string(), addr)];
     std::thread::spawn(move || {
         while !signalled.load(Ordering::Acquire) {
             std::thread::sleep(Duration::from_millis(100));
         }
-        eprintln!("ferrobase: shutting down");
+        tracing::info!("shutting down");
         if let Some(n) = &native_stop {
             n.stop();
         }
@@ -478,7 +518,7 @@ pub fn main(args: &[String]) -> Result<()> {
             .name("ferrobase-zk-accept".into())
             .spawn(move || {
                 if let Err(e) = zk.run() {
-                    eprintln!("ferrobase: the ZooKeeper endpoint stopped: {e}");
+                    tracing::error!("the ZooKeeper endpoint stopped: {e}");
                 }
             })?;
     }
@@ -500,7 +540,7 @@ pub fn main(args: &[String]) -> Result<()> {
             .name("ferrobase-rpc-accept".into())
             .spawn(move || {
                 if let Err(e) = native.run() {
-                    eprintln!("ferrobase: the native RPC door stopped: {e}");
+                    tracing::error!("the native RPC door stopped: {e}");
                 }
             })?;
     }
@@ -518,7 +558,7 @@ pub fn main(args: &[String]) -> Result<()> {
                     .name("ferrobase-thrift2-accept".into())
                     .spawn(move || {
                         if let Err(e) = t2.run() {
-                            eprintln!("ferrobase: the Thrift2 door stopped: {e}");
+                            tracing::error!("the Thrift2 door stopped: {e}");
                         }
                     })?,
             )
@@ -551,6 +591,9 @@ pub fn main(args: &[String]) -> Result<()> {
             ports,
             thrift: http_stop.0,
             native: http_stop.1,
+            thrift2: http_stop.2,
+            slow_log,
+            log,
         })?;
         // Scripts and tests read this line to learn the port.
         println!("ferrobase serving HTTP (metrics) on {http_addr}");
@@ -566,7 +609,7 @@ pub fn main(args: &[String]) -> Result<()> {
     if let Some(t2) = thrift2_done {
         let _ = t2.join();
     }
-    eprintln!("ferrobase: stopped cleanly");
+    tracing::info!("stopped cleanly");
     Ok(())
 }
 
@@ -589,8 +632,8 @@ fn exposure_check(bind: IpAddr, tls: bool, passwords: bool, insecure: bool) -> R
         return Ok(());
     }
     if passwords {
-        eprintln!(
-            "ferrobase: WARNING: serving {bind} without TLS: SASL PLAIN passwords cross the \
+        tracing::warn!(
+            "WARNING: serving {bind} without TLS: SASL PLAIN passwords cross the \
              network in the clear (add --tls-cert and --tls-key)"
         );
         return Ok(());
@@ -604,8 +647,8 @@ fn exposure_check(bind: IpAddr, tls: bool, passwords: bool, insecure: bool) -> R
              to serve it in the clear anyway"
         );
     }
-    eprintln!(
-        "ferrobase: WARNING: serving {bind} without TLS or authentication (--insecure): anyone \
+    tracing::warn!(
+        "WARNING: serving {bind} without TLS or authentication (--insecure): anyone \
          who reaches this address can read and change every table"
     );
     Ok(())

@@ -169,6 +169,33 @@ fn a_known_workload_moves_the_counters_by_its_amounts() {
     let calls = |m: &Metrics, labels: &[&str]| m.sum("ferrobase_thrift_calls_total", labels);
     let mutate = ["method=\"mutateRows\"", "outcome=\"ok\""];
     assert_eq!(calls(&m1, &mutate) - calls(&m0, &mutate), PUTS as f64);
+    // Each call timed once: the histogram's count, its +Inf bucket and its sum move with it.
+    let mutate_time = [
+        "door=\"thrift\"",
+        "service=\"Hbase\"",
+        "method=\"mutateRows\"",
+    ];
+    let timed = |m: &Metrics, suffix: &str, extra: &[&str]| {
+        let labels: Vec<&str> = mutate_time.iter().chain(extra).copied().collect();
+        m.sum(&format!("ferrobase_call_duration_seconds{suffix}"), &labels)
+    };
+    assert_eq!(
+        timed(&m1, "_count", &[]) - timed(&m0, "_count", &[]),
+        PUTS as f64
+    );
+    assert_eq!(
+        timed(&m1, "_bucket", &["le=\"+Inf\""]),
+        timed(&m1, "_count", &[])
+    );
+    assert!(timed(&m1, "_sum", &[]) > 0.0);
+    // Every call answered (none refused here) is timed: the failed get too.
+    assert_eq!(
+        m1.sum(
+            "ferrobase_call_duration_seconds_count",
+            &["door=\"thrift\""]
+        ),
+        calls(&m1, &[])
+    );
     let exceptions = ["outcome=\"exception\""];
     assert_eq!(calls(&m1, &exceptions) - calls(&m0, &exceptions), 1.0);
     assert_eq!(calls(&m1, &["outcome=\"busy\""]), 0.0);
@@ -233,6 +260,22 @@ fn a_known_workload_moves_the_counters_by_its_amounts() {
         m4.get("ferrobase_rows_examined_total") - m3.get("ferrobase_rows_examined_total"),
         (2 * PUTS) as f64
     );
+    // All returned, one cell each.
+    for name in [
+        "ferrobase_rows_returned_total",
+        "ferrobase_cells_returned_total",
+    ] {
+        assert_eq!(m4.get(name) - m3.get(name), (2 * PUTS) as f64, "{name}");
+    }
+    // A get of a present row and one of an absent row: one row returned.
+    let t = conn.table(TABLE);
+    assert!(!t.get(Get::new("row001"), None).unwrap().is_empty());
+    assert!(t.get(Get::new("absent"), None).unwrap().is_empty());
+    let m5 = served.metrics();
+    assert_eq!(
+        m5.get("ferrobase_rows_returned_total") - m4.get("ferrobase_rows_returned_total"),
+        1.0
+    );
 }
 
 #[test]
@@ -274,4 +317,140 @@ fn the_http_port_is_refused_beside_logins_acls_and_tls() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("--http-port cannot be combined"), "{err}");
     }
+}
+
+fn http_post(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.0\r\nHost: localhost\r\nContent-Type: \
+         application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").expect("a header and a body");
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+#[test]
+fn the_slow_log_keeps_calls_over_the_threshold_and_the_log_level_changes() {
+    // --slow-ms 0: every call is slow.
+    let served = Served::start(&["--slow-ms", "0", "--log-level", "warn"]);
+    let conn = Connection::open(&format!("thrift://{}", served.thrift)).unwrap();
+    let desc = TableDescriptor::new(TableName::parse("slow_t").unwrap())
+        .with_family(ColumnFamilyDescriptor::new("cf"));
+    conn.create_table(desc, &[]).unwrap();
+    let t = conn.table("slow_t");
+    for i in 0..3 {
+        t.put(Put::new(format!("slowrow{i}")).add_column("cf", "q", "v"))
+            .unwrap();
+    }
+    let (status, json) = served.get("/slowlog?format=json");
+    assert_eq!(status, 200);
+    let puts = json
+        .lines()
+        .filter(|l| {
+            l.contains("\"door\":\"thrift\"")
+                && l.contains("\"method\":\"Hbase.mutateRows\"")
+                && l.contains("\"table\":\"slow_t\"")
+        })
+        .count();
+    assert_eq!(puts, 3, "{json}");
+    assert!(
+        json.contains("row slowrow0") || json.contains("rows from slowrow0"),
+        "{json}"
+    );
+    let (status, page) = served.get("/slowlog");
+    assert_eq!(status, 200);
+    assert!(page.contains("Hbase.mutateRows") && page.contains("slow_t"));
+    assert!(
+        served.get("/").1.contains("Hbase.mutateRows"),
+        "the console lists them"
+    );
+
+    // The log level: shown, changed by a POST, a bad one refused.
+    assert!(served
+        .get("/logLevel")
+        .1
+        .contains("<code id=\"level\">warn</code>"));
+    let (status, page) = http_post(served.http, "/logLevel?level=debug", "");
+    assert_eq!(status, 200, "{page}");
+    assert!(served
+        .get("/logLevel")
+        .1
+        .contains("<code id=\"level\">debug</code>"));
+    let (status, _) = http_post(
+        served.http,
+        "/logLevel",
+        "level=ferrobase_native%3Dtrace%2Cinfo",
+    );
+    assert_eq!(status, 200);
+    assert!(served.get("/").1.contains("ferrobase_native=trace,info"));
+    let (status, page) = http_post(served.http, "/logLevel?level=loud", "");
+    assert_eq!(status, 400);
+    assert!(page.contains("loud"), "{page}");
+    assert!(served
+        .get("/logLevel")
+        .1
+        .contains("ferrobase_native=trace,info"));
+}
+
+#[test]
+fn the_heat_map_counts_each_door_s_operations_by_key_range() {
+    let served = Served::start(&[]);
+    let conn = Connection::open(&format!("thrift://{}", served.thrift)).unwrap();
+    let desc = TableDescriptor::new(TableName::parse("heat_t").unwrap())
+        .with_family(ColumnFamilyDescriptor::new("cf"));
+    conn.create_table(desc, &[b"m".to_vec()]).unwrap();
+    let t = conn.table("heat_t");
+    // 7 writes below "m", 2 above; 3 rows read by a scan from "n".
+    for row in ["a1", "a2", "b", "c", "d", "e", "f", "n1", "z"] {
+        t.put(Put::new(row).add_column("cf", "q", "value")).unwrap();
+    }
+    let scanned = t
+        .scanner(ferrobase_engine::Scan::new().with_start_row("n"), None)
+        .unwrap()
+        .count();
+    assert_eq!(scanned, 2);
+    assert!(!t.get(Get::new("a1"), None).unwrap().is_empty());
+    let (status, json) = served.get("/heatmap/heat_t?format=json");
+    assert_eq!(status, 200);
+    // The ranges split at the region boundary "m".
+    let number = |range: &str, field: &str| -> u64 {
+        let at = range.find(&format!("\"{field}\":")).unwrap() + field.len() + 3;
+        range[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let ranges: Vec<&str> = json.split("{\"start\":").skip(1).collect();
+    // (A bucket opened mid-run refines the ranges by sampled keys; regions still bound them.)
+    let start = |r: &&&str| r.split('"').nth(1).unwrap_or_default() < "m";
+    let below: Vec<_> = ranges.iter().filter(start).collect();
+    let above: Vec<_> = ranges.iter().filter(|r| !start(r)).collect();
+    assert!(!ranges.is_empty(), "{json}");
+    let sum = |rs: &[&&str], f: &str| rs.iter().map(|r| number(r, f)).sum::<u64>();
+    assert_eq!(sum(&below, "writes"), 7, "{json}");
+    assert_eq!(sum(&above, "writes"), 2, "{json}");
+    assert_eq!(sum(&below, "reads"), 1, "{json}");
+    assert_eq!(sum(&above, "reads"), 2, "{json}");
+    let (status, page) = served.get("/heatmap/heat_t");
+    assert_eq!(status, 200);
+    assert!(page.contains("<svg id=\"heatmap\"") && page.contains("class=\"cell\""));
+    assert!(page.len() < 200 << 10);
+    let (status, page) = served.get("/table/heat_t");
+    assert_eq!(status, 200);
+    assert_eq!(page.matches("<tr class=\"region\">").count(), 2, "{page}");
+    assert!(
+        page.contains("COLUMN FAMILIES DESCRIPTION") && page.contains("NAME =&gt; &#39;cf&#39;")
+    );
+    assert!(page.contains("<svg id=\"heatmap\""));
+    assert_eq!(served.get("/heatmap/no_such_table").0, 404);
+    assert_eq!(served.get("/table/no_such_table").0, 404);
 }

@@ -5,6 +5,42 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The upper bounds of the latency histograms' buckets, in seconds (`le` labels; a last
+/// `+Inf` bucket holds every call): from 100 µs (a cached get) to 10 s.
+pub const DURATION_BUCKETS: [f64; 16] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    5.0, 10.0,
+];
+
+/// The latencies of one (service, method)'s calls: cumulative-free bucket counts (bucket `i`
+/// counts calls in `(bound[i-1], bound[i]]`, the last one those over 10 s), their sum in
+/// nanoseconds and their count. Relaxed atomics: a scrape may see a call in the count before
+/// its bucket, never a call lost.
+#[derive(Debug, Default)]
+struct Latencies {
+    buckets: [AtomicU64; DURATION_BUCKETS.len() + 1],
+    sum_nanos: AtomicU64,
+    count: AtomicU64,
+}
+
+/// A (service, method)'s latency histogram as read by [`CallCounters::latencies`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatencySnapshot {
+    /// The service (`Hbase`, `THBaseService`, `ClientService`, ...).
+    pub service: &'static str,
+    /// The method.
+    pub method: &'static str,
+    /// (upper bound in seconds, calls over the previous bound and at or under this one), ending
+    /// with `f64::INFINITY` for those over 10 s. Not cumulative: Prometheus' `le` buckets are
+    /// their running sums (`prometheus-client`'s encoder adds them up).
+    pub buckets: Vec<(f64, u64)>,
+    /// The calls' durations added, in seconds.
+    pub sum_seconds: f64,
+    /// Calls timed.
+    pub count: u64,
+}
 
 /// How a call ended, as the metrics' `outcome` label.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +92,8 @@ pub struct CallCounters {
     index: HashMap<(&'static str, &'static str), usize>,
     /// One row per name, then one for [`CallCounters::OTHER`].
     counts: Vec<[AtomicU64; CallOutcome::ALL.len()]>,
+    /// The calls' durations, in the rows of `counts`.
+    latencies: Vec<Latencies>,
 }
 
 impl CallCounters {
@@ -67,10 +105,12 @@ impl CallCounters {
         let names: Vec<_> = names.into_iter().collect();
         let index = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
         let counts = (0..=names.len()).map(|_| Default::default()).collect();
+        let latencies = (0..=names.len()).map(|_| Default::default()).collect();
         CallCounters {
             names,
             index,
             counts,
+            latencies,
         }
     }
 
@@ -96,6 +136,50 @@ impl CallCounters {
         if let Some(counts) = self.counts.get(slot.0) {
             counts[outcome as usize].fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// Counts one call counted at `slot` that ran for `elapsed` and ended with `outcome`: its
+    /// outcome and its duration (the latency histogram). Refusals, which never ran, are
+    /// counted with [`CallCounters::record_at`] alone.
+    pub fn finish(&self, slot: CallSlot, outcome: CallOutcome, elapsed: Duration) {
+        self.record_at(slot, outcome);
+        if let Some(l) = self.latencies.get(slot.0) {
+            let secs = elapsed.as_secs_f64();
+            let bucket = DURATION_BUCKETS
+                .iter()
+                .position(|&b| secs <= b)
+                .unwrap_or(DURATION_BUCKETS.len());
+            l.buckets[bucket].fetch_add(1, Ordering::Relaxed);
+            let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+            l.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
+            l.count.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The latency histograms of the methods called at least once.
+    pub fn latencies(&self) -> Vec<LatencySnapshot> {
+        let names = self.names.iter().chain(std::iter::once(&Self::OTHER));
+        names
+            .zip(&self.latencies)
+            .filter_map(|(&(service, method), l)| {
+                let count = l.count.load(Ordering::Relaxed);
+                if count == 0 {
+                    return None;
+                }
+                let bounds = DURATION_BUCKETS.iter().copied().chain([f64::INFINITY]);
+                let buckets = bounds
+                    .zip(&l.buckets)
+                    .map(|(bound, n)| (bound, n.load(Ordering::Relaxed)))
+                    .collect();
+                Some(LatencySnapshot {
+                    service,
+                    method,
+                    buckets,
+                    sum_seconds: l.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9,
+                    count,
+                })
+            })
+            .collect()
     }
 
     /// The counts that are not zero: (service, method, outcome, calls).
@@ -133,5 +217,26 @@ mod tests {
                 ("other", "other", CallOutcome::Failed, 2),
             ]
         );
+    }
+
+    #[test]
+    fn durations_land_in_their_buckets() {
+        let c = CallCounters::new([("Hbase", "get")]);
+        let get = c.slot("Hbase", "get");
+        c.finish(get, CallOutcome::Ok, Duration::from_micros(80));
+        c.finish(get, CallOutcome::Ok, Duration::from_millis(3));
+        c.finish(get, CallOutcome::Exception, Duration::from_secs(20));
+        let [l] = &c.latencies()[..] else {
+            panic!("one histogram")
+        };
+        assert_eq!((l.service, l.method, l.count), ("Hbase", "get", 3));
+        assert_eq!(l.buckets.len(), DURATION_BUCKETS.len() + 1);
+        assert_eq!(l.buckets[0], (0.0001, 1));
+        assert_eq!(l.buckets[4], (0.0025, 0));
+        assert_eq!(l.buckets[5], (0.005, 1));
+        assert_eq!(l.buckets[16], (f64::INFINITY, 1));
+        assert_eq!(l.buckets.iter().map(|b| b.1).sum::<u64>(), 3);
+        assert!((l.sum_seconds - 20.00308).abs() < 1e-9);
+        assert_eq!(c.snapshot().len(), 2);
     }
 }

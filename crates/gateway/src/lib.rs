@@ -38,6 +38,7 @@ pub mod idl;
 mod scanner_quota;
 pub mod server;
 pub mod service;
+pub mod slow_log;
 pub mod thrift;
 pub mod thrift2;
 

@@ -11,6 +11,7 @@ use crate::handoff::{opening, tls_opening, HandedOver, Opening, Patience, Protoc
 use crate::sasl::{accept_plain_from, LoginThrottle, PasswordFile};
 use crate::scanner_quota::ScannerQuota;
 use crate::service::Service;
+use crate::slow_log::{printable, SlowCall, SlowLog};
 use crate::thrift::hbase::{application_exception_kind, Exception, IOError, TApplicationException};
 use crate::thrift::{
     Call, Connection, InflightMemory, Limits, MessageHeader, MessageType, Overrun, TStruct, TValue,
@@ -75,6 +76,8 @@ pub struct ServerOptions {
     /// whose first bytes are one of its magics is handed to it, plain (unread) or after the TLS
     /// handshake with the bytes read to tell ([`HandedOver`]).
     pub handoff: Option<ProtocolHandoff>,
+    /// Where calls slower than its threshold are logged and kept (default none).
+    pub slow_log: Option<Arc<SlowLog>>,
 }
 
 /// How long a client may take over its TLS and SASL handshakes together (the default of
@@ -114,6 +117,7 @@ impl Default for ServerOptions {
             max_scanners_per_connection: 1000,
             handshake_timeout: HANDSHAKE_TIMEOUT,
             handoff: None,
+            slow_log: None,
         }
     }
 }
@@ -136,6 +140,7 @@ struct Shared {
     max_scanners_per_connection: usize,
     handoff: Option<ProtocolHandoff>,
     handshake_timeout: Duration,
+    slow_log: Option<Arc<SlowLog>>,
     /// Connections not yet established (handshakes unfinished, or no call begun yet), oldest
     /// first, each with a handle to close it: at the connection limit a new connection takes
     /// the slot of the oldest of them, so silent or trickling clients cannot hold every slot.
@@ -271,6 +276,7 @@ impl Server {
                 max_scanners_per_connection: opts.max_scanners_per_connection,
                 handoff: opts.handoff,
                 handshake_timeout: opts.handshake_timeout,
+                slow_log: opts.slow_log,
                 pending: Mutex::new(VecDeque::new()),
                 next_connection: AtomicU64::new(0),
                 login_throttle: LoginThrottle::new(),
@@ -326,9 +332,9 @@ impl Server {
                     .fetch_add(1, Ordering::AcqRel)
                     .is_multiple_of(1000)
                 {
-                    eprintln!(
-                        "ferrobase: refusing connections past the limit of {} \
-                         (--max-connections)",
+                    tracing::warn!(
+                        limit = shared.max_connections,
+                        "refusing connections past the limit of {} (--max-connections)",
                         shared.max_connections
                     );
                 }
@@ -357,7 +363,7 @@ impl Server {
             std::thread::sleep(Duration::from_millis(10));
         }
         if sweeper.join().is_err() {
-            eprintln!("ferrobase: the scanner lease sweeper panicked; scanners stopped expiring");
+            tracing::error!("the scanner lease sweeper panicked; scanners stopped expiring");
         }
         if self.shared.service.owns_engine() {
             self.shared.service.engine().close();
@@ -503,7 +509,7 @@ fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_
                 Err(e) => {
                     if !shared.stopping.load(Ordering::Acquire) {
                         if let Some(peer) = peer {
-                            eprintln!("ferrobase: TLS handshake with {peer} refused: {e}");
+                            tracing::warn!(%peer, "TLS handshake with {peer} refused: {e}");
                         }
                     }
                     return;
@@ -542,7 +548,7 @@ fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_
             Err(e) => {
                 if !shared.stopping.load(Ordering::Acquire) {
                     if let Ok(peer) = peer {
-                        eprintln!("ferrobase: authentication of {peer} refused: {e}");
+                        tracing::warn!(%peer, "authentication of {peer} refused: {e}");
                     }
                 }
                 return;
@@ -651,6 +657,11 @@ fn one_call(
     if header.kind != MessageType::Call && header.kind != MessageType::Oneway {
         return false;
     }
+    // A call's duration runs from its last byte read to its result: the handler's wait in the
+    // call queue included, as the client sees it.
+    let started = Instant::now();
+    // What the slow log would say of the call, read before the arguments move into it.
+    let subject = shared.slow_log.as_ref().map(|_| describe(&args));
     let refused = |message: String, can_retry: bool| {
         let (kind, body) = refusal(service, &header.name, message, can_retry);
         let reply = MessageHeader {
@@ -702,20 +713,35 @@ fn one_call(
     if let Ok(Outcome::Result(result)) = &outcome {
         track_scanner(scanners, opening, closing, result);
     }
-    shared.counters.record(
-        service.name(),
-        &header.name,
-        match &outcome {
-            // A result struct holds field 0 (the success) or one declared exception.
-            Ok(Outcome::Result(r)) if r.fields.iter().any(|(id, _)| *id != 0) => {
-                CallOutcome::Exception
-            }
-            Ok(Outcome::Result(_)) => CallOutcome::Ok,
-            Ok(Outcome::UnknownMethod) | Ok(Outcome::InternalError(_)) | Err(_) => {
-                CallOutcome::Failed
-            }
-        },
+    let elapsed = started.elapsed();
+    let call_outcome = match &outcome {
+        // A result struct holds field 0 (the success) or one declared exception.
+        Ok(Outcome::Result(r)) if r.fields.iter().any(|(id, _)| *id != 0) => CallOutcome::Exception,
+        Ok(Outcome::Result(_)) => CallOutcome::Ok,
+        Ok(Outcome::UnknownMethod) | Ok(Outcome::InternalError(_)) | Err(_) => CallOutcome::Failed,
+    };
+    shared.counters.finish(
+        shared.counters.slot(service.name(), &header.name),
+        call_outcome,
+        elapsed,
     );
+    if let (Some(log), Some((table, what))) = (&shared.slow_log, subject) {
+        if log.is_slow(elapsed) {
+            log.record(SlowCall {
+                at_ms: crate::slow_log::now_ms(),
+                door: if service.name() == crate::thrift2::THRIFT2_SERVICE {
+                    "thrift2"
+                } else {
+                    "thrift"
+                },
+                method: format!("{}.{}", service.name(), header.name),
+                table,
+                user: user.unwrap_or_default().to_string(),
+                duration: elapsed,
+                description: format!("{what} ({})", call_outcome.label()),
+            });
+        }
+    }
     if header.kind == MessageType::Oneway {
         return true;
     }
@@ -803,4 +829,39 @@ fn app_exception(message: &str, kind: i32) -> TStruct {
         kind,
     }
     .to_struct()
+}
+
+/// A Thrift call's table and a short description for the slow log, from its arguments: field 1
+/// is the table (Thrift1's `tableName`, Thrift2's `table`) or a scanner id, field 2 the row
+/// (a binary, or a struct whose field 1 is the row, Thrift2's `TGet`/`TPut`) or a list of them.
+fn describe(args: &TStruct) -> (String, String) {
+    let field = |id: i16| args.fields.iter().find(|(f, _)| *f == id).map(|(_, v)| v);
+    let row_of = |v: &TValue| match v {
+        TValue::Binary(row) => Some(printable(row)),
+        TValue::Struct(s) => s.fields.iter().find_map(|(id, v)| match (id, v) {
+            (1, TValue::Binary(row)) => Some(printable(row)),
+            _ => None,
+        }),
+        _ => None,
+    };
+    let (table, mut what) = match field(1) {
+        Some(TValue::Binary(t)) => (printable(t), String::new()),
+        Some(TValue::I32(id)) => (String::new(), format!("scanner {id}")),
+        _ => (String::new(), String::new()),
+    };
+    let rows = match field(2) {
+        Some(TValue::List(_, items)) => match items.first().and_then(row_of) {
+            Some(first) => Some(format!("{} rows from {first}", items.len())),
+            None => Some(format!("{} items", items.len())),
+        },
+        Some(v) => row_of(v).map(|r| format!("row {r}")),
+        None => None,
+    };
+    if let Some(rows) = rows {
+        if !what.is_empty() {
+            what.push_str(", ");
+        }
+        what.push_str(&rows);
+    }
+    (table, what)
 }

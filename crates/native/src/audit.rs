@@ -47,7 +47,7 @@ impl AuditLog {
 
     /// A line on standard error per connection, `ferrobase: audit: Connection from ...`.
     pub fn stderr() -> AuditLog {
-        AuditLog::new(|c| eprintln!("ferrobase: audit: {c}"))
+        AuditLog::new(|c| tracing::info!(target: "ferrobase::audit", "audit: {c}"))
     }
 
     pub(crate) fn record(&self, connected: &Connected<'_>) {

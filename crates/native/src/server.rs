@@ -369,9 +369,10 @@ fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
     };
     if !encrypted && shared.opts.tls.is_some() && !shared.opts.allow_plaintext {
         if let Some(peer) = peer {
-            eprintln!(
-                "ferrobase: native RPC: plaintext connection from {peer} refused (the door \
-                 serves TLS; --rpc-allow-plaintext serves both)"
+            tracing::warn!(
+                %peer,
+                "native RPC: plaintext connection from {peer} refused (the door serves TLS; \
+                 --rpc-allow-plaintext serves both)"
             );
         }
         // Its connection header, if any, is read first so that the refusal is what it reads.
@@ -510,6 +511,9 @@ fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
         }
         let job_ctx = ctx.clone();
         let job_writer = writer.clone();
+        // A call's duration runs from its last byte read to its result, its wait in the call
+        // queue included (as the client sees it).
+        let started = std::time::Instant::now();
         let job: Job = Box::new(move || {
             let method = request.header.method_name.clone().unwrap_or_default();
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -527,7 +531,26 @@ fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
             } else {
                 CallOutcome::Exception
             };
-            job_ctx.shared.counters.record_at(slot, outcome);
+            let elapsed = started.elapsed();
+            job_ctx.shared.counters.finish(slot, outcome, elapsed);
+            if let Some(log) = &job_ctx.shared.opts.slow_log {
+                if log.is_slow(elapsed) {
+                    log.record(ferrobase_gateway::slow_log::SlowCall {
+                        at_ms: ferrobase_gateway::slow_log::now_ms(),
+                        door: "native",
+                        method: format!("{}.{method}", job_ctx.service),
+                        table: table_named(&request.param),
+                        user: job_ctx.user.clone(),
+                        duration: elapsed,
+                        description: format!(
+                            "{} bytes of request, {} of cells ({})",
+                            request.param.len(),
+                            request.cells.len(),
+                            outcome.label()
+                        ),
+                    });
+                }
+            }
             drop(request);
             if !respond(&job_writer, call_id, result, &host, port) {
                 let _ = lock(&job_writer)
@@ -554,4 +577,35 @@ fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
             }
         }
     }
+}
+
+/// The table of the region a request names first, for the slow log: field 1 of Get, Mutate,
+/// Scan (opening) and most region requests is the region; Multi's is a RegionAction whose
+/// field 1 is. Empty when the request names none (a Scan continuing by scanner id).
+fn table_named(param: &[u8]) -> String {
+    use crate::proto::hbase::RegionSpecifier;
+    use prost::Message;
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct First {
+        #[prost(message, optional, tag = "1")]
+        region: Option<RegionSpecifier>,
+    }
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct FirstAction {
+        #[prost(message, optional, tag = "1")]
+        action: Option<First>,
+    }
+    let region = First::decode(param)
+        .ok()
+        .and_then(|f| f.region)
+        .or_else(|| {
+            FirstAction::decode(param)
+                .ok()
+                .and_then(|a| a.action?.region)
+        });
+    region
+        .and_then(|r| r.value)
+        .and_then(|name| crate::regions::parse_region_name(&name))
+        .map(|(table, _, _)| table)
+        .unwrap_or_default()
 }

@@ -70,6 +70,8 @@ pub struct NativeOptions {
     /// audit log writes of it (`Connection from ..., ugi=..., service=...`) and the TLS
     /// certificate's user.
     pub audit: Option<crate::audit::AuditLog>,
+    /// Where calls slower than its threshold are logged and kept (default none).
+    pub slow_log: Option<Arc<ferrobase_gateway::slow_log::SlowLog>>,
 }
 
 impl Default for NativeOptions {
@@ -93,6 +95,7 @@ impl Default for NativeOptions {
             tls: None,
             allow_plaintext: false,
             audit: None,
+            slow_log: None,
         }
     }
 }

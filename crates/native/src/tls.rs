@@ -74,8 +74,9 @@ pub(crate) fn accept(shared: &Shared, tls: &TlsServer, stream: TcpStream) -> Opt
         Hello::Gone => {
             if !stopping() {
                 if let Some(peer) = peer {
-                    eprintln!(
-                        "ferrobase: native RPC: {peer} began no TLS handshake within {} s; closed",
+                    tracing::warn!(
+                        %peer,
+                        "native RPC: {peer} began no TLS handshake within {} s; closed",
                         timeout.as_secs_f64()
                     );
                 }
@@ -89,7 +90,7 @@ pub(crate) fn accept(shared: &Shared, tls: &TlsServer, stream: TcpStream) -> Opt
         Err(e) => {
             if !stopping() {
                 if let Some(peer) = peer {
-                    eprintln!("ferrobase: native RPC: TLS handshake with {peer} refused: {e}");
+                    tracing::warn!(%peer, "native RPC: TLS handshake with {peer} refused: {e}");
                 }
             }
             None

@@ -9,6 +9,7 @@
 mod test_certs;
 
 use ferrobase_engine::{Engine, EngineOptions};
+use ferrobase_gateway::slow_log::SlowLog;
 use ferrobase_gateway::CallOutcome;
 use ferrobase_native::proto::client::{Get, GetRequest};
 use ferrobase_native::proto::filter::{Filter, FilterList, PrefixFilter};
@@ -21,21 +22,26 @@ use ferrobase_native::{NativeOptions, NativeServer, NativeStopHandle};
 use prost::Message;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
 use std::time::Duration;
 
 struct Door {
     addr: SocketAddr,
     stop: NativeStopHandle,
+    /// Every call (threshold 0).
+    slow: Option<Arc<SlowLog>>,
     _dir: tempfile::TempDir,
 }
 
 fn start() -> Door {
     let dir = tempfile::tempdir().unwrap();
     let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let slow = Arc::new(SlowLog::new(Duration::ZERO, 16));
     let opts = NativeOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         max_message: 1 << 20,
         max_mutations_per_call: 5,
+        slow_log: Some(slow.clone()),
         ..NativeOptions::default()
     };
     let server = NativeServer::bind(engine, opts).unwrap();
@@ -45,6 +51,7 @@ fn start() -> Door {
     Door {
         addr,
         stop,
+        slow: Some(slow),
         _dir: dir,
     }
 }
@@ -217,6 +224,45 @@ fn unknown_services_and_methods_are_named_and_the_connection_goes_on() {
             ("other", "other", CallOutcome::Exception, 2),
         ]
     );
+    // Each answered call timed once, in its method's latency histogram.
+    let timed: Vec<_> = door
+        .stop
+        .call_counters()
+        .latencies()
+        .into_iter()
+        .map(|l| {
+            (
+                l.service,
+                l.method,
+                l.count,
+                l.buckets.iter().map(|b| b.1).sum::<u64>(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        timed,
+        [
+            ("ClientMetaService", "GetClusterId", 1, 1),
+            ("other", "other", 2, 2)
+        ]
+    );
+    // --slow-ms 0: each call kept in the slow log, named by door and method.
+    let slow: Vec<_> = door
+        .slow
+        .as_ref()
+        .unwrap()
+        .entries()
+        .into_iter()
+        .map(|c| (c.door, c.method))
+        .collect();
+    assert_eq!(
+        slow,
+        [
+            ("native", "NoSuchService.Anything".to_string()),
+            ("native", "ClientMetaService.Frobnicate".to_string()),
+            ("native", "ClientMetaService.GetClusterId".to_string()),
+        ]
+    );
     assert_eq!(door.stop.connections(), 2);
 }
 
@@ -355,6 +401,7 @@ fn start_tls() -> (Door, tempfile::TempDir) {
         Door {
             addr,
             stop,
+            slow: None,
             _dir: dir,
         },
         certs,

@@ -4,6 +4,8 @@ use super::{Delete, Get, Mutation, Put, RowResult, Scan};
 use crate::engine::{Engine, RowCheck};
 use crate::error::Result;
 use crate::filter::CompareOp;
+use crate::heat_map::HeatOp;
+use crate::metrics::Metrics;
 use crate::schema::TableName;
 
 /// Reads and writes one table. Cheap to clone; thread-safe.
@@ -48,7 +50,26 @@ impl Table {
 
     /// Applies a batch of puts and deletes; each row's mutation is atomic.
     pub fn mutate(&self, mutations: Vec<Mutation>) -> Result<()> {
+        self.engine
+            .inner
+            .heat
+            .record_mutations(&self.name, &mutations, || self.region_starts());
         self.engine.inner.mutate(&self.name, mutations)
+    }
+
+    /// The region start keys, for the heat map when it opens a bucket.
+    fn region_starts(&self) -> Vec<crate::Bytes> {
+        self.engine.region_starts(&self.name)
+    }
+
+    /// Counts a write of `bytes` to `row` in the heat map ([`crate::heat_map`]).
+    fn heat_write(&self, row: &[u8], bytes: usize) {
+        self.engine
+            .inner
+            .heat
+            .record(&self.name, row, HeatOp::Write, bytes as u64, || {
+                self.region_starts()
+            });
     }
 
     /// Adds `amount` to each `(family, qualifier, amount)` column of `row`, treating a missing
@@ -91,6 +112,11 @@ impl Table {
         columns: &[(&[u8], &[u8], i64)],
         ttl_ms: Option<i64>,
     ) -> Result<RowResult> {
+        let bytes = columns
+            .iter()
+            .map(|(f, q, _)| f.len() + q.len() + 8)
+            .sum::<usize>();
+        self.heat_write(row, row.len() + bytes);
         self.engine
             .inner
             .increment(&self.name, row, columns, ttl_ms)
@@ -111,6 +137,11 @@ impl Table {
         columns: &[(&[u8], &[u8], &[u8])],
         ttl_ms: Option<i64>,
     ) -> Result<RowResult> {
+        let bytes = columns
+            .iter()
+            .map(|(f, q, v)| f.len() + q.len() + v.len())
+            .sum::<usize>();
+        self.heat_write(row, row.len() + bytes);
         self.engine.inner.append(&self.name, row, columns, ttl_ms)
     }
 
@@ -130,6 +161,7 @@ impl Table {
         expected: Option<&[u8]>,
         mutations: Vec<Mutation>,
     ) -> Result<bool> {
+        self.heat_write(row, row.len() + family.len() + qualifier.len());
         self.engine.inner.check_and_mutate(
             &self.name,
             row,
@@ -145,7 +177,15 @@ impl Table {
 
     /// Reads one row. An absent row gives an empty result.
     pub fn get(&self, get: &Get) -> Result<RowResult> {
-        self.engine.inner.get(&self.name, get)
+        let inner = &self.engine.inner;
+        let result = inner.get(&self.name, get)?;
+        count_returned(&inner.metrics, &result);
+        if let Some(heat) = inner.heat.table(&self.name, || self.region_starts()) {
+            inner
+                .heat
+                .record_read_on(&heat, &result, || self.region_starts());
+        }
+        Ok(result)
     }
 
     /// Reads several rows, in order.
@@ -163,6 +203,14 @@ impl Table {
     pub fn scanner(&self, scan: &Scan) -> Result<ResultScanner> {
         Ok(ResultScanner {
             scan: crate::engine::TableScanHandle::new(&self.engine, self.name.clone(), scan)?,
+            metrics: self.engine.inner.metrics.clone(),
+            heat: self
+                .engine
+                .inner
+                .heat
+                .table(&self.name, || self.region_starts()),
+            reads: None,
+            table: self.clone(),
         })
     }
 
@@ -175,6 +223,21 @@ impl Table {
 /// Iterates the results of a scan (HBase's `ResultScanner`).
 pub struct ResultScanner {
     scan: crate::engine::TableScanHandle,
+    metrics: std::sync::Arc<Metrics>,
+    /// For the heat map: the table (its region starts) and its heat, looked up once.
+    table: Table,
+    heat: Option<std::sync::Arc<crate::heat_map::TableHeat>>,
+    /// Rows returned and not yet counted in the heat map.
+    reads: Option<crate::heat_map::ReadBatch>,
+}
+
+/// Counts a row answered in [`Metrics::rows_returned`] and its cells in
+/// [`Metrics::cells_returned`].
+fn count_returned(metrics: &Metrics, row: &RowResult) {
+    if !row.cells.is_empty() {
+        Metrics::inc(&metrics.rows_returned);
+        Metrics::add(&metrics.cells_returned, row.cells.len() as u64);
+    }
 }
 
 impl std::fmt::Debug for ResultScanner {
@@ -209,10 +272,39 @@ impl ResultScanner {
     }
 }
 
+impl ResultScanner {
+    /// Counts the rows gathered for the heat map.
+    fn flush_reads(&mut self) {
+        if let Some(b) = self.reads.take() {
+            let t = &self.table;
+            t.engine.inner.heat.flush_reads(b, || t.region_starts());
+        }
+    }
+}
+
+impl Drop for ResultScanner {
+    fn drop(&mut self) {
+        self.flush_reads();
+    }
+}
+
 impl Iterator for ResultScanner {
     type Item = Result<RowResult>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.scan.next().transpose()
+        let row = self.scan.next().transpose();
+        if let Some(Ok(r)) = &row {
+            count_returned(&self.metrics, r);
+            if let Some(heat) = &self.heat {
+                let t = &self.table;
+                t.engine
+                    .inner
+                    .heat
+                    .scan_read(&mut self.reads, heat, r, || t.region_starts());
+            }
+        } else {
+            self.flush_reads();
+        }
+        row
     }
 }

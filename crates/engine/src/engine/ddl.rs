@@ -151,6 +151,7 @@ impl Inner {
         if entry.enabled {
             return Err(Error::TableNotDisabled(name.to_string()));
         }
+        self.heat.forget(name);
         self.change_catalog(|cat| {
             cat.tables.remove(name);
             Ok(())

@@ -76,6 +76,8 @@ pub(crate) struct Inner {
     pub(crate) memstore_wait: Mutex<()>,
     /// Read points of open scanners (read point → count), so compactions keep what they need.
     pub(crate) scanner_read_points: Mutex<BTreeMap<u64, usize>>,
+    /// Reads and writes per key range and time bucket, recorded by [`crate::Table`].
+    pub(crate) heat: crate::heat_map::HeatMap,
     _lock_file: Box<dyn crate::fs::FileLock>,
 }
 
@@ -281,6 +283,26 @@ impl Engine {
             return Health::Poisoned { reason };
         }
         self.inner.gate.health().unwrap_or(Health::Healthy)
+    }
+
+    /// `table`'s key-range heat map: reads and writes per key range and time bucket
+    /// ([`crate::heat_map`]); `None` before any operation on it.
+    pub fn heat_map(&self, table: &str) -> Option<crate::heat_map::HeatMapSnapshot> {
+        let name = crate::schema::TableName::parse(table).ok()?;
+        self.inner.heat.snapshot(&name)
+    }
+
+    /// The region start keys of `table` (empty when it is unknown), for the heat map's ranges.
+    pub(crate) fn region_starts(&self, table: &crate::schema::TableName) -> Vec<bytes::Bytes> {
+        self.inner
+            .table_entry(table)
+            .map(|e| {
+                e.regions
+                    .iter()
+                    .map(|r| bytes::Bytes::copy_from_slice(&r.start))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The engine's counters.

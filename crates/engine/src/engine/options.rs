@@ -111,6 +111,9 @@ pub struct EngineOptions {
     /// Test code run at named points of background jobs (default `None`; see
     /// [`crate::hook`]): pause points, panicking jobs, kill points.
     pub hook: Option<Hook>,
+    /// The key-range heat map's shape (default: 1-minute buckets for three hours, 32 ranges;
+    /// [`crate::heat_map`]).
+    pub heat_map: crate::heat_map::HeatMapOptions,
 }
 
 impl Default for EngineOptions {
@@ -132,6 +135,7 @@ impl Default for EngineOptions {
             clock: Arc::new(SystemClock),
             fs: crate::fs::os(),
             hook: None,
+            heat_map: crate::heat_map::HeatMapOptions::default(),
             wal_recovery: WalRecovery::Strict,
         }
     }

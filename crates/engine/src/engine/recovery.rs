@@ -233,6 +233,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         memstore_drained: Condvar::new(),
         memstore_wait: Mutex::new(()),
         scanner_read_points: Mutex::new(BTreeMap::new()),
+        heat: crate::heat_map::HeatMap::new(opts.heat_map.clone()),
         opts,
         _lock_file: lock_file,
     };

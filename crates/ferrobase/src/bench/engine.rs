@@ -78,18 +78,30 @@ fn gets(t: &Table, keys: &[Vec<u8>], expect_found: bool) -> Result<(Duration, Ve
 pub fn main(args: &[String]) -> Result<()> {
     let mut cells: u64 = 1_000_000;
     let mut dir: Option<std::path::PathBuf> = None;
+    let mut heat_map = true;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--cells" => cells = it.next().context("--cells needs a number")?.parse()?,
             "--dir" => dir = Some(it.next().context("--dir needs a path")?.into()),
+            // The key-range heat map's recording on (the default) or off, to measure its cost.
+            "--heat-map" => {
+                heat_map = match it.next().map(String::as_str) {
+                    Some("on") => true,
+                    Some("off") => false,
+                    _ => bail!("--heat-map takes on or off"),
+                }
+            }
             other => bail!("unknown option {other}"),
         }
     }
     let tmp = tempfile::tempdir_in(dir.as_deref().unwrap_or(std::path::Path::new(".")))?;
-    let engine = Engine::open(tmp.path(), EngineOptions::default())?;
+    let mut opts = EngineOptions::default();
+    opts.heat_map.enabled = heat_map;
+    let engine = Engine::open(tmp.path(), opts)?;
     println!(
-        "ferrobase engine benchmark: {cells} cells, 1 thread, SYNC_WAL (write(2), no fsync), LZ4, block cache 256 MiB"
+        "ferrobase engine benchmark: {cells} cells, 1 thread, SYNC_WAL (write(2), no fsync), LZ4, block cache 256 MiB, heat map {}",
+        if heat_map { "on" } else { "off" }
     );
     let mut rows = Vec::new();
 

@@ -31,7 +31,7 @@ type EngineCounter = (
     fn(&Metrics) -> &AtomicU64,
 );
 
-fn engine_counters() -> [EngineCounter; 19] {
+fn engine_counters() -> [EngineCounter; 21] {
     [
         (
             "ferrobase_block_cache_hits",
@@ -68,6 +68,18 @@ fn engine_counters() -> [EngineCounter; 19] {
             "Rows reads looked at before filters decided (added when a region scanner closes).",
             None,
             |m| &m.rows_examined,
+        ),
+        (
+            "ferrobase_rows_returned",
+            "Rows answered by gets and scans (rows examined less those filtered out or empty).",
+            None,
+            |m| &m.rows_returned,
+        ),
+        (
+            "ferrobase_cells_returned",
+            "Cells in the rows answered by gets and scans.",
+            None,
+            |m| &m.cells_returned,
         ),
         (
             "ferrobase_bloom_negatives",
@@ -168,6 +180,7 @@ struct Facts {
     /// (table, regions, store files, store file bytes, memstore bytes).
     per_table: Vec<(String, u64, u64, u64, u64)>,
     thrift: Door,
+    thrift2: Option<Door>,
     native: Option<Door>,
     uptime_seconds: f64,
     resident_bytes: Option<u64>,
@@ -231,6 +244,15 @@ impl Ops {
                     self.thrift.refused_connections() as u64,
                 )),
             },
+            thrift2: self.thrift2.as_ref().map(|t| Door {
+                calls: t.call_counters(),
+                connections: t.connections() as u64,
+                queue: Some((
+                    t.running_calls() as u64,
+                    t.queued_calls() as u64,
+                    t.refused_connections() as u64,
+                )),
+            }),
             native: self.native.as_ref().map(|n| Door {
                 calls: n.call_counters(),
                 connections: n.connections() as u64,
@@ -325,9 +347,15 @@ impl Collector for Snapshot {
             &per(3),
         )?;
         door(&mut e, "thrift", &f.thrift)?;
+        if let Some(thrift2) = &f.thrift2 {
+            door(&mut e, "thrift2", thrift2)?;
+        }
         if let Some(native) = &f.native {
             door(&mut e, "native", native)?;
         }
+        let doors = [("thrift", Some(&f.thrift)), ("thrift2", f.thrift2.as_ref())];
+        let doors = doors.into_iter().chain([("native", f.native.as_ref())]);
+        durations(&mut e, doors.filter_map(|(name, d)| Some((name, d?))))?;
         gauge(
             &mut e,
             "ferrobase_uptime",
@@ -407,6 +435,33 @@ fn door(e: &mut DescriptorEncoder, door: &str, d: &Door) -> Result<(), std::fmt:
             None,
             &refused,
         )?;
+    }
+    Ok(())
+}
+
+/// `ferrobase_call_duration_seconds{door,service,method}`: one histogram per door and method
+/// called (the doors' fixed method lists bound the labels).
+fn durations<'a>(
+    e: &mut DescriptorEncoder,
+    doors: impl Iterator<Item = (&'static str, &'a Door)>,
+) -> Result<(), std::fmt::Error> {
+    let mut m = e.encode_descriptor(
+        "ferrobase_call_duration",
+        "Time from a call's last byte read to its result (its wait for a handler included), by \
+         door, service and method.",
+        Some(&Unit::Seconds),
+        MetricType::Histogram,
+    )?;
+    for (door, d) in doors {
+        for l in d.calls.latencies() {
+            let labels = [("door", door), ("service", l.service), ("method", l.method)];
+            m.encode_family(&labels)?.encode_histogram::<NoLabelSet>(
+                l.sum_seconds,
+                l.count,
+                &l.buckets,
+                None,
+            )?;
+        }
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! The HTTP port of `ferrobase serve` (`--http-port`, HBase's 16010 as the documented choice):
-//! `/metrics` in Prometheus' text format and `/`, a plain server-rendered status page
-//! (`docs/design/operations.md`). Read-only: nothing here changes the engine.
+//! `/metrics` in Prometheus' text format, `/` (the console: server-rendered HTML, no script,
+//! nothing fetched from elsewhere), `/slowlog`, `/heatmap/TABLE` and `/logLevel`
+//! (`docs/design/operations.md`). Nothing here changes the engine; `POST /logLevel` changes the
+//! log filter.
 //!
 //! The server is `tiny_http`: blocking, a thread per connection, no async runtime, the same
 //! shape as the Thrift and native doors, and small (no `tokio`/`hyper` in the binary for two
@@ -8,8 +10,12 @@
 //! counters and the doors' stop handles.
 
 mod console;
+mod heatmap;
+mod html;
+mod log_level;
 mod metrics;
 mod process;
+mod slowlog;
 
 use anyhow::{anyhow, Context, Result};
 use ferrobase_engine::Engine;
@@ -31,8 +37,31 @@ pub struct Ops {
     pub ports: Vec<(String, SocketAddr)>,
     /// The Thrift door's connections, calls and counters.
     pub thrift: StopHandle,
+    /// The Thrift2 door's, when `--thrift2-port` is on.
+    pub thrift2: Option<StopHandle>,
     /// The native RPC door's, when `--rpc-port` is on.
     pub native: Option<NativeStopHandle>,
+    /// Every door's slow calls (`--slow-ms`).
+    pub slow_log: std::sync::Arc<ferrobase_gateway::slow_log::SlowLog>,
+    /// The log filter, changed at `/logLevel`.
+    pub log: crate::logging::LogControl,
+}
+
+impl Ops {
+    /// Calls answered by every door since the start (refusals included).
+    pub fn calls_answered(&self) -> u64 {
+        let doors = [
+            Some(self.thrift.call_counters()),
+            self.thrift2.as_ref().map(|t| t.call_counters()),
+        ];
+        let native = self.native.as_ref().map(|n| n.call_counters());
+        doors
+            .into_iter()
+            .chain([native])
+            .flatten()
+            .map(|c| c.snapshot().iter().map(|s| s.3).sum::<u64>())
+            .sum()
+    }
 }
 
 /// A bound HTTP port, not yet serving.
@@ -62,8 +91,8 @@ impl HttpServer {
         std::thread::Builder::new()
             .name("ferrobase-http".into())
             .spawn(move || {
-                for request in self.server.incoming_requests() {
-                    let response = answer(&ops, request.method(), request.url());
+                for mut request in self.server.incoming_requests() {
+                    let response = answer(&ops, &mut request);
                     let _ = request.respond(response);
                 }
             })?;
@@ -73,27 +102,72 @@ impl HttpServer {
 
 type Response = tiny_http::Response<std::io::Cursor<Vec<u8>>>;
 
-/// The answer to `method url`: GET (or HEAD) of `/` or `/metrics`, else 404 or 405.
-fn answer(ops: &Ops, method: &tiny_http::Method, url: &str) -> Response {
-    use tiny_http::Method::{Get, Head};
-    let path = url.split('?').next().unwrap_or_default();
-    if !matches!(method, Get | Head) {
-        return text(
-            405,
-            "text/plain; charset=utf-8",
-            "only GET is served here\n".into(),
-        );
+/// Bytes of a request body read, at most (the log level form's).
+const MAX_BODY: u64 = 4 << 10;
+
+const HTML: &str = "text/html; charset=utf-8";
+const PLAIN: &str = "text/plain; charset=utf-8";
+const JSON: &str = "application/json";
+
+/// The answer to a request: GET (or HEAD) of a page, POST of `/logLevel`, else 404 or 405.
+fn answer(ops: &Ops, request: &mut tiny_http::Request) -> Response {
+    use tiny_http::Method::{Get, Head, Post};
+    let url = request.url().to_string();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let json = html::param(query, "format").as_deref() == Some("json");
+    match (request.method(), path) {
+        (Post, "/logLevel") => {
+            let mut body = String::new();
+            let _ = std::io::Read::read_to_string(
+                &mut std::io::Read::take(request.as_reader(), MAX_BODY),
+                &mut body,
+            );
+            let (status, page) = log_level::change(ops, query, &body);
+            return text(status, HTML, page);
+        }
+        (Get | Head, _) => {}
+        _ => {
+            return text(
+                405,
+                PLAIN,
+                "only GET is served here (and POST /logLevel)\n".into(),
+            )
+        }
     }
     match path {
         "/metrics" => match metrics::render(ops) {
             Ok(body) => text(200, metrics::CONTENT_TYPE, body),
-            Err(e) => text(500, "text/plain; charset=utf-8", format!("{e}\n")),
+            Err(e) => text(500, PLAIN, format!("{e}\n")),
         },
-        "/" => text(200, "text/html; charset=utf-8", console::render(ops)),
+        "/" => text(200, HTML, console::render(ops)),
+        "/slowlog" if json => text(200, JSON, slowlog::render_json(ops)),
+        "/slowlog" => text(200, HTML, slowlog::render_html(ops)),
+        "/logLevel" => text(200, HTML, log_level::render(ops, None)),
+        p if p.starts_with("/table/") => {
+            let table =
+                html::param(&format!("t={}", &p["/table/".len()..]), "t").unwrap_or_default();
+            match console::render_table(ops, &table) {
+                Some(page) => text(200, HTML, page),
+                None => text(404, PLAIN, format!("no table {table}\n")),
+            }
+        }
+        p if p.starts_with("/heatmap/") => {
+            let table =
+                html::param(&format!("t={}", &p["/heatmap/".len()..]), "t").unwrap_or_default();
+            let page = if json {
+                heatmap::render_json(ops, &table).map(|b| (JSON, b))
+            } else {
+                heatmap::render_html(ops, &table, query).map(|b| (HTML, b))
+            };
+            match page {
+                Some((kind, body)) => text(200, kind, body),
+                None => text(404, PLAIN, format!("no table {table}\n")),
+            }
+        }
         _ => text(
             404,
-            "text/plain; charset=utf-8",
-            "not found: / and /metrics are served\n".into(),
+            PLAIN,
+            "not found: /, /metrics, /slowlog, /heatmap/TABLE and /logLevel are served\n".into(),
         ),
     }
 }

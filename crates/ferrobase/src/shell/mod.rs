@@ -15,7 +15,7 @@ mod continuation;
 mod converter;
 mod ddl;
 mod dml;
-mod format;
+pub(crate) mod format;
 #[cfg(test)]
 mod fuzzing;
 mod general;
