@@ -41,6 +41,9 @@ FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider te
 # happybase workload, and the console page (docs/design/operations.md; ~2 s).
 python3 -m pip install --quiet --disable-pip-version-check prometheus_client==0.26.0
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/metrics
+# The console in headless Chromium (Debian's chromium, Playwright from PyPI in a venv under target/; no browser
+# download): tables, regions, the heat map's hot range after a skewed workload, the slow log, log levels (~20 s).
+bash scripts/console-test.sh
 # HBase's native RPC door (issue 48): the stock Java client (tests/java-client, Maven Central;
 # hbase-client 2.6.1 and 3.0.0-beta-1) runs the seed articles' program and a breadth program against
 # `ferrobase serve --rpc-port`, through ZooKeeper (--zk-port) and on one port with Thrift, and must
