@@ -51,11 +51,24 @@ for artifact in org.apache.hbase:hbase-shell:2.4.17 org.jruby:jruby-complete:9.2
       || die "could not fetch $artifact"
   fi
 done
-if [[ ! -f $RUBY_DIR/shell.rb ]]; then
-  mkdir -p "$RUBY_DIR"
-  (cd "$RUBY_DIR" && unzip -q -o "$SHELL_JAR")
-  # `trace` (a word of the command list) loads SpanReceiverHost, gone since HBase 2.5.
-  sed -i '/^    trace$/d' "$RUBY_DIR/shell.rb"
+# The Ruby sources, unpacked once with `trace` (a word of the command list, which loads
+# SpanReceiverHost, gone since HBase 2.5) left out: unpacked and edited in a directory of its own,
+# then renamed into place under a lock, so shells started at once (tests/shell/conformance/native.py
+# runs two) never see a half-written or unedited copy; an unedited copy left by an older run is
+# replaced.
+unpacked() { [[ -f $RUBY_DIR/shell.rb ]] && ! grep -qx '    trace' "$RUBY_DIR/shell.rb"; }
+if ! unpacked; then
+  mkdir -p "$ROOT/target/hbase-shell"
+  (
+    flock 9
+    if ! unpacked; then
+      tmp=$(mktemp -d "$ROOT/target/hbase-shell/ruby.XXXXXX")
+      (cd "$tmp" && unzip -q -o "$SHELL_JAR")
+      sed -i '/^    trace$/d' "$tmp/shell.rb"
+      rm -rf "$RUBY_DIR"
+      mv "$tmp" "$RUBY_DIR"
+    fi
+  ) 9>"$ROOT/target/hbase-shell/unpack.lock"
 fi
 if [[ -n $BOOTSTRAP ]]; then
   # HBase 2.6's RpcConnectionRegistry: the cluster id, the master and hbase:meta's location
