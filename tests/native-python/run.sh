@@ -10,7 +10,8 @@ VENV=target/native-python/venv
 PACKAGES=(hbase-driver==1.1.1 kazoo==2.11.0 pytest)
 if [[ ! -x $VENV/bin/python ]] || ! "$VENV/bin/python" -c 'import hbasedriver, kazoo, pytest' 2>/dev/null; then
   rm -rf "$VENV"
-  python3 -m venv "$VENV"
+  # Once more on a failure (a fresh clone's CI saw ensurepip fail once, under load).
+  python3 -m venv "$VENV" || { rm -rf "$VENV"; sleep 2; python3 -m venv "$VENV"; }
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PACKAGES[@]}"
 fi
 export FERROBASE_BIN=${FERROBASE_BIN:-target/debug/ferrobase}
