@@ -496,7 +496,7 @@ fn system_now_secs() -> u64 {
         .unwrap_or(0)
 }
 
-/// Rows a scanner gathers at most before counting them ([`HeatMap::scan_read`]).
+/// Rows a scanner gathers at most before counting them (`HeatMap::scan_read`).
 pub const READ_BATCH: u64 = 256;
 
 /// A scanner's reads not counted yet, all in one key range of the bucket they began in.

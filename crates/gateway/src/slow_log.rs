@@ -101,7 +101,7 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// `bytes` as printable text, the shell's way (`\xNN` for other bytes), at most [`MAX_TEXT`]
+/// `bytes` as printable text, the shell's way (`\xNN` for other bytes), at most `MAX_TEXT`
 /// characters.
 pub fn printable(bytes: &[u8]) -> String {
     let mut s = String::new();
