@@ -6,6 +6,17 @@
 # against Apache HBase's Thrift1 gateway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Step times: each top-level command of this script that took a second or more is reported on stderr
+# as it ends, with the time since the start ("test.sh: [SECS s, at TOTAL s] COMMAND").
+__step_cmd='' __step_start=$SECONDS __run_start=$SECONDS
+__step_report() {
+  if [[ -n $__step_cmd ]] && ((SECONDS - __step_start >= 1)); then
+    echo "test.sh: [$((SECONDS - __step_start)) s, at $((SECONDS - __run_start)) s] ${__step_cmd:0:120}" >&2
+  fi
+  __step_cmd=$BASH_COMMAND
+  __step_start=$SECONDS
+}
+trap '[[ -z ${FUNCNAME[0]:-} ]] && __step_report; true' DEBUG
 # The gates of the house style (cargo fmt and clippy clean): a change that leaves either unclean fails here.
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
