@@ -54,15 +54,7 @@ pub fn import(args: &[String]) -> Result<()> {
     let conn = c.connect()?;
     let t0 = Instant::now();
     let dir = PathBuf::from(in_dir);
-    let total = ferrobase_tools::import::input_files(&dir)
-        .ok()
-        .map(|files| {
-            files
-                .iter()
-                .filter_map(|f| std::fs::metadata(f).ok())
-                .map(|m| m.len())
-                .sum::<u64>()
-        });
+    let total = super::input_bytes(&dir);
     let mut progress = Progress::start("import", total);
     let stop = progress.stop_flag();
     let result = ferrobase_tools::import_dir_until(&conn, table, &dir, &stop, &mut |s| {

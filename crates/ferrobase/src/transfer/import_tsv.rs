@@ -98,15 +98,7 @@ pub(super) fn import_tsv(args: &[String]) -> Result<()> {
     let conn = c.connect()?;
     let t0 = Instant::now();
     let input = PathBuf::from(input);
-    let total = ferrobase_tools::import::input_files(&input)
-        .ok()
-        .map(|files| {
-            files
-                .iter()
-                .filter_map(|f| std::fs::metadata(f).ok())
-                .map(|m| m.len())
-                .sum::<u64>()
-        });
+    let total = super::input_bytes(&input);
     let mut progress = Progress::start("import tsv", total);
     opts.stop = progress.stop_flag();
     let result = ferrobase_tools::import_tsv::import_tsv(

@@ -60,6 +60,20 @@ where
     v.parse().map_err(|e| anyhow::anyhow!("{what} {v:?}: {e}"))
 }
 
+/// The bytes of the files an import reads from `path` (a file or a directory of them), for the
+/// progress bar's total; `None` when they cannot be listed (the import then says why).
+fn input_bytes(path: &std::path::Path) -> Option<u64> {
+    ferrobase_tools::import::input_files(path)
+        .ok()
+        .map(|files| {
+            files
+                .iter()
+                .filter_map(|f| std::fs::metadata(f).ok())
+                .map(|m| m.len())
+                .sum()
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::to_bytes_binary;
