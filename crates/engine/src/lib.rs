@@ -69,7 +69,7 @@ pub mod table_attributes;
 mod wal;
 
 pub use api::{
-    Admin, ColumnSelection, Delete, Get, Mutation, MutationCell, Put, ReadSpec, RegionInfo,
+    Admin, Check, ColumnSelection, Delete, Get, Mutation, MutationCell, Put, ReadSpec, RegionInfo,
     ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
 };
 /// The shared byte buffer of cells and results (from the `bytes` crate).

@@ -191,3 +191,76 @@ fn check_and_mutate_refuses_a_mutation_of_another_row_naming_both_rows() {
     );
     assert!(t.get(&Get::new("elsewhere")).unwrap().is_empty());
 }
+
+/// HBase's `CheckAndMutate.Builder.timeRange` and `ifMatches(Filter)` (recorded from HBase 2.6.1
+/// through its Java client: `ClientBreadth`'s cam-time-range and cam-filter-list steps).
+#[test]
+fn check_and_mutate_with_a_time_range_or_a_filter() {
+    let (_d, _e, t) = setup();
+    t.put(
+        Put::new("r")
+            .add_column_ts("cf", "tr", 10, "old")
+            .add_column_ts("cf", "tr", 20, "new")
+            .add_column_ts("cf", "q", 1, "5"),
+    )
+    .unwrap();
+    let put = |q: &str| vec![Mutation::Put(Put::new("r").add_column_ts("cf", q, 1, "x"))];
+    let value = |expected: Option<&str>, time_range: TimeRange| Check::Value {
+        family: b"cf".to_vec(),
+        qualifier: b"tr".to_vec(),
+        op: CompareOp::Equal,
+        expected: expected.map(|e| e.as_bytes().to_vec()),
+        time_range,
+    };
+    let early = TimeRange::new(0, 15).unwrap();
+    let filter =
+        |f: &str| Check::Read(Get::new("r").filter(filter::parse_filter(f.as_bytes()).unwrap()));
+    // The newest version within the range is the one compared.
+    assert!(t
+        .check_and_mutate_when(b"r", &value(Some("old"), early), put("t1"))
+        .unwrap());
+    assert!(!t
+        .check_and_mutate_when(b"r", &value(Some("old"), TimeRange::default()), put("t2"))
+        .unwrap());
+    // Absent within a range holding no version.
+    let late = TimeRange::new(30, 40).unwrap();
+    assert!(t
+        .check_and_mutate_when(b"r", &value(None, late), put("t3"))
+        .unwrap());
+    // A filter condition holds when the row read with it returns anything.
+    assert!(t
+        .check_and_mutate_when(b"r", &filter("ValueFilter(=, 'binary:new')"), put("t4"))
+        .unwrap());
+    let in_early = Check::Read(
+        Get::new("r")
+            .time_range(early)
+            .filter(filter::parse_filter(b"ValueFilter(=, 'binary:new')").unwrap()),
+    );
+    assert!(!t.check_and_mutate_when(b"r", &in_early, put("t5")).unwrap());
+    assert!(t
+        .check_and_mutate_when(
+            b"r",
+            &filter("SingleColumnValueFilter('cf', 'q', =, 'binary:5') AND SingleColumnValueFilter('cf', 'tr', =, 'binary:new')"),
+            put("t6")
+        )
+        .unwrap());
+    assert!(!t
+        .check_and_mutate_when(b"r", &filter("PrefixFilter('nope')"), put("t7"))
+        .unwrap());
+    let r = t.get(&Get::new("r")).unwrap();
+    let written: Vec<&[u8]> = ["t1", "t2", "t3", "t4", "t5", "t6", "t7"]
+        .into_iter()
+        .filter(|q| r.value(b"cf", q.as_bytes()).is_some())
+        .map(str::as_bytes)
+        .collect();
+    assert_eq!(written, [&b"t1"[..], b"t3", b"t4", b"t6"]);
+    // The condition's row is the mutation's.
+    let elsewhere = Check::Read(Get::new("other"));
+    let err = t
+        .check_and_mutate_when(b"r", &elsewhere, put("t8"))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("Action's getRow must match"),
+        "{err}"
+    );
+}

@@ -169,6 +169,32 @@ fn pieces_of_wide_rows_hold_exactly_the_cells_of_whole_rows() {
                 .scan_all(&with_filter(scan.clone()).max_result_size(bytes))
                 .unwrap();
             assert_eq!(stitched, whole);
+            // A limit counts rows, not pieces: a piece flagged as going on whose row then
+            // yields nothing more (its remaining cells filtered) still ends that row, and the
+            // next row is past a limit it reached (HBase's row accounting in `RSRpcServices`).
+            let limit = 1 + rng.below(2) as usize;
+            let whole_limited = t.scan_all(&with_filter(scan.clone()).limit(limit)).unwrap();
+            let batched_limited = t
+                .scan_all(&with_filter(scan.clone().batch(batch)).limit(limit))
+                .unwrap();
+            assert_eq!(
+                flatten(&batched_limited),
+                flatten(&whole_limited),
+                "seed {seed}, batch {batch}, limit {limit}"
+            );
+            let sized_limited = t
+                .scan_all(
+                    &with_filter(scan.clone())
+                        .max_result_size(bytes)
+                        .allow_partial_results(true)
+                        .limit(limit),
+                )
+                .unwrap();
+            assert_eq!(
+                flatten(&sized_limited),
+                flatten(&whole_limited),
+                "seed {seed}, {bytes} bytes, limit {limit}"
+            );
         }
     }
 }

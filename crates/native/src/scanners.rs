@@ -35,6 +35,9 @@ pub(crate) struct OpenScanner {
     pub(crate) source: Source,
     /// Rows returned so far (for the scan's limit).
     pub(crate) returned: usize,
+    /// The row of the last result returned when it was flagged as going on (HBase's
+    /// `RegionScannerHolder.rowOfLastPartialResult`).
+    pub(crate) partial_row: Option<Vec<u8>>,
     /// The scan's row limit (0: none).
     pub(crate) limit: usize,
     /// Bytes of cells one call returns at most.
@@ -120,6 +123,7 @@ impl Scanners {
                 Arc::new(Mutex::new(OpenScanner {
                     source,
                     returned: 0,
+                    partial_row: None,
                     limit,
                     max_bytes,
                     max_row_size,

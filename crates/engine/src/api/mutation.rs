@@ -269,3 +269,29 @@ impl From<Delete> for Mutation {
         Mutation::Delete(d)
     }
 }
+
+/// The condition of a check-and-mutate ([`crate::Table::check_and_mutate_when`]; HBase's
+/// `CheckAndMutate` condition).
+#[derive(Debug, Clone)]
+pub enum Check {
+    /// The newest value of `family:qualifier` within `time_range` against `expected`
+    /// (HBase's `ifEquals`, `ifMatches(family, qualifier, op, value)`, `ifNotExists`; the rule
+    /// is [`crate::Table::check_and_mutate`]'s).
+    Value {
+        /// The checked column's family.
+        family: Vec<u8>,
+        /// The checked column's qualifier.
+        qualifier: Vec<u8>,
+        /// How `expected` compares with the stored value.
+        op: crate::filter::CompareOp,
+        /// The value compared, or `None` (or empty) for "absent or empty".
+        expected: Option<Vec<u8>>,
+        /// The versions looked at (HBase's `CheckAndMutate.Builder.timeRange`).
+        time_range: crate::read::TimeRange,
+    },
+    /// The row as this `Get` reads it (its filter, time range and columns) holds a cell:
+    /// HBase's `ifMatches(Filter)` with its `timeRange`, where the region reads the row with
+    /// the filter and the condition holds when anything comes back. The `Get`'s row must be
+    /// the mutated row.
+    Read(crate::api::Get),
+}

@@ -1,11 +1,12 @@
 //! A table handle of an embedded engine (HBase's `Table`).
 
-use super::{Delete, Get, Mutation, Put, RowResult, Scan};
-use crate::engine::{Engine, RowCheck};
+use super::{Check, Delete, Get, Mutation, Put, RowResult, Scan};
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::filter::CompareOp;
 use crate::heat_map::HeatOp;
 use crate::metrics::Metrics;
+use crate::read::TimeRange;
 use crate::schema::TableName;
 
 /// Reads and writes one table. Cheap to clone; thread-safe.
@@ -161,18 +162,38 @@ impl Table {
         expected: Option<&[u8]>,
         mutations: Vec<Mutation>,
     ) -> Result<bool> {
-        self.heat_write(row, row.len() + family.len() + qualifier.len());
-        self.engine.inner.check_and_mutate(
-            &self.name,
+        self.check_and_mutate_when(
             row,
-            &RowCheck {
-                family,
-                qualifier,
+            &Check::Value {
+                family: family.to_vec(),
+                qualifier: qualifier.to_vec(),
                 op,
-                expected,
+                expected: expected.map(<[u8]>::to_vec),
+                time_range: TimeRange::default(),
             },
             mutations,
         )
+    }
+
+    /// Applies `mutations` (all on `row`: puts and deletes, as a RowMutations) only if `check`
+    /// holds, and returns whether they were applied. Atomic for the row: the row is locked,
+    /// read for the check and written before the lock is released.
+    pub fn check_and_mutate_when(
+        &self,
+        row: &[u8],
+        check: &Check,
+        mutations: Vec<Mutation>,
+    ) -> Result<bool> {
+        let checked = match check {
+            Check::Value {
+                family, qualifier, ..
+            } => family.len() + qualifier.len(),
+            Check::Read(_) => 0,
+        };
+        self.heat_write(row, row.len() + checked);
+        self.engine
+            .inner
+            .check_and_mutate(&self.name, row, check, mutations)
     }
 
     /// Reads one row. An absent row gives an empty result.

@@ -19,7 +19,6 @@ mod split;
 mod write;
 
 pub use options::{CompactionOptions, EngineOptions, WalRecovery};
-pub(crate) use read_modify_write::RowCheck;
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};

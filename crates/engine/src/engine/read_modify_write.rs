@@ -4,7 +4,7 @@
 //! [`crate::Table::append`] and [`crate::Table::check_and_mutate`] are their public face.
 
 use super::Inner;
-use crate::api::{Get, Mutation, Put, RowResult};
+use crate::api::{Check, Get, Mutation, Put, RowResult};
 use crate::cell::{Cell, CellType};
 use crate::error::{Error, Result};
 use crate::filter::CompareOp;
@@ -28,15 +28,15 @@ fn delta_timestamp(old: Option<i64>, now: i64) -> i64 {
 /// The condition of a check-and-mutate: the newest value of `family:qualifier` against
 /// `expected` (the rule is [`crate::Table::check_and_mutate`]'s).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct RowCheck<'a> {
+struct RowCheck<'a> {
     /// The checked column's family.
-    pub family: &'a [u8],
+    family: &'a [u8],
     /// The checked column's qualifier.
-    pub qualifier: &'a [u8],
+    qualifier: &'a [u8],
     /// How `expected` compares with the stored value.
-    pub op: CompareOp,
+    op: CompareOp,
     /// The value compared, or `None` for "absent (or empty)".
-    pub expected: Option<&'a [u8]>,
+    expected: Option<&'a [u8]>,
 }
 
 impl RowCheck<'_> {
@@ -162,12 +162,46 @@ impl Inner {
         &self,
         table: &TableName,
         row: &[u8],
-        check: &RowCheck<'_>,
+        check: &Check,
         mutations: Vec<Mutation>,
     ) -> Result<bool> {
-        let get = Get::new(row).add_column(check.family, check.qualifier);
+        let (get, value) = match check {
+            Check::Value {
+                family,
+                qualifier,
+                op,
+                expected,
+                time_range,
+            } => (
+                Get::new(row)
+                    .add_column(family.clone(), qualifier.clone())
+                    .time_range(*time_range),
+                Some(RowCheck {
+                    family,
+                    qualifier,
+                    op: *op,
+                    expected: expected.as_deref(),
+                }),
+            ),
+            Check::Read(get) => {
+                if get.row != row {
+                    return Err(Error::IllegalArgument(format!(
+                        "Action's getRow must match: the condition reads row '{}', the \
+                         mutation writes row '{}'",
+                        get.row.escape_ascii(),
+                        row.escape_ascii()
+                    )));
+                }
+                (get.clone(), None)
+            }
+        };
         self.read_modify_write(table, &get, |current| {
-            if !check.holds(current) {
+            // A filter condition holds when the read returns anything (HBase's
+            // `HRegion.checkAndMutateInternal`: `matches = !result.isEmpty()`).
+            let holds = value
+                .as_ref()
+                .map_or(!current.is_empty(), |c| c.holds(current));
+            if !holds {
                 return Ok((Vec::new(), false));
             }
             Ok((mutations.clone(), true))

@@ -6,6 +6,7 @@ use super::read_context::ReadContext;
 use super::region_scanner::{ReadRequest, RegionScanner, RowRange};
 use super::store_scanner::PieceBudget;
 use crate::api::{RowResult, Scan};
+use crate::cell::same_bytes;
 use crate::error::{Error, Result};
 use crate::region::{CloseReason, Region, TableEntry};
 use crate::schema::{TableDescriptor, TableName};
@@ -21,8 +22,11 @@ pub(crate) struct TableScan {
     range: RowRange,
     /// What one result may hold; `None` for whole rows.
     piece: Option<PieceBudget>,
-    /// The last result was a piece of a row that goes on.
-    in_row: bool,
+    /// The row of the last result when that was a piece flagged as going on. The flag only
+    /// says more cells of the row may follow (HBase's `mayHaveMoreCellsInRow`): the next piece
+    /// may be another row's when the rest of this one is filtered out, and this row is then
+    /// complete all the same.
+    in_row: Option<Vec<u8>>,
     limit: Option<usize>,
     read_point: u64,
     current: Option<(Arc<Region>, RegionScanner)>,
@@ -77,7 +81,7 @@ impl TableScan {
             table,
             range,
             piece: piece_budget(scan),
-            in_row: false,
+            in_row: None,
             limit: scan.limit,
             read_point,
             current: None,
@@ -121,7 +125,7 @@ impl TableScan {
 
     pub(crate) fn next(&mut self) -> Result<Option<RowResult>> {
         loop {
-            if self.done || (!self.in_row && self.limit.is_some_and(|l| self.rows >= l)) {
+            if self.done || (self.in_row.is_none() && self.limit.is_some_and(|l| self.rows >= l)) {
                 self.finish();
                 return Ok(None);
             }
@@ -153,14 +157,24 @@ impl TableScan {
             };
             match next {
                 Some(r) => {
-                    if !self.in_row {
+                    let continues = self
+                        .in_row
+                        .as_deref()
+                        .is_some_and(|row| same_bytes(row, r.row()));
+                    if !continues {
+                        // A new row: past the limit it is not returned, as HBase's
+                        // `RSRpcServices.scan` stops on a row change once the limit is reached.
+                        if self.limit.is_some_and(|l| self.rows >= l) {
+                            self.finish();
+                            return Ok(None);
+                        }
                         self.rows += 1;
                     }
-                    self.in_row = r.may_have_more_cells_in_row();
+                    self.in_row = r.may_have_more_cells_in_row().then(|| r.row().to_vec());
                     return Ok(Some(r));
                 }
                 None => {
-                    self.in_row = false;
+                    self.in_row = None;
                     let region = region.clone();
                     self.current = None;
                     let boundary = if self.req.reversed {

@@ -7,7 +7,7 @@ use crate::cellblock::Codec;
 use crate::error::{RpcError, UNKNOWN_SCANNER};
 use crate::proto::client::{Scan as PbScan, ScanRequest, ScanResponse};
 use crate::regions::{self, Region, Target};
-use crate::scanners::{Refused, Source};
+use crate::scanners::{OpenScanner, Refused, Source};
 use crate::services::{Ctx, Reply};
 use ferrobase_engine::{Cell, RowResult, Scan};
 use ferrobase_gateway::access::Operation;
@@ -225,11 +225,6 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
             .into());
         }
     }
-    open.returned += rows
-        .iter()
-        .filter(|r| !r.may_have_more_cells_in_row())
-        .count();
-    let limit_reached = open.limit > 0 && open.returned >= open.limit;
     // Fewer rows than asked, under the byte limit and not in the middle of a row: the region
     // has no more (the engine's batch stops early only at the byte limit).
     let bytes: usize = rows
@@ -241,6 +236,7 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
         && rows.len() < want
         && bytes < max_bytes
         && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row());
+    let (rows, limit_reached) = count_rows(&mut open, rows);
     drop(open);
     let mut out = Vec::new();
     let results = encode_results(ctx.codec, &rows, &mut out);
@@ -279,6 +275,36 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
         },
         out,
     ))
+}
+
+/// Counts the complete rows among `rows` against the scanner's limit as HBase's
+/// `RSRpcServices.scan` does, and keeps the results up to the limit. A result flagged as going
+/// on leaves its row open; the row is complete at its last piece, or when a result of another row
+/// follows (the rest of the open row was filtered out), and a limit reached that way returns
+/// nothing of the other row.
+fn count_rows(open: &mut OpenScanner, rows: Vec<RowResult>) -> (Vec<RowResult>, bool) {
+    let reached = |open: &OpenScanner| open.limit > 0 && open.returned >= open.limit;
+    let mut kept = Vec::with_capacity(rows.len());
+    for r in rows {
+        if open.partial_row.as_deref().is_some_and(|p| p != r.row()) {
+            open.partial_row = None;
+            open.returned += 1;
+            if reached(open) {
+                return (kept, true);
+            }
+        }
+        if r.may_have_more_cells_in_row() {
+            open.partial_row = Some(r.row().to_vec());
+        } else {
+            open.partial_row = None;
+            open.returned += 1;
+        }
+        kept.push(r);
+        if reached(open) {
+            return (kept, true);
+        }
+    }
+    (kept, false)
 }
 
 /// A scanner not opened: the server's limit may clear as other clients close theirs (the

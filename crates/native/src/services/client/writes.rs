@@ -1,7 +1,7 @@
 //! `Mutate`: puts, deletes, increments and appends decoded from the protobuf and the cell
 //! block, and `checkAndMutate`'s conditions.
 
-use super::reads::{check_row, time_range};
+use super::reads::{check_row, filter, time_range};
 use super::results::encode_result;
 use super::Block;
 use crate::cellblock;
@@ -12,9 +12,10 @@ use crate::proto::client::{Condition, MutateRequest, MutateResponse, MutationPro
 use crate::proto::hbase::NameBytesPair;
 use crate::regions::{self, Region, Target};
 use crate::services::{Ctx, Reply};
+use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{
-    Bytes, Cell, CellType, Delete, Durability, Mutation, MutationCell, Put, TimeRange,
-    LATEST_TIMESTAMP,
+    Bytes, Cell, CellType, Check, ColumnSelection, Delete, Durability, Get, Mutation, MutationCell,
+    Put, LATEST_TIMESTAMP,
 };
 use ferrobase_gateway::access::{FamilyMap, Operation};
 use std::collections::BTreeSet;
@@ -286,23 +287,19 @@ pub(super) fn write_region(
     }
 }
 
-/// `(op, expected)` of a condition on one column (`checkAndMutate`'s `ifEquals`/`ifMatches`
-/// with a `BinaryComparator`, `ifNotExists` with a `NullComparator`).
-pub(super) fn condition(
-    c: &Condition,
-) -> Result<(ferrobase_engine::filter::CompareOp, Option<Vec<u8>>), RpcError> {
-    if c.filter.is_some() {
-        return Err(RpcError::unsupported(
-            "checkAndMutate with a filter condition (CheckAndMutate.Builder.ifMatches(Filter)) is not supported by ferrobase yet: the engine checks one column's value atomically, not a filter",
-        ));
-    }
-    if c.time_range
-        .as_ref()
-        .is_some_and(|tr| time_range(Some(tr)) != TimeRange::ALL)
-    {
-        return Err(RpcError::unsupported(
-            "checkAndMutate with a time range is not supported by ferrobase yet",
-        ));
+/// The engine's check for a condition: one column's value (`checkAndMutate`'s `ifEquals`/
+/// `ifMatches` with a `BinaryComparator`, `ifNotExists` with a `NullComparator`), or the row
+/// read with a filter (`ifMatches(Filter)`), each within the condition's time range. `columns`
+/// narrows a filter's read (the columns the caller may read; all when ACLs are off).
+fn engine_check(c: &Condition, row: &[u8], columns: ColumnSelection) -> Result<Check, RpcError> {
+    let tr = time_range(c.time_range.as_ref());
+    if let Some(f) = &c.filter {
+        let mut get = Get::new(row).time_range(tr);
+        get.spec.columns = columns;
+        if let Some(f) = filter(Some(f))? {
+            get = get.filter(f);
+        }
+        return Ok(Check::Read(get));
     }
     let op =
         filters::compare_op(c.compare_type.unwrap_or(2)).map_err(|e| RpcError::unsupported(e.0))?;
@@ -332,7 +329,21 @@ pub(super) fn condition(
             )))
         }
     };
-    Ok((op, expected))
+    if op == CompareOp::NoOp && expected.is_some() {
+        // HBase's HRegion.matches has no case for NO_OP: a RuntimeException, which the client
+        // receives as an IOException and retries.
+        return Err(RpcError::retry(
+            "java.io.IOException",
+            "java.lang.RuntimeException: Unknown Compare op NO_OP",
+        ));
+    }
+    Ok(Check::Value {
+        family: c.family.clone().unwrap_or_default(),
+        qualifier: c.qualifier.clone().unwrap_or_default(),
+        op,
+        expected,
+        time_range: tr,
+    })
 }
 
 /// `checkAndMutate` of `mutations` (puts and deletes of the condition's row).
@@ -342,12 +353,14 @@ pub(super) fn check_and_mutate(
     c: &Condition,
     writes: Vec<Write>,
 ) -> Result<bool, RpcError> {
-    let (op, expected) = condition(c)?;
     let row = c.row.clone().unwrap_or_default();
     check_row(region, &row)?;
+    let mut readable = ColumnSelection::new();
     if ctx.acl().is_some() {
         // HBase's preCheckAndPut/preCheckAndDelete: READ and WRITE on the compared column,
-        // then each mutation's own WRITE.
+        // then each mutation's own WRITE. A filter condition (which HBase's AccessController
+        // does not check at all) reads the row as a Get by the caller would: narrowed to the
+        // columns the caller may read before the filter sees them, refused when none.
         let mut cells = FamilyMap::new();
         for w in &writes {
             for (f, qs) in written_cells(ctx, &region.table, w) {
@@ -358,22 +371,21 @@ pub(super) fn check_and_mutate(
                 }
             }
         }
-        let family = c.family.clone().unwrap_or_default();
-        let qualifier = c.qualifier.clone().unwrap_or_default();
+        let compared = if c.filter.is_some() {
+            ctx.authorize_read(&region.table, &mut readable)?;
+            FamilyMap::new()
+        } else {
+            let family = c.family.clone().unwrap_or_default();
+            let qualifier = c.qualifier.clone().unwrap_or_default();
+            FamilyMap::from([(family, Some(BTreeSet::from([qualifier])))])
+        };
         ctx.authorize(&Operation::CheckAndMutate {
             table: region.table.clone(),
-            compared: FamilyMap::from([(family, Some(BTreeSet::from([qualifier])))]),
+            compared,
             cells,
         })?;
     }
-    if op == ferrobase_engine::filter::CompareOp::NoOp && expected.is_some() {
-        // HBase's HRegion.matches has no case for NO_OP: a RuntimeException, which the client
-        // receives as an IOException and retries.
-        return Err(RpcError::retry(
-            "java.io.IOException",
-            "java.lang.RuntimeException: Unknown Compare op NO_OP",
-        ));
-    }
+    let check = engine_check(c, &row, readable)?;
     let mut mutations = Vec::new();
     for w in writes {
         match w {
@@ -385,14 +397,11 @@ pub(super) fn check_and_mutate(
             }
         }
     }
-    Ok(ctx.shared.engine.table(&region.table)?.check_and_mutate(
-        &row,
-        c.family.as_deref().unwrap_or_default(),
-        c.qualifier.as_deref().unwrap_or_default(),
-        op,
-        expected.as_deref(),
-        mutations,
-    )?)
+    Ok(ctx
+        .shared
+        .engine
+        .table(&region.table)?
+        .check_and_mutate_when(&row, &check, mutations)?)
 }
 
 pub(super) fn mutate(ctx: &Ctx, req: MutateRequest, block: &mut Block) -> Result<Reply, RpcError> {

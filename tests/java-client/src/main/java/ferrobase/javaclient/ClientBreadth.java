@@ -73,6 +73,7 @@ import org.apache.hadoop.hbase.filter.SubstringComparator;
 import org.apache.hadoop.hbase.filter.TimestampsFilter;
 import org.apache.hadoop.hbase.filter.ValueFilter;
 import org.apache.hadoop.hbase.filter.WhileMatchFilter;
+import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.Pair;
 
@@ -678,6 +679,47 @@ public final class ClientBreadth {
             .addColumn(CF, b("g"))));
       }
     });
+    step("cam-time-range", () -> {
+      try (Table table = conn.getTable(tn)) {
+        table.put(new Put(b("r")).addColumn(CF, b("tr"), 10L, b("old"))
+            .addColumn(CF, b("tr"), 20L, b("new")));
+        boolean inRange = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+            .ifEquals(CF, b("tr"), b("old")).timeRange(TimeRange.between(0L, 15L))
+            .build(new Put(b("r")).addColumn(CF, b("t1"), 1L, b("a")))).isSuccess();
+        boolean newest = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+            .ifEquals(CF, b("tr"), b("old"))
+            .build(new Put(b("r")).addColumn(CF, b("t2"), 1L, b("b")))).isSuccess();
+        boolean filterInRange = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+            .ifMatches(new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(b("old"))))
+            .timeRange(TimeRange.between(0L, 15L))
+            .build(new Put(b("r")).addColumn(CF, b("t3"), 1L, b("c")))).isSuccess();
+        boolean filterAbove = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+            .ifMatches(new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(b("new"))))
+            .timeRange(TimeRange.between(0L, 15L))
+            .build(new Put(b("r")).addColumn(CF, b("t4"), 1L, b("d")))).isSuccess();
+        boolean absentInRange = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+            .ifNotExists(CF, b("tr")).timeRange(TimeRange.between(30L, 40L))
+            .build(new Delete(b("r")).addColumns(CF, b("t1")))).isSuccess();
+        return inRange + "," + newest + "," + filterInRange + "," + filterAbove + ","
+            + absentInRange + " " + cells(table.get(new Get(b("r")).addColumn(CF, b("t1"))
+            .addColumn(CF, b("t2")).addColumn(CF, b("t3")).addColumn(CF, b("t4"))));
+      }
+    });
+    step("cam-filter-list", () -> {
+      try (Table table = conn.getTable(tn)) {
+        FilterList both = new FilterList(FilterList.Operator.MUST_PASS_ALL,
+            new SingleColumnValueFilter(CF, b("q"), CompareOperator.EQUAL, b("5")),
+            new SingleColumnValueFilter(CF, b("tr"), CompareOperator.EQUAL, b("new")));
+        boolean yes = table.checkAndMutate(CheckAndMutate.newBuilder(b("r")).ifMatches(both)
+            .build(RowMutations.of(List.of(new Put(b("r")).addColumn(CF, b("fl"), 1L, b("x")),
+                new Delete(b("r")).addColumns(CF, b("t3")))))).isSuccess();
+        boolean other = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+            .ifMatches(new PrefixFilter(b("nope")))
+            .build(new Put(b("r")).addColumn(CF, b("fl2"), 1L, b("y")))).isSuccess();
+        return yes + "," + other + " " + cells(table.get(new Get(b("r")).addColumn(CF, b("fl"))
+            .addColumn(CF, b("fl2")).addColumn(CF, b("t3"))));
+      }
+    });
     step("cam-increment", () -> {
       try (Table table = conn.getTable(tn)) {
         CheckAndMutateResult inc = table.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
@@ -789,6 +831,18 @@ public final class ClientBreadth {
       { "max-result-size-1", new Scan().setMaxResultSize(1).withStopRow(b("w03")) },
       { "partial-1", new Scan().setAllowPartialResults(true).setMaxResultSize(1).withStopRow(b("w02")) },
       { "partial-batch", new Scan().setAllowPartialResults(true).setBatch(5).withStopRow(b("w02")) },
+      // A limit counts rows, not batches: a row's last batch may say more cells follow (an older
+      // version of cg:x is still in the store) and the next batch is another row's.
+      { "batch-5-limit-2", new Scan().setBatch(5).setLimit(2) },
+      { "batch-10-limit-1", new Scan().setBatch(10).setLimit(1) },
+      { "batch-5-limit-3-caching-2", new Scan().setBatch(5).setLimit(3).setCaching(2) },
+      { "reversed-batch-5-limit-2", new Scan().setReversed(true).setBatch(5).setLimit(2) },
+      // The row's last batch ends just before cells the filter drops: the row is complete when
+      // the next batch is another row's.
+      { "batch-3-filtered-tail-limit-2", new Scan().setBatch(3).setLimit(2)
+          .setFilter(new QualifierFilter(CompareOperator.NOT_EQUAL, new BinaryComparator(b("x")))) },
+      { "partial-1-limit-2",
+        new Scan().setAllowPartialResults(true).setMaxResultSize(1).setLimit(2) },
       { "versions-2", new Scan().readVersions(2).addColumn(b("cg"), b("x")).withStopRow(b("w02")) },
       { "time-range", timeRange(new Scan().withStopRow(b("w03")), 2L, 3L) },
       { "family", new Scan().addFamily(b("cg")).withStopRow(b("w02")) },
