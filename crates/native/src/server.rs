@@ -52,12 +52,20 @@ impl Handoff {
     /// is read) unless [`NativeOptions::allow_plaintext`].
     pub fn serve(&self, handed: HandedOver) {
         let shared = &self.shared;
-        if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.opts.max_connections {
-            shared.connections.fetch_sub(1, Ordering::AcqRel);
+        if !shared.admit() {
             return;
         }
-        serve_connection(shared, Accepted::new(handed.wire, handed.head, handed.user));
-        shared.connections.fetch_sub(1, Ordering::AcqRel);
+        let socket = handed.wire.socket().try_clone();
+        let handshake = match &socket {
+            Ok(s) => Some(shared.pending.begin(s)),
+            Err(_) => None,
+        };
+        serve_connection(
+            shared,
+            Accepted::new(handed.wire, handed.head, handed.user),
+            handshake,
+        );
+        shared.release();
     }
 }
 
@@ -157,6 +165,7 @@ impl NativeServer {
                 inflight: AtomicUsize::new(0),
                 jobs: tx,
                 counters: Arc::new(CallCounters::new(services::SERVED.iter().copied())),
+                pending: crate::state::PendingConnections::default(),
                 opts,
             }),
         })
@@ -245,18 +254,17 @@ impl NativeServer {
             }
             let Ok(stream) = stream else { continue };
             let shared = self.shared.clone();
-            if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.opts.max_connections {
-                shared.connections.fetch_sub(1, Ordering::AcqRel);
+            if !shared.admit() {
                 continue;
             }
             let spawned = std::thread::Builder::new()
                 .name("ferrobase-rpc-conn".into())
                 .spawn(move || {
                     serve_socket(&shared, stream);
-                    shared.connections.fetch_sub(1, Ordering::AcqRel);
+                    shared.release();
                 });
             if spawned.is_err() {
-                self.shared.connections.fetch_sub(1, Ordering::AcqRel);
+                self.shared.release();
             }
         }
         let _ = sweeper.join();
@@ -328,12 +336,13 @@ type Incoming = std::io::Chain<std::io::Cursor<Vec<u8>>, ServerReader>;
 /// Serves a connection accepted on the door's own port (TLS first, when the door has it).
 fn serve_socket(shared: &Arc<Shared>, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
+    let handshake = shared.pending.begin(&stream);
     let accepted = match &shared.opts.tls {
         None => Some(Accepted::new(Wire::Plain(stream), Vec::new(), None)),
         Some(tls) => crate::tls::accept(shared, tls, stream),
     };
     if let Some(accepted) = accepted {
-        serve_connection(shared, accepted);
+        serve_connection(shared, accepted, Some(handshake));
     }
 }
 
@@ -347,7 +356,13 @@ fn refuse(writer: &mut ServerWriter, reader: &mut impl Read, shared: &Shared, me
     let _ = std::io::copy(&mut reader.take(1 << 16), &mut std::io::sink());
 }
 
-fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
+/// Serves one connection to its end. `handshake` registers it as still in its handshake until
+/// its connection header is read (a newcomer at the connection limit may close it until then).
+fn serve_connection(
+    shared: &Arc<Shared>,
+    accepted: Accepted,
+    mut handshake: Option<crate::state::Handshaking<'_>>,
+) {
     let Accepted { wire, head, user } = accepted;
     let encrypted = matches!(wire, Wire::Tls(_));
     let peer = wire.socket().peer_addr().ok();
@@ -446,6 +461,9 @@ fn serve_connection(shared: &Arc<Shared>, accepted: Accepted) {
         .unwrap_or_default();
     let _ = sock.set_read_timeout(None);
     drop(sock);
+    if let Some(h) = handshake.as_mut() {
+        h.done();
+    }
     let writer = Arc::new(Mutex::new(writer));
     let ctx = Arc::new(Ctx {
         shared: shared.clone(),

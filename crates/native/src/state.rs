@@ -6,10 +6,11 @@ use crate::scanners::Scanners;
 use ferrobase_engine::Engine;
 use ferrobase_gateway::CallCounters;
 use ferrobase_security::tls::TlsServer;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::collections::VecDeque;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::mpsc::SyncSender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Settings of the native door.
@@ -121,9 +122,93 @@ pub(crate) struct Shared {
     pub(crate) jobs: SyncSender<Job>,
     /// Calls by service, method and outcome (`/metrics`).
     pub(crate) counters: Arc<CallCounters>,
+    /// Connections still in their handshake (TLS, preamble, connection header).
+    pub(crate) pending: PendingConnections,
+}
+
+/// The connections that have not finished their handshake (TLS, the preamble and the connection
+/// header), oldest first. At `--max-connections` a newcomer takes the slot of the oldest of them,
+/// which is closed, as the Thrift port does: connections that never finish a handshake cannot
+/// hold the door against clients that would.
+#[derive(Default)]
+pub(crate) struct PendingConnections {
+    queue: Mutex<VecDeque<(u64, TcpStream)>>,
+    next: AtomicU64,
+}
+
+impl PendingConnections {
+    fn queue(&self) -> std::sync::MutexGuard<'_, VecDeque<(u64, TcpStream)>> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records a connection beginning its handshake; the guard forgets it when the handshake
+    /// ends ([`Handshaking::done`]) or the connection does.
+    pub(crate) fn begin(&self, socket: &TcpStream) -> Handshaking<'_> {
+        let id = socket.try_clone().ok().map(|handle| {
+            let id = self.next.fetch_add(1, AtomicOrdering::AcqRel);
+            self.queue().push_back((id, handle));
+            id
+        });
+        Handshaking { pending: self, id }
+    }
+
+    /// Closes the oldest connection still in its handshake; false when there is none.
+    pub(crate) fn evict_oldest(&self) -> bool {
+        let Some((_, oldest)) = self.queue().pop_front() else {
+            return false;
+        };
+        let _ = oldest.shutdown(std::net::Shutdown::Both);
+        true
+    }
+
+    fn forget(&self, id: u64) {
+        let mut queue = self.queue();
+        if let Some(i) = queue.iter().position(|(p, _)| *p == id) {
+            queue.remove(i);
+        }
+    }
+}
+
+/// A connection in its handshake, registered in [`PendingConnections`] until dropped or done.
+pub(crate) struct Handshaking<'a> {
+    pending: &'a PendingConnections,
+    id: Option<u64>,
+}
+
+impl Handshaking<'_> {
+    /// The handshake is over: the connection no longer gives its slot to a newcomer.
+    pub(crate) fn done(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.pending.forget(id);
+        }
+    }
+}
+
+impl Drop for Handshaking<'_> {
+    fn drop(&mut self) {
+        self.done();
+    }
 }
 
 impl Shared {
+    /// Takes a connection slot: under `--max-connections`, or the slot of the oldest connection
+    /// still in its handshake (closed). False when every slot holds an established connection;
+    /// a slot taken is given back by [`Shared::release`].
+    pub(crate) fn admit(&self) -> bool {
+        if self.connections.fetch_add(1, AtomicOrdering::AcqRel) >= self.opts.max_connections
+            && !self.pending.evict_oldest()
+        {
+            self.connections.fetch_sub(1, AtomicOrdering::AcqRel);
+            return false;
+        }
+        true
+    }
+
+    /// Gives back a slot [`Shared::admit`] took.
+    pub(crate) fn release(&self) {
+        self.connections.fetch_sub(1, AtomicOrdering::AcqRel);
+    }
+
     /// `host,port,startcode`.
     pub(crate) fn server_name(&self) -> crate::proto::hbase::ServerName {
         crate::proto::hbase::ServerName {

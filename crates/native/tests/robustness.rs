@@ -508,3 +508,57 @@ fn malformed_tls_is_closed_and_others_are_served() {
     assert_eq!(door.stop.connections(), 0);
     still_serves_tls(&door, certs.path());
 }
+
+/// At `--max-connections`, a newcomer takes the slot of the oldest connection still in its
+/// handshake (it is closed), as the Thrift port does; established connections keep theirs, and a
+/// newcomer finding only established ones is closed at once.
+#[test]
+fn silent_connections_give_their_slots_to_newcomers() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    let opts = NativeOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        max_connections: 3,
+        ..NativeOptions::default()
+    };
+    let server = NativeServer::bind(engine, opts).unwrap();
+    let door = Door {
+        addr: server.local_addr().unwrap(),
+        stop: server.stop_handle().unwrap(),
+        slow: None,
+        _dir: dir,
+    };
+    std::thread::spawn(move || server.run());
+    // One established connection (it has answered a call), then two that never send a byte.
+    let mut established = rpc(&door, "ClientMetaService");
+    send(&mut established, 1, "GetClusterId", &[], &[], None);
+    assert!(receive(&mut established).is_some());
+    let mut silent: Vec<TcpStream> = (0..2).map(|_| connect(&door)).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    // Two newcomers, each served: the silent connections are closed, oldest first.
+    still_serves(&door);
+    assert!(
+        closed(&mut silent[0]),
+        "the oldest silent connection gave its slot"
+    );
+    still_serves(&door);
+    assert!(
+        closed(&mut silent[1]),
+        "the next silent connection gave its slot"
+    );
+    // The established connection kept its slot all along.
+    send(&mut established, 2, "GetClusterId", &[], &[], None);
+    let (h, _) = receive(&mut established).expect("still served");
+    assert!(h.exception.is_none(), "{h:?}");
+    // Three established connections: a fourth is closed without an answer.
+    let mut a = rpc(&door, "ClientMetaService");
+    send(&mut a, 1, "GetClusterId", &[], &[], None);
+    assert!(receive(&mut a).is_some());
+    let mut b = rpc(&door, "ClientMetaService");
+    send(&mut b, 1, "GetClusterId", &[], &[], None);
+    assert!(receive(&mut b).is_some());
+    let mut refused = connect(&door);
+    let _ = refused.write_all(b"HBas\x00\x50");
+    assert!(closed(&mut refused), "past the limit: closed");
+    door.stop.stop();
+}
