@@ -32,6 +32,12 @@ pub enum Error {
     /// `table` already exists (HBase's `TableExistsException`).
     #[error("table {0} already exists")]
     TableExists(String),
+    /// A snapshot of this name exists (HBase's `SnapshotExistsException`).
+    #[error("Snapshot '{0}' already stored on the filesystem.")]
+    SnapshotExists(String),
+    /// No snapshot of this name exists (HBase's `SnapshotDoesNotExistException`).
+    #[error("Snapshot '{0}' doesn't exist on the filesystem")]
+    SnapshotNotFound(String),
     /// The namespace does not exist (HBase's `NamespaceNotFoundException`).
     #[error("namespace {0} does not exist")]
     NamespaceNotFound(String),

@@ -147,6 +147,17 @@ pub trait FileSystem: Send + Sync + std::fmt::Debug {
     /// Renames `from` to `to`, replacing `to` atomically if it exists.
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
 
+    /// Makes `to` a second name of the file at `from` (a hard link): the bytes stay until
+    /// both names are removed. `AlreadyExists` if `to` exists. The default copies the bytes
+    /// into a new synced file (for file systems without links); either way the new name is
+    /// durable only once its directory is synced.
+    fn hard_link(&self, from: &Path, to: &Path) -> io::Result<()> {
+        let bytes = self.read(from)?;
+        let f = self.create_new(to)?;
+        f.append(&bytes)?;
+        f.sync_all()
+    }
+
     /// Removes the file at `path`.
     fn remove_file(&self, path: &Path) -> io::Result<()>;
 

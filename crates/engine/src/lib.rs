@@ -76,7 +76,7 @@ pub use api::{
 pub use bytes::Bytes;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 pub use compression::Compression;
-pub use engine::{CompactionOptions, Engine, EngineOptions, WalRecovery};
+pub use engine::{CompactionOptions, Engine, EngineOptions, SnapshotInfo, WalRecovery};
 pub use error::{Error, Result, StallCause};
 pub use health::Health;
 pub use metrics::Metrics;

@@ -170,6 +170,39 @@ impl Admin {
         self.engine.inner.drop_table(&self.name(table)?)
     }
 
+    /// Takes snapshot `name` of `table` (HBase's `snapshot`): its schema, region boundaries and
+    /// data as of a flush made first (`skip_flush`: HBase's `SKIP_FLUSH`, the data already in
+    /// files only). Cheap: the snapshot holds links to the table's immutable block files, so
+    /// later compactions, truncates and drops of the table leave it whole.
+    pub fn snapshot(&self, table: &str, name: &str, skip_flush: bool) -> Result<()> {
+        self.engine
+            .inner
+            .snapshot(&self.name(table)?, name, skip_flush)
+    }
+
+    /// The stored snapshots, by name (HBase's `list_snapshots`).
+    pub fn list_snapshots(&self) -> Result<Vec<crate::SnapshotInfo>> {
+        self.engine.inner.list_snapshots()
+    }
+
+    /// Deletes snapshot `name`; tables cloned or restored from it keep their data.
+    pub fn delete_snapshot(&self, name: &str) -> Result<()> {
+        self.engine.inner.delete_snapshot(name)
+    }
+
+    /// Creates table `table` (enabled) with the schema, regions and data of snapshot `name`
+    /// (HBase's `clone_snapshot`).
+    pub fn clone_snapshot(&self, name: &str, table: &str) -> Result<()> {
+        self.engine.inner.clone_snapshot(name, &self.name(table)?)
+    }
+
+    /// Puts snapshot `name`'s schema, regions and data back into its table, which must be
+    /// disabled and stays disabled (HBase's `restore_snapshot`); a table dropped since the
+    /// snapshot is created again.
+    pub fn restore_snapshot(&self, name: &str) -> Result<()> {
+        self.engine.inner.restore_snapshot(name)
+    }
+
     /// Empties a disabled table and enables it; `preserve_splits` keeps its region boundaries.
     pub fn truncate(&self, table: &str, preserve_splits: bool) -> Result<()> {
         self.engine

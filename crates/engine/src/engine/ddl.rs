@@ -85,7 +85,10 @@ impl Inner {
     /// the pauses. Retries while a split that was running replaces regions; callers hold
     /// `ddl_lock`, and no split starts on a paused region, so the entry's regions stay the
     /// table's until the guards drop.
-    fn pause_table(&self, name: &TableName) -> Result<(Arc<TableEntry>, Vec<PauseGuard>)> {
+    pub(super) fn pause_table(
+        &self,
+        name: &TableName,
+    ) -> Result<(Arc<TableEntry>, Vec<PauseGuard>)> {
         loop {
             let entry = self.table_entry(name)?;
             let paused: Vec<PauseGuard> = entry
@@ -162,7 +165,7 @@ impl Inner {
 
     /// Closes `regions` (paused by the caller, and no longer in the catalog) and removes their
     /// memstores and files.
-    fn release_regions(&self, regions: &[Arc<Region>], reason: CloseReason) {
+    pub(super) fn release_regions(&self, regions: &[Arc<Region>], reason: CloseReason) {
         // Under the manifest lock, so a concurrent flush either installed first or finds the
         // region closed: each memstore byte is released once.
         let _m = lock::lock(&self.manifest_lock);

@@ -15,8 +15,11 @@ mod read_modify_write;
 mod recovery;
 mod region_failure;
 mod resume;
+mod snapshot;
 mod split;
 mod write;
+
+pub use snapshot::SnapshotInfo;
 
 pub use options::{CompactionOptions, EngineOptions, WalRecovery};
 

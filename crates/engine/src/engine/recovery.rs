@@ -108,6 +108,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         );
     }
     remove_orphans(fs, &data_dir, &live_regions, &live_files)?;
+    super::snapshot::remove_unfinished(fs, dir)?;
 
     // WAL replay.
     for e in fs.list_dir(&wal_dir).at(&wal_dir)? {
