@@ -502,6 +502,56 @@ impl Connection {
         }
     }
 
+    /// Takes snapshot `snapshot` of table `name` (flushed first unless `skip_flush`). Over
+    /// Thrift this needs a ferrobase gateway, as every snapshot operation does.
+    pub fn snapshot(&self, name: &str, snapshot: &str, skip_flush: bool) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().snapshot(name, snapshot, skip_flush)?),
+            Connection::Remote(r) => {
+                let attrs = [("SKIP_FLUSH".to_string(), skip_flush.to_string())];
+                r.admin_ext(AdminOp::Snapshot, name, snapshot.as_bytes(), &attrs)
+            }
+        }
+    }
+
+    /// The stored snapshots, by name.
+    pub fn list_snapshots(&self) -> Result<Vec<ferrobase_engine::SnapshotInfo>> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().list_snapshots()?),
+            Connection::Remote(r) => r.list_snapshots(),
+        }
+    }
+
+    /// Deletes snapshot `snapshot`.
+    pub fn delete_snapshot(&self, snapshot: &str) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().delete_snapshot(snapshot)?),
+            Connection::Remote(r) => {
+                r.admin_ext(AdminOp::DeleteSnapshot, "", snapshot.as_bytes(), &[])
+            }
+        }
+    }
+
+    /// Creates table `name` from snapshot `snapshot`.
+    pub fn clone_snapshot(&self, snapshot: &str, name: &str) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().clone_snapshot(snapshot, name)?),
+            Connection::Remote(r) => {
+                r.admin_ext(AdminOp::CloneSnapshot, name, snapshot.as_bytes(), &[])
+            }
+        }
+    }
+
+    /// Puts snapshot `snapshot` back into its table, which must be disabled.
+    pub fn restore_snapshot(&self, snapshot: &str) -> Result<()> {
+        match self {
+            Connection::Embedded(e) => Ok(e.admin().restore_snapshot(snapshot)?),
+            Connection::Remote(r) => {
+                r.admin_ext(AdminOp::RestoreSnapshot, "", snapshot.as_bytes(), &[])
+            }
+        }
+    }
+
     /// Splits the table's regions at their midpoints, or the region holding `at` there.
     pub fn split(&self, name: &str, at: Option<&[u8]>) -> Result<()> {
         match self {

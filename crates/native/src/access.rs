@@ -218,7 +218,12 @@ pub(crate) fn rule(service: &str, method: &str) -> Option<Rule> {
             | "SetSplitOrMergeEnabled"
             | "Grant"
             | "Revoke"
-            | "GetUserPermissions",
+            | "GetUserPermissions"
+            | "Snapshot"
+            | "IsSnapshotDone"
+            | "DeleteSnapshot"
+            | "RestoreSnapshot"
+            | "IsRestoreSnapshotDone",
         ) => Checked,
         // Listings filtered for each user, or state every user may read.
         (

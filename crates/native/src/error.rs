@@ -77,6 +77,14 @@ impl From<Error> for RpcError {
             Error::TableNotFound(t) => {
                 RpcError::fatal("org.apache.hadoop.hbase.TableNotFoundException", t.clone())
             }
+            Error::SnapshotExists(_) => RpcError::fatal(
+                "org.apache.hadoop.hbase.snapshot.SnapshotExistsException",
+                e.to_string(),
+            ),
+            Error::SnapshotNotFound(_) => RpcError::fatal(
+                "org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException",
+                e.to_string(),
+            ),
             Error::TableExists(t) => {
                 RpcError::fatal("org.apache.hadoop.hbase.TableExistsException", t.clone())
             }

@@ -199,6 +199,32 @@ impl Remote {
     /// The table's durability and attributes through a ferrobase gateway's `ferrobaseAdmin`
     /// `table_attributes` (a list of strings, key then value, `DURABILITY` first); `None`
     /// through Apache HBase's gateway, which has no call that returns them.
+    /// The snapshots a ferrobase gateway holds (`ferrobaseAdmin list_snapshots`).
+    pub(crate) fn list_snapshots(&self) -> Result<Vec<ferrobase_engine::SnapshotInfo>> {
+        use ferrobase_thrift::ThriftValue;
+        let bad = |what: String| ClientError::Transport(format!("list_snapshots: {what}"));
+        let Some(answer) = self.admin_call(AdminOp::ListSnapshots, "", b"", &[])? else {
+            return Err(bad("no answer".into()));
+        };
+        let items = Vec::<String>::from_value(answer).map_err(|e| bad(e.to_string()))?;
+        items
+            .chunks(3)
+            .map(|s| {
+                let [name, table, created] = s else {
+                    return Err(bad(format!("an incomplete snapshot {s:?}")));
+                };
+                Ok(ferrobase_engine::SnapshotInfo {
+                    name: name.clone(),
+                    table: ferrobase_engine::TableName::parse(table)
+                        .map_err(|e| bad(format!("table {table:?}: {e}")))?,
+                    created_ms: created
+                        .parse()
+                        .map_err(|e| bad(format!("time {created:?}: {e}")))?,
+                })
+            })
+            .collect()
+    }
+
     pub(crate) fn table_attributes(
         &self,
         table: &str,

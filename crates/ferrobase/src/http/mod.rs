@@ -15,7 +15,7 @@ mod html;
 mod log_level;
 mod metrics;
 mod process;
-mod slowlog;
+pub(crate) mod slowlog;
 
 use anyhow::{anyhow, Context, Result};
 use ferrobase_engine::Engine;

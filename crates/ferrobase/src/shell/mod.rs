@@ -26,6 +26,7 @@ mod registry;
 mod rowkey;
 mod ruby;
 mod security;
+mod snapshots;
 mod syntax;
 mod table_reference;
 mod tools;

@@ -107,31 +107,6 @@ impl Command {
 /// HBase commands ferrobase does not have, each with the sentence it answers.
 const UNSUPPORTED: &[Command] = &[
     unsupported(
-        "snapshot",
-        Group::Snapshots,
-        "snapshot: snapshots are not supported by ferrobase yet; export a table with `ferrobase export` (HBase's Export format) instead",
-    ),
-    unsupported(
-        "list_snapshots",
-        Group::Snapshots,
-        "list_snapshots: snapshots are not supported by ferrobase yet",
-    ),
-    unsupported(
-        "clone_snapshot",
-        Group::Snapshots,
-        "clone_snapshot: snapshots are not supported by ferrobase yet",
-    ),
-    unsupported(
-        "restore_snapshot",
-        Group::Snapshots,
-        "restore_snapshot: snapshots are not supported by ferrobase yet; `ferrobase import` reads what `ferrobase export` or HBase's Export wrote",
-    ),
-    unsupported(
-        "delete_snapshot",
-        Group::Snapshots,
-        "delete_snapshot: snapshots are not supported by ferrobase yet",
-    ),
-    unsupported(
         "list_peers",
         Group::Replication,
         "list_peers: ferrobase has no replication",
@@ -207,6 +182,7 @@ pub fn commands() -> impl Iterator<Item = &'static Command> {
         .chain(super::tools::COMMANDS)
         .chain(super::security::COMMANDS)
         .chain(super::rowkey::COMMANDS)
+        .chain(super::snapshots::COMMANDS)
         .chain(UNSUPPORTED)
 }
 
@@ -345,8 +321,8 @@ mod tests {
         let out = Out::default();
         let mut shell = Shell::new(conn, Box::new(out.clone()));
         for text in [
-            "list_snapshots",
-            "snapshot 't1', 's1'",
+            "list_peers",
+            "add_peer '1', CLUSTER_KEY => 'zk:2181:/hbase'",
             "balancer",
             "help",
             "help 'dml'",
@@ -357,11 +333,7 @@ mod tests {
         }
         let printed = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         assert!(
-            printed.contains("ERROR: list_snapshots: snapshots are not supported by ferrobase yet"),
-            "{printed}"
-        );
-        assert!(
-            printed.contains("ERROR: snapshot: snapshots are not supported"),
+            printed.contains("ERROR: list_peers: ferrobase has no replication"),
             "{printed}"
         );
         assert!(

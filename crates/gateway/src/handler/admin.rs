@@ -246,6 +246,24 @@ impl Handler {
                     admin.add_family(&name, f)?;
                 }
             }
+            AdminOp::Snapshot => {
+                let skip_flush = string_map(a)
+                    .iter()
+                    .any(|(k, v)| k == "SKIP_FLUSH" && v.eq_ignore_ascii_case("true"));
+                admin.snapshot(&name, &snapshot_name(key)?, skip_flush)?;
+            }
+            AdminOp::ListSnapshots => {
+                let mut items = Vec::new();
+                for s in admin.list_snapshots()? {
+                    items.push(TValue::string(s.name));
+                    items.push(TValue::string(s.table.to_string()));
+                    items.push(TValue::string(s.created_ms.to_string()));
+                }
+                return Ok(Some(TValue::List(TType::Binary, items)));
+            }
+            AdminOp::DeleteSnapshot => admin.delete_snapshot(&snapshot_name(key)?)?,
+            AdminOp::CloneSnapshot => admin.clone_snapshot(&snapshot_name(key)?, &name)?,
+            AdminOp::RestoreSnapshot => admin.restore_snapshot(&snapshot_name(key)?)?,
             AdminOp::DeleteFamily => {
                 let fam = key.ok_or_else(|| {
                     ServiceError::IllegalArgument("delete_family needs the family".into())
@@ -317,4 +335,12 @@ fn string_map(a: &FerrobaseAdminArgs) -> Vec<(String, String)> {
             )
         })
         .collect()
+}
+
+/// The snapshot a `ferrobaseAdmin` snapshot operation names (its key).
+fn snapshot_name(key: Option<Vec<u8>>) -> Result<String, ServiceError> {
+    let key =
+        key.ok_or_else(|| ServiceError::IllegalArgument("the snapshot's name is missing".into()))?;
+    String::from_utf8(key)
+        .map_err(|_| ServiceError::IllegalArgument("a snapshot's name is text".into()))
 }

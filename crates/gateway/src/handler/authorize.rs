@@ -574,6 +574,14 @@ impl Handler {
                 }
             }
             AdminOp::Split => Operation::Split { table: target()? },
+            // Snapshots: global ADMIN for every one of them (stricter than HBase, which lets a
+            // table's ADMIN snapshot it and a snapshot's owner clone, restore and delete it;
+            // ferrobase records no snapshot owners).
+            AdminOp::Snapshot
+            | AdminOp::ListSnapshots
+            | AdminOp::DeleteSnapshot
+            | AdminOp::CloneSnapshot
+            | AdminOp::RestoreSnapshot => Operation::ClusterAdmin,
             // The capability probe reads and changes nothing.
             AdminOp::Capabilities => Operation::Catalog,
             // The scanner's owner (`check`).

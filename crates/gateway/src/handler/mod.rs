@@ -72,6 +72,10 @@ fn hbase_exception_class(e: &Error) -> Option<&'static str> {
         Error::NamespaceNotEmpty { .. } => "org.apache.hadoop.hbase.constraint.ConstraintException",
         Error::TableDisabled(_) => "org.apache.hadoop.hbase.TableNotEnabledException",
         Error::TableNotDisabled(_) => "org.apache.hadoop.hbase.TableNotDisabledException",
+        Error::SnapshotExists(_) => "org.apache.hadoop.hbase.snapshot.SnapshotExistsException",
+        Error::SnapshotNotFound(_) => {
+            "org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException"
+        }
         Error::NoSuchColumnFamily { .. } => {
             "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException"
         }

@@ -618,6 +618,37 @@ pub struct IsSnapshotDoneResponse {
     pub snapshot: Option<SnapshotDescription>,
 }
 
+/// `MasterService` request `RestoreSnapshotRequest` (a clone when the snapshot names another
+/// table, or its own table no longer exists).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct RestoreSnapshotRequest {
+    /// Required.
+    #[prost(message, optional, tag = "1")]
+    pub snapshot: Option<SnapshotDescription>,
+    #[prost(uint64, optional, default = "0", tag = "2")]
+    pub nonce_group: Option<u64>,
+    #[prost(uint64, optional, default = "0", tag = "3")]
+    pub nonce: Option<u64>,
+    #[prost(bool, optional, default = "false", tag = "4")]
+    pub restore_acl: Option<bool>,
+    #[prost(string, optional, tag = "5")]
+    pub custom_sft: Option<String>,
+}
+
+/// `MasterService` request `IsRestoreSnapshotDoneRequest`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct IsRestoreSnapshotDoneRequest {
+    #[prost(message, optional, tag = "1")]
+    pub snapshot: Option<SnapshotDescription>,
+}
+
+/// `MasterService` response `IsRestoreSnapshotDoneResponse`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct IsRestoreSnapshotDoneResponse {
+    #[prost(bool, optional, default = "false", tag = "1")]
+    pub done: Option<bool>,
+}
+
 /// `MasterService` request `GetSchemaAlterStatusRequest`.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct GetSchemaAlterStatusRequest {

@@ -381,9 +381,90 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
                 enabled: Some(req.switch_type() == MasterSwitchType::Split),
             })
         }
-        "GetCompletedSnapshots" => Reply::pb(&GetCompletedSnapshotsResponse {
-            snapshots: Vec::new(),
-        }),
+        "GetCompletedSnapshots" => {
+            // HBase lists a snapshot only to its owner and global admins; ferrobase records no
+            // owners, so with ACLs on a user without global ADMIN sees none.
+            let shown = ctx.acl().is_none() || ctx.authorize(&Operation::ClusterAdmin).is_ok();
+            let snapshots = if shown {
+                admin
+                    .list_snapshots()?
+                    .into_iter()
+                    .map(snapshot_to_pb)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Reply::pb(&GetCompletedSnapshotsResponse { snapshots })
+        }
+        "Snapshot" => {
+            let req: SnapshotRequest = decode(param, method)?;
+            let d = snapshot_of(req.snapshot)?;
+            for (option, set) in [
+                ("TTL", d.ttl.is_some_and(|t| t > 0)),
+                ("MAX_FILESIZE", d.max_file_size.is_some_and(|m| m > 0)),
+            ] {
+                if set {
+                    return Err(RpcError::unsupported(format!(
+                        "snapshot option {option} is not supported by ferrobase"
+                    )));
+                }
+            }
+            let table = d.table.clone().unwrap_or_default();
+            let skip_flush = d.r#type == Some(snapshot_description::Type::Skipflush as i32);
+            admin.snapshot(&table, d.name.as_deref().unwrap_or_default(), skip_flush)?;
+            // Taken before the answer: the client's IsSnapshotDone finds it done at once.
+            Reply::pb(&SnapshotResponse {
+                expected_timeout: Some(300_000),
+                proc_id: None,
+            })
+        }
+        "IsSnapshotDone" => {
+            let req: IsSnapshotDoneRequest = decode(param, method)?;
+            let d = snapshot_of(req.snapshot)?;
+            let name = d.name.unwrap_or_default();
+            let Some(found) = admin.list_snapshots()?.into_iter().find(|s| s.name == name) else {
+                return Err(RpcError::fatal(
+                    "org.apache.hadoop.hbase.snapshot.UnknownSnapshotException",
+                    format!("Snapshot '{name}' has not been taken and is not in progress"),
+                ));
+            };
+            Reply::pb(&IsSnapshotDoneResponse {
+                done: Some(true),
+                snapshot: Some(snapshot_to_pb(found)),
+            })
+        }
+        "DeleteSnapshot" => {
+            let req: DeleteSnapshotRequest = decode(param, method)?;
+            let d = snapshot_of(req.snapshot)?;
+            admin.delete_snapshot(d.name.as_deref().unwrap_or_default())?;
+            Reply::pb(&DeleteSnapshotResponse {})
+        }
+        "RestoreSnapshot" => {
+            let req: RestoreSnapshotRequest = decode(param, method)?;
+            if req.restore_acl == Some(true) {
+                return Err(RpcError::unsupported(
+                    "snapshot option RESTORE_ACL is not supported by ferrobase: its snapshots \
+                     hold no grants",
+                ));
+            }
+            let d = snapshot_of(req.snapshot)?;
+            let name = d.name.unwrap_or_default();
+            let target = d.table.unwrap_or_default();
+            let source = admin
+                .list_snapshots()?
+                .into_iter()
+                .find(|s| s.name == name)
+                .map(|s| s.table.to_string());
+            // HBase's master restores into an existing table and clones into a missing one;
+            // the client names the snapshot's own table to restore and another to clone.
+            if source.as_deref() == Some(target.as_str()) {
+                admin.restore_snapshot(&name)?;
+            } else {
+                admin.clone_snapshot(&name, &target)?;
+            }
+            procedure()
+        }
+        "IsRestoreSnapshotDone" => Reply::pb(&IsRestoreSnapshotDoneResponse { done: Some(true) }),
         other => return Err(refused(other)),
     })
 }
@@ -391,12 +472,9 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
 /// Why a `MasterService` method ferrobase does not serve is refused.
 fn refused(method: &str) -> RpcError {
     let why = match method {
-        "Snapshot"
-        | "DeleteSnapshot"
-        | "IsSnapshotDone"
-        | "RestoreSnapshot"
-        | "SwitchSnapshotCleanup"
-        | "IsSnapshotCleanupEnabled" => "snapshots are not supported by ferrobase yet",
+        "SwitchSnapshotCleanup" | "IsSnapshotCleanupEnabled" => {
+            "ferrobase's snapshots have no TTL, so there is no snapshot cleanup to switch"
+        }
         "SetQuota"
         | "GetSpaceQuotaRegionSizes"
         | "GetQuotaStates"
@@ -613,6 +691,26 @@ fn modify_table(admin: &Admin, table: &str, new: &TableDescriptor) -> Result<(),
         admin.alter_table_attributes(table, &set, &unset)?;
     }
     Ok(())
+}
+
+/// The snapshot a request names (a required field).
+fn snapshot_of(d: Option<SnapshotDescription>) -> Result<SnapshotDescription, RpcError> {
+    d.filter(|d| d.name.as_deref().is_some_and(|n| !n.is_empty()))
+        .ok_or_else(|| RpcError::bad_request("a snapshot request without the snapshot's name"))
+}
+
+/// A stored snapshot as HBase describes it (a flush snapshot, format version 2).
+fn snapshot_to_pb(s: ferrobase_engine::SnapshotInfo) -> SnapshotDescription {
+    SnapshotDescription {
+        name: Some(s.name),
+        table: Some(s.table.to_string()),
+        creation_time: Some(s.created_ms),
+        r#type: Some(snapshot_description::Type::Flush as i32),
+        version: Some(2),
+        owner: None,
+        ttl: Some(0),
+        max_file_size: Some(0),
+    }
 }
 
 #[cfg(test)]

@@ -151,6 +151,14 @@ pub(super) fn check(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcErro
         "SetBalancerRunning" | "Balance" | "SetNormalizerRunning" | "SetSplitOrMergeEnabled" => {
             Operation::ClusterAdmin
         }
+        // Snapshots: global ADMIN (stricter than HBase, whose table ADMIN may snapshot a table
+        // and whose snapshot owner may clone, restore and delete it: ferrobase records no
+        // snapshot owners).
+        "Snapshot"
+        | "IsSnapshotDone"
+        | "DeleteSnapshot"
+        | "RestoreSnapshot"
+        | "IsRestoreSnapshotDone" => Operation::ClusterAdmin,
         // Checked by `grants`, which knows the scope.
         "Grant" | "Revoke" | "GetUserPermissions" => return Ok(()),
         // Every user's (access::rule): nothing to check.

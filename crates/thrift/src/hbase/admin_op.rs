@@ -49,11 +49,22 @@ pub enum AdminOp {
     Revoke,
     /// `user_permission`.
     UserPermission,
+    /// Takes a snapshot (table = the table, key = the snapshot's name; attribute `SKIP_FLUSH`
+    /// = `true` skips the flush).
+    Snapshot,
+    /// The snapshots (answers name, table, creation time in ms as text, ... per snapshot).
+    ListSnapshots,
+    /// Deletes a snapshot (key = its name).
+    DeleteSnapshot,
+    /// Creates a table from a snapshot (table = the new table, key = the snapshot's name).
+    CloneSnapshot,
+    /// Puts a snapshot back into its disabled table (key = the snapshot's name).
+    RestoreSnapshot,
 }
 
 impl AdminOp {
     /// Every operation.
-    pub const ALL: [AdminOp; 21] = [
+    pub const ALL: [AdminOp; 26] = [
         AdminOp::Capabilities,
         AdminOp::Increment,
         AdminOp::Append,
@@ -75,6 +86,11 @@ impl AdminOp {
         AdminOp::Grant,
         AdminOp::Revoke,
         AdminOp::UserPermission,
+        AdminOp::Snapshot,
+        AdminOp::ListSnapshots,
+        AdminOp::DeleteSnapshot,
+        AdminOp::CloneSnapshot,
+        AdminOp::RestoreSnapshot,
     ];
 
     /// The name the wire carries (`ferrobaseAdmin`'s `operation` field).
@@ -101,6 +117,11 @@ impl AdminOp {
             AdminOp::Grant => "grant",
             AdminOp::Revoke => "revoke",
             AdminOp::UserPermission => "user_permission",
+            AdminOp::Snapshot => "snapshot",
+            AdminOp::ListSnapshots => "list_snapshots",
+            AdminOp::DeleteSnapshot => "delete_snapshot",
+            AdminOp::CloneSnapshot => "clone_snapshot",
+            AdminOp::RestoreSnapshot => "restore_snapshot",
         }
     }
 
