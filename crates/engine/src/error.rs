@@ -32,6 +32,13 @@ pub enum Error {
     /// `table` already exists (HBase's `TableExistsException`).
     #[error("table {0} already exists")]
     TableExists(String),
+    /// A read ran past the time budget of the call it served ([`crate::call_budget`]); the
+    /// door's option sets the budget.
+    #[error("the read ran past its call's time budget of {budget_ms} ms and was stopped")]
+    TimeBudget {
+        /// The budget, in milliseconds.
+        budget_ms: u64,
+    },
     /// A snapshot of this name exists (HBase's `SnapshotExistsException`).
     #[error("Snapshot '{0}' already stored on the filesystem.")]
     SnapshotExists(String),

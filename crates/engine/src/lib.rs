@@ -39,6 +39,7 @@ mod block_cache;
 mod block_file;
 mod bloom;
 mod byte_reader;
+pub mod call_budget;
 mod cell;
 mod checksum;
 pub mod clock;

@@ -724,3 +724,55 @@ fn random_filter_trees_match_a_naive_evaluation() {
         );
     }
 }
+
+/// Issue 39, item 3: a costly filter (HBase's `regexstring:` with bounded repeats over 5 KB
+/// values) stops at its call's time budget, within one cell's work, with an error naming the
+/// budget; reads without a budget, or within it, are untouched.
+#[test]
+fn a_costly_filter_stops_at_its_calls_time_budget() {
+    use ferrobase_engine::call_budget::CallBudget;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("slow").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf")),
+        )
+        .unwrap();
+    let t = e.table("slow").unwrap();
+    let value = "a".repeat(5 * 1024);
+    for row in 0..4 {
+        let mut p = Put::new(format!("r{row}"));
+        for q in 0..50 {
+            p = p.add_column("cf", format!("q{q}"), value.clone());
+        }
+        t.put(p).unwrap();
+    }
+    let filter =
+        filter::parse_filter(b"ValueFilter(=, 'regexstring:.{0,1000}.{0,1000}.{0,1000}b')")
+            .unwrap();
+    let scan = Scan::new().filter(filter.clone());
+    let budget = Duration::from_millis(300);
+    let started = Instant::now();
+    let err = {
+        let _budget = CallBudget::start(Some(budget));
+        t.scan_all(&scan).unwrap_err()
+    };
+    let took = started.elapsed();
+    assert!(matches!(err, Error::TimeBudget { budget_ms: 300 }), "{err}");
+    assert!(err.to_string().contains("time budget of 300 ms"), "{err}");
+    // One cell's regular expression at most past the budget (generous for a debug build on a
+    // loaded machine).
+    assert!(took < Duration::from_secs(30), "stopped after {took:?}");
+    let get_err = {
+        let _budget = CallBudget::start(Some(budget));
+        t.get(&Get::new("r1").filter(filter)).unwrap_err()
+    };
+    assert!(matches!(get_err, Error::TimeBudget { .. }), "{get_err}");
+    // A cheap read within its budget, and one without a budget, are untouched.
+    let _budget = CallBudget::start(Some(Duration::from_secs(60)));
+    assert_eq!(t.scan_all(&Scan::new()).unwrap().len(), 4);
+    drop(_budget);
+    assert_eq!(t.scan_all(&Scan::new()).unwrap().len(), 4);
+}

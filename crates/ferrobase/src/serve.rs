@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-read-time SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -121,6 +121,12 @@ pub fn main(args: &[String]) -> Result<()> {
                     .context("--max-queued-calls takes a number")?
             }
             "--call-queue-timeout" => opts.calls.timeout = seconds(a, val()?)?,
+            "--max-read-time" => {
+                let secs: u64 = val()?
+                    .parse()
+                    .context("--max-read-time takes whole seconds (0: unlimited)")?;
+                opts.calls.read_budget = (secs > 0).then(|| Duration::from_secs(secs));
+            }
             "--max-scanners-per-connection" => {
                 opts.max_scanners_per_connection = val()?
                     .parse()
@@ -397,6 +403,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_connections: opts.max_connections,
                 handlers: opts.calls.handlers,
                 max_queued_calls: opts.calls.max_queued,
+                read_budget: opts.calls.read_budget,
                 scanner_lease: opts.handler.scanner_lease,
                 max_result_bytes: opts.handler.max_result_bytes,
                 max_scanners_per_connection: opts.max_scanners_per_connection,

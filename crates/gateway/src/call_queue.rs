@@ -26,6 +26,10 @@ pub struct CallQueueOptions {
     /// Longest a call waits for a handler before it is refused (default 60 s, HBase's
     /// `hbase.rpc.timeout`: a client has given up on a call queued longer).
     pub timeout: Duration,
+    /// Longest a call's reads may run (default 60 s, HBase's `hbase.rpc.timeout`, after which
+    /// its client has given up); past it the read stops and the call fails naming
+    /// `--max-read-time` (`ferrobase_engine::call_budget`). `None`: unlimited.
+    pub read_budget: Option<Duration>,
 }
 
 impl Default for CallQueueOptions {
@@ -34,6 +38,7 @@ impl Default for CallQueueOptions {
             handlers: 30,
             max_queued: 300,
             timeout: Duration::from_secs(60),
+            read_budget: Some(Duration::from_secs(60)),
         }
     }
 }
@@ -201,6 +206,7 @@ mod tests {
             handlers,
             max_queued,
             timeout: Duration::from_millis(timeout_ms),
+            read_budget: None,
         }))
     }
 

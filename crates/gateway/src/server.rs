@@ -707,6 +707,8 @@ fn one_call(
         }
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _budget =
+            ferrobase_engine::call_budget::CallBudget::start(shared.calls.options().read_budget);
         service.call_owned(user, &header.name, args)
     }));
     drop(slot);

@@ -163,6 +163,7 @@ fn a_call_past_the_queue_is_refused_as_busy_and_its_connection_is_served_next() 
         handlers: 1,
         max_queued: 1,
         timeout: Duration::from_secs(120),
+        ..CallQueueOptions::default()
     });
     let holder = hold_the_handler(&server);
     let queued = {
@@ -201,6 +202,7 @@ fn a_call_waiting_past_the_queue_timeout_is_refused_and_its_connection_is_served
         handlers: 1,
         max_queued: 10,
         timeout: Duration::from_millis(300),
+        ..CallQueueOptions::default()
     });
     let holder = hold_the_handler(&server);
     let mut waiting = TcpStream::connect(server.addr).unwrap();
@@ -228,6 +230,7 @@ fn every_connection_is_served_while_others_wait_for_the_handlers() {
         handlers: 2,
         max_queued: 2,
         timeout: Duration::from_secs(120),
+        ..CallQueueOptions::default()
     });
     let served = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let busy = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -273,6 +276,7 @@ fn a_scanner_close_is_never_refused_as_busy() {
         handlers: 1,
         max_queued: 0,
         timeout: Duration::from_secs(120),
+        ..CallQueueOptions::default()
     });
     let mut s = TcpStream::connect(server.addr).unwrap();
     let open = TStruct::new()

@@ -112,6 +112,11 @@ impl From<Error> for RpcError {
             Error::RowTooBig { .. } => {
                 fatal("org.apache.hadoop.hbase.regionserver.RowTooBigException")
             }
+            // Done again, the read would run out again: the client must not retry it.
+            Error::TimeBudget { .. } => RpcError::fatal(
+                "org.apache.hadoop.hbase.DoNotRetryIOException",
+                format!("{e} (ferrobase serve --max-read-time sets the budget)"),
+            ),
             Error::IllegalArgument(_) | Error::TooLarge { .. } => {
                 fatal("org.apache.hadoop.hbase.DoNotRetryIOException")
             }

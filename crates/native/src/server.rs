@@ -535,6 +535,9 @@ fn serve_connection(
         let job: Job = Box::new(move || {
             let method = request.header.method_name.clone().unwrap_or_default();
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let _budget = ferrobase_engine::call_budget::CallBudget::start(
+                    job_ctx.shared.opts.read_budget,
+                );
                 services::call(&job_ctx, &method, &request.param, &request.cells)
             }))
             .unwrap_or_else(|_| {

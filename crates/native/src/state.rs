@@ -32,6 +32,9 @@ pub struct NativeOptions {
     pub handlers: usize,
     /// Calls waiting for a handler (default 300); one more is answered busy.
     pub max_queued_calls: usize,
+    /// Longest a call's reads may run (default 60 s, HBase's `hbase.rpc.timeout`); `None`:
+    /// unlimited (`ferrobase_engine::call_budget`).
+    pub read_budget: Option<Duration>,
     /// An abandoned scanner is closed after this long unused (default 60 s).
     pub scanner_lease: Duration,
     /// Scanners open at once across the server (default 10,000).
@@ -85,6 +88,7 @@ impl Default for NativeOptions {
             max_connections: 1000,
             handlers: 30,
             max_queued_calls: 300,
+            read_budget: Some(Duration::from_secs(60)),
             scanner_lease: Duration::from_secs(60),
             max_scanners: 10_000,
             max_scanners_per_connection: 1000,

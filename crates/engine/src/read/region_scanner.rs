@@ -330,6 +330,12 @@ impl RegionScanner {
             }
             self.done = self.single_row;
             self.rows_examined += 1;
+            if self
+                .rows_examined
+                .is_multiple_of(u64::from(crate::call_budget::CHECK_EVERY))
+            {
+                crate::call_budget::check()?;
+            }
             if let Some(f) = self.filter.as_mut() {
                 if f.filter_row_key(row) {
                     let hint = f.next_row_hint(row);

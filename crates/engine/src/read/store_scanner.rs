@@ -57,6 +57,8 @@ pub struct StoreScanner {
     /// The filter ruled out the rest of the scan while this store read (HBase's DONE_SCAN
     /// closes the store's scanner): the store returns nothing more.
     done: bool,
+    /// Cells handled since the call's time budget was last checked.
+    unchecked: u32,
 }
 
 impl StoreScanner {
@@ -73,6 +75,7 @@ impl StoreScanner {
             matcher,
             single_row,
             done: false,
+            unchecked: 0,
         }
     }
 
@@ -180,7 +183,19 @@ impl StoreScanner {
         if !resume {
             self.matcher.start_row(row);
         }
+        // A filter can cost far more than the clock (a regular expression over a large value):
+        // with one, the budget is checked at every cell, else every few.
+        let check_every = if filter.is_some() {
+            1
+        } else {
+            crate::call_budget::CHECK_EVERY
+        };
         loop {
+            self.unchecked += 1;
+            if self.unchecked >= check_every {
+                self.unchecked = 0;
+                crate::call_budget::check()?;
+            }
             let Some(kv) = self.cursor.peek() else {
                 return Ok(RowEnd::Finished);
             };

@@ -55,6 +55,9 @@ impl From<Error> for ServiceError {
             Error::IllegalArgument(_) | Error::TooLarge { .. } => {
                 ServiceError::IllegalArgument(e.to_string())
             }
+            Error::TimeBudget { .. } => ServiceError::Io(format!(
+                "java.io.IOException: {e} (ferrobase serve --max-read-time sets the budget)"
+            )),
             other => match hbase_exception_class(&other) {
                 Some(class) => ServiceError::Io(format!("{class}: {other}")),
                 None => ServiceError::Io(other.to_string()),
