@@ -1,6 +1,6 @@
 //! The time budget of the call a thread is serving (issue 39, item 3): a door starts one
 //! ([`CallBudget::start`]) before it runs a call's reads, and every read on that thread checks it
-//! between cells and rows, failing with [`Error::TimeBudget`] once it has run out. A read
+//! every few cells (or KiB of values) and rows, failing with [`Error::TimeBudget`] once it has run out. A read
 //! therefore stops within about one cell's work of its budget, however costly its filter (a
 //! regular expression over large values, say), instead of running on after its client has
 //! given up. Each scanner batch is its own call, with its own budget. Reads on a thread without

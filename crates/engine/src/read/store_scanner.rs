@@ -183,24 +183,21 @@ impl StoreScanner {
         if !resume {
             self.matcher.start_row(row);
         }
-        // A filter can cost far more than the clock (a regular expression over a large value):
-        // with one, the budget is checked at every cell, else every few.
-        let check_every = if filter.is_some() {
-            1
-        } else {
-            crate::call_budget::CHECK_EVERY
-        };
         loop {
-            self.unchecked += 1;
-            if self.unchecked >= check_every {
-                self.unchecked = 0;
-                crate::call_budget::check()?;
-            }
             let Some(kv) = self.cursor.peek() else {
                 return Ok(RowEnd::Finished);
             };
             if !same_bytes(kv.row, row) {
                 return Ok(RowEnd::Finished);
+            }
+            // The call's time budget is checked every 16 cells or 4 KiB of values, whichever
+            // comes first: what a filter costs grows with the bytes it reads (a regular
+            // expression over large values), and the clock costs as much as a small cell.
+            let weight = u32::try_from(kv.value.len() >> 8).unwrap_or(u32::MAX);
+            self.unchecked = self.unchecked.saturating_add(1).saturating_add(weight);
+            if self.unchecked >= crate::call_budget::CHECK_EVERY {
+                self.unchecked = 0;
+                crate::call_budget::check()?;
             }
             if budget.is_spent() {
                 return Ok(RowEnd::Paused);
