@@ -5,14 +5,43 @@
 //! regular expression over large values, say), instead of running on after its client has
 //! given up. Each scanner batch is its own call, with its own budget. Reads on a thread without
 //! a budget (embedded use, background work) are not limited.
+//!
+//! A door may also hand its calls a [`MemoryPool`] ([`CallBudget::with_memory`]): the cells a
+//! read builds are taken from it as they are built (in [`CHARGE_CHUNK`]s), so calls in flight
+//! together hold at most the pool's bytes of results; a read that would pass it fails with
+//! [`Error::ReadMemory`] (retryable) and drops what it built. The guard gives the bytes back
+//! when it drops: a door keeps it until the call's answer is written.
 
 use crate::error::{Error, Result};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Memory the calls in flight may hold together, shared by a door's calls.
+pub trait MemoryPool: Send + Sync + std::fmt::Debug {
+    /// Takes `bytes` from the pool; false (taking nothing) when that would pass its limit.
+    fn try_take(&self, bytes: usize) -> bool;
+    /// Gives back `bytes` taken.
+    fn give_back(&self, bytes: usize);
+    /// The pool's limit in bytes.
+    fn limit(&self) -> usize;
+}
+
+/// Result bytes a read builds between two takes from the call's memory pool.
+pub const CHARGE_CHUNK: usize = 256 << 10;
+
+/// A call's pool and what its reads took from it.
+#[derive(Debug)]
+struct Memory {
+    pool: Arc<dyn MemoryPool>,
+    taken: usize,
+}
 
 thread_local! {
     /// The running call's deadline and the budget it came from.
     static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+    /// The running call's memory pool, if its door gave one.
+    static MEMORY: RefCell<Option<Memory>> = const { RefCell::new(None) };
 }
 
 /// A call's time budget on this thread, in force until dropped (the previous one, if any, is
@@ -21,6 +50,7 @@ thread_local! {
 #[must_use = "the budget holds only while the guard lives"]
 pub struct CallBudget {
     previous: Option<(Instant, Duration)>,
+    previous_memory: Option<Option<Memory>>,
 }
 
 impl CallBudget {
@@ -30,14 +60,44 @@ impl CallBudget {
         let deadline = budget.map(|b| (Instant::now() + b, b));
         CallBudget {
             previous: DEADLINE.with(|d| d.replace(deadline)),
+            previous_memory: None,
         }
+    }
+
+    /// The call's reads also take the cells they build from `pool`, until the guard drops.
+    pub fn with_memory(mut self, pool: Option<Arc<dyn MemoryPool>>) -> CallBudget {
+        let memory = pool.map(|pool| Memory { pool, taken: 0 });
+        let previous = MEMORY.with(|m| m.replace(memory));
+        // Only the first call sets what the drop restores.
+        self.previous_memory.get_or_insert(previous);
+        self
     }
 }
 
 impl Drop for CallBudget {
     fn drop(&mut self) {
         DEADLINE.with(|d| d.set(self.previous));
+        if let Some(previous) = self.previous_memory.take() {
+            if let Some(m) = MEMORY.with(|m| m.replace(previous)) {
+                m.pool.give_back(m.taken);
+            }
+        }
     }
+}
+
+/// Takes `bytes` a read has built from this thread's call's memory pool: [`Error::ReadMemory`]
+/// when the pool has no room.
+pub(crate) fn charge(bytes: usize) -> Result<()> {
+    MEMORY.with(|m| match m.borrow_mut().as_mut() {
+        None => Ok(()),
+        Some(m) if m.pool.try_take(bytes) => {
+            m.taken += bytes;
+            Ok(())
+        }
+        Some(m) => Err(Error::ReadMemory {
+            limit: m.pool.limit(),
+        }),
+    })
 }
 
 /// Fails with [`Error::TimeBudget`] when this thread's call has run past its budget.
@@ -56,6 +116,46 @@ pub(crate) const CHECK_EVERY: u32 = 16;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[derive(Debug)]
+    struct Pool {
+        used: AtomicUsize,
+        limit: usize,
+    }
+
+    impl MemoryPool for Pool {
+        fn try_take(&self, bytes: usize) -> bool {
+            self.used
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                    u.checked_add(bytes).filter(|&t| t <= self.limit)
+                })
+                .is_ok()
+        }
+        fn give_back(&self, bytes: usize) {
+            self.used.fetch_sub(bytes, Ordering::AcqRel);
+        }
+        fn limit(&self) -> usize {
+            self.limit
+        }
+    }
+
+    #[test]
+    fn reads_take_from_the_pool_and_the_guard_gives_it_back() {
+        let pool = Arc::new(Pool {
+            used: AtomicUsize::new(0),
+            limit: 100,
+        });
+        assert!(charge(1 << 30).is_ok(), "no pool: no limit");
+        {
+            let _call = CallBudget::start(None).with_memory(Some(pool.clone()));
+            assert!(charge(60).is_ok());
+            assert!(matches!(charge(60), Err(Error::ReadMemory { limit: 100 })));
+            assert_eq!(pool.used.load(Ordering::Acquire), 60);
+        }
+        assert_eq!(pool.used.load(Ordering::Acquire), 0);
+        assert!(charge(1 << 30).is_ok());
+    }
 
     #[test]
     fn a_budget_runs_out_and_its_guard_restores_the_previous_one() {

@@ -39,6 +39,16 @@ pub enum Error {
         /// The budget, in milliseconds.
         budget_ms: u64,
     },
+    /// The results the calls in flight are building would pass the door's memory pool
+    /// ([`crate::call_budget::MemoryPool`]); the call may be retried.
+    #[error(
+        "server busy (CallQueueTooBigException): calls in flight hold more than {limit} bytes \
+         of memory (--max-inflight-memory); retry later"
+    )]
+    ReadMemory {
+        /// The pool's limit in bytes.
+        limit: usize,
+    },
     /// A snapshot of this name exists (HBase's `SnapshotExistsException`).
     #[error("Snapshot '{0}' already stored on the filesystem.")]
     SnapshotExists(String),
@@ -201,7 +211,7 @@ impl Error {
     pub fn is_retryable(&self) -> bool {
         matches!(
             self,
-            Error::WritesSuspended { .. } | Error::DdlNotApplied { .. }
+            Error::WritesSuspended { .. } | Error::DdlNotApplied { .. } | Error::ReadMemory { .. }
         )
     }
 

@@ -141,3 +141,78 @@ fn a_row_larger_than_memory_budgets_scans_in_bounded_memory() {
         growth / MIB
     );
 }
+
+/// Issue 39, item 3: the cells a read builds are taken from its call's memory pool as they are
+/// built; calls in flight together hold at most the pool (here 4 MiB, two concurrent Gets of a
+/// 3 MiB row: the second one is refused, retryable, while the first holds its result), and the
+/// guard gives everything back.
+#[test]
+fn reads_take_the_cells_they_build_from_their_calls_memory_pool() {
+    use ferrobase_engine::call_budget::{CallBudget, MemoryPool};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    #[derive(Debug)]
+    struct Pool {
+        used: AtomicUsize,
+    }
+    const LIMIT: usize = 4 << 20;
+    impl MemoryPool for Pool {
+        fn try_take(&self, bytes: usize) -> bool {
+            self.used
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                    u.checked_add(bytes).filter(|&t| t <= LIMIT)
+                })
+                .is_ok()
+        }
+        fn give_back(&self, bytes: usize) {
+            self.used.fetch_sub(bytes, Ordering::AcqRel);
+        }
+        fn limit(&self) -> usize {
+            LIMIT
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), options()).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("w").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf")),
+        )
+        .unwrap();
+    let t = e.table("w").unwrap();
+    let mut p = Put::new("big");
+    for q in 0..(3 * MIB as usize / CELL_BYTES) {
+        p = p.add_column("cf", format!("q{q:04}"), vec![b'x'; CELL_BYTES]);
+    }
+    t.put(p).unwrap();
+    let pool = Arc::new(Pool {
+        used: AtomicUsize::new(0),
+    });
+    let first = {
+        let _call = CallBudget::start(None).with_memory(Some(pool.clone()));
+        let held = t.get(&Get::new("big")).unwrap();
+        assert!(pool.used.load(Ordering::Acquire) >= 2 << 20);
+        // A second call while the first still holds its answer.
+        let second = std::thread::scope(|s| {
+            s.spawn(|| {
+                let _call = CallBudget::start(None).with_memory(Some(pool.clone()));
+                t.get(&Get::new("big"))
+            })
+            .join()
+            .unwrap()
+        });
+        let err = second.unwrap_err();
+        assert!(matches!(err, Error::ReadMemory { limit: LIMIT }), "{err}");
+        assert!(err.is_retryable());
+        assert!(err.to_string().contains("--max-inflight-memory"), "{err}");
+        held.cells.len()
+    };
+    assert_eq!(first, 3 * MIB as usize / CELL_BYTES);
+    assert_eq!(
+        pool.used.load(Ordering::Acquire),
+        0,
+        "every byte given back"
+    );
+    // Without a pool, or with room, the same read is served.
+    assert_eq!(t.get(&Get::new("big")).unwrap().cells.len(), first);
+}

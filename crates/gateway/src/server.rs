@@ -131,6 +131,8 @@ struct Shared {
     limits: Limits,
     idle_timeout: Option<Duration>,
     inflight: Arc<InflightMemory>,
+    /// The same pool, as the engine's reads take from it.
+    read_pool: Arc<dyn ferrobase_engine::call_budget::MemoryPool>,
     max_connections: usize,
     refused_connections: AtomicUsize,
     tls: Option<TlsServer>,
@@ -257,6 +259,7 @@ impl Server {
         let counters = Arc::new(CallCounters::new(
             service.methods().iter().map(|m| (service.name(), *m)),
         ));
+        let inflight = Arc::new(InflightMemory::new(opts.max_inflight_memory));
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
@@ -266,7 +269,8 @@ impl Server {
                 connections: AtomicUsize::new(0),
                 limits: opts.limits,
                 idle_timeout: opts.idle_timeout,
-                inflight: Arc::new(InflightMemory::new(opts.max_inflight_memory)),
+                inflight: inflight.clone(),
+                read_pool: Arc::new(ReadPool(inflight)),
                 max_connections: opts.max_connections,
                 refused_connections: AtomicUsize::new(0),
                 tls: opts.tls,
@@ -706,9 +710,12 @@ fn one_call(
             return answer(shared, conn, &reply, &body);
         }
     };
+    // The call's reads: a time budget, and the results they build taken from the pool that
+    // decoded requests use, given back once the answer is written (the guard lives to the end).
+    let _budget =
+        ferrobase_engine::call_budget::CallBudget::start(shared.calls.options().read_budget)
+            .with_memory(Some(shared.read_pool.clone()));
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _budget =
-            ferrobase_engine::call_budget::CallBudget::start(shared.calls.options().read_budget);
         service.call_owned(user, &header.name, args)
     }));
     drop(slot);
@@ -866,4 +873,22 @@ fn describe(args: &TStruct) -> (String, String) {
         what.push_str(&rows);
     }
     (table, what)
+}
+
+/// The requests' memory pool as the engine's reads take from it.
+#[derive(Debug)]
+struct ReadPool(Arc<InflightMemory>);
+
+impl ferrobase_engine::call_budget::MemoryPool for ReadPool {
+    fn try_take(&self, bytes: usize) -> bool {
+        self.0.try_reserve(bytes)
+    }
+
+    fn give_back(&self, bytes: usize) {
+        self.0.release(bytes);
+    }
+
+    fn limit(&self) -> usize {
+        self.0.limit()
+    }
 }

@@ -112,6 +112,10 @@ impl From<Error> for RpcError {
             Error::RowTooBig { .. } => {
                 fatal("org.apache.hadoop.hbase.regionserver.RowTooBigException")
             }
+            Error::ReadMemory { .. } => RpcError::retry(
+                "org.apache.hadoop.hbase.CallQueueTooBigException",
+                e.to_string(),
+            ),
             // Done again, the read would run out again: the client must not retry it.
             Error::TimeBudget { .. } => RpcError::fatal(
                 "org.apache.hadoop.hbase.DoNotRetryIOException",

@@ -534,10 +534,12 @@ fn serve_connection(
         let started = std::time::Instant::now();
         let job: Job = Box::new(move || {
             let method = request.header.method_name.clone().unwrap_or_default();
+            // The call's reads: a time budget, and the results they build taken from the pool
+            // requests use, given back once the answer is written (the guard lives to the end).
+            let _budget =
+                ferrobase_engine::call_budget::CallBudget::start(job_ctx.shared.opts.read_budget)
+                    .with_memory(Some(Arc::new(ReadPool(job_ctx.shared.clone()))));
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let _budget = ferrobase_engine::call_budget::CallBudget::start(
-                    job_ctx.shared.opts.read_budget,
-                );
                 services::call(&job_ctx, &method, &request.param, &request.cells)
             }))
             .unwrap_or_else(|_| {
@@ -629,4 +631,35 @@ fn table_named(param: &[u8]) -> String {
         .and_then(|name| crate::regions::parse_region_name(&name))
         .map(|(table, _, _)| table)
         .unwrap_or_default()
+}
+
+/// The door's in-flight memory (requests' bytes) as the engine's reads take from it.
+struct ReadPool(Arc<Shared>);
+
+impl std::fmt::Debug for ReadPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadPool")
+            .field("limit", &self.0.opts.max_inflight_memory)
+            .finish()
+    }
+}
+
+impl ferrobase_engine::call_budget::MemoryPool for ReadPool {
+    fn try_take(&self, bytes: usize) -> bool {
+        let limit = self.0.opts.max_inflight_memory;
+        self.0
+            .inflight
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                u.checked_add(bytes).filter(|&t| t <= limit)
+            })
+            .is_ok()
+    }
+
+    fn give_back(&self, bytes: usize) {
+        self.0.inflight.fetch_sub(bytes, Ordering::AcqRel);
+    }
+
+    fn limit(&self) -> usize {
+        self.0.opts.max_inflight_memory
+    }
 }

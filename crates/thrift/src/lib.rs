@@ -311,7 +311,8 @@ impl InflightMemory {
         self.used.load(std::sync::atomic::Ordering::Acquire)
     }
 
-    fn try_reserve(&self, n: usize) -> bool {
+    /// Takes `n` bytes from the pool; false (taking nothing) when that would pass the limit.
+    pub fn try_reserve(&self, n: usize) -> bool {
         use std::sync::atomic::Ordering;
         self.used
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
@@ -320,7 +321,8 @@ impl InflightMemory {
             .is_ok()
     }
 
-    fn release(&self, n: usize) {
+    /// Gives back `n` bytes taken with [`InflightMemory::try_reserve`].
+    pub fn release(&self, n: usize) {
         self.used.fetch_sub(n, std::sync::atomic::Ordering::AcqRel);
     }
 }

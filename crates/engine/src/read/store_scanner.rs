@@ -59,6 +59,8 @@ pub struct StoreScanner {
     done: bool,
     /// Cells handled since the call's time budget was last checked.
     unchecked: u32,
+    /// Bytes of cells built since the last take from the call's memory pool.
+    uncharged: usize,
 }
 
 impl StoreScanner {
@@ -76,6 +78,7 @@ impl StoreScanner {
             single_row,
             done: false,
             unchecked: 0,
+            uncharged: 0,
         }
     }
 
@@ -247,6 +250,12 @@ impl StoreScanner {
                 }
             }
             budget.charge(out, before);
+            for c in out.get(before..).unwrap_or_default() {
+                self.uncharged += c.heap_size();
+            }
+            if self.uncharged >= crate::call_budget::CHARGE_CHUNK {
+                crate::call_budget::charge(std::mem::take(&mut self.uncharged))?;
+            }
         }
     }
 }

@@ -55,6 +55,7 @@ impl From<Error> for ServiceError {
             Error::IllegalArgument(_) | Error::TooLarge { .. } => {
                 ServiceError::IllegalArgument(e.to_string())
             }
+            Error::ReadMemory { .. } => ServiceError::Io(e.to_string()),
             Error::TimeBudget { .. } => ServiceError::Io(format!(
                 "java.io.IOException: {e} (ferrobase serve --max-read-time sets the budget)"
             )),
