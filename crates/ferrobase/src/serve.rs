@@ -333,15 +333,6 @@ pub fn main(args: &[String]) -> Result<()> {
             );
         }
     }
-    if thrift2_port.is_some() && (opts.access.is_some() || opts.passwords.is_some()) {
-        // Fail closed: the Thrift2 door checks no grants yet, and its logins are untested. Its TLS
-        // (the same as Thrift1's) is served.
-        bail!(
-            "--thrift2-port cannot be combined with ACLs or logins yet: HBase's Thrift2 door \
-             does not check grants (docs/design/thrift2.md); --tls-cert and --tls-key alone are \
-             served"
-        );
-    }
     if rest_port.is_some()
         && (opts.access.is_some() || opts.tls.is_some() || opts.passwords.is_some())
     {
@@ -369,13 +360,18 @@ pub fn main(args: &[String]) -> Result<()> {
         );
     }
     // One store of grants for every door over this engine (each caches the grants).
-    let native_access = match (&mut opts.access, rpc_auth) {
+    if let Some(access) = &mut opts.access {
+        access.store = Some(Arc::new(
+            ferrobase_gateway::access::AclStore::open(&engine)
+                .context("opening the grants in hbase:acl")?,
+        ));
+    }
+    let native_access = match (&opts.access, rpc_auth) {
         (Some(access), Some(identity)) => {
-            let store = Arc::new(
-                ferrobase_gateway::access::AclStore::open(&engine)
-                    .context("opening the grants in hbase:acl")?,
-            );
-            access.store = Some(store.clone());
+            let store = access
+                .store
+                .clone()
+                .context("the grants in hbase:acl are opened above")?;
             Some(ferrobase_native::NativeAccess {
                 checker: Arc::new(ferrobase_gateway::access::AccessChecker::new(
                     store,
