@@ -47,6 +47,13 @@ pub(super) fn create_scanner(door: &Door, req: &Request, t: &str) -> Result<Resp
         max_versions: u32::try_from(model.max_versions.max(1)).unwrap_or(u32::MAX),
     };
     let mut scan = spec.scan()?;
+    if door.engine.admin().table_exists(t).unwrap_or(false) {
+        super::access::narrow(door, req, t, &mut scan.columns)?;
+    } else {
+        // A missing table's scanner reads nothing (its first GET is a 404); the read is still
+        // checked as a whole-table read.
+        super::access::narrow(door, req, t, &mut ferrobase_engine::ColumnSelection::new())?;
+    }
     if let Some(f) = model.filter.as_deref().filter(|f| !f.trim().is_empty()) {
         scan = scan.filter(parse_filter(&filter_text(f)?).map_err(parse_error)?);
     }
@@ -58,7 +65,7 @@ pub(super) fn create_scanner(door: &Door, req: &Request, t: &str) -> Result<Resp
     };
     let batch = usize::try_from(model.batch.max(1)).unwrap_or(usize::MAX);
     let id = door.scanners.insert(
-        OpenScanner::new(scanner, batch),
+        OpenScanner::new(scanner, batch, super::access::scanner_owner(door, req)),
         door.started_ms.max(now_ms()),
     )?;
     let location = absolute(
@@ -75,6 +82,10 @@ pub(super) fn scanner_instance(
     req: &Request,
     id: &str,
 ) -> Result<Response, RestError> {
+    if let Some(s) = door.scanners.get(id) {
+        let owner = s.lock().unwrap_or_else(|p| p.into_inner()).owner.clone();
+        super::access::use_scanner(door, req, owner.as_deref())?;
+    }
     if is(req, "DELETE") {
         return if door.scanners.remove(id) {
             Ok(Response::empty(200))
@@ -235,6 +246,7 @@ pub(super) fn table_scan(
         scan = scan.filter(parse_filter(&filter).map_err(parse_error)?);
     }
     let table = door.engine.table(t)?;
+    super::access::narrow(door, req, t, &mut scan.columns)?;
     let scanner = table.scanner(&scan)?;
     let limit = usize::try_from(limit.max(0)).unwrap_or(usize::MAX);
     Ok(stream_rows(req, repr, scanner, limit))
