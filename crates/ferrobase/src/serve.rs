@@ -333,6 +333,19 @@ pub fn main(args: &[String]) -> Result<()> {
             );
         }
     }
+    if rest_port.is_some()
+        && opts.access.is_some()
+        && tls_client_ca.is_none()
+        && opts.passwords.is_none()
+    {
+        // Fail closed: a request without a user is refused (401), so this door would refuse
+        // every request.
+        bail!(
+            "--rest-port with ACLs needs a way to know its users: --tls-client-ca (the client \
+             certificate's CN) or --auth-file with --tls-cert and --tls-key (HTTP Basic logins); \
+             docs/design/rest.md, \"Security\""
+        );
+    }
     if rest_port.is_some() && opts.passwords.is_some() && opts.tls.is_none() {
         // HTTP Basic sends the password as is.
         bail!(
