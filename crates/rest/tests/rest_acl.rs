@@ -568,3 +568,259 @@ fn a_user_without_grants_gets_nothing_from_any_resource() {
         "the admin's scanner is still there: {rows:?}"
     );
 }
+
+#[path = "../../gateway/tests/support/calls.rs"]
+mod calls;
+
+/// A Thrift1 call over mutual TLS as `user`: the success value or the IOError message.
+fn thrift1(
+    addr: SocketAddr,
+    pki: &TestPki,
+    user: &str,
+    method: &str,
+    args: ferrobase_gateway::thrift::TStruct,
+) -> Result<Option<ferrobase_gateway::thrift::TValue>, String> {
+    use ferrobase_gateway::thrift::{Binary, Budget, Codec, Limits, TValue};
+    let (cert, key) = pki.client(user);
+    let tls = TlsClient::from_pem_files(&pki.path("ca.pem"), Some((&cert, &key))).unwrap();
+    let mut wire = std::io::BufReader::new(
+        tls.connect("localhost", TcpStream::connect(addr).unwrap())
+            .unwrap(),
+    );
+    wire.get_mut()
+        .write_all(&calls::call_message(method, 1, &args))
+        .unwrap();
+    wire.get_mut().flush().unwrap();
+    let limits = Limits::default();
+    let mut b = Budget::new(&mut wire, &limits);
+    Binary.read_header(&mut b).unwrap();
+    let body = Binary.read_struct(&mut b).unwrap();
+    for id in [1, 2, 3] {
+        if let Some(TValue::Struct(e)) = body.get(id) {
+            return Err(match e.get(1) {
+                Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+                _ => String::new(),
+            });
+        }
+    }
+    Ok(body.get(0).cloned())
+}
+
+/// An outcome: the columns read, or the refusal's `AccessDeniedException` text.
+type Outcome = Result<std::collections::BTreeSet<String>, String>;
+
+/// The REST answer as an outcome: the columns of a JSON CellSet (a 404 reads nothing), or the
+/// refusal's text after `Forbidden`.
+fn rest_outcome(a: Answer) -> Outcome {
+    match a.status {
+        403 => Err(a
+            .body
+            .trim_end()
+            .strip_prefix("Forbidden\r\n")
+            .unwrap_or(&a.body)
+            .to_string()),
+        404 => Ok(Default::default()),
+        s if (200..300).contains(&s) => {
+            let mut out = std::collections::BTreeSet::new();
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&a.body) {
+                for row in v["Row"].as_array().into_iter().flatten() {
+                    for c in row["Cell"].as_array().into_iter().flatten() {
+                        let col = base64::Engine::decode(
+                            &base64::engine::general_purpose::STANDARD,
+                            c["column"].as_str().unwrap_or_default(),
+                        )
+                        .unwrap();
+                        out.insert(String::from_utf8_lossy(&col).into_owned());
+                    }
+                }
+            }
+            Ok(out)
+        }
+        _ => panic!("{a:?}"),
+    }
+}
+
+fn thrift1_outcome(r: Result<Option<ferrobase_gateway::thrift::TValue>, String>) -> Outcome {
+    use ferrobase_gateway::thrift::TValue;
+    match r {
+        Err(m) => Err(m),
+        Ok(v) => {
+            let mut out = std::collections::BTreeSet::new();
+            if let Some(TValue::List(_, rows)) = v {
+                for r in rows {
+                    if let TValue::Struct(r) = r {
+                        if let Some(TValue::Map(_, _, cols)) = r.get(2) {
+                            for (k, _) in cols {
+                                if let TValue::Binary(k) = k {
+                                    out.insert(String::from_utf8_lossy(k).into_owned());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The same grants and the same operations through REST and through Thrift1 (over one engine
+/// and one store of grants): the same cells read, the same refusals with the same text.
+#[test]
+fn rest_answers_as_thrift1_for_the_same_grants() {
+    use ferrobase_gateway::thrift::{TStruct, TType, TValue};
+    use ferrobase_gateway::{Server, ServerOptions};
+    let door = Door::start(None);
+    let t1 = Server::bind(
+        door.engine.clone(),
+        ServerOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            tls: Some(
+                TlsServer::from_pem_files(
+                    &door.pki.path("server.pem"),
+                    &door.pki.path("server.key"),
+                    Some(&door.pki.path("ca.pem")),
+                )
+                .unwrap(),
+            ),
+            access: Some(AccessOptions {
+                superusers: vec!["admin".into()],
+                store: Some(door.store.clone()),
+            }),
+            ..ServerOptions::default()
+        },
+    )
+    .unwrap();
+    let t1_addr = t1.local_addr().unwrap();
+    let t1_stop = t1.stop_handle().unwrap();
+    let serving = std::thread::spawn(move || t1.run());
+    let s = TValue::string;
+    let attrs = || TValue::Map(TType::Binary, TType::Binary, Vec::new());
+    let args = |values: Vec<TValue>| {
+        values
+            .into_iter()
+            .enumerate()
+            .fold(TStruct::new(), |t, (i, v)| t.with(i as i16 + 1, v))
+    };
+    let grants: &[(Option<&str>, &str)] = &[
+        (None, "R"),
+        (None, "W"),
+        (None, "RW"),
+        (None, "C"),
+        (Some("cf"), "R"),
+        (Some("cf"), "W"),
+        (Some("cf"), "RW"),
+        (Some("secret"), "R"),
+    ];
+    let mut compared = 0;
+    for (i, (family, letters)) in grants.iter().enumerate() {
+        let user = format!("u{i}");
+        door.grant(&user, *family, letters);
+        let call = |method: &str, a: TStruct| thrift1(t1_addr, &door.pki, &user, method, a);
+        let pairs: Vec<(&str, Outcome, Outcome)> = vec![
+            (
+                "read a row",
+                thrift1_outcome(call("getRow", args(vec![s("t"), s("r1"), attrs()]))),
+                rest_outcome(door.as_user(&user, "GET", "/t/r1", "")),
+            ),
+            (
+                "read cf:a",
+                thrift1_outcome(call(
+                    "getRowWithColumns",
+                    args(vec![
+                        s("t"),
+                        s("r1"),
+                        TValue::List(TType::Binary, vec![s("cf:a")]),
+                        attrs(),
+                    ]),
+                )),
+                rest_outcome(door.as_user(&user, "GET", "/t/r1/cf:a", "")),
+            ),
+            (
+                "write cf:z",
+                thrift1_outcome(call(
+                    "mutateRow",
+                    args(vec![
+                        s("t"),
+                        s("r3"),
+                        TValue::List(
+                            TType::Struct,
+                            vec![TValue::Struct(
+                                TStruct::new().with(2, s("cf:z")).with(3, s("1")),
+                            )],
+                        ),
+                        attrs(),
+                    ]),
+                )),
+                rest_outcome(door.as_user(
+                    &user,
+                    "PUT",
+                    "/t/r3",
+                    &cell_set("r3", &[("cf:z", "1")]),
+                )),
+            ),
+            (
+                "delete a row",
+                thrift1_outcome(call("deleteAllRow", args(vec![s("t"), s("r9"), attrs()]))),
+                rest_outcome(door.as_user(&user, "DELETE", "/t/r9", "")),
+            ),
+            (
+                "check cf:a, put cf:a",
+                thrift1_outcome(
+                    call(
+                        "checkAndPut",
+                        args(vec![s("t"), s("r1"), s("cf:a")])
+                            .with(5, s("v"))
+                            .with(
+                                6,
+                                TValue::Struct(TStruct::new().with(2, s("cf:a")).with(3, s("v"))),
+                            )
+                            .with(7, attrs()),
+                    )
+                    .map(|_| None),
+                ),
+                rest_outcome(door.as_user(
+                    &user,
+                    "PUT",
+                    "/t/r1?check=put",
+                    &cell_set("r1", &[("cf:a", "v"), ("cf:a", "v")]),
+                ))
+                .map(|_| Default::default()),
+            ),
+            (
+                "scan",
+                match call(
+                    "scannerOpenWithScan",
+                    args(vec![s("t"), TValue::Struct(TStruct::new()), attrs()]),
+                ) {
+                    Ok(Some(TValue::I32(id))) => thrift1_outcome(thrift1(
+                        t1_addr,
+                        &door.pki,
+                        &user,
+                        "scannerGetList",
+                        args(vec![TValue::I32(id), TValue::I32(10)]),
+                    )),
+                    Ok(other) => panic!("{other:?}"),
+                    Err(m) => Err(m),
+                },
+                rest_outcome(door.as_user(&user, "GET", "/t/*", "")),
+            ),
+            (
+                "describe",
+                thrift1_outcome(call("getColumnDescriptors", args(vec![s("t")])).map(|_| None)),
+                rest_outcome(door.as_user(&user, "GET", "/t/schema", ""))
+                    .map(|_| Default::default()),
+            ),
+        ];
+        for (what, one, two) in pairs {
+            assert_eq!(
+                one, two,
+                "user {user} with {letters} on t {family:?}: {what}"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, grants.len() * 7);
+    t1_stop.stop();
+    serving.join().unwrap().unwrap();
+}
