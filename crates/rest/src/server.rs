@@ -46,7 +46,8 @@ pub struct RestOptions {
     /// HTTPS (default none: plain HTTP). With a client CA, mutual TLS: the client
     /// certificate's subject CN is the user of each request on the connection.
     pub tls: Option<TlsServer>,
-    /// HTTP Basic logins checked against these passwords (default none), taken over TLS only.
+    /// HTTP Basic logins checked against these passwords (default none), taken over TLS only:
+    /// with them, every request must log in (or, under mutual TLS, carry a certificate).
     pub passwords: Option<Arc<PasswordFile>>,
     /// ACL checks on every request (default none: every request runs), with the grants of
     /// `hbase:acl` (pass the other doors' store in [`AccessOptions::store`]). With ACLs on, a
@@ -287,7 +288,7 @@ fn serve_connection(stream: TcpStream, door: &Door) {
         };
         let close = wants_close(&request) || door.stop.load(Ordering::Acquire);
         let head = request.method.eq_ignore_ascii_case("HEAD");
-        if door.access.is_some() {
+        if door.access.is_some() || door.opts.passwords.is_some() {
             match identify(door, &request, cn.as_deref(), peer, &mut proven) {
                 Ok(user) => request.user = Some(user),
                 Err(mut refused) => {
@@ -334,7 +335,7 @@ fn unauthorized(why: &str) -> Response {
         .with_header("WWW-Authenticate", "Basic realm=\"ferrobase\"")
 }
 
-/// The user of a request with ACLs on: its HTTP Basic login (checked against the password
+/// The user of a request with ACLs or logins on: its HTTP Basic login (checked against the password
 /// file, over TLS only), else the connection's client certificate CN; none is 401.
 fn identify(
     door: &Door,

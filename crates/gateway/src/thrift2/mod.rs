@@ -3,7 +3,9 @@
 //! `ferrobase-thrift` ([`crate::thrift::thrift2`]), runs it on the engine with the semantics of
 //! HBase's `thrift2.ThriftHBaseServiceHandler`, and answers the result or `TIOError` /
 //! `TIllegalArgument`. Thrift1's handler lends its scanner table, table-name checks, error
-//! mapping and result encoding. `docs/design/thrift2.md` lists the methods served and refused.
+//! mapping and result encoding. With ACLs on, every call is translated into the shared request
+//! model's operations and checked before it runs (`access.rs`). `docs/design/thrift2.md` lists the
+//! methods served and refused, and each method's operation.
 
 mod access;
 mod admin;
