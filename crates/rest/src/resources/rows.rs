@@ -412,6 +412,8 @@ pub(super) fn multiget(
         (None, None) => None,
     };
     let enc = key_encoding(req);
+    // A missing table is a 404 before any check (HBase's region lookup fails first).
+    let table = table(door, t)?;
     let mut gets = Vec::new();
     for rk in req.query_all("row") {
         let mut spec = RowSpec::parse(&rk, enc.as_deref())?;
@@ -430,7 +432,6 @@ pub(super) fn multiget(
         }
         gets.push(g);
     }
-    let table = table(door, t)?;
     let rows = table.get_all(&gets)?;
     let model = CellSetModel::of_results(&rows);
     if model.rows.is_empty() {

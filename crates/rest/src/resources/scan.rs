@@ -47,19 +47,17 @@ pub(super) fn create_scanner(door: &Door, req: &Request, t: &str) -> Result<Resp
         max_versions: u32::try_from(model.max_versions.max(1)).unwrap_or(u32::MAX),
     };
     let mut scan = spec.scan()?;
-    if door.engine.admin().table_exists(t).unwrap_or(false) {
-        super::access::narrow(door, req, t, &mut scan.columns)?;
-    } else {
-        // A missing table's scanner reads nothing (its first GET is a 404); the read is still
-        // checked as a whole-table read.
-        super::access::narrow(door, req, t, &mut ferrobase_engine::ColumnSelection::new())?;
-    }
     if let Some(f) = model.filter.as_deref().filter(|f| !f.trim().is_empty()) {
         scan = scan.filter(parse_filter(&filter_text(f)?).map_err(parse_error)?);
     }
-    // A missing table opens a scanner all the same, as HBase's does: its first GET is a 404.
-    let scanner = match door.engine.table(t).and_then(|table| table.scanner(&scan)) {
-        Ok(s) => Some(s),
+    // A missing table opens a scanner all the same, as HBase's does: its first GET is a 404
+    // (HBase's region lookup fails before any check, so nothing is checked for it). An
+    // existing table's read is narrowed to what the user may read.
+    let scanner = match door.engine.table(t) {
+        Ok(table) => {
+            super::access::narrow(door, req, t, &mut scan.columns)?;
+            Some(table.scanner(&scan)?)
+        }
         Err(EngineError::TableNotFound(_)) => None,
         Err(e) => return Err(e.into()),
     };
