@@ -776,3 +776,43 @@ fn a_costly_filter_stops_at_its_calls_time_budget() {
     drop(_budget);
     assert_eq!(t.scan_all(&Scan::new()).unwrap().len(), 4);
 }
+
+/// Regression: a Get whose last wanted column is included with "seek to the next row" (every
+/// explicitly named column found) returned the cell before the filter rewrote it, so
+/// `KeyOnlyFilter` kept the value of `get 't', 'r1', 'cf:a'` while the same scan dropped it.
+/// Found by the Thrift2 ACL comparison (`crates/gateway/tests/thrift2_acl.rs`).
+#[test]
+fn a_get_of_named_columns_rewrites_its_last_cell_like_a_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    e.admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("t").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf")),
+        )
+        .unwrap();
+    let t = e.table("t").unwrap();
+    t.put(
+        Put::new("r1")
+            .add_column("cf", "a", "v")
+            .add_column("cf", "b", "w"),
+    )
+    .unwrap();
+    let key_only = || parse_filter(b"KeyOnlyFilter()").unwrap();
+    for columns in [&["a"][..], &["b"][..], &["a", "b"][..]] {
+        let mut g = Get::new("r1").filter(key_only());
+        let mut s = Scan::new().filter(key_only());
+        for q in columns {
+            g = g.add_column("cf", *q);
+            s = s.add_column("cf", *q);
+        }
+        let got = t.get(&g).unwrap();
+        assert_eq!(got.cells.len(), columns.len(), "{columns:?}");
+        assert!(
+            got.cells.iter().all(|c| c.value().is_empty()),
+            "{columns:?}: {got:?}"
+        );
+        let scanned = t.scan_all(&s).unwrap();
+        assert!(scanned[0].cells.iter().all(|c| c.value().is_empty()));
+    }
+}

@@ -339,22 +339,24 @@ pub fn main(args: &[String]) -> Result<()> {
             );
         }
     }
-    if thrift2_port.is_some() && (opts.access.is_some() || opts.passwords.is_some()) {
-        // Fail closed: the Thrift2 door checks no grants yet, and its logins are untested. Its TLS
-        // (the same as Thrift1's) is served.
+    if rest_port.is_some()
+        && opts.access.is_some()
+        && tls_client_ca.is_none()
+        && opts.passwords.is_none()
+    {
+        // Fail closed: a request without a user is refused (401), so this door would refuse
+        // every request.
         bail!(
-            "--thrift2-port cannot be combined with ACLs or logins yet: HBase's Thrift2 door \
-             does not check grants (docs/design/thrift2.md); --tls-cert and --tls-key alone are \
-             served"
+            "--rest-port with ACLs needs a way to know its users: --tls-client-ca (the client \
+             certificate's CN) or --auth-file with --tls-cert and --tls-key (HTTP Basic logins); \
+             docs/design/rest.md, \"Security\""
         );
     }
-    if rest_port.is_some()
-        && (opts.access.is_some() || opts.tls.is_some() || opts.passwords.is_some())
-    {
-        // Fail closed: the REST door checks no grants, authenticates no one and speaks no TLS yet.
+    if rest_port.is_some() && opts.passwords.is_some() && opts.tls.is_none() {
+        // HTTP Basic sends the password as is.
         bail!(
-            "--rest-port cannot be combined with ACLs, logins or TLS yet: HBase's REST door \
-             does not check grants, authenticate or encrypt (docs/design/rest.md)"
+            "--rest-port with --auth-file needs --tls-cert and --tls-key: the REST door takes \
+             HTTP Basic logins over TLS only (docs/design/rest.md, \"Security\")"
         );
     }
     if http_port.is_some()
@@ -375,13 +377,18 @@ pub fn main(args: &[String]) -> Result<()> {
         );
     }
     // One store of grants for every door over this engine (each caches the grants).
-    let native_access = match (&mut opts.access, rpc_auth) {
+    if let Some(access) = &mut opts.access {
+        access.store = Some(Arc::new(
+            ferrobase_gateway::access::AclStore::open(&engine)
+                .context("opening the grants in hbase:acl")?,
+        ));
+    }
+    let native_access = match (&opts.access, rpc_auth) {
         (Some(access), Some(identity)) => {
-            let store = Arc::new(
-                ferrobase_gateway::access::AclStore::open(&engine)
-                    .context("opening the grants in hbase:acl")?,
-            );
-            access.store = Some(store.clone());
+            let store = access
+                .store
+                .clone()
+                .context("the grants in hbase:acl are opened above")?;
             Some(ferrobase_native::NativeAccess {
                 checker: Arc::new(ferrobase_gateway::access::AccessChecker::new(
                     store,
@@ -464,6 +471,9 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_body: opts.limits.max_message,
                 handlers: opts.calls.handlers,
                 max_result_bytes: opts.handler.max_result_bytes,
+                tls: opts.tls.clone(),
+                passwords: opts.passwords.clone(),
+                access: opts.access.clone(),
                 ..rest_defaults
             };
             Some(
@@ -575,7 +585,10 @@ pub fn main(args: &[String]) -> Result<()> {
     if let Some(rest) = rest {
         let addr = rest.local_addr()?;
         // Scripts and tests read this line to learn the port.
-        println!("ferrobase serving HBase's REST API on {addr}");
+        println!(
+            "ferrobase serving HBase's REST API on {addr}{}",
+            if opts_tls { " over HTTPS" } else { "" }
+        );
         ports.push(("HBase REST API".to_string(), addr));
         std::thread::Builder::new()
             .name("ferrobase-rest-accept".into())

@@ -483,3 +483,121 @@ fn the_native_door_serves_tls_and_acls_but_refuses_unknown_users_and_stray_plain
         "{first}"
     );
 }
+
+/// `serve --thrift2-port` with mutual TLS and ACLs: the Thrift2 door's users are the
+/// certificates' CNs, and a grant made through Thrift1 (the shell) applies on Thrift2.
+#[test]
+fn the_thrift2_door_serves_acls_with_the_grants_of_the_thrift1_door() {
+    use ferrobase_gateway::thrift::{Binary, Budget, Codec, Limits, MessageHeader, MessageType};
+    use ferrobase_gateway::thrift::{TStruct, TType, TValue};
+    use ferrobase_gateway::tls::TlsClient;
+    use std::io::{BufRead, Write};
+    let data = tempfile::tempdir().unwrap();
+    let certs = tempfile::tempdir().unwrap();
+    let pki = TestPki::new(certs.path());
+    let p = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--port", "0", "--thrift2-port", "0", "--data"])
+        .arg(data.path())
+        .args([
+            "--tls-cert",
+            &p(pki.path("server.pem")),
+            "--tls-key",
+            &p(pki.path("server.key")),
+            "--tls-client-ca",
+            &p(pki.path("ca.pem")),
+            "--superuser",
+            "admin",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (mut thrift1, mut thrift2) = (None, None);
+    while thrift1.is_none() || thrift2.is_none() {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "serve ended");
+        let addr: Option<SocketAddr> = line.split_whitespace().find_map(|w| w.parse().ok());
+        if line.contains("Thrift2 API on") {
+            assert!(line.contains(" over TLS"), "{line}");
+            thrift2 = addr;
+        } else if line.contains("Thrift API on") {
+            thrift1 = addr;
+        }
+    }
+    let srv = Serve {
+        child,
+        addr: thrift1.unwrap(),
+    };
+    let out = shell_as(
+        &pki,
+        srv.addr,
+        "admin",
+        "create 't', 'cf'\nput 't', 'r', 'cf:q', 'v'\ngrant 'bob', 'R', 't'\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    // One Thrift2 call as `user` over mutual TLS: the success value or the TIOError message.
+    let call = |user: &str, method: &str, args: TStruct| -> Result<Option<TValue>, String> {
+        let (cert, key) = pki.client(user);
+        let tls = TlsClient::from_pem_files(&pki.path("ca.pem"), Some((&cert, &key))).unwrap();
+        let sock = std::net::TcpStream::connect(thrift2.unwrap()).unwrap();
+        let mut wire = std::io::BufReader::new(tls.connect("localhost", sock).unwrap());
+        let mut msg = Vec::new();
+        Binary.write_header(
+            &mut msg,
+            &MessageHeader {
+                name: method.into(),
+                kind: MessageType::Call,
+                seq_id: 1,
+            },
+        );
+        Binary.write_struct(&mut msg, &args);
+        wire.get_mut().write_all(&msg).unwrap();
+        wire.get_mut().flush().unwrap();
+        let limits = Limits::default();
+        let mut b = Budget::new(&mut wire, &limits);
+        assert_eq!(Binary.read_header(&mut b).unwrap().kind, MessageType::Reply);
+        let body = Binary.read_struct(&mut b).unwrap();
+        match body.get(1) {
+            Some(TValue::Struct(e)) => Err(match e.get(1) {
+                Some(TValue::Binary(m)) => String::from_utf8_lossy(m).into_owned(),
+                _ => String::new(),
+            }),
+            _ => Ok(body.get(0).cloned()),
+        }
+    };
+    let s = TValue::string;
+    let get = TStruct::new()
+        .with(1, s("t"))
+        .with(2, TValue::Struct(TStruct::new().with(1, s("r"))));
+    let put = TStruct::new().with(1, s("t")).with(
+        2,
+        TValue::Struct(TStruct::new().with(1, s("r")).with(
+            2,
+            TValue::List(
+                TType::Struct,
+                vec![TValue::Struct(
+                    TStruct::new()
+                        .with(1, s("cf"))
+                        .with(2, s("q"))
+                        .with(3, s("w")),
+                )],
+            ),
+        )),
+    );
+    let read = call("bob", "get", get.clone()).unwrap();
+    assert!(format!("{read:?}").contains("118"), "bob reads v: {read:?}");
+    let refused = call("bob", "put", put.clone()).unwrap_err();
+    assert!(
+        refused.starts_with("org.apache.hadoop.hbase.security.AccessDeniedException: ")
+            && refused.contains("user=bob")
+            && refused.contains("action=WRITE"),
+        "{refused}"
+    );
+    assert!(call("carol", "get", get)
+        .unwrap_err()
+        .contains("action=READ"));
+    call("admin", "put", put).unwrap();
+    drop(srv);
+}

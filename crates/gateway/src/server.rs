@@ -236,15 +236,19 @@ impl Server {
 
     /// Binds a server of HBase's Thrift2 `THBaseService` over `engine`, which another server
     /// (Thrift1's, [`Server::bind`]) owns and closes: this one leaves it open when it stops.
-    /// The same transports, protocols, limits, TLS and SASL as Thrift1's; ACL checks are not
-    /// implemented for Thrift2, so options with `access` are refused (fail closed).
+    /// The same transports, protocols, limits, TLS and SASL as Thrift1's, and with `access` the
+    /// same ACL checks (pass Thrift1's store in [`AccessOptions::store`]: each door caches the
+    /// grants).
     pub fn bind_thrift2(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
-        if opts.access.is_some() {
-            return Err(std::io::Error::other(
-                "the Thrift2 door checks no ACLs yet: it cannot be served with ACLs on",
-            ));
+        let mut handler = crate::thrift2::Thrift2Handler::new(engine, opts.handler.clone());
+        if let Some(access) = &opts.access {
+            let store = match &access.store {
+                Some(store) => store.clone(),
+                None => Arc::new(AclStore::open(handler.engine()).map_err(std::io::Error::other)?),
+            };
+            handler =
+                handler.with_access(AccessChecker::new(store, access.superusers.iter().cloned()));
         }
-        let handler = crate::thrift2::Thrift2Handler::new(engine, opts.handler.clone());
         Server::bind_service(opts, |port| Box::new(handler.with_port(port)))
     }
 

@@ -5,8 +5,8 @@
 //! request takes to arrive whole, the time between requests. A request past a limit gets its
 //! status (431, 413, 408, 400) and the connection closes; nothing else is affected.
 
+use ferrobase_gateway::tls::ServerWire;
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 /// The most header lines one request may carry.
@@ -27,6 +27,9 @@ pub struct Request {
     pub http10: bool,
     /// The body, whole.
     pub body: Vec<u8>,
+    /// Who sent it, with ACLs on (the door sets it after authenticating the request: the
+    /// client certificate's CN or the HTTP Basic login); `None` without ACLs.
+    pub user: Option<String>,
 }
 
 impl Request {
@@ -189,7 +192,7 @@ pub enum ReadError {
 
 /// A connection's reader: bytes read past the current request are kept for the next.
 pub struct Conn {
-    stream: TcpStream,
+    stream: ServerWire,
     buf: Vec<u8>,
     limits: ConnLimits,
 }
@@ -199,8 +202,8 @@ fn text_response(status: u16, msg: &str) -> Response {
 }
 
 impl Conn {
-    /// Wraps an accepted stream.
-    pub fn new(stream: TcpStream, limits: ConnLimits) -> Conn {
+    /// Wraps an accepted stream, plain or after its TLS handshake.
+    pub fn new(stream: ServerWire, limits: ConnLimits) -> Conn {
         Conn {
             stream,
             buf: Vec::new(),
@@ -214,7 +217,7 @@ impl Conn {
         if left.is_zero() {
             return Err(io::Error::new(io::ErrorKind::TimedOut, "request timeout"));
         }
-        self.stream.set_read_timeout(Some(left))?;
+        self.stream.socket().set_read_timeout(Some(left))?;
         let mut chunk = [0u8; 16 * 1024];
         let n = self.stream.read(&mut chunk)?;
         self.buf
@@ -299,6 +302,7 @@ impl Conn {
             headers,
             http10,
             body: Vec::new(),
+            user: None,
         };
         let (path, query) = target.split_once('?').unwrap_or((&target, ""));
         request.path = path.to_string();
@@ -415,7 +419,7 @@ impl Conn {
         close: bool,
         timeout: Duration,
     ) -> io::Result<()> {
-        self.stream.set_write_timeout(Some(timeout))?;
+        self.stream.socket().set_write_timeout(Some(timeout))?;
         if let Some(stream) = response.stream.as_mut() {
             return write_streamed(
                 &mut self.stream,
@@ -456,7 +460,7 @@ impl Conn {
 
 /// Writes a streamed answer with chunked transfer encoding.
 fn write_streamed(
-    out: &mut TcpStream,
+    out: &mut ServerWire,
     status: u16,
     headers: &[(String, String)],
     first: &[u8],
@@ -478,7 +482,7 @@ fn write_streamed(
         out.write_all(b"0\r\n\r\n")?;
         return out.flush();
     }
-    let chunk = |out: &mut TcpStream, bytes: &[u8]| -> io::Result<()> {
+    let chunk = |out: &mut ServerWire, bytes: &[u8]| -> io::Result<()> {
         if bytes.is_empty() {
             return Ok(());
         }

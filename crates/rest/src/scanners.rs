@@ -17,15 +17,18 @@ pub(crate) struct OpenScanner {
     pending: VecDeque<Cell>,
     /// Cells per `GET` (the model's `batch`).
     pub batch: usize,
+    /// The user who opened it, with ACLs on: the only one who may read or delete it.
+    pub owner: Option<String>,
 }
 
 impl OpenScanner {
     /// A scanner handing out `batch` cells per `GET`.
-    pub fn new(scanner: Option<ResultScanner>, batch: usize) -> OpenScanner {
+    pub fn new(scanner: Option<ResultScanner>, batch: usize, owner: Option<String>) -> OpenScanner {
         OpenScanner {
             scanner,
             pending: VecDeque::new(),
             batch,
+            owner,
         }
     }
 

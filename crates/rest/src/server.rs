@@ -5,6 +5,9 @@
 use crate::http::{Conn, ConnLimits, ReadError, Request, Response};
 use crate::scanners::Scanners;
 use ferrobase_engine::Engine;
+use ferrobase_gateway::access::{AccessChecker, AccessOptions, AclStore};
+use ferrobase_gateway::sasl::{LoginThrottle, PasswordFile};
+use ferrobase_gateway::tls::{ServerWire, TlsServer, Wire};
 use std::io;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -40,6 +43,18 @@ pub struct RestOptions {
     pub max_result_bytes: usize,
     /// The cluster version answered by `/version/cluster` (HBase's, which ferrobase speaks).
     pub cluster_version: String,
+    /// HTTPS (default none: plain HTTP). With a client CA, mutual TLS: the client
+    /// certificate's subject CN is the user of each request on the connection.
+    pub tls: Option<TlsServer>,
+    /// HTTP Basic logins checked against these passwords (default none), taken over TLS only:
+    /// with them, every request must log in (or, under mutual TLS, carry a certificate).
+    pub passwords: Option<Arc<PasswordFile>>,
+    /// ACL checks on every request (default none: every request runs), with the grants of
+    /// `hbase:acl` (pass the other doors' store in [`AccessOptions::store`]). With ACLs on, a
+    /// request without a user (no certificate, no login) is answered 401.
+    pub access: Option<AccessOptions>,
+    /// Time a client may take over its TLS handshake (default 10 s).
+    pub handshake_timeout: Duration,
 }
 
 impl Default for RestOptions {
@@ -57,6 +72,10 @@ impl Default for RestOptions {
             scanner_lease: Duration::from_secs(3600),
             max_result_bytes: 100 * 1024 * 1024,
             cluster_version: "2.6.1".into(),
+            tls: None,
+            passwords: None,
+            access: None,
+            handshake_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -99,6 +118,10 @@ pub(crate) struct Door {
     /// The bound address (for `Location` headers and region locations).
     pub addr: SocketAddr,
     pub scanners: Scanners,
+    /// The ACL checks, with ACLs on.
+    pub access: Option<AccessChecker>,
+    /// Failed Basic logins by address (a back-off per address).
+    login_throttle: LoginThrottle,
     /// Requests answered (for `/status/cluster`).
     pub requests: AtomicU64,
     /// When the door started, ms since the epoch (the server's start code).
@@ -140,9 +163,21 @@ pub(crate) fn now_ms() -> i64 {
 impl RestServer {
     /// Binds `opts.addr` over `engine` (shared with the other doors).
     pub fn bind(engine: Engine, opts: RestOptions) -> io::Result<RestServer> {
+        let access = match &opts.access {
+            None => None,
+            Some(a) => {
+                let store = match &a.store {
+                    Some(store) => store.clone(),
+                    None => Arc::new(AclStore::open(&engine).map_err(io::Error::other)?),
+                };
+                Some(AccessChecker::new(store, a.superusers.iter().cloned()))
+            }
+        };
         let listener = TcpListener::bind(opts.addr)?;
         let addr = listener.local_addr()?;
         let door = Arc::new(Door {
+            access,
+            login_throttle: LoginThrottle::new(),
             engine,
             scanners: Scanners::new(opts.max_scanners, opts.scanner_lease),
             addr,
@@ -211,7 +246,11 @@ fn limits(door: &Door) -> ConnLimits {
 }
 
 fn refuse_busy(stream: TcpStream, door: &Door) {
-    let mut conn = Conn::new(stream, limits(door));
+    if door.opts.tls.is_some() {
+        // No handshake for a connection that is not served: it is closed.
+        return;
+    }
+    let mut conn = Conn::new(Wire::Plain(stream), limits(door));
     let mut r = Response::new(
         503,
         "text/plain",
@@ -225,9 +264,21 @@ fn refuse_busy(stream: TcpStream, door: &Door) {
 
 fn serve_connection(stream: TcpStream, door: &Door) {
     let _ = stream.set_nodelay(true);
-    let mut conn = Conn::new(stream, limits(door));
+    let peer = stream.peer_addr().ok().map(|a| a.ip());
+    let (wire, cn): (ServerWire, Option<String>) = match &door.opts.tls {
+        None => (Wire::Plain(stream), None),
+        Some(tls) => match tls.accept(stream, door.opts.handshake_timeout) {
+            Ok(accepted) => accepted,
+            // Not TLS, a certificate refused, or too slow: nothing to answer.
+            Err(_) => return,
+        },
+    };
+    let mut conn = Conn::new(wire, limits(door));
+    // The Basic credentials this connection last proved (header value, user), so that a
+    // persistent connection pays for the password hashing once.
+    let mut proven: Option<(String, String)> = None;
     loop {
-        let request = match conn.read_request() {
+        let mut request = match conn.read_request() {
             Ok(r) => r,
             Err(ReadError::Closed) | Err(ReadError::Io(_)) => return,
             Err(ReadError::Refuse(mut response)) => {
@@ -237,6 +288,22 @@ fn serve_connection(stream: TcpStream, door: &Door) {
         };
         let close = wants_close(&request) || door.stop.load(Ordering::Acquire);
         let head = request.method.eq_ignore_ascii_case("HEAD");
+        if door.access.is_some() || door.opts.passwords.is_some() {
+            match identify(door, &request, cn.as_deref(), peer, &mut proven) {
+                Ok(user) => request.user = Some(user),
+                Err(mut refused) => {
+                    door.requests.fetch_add(1, Ordering::Relaxed);
+                    if conn
+                        .write_response(&mut refused, head, close, door.opts.request_timeout)
+                        .is_err()
+                        || close
+                    {
+                        return;
+                    }
+                    continue;
+                }
+            }
+        }
         let written = if door.slots.acquire(door.opts.handler_wait) {
             // The slot is held while a streamed answer is made and written (its engine reads).
             let mut r = crate::resources::handle(door, &request);
@@ -259,6 +326,79 @@ fn serve_connection(stream: TcpStream, door: &Door) {
         if written.is_err() || close {
             return;
         }
+    }
+}
+
+/// 401 with a Basic challenge (what HTTP clients answer with credentials).
+fn unauthorized(why: &str) -> Response {
+    Response::new(401, "text/plain", format!("Unauthorized\r\n{why}\r\n"))
+        .with_header("WWW-Authenticate", "Basic realm=\"ferrobase\"")
+}
+
+/// The user of a request with ACLs or logins on: its HTTP Basic login (checked against the password
+/// file, over TLS only), else the connection's client certificate CN; none is 401.
+fn identify(
+    door: &Door,
+    req: &Request,
+    cn: Option<&str>,
+    peer: Option<std::net::IpAddr>,
+    proven: &mut Option<(String, String)>,
+) -> Result<String, Response> {
+    let basic = req
+        .header("Authorization")
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Basic"))
+        .map(|(_, creds)| creds.trim());
+    match (basic, &door.opts.passwords) {
+        (Some(creds), Some(passwords)) => {
+            if door.opts.tls.is_none() {
+                return Err(unauthorized(
+                    "HTTP Basic logins are taken over TLS only: the password would cross the \
+                     network in the clear",
+                ));
+            }
+            if let Some((header, user)) = proven.as_ref() {
+                if header == creds {
+                    return Ok(user.clone());
+                }
+            }
+            let decoded = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, creds)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            let Some((user, password)) = decoded.as_deref().and_then(|d| d.split_once(':')) else {
+                return Err(unauthorized(
+                    "malformed Basic credentials (base64 of user:password)",
+                ));
+            };
+            if let Some(ip) = peer {
+                if let Err(wait) = door.login_throttle.check(ip) {
+                    return Err(unauthorized(&format!(
+                        "too many failed logins from {ip}: the next password is checked in {} ms",
+                        wait.as_millis()
+                    )));
+                }
+            }
+            if !passwords.verify(user, password.as_bytes()) {
+                if let Some(ip) = peer {
+                    door.login_throttle.failed(ip);
+                }
+                return Err(unauthorized("unknown user or wrong password"));
+            }
+            if let Some(ip) = peer {
+                door.login_throttle.succeeded(ip);
+            }
+            *proven = Some((creds.to_string(), user.to_string()));
+            Ok(user.to_string())
+        }
+        _ => match cn {
+            Some(cn) => Ok(cn.to_string()),
+            None => Err(unauthorized(if door.opts.passwords.is_some() {
+                "log in with HTTP Basic (a user of the server's password file)"
+            } else {
+                "present a client certificate: the server checks ACLs and knows its users by \
+                 their certificates"
+            })),
+        },
     }
 }
 

@@ -219,6 +219,8 @@ impl StoreScanner {
                 MatchCode::IncludeAndSeekNextRow => {
                     self.cursor.take_cell(&self.family, out)?;
                     if self.single_row {
+                        // A Get's last wanted column: rewritten like every included cell.
+                        transform_last(filter.as_deref(), out, before);
                         budget.charge(out, before);
                         return Ok(RowEnd::Finished);
                     }
@@ -241,14 +243,7 @@ impl StoreScanner {
                     return Ok(RowEnd::Finished);
                 }
             }
-            // The filter rewrites each cell it included, at once (HBase's `StoreScanner.next`
-            // calls `transformCell` after the match), while it still knows which of its
-            // members included that cell.
-            if let Some(f) = filter.as_ref().filter(|f| f.transforms_cells()) {
-                if let Some(cell) = (out.len() > before).then(|| out.pop()).flatten() {
-                    out.push(f.transform_cell(cell));
-                }
-            }
+            transform_last(filter.as_deref(), out, before);
             budget.charge(out, before);
             for c in out.get(before..).unwrap_or_default() {
                 self.uncharged += c.heap_size();
@@ -256,6 +251,17 @@ impl StoreScanner {
             if self.uncharged >= crate::call_budget::CHARGE_CHUNK {
                 crate::call_budget::charge(std::mem::take(&mut self.uncharged))?;
             }
+        }
+    }
+}
+
+/// The filter rewrites each cell it included, at once (HBase's `StoreScanner.next` calls
+/// `transformCell` after the match), while it still knows which of its members included that
+/// cell: the cell `out` gained past `before`, if any.
+fn transform_last(filter: Option<&dyn Filter>, out: &mut Vec<Cell>, before: usize) {
+    if let Some(f) = filter.filter(|f| f.transforms_cells()) {
+        if let Some(cell) = (out.len() > before).then(|| out.pop()).flatten() {
+            out.push(f.transform_cell(cell));
         }
     }
 }

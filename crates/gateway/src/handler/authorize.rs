@@ -46,7 +46,7 @@ pub(crate) fn acl_off() -> ServiceError {
 }
 
 /// A refusal as the method's IOError, with HBase's exception class before its message.
-pub(super) fn denied(d: Denied) -> ServiceError {
+pub(crate) fn denied(d: Denied) -> ServiceError {
     ServiceError::Io(format!(
         "org.apache.hadoop.hbase.security.AccessDeniedException: {d}"
     ))
@@ -61,7 +61,7 @@ enum Permit {
 }
 
 /// The canonical name (`ns:table`) of a table named by a call.
-pub(super) fn table_arg(raw: &[u8]) -> Result<String, ServiceError> {
+pub(crate) fn table_arg(raw: &[u8]) -> Result<String, ServiceError> {
     Ok(canonical_table(&table_text(raw)?)?)
 }
 

@@ -14,6 +14,8 @@ mod scanner_lease;
 mod scanners;
 pub(crate) mod writes;
 
+pub(crate) use authorize::{denied, table_arg};
+pub(crate) use scanner_lease::ScannerGrant;
 pub use scanner_lease::Scanners;
 
 use crate::thrift::hbase::{

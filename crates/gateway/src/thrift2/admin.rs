@@ -25,7 +25,7 @@ pub(super) enum As {
 
 /// The table a `TTableName` names (`ns:qualifier`; no namespace, or `default`: `qualifier`),
 /// checked as HBase's `TableName.valueOf`.
-fn name_of(t: &TTableName) -> Result<String, ServiceError> {
+pub(super) fn name_of(t: &TTableName) -> Result<String, ServiceError> {
     let mut raw = Vec::new();
     if let Some(ns) =
         t.ns.as_ref()
@@ -230,6 +230,14 @@ impl Thrift2Handler {
             .collect())
     }
 
+    /// Whether a listing `as_` shows table `n` to `user`.
+    fn shows(&self, user: &str, n: &TableName, as_: As) -> bool {
+        match as_ {
+            As::Names => self.lists_table(user, &n.to_string()),
+            As::Descriptors => self.describes_table(user, &n.to_string()),
+        }
+    }
+
     fn listing(&self, names: Vec<TableName>, as_: As) -> CallResult {
         Ok(Some(match as_ {
             As::Names => names.iter().map(tname).collect::<Vec<_>>().to_value(),
@@ -352,12 +360,9 @@ impl Thrift2Handler {
     /// `getTableNamesByPattern` / `getTableDescriptorsByPattern`: the user tables whose full
     /// name (`ns:qualifier`, `qualifier` in `default`) the regex matches whole (none: all).
     /// ferrobase lists no system table, so `includeSysTables` changes nothing.
-    pub(super) fn tables_by_pattern(
-        &self,
-        regex: Option<&str>,
-        _include_sys_tables: bool,
-        as_: As,
-    ) -> CallResult {
+    /// With ACLs on, each user sees the tables a grant reaches (names) or that the user may
+    /// describe (descriptors), as HBase's `postGetTableNames`/`postGetTableDescriptors`.
+    pub(super) fn tables_by_pattern(&self, regex: Option<&str>, as_: As, user: &str) -> CallResult {
         let re = regex
             .map(|r| {
                 crate::hbase_values::java_regex(r).map_err(|e| {
@@ -369,19 +374,20 @@ impl Thrift2Handler {
             .user_tables()?
             .into_iter()
             .filter(|n| re.as_ref().is_none_or(|re| re.is_match(&n.to_string())))
+            .filter(|n| self.shows(user, n, as_))
             .collect();
         self.listing(names, as_)
     }
 
     /// `getTableNamesByNamespace` / `getTableDescriptorsByNamespace`.
-    pub(super) fn tables_in_namespace(&self, ns: &str, as_: As) -> CallResult {
+    pub(super) fn tables_in_namespace(&self, ns: &str, as_: As, user: &str) -> CallResult {
         if !self.admin().list_namespaces()?.iter().any(|n| n == ns) {
             return Err(Error::NamespaceNotFound(ns.to_string()).into());
         }
         let names = self
             .user_tables()?
             .into_iter()
-            .filter(|n| n.namespace() == ns)
+            .filter(|n| n.namespace() == ns && self.shows(user, n, as_))
             .collect();
         self.listing(names, as_)
     }
@@ -472,9 +478,14 @@ impl Thrift2Handler {
         Ok(Some(namespace(name).to_value()))
     }
 
-    /// `listNamespaceDescriptors` (`descriptors`) and `listNamespaces`.
-    pub(super) fn list_namespaces(&self, descriptors: bool) -> CallResult {
-        let names = self.admin().list_namespaces()?;
+    /// `listNamespaceDescriptors` (`descriptors`: with ACLs on, the namespaces the user may
+    /// describe, as HBase's `postListNamespaceDescriptors`) and `listNamespaces` (every one,
+    /// as HBase lists them).
+    pub(super) fn list_namespaces(&self, descriptors: bool, user: &str) -> CallResult {
+        let mut names = self.admin().list_namespaces()?;
+        if descriptors {
+            names.retain(|n| self.describes_namespace(user, n));
+        }
         Ok(Some(if descriptors {
             names
                 .iter()

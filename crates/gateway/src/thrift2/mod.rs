@@ -3,12 +3,16 @@
 //! `ferrobase-thrift` ([`crate::thrift::thrift2`]), runs it on the engine with the semantics of
 //! HBase's `thrift2.ThriftHBaseServiceHandler`, and answers the result or `TIOError` /
 //! `TIllegalArgument`. Thrift1's handler lends its scanner table, table-name checks, error
-//! mapping and result encoding. `docs/design/thrift2.md` lists the methods served and refused.
+//! mapping and result encoding. With ACLs on, every call is translated into the shared request
+//! model's operations and checked before it runs (`access.rs`). `docs/design/thrift2.md` lists the
+//! methods served and refused, and each method's operation.
 
+mod access;
 mod admin;
 mod convert;
 mod data;
 
+use crate::access::{AccessChecker, ANONYMOUS};
 use crate::handler::{CallResult, Handler, HandlerOptions, Outcome, Scanners, ServiceError};
 use crate::service::Service;
 use crate::thrift::thrift2::{self, Call, TIOError};
@@ -25,6 +29,8 @@ pub struct Thrift2Handler {
     inner: Handler,
     /// Decodes protobuf filters (`filterBytes`), when the server was given a decoder.
     filters: Option<crate::handler::ProtobufFilters>,
+    /// The ACL checks, when ACLs are on (`access.rs`).
+    access: Option<AccessChecker>,
 }
 
 impl Thrift2Handler {
@@ -34,6 +40,17 @@ impl Thrift2Handler {
         Thrift2Handler {
             filters: opts.protobuf_filters.clone(),
             inner: Handler::new(engine, opts),
+            access: None,
+        }
+    }
+
+    /// Checks every call against `checker` (HBase's `AccessController` rules, through the
+    /// shared request model): a call's user is its connection's (SASL PLAIN login or client
+    /// certificate CN), else [`ANONYMOUS`].
+    pub fn with_access(self, checker: AccessChecker) -> Thrift2Handler {
+        Thrift2Handler {
+            access: Some(checker),
+            ..self
         }
     }
 
@@ -41,7 +58,7 @@ impl Thrift2Handler {
     pub fn with_port(self, port: u16) -> Thrift2Handler {
         Thrift2Handler {
             inner: self.inner.with_port(port),
-            filters: self.filters,
+            ..self
         }
     }
 
@@ -49,8 +66,9 @@ impl Thrift2Handler {
         self.inner.engine()
     }
 
-    /// Runs a call.
-    fn dispatch(&self, call: &Call) -> CallResult {
+    /// Runs a call for `user` (whose listings, with ACLs on, show what the user's grants
+    /// reach; the call itself is checked before: `access.rs`).
+    fn dispatch(&self, call: &Call, user: &str) -> CallResult {
         self.check_mutation_count(call)?;
         match call {
             Call::Exists(a) => self.exists(&a.table, std::slice::from_ref(&a.tget), true),
@@ -113,18 +131,16 @@ impl Thrift2Handler {
             Call::GetTableDescriptor(a) => self.table_descriptor(&a.table),
             Call::GetTableDescriptors(a) => self.table_descriptors(&a.tables),
             Call::GetTableNamesByPattern(a) => {
-                self.tables_by_pattern(a.regex.as_deref(), a.include_sys_tables, admin::As::Names)
+                self.tables_by_pattern(a.regex.as_deref(), admin::As::Names, user)
             }
-            Call::GetTableDescriptorsByPattern(a) => self.tables_by_pattern(
-                a.regex.as_deref(),
-                a.include_sys_tables,
-                admin::As::Descriptors,
-            ),
+            Call::GetTableDescriptorsByPattern(a) => {
+                self.tables_by_pattern(a.regex.as_deref(), admin::As::Descriptors, user)
+            }
             Call::GetTableNamesByNamespace(a) => {
-                self.tables_in_namespace(&a.name, admin::As::Names)
+                self.tables_in_namespace(&a.name, admin::As::Names, user)
             }
             Call::GetTableDescriptorsByNamespace(a) => {
-                self.tables_in_namespace(&a.name, admin::As::Descriptors)
+                self.tables_in_namespace(&a.name, admin::As::Descriptors, user)
             }
             Call::AddColumnFamily(a) => self.put_family(&a.table_name, &a.column, true),
             Call::ModifyColumnFamily(a) => self.put_family(&a.table_name, &a.column, false),
@@ -132,8 +148,8 @@ impl Thrift2Handler {
             Call::CreateNamespace(a) => self.create_namespace(&a.namespace_desc),
             Call::DeleteNamespace(a) => self.delete_namespace(&a.name),
             Call::GetNamespaceDescriptor(a) => self.namespace_descriptor(&a.name),
-            Call::ListNamespaceDescriptors(_) => self.list_namespaces(true),
-            Call::ListNamespaces(_) => self.list_namespaces(false),
+            Call::ListNamespaceDescriptors(_) => self.list_namespaces(true, user),
+            Call::ListNamespaces(_) => self.list_namespaces(false, user),
             Call::GetThriftServerType(_) => Ok(Some(TValue::I32(thrift2::thrift_server_type::TWO))),
             Call::GetRegionLocation(a) => self.region_locations(&a.table, Some(&a.row)),
             Call::GetAllRegionLocations(a) => self.region_locations(&a.table, None),
@@ -211,13 +227,21 @@ impl Service for Thrift2Handler {
         thrift2::arguments(method)
     }
 
-    /// Without ACLs (`Server::bind_thrift2` refuses them): `user` is not consulted.
-    fn call_owned(&self, _user: Option<&str>, method: &str, args: TStruct) -> Outcome {
+    /// With ACLs on, every call is checked for `user` before it runs (`access.rs`); a method
+    /// the service does not declare runs nothing (an unknown method).
+    fn call_owned(&self, user: Option<&str>, method: &str, args: TStruct) -> Outcome {
         let Some(decoded) = Call::from_struct(method, args) else {
             return Outcome::UnknownMethod;
         };
         let (res, throws) = match decoded {
-            Ok(call) => (self.dispatch(&call), call.throws()),
+            Ok(call) => {
+                let throws = call.throws();
+                let res = match &self.access {
+                    Some(acl) => self.authorized(acl, user, call),
+                    None => self.dispatch(&call, user.unwrap_or(ANONYMOUS)),
+                };
+                (res, throws)
+            }
             Err(e) => (
                 Err(ServiceError::IllegalArgument(e.to_string())),
                 thrift2::throws(method).unwrap_or_default(),

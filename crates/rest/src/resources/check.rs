@@ -9,8 +9,62 @@ use crate::error::RestError;
 use crate::http::{Request, Response};
 use crate::media::{negotiate, Repr};
 use crate::model::{CellModel, CellSetModel, RowModel};
+use crate::server::Door;
 use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{Delete, Mutation, Put, Table};
+use ferrobase_gateway::access::{FamilyMap, Operation};
+use std::collections::BTreeSet;
+
+/// The table a check runs on: its door (for the ACL checks), its name as the path gives it,
+/// and the table.
+pub(super) struct Target<'a> {
+    pub door: &'a Door,
+    pub name: &'a str,
+    pub table: &'a Table,
+}
+
+/// `preCheckAndPut`/`preCheckAndDelete`: READ and WRITE on the compared column, then WRITE on
+/// every cell of the mutation.
+fn authorize_check(
+    req: &Request,
+    target: &Target<'_>,
+    family: &[u8],
+    qualifier: &[u8],
+    cells: &[ferrobase_engine::MutationCell],
+) -> Result<(), RestError> {
+    if target.door.access.is_none() {
+        return Ok(());
+    }
+    let compared = FamilyMap::from([(family.to_vec(), Some(BTreeSet::from([qualifier.to_vec()])))]);
+    let cells = super::access::cells(target.door, target.name, [cells])?;
+    super::access::authorize(
+        target.door,
+        req,
+        &Operation::CheckAndMutate {
+            table: super::access::table_name(target.name)?,
+            compared,
+            cells,
+        },
+    )
+}
+
+/// WRITE on the cells an append or increment writes.
+fn authorize_operands(
+    req: &Request,
+    target: &Target<'_>,
+    cols: &[Column],
+) -> Result<(), RestError> {
+    let mut cells = FamilyMap::new();
+    for (f, q) in cols {
+        if let Some(set) = cells
+            .entry(f.clone())
+            .or_insert_with(|| Some(BTreeSet::new()))
+        {
+            set.insert(q.clone());
+        }
+    }
+    super::access::write(target.door, req, target.name, cells)
+}
 
 /// What `?check=` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,22 +112,23 @@ fn ts(c: &CellModel) -> Option<i64> {
 /// Runs `check` on `table` with `model`; `return_results`: `?rr=true` (append, increment).
 pub(super) fn run(
     req: &Request,
-    table: &Table,
+    target: &Target<'_>,
     check: Check,
     model: &CellSetModel,
     spec: &RowSpec,
     return_results: bool,
 ) -> Result<Response, RestError> {
     match check {
-        Check::Put => check_and_put(table, model, spec),
-        Check::Delete => check_and_delete(table, model, spec),
-        Check::Append => append(req, table, model, spec, return_results),
-        Check::Increment => increment(req, table, model, spec, return_results),
+        Check::Put => check_and_put(req, target, model, spec),
+        Check::Delete => check_and_delete(req, target, model, spec),
+        Check::Append => append(req, target, model, spec, return_results),
+        Check::Increment => increment(req, target, model, spec, return_results),
     }
 }
 
 fn check_and_put(
-    table: &Table,
+    req: &Request,
+    target: &Target<'_>,
     model: &CellSetModel,
     spec: &RowSpec,
 ) -> Result<Response, RestError> {
@@ -108,7 +163,8 @@ fn check_and_put(
     if !matched {
         return Err(bad("The column to put and check do not match."));
     }
-    let applied = table.check_and_mutate(
+    authorize_check(req, target, &family, &qualifier, &put.cells)?;
+    let applied = target.table.check_and_mutate(
         &key,
         &family,
         &qualifier,
@@ -124,7 +180,8 @@ fn check_and_put(
 }
 
 fn check_and_delete(
-    table: &Table,
+    req: &Request,
+    target: &Target<'_>,
     model: &CellSetModel,
     spec: &RowSpec,
 ) -> Result<Response, RestError> {
@@ -160,7 +217,8 @@ fn check_and_delete(
     if deletes.is_empty() {
         delete = delete.add_columns(family.clone(), qualifier.clone());
     }
-    let applied = table.check_and_mutate(
+    authorize_check(req, target, &family, &qualifier, &delete.cells)?;
+    let applied = target.table.check_and_mutate(
         &key,
         &family,
         &qualifier,
@@ -201,19 +259,20 @@ fn operand_columns(row: &RowModel, spec: &RowSpec) -> Result<Vec<Column>, RestEr
 
 fn append(
     req: &Request,
-    table: &Table,
+    target: &Target<'_>,
     model: &CellSetModel,
     spec: &RowSpec,
     return_results: bool,
 ) -> Result<Response, RestError> {
     let (row, key) = one_row(model, spec)?;
     let cols = operand_columns(row, spec)?;
+    authorize_operands(req, target, &cols)?;
     let operands: Vec<(&[u8], &[u8], &[u8])> = cols
         .iter()
         .zip(&row.cells)
         .map(|((f, q), c)| (f.as_slice(), q.as_slice(), c.value.as_slice()))
         .collect();
-    let result = table.append(&key, &operands)?;
+    let result = target.table.append(&key, &operands)?;
     if !return_results {
         return Ok(Response::empty(200));
     }
@@ -229,13 +288,14 @@ fn append(
 
 fn increment(
     req: &Request,
-    table: &Table,
+    target: &Target<'_>,
     model: &CellSetModel,
     spec: &RowSpec,
     return_results: bool,
 ) -> Result<Response, RestError> {
     let (row, key) = one_row(model, spec)?;
     let cols = operand_columns(row, spec)?;
+    authorize_operands(req, target, &cols)?;
     let mut operands = Vec::with_capacity(cols.len());
     for ((f, q), c) in cols.iter().zip(&row.cells) {
         let text = String::from_utf8_lossy(&c.value);
@@ -246,7 +306,7 @@ fn increment(
         })?;
         operands.push((f.as_slice(), q.as_slice(), amount));
     }
-    let result = table.increment_cells(&key, &operands, None)?;
+    let result = target.table.increment_cells(&key, &operands, None)?;
     if !return_results {
         return Ok(Response::empty(200));
     }

@@ -3,6 +3,7 @@
 //! `/status/cluster`, `/namespaces[/NS[/tables]]`, then `/TABLE/...` (`schema`, `regions`,
 //! `exists`, `scanner[/ID]`, `multiget`, a scan `...*`, a row spec).
 
+mod access;
 mod check;
 mod rows;
 mod scan;
@@ -67,12 +68,20 @@ fn route(door: &Door, req: &Request) -> Result<Response, RestError> {
         }
         "status/cluster" => {
             require(req, "GET")?;
+            // It names every table and region: global ADMIN (HBase's
+            // `preGetClusterMetrics`).
+            access::authorize(
+                door,
+                req,
+                &ferrobase_gateway::access::Operation::ClusterAdmin,
+            )?;
             status(door, req)
         }
         "namespaces" | "namespaces/" => {
             require(req, "GET")?;
             let repr = negotiate(req, &[Repr::Text, Repr::Xml, Repr::Json, Repr::Protobuf])?;
             let mut names = door.engine.admin().list_namespaces()?;
+            names.retain(|n| access::lists_namespace(door, req, n));
             names.sort();
             Ok(ok(req, repr, NamespacesModel(names).encode(repr)))
         }
@@ -141,6 +150,7 @@ fn tables(door: &Door, req: &Request) -> Result<Response, RestError> {
         .into_iter()
         .filter(|t| t.namespace() != "hbase")
         .map(|t| t.to_string())
+        .filter(|t| access::lists_table(door, req, t))
         .collect();
     names.sort();
     Ok(no_cache(ok(req, repr, TableListModel(names).encode(repr))))

@@ -215,7 +215,7 @@ pub(super) fn row(door: &Door, req: &Request, t: &str, spec: &str) -> Result<Res
         return put(door, req, t, &spec);
     }
     if is(req, "DELETE") {
-        return delete(door, t, &spec);
+        return delete(door, req, t, &spec);
     }
     Err(method_not_allowed())
 }
@@ -233,10 +233,16 @@ fn get(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
     }
     let table = table(door, t).map_err(|_| RestError::not_found())?;
     let rows: Vec<RowResult> = match &spec.end_row {
-        None => vec![table.get(&spec.get()?).map_err(read_error)?],
+        None => {
+            let mut g = spec.get()?;
+            super::access::narrow(door, req, t, &mut g.columns)?;
+            vec![table.get(&g).map_err(read_error)?]
+        }
         Some(_) => {
             let mut out = Vec::new();
-            let mut scanner = table.scanner(&spec.scan()?).map_err(read_error)?;
+            let mut scan = spec.scan()?;
+            super::access::narrow(door, req, t, &mut scan.columns)?;
+            let mut scanner = table.scanner(&scan).map_err(read_error)?;
             let mut bytes = 0usize;
             for r in scanner.by_ref() {
                 let r = r.map_err(read_error)?;
@@ -278,11 +284,18 @@ fn put(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
             let return_results = req
                 .query_param("rr")
                 .is_some_and(|r| r.eq_ignore_ascii_case("true"));
-            return super::check::run(req, &table(door, t)?, check, &model, spec, return_results);
+            let target = super::check::Target {
+                door,
+                name: t,
+                table: &table(door, t)?,
+            };
+            return super::check::run(req, &target, check, &model, spec, return_results);
         }
         cell_set_puts(&model, spec)?
     };
     let table = table(door, t)?;
+    let cells = super::access::cells(door, t, puts.iter().map(|p| p.cells.as_slice()))?;
+    super::access::write(door, req, t, cells)?;
     table.put_all(puts)?;
     Ok(Response::empty(200))
 }
@@ -356,7 +369,7 @@ fn binary_put(req: &Request, spec: &RowSpec) -> Result<Put, RestError> {
 
 /// `RowResource.delete`: the row, or its families and columns (every version, at or below the
 /// spec's timestamp when it has one).
-fn delete(door: &Door, t: &str, spec: &RowSpec) -> Result<Response, RestError> {
+fn delete(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, RestError> {
     let ts = spec.timestamp();
     let mut d = match ts {
         Some(ts) if spec.columns.is_empty() => Delete::with_timestamp(spec.row.clone(), ts),
@@ -370,7 +383,10 @@ fn delete(door: &Door, t: &str, spec: &RowSpec) -> Result<Response, RestError> {
             ((f, Some(q)), None) => d.add_columns(f.to_vec(), q.to_vec()),
         };
     }
-    table(door, t)?.delete(d)?;
+    let table = table(door, t)?;
+    let cells = super::access::cells(door, t, [d.cells.as_slice()])?;
+    super::access::write(door, req, t, cells)?;
+    table.delete(d)?;
     Ok(Response::empty(200))
 }
 
@@ -396,6 +412,8 @@ pub(super) fn multiget(
         (None, None) => None,
     };
     let enc = key_encoding(req);
+    // A missing table is a 404 before any check (HBase's region lookup fails first).
+    let table = table(door, t)?;
     let mut gets = Vec::new();
     for rk in req.query_all("row") {
         let mut spec = RowSpec::parse(&rk, enc.as_deref())?;
@@ -406,6 +424,7 @@ pub(super) fn multiget(
             spec.columns.push(c.as_bytes().to_vec());
         }
         let mut g = spec.get()?;
+        super::access::narrow(door, req, t, &mut g.columns)?;
         if let Some(f) = &filter {
             g = g.filter(parse_filter(f).map_err(|e| {
                 RestError::bad_request(format!("java.lang.IllegalArgumentException: {e}"))
@@ -413,7 +432,6 @@ pub(super) fn multiget(
         }
         gets.push(g);
     }
-    let table = table(door, t)?;
     let rows = table.get_all(&gets)?;
     let model = CellSetModel::of_results(&rows);
     if model.rows.is_empty() {

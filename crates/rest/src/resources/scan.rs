@@ -50,15 +50,20 @@ pub(super) fn create_scanner(door: &Door, req: &Request, t: &str) -> Result<Resp
     if let Some(f) = model.filter.as_deref().filter(|f| !f.trim().is_empty()) {
         scan = scan.filter(parse_filter(&filter_text(f)?).map_err(parse_error)?);
     }
-    // A missing table opens a scanner all the same, as HBase's does: its first GET is a 404.
-    let scanner = match door.engine.table(t).and_then(|table| table.scanner(&scan)) {
-        Ok(s) => Some(s),
+    // A missing table opens a scanner all the same, as HBase's does: its first GET is a 404
+    // (HBase's region lookup fails before any check, so nothing is checked for it). An
+    // existing table's read is narrowed to what the user may read.
+    let scanner = match door.engine.table(t) {
+        Ok(table) => {
+            super::access::narrow(door, req, t, &mut scan.columns)?;
+            Some(table.scanner(&scan)?)
+        }
         Err(EngineError::TableNotFound(_)) => None,
         Err(e) => return Err(e.into()),
     };
     let batch = usize::try_from(model.batch.max(1)).unwrap_or(usize::MAX);
     let id = door.scanners.insert(
-        OpenScanner::new(scanner, batch),
+        OpenScanner::new(scanner, batch, super::access::scanner_owner(door, req)),
         door.started_ms.max(now_ms()),
     )?;
     let location = absolute(
@@ -75,6 +80,10 @@ pub(super) fn scanner_instance(
     req: &Request,
     id: &str,
 ) -> Result<Response, RestError> {
+    if let Some(s) = door.scanners.get(id) {
+        let owner = s.lock().unwrap_or_else(|p| p.into_inner()).owner.clone();
+        super::access::use_scanner(door, req, owner.as_deref())?;
+    }
     if is(req, "DELETE") {
         return if door.scanners.remove(id) {
             Ok(Response::empty(200))
@@ -235,6 +244,7 @@ pub(super) fn table_scan(
         scan = scan.filter(parse_filter(&filter).map_err(parse_error)?);
     }
     let table = door.engine.table(t)?;
+    super::access::narrow(door, req, t, &mut scan.columns)?;
     let scanner = table.scanner(&scan)?;
     let limit = usize::try_from(limit.max(0)).unwrap_or(usize::MAX);
     Ok(stream_rows(req, repr, scanner, limit))

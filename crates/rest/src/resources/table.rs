@@ -8,6 +8,7 @@ use crate::media::{body_repr, negotiate, Repr};
 use crate::model::{TableInfoModel, TableListModel, TableRegionModel, TableSchemaModel};
 use crate::server::Door;
 use ferrobase_engine::Error as EngineError;
+use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog::region_row;
 
 const BODIES: &[Repr] = &[Repr::Xml, Repr::Json, Repr::Protobuf];
@@ -18,14 +19,24 @@ pub(super) fn absolute(door: &Door, req: &Request, path: &str) -> String {
         .header("Host")
         .map(str::to_string)
         .unwrap_or_else(|| door.addr.to_string());
-    format!("http://{host}{path}")
+    let scheme = if door.opts.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    format!("{scheme}://{host}{path}")
 }
 
 /// `/TABLE/schema`.
 pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response, RestError> {
     let admin = door.engine.admin();
+    let op_table = || super::access::table_name(table);
     if is(req, "GET") {
         let repr = negotiate(req, &[Repr::Text, Repr::Xml, Repr::Json, Repr::Protobuf])?;
+        // preGetTableDescriptors: ADMIN or CREATE on a table that exists.
+        if admin.table_exists(table).unwrap_or(false) {
+            super::access::authorize(door, req, &Operation::DescribeTable { table: op_table()? })?;
+        }
         let desc = admin.describe(table)?;
         return Ok(no_cache(ok(
             req,
@@ -34,11 +45,15 @@ pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response
         )));
     }
     if is(req, "DELETE") {
+        // HBase's REST disables the table, then deletes it.
+        super::access::authorize(door, req, &Operation::DisableTable { table: op_table()? })?;
+        super::access::authorize(door, req, &Operation::DeleteTable { table: op_table()? })?;
         match admin.disable(table) {
             Ok(()) | Err(EngineError::TableDisabled(_)) => {}
             Err(e) => return Err(e.into()),
         }
         admin.delete_table(table)?;
+        super::access::drop_table_grants(door, table)?;
         return Ok(Response::empty(200));
     }
     let replace = if is(req, "PUT") {
@@ -52,13 +67,33 @@ pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response
     let wanted = model.to_descriptor(table)?;
     let created = Response::empty(201).with_header("Location", absolute(door, req, &req.path));
     if !admin.table_exists(table)? {
+        super::access::authorize(
+            door,
+            req,
+            &Operation::CreateTable {
+                table: op_table()?,
+                families: wanted.families.iter().map(|f| f.name.clone()).collect(),
+            },
+        )?;
         return match admin.create_table(wanted) {
-            Ok(()) => Ok(created),
+            Ok(()) => {
+                super::access::grant_owner(door, req, table)?;
+                Ok(created)
+            }
             Err(EngineError::TableExists(_)) => Err(RestError::new(304, "Not modified")),
             Err(e) => Err(e.into()),
         };
     }
     let current = admin.describe(table)?;
+    super::access::authorize(door, req, &Operation::ModifyTable { table: op_table()? })?;
+    if replace
+        && current
+            .families
+            .iter()
+            .any(|f| wanted.family(&f.name).is_none())
+    {
+        super::access::authorize(door, req, &Operation::DeleteFamily { table: op_table()? })?;
+    }
     for family in &wanted.families {
         if current.family(&family.name).is_some() {
             admin.modify_family(table, family.clone())?;
@@ -67,6 +102,7 @@ pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response
         }
     }
     if !replace {
+        super::access::grant_owner(door, req, table)?;
         return Ok(Response::empty(200));
     }
     // `modifyTable` with the whole descriptor: families it leaves out go, attributes follow.
@@ -83,6 +119,7 @@ pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response
     if !attrs.is_empty() {
         admin.alter_table_attributes(table, &attrs, &[])?;
     }
+    super::access::grant_owner(door, req, table)?;
     Ok(created)
 }
 
@@ -138,7 +175,9 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
         let mut names: Vec<String> = admin
             .list_tables()?
             .into_iter()
-            .filter(|t| t.namespace() == ns)
+            .filter(|t| {
+                t.namespace() == ns && super::access::lists_table(door, req, &t.to_string())
+            })
             .map(|t| t.qualifier().to_string())
             .collect();
         names.sort();
@@ -147,10 +186,18 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
     if !sub.is_empty() {
         return Err(RestError::not_found());
     }
+    let namespace = || ns.clone();
     if is(req, "GET") {
         if !exists {
             return Err(RestError::not_found());
         }
+        super::access::authorize(
+            door,
+            req,
+            &Operation::DescribeNamespace {
+                namespace: namespace(),
+            },
+        )?;
         let repr = negotiate(req, &[Repr::Text, Repr::Xml, Repr::Json, Repr::Protobuf])?;
         let body = match repr {
             Repr::Json => b"{\"properties\":null}".to_vec(),
@@ -166,6 +213,19 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
     }
     if is(req, "POST") || is(req, "PUT") {
         let update = is(req, "PUT");
+        super::access::authorize(
+            door,
+            req,
+            &if update {
+                Operation::ModifyNamespace {
+                    namespace: namespace(),
+                }
+            } else {
+                Operation::CreateNamespace {
+                    namespace: namespace(),
+                }
+            },
+        )?;
         if !update && exists {
             return Err(RestError::new(
                 403,
@@ -199,6 +259,13 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
         return Ok(Response::empty(201).with_header("Location", absolute(door, req, &req.path)));
     }
     if is(req, "DELETE") {
+        super::access::authorize(
+            door,
+            req,
+            &Operation::DeleteNamespace {
+                namespace: namespace(),
+            },
+        )?;
         if !exists {
             return Err(RestError::new(
                 404,
@@ -206,6 +273,7 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
             ));
         }
         admin.drop_namespace(&ns)?;
+        super::access::drop_namespace_grants(door, &ns)?;
         return Ok(Response::empty(200));
     }
     Err(method_not_allowed())

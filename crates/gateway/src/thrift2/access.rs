@@ -1,0 +1,540 @@
+//! ACL checks of each Thrift2 call: the translation of every `THBaseService` method into the
+//! operations of the shared request model ([`Operation`], decided by
+//! [`AccessChecker::authorize`]), what follows a call that ran (the creator's grant on a new
+//! table, the grants of a deleted table or namespace, each scanner's owner), and the listings
+//! each user sees. The rules are HBase's `AccessController`'s (`docs/design/security.md`,
+//! "Checks"; `docs/design/thrift2.md`, "ACLs").
+//!
+//! A read (`get`, `exists`, their multiples, `openScanner`, `getScannerResults`) is narrowed to
+//! the columns the user may read before it runs, as HBase's `AccessControlFilter` runs before
+//! the user's filter: a filter never evaluates an unreadable cell, and a row holding only
+//! unreadable cells is not found.
+
+use super::admin::name_of;
+use super::Thrift2Handler;
+use crate::access::checker::namespace_of;
+use crate::access::{
+    AccessChecker, Actions, FamilyMap, Operation, Scope, ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
+};
+use crate::handler::{denied, table_arg, CallResult, ScannerGrant, ServiceError};
+use crate::thrift::thrift2::{
+    delete_type, Call, TColumn, TDelete, TPut, TRowMutations, TTableName,
+};
+use crate::thrift::TValue;
+use ferrobase_engine::ColumnSelection;
+use std::collections::BTreeSet;
+
+/// The cells a mutation writes, family → qualifiers (a family delete's qualifier is empty).
+#[derive(Default)]
+struct Cells(FamilyMap);
+
+impl Cells {
+    fn add(&mut self, family: &[u8], qualifier: &[u8]) {
+        if let Some(set) = self
+            .0
+            .entry(family.to_vec())
+            .or_insert_with(|| Some(BTreeSet::new()))
+        {
+            set.insert(qualifier.to_vec());
+        }
+    }
+}
+
+impl Thrift2Handler {
+    /// The families of `table`, each with the empty qualifier: what a whole-row delete writes
+    /// (HBase adds a family marker of each before its checks). Empty when the table cannot be
+    /// described (a table-wide grant is then needed, and the call fails on the table).
+    fn every_family(&self, table: &str) -> FamilyMap {
+        self.families_of(table)
+            .into_iter()
+            .map(|f| (f, Some(BTreeSet::from([Vec::new()]))))
+            .collect()
+    }
+
+    fn families_of(&self, table: &str) -> Vec<Vec<u8>> {
+        self.engine_ref()
+            .admin()
+            .describe(table)
+            .map(|d| d.families.iter().map(|f| f.name.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    fn put_cells(cells: &mut Cells, p: &TPut) {
+        for cv in &p.column_values {
+            cells.add(&cv.family, &cv.qualifier);
+        }
+    }
+
+    /// A delete's cells: the column of each marker (a family marker's qualifier empty), every
+    /// family for a whole-row delete.
+    fn delete_cells(&self, cells: &mut Cells, table: &str, d: &TDelete) {
+        let columns = d.columns.as_deref().unwrap_or_default();
+        if columns.is_empty() {
+            for (f, q) in self.every_family(table) {
+                for q in q.into_iter().flatten() {
+                    cells.add(&f, &q);
+                }
+            }
+            return;
+        }
+        for c in columns {
+            let family_marker = matches!(
+                d.delete_type,
+                delete_type::DELETE_FAMILY | delete_type::DELETE_FAMILY_VERSION
+            );
+            let q = match &c.qualifier {
+                Some(q) if !family_marker => q.as_slice(),
+                _ => &[],
+            };
+            cells.add(&c.family, q);
+        }
+    }
+
+    fn row_mutation_cells(&self, cells: &mut Cells, table: &str, rm: &TRowMutations) {
+        for m in &rm.mutations {
+            if let Some(p) = &m.put {
+                Self::put_cells(cells, p);
+            }
+            if let Some(d) = &m.delete_single {
+                self.delete_cells(cells, table, d);
+            }
+        }
+    }
+
+    /// Narrows the columns of a read of `table` to those `user` may read (unchanged when all of
+    /// it is granted); refused when nothing of it is.
+    fn narrow(
+        &self,
+        acl: &AccessChecker,
+        user: &str,
+        table: &str,
+        columns: &mut Option<Vec<TColumn>>,
+    ) -> Result<(), ServiceError> {
+        let mut selection = ColumnSelection::new();
+        for c in columns.iter().flatten() {
+            match &c.qualifier {
+                // A whole family: broader than any column of it.
+                None => {
+                    selection.insert(c.family.clone(), Vec::new());
+                }
+                Some(q) => {
+                    let qs = selection
+                        .entry(c.family.clone())
+                        .or_insert_with(|| vec![q.clone()]);
+                    if !qs.is_empty() && !qs.contains(q) {
+                        qs.push(q.clone());
+                        qs.sort();
+                    }
+                }
+            }
+        }
+        let asked = selection.clone();
+        acl.authorize_read_columns(user, table, &mut selection, || self.families_of(table))
+            .map_err(denied)?;
+        if selection != asked {
+            *columns = Some(
+                selection
+                    .into_iter()
+                    .flat_map(|(family, qualifiers)| {
+                        let whole = qualifiers.is_empty().then(|| TColumn {
+                            family: family.clone(),
+                            qualifier: None,
+                            timestamp: None,
+                        });
+                        let each = qualifiers.into_iter().map(move |q| TColumn {
+                            family: family.clone(),
+                            qualifier: Some(q),
+                            timestamp: None,
+                        });
+                        whole.into_iter().chain(each).collect::<Vec<_>>()
+                    })
+                    .collect(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks `call` for `user` before it runs, narrowing its reads in place: one exhaustive
+    /// match over every method of the service, so a method added to the IDL does not compile
+    /// until its translation is written (fail closed).
+    fn authorize_call(
+        &self,
+        acl: &AccessChecker,
+        user: &str,
+        call: &mut Call,
+    ) -> Result<(), ServiceError> {
+        // A scanner's later calls: only its owner. An id not open runs and answers so.
+        let scanner = match call {
+            Call::GetScannerRows(a) => Some(a.scanner_id),
+            Call::CloseScanner(a) => Some(a.scanner_id),
+            _ => None,
+        };
+        if let Some(id) = scanner {
+            if let Some(grant) = self.inner.scanners.grant(id) {
+                let owner = grant.map(|g| g.owner);
+                acl.authorize(user, &Operation::UseScanner { owner })
+                    .map_err(denied)?;
+            }
+            return Ok(());
+        }
+        let superuser = acl.is_superuser(user);
+        let ops = match self.operations(acl, user, call) {
+            Ok(ops) => ops,
+            // A superuser's call the rules cannot name (an invalid table name): the call
+            // answers it, as without ACLs; no such name is `hbase:acl`.
+            Err(_) if superuser => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        for op in &ops {
+            acl.authorize(user, op).map_err(denied)?;
+        }
+        Ok(())
+    }
+
+    /// The operations `call` performs, its reads narrowed in place (already authorized: they
+    /// answer no operation).
+    fn operations(
+        &self,
+        acl: &AccessChecker,
+        user: &str,
+        call: &mut Call,
+    ) -> Result<Vec<Operation>, ServiceError> {
+        let tname = |t: &TTableName| -> Result<String, ServiceError> {
+            Ok(crate::access::canonical_table(&name_of(t)?)?)
+        };
+        let write = |table: String, cells: Cells| {
+            Ok(vec![Operation::Write {
+                table,
+                cells: cells.0,
+            }])
+        };
+        let compared = |family: &[u8], qualifier: &[u8]| {
+            FamilyMap::from([(family.to_vec(), Some(BTreeSet::from([qualifier.to_vec()])))])
+        };
+        match call {
+            // Reads: narrowed to the readable columns (refused when none is).
+            Call::Get(a) => {
+                let table = table_arg(&a.table)?;
+                self.narrow(acl, user, &table, &mut a.tget.columns)?;
+                Ok(Vec::new())
+            }
+            Call::Exists(a) => {
+                let table = table_arg(&a.table)?;
+                self.narrow(acl, user, &table, &mut a.tget.columns)?;
+                Ok(Vec::new())
+            }
+            Call::GetMultiple(a) => {
+                let table = table_arg(&a.table)?;
+                for g in &mut a.tgets {
+                    self.narrow(acl, user, &table, &mut g.columns)?;
+                }
+                Ok(Vec::new())
+            }
+            Call::ExistsAll(a) => {
+                let table = table_arg(&a.table)?;
+                for g in &mut a.tgets {
+                    self.narrow(acl, user, &table, &mut g.columns)?;
+                }
+                Ok(Vec::new())
+            }
+            Call::OpenScanner(a) => {
+                let table = table_arg(&a.table)?;
+                self.narrow(acl, user, &table, &mut a.tscan.columns)?;
+                Ok(Vec::new())
+            }
+            Call::GetScannerResults(a) => {
+                let table = table_arg(&a.table)?;
+                self.narrow(acl, user, &table, &mut a.tscan.columns)?;
+                Ok(Vec::new())
+            }
+            // Checked in `authorize_call`.
+            Call::GetScannerRows(_) | Call::CloseScanner(_) => {
+                Ok(vec![Operation::UseScanner { owner: None }])
+            }
+            // Writes: WRITE on every cell (prePut, preDelete, preIncrement, preAppend).
+            Call::Put(a) => {
+                let mut cells = Cells::default();
+                Self::put_cells(&mut cells, &a.tput);
+                write(table_arg(&a.table)?, cells)
+            }
+            Call::PutMultiple(a) => {
+                let mut cells = Cells::default();
+                for p in &a.tputs {
+                    Self::put_cells(&mut cells, p);
+                }
+                write(table_arg(&a.table)?, cells)
+            }
+            Call::DeleteSingle(a) => {
+                let table = table_arg(&a.table)?;
+                let mut cells = Cells::default();
+                self.delete_cells(&mut cells, &table, &a.tdelete);
+                write(table, cells)
+            }
+            Call::DeleteMultiple(a) => {
+                let table = table_arg(&a.table)?;
+                let mut cells = Cells::default();
+                for d in &a.tdeletes {
+                    self.delete_cells(&mut cells, &table, d);
+                }
+                write(table, cells)
+            }
+            Call::Increment(a) => {
+                let mut cells = Cells::default();
+                for c in &a.tincrement.columns {
+                    cells.add(&c.family, &c.qualifier);
+                }
+                write(table_arg(&a.table)?, cells)
+            }
+            Call::Append(a) => {
+                let mut cells = Cells::default();
+                for c in &a.tappend.columns {
+                    cells.add(&c.family, &c.qualifier);
+                }
+                write(table_arg(&a.table)?, cells)
+            }
+            Call::MutateRow(a) => {
+                let table = table_arg(&a.table)?;
+                let mut cells = Cells::default();
+                self.row_mutation_cells(&mut cells, &table, &a.trow_mutations);
+                write(table, cells)
+            }
+            // preCheckAndPut / preCheckAndDelete / preCheckAndMutate: READ and WRITE on the
+            // compared column, then WRITE on every cell the mutations write.
+            Call::CheckAndPut(a) => {
+                let mut cells = Cells::default();
+                Self::put_cells(&mut cells, &a.tput);
+                Ok(vec![Operation::CheckAndMutate {
+                    table: table_arg(&a.table)?,
+                    compared: compared(&a.family, &a.qualifier),
+                    cells: cells.0,
+                }])
+            }
+            Call::CheckAndDelete(a) => {
+                let table = table_arg(&a.table)?;
+                let mut cells = Cells::default();
+                self.delete_cells(&mut cells, &table, &a.tdelete);
+                Ok(vec![Operation::CheckAndMutate {
+                    table,
+                    compared: compared(&a.family, &a.qualifier),
+                    cells: cells.0,
+                }])
+            }
+            Call::CheckAndMutate(a) => {
+                let table = table_arg(&a.table)?;
+                let mut cells = Cells::default();
+                self.row_mutation_cells(&mut cells, &table, &a.row_mutations);
+                Ok(vec![Operation::CheckAndMutate {
+                    table,
+                    compared: compared(&a.family, &a.qualifier),
+                    cells: cells.0,
+                }])
+            }
+            // Answered from what every user may read (hbase:meta, the server); listings are
+            // filtered as they are built (`lists_table`, `describes_table`,
+            // `describes_namespace`).
+            Call::TableExists(_)
+            | Call::IsTableEnabled(_)
+            | Call::IsTableDisabled(_)
+            | Call::IsTableAvailable(_)
+            | Call::IsTableAvailableWithSplit(_)
+            | Call::GetRegionLocation(_)
+            | Call::GetAllRegionLocations(_)
+            | Call::GetTableNamesByPattern(_)
+            | Call::GetTableDescriptorsByPattern(_)
+            | Call::GetTableNamesByNamespace(_)
+            | Call::GetTableDescriptorsByNamespace(_)
+            | Call::ListNamespaces(_)
+            | Call::ListNamespaceDescriptors(_)
+            | Call::GetThriftServerType(_)
+            | Call::GetClusterId(_) => Ok(vec![Operation::Catalog]),
+            // preGetTableDescriptors with tables named: ADMIN or CREATE on each.
+            Call::GetTableDescriptor(a) => Ok(vec![Operation::DescribeTable {
+                table: tname(&a.table)?,
+            }]),
+            Call::GetTableDescriptors(a) => a
+                .tables
+                .iter()
+                .map(|t| Ok(Operation::DescribeTable { table: tname(t)? }))
+                .collect(),
+            Call::CreateTable(a) => Ok(vec![Operation::CreateTable {
+                table: tname(&a.desc.table_name)?,
+                families: a
+                    .desc
+                    .columns
+                    .iter()
+                    .flatten()
+                    .map(|f| f.name.clone())
+                    .collect(),
+            }]),
+            Call::DeleteTable(a) => Ok(vec![Operation::DeleteTable {
+                table: tname(&a.table_name)?,
+            }]),
+            Call::TruncateTable(a) => Ok(vec![Operation::TruncateTable {
+                table: tname(&a.table_name)?,
+            }]),
+            Call::EnableTable(a) => Ok(vec![Operation::EnableTable {
+                table: tname(&a.table_name)?,
+            }]),
+            Call::DisableTable(a) => Ok(vec![Operation::DisableTable {
+                table: tname(&a.table_name)?,
+            }]),
+            Call::AddColumnFamily(a) => Ok(vec![Operation::ModifyTable {
+                table: tname(&a.table_name)?,
+            }]),
+            Call::ModifyColumnFamily(a) => Ok(vec![Operation::ModifyTable {
+                table: tname(&a.table_name)?,
+            }]),
+            Call::DeleteColumnFamily(a) => Ok(vec![Operation::DeleteFamily {
+                table: tname(&a.table_name)?,
+            }]),
+            // Not served (answered as such), translated all the same.
+            Call::ModifyTable(a) => Ok(vec![Operation::ModifyTable {
+                table: tname(&a.desc.table_name)?,
+            }]),
+            Call::CreateNamespace(a) => Ok(vec![Operation::CreateNamespace {
+                namespace: a.namespace_desc.name.clone(),
+            }]),
+            Call::DeleteNamespace(a) => Ok(vec![Operation::DeleteNamespace {
+                namespace: a.name.clone(),
+            }]),
+            Call::ModifyNamespace(a) => Ok(vec![Operation::ModifyNamespace {
+                namespace: a.namespace_desc.name.clone(),
+            }]),
+            Call::GetNamespaceDescriptor(a) => Ok(vec![Operation::DescribeNamespace {
+                namespace: a.name.clone(),
+            }]),
+            // The region servers' slow logs (not served): global ADMIN.
+            Call::GetSlowLogResponses(_) | Call::ClearSlowLogResponses(_) => {
+                Ok(vec![Operation::ClusterAdmin])
+            }
+        }
+    }
+
+    /// Runs `call` under the ACLs: checked (its reads narrowed), run, followed up.
+    pub(super) fn authorized(
+        &self,
+        acl: &AccessChecker,
+        user: Option<&str>,
+        mut call: Call,
+    ) -> CallResult {
+        let user = user.unwrap_or(ANONYMOUS);
+        self.authorize_call(acl, user, &mut call)?;
+        let res = self.dispatch(&call, user)?;
+        self.follow_up(acl, user, &call, &res)?;
+        Ok(res)
+    }
+
+    /// What follows a call that ran: HBase's `postCompletedCreateTableAction` (the creator
+    /// owns the table), `postModifyTable` (the owner, else the user who changed it, is granted
+    /// every action), `postDeleteTable` and `postDeleteNamespace` (their grants go), and the
+    /// owner of each scanner opened.
+    fn follow_up(
+        &self,
+        acl: &AccessChecker,
+        user: &str,
+        call: &Call,
+        res: &Option<TValue>,
+    ) -> Result<(), ServiceError> {
+        let store = acl.store();
+        let user_table = |t: &TTableName| -> Result<Option<String>, ServiceError> {
+            let table = crate::access::canonical_table(&name_of(t)?)?;
+            Ok((namespace_of(&table) != SYSTEM_NAMESPACE).then_some(table))
+        };
+        match call {
+            Call::CreateTable(a) => {
+                if let Some(table) = user_table(&a.desc.table_name)? {
+                    store.grant(user, &Scope::table(table), Actions::all())?;
+                }
+            }
+            Call::AddColumnFamily(a) => {
+                if let Some(table) = user_table(&a.table_name)? {
+                    self.grant_owner(acl, user, table)?;
+                }
+            }
+            Call::ModifyColumnFamily(a) => {
+                if let Some(table) = user_table(&a.table_name)? {
+                    self.grant_owner(acl, user, table)?;
+                }
+            }
+            Call::DeleteColumnFamily(a) => {
+                if let Some(table) = user_table(&a.table_name)? {
+                    self.grant_owner(acl, user, table)?;
+                }
+            }
+            Call::DeleteTable(a) => {
+                store.remove_table(&crate::access::canonical_table(&name_of(&a.table_name)?)?)?
+            }
+            Call::DeleteNamespace(a) => store.remove_namespace(&a.name)?,
+            Call::OpenScanner(_) => {
+                if let Some(TValue::I32(id)) = res {
+                    self.inner.scanners.set_grant(
+                        *id,
+                        ScannerGrant {
+                            owner: user.to_string(),
+                            filtered: None,
+                        },
+                    );
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// postModifyTable: the table's `OWNER` (without one, `user`) is granted every action on it.
+    fn grant_owner(
+        &self,
+        acl: &AccessChecker,
+        user: &str,
+        table: String,
+    ) -> Result<(), ServiceError> {
+        let desc = self.engine_ref().admin().describe(&table)?;
+        let owner = desc
+            .attributes
+            .get("OWNER")
+            .filter(|o| !o.is_empty() && !o.contains(','))
+            .map_or(user, |o| o);
+        acl.store()
+            .grant(owner, &Scope::table(table), Actions::all())?;
+        Ok(())
+    }
+
+    /// Whether a listing of table names shows `table` to `user` (HBase's `postGetTableNames`:
+    /// any grant reaching it; `hbase:acl` never).
+    pub(super) fn lists_table(&self, user: &str, table: &str) -> bool {
+        match &self.access {
+            None => true,
+            Some(acl) => {
+                table != ACL_TABLE && (acl.is_superuser(user) || acl.access_table(user, table))
+            }
+        }
+    }
+
+    /// Whether a listing of descriptors shows `table` (HBase's `postGetTableDescriptors`:
+    /// ADMIN or CREATE on it).
+    pub(super) fn describes_table(&self, user: &str, table: &str) -> bool {
+        self.access.as_ref().is_none_or(|acl| {
+            acl.authorize(
+                user,
+                &Operation::DescribeTable {
+                    table: table.to_string(),
+                },
+            )
+            .is_ok()
+        })
+    }
+
+    /// Whether a listing of namespace descriptors shows `ns` (HBase's
+    /// `postListNamespaceDescriptors`: ADMIN on it).
+    pub(super) fn describes_namespace(&self, user: &str, ns: &str) -> bool {
+        self.access.as_ref().is_none_or(|acl| {
+            acl.authorize(
+                user,
+                &Operation::DescribeNamespace {
+                    namespace: ns.to_string(),
+                },
+            )
+            .is_ok()
+        })
+    }
+}

@@ -1,0 +1,210 @@
+//! ACL checks of each REST request, with ACLs on: every resource translated into the
+//! operations of the shared request model (`ferrobase_gateway::access::Operation`, decided by
+//! `AccessChecker::authorize`, the rules of every door), reads narrowed to the columns the user
+//! may read before they run (as HBase's `AccessControlFilter` runs before the user's filter),
+//! listings filtered, scanners used by their owner only. A refusal is HBase REST's 403
+//! (`ResourceBase.processException`: `Forbidden`, then the `AccessDeniedException`).
+
+use crate::error::RestError;
+use crate::http::Request;
+use crate::server::Door;
+use ferrobase_engine::{ColumnSelection, MutationCell};
+use ferrobase_gateway::access::checker::namespace_of;
+use ferrobase_gateway::access::{
+    canonical_table, Actions, Denied, FamilyMap, Operation, Scope, ACL_TABLE, ANONYMOUS,
+    SYSTEM_NAMESPACE,
+};
+use std::collections::BTreeSet;
+
+/// HBase REST's answer to a denied request.
+fn forbidden(d: Denied) -> RestError {
+    RestError::new(
+        403,
+        format!("Forbidden\r\norg.apache.hadoop.hbase.security.AccessDeniedException: {d}"),
+    )
+}
+
+/// The request's user (with ACLs on, the door has set it).
+pub(super) fn user(req: &Request) -> &str {
+    req.user.as_deref().unwrap_or(ANONYMOUS)
+}
+
+/// The canonical name (`ns:t`, or `t` in the default namespace) of a table named by a path.
+pub(super) fn table_name(t: &str) -> Result<String, RestError> {
+    canonical_table(t)
+        .map_err(|e| RestError::bad_request(format!("java.lang.IllegalArgumentException: {e}")))
+}
+
+/// Whether `req`'s user may perform `op` (always, with ACLs off).
+pub(super) fn authorize(door: &Door, req: &Request, op: &Operation) -> Result<(), RestError> {
+    match &door.access {
+        None => Ok(()),
+        Some(acl) => acl.authorize(user(req), op).map(drop).map_err(forbidden),
+    }
+}
+
+/// A read of `columns` of table `t` authorized; a partly granted read narrowed to the readable
+/// columns; nothing readable: 403.
+pub(super) fn narrow(
+    door: &Door,
+    req: &Request,
+    t: &str,
+    columns: &mut ColumnSelection,
+) -> Result<(), RestError> {
+    let Some(acl) = &door.access else {
+        return Ok(());
+    };
+    let table = table_name(t)?;
+    acl.authorize_read_columns(user(req), &table, columns, || families(door, &table))
+        .map_err(forbidden)
+}
+
+fn families(door: &Door, table: &str) -> Vec<Vec<u8>> {
+    door.engine
+        .admin()
+        .describe(table)
+        .map(|d| d.families.iter().map(|f| f.name.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// The cells of mutations of table `t`, family → qualifiers (a family marker's qualifier is
+/// empty); a delete without cells writes every family of the table.
+pub(super) fn cells<'a>(
+    door: &Door,
+    t: &str,
+    mutations: impl IntoIterator<Item = &'a [MutationCell]>,
+) -> Result<FamilyMap, RestError> {
+    let table = table_name(t)?;
+    let mut out = FamilyMap::new();
+    let mut add = |f: &[u8], q: &[u8]| {
+        if let Some(set) = out
+            .entry(f.to_vec())
+            .or_insert_with(|| Some(BTreeSet::new()))
+        {
+            set.insert(q.to_vec());
+        }
+    };
+    for m in mutations {
+        if m.is_empty() {
+            for f in families(door, &table) {
+                add(&f, &[]);
+            }
+        }
+        for c in m {
+            add(&c.family, &c.qualifier);
+        }
+    }
+    Ok(out)
+}
+
+/// WRITE on `cells` of table `t`.
+pub(super) fn write(
+    door: &Door,
+    req: &Request,
+    t: &str,
+    cells: FamilyMap,
+) -> Result<(), RestError> {
+    if door.access.is_none() {
+        return Ok(());
+    }
+    authorize(
+        door,
+        req,
+        &Operation::Write {
+            table: table_name(t)?,
+            cells,
+        },
+    )
+}
+
+/// Whether a listing of table names shows `table` (HBase's `postGetTableNames`: any grant
+/// reaching it; `hbase:acl` never).
+pub(super) fn lists_table(door: &Door, req: &Request, table: &str) -> bool {
+    match &door.access {
+        None => true,
+        Some(acl) => {
+            table != ACL_TABLE
+                && (acl.is_superuser(user(req)) || acl.access_table(user(req), table))
+        }
+    }
+}
+
+/// Whether a listing of namespaces shows `ns` (HBase's `postListNamespaceDescriptors`: ADMIN
+/// on it; the REST door lists namespace descriptors).
+pub(super) fn lists_namespace(door: &Door, req: &Request, ns: &str) -> bool {
+    authorize(
+        door,
+        req,
+        &Operation::DescribeNamespace {
+            namespace: ns.to_string(),
+        },
+    )
+    .is_ok()
+}
+
+/// The owner of a scanner opened by `req` (recorded with it; `None` with ACLs off).
+pub(super) fn scanner_owner(door: &Door, req: &Request) -> Option<String> {
+    door.access.as_ref().map(|_| user(req).to_string())
+}
+
+/// A later request on a scanner: only its owner (HBase's `requireScannerOwner`).
+pub(super) fn use_scanner(
+    door: &Door,
+    req: &Request,
+    owner: Option<&str>,
+) -> Result<(), RestError> {
+    if door.access.is_none() {
+        return Ok(());
+    }
+    authorize(
+        door,
+        req,
+        &Operation::UseScanner {
+            owner: owner.map(str::to_string),
+        },
+    )
+}
+
+/// HBase's `postCompletedCreateTableAction` (the creator owns a new table) and
+/// `postModifyTable` (the table's `OWNER`, else the user who changed it, is granted every
+/// action); never on a table of the system namespace.
+pub(super) fn grant_owner(door: &Door, req: &Request, t: &str) -> Result<(), RestError> {
+    let Some(acl) = &door.access else {
+        return Ok(());
+    };
+    let table = table_name(t)?;
+    if namespace_of(&table) == SYSTEM_NAMESPACE {
+        return Ok(());
+    }
+    let desc = door.engine.admin().describe(&table)?;
+    let owner = desc
+        .attributes
+        .get("OWNER")
+        .filter(|o| !o.is_empty() && !o.contains(','))
+        .map_or(user(req), |o| o);
+    acl.store()
+        .grant(owner, &Scope::table(table), Actions::all())
+        .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}")))
+}
+
+/// HBase's `postDeleteTable`: the table's grants go with it.
+pub(super) fn drop_table_grants(door: &Door, t: &str) -> Result<(), RestError> {
+    match &door.access {
+        None => Ok(()),
+        Some(acl) => acl
+            .store()
+            .remove_table(&table_name(t)?)
+            .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}"))),
+    }
+}
+
+/// HBase's `postDeleteNamespace`: the namespace's grants go with it.
+pub(super) fn drop_namespace_grants(door: &Door, ns: &str) -> Result<(), RestError> {
+    match &door.access {
+        None => Ok(()),
+        Some(acl) => acl
+            .store()
+            .remove_namespace(ns)
+            .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}"))),
+    }
+}
