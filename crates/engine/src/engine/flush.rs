@@ -88,6 +88,19 @@ impl Inner {
         })))
     }
 
+    /// Makes every WAL record logged so far durable (its buffer written, the segment
+    /// fdatasynced; nothing when that is done already), before a flush or split commits
+    /// memstore cells to files. Point-in-time order across regions: once the manifest names
+    /// the files, their edits survive a power cut, so every edit logged before them must too,
+    /// or a cut could keep a later write of this region and lose an earlier one of another
+    /// (RocksDB syncs its closed logs before a flush's manifest write for the same reason).
+    /// While WAL writes are suspended the log cannot be synced (its tail holds a failed
+    /// write's bytes until the retry cuts them off): `WritesSuspended`, and the commit waits
+    /// for the retry, which syncs the log before it flushes.
+    pub(crate) fn sync_wal_before_commit(&self) -> Result<()> {
+        self.wal.sync()
+    }
+
     /// Flushes every store of `region` that holds data. A region paused by DDL or offline is
     /// left alone (whoever paused it decides what becomes of its memstores); a failed region
     /// answers [`crate::Error::RegionOffline`].
@@ -148,6 +161,14 @@ impl Inner {
                 installs.push((store.clone(), snap.clone(), file));
                 self.hook(HookPoint::FlushFileWritten { region: region.id });
             }
+        }
+        if let Err(e) = self.sync_wal_before_commit() {
+            for (_, _, f) in &installs {
+                if let Some(f) = f {
+                    let _ = self.fs().remove_file(f.reader.path());
+                }
+            }
+            return Err(self.job_failed(region, "flush", e));
         }
         {
             let _m = lock::lock(&self.manifest_lock);
