@@ -575,12 +575,21 @@ fn pick_kind(rng: &mut Rng) -> &'static str {
 /// refuses it as damage (`docs/format/wal.md`, "Recovery rules") and the operator's choice,
 /// point-in-time recovery, opens it; counted, and then checked like any other open. `None`
 /// when the power failed during the open.
-fn open(fs: &FaultFileSystem, cov: &mut Coverage, ctx: &str) -> Option<Engine> {
+fn open(fs: &FaultFileSystem, cov: &mut Coverage, injected: u64, ctx: &str) -> Option<Engine> {
     let res = Engine::open(DIR, options(fs));
     let model = fs.model();
     match res {
         Ok(_) | Err(_) if fs.is_down() => None,
         Ok(e) => Some(e),
+        Err(e) if fs.injected() > injected => {
+            // An injected fault failed the open: it says where.
+            let msg = e.to_string();
+            assert!(
+                msg.contains("/db"),
+                "{ctx}: the open failed naming no file: {msg}"
+            );
+            None
+        }
         Err(Error::Corruption { path, .. })
             if path.starts_with("/db/wal") && (model.non_prefix || model.torn_overwrites) =>
         {
@@ -619,15 +628,22 @@ fn round(
     m: &mut Model,
     rng: &mut Rng,
     ops: u32,
-    fault: Option<Fault>,
+    (at_open, faults): (Vec<Fault>, Vec<Fault>),
     cov: &mut Coverage,
     ctx: &str,
 ) {
-    let Some(engine) = open(fs, cov, ctx) else {
+    let injected = fs.injected();
+    for f in at_open {
+        fs.inject(f);
+    }
+    let Some(engine) = open(fs, cov, injected, ctx) else {
         return;
     };
     if let Err(e) = m.verify(&engine, ctx) {
-        assert!(fs.is_down(), "{ctx}: reading after the open: {e}");
+        assert!(
+            fs.is_down() || fs.injected() > injected,
+            "{ctx}: reading after the open: {e}"
+        );
         return;
     }
     if !m.catalog.tables[0].0 {
@@ -638,7 +654,10 @@ fn round(
                 after.tables[t] = (true, false, t == 0);
                 m.uncertain = Some(Uncertain::Catalog(after.clone()));
                 if engine.admin().create_table(schema(t)).is_err() {
-                    assert!(fs.is_down(), "{ctx}: create_table");
+                    assert!(
+                        fs.is_down() || fs.injected() > injected,
+                        "{ctx}: create_table"
+                    );
                     return;
                 }
                 m.uncertain = None;
@@ -646,7 +665,8 @@ fn round(
             }
         }
     }
-    if let Some(f) = fault {
+    let truncate_armed = faults.iter().any(|f| f.kind == OpKind::Truncate);
+    for f in faults {
         fs.inject(f);
     }
     for _ in 0..ops {
@@ -656,9 +676,23 @@ fn round(
             Ok(()) => *cov.acked.entry(kind).or_default() += 1,
             Err(e) => {
                 assert!(
-                    fs.is_down() || fs.injected() > 0,
+                    fs.is_down() || fs.injected() > injected,
                     "{ctx}: {kind} failed with the power on and no fault injected: {e}"
                 );
+                if !fs.is_down() {
+                    // A failed WAL write is cut off by the background retry (a truncation):
+                    // give it the time to run into a fault armed for it.
+                    let truncations = || fs.op_counts().get(&OpKind::Truncate).copied();
+                    let before = truncations();
+                    if matches!(e, Error::WritesSuspended { .. }) && truncate_armed {
+                        for _ in 0..50 {
+                            if truncations() != before {
+                                break;
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(10));
+                        }
+                    }
+                }
                 break;
             }
         }
@@ -710,19 +744,50 @@ fn run_cuts(seed: u64, cuts: u64, cov: &Mutex<Coverage>) -> u64 {
             if r > 0 {
                 fs.cut_power_after(1 + rng.below(span + span / 8 + 1));
             }
-            // A fault on any kind of operation in one round of four.
-            let fault = (r > 0 && rng.below(4) == 0).then(|| Fault {
-                kind: FAULT_KINDS[rng.index(FAULT_KINDS.len())],
-                path_contains: String::new(),
-                nth: 1 + rng.below(40),
-                errno: [libc::EIO, libc::ENOSPC][rng.index(2)],
+            // A fault on any kind of operation in one round of four: soon for the kinds a
+            // round performs few of; a truncation (only a failed WAL write's bytes are cut
+            // off) after a WAL write failing with a full disk.
+            let mut companion = None;
+            let fault = (r > 0 && rng.below(4) == 0).then(|| {
+                let kind = FAULT_KINDS[rng.index(FAULT_KINDS.len())];
+                let rare = matches!(
+                    kind,
+                    OpKind::List | OpKind::Rename | OpKind::CreateDir | OpKind::Truncate
+                );
+                if kind == OpKind::Truncate {
+                    companion = Some(Fault {
+                        kind: OpKind::Append,
+                        path_contains: ".wal".into(),
+                        nth: 1 + rng.below(10),
+                        errno: libc::ENOSPC,
+                    });
+                }
+                Fault {
+                    kind,
+                    path_contains: String::new(),
+                    nth: 1 + rng.below(if rare { 4 } else { 40 }),
+                    errno: [libc::EIO, libc::ENOSPC][rng.index(2)],
+                }
             });
+            let before_faults = fs.op_counts();
             let injected = fs.injected();
-            round(&fs, &mut m, &mut rng, ops, fault.clone(), &mut c, &ctx);
-            if fs.injected() > injected {
-                *c.faults
-                    .entry(format!("{:?}", fault.as_ref().unwrap().kind))
-                    .or_default() += 1;
+            // Half the faults meet the open (listing, opening and reading what is on disk).
+            let mut faults: (Vec<Fault>, Vec<Fault>) = (Vec::new(), Vec::new());
+            if let Some(f) = fault.clone() {
+                if companion.is_none() && rng.below(2) == 0 {
+                    faults.0.push(f);
+                } else {
+                    faults.1.push(f);
+                }
+            }
+            faults.1.extend(companion);
+            round(&fs, &mut m, &mut rng, ops, faults, &mut c, &ctx);
+            if let Some(f) = fault.as_ref().filter(|_| fs.injected() > injected) {
+                // Which fired: the one armed for the round, unless only its companion did.
+                let fired = fs.op_counts().get(&f.kind).copied().unwrap_or(0)
+                    >= before_faults.get(&f.kind).copied().unwrap_or(0) + f.nth;
+                let kind = if fired { f.kind } else { OpKind::Append };
+                *c.faults.entry(format!("{kind:?}")).or_default() += 1;
             }
             if r == 0 {
                 span = fs.mutations() - before;
@@ -741,7 +806,7 @@ fn run_cuts(seed: u64, cuts: u64, cov: &Mutex<Coverage>) -> u64 {
             }
         }
         let ctx = format!("seed {seed} workload {workload} final open");
-        let engine = open(&fs, &mut c, &ctx).expect("the power is on");
+        let engine = open(&fs, &mut c, fs.injected(), &ctx).expect("the power is on");
         m.verify(&engine, &ctx).unwrap();
         for (k, n) in fs.op_counts() {
             *c.fs_ops.entry(format!("{k:?}")).or_default() += n;
@@ -808,6 +873,14 @@ fn power_cuts_under_every_mutation_and_ddl_keep_a_prefix_of_the_issued_writes() 
             cov.acked.get(k).copied().unwrap_or(0) > 0,
             "{k} never acknowledged"
         );
+    }
+    if cuts >= 1000 {
+        for k in FAULT_KINDS {
+            assert!(
+                cov.faults.contains_key(&format!("{k:?}")),
+                "no fault fired on {k:?}"
+            );
+        }
     }
 }
 
