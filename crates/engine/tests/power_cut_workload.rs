@@ -600,6 +600,14 @@ fn open(fs: &FaultFileSystem, cov: &mut Coverage, injected: u64, ctx: &str) -> O
                 Ok(e) if !fs.is_down() => Some(e),
                 Ok(_) => None,
                 Err(_) if fs.is_down() => None,
+                Err(e) if fs.injected() > injected => {
+                    let msg = e.to_string();
+                    assert!(
+                        msg.contains("/db"),
+                        "{ctx}: the open failed naming no file: {msg}"
+                    );
+                    None
+                }
                 Err(e) => panic!("{ctx}: point-in-time recovery failed with the power on: {e}"),
             }
         }

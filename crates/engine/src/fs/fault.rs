@@ -1020,4 +1020,96 @@ mod tests {
             "a stale guard frees nothing"
         );
     }
+
+    #[test]
+    fn non_atomic_directory_operations_stop_part_way_at_a_cut() {
+        let fs = FaultFileSystem::new();
+        fs.set_model(
+            FaultModel {
+                non_atomic_dirs: true,
+                ..FaultModel::default()
+            },
+            1,
+        );
+        fs.create_dir_all(Path::new("/db/r")).unwrap();
+        for name in ["a", "b", "c"] {
+            write(&fs, &format!("/db/r/{name}"), b"x", true);
+        }
+        for d in ["/", "/db", "/db/r"] {
+            fs.sync_dir(Path::new(d)).unwrap();
+        }
+        // Three unlinks and a rmdir: the cut falls on the second unlink.
+        fs.cut_power_after(2);
+        assert!(fs.remove_dir_all(Path::new("/db/r")).is_err());
+        let left = fs.list_dir(Path::new("/db/r"));
+        assert!(left.is_err(), "the power is down");
+        fs.power_cut(CutMode::KeepRandom { seed: 3 });
+        let left = fs.list_dir(Path::new("/db/r")).unwrap();
+        assert!(
+            !left.is_empty(),
+            "the directory and some files outlive the cut"
+        );
+        // `create_dir_all` makes one directory per operation.
+        let before = fs.mutations();
+        fs.create_dir_all(Path::new("/x/y/z")).unwrap();
+        assert_eq!(fs.mutations() - before, 3);
+        fs.cut_power_after(2);
+        assert!(fs.create_dir_all(Path::new("/p/q/r")).is_err());
+        fs.power_cut(CutMode::KeepRandom { seed: 5 });
+        assert!(!fs.exists(Path::new("/p/q/r")));
+    }
+
+    #[test]
+    fn creating_files_and_directories_charges_metadata_and_removing_gives_it_back() {
+        let fs = FaultFileSystem::new();
+        fs.set_model(
+            FaultModel {
+                metadata_bytes: 100,
+                ..FaultModel::default()
+            },
+            1,
+        );
+        fs.set_free_space(Some(250));
+        fs.create_dir_all(Path::new("/d")).unwrap();
+        assert_eq!(fs.free_space(), Some(150));
+        let f = fs.create(Path::new("/d/f")).unwrap();
+        f.append(b"0123456789").unwrap();
+        assert_eq!(fs.free_space(), Some(40));
+        let e = fs.create(Path::new("/d/g")).err().unwrap();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
+        assert!(!fs.exists(Path::new("/d/g")));
+        fs.remove_file(Path::new("/d/f")).unwrap();
+        assert_eq!(fs.free_space(), Some(150));
+    }
+
+    #[test]
+    fn a_lying_sync_reports_success_and_the_damage_shows_after_a_cut() {
+        let fs = FaultFileSystem::new();
+        fs.set_model(
+            FaultModel {
+                page_size: 4,
+                lying_disk: Some(LyingDisk {
+                    one_in: 1,
+                    misdirect: false,
+                    path_contains: ".wal".into(),
+                }),
+                ..FaultModel::default()
+            },
+            9,
+        );
+        write(&fs, "/a.wal", b"aaaabbbb", true);
+        write(&fs, "/a.blk", b"aaaabbbb", true);
+        fs.sync_dir(Path::new("/")).unwrap();
+        assert_eq!(
+            fs.read(Path::new("/a.wal")).unwrap(),
+            b"aaaabbbb",
+            "the cache is right"
+        );
+        let lies = fs.lies();
+        assert_eq!(lies.len(), 1);
+        assert_eq!(lies[0].0, Path::new("/a.wal"));
+        fs.power_cut(CutMode::DropUnsynced);
+        assert_ne!(fs.read(Path::new("/a.wal")).unwrap(), b"aaaabbbb");
+        assert_eq!(fs.read(Path::new("/a.blk")).unwrap(), b"aaaabbbb");
+    }
 }
