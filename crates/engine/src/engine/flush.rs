@@ -105,6 +105,20 @@ impl Inner {
     /// left alone (whoever paused it decides what becomes of its memstores); a failed region
     /// answers [`crate::Error::RegionOffline`].
     pub(crate) fn flush_region(&self, region: &Arc<Region>) -> Result<()> {
+        self.flush_region_then(region, true)
+    }
+
+    /// [`Inner::flush_region`] whose files are installed in memory but committed by the
+    /// caller's next manifest write (`persist_job`), which must follow: the resume after a
+    /// failed WAL write flushes every memstore, and the acknowledged ASYNC_WAL records the
+    /// failed write lost (in no log any more) must become durable together, not region by
+    /// region, or a power cut between two regions' commits keeps a later write and loses an
+    /// earlier one. No WAL segment is deleted here (the manifest does not name the files yet).
+    pub(crate) fn flush_region_uncommitted(&self, region: &Arc<Region>) -> Result<()> {
+        self.flush_region_then(region, false)
+    }
+
+    fn flush_region_then(&self, region: &Arc<Region>, commit: bool) -> Result<()> {
         self.check_region_serving(region)?;
         let Some(_job) = region.jobs.start() else {
             return Ok(());
@@ -198,15 +212,18 @@ impl Inner {
             }
             // The memstore's bytes are gone from memory whether or not the manifest is
             // written: a full disk suspends writes and the retry writes it (`persist_job`).
-            let persisted = self.persist_job();
+            let persisted = if commit { self.persist_job() } else { Ok(()) };
             self.release_memstore(freed);
             persisted?;
         }
-        self.hook(HookPoint::FlushManifestWritten { region: region.id });
         self.memstore_drained.notify_all();
         if !installs.is_empty() {
             Metrics::inc(&self.metrics.flushes);
         }
+        if !commit {
+            return Ok(());
+        }
+        self.hook(HookPoint::FlushManifestWritten { region: region.id });
         // With every edit flushed, the active WAL segment is closed too, so it is deleted now
         // rather than when it fills (the seq bound is computed after the roll: a write logged
         // in between is still pending in MVCC or unflushed in a memstore, and keeps it).

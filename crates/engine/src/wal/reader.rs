@@ -86,6 +86,14 @@ pub fn decode_segment(
         };
     }
     let Some(version) = segment_version(data) else {
+        if is_last && zero_filled_from(data) == Some(0) {
+            // Created, its length on disk, its magic never written: a power cut before the new
+            // segment's first sync (nothing was logged in it).
+            return Ok(SegmentEnd::TornAt {
+                offset: 0,
+                reason: "segment is zero-filled".into(),
+            });
+        }
         return Err(Error::corruption(path, 0, "bad segment magic"));
     };
     let mut pos = SEGMENT_MAGIC.len();
@@ -295,6 +303,12 @@ mod tests {
             ttls(&flipped, true),
             Ok((_, SegmentEnd::DamagedAt { offset: 8, .. }))
         ));
+        // A new segment whose length reached the disk but not its magic: torn, if the last.
+        assert!(matches!(
+            ttls(&[0; 8], true),
+            Ok((_, SegmentEnd::TornAt { offset: 0, .. }))
+        ));
+        assert!(ttls(&[0; 8], false).is_err());
         // Zeros that reach no sector boundary are not blocks left unwritten.
         assert_ne!(full.len() % SECTOR, 0);
         let mut odd = full.clone();
