@@ -11,7 +11,10 @@
 //! appended to a file survive a power cut only once the file was synced; a directory entry
 //! created, renamed or removed survives only once the directory was synced with
 //! [`FileSystem::sync_dir`]. The engine's ordering of these steps is written down in
-//! `docs/format/manifest.md` ("Commit protocol").
+//! `docs/format/manifest.md` ("Commit protocol"). What else a power cut or a disk may do (pages
+//! persisted out of order, zero-filled or stale tails, torn overwrites, lying syncs, directory
+//! trees created and removed part way) is the fault file system's `FaultModel`, described in
+//! `docs/design/durability.md` ("The power-cut model").
 
 #[doc(hidden)]
 #[cfg(any(test, feature = "fault-fs"))]

@@ -6,7 +6,7 @@
 
 mod support;
 
-use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
+use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, FaultModel, OpKind};
 use ferrobase_engine::*;
 use std::time::{Duration, Instant};
 
@@ -210,6 +210,52 @@ fn a_full_disk_during_a_flush_suspends_writes_keeps_the_region_serving_and_the_f
         assert!(present(&t, &format!("r{i:02}")), "r{i:02} lost");
     }
     assert!(!present(&t, "refused"));
+}
+
+/// With space charged for metadata (`FaultModel::metadata_bytes`: an inode, a directory
+/// block), a disk with room for a flush's bytes but not for its new file is full too: the
+/// flush's new directory or file meets `ENOSPC`, writes are suspended, and they resume once there is room.
+#[test]
+fn a_disk_with_room_for_the_bytes_but_not_for_a_new_file_suspends_writes_until_there_is_room() {
+    let fs = FaultFileSystem::new();
+    fs.set_model(
+        FaultModel {
+            metadata_bytes: 4096,
+            ..FaultModel::default()
+        },
+        1,
+    );
+    let engine = open(options(&fs));
+    let t = engine.table("t").unwrap();
+    for i in 0..20 {
+        put(&t, &format!("r{i:02}"), Durability::SyncWal).unwrap();
+    }
+    // Room for the block file's few hundred bytes and the manifest's, not for an inode.
+    fs.set_free_space(Some(3000));
+    let e = engine.admin().flush("t").unwrap_err();
+    assert_suspended(&e, StallCause::FlushWrite);
+    // The region's directory, or its first block file: new entries either way.
+    assert!(e.to_string().contains("/db/data/"), "{e}");
+    assert!(e.to_string().contains("No space left"), "{e}");
+    assert_eq!(
+        fs.free_space(),
+        Some(3000),
+        "nothing was left holding space"
+    );
+    assert!(present(&t, "r00"), "reads go on");
+    fs.set_free_space(Some(1 << 20));
+    wait_for(&engine, "healthy", |h| *h == Health::Healthy);
+    assert_eq!(engine.memstore_bytes(), 0, "the retry flushed the memstore");
+    put(&t, "after", Durability::FsyncWal).unwrap();
+    drop(t);
+    drop(engine);
+    fs.power_cut(CutMode::DropUnsynced);
+    let engine = open(options(&fs));
+    let t = engine.table("t").unwrap();
+    for i in 0..20 {
+        assert!(present(&t, &format!("r{i:02}")), "r{i:02} lost");
+    }
+    assert!(present(&t, "after"));
 }
 
 /// Every file under the data directory.

@@ -88,10 +88,37 @@ impl Inner {
         })))
     }
 
+    /// Makes every WAL record logged so far durable (its buffer written, the segment
+    /// fdatasynced; nothing when that is done already), before a flush or split commits
+    /// memstore cells to files. Point-in-time order across regions: once the manifest names
+    /// the files, their edits survive a power cut, so every edit logged before them must too,
+    /// or a cut could keep a later write of this region and lose an earlier one of another
+    /// (RocksDB syncs its closed logs before a flush's manifest write for the same reason).
+    /// While WAL writes are suspended the log cannot be synced (its tail holds a failed
+    /// write's bytes until the retry cuts them off): `WritesSuspended`, and the commit waits
+    /// for the retry, which syncs the log before it flushes.
+    pub(crate) fn sync_wal_before_commit(&self) -> Result<()> {
+        self.wal.sync()
+    }
+
     /// Flushes every store of `region` that holds data. A region paused by DDL or offline is
     /// left alone (whoever paused it decides what becomes of its memstores); a failed region
     /// answers [`crate::Error::RegionOffline`].
     pub(crate) fn flush_region(&self, region: &Arc<Region>) -> Result<()> {
+        self.flush_region_then(region, true)
+    }
+
+    /// [`Inner::flush_region`] whose files are installed in memory but committed by the
+    /// caller's next manifest write (`persist_job`), which must follow: the resume after a
+    /// failed WAL write flushes every memstore, and the acknowledged ASYNC_WAL records the
+    /// failed write lost (in no log any more) must become durable together, not region by
+    /// region, or a power cut between two regions' commits keeps a later write and loses an
+    /// earlier one. No WAL segment is deleted here (the manifest does not name the files yet).
+    pub(crate) fn flush_region_uncommitted(&self, region: &Arc<Region>) -> Result<()> {
+        self.flush_region_then(region, false)
+    }
+
+    fn flush_region_then(&self, region: &Arc<Region>, commit: bool) -> Result<()> {
         self.check_region_serving(region)?;
         let Some(_job) = region.jobs.start() else {
             return Ok(());
@@ -149,6 +176,14 @@ impl Inner {
                 self.hook(HookPoint::FlushFileWritten { region: region.id });
             }
         }
+        if let Err(e) = self.sync_wal_before_commit() {
+            for (_, _, f) in &installs {
+                if let Some(f) = f {
+                    let _ = self.fs().remove_file(f.reader.path());
+                }
+            }
+            return Err(self.job_failed(region, "flush", e));
+        }
         {
             let _m = lock::lock(&self.manifest_lock);
             if region.is_closed() {
@@ -177,15 +212,18 @@ impl Inner {
             }
             // The memstore's bytes are gone from memory whether or not the manifest is
             // written: a full disk suspends writes and the retry writes it (`persist_job`).
-            let persisted = self.persist_job();
+            let persisted = if commit { self.persist_job() } else { Ok(()) };
             self.release_memstore(freed);
             persisted?;
         }
-        self.hook(HookPoint::FlushManifestWritten { region: region.id });
         self.memstore_drained.notify_all();
         if !installs.is_empty() {
             Metrics::inc(&self.metrics.flushes);
         }
+        if !commit {
+            return Ok(());
+        }
+        self.hook(HookPoint::FlushManifestWritten { region: region.id });
         // With every edit flushed, the active WAL segment is closed too, so it is deleted now
         // rather than when it fills (the seq bound is computed after the roll: a write logged
         // in between is still pending in MVCC or unflushed in a memstore, and keeps it).

@@ -51,7 +51,8 @@ impl Inner {
                     .values()
                     .any(|s| s.min_unflushed_seq() != u64::MAX);
                 if holds_data && r.failure().is_none() {
-                    self.flush_region(&r).map_err(|e| match e {
+                    // Committed all at once by the manifest write below.
+                    self.flush_region_uncommitted(&r).map_err(|e| match e {
                         crate::Error::WritesSuspended { reason, .. } => reason,
                         e => e.to_string(),
                     })?;
@@ -62,11 +63,18 @@ impl Inner {
         // A flush, compaction or split whose manifest write met a full disk is installed in
         // memory only; the manifest is written again before writes resume (whatever the first
         // cause: a later failure may have been the manifest's).
-        let _m = crate::lock::lock(&self.manifest_lock);
-        self.persist_job().map_err(|e| match e {
-            crate::Error::WritesSuspended { reason, .. } => reason,
-            e => e.to_string(),
-        })?;
+        {
+            let _m = crate::lock::lock(&self.manifest_lock);
+            self.persist_job().map_err(|e| match e {
+                crate::Error::WritesSuspended { reason, .. } => reason,
+                e => e.to_string(),
+            })?;
+        }
+        // The WAL segments the flushes above made redundant can go now that the manifest
+        // names their files.
+        self.wal
+            .delete_obsolete(self.min_unflushed_seq())
+            .map_err(|e| e.to_string())?;
         Ok(())
     }
 }

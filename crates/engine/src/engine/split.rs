@@ -66,6 +66,9 @@ impl Inner {
         self.check_region_serving(region)?;
         let seq = self.mvcc.last_allocated();
         self.mvcc.wait_for(seq);
+        // The daughters take the memstores' cells into files: the log before them first.
+        self.sync_wal_before_commit()
+            .map_err(|e| self.job_failed(region, "split", e))?;
         let left_id = self.next_region.fetch_add(2, Ordering::AcqRel);
         let right_id = left_id + 1;
         let mut left_stores = BTreeMap::new();

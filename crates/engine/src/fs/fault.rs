@@ -6,6 +6,16 @@
 //!
 //! With no fault set it is a plain in-memory file system. Paths must be absolute. Thread-safe
 //! (one lock over the whole tree: made for correctness tests, not speed).
+//!
+//! By default a cut keeps a prefix of each file's unsynced bytes; [`FaultModel`] turns on what
+//! real file systems and disks do besides (pages persisted out of order, zero-filled or stale
+//! blocks in a grown file, torn overwrites, syncs that lie, directory trees created and removed
+//! one entry at a time, space charged for metadata). `docs/design/durability.md` ("The
+//! power-cut model") lists them.
+
+mod model;
+
+pub use model::{FaultModel, LyingDisk, TailFill};
 
 use super::{DirEntry, FileLock, FileSystem, ReadableFile, WritableFile};
 use crate::lock;
@@ -135,7 +145,18 @@ struct State {
     /// Simulated free space in bytes (`None`: unlimited): appends use it up, and one that does
     /// not fit writes what fits and fails with `ENOSPC`, as a full disk does.
     free: Option<u64>,
+    model: FaultModel,
+    /// Bytes of files removed or cut back lately: what a reused block may still hold.
+    stale: Vec<u8>,
+    /// What lying syncs damaged, per file.
+    lies: Vec<(PathBuf, String)>,
+    lie_rng: Rng,
+    /// Operations per kind, for tests that report what they covered.
+    counts: HashMap<OpKind, u64>,
 }
+
+/// How many bytes of removed files [`State::stale`] keeps.
+const STALE_POOL: usize = 64 * 1024;
 
 const ROOT: u64 = 0;
 
@@ -180,6 +201,7 @@ impl State {
         if self.dead {
             return Err(eio());
         }
+        *self.counts.entry(kind).or_default() += 1;
         if kind.mutates() {
             self.mutations += 1;
             if self.cut_at.is_some_and(|n| self.mutations >= n) {
@@ -253,15 +275,88 @@ impl State {
     /// directory is unlinked whole: the entries inside it keep their synced state, which is
     /// what returns if the removal itself is lost.
     fn unlink(&mut self, path: &Path, dir: bool) -> io::Result<()> {
+        if dir && self.model.non_atomic_dirs {
+            return self.remove_tree(path);
+        }
         self.check(OpKind::Remove, &[path])?;
         let (d, name) = self.parent(path)?;
-        match self.dir_mut(d).live.get(&name) {
+        match self.dir_mut(d).live.get(&name).copied() {
             Some(node) if matches!(node, Node::Dir(_)) == dir => {
                 self.dir_mut(d).live.remove(&name);
+                self.released(node);
                 Ok(())
             }
             Some(_) => Err(io::Error::other("wrong kind of entry")),
             None => Err(not_found()),
+        }
+    }
+
+    /// `remove_dir_all` as the real one runs: each file unlinked and each directory removed
+    /// once empty, depth first, one mutating operation each, so a cut or a fault can stop it
+    /// part way.
+    fn remove_tree(&mut self, path: &Path) -> io::Result<()> {
+        let Node::Dir(d) = self.lookup(path)? else {
+            return Err(io::Error::other("wrong kind of entry"));
+        };
+        let children: Vec<(OsString, Node)> = self
+            .dirs
+            .get(&d)
+            .map(|d| d.live.iter().map(|(n, k)| (n.clone(), *k)).collect())
+            .unwrap_or_default();
+        for (name, node) in children {
+            let child = path.join(&name);
+            match node {
+                Node::Dir(_) => self.remove_tree(&child)?,
+                Node::File(_) => {
+                    self.check(OpKind::Remove, &[&child])?;
+                    self.dir_mut(d).live.remove(&name);
+                    self.released(node);
+                }
+            }
+        }
+        self.check(OpKind::Remove, &[path])?;
+        let (p, name) = self.parent(path)?;
+        self.dir_mut(p).live.remove(&name);
+        self.released(Node::Dir(d));
+        Ok(())
+    }
+
+    /// An entry was unlinked: its bytes become stale blocks, and with metadata charged, its
+    /// space comes back.
+    fn released(&mut self, node: Node) {
+        let len = match node {
+            Node::File(ino) => {
+                let Some(f) = self.files.get(&ino) else {
+                    return;
+                };
+                let tail = f.data.len().saturating_sub(STALE_POOL);
+                let bytes = f.data[tail..].to_vec();
+                let len = f.data.len() as u64;
+                self.stale.extend_from_slice(&bytes);
+                let over = self.stale.len().saturating_sub(STALE_POOL);
+                self.stale.drain(..over);
+                len
+            }
+            Node::Dir(_) => 0,
+        };
+        let cost = self.model.metadata_bytes;
+        if let Some(free) = self.free.as_mut().filter(|_| cost > 0) {
+            *free += len + cost;
+        }
+    }
+
+    /// Takes the space a new file or directory's metadata uses (`ENOSPC` if it does not fit).
+    fn charge_metadata(&mut self) -> io::Result<()> {
+        let cost = self.model.metadata_bytes;
+        match &mut self.free {
+            Some(free) if cost > 0 => {
+                if *free < cost {
+                    return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+                }
+                *free -= cost;
+                Ok(())
+            }
+            _ => Ok(()),
         }
     }
 
@@ -279,6 +374,7 @@ impl State {
             }
             Some(Node::Dir(_)) => Err(io::Error::other("is a directory")),
             None => {
+                self.charge_metadata()?;
                 let ino = self.new_ino();
                 self.files.insert(
                     ino,
@@ -326,6 +422,11 @@ impl FaultFileSystem {
                 locks: HashMap::new(),
                 next_lock: 0,
                 free: None,
+                model: FaultModel::default(),
+                stale: Vec::new(),
+                lies: Vec::new(),
+                lie_rng: Rng::new(0x11e5),
+                counts: HashMap::new(),
             })),
         }
     }
@@ -356,6 +457,30 @@ impl FaultFileSystem {
     /// The simulated free space (`None`: unlimited).
     pub fn free_space(&self) -> Option<u64> {
         self.lock_state().free
+    }
+
+    /// Turns on the failures of `model` beyond the prefix model (all off by default).
+    /// `seed` seeds the lying disk's choices.
+    pub fn set_model(&self, model: FaultModel, seed: u64) {
+        let mut g = self.lock_state();
+        g.model = model;
+        g.lie_rng = Rng::new(seed);
+    }
+
+    /// The failures turned on.
+    pub fn model(&self) -> FaultModel {
+        self.lock_state().model.clone()
+    }
+
+    /// What lying syncs damaged so far: the file and the page, oldest first.
+    pub fn lies(&self) -> Vec<(PathBuf, String)> {
+        self.lock_state().lies.clone()
+    }
+
+    /// Operations attempted so far, per kind (failed ones included; none while the power is
+    /// down).
+    pub fn op_counts(&self) -> HashMap<OpKind, u64> {
+        self.lock_state().counts.clone()
     }
 
     /// Faults fired so far.
@@ -414,30 +539,21 @@ impl FaultFileSystem {
         }
         let mut file_ids: Vec<u64> = g.files.keys().copied().collect();
         file_ids.sort_unstable();
+        let model = g.model.clone();
+        let stale = std::mem::take(&mut g.stale);
         for id in file_ids {
             let Some(f) = g.files.get_mut(&id) else {
                 continue;
             };
             let kept = match rng.as_mut() {
                 None => f.durable.clone(),
-                Some(rng) if f.diverged => {
-                    if rng.below(2) == 0 {
-                        f.durable.clone()
-                    } else {
-                        let n = rng.below(f.data.len() as u64 + 1) as usize;
-                        f.data[..n].to_vec()
-                    }
-                }
-                Some(rng) => {
-                    let tail = f.data.len().saturating_sub(f.durable.len());
-                    let n = f.durable.len() + rng.below(tail as u64 + 1) as usize;
-                    f.data[..n.min(f.data.len())].to_vec()
-                }
+                Some(rng) => model::cut_file(&model, &f.durable, &f.data, f.diverged, &stale, rng),
             };
             f.data = kept.clone();
             f.durable = kept;
             f.diverged = false;
         }
+        g.stale = stale;
         g.dead = false;
         g.cut_at = None;
         g.faults.clear();
@@ -515,7 +631,7 @@ impl WritableFile for MemWritable {
         let len = usize::try_from(len).unwrap_or(usize::MAX);
         if len < f.data.len() {
             let cut = (f.data.len() - len) as u64;
-            f.data.truncate(len);
+            let gone = f.data.split_off(len);
             if f.durable.len() > len {
                 f.diverged = true;
             }
@@ -523,6 +639,10 @@ impl WritableFile for MemWritable {
             if let Some(free) = &mut g.free {
                 *free += cut;
             }
+            g.stale
+                .extend_from_slice(&gone[gone.len().saturating_sub(STALE_POOL)..]);
+            let over = g.stale.len().saturating_sub(STALE_POOL);
+            g.stale.drain(..over);
         }
         Ok(())
     }
@@ -530,6 +650,21 @@ impl WritableFile for MemWritable {
     fn sync_data(&self) -> io::Result<()> {
         let mut g = self.lock_state();
         g.check(OpKind::Sync, &[&self.path])?;
+        let model = g.model.clone();
+        let lying = model.lying_disk.as_ref().filter(|l| {
+            l.path_contains.is_empty() || self.path.to_string_lossy().contains(&l.path_contains)
+        });
+        if let Some(disk) = lying {
+            let g = &mut *g;
+            let f = g.files.get_mut(&self.ino).ok_or_else(not_found)?;
+            let told = model::lie(disk, model.page_size, &f.durable, &f.data, &mut g.lie_rng);
+            if let Some((bytes, what)) = told {
+                f.durable = bytes;
+                f.diverged = true;
+                g.lies.push((self.path.clone(), what));
+                return Ok(());
+            }
+        }
         let f = g.file_mut(self.ino)?;
         if f.diverged || f.durable.len() > f.data.len() {
             f.durable = f.data.clone();
@@ -643,14 +778,24 @@ impl FileSystem for FaultFileSystem {
 
     fn create_dir_all(&self, path: &Path) -> io::Result<()> {
         let mut g = self.lock_state();
-        g.check(OpKind::CreateDir, &[path])?;
+        let one_at_a_time = g.model.non_atomic_dirs;
+        if !one_at_a_time {
+            g.check(OpKind::CreateDir, &[path])?;
+        }
         let mut dir = ROOT;
+        let mut at = PathBuf::from("/");
         for n in names(path)? {
+            at.push(&n);
             let next = g.dir_mut(dir).live.get(&n).copied();
             dir = match next {
                 Some(Node::Dir(d)) => d,
                 Some(Node::File(_)) => return Err(io::ErrorKind::AlreadyExists.into()),
                 None => {
+                    if one_at_a_time {
+                        // `mkdir` of each missing directory, a cut point each.
+                        g.check(OpKind::CreateDir, &[&at])?;
+                    }
+                    g.charge_metadata()?;
                     let d = g.new_ino();
                     g.dirs.insert(d, Dir::default());
                     g.dir_mut(dir).live.insert(n, Node::Dir(d));
@@ -751,128 +896,4 @@ impl FileSystem for FaultFileSystem {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn write(fs: &FaultFileSystem, path: &str, data: &[u8], sync: bool) {
-        let f = fs.create(Path::new(path)).unwrap();
-        f.append(data).unwrap();
-        if sync {
-            f.sync_data().unwrap();
-        }
-    }
-
-    #[test]
-    fn a_power_cut_keeps_only_synced_bytes_and_synced_entries() {
-        let fs = FaultFileSystem::new();
-        fs.create_dir_all(Path::new("/db/d")).unwrap();
-        fs.sync_dir(Path::new("/")).unwrap();
-        fs.sync_dir(Path::new("/db")).unwrap();
-        write(&fs, "/db/d/synced", b"abc", true);
-        fs.sync_dir(Path::new("/db/d")).unwrap();
-        write(&fs, "/db/d/entry_unsynced", b"xyz", true);
-        let f = fs.open(Path::new("/db/d/synced")).unwrap();
-        assert_eq!(f.len().unwrap(), 3);
-        assert_eq!(
-            fs.unsynced(Path::new("/db/d/entry_unsynced")),
-            Some((0, true))
-        );
-        fs.power_cut(CutMode::DropUnsynced);
-        assert_eq!(fs.read(Path::new("/db/d/synced")).unwrap(), b"abc");
-        assert!(!fs.exists(Path::new("/db/d/entry_unsynced")));
-    }
-
-    #[test]
-    fn unsynced_appends_and_renames_are_lost_and_a_directory_not_synced_takes_its_files() {
-        let fs = FaultFileSystem::new();
-        fs.create_dir_all(Path::new("/db")).unwrap();
-        fs.sync_dir(Path::new("/")).unwrap();
-        let f = fs.create(Path::new("/db/a")).unwrap();
-        f.append(b"one").unwrap();
-        f.sync_data().unwrap();
-        fs.sync_dir(Path::new("/db")).unwrap();
-        f.append(b"two").unwrap();
-        fs.rename(Path::new("/db/a"), Path::new("/db/b")).unwrap();
-        fs.create_dir_all(Path::new("/db/new")).unwrap();
-        write(&fs, "/db/new/f", b"data", true);
-        fs.sync_dir(Path::new("/db/new")).unwrap();
-        fs.power_cut(CutMode::DropUnsynced);
-        assert_eq!(fs.read(Path::new("/db/a")).unwrap(), b"one");
-        assert!(!fs.exists(Path::new("/db/b")));
-        assert!(
-            !fs.exists(Path::new("/db/new/f")),
-            "its directory was never synced"
-        );
-    }
-
-    #[test]
-    fn the_nth_matching_operation_fails_with_the_chosen_errno_and_a_cut_stops_everything() {
-        let fs = FaultFileSystem::new();
-        fs.create_dir_all(Path::new("/db")).unwrap();
-        fs.inject(Fault {
-            kind: OpKind::Append,
-            path_contains: ".wal".into(),
-            nth: 2,
-            errno: libc::ENOSPC,
-        });
-        let blk = fs.create(Path::new("/db/1.blk")).unwrap();
-        let wal = fs.create(Path::new("/db/1.wal")).unwrap();
-        blk.append(b"x").unwrap();
-        blk.append(b"x").unwrap();
-        wal.append(b"1").unwrap();
-        let e = wal.append(b"2222").unwrap_err();
-        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
-        assert_eq!(
-            fs.read(Path::new("/db/1.wal")).unwrap(),
-            b"122",
-            "half written"
-        );
-        wal.append(b"3").unwrap();
-        assert_eq!(fs.injected(), 1);
-        fs.cut_power_after(2);
-        wal.append(b"4").unwrap();
-        assert!(wal.sync_data().is_err());
-        assert!(fs.is_down());
-        assert!(fs.open(Path::new("/db/1.blk")).is_err());
-        fs.power_cut(CutMode::DropUnsynced);
-        assert!(!fs.is_down());
-        assert!(!fs.exists(Path::new("/db/1.wal")), "never synced");
-    }
-
-    #[test]
-    fn a_random_cut_keeps_a_prefix_of_the_unsynced_tail() {
-        for seed in 1..50 {
-            let fs = FaultFileSystem::new();
-            let f = fs.create(Path::new("/f")).unwrap();
-            f.append(b"synced").unwrap();
-            f.sync_data().unwrap();
-            fs.sync_dir(Path::new("/")).unwrap();
-            f.append(b"-tail").unwrap();
-            fs.power_cut(CutMode::KeepRandom { seed });
-            let got = fs.read(Path::new("/f")).unwrap();
-            assert!(
-                b"synced-tail".starts_with(&got) && got.len() >= 6,
-                "{got:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_lock_is_exclusive_until_dropped_or_the_power_is_cut() {
-        let fs = FaultFileSystem::new();
-        let l = fs.lock(Path::new("/LOCK")).unwrap();
-        assert_eq!(
-            fs.lock(Path::new("/LOCK")).err().map(|e| e.kind()),
-            Some(io::ErrorKind::WouldBlock)
-        );
-        drop(l);
-        let l = fs.lock(Path::new("/LOCK")).unwrap();
-        fs.power_cut(CutMode::DropUnsynced);
-        let _again = fs.lock(Path::new("/LOCK")).unwrap();
-        drop(l);
-        assert!(
-            fs.lock(Path::new("/LOCK")).is_err(),
-            "a stale guard frees nothing"
-        );
-    }
-}
+mod tests;

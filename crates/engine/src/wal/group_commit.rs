@@ -97,8 +97,9 @@ impl Wal {
         self.wait(g, t, false)
     }
 
-    /// Writes and fdatasyncs everything appended so far (but records whose write failed).
-    #[cfg(test)]
+    /// Writes and fdatasyncs everything appended so far (but records whose write failed);
+    /// returns at once when that is on disk already. A flush calls it before its manifest
+    /// write.
     pub fn sync(&self) -> Result<()> {
         let g = self.lock();
         let t = last_good_ticket(&g);

@@ -13,6 +13,19 @@ use std::path::Path;
 /// Largest record payload accepted when reading, in bytes.
 pub const MAX_RECORD: usize = 512 * 1024 * 1024;
 
+/// The unit in which a power cut leaves a file's blocks written or not: a disk sector. Zeros
+/// from a multiple of it to the end of a segment are blocks the file system allocated (the
+/// file's length was logged) whose data never reached the disk.
+pub const SECTOR: usize = 512;
+
+/// The first sector-aligned offset from which every byte of `data` is zero, if that leaves
+/// at least one byte (the segment ends in blocks a power cut left unwritten).
+fn zero_filled_from(data: &[u8]) -> Option<usize> {
+    let nonzero_end = data.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let from = nonzero_end.div_ceil(SECTOR) * SECTOR;
+    (from < data.len()).then_some(from)
+}
+
 /// How reading one segment ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SegmentEnd {
@@ -73,10 +86,19 @@ pub fn decode_segment(
         };
     }
     let Some(version) = segment_version(data) else {
+        if is_last && zero_filled_from(data) == Some(0) {
+            // Created, its length on disk, its magic never written: a power cut before the new
+            // segment's first sync (nothing was logged in it).
+            return Ok(SegmentEnd::TornAt {
+                offset: 0,
+                reason: "segment is zero-filled".into(),
+            });
+        }
         return Err(Error::corruption(path, 0, "bad segment magic"));
     };
     let mut pos = SEGMENT_MAGIC.len();
     let mut last_seq = 0;
+    let zero_tail = zero_filled_from(data);
     while pos < data.len() {
         // An incomplete record: only the last segment may end in one (a write cut by a crash),
         // and nothing valid follows a tear. A record that only looks cut short (its length
@@ -102,7 +124,16 @@ pub fn decode_segment(
                 Err(Error::corruption(path, pos as u64, reason))
             }
         };
-        let damaged = |reason: String| -> Result<SegmentEnd> {
+        // A complete record that runs into the zero-filled blocks ending the segment is a
+        // tear too: its last sectors were never written (a power cut after the file's length,
+        // not its data, reached the disk: ext4's delayed allocation, XFS). A flipped byte
+        // leaves no such blocks, and neither does anything acknowledged at FSYNC_WAL.
+        let damaged = |reason: String, record_end: usize| -> Result<SegmentEnd> {
+            if let Some(z) = zero_tail.filter(|&z| z > pos && z < record_end) {
+                return torn(format!(
+                    "{reason}: the record runs into zero-filled blocks from offset {z} to the end"
+                ));
+            }
             Ok(SegmentEnd::DamagedAt {
                 offset: pos as u64,
                 reason,
@@ -118,16 +149,16 @@ pub fn decode_segment(
             return torn("record header is short".into());
         };
         if len > MAX_RECORD {
-            return damaged(format!("record length {len} exceeds the limit"));
+            return damaged(format!("record length {len} exceeds the limit"), pos + 8);
         }
         let Some(payload) = data.get(pos + 8..pos + 8 + len) else {
             return torn(format!("record of {len} bytes is cut short"));
         };
         if masked_crc(payload) != crc {
-            return damaged("record checksum mismatch".into());
+            return damaged("record checksum mismatch".into(), pos + 8 + len);
         }
         let Some(edit) = WalEdit::decode_version(payload, version) else {
-            return damaged("record payload is malformed".into());
+            return damaged("record payload is malformed".into(), pos + 8 + len);
         };
         last_seq = last_seq.max(edit.seq);
         f(edit)?;
@@ -194,6 +225,10 @@ mod tests {
     use bytes::Bytes;
 
     fn segment(magic: &[u8], ttl_ms: Option<i64>) -> Vec<u8> {
+        segment_of(magic, ttl_ms, b"v")
+    }
+
+    fn segment_of(magic: &[u8], ttl_ms: Option<i64>, value: &'static [u8]) -> Vec<u8> {
         let edit = WalEdit {
             seq: 4,
             region_id: 1,
@@ -203,7 +238,7 @@ mod tests {
                 qualifier: Bytes::from_static(b"q"),
                 timestamp: 9,
                 cell_type: CellType::Put,
-                value: Bytes::from_static(b"v"),
+                value: Bytes::from_static(value),
                 ttl_ms,
             }],
         };
@@ -238,6 +273,49 @@ mod tests {
         let mixed = segment(SEGMENT_MAGIC_V1, Some(1_000));
         assert!(matches!(
             ttls(&mixed, false),
+            Ok((_, SegmentEnd::DamagedAt { .. }))
+        ));
+    }
+
+    /// A power cut on a file system that logged a grown file's length before its data (ext4's
+    /// delayed allocation, XFS) leaves the last record's later sectors zero: a tear, cut off,
+    /// not damage (a server refusing to start after an honest power cut). A flipped byte is
+    /// still damage, zeros after it or not.
+    #[test]
+    fn a_last_record_running_into_zero_filled_sectors_is_torn_but_a_flipped_byte_is_damage() {
+        let full = segment_of(SEGMENT_MAGIC, None, &[7; 3 * SECTOR]);
+        for z in [SECTOR, 2 * SECTOR, 3 * SECTOR] {
+            let mut grown = full.clone();
+            grown[z..].fill(0);
+            let (cells, end) = ttls(&grown, true).unwrap();
+            assert!(cells.is_empty());
+            assert!(
+                matches!(&end, SegmentEnd::TornAt { offset: 8, reason } if reason.contains("zero-filled")),
+                "{end:?}"
+            );
+            // In a segment that is not the last, it is corruption as any tear is.
+            assert!(ttls(&grown, false).is_err());
+        }
+        let mut flipped = full.clone();
+        flipped[100] ^= 1;
+        flipped.extend_from_slice(&[0; 2 * SECTOR]);
+        assert!(matches!(
+            ttls(&flipped, true),
+            Ok((_, SegmentEnd::DamagedAt { offset: 8, .. }))
+        ));
+        // A new segment whose length reached the disk but not its magic: torn, if the last.
+        assert!(matches!(
+            ttls(&[0; 8], true),
+            Ok((_, SegmentEnd::TornAt { offset: 0, .. }))
+        ));
+        assert!(ttls(&[0; 8], false).is_err());
+        // Zeros that reach no sector boundary are not blocks left unwritten.
+        assert_ne!(full.len() % SECTOR, 0);
+        let mut odd = full.clone();
+        let n = odd.len();
+        odd[n - 3..].fill(0);
+        assert!(matches!(
+            ttls(&odd, true),
             Ok((_, SegmentEnd::DamagedAt { .. }))
         ));
     }

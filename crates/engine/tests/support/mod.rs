@@ -4,4 +4,5 @@ pub mod ddl;
 pub mod files;
 pub mod gate;
 pub mod model;
+pub mod power_cut;
 pub mod table;
