@@ -45,6 +45,8 @@ pub mod clock;
 mod compaction_policy;
 mod compression;
 mod engine;
+mod file_handles;
+pub use file_handles::{capacity_for_limit, soft_nofile_limit, FileHandles};
 mod error;
 pub mod filter;
 pub mod fs;

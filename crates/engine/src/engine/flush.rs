@@ -80,8 +80,13 @@ impl Inner {
         self.sync_dir(&dir)?;
         self.sync_dir(&self.data_dir())?;
         Metrics::add(&self.metrics.bytes_written_files, size);
-        let reader =
-            BlockFileReader::open(fs, &path, number, self.cache.clone(), self.metrics.clone())?;
+        let reader = BlockFileReader::open(
+            &self.handles,
+            &path,
+            number,
+            self.cache.clone(),
+            self.metrics.clone(),
+        )?;
         Ok(Some(Arc::new(StoreFile {
             number,
             reader: Arc::new(reader),

@@ -6,6 +6,7 @@ use crate::block_cache::BlockCache;
 use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, IoContext, Result, StallCause};
+use crate::file_handles::FileHandles;
 use crate::fs::FileSystem;
 use crate::health::{SpaceGuard, WriteGate};
 use crate::lock;
@@ -50,6 +51,12 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     });
     let metrics = Arc::new(Metrics::default());
     let cache = Arc::new(BlockCache::new(opts.block_cache_bytes, metrics.clone()));
+    let handles = FileHandles::new(
+        fs_handle.clone(),
+        opts.max_open_files.unwrap_or_else(|| {
+            crate::file_handles::capacity_for_limit(crate::file_handles::soft_nofile_limit())
+        }),
+    );
 
     // Live tables, regions and files.
     let mut catalog = Catalog {
@@ -76,7 +83,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                     live_files.insert((r.id, n));
                     let path = data_dir.join(r.id.to_string()).join(format!("{n:016}.blk"));
                     let reader =
-                        BlockFileReader::open(fs, &path, n, cache.clone(), metrics.clone())?;
+                        BlockFileReader::open(&handles, &path, n, cache.clone(), metrics.clone())?;
                     files.push(Arc::new(StoreFile {
                         number: n,
                         reader: Arc::new(reader),
@@ -216,6 +223,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         dir: dir.to_path_buf(),
         metrics,
         cache,
+        handles,
         wal,
         mvcc: Mvcc::new(max_seq),
         catalog: RwLock::new(catalog),
