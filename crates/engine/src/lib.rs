@@ -38,6 +38,8 @@ mod api;
 mod block_cache;
 mod block_file;
 mod bloom;
+#[doc(hidden)]
+pub mod bulk;
 mod byte_reader;
 mod cell;
 mod checksum;

@@ -97,6 +97,14 @@ impl Inner {
     /// left alone (whoever paused it decides what becomes of its memstores); a failed region
     /// answers [`crate::Error::RegionOffline`].
     pub(crate) fn flush_region(&self, region: &Arc<Region>) -> Result<()> {
+        self.flush_region_with(region, true)
+    }
+
+    /// As [`Inner::flush_region`]; with `persist` false (recovery's flush of replayed edits,
+    /// region after region) the manifest is not written and no WAL segment is deleted: the
+    /// caller writes the manifest once for all of them and then deletes the segments. Until
+    /// it does, the new files are orphans to a restart and the WAL still holds their edits.
+    pub(crate) fn flush_region_with(&self, region: &Arc<Region>, persist: bool) -> Result<()> {
         self.check_region_serving(region)?;
         let Some(_job) = region.jobs.start() else {
             return Ok(());
@@ -182,9 +190,12 @@ impl Inner {
             }
             // The memstore's bytes are gone from memory whether or not the manifest is
             // written: a full disk suspends writes and the retry writes it (`persist_job`).
-            let persisted = self.persist_job();
+            let persisted = if persist { self.persist_job() } else { Ok(()) };
             self.release_memstore(freed);
             persisted?;
+        }
+        if !persist {
+            return Ok(());
         }
         self.hook(HookPoint::FlushManifestWritten { region: region.id });
         self.memstore_drained.notify_all();
@@ -194,11 +205,15 @@ impl Inner {
         // With every edit flushed, the active WAL segment is closed too, so it is deleted now
         // rather than when it fills (the seq bound is computed after the roll: a write logged
         // in between is still pending in MVCC or unflushed in a memstore, and keeps it).
-        let all_flushed = self
-            .all_regions()
-            .iter()
-            .flat_map(|r| r.stores().into_values())
-            .all(|s| s.min_unflushed_seq() == u64::MAX);
+        // Memstore bytes still held anywhere answer it at once (the walk over every store
+        // would cost each flush time in proportion to the regions); a write counted a moment
+        // late only makes the walk run.
+        let all_flushed = self.global_memstore.load(Ordering::Acquire) == 0
+            && self
+                .all_regions()
+                .iter()
+                .flat_map(|r| r.stores().into_values())
+                .all(|s| s.min_unflushed_seq() == u64::MAX);
         if all_flushed {
             self.wal.roll_idle()?;
         }

@@ -268,7 +268,9 @@ fn flush_replayed(inner: &Inner) -> Result<()> {
     };
     for r in inner.all_regions() {
         if r.memstore_size() > 0 {
-            suspended(inner.flush_region(&r))?;
+            // One manifest for all of them, written below (each flush writing its own would
+            // make the restart's cost grow with the square of the regions written to).
+            suspended(inner.flush_region_with(&r, false))?;
             if inner.gate.health().is_some() {
                 // The next flush would meet the same full disk; the retry flushes them all.
                 break;
