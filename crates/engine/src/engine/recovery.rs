@@ -127,6 +127,10 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     let mut segments = wal::list_segments(fs, &wal_dir)?;
     let mut max_seq = data.last_seq;
     let mut replayed = 0usize;
+    // Each edit names its region: found by id in a map, not a walk over every region (which
+    // made a replay's cost the edits times the regions).
+    let regions_by_id: std::collections::HashMap<u64, Arc<Region>> =
+        catalog.all_regions().map(|r| (r.id, r.clone())).collect();
     // Records read from the newest segment replayed so far (an empty one is continued).
     let mut last_records = 0usize;
     let mut i = 0;
@@ -137,7 +141,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         let end = wal::read_segment(fs, &path, i == segments.len(), |edit| {
             last_records += 1;
             max_seq = max_seq.max(edit.seq);
-            let Some(region) = catalog.region_by_id(edit.region_id) else {
+            let Some(region) = regions_by_id.get(&edit.region_id) else {
                 return Ok(());
             };
             for c in edit.cells {
