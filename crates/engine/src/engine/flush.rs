@@ -209,11 +209,9 @@ impl Inner {
         // would cost each flush time in proportion to the regions); a write counted a moment
         // late only makes the walk run.
         let all_flushed = self.global_memstore.load(Ordering::Acquire) == 0
-            && self
+            && lock::read(&self.catalog)
                 .all_regions()
-                .iter()
-                .flat_map(|r| r.stores().into_values())
-                .all(|s| s.min_unflushed_seq() == u64::MAX);
+                .all(|r| r.min_unflushed_seq() == u64::MAX);
         if all_flushed {
             self.wal.roll_idle()?;
         }
@@ -245,10 +243,9 @@ impl Inner {
 
     /// The smallest sequence id held only in memory, over every store.
     pub(crate) fn min_unflushed_seq(&self) -> u64 {
-        self.all_regions()
-            .iter()
-            .flat_map(|r| r.stores().into_values())
-            .map(|s| s.min_unflushed_seq())
+        lock::read(&self.catalog)
+            .all_regions()
+            .map(|r| r.min_unflushed_seq())
             .min()
             .unwrap_or(u64::MAX)
             // A write in flight may be logged but not yet in a memstore.
