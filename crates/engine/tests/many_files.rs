@@ -120,10 +120,15 @@ fn far_more_files_than_the_handle_cache_holds_stay_readable_through_flush_compac
     t0.put(Put::new(row(0, 9)).add_column("cf", "q", "late"))
         .unwrap();
     engine.admin().flush("t0").unwrap();
+    let parent = engine.admin().regions("t0").unwrap()[0].id;
+    let parent_dir = dir.path().join("data").join(parent.to_string());
+    assert!(parent_dir.exists());
     engine
         .admin()
         .split("t0", Some(row(0, 5).as_bytes()))
         .unwrap();
+    // Once no read holds the parent's files, its directory goes.
+    assert!(!parent_dir.exists(), "{} left behind", parent_dir.display());
     assert_eq!(
         t0.get(&Get::new(row(0, 9))).unwrap().cells[0].value(),
         b"late"
