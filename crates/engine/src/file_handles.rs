@@ -31,7 +31,7 @@ pub const MIN_OPEN_FILES: usize = 16;
 pub const RESERVED_DESCRIPTORS: u64 = 64;
 
 /// The default capacity for a process whose soft `RLIMIT_NOFILE` is `soft`: half of it less
-/// [`RESERVED_DESCRIPTORS`], at least [`MIN_OPEN_FILES`]. An unlimited limit counts as
+/// `RESERVED_DESCRIPTORS` (64), at least `MIN_OPEN_FILES` (16). An unlimited limit counts as
 /// 1,048,576. (A limit of 256 gives 64; 1,024 gives 448; 1,048,576 gives 524,224.)
 pub fn capacity_for_limit(soft: u64) -> usize {
     let soft = soft.min(1 << 20);
