@@ -218,10 +218,14 @@ impl WriteGate {
 }
 
 /// Whether an I/O error of a *write* (never of a sync) is transient: the disk or the quota is
-/// full. A WAL write also treats `EIO` so ([`is_transient_wal_write_error`]).
+/// full, or the process (`EMFILE`) or the system (`ENFILE`) is out of file descriptors (many
+/// client connections; they come back as connections close). A WAL write also treats `EIO` so
+/// ([`is_transient_wal_write_error`]).
 pub fn is_transient_write_error(e: &std::io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT))
-        || e.kind() == std::io::ErrorKind::StorageFull
+    matches!(
+        e.raw_os_error(),
+        Some(libc::ENOSPC | libc::EDQUOT | libc::EMFILE | libc::ENFILE)
+    ) || e.kind() == std::io::ErrorKind::StorageFull
 }
 
 /// Whether an error of a WAL `write(2)` is transient: as [`is_transient_write_error`], and

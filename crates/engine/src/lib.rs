@@ -38,6 +38,8 @@ mod api;
 mod block_cache;
 mod block_file;
 mod bloom;
+#[doc(hidden)]
+pub mod bulk;
 mod byte_reader;
 pub mod call_budget;
 mod cell;
@@ -46,6 +48,8 @@ pub mod clock;
 mod compaction_policy;
 mod compression;
 mod engine;
+mod file_handles;
+pub use file_handles::{capacity_for_limit, soft_nofile_limit, FileHandles};
 mod error;
 pub mod filter;
 pub mod fs;

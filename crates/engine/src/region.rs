@@ -88,6 +88,22 @@ impl Region {
         lock::read(&self.stores).clone()
     }
 
+    /// Calls `f` with each store, by family name, under the stores' read lock (no copy of the
+    /// map: the walks over every region, `min_unflushed_seq` and the manifest, use it).
+    pub fn for_each_store(&self, mut f: impl FnMut(&[u8], &Arc<Store>)) {
+        for (family, store) in lock::read(&self.stores).iter() {
+            f(family, store);
+        }
+    }
+
+    /// The smallest sequence id held only in memory by any of the region's stores (u64::MAX
+    /// when none).
+    pub fn min_unflushed_seq(&self) -> u64 {
+        let mut min = u64::MAX;
+        self.for_each_store(|_, s| min = min.min(s.min_unflushed_seq()));
+        min
+    }
+
     /// The store of `family`.
     pub fn store(&self, family: &[u8]) -> Option<Arc<Store>> {
         lock::read(&self.stores).get(family).cloned()

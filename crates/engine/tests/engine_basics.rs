@@ -275,8 +275,14 @@ fn stored_cells(path: &std::path::Path) -> Vec<(String, CellType, u64)> {
     let metrics = Arc::new(Metrics::default());
     let cache = Arc::new(BlockCache::new(1 << 20, metrics.clone()));
     let reader = Arc::new(
-        BlockFileReader::open(&ferrobase_engine::fs::OsFileSystem, path, 1, cache, metrics)
-            .unwrap(),
+        BlockFileReader::open(
+            &ferrobase_engine::FileHandles::new(ferrobase_engine::fs::os(), 16),
+            path,
+            1,
+            cache,
+            metrics,
+        )
+        .unwrap(),
     );
     let mut s = FileScanner::new(reader, CacheMode::whole_file());
     s.seek(&ferrobase_engine::fuzzing::CellKey::first_on_row(b""))

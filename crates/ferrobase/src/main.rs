@@ -19,6 +19,7 @@ mod app;
 mod bench;
 mod connect;
 mod http;
+mod limits;
 mod logging;
 mod progress;
 mod serve;

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-read-time SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-read-time SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS] [--max-open-files N]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -185,6 +185,12 @@ pub fn main(args: &[String]) -> Result<()> {
             // Calls slower than this many milliseconds are logged and kept for /slowlog (HBase's
             // responseTooSlow); 0 keeps every call.
             "--slow-ms" => slow_ms = val()?.parse().context("--slow-ms takes milliseconds")?,
+            "--max-open-files" => {
+                let n: usize = val()?
+                    .parse()
+                    .context("--max-open-files takes a number of files")?;
+                engine_opts.max_open_files = Some(n);
+            }
             // The heat map's bucket width (default 60 s; shorter for tests and demos).
             "--heatmap-bucket-secs" => {
                 let secs: u64 = val()?
@@ -272,9 +278,17 @@ pub fn main(args: &[String]) -> Result<()> {
         });
     }
     let max_row_size = engine_opts.max_row_size;
+    crate::limits::raise_nofile_limit();
     let started = std::time::Instant::now();
     let engine = Engine::open(&data, engine_opts)
         .with_context(|| format!("opening data directory {}", data.display()))?;
+    tracing::info!(
+        capacity = engine.file_handles().capacity(),
+        open = engine.file_handles().open_count(),
+        "block files kept open at most: {} (the handle cache; half the open-file limit less a \
+         reserve)",
+        engine.file_handles().capacity()
+    );
     let opts_tls = opts.tls.is_some();
     if let Some(access) = &opts.access {
         tracing::info!(

@@ -329,7 +329,13 @@ impl Server {
             if self.shared.stopping.load(Ordering::Acquire) {
                 break;
             }
-            let Ok(stream) = stream else { continue };
+            let stream = match stream {
+                Ok(s) => s,
+                Err(e) => {
+                    accept_failed(&e);
+                    continue;
+                }
+            };
             let shared = self.shared.clone();
             if shared.connections.fetch_add(1, Ordering::AcqRel) >= shared.max_connections
                 && !shared.evict_oldest_pending()
@@ -894,5 +900,31 @@ impl ferrobase_engine::call_budget::MemoryPool for ReadPool {
 
     fn limit(&self) -> usize {
         self.0.limit()
+    }
+}
+
+/// An `accept` that failed. Out of descriptors (`EMFILE`, `ENFILE`), the waiting connection
+/// stays queued and `accept` would fail again at once: the loop waits 50 ms for descriptors to
+/// be freed instead of spinning, and says why (at most once a second). Connections already
+/// open are served on; clients queued past their connect timeout see it fail.
+fn accept_failed(e: &std::io::Error) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LAST_WARNED: AtomicU64 = AtomicU64::new(0);
+    let out_of_descriptors = matches!(e.raw_os_error(), Some(23 | 24));
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    if LAST_WARNED.swap(now, Ordering::Relaxed) != now {
+        if out_of_descriptors {
+            tracing::warn!(
+                "cannot accept connections: out of file descriptors ({e}); raise `ulimit -n` or \
+                 lower --max-connections; waiting for connections to close"
+            );
+        } else {
+            tracing::warn!("accepting a connection failed: {e}");
+        }
+    }
+    if out_of_descriptors {
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }

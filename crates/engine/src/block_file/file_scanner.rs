@@ -71,7 +71,8 @@ impl FileScanner {
     }
 
     fn load(&mut self, idx: usize) -> Result<bool> {
-        if idx >= self.reader.index.len() {
+        let index = self.reader.index()?;
+        if idx >= index.len() {
             self.decoder = None;
             return Ok(false);
         }
@@ -84,13 +85,13 @@ impl FileScanner {
         } else {
             0
         };
-        let e = &self.reader.index[idx];
+        let e = &index[idx];
         let end = e.offset.saturating_add(e.size);
         if window > 0 && end > self.read_ahead_to.saturating_sub(window / 2) {
             let from = end.max(self.read_ahead_to);
             let to = end.saturating_add(window).min(self.reader.size);
             if to > from {
-                self.reader.file.readahead(from, to - from);
+                self.reader.file()?.readahead(from, to - from);
                 self.read_ahead_to = to;
             }
         }
@@ -151,7 +152,7 @@ impl FileScanner {
     pub fn seek(&mut self, key: &CellKey) -> Result<()> {
         let idx = self
             .reader
-            .index
+            .index()?
             .partition(key, |k| k <= key)
             .saturating_sub(1);
         // Stay in the current block when the target lies ahead within it.
@@ -179,7 +180,7 @@ impl FileScanner {
     /// The row of the last cell whose key is < `first_on_row(row)`, or `None`.
     pub fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
         let target = CellKey::first_on_row(row);
-        let idx = self.reader.index.partition(&target, |k| *k < target);
+        let idx = self.reader.index()?.partition(&target, |k| *k < target);
         if idx == 0 {
             return Ok(None);
         }
@@ -264,10 +265,24 @@ mod tests {
             seek_readahead: 0,
         };
         for t in &targets {
-            let plain = reader.index.partition_point(|e| e.first_key <= *t);
-            assert_eq!(reader.index.partition(t, |k| k <= t), plain, "{t:?}");
-            let plain = reader.index.partition_point(|e| e.first_key < *t);
-            assert_eq!(reader.index.partition(t, |k| k < t), plain, "{t:?}");
+            let plain = reader
+                .index()
+                .unwrap()
+                .partition_point(|e| e.first_key <= *t);
+            assert_eq!(
+                reader.index().unwrap().partition(t, |k| k <= t),
+                plain,
+                "{t:?}"
+            );
+            let plain = reader
+                .index()
+                .unwrap()
+                .partition_point(|e| e.first_key < *t);
+            assert_eq!(
+                reader.index().unwrap().partition(t, |k| k < t),
+                plain,
+                "{t:?}"
+            );
             let mut s = FileScanner::new(reader.clone(), mode);
             s.seek(t).unwrap();
             let want = cells.iter().find(|c| c.key >= *t);

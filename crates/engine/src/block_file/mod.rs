@@ -19,7 +19,7 @@ pub use block_index::{decode_index, BlockIndex};
 pub use block_layout::BlockFormat;
 pub(crate) use compression_probe::CompressionProbe;
 pub use file_scanner::{FileScanner, SCAN_READAHEAD};
-pub use reader::{BlockFileReader, CacheMode};
+pub use reader::{BlockFileReader, CacheMode, Removal};
 pub use trailer::{SectionHandle, Trailer};
 pub use writer::{BlockFileWriter, FileOptions};
 

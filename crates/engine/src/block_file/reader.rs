@@ -2,18 +2,19 @@
 //! through the block cache: the read I/O under a [`FileScanner`](super::FileScanner).
 
 use super::{
-    decode_index, unframe_block, unframe_block_shared, BlockFormat, BlockIndex, FileMeta, Trailer,
-    TRAILER_LEN,
+    decode_index, unframe_block, unframe_block_shared, BlockFormat, BlockIndex, FileMeta,
+    SectionHandle, Trailer, TRAILER_LEN,
 };
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
 use crate::cell::CellKey;
 use crate::error::{Error, IoContext, Result};
+use crate::file_handles::{FileHandles, HandleSlot};
 use crate::fs::{FileSystem, ReadableFile};
 use crate::metrics::Metrics;
 use crate::schema::BloomType;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// How data blocks of one read interact with the cache.
 #[derive(Debug, Clone, Copy)]
@@ -49,21 +50,70 @@ impl CacheMode {
     }
 }
 
-/// An open block file: trailer, meta, index and bloom held in memory; data blocks read on
-/// demand. Thread-safe (reads use positional I/O).
+/// An open block file: trailer and meta held from the open on; index and bloom read on first
+/// use; data blocks read on demand. The file's descriptor is borrowed from the engine's
+/// [`FileHandles`] on each read, so it may be closed between reads (and reopened
+/// transparently) when more files are open than the handle cache holds. Thread-safe (reads use
+/// positional I/O).
 pub struct BlockFileReader {
     path: PathBuf,
-    pub(super) file: Arc<dyn ReadableFile>,
+    handles: Arc<FileHandles>,
+    slot: Arc<HandleSlot>,
     id: u64,
     pub(super) size: u64,
+    trailer: Trailer,
     meta: FileMeta,
-    /// The block index, searched by seeks.
-    pub(super) index: BlockIndex,
-    bloom: Option<BloomFilter>,
+    /// The block index, searched by seeks; read on first use.
+    index: OnceLock<BlockIndex>,
+    /// The bloom filter (`None` inside when the file has none); read on first use.
+    bloom: OnceLock<Option<BloomFilter>>,
     cache: Arc<BlockCache>,
     metrics: Arc<Metrics>,
     /// The layout of the file's data blocks (from its format version).
     pub(super) block_format: BlockFormat,
+    /// Set once the file left the store: what to remove when the last reader is gone.
+    removal: OnceLock<Arc<Removal>>,
+}
+
+/// A path removed when the last holder drops it: a block file replaced by a compaction, or the
+/// directory of a split region once none of its files is read any more. A read in flight
+/// whose file the handle cache closed must be able to open it again, so nothing it may need
+/// goes while it runs (with every file held open, unlinking at once was enough).
+pub struct Removal {
+    fs: Arc<dyn FileSystem>,
+    path: PathBuf,
+    dir: bool,
+}
+
+impl Removal {
+    /// Removes the file at `path` once dropped.
+    pub fn file(fs: Arc<dyn FileSystem>, path: &Path) -> Arc<Removal> {
+        Arc::new(Removal {
+            fs,
+            path: path.to_path_buf(),
+            dir: false,
+        })
+    }
+
+    /// Removes the directory at `path` and everything in it once dropped.
+    pub fn dir(fs: Arc<dyn FileSystem>, path: &Path) -> Arc<Removal> {
+        Arc::new(Removal {
+            fs,
+            path: path.to_path_buf(),
+            dir: true,
+        })
+    }
+}
+
+impl Drop for Removal {
+    fn drop(&mut self) {
+        // Best effort: a file left behind is an orphan the next open removes.
+        let _ = if self.dir {
+            self.fs.remove_dir_all(&self.path)
+        } else {
+            self.fs.remove_file(&self.path)
+        };
+    }
 }
 
 impl std::fmt::Debug for BlockFileReader {
@@ -76,75 +126,130 @@ impl std::fmt::Debug for BlockFileReader {
     }
 }
 
+/// Bytes read from the end of a file when it is opened: the trailer and, in one read, the meta
+/// section before it when it fits (it does unless its first and last keys are long).
+const TAIL_READ: u64 = 1024;
+
 impl BlockFileReader {
-    /// Opens `path` in `fs`, giving it the cache identity `id` (unique per file in the
-    /// engine).
+    /// Opens `path` through `handles` (which opens it in the engine's file system), giving it
+    /// the cache identity `id` (unique per file in the engine). Reads the trailer and the meta
+    /// section only.
     pub fn open(
-        fs: &dyn FileSystem,
+        handles: &Arc<FileHandles>,
         path: &Path,
         id: u64,
         cache: Arc<BlockCache>,
         metrics: Arc<Metrics>,
     ) -> Result<Self> {
-        let file = fs.open(path).at(path)?;
-        // Reads are block-sized and mostly random: without this advice the kernel reads ahead
-        // of every miss, several times the bytes asked for (RocksDB's advise_random_on_open).
-        // Sequential readers ask for readahead explicitly.
-        file.advise_random();
+        let slot = HandleSlot::new(path);
+        let file = handles.get(&slot).at(path)?;
         let size = file.len().at(path)?;
         let corrupt = |off: u64, why: &str| Error::corruption(path, off, why.to_string());
         if size < TRAILER_LEN as u64 {
             return Err(corrupt(0, "file shorter than its trailer"));
         }
+        let tail_off = size - size.min(TAIL_READ);
+        let mut tail = vec![0u8; (size - tail_off) as usize];
+        file.read_exact_at(&mut tail, tail_off).at(path)?;
         let toff = size - TRAILER_LEN as u64;
-        let mut trailer = [0u8; TRAILER_LEN];
-        file.read_exact_at(&mut trailer, toff).at(path)?;
-        let trailer = Trailer::decode(&trailer).map_err(|why| corrupt(toff, &why))?;
+        let trailer = Trailer::decode(&tail[(toff - tail_off) as usize..])
+            .map_err(|why| corrupt(toff, &why))?;
         let block_format = trailer.block_format();
-        let read_section = |off: u64, len: u64, what: &str| -> Result<Vec<u8>> {
-            if off.checked_add(len).is_none_or(|end| end > toff) || len > 1 << 31 {
-                return Err(corrupt(toff, &format!("{what} section out of bounds")));
-            }
-            let mut buf = vec![0u8; len as usize];
-            file.read_exact_at(&mut buf, off).at(path)?;
-            unframe_block(&buf).map_err(|e| corrupt(off, &format!("{what} section: {e}")))
-        };
-        let (meta_off, index_off, bloom_off) = (
-            trailer.meta.offset,
-            trailer.index.offset,
-            trailer.bloom.offset,
-        );
-        let meta_raw = read_section(meta_off, trailer.meta.len, "meta")?;
-        let meta = FileMeta::decode(&meta_raw)
-            .ok_or_else(|| corrupt(meta_off, "malformed meta section"))?;
-        let index_raw = read_section(index_off, trailer.index.len, "index")?;
-        let index =
-            BlockIndex::new(decode_index(&index_raw).map_err(|why| corrupt(index_off, &why))?);
-        let bloom = if meta.bloom == BloomType::None {
-            None
+        let m = trailer.meta;
+        if m.offset.checked_add(m.len).is_none_or(|end| end > toff) || m.len > 1 << 31 {
+            return Err(corrupt(toff, "meta section out of bounds"));
+        }
+        let meta_raw = if m.offset >= tail_off {
+            let at = (m.offset - tail_off) as usize;
+            unframe_block(&tail[at..at + m.len as usize])
+                .map_err(|e| corrupt(m.offset, &format!("meta section: {e}")))?
         } else {
-            let raw = read_section(bloom_off, trailer.bloom.len, "bloom")?;
-            if raw.is_empty() {
-                None
-            } else {
-                Some(
-                    BloomFilter::decode(&raw)
-                        .ok_or_else(|| corrupt(bloom_off, "malformed bloom section"))?,
-                )
-            }
+            read_section(&*file, path, toff, m, "meta")?
         };
+        let meta = FileMeta::decode(&meta_raw)
+            .ok_or_else(|| corrupt(m.offset, "malformed meta section"))?;
         Ok(BlockFileReader {
             block_format,
             path: path.to_path_buf(),
-            file,
+            handles: handles.clone(),
+            slot,
             id,
             size,
+            trailer,
             meta,
-            index,
-            bloom,
+            index: OnceLock::new(),
+            bloom: OnceLock::new(),
             cache,
             metrics,
+            removal: OnceLock::new(),
         })
+    }
+
+    /// Removes the file once no reader holds it any more (it left its store).
+    pub fn remove_when_unused(&self) {
+        let _ = self
+            .removal
+            .set(Removal::file(self.handles.fs().clone(), &self.path));
+    }
+
+    /// Keeps `removal` (of the directory holding the file) until no reader holds the file.
+    pub fn hold_until_unused(&self, removal: Arc<Removal>) {
+        let _ = self.removal.set(removal);
+    }
+
+    /// The open file, reopened through the handle cache if it was closed.
+    pub(super) fn file(&self) -> Result<Arc<dyn ReadableFile>> {
+        self.handles.get(&self.slot).at(&self.path)
+    }
+
+    /// The block index, read from the file on first use.
+    pub(super) fn index(&self) -> Result<&BlockIndex> {
+        if let Some(i) = self.index.get() {
+            return Ok(i);
+        }
+        let file = self.file()?;
+        let toff = self.size - TRAILER_LEN as u64;
+        let raw = read_section(&*file, &self.path, toff, self.trailer.index, "index")?;
+        let index = BlockIndex::new(
+            decode_index(&raw)
+                .map_err(|why| Error::corruption(&self.path, self.trailer.index.offset, why))?,
+        );
+        // A racing reader may have set it first; both read the same bytes.
+        let _ = self.index.set(index);
+        Ok(self.index.get().expect("set above"))
+    }
+
+    /// The bloom filter, read from the file on first use; `None` when the file has none.
+    fn bloom(&self) -> Result<Option<&BloomFilter>> {
+        if let Some(b) = self.bloom.get() {
+            return Ok(b.as_ref());
+        }
+        let bloom = if self.meta.bloom == BloomType::None {
+            None
+        } else {
+            let file = self.file()?;
+            let toff = self.size - TRAILER_LEN as u64;
+            let raw = read_section(&*file, &self.path, toff, self.trailer.bloom, "bloom")?;
+            if raw.is_empty() {
+                None
+            } else {
+                Some(BloomFilter::decode(&raw).ok_or_else(|| {
+                    Error::corruption(
+                        &self.path,
+                        self.trailer.bloom.offset,
+                        "malformed bloom section".to_string(),
+                    )
+                })?)
+            }
+        };
+        let _ = self.bloom.set(bloom);
+        Ok(self.bloom.get().expect("set above").as_ref())
+    }
+
+    /// The bloom filter for a membership test: a bloom that cannot be read answers nothing
+    /// (the read goes on to the data blocks, which report the error).
+    fn bloom_or_none(&self) -> Option<&BloomFilter> {
+        self.bloom().ok().flatten()
     }
 
     /// The file's metadata.
@@ -167,24 +272,23 @@ impl BlockFileReader {
         &self.path
     }
 
-    /// Number of data blocks.
+    /// Number of data blocks (reads the index if it is not loaded yet; 0 if that fails).
     pub fn block_count(&self) -> usize {
-        self.index.len()
+        self.index().map_or(0, |i| i.len())
     }
 
     /// The most distinct bloom keys (rows, or row-columns, as `meta().bloom` says) the file
     /// holds: its cell count, or less when its bloom filter bounds them.
     pub fn bloom_key_bound(&self) -> u64 {
         let cells = self.meta.cell_count;
-        self.bloom
-            .as_ref()
+        self.bloom_or_none()
             .map_or(cells, |b| b.key_bound().min(cells))
     }
 
     /// False when the bloom filter proves the file holds no cell of `row`. Always true
     /// without a ROW bloom.
     pub fn may_contain_row(&self, row: &[u8]) -> bool {
-        match (&self.bloom, self.meta.bloom) {
+        match (self.bloom_or_none(), self.meta.bloom) {
             (Some(b), BloomType::Row) => b.may_contain(row),
             _ => true,
         }
@@ -193,7 +297,7 @@ impl BlockFileReader {
     /// False when a ROWCOL bloom proves the file holds no cell of any of `qualifiers` in
     /// `row`, nor a family-level marker (empty qualifier). True without a ROWCOL bloom.
     pub fn may_contain_columns(&self, row: &[u8], qualifiers: &[&[u8]]) -> bool {
-        match (&self.bloom, self.meta.bloom) {
+        match (self.bloom_or_none(), self.meta.bloom) {
             (Some(b), BloomType::RowCol) => {
                 // Family markers carry the empty qualifier; probe for them only when the file
                 // holds any marker at all.
@@ -207,9 +311,11 @@ impl BlockFileReader {
         }
     }
 
-    /// The first key of the middle data block: the split point HBase would choose.
+    /// The first key of the middle data block: the split point HBase would choose (`None`
+    /// also when the index cannot be read).
     pub fn mid_key(&self) -> Option<&CellKey> {
-        self.index.get(self.index.len() / 2).map(|e| &e.first_key)
+        let index = self.index().ok()?;
+        index.get(index.len() / 2).map(|e| &e.first_key)
     }
 
     /// Block `idx`, from the cache or the file. `readahead`: bytes past the block to request
@@ -220,7 +326,7 @@ impl BlockFileReader {
         mode: CacheMode,
         readahead: u64,
     ) -> Result<bytes::Bytes> {
-        let e = &self.index[idx];
+        let e = &self.index()?[idx];
         if mode.use_cache {
             if let Some(b) = self.cache.get(self.id, e.offset) {
                 Metrics::add(&self.metrics.data_block_bytes_touched, b.len() as u64);
@@ -228,17 +334,17 @@ impl BlockFileReader {
             }
         }
         Metrics::inc(&self.metrics.data_blocks_read);
+        let file = self.file()?;
         let ahead = || {
             let to = e
                 .offset
                 .saturating_add(e.size)
                 .saturating_add(readahead)
                 .min(self.size);
-            self.file.readahead(e.offset, to.saturating_sub(e.offset));
+            file.readahead(e.offset, to.saturating_sub(e.offset));
         };
         let on_cold = (readahead > 0).then_some(&ahead as &dyn Fn());
-        let buf = self
-            .file
+        let buf = file
             .read_block(e.size as usize, e.offset, on_cold)
             .at(&self.path)?;
         let block = unframe_block_shared(buf)
@@ -254,10 +360,31 @@ impl BlockFileReader {
     pub(super) fn decode_err(&self, idx: usize, at: usize) -> Error {
         Error::corruption(
             &self.path,
-            self.index[idx].offset,
+            self.index().map_or(0, |i| i[idx].offset),
             format!("malformed cell at byte {at} of the decompressed data block"),
         )
     }
+}
+
+/// Reads and unframes the section `h` of `file` (whose trailer starts at `toff`).
+fn read_section(
+    file: &dyn ReadableFile,
+    path: &Path,
+    toff: u64,
+    h: SectionHandle,
+    what: &str,
+) -> Result<Vec<u8>> {
+    if h.offset.checked_add(h.len).is_none_or(|end| end > toff) || h.len > 1 << 31 {
+        return Err(Error::corruption(
+            path,
+            toff,
+            format!("{what} section out of bounds"),
+        ));
+    }
+    let mut buf = vec![0u8; h.len as usize];
+    file.read_exact_at(&mut buf, h.offset).at(path)?;
+    unframe_block(&buf)
+        .map_err(|e| Error::corruption(path, h.offset, format!("{what} section: {e}")))
 }
 
 #[cfg(test)]
@@ -300,7 +427,7 @@ pub(super) mod tests {
         let m = Arc::new(Metrics::default());
         Arc::new(
             BlockFileReader::open(
-                &crate::fs::OsFileSystem,
+                &FileHandles::new(crate::fs::os(), 16),
                 path,
                 1,
                 Arc::new(BlockCache::new(1 << 20, m.clone())),
@@ -395,7 +522,8 @@ pub(super) mod tests {
         let reader = write_and_open(&path, opts, &cells);
         let file = std::fs::read(&path).unwrap();
         let codecs: Vec<(bool, u8)> = reader
-            .index
+            .index()
+            .unwrap()
             .iter()
             .map(|e| (e.first_key.row[0] == b'b', file[e.offset as usize]))
             .collect();
@@ -457,7 +585,7 @@ pub(super) mod tests {
         // no earlier than seven eighths of it.
         let small = cells(3000, 1024);
         let reader = write_and_open(&dir.path().join("1.blk"), opts.clone(), &small);
-        let sizes: Vec<u64> = reader.index.iter().map(|e| e.size).collect();
+        let sizes: Vec<u64> = reader.index().unwrap().iter().map(|e| e.size).collect();
         assert!(sizes.len() > 40, "{sizes:?}");
         for &s in &sizes[..sizes.len() - 1] {
             assert!(s <= block_size as u64, "{sizes:?}");
@@ -483,6 +611,10 @@ pub(super) mod tests {
         // once past BLOCKSIZE (HBase's rule), so each block holds two.
         let reader = write_and_open(&dir.path().join("2.blk"), opts, &cells(10, 40 << 10));
         assert_eq!(reader.block_count(), 5);
-        assert!(reader.index.iter().all(|e| e.size > block_size as u64));
+        assert!(reader
+            .index()
+            .unwrap()
+            .iter()
+            .all(|e| e.size > block_size as u64));
     }
 }

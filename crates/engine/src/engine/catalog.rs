@@ -221,14 +221,16 @@ pub(crate) fn region_record(r: &Region) -> RegionRecord {
         id: r.id,
         start: r.start.clone(),
         end: r.end.clone(),
-        stores: r
-            .stores()
-            .iter()
-            .map(|(f, s)| StoreRecord {
-                family: f.clone(),
-                flushed_seq: s.flushed_seq(),
-                files: s.state().files.iter().map(|f| f.number).collect(),
-            })
-            .collect(),
+        stores: {
+            let mut stores = Vec::new();
+            r.for_each_store(|f, s| {
+                stores.push(StoreRecord {
+                    family: f.to_vec(),
+                    flushed_seq: s.flushed_seq(),
+                    files: s.state().files.iter().map(|f| f.number).collect(),
+                })
+            });
+            stores
+        },
     }
 }

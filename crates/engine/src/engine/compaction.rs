@@ -167,7 +167,8 @@ impl Inner {
         }
         for f in &chosen {
             self.cache.evict_file(f.number);
-            let _ = self.fs().remove_file(f.reader.path());
+            // Removed once the reads still holding it end (they may need to reopen it).
+            f.reader.remove_when_unused();
         }
         Metrics::inc(&self.metrics.compactions);
         if self.split_due(region) {

@@ -348,7 +348,7 @@ impl Inner {
         for s in removed {
             for f in &s.state().files {
                 self.cache.evict_file(f.number);
-                let _ = self.fs().remove_file(f.reader.path());
+                f.reader.remove_when_unused();
             }
         }
         self.memstore_drained.notify_all();

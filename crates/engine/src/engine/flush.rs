@@ -80,8 +80,13 @@ impl Inner {
         self.sync_dir(&dir)?;
         self.sync_dir(&self.data_dir())?;
         Metrics::add(&self.metrics.bytes_written_files, size);
-        let reader =
-            BlockFileReader::open(fs, &path, number, self.cache.clone(), self.metrics.clone())?;
+        let reader = BlockFileReader::open(
+            &self.handles,
+            &path,
+            number,
+            self.cache.clone(),
+            self.metrics.clone(),
+        )?;
         Ok(Some(Arc::new(StoreFile {
             number,
             reader: Arc::new(reader),
@@ -227,11 +232,13 @@ impl Inner {
         // With every edit flushed, the active WAL segment is closed too, so it is deleted now
         // rather than when it fills (the seq bound is computed after the roll: a write logged
         // in between is still pending in MVCC or unflushed in a memstore, and keeps it).
-        let all_flushed = self
-            .all_regions()
-            .iter()
-            .flat_map(|r| r.stores().into_values())
-            .all(|s| s.min_unflushed_seq() == u64::MAX);
+        // Memstore bytes still held anywhere answer it at once (the walk over every store
+        // would cost each flush time in proportion to the regions); a write counted a moment
+        // late only makes the walk run.
+        let all_flushed = self.global_memstore.load(Ordering::Acquire) == 0
+            && lock::read(&self.catalog)
+                .all_regions()
+                .all(|r| r.min_unflushed_seq() == u64::MAX);
         if all_flushed {
             self.wal.roll_idle()?;
         }
@@ -263,10 +270,9 @@ impl Inner {
 
     /// The smallest sequence id held only in memory, over every store.
     pub(crate) fn min_unflushed_seq(&self) -> u64 {
-        self.all_regions()
-            .iter()
-            .flat_map(|r| r.stores().into_values())
-            .map(|s| s.min_unflushed_seq())
+        lock::read(&self.catalog)
+            .all_regions()
+            .map(|r| r.min_unflushed_seq())
             .min()
             .unwrap_or(u64::MAX)
             // A write in flight may be logged but not yet in a memstore.

@@ -53,6 +53,8 @@ pub(crate) struct Inner {
     pub(crate) opts: EngineOptions,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) cache: Arc<BlockCache>,
+    /// The open block files, at most `EngineOptions::max_open_files` (`file_handles.rs`).
+    pub(crate) handles: Arc<crate::file_handles::FileHandles>,
     pub(crate) wal: Wal,
     pub(crate) mvcc: Mvcc,
     pub(crate) catalog: RwLock<Catalog>,
@@ -310,6 +312,12 @@ impl Engine {
     /// The engine's counters.
     pub fn metrics(&self) -> &Metrics {
         &self.inner.metrics
+    }
+
+    /// The handle cache of open block files: how many are open, its capacity, and how many
+    /// opens and closes it made.
+    pub fn file_handles(&self) -> &crate::file_handles::FileHandles {
+        &self.inner.handles
     }
 
     /// The shared block cache.

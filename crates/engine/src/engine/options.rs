@@ -111,6 +111,13 @@ pub struct EngineOptions {
     /// Test code run at named points of background jobs (default `None`; see
     /// [`crate::hook`]): pause points, panicking jobs, kill points.
     pub hook: Option<Hook>,
+    /// The most block files kept open at once (the handle cache, `file_handles.rs`): past it
+    /// the least recently read are closed and reopened on their next read. `None` (the
+    /// default): derived from the process's soft `RLIMIT_NOFILE` when the engine opens, half
+    /// of it less 64 descriptors kept for the WAL, the manifest, files being written and
+    /// sockets, at least 16 (256 gives 64, 1,024 gives 448). A server should raise its soft
+    /// limit to the hard one before opening (`ferrobase serve` does).
+    pub max_open_files: Option<usize>,
     /// The key-range heat map's shape (default: 1-minute buckets for three hours, 32 ranges;
     /// [`crate::heat_map`]).
     pub heat_map: crate::heat_map::HeatMapOptions,
@@ -135,6 +142,7 @@ impl Default for EngineOptions {
             clock: Arc::new(SystemClock),
             fs: crate::fs::os(),
             hook: None,
+            max_open_files: None,
             heat_map: crate::heat_map::HeatMapOptions::default(),
             wal_recovery: WalRecovery::Strict,
         }

@@ -6,6 +6,7 @@ use crate::block_cache::BlockCache;
 use crate::block_file::BlockFileReader;
 use crate::cell::{CellKey, KeyValue};
 use crate::error::{Error, IoContext, Result, StallCause};
+use crate::file_handles::FileHandles;
 use crate::fs::FileSystem;
 use crate::health::{SpaceGuard, WriteGate};
 use crate::lock;
@@ -50,6 +51,12 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     });
     let metrics = Arc::new(Metrics::default());
     let cache = Arc::new(BlockCache::new(opts.block_cache_bytes, metrics.clone()));
+    let handles = FileHandles::new(
+        fs_handle.clone(),
+        opts.max_open_files.unwrap_or_else(|| {
+            crate::file_handles::capacity_for_limit(crate::file_handles::soft_nofile_limit())
+        }),
+    );
 
     // Live tables, regions and files.
     let mut catalog = Catalog {
@@ -76,7 +83,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                     live_files.insert((r.id, n));
                     let path = data_dir.join(r.id.to_string()).join(format!("{n:016}.blk"));
                     let reader =
-                        BlockFileReader::open(fs, &path, n, cache.clone(), metrics.clone())?;
+                        BlockFileReader::open(&handles, &path, n, cache.clone(), metrics.clone())?;
                     files.push(Arc::new(StoreFile {
                         number: n,
                         reader: Arc::new(reader),
@@ -121,6 +128,10 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     let mut segments = wal::list_segments(fs, &wal_dir)?;
     let mut max_seq = data.last_seq;
     let mut replayed = 0usize;
+    // Each edit names its region: found by id in a map, not a walk over every region (which
+    // made a replay's cost the edits times the regions).
+    let regions_by_id: std::collections::HashMap<u64, Arc<Region>> =
+        catalog.all_regions().map(|r| (r.id, r.clone())).collect();
     // Records read from the newest segment replayed so far (an empty one is continued).
     let mut last_records = 0usize;
     let mut i = 0;
@@ -131,7 +142,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         let end = wal::read_segment(fs, &path, i == segments.len(), |edit| {
             last_records += 1;
             max_seq = max_seq.max(edit.seq);
-            let Some(region) = catalog.region_by_id(edit.region_id) else {
+            let Some(region) = regions_by_id.get(&edit.region_id) else {
                 return Ok(());
             };
             for c in edit.cells {
@@ -217,6 +228,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         dir: dir.to_path_buf(),
         metrics,
         cache,
+        handles,
         wal,
         mvcc: Mvcc::new(max_seq),
         catalog: RwLock::new(catalog),
@@ -261,7 +273,9 @@ fn flush_replayed(inner: &Inner) -> Result<()> {
     };
     for r in inner.all_regions() {
         if r.memstore_size() > 0 {
-            suspended(inner.flush_region(&r))?;
+            // One manifest for all of them, written below (each flush writing its own would
+            // make the restart's cost grow with the square of the regions written to).
+            suspended(inner.flush_region_uncommitted(&r))?;
             if inner.gate.health().is_some() {
                 // The next flush would meet the same full disk; the retry flushes them all.
                 break;

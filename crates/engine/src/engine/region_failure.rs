@@ -94,7 +94,7 @@ impl Inner {
 fn verify_file(inner: &Inner, path: &std::path::Path) -> Result<()> {
     // Its own cache identity: nothing it reads is served to (or from) the live reader's blocks.
     let probe = BlockFileReader::open(
-        inner.fs(),
+        &inner.handles,
         path,
         u64::MAX,
         inner.cache.clone(),

@@ -342,7 +342,7 @@ impl Inner {
                     for number in numbers {
                         let path = self.file_path(id, number);
                         let reader = crate::block_file::BlockFileReader::open(
-                            fs,
+                            &self.handles,
                             &path,
                             number,
                             self.cache.clone(),

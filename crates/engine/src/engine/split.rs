@@ -177,13 +177,17 @@ impl Inner {
         }
         self.hook(HookPoint::SplitManifestWritten { region: region.id });
         self.memstore_drained.notify_all();
-        let dir = self.region_dir(region.id);
+        // The parent's directory goes once the reads still holding its files end (they may
+        // need to reopen them), at once when there are none.
+        let removal =
+            crate::block_file::Removal::dir(self.opts.fs.clone(), &self.region_dir(region.id));
         for store in region.stores().values() {
             for f in &store.state().files {
                 self.cache.evict_file(f.number);
+                f.reader.hold_until_unused(removal.clone());
             }
         }
-        let _ = self.fs().remove_dir_all(&dir);
+        drop(removal);
         Metrics::inc(&self.metrics.splits);
         Ok(true)
     }

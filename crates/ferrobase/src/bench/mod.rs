@@ -4,6 +4,7 @@
 //! - `ferrobase bench filters`: filtered scans, rows examined against rows returned;
 //! - `ferrobase bench gateway`: the Thrift gateway under 1, 16 and 64 connections;
 //! - `ferrobase bench group-commit`: 1, 4 and 16 writers at SYNC_WAL and FSYNC_WAL;
+//! - `ferrobase bench regions`: restart time and memory at 100, 1,000 and 10,000 regions;
 //! - `ferrobase bench server-vs-hbase`: `ferrobase serve` beside Apache HBase's Thrift1 gateway
 //!   through the Rust client, the seed queries included.
 
@@ -11,6 +12,7 @@ mod engine;
 mod filters;
 mod gateway;
 mod group_commit;
+mod regions;
 mod server_vs_hbase;
 
 use anyhow::{bail, Result};
@@ -79,8 +81,9 @@ pub fn main(args: &[String]) -> Result<()> {
         Some("gateway") => gateway::main(&args[1..]),
         Some("group-commit") => group_commit::main(&args[1..]),
         Some("server-vs-hbase") => server_vs_hbase::main(&args[1..]),
+        Some("regions") => regions::main(&args[1..]),
         other => bail!(
-            "usage: ferrobase bench engine|filters|gateway|group-commit|server-vs-hbase [options] (got {other:?})"
+            "usage: ferrobase bench engine|filters|gateway|group-commit|regions|server-vs-hbase [options] (got {other:?})"
         ),
     }
 }
