@@ -37,6 +37,8 @@ else
         "(rustup toolchain install nightly); the checked-in fuzz inputs still ran in cargo test"
 fi
 cargo run --release -p ferrobase -- bench engine --cells 20000
+# 5,000 regions served under `ulimit -n 256` (issue 44; release build, ~30 s warm).
+bash scripts/many-regions-test.sh
 # The schema studies in their small configuration (docs/studies/; seconds), so they never rot.
 cargo run --release -p ferrobase -- study all --quick --out target/studies
 # The peer benchmark on ferrobase's engine alone (RocksDB and fjall are not built here), so it never rots.
