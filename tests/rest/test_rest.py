@@ -589,6 +589,16 @@ def test_rest_against_hbase(servers):
     scanner("scanner column range", JSON, json.dumps({"batch": 100, "filter": json.dumps(
         {"type": "ColumnRangeFilter", "minColumn": b64("a"), "minColumnInclusive": True,
          "maxColumn": b64("b"), "maxColumnInclusive": False})}))
+    scanner("scanner multi row range", JSON, json.dumps({"batch": 100, "filter": json.dumps(
+        {"type": "MultiRowRangeFilter", "ranges": [
+            {"startRow": b64("r1"), "startRowInclusive": True, "stopRow": b64("r2"), "stopRowInclusive": True},
+            {"startRow": b64("r4"), "startRowInclusive": False, "stopRow": b64("r9"), "stopRowInclusive": False}]})}))
+    scanner("scanner fuzzy row", JSON, json.dumps({"batch": 100, "filter": json.dumps(
+        {"type": "FuzzyRowFilter", "fuzzyKeys": [{"key": b64("r?"), "mask": b64("\x00\x01")}]})}))
+    scanner("scanner random row, chance 1", JSON, json.dumps({"batch": 100, "filter": json.dumps(
+        {"type": "RandomRowFilter", "chance": 1.0})}))
+    scanner("scanner random row, chance 0", JSON, json.dumps({"batch": 100, "filter": json.dumps(
+        {"type": "RandomRowFilter", "chance": 0.0})}))
     scanner_of_missing_table = PREFIX + "nope"
     a, b = r.both("scanner on a missing table", "POST", "/%s/scanner" % scanner_of_missing_table,
                   ctype=JSON, body="{}")

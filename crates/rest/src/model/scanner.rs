@@ -442,6 +442,58 @@ fn write_filter(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) -> Resul
             out.extend_from_slice(ts.join(", ").as_bytes());
             out.push(b')');
         }
+        // HBase's RowRangeModel: base64 rows, a start inclusive and a stop exclusive unless
+        // said otherwise (the filter language's ferrobase extension takes the same).
+        "MultiRowRangeFilter" => {
+            args(out, kind);
+            let ranges = list(f, "ranges")?;
+            for (i, r) in ranges.iter().enumerate() {
+                let r = r
+                    .as_object()
+                    .ok_or_else(|| filter_bad("a range is not an object"))?;
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                let row = |name: &str| match r.get(name).and_then(|v| v.as_str()) {
+                    Some(v) => unb64(v),
+                    None => Ok(Vec::new()),
+                };
+                quoted(out, &row("startRow")?);
+                out.extend_from_slice(
+                    format!(", {}, ", boolean(r, "startRowInclusive").unwrap_or(true)).as_bytes(),
+                );
+                quoted(out, &row("stopRow")?);
+                out.extend_from_slice(
+                    format!(", {}", boolean(r, "stopRowInclusive").unwrap_or(false)).as_bytes(),
+                );
+            }
+            out.push(b')');
+        }
+        // HBase's FuzzyKeyModel: a base64 key and mask (mask byte 0: fixed, 1: any).
+        "FuzzyRowFilter" => {
+            args(out, kind);
+            let keys = list(f, "fuzzyKeys")?;
+            for (i, k) in keys.iter().enumerate() {
+                let k = k
+                    .as_object()
+                    .ok_or_else(|| filter_bad("a fuzzy key is not an object"))?;
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                quoted(out, &unb64(member(k, "key")?)?);
+                out.extend_from_slice(b", ");
+                quoted(out, &unb64(member(k, "mask")?)?);
+            }
+            out.push(b')');
+        }
+        "RandomRowFilter" => {
+            args(out, kind);
+            let chance = f
+                .get("chance")
+                .and_then(serde_json::Value::as_f64)
+                .ok_or_else(|| filter_bad("chance is missing or not a number"))?;
+            out.extend_from_slice(format!("{chance})").as_bytes());
+        }
         other => {
             return Err(filter_bad(format!(
                 "the filter type {other} is not supported by ferrobase's REST door \
@@ -450,6 +502,19 @@ fn write_filter(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) -> Resul
         }
     }
     Ok(())
+}
+
+/// The array member `name` of a filter (a lone object read as a list of one, as Jackson reads
+/// HBase's lists).
+fn list(
+    f: &serde_json::Map<String, serde_json::Value>,
+    name: &str,
+) -> Result<Vec<serde_json::Value>, RestError> {
+    match f.get(name) {
+        Some(serde_json::Value::Array(a)) if !a.is_empty() => Ok(a.clone()),
+        Some(o @ serde_json::Value::Object(_)) => Ok(vec![o.clone()]),
+        _ => Err(filter_bad(format!("{name} is missing or empty"))),
+    }
 }
 
 #[cfg(test)]
@@ -468,6 +533,20 @@ mod tests {
                 r#"{"type":"FilterList","op":"MUST_PASS_ALL","filters":[{"type":"KeyOnlyFilter"},{"type":"ValueFilter","op":"EQUAL","comparator":{"type":"BinaryComparator","value":"J3gn"}}]}"#
             ),
             "(KeyOnlyFilter()) AND (ValueFilter(=, 'binary:''x'''))"
+        );
+        assert_eq!(
+            t(
+                r#"{"type":"MultiRowRangeFilter","ranges":[{"startRow":"YQ==","stopRow":"Yg==","stopRowInclusive":true},{"startRow":"eA==","startRowInclusive":false}]}"#
+            ),
+            "MultiRowRangeFilter('a', true, 'b', true, 'x', false, '', false)"
+        );
+        assert_eq!(
+            t(r#"{"type":"FuzzyRowFilter","fuzzyKeys":[{"key":"YWJj","mask":"AAEA"}]}"#),
+            "FuzzyRowFilter('abc', '\u{0}\u{1}\u{0}')"
+        );
+        assert_eq!(
+            t(r#"{"type":"RandomRowFilter","chance":0.25}"#),
+            "RandomRowFilter(0.25)"
         );
     }
 
