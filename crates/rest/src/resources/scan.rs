@@ -53,13 +53,17 @@ pub(super) fn create_scanner(door: &Door, req: &Request, t: &str) -> Result<Resp
     // A missing table opens a scanner all the same, as HBase's does: its first GET is a 404
     // (HBase's region lookup fails before any check, so nothing is checked for it). An
     // existing table's read is narrowed to what the user may read.
-    let scanner = match door.engine.table(t) {
-        Ok(table) => {
-            super::access::narrow(door, req, t, &mut scan.columns)?;
-            Some(table.scanner(&scan)?)
+    // (`Engine::table` hands out a handle without looking, so existence is asked first; a table
+    // dropped in between is missing too.)
+    let scanner = if door.engine.admin().table_exists(t).unwrap_or(false) {
+        super::access::narrow(door, req, t, &mut scan.columns)?;
+        match door.engine.table(t).and_then(|table| table.scanner(&scan)) {
+            Ok(s) => Some(s),
+            Err(EngineError::TableNotFound(_)) => None,
+            Err(e) => return Err(e.into()),
         }
-        Err(EngineError::TableNotFound(_)) => None,
-        Err(e) => return Err(e.into()),
+    } else {
+        None
     };
     let batch = usize::try_from(model.batch.max(1)).unwrap_or(usize::MAX);
     let id = door.scanners.insert(
