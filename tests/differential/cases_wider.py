@@ -225,6 +225,23 @@ def a_major_compaction_of_a_store_without_files_makes_its_next_compaction_major(
     s.scan()
 
 
+def skip_does_not_pass_filter_all_remaining_on(s):
+    """HBase's SkipFilter overrides neither filterAllRemaining nor filterRowKey: when the WHILE
+    inside it first excludes a cell, the scan goes on to the next row, which SKIP judges anew
+    (found by `run.py --wide`, seeds 1020 and 1023)."""
+    s.create({"cf": 1, "f2": 1})
+    s.put(b"a", {b"f2:b": b"x"}, timestamp=10)
+    s.put(b"r0", {b"cf:b": b"v5"}, timestamp=33)
+    s.put(b"r1", {b"f2:q3": b"v0", b"cf:a": b"v4"}, timestamp=16)
+    s.put(b"r2", {b"f2:b": b"v6"}, timestamp=35)
+    s.scan(filter=b"SKIP WHILE FamilyFilter(!=, 'binary:f2')")
+    s.scan(filter=b"SKIP WHILE FamilyFilter(!=, 'binary:f2')", limit=1)
+    s.scan(columns=[b"f2"], filter=b"SKIP (WHILE (ColumnRangeFilter('a', false, 'q', true)))", row_start=b"r1")
+    s.scan(filter=b"WHILE FamilyFilter(!=, 'binary:f2')")
+    s.scan(filter=b"SKIP SKIP PageFilter(1)")
+    s.scan(filter=b"SKIP WHILE PrefixFilter('r')")
+
+
 CASES = [
     min_versions_with_ttl_explicit_columns_keep_the_first_expired_version,
     append_answers_in_column_order,
@@ -237,6 +254,7 @@ CASES = [
     a_minor_compaction_of_a_small_store_skips_the_ratio_test,
     flushes_and_compactions_that_keep_no_cell_still_write_a_file,
     a_major_compaction_of_a_store_without_files_makes_its_next_compaction_major,
+    skip_does_not_pass_filter_all_remaining_on,
 ]
 
 KNOWN = {

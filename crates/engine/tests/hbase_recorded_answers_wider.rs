@@ -336,3 +336,34 @@ fn a_major_compaction_of_a_store_without_files_makes_its_next_compaction_major()
     assert_eq!(values(&g), pairs(&[("b", "v7")]));
     assert_eq!(g.cells[0].family(), b"cf");
 }
+
+#[test]
+fn skip_does_not_pass_filter_all_remaining_on() {
+    // HBase's SkipFilter does not ask its filter whether all remaining rows are filtered: when
+    // the WHILE inside first excludes a cell (row `a`'s f2 cell), the scan goes on and SKIP
+    // judges each later row (case `skip_does_not_pass_filter_all_remaining_on`).
+    let (_d, _e, t) = table(vec![family("cf", 1), family("f2", 1)]);
+    t.put(Put::new("a").add_column_ts("f2", "b", 10, "x"))
+        .unwrap();
+    t.put(Put::new("r0").add_column_ts("cf", "b", 33, "v5"))
+        .unwrap();
+    t.put(
+        Put::new("r1")
+            .add_column_ts("f2", "q3", 16, "v0")
+            .add_column_ts("cf", "a", 16, "v4"),
+    )
+    .unwrap();
+    let rows = |f: &[u8]| -> Vec<String> {
+        t.scan_all(&Scan::new().filter(parse_filter(f).unwrap()))
+            .unwrap()
+            .iter()
+            .map(|r| String::from_utf8_lossy(r.row()).into_owned())
+            .collect()
+    };
+    // HBase 2.6.1: [r0]; without SKIP the WHILE ends the scan at `a`: [].
+    assert_eq!(
+        rows(b"SKIP WHILE FamilyFilter(!=, 'binary:f2')"),
+        vec!["r0"]
+    );
+    assert!(rows(b"WHILE FamilyFilter(!=, 'binary:f2')").is_empty());
+}
