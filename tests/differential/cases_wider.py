@@ -176,6 +176,72 @@ def a_minor_compaction_of_a_small_store_skips_the_ratio_test(s):
     s.scan(row_start=b"r", filter=b"KeyOnlyFilter()")
 
 
+def flushes_and_compactions_that_keep_no_cell_still_write_a_file(s):
+    """HBase commits a flush's or a compaction's file whatever it holds: a flush of an expired
+    marker only, or a major compaction of deleted cells only, leaves an empty store file, which
+    counts toward `hbase.hstore.compaction.min` (3, ferrobase's): with two more flushes a minor
+    compaction then selects every file and purges the markers (found by `run.py --wide --seed 1`)."""
+    s.create_master({"cf": {"VERSIONS": 3, "hbase.hstore.compaction.min": 3},
+                     "f2": {"VERSIONS": 3, "hbase.hstore.compaction.min": 3}})
+    # cf: a flush of an expired marker only, between two flushes of markers.
+    s.thrift("deleteAllRowTs", b"r10", 45, {})
+    s.flush()
+    s.thrift("deleteAllTs", b"x", b"cf", 55, {b"_ttl": _long(1000)})
+    s.flush()
+    s.thrift("deleteAllTs", b"r10", b"cf:q", 60, {})
+    s.flush()
+    s.compact()
+    s.put(b"r10", {b"cf:": b"v9", b"cf:q": b"v8"}, timestamp=25)
+    # f2: a major compaction that keeps nothing, then two flushes and a minor compaction.
+    s.put(b"m", {b"f2:a": b"v"}, timestamp=10)
+    s.thrift("deleteAllRowTs", b"m", 20, {})
+    s.flush()
+    s.major_compact()
+    s.thrift("deleteAllTs", b"n", b"f2:a", 50, {})
+    s.flush()
+    s.put(b"y", {b"f2:a": b"v"}, timestamp=10)
+    s.flush()
+    s.compact()
+    s.put(b"n", {b"f2:a": b"v2"}, timestamp=40)
+    s.scan()
+
+
+def a_major_compaction_of_a_store_without_files_makes_its_next_compaction_major(s):
+    """HBase's HStore.triggerMajorCompaction sets `forceMajor`, cleared only when a major
+    compaction is selected: requested of a store without files it stays set, and the store's
+    next compaction, a minor one here, is major and drops the markers. f2, which had a file,
+    compacted then, and its next compaction is minor (found by `run.py --wide --seed 1003`)."""
+    s.create_master({"cf": {"VERSIONS": 3, "hbase.hstore.compaction.min": 3},
+                     "f2": {"VERSIONS": 3, "hbase.hstore.compaction.min": 3}})
+    s.put(b"m", {b"f2:a": b"v"}, timestamp=10)
+    s.flush()
+    s.major_compact()
+    s.thrift("deleteAllRow", b"r3", {})
+    s.flush()
+    s.compact()
+    s.put(b"r3", {b"cf:b": b"v7", b"f2:b": b"v7"}, timestamp=46)
+    s.scan()
+    s.major_compact()
+    s.scan()
+
+
+def skip_does_not_pass_filter_all_remaining_on(s):
+    """HBase's SkipFilter overrides neither filterAllRemaining nor filterRowKey: when the WHILE
+    inside it first excludes a cell, the scan goes on to the next row, which SKIP judges anew
+    (found by `run.py --wide`, seeds 1020 and 1023)."""
+    s.create({"cf": 1, "f2": 1})
+    s.put(b"a", {b"f2:b": b"x"}, timestamp=10)
+    s.put(b"r0", {b"cf:b": b"v5"}, timestamp=33)
+    s.put(b"r1", {b"f2:q3": b"v0", b"cf:a": b"v4"}, timestamp=16)
+    s.put(b"r2", {b"f2:b": b"v6"}, timestamp=35)
+    s.scan(filter=b"SKIP WHILE FamilyFilter(!=, 'binary:f2')")
+    s.scan(filter=b"SKIP WHILE FamilyFilter(!=, 'binary:f2')", limit=1)
+    s.scan(columns=[b"f2"], filter=b"SKIP (WHILE (ColumnRangeFilter('a', false, 'q', true)))", row_start=b"r1")
+    s.scan(filter=b"WHILE FamilyFilter(!=, 'binary:f2')")
+    s.scan(filter=b"SKIP SKIP PageFilter(1)")
+    s.scan(filter=b"SKIP WHILE PrefixFilter('r')")
+
+
 CASES = [
     min_versions_with_ttl_explicit_columns_keep_the_first_expired_version,
     append_answers_in_column_order,
@@ -186,6 +252,9 @@ CASES = [
     ttl_attribute_on_deletes,
     thrift1_major_compact_is_a_normal_compaction,
     a_minor_compaction_of_a_small_store_skips_the_ratio_test,
+    flushes_and_compactions_that_keep_no_cell_still_write_a_file,
+    a_major_compaction_of_a_store_without_files_makes_its_next_compaction_major,
+    skip_does_not_pass_filter_all_remaining_on,
 ]
 
 KNOWN = {

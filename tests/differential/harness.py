@@ -55,9 +55,12 @@ def _message(e):
 
 
 def comparable(answer):
-    """The part of an answer that must agree: everything but error messages."""
+    """The part of an answer that must agree: everything but error messages (also of the errors
+    inside a list, such as a raw scanner's steps)."""
     if isinstance(answer, dict) and "error" in answer:
         return {k: v for k, v in answer.items() if k != "message"}
+    if isinstance(answer, list):
+        return [comparable(a) for a in answer]
     return answer
 
 
@@ -105,6 +108,10 @@ class Session:
     def compact(self):
         """A minor compaction request: the store's compaction policy selects the files."""
         return self.call("compact(%r)" % self.name, lambda: self.backend.compact(self.conn, self.name))
+
+    def flush_and_compact(self):
+        self.flush()
+        self.compact()
 
     def flush_and_major_compact(self):
         self.flush()
@@ -184,6 +191,69 @@ class Session:
         argument is not the table, such as append's TAppend or scannerGetList)."""
         return self.call(shown, lambda: fn(self.conn.client, self.name.encode()), shape=shape)
 
+    def raw(self, method, args, shape="none"):
+        """``thrift`` with the answer's shape named (``SHAPES``), so that a call is plain data."""
+        return self.thrift(method, *args, shape=SHAPES[shape])
+
+    def append(self, row, columns, values):
+        """Thrift1 append (TAppend): the new cells, in the order the server gave them."""
+        from Hbase_thrift import TAppend
+        return self.client_call("append(%r, %r, %r)" % (row, columns, values), lambda c, t: c.append(
+            TAppend(table=t, row=row, columns=columns, values=values)), shape=tcells)
+
+    def increment(self, row, column, amount):
+        """Thrift1 increment (TIncrement): no answer."""
+        from Hbase_thrift import TIncrement
+        return self.client_call("increment(%r, %r, %r)" % (row, column, amount), lambda c, t: c.increment(
+            TIncrement(table=t, row=row, column=column, ammount=amount)), shape=SHAPES["none"])
+
+    def increment_rows(self, incs):
+        """Thrift1 incrementRows of [(row, column, amount)]: no answer."""
+        from Hbase_thrift import TIncrement
+        return self.client_call("incrementRows(%r)" % (incs,), lambda c, t: c.incrementRows(
+            [TIncrement(table=t, row=r, column=col, ammount=a) for r, col, a in incs]),
+            shape=SHAPES["none"])
+
+    def scanner(self, open_method, args, sizes, scan=None):
+        """A raw Thrift1 scanner: ``open_method(table, *args)`` (with ``scan``, a dict of TScan's
+        fields, scannerOpenWithScan), then ``scannerGetList`` of each of ``sizes`` in turn (0 means
+        ``scannerGet``; the last size repeats) until an empty answer, then ``scannerClose``. The
+        answer is the list of steps: each list of rows, or the error where the scanner failed."""
+        from Hbase_thrift import TScan
+        shown = "%s(%s) then get %r" % (open_method, ", ".join(
+            [repr(a) for a in args] + ([] if scan is None else ["TScan(%s)" % ", ".join(
+                "%s=%r" % kv for kv in sorted(scan.items()))])), sizes)
+
+        def run(client, table):
+            call_args = list(args) + ([TScan(**scan)] if scan is not None else []) + [{}]
+            try:
+                sid = getattr(client, open_method)(table, *call_args)
+            except TTransportException:
+                raise
+            except Exception as e:  # noqa: BLE001 - an error is the answer
+                return [error_answer(e)]
+            steps = []
+            try:
+                for i in range(64):
+                    n = sizes[min(i, len(sizes) - 1)]
+                    rows = client.scannerGet(sid) if n == 0 else client.scannerGetList(sid, n)
+                    steps.append(trows(rows))
+                    if not rows:
+                        break
+            except TTransportException:
+                raise
+            except Exception as e:  # noqa: BLE001
+                steps.append(error_answer(e))
+            try:
+                client.scannerClose(sid)
+            except TTransportException:
+                raise
+            except Exception:  # noqa: BLE001 - closing an exhausted or failed scanner: either way
+                pass
+            return steps
+
+        return self.client_call(shown, run)
+
     def scan(self, **kw):
         shown = "scan(%s)" % ", ".join("%s=%r" % kv for kv in sorted(kw.items()))
         return self.call(
@@ -198,9 +268,25 @@ def tcells(cells):
 
 
 def trows(rows):
-    """A list of Thrift1 TRowResults: [row, cells], cells sorted by column as happybase does."""
-    return [[text(r.row), _cells({c: (v.value, v.timestamp) for c, v in (r.columns or {}).items()})]
-            for r in rows]
+    """A list of Thrift1 TRowResults: [row, cells], cells sorted by column as happybase does;
+    with sortedColumns (TScan.sortColumns), [row, cells, "sorted"] in the order given."""
+    out = []
+    for r in rows:
+        if r.sortedColumns is not None:
+            out.append([text(r.row), [[text(c.columnName), text(c.cell.value), _ts(c.cell.timestamp)]
+                                      for c in r.sortedColumns], "sorted"])
+        else:
+            out.append([text(r.row), _cells({c: (v.value, v.timestamp)
+                                             for c, v in (r.columns or {}).items()})])
+    return out
+
+
+SHAPES = {
+    "none": lambda r: None,
+    "value": lambda r: r,
+    "tcells": lambda r: tcells(r),
+    "trows": lambda r: trows(r),
+}
 
 
 def first_divergence(a, b):

@@ -11,7 +11,11 @@ timestamps, limits, batch sizes, reversed) with filters from a small grammar of 
 language, and flushes and major compactions. An episode ends at its first divergence, which is
 printed with the calls that led to it (shrunk with --shrink) and both answers.
 
-usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE] [--nvb] [--kdc] [--ttl]
+usage: run.py [--seed S] [--ops N] [--episode-ops K] [--episode E] [--shrink] [--strict] [--skip-known] [--brief] [--report FILE] [--nvb] [--kdc] [--ttl] [--wide]
+
+With --wide the calls are wide.py's (issue 41): appends, checkAndPut, increments of every
+amount, `_ttl` on every mutation, every get and raw scanner form, mixed deletes in one
+mutateRow, filters with odd syntax, minor compactions, on families with MIN_VERSIONS and TTL.
 
 With --nvb every family has NEW_VERSION_BEHAVIOR (created through the oracle's admin endpoint
 and ferrobase's ferrobaseAdmin). With --ttl half the puts carry their own TTL (the `_ttl`
@@ -33,6 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from backends import Ferrobase, HBase, OracleNotRunning  # noqa: E402
 from harness import Session, comparable, show  # noqa: E402
+import wide  # noqa: E402  (after backends: happybase defines Hbase_thrift)
 
 ROWS = [b"r0", b"r1", b"r2", b"r3", b"r10", b"\x00\xffbin", b"r1\x00"]
 FAMILIES = [b"cf", b"f2"]
@@ -196,7 +201,14 @@ def random_op(rng, skip_known=False, ttl=False):
 
 
 def uses_server_time(method, kw):
-    return method == "counter_inc" or (method in ("put", "mutate_row", "delete") and kw.get("timestamp") is None)
+    if method == "counter_inc" or (method in ("put", "mutate_row", "delete") and kw.get("timestamp") is None):
+        return True
+    return wide.writes(method, kw) and method not in ("put", "mutate_row", "delete")
+
+
+def is_read(op):
+    method, kw = op
+    return method in ("row", "cells", "scan", "scanner") or (method == "raw" and not wide.writes(method, kw))
 
 
 class Crash(Exception):
@@ -257,7 +269,7 @@ def shrink(backends, table, families, ops, budget):
         return replay(backends, table, families, candidate)[2] is not None
 
     last = ops[-1]
-    body = [op for op in ops[:-1] if op[0] not in ("row", "cells", "scan")]
+    body = [op for op in ops[:-1] if not is_read(op)]
     runs = 1
     if not diverges(body + [last]):
         body = ops[:-1]
@@ -295,6 +307,9 @@ def main():
     ap.add_argument("--kdc", action="store_true", help="family f2 with KEEP_DELETED_CELLS => TRUE")
     ap.add_argument("--ttl", action="store_true",
                     help="half the puts with a per-cell TTL (the _ttl attribute): expired or alive")
+    ap.add_argument("--wide", action="store_true",
+                    help="wide.py's calls: appends, checkAndPut, increments, _ttl, every get and scanner, "
+                         "MIN_VERSIONS + TTL families, minor compactions (issue 41)")
     ap.add_argument("--ferrobase", help="the ferrobase binary (default target/debug/ferrobase)")
     args = ap.parse_args()
     if args.nvb:
@@ -304,7 +319,8 @@ def main():
         # deletes still write their markers there). docs/design/hbase-compatibility.md.
         QUALIFIERS.remove(b"")
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
-    print("differential: seed %d, %d ops, %d per episode" % (seed, args.ops, args.episode_ops), flush=True)
+    print("differential: seed %d, %d ops, %d per episode%s" % (seed, args.ops, args.episode_ops,
+                                                               ", wide" if args.wide else ""), flush=True)
 
     try:
         hbase = HBase()
@@ -318,9 +334,13 @@ def main():
     try:
         while done < args.ops:
             rng = random.Random("%d/%d" % (seed, episode))
-            families = episode_families(rng, args.nvb, args.kdc)
             n = min(args.episode_ops, args.ops - done)
-            ops = [random_op(rng, args.skip_known, args.ttl) for _ in range(n)]
+            if args.wide:
+                families = wide.families(rng, args.kdc)
+                ops = [wide.random_op(rng, args.skip_known) for _ in range(n)]
+            else:
+                families = episode_families(rng, args.nvb, args.kdc)
+                ops = [random_op(rng, args.skip_known, args.ttl) for _ in range(n)]
             table = "rand_%d_%d" % (seed % 100000, episode)
             h, f, at = replay(backends, table, families, ops)
             done += at if at is not None else n  # transcript[0] is create_table

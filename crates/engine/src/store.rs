@@ -44,6 +44,10 @@ pub struct Store {
     /// compaction stops at its next cell and throws its output away (the major one rewrites
     /// every file anyway). Cleared by the major compaction once it runs.
     pub cancel_minor: AtomicBool,
+    /// Set by a requested major compaction that found no file to compact, as HBase's
+    /// `HStore.forceMajor` stays set when its selection is empty: the store's next compaction,
+    /// minor as asked or not, is then major. Cleared when a major compaction runs.
+    pub force_major: AtomicBool,
 }
 
 impl Store {
@@ -63,6 +67,7 @@ impl Store {
             flushed_seq: AtomicU64::new(flushed_seq),
             compacting: AtomicBool::new(false),
             cancel_minor: AtomicBool::new(false),
+            force_major: AtomicBool::new(false),
         }
     }
 

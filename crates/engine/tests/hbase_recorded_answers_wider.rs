@@ -253,3 +253,117 @@ fn a_minor_compaction_of_a_small_store_skips_the_ratio_test() {
         assert_eq!(!g.cells.is_empty(), purged, "min_size {min_size}");
     }
 }
+
+#[test]
+fn flushes_and_compactions_that_keep_no_cell_still_count_toward_a_minor_compaction() {
+    // HBase commits a flush's or a compaction's file even when its scanner kept no cell; the
+    // empty file counts toward the minimum of 3 files, so the minor compaction after two more
+    // flushes selects every file and purges the markers (case
+    // `flushes_and_compactions_that_keep_no_cell_still_write_a_file`).
+    let (_d, e, t) = table(vec![family("cf", 3), family("f2", 3)]);
+    // cf: a flush of an expired marker only, between two flushes of markers.
+    t.delete(Delete::with_timestamp("r10", 45)).unwrap();
+    e.admin().flush("t").unwrap();
+    t.delete(Delete::new("x").add_family_ts("cf", 55).ttl_ms(1000))
+        .unwrap();
+    e.admin().flush("t").unwrap();
+    t.delete(Delete::new("r10").add_columns_ts("cf", "q", 60))
+        .unwrap();
+    e.admin().flush("t").unwrap();
+    e.admin().compact("t").unwrap();
+    t.put(
+        Put::new("r10")
+            .add_column_ts("cf", "", 25, "v9")
+            .add_column_ts("cf", "q", 25, "v8"),
+    )
+    .unwrap();
+    // f2: a major compaction that keeps nothing, then two flushes and a minor compaction.
+    t.put(Put::new("m").add_column_ts("f2", "a", 10, "v"))
+        .unwrap();
+    t.delete(Delete::with_timestamp("m", 20)).unwrap();
+    e.admin().flush("t").unwrap();
+    e.admin().major_compact("t").unwrap();
+    t.delete(Delete::new("n").add_columns_ts("f2", "a", 50))
+        .unwrap();
+    e.admin().flush("t").unwrap();
+    t.put(Put::new("y").add_column_ts("f2", "a", 10, "v"))
+        .unwrap();
+    e.admin().flush("t").unwrap();
+    e.admin().compact("t").unwrap();
+    t.put(Put::new("n").add_column_ts("f2", "a", 40, "v2"))
+        .unwrap();
+    // HBase 2.6.1: n [f2:a v2@40], r10 [cf: v9@25, cf:q v8@25], y [f2:a v@10].
+    let rows: Vec<(String, Vec<(String, String)>)> = t
+        .scanner(&Scan::new())
+        .unwrap()
+        .map(|r| {
+            let r = r.unwrap();
+            (String::from_utf8_lossy(r.row()).into_owned(), values(&r))
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("n".to_string(), pairs(&[("a", "v2")])),
+            ("r10".to_string(), pairs(&[("", "v9"), ("q", "v8")])),
+            ("y".to_string(), pairs(&[("a", "v")])),
+        ]
+    );
+}
+
+#[test]
+fn a_major_compaction_of_a_store_without_files_makes_its_next_compaction_major() {
+    // HBase's `forceMajor` stays set when a requested major compaction finds no file: the
+    // store's next compaction (a minor one here) is major and drops the markers. f2 had a
+    // file, so its major compaction ran and its next one is minor (case
+    // `a_major_compaction_of_a_store_without_files_makes_its_next_compaction_major`).
+    let (_d, e, t) = table(vec![family("cf", 3), family("f2", 3)]);
+    t.put(Put::new("m").add_column_ts("f2", "a", 10, "v"))
+        .unwrap();
+    e.admin().flush("t").unwrap();
+    e.admin().major_compact("t").unwrap();
+    t.delete(Delete::new("r3")).unwrap();
+    e.admin().flush("t").unwrap();
+    e.admin().compact("t").unwrap();
+    t.put(
+        Put::new("r3")
+            .add_column_ts("cf", "b", 46, "v7")
+            .add_column_ts("f2", "b", 46, "v7"),
+    )
+    .unwrap();
+    // HBase 2.6.1: r3 [cf:b v7@46] (its family marker was purged, f2's was not).
+    let g = t.get(&Get::new("r3")).unwrap();
+    assert_eq!(values(&g), pairs(&[("b", "v7")]));
+    assert_eq!(g.cells[0].family(), b"cf");
+}
+
+#[test]
+fn skip_does_not_pass_filter_all_remaining_on() {
+    // HBase's SkipFilter does not ask its filter whether all remaining rows are filtered: when
+    // the WHILE inside first excludes a cell (row `a`'s f2 cell), the scan goes on and SKIP
+    // judges each later row (case `skip_does_not_pass_filter_all_remaining_on`).
+    let (_d, _e, t) = table(vec![family("cf", 1), family("f2", 1)]);
+    t.put(Put::new("a").add_column_ts("f2", "b", 10, "x"))
+        .unwrap();
+    t.put(Put::new("r0").add_column_ts("cf", "b", 33, "v5"))
+        .unwrap();
+    t.put(
+        Put::new("r1")
+            .add_column_ts("f2", "q3", 16, "v0")
+            .add_column_ts("cf", "a", 16, "v4"),
+    )
+    .unwrap();
+    let rows = |f: &[u8]| -> Vec<String> {
+        t.scan_all(&Scan::new().filter(parse_filter(f).unwrap()))
+            .unwrap()
+            .iter()
+            .map(|r| String::from_utf8_lossy(r.row()).into_owned())
+            .collect()
+    };
+    // HBase 2.6.1: [r0]; without SKIP the WHILE ends the scan at `a`: [].
+    assert_eq!(
+        rows(b"SKIP WHILE FamilyFilter(!=, 'binary:f2')"),
+        vec!["r0"]
+    );
+    assert!(rows(b"WHILE FamilyFilter(!=, 'binary:f2')").is_empty());
+}

@@ -61,10 +61,16 @@ impl Inner {
         // Oldest first for selection.
         let mut files: Vec<Arc<StoreFile>> = state.files.clone();
         files.reverse();
+        // A major compaction requested of a store without files stays pending (HBase's
+        // `forceMajor`, cleared only once a major compaction is selected): the next compaction
+        // of the store is major, so a minor one after a flush drops the markers (issue 41).
+        let major = major || store.force_major.load(Ordering::Acquire);
         let chosen: Vec<Arc<StoreFile>> = if major {
             if files.is_empty() {
+                store.force_major.store(true, Ordering::Release);
                 return Ok(false);
             }
+            store.force_major.store(false, Ordering::Release);
             files
         } else {
             let c = &self.opts.compaction;
@@ -135,7 +141,14 @@ impl Inner {
             major,
         });
         let output = self
-            .write_store_file(region.id, &family_desc, all_files, expected_keys, &mut iter)
+            .write_store_file(
+                region.id,
+                &family_desc,
+                all_files,
+                expected_keys,
+                true,
+                &mut iter,
+            )
             .map_err(|e| self.job_failed(region, "compaction", e))?;
         if cancelled {
             // A major compaction or a DDL operation is waiting: the inputs stay, the partial

@@ -16,14 +16,18 @@ use std::sync::Arc;
 
 impl Inner {
     /// Writes `cells` (in key order) as a new file of `region` for `family`; `expected_keys` is
-    /// the most distinct bloom keys it will hold (0: unknown). Returns `None` when there were
-    /// no cells.
+    /// the most distinct bloom keys it will hold (0: unknown). Without cells, returns `None`,
+    /// or with `keep_empty` an empty file: HBase's flushes and compactions commit their file
+    /// whatever their scanner kept (a flush of only expired cells, a major compaction of only
+    /// deleted ones), and the file counts toward the compaction policy's minimum of files, so
+    /// a later minor compaction selects what HBase's selects (issue 41). Reads skip such files.
     pub(crate) fn write_store_file(
         &self,
         region_id: u64,
         family: &ColumnFamilyDescriptor,
         major: bool,
         expected_keys: u64,
+        keep_empty: bool,
         cells: &mut dyn Iterator<Item = Result<KeyValue>>,
     ) -> Result<Option<Arc<StoreFile>>> {
         let fs = self.fs();
@@ -33,10 +37,17 @@ impl Inner {
         let path = self.file_path(region_id, number);
         // A file left part-written (a full disk) is removed at once: it would hold space the
         // retry needs (and `remove_orphans` would remove it at the next open anyway).
-        self.write_new_store_file(family, major, expected_keys, cells, &path, number)
+        let file = self
+            .write_new_store_file(family, major, expected_keys, cells, &path, number)
             .inspect_err(|_| {
                 let _ = fs.remove_file(&path);
-            })
+            })?;
+        if file.reader.meta().cell_count == 0 && !keep_empty {
+            drop(file);
+            let _ = fs.remove_file(&path);
+            return Ok(None);
+        }
+        Ok(Some(file))
     }
 
     fn write_new_store_file(
@@ -47,7 +58,7 @@ impl Inner {
         cells: &mut dyn Iterator<Item = Result<KeyValue>>,
         path: &std::path::Path,
         number: u64,
-    ) -> Result<Option<Arc<StoreFile>>> {
+    ) -> Result<Arc<StoreFile>> {
         let fs = self.fs();
         let dir = path.parent().unwrap_or(path).to_path_buf();
         let path = path.to_path_buf();
@@ -67,11 +78,6 @@ impl Inner {
         for kv in cells {
             w.add(&kv?)?;
         }
-        if w.cell_count() == 0 {
-            drop(w);
-            let _ = fs.remove_file(&path);
-            return Ok(None);
-        }
         let (_meta, size) = w.finish()?;
         // The file's bytes are synced (`finish`); before a manifest may name it, so must be
         // its entry in the region directory and the region directory's entry in `data/`
@@ -87,10 +93,10 @@ impl Inner {
             self.cache.clone(),
             self.metrics.clone(),
         )?;
-        Ok(Some(Arc::new(StoreFile {
+        Ok(Arc::new(StoreFile {
             number,
             reader: Arc::new(reader),
-        })))
+        }))
     }
 
     /// Makes every WAL record logged so far durable (its buffer written, the segment
@@ -165,6 +171,7 @@ impl Inner {
                         &family,
                         false,
                         snap.len() as u64,
+                        !snap.is_empty(),
                         &mut snap.iter().filter(|kv| matcher.keep(kv)).map(Ok),
                     )
                     .map_err(|e| {

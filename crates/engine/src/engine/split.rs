@@ -102,7 +102,7 @@ impl Inner {
                 });
                 let id = if hi.is_some() { left_id } else { right_id };
                 let file = self
-                    .write_store_file(id, &desc, false, 0, &mut iter)
+                    .write_store_file(id, &desc, false, 0, false, &mut iter)
                     .map_err(|e| {
                         self.remove_daughters(left_id);
                         self.job_failed(region, "split", e)

@@ -385,9 +385,9 @@ impl Filter for SkipFilter {
         self.inner.reset();
         self.drop_row = false;
     }
-    fn filter_all_remaining(&self) -> bool {
-        self.inner.filter_all_remaining()
-    }
+    // No `filter_all_remaining` (false) and no `filter_row_key`, as HBase's SkipFilter
+    // overrides neither: `SKIP WHILE X` does not end the scan when X first excludes a cell,
+    // the next row is asked again (issue 41, `run.py --wide` seeds 1020 and 1023).
     fn filter_cell(&mut self, c: &CellRef<'_>) -> ReturnCode {
         let code = self.inner.filter_cell(c);
         if code != ReturnCode::Include {
