@@ -117,6 +117,10 @@ mkdir -p target/differential
 for seed in 1 2 3; do
   python3 tests/differential/run.py --seed "$seed" --ops 400 --skip-known --brief \
     --ferrobase target/debug/ferrobase --report "target/differential/seed-$seed.json"
+  # The widened differential (issue 41: appends, checkAndPut, increments, _ttl, every get and raw
+  # scanner form, MIN_VERSIONS + TTL families, mixed deletes, odd filter syntax, compactions).
+  python3 tests/differential/run.py --wide --seed "$seed" --ops 300 --skip-known --brief \
+    --ferrobase target/debug/ferrobase --report "target/differential/wide-seed-$seed.json"
 done
 # The scale-out path against Apache HBase's Thrift1 gateway (README "Moving to an HBase cluster"):
 # the client's backend scenario, the seed shell statements through `shell --connect` and the five
