@@ -7,7 +7,7 @@
 
 mod support;
 
-use ferrobase_engine::fs::fault::{CutMode, FaultFileSystem};
+use ferrobase_engine::fs::fault::{CutMode, Fault, FaultFileSystem, OpKind};
 use ferrobase_engine::fs::FileSystem;
 use ferrobase_engine::*;
 use std::path::Path;
@@ -183,4 +183,82 @@ fn a_start_below_the_free_space_reserve_flushes_into_the_reserve_and_opens_with_
     wait_healthy(&engine);
     put(&t, "after").unwrap();
     assert!(present(&t, "after") && !present(&t, "refused"));
+}
+
+/// A start whose flush of the replayed rows succeeds but whose manifest write meets a full disk
+/// keeps every WAL segment it replayed: the flushed files are installed in memory only (the
+/// manifest in force does not name them), so the segments are the only durable copy of those
+/// rows until the retry writes the manifest. (The open deleted them at once: a crash or power
+/// cut before the retry lost every replayed row, and older values of the same cells showed
+/// again from earlier files.)
+#[test]
+fn a_start_whose_manifest_write_meets_a_full_disk_keeps_the_replayed_segments() {
+    let fs = FaultFileSystem::new();
+    {
+        // Older values in a file the manifest names, newer ones in the WAL only.
+        let engine = support::table::open_with_table(DIR, options(&fs));
+        let t = engine.table("t").unwrap();
+        t.put(Put::new("old").add_column("cf", "q", "v1")).unwrap();
+        engine.admin().flush("t").unwrap();
+        t.put(
+            Put::new("old")
+                .add_column("cf", "q", "v2")
+                .durability(Durability::FsyncWal),
+        )
+        .unwrap();
+        for i in 0..ROWS {
+            put(&t, &format!("r{i:03}")).unwrap();
+        }
+    }
+    let segments = wal_files(&fs);
+    // Every manifest write fails with a full disk (each fault fires once).
+    for nth in 1..=1000 {
+        fs.inject(Fault {
+            kind: OpKind::Create,
+            path_contains: "MANIFEST.tmp".into(),
+            nth,
+            errno: libc::ENOSPC,
+        });
+    }
+    {
+        let engine = Engine::open(DIR, options(&fs)).unwrap();
+        match engine.health() {
+            Health::Degraded {
+                cause: StallCause::ManifestWrite,
+                ..
+            } => {}
+            h => panic!("expected degraded by the manifest write, got {h}"),
+        }
+        assert_eq!(engine.memstore_bytes(), 0, "the replayed rows were flushed");
+        let t = engine.table("t").unwrap();
+        assert_eq!(value(&t, "old"), Some(b"v2".to_vec()));
+        for s in &segments {
+            assert!(
+                wal_files(&fs).contains(s),
+                "replayed segment {s} deleted before a manifest names the flushed files: {:?}",
+                wal_files(&fs)
+            );
+        }
+    }
+    // The server stops before the retry wrote the manifest (a crash or a restart).
+    fs.clear_faults();
+    let engine = Engine::open(DIR, options(&fs)).unwrap();
+    assert_eq!(engine.health(), Health::Healthy);
+    let t = engine.table("t").unwrap();
+    assert_eq!(
+        value(&t, "old"),
+        Some(b"v2".to_vec()),
+        "an older value showed"
+    );
+    for i in 0..ROWS {
+        assert!(present(&t, &format!("r{i:03}")), "r{i:03} lost");
+    }
+}
+
+fn value(t: &Table, row: &str) -> Option<Vec<u8>> {
+    t.get(&Get::new(row))
+        .unwrap()
+        .cells
+        .first()
+        .map(|c| c.value().to_vec())
 }

@@ -262,10 +262,12 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
 
 /// Makes the replayed edits durable in files so the old segments can go, and writes the
 /// manifest. A full disk (`ENOSPC`, `EDQUOT` on a block file or `MANIFEST.tmp`) does not fail
-/// the open: writes are suspended, as at run time, the replayed edits stay in the memstores
-/// and their segments on disk, and the flusher's retry flushes them once space returns
-/// ("Errors from the disk" in `docs/design/durability.md`). Free space below the reserve
-/// suspends writes too (the flush may still use the reserve).
+/// the open: writes are suspended, as at run time, the replayed edits stay in their segments
+/// on disk (and in the memstores, or in flushed files no manifest names yet), and the
+/// flusher's retry flushes them and writes the manifest once space returns ("Errors from the
+/// disk" in `docs/design/durability.md`). No segment is deleted before a manifest naming the
+/// files holding its edits is written. Free space below the reserve suspends writes too (the
+/// flush may still use the reserve).
 fn flush_replayed(inner: &Inner) -> Result<()> {
     let suspended = |r: Result<()>| match r {
         Ok(()) | Err(Error::WritesSuspended { .. }) => Ok(()),
@@ -282,11 +284,21 @@ fn flush_replayed(inner: &Inner) -> Result<()> {
             }
         }
     }
-    {
+    let persisted = {
         let _g = lock::lock(&inner.manifest_lock);
-        suspended(inner.persist_job())?;
+        inner.persist_job()
+    };
+    match persisted {
+        // The manifest names the flushed files: the segments holding only their edits can go.
+        Ok(()) => {
+            inner.wal.delete_obsolete(inner.min_unflushed_seq())?;
+        }
+        // The files are installed in memory only, and the manifest in force does not name
+        // them: until the retry writes it (`try_resume`, which then deletes the segments), the
+        // replayed edits are durable in their WAL segments alone, so every segment stays.
+        Err(Error::WritesSuspended { .. }) => {}
+        Err(e) => return Err(e),
     }
-    inner.wal.delete_obsolete(inner.min_unflushed_seq())?;
     if let Err(reason) = inner.space_guard.check_now(inner.fs(), &inner.dir) {
         inner.gate.suspend(StallCause::LowDiskSpace, reason);
     }
