@@ -542,9 +542,17 @@ fn serve_connection(
             let method = request.header.method_name.clone().unwrap_or_default();
             // The call's reads: a time budget, and the results they build taken from the pool
             // requests use, given back once the answer is written (the guard lives to the end).
-            let _budget =
-                ferrobase_engine::call_budget::CallBudget::start(job_ctx.shared.opts.read_budget)
-                    .with_memory(Some(Arc::new(ReadPool(job_ctx.shared.clone()))));
+            // The client's own timeout for the call (its `hbase.rpc.timeout`), when shorter:
+            // past it the client has given up, so the work would be wasted.
+            let budget = match (
+                job_ctx.shared.opts.read_budget,
+                request.header.timeout.filter(|&ms| ms > 0),
+            ) {
+                (Some(b), Some(ms)) => Some(b.min(Duration::from_millis(u64::from(ms)))),
+                (b, _) => b,
+            };
+            let _budget = ferrobase_engine::call_budget::CallBudget::start(budget)
+                .with_memory(Some(Arc::new(ReadPool(job_ctx.shared.clone()))));
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 services::call(&job_ctx, &method, &request.param, &request.cells)
             }))

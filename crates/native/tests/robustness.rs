@@ -562,3 +562,102 @@ fn silent_connections_give_their_slots_to_newcomers() {
     assert!(closed(&mut refused), "past the limit: closed");
     door.stop.stop();
 }
+
+/// Issue 39, 3: a call's reads stop at the client's own timeout when it is shorter than the
+/// server's `--max-read-time` (the RequestHeader's `timeout`, HBase's `hbase.rpc.timeout`): a
+/// costly filter is answered with the budget's DoNotRetryIOException, and the door serves on.
+#[test]
+fn a_read_stops_at_the_calls_own_timeout() {
+    use ferrobase_engine::{ColumnFamilyDescriptor, Put, TableDescriptor, TableName};
+    use ferrobase_native::proto::comparator::{Comparator, RegexStringComparator};
+    use ferrobase_native::proto::filter::{CompareFilter, ValueFilter};
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    engine
+        .admin()
+        .create_table(
+            TableDescriptor::new(TableName::parse("slow").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf")),
+        )
+        .unwrap();
+    let mut p = Put::new("r");
+    for q in 0..100 {
+        p = p.add_column("cf", format!("q{q}"), "a".repeat(5 * 1024));
+    }
+    engine.table("slow").unwrap().put(p).unwrap();
+    let region = engine.admin().regions("slow").unwrap()[0].id;
+    let server = NativeServer::bind(
+        engine,
+        NativeOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            ..NativeOptions::default()
+        },
+    )
+    .unwrap();
+    let door = Door {
+        addr: server.local_addr().unwrap(),
+        stop: server.stop_handle().unwrap(),
+        slow: None,
+        _dir: dir,
+    };
+    std::thread::spawn(move || server.run());
+    let comparator = Comparator {
+        name: Some("org.apache.hadoop.hbase.filter.RegexStringComparator".into()),
+        serialized_comparator: Some(
+            RegexStringComparator {
+                pattern: Some(".{0,1000}.{0,1000}.{0,1000}b".into()),
+                pattern_flags: Some(0),
+                charset: Some("UTF-8".into()),
+                ..RegexStringComparator::default()
+            }
+            .encode_to_vec(),
+        ),
+    };
+    let filter = Filter {
+        name: Some("org.apache.hadoop.hbase.filter.ValueFilter".into()),
+        serialized_filter: Some(
+            ValueFilter {
+                compare_filter: Some(CompareFilter {
+                    compare_op: Some(2),
+                    comparator: Some(comparator),
+                }),
+            }
+            .encode_to_vec(),
+        ),
+    };
+    let req = GetRequest {
+        region: Some(RegionSpecifier {
+            r#type: Some(RegionSpecifierType::EncodedRegionName as i32),
+            value: Some(
+                ferrobase_gateway::catalog::encoded_region_name("slow", b"", region).into_bytes(),
+            ),
+        }),
+        get: Some(Get {
+            row: Some(b"r".to_vec()),
+            filter: Some(filter),
+            ..Get::default()
+        }),
+    };
+    let mut s = rpc(&door, "ClientService");
+    let header = RequestHeader {
+        call_id: Some(1),
+        method_name: Some("Get".into()),
+        request_param: Some(true),
+        timeout: Some(200),
+        ..RequestHeader::default()
+    };
+    let param = req.encode_to_vec();
+    let mut frame = Vec::new();
+    header.encode_length_delimited(&mut frame).unwrap();
+    prost::encoding::encode_varint(param.len() as u64, &mut frame);
+    frame.extend_from_slice(&param);
+    s.write_all(&(frame.len() as u32).to_be_bytes()).unwrap();
+    s.write_all(&frame).unwrap();
+    let (h, _) = receive(&mut s).unwrap();
+    let (class, message, do_not_retry) = exception(&h);
+    assert_eq!(class, "org.apache.hadoop.hbase.DoNotRetryIOException");
+    assert!(message.contains("time budget of 200 ms"), "{message}");
+    assert!(message.contains("--max-read-time"), "{message}");
+    assert!(do_not_retry);
+    still_serves(&door);
+}
