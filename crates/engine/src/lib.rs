@@ -74,8 +74,8 @@ pub mod table_attributes;
 mod wal;
 
 pub use api::{
-    Admin, Check, ColumnSelection, Delete, Get, Mutation, MutationCell, Put, ReadSpec, RegionInfo,
-    ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
+    Admin, Check, CheckedWrite, ColumnSelection, Delete, Get, Mutation, MutationCell, Put,
+    ReadSpec, RegionInfo, ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
 };
 /// The shared byte buffer of cells and results (from the `bytes` crate).
 pub use bytes::Bytes;

@@ -7,6 +7,6 @@ mod query;
 mod table;
 
 pub use admin::{Admin, RegionInfo, SplitAlgorithm};
-pub use mutation::{Check, Delete, Mutation, MutationCell, Put};
+pub use mutation::{Check, CheckedWrite, Delete, Mutation, MutationCell, Put};
 pub use query::{ColumnSelection, Get, ReadSpec, RowResult, Scan};
 pub use table::{ResultScanner, Table};

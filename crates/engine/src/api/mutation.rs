@@ -295,3 +295,26 @@ pub enum Check {
     /// the mutated row.
     Read(crate::api::Get),
 }
+
+/// What a check-and-mutate writes when its check holds ([`crate::Table::check_and_write`]):
+/// puts and deletes (a RowMutations), or an increment or append of the row's columns (HBase's
+/// `CheckAndMutate.Builder.build(Increment)` and `build(Append)`, whose answer is the new cells).
+#[derive(Debug, Clone)]
+pub enum CheckedWrite {
+    /// Puts and deletes of the row, applied together.
+    Mutations(Vec<Mutation>),
+    /// `(family, qualifier, amount)` added to each column (8-byte big-endian longs).
+    Increment {
+        /// The columns and amounts.
+        columns: Vec<(Vec<u8>, Vec<u8>, i64)>,
+        /// The new cells' TTL in milliseconds.
+        ttl_ms: Option<i64>,
+    },
+    /// `(family, qualifier, suffix)` appended to each column's value.
+    Append {
+        /// The columns and suffixes.
+        columns: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>,
+        /// The new cells' TTL in milliseconds.
+        ttl_ms: Option<i64>,
+    },
+}

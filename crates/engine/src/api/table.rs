@@ -1,6 +1,6 @@
 //! A table handle of an embedded engine (HBase's `Table`).
 
-use super::{Check, Delete, Get, Mutation, Put, RowResult, Scan};
+use super::{Check, CheckedWrite, Delete, Get, Mutation, Put, RowResult, Scan};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::filter::CompareOp;
@@ -191,9 +191,28 @@ impl Table {
             Check::Read(_) => 0,
         };
         self.heat_write(row, row.len() + checked);
+        let (applied, _) = self.engine.inner.check_and_write(
+            &self.name,
+            row,
+            check,
+            &CheckedWrite::Mutations(mutations),
+        )?;
+        Ok(applied)
+    }
+
+    /// Writes `write` to `row` (puts and deletes, or an increment or append of its columns)
+    /// only if `check` holds; returns whether it was written and, for an increment or append,
+    /// the new cells (HBase's `CheckAndMutateResult`). Atomic for the row.
+    pub fn check_and_write(
+        &self,
+        row: &[u8],
+        check: &Check,
+        write: &CheckedWrite,
+    ) -> Result<(bool, Option<RowResult>)> {
+        self.heat_write(row, row.len());
         self.engine
             .inner
-            .check_and_mutate(&self.name, row, check, mutations)
+            .check_and_write(&self.name, row, check, write)
     }
 
     /// Reads one row. An absent row gives an empty result.

@@ -4,7 +4,7 @@
 //! [`crate::Table::append`] and [`crate::Table::check_and_mutate`] are their public face.
 
 use super::Inner;
-use crate::api::{Check, Get, Mutation, Put, RowResult};
+use crate::api::{Check, CheckedWrite, Get, Mutation, Put, RowResult};
 use crate::cell::{Cell, CellType};
 use crate::error::{Error, Result};
 use crate::filter::CompareOp;
@@ -74,45 +74,56 @@ impl Inner {
     ) -> Result<RowResult> {
         let get = columns_get(row, columns);
         let now = self.now_ms();
-        self.read_modify_write(table, &get, |current| {
-            let mut put = Put::new(row);
-            let mut out = Vec::with_capacity(columns.len());
-            for (f, q, amount) in columns {
-                let old = current.versions(f, q).into_iter().next();
-                let base = match old {
-                    None => 0,
-                    Some(c) => {
-                        let bytes: [u8; 8] = c.value().try_into().map_err(|_| Error::NotALong {
-                            column: format!(
-                                "{}:{}",
-                                String::from_utf8_lossy(f),
-                                String::from_utf8_lossy(q)
-                            ),
-                            width: c.value().len(),
-                        })?;
-                        i64::from_be_bytes(bytes)
-                    }
-                };
-                let new = base.wrapping_add(*amount);
-                let ts = delta_timestamp(old.map(|c| c.timestamp()), now);
-                put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
-                out.push(Cell::new(
-                    Bytes::copy_from_slice(row),
-                    Bytes::copy_from_slice(f),
-                    Bytes::copy_from_slice(q),
-                    ts,
-                    CellType::Put,
-                    Bytes::copy_from_slice(&new.to_be_bytes()),
-                ));
-            }
-            put.ttl_ms = ttl_ms;
-            Ok((
-                vec![Mutation::Put(put)],
-                RowResult::new(Bytes::copy_from_slice(row), out),
-            ))
+        self.read_modify_write(table, &get, None, |current, _| {
+            let (put, result) = incremented(row, columns, ttl_ms, now, current)?;
+            Ok((vec![Mutation::Put(put)], result))
         })
     }
+}
 
+/// The put of an increment of `columns` over `current` (the row as read), and its answer.
+fn incremented(
+    row: &[u8],
+    columns: &[(&[u8], &[u8], i64)],
+    ttl_ms: Option<i64>,
+    now: i64,
+    current: &RowResult,
+) -> Result<(Put, RowResult)> {
+    let mut put = Put::new(row);
+    let mut out = Vec::with_capacity(columns.len());
+    for (f, q, amount) in columns {
+        let old = current.versions(f, q).into_iter().next();
+        let base = match old {
+            None => 0,
+            Some(c) => {
+                let bytes: [u8; 8] = c.value().try_into().map_err(|_| Error::NotALong {
+                    column: format!(
+                        "{}:{}",
+                        String::from_utf8_lossy(f),
+                        String::from_utf8_lossy(q)
+                    ),
+                    width: c.value().len(),
+                })?;
+                i64::from_be_bytes(bytes)
+            }
+        };
+        let new = base.wrapping_add(*amount);
+        let ts = delta_timestamp(old.map(|c| c.timestamp()), now);
+        put = put.add_column_ts(*f, *q, ts, new.to_be_bytes().to_vec());
+        out.push(Cell::new(
+            Bytes::copy_from_slice(row),
+            Bytes::copy_from_slice(f),
+            Bytes::copy_from_slice(q),
+            ts,
+            CellType::Put,
+            Bytes::copy_from_slice(&new.to_be_bytes()),
+        ));
+    }
+    put.ttl_ms = ttl_ms;
+    Ok((put, RowResult::new(Bytes::copy_from_slice(row), out)))
+}
+
+impl Inner {
     /// Appends each `(family, qualifier, suffix)` to the current value of `row` of `table`
     /// (empty when absent) and returns the new cells; they get `ttl_ms` if given.
     pub(crate) fn append(
@@ -124,47 +135,59 @@ impl Inner {
     ) -> Result<RowResult> {
         let get = columns_get(row, columns);
         let now = self.now_ms();
-        self.read_modify_write(table, &get, |current| {
-            let mut put = Put::new(row);
-            let mut cells = Vec::new();
-            for (f, q, suffix) in columns {
-                let old = current.versions(f, q).into_iter().next();
-                let mut value = old.map(|c| c.value().to_vec()).unwrap_or_default();
-                value.extend_from_slice(suffix);
-                let ts = delta_timestamp(old.map(|c| c.timestamp()), now);
-                put = put.add_column_ts(*f, *q, ts, value.clone());
-                cells.push(Cell::new(
-                    Bytes::copy_from_slice(row),
-                    Bytes::copy_from_slice(f),
-                    Bytes::copy_from_slice(q),
-                    ts,
-                    CellType::Put,
-                    Bytes::from(value),
-                ));
-            }
-            put.ttl_ms = ttl_ms;
-            // The answer is in column order, as HBase's `Result` (stable: a column appended
-            // twice keeps its request order).
-            cells.sort_by(|a, b| {
-                a.family()
-                    .cmp(b.family())
-                    .then_with(|| a.qualifier().cmp(b.qualifier()))
-            });
-            Ok((
-                vec![Mutation::Put(put)],
-                RowResult::new(Bytes::copy_from_slice(row), cells),
-            ))
+        self.read_modify_write(table, &get, None, |current, _| {
+            let (put, result) = appended(row, columns, ttl_ms, now, current);
+            Ok((vec![Mutation::Put(put)], result))
         })
     }
+}
 
-    /// Applies `mutations` to `row` of `table` if `check` holds; returns whether it did.
-    pub(crate) fn check_and_mutate(
+/// The put of an append to `columns` over `current` (the row as read), and its answer.
+fn appended(
+    row: &[u8],
+    columns: &[(&[u8], &[u8], &[u8])],
+    ttl_ms: Option<i64>,
+    now: i64,
+    current: &RowResult,
+) -> (Put, RowResult) {
+    let mut put = Put::new(row);
+    let mut cells = Vec::new();
+    for (f, q, suffix) in columns {
+        let old = current.versions(f, q).into_iter().next();
+        let mut value = old.map(|c| c.value().to_vec()).unwrap_or_default();
+        value.extend_from_slice(suffix);
+        let ts = delta_timestamp(old.map(|c| c.timestamp()), now);
+        put = put.add_column_ts(*f, *q, ts, value.clone());
+        cells.push(Cell::new(
+            Bytes::copy_from_slice(row),
+            Bytes::copy_from_slice(f),
+            Bytes::copy_from_slice(q),
+            ts,
+            CellType::Put,
+            Bytes::from(value),
+        ));
+    }
+    put.ttl_ms = ttl_ms;
+    // The answer is in column order, as HBase's `Result` (stable: a column appended
+    // twice keeps its request order).
+    cells.sort_by(|a, b| {
+        a.family()
+            .cmp(b.family())
+            .then_with(|| a.qualifier().cmp(b.qualifier()))
+    });
+    (put, RowResult::new(Bytes::copy_from_slice(row), cells))
+}
+
+impl Inner {
+    /// Applies `write` to `row` of `table` if `check` holds; returns whether it did and, for an
+    /// increment or append, its answer.
+    pub(crate) fn check_and_write(
         &self,
         table: &TableName,
         row: &[u8],
         check: &Check,
-        mutations: Vec<Mutation>,
-    ) -> Result<bool> {
+        write: &CheckedWrite,
+    ) -> Result<(bool, Option<RowResult>)> {
         let (get, value) = match check {
             Check::Value {
                 family,
@@ -195,26 +218,61 @@ impl Inner {
                 (get.clone(), None)
             }
         };
-        self.read_modify_write(table, &get, |current| {
+        // An increment or append also reads the columns it changes (their newest versions, at
+        // the condition's read point).
+        let increments: Vec<(&[u8], &[u8], i64)> = match write {
+            CheckedWrite::Increment { columns, .. } => columns
+                .iter()
+                .map(|(f, q, a)| (&f[..], &q[..], *a))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let appends: Vec<(&[u8], &[u8], &[u8])> = match write {
+            CheckedWrite::Append { columns, .. } => columns
+                .iter()
+                .map(|(f, q, v)| (&f[..], &q[..], &v[..]))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let extra = match write {
+            CheckedWrite::Mutations(_) => None,
+            CheckedWrite::Increment { .. } => Some(columns_get(row, &increments)),
+            CheckedWrite::Append { .. } => Some(columns_get(row, &appends)),
+        };
+        let now = self.now_ms();
+        self.read_modify_write(table, &get, extra.as_ref(), |current, columns| {
             // A filter condition holds when the read returns anything (HBase's
             // `HRegion.checkAndMutateInternal`: `matches = !result.isEmpty()`).
             let holds = value
                 .as_ref()
                 .map_or(!current.is_empty(), |c| c.holds(current));
             if !holds {
-                return Ok((Vec::new(), false));
+                return Ok((Vec::new(), (false, None)));
             }
-            Ok((mutations.clone(), true))
+            let empty = RowResult::new(Bytes::copy_from_slice(row), Vec::new());
+            let columns = columns.unwrap_or(&empty);
+            Ok(match write {
+                CheckedWrite::Mutations(m) => (m.clone(), (true, None)),
+                CheckedWrite::Increment { ttl_ms, .. } => {
+                    let (put, result) = incremented(row, &increments, *ttl_ms, now, columns)?;
+                    (vec![Mutation::Put(put)], (true, Some(result)))
+                }
+                CheckedWrite::Append { ttl_ms, .. } => {
+                    let (put, result) = appended(row, &appends, *ttl_ms, now, columns);
+                    (vec![Mutation::Put(put)], (true, Some(result)))
+                }
+            })
         })
     }
 
-    /// Locks `row`, reads it with `get`, and applies the mutations `decide` returns (if any).
-    /// Returns what `decide` returned alongside.
+    /// Locks `row`, reads it with `get` (and `extra`, at the same read point), and applies the
+    /// mutations `decide` returns (if any). Returns what `decide` returned alongside.
     fn read_modify_write<T>(
         &self,
         table: &TableName,
         get: &Get,
-        mut decide: impl FnMut(&RowResult) -> Result<(Vec<Mutation>, T)>,
+        extra: Option<&Get>,
+        mut decide: impl FnMut(&RowResult, Option<&RowResult>) -> Result<(Vec<Mutation>, T)>,
     ) -> Result<T> {
         let _op = self.enter()?;
         loop {
@@ -224,8 +282,13 @@ impl Inner {
             if region.is_closed() {
                 continue;
             }
-            let current = crate::read::get_in_region(self, &region, get, self.mvcc.read_point())?;
-            let (muts, out) = decide(&current)?;
+            let read_point = self.mvcc.read_point();
+            let current = crate::read::get_in_region(self, &region, get, read_point)?;
+            let more = match extra {
+                Some(g) => Some(crate::read::get_in_region(self, &region, g, read_point)?),
+                None => None,
+            };
+            let (muts, out) = decide(&current, more.as_ref())?;
             if muts.is_empty() {
                 return Ok(out);
             }

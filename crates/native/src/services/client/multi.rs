@@ -122,7 +122,7 @@ fn region_action(
         }
         let n = ra.action.len();
         let outcome = match &ra.condition {
-            Some(c) => check_and_mutate(ctx, &region, c, writes),
+            Some(c) => check_and_mutate(ctx, &region, c, writes).map(|(applied, _)| applied),
             None => atomic_mutations(ctx, &region, writes).map(|()| true),
         };
         return Ok(match outcome {

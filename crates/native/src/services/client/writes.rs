@@ -14,8 +14,8 @@ use crate::regions::{self, Region, Target};
 use crate::services::{Ctx, Reply};
 use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{
-    Bytes, Cell, CellType, Check, ColumnSelection, Delete, Durability, Get, Mutation, MutationCell,
-    Put, LATEST_TIMESTAMP,
+    Bytes, Cell, CellType, Check, CheckedWrite, ColumnSelection, Delete, Durability, Get, Mutation,
+    MutationCell, Put, LATEST_TIMESTAMP,
 };
 use ferrobase_gateway::access::{FamilyMap, Operation};
 use std::collections::BTreeSet;
@@ -346,13 +346,14 @@ fn engine_check(c: &Condition, row: &[u8], columns: ColumnSelection) -> Result<C
     })
 }
 
-/// `checkAndMutate` of `mutations` (puts and deletes of the condition's row).
+/// `checkAndMutate` of `writes` (puts and deletes of the condition's row, or one increment or
+/// append of it): whether they were applied, and an increment's or append's new cells.
 pub(super) fn check_and_mutate(
     ctx: &Ctx,
     region: &Region,
     c: &Condition,
     writes: Vec<Write>,
-) -> Result<bool, RpcError> {
+) -> Result<(bool, Option<Vec<Cell>>), RpcError> {
     let row = c.row.clone().unwrap_or_default();
     check_row(region, &row)?;
     let mut readable = ColumnSelection::new();
@@ -387,21 +388,51 @@ pub(super) fn check_and_mutate(
     }
     let check = engine_check(c, &row, readable)?;
     let mut mutations = Vec::new();
+    let mut delta = None;
+    let n = writes.len();
     for w in writes {
         match w {
             Write::Mutation(m) => mutations.push(m),
+            Write::Increment {
+                row: r,
+                columns,
+                ttl_ms,
+            } if n == 1 => delta = Some((r, CheckedWrite::Increment { columns, ttl_ms })),
+            Write::Append {
+                row: r,
+                columns,
+                ttl_ms,
+            } if n == 1 => delta = Some((r, CheckedWrite::Append { columns, ttl_ms })),
             _ => {
                 return Err(RpcError::unsupported(
-                    "checkAndMutate of an increment or append is not supported by ferrobase yet: the engine applies puts and deletes atomically after a check",
+                    "checkAndMutate of RowMutations holding an increment or append is not \
+                     supported by ferrobase: one increment or append alone, or puts and deletes",
                 ))
             }
         }
     }
-    Ok(ctx
+    let write = match delta {
+        Some((r, write)) => {
+            check_row(region, &r)?;
+            if r != row {
+                // HBase's HRegion.checkAndMutate.
+                return Err(RpcError::unsupported(format!(
+                    "Action's getRow must match: the condition reads row '{}', the mutation \
+                     writes row '{}'",
+                    row.escape_ascii(),
+                    r.escape_ascii()
+                )));
+            }
+            write
+        }
+        None => CheckedWrite::Mutations(mutations),
+    };
+    let (applied, result) = ctx
         .shared
         .engine
         .table(&region.table)?
-        .check_and_mutate_when(&row, &check, mutations)?)
+        .check_and_write(&row, &check, &write)?;
+    Ok((applied, result.map(|r| r.cells)))
 }
 
 pub(super) fn mutate(ctx: &Ctx, req: MutateRequest, block: &mut Block) -> Result<Reply, RpcError> {
@@ -412,11 +443,16 @@ pub(super) fn mutate(ctx: &Ctx, req: MutateRequest, block: &mut Block) -> Result
         .ok_or_else(|| RpcError::bad_request("Mutate without a mutation"))?;
     let w = to_write(m, block)?;
     if let Some(c) = &req.condition {
-        let processed = check_and_mutate(ctx, &region, c, vec![w])?;
-        return Ok(Reply::pb(&MutateResponse {
-            result: None,
-            processed: Some(processed),
-        }));
+        let (processed, cells) = check_and_mutate(ctx, &region, c, vec![w])?;
+        let mut block_out = Vec::new();
+        let result = cells.map(|cells| encode_result(ctx.codec, &cells, &mut block_out));
+        return Ok(Reply::with_cells(
+            &MutateResponse {
+                result,
+                processed: Some(processed),
+            },
+            block_out,
+        ));
     }
     let cells = apply(ctx, &region, w)?;
     let mut block_out = Vec::new();
