@@ -88,9 +88,13 @@ FERROBASE_BIN=target/debug/ferrobase bash tests/native-python/run.sh
 python3 tests/shell/conformance/native.py target/debug/ferrobase
 # A short soak (tests/soak/soak.py, docs/reliability.md): 50 happybase connections for 20 s with a
 # mixed workload against 4 handlers and 8 queued calls (so busy answers and retries happen) and one
-# kill -9 and restart of the server; every acknowledged write is read back.
+# kill -9 and restart of the server; every acknowledged write is read back, the server's peak RSS
+# printed. The per-call bounds are in force, tighter than their defaults (issue 39, item 3): a
+# 10 s read budget, 64 MiB of requests and results in flight, 1,000 mutations a call.
 python3 tests/soak/soak.py target/debug/ferrobase --connections 50 --duration 20 --kill-rounds 1 \
-  --server-arg=--handlers --server-arg=4 --server-arg=--max-queued-calls --server-arg=8
+  --server-arg=--handlers --server-arg=4 --server-arg=--max-queued-calls --server-arg=8 \
+  --server-arg=--max-read-time --server-arg=10 --server-arg=--max-inflight-memory \
+  --server-arg=67108864 --server-arg=--max-mutations-per-call --server-arg=1000
 # The Python wheel (python/): built with maturin from the release binary above (no compilation),
 # installed into a fresh venv, `ferrobase --version` from PATH, the example suite on the pytest
 # fixtures, serially and under pytest-xdist.

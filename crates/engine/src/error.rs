@@ -42,8 +42,8 @@ pub enum Error {
     /// The results the calls in flight are building would pass the door's memory pool
     /// ([`crate::call_budget::MemoryPool`]); the call may be retried.
     #[error(
-        "server busy (CallQueueTooBigException): calls in flight hold more than {limit} bytes \
-         of memory (--max-inflight-memory); retry later"
+        "server busy (CallQueueTooBigException): requests in flight hold more than {limit} \
+         bytes of memory (--max-inflight-memory); retry later"
     )]
     ReadMemory {
         /// The pool's limit in bytes.
