@@ -43,7 +43,6 @@ ROWS = [b"r0", b"r1", b"r2", b"r3", b"r10", b"\x00\xffbin", b"r1\x00"]
 FAMILIES = [b"cf", b"f2"]
 QUALIFIERS = [b"a", b"b", b"q0", b"q3", b""]
 COUNTER = b"cf:n"
-OPS = ["<", "<=", "=", "!=", ">", ">="]
 
 
 def column(rng):
@@ -59,61 +58,9 @@ def timestamp(rng):
     return None if rng.random() < 0.3 else rng.randrange(1, 60)
 
 
-def comparator(rng, ordering_ok=True):
-    kind = rng.random()
-    if kind < 0.6 or not ordering_ok:
-        return rng.choice(OPS), "binary:%s" % rng.choice(["v%d" % rng.randrange(10), "a", "q", "r2", ""])
-    if kind < 0.8:
-        return rng.choice(["=", "!="]), "substring:%d" % rng.randrange(10)
-    return rng.choice(["=", "!="]), "regexstring:^v[0-%d]" % rng.randrange(10)
-
-
 def simple_filter(rng):
-    q = lambda: rng.choice(["a", "b", "q0", "q3", "n"])  # noqa: E731
-    f = lambda: rng.choice(["cf", "f2"])  # noqa: E731
-    b = lambda: rng.choice(["true", "false"])  # noqa: E731
-    choice = rng.randrange(19)
-    if choice == 0:
-        op, c = comparator(rng)
-        return "ValueFilter(%s, '%s')" % (op, c)
-    if choice == 1:
-        op, c = comparator(rng)
-        return "QualifierFilter(%s, '%s')" % (op, c.replace("v", "q"))
-    if choice == 2:
-        return "FamilyFilter(%s, 'binary:%s')" % (rng.choice(OPS), f())
-    if choice == 3:
-        return "RowFilter(%s, 'binary:%s')" % (rng.choice(OPS), rng.choice(["r1", "r2", "r10"]))
-    if choice == 4:
-        return "ColumnPrefixFilter('%s')" % rng.choice(["a", "q", "q3", "n"])
-    if choice == 5:
-        return "MultipleColumnPrefixFilter('a', 'q')"
-    if choice == 6:
-        return "PrefixFilter('%s')" % rng.choice(["r1", "r", "r3"])
-    if choice == 7:
-        return "KeyOnlyFilter()"
-    if choice == 8:
-        return "FirstKeyOnlyFilter()"
-    if choice == 9:
-        return "TimestampsFilter(%s)" % ", ".join(str(rng.randrange(1, 60)) for _ in range(rng.randrange(1, 4)))
-    if choice == 10:
-        op, c = comparator(rng)
-        return "SingleColumnValueFilter('%s', '%s', %s, '%s', %s, %s)" % (f(), q(), op, c, b(), b())
-    if choice == 11:
-        op, c = comparator(rng)
-        return "SingleColumnValueExcludeFilter('%s', '%s', %s, '%s', %s, %s)" % (f(), q(), op, c, b(), b())
-    if choice == 12:
-        return "ColumnCountGetFilter(%d)" % rng.randrange(1, 4)
-    if choice == 13:
-        return "ColumnPaginationFilter(%d, %d)" % (rng.randrange(1, 4), rng.randrange(0, 3))
-    if choice == 14:
-        return "PageFilter(%d)" % rng.randrange(1, 4)
-    if choice == 15:
-        return "InclusiveStopFilter('%s')" % rng.choice(["r1", "r2", "r3"])
-    if choice == 16:
-        return "DependentColumnFilter('%s', '%s')" % (f(), q())
-    if choice == 17:
-        return "ColumnRangeFilter('%s', %s, '%s', %s)" % (rng.choice(["", "a", "b"]), b(), rng.choice(["b", "q", "q3"]), b())
-    return "QualifierFilter(=, 'binary:%s')" % q()
+    """wide.py's generator over cf and f2, as this differential always drew it."""
+    return wide.simple_filter(rng, families=("cf", "f2"), key_only_true=False)
 
 
 def filter_string(rng, depth=0):
