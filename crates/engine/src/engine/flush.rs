@@ -11,6 +11,7 @@ use crate::read::CompactionMatcher;
 use crate::region::Region;
 use crate::schema::ColumnFamilyDescriptor;
 use crate::store::StoreFile;
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -86,9 +87,14 @@ impl Inner {
         self.sync_dir(&dir)?;
         self.sync_dir(&self.data_dir())?;
         Metrics::add(&self.metrics.bytes_written_files, size);
+        self.open_store_file(&path, number)
+    }
+
+    /// Opens block file `number` at `path` through the handle cache, as a store holds it.
+    pub(crate) fn open_store_file(&self, path: &Path, number: u64) -> Result<Arc<StoreFile>> {
         let reader = BlockFileReader::open(
             &self.handles,
-            &path,
+            path,
             number,
             self.cache.clone(),
             self.metrics.clone(),

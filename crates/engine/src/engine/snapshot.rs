@@ -16,7 +16,7 @@ use crate::lock;
 use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
 use crate::region::{CloseReason, Region, TableEntry};
 use crate::schema::TableName;
-use crate::store::{Store, StoreFile};
+use crate::store::Store;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -336,23 +336,12 @@ impl Inner {
                     let numbers = linked_files
                         .iter()
                         .find(|(f, _)| *f == family.name)
-                        .map(|(_, n)| n.clone())
+                        .map(|(_, n)| n.as_slice())
                         .unwrap_or_default();
-                    let mut files = Vec::new();
-                    for number in numbers {
-                        let path = self.file_path(id, number);
-                        let reader = crate::block_file::BlockFileReader::open(
-                            &self.handles,
-                            &path,
-                            number,
-                            self.cache.clone(),
-                            self.metrics.clone(),
-                        )?;
-                        files.push(Arc::new(StoreFile {
-                            number,
-                            reader: Arc::new(reader),
-                        }));
-                    }
+                    let files = numbers
+                        .iter()
+                        .map(|&number| self.open_store_file(&self.file_path(id, number), number))
+                        .collect::<Result<Vec<_>>>()?;
                     stores.insert(
                         family.name.clone(),
                         Arc::new(Store::new(family.clone(), files, seq)),
