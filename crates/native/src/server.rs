@@ -515,10 +515,7 @@ fn serve_connection(
         let size = request.param.len() + request.cells.len();
         let host = shared.host.clone();
         let port = shared.port;
-        if shared.inflight.fetch_add(size, Ordering::AcqRel) + size
-            > shared.opts.max_inflight_memory
-        {
-            shared.inflight.fetch_sub(size, Ordering::AcqRel);
+        if !shared.try_take_inflight(size) {
             shared.counters.record_at(slot, CallOutcome::Busy);
             let busy = RpcError::retry(
                 CALL_QUEUE_TOO_BIG,
@@ -562,7 +559,7 @@ fn serve_connection(
                     format!("internal error running {method}"),
                 ))
             });
-            job_ctx.shared.inflight.fetch_sub(size, Ordering::AcqRel);
+            job_ctx.shared.give_back_inflight(size);
             let outcome = if result.is_ok() {
                 CallOutcome::Ok
             } else {
@@ -598,7 +595,7 @@ fn serve_connection(
         match shared.jobs.try_send(job) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
-                shared.inflight.fetch_sub(size, Ordering::AcqRel);
+                shared.give_back_inflight(size);
                 shared.counters.record_at(slot, CallOutcome::Busy);
                 let busy = RpcError::retry(
                     CALL_QUEUE_TOO_BIG,
@@ -660,17 +657,11 @@ impl std::fmt::Debug for ReadPool {
 
 impl ferrobase_engine::call_budget::MemoryPool for ReadPool {
     fn try_take(&self, bytes: usize) -> bool {
-        let limit = self.0.opts.max_inflight_memory;
-        self.0
-            .inflight
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
-                u.checked_add(bytes).filter(|&t| t <= limit)
-            })
-            .is_ok()
+        self.0.try_take_inflight(bytes)
     }
 
     fn give_back(&self, bytes: usize) {
-        self.0.inflight.fetch_sub(bytes, Ordering::AcqRel);
+        self.0.give_back_inflight(bytes);
     }
 
     fn limit(&self) -> usize {

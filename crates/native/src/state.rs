@@ -208,6 +208,22 @@ impl Shared {
         true
     }
 
+    /// Takes `bytes` of the in-flight memory (`--max-inflight-memory`): what requests' frames and
+    /// the results their reads build hold together. False, taking nothing, past the limit.
+    pub(crate) fn try_take_inflight(&self, bytes: usize) -> bool {
+        let limit = self.opts.max_inflight_memory;
+        self.inflight
+            .fetch_update(AtomicOrdering::AcqRel, AtomicOrdering::Acquire, |u| {
+                u.checked_add(bytes).filter(|&t| t <= limit)
+            })
+            .is_ok()
+    }
+
+    /// Gives back `bytes` [`Shared::try_take_inflight`] took.
+    pub(crate) fn give_back_inflight(&self, bytes: usize) {
+        self.inflight.fetch_sub(bytes, AtomicOrdering::AcqRel);
+    }
+
     /// Gives back a slot [`Shared::admit`] took.
     pub(crate) fn release(&self) {
         self.connections.fetch_sub(1, AtomicOrdering::AcqRel);
