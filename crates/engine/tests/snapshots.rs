@@ -122,6 +122,7 @@ fn a_snapshot_keeps_its_data_through_writes_compactions_truncates_drops_and_rest
     assert_eq!(listed[0].name, "s1");
     assert_eq!(listed[0].table.to_string(), "t");
     assert!(listed[0].created_ms > 1_700_000_000_000);
+    assert_eq!(admin.snapshot_info("s1").unwrap(), listed[0]);
     // Across a restart: snapshots, clones and restored tables all read the same.
     drop((t, admin));
     drop(engine);
@@ -177,6 +178,7 @@ fn snapshot_errors_name_the_problem() {
         admin.clone_snapshot("nope", "x").unwrap_err(),
         admin.restore_snapshot("nope").unwrap_err(),
         admin.delete_snapshot("nope").unwrap_err(),
+        admin.snapshot_info("nope").unwrap_err(),
     ] {
         assert_eq!(
             missing.to_string(),

@@ -185,6 +185,12 @@ impl Admin {
         self.engine.inner.list_snapshots()
     }
 
+    /// Snapshot `name` as [`Admin::list_snapshots`] lists it; `SnapshotNotFound` when there is
+    /// none.
+    pub fn snapshot_info(&self, name: &str) -> Result<crate::SnapshotInfo> {
+        self.engine.inner.snapshot_info(name)
+    }
+
     /// Deletes snapshot `name`; tables cloned or restored from it keep their data.
     pub fn delete_snapshot(&self, name: &str) -> Result<()> {
         self.engine.inner.delete_snapshot(name)

@@ -163,21 +163,37 @@ impl Inner {
             if name.starts_with(TMP_PREFIX) {
                 continue;
             }
-            let dir = root.join(name);
-            let table = self.read_snapshot(&dir, name)?;
-            let created_ms = fs
-                .modified(&dir.join(manifest::MANIFEST_FILE))
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-            out.push(SnapshotInfo {
-                name: name.to_string(),
-                table: table.descriptor.name,
-                created_ms,
-            });
+            out.push(self.info(&root.join(name), name)?);
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
+    }
+
+    /// Snapshot `name` as listed; [`Error::SnapshotNotFound`] when there is none.
+    pub(crate) fn snapshot_info(&self, name: &str) -> Result<SnapshotInfo> {
+        let _op = self.enter()?;
+        check_name(name)?;
+        let dir = self.snapshots_dir().join(name);
+        if !self.fs().exists(&dir) {
+            return Err(Error::SnapshotNotFound(name.to_string()));
+        }
+        self.info(&dir, name)
+    }
+
+    /// The listing of the snapshot in `dir`: its table, and its manifest's modification time.
+    fn info(&self, dir: &Path, name: &str) -> Result<SnapshotInfo> {
+        let table = self.read_snapshot(dir, name)?;
+        let created_ms = self
+            .fs()
+            .modified(&dir.join(manifest::MANIFEST_FILE))
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        Ok(SnapshotInfo {
+            name: name.to_string(),
+            table: table.descriptor.name,
+            created_ms,
+        })
     }
 
     /// The table record of the snapshot in `dir`.

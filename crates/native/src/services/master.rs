@@ -15,7 +15,7 @@ use crate::proto::master::*;
 use crate::proto::zookeeper::ClusterId;
 use crate::regions::{pb_table_name, table_text};
 use crate::state::now_ms;
-use ferrobase_engine::{Admin, TableDescriptor};
+use ferrobase_engine::{Admin, Error, TableDescriptor};
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
 use std::sync::atomic::Ordering;
@@ -422,11 +422,15 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
             let req: IsSnapshotDoneRequest = decode(param, method)?;
             let d = snapshot_of(req.snapshot)?;
             let name = d.name.unwrap_or_default();
-            let Some(found) = admin.list_snapshots()?.into_iter().find(|s| s.name == name) else {
-                return Err(RpcError::fatal(
-                    "org.apache.hadoop.hbase.snapshot.UnknownSnapshotException",
-                    format!("Snapshot '{name}' has not been taken and is not in progress"),
-                ));
+            let found = match admin.snapshot_info(&name) {
+                Ok(found) => found,
+                Err(Error::SnapshotNotFound(_) | Error::IllegalArgument(_)) => {
+                    return Err(RpcError::fatal(
+                        "org.apache.hadoop.hbase.snapshot.UnknownSnapshotException",
+                        format!("Snapshot '{name}' has not been taken and is not in progress"),
+                    ))
+                }
+                Err(e) => return Err(e.into()),
             };
             Reply::pb(&IsSnapshotDoneResponse {
                 done: Some(true),
@@ -450,11 +454,8 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
             let d = snapshot_of(req.snapshot)?;
             let name = d.name.unwrap_or_default();
             let target = d.table.unwrap_or_default();
-            let source = admin
-                .list_snapshots()?
-                .into_iter()
-                .find(|s| s.name == name)
-                .map(|s| s.table.to_string());
+            // A missing or misnamed snapshot: the clone below says which.
+            let source = admin.snapshot_info(&name).ok().map(|s| s.table.to_string());
             // HBase's master restores into an existing table and clones into a missing one;
             // the client names the snapshot's own table to restore and another to clone.
             if source.as_deref() == Some(target.as_str()) {
