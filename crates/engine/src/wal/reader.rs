@@ -94,6 +94,16 @@ pub fn decode_segment(
                 reason: "segment is zero-filled".into(),
             });
         }
+        if is_last {
+            // Damage at the newest segment's first byte: refused under strict recovery;
+            // point-in-time recovery keeps what precedes it (nothing of this segment), as for
+            // a damaged record. (A power cut with stale or torn blocks can leave an unsynced
+            // new segment's header so.)
+            return Ok(SegmentEnd::DamagedAt {
+                offset: 0,
+                reason: "bad segment magic".into(),
+            });
+        }
         return Err(Error::corruption(path, 0, "bad segment magic"));
     };
     let mut pos = SEGMENT_MAGIC.len();
