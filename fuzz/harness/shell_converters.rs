@@ -4,13 +4,12 @@
 //! value's bytes.
 //!
 //! Shared by the fuzz target and the `cargo test` that replays the seed corpus and the inputs that
-//! once failed (`fuzz/corpus/shell_converters/`, `fuzz/regressions/shell_converters/`). The
-//! including crate declares `mod fuzzing` (the shell's `fuzzing.rs`) and the modules it uses at
-//! its root.
+//! once failed (`fuzz/corpus/shell_converters/`, `fuzz/regressions/shell_converters/`), through
+//! the shell crate's hidden `fuzzing` module.
 //!
 //! Input: a column spec, a newline, a formatter, a newline, then the value's bytes.
 
-use crate::fuzzing::{
+use ferrobase_shell::fuzzing::{
     binary, java_double, java_float, print_value, Converter, Converters, METHODS,
 };
 

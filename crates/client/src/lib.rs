@@ -31,6 +31,7 @@
 mod access;
 pub mod catalog;
 pub mod filter_language;
+pub mod flags;
 mod remote;
 
 use ferrobase_engine::filter::parse_filter;

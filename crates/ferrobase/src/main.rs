@@ -17,13 +17,11 @@
 mod app;
 #[cfg(feature = "lab")]
 mod bench;
-mod connect;
 mod http;
 mod limits;
 mod logging;
 mod progress;
 mod serve;
-mod shell;
 #[cfg(feature = "lab")]
 mod study;
 mod transfer;
@@ -68,7 +66,7 @@ fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("serve") => serve::main(&args[1..]),
-        Some("shell") => shell::main(&args[1..]),
+        Some("shell") => ferrobase_shell::main(&args[1..]),
         Some("passwd") => serve::passwd(&args[1..]),
         #[cfg(feature = "lab")]
         Some("bench") => bench::main(&args[1..]),

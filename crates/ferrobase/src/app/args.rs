@@ -1,8 +1,8 @@
 //! The `ferrobase app` command line: `[--data DIR | --connect URL [--tls-ca PEM ...] [--login NAME]]
 //! COMMAND [--flag VALUE]...`.
 
-use crate::connect::ConnectFlags;
 use anyhow::{anyhow, bail, Context, Result};
+use ferrobase_client::flags::ConnectFlags;
 use ferrobase_client::Connection;
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -46,7 +46,7 @@ impl Args {
                 let v = it.next().with_context(|| format!("{a} needs a value"))?;
                 match name {
                     "data" => url = format!("file:{v}"),
-                    "connect" => url = crate::connect::server_url(v)?,
+                    "connect" => url = ferrobase_client::flags::server_url(v)?,
                     _ if connect_flags.take(name, v) => {}
                     _ => {
                         flags.insert(name.to_string(), v.clone());

@@ -198,7 +198,7 @@ fn write_table_page(
     }
     writeln!(out, "COLUMN FAMILIES DESCRIPTION")?;
     for f in &desc.families {
-        writeln!(out, "{}", escape(&crate::shell::format::family(f)))?;
+        writeln!(out, "{}", escape(&ferrobase_shell::describe_family(f)))?;
     }
     writeln!(out, "</pre>")?;
 

@@ -4,6 +4,7 @@
 
 use super::html::{self, escape, json_string};
 use super::Ops;
+use ferrobase_engine::clock::UtcTime;
 use std::fmt::Write;
 
 /// The page.
@@ -72,25 +73,7 @@ pub fn render_json(ops: &Ops) -> String {
 
 /// Milliseconds since the Unix epoch as `YYYY-MM-DD HH:MM:SS.mmm` (UTC).
 pub fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{:03}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60,
-        ms % 1000
-    )
+    UtcTime::from_millis(i64::try_from(ms).unwrap_or(i64::MAX)).text()
 }
 
 #[cfg(test)]

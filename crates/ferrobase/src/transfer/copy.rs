@@ -1,9 +1,9 @@
 //! `ferrobase copy`: a table from one store to another, with HBase CopyTable's options.
 
 use super::{number, to_bytes_binary};
-use crate::connect::ConnectFlags;
 use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
+use ferrobase_client::flags::ConnectFlags;
 use ferrobase_client::Connection;
 use ferrobase_engine::TimeRange;
 use ferrobase_tools::copy::ALL_VERSIONS;

@@ -1,9 +1,9 @@
 //! `ferrobase export`: a table into the files HBase's Export writes.
 
 use super::{number, to_bytes_binary, Common};
-use crate::connect::ConnectFlags;
 use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
+use ferrobase_client::flags::ConnectFlags;
 use ferrobase_engine::TimeRange;
 use ferrobase_tools::sequence_file::{Codec, Compression};
 use ferrobase_tools::{ExportOptions, ExportSummary};
@@ -47,7 +47,7 @@ pub fn export(args: &[String]) -> Result<()> {
                 return Ok(());
             }
             "--data" => c.url = value(a)?,
-            "--connect" => c.url = crate::connect::server_url(&value(a)?)?,
+            "--connect" => c.url = ferrobase_client::flags::server_url(&value(a)?)?,
             "--raw" => opts.raw = true,
             "--versions" => versions = Some(number(a, &value(a)?)?),
             "--starttime" => start = Some(number(a, &value(a)?)?),

@@ -1,9 +1,9 @@
 //! `ferrobase import`: the files of HBase's Export applied as HBase's Import applies them.
 
 use super::Common;
-use crate::connect::ConnectFlags;
 use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
+use ferrobase_client::flags::ConnectFlags;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -38,7 +38,7 @@ pub fn import(args: &[String]) -> Result<()> {
                 return Ok(());
             }
             "--data" => c.url = value(a)?,
-            "--connect" => c.url = crate::connect::server_url(&value(a)?)?,
+            "--connect" => c.url = ferrobase_client::flags::server_url(&value(a)?)?,
             flag if flag.starts_with('-') => {
                 let v = value(flag)?;
                 if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {

@@ -1,9 +1,9 @@
 //! `ferrobase import tsv`: delimited text loaded as HBase's ImportTsv loads it.
 
 use super::{number, Common};
-use crate::connect::ConnectFlags;
 use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
+use ferrobase_client::flags::ConnectFlags;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -45,7 +45,7 @@ pub(super) fn import_tsv(args: &[String]) -> Result<()> {
                 return Ok(());
             }
             "--data" => c.url = value(a)?,
-            "--connect" => c.url = crate::connect::server_url(&value(a)?)?,
+            "--connect" => c.url = ferrobase_client::flags::server_url(&value(a)?)?,
             "--csv" => opts.csv = true,
             d if d.starts_with("-D") => {
                 let prop = if d == "-D" {

@@ -13,8 +13,8 @@ pub use copy::copy;
 pub use export::export;
 pub use import::import;
 
-use crate::connect::ConnectFlags;
 use anyhow::{Context, Result};
+use ferrobase_client::flags::ConnectFlags;
 use ferrobase_client::Connection;
 
 /// The connection options and positional arguments of every command here.

@@ -12,6 +12,7 @@ use super::protocol::Stat;
 use super::Discovery;
 use crate::proto::hbase::{RegionServerInfo, ServerName, VersionInfo};
 use crate::proto::zookeeper::{ClusterId, ClusterUp, Master, MetaRegionServer};
+use ferrobase_engine::clock::UtcTime;
 use prost::Message;
 use std::collections::BTreeMap;
 
@@ -213,34 +214,18 @@ fn version_info() -> VersionInfo {
 /// Java's `Date.toString()` in UTC (`Sun Nov 29 07:30:09 UTC 2026`), what HBase writes in
 /// `/hbase/running`.
 fn java_date(millis: u64) -> String {
-    let secs = millis / 1000;
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    let t = UtcTime::from_millis(i64::try_from(millis).unwrap_or(i64::MAX));
+    const WEEKDAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
-    let weekday = WEEKDAYS
-        .get(usize::try_from(days.rem_euclid(7)).unwrap_or(0))
-        .unwrap_or(&"Thu");
+    let weekday = WEEKDAYS.get(t.weekday as usize).unwrap_or(&"Thu");
     let month_name = MONTHS
-        .get(usize::try_from(month - 1).unwrap_or(0))
+        .get((t.month as usize).saturating_sub(1))
         .unwrap_or(&"Jan");
     format!(
-        "{weekday} {month_name} {day:02} {:02}:{:02}:{:02} UTC {year}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
+        "{weekday} {month_name} {:02} {:02}:{:02}:{:02} UTC {}",
+        t.day, t.hour, t.minute, t.second, t.year
     )
 }
 

@@ -15,9 +15,9 @@ mod continuation;
 mod converter;
 mod ddl;
 mod dml;
-pub(crate) mod format;
-#[cfg(test)]
-mod fuzzing;
+mod format;
+#[doc(hidden)]
+pub mod fuzzing;
 mod general;
 mod interpreter;
 mod namespace;
@@ -31,14 +31,17 @@ mod syntax;
 mod table_reference;
 mod tools;
 
-use crate::connect::ConnectFlags;
 use anyhow::{bail, Context, Result};
 use continuation::Continuation;
+use ferrobase_client::flags::ConnectFlags;
 use ferrobase_client::Connection;
 use interpreter::{Shell, ATTRIBUTES};
 use std::io::{IsTerminal, Read, Write};
 use syntax::Value;
 
+pub use format::family as describe_family;
+
+/// The shell's usage line.
 pub const USAGE: &str =
     "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] [FILE]";
 
@@ -133,6 +136,7 @@ impl Feeder {
     }
 }
 
+/// `ferrobase shell ARGS`: opens the store or server `args` name and runs the shell on it.
 pub fn main(args: &[String]) -> Result<()> {
     let mut url = "file:./ferrobase-data".to_string();
     let mut file: Option<String> = None;
@@ -144,7 +148,7 @@ pub fn main(args: &[String]) -> Result<()> {
             "-n" | "--noninteractive" => noninteractive = true,
             "--data" => url = format!("file:{}", it.next().context("--data needs a directory")?),
             "--connect" => {
-                url = crate::connect::server_url(
+                url = ferrobase_client::flags::server_url(
                     it.next().context("--connect needs thrift://HOST:PORT")?,
                 )?
             }

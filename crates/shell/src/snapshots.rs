@@ -76,7 +76,7 @@ fn options(st: &Statement, at: usize, known: &[&str]) -> Res<Vec<(String, Value)
 
 /// Milliseconds since the epoch as Ruby's `Time#to_s` prints them in UTC.
 fn ruby_time(ms: i64) -> String {
-    let utc = crate::http::slowlog::utc(u64::try_from(ms).unwrap_or(0));
+    let utc = ferrobase_engine::clock::UtcTime::from_millis(ms.max(0)).text();
     format!("{} +0000", utc.get(..19).unwrap_or(&utc))
 }
 

@@ -1,12 +1,11 @@
-//! The shell's value converters, for the fuzz target `shell_converters` (`fuzz/`) and the test
-//! that replays its inputs (`tests/fuzz_regressions.rs`). Not part of the shell: the binary
-//! compiles it only in its unit tests. The ferrobase crate has no library, so those include this
-//! file by path at their root, beside the modules it uses (`converter.rs`, `format.rs`,
-//! `args.rs`, `syntax.rs`, `ruby.rs`), as the engine's hidden `fuzzing` module exposes its
-//! decoders.
+//! The shell's parser and value converters, for the fuzz targets `shell_language` and
+//! `shell_converters` (`fuzz/`) and the test that replays their inputs
+//! (`tests/fuzz_regressions.rs`). Hidden: not part of the shell's interface, as the engine's
+//! hidden `fuzzing` module exposes its decoders.
 
 pub use super::converter::{java_double, java_float, Converter, Converters};
 pub use super::format::binary;
+pub use super::syntax::parse;
 use ferrobase_engine::{Cell, CellType};
 
 /// What `get` and `scan` print for `value` in column `family:qualifier` when given `COLUMNS =>
