@@ -6,6 +6,11 @@
 //! given up. Each scanner batch is its own call, with its own budget. Reads on a thread without
 //! a budget (embedded use, background work) are not limited.
 //!
+//! A door may also tell its calls how to see that their client has gone
+//! ([`CallBudget::with_cancel`]): the same checks then look (at most every [`POLL_EVERY`]) and stop
+//! the read with [`Error::ClientGone`], so the work of a client that disconnected ends at once
+//! rather than at the budget.
+//!
 //! A door may also hand its calls a [`MemoryPool`] ([`CallBudget::with_memory`]): the cells a
 //! read builds are taken from it as they are built (in [`CHARGE_CHUNK`]s), so calls in flight
 //! together hold at most the pool's bytes of results; a read that would pass it fails with
@@ -27,6 +32,22 @@ pub trait MemoryPool: Send + Sync + std::fmt::Debug {
     fn limit(&self) -> usize;
 }
 
+/// Tells whether the client of the running call has gone (closed its connection).
+pub trait Cancel: Send + Sync + std::fmt::Debug {
+    /// True once the client will never read the call's answer.
+    fn client_gone(&self) -> bool;
+}
+
+/// A flag the door sets when it sees the client leave (a reader thread reading end-of-stream).
+impl Cancel for std::sync::atomic::AtomicBool {
+    fn client_gone(&self) -> bool {
+        self.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+/// How often, at most, a read asks its call's [`Cancel`] whether the client has gone.
+pub const POLL_EVERY: Duration = Duration::from_millis(25);
+
 /// Result bytes a read builds between two takes from the call's memory pool.
 pub const CHARGE_CHUNK: usize = 256 << 10;
 
@@ -42,6 +63,8 @@ thread_local! {
     static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
     /// The running call's memory pool, if its door gave one.
     static MEMORY: RefCell<Option<Memory>> = const { RefCell::new(None) };
+    /// How the running call sees that its client has gone, and when it last looked.
+    static CANCEL: RefCell<Option<(Arc<dyn Cancel>, Instant)>> = const { RefCell::new(None) };
 }
 
 /// A call's time budget on this thread, in force until dropped (the previous one, if any, is
@@ -51,6 +74,7 @@ thread_local! {
 pub struct CallBudget {
     previous: Option<(Instant, Duration)>,
     previous_memory: Option<Option<Memory>>,
+    previous_cancel: Option<Option<(Arc<dyn Cancel>, Instant)>>,
 }
 
 impl CallBudget {
@@ -61,7 +85,17 @@ impl CallBudget {
         CallBudget {
             previous: DEADLINE.with(|d| d.replace(deadline)),
             previous_memory: None,
+            previous_cancel: None,
         }
+    }
+
+    /// The call's reads also stop with [`Error::ClientGone`] once `cancel` says its client
+    /// has gone, until the guard drops.
+    pub fn with_cancel(mut self, cancel: Option<Arc<dyn Cancel>>) -> CallBudget {
+        let cancel = cancel.map(|c| (c, Instant::now()));
+        let previous = CANCEL.with(|c| c.replace(cancel));
+        self.previous_cancel.get_or_insert(previous);
+        self
     }
 
     /// The call's reads also take the cells they build from `pool`, until the guard drops.
@@ -77,6 +111,9 @@ impl CallBudget {
 impl Drop for CallBudget {
     fn drop(&mut self) {
         DEADLINE.with(|d| d.set(self.previous));
+        if let Some(previous) = self.previous_cancel.take() {
+            CANCEL.with(|c| c.replace(previous));
+        }
         if let Some(previous) = self.previous_memory.take() {
             if let Some(m) = MEMORY.with(|m| m.replace(previous)) {
                 m.pool.give_back(m.taken);
@@ -100,9 +137,21 @@ pub(crate) fn charge(bytes: usize) -> Result<()> {
     })
 }
 
-/// Fails with [`Error::TimeBudget`] when this thread's call has run past its budget.
+/// Fails with [`Error::TimeBudget`] when this thread's call has run past its budget, and with
+/// [`Error::ClientGone`] when its client has gone (looked at every [`POLL_EVERY`] at most).
 pub(crate) fn check() -> Result<()> {
-    match DEADLINE.with(Cell::get) {
+    let deadline = DEADLINE.with(Cell::get);
+    let gone = CANCEL.with(|c| match c.borrow_mut().as_mut() {
+        Some((cancel, last)) if last.elapsed() >= POLL_EVERY => {
+            *last = Instant::now();
+            cancel.client_gone()
+        }
+        _ => false,
+    });
+    if gone {
+        return Err(Error::ClientGone);
+    }
+    match deadline {
         Some((at, budget)) if Instant::now() >= at => Err(Error::TimeBudget {
             budget_ms: u64::try_from(budget.as_millis()).unwrap_or(u64::MAX),
         }),
@@ -155,6 +204,30 @@ mod tests {
         }
         assert_eq!(pool.used.load(Ordering::Acquire), 0);
         assert!(charge(1 << 30).is_ok());
+    }
+
+    #[derive(Debug, Default)]
+    struct Gone(std::sync::atomic::AtomicBool);
+
+    impl Cancel for Gone {
+        fn client_gone(&self) -> bool {
+            self.0.load(Ordering::Acquire)
+        }
+    }
+
+    #[test]
+    fn a_read_stops_once_its_client_is_gone_and_the_guard_forgets_the_client() {
+        let gone = Arc::new(Gone::default());
+        {
+            let _call = CallBudget::start(None).with_cancel(Some(gone.clone()));
+            assert!(check().is_ok());
+            gone.0.store(true, Ordering::Release);
+            // Looked at again only after POLL_EVERY.
+            std::thread::sleep(POLL_EVERY);
+            assert!(matches!(check(), Err(Error::ClientGone)));
+        }
+        std::thread::sleep(POLL_EVERY);
+        assert!(check().is_ok(), "the guard dropped: no client to ask");
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub enum Error {
         /// The budget, in milliseconds.
         budget_ms: u64,
     },
+    /// The client of the call this read served went away (closed its connection), so the read
+    /// was stopped ([`crate::call_budget::CallBudget::with_cancel`]); nobody is left to answer.
+    #[error("the read was stopped: its client closed the connection")]
+    ClientGone,
     /// The results the calls in flight are building would pass the door's memory pool
     /// ([`crate::call_budget::MemoryPool`]); the call may be retried.
     #[error(

@@ -1,22 +1,22 @@
 //! `ferrobase serve --max-read-time` (issue 39, item 3): a read whose filter costs more than
 //! the call's time budget (a bounded-repeat regular expression over 5 KB values) is stopped at
 //! the budget with an error naming the option, on a get and on a scanner's batch, while other
-//! clients are served meanwhile; a cheap scan is untouched.
+//! clients are served meanwhile; a cheap scan is untouched. A read whose client leaves stops
+//! at once, not at its budget.
 
 mod serve_harness;
 
 use ferrobase_client::Connection;
 use ferrobase_engine::{ColumnFamilyDescriptor, Get, Put, Scan, TableDescriptor, TableName};
 use serve_harness::Serve;
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const COSTLY: &[u8] = b"ValueFilter(=, 'regexstring:.{0,1000}.{0,1000}.{0,1000}b')";
 
-#[test]
-fn a_read_past_its_time_budget_is_stopped_naming_the_option() {
-    let server = Serve::start(&["--max-read-time", "1"]);
-    let url = format!("thrift://{}", server.addr);
-    let conn = Connection::open(&url).unwrap();
+/// Table `slow`: 8 rows of 100 cells of 5 KB, over which [`COSTLY`] takes minutes.
+fn costly_table(conn: &Connection) {
     conn.create_table(
         TableDescriptor::new(TableName::parse("slow").unwrap())
             .with_family(ColumnFamilyDescriptor::new("cf")),
@@ -32,6 +32,15 @@ fn a_read_past_its_time_budget_is_stopped_naming_the_option() {
         }
         t.put(p).unwrap();
     }
+}
+
+#[test]
+fn a_read_past_its_time_budget_is_stopped_naming_the_option() {
+    let server = Serve::start(&["--max-read-time", "1"]);
+    let url = format!("thrift://{}", server.addr);
+    let conn = Connection::open(&url).unwrap();
+    costly_table(&conn);
+    let t = conn.table("slow");
     // While the costly reads run, another client is answered.
     let other = {
         let url = url.clone();
@@ -56,4 +65,40 @@ fn a_read_past_its_time_budget_is_stopped_naming_the_option() {
     assert!(err.contains("--max-read-time"), "{err}");
     let (rows, _) = other.join().unwrap();
     assert_eq!(rows, 8);
+}
+
+#[test]
+fn a_read_whose_client_leaves_stops_at_once() {
+    // One handler and a budget of ten minutes: until the costly scan stops, nothing else runs.
+    let server = Serve::start(&["--max-read-time", "600", "--handlers", "1"]);
+    let url = format!("thrift://{}", server.addr);
+    let conn = Connection::open(&url).unwrap();
+    costly_table(&conn);
+    let mut shell = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["shell", "--connect", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = shell.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "scan 'slow', {{FILTER => \"{}\"}}",
+        String::from_utf8_lossy(COSTLY)
+    )
+    .unwrap();
+    drop(stdin);
+    // The scan is running in the one handler; then its client dies.
+    std::thread::sleep(Duration::from_secs(2));
+    shell.kill().unwrap();
+    shell.wait().unwrap();
+    let started = Instant::now();
+    let row = conn.table("slow").get(Get::new("r1"), None).unwrap();
+    let took = started.elapsed();
+    assert_eq!(row.cells.len(), 100);
+    assert!(
+        took < Duration::from_secs(15),
+        "the next call waited {took:?} for the abandoned scan"
+    );
 }

@@ -31,6 +31,7 @@ pub mod access;
 pub mod call_counters;
 pub mod call_queue;
 pub mod catalog;
+pub mod client_probe;
 pub mod handler;
 pub mod handoff;
 pub mod hbase_values;

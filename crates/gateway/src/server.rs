@@ -722,9 +722,14 @@ fn one_call(
     };
     // The call's reads: a time budget, and the results they build taken from the pool that
     // decoded requests use, given back once the answer is written (the guard lives to the end).
+    // A client that leaves stops the call's reads at once (looked at by its reads, through
+    // a duplicate of the socket held for the call).
+    let probe = crate::client_probe::SocketProbe::of(conn.socket())
+        .map(|p| Arc::new(p) as Arc<dyn ferrobase_engine::call_budget::Cancel>);
     let _budget =
         ferrobase_engine::call_budget::CallBudget::start(shared.calls.options().read_budget)
-            .with_memory(Some(shared.read_pool.clone()));
+            .with_memory(Some(shared.read_pool.clone()))
+            .with_cancel(probe);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         service.call_owned(user, &header.name, args)
     }));

@@ -116,6 +116,8 @@ impl From<Error> for RpcError {
                 "org.apache.hadoop.hbase.CallQueueTooBigException",
                 e.to_string(),
             ),
+            // Nobody is left to read it.
+            Error::ClientGone => fatal(DO_NOT_RETRY),
             // Done again, the read would run out again: the client must not retry it.
             Error::TimeBudget { .. } => RpcError::fatal(
                 "org.apache.hadoop.hbase.DoNotRetryIOException",

@@ -478,6 +478,7 @@ fn serve_connection(
         user: header_user,
         certificate_user: user,
         connection: shared.scanners.connection_id(),
+        client_gone: Arc::default(),
     });
     if let Some(audit) = &shared.opts.audit {
         audit.record(&Connected {
@@ -496,6 +497,15 @@ fn serve_connection(
         }
     }
     let _close_scanners = CloseScanners(shared, ctx.connection);
+    // The calls still running for the connection stop their reads once the loop ends: the
+    // client has gone (or sent what cannot be answered), nobody reads their answers.
+    struct ClientGone(Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for ClientGone {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::Release);
+        }
+    }
+    let _client_gone = ClientGone(ctx.client_gone.clone());
     loop {
         let frame = match wire::read_frame(&mut stream, shared.opts.max_message) {
             Ok(Some(f)) => f,
@@ -549,7 +559,8 @@ fn serve_connection(
                 (b, _) => b,
             };
             let _budget = ferrobase_engine::call_budget::CallBudget::start(budget)
-                .with_memory(Some(Arc::new(ReadPool(job_ctx.shared.clone()))));
+                .with_memory(Some(Arc::new(ReadPool(job_ctx.shared.clone()))))
+                .with_cancel(Some(job_ctx.client_gone.clone()));
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 services::call(&job_ctx, &method, &request.param, &request.cells)
             }))

@@ -566,8 +566,10 @@ fn silent_connections_give_their_slots_to_newcomers() {
 /// Issue 39, 3: a call's reads stop at the client's own timeout when it is shorter than the
 /// server's `--max-read-time` (the RequestHeader's `timeout`, HBase's `hbase.rpc.timeout`): a
 /// costly filter is answered with the budget's DoNotRetryIOException, and the door serves on.
-#[test]
-fn a_read_stops_at_the_calls_own_timeout() {
+/// A door with `handlers` handlers over table `slow` (one row of `cells` cells of 5 KB), and a
+/// `ClientService.Get` of that row whose value filter (a bounded-repeat regular expression)
+/// takes about a second per cell.
+fn costly_get(handlers: usize, cells: usize) -> (Door, GetRequest) {
     use ferrobase_engine::{ColumnFamilyDescriptor, Put, TableDescriptor, TableName};
     use ferrobase_native::proto::comparator::{Comparator, RegexStringComparator};
     use ferrobase_native::proto::filter::{CompareFilter, ValueFilter};
@@ -581,7 +583,7 @@ fn a_read_stops_at_the_calls_own_timeout() {
         )
         .unwrap();
     let mut p = Put::new("r");
-    for q in 0..100 {
+    for q in 0..cells {
         p = p.add_column("cf", format!("q{q}"), "a".repeat(5 * 1024));
     }
     engine.table("slow").unwrap().put(p).unwrap();
@@ -590,6 +592,7 @@ fn a_read_stops_at_the_calls_own_timeout() {
         engine,
         NativeOptions {
             addr: "127.0.0.1:0".parse().unwrap(),
+            handlers,
             ..NativeOptions::default()
         },
     )
@@ -638,6 +641,12 @@ fn a_read_stops_at_the_calls_own_timeout() {
             ..Get::default()
         }),
     };
+    (door, req)
+}
+
+#[test]
+fn a_read_stops_at_the_calls_own_timeout() {
+    let (door, req) = costly_get(NativeOptions::default().handlers, 100);
     let mut s = rpc(&door, "ClientService");
     let header = RequestHeader {
         call_id: Some(1),
@@ -660,4 +669,33 @@ fn a_read_stops_at_the_calls_own_timeout() {
     assert!(message.contains("--max-read-time"), "{message}");
     assert!(do_not_retry);
     still_serves(&door);
+}
+
+/// A read whose client closes its connection stops at once (the connection's reader sees the
+/// end and the call's reads look), not at its budget: with one handler, the next client's call
+/// is answered within seconds, where it would wait minutes for the abandoned read.
+#[test]
+fn a_read_whose_client_leaves_stops_at_once() {
+    let (door, req) = costly_get(1, 400);
+    let mut s = rpc(&door, "ClientService");
+    let header = RequestHeader {
+        call_id: Some(1),
+        method_name: Some("Get".into()),
+        request_param: Some(true),
+        ..RequestHeader::default()
+    };
+    let param = req.encode_to_vec();
+    let mut frame = Vec::new();
+    header.encode_length_delimited(&mut frame).unwrap();
+    prost::encoding::encode_varint(param.len() as u64, &mut frame);
+    frame.extend_from_slice(&param);
+    s.write_all(&(frame.len() as u32).to_be_bytes()).unwrap();
+    s.write_all(&frame).unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    drop(s);
+    let started = std::time::Instant::now();
+    still_serves(&door);
+    let took = started.elapsed();
+    eprintln!("the next call was answered {took:?} after the client left");
+    assert!(took < Duration::from_secs(15), "waited {took:?}");
 }

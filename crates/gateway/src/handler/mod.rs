@@ -58,6 +58,7 @@ impl From<Error> for ServiceError {
                 ServiceError::IllegalArgument(e.to_string())
             }
             Error::ReadMemory { .. } => ServiceError::Io(e.to_string()),
+            Error::ClientGone => ServiceError::Io(e.to_string()),
             Error::TimeBudget { .. } => ServiceError::Io(format!(
                 "java.io.IOException: {e} (ferrobase serve --max-read-time sets the budget)"
             )),

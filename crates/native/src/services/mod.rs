@@ -28,6 +28,9 @@ pub(crate) struct Ctx {
     pub(crate) certificate_user: Option<String>,
     /// The connection's id (its scanners are counted and closed by it).
     pub(crate) connection: u64,
+    /// Set once the connection's reader has seen the client leave: the calls still running
+    /// for it stop their reads (`call_budget::CallBudget::with_cancel`).
+    pub(crate) client_gone: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A call's answer: the response message and its cell block.
