@@ -644,15 +644,15 @@ fn costly_get(handlers: usize, cells: usize) -> (Door, GetRequest) {
     (door, req)
 }
 
-#[test]
-fn a_read_stops_at_the_calls_own_timeout() {
-    let (door, req) = costly_get(NativeOptions::default().handlers, 100);
-    let mut s = rpc(&door, "ClientService");
+/// Sends `req` as call 1 of a new `ClientService` connection, with the call's own `timeout`
+/// (milliseconds) when given.
+fn send_get(door: &Door, req: &GetRequest, timeout: Option<u32>) -> TcpStream {
+    let mut s = rpc(door, "ClientService");
     let header = RequestHeader {
         call_id: Some(1),
         method_name: Some("Get".into()),
         request_param: Some(true),
-        timeout: Some(200),
+        timeout,
         ..RequestHeader::default()
     };
     let param = req.encode_to_vec();
@@ -662,6 +662,13 @@ fn a_read_stops_at_the_calls_own_timeout() {
     frame.extend_from_slice(&param);
     s.write_all(&(frame.len() as u32).to_be_bytes()).unwrap();
     s.write_all(&frame).unwrap();
+    s
+}
+
+#[test]
+fn a_read_stops_at_the_calls_own_timeout() {
+    let (door, req) = costly_get(NativeOptions::default().handlers, 100);
+    let mut s = send_get(&door, &req, Some(200));
     let (h, _) = receive(&mut s).unwrap();
     let (class, message, do_not_retry) = exception(&h);
     assert_eq!(class, "org.apache.hadoop.hbase.DoNotRetryIOException");
@@ -677,20 +684,7 @@ fn a_read_stops_at_the_calls_own_timeout() {
 #[test]
 fn a_read_whose_client_leaves_stops_at_once() {
     let (door, req) = costly_get(1, 400);
-    let mut s = rpc(&door, "ClientService");
-    let header = RequestHeader {
-        call_id: Some(1),
-        method_name: Some("Get".into()),
-        request_param: Some(true),
-        ..RequestHeader::default()
-    };
-    let param = req.encode_to_vec();
-    let mut frame = Vec::new();
-    header.encode_length_delimited(&mut frame).unwrap();
-    prost::encoding::encode_varint(param.len() as u64, &mut frame);
-    frame.extend_from_slice(&param);
-    s.write_all(&(frame.len() as u32).to_be_bytes()).unwrap();
-    s.write_all(&frame).unwrap();
+    let s = send_get(&door, &req, None);
     std::thread::sleep(Duration::from_secs(1));
     drop(s);
     let started = std::time::Instant::now();
