@@ -424,3 +424,120 @@ fn second_open_of_a_locked_directory_is_refused() {
         Err(Error::Locked(_))
     ));
 }
+
+/// Writes `rows` rows at FSYNC_WAL for at least `for_at_least` (so the log marks its syncs in
+/// `wal/SYNCED`), segments rolling every `segment_bytes`, and closes: the rows are in the WAL
+/// only. Returns how many rows were written.
+fn write_synced_rows(
+    dir: &std::path::Path,
+    segment_bytes: u64,
+    for_at_least: std::time::Duration,
+) -> u64 {
+    let opts = EngineOptions {
+        wal_segment_bytes: segment_bytes,
+        ..EngineOptions::default()
+    };
+    let engine = Engine::open(dir, opts).unwrap();
+    engine.admin().create_table(schema()).unwrap();
+    let t = engine.table("crash").unwrap();
+    let started = std::time::Instant::now();
+    let mut i = 0;
+    while i < 200 || started.elapsed() < for_at_least {
+        t.put(
+            Put::new(format!("r{i:06}"))
+                .add_column("cf", "q", value(i))
+                .durability(ferrobase_engine::Durability::FsyncWal),
+        )
+        .unwrap();
+        i += 1;
+    }
+    engine.close();
+    i
+}
+
+/// Issue 39: the newest segment cut to half its synced length loses records acknowledged at
+/// FSYNC_WAL. The segment alone reads like a tear; the log's synced marks (`wal/SYNCED`) say
+/// those bytes were on disk, so the open refuses naming the file and the offset where it ends,
+/// and point-in-time recovery opens with what is left, keeping a copy and a report.
+#[test]
+fn a_truncated_newest_segment_is_damage_not_a_tear() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = write_synced_rows(dir.path(), 64 << 20, std::time::Duration::from_millis(1500));
+    let wal = files_with_suffix(dir.path(), ".wal");
+    let last = wal.last().unwrap().clone();
+    let bytes = std::fs::read(&last).unwrap();
+    // The furthest mark of the newest segment (docs/format/wal.md, "Synced marks": 24 bytes
+    // each, the segment number at 4..12 and the offset at 12..20); cut half-way to it.
+    let number: u64 = last.file_stem().unwrap().to_str().unwrap().parse().unwrap();
+    let marks = std::fs::read(dir.path().join("wal/SYNCED")).unwrap();
+    let mark = marks
+        .chunks_exact(24)
+        .filter(|m| u64::from_be_bytes(m[4..12].try_into().unwrap()) == number)
+        .map(|m| u64::from_be_bytes(m[12..20].try_into().unwrap()))
+        .max()
+        .expect("a mark of the newest segment");
+    let cut = (mark / 2) as usize;
+    std::fs::write(&last, &bytes[..cut]).unwrap();
+    let Err(err) = Engine::open(dir.path(), EngineOptions::default()) else {
+        panic!("a truncated segment holding synced records must refuse the open");
+    };
+    match &err {
+        Error::Corruption { path, offset, .. } => {
+            assert_eq!(path, &last);
+            assert!(*offset <= cut as u64, "{offset}");
+        }
+        other => panic!("expected corruption, got {other}"),
+    }
+    assert!(err.to_string().contains("truncated"), "{err}");
+    let opts = EngineOptions {
+        wal_recovery: WalRecovery::PointInTime,
+        ..EngineOptions::default()
+    };
+    let engine = Engine::open(dir.path(), opts).unwrap();
+    let left = engine
+        .table("crash")
+        .unwrap()
+        .scan_all(&Scan::new())
+        .unwrap()
+        .len() as u64;
+    assert!(left > 0 && left < rows, "{left} of {rows}");
+    engine.close();
+    drop(engine);
+    let report = std::fs::read_dir(dir.path().join("wal-quarantine"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("REPORT.txt"))
+        .next()
+        .unwrap();
+    let report = std::fs::read_to_string(report).unwrap();
+    assert!(report.contains("synced it through byte"), "{report}");
+    // The marks start afresh: the next strict open works.
+    assert!(Engine::open(dir.path(), EngineOptions::default()).is_ok());
+}
+
+/// Issue 39: a closed segment cut exactly at a record boundary has no incomplete record at
+/// all; its roll marked its whole length, so the open refuses.
+#[test]
+fn a_closed_segment_cut_at_a_record_boundary_is_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    write_synced_rows(dir.path(), 4 << 10, std::time::Duration::ZERO);
+    let wal = files_with_suffix(dir.path(), ".wal");
+    assert!(wal.len() >= 3, "{wal:?}");
+    let closed = &wal[wal.len() - 2];
+    let bytes = std::fs::read(closed).unwrap();
+    // The segment's records (8-byte magic, then each: u32 length, u32 checksum, payload): cut
+    // after its first record.
+    let len = u32::from_be_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let boundary = 8 + 8 + len;
+    assert!(boundary < bytes.len());
+    std::fs::write(closed, &bytes[..boundary]).unwrap();
+    let Err(err) = Engine::open(dir.path(), EngineOptions::default()) else {
+        panic!("a closed segment cut short must refuse the open");
+    };
+    match &err {
+        Error::Corruption { path, offset, .. } => {
+            assert_eq!(path, closed);
+            assert_eq!(*offset, boundary as u64);
+        }
+        other => panic!("expected corruption, got {other}"),
+    }
+}

@@ -120,12 +120,17 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     // WAL replay.
     for e in fs.list_dir(&wal_dir).at(&wal_dir)? {
         let name = e.name.to_string_lossy();
-        if name.ends_with(wal::TMP_SUFFIX) || name == wal::PROBE_FILE {
+        if name.ends_with(wal::TMP_SUFFIX)
+            || name == wal::PROBE_FILE
+            || wal::is_synced_leftover(&name)
+        {
             let p = wal_dir.join(&e.name);
             fs.remove_file(&p).at(&p)?;
         }
     }
     let mut segments = wal::list_segments(fs, &wal_dir)?;
+    // How far the last run synced each segment: one found shorter lost acknowledged bytes.
+    let marks = wal::read_marks(fs, &wal_dir)?;
     let mut max_seq = data.last_seq;
     let mut replayed = 0usize;
     // Each edit names its region: found by id in a map, not a walk over every region (which
@@ -166,6 +171,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             }
             Ok(())
         })?;
+        let end = truncated(fs, &path, end, marks.get(&n).copied())?;
         match end {
             SegmentEnd::Clean => {}
             SegmentEnd::TornAt { offset, reason } => {
@@ -208,6 +214,8 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             }
         }
     }
+    // The marks of this run start afresh (the last run's were checked above).
+    let marks = wal::SyncedMarks::start(fs, &wal_dir)?;
     let active = wal::start_segment(fs, &wal_dir, &segments, last_records > 0)?;
     let started = active.created.then_some(active.number);
     segments.retain(|&n| n != active.number);
@@ -223,6 +231,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         metrics.clone(),
         poison.clone(),
         gate.clone(),
+        marks,
     )?;
     let inner = Inner {
         dir: dir.to_path_buf(),
@@ -446,4 +455,34 @@ fn quarantine(
     fs.sync_dir(dir).synced(dir)?;
     eprint!("ferrobase: {report}");
     Ok(())
+}
+
+/// `end` of segment `path`, or damage where the segment ends when it is shorter than the
+/// `mark` the last run wrote for it (`wal/SYNCED`: bytes synced and acknowledged): a segment
+/// truncated by hand or by a file system, which its own bytes cannot tell from a tear.
+fn truncated(
+    fs: &dyn FileSystem,
+    path: &Path,
+    end: SegmentEnd,
+    mark: Option<u64>,
+) -> Result<SegmentEnd> {
+    let Some(mark) = mark else {
+        return Ok(end);
+    };
+    let valid = match &end {
+        SegmentEnd::Clean => fs.open(path).and_then(|f| f.len()).at(path)?,
+        SegmentEnd::TornAt { offset, .. } => *offset,
+        SegmentEnd::DamagedAt { .. } => return Ok(end),
+    };
+    if valid >= mark {
+        return Ok(end);
+    }
+    Ok(SegmentEnd::DamagedAt {
+        offset: valid,
+        reason: format!(
+            "the segment ends at byte {valid}, but the log had synced it through byte {mark} \
+             (wal/{}): it was truncated, losing acknowledged records",
+            wal::SYNCED_FILE
+        ),
+    })
 }

@@ -179,6 +179,10 @@ impl Wal {
                 }
                 Ok(())
             })();
+            if do_sync && written.is_ok() {
+                // Still the leader: nothing else moves this segment's end meanwhile.
+                self.mark_synced(number, end, false);
+            }
             // The path is spelled out only for an error (no allocation per write).
             let res = written.map_err(|(step, e)| {
                 let transient = step == "write" && is_transient_wal_write_error(&e);

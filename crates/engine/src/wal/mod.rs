@@ -10,6 +10,7 @@ mod group_commit;
 mod reader;
 mod record;
 mod segment;
+mod synced;
 
 pub use reader::{
     decode_segment, read_segment, records_past_damage, segment_version, SegmentEnd, MAX_RECORD,
@@ -19,6 +20,7 @@ pub use segment::{
     cut_torn_tail, list_segments, remove_started_segment, segment_path, start_segment,
     StartSegment, TMP_SUFFIX,
 };
+pub use synced::{is_leftover as is_synced_leftover, read_marks, SyncedMarks, SYNCED_FILE};
 
 use segment::create_segment;
 
@@ -118,6 +120,8 @@ pub struct Wal {
     /// The engine's write gate: a write that failed with a transient error (`ENOSPC`,
     /// `EDQUOT`, `EIO`) closes it until [`Wal::resume`] succeeds.
     gate: Arc<WriteGate>,
+    /// How far each segment was synced, for the next open (`wal/SYNCED`).
+    marks: Mutex<SyncedMarks>,
 }
 
 impl std::fmt::Debug for Wal {
@@ -150,6 +154,7 @@ impl Wal {
         metrics: Arc<Metrics>,
         poison: Arc<Poison>,
         gate: Arc<WriteGate>,
+        marks: SyncedMarks,
     ) -> Result<Wal> {
         let holds_records = active.len > SEGMENT_MAGIC.len() as u64;
         Ok(Wal {
@@ -188,7 +193,14 @@ impl Wal {
             metrics,
             poison,
             gate,
+            marks: Mutex::new(marks),
         })
+    }
+
+    /// Marks segment `number` synced through `offset` (always when `force`, else at most every
+    /// [`synced::MARK_EVERY`]).
+    fn mark_synced(&self, number: u64, offset: u64, force: bool) {
+        lock::lock(&self.marks).mark(number, offset, force);
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -253,6 +265,7 @@ impl Wal {
     fn roll_inner(&self, g: &mut Inner) -> Result<()> {
         let path = segment_path(&self.dir, g.number);
         g.file.sync_data().synced(&path)?;
+        self.mark_synced(g.number, g.size, true);
         let next = g.number + 1;
         let file = match create_segment(&*self.fs, &self.dir, next) {
             Ok(f) => f,
@@ -400,6 +413,7 @@ mod tests {
             Arc::default(),
             Arc::default(),
             gate.clone(),
+            SyncedMarks::start(&fs, dir).unwrap(),
         )
         .unwrap();
         for s in 1..=3 {
@@ -451,6 +465,7 @@ mod tests {
             metrics.clone(),
             Arc::default(),
             gate(),
+            SyncedMarks::start(&*crate::fs::os(), dir.path()).unwrap(),
         )
         .unwrap();
         // 10 MiB of 64 KiB records, written to the OS but never synced by a writer.
@@ -492,6 +507,7 @@ mod tests {
                 Arc::new(Metrics::default()),
                 Arc::default(),
                 gate(),
+                SyncedMarks::start(&*crate::fs::os(), dir.path()).unwrap(),
             )
             .unwrap(),
         );
@@ -545,6 +561,7 @@ mod tests {
             Arc::new(Metrics::default()),
             Arc::default(),
             gate(),
+            SyncedMarks::start(&*crate::fs::os(), dir.path()).unwrap(),
         )
         .unwrap();
         for s in 1..=10 {
