@@ -485,6 +485,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_body: opts.limits.max_message,
                 handlers: opts.calls.handlers,
                 max_result_bytes: opts.handler.max_result_bytes,
+                read_budget: opts.calls.read_budget,
                 tls: opts.tls.clone(),
                 passwords: opts.passwords.clone(),
                 access: opts.access.clone(),

@@ -102,3 +102,76 @@ fn a_read_whose_client_leaves_stops_at_once() {
         "the next call waited {took:?} for the abandoned scan"
     );
 }
+
+/// The REST door's reads have the same budget: a multiget whose filter runs past it is 503
+/// naming the option, and the door serves on.
+#[test]
+fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::{SocketAddr, TcpStream};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--rest-port",
+            "0",
+            "--max-read-time",
+            "1",
+        ])
+        .arg("--data")
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut rest, mut thrift) = (None::<SocketAddr>, None::<SocketAddr>);
+    while rest.is_none() || thrift.is_none() {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "serve exited");
+        let addr = line.split_whitespace().find_map(|w| w.parse().ok());
+        if line.contains("REST API on") {
+            rest = addr;
+        } else if line.contains("HBase Thrift API on") {
+            thrift = addr;
+        }
+    }
+    let conn = Connection::open(&format!("thrift://{}", thrift.unwrap())).unwrap();
+    costly_table(&conn);
+    let get = |query: &str| {
+        let mut s = TcpStream::connect(rest.unwrap()).unwrap();
+        write!(
+            s,
+            "GET /slow/multiget?row=r1{query} HTTP/1.1\r\nHost: h\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let encoded: String = COSTLY
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let started = Instant::now();
+    let answer = get(&format!("&filter={encoded}"));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("time budget of 1000 ms"), "{answer}");
+    assert!(answer.contains("--max-read-time"), "{answer}");
+    assert!(get("").starts_with("HTTP/1.1 200"), "served on");
+    let _ = child.kill();
+    let _ = child.wait();
+}

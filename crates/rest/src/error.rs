@@ -87,6 +87,13 @@ impl From<EngineError> for RestError {
                     "Unavailable\r\norg.apache.hadoop.hbase.constraint.ConstraintException: {e}"
                 ),
             ),
+            EngineError::TimeBudget { .. } => RestError::new(
+                503,
+                format!(
+                    "Unavailable\r\njava.io.IOException: {e} (ferrobase serve --max-read-time \
+                     sets the budget)"
+                ),
+            ),
             _ => RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}")),
         }
     }

@@ -211,6 +211,11 @@ impl Conn {
         }
     }
 
+    /// The socket beneath (plain or under TLS).
+    pub fn socket(&self) -> &std::net::TcpStream {
+        self.stream.socket()
+    }
+
     /// Reads more bytes, waiting until `deadline` at most; `Ok(0)` at end of stream.
     fn fill(&mut self, deadline: Instant) -> io::Result<usize> {
         let left = deadline.saturating_duration_since(Instant::now());

@@ -55,6 +55,10 @@ pub struct RestOptions {
     pub access: Option<AccessOptions>,
     /// Time a client may take over its TLS handshake (default 10 s).
     pub handshake_timeout: Duration,
+    /// Time the engine reads of one request may run, its streamed answer included (default
+    /// 60 s, the other doors' `--max-read-time`; `None`: unlimited). A request whose client
+    /// closes its connection stops its reads at once.
+    pub read_budget: Option<Duration>,
 }
 
 impl Default for RestOptions {
@@ -67,6 +71,7 @@ impl Default for RestOptions {
             handlers: 30,
             handler_wait: Duration::from_secs(60),
             request_timeout: Duration::from_secs(60),
+            read_budget: Some(Duration::from_secs(60)),
             idle_timeout: Duration::from_secs(60),
             max_scanners: 10_000,
             scanner_lease: Duration::from_secs(3600),
@@ -305,7 +310,13 @@ fn serve_connection(stream: TcpStream, door: &Door) {
             }
         }
         let written = if door.slots.acquire(door.opts.handler_wait) {
-            // The slot is held while a streamed answer is made and written (its engine reads).
+            // The slot is held while a streamed answer is made and written (its engine reads),
+            // and so is the reads' budget: a read past it ends the answer (an error before
+            // the status line, a cut stream after it), as does the client's leaving.
+            let probe = ferrobase_gateway::client_probe::SocketProbe::of(conn.socket())
+                .map(|p| Arc::new(p) as Arc<dyn ferrobase_engine::call_budget::Cancel>);
+            let _budget = ferrobase_engine::call_budget::CallBudget::start(door.opts.read_budget)
+                .with_cancel(probe);
             let mut r = crate::resources::handle(door, &request);
             let written = conn.write_response(&mut r, head, close, door.opts.request_timeout);
             door.slots.release();
