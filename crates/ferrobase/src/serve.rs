@@ -486,6 +486,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 handlers: opts.calls.handlers,
                 max_result_bytes: opts.handler.max_result_bytes,
                 read_budget: opts.calls.read_budget,
+                max_inflight_memory: opts.max_inflight_memory,
                 tls: opts.tls.clone(),
                 passwords: opts.passwords.clone(),
                 access: opts.access.clone(),

@@ -9,7 +9,8 @@ mod serve_harness;
 use ferrobase_client::Connection;
 use ferrobase_engine::{ColumnFamilyDescriptor, Get, Put, Scan, TableDescriptor, TableName};
 use serve_harness::Serve;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -103,31 +104,22 @@ fn a_read_whose_client_leaves_stops_at_once() {
     );
 }
 
-/// The REST door's reads have the same budget: a multiget whose filter runs past it is 503
-/// naming the option, and the door serves on.
-#[test]
-fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::net::{SocketAddr, TcpStream};
-    let dir = tempfile::tempdir().unwrap();
+/// `ferrobase serve --port 0 --rest-port 0 EXTRA...`: the child, its REST and Thrift addresses.
+fn serve_with_rest(
+    dir: &std::path::Path,
+    extra: &[&str],
+) -> (std::process::Child, SocketAddr, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--rest-port",
-            "0",
-            "--max-read-time",
-            "1",
-        ])
+        .args(["serve", "--port", "0", "--rest-port", "0"])
+        .args(extra)
         .arg("--data")
-        .arg(dir.path())
+        .arg(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
-    let (mut rest, mut thrift) = (None::<SocketAddr>, None::<SocketAddr>);
+    let (mut rest, mut thrift) = (None, None);
     while rest.is_none() || thrift.is_none() {
         let mut line = String::new();
         assert!(out.read_line(&mut line).unwrap() > 0, "serve exited");
@@ -138,19 +130,30 @@ fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
             thrift = addr;
         }
     }
-    let conn = Connection::open(&format!("thrift://{}", thrift.unwrap())).unwrap();
+    (child, rest.unwrap(), thrift.unwrap())
+}
+
+/// The answer to a REST `GET path` asking for JSON.
+fn rest_get(rest: SocketAddr, path: &str) -> String {
+    let mut s = TcpStream::connect(rest).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: h\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+/// The REST door's reads have the same budget: a multiget whose filter runs past it is 503
+/// naming the option, and the door serves on.
+#[test]
+fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, rest, thrift) = serve_with_rest(dir.path(), &["--max-read-time", "1"]);
+    let conn = Connection::open(&format!("thrift://{thrift}")).unwrap();
     costly_table(&conn);
-    let get = |query: &str| {
-        let mut s = TcpStream::connect(rest.unwrap()).unwrap();
-        write!(
-            s,
-            "GET /slow/multiget?row=r1{query} HTTP/1.1\r\nHost: h\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut answer = String::new();
-        s.read_to_string(&mut answer).unwrap();
-        answer
-    };
     let encoded: String = COSTLY
         .iter()
         .map(|&b| {
@@ -162,7 +165,7 @@ fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
         })
         .collect();
     let started = Instant::now();
-    let answer = get(&format!("&filter={encoded}"));
+    let answer = rest_get(rest, &format!("/slow/multiget?row=r1&filter={encoded}"));
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "{:?}",
@@ -171,7 +174,44 @@ fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert!(answer.contains("time budget of 1000 ms"), "{answer}");
     assert!(answer.contains("--max-read-time"), "{answer}");
-    assert!(get("").starts_with("HTTP/1.1 200"), "served on");
+    assert!(
+        rest_get(rest, "/slow/multiget?row=r1").starts_with("HTTP/1.1 200"),
+        "served on"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The results a REST read builds are taken from the door's in-flight memory (its own pool of
+/// `--max-inflight-memory` bytes): a row larger than the pool is 503, to be retried; a smaller
+/// one is served.
+#[test]
+fn a_rest_read_larger_than_the_inflight_memory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, rest, thrift) =
+        serve_with_rest(dir.path(), &["--max-inflight-memory", "4194304"]);
+    let conn = Connection::open(&format!("thrift://{thrift}")).unwrap();
+    conn.create_table(
+        TableDescriptor::new(TableName::parse("big").unwrap())
+            .with_family(ColumnFamilyDescriptor::new("cf")),
+        &[],
+    )
+    .unwrap();
+    let t = conn.table("big");
+    // 6 MB in 60 puts (a put of it whole would pass the Thrift port's pool of the same size).
+    for q in 0..60 {
+        t.put(Put::new("wide").add_column("cf", format!("q{q}"), "v".repeat(100 * 1024)))
+            .unwrap();
+    }
+    t.put(Put::new("small").add_column("cf", "q", "v")).unwrap();
+    let answer = rest_get(rest, "/big/wide");
+    assert!(
+        answer.starts_with("HTTP/1.1 503"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    assert!(answer.contains("--max-inflight-memory"), "{answer}");
+    assert!(rest_get(rest, "/big/small").starts_with("HTTP/1.1 200"));
     let _ = child.kill();
     let _ = child.wait();
 }

@@ -890,9 +890,17 @@ fn describe(args: &TStruct) -> (String, String) {
     (table, what)
 }
 
-/// The requests' memory pool as the engine's reads take from it.
+/// The requests' memory pool as the engine's reads take from it (also the REST door's, over a
+/// pool of its own).
 #[derive(Debug)]
-struct ReadPool(Arc<InflightMemory>);
+pub struct ReadPool(pub Arc<InflightMemory>);
+
+impl ReadPool {
+    /// A pool of `limit` bytes of its own.
+    pub fn new(limit: usize) -> ReadPool {
+        ReadPool(Arc::new(InflightMemory::new(limit)))
+    }
+}
 
 impl ferrobase_engine::call_budget::MemoryPool for ReadPool {
     fn try_take(&self, bytes: usize) -> bool {

@@ -59,6 +59,10 @@ pub struct RestOptions {
     /// 60 s, the other doors' `--max-read-time`; `None`: unlimited). A request whose client
     /// closes its connection stops its reads at once.
     pub read_budget: Option<Duration>,
+    /// Bytes of results the requests in flight may build together (default 1 GiB, the other
+    /// doors' `--max-inflight-memory`, a pool of the REST door's own): a read that would pass
+    /// it is 503, to be retried.
+    pub max_inflight_memory: usize,
 }
 
 impl Default for RestOptions {
@@ -72,6 +76,7 @@ impl Default for RestOptions {
             handler_wait: Duration::from_secs(60),
             request_timeout: Duration::from_secs(60),
             read_budget: Some(Duration::from_secs(60)),
+            max_inflight_memory: 1 << 30,
             idle_timeout: Duration::from_secs(60),
             max_scanners: 10_000,
             scanner_lease: Duration::from_secs(3600),
@@ -132,6 +137,8 @@ pub(crate) struct Door {
     /// When the door started, ms since the epoch (the server's start code).
     pub started_ms: i64,
     slots: Slots,
+    /// The results the requests in flight build, taken as they are built.
+    read_pool: Arc<dyn ferrobase_engine::call_budget::MemoryPool>,
     connections: AtomicUsize,
     stop: AtomicBool,
 }
@@ -192,6 +199,9 @@ impl RestServer {
                 free: Mutex::new(opts.handlers.max(1)),
                 cv: Condvar::new(),
             },
+            read_pool: Arc::new(ferrobase_gateway::server::ReadPool::new(
+                opts.max_inflight_memory,
+            )),
             connections: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             opts,
@@ -315,9 +325,20 @@ fn serve_connection(stream: TcpStream, door: &Door) {
             // the status line, a cut stream after it), as does the client's leaving.
             let probe = ferrobase_gateway::client_probe::SocketProbe::of(conn.socket())
                 .map(|p| Arc::new(p) as Arc<dyn ferrobase_engine::call_budget::Cancel>);
+            let started = std::time::Instant::now();
             let _budget = ferrobase_engine::call_budget::CallBudget::start(door.opts.read_budget)
-                .with_cancel(probe);
+                .with_cancel(probe)
+                .with_memory(Some(door.read_pool.clone()));
             let mut r = crate::resources::handle(door, &request);
+            // A streamed answer holds one piece at a time, not what it built before: its
+            // pieces are not taken from the pool (the rest of the time budget still holds).
+            let _streaming = r.stream.is_some().then(|| {
+                let left = door
+                    .opts
+                    .read_budget
+                    .map(|b| b.saturating_sub(started.elapsed()));
+                ferrobase_engine::call_budget::CallBudget::start(left).with_memory(None)
+            });
             let written = conn.write_response(&mut r, head, close, door.opts.request_timeout);
             door.slots.release();
             written
