@@ -58,6 +58,7 @@ pub mod fuzzing;
 mod health;
 pub mod heat_map;
 pub mod hook;
+pub mod inspect;
 mod lock;
 mod manifest;
 mod memstore;

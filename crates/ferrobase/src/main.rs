@@ -18,6 +18,7 @@ mod app;
 #[cfg(feature = "lab")]
 mod bench;
 mod http;
+mod inspect;
 mod limits;
 mod logging;
 mod progress;
@@ -29,7 +30,7 @@ mod transfer;
 use anyhow::{bail, Result};
 
 fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase copy SOURCE TABLE DEST [--to-table NAME] [--start-row R --stop-row R] [--starttime MS --endtime MS] [--versions N|all] [--families f1,f2:g] [--all.cells] [--create] [--batch N]   copy a table between two stores: data directories, ferrobase servers, HBase Thrift1 gateways (ferrobase copy --help)\n  ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]] [--raw]   write HBase Export files (ferrobase export --help)\n  ferrobase import [--data DIR | --connect URL] TABLE INDIR   apply HBase Export files (ferrobase import --help)\n  ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT   load text as ImportTsv (ferrobase import tsv --help)\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase --version                                       print the version\n"
+    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase copy SOURCE TABLE DEST [--to-table NAME] [--start-row R --stop-row R] [--starttime MS --endtime MS] [--versions N|all] [--families f1,f2:g] [--all.cells] [--create] [--batch N]   copy a table between two stores: data directories, ferrobase servers, HBase Thrift1 gateways (ferrobase copy --help)\n  ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]] [--raw]   write HBase Export files (ferrobase export --help)\n  ferrobase import [--data DIR | --connect URL] TABLE INDIR   apply HBase Export files (ferrobase import --help)\n  ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT   load text as ImportTsv (ferrobase import tsv --help)\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase inspect block-file|wal|manifest PATH [-p] [-m]  print what a file holds, every checksum verified (ferrobase inspect --help)\n  ferrobase check DATA_DIR                                  verify a data directory without changing it\n  ferrobase --version                                       print the version\n"
 }
 
 fn main() {
@@ -72,6 +73,8 @@ fn run() -> Result<()> {
         Some("bench") => bench::main(&args[1..]),
         Some("app") => app::main(&args[1..]),
         Some("copy") => transfer::copy(&args[1..]),
+        Some("inspect") => inspect::inspect(&args[1..]),
+        Some("check") => inspect::check(&args[1..]),
         Some("export") => transfer::export(&args[1..]),
         Some("import") => transfer::import(&args[1..]),
         #[cfg(feature = "lab")]

@@ -246,6 +246,18 @@ impl BlockFileReader {
         Ok(self.bloom.get().expect("set above").as_ref())
     }
 
+    /// Reads the index and the bloom sections (checking their checksums): the number of data
+    /// blocks and whether the file has a bloom filter, for the inspectors.
+    pub(crate) fn read_sections(&self) -> Result<(usize, bool)> {
+        let blocks = self.index()?.len();
+        Ok((blocks, self.bloom()?.is_some()))
+    }
+
+    /// The file's trailer (its sections and format version).
+    pub(crate) fn trailer(&self) -> &Trailer {
+        &self.trailer
+    }
+
     /// The bloom filter for a membership test: a bloom that cannot be read answers nothing
     /// (the read goes on to the data blocks, which report the error).
     fn bloom_or_none(&self) -> Option<&BloomFilter> {
