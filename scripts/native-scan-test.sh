@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Scan heartbeats and read points through the native door with the stock HBase Java client 2.6.1
-# 2.6.1 and 3.0.0-beta-1 (tests/java-client, ScanHeartbeats; issue 48): filtered scans of a pre-split 300,000-row table
-# through a connection whose scan calls time out after 200 ms, so the server must answer with
+# Scan heartbeats and read points through the native door with the stock HBase Java client,
+# 2.6.1 and 3.0.0-beta-1 (tests/java-client, ScanHeartbeats; issue 48): filtered scans of a
+# pre-split 300,000-row table that keep one row a region, so the server must answer with
 # heartbeats (and cursors) long before a region is read, and each scan's rows must equal the full
 # answer; then a scan with writes ahead of it in its region and in the next one. The transcript
 # must be the one Apache HBase 2.6.1 printed for the same program
