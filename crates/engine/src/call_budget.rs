@@ -16,6 +16,13 @@
 //! together hold at most the pool's bytes of results; a read that would pass it fails with
 //! [`Error::ReadMemory`] (retryable) and drops what it built. The guard gives the bytes back
 //! when it drops: a door keeps it until the call's answer is written.
+//!
+//! A scan's call may also be given a heartbeat deadline ([`Heartbeat::start`], HBase's scanner
+//! time limit for clients that handle heartbeat messages): past it, a scan stops between two
+//! rows with its position kept ([`Error::Heartbeat`], turned into a short batch by
+//! [`crate::ResultScanner::next_batch_or_heartbeat`]) instead of running on to the budget and
+//! failing, and the next call goes on from the row after the last one looked at. A scan stops so
+//! only after it has looked at one row in the call at least, so every call makes progress.
 
 use crate::error::{Error, Result};
 use std::cell::{Cell, RefCell};
@@ -65,6 +72,61 @@ thread_local! {
     static MEMORY: RefCell<Option<Memory>> = const { RefCell::new(None) };
     /// How the running call sees that its client has gone, and when it last looked.
     static CANCEL: RefCell<Option<(Arc<dyn Cancel>, Instant)>> = const { RefCell::new(None) };
+    /// The running call's heartbeat deadline, and whether its reads have looked at a row since
+    /// it was set.
+    static HEARTBEAT: Cell<Option<(Instant, bool)>> = const { Cell::new(None) };
+}
+
+/// A scan call's heartbeat deadline on this thread, in force until dropped (the previous one,
+/// if any, is then back in force).
+#[derive(Debug)]
+#[must_use = "the deadline holds only while the guard lives"]
+pub struct Heartbeat {
+    previous: Option<(Instant, bool)>,
+}
+
+impl Heartbeat {
+    /// Scans on this thread stop between rows once `at` has passed and they have looked at a
+    /// row since this call; `None` lifts any deadline until the guard drops.
+    pub fn start(at: Option<Instant>) -> Heartbeat {
+        Heartbeat {
+            previous: HEARTBEAT.with(|h| h.replace(at.map(|at| (at, false)))),
+        }
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        HEARTBEAT.with(|h| h.set(self.previous));
+    }
+}
+
+/// A scan has looked at a row (returned it or filtered it out): with a heartbeat deadline set,
+/// the call has made progress and may stop.
+#[inline]
+pub(crate) fn looked_at_row() {
+    HEARTBEAT.with(|h| {
+        if let Some((at, false)) = h.get() {
+            h.set(Some((at, true)));
+        }
+    });
+}
+
+/// Whether a scan on this thread should stop for a heartbeat now: its call has a heartbeat
+/// deadline, that has passed, and the call has looked at a row.
+#[inline]
+pub(crate) fn heartbeat_due() -> bool {
+    match HEARTBEAT.with(Cell::get) {
+        Some((at, true)) => Instant::now() >= at,
+        _ => false,
+    }
+}
+
+/// The time this thread's call has left of its budget, if it has one.
+pub fn remaining() -> Option<Duration> {
+    DEADLINE
+        .with(Cell::get)
+        .map(|(at, _)| at.saturating_duration_since(Instant::now()))
 }
 
 /// A call's time budget on this thread, in force until dropped (the previous one, if any, is
@@ -228,6 +290,34 @@ mod tests {
         }
         std::thread::sleep(POLL_EVERY);
         assert!(check().is_ok(), "the guard dropped: no client to ask");
+    }
+
+    #[test]
+    fn a_heartbeat_is_due_past_its_deadline_once_a_row_was_looked_at() {
+        assert!(!heartbeat_due(), "no deadline: never due");
+        looked_at_row();
+        assert!(!heartbeat_due());
+        {
+            let _hb = Heartbeat::start(Some(Instant::now()));
+            assert!(!heartbeat_due(), "no row looked at yet in this call");
+            looked_at_row();
+            assert!(heartbeat_due());
+            {
+                let _later = Heartbeat::start(Some(Instant::now() + Duration::from_secs(60)));
+                looked_at_row();
+                assert!(!heartbeat_due());
+                let _lifted = Heartbeat::start(None);
+                assert!(!heartbeat_due());
+            }
+            assert!(
+                heartbeat_due(),
+                "the outer deadline and its progress are back"
+            );
+        }
+        assert!(!heartbeat_due());
+        assert_eq!(remaining(), None);
+        let _call = CallBudget::start(Some(Duration::from_secs(60)));
+        assert!(remaining().is_some_and(|r| r > Duration::from_secs(59)));
     }
 
     #[test]

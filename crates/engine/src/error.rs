@@ -43,6 +43,16 @@ pub enum Error {
     /// was stopped ([`crate::call_budget::CallBudget::with_cancel`]); nobody is left to answer.
     #[error("the read was stopped: its client closed the connection")]
     ClientGone,
+    /// A scan stopped between two rows at its call's heartbeat deadline
+    /// ([`crate::call_budget::Heartbeat`]) with its position kept: the scanner goes on from
+    /// there when next asked. Only reads on a thread with such a deadline (a door's scan call)
+    /// see it, and [`crate::ResultScanner::next_batch_or_heartbeat`] turns it into a short batch.
+    #[error("the scan stopped for a heartbeat at its call's time limit; ask again to go on")]
+    Heartbeat {
+        /// The last row the scan looked at in the call (every row before it in scan order is
+        /// done), when it looked at one in the region it stands in: HBase's scan cursor.
+        cursor: Option<Vec<u8>>,
+    },
     /// The results the calls in flight are building would pass the door's memory pool
     /// ([`crate::call_budget::MemoryPool`]); the call may be retried.
     #[error(

@@ -76,7 +76,7 @@ mod wal;
 
 pub use api::{
     Admin, Check, CheckedWrite, ColumnSelection, Delete, Get, Mutation, MutationCell, Put,
-    ReadSpec, RegionInfo, ResultScanner, RowResult, Scan, SplitAlgorithm, Table,
+    ReadSpec, RegionInfo, ResultScanner, RowResult, Scan, ScanBatch, SplitAlgorithm, Table,
 };
 /// The shared byte buffer of cells and results (from the `bytes` crate).
 pub use bytes::Bytes;

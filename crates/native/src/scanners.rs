@@ -2,7 +2,7 @@
 //! period is closed (`hbase.client.scanner.timeout.period`); a later call naming it gets
 //! `UnknownScannerException`, as from HBase.
 
-use ferrobase_engine::{ResultScanner, RowResult};
+use ferrobase_engine::{ResultScanner, RowResult, ScanBatch};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,15 +17,28 @@ pub(crate) enum Source {
 }
 
 impl Source {
-    /// Up to `n` rows (or row pieces) within about `max_bytes`; fewer only at the end.
+    /// Up to `n` rows (or row pieces) within about `max_bytes`; fewer only at the end, or
+    /// when a table's scan stops for a heartbeat at the call's deadline
+    /// (`ferrobase_engine::call_budget::Heartbeat`).
     pub(crate) fn next_batch(
         &mut self,
         n: usize,
         max_bytes: usize,
-    ) -> ferrobase_engine::Result<Vec<RowResult>> {
+    ) -> ferrobase_engine::Result<ScanBatch> {
         match self {
-            Source::Table(s) => s.next_batch_within(n, max_bytes),
-            Source::Rows(rows) => Ok(rows.drain(..n.min(rows.len())).collect()),
+            Source::Table(s) => s.next_batch_or_heartbeat(n, max_bytes),
+            Source::Rows(rows) => Ok(ScanBatch {
+                rows: rows.drain(..n.min(rows.len())).collect(),
+                ..ScanBatch::default()
+            }),
+        }
+    }
+
+    /// The read point a table's scan reads at (`None` for built rows).
+    pub(crate) fn read_point(&self) -> Option<u64> {
+        match self {
+            Source::Table(s) => Some(s.read_point()),
+            Source::Rows(_) => None,
         }
     }
 }
@@ -48,6 +61,9 @@ pub(crate) struct OpenScanner {
     /// The user who opened it (with ACLs on, only that user may use it: HBase's
     /// `requireScannerOwner`); set by the call that opens it, before its id is answered.
     pub(crate) owner: String,
+    /// The scan asked for cursors (`Scan.needCursorResult`): a heartbeat carries the row the
+    /// scan stands at. Set by the call that opens it.
+    pub(crate) need_cursor: bool,
     last_used: Instant,
 }
 
@@ -128,6 +144,7 @@ impl Scanners {
                     max_bytes,
                     max_row_size,
                     owner: String::new(),
+                    need_cursor: false,
                     last_used: Instant::now(),
                 })),
             ),

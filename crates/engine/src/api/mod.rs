@@ -9,4 +9,4 @@ mod table;
 pub use admin::{Admin, RegionInfo, SplitAlgorithm};
 pub use mutation::{Check, CheckedWrite, Delete, Mutation, MutationCell, Put};
 pub use query::{ColumnSelection, Get, ReadSpec, RowResult, Scan};
-pub use table::{ResultScanner, Table};
+pub use table::{ResultScanner, ScanBatch, Table};

@@ -178,6 +178,12 @@ pub struct Scan {
     pub allow_partial_results: bool,
     /// At most this many rows in all.
     pub limit: Option<usize>,
+    /// Read as of this read point, an earlier scanner's ([`crate::ResultScanner::read_point`];
+    /// HBase's `Scan.mvccReadPoint`, which its client passes back when it reopens a scanner):
+    /// writes completed after it are not seen. Never above the engine's current read point,
+    /// and raised to the lowest one a flush or compaction has kept whole when it is older.
+    /// `None`: as of the moment the scan opens.
+    pub read_point: Option<u64>,
 }
 
 impl Default for Scan {
@@ -194,6 +200,7 @@ impl Default for Scan {
             max_result_size: None,
             allow_partial_results: false,
             limit: None,
+            read_point: None,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Check, CheckedWrite, Delete, Get, Mutation, Put, RowResult, Scan};
 use crate::engine::Engine;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::filter::CompareOp;
 use crate::heat_map::HeatOp;
 use crate::metrics::Metrics;
@@ -309,6 +309,49 @@ impl ResultScanner {
             }
         }
         Ok(out)
+    }
+}
+
+/// What one call of [`ResultScanner::next_batch_or_heartbeat`] read.
+#[derive(Debug, Default)]
+pub struct ScanBatch {
+    /// The results, as [`ResultScanner::next_batch_within`] returns them.
+    pub rows: Vec<RowResult>,
+    /// The scan stopped early at its call's heartbeat deadline (more may follow).
+    pub heartbeat: bool,
+    /// With `heartbeat`: the last row the scan looked at, if known (HBase's scan cursor).
+    pub cursor: Option<Vec<u8>>,
+}
+
+impl ResultScanner {
+    /// As [`ResultScanner::next_batch_within`], but a scan that passes its call's heartbeat
+    /// deadline ([`crate::call_budget::Heartbeat`]) stops between rows and returns what it has
+    /// so far, with `heartbeat` set; the next call goes on exactly where it stopped.
+    pub fn next_batch_or_heartbeat(&mut self, n: usize, max_bytes: usize) -> Result<ScanBatch> {
+        let mut batch = ScanBatch::default();
+        let mut bytes = 0usize;
+        while batch.rows.len() < n && bytes < max_bytes {
+            match self.next() {
+                Some(Ok(r)) => {
+                    bytes = bytes.saturating_add(r.cells.iter().map(|c| c.heap_size()).sum());
+                    batch.rows.push(r);
+                }
+                Some(Err(Error::Heartbeat { cursor })) => {
+                    batch.heartbeat = true;
+                    batch.cursor = cursor;
+                    break;
+                }
+                Some(Err(e)) => return Err(e),
+                None => break,
+            }
+        }
+        Ok(batch)
+    }
+
+    /// The read point the scan reads at: every write completed before it is visible, none
+    /// after (HBase's `ScanResponse.mvcc_read_point`).
+    pub fn read_point(&self) -> u64 {
+        self.scan.read_point()
     }
 }
 

@@ -78,8 +78,8 @@ pub(crate) struct Inner {
     pub(crate) global_memstore: AtomicUsize,
     pub(crate) memstore_drained: Condvar,
     pub(crate) memstore_wait: Mutex<()>,
-    /// Read points of open scanners (read point → count), so compactions keep what they need.
-    pub(crate) scanner_read_points: Mutex<BTreeMap<u64, usize>>,
+    /// Read points of open scanners, so flushes and compactions keep what they need.
+    pub(crate) scanner_read_points: Mutex<ReadPoints>,
     /// Reads and writes per key range and time bucket, recorded by [`crate::Table`].
     pub(crate) heat: crate::heat_map::HeatMap,
     _lock_file: Box<dyn crate::fs::FileLock>,
@@ -143,23 +143,37 @@ impl Inner {
         self.opts.clock.now_ms()
     }
 
-    /// The smallest read point any open scanner or new reader may use.
+    /// The smallest read point any open scanner or new reader may use, for a flush or a
+    /// compaction that drops what no read at or above it can see: from now on no scan opens
+    /// below it ([`Inner::register_read_point`]).
     pub(crate) fn smallest_read_point(&self) -> u64 {
+        let mut g = lock::lock(&self.scanner_read_points);
         let rp = self.mvcc.read_point();
-        let g = lock::lock(&self.scanner_read_points);
-        g.keys().next().map_or(rp, |&s| s.min(rp))
+        let smallest = g.open.keys().next().map_or(rp, |&s| s.min(rp));
+        g.pruned = g.pruned.max(smallest);
+        smallest
     }
 
-    pub(crate) fn register_read_point(&self, rp: u64) {
-        *lock::lock(&self.scanner_read_points).entry(rp).or_default() += 1;
+    /// Registers an opening scan's read point and returns it: the current one, or `wanted`
+    /// (a read point an earlier scanner answered, HBase's `Scan.mvccReadPoint`) when no flush or
+    /// compaction has since dropped what a read there sees, else the lowest one still whole (a
+    /// consistent snapshot as close to `wanted` as the files allow); never above the current
+    /// one. Checked and registered under one lock with [`Inner::smallest_read_point`], so no
+    /// flush or compaction starting meanwhile drops what the scan needs.
+    pub(crate) fn register_read_point(&self, wanted: Option<u64>) -> u64 {
+        let mut g = lock::lock(&self.scanner_read_points);
+        let current = self.mvcc.read_point();
+        let rp = wanted.map_or(current, |w| w.max(g.pruned).min(current));
+        *g.open.entry(rp).or_default() += 1;
+        rp
     }
 
     pub(crate) fn release_read_point(&self, rp: u64) {
         let mut g = lock::lock(&self.scanner_read_points);
-        if let Some(c) = g.get_mut(&rp) {
+        if let Some(c) = g.open.get_mut(&rp) {
             *c -= 1;
             if *c == 0 {
-                g.remove(&rp);
+                g.open.remove(&rp);
             }
         }
     }
@@ -177,6 +191,26 @@ impl Inner {
         let mut g = lock::lock(&self.work);
         f(&mut g);
         self.work_ready.notify_all();
+    }
+}
+
+/// The read points of open scanners, and how far flushes and compactions have pruned.
+#[derive(Debug)]
+pub(crate) struct ReadPoints {
+    /// Read point → scanners open at it.
+    open: BTreeMap<u64, usize>,
+    /// The largest smallest-read-point a flush or compaction has used: a read below it may
+    /// miss a version dropped as overwritten by a write it does not see.
+    pruned: u64,
+}
+
+impl ReadPoints {
+    /// No scanners open; files pruned at read points up to `pruned`.
+    pub(crate) fn new(pruned: u64) -> ReadPoints {
+        ReadPoints {
+            open: BTreeMap::new(),
+            pruned,
+        }
     }
 }
 
@@ -408,8 +442,8 @@ impl crate::read::ReadContext for Inner {
         self.mvcc.read_point()
     }
 
-    fn register_read_point(&self, read_point: u64) {
-        Inner::register_read_point(self, read_point);
+    fn register_read_point(&self, wanted: Option<u64>) -> u64 {
+        Inner::register_read_point(self, wanted)
     }
 
     fn release_read_point(&self, read_point: u64) {
@@ -436,5 +470,9 @@ impl TableScanHandle {
 
     pub(crate) fn next(&mut self) -> Result<Option<crate::api::RowResult>> {
         self.0.next()
+    }
+
+    pub(crate) fn read_point(&self) -> u64 {
+        self.0.read_point()
     }
 }

@@ -254,7 +254,8 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         global_memstore: AtomicUsize::new(replayed),
         memstore_drained: Condvar::new(),
         memstore_wait: Mutex::new(()),
-        scanner_read_points: Mutex::new(BTreeMap::new()),
+        // Files written before this open were pruned at read points up to `max_seq` at most.
+        scanner_read_points: Mutex::new(super::ReadPoints::new(max_seq)),
         heat: crate::heat_map::HeatMap::new(opts.heat_map.clone()),
         opts,
         _lock_file: lock_file,

@@ -30,9 +30,10 @@ pub(crate) trait ReadContext: Send + Sync {
     /// The read point a read starting now uses: every write completed before it is visible.
     fn read_point(&self) -> u64;
 
-    /// Keeps what is visible at `read_point` from compactions until
-    /// [`ReadContext::release_read_point`] (an open scan).
-    fn register_read_point(&self, read_point: u64);
+    /// The read point an opening scan reads at, kept from flushes and compactions until
+    /// [`ReadContext::release_read_point`]: the current one, or `wanted` (an earlier scanner's,
+    /// HBase's `Scan.mvccReadPoint`) as far as the files still hold what a read there sees.
+    fn register_read_point(&self, wanted: Option<u64>) -> u64;
 
     /// Ends one [`ReadContext::register_read_point`] of `read_point`.
     fn release_read_point(&self, read_point: u64);

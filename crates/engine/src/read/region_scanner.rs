@@ -325,11 +325,20 @@ impl RegionScanner {
             {
                 return Ok(false);
             }
+            // Past the call's heartbeat deadline (a door's scan call, HBase's scanner time
+            // limit), the scan stops here, between rows, its position kept: the next call
+            // begins the next row. `row` still holds the last row looked at, the cursor.
+            if !self.single_row && crate::call_budget::heartbeat_due() {
+                return Err(Error::Heartbeat {
+                    cursor: (!row.is_empty()).then(|| row.clone()),
+                });
+            }
             if !self.next_candidate(row)? {
                 return Ok(false);
             }
             self.done = self.single_row;
             self.rows_examined += 1;
+            crate::call_budget::looked_at_row();
             if self
                 .rows_examined
                 .is_multiple_of(u64::from(crate::call_budget::CHECK_EVERY))

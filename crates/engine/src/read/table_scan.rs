@@ -68,8 +68,7 @@ impl TableScan {
         };
         check_scan_settings(scan)?;
         check_reversed_loads_every_family(scan, &entry.descriptor)?;
-        let read_point = ctx.read_point();
-        ctx.register_read_point(read_point);
+        let read_point = ctx.register_read_point(scan.read_point);
         Ok(TableScan {
             req: ReadRequest {
                 spec: Cow::Owned(scan.spec.clone()),
@@ -199,6 +198,11 @@ impl TableScan {
                 }
             }
         }
+    }
+
+    /// The read point the scan reads at.
+    pub(crate) fn read_point(&self) -> u64 {
+        self.read_point
     }
 
     fn finish(&mut self) {

@@ -5,14 +5,16 @@ use super::reads::{columns, filter, meta_rows, refuse_unserved_read, select, tim
 use super::results::encode_results;
 use crate::cellblock::Codec;
 use crate::error::{RpcError, UNKNOWN_SCANNER};
-use crate::proto::client::{Scan as PbScan, ScanRequest, ScanResponse};
+use crate::proto::client::{Cursor, Scan as PbScan, ScanRequest, ScanResponse};
 use crate::regions::{self, Region, Target};
 use crate::scanners::{OpenScanner, Refused, Source};
 use crate::services::{Ctx, Reply};
-use ferrobase_engine::{Cell, RowResult, Scan};
+use ferrobase_engine::call_budget::{self, Heartbeat};
+use ferrobase_engine::{Cell, RowResult, Scan, ScanBatch};
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
 use std::cmp::Ordering;
+use std::time::{Duration, Instant};
 
 /// The engine's scan of `s`, limited to `region`'s rows.
 pub(super) fn engine_scan(s: &PbScan, region: Option<&Region>) -> Result<Scan, RpcError> {
@@ -34,6 +36,9 @@ pub(super) fn engine_scan(s: &PbScan, region: Option<&Region>) -> Result<Scan, R
         .max_result_size
         .filter(|&m| m > 0)
         .map(|m| m.min(usize::MAX as u64) as usize);
+    // The read point an earlier scanner of this scan answered: the client passes it back when
+    // it reopens the scanner in the same region (after an expired lease or a split).
+    scan.read_point = s.mvcc_read_point.filter(|&p| p > 0);
     if let Some(r) = region {
         clamp(&mut scan, r);
     }
@@ -110,8 +115,25 @@ pub(super) fn in_meta_range(row: &[u8], s: &PbScan) -> bool {
     }
 }
 
+/// The time limit of a scan call whose client handles heartbeats, as HBase's
+/// `RSRpcServices.getTimeLimit`: half the shorter of the scanner lease and the call's time left
+/// (its budget: the client's timeout for the call, or `--max-read-time`), at least 10 ms
+/// (`hbase.region.server.rpc.minimum.scan.time.limit.delta`).
+fn heartbeat_deadline(shared: &crate::state::Shared) -> Instant {
+    let lease = shared.opts.scanner_lease;
+    let limit = match call_budget::remaining() {
+        Some(left) => lease.min(left.max(MIN_SCAN_TIME_LIMIT)),
+        None => lease,
+    };
+    Instant::now() + (limit / 2).max(MIN_SCAN_TIME_LIMIT)
+}
+
+/// HBase's `hbase.region.server.rpc.minimum.scan.time.limit.delta` default.
+const MIN_SCAN_TIME_LIMIT: Duration = Duration::from_millis(10);
+
 pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
     let shared = &ctx.shared;
+    let opened = req.scanner_id.is_none();
     let id = match req.scanner_id {
         None => {
             let pb = req
@@ -162,7 +184,9 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
                 .open(source, limit, max_bytes, max_row_size, ctx.connection)
                 .map_err(refused)?;
             if let Some(open) = shared.scanners.get(id) {
-                open.lock().unwrap_or_else(|p| p.into_inner()).owner = ctx.user().to_string();
+                let mut open = open.lock().unwrap_or_else(|p| p.into_inner());
+                open.owner = ctx.user().to_string();
+                open.need_cursor = pb.need_cursor_result.unwrap_or(false);
             }
             id
         }
@@ -206,11 +230,27 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
         want = want.min(open.limit.saturating_sub(open.returned));
     }
     let max_bytes = open.max_bytes;
-    let rows = if want > 0 {
+    // A client that takes heartbeats and partial results (HBase's client always does) gets
+    // the rows read by the time limit, and asks again.
+    let heartbeats = req.client_handles_heartbeats.unwrap_or(false)
+        && req.client_handles_partials.unwrap_or(false);
+    let batch = if want > 0 {
+        let _deadline = Heartbeat::start(heartbeats.then(|| heartbeat_deadline(shared)));
         open.source.next_batch(want, max_bytes)?
     } else {
-        Vec::new()
+        ScanBatch::default()
     };
+    // The first answer names the read point, which the client passes back if it must reopen
+    // the scanner in this region.
+    let read_point = if opened {
+        open.source.read_point()
+    } else {
+        None
+    };
+    let cursor = (batch.heartbeat && open.need_cursor)
+        .then(|| batch.cursor.map(|row| Cursor { row: Some(row) }))
+        .flatten();
+    let (rows, heartbeat) = (batch.rows, batch.heartbeat);
     if let Some(max) = open.max_row_size {
         if let Some(big) = rows
             .iter()
@@ -233,6 +273,7 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
         .map(Cell::heap_size)
         .sum();
     let exhausted = want > 0
+        && !heartbeat
         && rows.len() < want
         && bytes < max_bytes
         && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row());
@@ -268,10 +309,10 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
                 .map(|r| r.may_have_more_cells_in_row())
                 .collect(),
             more_results_in_region: Some(!(exhausted || limit_reached)),
-            heartbeat_message: None,
+            heartbeat_message: heartbeat.then_some(true),
             scan_metrics: None,
-            mvcc_read_point: None,
-            cursor: None,
+            mvcc_read_point: read_point,
+            cursor,
         },
         out,
     ))

@@ -1,0 +1,423 @@
+//! Scan heartbeats and read points at the native door, as HBase's `RSRpcServices.scan` answers
+//! them (issue 48): a ScanRequest with `client_handles_heartbeats` and `client_handles_partials`
+//! stops at half the call's time (its RequestHeader `timeout` here) and is answered with
+//! `heartbeat_message`, the rows read so far, `more_results_in_region` and, when the scan asked
+//! for it, a cursor; the next calls go on exactly where it stopped. The first answer of a scanner
+//! names its read point, and a scanner opened with it (`Scan.mvcc_read_point`, as the client
+//! reopens a scanner in the same region) does not see later writes.
+
+use ferrobase_engine::{
+    filter, ColumnFamilyDescriptor, Engine, EngineOptions, Put, RowResult, Scan, TableDescriptor,
+    TableName,
+};
+use ferrobase_native::proto::client::{Scan as PbScan, ScanRequest, ScanResponse};
+use ferrobase_native::proto::comparator::{Comparator, RegexStringComparator};
+use ferrobase_native::proto::filter::{CompareFilter, Filter, RowFilter};
+use ferrobase_native::proto::hbase::{region_specifier::RegionSpecifierType, RegionSpecifier};
+use ferrobase_native::proto::rpc::{ConnectionHeader, RequestHeader, ResponseHeader};
+use ferrobase_native::{NativeOptions, NativeServer};
+use prost::Message;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// Rows in three regions of 60,000: a debug build reads one in about 200 ms, and a call that
+/// times out after 200 ms stops for a heartbeat after 100 ms (the other 100 ms is the margin
+/// before the call's budget, on a loaded machine).
+const ROWS: usize = 180_000;
+/// The rows the filter keeps: those ending in 27777 (r027777 in the first region, r127777 in the
+/// last; none in the middle one, whose heartbeats are all without results).
+const KEEP: &str = ".*27777$";
+const KEPT: usize = 2;
+/// The call timeout of every scan call.
+const TIMEOUT_MS: u32 = 200;
+
+struct Door {
+    engine: Engine,
+    stream: TcpStream,
+    next_id: u32,
+    _dir: tempfile::TempDir,
+}
+
+fn row(i: usize) -> String {
+    format!("r{i:06}")
+}
+
+fn start() -> Door {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+    engine
+        .admin()
+        .create_table_with_splits(
+            TableDescriptor::new(TableName::parse("hb").unwrap())
+                .with_family(ColumnFamilyDescriptor::new("cf")),
+            &[row(ROWS / 3).into_bytes(), row(2 * ROWS / 3).into_bytes()],
+        )
+        .unwrap();
+    let t = engine.table("hb").unwrap();
+    let mut puts = Vec::new();
+    for i in 0..ROWS {
+        let mut p = Put::new(row(i)).add_column("cf", "a", "x");
+        // The rows kept are wide: a batch returns them in pieces.
+        if i % 100_000 == 27_777 {
+            for q in 0..7 {
+                p = p.add_column("cf", format!("q{q}"), format!("{i}-{q}"));
+            }
+        }
+        puts.push(p);
+        if puts.len() == 5000 {
+            t.put_all(std::mem::take(&mut puts)).unwrap();
+        }
+    }
+    t.put_all(puts).unwrap();
+    let server = NativeServer::bind(
+        engine.clone(),
+        NativeOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            ..NativeOptions::default()
+        },
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || server.run());
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stream.write_all(b"HBas\x00\x50").unwrap();
+    // No codec: cells come inside the results.
+    let header = ConnectionHeader {
+        service_name: Some("ClientService".into()),
+        ..ConnectionHeader::default()
+    }
+    .encode_to_vec();
+    stream
+        .write_all(&(header.len() as u32).to_be_bytes())
+        .unwrap();
+    stream.write_all(&header).unwrap();
+    Door {
+        engine,
+        stream,
+        next_id: 1,
+        _dir: dir,
+    }
+}
+
+impl Door {
+    /// One Scan call with the call timeout `timeout_ms`; its answer.
+    fn scan(&mut self, req: &ScanRequest, timeout_ms: u32) -> ScanResponse {
+        let header = RequestHeader {
+            call_id: Some(self.next_id),
+            method_name: Some("Scan".into()),
+            request_param: Some(true),
+            timeout: Some(timeout_ms),
+            ..RequestHeader::default()
+        };
+        self.next_id += 1;
+        let param = req.encode_to_vec();
+        let mut frame = Vec::new();
+        header.encode_length_delimited(&mut frame).unwrap();
+        prost::encoding::encode_varint(param.len() as u64, &mut frame);
+        frame.extend_from_slice(&param);
+        self.stream
+            .write_all(&(frame.len() as u32).to_be_bytes())
+            .unwrap();
+        self.stream.write_all(&frame).unwrap();
+        let mut len = [0u8; 4];
+        self.stream.read_exact(&mut len).unwrap();
+        let mut frame = vec![0u8; u32::from_be_bytes(len) as usize];
+        self.stream.read_exact(&mut frame).unwrap();
+        let mut rest = &frame[..];
+        let h = ResponseHeader::decode_length_delimited(&mut rest).unwrap();
+        assert!(h.exception.is_none(), "{:?}", h.exception);
+        ScanResponse::decode_length_delimited(&mut rest).unwrap()
+    }
+
+    /// The table's regions in scan order, as region specifiers.
+    fn regions(&self, reversed: bool) -> Vec<RegionSpecifier> {
+        let mut regions: Vec<_> = self
+            .engine
+            .admin()
+            .regions("hb")
+            .unwrap()
+            .into_iter()
+            .map(|r| RegionSpecifier {
+                r#type: Some(RegionSpecifierType::EncodedRegionName as i32),
+                value: Some(
+                    ferrobase_gateway::catalog::encoded_region_name("hb", &r.start, r.id)
+                        .into_bytes(),
+                ),
+            })
+            .collect();
+        if reversed {
+            regions.reverse();
+        }
+        regions
+    }
+}
+
+/// A result as (row, cells as (qualifier, value), partial).
+type Flat = (Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>, bool);
+
+fn flat_engine(r: &RowResult) -> Flat {
+    (
+        r.row().to_vec(),
+        r.cells
+            .iter()
+            .map(|c| (c.qualifier().to_vec(), c.value().to_vec()))
+            .collect(),
+        r.may_have_more_cells_in_row(),
+    )
+}
+
+fn row_filter(pattern: &str) -> Filter {
+    let comparator = Comparator {
+        name: Some("org.apache.hadoop.hbase.filter.RegexStringComparator".into()),
+        serialized_comparator: Some(
+            RegexStringComparator {
+                pattern: Some(pattern.into()),
+                pattern_flags: Some(0),
+                charset: Some("UTF-8".into()),
+                ..RegexStringComparator::default()
+            }
+            .encode_to_vec(),
+        ),
+    };
+    Filter {
+        name: Some("org.apache.hadoop.hbase.filter.RowFilter".into()),
+        serialized_filter: Some(
+            RowFilter {
+                compare_filter: Some(CompareFilter {
+                    compare_op: Some(2),
+                    comparator: Some(comparator),
+                }),
+            }
+            .encode_to_vec(),
+        ),
+    }
+}
+
+/// What a scan over every region returned, call by call, as the Java client drives it.
+struct Run {
+    results: Vec<Flat>,
+    calls: usize,
+    heartbeats: usize,
+    /// Heartbeats that returned no result.
+    empty_heartbeats: usize,
+    cursors: Vec<Vec<u8>>,
+}
+
+fn run(door: &mut Door, scan: &PbScan, caching: u32, timeout_ms: u32) -> Run {
+    let reversed = scan.reversed.unwrap_or(false);
+    let mut out = Run {
+        results: Vec::new(),
+        calls: 0,
+        heartbeats: 0,
+        empty_heartbeats: 0,
+        cursors: Vec::new(),
+    };
+    for region in door.regions(reversed) {
+        let mut req = ScanRequest {
+            region: Some(region),
+            scan: Some(scan.clone()),
+            number_of_rows: Some(caching),
+            client_handles_partials: Some(true),
+            client_handles_heartbeats: Some(true),
+            ..ScanRequest::default()
+        };
+        loop {
+            let resp = door.scan(&req, timeout_ms);
+            out.calls += 1;
+            assert_eq!(resp.results.len(), resp.partial_flag_per_result.len());
+            for (r, &partial) in resp.results.iter().zip(&resp.partial_flag_per_result) {
+                out.results.push((
+                    r.cell[0].row.clone().unwrap(),
+                    r.cell
+                        .iter()
+                        .map(|c| (c.qualifier.clone().unwrap(), c.value.clone().unwrap()))
+                        .collect(),
+                    partial,
+                ));
+            }
+            if resp.heartbeat_message == Some(true) {
+                out.heartbeats += 1;
+                if resp.results.is_empty() {
+                    out.empty_heartbeats += 1;
+                }
+                assert_eq!(resp.more_results_in_region, Some(true));
+                out.cursors.extend(resp.cursor.and_then(|c| c.row));
+            }
+            if resp.more_results_in_region == Some(false) {
+                break;
+            }
+            req = ScanRequest {
+                scanner_id: resp.scanner_id,
+                number_of_rows: Some(caching),
+                client_handles_partials: Some(true),
+                client_handles_heartbeats: Some(true),
+                ..ScanRequest::default()
+            };
+        }
+    }
+    out
+}
+
+#[test]
+fn heartbeats_stop_long_filtered_scans_and_the_next_calls_go_on_exactly() {
+    let mut door = start();
+    let t = door.engine.table("hb").unwrap();
+    let engine_filter = |reversed: bool| {
+        let mut s = Scan::new()
+            .filter(
+                filter::parse_filter(format!("RowFilter(=, 'regexstring:{KEEP}')").as_bytes())
+                    .unwrap(),
+            )
+            .reversed(reversed);
+        s.caching = 1000;
+        s
+    };
+    for (name, reversed, batch) in [
+        ("forward", false, None),
+        ("reversed", true, None),
+        ("batch 3", false, Some(3)),
+        ("batch 3 reversed", true, Some(3)),
+    ] {
+        let mut want_scan = engine_filter(reversed);
+        want_scan.batch = batch;
+        let want: Vec<Flat> = t
+            .scan_all(&want_scan)
+            .unwrap()
+            .iter()
+            .map(flat_engine)
+            .collect();
+        assert_eq!(
+            want.iter().filter(|r| !r.2).count(),
+            KEPT,
+            "{name}: the rows kept"
+        );
+        let scan = PbScan {
+            filter: Some(row_filter(KEEP)),
+            reversed: Some(reversed),
+            batch_size: batch.map(|b: usize| b as u32),
+            need_cursor_result: Some(true),
+            ..PbScan::default()
+        };
+        let got = run(&mut door, &scan, 1000, TIMEOUT_MS);
+        assert!(
+            got.results == want,
+            "{name}: the results differ from one scan's"
+        );
+        assert!(
+            got.heartbeats > 0,
+            "{name}: no heartbeat in {} calls",
+            got.calls
+        );
+        assert!(
+            got.empty_heartbeats > 0,
+            "{name}: no heartbeat without results"
+        );
+        // Cursors move in scan order, within the table.
+        assert!(!got.cursors.is_empty(), "{name}: no cursor");
+        let ordered =
+            got.cursors
+                .windows(2)
+                .all(|w| if reversed { w[0] >= w[1] } else { w[0] <= w[1] });
+        assert!(ordered, "{name}: cursors out of scan order");
+        eprintln!(
+            "{name}: {} results in {} calls, {} heartbeats ({} without results)",
+            got.results.len(),
+            got.calls,
+            got.heartbeats,
+            got.empty_heartbeats
+        );
+        // Without a cursor asked for, heartbeats carry none.
+        let plain = PbScan {
+            need_cursor_result: None,
+            ..scan
+        };
+        let got = run(&mut door, &plain, 1000, TIMEOUT_MS);
+        assert!(
+            got.results == want,
+            "{name}: the results differ without cursors"
+        );
+        assert!(got.cursors.is_empty());
+    }
+    // A client that does not take heartbeats gets none: its scan runs to the call's time
+    // budget and stops there with an error, as before.
+    let mut req = ScanRequest {
+        region: Some(door.regions(false).remove(0)),
+        scan: Some(PbScan {
+            filter: Some(row_filter(KEEP)),
+            ..PbScan::default()
+        }),
+        number_of_rows: Some(1000),
+        client_handles_partials: Some(true),
+        client_handles_heartbeats: Some(false),
+        ..ScanRequest::default()
+    };
+    let resp = door.scan(&req, 60_000);
+    assert_eq!(resp.heartbeat_message, None);
+    assert_eq!(resp.results.len(), 1);
+    req.scanner_id = resp.scanner_id;
+    req.scan = None;
+    req.close_scanner = Some(true);
+    door.scan(&req, 60_000);
+}
+
+#[test]
+fn a_scanner_reopened_at_its_read_point_does_not_see_later_writes() {
+    let mut door = start();
+    let region = door.regions(false).remove(0);
+    let open = |read_point: Option<u64>, start: &str| ScanRequest {
+        region: Some(region.clone()),
+        scan: Some(PbScan {
+            start_row: Some(start.as_bytes().to_vec()),
+            stop_row: Some(b"r000010".to_vec()),
+            mvcc_read_point: read_point,
+            ..PbScan::default()
+        }),
+        number_of_rows: Some(2),
+        client_handles_partials: Some(true),
+        client_handles_heartbeats: Some(true),
+        ..ScanRequest::default()
+    };
+    let first = door.scan(&open(None, ""), 60_000);
+    let read_point = first
+        .mvcc_read_point
+        .expect("the first answer names its read point");
+    assert_eq!(first.results.len(), 2);
+    // Later calls do not name it again (HBase answers it when the scanner opens).
+    let next = door.scan(
+        &ScanRequest {
+            scanner_id: first.scanner_id,
+            number_of_rows: Some(1),
+            ..ScanRequest::default()
+        },
+        60_000,
+    );
+    assert_eq!(next.mvcc_read_point, None);
+    // A write after the scanner opened, ahead of where it stands.
+    let t = door.engine.table("hb").unwrap();
+    t.put(Put::new("r000005x").add_column("cf", "a", "late"))
+        .unwrap();
+    let rows = |resp: &ScanResponse| -> Vec<Vec<u8>> {
+        resp.results
+            .iter()
+            .map(|r| r.cell[0].row.clone().unwrap())
+            .collect()
+    };
+    let mut again = open(Some(read_point), "r000003");
+    again.number_of_rows = Some(100);
+    let reopened = door.scan(&again, 60_000);
+    assert_eq!(reopened.mvcc_read_point, Some(read_point));
+    assert_eq!(
+        rows(&reopened).len(),
+        7,
+        "the late row is not seen at the read point"
+    );
+    let mut fresh = open(None, "r000003");
+    fresh.number_of_rows = Some(100);
+    let now = door.scan(&fresh, 60_000);
+    assert!(now.mvcc_read_point.unwrap() > read_point);
+    assert!(rows(&now).contains(&b"r000005x".to_vec()));
+}
