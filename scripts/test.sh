@@ -62,6 +62,9 @@ bash scripts/console-test.sh
 # `ferrobase serve --rpc-port`, through ZooKeeper (--zk-port) and on one port with Thrift, and must
 # print Apache HBase 2.6.1's transcripts (a cold Maven build ~20 s, the runs ~20 s).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
+# Scan heartbeats and read points through the stock Java client (2.6.1 and 3.0.0-beta-1): filtered
+# scans of a 300,000-row pre-split table answer as HBase 2.6.1's recorded transcript (issue 48).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/native-scan-test.sh
 # ACLs on the native door: HBase's ACL matrix program (tests/hbase-oracle AclMatrix, the stock Java
 # client as 30 users x 39 operations) against `serve --acl --rpc-auth simple`, answers compared with
 # those Apache HBase 2.6.1's AccessController gave (crates/gateway/tests/data; ~12 s).
