@@ -668,7 +668,29 @@ impl Table {
         }
     }
 
-    /// Opens a scanner; `filter` is a filter-language string.
+    /// Reads one row, as [`Table::get`], and answers what the read cost (scan explain,
+    /// [`ReadCost`]). Remote: through a ferrobase gateway's `ferrobaseAdmin` `get`; refused as
+    /// `Unsupported` by Apache HBase's.
+    pub fn get_explained(
+        &self,
+        get: Get,
+        filter: Option<&[u8]>,
+    ) -> Result<(RowResult, ferrobase_engine::ReadCost)> {
+        match &self.conn {
+            Connection::Embedded(e) => {
+                let mut get = get;
+                if let Some(f) = filter {
+                    get.filter = Some(parse_filter(f).map_err(ferrobase_engine::Error::from)?);
+                }
+                Ok(e.table(&self.name)?.get_explained(&get)?)
+            }
+            Connection::Remote(r) => r.get_explained(&self.name, &get, filter),
+        }
+    }
+
+    /// Opens a scanner; `filter` is a filter-language string. A scan with
+    /// [`Scan::explain`] records what it costs ([`Scanner::cost`]); remote, through a ferrobase
+    /// gateway only.
     pub fn scanner(&self, scan: Scan, filter: Option<&[u8]>) -> Result<Scanner> {
         match &self.conn {
             Connection::Embedded(e) => {
@@ -808,6 +830,16 @@ impl Scanner {
         match self {
             Scanner::Embedded(s) => Ok(s.next_batch(n)?),
             Scanner::Remote(r) => r.next_batch(n),
+        }
+    }
+
+    /// What the scan has cost so far, when it was opened with [`Scan::explain`] (else
+    /// `None`). Remote, one call to the gateway while the scanner is open; once it has
+    /// answered its end, the figures read as it closed.
+    pub fn cost(&mut self) -> Result<Option<ferrobase_engine::ReadCost>> {
+        match self {
+            Scanner::Embedded(s) => Ok(s.cost()),
+            Scanner::Remote(r) => r.cost(),
         }
     }
 }

@@ -85,7 +85,7 @@ pub use engine::{CompactionOptions, Engine, EngineOptions, SnapshotInfo, WalReco
 pub use error::{Error, Result, StallCause};
 pub use health::Health;
 pub use metrics::Metrics;
-pub use read::TimeRange;
+pub use read::{CostRecording, ReadCost, TimeRange};
 pub use schema::{
     BloomType, ColumnFamilyDescriptor, DataBlockEncoding, Durability, KeepDeletedCells,
     TableDescriptor, TableName,

@@ -178,6 +178,10 @@ pub struct Scan {
     pub allow_partial_results: bool,
     /// At most this many rows in all.
     pub limit: Option<usize>,
+    /// Record what the scan costs ([`crate::ReadCost`]), read with
+    /// [`crate::ResultScanner::cost`]. Off by default; when off the read path only checks a
+    /// thread-local flag where it would count.
+    pub explain: bool,
 }
 
 impl Default for Scan {
@@ -194,6 +198,7 @@ impl Default for Scan {
             max_result_size: None,
             allow_partial_results: false,
             limit: None,
+            explain: false,
         }
     }
 }
@@ -287,6 +292,12 @@ impl Scan {
     /// At most `n` rows.
     pub fn limit(mut self, n: usize) -> Self {
         self.limit = Some(n);
+        self
+    }
+
+    /// Records what the scan costs ([`Scan::explain`]).
+    pub fn explain(mut self, on: bool) -> Self {
+        self.explain = on;
         self
     }
 

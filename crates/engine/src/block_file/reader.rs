@@ -330,6 +330,7 @@ impl BlockFileReader {
         if mode.use_cache {
             if let Some(b) = self.cache.get(self.id, e.offset) {
                 Metrics::add(&self.metrics.data_block_bytes_touched, b.len() as u64);
+                crate::read::record_cost(|c| c.blocks_from_cache += 1);
                 return Ok(b);
             }
         }
@@ -347,9 +348,18 @@ impl BlockFileReader {
         let buf = file
             .read_block(e.size as usize, e.offset, on_cold)
             .at(&self.path)?;
+        let compressed = buf
+            .first()
+            .is_some_and(|&id| id != crate::compression::Compression::None.id());
         let block = unframe_block_shared(buf)
             .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
         Metrics::add(&self.metrics.data_block_bytes_touched, block.len() as u64);
+        crate::read::record_cost(|c| {
+            c.blocks_from_disk += 1;
+            if compressed {
+                c.bytes_decompressed += block.len() as u64;
+            }
+        });
         if mode.use_cache {
             self.cache
                 .insert(self.id, e.offset, block.clone(), mode.priority);

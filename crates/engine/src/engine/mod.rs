@@ -437,4 +437,8 @@ impl TableScanHandle {
     pub(crate) fn next(&mut self) -> Result<Option<crate::api::RowResult>> {
         self.0.next()
     }
+
+    pub(crate) fn cost(&self) -> Option<crate::read::ReadCost> {
+        self.0.cost()
+    }
 }

@@ -3,6 +3,7 @@
 //! through the read path's door, `table_read.rs`.
 
 use super::read_context::ReadContext;
+use super::read_cost::{CostRecording, ReadCost};
 use super::region_scanner::{ReadRequest, RegionScanner, RowRange};
 use super::store_scanner::PieceBudget;
 use crate::api::{RowResult, Scan};
@@ -34,6 +35,8 @@ pub(crate) struct TableScan {
     next_boundary: Option<Vec<u8>>,
     rows: usize,
     done: bool,
+    /// What the scan has cost so far, when it explains itself ([`Scan::explain`]).
+    cost: Option<ReadCost>,
 }
 
 impl TableScan {
@@ -88,6 +91,7 @@ impl TableScan {
             next_boundary: None,
             rows: 0,
             done: false,
+            cost: scan.explain.then(ReadCost::default),
         })
     }
 
@@ -123,7 +127,32 @@ impl TableScan {
         Ok(true)
     }
 
+    /// What the scan has cost so far, when it explains itself (the open region's rows, cells
+    /// and seeks included).
+    pub(crate) fn cost(&self) -> Option<ReadCost> {
+        let mut cost = self.cost?;
+        if let Some((_, rs)) = &self.current {
+            cost.add(&rs.pending_cost());
+        }
+        Some(cost)
+    }
+
+    /// The next result; with [`Scan::explain`], its cost is added to the scan's.
     pub(crate) fn next(&mut self) -> Result<Option<RowResult>> {
+        let Some(so_far) = self.cost else {
+            return self.next_result();
+        };
+        let recording = CostRecording::resume(so_far);
+        let r = self.next_result();
+        if let Ok(Some(row)) = &r {
+            let cells = row.cells.len() as u64;
+            super::read_cost::record(|c| c.cells_returned += cells);
+        }
+        self.cost = Some(recording.finish());
+        r
+    }
+
+    fn next_result(&mut self) -> Result<Option<RowResult>> {
         loop {
             if self.done || (self.in_row.is_none() && self.limit.is_some_and(|l| self.rows >= l)) {
                 self.finish();
@@ -169,6 +198,7 @@ impl TableScan {
                             return Ok(None);
                         }
                         self.rows += 1;
+                        super::read_cost::record(|c| c.rows_returned += 1);
                     }
                     self.in_row = r.may_have_more_cells_in_row().then(|| r.row().to_vec());
                     return Ok(Some(r));

@@ -179,6 +179,8 @@ impl Handler {
             AdminOp::Delete => return self.extension_delete(a),
             AdminOp::ScanOpen => return self.extension_scan_open(a),
             AdminOp::ScanNext => return self.extension_scan_next(a),
+            AdminOp::ScanCost => return self.extension_scan_cost(a),
+            AdminOp::Get => return self.extension_get(a),
             AdminOp::CreateNamespace => admin.create_namespace(&name)?,
             AdminOp::DropNamespace => admin.drop_namespace(&name)?,
             AdminOp::Flush => admin.flush(&name)?,

@@ -19,6 +19,12 @@ pub enum AdminOp {
     ScanOpen,
     /// The next rows of a [`AdminOp::ScanOpen`] scanner.
     ScanNext,
+    /// What a [`AdminOp::ScanOpen`] scanner opened with `EXPLAIN` has cost so far (scan
+    /// explain; key = the scanner id), as an explain line.
+    ScanCost,
+    /// A Get (key = the row) with `scan_open`'s column, time, version, raw and filter
+    /// attributes, answering its row as typed cells and, with `EXPLAIN`, what it cost.
+    Get,
     /// `create_namespace`.
     CreateNamespace,
     /// `drop_namespace`.
@@ -64,13 +70,15 @@ pub enum AdminOp {
 
 impl AdminOp {
     /// Every operation.
-    pub const ALL: [AdminOp; 26] = [
+    pub const ALL: [AdminOp; 28] = [
         AdminOp::Capabilities,
         AdminOp::Increment,
         AdminOp::Append,
         AdminOp::Delete,
         AdminOp::ScanOpen,
         AdminOp::ScanNext,
+        AdminOp::ScanCost,
+        AdminOp::Get,
         AdminOp::CreateNamespace,
         AdminOp::DropNamespace,
         AdminOp::Flush,
@@ -102,6 +110,8 @@ impl AdminOp {
             AdminOp::Delete => "delete",
             AdminOp::ScanOpen => "scan_open",
             AdminOp::ScanNext => "scan_next",
+            AdminOp::ScanCost => "scan_cost",
+            AdminOp::Get => "get",
             AdminOp::CreateNamespace => "create_namespace",
             AdminOp::DropNamespace => "drop_namespace",
             AdminOp::Flush => "flush",
