@@ -725,9 +725,15 @@ fn one_call(
     let _budget =
         ferrobase_engine::call_budget::CallBudget::start(shared.calls.options().read_budget)
             .with_memory(Some(shared.read_pool.clone()));
+    // What the call's reads cost, for the slow log's explain line (recorded only with a log).
+    let recording = shared
+        .slow_log
+        .as_ref()
+        .map(|_| ferrobase_engine::CostRecording::start());
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         service.call_owned(user, &header.name, args)
     }));
+    let cost = recording.map(|r| r.finish()).unwrap_or_default();
     drop(slot);
     if let Ok(Outcome::Result(result)) = &outcome {
         track_scanner(scanners, opening, closing, result);
@@ -758,6 +764,7 @@ fn one_call(
                 user: user.unwrap_or_default().to_string(),
                 duration: elapsed,
                 description: format!("{what} ({})", call_outcome.label()),
+                explain: crate::slow_log::explain_line(&cost),
             });
         }
     }

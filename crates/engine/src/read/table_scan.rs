@@ -144,10 +144,6 @@ impl TableScan {
         };
         let recording = CostRecording::resume(so_far);
         let r = self.next_result();
-        if let Ok(Some(row)) = &r {
-            let cells = row.cells.len() as u64;
-            super::read_cost::record(|c| c.cells_returned += cells);
-        }
         self.cost = Some(recording.finish());
         r
     }
@@ -200,6 +196,8 @@ impl TableScan {
                         self.rows += 1;
                         super::read_cost::record(|c| c.rows_returned += 1);
                     }
+                    let cells = r.cells.len() as u64;
+                    super::read_cost::record(|c| c.cells_returned += cells);
                     self.in_row = r.may_have_more_cells_in_row().then(|| r.row().to_vec());
                     return Ok(Some(r));
                 }

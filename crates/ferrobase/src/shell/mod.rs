@@ -15,6 +15,7 @@ mod continuation;
 mod converter;
 mod ddl;
 mod dml;
+mod explain;
 pub(crate) mod format;
 #[cfg(test)]
 mod fuzzing;
