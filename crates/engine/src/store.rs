@@ -50,6 +50,8 @@ pub struct Store {
     /// `HStore.forceMajor` stays set when its selection is empty: the store's next compaction,
     /// minor as asked or not, is then major. Cleared when a major compaction runs.
     pub force_major: AtomicBool,
+    /// The family's block and bloom counters, looked up once, at the first read.
+    reads: std::sync::OnceLock<Arc<crate::metrics::FamilyReads>>,
 }
 
 impl Store {
@@ -70,6 +72,7 @@ impl Store {
             compacting: AtomicBool::new(false),
             cancel_minor: AtomicBool::new(false),
             force_major: AtomicBool::new(false),
+            reads: std::sync::OnceLock::new(),
         }
     }
 
@@ -180,6 +183,7 @@ impl Store {
             read_point,
             now_ms,
             rows,
+            table,
         } = *read;
         let spec = &req.spec;
         let family = self.descriptor();
@@ -194,6 +198,11 @@ impl Store {
             }
         };
         let state = self.state();
+        let reads = self.reads.get_or_init(|| {
+            metrics
+                .family_reads
+                .of(&table.to_string(), &String::from_utf8_lossy(&family.name))
+        });
         let oldest_unexpired_ts = family
             .ttl_ms()
             .map_or(i64::MIN, |ttl| now_ms.saturating_sub(ttl));
@@ -263,6 +272,7 @@ impl Store {
                 };
                 if !maybe {
                     Metrics::inc(&metrics.bloom_negatives);
+                    Metrics::inc(&reads.bloom_negatives);
                     record_cost(|c| c.files_skipped_by_bloom += 1);
                     continue;
                 }
@@ -276,7 +286,9 @@ impl Store {
                 seek_readahead,
                 ..mode
             };
-            sources.push(Source::File(FileScanner::new(f.reader.clone(), mode)));
+            sources.push(Source::File(
+                FileScanner::new(f.reader.clone(), mode).counting(reads.clone()),
+            ));
         }
         if sources.is_empty() {
             return None;

@@ -92,6 +92,8 @@ pub(crate) struct StoreRead<'a> {
     /// The rows the read may return from this region (its range clipped to the region):
     /// files with no row in it are left out.
     pub rows: &'a RowRange,
+    /// The region's table (for the family's counters).
+    pub table: &'a crate::schema::TableName,
 }
 
 /// A piece of a row returned by [`RegionScanner::next_piece`].
@@ -188,6 +190,7 @@ impl RegionScanner {
             read_point,
             now_ms: ctx.now_ms(),
             rows: &range,
+            table: &region.table,
         };
         let reversed = req.reversed;
         let mut stores = Vec::new();
