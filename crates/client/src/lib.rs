@@ -32,6 +32,8 @@ mod access;
 pub mod catalog;
 pub mod filter_language;
 mod remote;
+mod slow_log;
+pub use slow_log::SlowLogEntry;
 
 use ferrobase_engine::filter::parse_filter;
 pub use ferrobase_engine::RegionInfo;
@@ -511,6 +513,16 @@ impl Connection {
                 let attrs = [("SKIP_FLUSH".to_string(), skip_flush.to_string())];
                 r.admin_ext(AdminOp::Snapshot, name, snapshot.as_bytes(), &attrs)
             }
+        }
+    }
+
+    /// The server's slow-operation log, newest first (`get_slowlog_responses`): empty for an
+    /// embedded engine (it has no doors to time); `Unsupported` through Apache HBase's gateway.
+    pub fn slow_log(&self) -> Result<Vec<SlowLogEntry>> {
+        match self {
+            // An embedded engine has no doors: nothing is timed.
+            Connection::Embedded(_) => Ok(Vec::new()),
+            Connection::Remote(r) => r.slow_log(),
         }
     }
 

@@ -153,3 +153,37 @@ fn the_shell_prints_a_cost_table_embedded_and_over_connect() {
         out
     });
 }
+
+#[test]
+fn get_slowlog_responses_lists_the_calls_with_their_explain_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, url) = shell_harness::serve_with(dir.path(), &["--slow-ms", "0"]);
+    let (out, ok) = shell_harness::shell(
+        &["--connect", &url],
+        "create 't', {NAME => 'cf', BLOOMFILTER => 'ROW'}\n\
+         put 't', 'a', 'cf:q', 'v'\n\
+         put 't', 'z', 'cf:q', 'v'\n\
+         flush 't'\n\
+         get 't', 'm'\n\
+         get_slowlog_responses '*', {'TABLE_NAME' => 't', 'LIMIT' => 1}\n\
+         get_slowlog_responses '*', {'TABLE_NAME' => 'other'}\n",
+    );
+    assert!(ok, "{out}");
+    let out = shell_harness::untimed(&out);
+    let listed = out
+        .split("Retrieved SlowLog Responses from RegionServers\n")
+        .collect::<Vec<_>>();
+    assert_eq!(listed.len(), 3, "{out}");
+    // The newest call on t: the get, its one file left out by the bloom filter.
+    let record = listed[1];
+    assert!(record.starts_with("{\n  \"startTime\": "), "{out}");
+    assert!(
+        record.contains("\n  \"methodName\": \"Hbase.getRowWithColumns\",\n"),
+        "{out}"
+    );
+    assert!(record.contains("\n  \"param\": \"t\",\n"), "{out}");
+    assert!(record.contains("files_skipped_by_bloom\\u003d1 "), "{out}");
+    assert_eq!(record.matches("\"startTime\"").count(), 1, "{out}");
+    // No call on another table.
+    assert_eq!(listed[2], "", "{out}");
+}

@@ -222,7 +222,8 @@ impl Server {
     /// Binds the listening socket (and, with ACLs, opens the ACL store, creating
     /// `hbase:acl` on first use).
     pub fn bind(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
-        let mut handler = Handler::new(engine, opts.handler.clone());
+        let mut handler =
+            Handler::new(engine, opts.handler.clone()).with_slow_log(opts.slow_log.clone());
         if let Some(access) = &opts.access {
             let store = match &access.store {
                 Some(store) => store.clone(),

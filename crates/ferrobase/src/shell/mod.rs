@@ -27,6 +27,7 @@ mod registry;
 mod rowkey;
 mod ruby;
 mod security;
+mod slow_log;
 mod snapshots;
 mod syntax;
 mod table_reference;

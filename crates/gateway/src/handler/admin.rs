@@ -263,6 +263,30 @@ impl Handler {
                 }
                 return Ok(Some(TValue::List(TType::Binary, items)));
             }
+            AdminOp::SlowLog => {
+                let mut items = Vec::new();
+                let calls = self
+                    .slow_log
+                    .as_ref()
+                    .map(|l| l.entries())
+                    .unwrap_or_default();
+                for c in calls.into_iter().rev() {
+                    let micros = u64::try_from(c.duration.as_micros()).unwrap_or(u64::MAX);
+                    for s in [
+                        c.at_ms.to_string(),
+                        c.door.to_string(),
+                        c.method,
+                        c.table,
+                        c.user,
+                        micros.to_string(),
+                        c.description,
+                        c.explain,
+                    ] {
+                        items.push(TValue::string(s));
+                    }
+                }
+                return Ok(Some(TValue::List(TType::Binary, items)));
+            }
             AdminOp::DeleteSnapshot => admin.delete_snapshot(&snapshot_name(key)?)?,
             AdminOp::CloneSnapshot => admin.clone_snapshot(&snapshot_name(key)?, &name)?,
             AdminOp::RestoreSnapshot => admin.restore_snapshot(&snapshot_name(key)?)?,

@@ -582,6 +582,8 @@ impl Handler {
             | AdminOp::DeleteSnapshot
             | AdminOp::CloneSnapshot
             | AdminOp::RestoreSnapshot => Operation::ClusterAdmin,
+            // HBase's getLogEntries needs the global ADMIN permission.
+            AdminOp::SlowLog => Operation::ClusterAdmin,
             // The capability probe reads and changes nothing.
             AdminOp::Capabilities => Operation::Catalog,
             // The scanner's owner (`check`).

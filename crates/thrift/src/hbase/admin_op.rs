@@ -66,11 +66,14 @@ pub enum AdminOp {
     CloneSnapshot,
     /// Puts a snapshot back into its disabled table (key = the snapshot's name).
     RestoreSnapshot,
+    /// The server's slow-operation log, newest first (answers eight strings per call: end
+    /// time in ms, door, method, table, user, duration in µs, description, explain line).
+    SlowLog,
 }
 
 impl AdminOp {
     /// Every operation.
-    pub const ALL: [AdminOp; 28] = [
+    pub const ALL: [AdminOp; 29] = [
         AdminOp::Capabilities,
         AdminOp::Increment,
         AdminOp::Append,
@@ -99,6 +102,7 @@ impl AdminOp {
         AdminOp::DeleteSnapshot,
         AdminOp::CloneSnapshot,
         AdminOp::RestoreSnapshot,
+        AdminOp::SlowLog,
     ];
 
     /// The name the wire carries (`ferrobaseAdmin`'s `operation` field).
@@ -132,6 +136,7 @@ impl AdminOp {
             AdminOp::DeleteSnapshot => "delete_snapshot",
             AdminOp::CloneSnapshot => "clone_snapshot",
             AdminOp::RestoreSnapshot => "restore_snapshot",
+            AdminOp::SlowLog => "slow_log",
         }
     }
 
