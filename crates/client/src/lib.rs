@@ -33,6 +33,8 @@ pub mod catalog;
 pub mod filter_language;
 pub mod flags;
 mod remote;
+mod slow_log;
+pub use slow_log::SlowLogEntry;
 
 use ferrobase_engine::filter::parse_filter;
 pub use ferrobase_engine::RegionInfo;
@@ -515,6 +517,16 @@ impl Connection {
         }
     }
 
+    /// The server's slow-operation log, newest first (`get_slowlog_responses`): empty for an
+    /// embedded engine (it has no doors to time); `Unsupported` through Apache HBase's gateway.
+    pub fn slow_log(&self) -> Result<Vec<SlowLogEntry>> {
+        match self {
+            // An embedded engine has no doors: nothing is timed.
+            Connection::Embedded(_) => Ok(Vec::new()),
+            Connection::Remote(r) => r.slow_log(),
+        }
+    }
+
     /// The stored snapshots, by name.
     pub fn list_snapshots(&self) -> Result<Vec<ferrobase_engine::SnapshotInfo>> {
         match self {
@@ -669,7 +681,29 @@ impl Table {
         }
     }
 
-    /// Opens a scanner; `filter` is a filter-language string.
+    /// Reads one row, as [`Table::get`], and answers what the read cost (scan explain,
+    /// [`ReadCost`]). Remote: through a ferrobase gateway's `ferrobaseAdmin` `get`; refused as
+    /// `Unsupported` by Apache HBase's.
+    pub fn get_explained(
+        &self,
+        get: Get,
+        filter: Option<&[u8]>,
+    ) -> Result<(RowResult, ferrobase_engine::ReadCost)> {
+        match &self.conn {
+            Connection::Embedded(e) => {
+                let mut get = get;
+                if let Some(f) = filter {
+                    get.filter = Some(parse_filter(f).map_err(ferrobase_engine::Error::from)?);
+                }
+                Ok(e.table(&self.name)?.get_explained(&get)?)
+            }
+            Connection::Remote(r) => r.get_explained(&self.name, &get, filter),
+        }
+    }
+
+    /// Opens a scanner; `filter` is a filter-language string. A scan with
+    /// [`Scan::explain`] records what it costs ([`Scanner::cost`]); remote, through a ferrobase
+    /// gateway only.
     pub fn scanner(&self, scan: Scan, filter: Option<&[u8]>) -> Result<Scanner> {
         match &self.conn {
             Connection::Embedded(e) => {
@@ -809,6 +843,16 @@ impl Scanner {
         match self {
             Scanner::Embedded(s) => Ok(s.next_batch(n)?),
             Scanner::Remote(r) => r.next_batch(n),
+        }
+    }
+
+    /// What the scan has cost so far, when it was opened with [`Scan::explain`] (else
+    /// `None`). Remote, one call to the gateway while the scanner is open; once it has
+    /// answered its end, the figures read as it closed.
+    pub fn cost(&mut self) -> Result<Option<ferrobase_engine::ReadCost>> {
+        match self {
+            Scanner::Embedded(s) => Ok(s.cost()),
+            Scanner::Remote(r) => r.cost(),
         }
     }
 }

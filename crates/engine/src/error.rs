@@ -277,6 +277,26 @@ pub enum StallCause {
     ManifestWrite,
 }
 
+impl StallCause {
+    /// Every cause, in a fixed order (the index of [`crate::Metrics::write_suspensions_by_cause`]).
+    pub const ALL: [StallCause; 4] = [
+        StallCause::WalWrite,
+        StallCause::FlushWrite,
+        StallCause::LowDiskSpace,
+        StallCause::ManifestWrite,
+    ];
+
+    /// A short name for labels: `wal_write`, `flush_write`, `low_disk_space`, `manifest_write`.
+    pub fn label(self) -> &'static str {
+        match self {
+            StallCause::WalWrite => "wal_write",
+            StallCause::FlushWrite => "flush_write",
+            StallCause::LowDiskSpace => "low_disk_space",
+            StallCause::ManifestWrite => "manifest_write",
+        }
+    }
+}
+
 impl std::fmt::Display for StallCause {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {

@@ -141,7 +141,7 @@ impl WriteGate {
                 eprintln!(
                     "ferrobase: writes suspended ({cause}), retrying in the background: {reason}"
                 );
-                Metrics::inc(&self.metrics.write_suspensions);
+                self.metrics.suspended(cause);
                 let now = Instant::now();
                 *g = Some(Stall {
                     cause,

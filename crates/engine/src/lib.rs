@@ -85,8 +85,8 @@ pub use compression::Compression;
 pub use engine::{CompactionOptions, Engine, EngineOptions, SnapshotInfo, WalRecovery};
 pub use error::{Error, Result, StallCause};
 pub use health::Health;
-pub use metrics::Metrics;
-pub use read::TimeRange;
+pub use metrics::{FamilyReads, FamilyReadsRegistry, Metrics, WAL_GROUP_BOUNDS};
+pub use read::{CostRecording, ReadCost, TimeRange};
 pub use schema::{
     BloomType, ColumnFamilyDescriptor, DataBlockEncoding, Durability, KeepDeletedCells,
     TableDescriptor, TableName,

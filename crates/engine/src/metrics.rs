@@ -1,6 +1,8 @@
 //! Engine-wide counters. All are monotonically increasing and read with relaxed ordering.
 
+use crate::error::StallCause;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Counters shared by every part of an engine. Thread-safe.
 #[derive(Debug, Default)]
@@ -56,6 +58,69 @@ pub struct Metrics {
     /// Milliseconds writes spent suspended, added when they resume (the current suspension's
     /// time is in [`crate::Engine::health`]).
     pub write_suspended_ms: AtomicU64,
+    /// Write suspensions by cause, indexed as [`StallCause::ALL`].
+    pub write_suspensions_by_cause: [AtomicU64; 4],
+    /// Memstore bytes flushes took in (the snapshots' sizes).
+    pub flush_bytes_in: AtomicU64,
+    /// Block-file bytes flushes wrote.
+    pub flush_bytes_out: AtomicU64,
+    /// Microseconds flushes ran (from taking the snapshots to installing the files).
+    pub flush_micros: AtomicU64,
+    /// Block-file bytes compactions read (their inputs' sizes).
+    pub compaction_bytes_in: AtomicU64,
+    /// Block-file bytes compactions wrote.
+    pub compaction_bytes_out: AtomicU64,
+    /// Microseconds completed compactions ran (selection to install).
+    pub compaction_micros: AtomicU64,
+    /// WAL group commits by how many writes each carried: the count of groups of at most
+    /// [`WAL_GROUP_BOUNDS`]`[i]` writes (and more than the bound before), the last slot the
+    /// groups above every bound.
+    pub wal_group_sizes: [AtomicU64; WAL_GROUP_BOUNDS.len() + 1],
+    /// Writes carried by every WAL group commit (the histogram's sum).
+    pub wal_group_writes: AtomicU64,
+    /// Data blocks read by each table's families, from the cache and from the files.
+    pub family_reads: FamilyReadsRegistry,
+}
+
+/// The upper bounds (inclusive) of [`Metrics::wal_group_sizes`]' buckets, in writes.
+pub const WAL_GROUP_BOUNDS: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+
+/// What the reads of one family of one table cost in blocks. Thread-safe, relaxed counters.
+#[derive(Debug, Default)]
+pub struct FamilyReads {
+    /// Data blocks found in the block cache.
+    pub blocks_from_cache: AtomicU64,
+    /// Data blocks read from the family's files.
+    pub blocks_from_disk: AtomicU64,
+    /// Gets that left out one of the family's files thanks to its bloom filter.
+    pub bloom_negatives: AtomicU64,
+}
+
+/// The [`FamilyReads`] of every (table, family) a read has touched, shared by the stores
+/// (each holds its own handle; the registry is visited only when a store is opened and when
+/// the counters are listed).
+#[derive(Debug, Default)]
+pub struct FamilyReadsRegistry {
+    map: std::sync::Mutex<std::collections::BTreeMap<(String, String), Arc<FamilyReads>>>,
+}
+
+impl FamilyReadsRegistry {
+    /// The counters of `family` of `table`, created at zero the first time.
+    pub(crate) fn of(&self, table: &str, family: &str) -> Arc<FamilyReads> {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry((table.to_string(), family.to_string()))
+            .or_default()
+            .clone()
+    }
+
+    /// Every (table, family) with its counters, in order, at most `max` of them.
+    pub fn list(&self, max: usize) -> Vec<(String, String, Arc<FamilyReads>)> {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.iter()
+            .take(max)
+            .map(|((t, f), r)| (t.clone(), f.clone(), r.clone()))
+            .collect()
+    }
 }
 
 impl Metrics {
@@ -70,5 +135,61 @@ impl Metrics {
     /// Reads a counter.
     pub fn get(counter: &AtomicU64) -> u64 {
         counter.load(Ordering::Relaxed)
+    }
+
+    /// Counts a WAL group commit of `writes` writes.
+    pub(crate) fn wal_group(&self, writes: u64) {
+        let slot = WAL_GROUP_BOUNDS
+            .iter()
+            .position(|&b| writes <= b)
+            .unwrap_or(WAL_GROUP_BOUNDS.len());
+        Metrics::inc(&self.wal_group_sizes[slot]);
+        Metrics::add(&self.wal_group_writes, writes);
+    }
+
+    /// Counts a write suspension for `cause`.
+    pub(crate) fn suspended(&self, cause: StallCause) {
+        Metrics::inc(&self.write_suspensions);
+        let i = StallCause::ALL
+            .iter()
+            .position(|&c| c == cause)
+            .unwrap_or(0);
+        Metrics::inc(&self.write_suspensions_by_cause[i]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wal_groups_fall_in_their_buckets_and_suspensions_count_by_cause() {
+        let m = Metrics::default();
+        for n in [1, 2, 3, 128, 129, 1000] {
+            m.wal_group(n);
+        }
+        let counts: Vec<u64> = m.wal_group_sizes.iter().map(Metrics::get).collect();
+        assert_eq!(counts, [1, 1, 1, 0, 0, 0, 0, 1, 2]);
+        assert_eq!(
+            Metrics::get(&m.wal_group_writes),
+            1 + 2 + 3 + 128 + 129 + 1000
+        );
+        m.suspended(StallCause::LowDiskSpace);
+        m.suspended(StallCause::LowDiskSpace);
+        m.suspended(StallCause::WalWrite);
+        let by_cause: Vec<u64> = m
+            .write_suspensions_by_cause
+            .iter()
+            .map(Metrics::get)
+            .collect();
+        assert_eq!(by_cause, [1, 0, 2, 0]);
+        assert_eq!(Metrics::get(&m.write_suspensions), 3);
+        let a = m.family_reads.of("t", "cf");
+        Metrics::inc(&a.blocks_from_disk);
+        assert_eq!(
+            Metrics::get(&m.family_reads.of("t", "cf").blocks_from_disk),
+            1
+        );
+        assert_eq!(m.family_reads.list(10).len(), 1);
     }
 }

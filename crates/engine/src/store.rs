@@ -3,11 +3,13 @@
 
 use crate::block_cache::Priority;
 use crate::block_file::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
-use crate::cell::{cmp_bytes, KeyValue};
+use crate::cell::KeyValue;
 use crate::lock;
 use crate::memstore::{Memstore, MemstoreScanner};
 use crate::metrics::Metrics;
-use crate::read::{MatchSpec, MergeCursor, QueryMatcher, Source, StoreRead, StoreScanner};
+use crate::read::{
+    record_cost, MatchSpec, MergeCursor, QueryMatcher, Source, StoreRead, StoreScanner,
+};
 use crate::schema::ColumnFamilyDescriptor;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -48,6 +50,8 @@ pub struct Store {
     /// `HStore.forceMajor` stays set when its selection is empty: the store's next compaction,
     /// minor as asked or not, is then major. Cleared when a major compaction runs.
     pub force_major: AtomicBool,
+    /// The family's block and bloom counters, looked up once, at the first read.
+    reads: std::sync::OnceLock<Arc<crate::metrics::FamilyReads>>,
 }
 
 impl Store {
@@ -68,6 +72,7 @@ impl Store {
             compacting: AtomicBool::new(false),
             cancel_minor: AtomicBool::new(false),
             force_major: AtomicBool::new(false),
+            reads: std::sync::OnceLock::new(),
         }
     }
 
@@ -177,6 +182,8 @@ impl Store {
             request: req,
             read_point,
             now_ms,
+            rows,
+            table,
         } = *read;
         let spec = &req.spec;
         let family = self.descriptor();
@@ -191,6 +198,11 @@ impl Store {
             }
         };
         let state = self.state();
+        let reads = self.reads.get_or_init(|| {
+            metrics
+                .family_reads
+                .of(&table.to_string(), &String::from_utf8_lossy(&family.name))
+        });
         let oldest_unexpired_ts = family
             .ttl_ms()
             .map_or(i64::MIN, |ttl| now_ms.saturating_sub(ttl));
@@ -223,6 +235,7 @@ impl Store {
             if ts_excluded(lo, hi, m.has_deletes()) {
                 continue;
             }
+            record_cost(|c| c.memstores_read += 1);
             sources.push(Source::Mem(MemstoreScanner::new(m.clone())));
         }
         for f in &state.files {
@@ -232,20 +245,24 @@ impl Store {
             }
             if ts_excluded(meta.min_ts, meta.max_ts, meta.delete_count > 0) {
                 Metrics::inc(&metrics.files_skipped_by_time_range);
+                record_cost(|c| c.files_skipped_by_time_range += 1);
+                continue;
+            }
+            // No row of the file in the read's rows (a Get's row, or a region's part of a
+            // scan's range): it cannot hold a cell, nor a delete marker, of the read.
+            let out_of_range = meta
+                .first_key
+                .as_ref()
+                .is_some_and(|k| !rows.below_hi(&k.row))
+                || meta
+                    .last_key
+                    .as_ref()
+                    .is_some_and(|k| !rows.above_lo(&k.row));
+            if out_of_range {
+                record_cost(|c| c.files_skipped_by_key_range += 1);
                 continue;
             }
             if let Some(row) = req.get_row {
-                let out_of_range = meta
-                    .first_key
-                    .as_ref()
-                    .is_some_and(|k| cmp_bytes(&k.row, row).is_gt())
-                    || meta
-                        .last_key
-                        .as_ref()
-                        .is_some_and(|k| cmp_bytes(&k.row, row).is_lt());
-                if out_of_range {
-                    continue;
-                }
                 let maybe = match &columns {
                     Some(cols) => {
                         let qs: Vec<&[u8]> = cols.iter().map(|q| &q[..]).collect();
@@ -255,9 +272,12 @@ impl Store {
                 };
                 if !maybe {
                     Metrics::inc(&metrics.bloom_negatives);
+                    Metrics::inc(&reads.bloom_negatives);
+                    record_cost(|c| c.files_skipped_by_bloom += 1);
                     continue;
                 }
             }
+            record_cost(|c| c.files_read += 1);
             let seek_readahead = req.expected_rows.map_or(0, |rows| {
                 let mean_cell = f.reader.size() / meta.cell_count;
                 rows.saturating_mul(mean_cell).min(SCAN_READAHEAD)
@@ -266,7 +286,9 @@ impl Store {
                 seek_readahead,
                 ..mode
             };
-            sources.push(Source::File(FileScanner::new(f.reader.clone(), mode)));
+            sources.push(Source::File(
+                FileScanner::new(f.reader.clone(), mode).counting(reads.clone()),
+            ));
         }
         if sources.is_empty() {
             return None;

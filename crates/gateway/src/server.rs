@@ -222,7 +222,8 @@ impl Server {
     /// Binds the listening socket (and, with ACLs, opens the ACL store, creating
     /// `hbase:acl` on first use).
     pub fn bind(engine: Engine, opts: ServerOptions) -> std::io::Result<Server> {
-        let mut handler = Handler::new(engine, opts.handler.clone());
+        let mut handler =
+            Handler::new(engine, opts.handler.clone()).with_slow_log(opts.slow_log.clone());
         if let Some(access) = &opts.access {
             let store = match &access.store {
                 Some(store) => store.clone(),
@@ -730,9 +731,15 @@ fn one_call(
         ferrobase_engine::call_budget::CallBudget::start(shared.calls.options().read_budget)
             .with_memory(Some(shared.read_pool.clone()))
             .with_cancel(probe);
+    // What the call's reads cost, for the slow log's explain line (recorded only with a log).
+    let recording = shared
+        .slow_log
+        .as_ref()
+        .map(|_| ferrobase_engine::CostRecording::start());
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         service.call_owned(user, &header.name, args)
     }));
+    let cost = recording.map(|r| r.finish()).unwrap_or_default();
     drop(slot);
     if let Ok(Outcome::Result(result)) = &outcome {
         track_scanner(scanners, opening, closing, result);
@@ -763,6 +770,7 @@ fn one_call(
                 user: user.unwrap_or_default().to_string(),
                 duration: elapsed,
                 description: format!("{what} ({})", call_outcome.label()),
+                explain: crate::slow_log::explain_line(&cost),
             });
         }
     }

@@ -32,6 +32,9 @@ pub struct SlowCall {
     pub duration: Duration,
     /// A short description: the row or scanner it named, its outcome.
     pub description: String,
+    /// What the call's reads cost, as an explain line (`rows_examined=... blocks_from_disk=...`,
+    /// the engine's `ReadCost`); empty when the call read nothing.
+    pub explain: String,
 }
 
 /// The ring of slow calls. Thread-safe: a call under the threshold costs one comparison; a
@@ -76,6 +79,7 @@ impl SlowLog {
             user = %call.user,
             duration_ms = call.duration.as_secs_f64() * 1000.0,
             description = %call.description,
+            explain = %call.explain,
             "slow operation (over --slow-ms {} ms)",
             self.threshold.as_millis()
         );
@@ -90,6 +94,15 @@ impl SlowLog {
     pub fn entries(&self) -> Vec<SlowCall> {
         let ring = self.ring.lock().unwrap_or_else(|p| p.into_inner());
         ring.iter().cloned().collect()
+    }
+}
+
+/// The explain line of what a call's reads cost, empty when it read nothing.
+pub fn explain_line(cost: &ferrobase_engine::ReadCost) -> String {
+    if *cost == ferrobase_engine::ReadCost::default() {
+        String::new()
+    } else {
+        cost.to_string()
     }
 }
 
@@ -143,6 +156,7 @@ mod tests {
             user: String::new(),
             duration: Duration::from_millis(n),
             description: "x".repeat(500),
+            explain: String::new(),
         }
     }
 

@@ -561,6 +561,13 @@ fn serve_connection(
             let _budget = ferrobase_engine::call_budget::CallBudget::start(budget)
                 .with_memory(Some(Arc::new(ReadPool(job_ctx.shared.clone()))))
                 .with_cancel(Some(job_ctx.client_gone.clone()));
+            // What the call's reads cost, for the slow log's explain line.
+            let recording = job_ctx
+                .shared
+                .opts
+                .slow_log
+                .as_ref()
+                .map(|_| ferrobase_engine::CostRecording::start());
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 services::call(&job_ctx, &method, &request.param, &request.cells)
             }))
@@ -570,6 +577,7 @@ fn serve_connection(
                     format!("internal error running {method}"),
                 ))
             });
+            let cost = recording.map(|r| r.finish()).unwrap_or_default();
             job_ctx.shared.give_back_inflight(size);
             let outcome = if result.is_ok() {
                 CallOutcome::Ok
@@ -593,6 +601,7 @@ fn serve_connection(
                             request.cells.len(),
                             outcome.label()
                         ),
+                        explain: ferrobase_gateway::slow_log::explain_line(&cost),
                     });
                 }
             }

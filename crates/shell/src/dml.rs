@@ -9,6 +9,7 @@ use super::args::{
 };
 use super::catalog;
 use super::converter::{self, Converter, Converters};
+use super::explain;
 use super::format;
 use super::interpreter::Shell;
 use super::query_options::{self, MetricsRequest, ScanMetrics};
@@ -31,7 +32,7 @@ pub(super) const COMMANDS: &[Command] = &[
     Command {
         name: "get",
         group: Group::Dml,
-        help: "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER; a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method.",
+        help: "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER, EXPLAIN (ferrobase: then what the read cost); a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method.",
         examples: &["get 't1', 'r1'", "get 't1', 'r1', {COLUMN => ['f1:c1', 'f1:hits:toLong'], VERSIONS => 3, FORMATTER => 'toString'}"],
         writes: false,
         run: Run::Handler(|sh, st| sh.get(st)),
@@ -39,7 +40,7 @@ pub(super) const COMMANDS: &[Command] = &[
     Command {
         name: "scan",
         group: Group::Dml,
-        help: "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER; columns take converters as in get; ROWKEY => 'schema' with named key fields and FROM/TO reads by rowkey fields (see rowkey_schema).",
+        help: "Scan rows: COLUMNS, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, FILTER, TIMERANGE, TIMESTAMP, VERSIONS, REVERSED, CACHE, BATCH, RAW, FORMATTER, EXPLAIN (ferrobase: the rows, then what the scan cost); columns take converters as in get; ROWKEY => 'schema' with named key fields and FROM/TO reads by rowkey fields (see rowkey_schema).",
         examples: &["scan 't1'", "scan 't1', {COLUMNS => ['f1:c1', 'f1:hits:toLong'], LIMIT => 10, STARTROW => 'a'}"],
         writes: false,
         run: Run::Handler(|sh, st| sh.scan(st)),
@@ -194,6 +195,7 @@ impl Shell {
         let mut metrics = MetricsRequest::None;
         let mut filter = None;
         let mut converters = Converters::default();
+        let mut explained = false;
         for v in &st.args[2..] {
             match v {
                 Value::Hash(_) => {
@@ -213,6 +215,7 @@ impl Shell {
                             "VERSIONS" => get = get.max_versions(get_versions(&v)?),
                             "FILTER" => filter = Some(filter_string(&v)?),
                             "RAW" => get = get.raw(boolean(&v, "RAW")?),
+                            explain::OPTION => explained = explain::read(&v)?,
                             other if query_options::read(other, &v, false, &mut metrics)? => {}
                             other => return Err(format!("unknown get option {other}").into()),
                         }
@@ -221,7 +224,12 @@ impl Shell {
                 other => get = get_columns(get, columns_of(other)?, &mut converters)?,
             }
         }
-        let r = t.get(get, filter.as_deref()).map_err(client)?;
+        let (r, cost) = if explained {
+            let (r, cost) = t.get_explained(get, filter.as_deref()).map_err(client)?;
+            (r, Some(cost))
+        } else {
+            (t.get(get, filter.as_deref()).map_err(client)?, None)
+        };
         self.line(&format::header("COLUMN", "CELL"));
         // Converted first: a converter's failure prints no partial result, as in HBase (which
         // prints the header, then the error).
@@ -245,6 +253,9 @@ impl Shell {
         }
         // HBase's get counts the row once, however many cells it has.
         self.line(&format!("{} row(s)", usize::from(!r.cells.is_empty())));
+        for l in cost.iter().flat_map(explain::lines) {
+            self.line(&l);
+        }
         Ok(())
     }
 
@@ -295,6 +306,7 @@ impl Shell {
                         }
                     }
                     "RAW" => scan = scan.raw(boolean(&v, "RAW")?),
+                    explain::OPTION => scan = scan.explain(explain::read(&v)?),
                     // METRICS and ALL_METRICS are scan's (it prints them); read here to check.
                     other if query_options::read(other, &v, true, &mut MetricsRequest::None)? => {}
                     other => return Err(format!("unknown scan option {other}").into()),
@@ -338,6 +350,7 @@ impl Shell {
             }
         }
         let (scan, filter, converters) = Self::scan_spec(opts.map(Value::Hash).as_ref())?;
+        let explained = scan.explain;
         if let Some(rk) = rowkey {
             self.line(&format::header("ROW", "COLUMN+CELL"));
             let rows = self.run_rowkey_scan(&t, scan, filter.as_deref(), &rk, &converters)?;
@@ -382,6 +395,13 @@ impl Shell {
             measured.regions_scanned = self.conn.regions(t.name()).map_err(client)?.len() as u64;
             for l in measured.lines(&metrics) {
                 self.line(&l);
+            }
+        }
+        if explained {
+            if let Some(cost) = scanner.cost().map_err(client)? {
+                for l in explain::lines(&cost) {
+                    self.line(&l);
+                }
             }
         }
         Ok(())

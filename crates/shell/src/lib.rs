@@ -15,6 +15,7 @@ mod continuation;
 mod converter;
 mod ddl;
 mod dml;
+mod explain;
 mod format;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -26,6 +27,7 @@ mod registry;
 mod rowkey;
 mod ruby;
 mod security;
+mod slow_log;
 mod snapshots;
 mod syntax;
 mod table_reference;

@@ -183,6 +183,7 @@ pub fn commands() -> impl Iterator<Item = &'static Command> {
         .chain(super::security::COMMANDS)
         .chain(super::rowkey::COMMANDS)
         .chain(super::snapshots::COMMANDS)
+        .chain(super::slow_log::COMMANDS)
         .chain(UNSUPPORTED)
 }
 

@@ -7,11 +7,15 @@
 use super::convert::{column, RAW_UNSUPPORTED};
 use super::{reply, Remote};
 use crate::{ClientError, Result};
-use ferrobase_engine::{Cell, CellType, Delete, RowResult, Scan, LATEST_TIMESTAMP};
+use ferrobase_engine::{Cell, CellType, Delete, Get, ReadCost, RowResult, Scan, LATEST_TIMESTAMP};
 use ferrobase_thrift::hbase::AdminOp;
-use ferrobase_thrift::hbase::TFerrobaseRow;
+use ferrobase_thrift::hbase::{TFerrobaseGet, TFerrobaseRow};
 
 type Attributes = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// Why a read cannot explain itself through Apache HBase's gateway.
+pub(super) const EXPLAIN_UNSUPPORTED: &str =
+    "EXPLAIN => true (what a read cost) is a ferrobase extension: this gateway is not ferrobase";
 
 fn push(attrs: &mut Attributes, key: &str, value: impl Into<Vec<u8>>) {
     attrs.push((key.as_bytes().to_vec(), value.into()));
@@ -30,6 +34,9 @@ pub(super) fn needs_markers(d: &Delete) -> bool {
 
 /// Why `scan` cannot go as a Thrift1 `TScan`, if it cannot.
 pub(super) fn beyond_tscan(scan: &Scan, filter: Option<&[u8]>) -> Option<String> {
+    if scan.explain {
+        return Some(EXPLAIN_UNSUPPORTED.into());
+    }
     if scan.raw {
         return Some(RAW_UNSUPPORTED.into());
     }
@@ -96,6 +103,9 @@ fn scan_attributes(scan: &Scan, filter: Option<&[u8]>) -> Attributes {
     }
     if let Some(b) = scan.batch {
         push(&mut a, "BATCH", b.to_string());
+    }
+    if scan.explain {
+        push(&mut a, "EXPLAIN", "true");
     }
     a
 }
@@ -187,6 +197,47 @@ impl Remote {
         let answer =
             self.admin_call_bytes(AdminOp::ScanOpen, table, b"", scan_attributes(scan, filter))?;
         reply("ferrobaseAdmin scan_open", answer)
+    }
+
+    /// What scanner `id` (opened with `EXPLAIN`) has cost so far: `scan_cost`.
+    pub(super) fn scan_cost(&self, id: i32) -> Result<Option<ReadCost>> {
+        let answer =
+            self.admin_call_bytes(AdminOp::ScanCost, "", id.to_string().as_bytes(), Vec::new())?;
+        let line: String = reply("ferrobaseAdmin scan_cost", answer)?;
+        if line.is_empty() {
+            return Ok(None);
+        }
+        line.parse().map(Some).map_err(ClientError::Transport)
+    }
+
+    /// A Get through `ferrobaseAdmin` `get`, answering the row and what it cost.
+    pub(crate) fn get_explained(
+        &self,
+        table: &str,
+        get: &Get,
+        filter: Option<&[u8]>,
+    ) -> Result<(RowResult, ReadCost)> {
+        if !self.is_ferrobase()? {
+            return Err(ClientError::Unsupported(EXPLAIN_UNSUPPORTED.into()));
+        }
+        let mut scan = Scan::new().explain(true);
+        scan.spec = get.spec.clone();
+        scan.spec.filter = None;
+        let mut attrs = scan_attributes(&scan, filter);
+        // A get's attributes are a scan's without its bounds.
+        attrs.retain(|(k, _)| !k.ends_with(b"_INCLUSIVE"));
+        let answer = self.admin_call_bytes(AdminOp::Get, table, &get.row, attrs)?;
+        let answer: TFerrobaseGet = reply("ferrobaseAdmin get", answer)?;
+        let row = match answer.rows.into_iter().next() {
+            Some(r) => row_of(r)?,
+            None => RowResult::new(get.row.clone(), Vec::new()),
+        };
+        let cost = answer
+            .cost
+            .unwrap_or_default()
+            .parse()
+            .map_err(ClientError::Transport)?;
+        Ok((row, cost))
     }
 
     /// Up to `n` more rows of a scanner opened by [`Remote::open_typed_scanner`].

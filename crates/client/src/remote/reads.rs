@@ -4,7 +4,7 @@
 use super::convert::*;
 use super::{reply, Remote};
 use crate::{ClientError, Result, Scanner};
-use ferrobase_engine::{Cell, CellType, Get, RowResult, Scan};
+use ferrobase_engine::{Cell, CellType, Get, ReadCost, RowResult, Scan};
 use ferrobase_thrift::hbase::service::{
     GetRowWithColumnsArgs, GetRowWithColumnsTsArgs, GetVerArgs, GetVerTsArgs, ScannerCloseArgs,
     ScannerGetListArgs, ScannerOpenWithScanArgs,
@@ -39,6 +39,8 @@ impl Remote {
                 typed: true,
                 returned: 0,
                 closed: false,
+                explain: scan.explain,
+                cost: None,
             })));
         }
         let args = ScannerOpenWithScanArgs {
@@ -55,6 +57,8 @@ impl Remote {
             typed: false,
             returned: 0,
             closed: false,
+            explain: false,
+            cost: None,
         })))
     }
 
@@ -193,6 +197,10 @@ pub struct RemoteScanner {
     typed: bool,
     returned: usize,
     closed: bool,
+    /// Opened with `EXPLAIN`: its cost is read from the gateway before it closes.
+    explain: bool,
+    /// What the scan cost, read when it closed.
+    cost: Option<ReadCost>,
 }
 
 impl RemoteScanner {
@@ -238,8 +246,20 @@ impl RemoteScanner {
         }
     }
 
+    /// What the scan has cost so far (`scan_cost`), when opened with `EXPLAIN`.
+    pub(crate) fn cost(&mut self) -> Result<Option<ReadCost>> {
+        if !self.explain || self.closed {
+            return Ok(self.cost);
+        }
+        self.remote.scan_cost(self.id)
+    }
+
     fn close(&mut self) {
         if !self.closed {
+            if self.explain {
+                // Its last figures, read before the gateway forgets the scanner.
+                self.cost = self.remote.scan_cost(self.id).ok().flatten();
+            }
             self.closed = true;
             let _ = self.remote.call(&ScannerCloseArgs { id: self.id });
         }

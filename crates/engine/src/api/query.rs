@@ -184,6 +184,10 @@ pub struct Scan {
     /// and raised to the lowest one a flush or compaction has kept whole when it is older.
     /// `None`: as of the moment the scan opens.
     pub read_point: Option<u64>,
+    /// Record what the scan costs ([`crate::ReadCost`]), read with
+    /// [`crate::ResultScanner::cost`]. Off by default; when off the read path only checks a
+    /// thread-local flag where it would count.
+    pub explain: bool,
 }
 
 impl Default for Scan {
@@ -201,6 +205,7 @@ impl Default for Scan {
             allow_partial_results: false,
             limit: None,
             read_point: None,
+            explain: false,
         }
     }
 }
@@ -294,6 +299,12 @@ impl Scan {
     /// At most `n` rows.
     pub fn limit(mut self, n: usize) -> Self {
         self.limit = Some(n);
+        self
+    }
+
+    /// Records what the scan costs ([`Scan::explain`]).
+    pub fn explain(mut self, on: bool) -> Self {
+        self.explain = on;
         self
     }
 

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::filter::CompareOp;
 use crate::heat_map::HeatOp;
 use crate::metrics::Metrics;
-use crate::read::TimeRange;
+use crate::read::{CostRecording, ReadCost, TimeRange};
 use crate::schema::TableName;
 
 /// Reads and writes one table. Cheap to clone; thread-safe.
@@ -220,12 +220,27 @@ impl Table {
         let inner = &self.engine.inner;
         let result = inner.get(&self.name, get)?;
         count_returned(&inner.metrics, &result);
+        if !result.cells.is_empty() {
+            let cells = result.cells.len() as u64;
+            crate::read::record_cost(|c| {
+                c.rows_returned += 1;
+                c.cells_returned += cells;
+            });
+        }
         if let Some(heat) = inner.heat.table(&self.name, || self.region_starts()) {
             inner
                 .heat
                 .record_read_on(&heat, &result, || self.region_starts());
         }
         Ok(result)
+    }
+
+    /// Reads one row, as [`Table::get`], and answers what the read cost beside it (scan
+    /// explain, [`ReadCost`]).
+    pub fn get_explained(&self, get: &Get) -> Result<(RowResult, ReadCost)> {
+        let recording = CostRecording::start();
+        let result = self.get(get)?;
+        Ok((result, recording.finish()))
     }
 
     /// Reads several rows, in order.
@@ -287,6 +302,11 @@ impl std::fmt::Debug for ResultScanner {
 }
 
 impl ResultScanner {
+    /// What the scan has cost so far when it was opened with [`Scan::explain`], else `None`.
+    pub fn cost(&self) -> Option<ReadCost> {
+        self.scan.cost()
+    }
+
     /// Up to `n` more results (HBase's `next(int)`).
     pub fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
         self.next_batch_within(n, usize::MAX)

@@ -4,6 +4,7 @@
 use super::{BlockDecoder, BlockFileReader, CacheMode};
 use crate::cell::{Cell, CellKey, KeyValue, KeyValueRef};
 use crate::error::Result;
+use crate::metrics::FamilyReads;
 use bytes::Bytes;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -32,6 +33,8 @@ pub struct FileScanner {
     consecutive: u32,
     /// The file offset up to which readahead has been requested.
     read_ahead_to: u64,
+    /// The family's block counters, for a read (none for a compaction).
+    reads: Option<Arc<FamilyReads>>,
 }
 
 impl FileScanner {
@@ -44,7 +47,14 @@ impl FileScanner {
             decoder: None,
             consecutive: 0,
             read_ahead_to: 0,
+            reads: None,
         }
+    }
+
+    /// Counts the blocks this cursor reads in `reads` (a family's counters).
+    pub fn counting(mut self, reads: Arc<FamilyReads>) -> Self {
+        self.reads = Some(reads);
+        self
     }
 
     /// The file read.
@@ -104,7 +114,9 @@ impl FileScanner {
             // Requested with the block if it is cold; either way not to be asked for again.
             self.read_ahead_to = self.read_ahead_to.max(end.saturating_add(readahead));
         }
-        let block = self.reader.read_block(idx, self.mode, readahead)?;
+        let block = self
+            .reader
+            .read_block(idx, self.mode, readahead, self.reads.as_deref())?;
         self.block_idx = idx;
         let decoder = BlockDecoder::new(block, self.reader.block_format)
             .map_err(|at| self.reader.decode_err(idx, at))?;
@@ -184,7 +196,9 @@ impl FileScanner {
         if idx == 0 {
             return Ok(None);
         }
-        let block = self.reader.read_block(idx - 1, self.mode, 0)?;
+        let block = self
+            .reader
+            .read_block(idx - 1, self.mode, 0, self.reads.as_deref())?;
         let mut d = BlockDecoder::new(block, self.reader.block_format)
             .map_err(|at| self.reader.decode_err(idx - 1, at))?;
         let mut last = None;

@@ -11,7 +11,7 @@ use crate::cell::CellKey;
 use crate::error::{Error, IoContext, Result};
 use crate::file_handles::{FileHandles, HandleSlot};
 use crate::fs::{FileSystem, ReadableFile};
-use crate::metrics::Metrics;
+use crate::metrics::{FamilyReads, Metrics};
 use crate::schema::BloomType;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -332,20 +332,29 @@ impl BlockFileReader {
 
     /// Block `idx`, from the cache or the file. `readahead`: bytes past the block to request
     /// from the OS along with it when it is not in the page cache.
+    /// `reads`: the family's counters, for a read (not a compaction).
     pub(super) fn read_block(
         &self,
         idx: usize,
         mode: CacheMode,
         readahead: u64,
+        reads: Option<&FamilyReads>,
     ) -> Result<bytes::Bytes> {
         let e = &self.index()?[idx];
         if mode.use_cache {
             if let Some(b) = self.cache.get(self.id, e.offset) {
                 Metrics::add(&self.metrics.data_block_bytes_touched, b.len() as u64);
+                if let Some(r) = reads {
+                    Metrics::inc(&r.blocks_from_cache);
+                }
+                crate::read::record_cost(|c| c.blocks_from_cache += 1);
                 return Ok(b);
             }
         }
         Metrics::inc(&self.metrics.data_blocks_read);
+        if let Some(r) = reads {
+            Metrics::inc(&r.blocks_from_disk);
+        }
         let file = self.file()?;
         let ahead = || {
             let to = e
@@ -359,9 +368,18 @@ impl BlockFileReader {
         let buf = file
             .read_block(e.size as usize, e.offset, on_cold)
             .at(&self.path)?;
+        let compressed = buf
+            .first()
+            .is_some_and(|&id| id != crate::compression::Compression::None.id());
         let block = unframe_block_shared(buf)
             .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
         Metrics::add(&self.metrics.data_block_bytes_touched, block.len() as u64);
+        crate::read::record_cost(|c| {
+            c.blocks_from_disk += 1;
+            if compressed {
+                c.bytes_decompressed += block.len() as u64;
+            }
+        });
         if mode.use_cache {
             self.cache
                 .insert(self.id, e.offset, block.clone(), mode.priority);

@@ -54,6 +54,7 @@ impl Inner {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         let _guard = CompactingGuard(&store);
+        let started = std::time::Instant::now();
         if major {
             store.cancel_minor.store(false, Ordering::Release);
         }
@@ -174,7 +175,11 @@ impl Inner {
                 }
                 return Ok(false);
             }
+            let bytes_out = output.as_ref().map_or(0, |f| f.reader.size());
             store.install_compaction(&removed, output);
+            let bytes_in: u64 = chosen.iter().map(|f| f.reader.size()).sum();
+            Metrics::add(&self.metrics.compaction_bytes_in, bytes_in);
+            Metrics::add(&self.metrics.compaction_bytes_out, bytes_out);
             // On a full disk the inputs stay: the manifest in force still names them.
             self.persist_job()?;
         }
@@ -184,6 +189,10 @@ impl Inner {
             f.reader.remove_when_unused();
         }
         Metrics::inc(&self.metrics.compactions);
+        Metrics::add(
+            &self.metrics.compaction_micros,
+            u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        );
         if self.split_due(region) {
             let id = region.id;
             self.request(|w| {

@@ -141,6 +141,7 @@ impl Inner {
             return Ok(());
         };
         let _one_at_a_time = lock::lock(&region.flush_lock);
+        let started = std::time::Instant::now();
         let (flush_seq, snapshots) = {
             let _w = lock::write(&region.updates);
             let seq = self.mvcc.last_allocated();
@@ -237,6 +238,16 @@ impl Inner {
         self.memstore_drained.notify_all();
         if !installs.is_empty() {
             Metrics::inc(&self.metrics.flushes);
+            for (_, snap, file) in &installs {
+                Metrics::add(&self.metrics.flush_bytes_in, snap.size() as u64);
+                if let Some(f) = file {
+                    Metrics::add(&self.metrics.flush_bytes_out, f.reader.size());
+                }
+            }
+            Metrics::add(
+                &self.metrics.flush_micros,
+                u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            );
         }
         if !commit {
             return Ok(());

@@ -475,4 +475,9 @@ impl TableScanHandle {
     pub(crate) fn read_point(&self) -> u64 {
         self.0.read_point()
     }
+
+    /// What the scan has cost so far, when it was asked to record it.
+    pub(crate) fn cost(&self) -> Option<crate::read::ReadCost> {
+        self.0.cost()
+    }
 }

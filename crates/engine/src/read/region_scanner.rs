@@ -21,6 +21,7 @@ pub(crate) struct RowRange {
 }
 
 impl RowRange {
+    /// True when `row` is not below the range.
     pub(crate) fn above_lo(&self, row: &[u8]) -> bool {
         match &self.lo {
             Bound::Unbounded => true,
@@ -29,6 +30,7 @@ impl RowRange {
         }
     }
 
+    /// True when `row` is not above the range.
     pub(crate) fn below_hi(&self, row: &[u8]) -> bool {
         match &self.hi {
             Bound::Unbounded => true,
@@ -87,6 +89,11 @@ pub(crate) struct StoreRead<'a> {
     pub read_point: u64,
     /// The read's time in milliseconds: TTL expiry is decided against it.
     pub now_ms: i64,
+    /// The rows the read may return from this region (its range clipped to the region):
+    /// files with no row in it are left out.
+    pub rows: &'a RowRange,
+    /// The region's table (for the family's counters).
+    pub table: &'a crate::schema::TableName,
 }
 
 /// A piece of a row returned by [`RegionScanner::next_piece`].
@@ -161,6 +168,8 @@ impl std::fmt::Debug for RegionScanner {
 impl Drop for RegionScanner {
     fn drop(&mut self) {
         crate::metrics::Metrics::add(&self.metrics.rows_examined, self.rows_examined);
+        let rows = self.rows_examined;
+        super::read_cost::record(|c| c.rows_examined += rows);
     }
 }
 
@@ -174,10 +183,14 @@ impl RegionScanner {
         range: RowRange,
         read_point: u64,
     ) -> Result<RegionScanner> {
+        let range = range.clip(region);
+        super::read_cost::record(|c| c.regions_visited += 1);
         let read = StoreRead {
             request: req,
             read_point,
             now_ms: ctx.now_ms(),
+            rows: &range,
+            table: &region.table,
         };
         let reversed = req.reversed;
         let mut stores = Vec::new();
@@ -186,7 +199,6 @@ impl RegionScanner {
                 stores.push(s);
             }
         }
-        let range = range.clip(region);
         let mut filter = req.spec.filter.clone();
         if let Some(f) = filter.as_mut() {
             f.set_reversed(reversed);
@@ -230,6 +242,21 @@ impl RegionScanner {
                 usize::MAX
             },
         })
+    }
+
+    /// What the scanner has counted and not yet added to the read's cost (it adds its rows,
+    /// cells and seeks when it closes): for a look at a scan's cost while it is in a region.
+    pub(crate) fn pending_cost(&self) -> super::ReadCost {
+        let mut cost = super::ReadCost {
+            rows_examined: self.rows_examined,
+            ..super::ReadCost::default()
+        };
+        for s in &self.stores {
+            let (cells, seeks) = s.pending_cost();
+            cost.cells_examined += cells;
+            cost.seeks += seeks;
+        }
+        cost
     }
 
     fn start(&mut self) -> Result<()> {

@@ -61,6 +61,20 @@ pub struct StoreScanner {
     unchecked: u32,
     /// Bytes of cells built since the last take from the call's memory pool.
     uncharged: usize,
+    /// Cells the matcher looked at, added to the read's cost when the scanner closes.
+    cells_examined: u64,
+    /// Seeks of the cursor, added to the read's cost when the scanner closes.
+    seeks: u64,
+}
+
+impl Drop for StoreScanner {
+    fn drop(&mut self) {
+        let (cells, seeks) = (self.cells_examined, self.seeks);
+        super::read_cost::record(|c| {
+            c.cells_examined += cells;
+            c.seeks += seeks;
+        });
+    }
 }
 
 impl StoreScanner {
@@ -79,12 +93,20 @@ impl StoreScanner {
             done: false,
             unchecked: 0,
             uncharged: 0,
+            cells_examined: 0,
+            seeks: 0,
         }
     }
 
     /// True once the filter ended this store's part of the scan (HBase's DONE_SCAN).
     pub fn is_done(&self) -> bool {
         self.done
+    }
+
+    /// Cells examined and seeks made so far, added to the read's cost when the scanner
+    /// closes.
+    pub(crate) fn pending_cost(&self) -> (u64, u64) {
+        (self.cells_examined, self.seeks)
     }
 
     /// The store's family.
@@ -100,21 +122,25 @@ impl StoreScanner {
 
     /// Positions at the first cell of `row` or after.
     pub fn seek_row(&mut self, row: &[u8]) -> Result<()> {
+        self.seeks += 1;
         self.cursor.reseek(&CellKey::first_on_row(row))
     }
 
     /// Moves forward to the first cell at or after `key`.
     pub fn seek_forward(&mut self, key: &CellKey) -> Result<()> {
+        self.seeks += 1;
         self.cursor.seek_forward(key)
     }
 
     /// The largest row < `row` that holds any cell.
     pub fn last_row_before(&mut self, row: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.seeks += 1;
         self.cursor.last_row_before(row)
     }
 
-    /// Moves `cursor` past every cell of column `q` of `row`: a few steps, then a seek.
-    fn skip_column(cursor: &mut MergeCursor, row: &[u8], q: &[u8]) -> Result<()> {
+    /// Moves `cursor` past every cell of column `q` of `row`: a few steps, then a seek
+    /// (counted in `seeks`).
+    fn skip_column(cursor: &mut MergeCursor, seeks: &mut u64, row: &[u8], q: &[u8]) -> Result<()> {
         for _ in 0..STEPS_BEFORE_SEEK {
             match cursor.peek() {
                 Some(kv) if same_bytes(kv.qualifier, q) && same_bytes(kv.row, row) => {
@@ -123,6 +149,7 @@ impl StoreScanner {
                 _ => return Ok(()),
             }
         }
+        *seeks += 1;
         cursor.seek_forward(&CellKey::after_column(row, q))
     }
 
@@ -137,6 +164,7 @@ impl StoreScanner {
                 _ => return Ok(()),
             }
         }
+        self.seeks += 1;
         self.cursor.seek_forward(&CellKey::after_row(row))
     }
 
@@ -205,6 +233,7 @@ impl StoreScanner {
             if budget.is_spent() {
                 return Ok(RowEnd::Paused);
             }
+            self.cells_examined += 1;
             let before = out.len();
             let f = filter.as_mut().map(|f| &mut **f as &mut dyn Filter);
             match self.matcher.match_cell(kv, &self.family, f) {
@@ -213,7 +242,12 @@ impl StoreScanner {
                 }
                 MatchCode::IncludeAndSeekNextCol => {
                     if self.cursor.take_cell(&self.family, out)? {
-                        Self::skip_column(&mut self.cursor, row, self.matcher.column())?;
+                        Self::skip_column(
+                            &mut self.cursor,
+                            &mut self.seeks,
+                            row,
+                            self.matcher.column(),
+                        )?;
                     }
                 }
                 MatchCode::IncludeAndSeekNextRow => {
@@ -229,7 +263,12 @@ impl StoreScanner {
                 MatchCode::Skip => self.cursor.advance()?,
                 MatchCode::SeekNextCol => {
                     // The matcher holds a copy of the column: the cursor moves under the cell.
-                    Self::skip_column(&mut self.cursor, row, self.matcher.column())?;
+                    Self::skip_column(
+                        &mut self.cursor,
+                        &mut self.seeks,
+                        row,
+                        self.matcher.column(),
+                    )?;
                 }
                 MatchCode::SeekNextRow => {
                     if self.single_row {
@@ -237,7 +276,10 @@ impl StoreScanner {
                     }
                     self.skip_row(row)?;
                 }
-                MatchCode::SeekTo(key) => self.cursor.seek_forward(&key)?,
+                MatchCode::SeekTo(key) => {
+                    self.seeks += 1;
+                    self.cursor.seek_forward(&key)?
+                }
                 MatchCode::DoneScan => {
                     self.done = true;
                     return Ok(RowEnd::Finished);

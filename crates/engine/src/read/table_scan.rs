@@ -3,6 +3,7 @@
 //! through the read path's door, `table_read.rs`.
 
 use super::read_context::ReadContext;
+use super::read_cost::{CostRecording, ReadCost};
 use super::region_scanner::{ReadRequest, RegionScanner, RowRange};
 use super::store_scanner::PieceBudget;
 use crate::api::{RowResult, Scan};
@@ -34,6 +35,8 @@ pub(crate) struct TableScan {
     next_boundary: Option<Vec<u8>>,
     rows: usize,
     done: bool,
+    /// What the scan has cost so far, when it explains itself ([`Scan::explain`]).
+    cost: Option<ReadCost>,
 }
 
 impl TableScan {
@@ -87,6 +90,7 @@ impl TableScan {
             next_boundary: None,
             rows: 0,
             done: false,
+            cost: scan.explain.then(ReadCost::default),
         })
     }
 
@@ -122,7 +126,28 @@ impl TableScan {
         Ok(true)
     }
 
+    /// What the scan has cost so far, when it explains itself (the open region's rows, cells
+    /// and seeks included).
+    pub(crate) fn cost(&self) -> Option<ReadCost> {
+        let mut cost = self.cost?;
+        if let Some((_, rs)) = &self.current {
+            cost.add(&rs.pending_cost());
+        }
+        Some(cost)
+    }
+
+    /// The next result; with [`Scan::explain`], its cost is added to the scan's.
     pub(crate) fn next(&mut self) -> Result<Option<RowResult>> {
+        let Some(so_far) = self.cost else {
+            return self.next_result();
+        };
+        let recording = CostRecording::resume(so_far);
+        let r = self.next_result();
+        self.cost = Some(recording.finish());
+        r
+    }
+
+    fn next_result(&mut self) -> Result<Option<RowResult>> {
         loop {
             if self.done || (self.in_row.is_none() && self.limit.is_some_and(|l| self.rows >= l)) {
                 self.finish();
@@ -168,7 +193,10 @@ impl TableScan {
                             return Ok(None);
                         }
                         self.rows += 1;
+                        super::read_cost::record(|c| c.rows_returned += 1);
                     }
+                    let cells = r.cells.len() as u64;
+                    super::read_cost::record(|c| c.cells_returned += cells);
                     self.in_row = r.may_have_more_cells_in_row().then(|| r.row().to_vec());
                     return Ok(Some(r));
                 }

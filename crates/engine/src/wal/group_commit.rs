@@ -158,6 +158,8 @@ impl Wal {
             let spare = std::mem::take(&mut g.spare);
             let mut buf = std::mem::replace(&mut g.buf, spare);
             let upto = g.appended;
+            // The records this group commit carries.
+            let group = upto.saturating_sub(g.written);
             let buf_max = std::mem::replace(&mut g.buf_max_seq, 0);
             let buffered = std::mem::replace(&mut g.buf_buffered, 0);
             let do_sync = g.sync_wanted > g.synced;
@@ -202,6 +204,9 @@ impl Wal {
             match res {
                 Ok(()) => {
                     Metrics::add(&self.metrics.bytes_written_wal, written_len as u64);
+                    if group > 0 {
+                        self.metrics.wal_group(group);
+                    }
                     g.written = upto;
                     if do_sync {
                         g.synced = upto;

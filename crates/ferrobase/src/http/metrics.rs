@@ -186,6 +186,7 @@ struct Facts {
     resident_bytes: Option<u64>,
     open_fds: Option<u64>,
     max_fds: Option<u64>,
+    engine: super::engine_metrics::EngineFacts,
 }
 
 #[derive(Debug)]
@@ -262,6 +263,7 @@ impl Ops {
             resident_bytes: process::resident_bytes(),
             open_fds: process::open_fds(),
             max_fds: process::max_fds(),
+            engine: super::engine_metrics::EngineFacts::read(m, MAX_TABLE_LABELS),
         }
     }
 }
@@ -346,6 +348,7 @@ impl Collector for Snapshot {
             Some(Unit::Bytes),
             &per(3),
         )?;
+        f.engine.encode(&mut e)?;
         door(&mut e, "thrift", &f.thrift)?;
         if let Some(thrift2) = &f.thrift2 {
             door(&mut e, "thrift2", thrift2)?;

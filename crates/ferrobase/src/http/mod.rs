@@ -10,6 +10,7 @@
 //! counters and the doors' stop handles.
 
 mod console;
+mod engine_metrics;
 mod heatmap;
 mod html;
 mod log_level;

@@ -1,6 +1,6 @@
 //! `/slowlog`: the calls every door kept as slower than `--slow-ms`, newest first, as HTML or
 //! (`?format=json`) a JSON array of objects with `at_ms`, `door`, `method`, `table`, `user`,
-//! `duration_ms` and `description`.
+//! `duration_ms`, `description` and `explain` (what the call's reads cost, an explain line).
 
 use super::html::{self, escape, json_string};
 use super::Ops;
@@ -30,20 +30,21 @@ pub fn write_table(out: &mut String, ops: &Ops) -> std::fmt::Result {
     writeln!(
         out,
         "<table id=\"slowlog\"><tr><th>Ended (UTC)</th><th>Door</th><th>Method</th><th>Table</th>\
-         <th>User</th><th>Duration</th><th>Description</th></tr>"
+         <th>User</th><th>Duration</th><th>Description</th><th>Explain</th></tr>"
     )?;
     for c in calls.iter().rev() {
         writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=n>{:.1} ms</td>\
-             <td>{}</td></tr>",
+             <td>{}</td><td><code>{}</code></td></tr>",
             utc(c.at_ms),
             c.door,
             escape(&c.method),
             escape(&c.table),
             escape(&c.user),
             c.duration.as_secs_f64() * 1000.0,
-            escape(&c.description)
+            escape(&c.description),
+            escape(&c.explain)
         )?;
     }
     writeln!(out, "</table>")
@@ -56,7 +57,7 @@ pub fn render_json(ops: &Ops) -> String {
         let _ = write!(
             out,
             "{}\n{{\"at_ms\":{},\"door\":{},\"method\":{},\"table\":{},\"user\":{},\
-             \"duration_ms\":{:.3},\"description\":{}}}",
+             \"duration_ms\":{:.3},\"description\":{},\"explain\":{}}}",
             if i == 0 { "" } else { "," },
             c.at_ms,
             json_string(c.door),
@@ -64,7 +65,8 @@ pub fn render_json(ops: &Ops) -> String {
             json_string(&c.table),
             json_string(&c.user),
             c.duration.as_secs_f64() * 1000.0,
-            json_string(&c.description)
+            json_string(&c.description),
+            json_string(&c.explain)
         );
     }
     out.push_str("\n]\n");

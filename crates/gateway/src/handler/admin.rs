@@ -179,6 +179,8 @@ impl Handler {
             AdminOp::Delete => return self.extension_delete(a),
             AdminOp::ScanOpen => return self.extension_scan_open(a),
             AdminOp::ScanNext => return self.extension_scan_next(a),
+            AdminOp::ScanCost => return self.extension_scan_cost(a),
+            AdminOp::Get => return self.extension_get(a),
             AdminOp::CreateNamespace => admin.create_namespace(&name)?,
             AdminOp::DropNamespace => admin.drop_namespace(&name)?,
             AdminOp::Flush => admin.flush(&name)?,
@@ -258,6 +260,30 @@ impl Handler {
                     items.push(TValue::string(s.name));
                     items.push(TValue::string(s.table.to_string()));
                     items.push(TValue::string(s.created_ms.to_string()));
+                }
+                return Ok(Some(TValue::List(TType::Binary, items)));
+            }
+            AdminOp::SlowLog => {
+                let mut items = Vec::new();
+                let calls = self
+                    .slow_log
+                    .as_ref()
+                    .map(|l| l.entries())
+                    .unwrap_or_default();
+                for c in calls.into_iter().rev() {
+                    let micros = u64::try_from(c.duration.as_micros()).unwrap_or(u64::MAX);
+                    for s in [
+                        c.at_ms.to_string(),
+                        c.door.to_string(),
+                        c.method,
+                        c.table,
+                        c.user,
+                        micros.to_string(),
+                        c.description,
+                        c.explain,
+                    ] {
+                        items.push(TValue::string(s));
+                    }
                 }
                 return Ok(Some(TValue::List(TType::Binary, items)));
             }

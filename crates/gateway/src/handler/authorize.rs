@@ -557,9 +557,9 @@ impl Handler {
                 };
                 Operation::Write { table, cells }
             }
-            // A scan with RAW or VERSIONS: READ on the columns, as a Thrift1 scan; a partly
-            // granted read is refused (its typed rows are not filtered).
-            AdminOp::ScanOpen => {
+            // A scan with RAW or VERSIONS, or a typed get: READ on the columns, as a Thrift1
+            // scan; a partly granted read is refused (its typed rows are not filtered).
+            AdminOp::ScanOpen | AdminOp::Get => {
                 let table = table_arg(&a.table_name)?;
                 let columns = super::cell_ops::indexed(a, "COLUMN");
                 let families = if !families {
@@ -582,10 +582,12 @@ impl Handler {
             | AdminOp::DeleteSnapshot
             | AdminOp::CloneSnapshot
             | AdminOp::RestoreSnapshot => Operation::ClusterAdmin,
+            // HBase's getLogEntries needs the global ADMIN permission.
+            AdminOp::SlowLog => Operation::ClusterAdmin,
             // The capability probe reads and changes nothing.
             AdminOp::Capabilities => Operation::Catalog,
             // The scanner's owner (`check`).
-            AdminOp::ScanNext => Operation::UseScanner { owner: None },
+            AdminOp::ScanNext | AdminOp::ScanCost => Operation::UseScanner { owner: None },
             // Answered before the checks (`authorized`), with their own operation.
             AdminOp::Grant | AdminOp::Revoke | AdminOp::UserPermission => {
                 return Err(denied(Denied(format!(

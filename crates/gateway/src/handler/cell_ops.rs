@@ -8,10 +8,11 @@ use super::convert::ColumnOrder;
 use super::names::{open_table_to_mutate, parse_column};
 use super::{CallResult, Handler, ServiceError};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
-use crate::thrift::hbase::{TFerrobaseCell, TFerrobaseRow};
+use crate::thrift::hbase::{TFerrobaseCell, TFerrobaseGet, TFerrobaseRow};
+use crate::thrift::TValue;
 use crate::thrift::ThriftValue;
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Delete, RowResult, Scan, TimeRange, LATEST_TIMESTAMP};
+use ferrobase_engine::{Delete, Get, RowResult, Scan, TimeRange, LATEST_TIMESTAMP};
 
 /// The value of attribute `key` (the last, if repeated).
 pub(crate) fn attribute<'a>(a: &'a FerrobaseAdminArgs, key: &str) -> Option<&'a [u8]> {
@@ -75,12 +76,16 @@ fn scanner_id(a: &FerrobaseAdminArgs) -> Result<i32, ServiceError> {
         })
 }
 
-/// The scanner id a `scan_next` names, for the owner check; `None` when `a` is another op or
+/// The scanner id a `scan_next` or `scan_cost` names, for the owner check; `None` when `a` is another op or
 /// names none.
 pub(crate) fn scan_next_id(a: &FerrobaseAdminArgs) -> Option<i32> {
-    (super::names::admin_op(a).ok() == Some(crate::thrift::hbase::AdminOp::ScanNext))
-        .then(|| scanner_id(a).ok())
-        .flatten()
+    use crate::thrift::hbase::AdminOp;
+    matches!(
+        super::names::admin_op(a).ok(),
+        Some(AdminOp::ScanNext | AdminOp::ScanCost)
+    )
+    .then(|| scanner_id(a).ok())
+    .flatten()
 }
 
 /// The `Delete` a `delete` operation writes, built from its attributes alone: what it runs and
@@ -127,6 +132,41 @@ fn typed_row(r: &RowResult) -> TFerrobaseRow {
     }
 }
 
+/// The scan `scan_open`'s attributes describe (a `get` reads its row with the same ones).
+fn scan_of(a: &FerrobaseAdminArgs) -> Result<Scan, ServiceError> {
+    let mut scan = Scan::new().reversed(flag(a, "REVERSED", false)?);
+    scan.start_row = attribute(a, "STARTROW").unwrap_or_default().to_vec();
+    scan.stop_row = attribute(a, "STOPROW").unwrap_or_default().to_vec();
+    scan.start_inclusive = flag(a, "START_INCLUSIVE", true)?;
+    scan.stop_inclusive = flag(a, "STOP_INCLUSIVE", false)?;
+    for c in indexed(a, "COLUMN") {
+        scan = match parse_column(&c) {
+            (f, None) => scan.add_family(f),
+            (f, Some(q)) => scan.add_column(f, q),
+        };
+    }
+    let min = number(a, "MIN_TIMESTAMP")?.unwrap_or(0);
+    let max = number(a, "MAX_TIMESTAMP")?.unwrap_or(i64::MAX);
+    scan = scan.time_range(TimeRange::new(min, max)?);
+    if let Some(v) = number(a, "VERSIONS")? {
+        let v = u32::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| {
+            ServiceError::IllegalArgument(format!(
+                "ferrobaseAdmin scan_open: VERSIONS {v} is not a positive number"
+            ))
+        })?;
+        scan = scan.max_versions(v);
+    }
+    scan = scan.raw(flag(a, "RAW", false)?);
+    if let Some(f) = attribute(a, "FILTER") {
+        let filter = parse_filter(f).map_err(|e| ServiceError::IllegalArgument(e.to_string()))?;
+        scan = scan.filter(filter);
+    }
+    if let Some(b) = number(a, "BATCH")?.filter(|&b| b > 0) {
+        scan = scan.batch(usize::try_from(b).unwrap_or(usize::MAX));
+    }
+    Ok(scan.explain(flag(a, "EXPLAIN", false)?))
+}
+
 impl Handler {
     /// `delete` (key = the row): one atomic delete of the row whose markers are attributes
     /// `TYPE.i` (`Delete`, `DeleteColumn`, `DeleteFamily`, `DeleteFamilyVersion`), `COLUMN.i`
@@ -144,38 +184,46 @@ impl Handler {
     /// false), `REVERSED`, columns `COLUMN.i`, `MIN_TIMESTAMP` and `MAX_TIMESTAMP` (exclusive),
     /// `VERSIONS`, `RAW`, `FILTER` (filter language) and `BATCH`.
     pub(crate) fn extension_scan_open(&self, a: &FerrobaseAdminArgs) -> CallResult {
-        let mut scan = Scan::new().reversed(flag(a, "REVERSED", false)?);
-        scan.start_row = attribute(a, "STARTROW").unwrap_or_default().to_vec();
-        scan.stop_row = attribute(a, "STOPROW").unwrap_or_default().to_vec();
-        scan.start_inclusive = flag(a, "START_INCLUSIVE", true)?;
-        scan.stop_inclusive = flag(a, "STOP_INCLUSIVE", false)?;
-        for c in indexed(a, "COLUMN") {
-            scan = match parse_column(&c) {
-                (f, None) => scan.add_family(f),
-                (f, Some(q)) => scan.add_column(f, q),
-            };
-        }
-        let min = number(a, "MIN_TIMESTAMP")?.unwrap_or(0);
-        let max = number(a, "MAX_TIMESTAMP")?.unwrap_or(i64::MAX);
-        scan = scan.time_range(TimeRange::new(min, max)?);
-        if let Some(v) = number(a, "VERSIONS")? {
-            let v = u32::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| {
-                ServiceError::IllegalArgument(format!(
-                    "ferrobaseAdmin scan_open: VERSIONS {v} is not a positive number"
-                ))
-            })?;
-            scan = scan.max_versions(v);
-        }
-        scan = scan.raw(flag(a, "RAW", false)?);
-        if let Some(f) = attribute(a, "FILTER") {
-            let filter =
-                parse_filter(f).map_err(|e| ServiceError::IllegalArgument(e.to_string()))?;
-            scan = scan.filter(filter);
-        }
-        if let Some(b) = number(a, "BATCH")?.filter(|&b| b > 0) {
-            scan = scan.batch(usize::try_from(b).unwrap_or(usize::MAX));
-        }
+        let scan = scan_of(a)?;
         self.open_scanner(&a.table_name, scan, ColumnOrder::Map)
+    }
+
+    /// `scan_cost` (key = the scanner id): what a scanner opened with `EXPLAIN` has cost so
+    /// far, as an explain line (`name=value ...`); an empty string for a scanner opened
+    /// without it.
+    pub(crate) fn extension_scan_cost(&self, a: &FerrobaseAdminArgs) -> CallResult {
+        let id = scanner_id(a)?;
+        let line = self
+            .scanner_cost(id)?
+            .map(|c| c.to_string())
+            .unwrap_or_default();
+        Ok(Some(TValue::string(line)))
+    }
+
+    /// `get` (table; key = the row): one row read with `scan_open`'s `COLUMN.i`,
+    /// `MIN_TIMESTAMP`, `MAX_TIMESTAMP`, `VERSIONS`, `RAW` and `FILTER` attributes, answered as
+    /// a `TFerrobaseGet` (the row's typed cells, none when absent) with, when `EXPLAIN` is
+    /// true, the read's cost as an explain line.
+    pub(crate) fn extension_get(&self, a: &FerrobaseAdminArgs) -> CallResult {
+        let scan = scan_of(a)?;
+        let get = Get {
+            row: a.key.clone(),
+            spec: scan.spec,
+        };
+        let name = super::names::table_name(&a.table_name)?;
+        let table = self.engine.table(&name)?;
+        let (row, cost) = if scan.explain {
+            let (row, cost) = table.get_explained(&get)?;
+            (row, Some(cost.to_string()))
+        } else {
+            (table.get(&get)?, None)
+        };
+        let rows = if row.is_empty() {
+            Vec::new()
+        } else {
+            vec![typed_row(&row)]
+        };
+        Ok(Some(TFerrobaseGet { rows, cost }.to_value()))
     }
 
     /// `scan_next` (key = the scanner id): up to `ROWS` (default 1) more rows as a

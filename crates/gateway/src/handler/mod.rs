@@ -165,6 +165,8 @@ pub struct Handler {
     pub(crate) access: Option<authorize::Access>,
     /// The server `hbase:meta` names as its regions' host.
     pub(crate) server: crate::catalog::ServerName,
+    /// The server's slow-operation log, for `ferrobaseAdmin` `slow_log`.
+    pub(crate) slow_log: Option<std::sync::Arc<crate::slow_log::SlowLog>>,
 }
 
 impl Handler {
@@ -181,7 +183,17 @@ impl Handler {
                 port: 0,
                 start_code: meta_view::now_ms(),
             },
+            slow_log: None,
         }
+    }
+
+    /// Answers `ferrobaseAdmin` `slow_log` from `log`.
+    pub fn with_slow_log(
+        mut self,
+        log: Option<std::sync::Arc<crate::slow_log::SlowLog>>,
+    ) -> Handler {
+        self.slow_log = log;
+        self
     }
 
     /// Names the port `hbase:meta` gives as its regions' server (default 0).

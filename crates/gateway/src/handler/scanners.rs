@@ -189,6 +189,24 @@ impl Handler {
         }
     }
 
+    /// What scanner `id` has cost so far, when it was opened to explain itself (`None` when
+    /// not, or when it never opened).
+    pub(crate) fn scanner_cost(
+        &self,
+        id: i32,
+    ) -> Result<Option<ferrobase_engine::ReadCost>, ServiceError> {
+        let entry = self.scanners.entry(id).ok_or_else(invalid)?;
+        let Ok(e) = entry.lock() else {
+            return Err(ServiceError::Internal(format!(
+                "scanner {id} was closed: an earlier call on it failed part-way"
+            )));
+        };
+        Ok(match &e.scanner {
+            Source::Rows(scanner) => scanner.cost(),
+            Source::Failed(_) | Source::Catalog(_) => None,
+        })
+    }
+
     pub(crate) fn scanner_close(&self, id: i32) -> CallResult {
         if !self.scanners.remove(id) {
             return Err(invalid());

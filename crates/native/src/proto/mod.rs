@@ -19,5 +19,6 @@ pub mod hbase;
 pub mod master;
 pub mod registry;
 pub mod rpc;
+pub mod too_slow_log;
 pub mod tracing;
 pub mod zookeeper;

@@ -8,8 +8,9 @@
 //! which is what a flush or a compaction request promises anyway — the data stays the same,
 //! only when the work happens differs. A family that the table does not have is refused, as
 //! HBase's region server refuses it. Everything else a region server serves (opening, closing
-//! and warming up regions, WAL replication and replay, store file lists, procedures, slow logs,
-//! quotas) is a `DoNotRetryIOException` naming the method and why.
+//! and warming up regions, WAL replication and replay, store file lists, procedures,
+//! quotas) is a `DoNotRetryIOException` naming the method and why. The slow log is
+//! `GetLogEntries` (`slow_log.rs`).
 
 use super::{decode, unknown_method, Ctx, Reply};
 use crate::error::RpcError;
@@ -123,6 +124,7 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
                 "AdminService.{method}: ferrobase has no replication"
             )))
         }
+        "GetLogEntries" => return super::slow_log::get_log_entries(ctx, param),
         "GetSpaceQuotaSnapshots" => {
             return Err(RpcError::unsupported(format!(
                 "AdminService.{method}: quotas are not supported by ferrobase"

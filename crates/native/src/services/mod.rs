@@ -7,6 +7,7 @@ mod client;
 mod master;
 mod master_acl;
 mod meta;
+mod slow_log;
 
 use crate::access;
 use crate::cellblock::Codec;

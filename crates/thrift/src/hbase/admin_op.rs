@@ -19,6 +19,12 @@ pub enum AdminOp {
     ScanOpen,
     /// The next rows of a [`AdminOp::ScanOpen`] scanner.
     ScanNext,
+    /// What a [`AdminOp::ScanOpen`] scanner opened with `EXPLAIN` has cost so far (scan
+    /// explain; key = the scanner id), as an explain line.
+    ScanCost,
+    /// A Get (key = the row) with `scan_open`'s column, time, version, raw and filter
+    /// attributes, answering its row as typed cells and, with `EXPLAIN`, what it cost.
+    Get,
     /// `create_namespace`.
     CreateNamespace,
     /// `drop_namespace`.
@@ -60,17 +66,22 @@ pub enum AdminOp {
     CloneSnapshot,
     /// Puts a snapshot back into its disabled table (key = the snapshot's name).
     RestoreSnapshot,
+    /// The server's slow-operation log, newest first (answers eight strings per call: end
+    /// time in ms, door, method, table, user, duration in µs, description, explain line).
+    SlowLog,
 }
 
 impl AdminOp {
     /// Every operation.
-    pub const ALL: [AdminOp; 26] = [
+    pub const ALL: [AdminOp; 29] = [
         AdminOp::Capabilities,
         AdminOp::Increment,
         AdminOp::Append,
         AdminOp::Delete,
         AdminOp::ScanOpen,
         AdminOp::ScanNext,
+        AdminOp::ScanCost,
+        AdminOp::Get,
         AdminOp::CreateNamespace,
         AdminOp::DropNamespace,
         AdminOp::Flush,
@@ -91,6 +102,7 @@ impl AdminOp {
         AdminOp::DeleteSnapshot,
         AdminOp::CloneSnapshot,
         AdminOp::RestoreSnapshot,
+        AdminOp::SlowLog,
     ];
 
     /// The name the wire carries (`ferrobaseAdmin`'s `operation` field).
@@ -102,6 +114,8 @@ impl AdminOp {
             AdminOp::Delete => "delete",
             AdminOp::ScanOpen => "scan_open",
             AdminOp::ScanNext => "scan_next",
+            AdminOp::ScanCost => "scan_cost",
+            AdminOp::Get => "get",
             AdminOp::CreateNamespace => "create_namespace",
             AdminOp::DropNamespace => "drop_namespace",
             AdminOp::Flush => "flush",
@@ -122,6 +136,7 @@ impl AdminOp {
             AdminOp::DeleteSnapshot => "delete_snapshot",
             AdminOp::CloneSnapshot => "clone_snapshot",
             AdminOp::RestoreSnapshot => "restore_snapshot",
+            AdminOp::SlowLog => "slow_log",
         }
     }
 

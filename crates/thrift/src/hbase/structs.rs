@@ -115,6 +115,16 @@ thrift_struct! {
 }
 
 thrift_struct! {
+    /// ferrobase's answer to `ferrobaseAdmin` `get` (not in `Hbase.thrift`): the row (none
+    /// when absent) and, when the call asked for `EXPLAIN`, what the read cost as an explain
+    /// line (`name=value ...`, the engine's `ReadCost`).
+    pub struct TFerrobaseGet = struct "TFerrobaseGet" {
+        1: rows as rows: default Vec<TFerrobaseRow> = Vec::new(),
+        2: cost as cost: optional String,
+    }
+}
+
+thrift_struct! {
     /// `struct TScan`: a scanner's parameters; every field optional.
     pub struct TScan = struct "TScan" {
         1: startRow as start_row: optional Vec<u8>,
