@@ -520,7 +520,7 @@ pub(crate) fn perturb_unreadable(
     if tables.is_empty() {
         return;
     }
-    let named: Vec<(String, Vec<u8>, Vec<u8>, Vec<u8>)> = named_cells(op)
+    let named: Vec<NamedCell> = named_cells(op)
         .into_iter()
         .filter(|(t, _, f, q)| {
             tables.iter().any(|(n, fs)| n == t && fs.contains(f)) && !g.may_read(t, f, q)
@@ -588,10 +588,15 @@ pub(crate) fn perturb_unreadable(
     }
 }
 
+/// A cell by name: table, row, family, qualifier.
+type NamedCell = (String, Vec<u8>, Vec<u8>, Vec<u8>);
+
 /// The cells an operation names: (table, row, family, qualifier) of each column of each row
 /// it names (a family alone: every seeded qualifier).
-fn named_cells(op: &Op) -> Vec<(String, Vec<u8>, Vec<u8>, Vec<u8>)> {
-    let mut rows_columns: Vec<(Vec<u8>, Vec<Vec<u8>>, Vec<Vec<u8>>)> = Vec::new();
+fn named_cells(op: &Op) -> Vec<NamedCell> {
+    // (table, rows, columns)
+    type Named = (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<u8>>);
+    let mut rows_columns: Vec<Named> = Vec::new();
     let mut add = |t: &[u8], rows: Vec<Vec<u8>>, columns: Vec<Vec<u8>>| {
         rows_columns.push((t.to_vec(), rows, columns));
     };
