@@ -257,7 +257,7 @@ impl Server {
         opts: ServerOptions,
         make: impl FnOnce(u16) -> Box<dyn Service>,
     ) -> std::io::Result<Server> {
-        let listener = TcpListener::bind(opts.addr)?;
+        let listener = ferrobase_security::listener::bind(opts.addr)?;
         let service = make(listener.local_addr()?.port());
         let name = listener.local_addr()?.to_string();
         let counters = Arc::new(CallCounters::new(

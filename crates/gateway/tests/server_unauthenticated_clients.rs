@@ -21,7 +21,7 @@ use support::test_certs::TestPki;
 
 /// The handshake deadline the servers here run with (the default is 10 s; shorter keeps the
 /// test short, the mechanism is the same).
-const HANDSHAKE: Duration = Duration::from_secs(2);
+const HANDSHAKE: Duration = Duration::from_secs(3);
 /// Silent connections opened.
 const SILENT: usize = 2_000;
 /// How long a legitimate client may take, from connecting to its call's answer.
@@ -188,9 +188,15 @@ fn client_hello() -> Vec<u8> {
     hello
 }
 
-/// Sends `bytes` one every 100 ms until the server closes the connection or 30 s pass; how
-/// long the connection lived (`None`: never closed).
-fn trickle<W: Write>(w: &mut W, bytes: &[u8], since: Instant) -> Option<Duration> {
+/// Counts itself in `ready`, then sends `bytes` one every 100 ms until the server closes the
+/// connection or 30 s pass; how long the connection lived (`None`: never closed).
+fn trickle<W: Write>(
+    w: &mut W,
+    bytes: &[u8],
+    since: Instant,
+    ready: &std::sync::atomic::AtomicUsize,
+) -> Option<Duration> {
+    ready.fetch_add(1, Ordering::AcqRel);
     for b in bytes.iter().cycle() {
         if since.elapsed() > Duration::from_secs(30) {
             return None;
@@ -218,24 +224,30 @@ fn tricklers_and_two_thousand_silent_connections_leave_the_port_to_legitimate_cl
     let hello = client_hello();
     let ca = srv.certs.path().join("ca.pem");
     let started = Instant::now();
+    let ready = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut tricklers = Vec::new();
     for i in 0..40 {
-        let (addr, hello, ca) = (srv.addr, hello.clone(), ca.clone());
+        let (addr, hello, ca, ready) = (srv.addr, hello.clone(), ca.clone(), ready.clone());
         tricklers.push(std::thread::spawn(move || {
             let sock = TcpStream::connect(addr).unwrap();
             let since = Instant::now();
             if i % 2 == 0 {
                 let mut sock = sock;
-                trickle(&mut sock, &hello, since)
+                trickle(&mut sock, &hello, since, &ready)
             } else {
                 // The TLS handshake at full speed, then a SASL START trickled inside it.
                 let client = TlsClient::from_pem_files(&ca, None).unwrap();
                 let mut wire = client.connect("localhost", sock).unwrap();
                 let mut start = vec![1u8, 0, 0, 0, 5];
                 start.extend_from_slice(b"PLAIN");
-                trickle(&mut wire, &start, since)
+                trickle(&mut wire, &start, since, &ready)
             }
         }));
+    }
+    // The clients' own TLS handshakes (a debug build's, on a shared machine) are not what is
+    // measured: the legitimate clients start once every trickler is trickling.
+    while ready.load(Ordering::Acquire) < 40 {
+        std::thread::sleep(Duration::from_millis(5));
     }
     // The silent connections, opened as fast as the server accepts them, held to the end.
     let done = Arc::new(AtomicBool::new(false));
@@ -257,6 +269,8 @@ fn tricklers_and_two_thousand_silent_connections_leave_the_port_to_legitimate_cl
         })
     };
     // Legitimate clients through the tricklers' whole life and past it.
+    // Throughout: while the 2,000 silent connections are opened (each accepted, and evicting an
+    // older one, in turn) and held, while the tricklers trickle, and past their deadline.
     let mut slowest = Duration::ZERO;
     let mut served = 0;
     while started.elapsed() < HANDSHAKE + Duration::from_secs(2) {
@@ -292,7 +306,8 @@ fn tricklers_and_two_thousand_silent_connections_leave_the_port_to_legitimate_cl
 /// Issue 45, 8: 100 addresses (127.0.0.2–101) failing their logins as fast as the server lets
 /// them, all at once, do not slow a good user's login from another address (127.0.0.200): the
 /// password checks of addresses with failures on record share one worker, so they cannot take
-/// the CPU the others' logins need. (Each address's first guess is checked as anyone's is:
+/// the CPU the others' logins need: each of its logins within a second (0.2–0.4 s here; 2.3 s
+/// before the shared worker). (Each address's first guess is checked as anyone's is:
 /// the good user's logins are timed once every attacking address has failed.)
 #[test]
 fn many_addresses_failing_logins_at_once_do_not_slow_a_good_user_elsewhere() {
@@ -362,7 +377,7 @@ fn many_addresses_failing_logins_at_once_do_not_slow_a_good_user_elsewhere() {
         waited.elapsed() - started.elapsed()
     );
     assert!(
-        slowest < Duration::from_millis(500),
+        slowest < PROMPT,
         "the good user's login took {slowest:?} while 100 addresses failed theirs"
     );
 }

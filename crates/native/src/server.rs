@@ -111,7 +111,7 @@ impl NativeStopHandle {
 impl NativeServer {
     /// Binds the port. The cluster id is the data directory's (`hbase.id`, created once).
     pub fn bind(engine: Engine, opts: NativeOptions) -> std::io::Result<NativeServer> {
-        let listener = TcpListener::bind(opts.addr)?;
+        let listener = ferrobase_security::listener::bind(opts.addr)?;
         let bound = listener.local_addr()?;
         NativeServer::new(engine, opts, Some(listener), bound)
     }

@@ -173,7 +173,7 @@ impl RestServer {
                 Some(AccessChecker::new(store, a.superusers.iter().cloned()))
             }
         };
-        let listener = TcpListener::bind(opts.addr)?;
+        let listener = ferrobase_gateway::listener::bind(opts.addr)?;
         let addr = listener.local_addr()?;
         let door = Arc::new(Door {
             access,

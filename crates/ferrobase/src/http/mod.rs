@@ -110,7 +110,7 @@ struct Shared {
 impl HttpServer {
     /// Binds `addr` (port 0 picks a free one).
     pub fn bind(addr: SocketAddr, security: HttpSecurity) -> Result<HttpServer> {
-        let listener = TcpListener::bind(addr)?;
+        let listener = ferrobase_gateway::listener::bind(addr)?;
         let addr = listener
             .local_addr()
             .context("the HTTP port has no address")?;
