@@ -95,11 +95,30 @@ LISTED = [
         "HBase checks nothing on the compared column of a checkAndMutate whose action is a "
         "RowMutations (AccessController has no preCheckAndMutate, and RegionObserver's default "
         "calls the put and delete hooks only), so a user without any grant learns from "
-        "`false` that the cell does not hold the value; ferrobase requires READ and WRITE on "
-        "it and WRITE on the mutations, or hides the table",
-        lambda op, h, o: op.startswith("checkAndMutate ") and h.startswith("ok false")
+        "`false` that the cell does not hold the value, and from `true` (the mutations' own "
+        "checks passing) that it does; ferrobase requires READ and WRITE on it and WRITE on the "
+        "mutations, or hides the table",
+        lambda op, h, o: op.startswith("checkAndMutate ") and h.startswith("ok ")
+        and " if filter " not in op
         and not o.startswith("ok") and "put " in op.split(" then ", 1)[1]
         and "delete" in op.split(" then ", 1)[1],
+    ),
+    (
+        "checkAndMutate with a filter condition",
+        "HBase checks nothing for a checkAndMutate's filter condition (ifMatches(Filter): "
+        "RegionObserver's default preCheckAndPut/preCheckAndDelete with a filter, which "
+        "AccessController does not override), so the filter reads any column of the row; "
+        "ferrobase reads the row as the caller's Get would be read, narrowed to the columns the "
+        "caller may read, and refuses when none is: docs/design/security.md",
+        lambda op, h, o: op.startswith("checkAndMutate ") and " if filter " in op
+        and h.startswith("ok") and o.startswith("denied") and "action=READ" in o,
+    ),
+    (
+        "increment or append without READ",
+        "HBase checks WRITE only for an increment or append (preIncrement, preAppend); "
+        "ferrobase requires READ too, as the call answers (or fails) by the value of the cell "
+        "it changes (Operation::ReadModifyWrite): docs/design/security.md",
+        lambda op, h, o: read_modify_write_refused(op, h, o),
     ),
     (
         "reversed scan with a SingleColumnValue(Exclude)Filter",
@@ -225,8 +244,10 @@ def run_refused_together(h, o):
         if x == y:
             continue
         if x.startswith("{denied") and not y.startswith("{"):
-            # Another action's refusal, given to this one: ferrobase refused that one too.
-            if not any(x == hi[j] and hi[j] == oi[j] for j in range(len(hi)) if j != k):
+            # Another action's refusal, given to this one: ferrobase refused that one too (in
+            # its own words: the cell a put's refusal names may differ).
+            if not any(x == hi[j] and oi[j].startswith("{denied")
+                       for j in range(len(hi)) if j != k):
                 return False
             refused_alike = True
         elif x.startswith("{denied") and y.startswith("{denied"):
@@ -234,6 +255,27 @@ def run_refused_together(h, o):
         else:
             return False
     return refused_alike
+
+
+def read_modify_write_refused(op, h, o):
+    """HBase ran an increment or append (alone, or as actions of a batch) that ferrobase refused
+    for want of READ; everything else alike."""
+    if op.startswith(("increment ", "append ")):
+        return h.startswith("ok") and o.startswith("denied") and "action=READ" in o
+    if not op.startswith("batch ") or not ("increment " in op or "append " in op):
+        return False
+    hi, oi = batch_items(h), batch_items(o)
+    if len(hi) != len(oi):
+        return False
+    refused = False
+    for x, y in zip(hi, oi):
+        if x == y:
+            continue
+        if x.startswith("[") and y.startswith("{denied") and "action=READ" in y:
+            refused = True
+            continue
+        return False
+    return refused
 
 
 def refused_alike(h, o):

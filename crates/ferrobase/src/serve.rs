@@ -373,13 +373,24 @@ pub fn main(args: &[String]) -> Result<()> {
              HTTP Basic logins over TLS only (docs/design/rest.md, \"Security\")"
         );
     }
-    if http_port.is_some()
-        && (opts.access.is_some() || opts.tls.is_some() || opts.passwords.is_some())
-    {
-        // Fail closed: the HTTP port has no TLS and no login, and its pages name every table.
+    if http_port.is_some() && opts.passwords.is_some() && opts.tls.is_none() {
+        // HTTP Basic sends the password as is.
         bail!(
-            "--http-port cannot be combined with ACLs, logins or TLS yet: the HTTP port (metrics, \
-             console) neither authenticates nor encrypts (docs/design/operations.md)"
+            "--http-port with --auth-file needs --tls-cert and --tls-key: the HTTP port takes \
+             HTTP Basic logins over TLS only (docs/design/operations.md, \"Security\")"
+        );
+    }
+    if http_port.is_some()
+        && opts.access.is_some()
+        && tls_client_ca.is_none()
+        && opts.passwords.is_none()
+    {
+        // Fail closed: a request without a user is refused (401), so the port would refuse
+        // every request.
+        bail!(
+            "--http-port with ACLs needs a way to know its users: --tls-client-ca (the client \
+             certificate's CN) or --auth-file with --tls-cert and --tls-key (HTTP Basic logins); \
+             docs/design/operations.md, \"Security\""
         );
     }
     if advertise.is_some() && rpc_port.is_none() {
@@ -397,6 +408,18 @@ pub fn main(args: &[String]) -> Result<()> {
                 .context("opening the grants in hbase:acl")?,
         ));
     }
+    // The HTTP port's pages are checked against the same grants.
+    let http_access = match &opts.access {
+        Some(access) => Some(Arc::new(ferrobase_gateway::access::AccessChecker::new(
+            access
+                .store
+                .clone()
+                .context("the grants in hbase:acl are opened above")?,
+            access.superusers.iter().cloned(),
+        ))),
+        None => None,
+    };
+    let (http_tls, http_passwords) = (opts.tls.clone(), opts.passwords.clone());
     let native_access = match (&opts.access, rpc_auth) {
         (Some(access), Some(identity)) => {
             let store = access
@@ -616,7 +639,12 @@ pub fn main(args: &[String]) -> Result<()> {
     }
     if let Some(p) = http_port {
         // Same bind address as the other doors, so exposure_check above covers it too.
-        let http = crate::http::HttpServer::bind(SocketAddr::new(bind, p))
+        let security = crate::http::HttpSecurity {
+            tls: http_tls,
+            passwords: http_passwords,
+            access: http_access,
+        };
+        let http = crate::http::HttpServer::bind(SocketAddr::new(bind, p), security)
             .with_context(|| format!("binding the HTTP port {bind}:{p}"))?;
         let http_addr = http.local_addr();
         ports.push(("HTTP (metrics, console)".to_string(), http_addr));
@@ -632,7 +660,10 @@ pub fn main(args: &[String]) -> Result<()> {
             log,
         })?;
         // Scripts and tests read this line to learn the port.
-        println!("ferrobase serving HTTP (metrics) on {http_addr}");
+        println!(
+            "ferrobase serving HTTP (metrics) on {http_addr}{}",
+            if opts_tls { " over HTTPS" } else { "" }
+        );
     }
     // Scripts and tests read this line to learn the port.
     println!(

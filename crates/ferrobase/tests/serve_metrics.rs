@@ -1,7 +1,6 @@
 //! `ferrobase serve --http-port`: a known workload through Thrift (the Rust client) moves
-//! `/metrics`' counters by the expected amounts; `/` lists the tables; the port is refused
-//! where it would serve unauthenticated pages beside an authenticated door
-//! (`docs/design/operations.md`).
+//! `/metrics`' counters by the expected amounts; `/` lists the tables (the port beside TLS,
+//! logins and ACLs: `serve_http_security.rs`; `docs/design/operations.md`).
 
 mod serve_harness;
 
@@ -303,20 +302,6 @@ fn the_console_lists_tables_and_ports() {
     let m = served.metrics();
     assert_eq!(m.get("ferrobase_table_regions{table=\"console_a\"}"), 2.0);
     assert_eq!(served.get("/no-such-page").0, 404);
-}
-
-#[test]
-fn the_http_port_is_refused_beside_logins_acls_and_tls() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().to_str().unwrap();
-    for extra in [&["--acl"][..], &["--superuser", "admin"][..]] {
-        let mut args = vec!["serve", "--data", data, "--port", "0", "--http-port", "0"];
-        args.extend_from_slice(extra);
-        let out = serve_harness::run(&args, &[], "");
-        assert!(!out.status.success(), "{extra:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("--http-port cannot be combined"), "{err}");
-    }
 }
 
 fn http_post(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {

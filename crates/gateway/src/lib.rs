@@ -45,6 +45,6 @@ pub mod thrift2;
 
 pub use call_counters::{CallCounters, CallOutcome, CallSlot};
 /// TLS and SASL PLAIN on the Thrift port, shared with the client (`ferrobase-security`).
-pub use ferrobase_security::{sasl, tls};
+pub use ferrobase_security::{listener, sasl, tls};
 pub use handoff::{HandedOver, ProtocolHandoff};
 pub use server::{Server, ServerOptions, StopHandle};

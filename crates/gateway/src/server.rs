@@ -146,7 +146,7 @@ struct Shared {
     /// Connections not yet established (handshakes unfinished, or no call begun yet), oldest
     /// first, each with a handle to close it: at the connection limit a new connection takes
     /// the slot of the oldest of them, so silent or trickling clients cannot hold every slot.
-    pending: Mutex<VecDeque<(u64, TcpStream)>>,
+    pending: Mutex<VecDeque<(u64, TcpStream, bool)>>,
     next_connection: AtomicU64,
     /// Failed password logins by address (a back-off per address, so one address's guesses
     /// cannot take the CPU other logins need).
@@ -258,7 +258,7 @@ impl Server {
         opts: ServerOptions,
         make: impl FnOnce(u16) -> Box<dyn Service>,
     ) -> std::io::Result<Server> {
-        let listener = TcpListener::bind(opts.addr)?;
+        let listener = ferrobase_security::listener::bind(opts.addr)?;
         let service = make(listener.local_addr()?.port());
         let name = listener.local_addr()?.to_string();
         let counters = Arc::new(CallCounters::new(
@@ -358,7 +358,7 @@ impl Server {
             }
             let id = shared.next_connection.fetch_add(1, Ordering::AcqRel);
             if let Ok(handle) = stream.try_clone() {
-                shared.pending().push_back((id, handle));
+                shared.pending().push_back((id, handle, false));
             }
             let spawned = std::thread::Builder::new()
                 .name("ferrobase-conn".into())
@@ -454,6 +454,15 @@ impl Pending<'_> {
             shared.forget_pending(id);
         }
     }
+
+    /// The connection has finished its TLS handshake: it is evicted after those that have not.
+    fn encrypted(&self) {
+        if let Some((shared, id)) = self.0 {
+            if let Some(entry) = shared.pending().iter_mut().find(|(p, _, _)| *p == id) {
+                entry.2 = true;
+            }
+        }
+    }
 }
 
 impl Drop for Pending<'_> {
@@ -463,21 +472,27 @@ impl Drop for Pending<'_> {
 }
 
 impl Shared {
-    fn pending(&self) -> std::sync::MutexGuard<'_, VecDeque<(u64, TcpStream)>> {
+    /// The connections that have not begun a call, oldest first: (id, a handle of the socket,
+    /// whether it has finished its TLS handshake).
+    fn pending(&self) -> std::sync::MutexGuard<'_, VecDeque<(u64, TcpStream, bool)>> {
         self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn forget_pending(&self, id: u64) {
         let mut pending = self.pending();
-        if let Some(i) = pending.iter().position(|(p, _)| *p == id) {
+        if let Some(i) = pending.iter().position(|(p, _, _)| *p == id) {
             pending.remove(i);
         }
     }
 
     /// Closes the oldest connection that has not begun a call, freeing its slot for a
-    /// newcomer; false when every connection is established.
+    /// newcomer: the oldest that has not finished a TLS handshake either when there is one (a
+    /// flood of silent connections does not cut a client in the middle of its login); false
+    /// when every connection is established.
     fn evict_oldest_pending(&self) -> bool {
-        let Some((_, oldest)) = self.pending().pop_front() else {
+        let mut pending = self.pending();
+        let i = pending.iter().position(|(_, _, tls)| !tls).unwrap_or(0);
+        let Some((_, oldest, _)) = pending.remove(i) else {
             return false;
         };
         let _ = oldest.shutdown(std::net::Shutdown::Both);
@@ -520,7 +535,10 @@ fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_
         Some(tls) => {
             let peer = stream.peer_addr().ok();
             match tls.accept(stream, shared.handshake_timeout) {
-                Ok(accepted) => accepted,
+                Ok(accepted) => {
+                    pending.encrypted();
+                    accepted
+                }
                 Err(e) => {
                     if !shared.stopping.load(Ordering::Acquire) {
                         if let Some(peer) = peer {

@@ -111,7 +111,7 @@ impl NativeStopHandle {
 impl NativeServer {
     /// Binds the port. The cluster id is the data directory's (`hbase.id`, created once).
     pub fn bind(engine: Engine, opts: NativeOptions) -> std::io::Result<NativeServer> {
-        let listener = TcpListener::bind(opts.addr)?;
+        let listener = ferrobase_security::listener::bind(opts.addr)?;
         let bound = listener.local_addr()?;
         NativeServer::new(engine, opts, Some(listener), bound)
     }
@@ -381,9 +381,9 @@ fn serve_connection(
     let Ok(sock) = stream.get_ref().1.socket().try_clone() else {
         return;
     };
+    // One deadline for the preamble and the connection header, however slowly they come.
     let deadline = Instant::now() + shared.opts.handshake_timeout;
-    let _ = sock.set_read_timeout(Some(shared.opts.handshake_timeout));
-    let preamble = match wire::read_preamble(&mut stream) {
+    let preamble = match wire::read_preamble(&mut ReadBy::new(&mut stream, &sock, deadline)) {
         Ok(p) => p,
         Err(WireError::Malformed(why)) => return fatal(&mut writer, shared, why),
         Err(_) => return,
@@ -433,9 +433,10 @@ fn serve_connection(
             ),
         );
     }
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    let _ = sock.set_read_timeout(Some(remaining.max(Duration::from_millis(1))));
-    let header = match wire::read_frame(&mut stream, shared.opts.max_message) {
+    let header = match wire::read_frame(
+        &mut ReadBy::new(&mut stream, &sock, deadline),
+        shared.opts.max_message,
+    ) {
         Ok(Some(frame)) => match wire::connection_header(&frame) {
             Ok(h) => h,
             Err(e) => return fatal(&mut writer, shared, e.to_string()),
@@ -712,5 +713,38 @@ fn accept_failed(e: &std::io::Error) {
     }
     if out_of_descriptors {
         std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A reader whose every read waits at most what is left of one deadline (a per-read timeout
+/// alone restarts with every byte a trickling client sends); `TimedOut` once nothing is.
+/// `sock` is a handle on the reader's socket, for its timeout.
+struct ReadBy<'a, R> {
+    inner: &'a mut R,
+    sock: &'a std::net::TcpStream,
+    deadline: Instant,
+}
+
+impl<'a, R: Read> ReadBy<'a, R> {
+    fn new(inner: &'a mut R, sock: &'a std::net::TcpStream, deadline: Instant) -> Self {
+        ReadBy {
+            inner,
+            sock,
+            deadline,
+        }
+    }
+}
+
+impl<R: Read> Read for ReadBy<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the preamble and connection header did not arrive within the handshake deadline",
+            ));
+        }
+        self.sock.set_read_timeout(Some(left))?;
+        self.inner.read(buf)
     }
 }

@@ -185,7 +185,7 @@ impl RestServer {
                 Some(AccessChecker::new(store, a.superusers.iter().cloned()))
             }
         };
-        let listener = TcpListener::bind(opts.addr)?;
+        let listener = ferrobase_gateway::listener::bind(opts.addr)?;
         let addr = listener.local_addr()?;
         let door = Arc::new(Door {
             access,
@@ -402,22 +402,21 @@ fn identify(
                     "malformed Basic credentials (base64 of user:password)",
                 ));
             };
-            if let Some(ip) = peer {
-                if let Err(wait) = door.login_throttle.check(ip) {
-                    return Err(unauthorized(&format!(
-                        "too many failed logins from {ip}: the next password is checked in {} ms",
-                        wait.as_millis()
-                    )));
-                }
-            }
-            if !passwords.verify(user, password.as_bytes()) {
-                if let Some(ip) = peer {
-                    door.login_throttle.failed(ip);
-                }
+            let verified = match peer {
+                Some(ip) => door
+                    .login_throttle
+                    .attempt(ip, || passwords.verify(user, password.as_bytes()))
+                    .map_err(|wait| {
+                        unauthorized(&format!(
+                            "too many failed logins from {ip}: the next password is checked in \
+                             {} ms",
+                            wait.as_millis().max(1)
+                        ))
+                    })?,
+                None => passwords.verify(user, password.as_bytes()),
+            };
+            if !verified {
                 return Err(unauthorized("unknown user or wrong password"));
-            }
-            if let Some(ip) = peer {
-                door.login_throttle.succeeded(ip);
             }
             *proven = Some((creds.to_string(), user.to_string()));
             Ok(user.to_string())

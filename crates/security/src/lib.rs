@@ -6,6 +6,7 @@
 //! - [`split`]: that socket split into a reading and a writing half for two threads at once;
 //! - [`sasl`]: Thrift's SASL negotiation with the PLAIN mechanism, both sides, and the password
 //!   file the server checks;
+//! - [`listener`]: the doors' listening sockets, with the system's largest accept queue;
 //! - [`acl`]: HBase's access-control model (actions, scopes, grants) and the `hbase:acl` table
 //!   that stores the grants (the checks themselves are the gateway's `access` module).
 //!
@@ -15,6 +16,7 @@
 
 pub mod acl;
 pub mod deadline;
+pub mod listener;
 pub mod sasl;
 pub mod split;
 pub mod tls;

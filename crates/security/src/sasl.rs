@@ -269,22 +269,19 @@ fn negotiate<S: Read + Write>(
             String::from_utf8_lossy(authzid)
         )));
     }
-    if let Some((throttle, ip)) = from {
-        if let Err(wait) = throttle.check(ip) {
-            return Err(AuthError::Protocol(format!(
-                "too many failed logins from {ip}: the next password is checked in {} ms",
-                wait.as_millis().max(1)
-            )));
-        }
-    }
-    if !passwords.verify(&user, password) {
-        if let Some((throttle, ip)) = from {
-            throttle.failed(ip);
-        }
+    let verified = match from {
+        Some((throttle, ip)) => throttle
+            .attempt(ip, || passwords.verify(&user, password))
+            .map_err(|wait| {
+                AuthError::Protocol(format!(
+                    "too many failed logins from {ip}: the next password is checked in {} ms",
+                    wait.as_millis().max(1)
+                ))
+            })?,
+        None => passwords.verify(&user, password),
+    };
+    if !verified {
         return Err(AuthError::Refused(user));
-    }
-    if let Some((throttle, ip)) = from {
-        throttle.succeeded(ip);
     }
     write_message(wire, COMPLETE, b"")?;
     Ok(user)
@@ -293,9 +290,16 @@ fn negotiate<S: Read + Write>(
 /// Failed logins by client address, each address's back-off doubling from 100 ms to 5 s with
 /// its failures and cleared by a success; at most 10,000 addresses kept (the longest-waited
 /// dropped first).
+///
+/// The back-off cannot be used to slow others: it counts per address, and the password checks
+/// of every address with a failure on record share one worker ([`LoginThrottle::attempt`]), so
+/// many addresses guessing at once take one core's worth of password hashing at most and the
+/// logins of addresses without failures never wait behind theirs.
 #[derive(Debug, Default)]
 pub struct LoginThrottle {
     failures: std::sync::Mutex<std::collections::HashMap<IpAddr, (u32, std::time::Instant)>>,
+    /// Held while the password of an address with failures on record is checked.
+    suspect: std::sync::Mutex<()>,
 }
 
 impl LoginThrottle {
@@ -348,6 +352,34 @@ impl LoginThrottle {
     /// A successful login from `ip` clears its failures.
     pub fn succeeded(&self, ip: IpAddr) {
         self.map().remove(&ip);
+    }
+
+    /// A password from `ip`, checked by `verify` (the costly hash) as the back-off allows, the
+    /// outcome recorded. `Err(wait)`: not checked, `ip` is backing off, or another address with
+    /// failures on record is being checked (one at a time: `wait` is the first back-off step).
+    pub fn attempt(
+        &self,
+        ip: IpAddr,
+        verify: impl FnOnce() -> bool,
+    ) -> Result<bool, std::time::Duration> {
+        self.check(ip)?;
+        let suspect = self.map().contains_key(&ip);
+        let _turn = if suspect {
+            match self.suspect.try_lock() {
+                Ok(turn) => Some(turn),
+                Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => return Err(Self::FIRST),
+            }
+        } else {
+            None
+        };
+        let ok = verify();
+        if ok {
+            self.succeeded(ip);
+        } else {
+            self.failed(ip);
+        }
+        Ok(ok)
     }
 }
 

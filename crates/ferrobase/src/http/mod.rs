@@ -4,9 +4,13 @@
 //! (`docs/design/operations.md`). Nothing here changes the engine; `POST /logLevel` changes the
 //! log filter.
 //!
-//! The server is `tiny_http`: blocking, a thread per connection, no async runtime, the same
-//! shape as the Thrift and native doors, and small (no `tokio`/`hyper` in the binary for two
-//! read-only pages). The engine knows nothing of HTTP; this module reads the engine's public
+//! The server is the REST door's HTTP/1.1 (`ferrobase_rest::http`: blocking, a thread per
+//! connection, its limits on heads, bodies and time), over TLS when the server has TLS (the
+//! same `--tls-cert`/`--tls-key`). With ACLs or logins on, every request names its user (HTTP
+//! Basic against the `--auth-file` passwords, over TLS only, or the client certificate's CN
+//! with `--tls-client-ca`) and each page needs the grant its data does ([`Need`];
+//! `docs/design/operations.md`, "Security"): unauthenticated is 401 with a Basic challenge,
+//! forbidden 403. The engine knows nothing of HTTP; this module reads the engine's public
 //! counters and the doors' stop handles.
 
 mod console;
@@ -18,13 +22,19 @@ mod metrics;
 mod process;
 pub(crate) mod slowlog;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{Context, Result};
 use ferrobase_engine::Engine;
+use ferrobase_gateway::access::{AccessChecker, Action};
+use ferrobase_gateway::sasl::{LoginThrottle, PasswordFile};
+use ferrobase_gateway::tls::{ServerWire, TlsServer, Wire};
 use ferrobase_gateway::StopHandle;
 use ferrobase_native::NativeStopHandle;
-use std::net::SocketAddr;
+use ferrobase_rest::http::{Conn, ConnLimits, ReadError, Request, Response};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What the pages show: the engine, the doors' live figures and the server's facts.
 pub struct Ops {
@@ -65,21 +75,51 @@ impl Ops {
     }
 }
 
+/// Who may use the HTTP port: TLS, and with ACLs or logins on, how a request names its user and
+/// what it may see.
+#[derive(Default)]
+pub struct HttpSecurity {
+    /// Serve HTTPS (the server's certificate; with a client CA, client certificates too).
+    pub tls: Option<TlsServer>,
+    /// HTTP Basic logins checked against these passwords (taken over TLS only).
+    pub passwords: Option<Arc<PasswordFile>>,
+    /// The grants each page is checked against (`None`: every authenticated user sees every
+    /// page; with neither this nor passwords, nobody is asked who they are).
+    pub access: Option<Arc<AccessChecker>>,
+}
+
 /// A bound HTTP port, not yet serving.
 pub struct HttpServer {
-    server: tiny_http::Server,
+    listener: TcpListener,
     addr: SocketAddr,
+    security: HttpSecurity,
+}
+
+/// Connections served at once; a connection past them is closed at once.
+const MAX_CONNECTIONS: usize = 64;
+/// The whole TLS handshake's deadline.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What the port shares between its connections.
+struct Shared {
+    ops: Ops,
+    security: HttpSecurity,
+    throttle: LoginThrottle,
+    connections: AtomicUsize,
 }
 
 impl HttpServer {
     /// Binds `addr` (port 0 picks a free one).
-    pub fn bind(addr: SocketAddr) -> Result<HttpServer> {
-        let server = tiny_http::Server::http(addr).map_err(|e| anyhow!("{e}"))?;
-        let addr = server
-            .server_addr()
-            .to_ip()
-            .context("the HTTP port has no IP address")?;
-        Ok(HttpServer { server, addr })
+    pub fn bind(addr: SocketAddr, security: HttpSecurity) -> Result<HttpServer> {
+        let listener = ferrobase_gateway::listener::bind(addr)?;
+        let addr = listener
+            .local_addr()
+            .context("the HTTP port has no address")?;
+        Ok(HttpServer {
+            listener,
+            addr,
+            security,
+        })
     }
 
     /// The bound address.
@@ -87,46 +127,255 @@ impl HttpServer {
         self.addr
     }
 
-    /// Serves requests on a thread of its own until the process ends.
+    /// Serves requests on a thread of its own (and one per connection) until the process ends.
     pub fn spawn(self, ops: Ops) -> Result<()> {
+        let shared = Arc::new(Shared {
+            ops,
+            security: self.security,
+            throttle: LoginThrottle::new(),
+            connections: AtomicUsize::new(0),
+        });
+        let listener = self.listener;
         std::thread::Builder::new()
             .name("ferrobase-http".into())
             .spawn(move || {
-                for mut request in self.server.incoming_requests() {
-                    let response = answer(&ops, &mut request);
-                    let _ = request.respond(response);
+                for stream in listener.incoming() {
+                    let Ok(stream) = stream else { continue };
+                    if shared.connections.fetch_add(1, Ordering::AcqRel) >= MAX_CONNECTIONS {
+                        shared.connections.fetch_sub(1, Ordering::AcqRel);
+                        continue;
+                    }
+                    let shared = shared.clone();
+                    let spawned = std::thread::Builder::new()
+                        .name("ferrobase-http-conn".into())
+                        .spawn(move || {
+                            serve_connection(&shared, stream);
+                            shared.connections.fetch_sub(1, Ordering::AcqRel);
+                        });
+                    if spawned.is_err() {
+                        tracing::warn!("the HTTP port could not start a connection's thread");
+                    }
                 }
             })?;
         Ok(())
     }
 }
 
-type Response = tiny_http::Response<std::io::Cursor<Vec<u8>>>;
+fn serve_connection(shared: &Shared, stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let peer = stream.peer_addr().ok().map(|a| a.ip());
+    let (wire, cn): (ServerWire, Option<String>) = match &shared.security.tls {
+        None => (Wire::Plain(stream), None),
+        Some(tls) => match tls.accept(stream, HANDSHAKE_TIMEOUT) {
+            Ok(accepted) => accepted,
+            Err(_) => return,
+        },
+    };
+    let limits = ConnLimits {
+        max_head: 16 << 10,
+        max_body: MAX_BODY,
+        request_timeout: Duration::from_secs(10),
+        idle_timeout: Duration::from_secs(30),
+    };
+    let mut conn = Conn::new(wire, limits);
+    // The Basic credentials this connection last proved (header value, user): a browser sends
+    // them with every request, and the password is hashed once.
+    let mut proven: Option<(String, String)> = None;
+    loop {
+        let request = match conn.read_request() {
+            Ok(r) => r,
+            Err(ReadError::Closed) | Err(ReadError::Io(_)) => return,
+            Err(ReadError::Refuse(mut response)) => {
+                let _ = conn.write_response(&mut response, false, true, WRITE_TIMEOUT);
+                return;
+            }
+        };
+        let close = wants_close(&request);
+        let head = request.method.eq_ignore_ascii_case("HEAD");
+        let mut response = match authorize(shared, &request, cn.as_deref(), peer, &mut proven) {
+            Ok(()) => answer(&shared.ops, &request),
+            Err(refused) => refused,
+        };
+        if conn
+            .write_response(&mut response, head, close, WRITE_TIMEOUT)
+            .is_err()
+            || close
+        {
+            return;
+        }
+    }
+}
+
+/// The longest a response may take to write.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+fn wants_close(r: &Request) -> bool {
+    match r.header("Connection") {
+        Some(v) if v.eq_ignore_ascii_case("close") => true,
+        Some(v) if v.eq_ignore_ascii_case("keep-alive") => false,
+        _ => r.http10,
+    }
+}
+
+/// What a page needs of its user with ACLs on (`docs/design/operations.md`, "Security").
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Need {
+    /// Any authenticated user: `/metrics`, as HBase serves its instrumentation (`/jmx`,
+    /// `/prometheus`) to every authenticated user unless
+    /// `hadoop.security.instrumentation.requires.admin` is set; and a page that does not exist.
+    User,
+    /// Global ADMIN: the server-wide pages (the summary and its table list, the slow-operation
+    /// log, the log levels and their change, as HBase's `/logLevel` is an admin servlet).
+    GlobalAdmin,
+    /// READ on the whole table: its page (families, regions and their boundary keys) and its
+    /// heat map (key ranges and their keys).
+    TableRead(String),
+}
+
+/// The need of a request for `path`.
+fn need(path: &str) -> Need {
+    let table = |prefix: &str| {
+        let raw = path.strip_prefix(prefix).unwrap_or_default();
+        let name = html::param(&format!("t={raw}"), "t").unwrap_or_default();
+        ferrobase_gateway::access::canonical_table(&name).unwrap_or(name)
+    };
+    match path {
+        "/" | "/slowlog" | "/logLevel" => Need::GlobalAdmin,
+        p if p.starts_with("/table/") => Need::TableRead(table("/table/")),
+        p if p.starts_with("/heatmap/") => Need::TableRead(table("/heatmap/")),
+        _ => Need::User,
+    }
+}
+
+/// 401 with a Basic challenge (what browsers and curl answer with credentials).
+fn unauthorized(why: &str) -> Response {
+    text(401, PLAIN, format!("Unauthorized\n{why}\n"))
+        .with_header("WWW-Authenticate", "Basic realm=\"ferrobase\"")
+}
+
+/// Whether `request` may be answered: `Err` is the 401 or 403 to send instead.
+fn authorize(
+    shared: &Shared,
+    request: &Request,
+    cn: Option<&str>,
+    peer: Option<std::net::IpAddr>,
+    proven: &mut Option<(String, String)>,
+) -> Result<(), Response> {
+    let security = &shared.security;
+    if security.access.is_none() && security.passwords.is_none() {
+        return Ok(());
+    }
+    let user = identify(shared, request, cn, peer, proven)?;
+    let Some(acl) = &security.access else {
+        return Ok(());
+    };
+    let path = request.path.as_str();
+    let allowed = acl.is_superuser(&user)
+        || match need(path) {
+            Need::User => true,
+            Need::GlobalAdmin => acl.authorize_global(&user, Action::Admin),
+            Need::TableRead(table) => acl.authorize_table(&user, &table, None, None, Action::Read),
+        };
+    if allowed {
+        Ok(())
+    } else {
+        let what = match need(path) {
+            Need::TableRead(t) => format!("READ on table {t}"),
+            _ => "global ADMIN".to_string(),
+        };
+        Err(text(
+            403,
+            PLAIN,
+            format!("Forbidden\n{path} needs {what}, which user {user} does not hold\n"),
+        ))
+    }
+}
+
+/// The user of a request: its HTTP Basic login (over TLS only), else the client certificate's
+/// CN; none is 401.
+fn identify(
+    shared: &Shared,
+    request: &Request,
+    cn: Option<&str>,
+    peer: Option<std::net::IpAddr>,
+    proven: &mut Option<(String, String)>,
+) -> Result<String, Response> {
+    let basic = request
+        .header("Authorization")
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Basic"))
+        .map(|(_, creds)| creds.trim());
+    match (basic, &shared.security.passwords) {
+        (Some(creds), Some(passwords)) => {
+            if shared.security.tls.is_none() {
+                return Err(unauthorized(
+                    "HTTP Basic logins are taken over TLS only: the password would cross the \
+                     network in the clear",
+                ));
+            }
+            if let Some((header, user)) = proven.as_ref() {
+                if header == creds {
+                    return Ok(user.clone());
+                }
+            }
+            let decoded = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, creds)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            let Some((user, password)) = decoded.as_deref().and_then(|d| d.split_once(':')) else {
+                return Err(unauthorized(
+                    "malformed Basic credentials (base64 of user:password)",
+                ));
+            };
+            let verified = match peer {
+                Some(ip) => shared
+                    .throttle
+                    .attempt(ip, || passwords.verify(user, password.as_bytes()))
+                    .map_err(|wait| {
+                        unauthorized(&format!(
+                            "too many failed logins from {ip}: the next password is checked in \
+                             {} ms",
+                            wait.as_millis().max(1)
+                        ))
+                    })?,
+                None => passwords.verify(user, password.as_bytes()),
+            };
+            if !verified {
+                return Err(unauthorized("unknown user or wrong password"));
+            }
+            *proven = Some((creds.to_string(), user.to_string()));
+            Ok(user.to_string())
+        }
+        _ => match cn {
+            Some(cn) => Ok(cn.to_string()),
+            None => Err(unauthorized(if shared.security.passwords.is_some() {
+                "log in with HTTP Basic (a user of the server's password file)"
+            } else {
+                "present a client certificate: the server checks ACLs and knows its users by \
+                 their certificates"
+            })),
+        },
+    }
+}
 
 /// Bytes of a request body read, at most (the log level form's).
-const MAX_BODY: u64 = 4 << 10;
+const MAX_BODY: usize = 4 << 10;
 
 const HTML: &str = "text/html; charset=utf-8";
 const PLAIN: &str = "text/plain; charset=utf-8";
 const JSON: &str = "application/json";
 
 /// The answer to a request: GET (or HEAD) of a page, POST of `/logLevel`, else 404 or 405.
-fn answer(ops: &Ops, request: &mut tiny_http::Request) -> Response {
-    use tiny_http::Method::{Get, Head, Post};
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+fn answer(ops: &Ops, request: &Request) -> Response {
+    let (path, query) = (request.path.as_str(), request.query.as_str());
     let json = html::param(query, "format").as_deref() == Some("json");
-    match (request.method(), path) {
-        (Post, "/logLevel") => {
-            let mut body = String::new();
-            let _ = std::io::Read::read_to_string(
-                &mut std::io::Read::take(request.as_reader(), MAX_BODY),
-                &mut body,
-            );
+    let method = request.method.to_ascii_uppercase();
+    match (method.as_str(), path) {
+        ("POST", "/logLevel") => {
+            let body = String::from_utf8_lossy(&request.body);
             let (status, page) = log_level::change(ops, query, &body);
             return text(status, HTML, page);
         }
-        (Get | Head, _) => {}
+        ("GET" | "HEAD", _) => {}
         _ => {
             return text(
                 405,
@@ -174,9 +423,5 @@ fn answer(ops: &Ops, request: &mut tiny_http::Request) -> Response {
 }
 
 fn text(status: u16, content_type: &str, body: String) -> Response {
-    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], content_type.as_bytes())
-        .expect("a static header is valid");
-    tiny_http::Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header)
+    Response::new(status, content_type, body)
 }

@@ -380,6 +380,13 @@ impl Handler {
                 cells: cell_families(columns),
             })
         };
+        // An increment or append: it reads the cell it writes.
+        let read_modify_write = |raw: &[u8], columns: Vec<Vec<u8>>| {
+            Ok::<_, ServiceError>(Operation::ReadModifyWrite {
+                table: table_arg(raw)?,
+                cells: cell_families(columns),
+            })
+        };
         let row_delete = |raw: &[u8]| {
             let table = table_arg(raw)?;
             let cells = all_families(&table, false)?;
@@ -462,18 +469,23 @@ impl Handler {
                     .flat_map(|b| mutation_columns(&b.mutations))
                     .collect(),
             )),
-            Call::AtomicIncrement(a) => one(write(&a.table_name, vec![a.column.clone()])),
+            Call::AtomicIncrement(a) => {
+                one(read_modify_write(&a.table_name, vec![a.column.clone()]))
+            }
             Call::DeleteAll(a) => one(write(&a.table_name, vec![a.column.clone()])),
             Call::DeleteAllTs(a) => one(write(&a.table_name, vec![a.column.clone()])),
             Call::DeleteAllRow(a) => one(row_delete(&a.table_name)),
             Call::DeleteAllRowTs(a) => one(row_delete(&a.table_name)),
-            Call::Increment(a) => one(write(&a.increment.table, vec![a.increment.column.clone()])),
+            Call::Increment(a) => one(read_modify_write(
+                &a.increment.table,
+                vec![a.increment.column.clone()],
+            )),
             Call::IncrementRows(a) => a
                 .increments
                 .iter()
-                .map(|i| write(&i.table, vec![i.column.clone()]))
+                .map(|i| read_modify_write(&i.table, vec![i.column.clone()]))
                 .collect(),
-            Call::Append(a) => one(write(&a.append.table, a.append.columns.clone())),
+            Call::Append(a) => one(read_modify_write(&a.append.table, a.append.columns.clone())),
             // HBase's preCheckAndPut: the compared column, for READ then WRITE; then the
             // put's own check (prePut, or preDelete for an isDelete mutation): WRITE on the
             // cell it writes.
@@ -522,11 +534,11 @@ impl Handler {
             AdminOp::TableAttributes | AdminOp::FamilyAttributes => {
                 Operation::DescribeTable { table: target()? }
             }
-            // Increment/Append with a TTL: WRITE on the column the operation writes (the same
-            // attribute lookup), as Thrift1's.
+            // Increment/Append with a TTL: READ and WRITE on the column the operation writes
+            // (the same attribute lookup), as Thrift1's.
             AdminOp::Increment | AdminOp::Append => {
                 let column = super::writes::row_op_column(a).unwrap_or_default();
-                Operation::Write {
+                Operation::ReadModifyWrite {
                     table: table_arg(&a.table_name)?,
                     cells: cell_families([column.to_vec()]),
                 }

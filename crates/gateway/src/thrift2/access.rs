@@ -208,6 +208,13 @@ impl Thrift2Handler {
                 cells: cells.0,
             }])
         };
+        // An increment or append reads the cell it writes.
+        let read_modify_write = |table: String, cells: Cells| {
+            Ok(vec![Operation::ReadModifyWrite {
+                table,
+                cells: cells.0,
+            }])
+        };
         let compared = |family: &[u8], qualifier: &[u8]| {
             FamilyMap::from([(family.to_vec(), Some(BTreeSet::from([qualifier.to_vec()])))])
         };
@@ -251,7 +258,7 @@ impl Thrift2Handler {
             Call::GetScannerRows(_) | Call::CloseScanner(_) => {
                 Ok(vec![Operation::UseScanner { owner: None }])
             }
-            // Writes: WRITE on every cell (prePut, preDelete, preIncrement, preAppend).
+            // Writes: WRITE on every cell (prePut, preDelete); an increment or append READ too.
             Call::Put(a) => {
                 let mut cells = Cells::default();
                 Self::put_cells(&mut cells, &a.tput);
@@ -283,14 +290,14 @@ impl Thrift2Handler {
                 for c in &a.tincrement.columns {
                     cells.add(&c.family, &c.qualifier);
                 }
-                write(table_arg(&a.table)?, cells)
+                read_modify_write(table_arg(&a.table)?, cells)
             }
             Call::Append(a) => {
                 let mut cells = Cells::default();
                 for c in &a.tappend.columns {
                     cells.add(&c.family, &c.qualifier);
                 }
-                write(table_arg(&a.table)?, cells)
+                read_modify_write(table_arg(&a.table)?, cells)
             }
             Call::MutateRow(a) => {
                 let table = table_arg(&a.table)?;

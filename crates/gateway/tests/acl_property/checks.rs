@@ -501,12 +501,14 @@ fn admin_answer(g: &Grants, a: &FerrobaseAdminArgs) -> Result<(), String> {
 
 /// The superuser changes cells the user may not read (puts at the seeded timestamps, new rows,
 /// deletes) in every data table, so that a read run again sees a store that differs only there.
+/// Half the changes aim at the cells `op` names (its rows and columns: the cell an increment
+/// reads, a check-and-put's compared column), with values an increment can read as a number.
 pub(crate) fn perturb_unreadable(
     admin: &mut Client,
     rng: &mut Rng,
     store: &Store,
     g: &Grants,
-    _op: &Op,
+    op: &Op,
 ) {
     let tables: Vec<(String, Vec<Vec<u8>>)> = store
         .tables
@@ -518,6 +520,12 @@ pub(crate) fn perturb_unreadable(
     if tables.is_empty() {
         return;
     }
+    let named: Vec<NamedCell> = named_cells(op)
+        .into_iter()
+        .filter(|(t, _, f, q)| {
+            tables.iter().any(|(n, fs)| n == t && fs.contains(f)) && !g.may_read(t, f, q)
+        })
+        .collect();
     let mut rows: Vec<&[u8]> = ROWS.to_vec();
     rows.extend([&b"r0"[..], b"r15", b"r5", b"zzz"]);
     let mut done = 0;
@@ -525,26 +533,38 @@ pub(crate) fn perturb_unreadable(
         if done == 8 {
             break;
         }
-        let (table, families) = rng.pick(&tables).clone();
-        let family = rng.pick(&families).clone();
-        let family = family.as_slice();
-        let qualifier = *rng.pick(QUALIFIERS);
-        if g.may_read(&table, family, qualifier) {
+        let aimed = !named.is_empty() && rng.chance(50);
+        let (table, row, family, qualifier) = if aimed {
+            rng.pick(&named).clone()
+        } else {
+            let (table, families) = rng.pick(&tables).clone();
+            let family = rng.pick(&families).clone();
+            let qualifier = rng.pick(QUALIFIERS).to_vec();
+            // Half the changes go to rows that did not exist (between the seeded rows, so that
+            // a scan meets them midway): rows holding only cells the user cannot read.
+            let row = if attempt % 2 == 0 {
+                let base = *rng.pick(ROWS);
+                [base, &b"~"[..], &rng.next().to_le_bytes()[..3]].concat()
+            } else {
+                rng.pick(&rows).to_vec()
+            };
+            (table, row, family, qualifier)
+        };
+        if g.may_read(&table, &family, &qualifier) {
             continue;
         }
-        // Half the changes go to rows that did not exist (between the seeded rows, so that a
-        // scan meets them midway): rows holding only cells the user cannot read.
-        let row = if attempt % 2 == 0 {
-            let base = *rng.pick(ROWS);
-            [base, &b"~"[..], &rng.next().to_le_bytes()[..3]].concat()
-        } else {
-            rng.pick(&rows).to_vec()
-        };
         let delete = rng.chance(25);
+        let value = match rng.below(4) {
+            0 => (rng.next() % 1000).to_be_bytes().to_vec(),
+            1 => rng
+                .pick(&[&b"A"[..], b"v", b"\0\0\0\0\0\0\0\x01", b"p,q:\xff"])
+                .to_vec(),
+            _ => [&b"p"[..], &rng.next().to_le_bytes()[..2]].concat(),
+        };
         let mutation = Mutation {
             is_delete: delete,
-            column: column(family, qualifier),
-            value: [&b"p"[..], &rng.next().to_le_bytes()[..2]].concat(),
+            column: column(&family, &qualifier),
+            value,
             write_to_wal: true,
         };
         let put = if delete {
@@ -566,4 +586,109 @@ pub(crate) fn perturb_unreadable(
         call(admin, &put).unwrap_or_else(|e| panic!("the superuser's change of {table}: {e}"));
         done += 1;
     }
+}
+
+/// A cell by name: table, row, family, qualifier.
+type NamedCell = (String, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// The cells an operation names: (table, row, family, qualifier) of each column of each row
+/// it names (a family alone: every seeded qualifier).
+fn named_cells(op: &Op) -> Vec<NamedCell> {
+    // (table, rows, columns)
+    type Named = (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<u8>>);
+    let mut rows_columns: Vec<Named> = Vec::new();
+    let mut add = |t: &[u8], rows: Vec<Vec<u8>>, columns: Vec<Vec<u8>>| {
+        rows_columns.push((t.to_vec(), rows, columns));
+    };
+    let mutation_columns = |ms: &[Mutation]| ms.iter().map(|m| m.column.clone()).collect();
+    match op {
+        Op::Call(c) => match c {
+            Call::Get(a) => add(&a.table_name, vec![a.row.clone()], vec![a.column.clone()]),
+            Call::GetVer(a) => add(&a.table_name, vec![a.row.clone()], vec![a.column.clone()]),
+            Call::GetRowWithColumns(a) => {
+                add(&a.table_name, vec![a.row.clone()], a.columns.clone())
+            }
+            Call::MutateRow(a) => add(
+                &a.table_name,
+                vec![a.row.clone()],
+                mutation_columns(&a.mutations),
+            ),
+            Call::MutateRowTs(a) => add(
+                &a.table_name,
+                vec![a.row.clone()],
+                mutation_columns(&a.mutations),
+            ),
+            Call::MutateRows(a) => {
+                for b in &a.row_batches {
+                    add(
+                        &a.table_name,
+                        vec![b.row.clone()],
+                        mutation_columns(&b.mutations),
+                    );
+                }
+            }
+            Call::MutateRowsTs(a) => {
+                for b in &a.row_batches {
+                    add(
+                        &a.table_name,
+                        vec![b.row.clone()],
+                        mutation_columns(&b.mutations),
+                    );
+                }
+            }
+            Call::AtomicIncrement(a) => {
+                add(&a.table_name, vec![a.row.clone()], vec![a.column.clone()])
+            }
+            Call::DeleteAll(a) => add(&a.table_name, vec![a.row.clone()], vec![a.column.clone()]),
+            Call::DeleteAllTs(a) => add(&a.table_name, vec![a.row.clone()], vec![a.column.clone()]),
+            Call::Increment(a) => add(
+                &a.increment.table,
+                vec![a.increment.row.clone()],
+                vec![a.increment.column.clone()],
+            ),
+            Call::IncrementRows(a) => {
+                for i in &a.increments {
+                    add(&i.table, vec![i.row.clone()], vec![i.column.clone()]);
+                }
+            }
+            Call::Append(a) => add(
+                &a.append.table,
+                vec![a.append.row.clone()],
+                a.append.columns.clone(),
+            ),
+            Call::CheckAndPut(a) => add(
+                &a.table_name,
+                vec![a.row.clone()],
+                vec![a.column.clone(), a.mput.column.clone()],
+            ),
+            Call::FerrobaseAdmin(a) => {
+                let columns = a
+                    .attributes
+                    .iter()
+                    .filter(|(k, _)| k.starts_with(b"COLUMN"))
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                add(&a.table_name, vec![a.key.clone()], columns);
+            }
+            _ => {}
+        },
+        Op::Scan { .. } | Op::ExtScan { .. } | Op::Sequence(_) | Op::Hijack { .. } => {}
+    }
+    let mut out = Vec::new();
+    for (t, rows, columns) in rows_columns {
+        let t = text(&t);
+        for row in &rows {
+            for c in &columns {
+                match split_column(c) {
+                    (f, Some(q)) => out.push((t.clone(), row.clone(), f.to_vec(), q.to_vec())),
+                    (f, None) => {
+                        for q in QUALIFIERS {
+                            out.push((t.clone(), row.clone(), f.to_vec(), q.to_vec()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
 }

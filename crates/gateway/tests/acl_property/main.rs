@@ -13,6 +13,11 @@
 //! - nothing a read returned depended on a cell the user may not read: each read runs twice,
 //!   the superuser changing only unreadable cells between the runs, and the answers must be
 //!   identical (a filter deciding on an unreadable cell shows here);
+//! - nothing a write answered or changed in the readable part depended on a cell the user
+//!   may not read: each write-kind operation on the seeded tables (check-and-put, increments,
+//!   appends, batches, deletes) runs twice, the tables rewound to a snapshot between the
+//!   runs and only unreadable cells changed, and the answers and the readable part of the
+//!   tables afterwards must be identical (`twice`);
 //! - a scanner opened by someone else is refused.
 //!
 //! Midway the gateway is restarted on the same directory: every grant reads back identical.
@@ -44,6 +49,7 @@ mod gen;
 mod model;
 mod ops;
 mod store;
+mod twice;
 
 use gateway::{Gateway, ADMIN};
 use gen::Gen;
@@ -77,6 +83,7 @@ fn no_operation_reads_or_changes_beyond_its_grants() {
     let mut user = gw.client(ATTACKER);
     checks::seed_store(&mut admin);
     let mut before = store::read(&mut admin, ops::CANDIDATES);
+    let (mut reads_twice, mut writes_twice) = (0, 0);
     for case in 0..cases {
         if case % EPOCH == 0 {
             checks::new_grants(&mut admin, &mut rng, &before);
@@ -109,6 +116,14 @@ fn no_operation_reads_or_changes_beyond_its_grants() {
                  cargo test -p ferrobase-gateway --test acl_property"
             )
         };
+        let rewound = twice::written_tables(&op).filter(|ts| {
+            ts.iter()
+                .all(|t| before.tables.get(t).is_some_and(|s| s.enabled))
+        });
+        if let Some(tables) = &rewound {
+            twice::snapshot(&mut admin, tables);
+            before = store::read(&mut admin, ops::CANDIDATES);
+        }
         let answers = op.run(&mut user, &mut admin);
         let after = store::read(&mut admin, ops::CANDIDATES);
         if trace {
@@ -141,6 +156,51 @@ fn no_operation_reads_or_changes_beyond_its_grants() {
         if let Err(e) = checks::answers(&op, &grants, &answers) {
             fail(format!("{e}\n  answers: {answers:?}"));
         }
+        if let Some(tables) = &rewound {
+            twice::rewind(&mut admin, tables);
+            let restored = store::read(&mut admin, ops::CANDIDATES);
+            let first_before = twice::readable(&before, &grants, tables);
+            if twice::readable(&restored, &grants, tables) != first_before {
+                fail("the superuser's snapshot did not put the tables back".into());
+            }
+            checks::perturb_unreadable(&mut admin, &mut rng, &restored, &grants, &op);
+            let perturbed = store::read(&mut admin, ops::CANDIDATES);
+            let again = op.run(&mut user, &mut admin);
+            let after_again = store::read(&mut admin, ops::CANDIDATES);
+            if let Err(e) = checks::changes(&op, &grants, &perturbed, &after_again) {
+                fail(format!("second run: {e}"));
+            }
+            if twice::normalize(&again) != twice::normalize(&answers) {
+                fail(format!(
+                    "the write's answer depends on cells the user cannot read:\n  first:  \
+                     {answers:?}\n  second: {again:?}"
+                ));
+            }
+            let (first, second) = (
+                twice::readable(&after, &grants, tables),
+                twice::readable(&after_again, &grants, tables),
+            );
+            if first != second {
+                let only_first: Vec<_> = first
+                    .values()
+                    .flatten()
+                    .filter(|c| !second.values().flatten().any(|d| d == *c))
+                    .collect();
+                let only_second: Vec<_> = second
+                    .values()
+                    .flatten()
+                    .filter(|c| !first.values().flatten().any(|d| d == *c))
+                    .collect();
+                fail(format!(
+                    "what the write changed in the readable part depends on cells the user \
+                     cannot read:\n  only after the first run:  {only_first:?}\n  only after \
+                     the second run: {only_second:?}"
+                ));
+            }
+            writes_twice += 1;
+            before = after_again;
+            continue;
+        }
         before = after;
         if op.is_read() {
             checks::perturb_unreadable(&mut admin, &mut rng, &before, &grants, &op);
@@ -151,11 +211,13 @@ fn no_operation_reads_or_changes_beyond_its_grants() {
                      second: {again:?}"
                 ));
             }
+            reads_twice += 1;
             before = store::read(&mut admin, ops::CANDIDATES);
         }
     }
     eprintln!(
-        "acl_property: {cases} operations in {:.1?}",
+        "acl_property: {cases} operations in {:.1?} ({reads_twice} reads and {writes_twice} \
+         writes run twice)",
         started.elapsed()
     );
 }

@@ -48,7 +48,8 @@ fn authorize_check(
     )
 }
 
-/// WRITE on the cells an append or increment writes.
+/// READ and WRITE on the cells an append or increment writes (it reads them:
+/// [`Operation::ReadModifyWrite`]).
 fn authorize_operands(
     req: &Request,
     target: &Target<'_>,
@@ -63,7 +64,17 @@ fn authorize_operands(
             set.insert(q.clone());
         }
     }
-    super::access::write(target.door, req, target.name, cells)
+    if target.door.access.is_none() {
+        return Ok(());
+    }
+    super::access::authorize(
+        target.door,
+        req,
+        &Operation::ReadModifyWrite {
+            table: super::access::table_name(target.name)?,
+            cells,
+        },
+    )
 }
 
 /// What `?check=` asks for.

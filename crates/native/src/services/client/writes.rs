@@ -208,16 +208,21 @@ fn written_cells(ctx: &Ctx, table: &str, w: &Write) -> FamilyMap {
 }
 
 /// WRITE on every cell `w` writes (HBase's `prePut`, `preDelete`, `preIncrement`,
-/// `preAppend`).
+/// `preAppend`), and READ too for an increment or append, which reads the cell it writes
+/// (stricter than HBase: [`Operation::ReadModifyWrite`]).
 pub(super) fn authorize_write(ctx: &Ctx, region: &Region, w: &Write) -> Result<(), RpcError> {
     if ctx.acl().is_none() {
         return Ok(());
     }
-    ctx.authorize(&Operation::Write {
-        table: region.table.clone(),
-        cells: written_cells(ctx, &region.table, w),
-    })
-    .map(drop)
+    let table = region.table.clone();
+    let cells = written_cells(ctx, &region.table, w);
+    let op = match w {
+        Write::Increment { .. } | Write::Append { .. } => {
+            Operation::ReadModifyWrite { table, cells }
+        }
+        Write::Mutation(_) => Operation::Write { table, cells },
+    };
+    ctx.authorize(&op).map(drop)
 }
 
 /// Applies one write; its result cells (an increment's or append's new values).
@@ -363,16 +368,22 @@ pub(super) fn check_and_mutate(
         // does not check at all) reads the row as a Get by the caller would: narrowed to the
         // columns the caller may read before the filter sees them, refused when none.
         let mut cells = FamilyMap::new();
+        // An increment's or append's cells are read as well as written.
+        let mut read_too = FamilyMap::new();
         for w in &writes {
+            let into = match w {
+                Write::Increment { .. } | Write::Append { .. } => &mut read_too,
+                Write::Mutation(_) => &mut cells,
+            };
             for (f, qs) in written_cells(ctx, &region.table, w) {
                 if let (Some(all), Some(qs)) =
-                    (cells.entry(f).or_insert_with(|| Some(BTreeSet::new())), qs)
+                    (into.entry(f).or_insert_with(|| Some(BTreeSet::new())), qs)
                 {
                     all.extend(qs);
                 }
             }
         }
-        let compared = if c.filter.is_some() {
+        let mut compared = if c.filter.is_some() {
             ctx.authorize_read(&region.table, &mut readable)?;
             FamilyMap::new()
         } else {
@@ -380,6 +391,16 @@ pub(super) fn check_and_mutate(
             let qualifier = c.qualifier.clone().unwrap_or_default();
             FamilyMap::from([(family, Some(BTreeSet::from([qualifier])))])
         };
+        for (f, qs) in read_too {
+            match (
+                compared.entry(f).or_insert_with(|| Some(BTreeSet::new())),
+                qs,
+            ) {
+                (Some(all), Some(qs)) => all.extend(qs),
+                (slot, None) => *slot = None,
+                (None, Some(_)) => {}
+            }
+        }
         ctx.authorize(&Operation::CheckAndMutate {
             table: region.table.clone(),
             compared,

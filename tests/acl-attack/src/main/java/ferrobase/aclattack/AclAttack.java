@@ -16,6 +16,8 @@ import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -42,6 +44,7 @@ import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.filter.SkipFilter;
 import org.apache.hadoop.hbase.filter.ValueFilter;
 import org.apache.hadoop.hbase.filter.WhileMatchFilter;
+import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.security.AccessDeniedException;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.security.access.GetUserPermissionsRequest;
@@ -53,7 +56,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * The ACL attack (issue 45, through the native door of issue 48): from a seed, random grants to
  * four users (global, namespace, table, family, qualifier; R, W, X, C, A), then random operations
  * as random users through the stock client (gets and scans with columns and filters that look at
- * other columns, puts, deletes, increments, appends, checkAndMutate, RowMutations, batches, DDL,
+ * other columns, puts, deletes, increments, appends, checkAndMutate (a value, absence, a filter,
+ * a time range), RowMutations, batches, DDL,
  * grants and revokes, listings, hbase:meta and hbase:acl). One line per operation on stdout:
  *
  * <pre>N TAB USER TAB OPERATION TAB OUTCOME [TAB DETAIL]</pre>
@@ -661,18 +665,48 @@ public final class AclAttack {
       String row = pick(World.ROWS);
       String f = family(t);
       String q = qualifier();
-      int cond = rnd.nextInt(3);
-      byte[] expected = cond == 0 ? World.cellValue(t, row, f, q) : Bytes.toBytes("wrong");
+      // 0: == the value, 1: == wrong, 2: absent, 3: a filter (which may look at columns the
+      // user may not read), 4: == the value within a time range (every cell, or none).
+      int cond = rnd.nextInt(5);
+      byte[] expected = cond == 0 || cond == 4 ? World.cellValue(t, row, f, q) : Bytes.toBytes("wrong");
+      Filter condFilter = cond == 3 ? filter(t) : null;
+      boolean everyCell = cond == 4 && rnd.nextBoolean();
       List<String> text = new ArrayList<>();
       int kind = rnd.nextInt(5);
       boolean isPut = kind < 2;
       boolean both = kind == 4;
       Put p = isPut || both ? randomPut(t, row, i, text) : null;
       Delete d = isPut ? null : randomDelete(t, row, text);
-      String head = "checkAndMutate " + t + " " + row + " if " + f + ":" + q
-          + (cond == 2 ? " absent" : cond == 0 ? " == value" : " == wrong") + " then ";
+      String condText = switch (cond) {
+        case 0 -> f + ":" + q + " == value";
+        case 1 -> f + ":" + q + " == wrong";
+        case 2 -> f + ":" + q + " absent";
+        case 3 -> "filter " + describe(condFilter);
+        default -> f + ":" + q + " == value in " + (everyCell ? "[1, max)" : "[0, 1)");
+      };
+      String head = "checkAndMutate " + t + " " + row + " if " + condText + " then ";
       return new Attempt(head + String.join(" ", text), true, c -> {
         try (Table tb = c.getTable(t)) {
+          RowMutations rm = null;
+          if (both) {
+            rm = new RowMutations(Bytes.toBytes(row));
+            rm.add(p);
+            rm.add(d);
+          }
+          if (cond >= 3) {
+            // CheckAndMutate.newBuilder: the filter condition (ifMatches(Filter)) and the time
+            // range, which Table.checkAndMutate's builder does not offer together.
+            CheckAndMutate.Builder b = CheckAndMutate.newBuilder(Bytes.toBytes(row));
+            if (cond == 3) {
+              b = b.ifMatches(condFilter);
+            } else {
+              b = b.ifEquals(Bytes.toBytes(f), Bytes.toBytes(q), expected)
+                  .timeRange(everyCell ? TimeRange.from(1) : TimeRange.between(0, 1));
+            }
+            CheckAndMutate cam = both ? b.build(rm) : isPut ? b.build(p) : b.build(d);
+            CheckAndMutateResult r = tb.checkAndMutate(cam);
+            return String.valueOf(r.isSuccess());
+          }
           Table.CheckAndMutateBuilder b = tb.checkAndMutate(Bytes.toBytes(row), Bytes.toBytes(f))
               .qualifier(Bytes.toBytes(q));
           boolean done;
@@ -682,9 +716,6 @@ public final class AclAttack {
             b = b.ifEquals(expected);
           }
           if (both) {
-            RowMutations rm = new RowMutations(Bytes.toBytes(row));
-            rm.add(p);
-            rm.add(d);
             done = b.thenMutate(rm);
           } else {
             done = isPut ? b.thenPut(p) : b.thenDelete(d);
