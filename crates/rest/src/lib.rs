@@ -10,6 +10,7 @@
 
 mod error;
 pub mod http;
+pub mod login;
 pub mod media;
 pub mod model;
 pub mod proto;

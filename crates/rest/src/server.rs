@@ -376,61 +376,13 @@ fn identify(
     peer: Option<std::net::IpAddr>,
     proven: &mut Option<(String, String)>,
 ) -> Result<String, Response> {
-    let basic = req
-        .header("Authorization")
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Basic"))
-        .map(|(_, creds)| creds.trim());
-    match (basic, &door.opts.passwords) {
-        (Some(creds), Some(passwords)) => {
-            if door.opts.tls.is_none() {
-                return Err(unauthorized(
-                    "HTTP Basic logins are taken over TLS only: the password would cross the \
-                     network in the clear",
-                ));
-            }
-            if let Some((header, user)) = proven.as_ref() {
-                if header == creds {
-                    return Ok(user.clone());
-                }
-            }
-            let decoded = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, creds)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok());
-            let Some((user, password)) = decoded.as_deref().and_then(|d| d.split_once(':')) else {
-                return Err(unauthorized(
-                    "malformed Basic credentials (base64 of user:password)",
-                ));
-            };
-            let verified = match peer {
-                Some(ip) => door
-                    .login_throttle
-                    .attempt(ip, || passwords.verify(user, password.as_bytes()))
-                    .map_err(|wait| {
-                        unauthorized(&format!(
-                            "too many failed logins from {ip}: the next password is checked in \
-                             {} ms",
-                            wait.as_millis().max(1)
-                        ))
-                    })?,
-                None => passwords.verify(user, password.as_bytes()),
-            };
-            if !verified {
-                return Err(unauthorized("unknown user or wrong password"));
-            }
-            *proven = Some((creds.to_string(), user.to_string()));
-            Ok(user.to_string())
-        }
-        _ => match cn {
-            Some(cn) => Ok(cn.to_string()),
-            None => Err(unauthorized(if door.opts.passwords.is_some() {
-                "log in with HTTP Basic (a user of the server's password file)"
-            } else {
-                "present a client certificate: the server checks ACLs and knows its users by \
-                 their certificates"
-            })),
-        },
-    }
+    let logins = crate::login::Logins {
+        passwords: door.opts.passwords.as_deref(),
+        tls: door.opts.tls.is_some(),
+        throttle: &door.login_throttle,
+        unauthorized,
+    };
+    crate::login::identify(&logins, req, cn, peer, proven)
 }
 
 fn wants_close(r: &Request) -> bool {
