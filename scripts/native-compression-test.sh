@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Compressed cell blocks with the stock HBase Java client (issue 48): the seed articles' program
 # (tests/java-client SeedArticles, hbase-client 2.6.1) with hbase.client.rpc.compressor unset,
-# GzipCodec and DefaultCodec against `ferrobase serve --rpc-port`; each run must print Apache
-# HBase 2.6.1's transcript (expected/hbase-2.6.1.txt, 54 answers). Every connection goes through
+# GzipCodec and DefaultCodec (Hadoop 2.10.2's, which hbase-client brings), then SnappyCodec and
+# Lz4Codec (Hadoop 3.3.6's pure-Java ones: JAVA_CLIENT_HADOOP, Hadoop 2.10's need libhadoop) against
+# `ferrobase serve --rpc-port`; each run must print Apache HBase 2.6.1's transcript
+# (expected/hbase-2.6.1.txt, 54 answers). Every connection goes through
 # a counting proxy (the server advertises 127.0.0.2 on its port, the proxy listens there), so the
 # bytes on the wire each way are printed per run.
 #
@@ -24,7 +26,10 @@ python3 tests/java-client/compression/count_proxy.py 127.0.0.2 "$port" 127.0.0.1
 pids+=($!)
 for _ in $(seq 50); do [[ -f $dir/counts ]] && break; sleep 0.1; done
 
-for compressor in none GzipCodec DefaultCodec; do
+for run in none GzipCodec DefaultCodec SnappyCodec:3.3.6 Lz4Codec:3.3.6; do
+  compressor=${run%%:*}
+  hadoop=
+  [[ $run == *:* ]] && hadoop=${run#*:}
   conf=$dir/conf-$compressor
   mkdir -p "$conf"
   if [[ $compressor == none ]]; then
@@ -39,7 +44,7 @@ XML
   read -r before_out before_in <"$dir/counts"
   t0=$SECONDS
   status=0
-  JAVA_CLIENT_CONF_DIR=$conf bash scripts/java-client.sh --bootstrap "127.0.0.2:$port" --prefix "z${compressor,,}_" \
+  JAVA_CLIENT_HADOOP=$hadoop JAVA_CLIENT_CONF_DIR=$conf bash scripts/java-client.sh --bootstrap "127.0.0.2:$port" --prefix "z${compressor,,}_" \
     >"$dir/seeds-$compressor.txt" 2>"$dir/seeds-$compressor.err" || status=$?
   sleep 0.3
   read -r after_out after_in <"$dir/counts"
@@ -50,5 +55,5 @@ XML
     exit 1
   fi
   [[ $status == 0 ]] || { echo "native-compression: SeedArticles ($compressor) exited $status" >&2; exit 1; }
-  echo "native-compression: compressor $compressor: Apache HBase 2.6.1's transcript ($(tail -1 "$dir/seeds-$compressor.txt")), $((after_out - before_out)) bytes client to server, $((after_in - before_in)) server to client, in $((SECONDS - t0)) s"
+  echo "native-compression: compressor $compressor${hadoop:+ (Hadoop $hadoop)}: Apache HBase 2.6.1's transcript ($(tail -1 "$dir/seeds-$compressor.txt")), $((after_out - before_out)) bytes client to server, $((after_in - before_in)) server to client, in $((SECONDS - t0)) s"
 done
