@@ -19,7 +19,7 @@ trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; do
 "$BIN" serve --port 0 --rpc-port 0 --advertise 127.0.0.2 --max-row-size 16384 --data "$dir/data" \
   >"$dir/stdout" 2>"$dir/stderr" &
 pids+=($!)
-for _ in $(seq 100); do grep -q "native RPC on" "$dir/stdout" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q "native RPC on" "$dir/stdout" 2>/dev/null && break; sleep 0.1; done
 port=$(grep -o "native RPC on [0-9.:]*" "$dir/stdout" | sed 's/.*://')
 [[ -n $port ]] || { cat "$dir/stderr" >&2; echo "native-compression: the server did not start" >&2; exit 1; }
 python3 tests/java-client/compression/count_proxy.py 127.0.0.2 "$port" 127.0.0.1 "$dir/counts" &
