@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
-import org.apache.hadoop.hbase.filter.CompareFilter;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.apache.hadoop.hbase.filter.ValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -75,7 +75,7 @@ public final class PriorityFlood {
       Connection c = ConnectionFactory.createConnection(conf(bootstrap, 2_000, 1));
       floodConns.add(c);
       Thread th = new Thread(() -> {
-        Get g = new Get(row).setFilter(new ValueFilter(CompareFilter.CompareOp.EQUAL,
+        Get g = new Get(row).setFilter(new ValueFilter(CompareOperator.EQUAL,
             new RegexStringComparator(".{0,1000}.{0,1000}.{0,1000}b")));
         try (Table t = c.getTable(name)) {
           while (!stop.get()) {
