@@ -53,6 +53,12 @@ if [[ -n ${JAVA_CLIENT_THRIFT2:-} ]]; then
   BUILD_DIR=$PROJECT/target/thrift2
   MVN_ARGS+=(-Pthrift2 -Dbuild.dir="$BUILD_DIR")
 fi
+# JAVA_CLIENT_HADOOP=VERSION (e.g. 3.3.6): with that hadoop-common on the classpath instead of the 2.10.2
+# hbase-client brings (its pure-Java SnappyCodec and Lz4Codec), in tests/java-client/target/hadoop-VERSION.
+if [[ -n ${JAVA_CLIENT_HADOOP:-} ]]; then
+  BUILD_DIR=$PROJECT/target/hadoop-$JAVA_CLIENT_HADOOP
+  MVN_ARGS+=(-Phadoop3 -Dhadoop.version="$JAVA_CLIENT_HADOOP" -Dbuild.dir="$BUILD_DIR")
+fi
 stamp=$BUILD_DIR/classpath.txt
 if [[ ! -f $stamp ]] || [[ -n $(find "$PROJECT/pom.xml" "$PROJECT/src" -newer "$stamp" -print -quit) ]]; then
   echo "java-client: building tests/java-client" >&2

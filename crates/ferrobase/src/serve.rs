@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-read-time SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS] [--max-open-files N]";
+pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-read-time SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables] [--rpc-priority-handlers N]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS] [--max-open-files N]";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut data = PathBuf::from("./ferrobase-data");
@@ -32,6 +32,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut zk_port: Option<u16> = None;
     let mut rpc_allow_plaintext = false;
     let mut rpc_hide_tables = false;
+    let mut rpc_priority_handlers = ferrobase_native::NativeOptions::default().priority_handlers;
     let mut http_port: Option<u16> = None;
     let mut thrift2_port: Option<u16> = None;
     let mut rest_port: Option<u16> = None;
@@ -158,6 +159,14 @@ pub fn main(args: &[String]) -> Result<()> {
             // With ACLs, hbase:meta on the native door shows each user only the tables a grant
             // reaches (HBase shows every table's rows to every user).
             "--rpc-hide-tables" => rpc_hide_tables = true,
+            "--rpc-priority-handlers" => {
+                rpc_priority_handlers = val()?
+                    .parse()
+                    .context("--rpc-priority-handlers takes a number")?;
+                if rpc_priority_handlers == 0 {
+                    bail!("--rpc-priority-handlers takes a number of at least 1");
+                }
+            }
             // The HTTP port: /metrics for Prometheus and the console at / (HBase's master UI is
             // on 16010); 0 picks a free one.
             "--rest-port" => {
@@ -447,6 +456,9 @@ pub fn main(args: &[String]) -> Result<()> {
                 max_connections: opts.max_connections,
                 handlers: opts.calls.handlers,
                 max_queued_calls: opts.calls.max_queued,
+                // HBase's priority queue: ten calls waiting per priority handler.
+                priority_handlers: rpc_priority_handlers,
+                max_queued_priority_calls: rpc_priority_handlers * 10,
                 read_budget: opts.calls.read_budget,
                 scanner_lease: opts.handler.scanner_lease,
                 max_result_bytes: opts.handler.max_result_bytes,

@@ -7,11 +7,13 @@
 
 mod access;
 pub mod audit;
+mod call_queue;
 pub mod cellblock;
 mod cluster_id;
 pub mod descriptors;
 pub mod error;
 pub mod filters;
+pub mod hadoop_codec;
 pub mod proto;
 mod regions;
 mod scanners;

@@ -4,8 +4,10 @@
 //! call id.
 
 use crate::audit::Connected;
+use crate::call_queue::{self, Handlers, Pool};
 use crate::cellblock::Codec;
-use crate::error::{RpcError, CALL_QUEUE_TOO_BIG};
+use crate::error::{RpcError, CALL_QUEUE_TOO_BIG, DO_NOT_RETRY};
+use crate::hadoop_codec::HadoopCodec;
 use crate::proto::registry::GetConnectionRegistryResponse;
 use crate::proto::rpc::ResponseHeader;
 use crate::scanners::Scanners;
@@ -20,7 +22,6 @@ use prost::Message;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -31,7 +32,7 @@ pub struct NativeServer {
     listener: Option<TcpListener>,
     addr: SocketAddr,
     shared: Arc<Shared>,
-    jobs: Arc<Mutex<Receiver<Job>>>,
+    handlers: Handlers,
 }
 
 /// Serves connections another server accepted and recognised as HBase's RPC (their first
@@ -143,11 +144,12 @@ impl NativeServer {
         });
         let cluster_id = crate::cluster_id::load_or_create(engine.dir())?;
         let start_code = crate::state::now_ms();
-        let (tx, rx) = sync_channel::<Job>(opts.max_queued_calls.max(1));
+        let (queues, handlers) =
+            call_queue::call_queues(opts.max_queued_calls, opts.max_queued_priority_calls);
         Ok(NativeServer {
             listener,
             addr: bound,
-            jobs: Arc::new(Mutex::new(rx)),
+            handlers,
             shared: Arc::new(Shared {
                 scanners: Scanners::new(
                     opts.scanner_lease,
@@ -163,7 +165,7 @@ impl NativeServer {
                 stopping: AtomicBool::new(false),
                 connections: AtomicUsize::new(0),
                 inflight: AtomicUsize::new(0),
-                jobs: tx,
+                queues,
                 counters: Arc::new(CallCounters::new(services::SERVED.iter().copied())),
                 pending: crate::state::PendingConnections::default(),
                 opts,
@@ -216,21 +218,10 @@ impl NativeServer {
 
     /// Serves until stopped. The engine is left open (its owner closes it).
     pub fn run(self) -> std::io::Result<()> {
-        for _ in 0..self.shared.opts.handlers.max(1) {
-            let jobs = self.jobs.clone();
-            std::thread::Builder::new()
-                .name("ferrobase-rpc-handler".into())
-                .spawn(move || loop {
-                    let job = {
-                        let rx = jobs.lock().unwrap_or_else(|p| p.into_inner());
-                        rx.recv()
-                    };
-                    match job {
-                        Ok(job) => job(),
-                        Err(_) => return,
-                    }
-                })?;
-        }
+        self.handlers.spawn(
+            self.shared.opts.handlers,
+            self.shared.opts.priority_handlers,
+        )?;
         let sweeper = {
             let shared = self.shared.clone();
             std::thread::spawn(move || {
@@ -282,16 +273,21 @@ fn lock(writer: &Mutex<ServerWriter>) -> std::sync::MutexGuard<'_, ServerWriter>
     writer.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Writes one response frame under the connection's writer lock.
+/// Writes one response frame under the connection's writer lock, its cell block compressed
+/// with the connection's `compressor`.
 fn respond(
     out: &Mutex<ServerWriter>,
     call_id: u32,
     result: Result<services::Reply, RpcError>,
+    compressor: Option<HadoopCodec>,
     host: &str,
     port: u16,
 ) -> bool {
     let (header, body, cells) = match result {
-        Ok(reply) => {
+        Ok(mut reply) => {
+            if let Some(c) = compressor.filter(|_| !reply.cells.is_empty()) {
+                reply.cells = c.compress(&reply.cells);
+            }
             let meta = (!reply.cells.is_empty()).then_some(crate::proto::rpc::CellBlockMeta {
                 length: Some(reply.cells.len() as u32),
             });
@@ -321,15 +317,19 @@ fn respond(
 /// A connection-level failure answered as HBase's `FatalConnectionException` (call id -1),
 /// then the connection closes.
 fn fatal(stream: &mut impl Write, shared: &Shared, message: String) {
+    fatal_as(
+        stream,
+        shared,
+        "org.apache.hadoop.hbase.ipc.FatalConnectionException",
+        message,
+    );
+}
+
+/// A connection-level failure answered as `class` (a `FatalConnectionException` subclass).
+fn fatal_as(stream: &mut impl Write, shared: &Shared, class: &str, message: String) {
     let header = ResponseHeader {
         call_id: Some(u32::MAX),
-        exception: Some(
-            RpcError::fatal(
-                "org.apache.hadoop.hbase.ipc.FatalConnectionException",
-                message,
-            )
-            .to_response(&shared.host, shared.port),
-        ),
+        exception: Some(RpcError::fatal(class, message).to_response(&shared.host, shared.port)),
         cell_block_meta: None,
     };
     let _ = wire::write_response(stream, &header, None, &[]);
@@ -449,17 +449,29 @@ fn serve_connection(
         Ok(c) => c,
         Err(why) => return fatal(&mut writer, shared, why),
     };
-    if let Some(c) = header
+    // As HBase, the compressor counts only with a codec (without one there are no cell blocks).
+    let compressor = match header
         .cell_block_compressor_class
         .as_deref()
-        .filter(|c| !c.is_empty())
+        .filter(|c| !c.is_empty() && codec != Codec::None)
     {
-        return fatal(
-            &mut writer,
-            shared,
-            format!("cell block compression {c} is not supported (leave hbase.client.rpc.compressor unset)"),
-        );
-    }
+        None => None,
+        Some(c) => match HadoopCodec::from_class_name(c) {
+            Some(h) => Some(h),
+            None => {
+                return fatal_as(
+                    &mut writer,
+                    shared,
+                    "org.apache.hadoop.hbase.ipc.UnsupportedCompressionCodecException",
+                    format!(
+                        "cell block compression {c} is not supported: ferrobase takes \
+                         org.apache.hadoop.io.compress.DefaultCodec, GzipCodec, SnappyCodec and \
+                         Lz4Codec (hbase.client.rpc.compressor)"
+                    ),
+                )
+            }
+        },
+    };
     let service = header.service_name.clone().unwrap_or_default();
     let header_user = header
         .user_info
@@ -513,7 +525,7 @@ fn serve_connection(
             Ok(None) | Err(WireError::Io(_)) => return,
             Err(e) => return fatal(&mut *lock(&writer), shared, e.to_string()),
         };
-        let request = match wire::split_request(&frame) {
+        let mut request = match wire::split_request(&frame) {
             Ok(r) => r,
             Err(e) => return fatal(&mut *lock(&writer), shared, e.to_string()),
         };
@@ -523,9 +535,39 @@ fn serve_connection(
             &ctx.service,
             request.header.method_name.as_deref().unwrap_or_default(),
         );
-        let size = request.param.len() + request.cells.len();
         let host = shared.host.clone();
         let port = shared.port;
+        // A compressed cell block is decompressed here, as HBase's reader does, into at most
+        // what a frame may hold: the decompressed block counts against the frame limit and the
+        // in-flight memory as an uncompressed one would.
+        if let Some(c) = compressor.filter(|_| !request.cells.is_empty()) {
+            let limit = shared.opts.max_message.saturating_sub(request.param.len());
+            match c.decompress(&request.cells, limit) {
+                Ok(cells) => request.cells = cells,
+                Err(e) => {
+                    shared.counters.record_at(slot, CallOutcome::Exception);
+                    let refused = RpcError::fatal(
+                        DO_NOT_RETRY,
+                        format!(
+                            "{host},{port} is unable to read the call's cell block: {e} (with the \
+                             request, at most {} bytes: --max-message)",
+                            shared.opts.max_message
+                        ),
+                    );
+                    if !respond(&writer, call_id, Err(refused), None, &host, port) {
+                        return;
+                    }
+                    continue;
+                }
+            }
+        }
+        let size = request.param.len() + request.cells.len();
+        let pool = call_queue::pool(
+            &ctx.service,
+            call_queue::priority(&ctx.service, &request.header, || {
+                names_system_table(&request.param)
+            }),
+        );
         if !shared.try_take_inflight(size) {
             shared.counters.record_at(slot, CallOutcome::Busy);
             let busy = RpcError::retry(
@@ -536,7 +578,7 @@ fn serve_connection(
                     shared.opts.max_inflight_memory
                 ),
             );
-            if !respond(&writer, call_id, Err(busy), &host, port) {
+            if !respond(&writer, call_id, Err(busy), None, &host, port) {
                 return;
             }
             continue;
@@ -607,31 +649,41 @@ fn serve_connection(
                 }
             }
             drop(request);
-            if !respond(&job_writer, call_id, result, &host, port) {
+            if !respond(&job_writer, call_id, result, compressor, &host, port) {
                 let _ = lock(&job_writer)
                     .socket()
                     .shutdown(std::net::Shutdown::Both);
             }
         });
-        match shared.jobs.try_send(job) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
-                shared.give_back_inflight(size);
-                shared.counters.record_at(slot, CallOutcome::Busy);
-                let busy = RpcError::retry(
-                    CALL_QUEUE_TOO_BIG,
-                    format!(
-                        "Call queue is full on {},{}, too many items queued ? (max {} \
-                         queued calls, --max-queued-calls)",
-                        shared.host, shared.port, shared.opts.max_queued_calls
-                    ),
-                );
-                if !respond(&writer, call_id, Err(busy), &shared.host, shared.port) {
-                    return;
-                }
+        if shared.queues.try_send(pool, job).is_err() {
+            shared.give_back_inflight(size);
+            shared.counters.record_at(slot, CallOutcome::Busy);
+            let (max, flag) = match pool {
+                Pool::Normal => (shared.opts.max_queued_calls, "--max-queued-calls"),
+                Pool::Priority => (
+                    shared.opts.max_queued_priority_calls,
+                    "the priority queue's limit",
+                ),
+            };
+            let busy = RpcError::retry(
+                CALL_QUEUE_TOO_BIG,
+                format!(
+                    "Call queue is full on {},{}, too many items queued ? (max {max} queued \
+                     calls, {flag})",
+                    shared.host, shared.port
+                ),
+            );
+            if !respond(&writer, call_id, Err(busy), None, &shared.host, shared.port) {
+                return;
             }
         }
     }
+}
+
+/// Whether the region a request names first is a system table's (`hbase:meta`, namespace
+/// `hbase`): HBase runs such calls at `SYSTEMTABLE_QOS` whatever the client said.
+fn names_system_table(param: &[u8]) -> bool {
+    table_named(param).starts_with("hbase:")
 }
 
 /// The table of the region a request names first, for the slow log: field 1 of Get, Mutate,

@@ -9,7 +9,6 @@ use ferrobase_security::tls::TlsServer;
 use std::collections::VecDeque;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
-use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,6 +31,16 @@ pub struct NativeOptions {
     pub handlers: usize,
     /// Calls waiting for a handler (default 300); one more is answered busy.
     pub max_queued_calls: usize,
+    /// Handlers of the priority pool (default 10): they run only the calls HBase gives a
+    /// priority above `QOS_THRESHOLD` (meta lookups, system tables, `AdminService`'s
+    /// administrative calls, a scanner's close) and the master's calls (`MasterService`,
+    /// `ClientMetaService`), so a flood of user calls never keeps those waiting
+    /// (`docs/design/native-protocol.md`, "Call priorities"; HBase's
+    /// `hbase.regionserver.metahandler.count`).
+    pub priority_handlers: usize,
+    /// Priority calls waiting for a priority handler (default 100, HBase's 10 per handler);
+    /// one more is answered `CallQueueTooBigException`.
+    pub max_queued_priority_calls: usize,
     /// Longest a call's reads may run (default 60 s, HBase's `hbase.rpc.timeout`); `None`:
     /// unlimited (`ferrobase_engine::call_budget`).
     pub read_budget: Option<Duration>,
@@ -88,6 +97,8 @@ impl Default for NativeOptions {
             max_connections: 1000,
             handlers: 30,
             max_queued_calls: 300,
+            priority_handlers: 10,
+            max_queued_priority_calls: 100,
             read_budget: Some(Duration::from_secs(60)),
             scanner_lease: Duration::from_secs(60),
             max_scanners: 10_000,
@@ -123,7 +134,8 @@ pub(crate) struct Shared {
     pub(crate) stopping: AtomicBool,
     pub(crate) connections: AtomicUsize,
     pub(crate) inflight: AtomicUsize,
-    pub(crate) jobs: SyncSender<Job>,
+    /// The normal and the priority call queues.
+    pub(crate) queues: crate::call_queue::CallQueues,
     /// Calls by service, method and outcome (`/metrics`).
     pub(crate) counters: Arc<CallCounters>,
     /// Connections still in their handshake (TLS, preamble, connection header).

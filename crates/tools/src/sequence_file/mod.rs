@@ -4,12 +4,16 @@
 //! 16-byte sync marker between them. The byte layout is docs/format/sequencefile.md; this module
 //! reads and writes it from that description (no Hadoop code).
 
-mod codec;
 mod reader;
 pub mod vint;
 mod writer;
 
-pub use codec::Codec;
+/// A SequenceFile's compression codec: Hadoop's, as HBase's RPC compresses cell blocks with them
+/// (`ferrobase_native::hadoop_codec`).
+pub use ferrobase_native::hadoop_codec::HadoopCodec as Codec;
+
+/// The most bytes one value or buffer may decompress to (a record length is a Java int).
+pub(crate) const MAX_DECOMPRESSED: usize = i32::MAX as usize;
 pub use reader::{Record, SequenceFileReader};
 pub use writer::SequenceFileWriter;
 

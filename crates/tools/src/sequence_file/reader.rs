@@ -251,7 +251,7 @@ impl<R: Read> SequenceFileReader<R> {
             let mut value = self.bytes((len - key_len) as u64, start, "a record")?;
             if let Compression::Record(codec) = self.header.compression {
                 value = codec
-                    .decompress(&value)
+                    .decompress(&value, super::MAX_DECOMPRESSED)
                     .map_err(|e| self.corrupt(start, format!("record value: {e}")))?;
             }
             return Ok(Some(Record {
@@ -278,7 +278,7 @@ impl<R: Read> SequenceFileReader<R> {
             let n = self.vlen(start, "a block")?;
             let c = self.bytes(n, start, "a block")?;
             let d = codec
-                .decompress(&c)
+                .decompress(&c, super::MAX_DECOMPRESSED)
                 .map_err(|e| self.corrupt(start, format!("block's {what}: {e}")))?;
             buffers.push(d);
         }
