@@ -25,8 +25,8 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 ferrobase study NAME [--quick] [--out DIR] [--sizes N,N,...]
   --sizes     tall-wide's records per user (default 10,100,1000,10000,100000): fewer sizes
-              finish sooner on a busy machine; every study's report, CSV and chart are
-              rewritten after each size, so a stopped run keeps what it measured
+              finish sooner on a busy machine; tall-wide rewrites its report, CSV and chart
+              after each size, so a stopped run keeps what it measured
   tall-wide   tall-narrow vs wide rows as records per user grow (article 1)
   rowkeys     sequential vs salted vs hashed vs reversed keys on a pre-split table
   pushdown    filter pushdown vs key design for article 2's file search
