@@ -6,12 +6,15 @@
 //! - `ferrobase study rowkeys`: sequential, salted, hashed and reversed keys on N regions;
 //! - `ferrobase study pushdown`: article 2's file search under a composite key, an id-only key
 //!   with value filters, and an index table;
+//! - `ferrobase study families`: article 004's family attributes, number of families and key
+//!   forms on article 2's file table;
 //! - `ferrobase study all`: every study in turn.
 //!
 //! `--quick` shrinks every size so a study runs in seconds (CI runs it so it never rots);
 //! `--out DIR` (default `target/studies`) receives `NAME.md` and `NAME*.svg`.
 
 mod chart;
+mod families;
 mod measure;
 mod pushdown;
 mod report;
@@ -30,6 +33,8 @@ ferrobase study NAME [--quick] [--out DIR] [--sizes N,N,...]
   tall-wide   tall-narrow vs wide rows as records per user grow (article 1)
   rowkeys     sequential vs salted vs hashed vs reversed keys on a pre-split table
   pushdown    filter pushdown vs key design for article 2's file search
+  families    family attributes (BLOCKSIZE, BLOOMFILTER, COMPRESSION, BLOCKCACHE, IN_MEMORY),
+              three families vs one, key length, binary vs text keys (article 004)
   all         every study
 ";
 
@@ -51,6 +56,7 @@ const STUDIES: &[(&str, StudyFn)] = &[
     ("tall-wide", tall_wide::run),
     ("rowkeys", rowkeys::run),
     ("pushdown", pushdown::run),
+    ("families", families::run),
 ];
 
 /// Runs `ferrobase study ARGS`.
