@@ -210,6 +210,9 @@ const VARIANTS: &[Variant] = &[
     },
 ];
 
+/// Reads one figure out of a variant's [`Figures`].
+type Figure = fn(&Figures) -> f64;
+
 /// One variant's figures of one load.
 #[derive(Debug, Clone, Default)]
 struct Figures {
@@ -381,9 +384,8 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         engine.close();
         eprintln!("families: load {} of {} measured", rep + 1, cfg.reps);
     }
-    let med =
-        |v: usize, f: fn(&Figures) -> f64| median_f64(&all[v].iter().map(f).collect::<Vec<_>>());
-    let range = |v: usize, f: fn(&Figures) -> f64| {
+    let med = |v: usize, f: Figure| median_f64(&all[v].iter().map(f).collect::<Vec<_>>());
+    let range = |v: usize, f: Figure| {
         let x: Vec<f64> = all[v].iter().map(f).collect();
         let lo = x.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -442,7 +444,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     report.table(&t);
 
     let mut csv = String::from("variant,figure,values...\n");
-    let figures: [(&str, fn(&Figures) -> f64); 10] = [
+    let figures: [(&str, Figure); 10] = [
         ("write_rows_s", |f| f.write_rows_s),
         ("disk_mib", |f| f.disk_mib),
         ("files", |f| f.files),
@@ -467,7 +469,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     std::fs::write(opts.out.join("families.csv"), csv)?;
 
     // Bars keyed by number; the footer names them.
-    let bars = |f: fn(&Figures) -> f64| -> Vec<(String, f64)> {
+    let bars = |f: Figure| -> Vec<(String, f64)> {
         (0..VARIANTS.len())
             .map(|v| ((v + 1).to_string(), med(v, f)))
             .collect()
@@ -477,7 +479,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
             "MiB on disk",
             "MiB",
             Unit::Count,
-            (|f: &Figures| f.disk_mib) as fn(&Figures) -> f64,
+            (|f: &Figures| f.disk_mib) as Figure,
         ),
         ("write throughput", "rows/s", Unit::Count, |f| {
             f.write_rows_s

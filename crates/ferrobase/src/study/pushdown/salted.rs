@@ -116,7 +116,7 @@ pub fn measure(
     // One warm-up run of each, then `runs` measured, alternating.
     for run in 0..=runs {
         for (i, cost) in costs.iter_mut().enumerate() {
-            let before = counters(&m);
+            let before = counters(m);
             let t0 = Instant::now();
             let rows = if i == 0 {
                 cost.scans = 1;
@@ -145,7 +145,7 @@ pub fn measure(
                 found[i] = rows.into_iter().collect();
                 continue;
             }
-            let after = counters(&m);
+            let after = counters(m);
             cost.examined += (after.examined - before.examined) as f64 / runs as f64;
             cost.blocks += (after.blocks - before.blocks) as f64 / runs as f64;
             times[i].push(micros(took));
