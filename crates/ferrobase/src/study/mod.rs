@@ -8,6 +8,8 @@
 //!   with value filters, and an index table;
 //! - `ferrobase study families`: article 004's family attributes, number of families and key
 //!   forms on article 2's file table;
+//! - `ferrobase study feeds`: article 002's second game-log design, article 003's inbox as
+//!   versions or reversed-time rows, and the fan-out cost per follower count;
 //! - `ferrobase study all`: every study in turn.
 //!
 //! `--quick` shrinks every size so a study runs in seconds (CI runs it so it never rots);
@@ -15,6 +17,7 @@
 
 mod chart;
 mod families;
+mod feeds;
 mod measure;
 mod pushdown;
 mod report;
@@ -35,6 +38,8 @@ ferrobase study NAME [--quick] [--out DIR] [--sizes N,N,...]
   pushdown    filter pushdown vs key design for article 2's file search
   families    family attributes (BLOCKSIZE, BLOOMFILTER, COMPRESSION, BLOCKCACHE, IN_MEMORY),
               three families vs one, key length, binary vs text keys (article 004)
+  feeds       game log's two designs (002), inbox versions vs reversed-time rows and fan-out
+              cost per follower count (003)
   all         every study
 ";
 
@@ -57,6 +62,7 @@ const STUDIES: &[(&str, StudyFn)] = &[
     ("rowkeys", rowkeys::run),
     ("pushdown", pushdown::run),
     ("families", families::run),
+    ("feeds", feeds::run),
 ];
 
 /// Runs `ferrobase study ARGS`.
