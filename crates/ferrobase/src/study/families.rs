@@ -36,15 +36,15 @@ impl Config {
     fn new(quick: bool) -> Config {
         if quick {
             Config {
-                rows: 20_000,
-                gets: 300,
+                rows: 10_000,
+                gets: 200,
                 scans: 1,
                 reps: 1,
             }
         } else {
             Config {
-                rows: 400_000,
-                gets: 3_000,
+                rows: 200_000,
+                gets: 2_000,
                 scans: 3,
                 reps: 3,
             }

@@ -50,7 +50,7 @@ impl Config {
             }
         } else {
             Config {
-                accounts: 500,
+                accounts: 200,
                 days: 365,
                 queries: 500,
                 inbox_users: 200,
