@@ -405,7 +405,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
          date(8) + file(6)`, a name, a category and a size: 3 cells, about 80 bytes a row), \
          written in batches of 1000 and flushed four times (four files, no compaction: as a \
          store is between compactions), in one engine per load where the variants take turns. \
-         Then, warm: {} gets of present rows, of absent rows (users past the last) and of one \
+         Then, warm: {} gets of present rows, of absent rows and of one \
          named column (absent: a file number no row has, inside every file's key range), each p50 with the blocks it touched (block-cache hits plus blocks read \
          from files), and full scans. Each figure is the median of {} load(s) (min–max when \
          more). Measured under {}.",
