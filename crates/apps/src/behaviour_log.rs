@@ -101,7 +101,11 @@ impl BehaviourLog {
             Scheme::Tall => TALL_TABLE,
             Scheme::Wide => WIDE_TABLE,
         };
-        ensure_tables(conn, &[TableSpec::new(name, &[FAMILY])])?;
+        let key = match scheme {
+            Scheme::Tall => TALL_KEY,
+            Scheme::Wide => WIDE_KEY,
+        };
+        ensure_tables(conn, &[TableSpec::new(name, &[FAMILY]).rowkey(key)])?;
         Ok(BehaviourLog {
             scheme,
             table: conn.table(name),

@@ -22,6 +22,9 @@ use ferrobase_engine::Put;
 pub const TABLE: &str = "hbase_gameCenter_log";
 /// Its family.
 pub const FAMILY: &str = "oneline";
+/// The key `account_action_time` as a rowkey schema, stored on the table so the shell and the
+/// console decode its keys (the app itself writes the text as the article does).
+pub const KEY_SCHEMA: &str = "account:word/_, action:word/_, time:str19";
 /// The article's row limit.
 pub const ARTICLE_LIMIT: usize = 10;
 
@@ -64,7 +67,7 @@ pub struct GameLog {
 impl GameLog {
     /// Opens the log, creating its table if absent.
     pub fn open(conn: &Connection) -> Result<GameLog> {
-        ensure_tables(conn, &[TableSpec::new(TABLE, &[FAMILY])])?;
+        ensure_tables(conn, &[TableSpec::new(TABLE, &[FAMILY]).rowkey(KEY_SCHEMA)])?;
         Ok(GameLog {
             table: conn.table(TABLE),
         })

@@ -320,3 +320,42 @@ fn against_apache_hbase_a_tables_schema_lasts_for_the_session() {
         assert!(out.contains(line), "{line}\n{out}");
     }
 }
+
+#[test]
+fn put_get_and_delete_take_a_row_by_its_key_fields() {
+    let (out, ok) = embedded(&format!(
+        "{STORED}put 'files', {{USER => 3, DATE => 20121001, FILE => 9}}, 'f:name', 'by fields'\n\
+         get 'files', {{USER => 3, DATE => 20121001, FILE => 9}}\n\
+         get 'files', '00000320121001000009', 'f:name'\n\
+         incr 'files', {{USER => 3, DATE => 20121001, FILE => 9}}, 'f:hits', 2\n\
+         get_counter 'files', {{USER => 3, DATE => 20121001, FILE => 9}}, 'f:hits'\n\
+         append 'files', {{USER => 3, DATE => 20121001, FILE => 9}}, 'f:name', '!'\n\
+         rowkey_schema 'other', 'file:u32dec6, user:u32dec6'\n\
+         put 'files', {{ROWKEY => 'other', FILE => 1, USER => 2}}, 'f:name', 'named schema'\n\
+         get 'files', '000001000002'\n\
+         delete 'files', {{USER => 3, DATE => 20121001, FILE => 9}}, 'f:hits'\n\
+         deleteall 'files', {{USER => 1, DATE => 20120911, FILE => 1}}\n\
+         scan 'files', {{ROWKEY => 'files', USER => 1, FROM => 20120911, TO => 20120912}}\n\
+         deleteall 'files', {{ROWPREFIXFILTER => '000003'}}\n\
+         get 'files', {{USER => 3, DATE => 20121001, FILE => 9}}\n\
+         put 'files', {{USER => 3, DATE => 20121001}}, 'f:name', 'x'\n\
+         get 'files', {{USER => 3, DATE => 20121001, FILE => 9, SIZE => 1}}\n\
+         put 'nope', {{USER => 1}}, 'f:name', 'x'\n"
+    ));
+    assert!(!ok);
+    let out = no_timestamps(&untimed(&out));
+    for want in [
+        "COLUMN                            CELL\n f:name                           timestamp=T, value=by fields\n1 row(s)\n\
+         COLUMN                            CELL\n f:name                           timestamp=T, value=by fields\n1 row(s)\n",
+        "COUNTER VALUE = 2\nCOUNTER VALUE = 2\nCURRENT VALUE = by fields!\n",
+        " f:name                           timestamp=T, value=named schema\n1 row(s)\n",
+        "ROW                               COLUMN+CELL\n \
+         user=000001 date=20120912 file=000002 column=f:name, timestamp=T, value=file2\n1 row(s)\n",
+        "COLUMN                            CELL\n0 row(s)\n",
+        "ERROR: field file is missing\n",
+        "ERROR: rowkey schema has no field SIZE\n",
+        "ERROR: no rowkey schema named nope",
+    ] {
+        assert!(out.contains(want), "{want}\n---\n{out}");
+    }
+}

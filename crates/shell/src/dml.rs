@@ -24,16 +24,16 @@ pub(super) const COMMANDS: &[Command] = &[
     Command {
         name: "put",
         group: Group::Dml,
-        help: "Write a cell, optionally at a timestamp.",
-        examples: &["put 't1', 'r1', 'f1:c1', 'value'", "put 't1', 'r1', 'f1:c1', 'value', 1234"],
+        help: "Write a cell, optionally at a timestamp. The row may be given by its key fields, a hash encoded with the table's rowkey schema (ROWKEY => 'name' picks another; see rowkey_schema), here and in get, delete, deleteall, incr, get_counter and append.",
+        examples: &["put 't1', 'r1', 'f1:c1', 'value'", "put 't1', 'r1', 'f1:c1', 'value', 1234", "put 'files', {USER => 1, DATE => 20120902, FILE => 7}, 'f:name', 'x'"],
         writes: true,
         run: Run::Handler(|sh, st| sh.put(st)),
     },
     Command {
         name: "get",
         group: Group::Dml,
-        help: "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER, EXPLAIN (ferrobase: then what the read cost); a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method.",
-        examples: &["get 't1', 'r1'", "get 't1', 'r1', {COLUMN => ['f1:c1', 'f1:hits:toLong'], VERSIONS => 3, FORMATTER => 'toString'}"],
+        help: "Read a row: COLUMN(S), TIMESTAMP, TIMERANGE, VERSIONS, FILTER, RAW, FORMATTER, EXPLAIN (ferrobase: then what the read cost); a column 'f:q:toLong' (or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt') prints its values through that Bytes method. The row may be a hash of its rowkey fields (as in put).",
+        examples: &["get 't1', 'r1'", "get 'files', {USER => 1, DATE => 20120902, FILE => 7}", "get 't1', 'r1', {COLUMN => ['f1:c1', 'f1:hits:toLong'], VERSIONS => 3, FORMATTER => 'toString'}"],
         writes: false,
         run: Run::Handler(|sh, st| sh.get(st)),
     },
@@ -163,7 +163,9 @@ impl Shell {
 
     fn put(&mut self, st: &Statement) -> Res<()> {
         arity(st, 4, 6)?;
-        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let name = text(&st.args[0], "table name")?;
+        let row = self.row_key(&name, &st.args[1])?;
+        let t = self.conn.table(&name);
         let (f, q) = parse_column(&bytes(&st.args[2], "column")?);
         let mut ts = LATEST_TIMESTAMP;
         let mut ttl_ms = None;
@@ -174,12 +176,8 @@ impl Shell {
                 other => return Err(format!("put: unexpected argument {}", other.kind()).into()),
             }
         }
-        let mut put = Put::new(bytes(&st.args[1], "row")?).add_column_ts(
-            f,
-            q.unwrap_or_default(),
-            ts,
-            bytes(&st.args[3], "value")?,
-        );
+        let mut put =
+            Put::new(row).add_column_ts(f, q.unwrap_or_default(), ts, bytes(&st.args[3], "value")?);
         put.ttl_ms = ttl_ms;
         t.put(put).map_err(client)
     }
@@ -190,8 +188,9 @@ impl Shell {
         if catalog::is_catalog(&name) {
             return self.read_catalog("get", &name, &st.args[1..]);
         }
+        let row = self.row_key(&name, &st.args[1])?;
         let t = self.conn.table(&name);
-        let mut get = Get::new(bytes(&st.args[1], "row")?);
+        let mut get = Get::new(row);
         let mut metrics = MetricsRequest::None;
         let mut filter = None;
         let mut converters = Converters::default();
@@ -413,7 +412,8 @@ impl Shell {
     fn delete(&mut self, st: &Statement) -> Res<()> {
         let all = st.command == "deleteall";
         arity(st, if all { 2 } else { 3 }, 5)?;
-        let t = self.conn.table(&text(&st.args[0], "table name")?);
+        let name = text(&st.args[0], "table name")?;
+        let t = self.conn.table(&name);
         let mut rest: Vec<&Value> = st.args[2..].iter().collect();
         if let Some(opts @ Value::Hash(_)) = rest.last() {
             reject_mutation_options(st, opts)?;
@@ -447,13 +447,18 @@ impl Shell {
                 Some((f, Some(q))) => Delete::new(row).add_column_ts(f.clone(), q.clone(), ts),
             }
         };
-        let Value::Hash(_) = &st.args[1] else {
-            return t
-                .delete(delete_of(bytes(&st.args[1], "row")?))
-                .map_err(client);
-        };
+        // A hash is deleteall's prefix form when it holds its options, else a row's key fields.
+        let by_prefix = matches!(&st.args[1], Value::Hash(pairs) if pairs.iter().any(|(k, _)| {
+            matches!(k.as_text().as_deref(), Some("ROWPREFIXFILTER" | "CACHE"))
+        }));
+        if !by_prefix {
+            let row = self.row_key(&name, &st.args[1])?;
+            return t.delete(delete_of(row)).map_err(client);
+        }
         if !all {
-            return Err("delete takes a row, not a hash; deleteall takes ROWPREFIXFILTER".into());
+            return Err(
+                "delete takes a row (or its key fields); deleteall takes ROWPREFIXFILTER".into(),
+            );
         }
         let mut prefix = None;
         for (k, v) in hash(&st.args[1], "deleteall options")? {
@@ -574,8 +579,9 @@ impl Shell {
         } else {
             arity(st, 3, 3)?;
         }
-        let t = self.conn.table(&text(&a[0], "table name")?);
-        let row = bytes(&a[1], "row")?;
+        let name = text(&a[0], "table name")?;
+        let row = self.row_key(&name, &a[1])?;
+        let t = self.conn.table(&name);
         let (f, q) = parse_column(&bytes(&a[2], "column")?);
         let q = q.unwrap_or_default();
         if !incr {
@@ -621,13 +627,11 @@ impl Shell {
             Some(opts) => put_ttl(st, opts)?,
             None => None,
         };
-        let t = self.conn.table(&text(&a[0], "table name")?);
+        let name = text(&a[0], "table name")?;
+        let row = self.row_key(&name, &a[1])?;
+        let t = self.conn.table(&name);
         let (f, q) = parse_column(&bytes(&a[2], "column")?);
-        let (row, q, value) = (
-            bytes(&a[1], "row")?,
-            q.unwrap_or_default(),
-            bytes(&a[3], "value")?,
-        );
+        let (row, q, value) = (row, q.unwrap_or_default(), bytes(&a[3], "value")?);
         let v = match ttl_ms {
             None => t.append(&row, &f, &q, &value),
             Some(ttl) => t.append_with_ttl(&row, &f, &q, &value, ttl),

@@ -10,6 +10,11 @@
 //! gateway, which cannot store table attributes) names a schema for the session only. A name
 //! is looked up among the session's schemas, then as the `ROWKEY_SCHEMA` of the table of that
 //! name. `describe` prints a table's schema, and `count` takes the same fields as `scan`.
+//!
+//! Where HBase's shell takes a row (`put`, `get`, `delete`, `deleteall`, `incr`,
+//! `get_counter`, `append`), a hash of the key's fields writes or reads by field values:
+//! `put 'files', {USER => 1, DATE => 20120902, FILE => 7}, 'f:name', 'x'` encodes the row with
+//! the table's schema (`ROWKEY => 'name'` in the hash picks a named one).
 
 use super::args::{arity, bytes, client, hash, text, CommandError, Res};
 use super::format;
@@ -89,6 +94,27 @@ fn key_value(schema: &Schema, field: &str, v: &Value) -> Res<KeyValue> {
         }
     };
     schema.parse_value(field, &raw).map_err(rowkey_error)
+}
+
+/// Every value field of `schema` from a hash of `FIELD => value` pairs (field names matched
+/// case-insensitively); a field missing, unknown or derived (a hash or salt) is an error.
+fn all_fields(schema: &Schema, pairs: Vec<(String, Value)>) -> Res<Vec<KeyValue>> {
+    let names: Vec<String> = schema.value_fields().map(|f| f.name.clone()).collect();
+    let mut given: Vec<Option<KeyValue>> = vec![None; names.len()];
+    for (k, v) in pairs {
+        let field = field_named(schema, &k)
+            .ok_or_else(|| format!("rowkey schema has no field {k}"))?
+            .to_string();
+        let Some(i) = names.iter().position(|n| *n == field) else {
+            return Err(derived(&field));
+        };
+        given[i] = Some(key_value(schema, &field, &v)?);
+    }
+    given
+        .into_iter()
+        .zip(&names)
+        .map(|(v, n)| v.ok_or_else(|| CommandError::from(format!("field {n} is missing"))))
+        .collect()
 }
 
 /// The error for a value given to a derived field.
@@ -171,6 +197,26 @@ impl Shell {
                  or set table {name}'s METADATA => {{'{SCHEMA_ATTRIBUTE}' => 'fields'}}"
             ))),
         }
+    }
+
+    /// A row argument of `put`, `get`, `delete`, `deleteall`, `incr`, `get_counter` or
+    /// `append`: a string is the row key itself, as in HBase's shell; a hash names the key's
+    /// fields (`{USER => 1, DATE => 20120902, FILE => 7}`), encoded with the table's
+    /// `ROWKEY_SCHEMA`, or with the schema `ROWKEY => 'name'` in the hash names.
+    pub(super) fn row_key(&mut self, table: &str, v: &Value) -> Res<Vec<u8>> {
+        let Value::Hash(_) = v else {
+            return bytes(v, "row");
+        };
+        let mut pairs = hash(v, "row key fields")?;
+        let schema = match pairs.iter().position(|(k, _)| k == "ROWKEY") {
+            Some(i) => {
+                let (_, name) = pairs.remove(i);
+                self.schema_named(&text(&name, "ROWKEY")?)?
+            }
+            None => self.schema_named(table)?,
+        };
+        let values = all_fields(&schema, pairs)?;
+        schema.encode(&values).map_err(rowkey_error)
     }
 
     /// Every table's `ROWKEY_SCHEMA` metadata, by table name (none over a gateway that cannot
@@ -277,26 +323,7 @@ impl Shell {
         arity(st, 2, 2)?;
         let schema = self.schema_named(&text(&st.args[0], "schema name")?)?;
         let values = match &st.args[1] {
-            Value::Hash(_) => {
-                let mut given: Vec<Option<KeyValue>> = vec![None; schema.value_count()];
-                let names: Vec<String> = schema.value_fields().map(|f| f.name.clone()).collect();
-                for (k, v) in hash(&st.args[1], "fields")? {
-                    let field = field_named(&schema, &k)
-                        .ok_or_else(|| format!("rowkey schema has no field {k}"))?
-                        .to_string();
-                    let Some(i) = names.iter().position(|n| *n == field) else {
-                        return Err(derived(&field));
-                    };
-                    given[i] = Some(key_value(&schema, &field, &v)?);
-                }
-                given
-                    .into_iter()
-                    .zip(&names)
-                    .map(|(v, n)| {
-                        v.ok_or_else(|| CommandError::from(format!("field {n} is missing")))
-                    })
-                    .collect::<Res<Vec<_>>>()?
-            }
+            Value::Hash(_) => all_fields(&schema, hash(&st.args[1], "fields")?)?,
             other => schema
                 .parse_record(&text(other, "fields")?)
                 .map_err(rowkey_error)?,

@@ -77,8 +77,8 @@ impl FileSearch {
         ensure_tables(
             conn,
             &[
-                TableSpec::new(FILES_TABLE, &[FAMILY]),
-                TableSpec::new(index::INDEX_TABLE, &[index::INDEX_FAMILY]),
+                TableSpec::new(FILES_TABLE, &[FAMILY]).rowkey(FILES_KEY),
+                TableSpec::new(index::INDEX_TABLE, &[index::INDEX_FAMILY]).rowkey(index::INDEX_KEY),
             ],
         )?;
         Ok(FileSearch {

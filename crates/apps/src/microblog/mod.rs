@@ -89,10 +89,12 @@ impl Microblog {
         ensure_tables(
             conn,
             &[
-                TableSpec::new(FOLLOW_TABLE, &["cf1", "cf2"]),
-                TableSpec::new(POST_TABLE, &["cf1"]),
-                TableSpec::new(INBOX_TABLE, &["cf1"]).versions("cf1", INBOX_VERSIONS),
-                TableSpec::new(FANOUT_TABLE, &["q"]),
+                TableSpec::new(FOLLOW_TABLE, &["cf1", "cf2"]).rowkey(USER_KEY),
+                TableSpec::new(POST_TABLE, &["cf1"]).rowkey(POST_KEY),
+                TableSpec::new(INBOX_TABLE, &["cf1"])
+                    .versions("cf1", INBOX_VERSIONS)
+                    .rowkey(USER_KEY),
+                TableSpec::new(FANOUT_TABLE, &["q"]).rowkey(FANOUT_KEY),
                 TableSpec::new(META_TABLE, &["m"]),
             ],
         )?;

@@ -39,11 +39,11 @@ impl Textbook {
         ensure_tables(
             conn,
             &[
-                TableSpec::new(taxonomy::TABLE, &["name", "parent", "child"]),
-                TableSpec::new(shop::SHOP_TABLE, &["info", "item"]),
-                TableSpec::new(shop::ITEM_TABLE, &["info", "shop"]),
-                TableSpec::new(purchase::TABLE, &["name"]),
-                TableSpec::new(user_fans::TABLE, &["info", "fans"]),
+                TableSpec::new(taxonomy::TABLE, &["name", "parent", "child"]).rowkey(taxonomy::KEY),
+                TableSpec::new(shop::SHOP_TABLE, &["info", "item"]).rowkey(ID_KEY),
+                TableSpec::new(shop::ITEM_TABLE, &["info", "shop"]).rowkey(ID_KEY),
+                TableSpec::new(purchase::TABLE, &["name"]).rowkey(purchase::KEY),
+                TableSpec::new(user_fans::TABLE, &["info", "fans"]).rowkey(ID_KEY),
             ],
         )?;
         Ok(Textbook {

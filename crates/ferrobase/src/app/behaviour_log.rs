@@ -33,36 +33,43 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         Ok(())
     };
-    let events: Vec<Event> = match a.command.as_str() {
+    let (events, none): (Vec<Event>, String) = match a.command.as_str() {
         "record" => {
             a.only(&["scheme", "uid", "item", "ts"])?;
-            let ts = a.opt("ts")?.unwrap_or_else(now_millis);
-            log.record(a.get("uid")?, ts, &a.get::<String>("item")?)?;
-            println!("recorded ts={ts}");
-            Vec::new()
+            let (uid, ts) = (
+                a.get::<u64>("uid")?,
+                a.opt("ts")?.unwrap_or_else(now_millis),
+            );
+            log.record(uid, ts, &a.get::<String>("item")?)?;
+            println!("recorded uid={uid} ts={ts}");
+            return Ok(());
         }
         "get" => {
             a.only(&["scheme", "uid", "ts"])?;
             let (uid, ts) = (a.get("uid")?, a.get("ts")?);
             explain(log.plan_get(uid, ts))?;
-            log.get(uid, ts)?.into_iter().collect()
+            let none = format!("no event for uid={uid} at ts={ts}");
+            (log.get(uid, ts)?.into_iter().collect(), none)
         }
         "range" => {
             a.only(&["scheme", "uid", "from", "to"])?;
             let (uid, from, to) = (a.get("uid")?, a.get("from")?, a.get("to")?);
             explain(log.plan_range(uid, from, to))?;
-            log.range(uid, from, to)?
+            let none = format!("no events for uid={uid} from ts={from} to ts={to}");
+            (log.range(uid, from, to)?, none)
         }
         "newest" => {
             a.only(&["scheme", "uid", "limit"])?;
             let (uid, n) = (a.get("uid")?, a.opt("limit")?.unwrap_or(10));
             explain(log.plan_newest(uid, n))?;
-            log.newest(uid, n)?
+            (log.newest(uid, n)?, format!("no events for uid={uid}"))
         }
         other => bail!("unknown command {other:?}\n{USAGE}"),
     };
-    for e in events {
-        println!("uid={} ts={} item={}", e.uid, e.ts, e.item);
-    }
+    super::print_lines(
+        events,
+        |e| format!("uid={} ts={} item={}", e.uid, e.ts, e.item),
+        &none,
+    );
     Ok(())
 }

@@ -32,17 +32,22 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         "add" => {
             a.only(&["user", "date", "file", "name", "category"])?;
-            fs.put(&FileRecord {
+            let f = FileRecord {
                 user: a.get("user")?,
                 date: a.get("date")?,
                 file: a.get("file")?,
                 name: a.get("name")?,
                 category: a.get("category")?,
-            })?;
+            };
+            fs.put(&f)?;
+            println!("added {}", f.to_line());
         }
         "delete" => {
             a.only(&["user", "date", "file"])?;
-            fs.delete(a.get("user")?, a.get("date")?, a.get("file")?)?;
+            let (user, date, file): (u32, u32, u32) =
+                (a.get("user")?, a.get("date")?, a.get("file")?);
+            fs.delete(user, date, file)?;
+            println!("deleted user={user:06} date={date:08} file={file:06} (and its index row)");
         }
         "find" => {
             a.only(&["user", "from", "to", "name", "category", "page", "after"])?;
@@ -74,9 +79,11 @@ pub fn main(args: &[String]) -> Result<()> {
                     plan.shell(ferrobase_apps::file_search::index::INDEX_TABLE)
                 );
             }
-            for f in fs.find_by_index(from, to, &c)? {
-                println!("{}", f.to_line());
-            }
+            super::print_lines(
+                fs.find_by_index(from, to, &c)?,
+                |f| f.to_line(),
+                &format!("no files in the date index from {from} to {to} match"),
+            );
         }
         "verify-index" => {
             a.only(&[])?;
@@ -118,9 +125,7 @@ fn explain(a: &Args, plan: impl FnOnce() -> ferrobase_apps::Result<ScanPlan>) ->
 }
 
 fn print_page(p: &Page) {
-    for f in &p.files {
-        println!("{}", f.to_line());
-    }
+    super::print_lines(&p.files, |f| f.to_line(), "no files match");
     if let Some(r) = &p.resume {
         println!("resume={}", String::from_utf8_lossy(r));
     }

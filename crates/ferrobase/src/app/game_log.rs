@@ -27,13 +27,15 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         "log" => {
             a.only(&["account", "action", "time", "guid", "report"])?;
-            log.log(&Action {
+            let x = Action {
                 account: a.get("account")?,
                 action: a.get("action")?,
                 time: a.get("time")?,
                 guid: a.get("guid")?,
                 report: a.get("report")?,
-            })?;
+            };
+            log.log(&x)?;
+            println!("logged {}_{}_{}", x.account, x.action, x.time);
         }
         "query" => {
             a.only(&["account", "action", "from", "to", "limit"])?;
@@ -47,12 +49,19 @@ pub fn main(args: &[String]) -> Result<()> {
             if a.on("explain") {
                 println!("{}", log.plan_query(&q)?.shell(TABLE));
             }
-            for x in log.query(&q)? {
-                println!(
-                    "{}_{}_{} guid={} report={}",
-                    x.account, x.action, x.time, x.guid, x.report
-                );
-            }
+            super::print_lines(
+                log.query(&q)?,
+                |x| {
+                    format!(
+                        "{}_{}_{} guid={} report={}",
+                        x.account, x.action, x.time, x.guid, x.report
+                    )
+                },
+                &format!(
+                    "no {} actions of {} from {} to {}",
+                    q.action, q.account, q.from, q.to
+                ),
+            );
         }
         other => bail!("unknown command {other:?}\n{USAGE}"),
     }

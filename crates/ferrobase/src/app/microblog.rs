@@ -30,11 +30,13 @@ pub fn main(args: &[String]) -> Result<()> {
     match a.command.as_str() {
         "follow" | "unfollow" => {
             a.only(&["user", "target"])?;
-            let (user, target) = (a.get("user")?, a.get("target")?);
+            let (user, target): (u64, u64) = (a.get("user")?, a.get("target")?);
             if a.command == "follow" {
                 mb.follow(user, target)?;
+                println!("user {user} follows {target}");
             } else {
                 mb.unfollow(user, target)?;
+                println!("user {user} no longer follows {target}");
             }
         }
         "post" => {
@@ -58,9 +60,12 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         "home" => {
             a.only(&["user", "limit"])?;
-            for p in mb.home_timeline(a.get("user")?, limit()?)? {
-                println!("{}", p.to_line());
-            }
+            let user = a.get("user")?;
+            super::print_lines(
+                mb.home_timeline(user, limit()?)?,
+                |p| p.to_line(),
+                &format!("user {user}'s home timeline is empty"),
+            );
         }
         "posts" => {
             a.only(&["user", "limit"])?;
@@ -72,15 +77,20 @@ pub fn main(args: &[String]) -> Result<()> {
                         .shell(ferrobase_apps::microblog::POST_TABLE)
                 );
             }
-            for p in mb.own_posts(user, n)? {
-                println!("{}", p.to_line());
-            }
+            super::print_lines(
+                mb.own_posts(user, n)?,
+                |p| p.to_line(),
+                &format!("user {user} has no posts"),
+            );
         }
         "inbox" => {
             a.only(&["user", "limit"])?;
-            for e in mb.inbox(a.get("user")?, limit()?)? {
-                println!("time={} post={}", e.time, e.post);
-            }
+            let user = a.get("user")?;
+            super::print_lines(
+                mb.inbox(user, limit()?)?,
+                |e| format!("time={} post={}", e.time, e.post),
+                &format!("user {user}'s inbox is empty"),
+            );
         }
         "fans" | "following" => {
             a.only(&["user"])?;
@@ -90,9 +100,11 @@ pub fn main(args: &[String]) -> Result<()> {
             } else {
                 mb.following(user)?
             };
-            for u in users {
-                println!("{u}");
-            }
+            let none = match a.command.as_str() {
+                "fans" => format!("user {user} has no fans"),
+                _ => format!("user {user} follows nobody"),
+            };
+            super::print_lines(users, |u| u.to_string(), &none);
         }
         other => bail!("unknown command {other:?}\n{USAGE}"),
     }

@@ -21,6 +21,19 @@ ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--t
   textbook     load-example | animal-up | animal-down | shop-items | item-shops | buy | purchases | fans
 ";
 
+/// Prints one line per item, or `none` when there is none: every read answers with at least one
+/// line, so an empty result is told apart from a command that did nothing.
+fn print_lines<T>(items: impl IntoIterator<Item = T>, line: impl Fn(T) -> String, none: &str) {
+    let mut any = false;
+    for x in items {
+        any = true;
+        println!("{}", line(x));
+    }
+    if !any {
+        println!("{none}");
+    }
+}
+
 /// Runs `ferrobase app ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {

@@ -33,15 +33,25 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         "animal-up" => {
             a.only(&["id"])?;
-            for x in tb.ancestors(a.get("id")?)? {
-                println!("{} {}", x.id, x.name);
+            let id = a.get("id")?;
+            let up = tb.ancestors(id)?;
+            if up.is_empty() && tb.animal(id)?.is_none() {
+                bail!("no animal {id}");
             }
+            super::print_lines(
+                up,
+                |x| format!("{} {}", x.id, x.name),
+                &format!("animal {id} has no ancestors (a root)"),
+            );
         }
         "animal-down" => {
             a.only(&["id"])?;
-            for x in tb.descendants(a.get("id")?)? {
-                println!("{}{} {}", "  ".repeat(x.depth), x.id, x.name);
-            }
+            let id = a.get("id")?;
+            super::print_lines(
+                tb.descendants(id)?,
+                |x| format!("{}{} {}", "  ".repeat(x.depth), x.id, x.name),
+                &format!("no animal {id}"),
+            );
         }
         "add-animal" => {
             a.only(&["id", "name", "parent"])?;
@@ -51,32 +61,47 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         "shop-items" => {
             a.only(&["shop"])?;
-            for i in tb.items_of(a.get("shop")?)? {
-                println!(
-                    "item={} name={} price={} title={}",
-                    i.id, i.name, i.price, i.title
-                );
-            }
+            let shop = a.get("shop")?;
+            super::print_lines(
+                tb.items_of(shop)?,
+                |i| {
+                    format!(
+                        "item={} name={} price={} title={}",
+                        i.id, i.name, i.price, i.title
+                    )
+                },
+                &format!("no items in shop {shop}"),
+            );
         }
         "item-shops" => {
             a.only(&["item"])?;
-            for s in tb.shops_of(a.get("item")?)? {
-                println!(
-                    "shop={} name={} address={} regdate={}",
-                    s.id, s.name, s.address, s.regdate
-                );
-            }
+            let item = a.get("item")?;
+            super::print_lines(
+                tb.shops_of(item)?,
+                |s| {
+                    format!(
+                        "shop={} name={} address={} regdate={}",
+                        s.id, s.name, s.address, s.regdate
+                    )
+                },
+                &format!("no shops sell item {item}"),
+            );
         }
         "buy" => {
             a.only(&["user", "product", "name", "time"])?;
-            tb.buy(&Purchase {
+            let p = Purchase {
                 user: a.get("user")?,
                 product: a.get("product")?,
                 name: a.get("name")?,
                 time: a
                     .opt("time")?
                     .unwrap_or_else(ferrobase_apps::clock::now_millis),
-            })?;
+            };
+            tb.buy(&p)?;
+            println!(
+                "bought user={} time={} product={} name={}",
+                p.user, p.time, p.product, p.name
+            );
         }
         "purchases" => {
             a.only(&["user", "limit", "from", "to"])?;
@@ -89,27 +114,33 @@ pub fn main(args: &[String]) -> Result<()> {
             if a.on("explain") {
                 println!("{}", plan.shell(SALE_TABLE));
             }
-            for p in tb.purchases(&plan)? {
-                println!(
-                    "user={} time={} product={} name={}",
-                    p.user, p.time, p.product, p.name
-                );
-            }
+            super::print_lines(
+                tb.purchases(&plan)?,
+                |p| {
+                    format!(
+                        "user={} time={} product={} name={}",
+                        p.user, p.time, p.product, p.name
+                    )
+                },
+                &format!("no purchases by user {user}"),
+            );
         }
         "fans" => {
             a.only(&["user"])?;
-            for f in tb.fans_of(a.get("user")?)? {
-                println!("fan={} nickname={} type={}", f.id, f.nickname, f.kind);
-            }
+            let user = a.get("user")?;
+            super::print_lines(
+                tb.fans_of(user)?,
+                |f| format!("fan={} nickname={} type={}", f.id, f.nickname, f.kind),
+                &format!("user {user} has no fans"),
+            );
         }
         "add-fan" => {
             a.only(&["user", "fan", "type"])?;
             let kind: Option<String> = a.opt("type")?;
-            tb.add_fan(
-                a.get("user")?,
-                a.get("fan")?,
-                kind.as_deref().unwrap_or("one-way"),
-            )?;
+            let kind = kind.as_deref().unwrap_or("one-way");
+            let (user, fan): (u64, u64) = (a.get("user")?, a.get("fan")?);
+            tb.add_fan(user, fan, kind)?;
+            println!("added fan={fan} of user={user} type={kind}");
         }
         other => bail!("unknown command {other:?}\n{USAGE}"),
     }

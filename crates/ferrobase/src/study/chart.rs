@@ -1,9 +1,16 @@
 //! SVG charts (plotters' SVG backend): a grid of panels, each a few line series over a shared
-//! x axis.
+//! x axis, or bars; a footer under the grid (the run's load average, a key to the bars).
+//!
+//! Every panel keeps its text apart from its data and from other text: the legend is a strip
+//! under the plot, never over the lines; the plot leaves room at the right for the last x label;
+//! minor grid lines are off; bar labels are short keys explained in the footer. `tests` renders
+//! the charts to PNG with resvg and checks that every text lies inside the canvas and no two
+//! texts overlap.
 
 use anyhow::{anyhow, Result};
 use plotters::coord::combinators::IntoLogRange;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -14,6 +21,9 @@ pub struct Series {
     pub label: String,
     /// Points in x order.
     pub points: Vec<(f64, f64)>,
+    /// The min–max of the runs behind each point (same length as `points`, or empty when each
+    /// point is one run), drawn as a vertical bar.
+    pub ranges: Vec<(f64, f64)>,
 }
 
 /// One panel of a chart.
@@ -40,6 +50,26 @@ pub struct XAxis {
     pub log: bool,
 }
 
+/// What a line chart shares across its panels.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    /// Columns of the panel grid.
+    pub columns: usize,
+    /// One y scale for every panel (so panels compare at a glance), else each its own.
+    pub shared_y: bool,
+    /// Lines of text under the grid (the run's load average, notes).
+    pub footer: Vec<String>,
+}
+
+/// The unit of a bar panel's values, which decides how they print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Counts: 1.2k, 3.4M.
+    Count,
+    /// Microseconds, printed as µs, ms or s.
+    Micros,
+}
+
 const COLOURS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
@@ -51,13 +81,59 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
-/// Draws `panels` in a grid of `columns` columns into an SVG file at `path`.
-pub fn write_svg(path: &Path, x: &XAxis, panels: &[Panel], columns: usize) -> Result<()> {
-    let rows = panels.len().div_ceil(columns).max(1);
-    let size = (480 * columns as u32, 340 * rows as u32);
-    let root = SVGBackend::new(path, size).into_drawing_area();
+/// Width and height of one panel, pixels.
+const PANEL: (u32, u32) = (480, 340);
+/// Height of one line of legend or footer text, pixels.
+const LINE: u32 = 16;
+/// Font size of legends and footers.
+const SMALL: u32 = 12;
+
+/// The chart's root area split into the panel grid's area and the footer's.
+fn canvas<'a>(
+    path: &'a Path,
+    panel: (u32, u32),
+    rows: usize,
+    columns: usize,
+    footer: &[String],
+) -> Result<(
+    DrawingArea<SVGBackend<'a>, Shift>,
+    DrawingArea<SVGBackend<'a>, Shift>,
+)> {
+    let grid_h = panel.1 * rows as u32;
+    let foot_h = LINE * footer.len() as u32 + if footer.is_empty() { 0 } else { 8 };
+    let root =
+        SVGBackend::new(path, (panel.0 * columns as u32, grid_h + foot_h)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
-    let areas = root.split_evenly((rows, columns));
+    let (grid, foot) = root.split_vertically(grid_h);
+    for (i, line) in footer.iter().enumerate() {
+        foot.draw(&Text::new(
+            line.clone(),
+            (8, 4 + (LINE * i as u32) as i32),
+            ("sans-serif", SMALL).into_font(),
+        ))
+        .map_err(plot_error)?;
+    }
+    Ok((grid, foot))
+}
+
+/// Draws `panels` in a grid into an SVG file at `path`.
+pub fn write_svg(path: &Path, x: &XAxis, panels: &[Panel], layout: &Layout) -> Result<()> {
+    let columns = layout.columns.max(1);
+    let rows = panels.len().div_ceil(columns).max(1);
+    let (grid, foot) = canvas(path, PANEL, rows, columns, &layout.footer)?;
+    let areas = grid.split_evenly((rows, columns));
+    let all_y = |p: &Panel| {
+        p.series
+            .iter()
+            .flat_map(|s| {
+                s.points
+                    .iter()
+                    .map(|p| p.1)
+                    .chain(s.ranges.iter().map(|r| r.1))
+            })
+            .collect::<Vec<f64>>()
+    };
+    let shared = bounds(panels.iter().flat_map(all_y));
     for (panel, area) in panels.iter().zip(areas.iter()) {
         let (x_min, x_max) = bounds(
             panel
@@ -65,12 +141,11 @@ pub fn write_svg(path: &Path, x: &XAxis, panels: &[Panel], columns: usize) -> Re
                 .iter()
                 .flat_map(|s| s.points.iter().map(|p| p.0)),
         );
-        let (y_min, y_max) = bounds(
-            panel
-                .series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1)),
-        );
+        let (y_min, y_max) = if layout.shared_y {
+            shared
+        } else {
+            bounds(all_y(panel).into_iter())
+        };
         // Log axes run from decade to decade, so every panel has at least two labelled ticks.
         let (x_min, x_max) = if x.log {
             decades(x_min, x_max)
@@ -82,25 +157,61 @@ pub fn write_svg(path: &Path, x: &XAxis, panels: &[Panel], columns: usize) -> Re
         } else {
             (0.0, y_max * 1.1)
         };
+        let plot = legend_strip(area, panel)?;
         match (x.log, panel.log_y) {
             (true, true) => draw(
-                area,
+                &plot,
                 panel,
                 x,
                 (x_min..x_max).log_scale(),
                 (y_lo..y_hi).log_scale(),
             )?,
-            (true, false) => draw(area, panel, x, (x_min..x_max).log_scale(), y_lo..y_hi)?,
-            (false, true) => draw(area, panel, x, x_min..x_max, (y_lo..y_hi).log_scale())?,
-            (false, false) => draw(area, panel, x, x_min..x_max, y_lo..y_hi)?,
+            (true, false) => draw(&plot, panel, x, (x_min..x_max).log_scale(), y_lo..y_hi)?,
+            (false, true) => draw(&plot, panel, x, x_min..x_max, (y_lo..y_hi).log_scale())?,
+            (false, false) => draw(&plot, panel, x, x_min..x_max, y_lo..y_hi)?,
         }
     }
-    root.present().map_err(plot_error)?;
+    grid.present().map_err(plot_error)?;
+    foot.present().map_err(plot_error)?;
     Ok(())
 }
 
+/// Draws the panel's legend in a strip at the bottom of `area` (two columns past four series)
+/// and returns the area left for the plot.
+fn legend_strip<'a>(
+    area: &DrawingArea<SVGBackend<'a>, Shift>,
+    panel: &Panel,
+) -> Result<DrawingArea<SVGBackend<'a>, Shift>> {
+    if !panel.legend || panel.series.is_empty() {
+        return Ok(area.clone());
+    }
+    let n = panel.series.len();
+    let per_column = if n > 4 { n.div_ceil(2) } else { n };
+    let height = LINE * per_column as u32 + 4;
+    let (plot, strip) = area.split_vertically(PANEL.1 - height);
+    for (i, s) in panel.series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let x = 72 + (i / per_column) as i32 * 200;
+        let y = (LINE * (i % per_column) as u32) as i32 + 2;
+        strip
+            .draw(&PathElement::new(
+                vec![(x, y + 7), (x + 18, y + 7)],
+                colour.stroke_width(2),
+            ))
+            .map_err(plot_error)?;
+        strip
+            .draw(&Text::new(
+                s.label.clone(),
+                (x + 24, y),
+                ("sans-serif", SMALL).into_font(),
+            ))
+            .map_err(plot_error)?;
+    }
+    Ok(plot)
+}
+
 fn draw<X, Y>(
-    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
     panel: &Panel,
     x: &XAxis,
     x_range: X,
@@ -115,12 +226,16 @@ where
     let mut chart = ChartBuilder::on(area)
         .caption(&panel.title, ("sans-serif", 16))
         .margin(8)
-        .x_label_area_size(36)
+        .margin_right(28)
+        .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(x_range, y_range)
         .map_err(plot_error)?;
     chart
         .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_labels(6)
+        .y_labels(6)
         .x_desc(&x.label)
         .y_desc(&panel.y_label)
         .x_label_formatter(&|v| short(*v))
@@ -134,25 +249,16 @@ where
                 s.points.iter().copied(),
                 colour.stroke_width(2),
             ))
-            .map_err(plot_error)?
-            .label(s.label.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
-            });
+            .map_err(plot_error)?;
         chart
             .draw_series(s.points.iter().map(|p| Circle::new(*p, 3, colour.filled())))
             .map_err(plot_error)?;
+        chart
+            .draw_series(s.points.iter().zip(&s.ranges).map(|(p, (lo, hi))| {
+                PathElement::new(vec![(p.0, *lo), (p.0, *hi)], colour.stroke_width(1))
+            }))
+            .map_err(plot_error)?;
     }
-    if !panel.legend {
-        return Ok(());
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(plot_error)?;
     Ok(())
 }
 
@@ -163,26 +269,38 @@ pub struct BarPanel {
     pub title: String,
     /// Text of the y axis.
     pub y_label: String,
-    /// The bars: label and value (values <= 0 are drawn at the axis).
+    /// How values print.
+    pub unit: Unit,
+    /// The bars: a short label (a key the footer explains) and the value (values <= 0 are
+    /// drawn at the axis).
     pub bars: Vec<(String, f64)>,
 }
 
-/// Draws bar `panels` (log y) in a grid of `columns` columns into an SVG file at `path`; each
-/// bar is labelled with its value.
-pub fn write_bar_svg(path: &Path, panels: &[BarPanel], columns: usize) -> Result<()> {
+/// Draws bar `panels` (log y) in a grid of `columns` columns into an SVG file at `path`, with
+/// `footer` under it; each bar is labelled with its value.
+pub fn write_bar_svg(
+    path: &Path,
+    panels: &[BarPanel],
+    columns: usize,
+    footer: &[String],
+) -> Result<()> {
+    let columns = columns.max(1);
     let rows = panels.len().div_ceil(columns).max(1);
-    let size = (480 * columns as u32, 340 * rows as u32);
-    let root = SVGBackend::new(path, size).into_drawing_area();
-    root.fill(&WHITE).map_err(plot_error)?;
-    let areas = root.split_evenly((rows, columns));
+    // Room for each bar's value label (about 40 px) beside the next one's.
+    let most = panels.iter().map(|p| p.bars.len()).max().unwrap_or(0) as u32;
+    let width = PANEL.0.max(44 * most + 100);
+    let (grid, foot) = canvas(path, (width, PANEL.1), rows, columns, footer)?;
+    let areas = grid.split_evenly((rows, columns));
     for (panel, area) in panels.iter().zip(areas.iter()) {
         let (lo, hi) = bounds(panel.bars.iter().map(|b| b.1));
-        let (y_lo, y_hi) = decades(lo.min(1.0), hi * 1.5);
+        let (y_lo, y_hi) = decades(lo.min(1.0), hi * 3.0);
         let n = panel.bars.len();
+        let unit = panel.unit;
         let mut chart = ChartBuilder::on(area)
-            .caption(&panel.title, ("sans-serif", 16))
+            .caption(&panel.title, ("sans-serif", 15))
             .margin(8)
-            .x_label_area_size(36)
+            .margin_right(16)
+            .x_label_area_size(28)
             .y_label_area_size(64)
             // A segmented 0..k range has k + 1 segments: one per bar.
             .build_cartesian_2d(
@@ -194,13 +312,14 @@ pub fn write_bar_svg(path: &Path, panels: &[BarPanel], columns: usize) -> Result
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
             .x_labels(n)
             .y_desc(&panel.y_label)
             .x_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
                 _ => String::new(),
             })
-            .y_label_formatter(&|v| short(*v))
+            .y_label_formatter(&|v| axis_value(*v, unit))
             .draw()
             .map_err(plot_error)?;
         for (i, (_, v)) in panel.bars.iter().enumerate() {
@@ -215,17 +334,66 @@ pub fn write_bar_svg(path: &Path, panels: &[BarPanel], columns: usize) -> Result
                     colour.mix(0.8).filled(),
                 )])
                 .map_err(plot_error)?;
+            // The value above its bar, centred on it.
+            let style = TextStyle::from(("sans-serif", SMALL).into_font()).pos(
+                plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Center,
+                    plotters::style::text_anchor::VPos::Bottom,
+                ),
+            );
             chart
                 .draw_series([Text::new(
-                    short_value(*v),
+                    bar_value(*v, unit),
                     (SegmentValue::CenterOf(i), top),
-                    ("sans-serif", 13).into_font(),
+                    style,
                 )])
                 .map_err(plot_error)?;
         }
     }
-    root.present().map_err(plot_error)?;
+    grid.present().map_err(plot_error)?;
+    foot.present().map_err(plot_error)?;
     Ok(())
+}
+
+/// An axis tick of `unit`.
+fn axis_value(v: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Count => short(v),
+        Unit::Micros => duration(v),
+    }
+}
+
+/// A bar's value of `unit`: three significant figures.
+fn bar_value(v: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Count => short_value(v),
+        Unit::Micros => duration(v),
+    }
+}
+
+/// Microseconds as µs, ms or s, three significant figures at most: `850 µs`, `4.43 s`.
+fn duration(us: f64) -> String {
+    let (v, unit) = if us >= 1e6 {
+        (us / 1e6, "s")
+    } else if us >= 1e3 {
+        (us / 1e3, "ms")
+    } else {
+        (us, "µs")
+    };
+    let digits = if v >= 100.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else {
+        2
+    };
+    let s = format!("{v:.digits$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    format!("{s} {unit}")
 }
 
 /// A bar's value label: three significant figures, k and M for large values.
@@ -284,6 +452,88 @@ fn plot_error<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("drawing the chart: {e}")
 }
 
+/// Test support: renders a chart SVG to PNG with resvg and checks its text.
+#[cfg(test)]
+pub(crate) mod render_check {
+    use resvg::{tiny_skia, usvg};
+
+    /// Renders the SVG at `svg` to a PNG beside it (`.png`) and returns the problems with its
+    /// text: a text box reaching outside the canvas, or two text boxes overlapping (each is
+    /// named by its text's position). Fonts are the system's (DejaVu or Liberation here).
+    pub fn text_problems(svg: &std::path::Path) -> Vec<String> {
+        let data = std::fs::read(svg).unwrap();
+        let mut opt = usvg::Options::default();
+        let db = opt.fontdb_mut();
+        db.load_system_fonts();
+        // The charts ask for "sans-serif"; fontdb maps it to Arial unless told otherwise.
+        let family = ["DejaVu Sans", "Liberation Sans", "Arial"]
+            .into_iter()
+            .find(|f| {
+                db.faces()
+                    .any(|face| face.families.iter().any(|(name, _)| name == f))
+            })
+            .expect("a sans-serif font (DejaVu Sans or Liberation Sans) installed");
+        db.set_sans_serif_family(family);
+        let tree = usvg::Tree::from_data(&data, &opt).unwrap();
+        let size = tree.size();
+        let mut pixmap =
+            tiny_skia::Pixmap::new(size.width().ceil() as u32, size.height().ceil() as u32)
+                .unwrap();
+        resvg::render(
+            &tree,
+            tiny_skia::Transform::identity(),
+            &mut pixmap.as_mut(),
+        );
+        pixmap.save_png(svg.with_extension("png")).unwrap();
+        assert!(
+            pixmap
+                .pixels()
+                .iter()
+                .any(|p| p.red() < 128 && p.alpha() > 0),
+            "nothing dark was drawn"
+        );
+        let mut boxes = Vec::new();
+        collect(tree.root(), &mut boxes);
+        assert!(!boxes.is_empty(), "no text found (no fonts?)");
+        let mut problems = Vec::new();
+        let (w, h) = (size.width(), size.height());
+        for (i, (a, ta)) in boxes.iter().enumerate() {
+            if a.left() < 0.0 || a.top() < 0.0 || a.right() > w || a.bottom() > h {
+                problems.push(format!("text {ta:?} at {a:?} leaves the {w}x{h} canvas"));
+            }
+            for (b, tb) in &boxes[i + 1..] {
+                // The same text drawn twice in the same place (plotters may repeat an axis's
+                // first tick) reads as one.
+                if ta == tb && a == b {
+                    continue;
+                }
+                // 1 px of slack: glyph boxes of adjacent lines may touch.
+                let overlap_x = a.right().min(b.right()) - a.left().max(b.left());
+                let overlap_y = a.bottom().min(b.bottom()) - a.top().max(b.top());
+                if overlap_x > 1.0 && overlap_y > 1.0 {
+                    problems.push(format!("text {ta:?} at {a:?} overlaps {tb:?} at {b:?}"));
+                }
+            }
+        }
+        problems
+    }
+
+    fn collect(g: &usvg::Group, out: &mut Vec<(tiny_skia::Rect, String)>) {
+        for node in g.children() {
+            match node {
+                usvg::Node::Group(g) => collect(g, out),
+                usvg::Node::Text(t) => {
+                    let text: String = t.chunks().iter().map(|c| c.text()).collect();
+                    if !text.trim().is_empty() {
+                        out.push((t.abs_bounding_box(), text));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,11 +550,13 @@ mod tests {
             series: vec![
                 Series {
                     label: "tall".into(),
-                    points: vec![(10.0, 5.0), (1000.0, 6.0)],
+                    points: vec![(10.0, 5.0), (1000.0, 6.0), (100_000.0, 7.0)],
+                    ranges: vec![(4.0, 6.0), (5.0, 7.0), (6.0, 9.0)],
                 },
                 Series {
-                    label: "wide".into(),
-                    points: vec![(10.0, 4.0), (1000.0, 60.0)],
+                    label: "wide: ColumnPaginationFilter".into(),
+                    points: vec![(10.0, 4.0), (1000.0, 60.0), (100_000.0, 600.0)],
+                    ranges: Vec::new(),
                 },
             ],
         };
@@ -312,13 +564,50 @@ mod tests {
             label: "records per user".into(),
             log: true,
         };
-        write_svg(&path, &x, &[panel.clone(), panel], 2).unwrap();
+        let mut many = panel.clone();
+        many.log_y = false;
+        many.series = (0..8)
+            .map(|r| Series {
+                label: format!("region {}", r + 1),
+                points: (1..=20)
+                    .map(|s| (s as f64, (s * r * 2500) as f64))
+                    .collect(),
+                ranges: Vec::new(),
+            })
+            .collect();
+        let layout = Layout {
+            columns: 2,
+            shared_y: false,
+            footer: vec!["load average 12.4 at the start, 13.1 at the end (2 cores)".into()],
+        };
+        write_svg(&path, &x, &[panel.clone(), panel, many], &layout).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
         assert!(
-            svg.contains("\ntall\n") && svg.contains("\nwide\n"),
+            svg.contains("\ntall\n")
+                && svg.contains("\nregion 8\n")
+                && svg.contains("load average"),
             "{svg}"
         );
+        let problems = render_check::text_problems(&path);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    /// `FERROBASE_CHARTS_DIR=docs/studies cargo test -p ferrobase --bin ferrobase charts_in_a_dir`
+    /// checks every SVG of a directory (a study's output) and writes each one's PNG beside it;
+    /// skipped without the variable.
+    #[test]
+    fn charts_in_a_dir_read() {
+        let Some(dir) = std::env::var_os("FERROBASE_CHARTS_DIR") else {
+            return;
+        };
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "svg") {
+                let problems = render_check::text_problems(&path);
+                assert!(problems.is_empty(), "{}: {problems:#?}", path.display());
+            }
+        }
     }
 
     #[test]
@@ -335,14 +624,28 @@ mod tests {
         let panel = BarPanel {
             title: "rows".into(),
             y_label: "rows".into(),
+            unit: Unit::Count,
             bars: vec![("scan".into(), 40.0), ("full".into(), 1_000_000.0)],
         };
-        write_bar_svg(&path, &[panel], 1).unwrap();
+        let time = BarPanel {
+            title: "one date, any user: latency p50".into(),
+            y_label: "p50".into(),
+            unit: Unit::Micros,
+            bars: ["a", "b", "c", "d", "e", "a/re"]
+                .iter()
+                .zip([11_000.0, 610_000.0, 32_000.0, 960.0, 2_000.0, 4_430_000.0])
+                .map(|(l, v)| (l.to_string(), v))
+                .collect(),
+        };
+        write_bar_svg(&path, &[panel, time], 2, &["a: composite key".into()]).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
         assert!(
             svg.contains("scan") && svg.contains("full") && svg.contains("1M"),
             "{svg}"
         );
+        assert!(svg.contains("4.43 s") && svg.contains("960 µs"), "{svg}");
+        let problems = render_check::text_problems(&path);
+        assert!(problems.is_empty(), "{problems:#?}");
     }
 
     #[test]
@@ -350,5 +653,8 @@ mod tests {
         assert_eq!(short(100_000.0), "100k");
         assert_eq!(short(2_500_000.0), "2.5M");
         assert_eq!(short(12.0), "12");
+        assert_eq!(duration(4_430_000.0), "4.43 s");
+        assert_eq!(duration(960.0), "960 µs");
+        assert_eq!(duration(12_345.0), "12.3 ms");
     }
 }

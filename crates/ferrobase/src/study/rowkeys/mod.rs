@@ -5,10 +5,10 @@
 
 mod designs;
 
-use super::chart::{write_svg, Panel, Series, XAxis};
+use super::chart::{write_svg, Layout, Panel, Series, XAxis};
 use super::measure::{latencies, median_f64, micros, quantile};
 use super::report::{sig, thousands, Report, Table};
-use super::{scratch_dir, StudyOptions};
+use super::{scratch_dir, Load, StudyOptions};
 use crate::bench::Rng;
 use anyhow::{ensure, Result};
 use designs::{Design, Keys};
@@ -80,6 +80,7 @@ pub fn run(opts: &StudyOptions) -> Result<()> {
 }
 
 fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
+    let load = Load::start();
     let mut report = Report::default();
     report.text(&format!(
         "## Sequential, salted, hashed and reversed row keys: measured results\n\n\
@@ -170,12 +171,11 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
 
     let panels: Vec<Panel> = results
         .iter()
-        .enumerate()
-        .map(|(i, (design, _, _, picture))| Panel {
+        .map(|(design, _, _, picture)| Panel {
             title: format!("{}: writes per region per time slice", design.name()),
             y_label: "writes".into(),
             log_y: false,
-            legend: i == 0,
+            legend: true,
             series: (0..cfg.regions)
                 .map(|r| Series {
                     label: format!("region {}", r + 1),
@@ -184,6 +184,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
                         .enumerate()
                         .map(|(slice, counts)| ((slice + 1) as f64, counts[r] as f64))
                         .collect(),
+                    ranges: Vec::new(),
                 })
                 .collect(),
         })
@@ -192,7 +193,20 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         label: "time slice (writes in time order)".into(),
         log: false,
     };
-    write_svg(&opts.out.join("rowkeys.svg"), &x, &panels, 2)?;
+    // One y scale for all four designs, so the hot spot's height reads against the spread.
+    let layout = Layout {
+        columns: 2,
+        shared_y: true,
+        footer: vec![
+            "Each line is one region's writes per slice of the stream (exact counts, not \
+             timed); where writes spread evenly the eight lines lie on one another at 1/8 of a \
+             slice."
+                .into(),
+            load.line(),
+        ],
+    };
+    report.text(&format!("Measured under {}.", load.line()));
+    write_svg(&opts.out.join("rowkeys.svg"), &x, &panels, &layout)?;
     report.text("![writes per region over time](rowkeys.svg)");
     report.write(&opts.out.join("rowkeys.md"))?;
     eprintln!("wrote {}", opts.out.join("rowkeys.md").display());
@@ -334,6 +348,7 @@ mod tests {
         let opts = StudyOptions {
             quick: true,
             out: dir.path().to_path_buf(),
+            sizes: None,
         };
         run_with(&opts, &cfg).unwrap();
         let md = std::fs::read_to_string(dir.path().join("rowkeys.md")).unwrap();

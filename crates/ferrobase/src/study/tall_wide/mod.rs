@@ -5,10 +5,10 @@
 mod regions;
 mod workload;
 
-use super::chart::{write_svg, Panel, Series, XAxis};
+use super::chart::{write_svg, Layout, Panel, Series, XAxis};
 use super::measure::{latencies, median_f64, micros, quantile};
 use super::report::{sig, thousands, Report, Table};
-use super::{scratch_dir, StudyOptions};
+use super::{scratch_dir, Load, StudyOptions};
 use crate::bench::Rng;
 use anyhow::Result;
 use ferrobase_engine::{Engine, EngineOptions, Metrics};
@@ -75,10 +75,48 @@ type Samples = BTreeMap<&'static str, Vec<f64>>;
 
 /// Runs the study and writes `tall-wide.md` and `tall-wide.svg` into the output directory.
 pub fn run(opts: &StudyOptions) -> Result<()> {
-    run_with(opts, &Config::new(opts.quick))
+    let mut cfg = Config::new(opts.quick);
+    if let Some(sizes) = &opts.sizes {
+        cfg.sizes = sizes.clone();
+    }
+    run_with(opts, &cfg)
 }
 
 fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
+    let load = Load::start();
+    let mut results: Vec<(u64, Samples)> = Vec::new();
+    for &size in &cfg.sizes {
+        let mut samples = Samples::new();
+        for rep in 0..cfg.reps {
+            measure_size(cfg, size, rep, &mut samples)?;
+        }
+        results.push((size, samples));
+        // Partial output after every size: a run stopped on a busy machine keeps what it
+        // measured.
+        if results.len() < cfg.sizes.len() {
+            write_outputs(opts, cfg, &results, None, &load)?;
+        }
+    }
+    let dir = scratch_dir()?;
+    let regions = regions::run(
+        dir.path(),
+        cfg.region_users,
+        cfg.region_records,
+        cfg.region_split,
+    )?;
+    drop(dir);
+    write_outputs(opts, cfg, &results, Some(&regions), &load)
+}
+
+/// Writes `tall-wide.md`, `.csv` and `.svg` from the sizes measured so far (`regions`: the
+/// region experiment, run last; `None` in a partial report).
+fn write_outputs(
+    opts: &StudyOptions,
+    cfg: &Config,
+    results: &[(u64, Samples)],
+    regions: Option<&[regions::RegionOutcome]>,
+    load: &Load,
+) -> Result<()> {
     let mut report = Report::default();
     report.text(&format!(
         "## Tall-narrow vs wide rows: measured results\n\n\
@@ -96,15 +134,21 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         thousands(cfg.queries as u64 * 100),
         std::thread::available_parallelism().map_or(1, |n| n.get()),
     ));
-    let mut results: Vec<(u64, Samples)> = Vec::new();
-    for &size in &cfg.sizes {
-        let mut samples = Samples::new();
-        for rep in 0..cfg.reps {
-            measure_size(cfg, size, rep, &mut samples)?;
-        }
-        results.push((size, samples));
+    report.text(&format!("Measured under {}.", load.line()));
+    if regions.is_none() {
+        report.text(&format!(
+            "**Partial report**: {} of {} sizes measured so far ({} records per user); the run \
+             goes on (or was stopped).",
+            results.len(),
+            cfg.sizes.len(),
+            results
+                .iter()
+                .map(|(s, _)| thousands(*s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
-    write_samples(&opts.out.join("tall-wide.csv"), &results)?;
+    write_samples(&opts.out.join("tall-wide.csv"), results)?;
     let med = |s: &Samples, k: &str| median_f64(s.get(k).map_or(&[][..], |v| v.as_slice()));
 
     let mut t = Table::new(&[
@@ -117,7 +161,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         ">wide row KiB",
         ">64 KiB blocks per wide row",
     ]);
-    for (size, s) in &results {
+    for (size, s) in results {
         let users = cfg.total / size;
         let row_kib = med(s, "disk.wide") / users as f64 / 1024.0;
         t.row(vec![
@@ -147,7 +191,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         ">history wide",
         &format!(">history wide batch {}", cfg.batch),
     ]);
-    for (size, s) in &results {
+    for (size, s) in results {
         let mut row = vec![thousands(*size)];
         for k in [
             "newest.tall",
@@ -177,7 +221,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         ">range tall",
         ">range wide",
     ]);
-    for (size, s) in &results {
+    for (size, s) in results {
         let mut row = vec![thousands(*size)];
         for k in [
             "blocks.newest.tall",
@@ -200,7 +244,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         ">wide, no batch",
         &format!(">wide, batch {}", cfg.batch),
     ]);
-    for (size, s) in &results {
+    for (size, s) in results {
         t.row(vec![
             thousands(*size),
             thousands(med(s, "result.tall") as u64),
@@ -215,38 +259,32 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     );
     report.table(&t);
 
-    let dir = scratch_dir()?;
-    let regions = regions::run(
-        dir.path(),
-        cfg.region_users,
-        cfg.region_records,
-        cfg.region_split,
-    )?;
-    drop(dir);
-    let mut t = Table::new(&[
-        "design",
-        ">regions",
-        ">largest region MiB",
-        ">smallest region MiB",
-        ">largest / split size",
-    ]);
-    for r in &regions {
-        t.row(vec![
-            r.design.table().to_string(),
-            r.regions.to_string(),
-            sig(r.largest as f64 / (1 << 20) as f64, 3),
-            sig(r.smallest as f64 / (1 << 20) as f64, 3),
-            format!("{}×", sig(r.largest as f64 / cfg.region_split as f64, 3)),
+    if let Some(regions) = regions {
+        let mut t = Table::new(&[
+            "design",
+            ">regions",
+            ">largest region MiB",
+            ">smallest region MiB",
+            ">largest / split size",
         ]);
-    }
-    report.text(&format!(
-        "### A row larger than a region\n\n{} users × {} records each, regions split past {} \
+        for r in regions {
+            t.row(vec![
+                r.design.table().to_string(),
+                r.regions.to_string(),
+                sig(r.largest as f64 / (1 << 20) as f64, 3),
+                sig(r.smallest as f64 / (1 << 20) as f64, 3),
+                format!("{}×", sig(r.largest as f64 / cfg.region_split as f64, 3)),
+            ]);
+        }
+        report.text(&format!(
+            "### A row larger than a region\n\n{} users × {} records each, regions split past {} \
          MiB, compacted until no region splits any more. A region splits only between rows.",
-        cfg.region_users,
-        thousands(cfg.region_records),
-        sig(cfg.region_split as f64 / (1 << 20) as f64, 3),
-    ));
-    report.table(&t);
+            cfg.region_users,
+            thousands(cfg.region_records),
+            sig(cfg.region_split as f64 / (1 << 20) as f64, 3),
+        ));
+        report.table(&t);
+    }
 
     let patterns: [(&str, &str, &str, bool); 6] = [
         ("write throughput", "write.tall", "write.wide", true),
@@ -262,7 +300,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
         ),
     ];
     let mut header = vec!["access pattern".to_string()];
-    header.extend(cfg.sizes.iter().map(|s| format!(">{}", thousands(*s))));
+    header.extend(results.iter().map(|(s, _)| format!(">{}", thousands(*s))));
     header.push("wide ≥ 1.5× slower from".into());
     let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut t = Table::new(&header_refs);
@@ -270,12 +308,12 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     for (name, tall, wide, higher_is_better) in patterns {
         let mut row = vec![name.to_string()];
         let mut cost = Vec::new();
-        for (size, s) in &results {
+        for (size, s) in results {
             let c = WideCost::of(&samples(s, tall), &samples(s, wide), higher_is_better);
             row.push(c.cell());
             cost.push((*size, c));
         }
-        row.push(verdict(&cost, *cfg.sizes.last().unwrap_or(&0)));
+        row.push(verdict(&cost, results.last().map_or(0, |r| r.0)));
         t.row(row);
     }
     report.text(
@@ -289,7 +327,7 @@ fn run_with(opts: &StudyOptions, cfg: &Config) -> Result<()> {
     report.table(&t);
 
     let svg = opts.out.join("tall-wide.svg");
-    chart(&svg, cfg, &results)?;
+    chart(&svg, cfg, results, vec![load.line()])?;
     report.text("![tall-narrow vs wide rows](tall-wide.svg)");
     report.write(&opts.out.join("tall-wide.md"))?;
     eprintln!(
@@ -450,14 +488,27 @@ fn timed(
     Ok((lat, (touched() - before) as f64 / ops.max(1) as f64))
 }
 
-fn chart(path: &std::path::Path, cfg: &Config, results: &[(u64, Samples)]) -> Result<()> {
+fn chart(
+    path: &std::path::Path,
+    cfg: &Config,
+    results: &[(u64, Samples)],
+    footer: Vec<String>,
+) -> Result<()> {
+    let values = |s: &Samples, key: &str| s.get(key).cloned().unwrap_or_default();
     let series = |label: &str, key: &str| Series {
         label: label.to_string(),
         points: results
             .iter()
-            .map(|(size, s)| {
-                let v = median_f64(s.get(key).map_or(&[][..], |v| v.as_slice()));
-                (*size as f64, v)
+            .map(|(size, s)| (*size as f64, median_f64(&values(s, key))))
+            .collect(),
+        // Min–max of the loads behind each median.
+        ranges: results
+            .iter()
+            .map(|(_, s)| {
+                let v = values(s, key);
+                let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                (lo, hi)
             })
             .collect(),
     };
@@ -516,7 +567,12 @@ fn chart(path: &std::path::Path, cfg: &Config, results: &[(u64, Samples)]) -> Re
         label: "records per user".into(),
         log: true,
     };
-    write_svg(path, &x, &panels, 2)
+    let layout = Layout {
+        columns: 2,
+        shared_y: false,
+        footer,
+    };
+    write_svg(path, &x, &panels, &layout)
 }
 
 #[cfg(test)]
@@ -536,13 +592,18 @@ mod tests {
         let opts = StudyOptions {
             quick: true,
             out: dir.path().to_path_buf(),
+            sizes: None,
         };
         run_with(&opts, &cfg).unwrap();
         let md = std::fs::read_to_string(dir.path().join("tall-wide.md")).unwrap();
         assert!(md.contains("### Read latency, p50 µs"), "{md}");
         assert!(md.contains("| wide "), "{md}");
         let svg = std::fs::read_to_string(dir.path().join("tall-wide.svg")).unwrap();
-        assert!(svg.contains("newest 10"));
+        assert!(svg.contains("newest 10") && svg.contains("load average"));
+        assert!(md.contains("Measured under load average"), "{md}");
+        let problems =
+            crate::study::chart::render_check::text_problems(&dir.path().join("tall-wide.svg"));
+        assert!(problems.is_empty(), "{problems:#?}");
     }
 }
 
@@ -653,6 +714,47 @@ mod verdict_tests {
         assert_eq!(verdict(&c, 10_000), "10 000 records/user");
         let c = [(1_000, cost(0.9, 0.8))];
         assert_eq!(verdict(&c, 1_000), "never up to 1 000");
+    }
+
+    #[test]
+    fn noisy_overlapping_samples_declare_no_crossover() {
+        // Write throughput of three loads per size on a busy machine: wide's medians fall
+        // behind by 1.6–2× from 1,000 records, but every size has a load where wide wrote as
+        // fast as tall or faster (the ranges overlap): no verdict at any size.
+        let tall: [[f64; 3]; 4] = [
+            [500e3, 900e3, 300e3],
+            [480e3, 850e3, 350e3],
+            [800e3, 820e3, 260e3],
+            [760e3, 900e3, 310e3],
+        ];
+        let wide: [[f64; 3]; 4] = [
+            [520e3, 870e3, 330e3],
+            [300e3, 860e3, 200e3],
+            [400e3, 500e3, 840e3],
+            [380e3, 470e3, 910e3],
+        ];
+        let cost: Vec<(u64, WideCost)> = [10, 100, 1_000, 10_000]
+            .into_iter()
+            .zip(tall.iter().zip(&wide))
+            .map(|(size, (t, w))| (size, WideCost::of(t, w, true)))
+            .collect();
+        assert!(
+            cost[2].1.median >= 1.5 && cost[3].1.median >= 1.5,
+            "{cost:?}"
+        );
+        let v = verdict(&cost, 10_000);
+        assert!(v.starts_with("no verdict"), "{v}");
+        // The same medians with tight, disjoint ranges do give one.
+        let tight: Vec<(u64, WideCost)> = [10, 100, 1_000, 10_000]
+            .into_iter()
+            .zip([1.0, 1.1, 1.6, 1.9])
+            .map(|(size, r)| {
+                let t = [800e3, 810e3, 820e3];
+                let w = t.map(|x| x / r);
+                (size, WideCost::of(&t, &w, true))
+            })
+            .collect();
+        assert_eq!(verdict(&tight, 10_000), "1 000 records/user");
     }
 
     #[test]
