@@ -65,6 +65,11 @@ FERROBASE_BIN=target/debug/ferrobase bash scripts/native-door-test.sh
 # Scan heartbeats and read points through the stock Java client (2.6.1 and 3.0.0-beta-1): filtered
 # scans of a 300,000-row pre-split table answer as HBase 2.6.1's recorded transcript (issue 48).
 FERROBASE_BIN=target/debug/ferrobase bash scripts/native-scan-test.sh
+# Compressed cell blocks (hbase.client.rpc.compressor: Gzip, Default; Snappy and Lz4 with Hadoop 3.3.6's
+# pure-Java codecs) print HBase's transcript, with the bytes on the wire counted; and call priorities:
+# meta lookups and Admin calls answer while user calls flood the normal handlers (issue 48).
+FERROBASE_BIN=target/debug/ferrobase bash scripts/native-compression-test.sh
+FERROBASE_BIN=target/debug/ferrobase bash scripts/native-priority-test.sh
 # ACLs on the native door: HBase's ACL matrix program (tests/hbase-oracle AclMatrix, the stock Java
 # client as 30 users x 39 operations) against `serve --acl --rpc-auth simple`, answers compared with
 # those Apache HBase 2.6.1's AccessController gave (crates/gateway/tests/data; ~12 s).
