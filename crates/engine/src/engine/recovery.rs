@@ -215,7 +215,10 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         }
     }
     // The marks of this run start afresh (the last run's were checked above).
-    let marks = wal::SyncedMarks::start(fs, &wal_dir)?;
+    // A directory that cannot take the file (a full disk) opens without marks, as it opens
+    // degraded without a flush.
+    let marks = wal::SyncedMarks::start(fs, &wal_dir)
+        .unwrap_or_else(|e| wal::SyncedMarks::off(fs, &wal_dir, &e));
     let active = wal::start_segment(fs, &wal_dir, &segments, last_records > 0)?;
     let started = active.created.then_some(active.number);
     segments.retain(|&n| n != active.number);

@@ -106,6 +106,24 @@ impl SyncedMarks {
         })
     }
 
+    /// No marks for this run: the file could not be started (a full disk at open, say). The
+    /// last run's marks are removed when the directory lets us (they were checked; left, they
+    /// could meet segments renumbered since), and the open goes on.
+    pub fn off(fs: &dyn FileSystem, dir: &Path, why: &crate::error::Error) -> SyncedMarks {
+        let path = dir.join(SYNCED_FILE);
+        eprintln!(
+            "ferrobase: WAL synced marks off for this run ({why}): a truncated segment is then \
+             seen only as a tear"
+        );
+        let _ = fs.remove_file(&path);
+        let _ = fs.remove_file(&dir.join(SYNCED_TMP));
+        SyncedMarks {
+            path,
+            file: None,
+            last: None,
+        }
+    }
+
     /// Marks `segment` synced through `offset`: always when `force` (a roll), otherwise at most
     /// every [`MARK_EVERY`]. A failure stops the marks for the run (logged once).
     pub fn mark(&mut self, segment: u64, offset: u64, force: bool) {
