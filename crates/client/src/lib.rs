@@ -682,8 +682,8 @@ impl Table {
     }
 
     /// Reads one row, as [`Table::get`], and answers what the read cost (scan explain,
-    /// [`ReadCost`]). Remote: through a ferrobase gateway's `ferrobaseAdmin` `get`; refused as
-    /// `Unsupported` by Apache HBase's.
+    /// [`ReadCost`](ferrobase_engine::ReadCost)). Remote: through a ferrobase gateway's
+    /// `ferrobaseAdmin` `get`; refused as `Unsupported` by Apache HBase's.
     pub fn get_explained(
         &self,
         get: Get,
