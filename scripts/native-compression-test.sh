@@ -15,7 +15,7 @@ BIN=${FERROBASE_BIN:-target/debug/ferrobase}
 EXPECTED=tests/java-client/expected/hbase-2.6.1.txt
 dir=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$dir"' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done; rm -rf "$dir"' EXIT
 "$BIN" serve --port 0 --rpc-port 0 --advertise 127.0.0.2 --max-row-size 16384 --data "$dir/data" \
   >"$dir/stdout" 2>"$dir/stderr" &
 pids+=($!)

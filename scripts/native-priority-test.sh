@@ -12,7 +12,7 @@ BIN=${FERROBASE_BIN:-target/debug/ferrobase}
 dir=$(mktemp -d)
 "$BIN" serve --port 0 --rpc-port 0 --handlers 2 --max-queued-calls 4 --data "$dir/data" >"$dir/stdout" 2>"$dir/stderr" &
 pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do grep -q "native RPC on" "$dir/stdout" 2>/dev/null && break; sleep 0.1; done
 port=$(grep -o "native RPC on [0-9.:]*" "$dir/stdout" | sed 's/.*://')
 [[ -n $port ]] || { cat "$dir/stderr" >&2; echo "native-priority: the server did not start" >&2; exit 1; }
