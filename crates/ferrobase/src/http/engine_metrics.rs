@@ -5,6 +5,7 @@
 //! engine's [`Metrics`]; labels are bounded (tables and families as the schema has them, at
 //! most [`super::metrics::MAX_TABLE_LABELS`] tables' worth; causes a fixed list).
 
+use super::metrics::counter;
 use ferrobase_engine::{Metrics, StallCause, WAL_GROUP_BOUNDS};
 use prometheus_client::encoding::{DescriptorEncoder, NoLabelSet};
 use prometheus_client::metrics::MetricType;
@@ -109,14 +110,14 @@ impl EngineFacts {
                 &format!("ferrobase_{job}_input"),
                 &format!("Bytes {jobs} took in ({input})."),
                 Some(Unit::Bytes),
-                bytes_in,
+                &bytes_in,
             )?;
             counter(
                 e,
                 &format!("ferrobase_{job}_output"),
                 &format!("Block-file bytes {jobs} wrote."),
                 Some(Unit::Bytes),
-                bytes_out,
+                &bytes_out,
             )?;
             let (name, help) = (
                 format!("ferrobase_{job}_time"),
@@ -158,15 +159,4 @@ impl EngineFacts {
         }
         Ok(())
     }
-}
-
-fn counter(
-    e: &mut DescriptorEncoder,
-    name: &str,
-    help: &str,
-    unit: Option<Unit>,
-    v: u64,
-) -> Result<(), std::fmt::Error> {
-    e.encode_descriptor(name, help, unit.as_ref(), MetricType::Counter)?
-        .encode_counter::<NoLabelSet, _, u64>(&v, None)
 }

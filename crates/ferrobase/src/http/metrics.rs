@@ -469,7 +469,8 @@ fn durations<'a>(
     Ok(())
 }
 
-fn counter(
+/// One counter without labels: its descriptor and value.
+pub(super) fn counter(
     e: &mut DescriptorEncoder,
     name: &str,
     help: &str,
