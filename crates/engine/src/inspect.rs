@@ -337,35 +337,20 @@ pub fn check(fs: Arc<dyn FileSystem>, dir: &Path, out: &mut dyn Write) -> Result
             let path = wal::segment_path(&wal_dir, n);
             report.segments += 1;
             let last = i + 1 == segments.len();
-            match wal_segment(&*fs, &path, last, false, &mut Vec::new()) {
+            let end = wal_segment(&*fs, &path, last, false, &mut Vec::new())
+                .and_then(|end| wal::against_mark(&*fs, &path, end, marks.get(&n).copied()));
+            match end {
                 Err(e) => report.problems.push(e.to_string()),
                 Ok(SegmentEnd::DamagedAt { offset, reason }) => report.problems.push(format!(
                     "{}: damaged record at offset {offset} ({reason}): the next open refuses",
                     path.display()
                 )),
-                Ok(end) => {
-                    let valid = match &end {
-                        SegmentEnd::TornAt { offset, .. } => *offset,
-                        _ => fs.open(&path).and_then(|f| f.len()).at(&path)?,
-                    };
-                    match marks.get(&n) {
-                        Some(&mark) if valid < mark => report.problems.push(format!(
-                            "{}: ends at byte {valid}, but the log had synced it through byte \
-                             {mark} (wal/{}): truncated; the next open refuses",
-                            path.display(),
-                            wal::SYNCED_FILE
-                        )),
-                        _ => {
-                            if let SegmentEnd::TornAt { offset, reason } = end {
-                                report.notes.push(format!(
-                                    "{}: torn tail at offset {offset} ({reason}), never \
-                                     acknowledged at FSYNC_WAL; cut off at the next open",
-                                    path.display()
-                                ));
-                            }
-                        }
-                    }
-                }
+                Ok(SegmentEnd::TornAt { offset, reason }) => report.notes.push(format!(
+                    "{}: torn tail at offset {offset} ({reason}), never acknowledged at \
+                     FSYNC_WAL; cut off at the next open",
+                    path.display()
+                )),
+                Ok(SegmentEnd::Clean) => {}
             }
         }
     }

@@ -171,7 +171,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             }
             Ok(())
         })?;
-        let end = truncated(fs, &path, end, marks.get(&n).copied())?;
+        let end = wal::against_mark(fs, &path, end, marks.get(&n).copied())?;
         match end {
             SegmentEnd::Clean => {}
             SegmentEnd::TornAt { offset, reason } => {
@@ -459,34 +459,4 @@ fn quarantine(
     fs.sync_dir(dir).synced(dir)?;
     eprint!("ferrobase: {report}");
     Ok(())
-}
-
-/// `end` of segment `path`, or damage where the segment ends when it is shorter than the
-/// `mark` the last run wrote for it (`wal/SYNCED`: bytes synced and acknowledged): a segment
-/// truncated by hand or by a file system, which its own bytes cannot tell from a tear.
-fn truncated(
-    fs: &dyn FileSystem,
-    path: &Path,
-    end: SegmentEnd,
-    mark: Option<u64>,
-) -> Result<SegmentEnd> {
-    let Some(mark) = mark else {
-        return Ok(end);
-    };
-    let valid = match &end {
-        SegmentEnd::Clean => fs.open(path).and_then(|f| f.len()).at(path)?,
-        SegmentEnd::TornAt { offset, .. } => *offset,
-        SegmentEnd::DamagedAt { .. } => return Ok(end),
-    };
-    if valid >= mark {
-        return Ok(end);
-    }
-    Ok(SegmentEnd::DamagedAt {
-        offset: valid,
-        reason: format!(
-            "the segment ends at byte {valid}, but the log had synced it through byte {mark} \
-             (wal/{}): it was truncated, losing acknowledged records",
-            wal::SYNCED_FILE
-        ),
-    })
 }

@@ -20,7 +20,7 @@ pub use segment::{
     cut_torn_tail, list_segments, remove_started_segment, segment_path, start_segment,
     StartSegment, TMP_SUFFIX,
 };
-pub use synced::{is_leftover as is_synced_leftover, read_marks, SyncedMarks, SYNCED_FILE};
+pub use synced::{against_mark, is_leftover as is_synced_leftover, read_marks, SyncedMarks};
 
 use segment::create_segment;
 

@@ -12,6 +12,7 @@
 //! appended to after; a failed append stops the marks for the run (a torn mark in the middle
 //! would hide the ones after it), never a write.
 
+use super::SegmentEnd;
 use crate::checksum::masked_crc;
 use crate::error::{IoContext, Result};
 use crate::fs::{FileSystem, WritableFile};
@@ -148,6 +149,36 @@ impl SyncedMarks {
             }
         }
     }
+}
+
+/// `end` of segment `path` (as [`super::read_segment`] found it), or damage where the segment
+/// ends when it is shorter than the `mark` the last run wrote for it: a segment truncated by hand
+/// or by a file system, which its own bytes cannot tell from a tear. Used by the open and by
+/// `ferrobase check`.
+pub fn against_mark(
+    fs: &dyn FileSystem,
+    path: &Path,
+    end: SegmentEnd,
+    mark: Option<u64>,
+) -> Result<SegmentEnd> {
+    let Some(mark) = mark else {
+        return Ok(end);
+    };
+    let valid = match &end {
+        SegmentEnd::Clean => fs.open(path).and_then(|f| f.len()).at(path)?,
+        SegmentEnd::TornAt { offset, .. } => *offset,
+        SegmentEnd::DamagedAt { .. } => return Ok(end),
+    };
+    if valid >= mark {
+        return Ok(end);
+    }
+    Ok(SegmentEnd::DamagedAt {
+        offset: valid,
+        reason: format!(
+            "the segment ends at byte {valid}, but the log had synced it through byte {mark} \
+             (wal/{SYNCED_FILE}): it was truncated, losing acknowledged records"
+        ),
+    })
 }
 
 /// Whether `name` in the WAL directory is a leftover of [`SyncedMarks::start`].
