@@ -9,8 +9,8 @@ mod serve_harness;
 use ferrobase_client::Connection;
 use ferrobase_engine::{ColumnFamilyDescriptor, Get, Put, Scan, TableDescriptor, TableName};
 use serve_harness::Serve;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::Write;
+use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -104,46 +104,14 @@ fn a_read_whose_client_leaves_stops_at_once() {
     );
 }
 
-/// `ferrobase serve --port 0 --rest-port 0 EXTRA...`: the child, its REST and Thrift addresses.
-fn serve_with_rest(
-    dir: &std::path::Path,
-    extra: &[&str],
-) -> (std::process::Child, SocketAddr, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(["serve", "--port", "0", "--rest-port", "0"])
-        .args(extra)
-        .arg("--data")
-        .arg(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let (mut rest, mut thrift) = (None, None);
-    while rest.is_none() || thrift.is_none() {
-        let mut line = String::new();
-        assert!(out.read_line(&mut line).unwrap() > 0, "serve exited");
-        let addr = line.split_whitespace().find_map(|w| w.parse().ok());
-        if line.contains("REST API on") {
-            rest = addr;
-        } else if line.contains("HBase Thrift API on") {
-            thrift = addr;
-        }
-    }
-    (child, rest.unwrap(), thrift.unwrap())
-}
-
 /// The answer to a REST `GET path` asking for JSON.
 fn rest_get(rest: SocketAddr, path: &str) -> String {
-    let mut s = TcpStream::connect(rest).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: h\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+    serve_harness::http(
+        rest,
+        &format!(
+            "GET {path} HTTP/1.1\r\nHost: h\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+        ),
     )
-    .unwrap();
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).unwrap();
-    answer
 }
 
 /// The REST door's reads have the same budget: a multiget whose filter runs past it is 503
@@ -151,7 +119,8 @@ fn rest_get(rest: SocketAddr, path: &str) -> String {
 #[test]
 fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut child, rest, thrift) = serve_with_rest(dir.path(), &["--max-read-time", "1"]);
+    let (mut child, rest, thrift) =
+        serve_harness::spawn_with_rest(dir.path(), &["--max-read-time", "1"]);
     let conn = Connection::open(&format!("thrift://{thrift}")).unwrap();
     costly_table(&conn);
     let encoded: String = COSTLY
@@ -189,7 +158,7 @@ fn a_rest_read_past_its_time_budget_is_stopped_naming_the_option() {
 fn a_rest_read_larger_than_the_inflight_memory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (mut child, rest, thrift) =
-        serve_with_rest(dir.path(), &["--max-inflight-memory", "4194304"]);
+        serve_harness::spawn_with_rest(dir.path(), &["--max-inflight-memory", "4194304"]);
     let conn = Connection::open(&format!("thrift://{thrift}")).unwrap();
     conn.create_table(
         TableDescriptor::new(TableName::parse("big").unwrap())

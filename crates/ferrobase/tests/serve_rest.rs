@@ -8,40 +8,15 @@ mod serve_harness;
 mod test_certs;
 
 use ferrobase_client::Connection;
+use serve_harness::http;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
 
-fn http(addr: SocketAddr, raw: &str) -> String {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.write_all(raw.as_bytes()).unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).unwrap();
-    out
-}
-
 #[test]
 fn the_rest_door_shares_the_engine_with_the_thrift_port() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
-        .args(["serve", "--port", "0", "--rest-port", "0", "--data"])
-        .arg(dir.path())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let (mut rest, mut thrift) = (None, None);
-    while rest.is_none() || thrift.is_none() {
-        let mut line = String::new();
-        assert!(out.read_line(&mut line).unwrap() > 0, "serve exited");
-        let addr: Option<SocketAddr> = line.split_whitespace().find_map(|w| w.parse().ok());
-        if line.contains("REST API on") {
-            rest = addr;
-        } else if line.contains("HBase Thrift API on") {
-            thrift = addr;
-        }
-    }
-    let rest = rest.unwrap();
+    let (mut child, rest, thrift) = serve_harness::spawn_with_rest(dir.path(), &[]);
     let schema = r#"{"name":"rt","ColumnSchema":[{"name":"cf"}]}"#;
     let created = http(
         rest,
@@ -56,7 +31,7 @@ fn the_rest_door_shares_the_engine_with_the_thrift_port() {
         "PUT /rt/r1/cf:q HTTP/1.1\r\nHost: h\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nContent-Length: 5\r\n\r\nhello",
     );
     assert!(put.starts_with("HTTP/1.1 200"), "{put}");
-    let conn = Connection::open(&format!("thrift://{}", thrift.unwrap())).unwrap();
+    let conn = Connection::open(&format!("thrift://{thrift}")).unwrap();
     let row = conn
         .table("rt")
         .get(ferrobase_engine::Get::new("r1"), None)

@@ -30,6 +30,42 @@ pub fn spawn(data: &Path, extra: &[&str], stderr: Stdio) -> (Child, SocketAddr) 
     (child, addr)
 }
 
+/// Starts `ferrobase serve --port 0 --rest-port 0 EXTRA... --data DATA` (stderr discarded) and
+/// waits for both ports' lines: the child, the REST address, the Thrift address.
+pub fn spawn_with_rest(data: &Path, extra: &[&str]) -> (Child, SocketAddr, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
+        .args(["serve", "--port", "0", "--rest-port", "0"])
+        .args(extra)
+        .arg("--data")
+        .arg(data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut rest, mut thrift) = (None, None);
+    while rest.is_none() || thrift.is_none() {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "serve exited");
+        let addr = line.split_whitespace().find_map(|w| w.parse().ok());
+        if line.contains("REST API on") {
+            rest = addr;
+        } else if line.contains("HBase Thrift API on") {
+            thrift = addr;
+        }
+    }
+    (child, rest.unwrap(), thrift.unwrap())
+}
+
+/// Sends `raw` (a whole HTTP request) to `addr` and reads the answer to the end.
+pub fn http(addr: SocketAddr, raw: &str) -> String {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.write_all(raw.as_bytes()).unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut s, &mut out).unwrap();
+    out
+}
+
 /// Runs `ferrobase ARGS` with `env` set and `stdin` on its standard input, to its exit.
 pub fn run(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ferrobase"))
