@@ -13,6 +13,7 @@ use ferrobase_engine::ColumnSelection;
 use ferrobase_gateway::access::{
     AccessChecker, Denied, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
 };
+use ferrobase_gateway::request::{Authorized, Executor, Request, Response};
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -112,6 +113,45 @@ impl Ctx {
         };
         CHECKS.with(|c| c.set(c.get() + 1));
         acl.authorize(self.user(), op).map_err(denied)
+    }
+
+    /// The shared executor, for this connection's user.
+    fn executor(&self) -> Executor<'_> {
+        Executor::new(&self.shared.engine, self.acl(), self.user())
+    }
+
+    /// `request` authorized for the user (a partly granted read narrowed); always, with ACLs
+    /// off.
+    pub(crate) fn authorize_request(&self, request: Request) -> Result<Authorized, RpcError> {
+        if self.acl().is_some() {
+            CHECKS.with(|c| c.set(c.get() + 1));
+        }
+        self.executor().authorize(request).map_err(denied)
+    }
+
+    /// `request` authorized, then run on the engine.
+    pub(crate) fn execute(&self, request: Request) -> Result<Response, RpcError> {
+        let authorized = self.authorize_request(request)?;
+        self.run(authorized)
+    }
+
+    /// An authorized request run on the engine.
+    pub(crate) fn run(&self, authorized: Authorized) -> Result<Response, RpcError> {
+        Ok(self.executor().run(authorized)?)
+    }
+
+    /// Authorized puts and deletes of one table run as one batch, answered one by one
+    /// ([`Executor::run_batch`]).
+    pub(crate) fn run_batch(
+        &self,
+        parts: Vec<Authorized>,
+    ) -> Result<Vec<Result<(), RpcError>>, RpcError> {
+        Ok(self
+            .executor()
+            .run_batch(parts)?
+            .into_iter()
+            .map(|r| r.map_err(RpcError::from))
+            .collect())
     }
 
     /// A read of `columns` of `table` authorized; a partly granted read narrowed to the columns

@@ -5,10 +5,11 @@
 use super::convert;
 use super::{client_error, Thrift2Handler};
 use crate::handler::names::table_name;
-use crate::handler::{CallResult, ServiceError};
+use crate::handler::{denied, CallResult, ServiceError};
+use crate::request::{Executor, Failure, Request, Response, Write};
 use crate::thrift::thrift2::{TAppend, TDelete, TGet, TIncrement, TPut, TRowMutations, TScan};
 use crate::thrift::{TType, TValue, ThriftValue};
-use ferrobase_engine::{Mutation, RowResult, Table};
+use ferrobase_engine::{CheckedWrite, Get, Mutation, RowResult, Table};
 
 /// The condition of a check-and-mutate call.
 pub(super) struct Check<'a> {
@@ -35,6 +36,14 @@ fn results(rows: &[RowResult]) -> TValue {
         .to_value()
 }
 
+/// A response of another kind than the request's (the executor answers each request with
+/// its own kind).
+fn unexpected(method: &str) -> ServiceError {
+    ServiceError::Internal(format!(
+        "{method}: the executor answered another kind of response"
+    ))
+}
+
 /// HBase's message for a scanner id it does not hold.
 fn invalid_scanner() -> ServiceError {
     ServiceError::IllegalArgument("Invalid scanner Id".into())
@@ -48,16 +57,26 @@ impl Thrift2Handler {
             .map_err(client_error)
     }
 
+    /// `request` run by the shared executor for `user`: authorized first with ACLs on (a
+    /// partly granted read narrowed), then run.
+    fn execute(&self, user: &str, request: Request) -> Result<Response, ServiceError> {
+        Executor::new(self.engine_ref(), self.access.as_ref(), user)
+            .execute(request)
+            .map_err(|f| match f {
+                Failure::Denied(d) => denied(d),
+                Failure::Engine(e) => client_error(e),
+            })
+    }
+
     /// `exists` (`one`: a bool) and `existsAll` (a list of bools).
-    pub(super) fn exists(&self, table: &[u8], gets: &[TGet], one: bool) -> CallResult {
-        let t = self.table(table)?;
-        let mut out = Vec::with_capacity(gets.len());
-        for g in gets {
-            out.push(
-                t.exists(&convert::get(g, self.filters.as_ref())?)
-                    .map_err(client_error)?,
-            );
-        }
+    pub(super) fn exists(&self, user: &str, table: &[u8], gets: &[TGet], one: bool) -> CallResult {
+        let request = Request::Exists {
+            table: table_name(table)?,
+            gets: self.gets(gets)?,
+        };
+        let Response::Exists(out) = self.execute(user, request)? else {
+            return Err(unexpected("exists"));
+        };
         Ok(Some(if one {
             TValue::Bool(out.first().copied().unwrap_or(false))
         } else {
@@ -65,50 +84,81 @@ impl Thrift2Handler {
         }))
     }
 
-    /// `get` (`one`: a `TResult`) and `getMultiple` (a list, one per get, in order).
-    pub(super) fn get(&self, table: &[u8], gets: &[TGet], one: bool) -> CallResult {
-        let t = self.table(table)?;
-        let gets = gets
-            .iter()
+    fn gets(&self, gets: &[TGet]) -> Result<Vec<Get>, ServiceError> {
+        gets.iter()
             .map(|g| convert::get(g, self.filters.as_ref()))
-            .collect::<Result<Vec<_>, _>>()?;
-        let rows = t.get_all(&gets).map_err(client_error)?;
+            .collect()
+    }
+
+    /// `get` (`one`: a `TResult`) and `getMultiple` (a list, one per get, in order).
+    pub(super) fn get(&self, user: &str, table: &[u8], gets: &[TGet], one: bool) -> CallResult {
+        let request = Request::Get {
+            table: table_name(table)?,
+            gets: self.gets(gets)?,
+        };
+        let Response::Rows(rows) = self.execute(user, request)? else {
+            return Err(unexpected("get"));
+        };
         Ok(Some(match rows.first() {
             Some(r) if one => convert::result(r).to_value(),
             _ => results(&rows),
         }))
     }
 
+    /// Puts and deletes written through the executor.
+    fn write(
+        &self,
+        user: &str,
+        table: &[u8],
+        mutations: Vec<Mutation>,
+    ) -> Result<(), ServiceError> {
+        let table = table_name(table)?;
+        self.execute(
+            user,
+            Request::Write {
+                table,
+                write: Write::Mutations(mutations),
+            },
+        )
+        .map(drop)
+    }
+
     /// `put` and `putMultiple`.
-    pub(super) fn put(&self, table: &[u8], puts: &[TPut]) -> CallResult {
-        let t = self.table(table)?;
+    pub(super) fn put(&self, user: &str, table: &[u8], puts: &[TPut]) -> CallResult {
         let puts = puts
             .iter()
-            .map(convert::put)
+            .map(|p| convert::put(p).map(Mutation::Put))
             .collect::<Result<Vec<_>, _>>()?;
-        if !puts.is_empty() {
-            t.put_all(puts).map_err(client_error)?;
-        }
+        self.write(user, table, puts)?;
         Ok(None)
     }
 
     /// `deleteSingle` (void) and `deleteMultiple` (the deletes that failed: none, a failure is
     /// an error).
-    pub(super) fn delete(&self, table: &[u8], deletes: &[TDelete], one: bool) -> CallResult {
-        let t = self.table(table)?;
+    pub(super) fn delete(
+        &self,
+        user: &str,
+        table: &[u8],
+        deletes: &[TDelete],
+        one: bool,
+    ) -> CallResult {
         let deletes = deletes
             .iter()
-            .map(convert::delete)
+            .map(|d| convert::delete(d).map(Mutation::Delete))
             .collect::<Result<Vec<_>, _>>()?;
-        if !deletes.is_empty() {
-            t.delete_all(deletes).map_err(client_error)?;
-        }
+        self.write(user, table, deletes)?;
         Ok((!one).then(|| Vec::<TDelete>::new().to_value()))
     }
 
     /// `checkAndPut`, `checkAndDelete` and `checkAndMutate`: whether the mutations applied.
-    pub(super) fn check_and(&self, table: &[u8], check: Check<'_>, then: Then<'_>) -> CallResult {
-        let t = self.table(table)?;
+    pub(super) fn check_and(
+        &self,
+        user: &str,
+        table: &[u8],
+        check: Check<'_>,
+        then: Then<'_>,
+    ) -> CallResult {
+        let table = table_name(table)?;
         let op = convert::compare(check.op)?;
         let mutations = match then {
             Then::Put(p) => vec![Mutation::Put(convert::put(p)?)],
@@ -120,36 +170,52 @@ impl Thrift2Handler {
                 "org.apache.hadoop.hbase.DoNotRetryIOException: Action's getRow must match".into(),
             ));
         }
-        let applied = t
-            .check_and_mutate(
-                check.row,
-                check.family,
-                check.qualifier,
+        let request = Request::CheckAndWrite {
+            table,
+            row: check.row.to_vec(),
+            check: ferrobase_engine::Check::Value {
+                family: check.family.to_vec(),
+                qualifier: check.qualifier.to_vec(),
                 op,
-                check.value,
-                mutations,
-            )
-            .map_err(client_error)?;
+                expected: check.value.map(<[u8]>::to_vec),
+                time_range: ferrobase_engine::TimeRange::default(),
+            },
+            write: CheckedWrite::Mutations(mutations),
+        };
+        let Response::Checked { applied, .. } = self.execute(user, request)? else {
+            return Err(unexpected("checkAndMutate"));
+        };
         Ok(Some(TValue::Bool(applied)))
     }
 
     /// `increment`: the new cells (none with `returnResults` false).
-    pub(super) fn increment(&self, table: &[u8], inc: &TIncrement) -> CallResult {
+    pub(super) fn increment(&self, user: &str, table: &[u8], inc: &TIncrement) -> CallResult {
         if inc.cell_visibility.is_some() || inc.attributes.as_ref().is_some_and(|a| !a.is_empty()) {
             return Err(super::not_supported(
                 "TIncrement's attributes and cellVisibility",
             ));
         }
-        let t = self.table(table)?;
-        let columns: Vec<(&[u8], &[u8], i64)> = inc
-            .columns
-            .iter()
-            .map(|c| (&c.family[..], &c.qualifier[..], c.amount))
-            .collect();
-        let r = t
-            .increment_cells(&inc.row, &columns, None)
-            .map_err(client_error)?;
-        let r = if inc.return_results == Some(false) {
+        let request = Request::Write {
+            table: table_name(table)?,
+            write: Write::Increment {
+                row: inc.row.clone(),
+                columns: inc
+                    .columns
+                    .iter()
+                    .map(|c| (c.family.clone(), c.qualifier.clone(), c.amount))
+                    .collect(),
+                ttl_ms: None,
+            },
+        };
+        self.new_cells(user, request, inc.return_results)
+    }
+
+    /// An increment's or append's answer: its new cells (none with `returnResults` false).
+    fn new_cells(&self, user: &str, request: Request, return_results: Option<bool>) -> CallResult {
+        let Response::Cells(r) = self.execute(user, request)? else {
+            return Err(unexpected("increment"));
+        };
+        let r = if return_results == Some(false) {
             RowResult::of_cells(Vec::new())
         } else {
             r
@@ -158,34 +224,31 @@ impl Thrift2Handler {
     }
 
     /// `append`: the new cells (none with `returnResults` false).
-    pub(super) fn append(&self, table: &[u8], ap: &TAppend) -> CallResult {
+    pub(super) fn append(&self, user: &str, table: &[u8], ap: &TAppend) -> CallResult {
         if ap.cell_visibility.is_some() || ap.attributes.as_ref().is_some_and(|a| !a.is_empty()) {
             return Err(super::not_supported(
                 "TAppend's attributes and cellVisibility",
             ));
         }
-        let t = self.table(table)?;
-        let columns: Vec<(&[u8], &[u8], &[u8])> = ap
-            .columns
-            .iter()
-            .map(|c| (&c.family[..], &c.qualifier[..], &c.value[..]))
-            .collect();
-        let r = t.append(&ap.row, &columns).map_err(client_error)?;
-        let r = if ap.return_results == Some(false) {
-            RowResult::of_cells(Vec::new())
-        } else {
-            r
+        let request = Request::Write {
+            table: table_name(table)?,
+            write: Write::Append {
+                row: ap.row.clone(),
+                columns: ap
+                    .columns
+                    .iter()
+                    .map(|c| (c.family.clone(), c.qualifier.clone(), c.value.clone()))
+                    .collect(),
+                ttl_ms: None,
+            },
         };
-        Ok(Some(convert::result(&r).to_value()))
+        self.new_cells(user, request, ap.return_results)
     }
 
     /// `mutateRow`: the puts and deletes of one row, atomically.
-    pub(super) fn mutate_row(&self, table: &[u8], rm: &TRowMutations) -> CallResult {
-        let t = self.table(table)?;
+    pub(super) fn mutate_row(&self, user: &str, table: &[u8], rm: &TRowMutations) -> CallResult {
         let mutations = convert::row_mutations(rm)?;
-        if !mutations.is_empty() {
-            t.mutate(mutations).map_err(client_error)?;
-        }
+        self.write(user, table, mutations)?;
         Ok(None)
     }
 

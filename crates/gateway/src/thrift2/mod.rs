@@ -71,15 +71,18 @@ impl Thrift2Handler {
     fn dispatch(&self, call: &Call, user: &str) -> CallResult {
         self.check_mutation_count(call)?;
         match call {
-            Call::Exists(a) => self.exists(&a.table, std::slice::from_ref(&a.tget), true),
-            Call::ExistsAll(a) => self.exists(&a.table, &a.tgets, false),
-            Call::Get(a) => self.get(&a.table, std::slice::from_ref(&a.tget), true),
-            Call::GetMultiple(a) => self.get(&a.table, &a.tgets, false),
-            Call::Put(a) => self.put(&a.table, std::slice::from_ref(&a.tput)),
-            Call::PutMultiple(a) => self.put(&a.table, &a.tputs),
-            Call::DeleteSingle(a) => self.delete(&a.table, std::slice::from_ref(&a.tdelete), true),
-            Call::DeleteMultiple(a) => self.delete(&a.table, &a.tdeletes, false),
+            Call::Exists(a) => self.exists(user, &a.table, std::slice::from_ref(&a.tget), true),
+            Call::ExistsAll(a) => self.exists(user, &a.table, &a.tgets, false),
+            Call::Get(a) => self.get(user, &a.table, std::slice::from_ref(&a.tget), true),
+            Call::GetMultiple(a) => self.get(user, &a.table, &a.tgets, false),
+            Call::Put(a) => self.put(user, &a.table, std::slice::from_ref(&a.tput)),
+            Call::PutMultiple(a) => self.put(user, &a.table, &a.tputs),
+            Call::DeleteSingle(a) => {
+                self.delete(user, &a.table, std::slice::from_ref(&a.tdelete), true)
+            }
+            Call::DeleteMultiple(a) => self.delete(user, &a.table, &a.tdeletes, false),
             Call::CheckAndPut(a) => self.check_and(
+                user,
                 &a.table,
                 data::Check {
                     row: &a.row,
@@ -91,6 +94,7 @@ impl Thrift2Handler {
                 data::Then::Put(&a.tput),
             ),
             Call::CheckAndDelete(a) => self.check_and(
+                user,
                 &a.table,
                 data::Check {
                     row: &a.row,
@@ -102,6 +106,7 @@ impl Thrift2Handler {
                 data::Then::Delete(&a.tdelete),
             ),
             Call::CheckAndMutate(a) => self.check_and(
+                user,
                 &a.table,
                 data::Check {
                     row: &a.row,
@@ -112,9 +117,9 @@ impl Thrift2Handler {
                 },
                 data::Then::Mutate(&a.row_mutations),
             ),
-            Call::Increment(a) => self.increment(&a.table, &a.tincrement),
-            Call::Append(a) => self.append(&a.table, &a.tappend),
-            Call::MutateRow(a) => self.mutate_row(&a.table, &a.trow_mutations),
+            Call::Increment(a) => self.increment(user, &a.table, &a.tincrement),
+            Call::Append(a) => self.append(user, &a.table, &a.tappend),
+            Call::MutateRow(a) => self.mutate_row(user, &a.table, &a.trow_mutations),
             Call::OpenScanner(a) => self.open_scanner(&a.table, &a.tscan),
             Call::GetScannerRows(a) => self.scanner_rows(a.scanner_id, a.num_rows),
             Call::CloseScanner(a) => self.close_scanner(a.scanner_id),

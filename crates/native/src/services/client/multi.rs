@@ -206,59 +206,31 @@ fn apply_batch(
     roe: &mut Vec<ResultOrException>,
 ) {
     let mut indexes = Vec::new();
-    let mut batch = Vec::new();
+    let mut parts = Vec::new();
     for (index, w) in run {
-        let checked = w.and_then(|w| {
-            authorize_write(ctx, region, &w)?;
-            Ok(w)
-        });
-        let checked = checked.and_then(|w| match w {
-            Write::Mutation(m) => check_row(region, m.row()).map(|()| m),
-            // Runs hold puts and deletes only (`region_action`).
+        // Runs hold puts and deletes only (`region_action`).
+        let checked = w.and_then(|w| match w {
+            Write::Mutations(_) => authorize_write(ctx, region, w),
             _ => Err(RpcError::bad_request(
                 "an increment or append in a batched run",
             )),
         });
         match checked {
-            Ok(m) => {
+            Ok(part) => {
                 indexes.push(index);
-                batch.push(m);
+                parts.push(part);
             }
             Err(e) => roe.push(answer(index, Err(e))),
         }
     }
-    if batch.is_empty() {
-        return;
-    }
-    let table = match ctx.shared.engine.table(&region.table) {
-        Ok(t) => t,
-        Err(e) => {
-            let e = RpcError::from(e);
-            roe.extend(indexes.into_iter().map(|i| answer(i, Err(e.clone()))));
-            return;
-        }
-    };
-    match table.mutate(batch.clone()) {
-        Ok(()) => roe.extend(
+    match ctx.run_batch(parts) {
+        Ok(answers) => roe.extend(
             indexes
                 .into_iter()
-                .map(|i| answer(i, Ok(PbResult::default()))),
+                .zip(answers)
+                .map(|(i, a)| answer(i, a.map(|()| PbResult::default()))),
         ),
-        // Refused before anything was applied: each on its own.
-        Err(
-            ferrobase_engine::Error::NoSuchColumnFamily { .. }
-            | ferrobase_engine::Error::IllegalArgument(_)
-            | ferrobase_engine::Error::TooLarge { .. },
-        ) => {
-            for (index, m) in indexes.into_iter().zip(batch) {
-                let outcome = apply(ctx, region, Write::Mutation(m)).map(|_| PbResult::default());
-                roe.push(answer(index, outcome));
-            }
-        }
-        Err(e) => {
-            let e = RpcError::from(e);
-            roe.extend(indexes.into_iter().map(|i| answer(i, Err(e.clone()))));
-        }
+        Err(e) => roe.extend(indexes.into_iter().map(|i| answer(i, Err(e.clone())))),
     }
 }
 
@@ -285,12 +257,8 @@ pub(super) fn atomic_mutations(
 ) -> Result<(), RpcError> {
     let mut mutations = Vec::new();
     for w in writes {
-        authorize_write(ctx, region, &w)?;
         match w {
-            Write::Mutation(m) => {
-                check_row(region, m.row())?;
-                mutations.push(m);
-            }
+            Write::Mutations(ms) => mutations.extend(ms),
             _ => {
                 return Err(RpcError::unsupported(
                     "an increment or append inside RowMutations is not supported by ferrobase yet",
@@ -310,6 +278,7 @@ pub(super) fn atomic_mutations(
             ));
         }
     }
-    ctx.shared.engine.table(&region.table)?.mutate(mutations)?;
+    let authorized = authorize_write(ctx, region, Write::Mutations(mutations))?;
+    ctx.run(authorized)?;
     Ok(())
 }

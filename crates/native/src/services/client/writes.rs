@@ -14,26 +14,11 @@ use crate::regions::{self, Region, Target};
 use crate::services::{Ctx, Reply};
 use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{
-    Bytes, Cell, CellType, Check, CheckedWrite, ColumnSelection, Delete, Durability, Get, Mutation,
-    MutationCell, Put, LATEST_TIMESTAMP,
+    Cell, CellType, Check, CheckedWrite, Delete, Durability, Get, Mutation, MutationCell, Put,
+    LATEST_TIMESTAMP,
 };
-use ferrobase_gateway::access::{FamilyMap, Operation};
-use std::collections::BTreeSet;
-
-/// A mutation decoded: what the engine applies.
-pub(super) enum Write {
-    Mutation(Mutation),
-    Increment {
-        row: Vec<u8>,
-        columns: Vec<(Vec<u8>, Vec<u8>, i64)>,
-        ttl_ms: Option<i64>,
-    },
-    Append {
-        row: Vec<u8>,
-        columns: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>,
-        ttl_ms: Option<i64>,
-    },
-}
+pub(super) use ferrobase_gateway::request::Write;
+use ferrobase_gateway::request::{Authorized, Request, Response};
 
 /// One cell of a mutation: family, qualifier, timestamp, type code, value.
 pub(super) type RawCell = (Vec<u8>, Vec<u8>, i64, u8, Vec<u8>);
@@ -129,7 +114,7 @@ pub(super) fn to_write(m: &MutationProto, block: &mut Block) -> Result<Write, Rp
                     value,
                 });
             }
-            Write::Mutation(Mutation::Put(put))
+            Write::Mutations(vec![Mutation::Put(put)])
         }
         MutationType::Delete => {
             let mut del = Delete::with_timestamp(row, default_ts).durability(durability(m));
@@ -147,7 +132,7 @@ pub(super) fn to_write(m: &MutationProto, block: &mut Block) -> Result<Write, Rp
                     value: Vec::new(),
                 });
             }
-            Write::Mutation(Mutation::Delete(del))
+            Write::Mutations(vec![Mutation::Delete(del)])
         }
         MutationType::Increment => {
             let mut columns = Vec::new();
@@ -179,102 +164,36 @@ pub(super) fn to_write(m: &MutationProto, block: &mut Block) -> Result<Write, Rp
     })
 }
 
-/// The columns of the cells `w` writes (a whole-row delete: every family's, with the empty
-/// qualifier, as HBase checks it), for the access rules.
-fn written_cells(ctx: &Ctx, table: &str, w: &Write) -> FamilyMap {
-    let mut cells = FamilyMap::new();
-    let mut add = |f: &[u8], q: &[u8]| {
-        if let Some(set) = cells
-            .entry(f.to_vec())
-            .or_insert_with(|| Some(BTreeSet::new()))
-        {
-            set.insert(q.to_vec());
-        }
-    };
+/// The rows `w` writes.
+pub(super) fn rows(w: &Write) -> Vec<&[u8]> {
     match w {
-        Write::Mutation(Mutation::Put(p)) => {
-            p.cells.iter().for_each(|c| add(&c.family, &c.qualifier))
-        }
-        Write::Mutation(Mutation::Delete(d)) if d.cells.is_empty() => {
-            ctx.families(table).iter().for_each(|f| add(f, b""))
-        }
-        Write::Mutation(Mutation::Delete(d)) => {
-            d.cells.iter().for_each(|c| add(&c.family, &c.qualifier))
-        }
-        Write::Increment { columns, .. } => columns.iter().for_each(|(f, q, _)| add(f, q)),
-        Write::Append { columns, .. } => columns.iter().for_each(|(f, q, _)| add(f, q)),
+        Write::Mutations(ms) => ms.iter().map(Mutation::row).collect(),
+        Write::Increment { row, .. } | Write::Append { row, .. } => vec![row.as_slice()],
     }
-    cells
 }
 
-/// WRITE on every cell `w` writes (HBase's `prePut`, `preDelete`, `preIncrement`,
-/// `preAppend`), and READ too for an increment or append, which reads the cell it writes
-/// (stricter than HBase: [`Operation::ReadModifyWrite`]).
-pub(super) fn authorize_write(ctx: &Ctx, region: &Region, w: &Write) -> Result<(), RpcError> {
-    if ctx.acl().is_none() {
-        return Ok(());
+/// One write of `region`, authorized through the shared executor (WRITE on every cell it
+/// writes, READ too for an increment or append, which reads the cell it changes).
+pub(super) fn authorize_write(
+    ctx: &Ctx,
+    region: &Region,
+    w: Write,
+) -> Result<Authorized, RpcError> {
+    for row in rows(&w) {
+        check_row(region, row)?;
     }
-    let table = region.table.clone();
-    let cells = written_cells(ctx, &region.table, w);
-    let op = match w {
-        Write::Increment { .. } | Write::Append { .. } => {
-            Operation::ReadModifyWrite { table, cells }
-        }
-        Write::Mutation(_) => Operation::Write { table, cells },
-    };
-    ctx.authorize(&op).map(drop)
+    ctx.authorize_request(Request::Write {
+        table: region.table.clone(),
+        write: w,
+    })
 }
 
 /// Applies one write; its result cells (an increment's or append's new values).
 pub(super) fn apply(ctx: &Ctx, region: &Region, w: Write) -> Result<Vec<Cell>, RpcError> {
-    authorize_write(ctx, region, &w)?;
-    let table = ctx.shared.engine.table(&region.table)?;
-    match w {
-        Write::Mutation(m) => {
-            check_row(region, m.row())?;
-            table.mutate(vec![m])?;
-            Ok(Vec::new())
-        }
-        Write::Increment {
-            row,
-            columns,
-            ttl_ms,
-        } => {
-            check_row(region, &row)?;
-            let cols: Vec<(&[u8], &[u8], i64)> = columns
-                .iter()
-                .map(|(f, q, a)| (f.as_slice(), q.as_slice(), *a))
-                .collect();
-            let values = table.increment_with_ttl(&row, &cols, ttl_ms)?;
-            let now = crate::state::now_ms() as i64;
-            let row = Bytes::from(row);
-            Ok(columns
-                .into_iter()
-                .zip(values)
-                .map(|((f, q, _), v)| {
-                    Cell::new(
-                        row.clone(),
-                        f,
-                        q,
-                        now,
-                        CellType::Put,
-                        v.to_be_bytes().to_vec(),
-                    )
-                })
-                .collect())
-        }
-        Write::Append {
-            row,
-            columns,
-            ttl_ms,
-        } => {
-            check_row(region, &row)?;
-            let cols: Vec<(&[u8], &[u8], &[u8])> = columns
-                .iter()
-                .map(|(f, q, v)| (f.as_slice(), q.as_slice(), v.as_slice()))
-                .collect();
-            Ok(table.append_with_ttl(&row, &cols, ttl_ms)?.cells)
-        }
+    let authorized = authorize_write(ctx, region, w)?;
+    match ctx.run(authorized)? {
+        Response::Cells(r) => Ok(r.cells),
+        _ => Ok(Vec::new()),
     }
 }
 
@@ -294,13 +213,12 @@ pub(super) fn write_region(
 
 /// The engine's check for a condition: one column's value (`checkAndMutate`'s `ifEquals`/
 /// `ifMatches` with a `BinaryComparator`, `ifNotExists` with a `NullComparator`), or the row
-/// read with a filter (`ifMatches(Filter)`), each within the condition's time range. `columns`
-/// narrows a filter's read (the columns the caller may read; all when ACLs are off).
-fn engine_check(c: &Condition, row: &[u8], columns: ColumnSelection) -> Result<Check, RpcError> {
+/// read with a filter (`ifMatches(Filter)`), each within the condition's time range (the
+/// executor narrows a filter's read to the columns the caller may read).
+fn engine_check(c: &Condition, row: &[u8]) -> Result<Check, RpcError> {
     let tr = time_range(c.time_range.as_ref());
     if let Some(f) = &c.filter {
         let mut get = Get::new(row).time_range(tr);
-        get.spec.columns = columns;
         if let Some(f) = filter(Some(f))? {
             get = get.filter(f);
         }
@@ -361,59 +279,13 @@ pub(super) fn check_and_mutate(
 ) -> Result<(bool, Option<Vec<Cell>>), RpcError> {
     let row = c.row.clone().unwrap_or_default();
     check_row(region, &row)?;
-    let mut readable = ColumnSelection::new();
-    if ctx.acl().is_some() {
-        // HBase's preCheckAndPut/preCheckAndDelete: READ and WRITE on the compared column,
-        // then each mutation's own WRITE. A filter condition (which HBase's AccessController
-        // does not check at all) reads the row as a Get by the caller would: narrowed to the
-        // columns the caller may read before the filter sees them, refused when none.
-        let mut cells = FamilyMap::new();
-        // An increment's or append's cells are read as well as written.
-        let mut read_too = FamilyMap::new();
-        for w in &writes {
-            let into = match w {
-                Write::Increment { .. } | Write::Append { .. } => &mut read_too,
-                Write::Mutation(_) => &mut cells,
-            };
-            for (f, qs) in written_cells(ctx, &region.table, w) {
-                if let (Some(all), Some(qs)) =
-                    (into.entry(f).or_insert_with(|| Some(BTreeSet::new())), qs)
-                {
-                    all.extend(qs);
-                }
-            }
-        }
-        let mut compared = if c.filter.is_some() {
-            ctx.authorize_read(&region.table, &mut readable)?;
-            FamilyMap::new()
-        } else {
-            let family = c.family.clone().unwrap_or_default();
-            let qualifier = c.qualifier.clone().unwrap_or_default();
-            FamilyMap::from([(family, Some(BTreeSet::from([qualifier])))])
-        };
-        for (f, qs) in read_too {
-            match (
-                compared.entry(f).or_insert_with(|| Some(BTreeSet::new())),
-                qs,
-            ) {
-                (Some(all), Some(qs)) => all.extend(qs),
-                (slot, None) => *slot = None,
-                (None, Some(_)) => {}
-            }
-        }
-        ctx.authorize(&Operation::CheckAndMutate {
-            table: region.table.clone(),
-            compared,
-            cells,
-        })?;
-    }
-    let check = engine_check(c, &row, readable)?;
+    let check = engine_check(c, &row)?;
     let mut mutations = Vec::new();
     let mut delta = None;
     let n = writes.len();
     for w in writes {
         match w {
-            Write::Mutation(m) => mutations.push(m),
+            Write::Mutations(ms) => mutations.extend(ms),
             Write::Increment {
                 row: r,
                 columns,
@@ -448,12 +320,21 @@ pub(super) fn check_and_mutate(
         }
         None => CheckedWrite::Mutations(mutations),
     };
-    let (applied, result) = ctx
-        .shared
-        .engine
-        .table(&region.table)?
-        .check_and_write(&row, &check, &write)?;
-    Ok((applied, result.map(|r| r.cells)))
+    // HBase's preCheckAndPut/preCheckAndDelete: READ and WRITE on the compared column, then
+    // each mutation's own WRITE; a filter condition (which HBase's AccessController does not
+    // check at all) reads the row as a Get by the caller would: narrowed to the columns the
+    // caller may read before the filter sees them, refused when none (`Request::operations`).
+    match ctx.execute(Request::CheckAndWrite {
+        table: region.table.clone(),
+        row,
+        check,
+        write,
+    })? {
+        Response::Checked { applied, result } => Ok((applied, result.map(|r| r.cells))),
+        other => Err(RpcError::bad_request(format!(
+            "checkAndMutate answered {other:?}"
+        ))),
+    }
 }
 
 pub(super) fn mutate(ctx: &Ctx, req: MutateRequest, block: &mut Block) -> Result<Reply, RpcError> {
