@@ -99,8 +99,21 @@ impl<'a> Executor<'a> {
             acl.authorize_read_columns(self.user, &table, &mut get.spec.columns, families)
         };
         match request {
-            Request::Get { gets, .. } | Request::Exists { gets, .. } => {
-                return gets.iter_mut().try_for_each(narrow);
+            Request::Get { gets, .. } => return gets.iter_mut().try_for_each(narrow),
+            Request::Exists { gets, .. } => {
+                for get in gets.iter_mut() {
+                    if get.spec.columns.is_empty() {
+                        // A whole row: every family, granted whole (`Request::operations`).
+                        let whole = Operation::Read {
+                            table: table.clone(),
+                            families: families().into_iter().map(|f| (f, None)).collect(),
+                            filterable: false,
+                        };
+                        acl.authorize(self.user, &whole)?;
+                    }
+                    narrow(get)?;
+                }
+                return Ok(());
             }
             Request::CheckAndWrite {
                 check: Check::Read(get),

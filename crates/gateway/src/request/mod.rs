@@ -196,12 +196,24 @@ impl Request {
     fn operations_on(&self, table: &str, families: &dyn Fn() -> Vec<Vec<u8>>) -> Vec<Operation> {
         let table = table.to_string();
         match self {
-            Request::Get { gets, .. } | Request::Exists { gets, .. } => gets
+            Request::Get { gets, .. } => gets
                 .iter()
                 .map(|g| Operation::Read {
                     table: table.clone(),
                     families: read_families(g, families),
                     filterable: true,
+                })
+                .collect(),
+            // An existence check of a whole row needs READ on every family, unfiltered:
+            // HBase's `preExists` runs before the region fills in the table's families, so
+            // with none named it asks for the table's READ and refuses a partial grant (where
+            // a get of the same row reads the granted columns).
+            Request::Exists { gets, .. } => gets
+                .iter()
+                .map(|g| Operation::Read {
+                    table: table.clone(),
+                    families: read_families(g, families),
+                    filterable: !g.spec.columns.is_empty(),
                 })
                 .collect(),
             Request::Write { write, .. } => vec![match write {
@@ -311,7 +323,11 @@ mod tests {
             qualifier: q.map(|q| q.as_bytes().to_vec()),
         };
         store
-            .grant("reader", &column("a", Some("x")), Actions::parse("R").unwrap())
+            .grant(
+                "reader",
+                &column("a", Some("x")),
+                Actions::parse("R").unwrap(),
+            )
             .unwrap();
         store
             .grant("writer", &column("a", None), Actions::parse("W").unwrap())
@@ -470,7 +486,10 @@ mod tests {
             .execute(increment)
             .unwrap_err();
         assert!(matches!(e, Failure::Denied(_)), "{e:?}");
-        assert!(t.get(&Get::new("r").add_column("a", "n")).unwrap().is_empty());
+        assert!(t
+            .get(&Get::new("r").add_column("a", "n"))
+            .unwrap()
+            .is_empty());
         // A check through a filter sees only what the caller may read: `reader` checking for
         // `a:secret` finds nothing, so a "row has cells" check on a narrowed read of
         // `a:secret` is refused outright (nothing of it is readable).

@@ -1,7 +1,7 @@
 //! `Multi`: region actions of gets and mutations, each answered by its index, and atomic
 //! groups (RowMutations, checkAndMutate of several mutations).
 
-use super::reads::{authorize_exists, check_row, engine_get};
+use super::reads::{engine_get, RowOrExists};
 use super::results::encode_result;
 use super::writes::{apply, authorize_write, check_and_mutate, to_write, Write};
 use super::Block;
@@ -161,21 +161,9 @@ fn region_action(
                 roe.push(answer(a.index, outcome));
             }
             (None, Some(g)) => {
-                let outcome = engine_get(g).and_then(|mut get| {
-                    check_row(&region, &get.row)?;
-                    authorize_exists(ctx, g, &region.table, &get.spec.columns)?;
-                    ctx.authorize_read(&region.table, &mut get.spec.columns)?;
-                    let row = ctx.shared.engine.table(&region.table)?.get(&get)?;
-                    Ok(if g.existence_only.unwrap_or(false) {
-                        PbResult {
-                            exists: Some(!row.is_empty()),
-                            stale: Some(false),
-                            ..PbResult::default()
-                        }
-                    } else {
-                        encode_result(ctx.codec, &row.cells, out)
-                    })
-                });
+                let outcome = engine_get(g)
+                    .and_then(|get| RowOrExists::of(ctx, &region, g, get))
+                    .map(|answer| answer.result(ctx, out));
                 roe.push(answer(a.index, outcome));
             }
             (None, None) => roe.push(answer(

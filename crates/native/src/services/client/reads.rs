@@ -10,6 +10,7 @@ use crate::services::{Ctx, Reply};
 use ferrobase_engine::{Bytes, Cell, CellType, ColumnSelection, Get, RowResult, TimeRange};
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
+use ferrobase_gateway::request::{Request, Response};
 
 pub(super) fn time_range(tr: Option<&PbTimeRange>) -> TimeRange {
     match tr {
@@ -140,33 +141,24 @@ pub(super) fn get(ctx: &Ctx, req: GetRequest) -> Result<Reply, RpcError> {
         .get
         .as_ref()
         .ok_or_else(|| RpcError::bad_request("Get without a get"))?;
-    let mut get = engine_get(pb)?;
+    let get = engine_get(pb)?;
     let row = match regions::resolve(&ctx.shared, req.region.as_ref())? {
         Target::Meta => {
             ctx.authorize(&Operation::Catalog)?;
-            meta_rows(ctx)?
+            let row = meta_rows(ctx)?
                 .into_iter()
                 .find(|r| r.row() == get.row.as_slice())
                 .map(|r| select(r, &get.spec.columns))
-                .unwrap_or_else(|| RowResult::new(Bytes::new(), Vec::new()))
+                .unwrap_or_else(|| RowResult::new(Bytes::new(), Vec::new()));
+            match pb.existence_only.unwrap_or(false) {
+                true => RowOrExists::Exists(!row.is_empty()),
+                false => RowOrExists::Row(row),
+            }
         }
-        Target::Region(region) => {
-            check_row(&region, &get.row)?;
-            authorize_exists(ctx, pb, &region.table, &get.spec.columns)?;
-            ctx.authorize_read(&region.table, &mut get.spec.columns)?;
-            ctx.shared.engine.table(&region.table)?.get(&get)?
-        }
+        Target::Region(region) => RowOrExists::of(ctx, &region, pb, get)?,
     };
     let mut cells = Vec::new();
-    let result = if pb.existence_only.unwrap_or(false) {
-        PbResult {
-            exists: Some(!row.is_empty()),
-            stale: Some(false),
-            ..PbResult::default()
-        }
-    } else {
-        encode_result(ctx.codec, &row.cells, &mut cells)
-    };
+    let result = row.result(ctx, &mut cells);
     Ok(Reply::with_cells(
         &GetResponse {
             result: Some(result),
@@ -175,26 +167,52 @@ pub(super) fn get(ctx: &Ctx, req: GetRequest) -> Result<Reply, RpcError> {
     ))
 }
 
-/// An existence check of a whole row (`Table.exists` of a `Get` naming no family) needs READ on
-/// every family, unfiltered: HBase's `preExists` runs before the region fills in the table's
-/// families, so with none named it asks for the table's READ and refuses a partial grant, where
-/// a `get` of the same row is filtered to the granted columns.
-pub(super) fn authorize_exists(
-    ctx: &Ctx,
-    pb: &PbGet,
-    table: &str,
-    columns: &ColumnSelection,
-) -> Result<(), RpcError> {
-    if ctx.acl().is_none() || !pb.existence_only.unwrap_or(false) || !columns.is_empty() {
-        return Ok(());
+/// A get's answer: the row, or whether it exists (`Get.setCheckExistenceOnly`).
+pub(super) enum RowOrExists {
+    Row(RowResult),
+    Exists(bool),
+}
+
+impl RowOrExists {
+    /// `get` of a row of `region`, through the shared executor (authorized first: a partly
+    /// granted read narrowed, a whole-row existence check granted whole).
+    pub(super) fn of(
+        ctx: &Ctx,
+        region: &Region,
+        pb: &PbGet,
+        get: Get,
+    ) -> Result<RowOrExists, RpcError> {
+        check_row(region, &get.row)?;
+        let table = region.table.clone();
+        let gets = vec![get];
+        if pb.existence_only.unwrap_or(false) {
+            match ctx.execute(Request::Exists { table, gets })? {
+                Response::Exists(e) => Ok(RowOrExists::Exists(e.first().copied().unwrap_or(false))),
+                other => Err(RpcError::bad_request(format!("a get answered {other:?}"))),
+            }
+        } else {
+            match ctx.execute(Request::Get { table, gets })? {
+                Response::Rows(mut rows) => {
+                    Ok(RowOrExists::Row(rows.pop().unwrap_or_else(|| {
+                        RowResult::new(Bytes::new(), Vec::new())
+                    })))
+                }
+                other => Err(RpcError::bad_request(format!("a get answered {other:?}"))),
+            }
+        }
     }
-    let families = ctx.families(table).into_iter().map(|f| (f, None)).collect();
-    ctx.authorize(&Operation::Read {
-        table: table.to_string(),
-        families,
-        filterable: false,
-    })
-    .map(drop)
+
+    /// The answer as a `Result` (its cells into `cells`).
+    pub(super) fn result(&self, ctx: &Ctx, cells: &mut Vec<u8>) -> PbResult {
+        match self {
+            RowOrExists::Exists(e) => PbResult {
+                exists: Some(*e),
+                stale: Some(false),
+                ..PbResult::default()
+            },
+            RowOrExists::Row(row) => encode_result(ctx.codec, &row.cells, cells),
+        }
+    }
 }
 
 /// HBase's `WrongRegionException` for a row outside the region the request names.
