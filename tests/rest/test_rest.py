@@ -504,7 +504,17 @@ def test_rest_against_hbase(servers):
     r.both("get cell binary", "GET", "/%s/r1/cf:a" % T, accept=BIN)
     r.both("get binary, raw bytes", "GET", "/%s/r4/cf:a" % T, accept=BIN)
     r.both("get row binary, two columns", "GET", "/%s/r1" % T, accept=BIN)
-    r.both("get default accept", "GET", "/%s/r1/cf:a" % T)
+    # No Accept header (requests sends */*): HBase's RowResource has two GET methods that
+    # produce it equally (getBinary and get), and Jersey picks one by the order reflection lists
+    # them, which differs from one JVM start to the next: the oracle answers binary in one run
+    # and XML in another. Ours must be one of HBase's two answers.
+    default_ours = describe(request(r.ours, "GET", "/%s/r1/cf:a" % T))
+    default_theirs = [describe(request(r.oracle, "GET", "/%s/r1/cf:a" % T, accept=a))
+                      for a in (BIN, XML)]
+    if default_ours in default_theirs:
+        r.same += 1
+    else:
+        r.diffs.append(("get default accept", default_ours, default_theirs))
     r.both("get ?v=3", "GET", "/%s/r1/cf:a?v=3" % T, accept=JSON)
     r.both("get ?v=2", "GET", "/%s/r1?v=2" % T, accept=JSON)
     r.both("get at timestamp", "GET", "/%s/r1/cf:a/7?v=3" % T, accept=JSON)
