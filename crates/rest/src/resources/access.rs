@@ -8,13 +8,14 @@
 use crate::error::RestError;
 use crate::http::Request;
 use crate::server::Door;
-use ferrobase_engine::{ColumnSelection, MutationCell};
+use ferrobase_engine::ColumnSelection;
 use ferrobase_gateway::access::checker::namespace_of;
 use ferrobase_gateway::access::{
-    canonical_table, Actions, Denied, FamilyMap, Operation, Scope, ACL_TABLE, ANONYMOUS,
-    SYSTEM_NAMESPACE,
+    canonical_table, Actions, Denied, Operation, Scope, ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
 };
-use std::collections::BTreeSet;
+use ferrobase_gateway::request::{
+    Executor, Failure, Request as DataRequest, Response as DataResponse,
+};
 
 /// HBase REST's answer to a denied request.
 fn forbidden(d: Denied) -> RestError {
@@ -67,54 +68,21 @@ fn families(door: &Door, table: &str) -> Vec<Vec<u8>> {
         .unwrap_or_default()
 }
 
-/// The cells of mutations of table `t`, family → qualifiers (a family marker's qualifier is
-/// empty); a delete without cells writes every family of the table.
-pub(super) fn cells<'a>(
-    door: &Door,
-    t: &str,
-    mutations: impl IntoIterator<Item = &'a [MutationCell]>,
-) -> Result<FamilyMap, RestError> {
-    let table = table_name(t)?;
-    let mut out = FamilyMap::new();
-    let mut add = |f: &[u8], q: &[u8]| {
-        if let Some(set) = out
-            .entry(f.to_vec())
-            .or_insert_with(|| Some(BTreeSet::new()))
-        {
-            set.insert(q.to_vec());
-        }
-    };
-    for m in mutations {
-        if m.is_empty() {
-            for f in families(door, &table) {
-                add(&f, &[]);
-            }
-        }
-        for c in m {
-            add(&c.family, &c.qualifier);
-        }
-    }
-    Ok(out)
-}
-
-/// WRITE on `cells` of table `t`.
-pub(super) fn write(
+/// A data request run by the shared executor for the request's user: authorized first with
+/// ACLs on (a partly granted read narrowed; a refusal is the 403), then run; an engine failure
+/// answered by `engine_error`.
+pub(super) fn execute(
     door: &Door,
     req: &Request,
-    t: &str,
-    cells: FamilyMap,
-) -> Result<(), RestError> {
-    if door.access.is_none() {
-        return Ok(());
-    }
-    authorize(
-        door,
-        req,
-        &Operation::Write {
-            table: table_name(t)?,
-            cells,
-        },
-    )
+    request: DataRequest,
+    engine_error: fn(ferrobase_engine::Error) -> RestError,
+) -> Result<DataResponse, RestError> {
+    Executor::new(&door.engine, door.access.as_ref(), user(req))
+        .execute(request)
+        .map_err(|f| match f {
+            Failure::Denied(d) => forbidden(d),
+            Failure::Engine(e) => engine_error(e),
+        })
 }
 
 /// Whether a listing of table names shows `table` (HBase's `postGetTableNames`: any grant

@@ -1,7 +1,8 @@
 //! `?check=` on a row write (`RowResource.checkAndPut`, `checkAndDelete`, `append`,
 //! `increment`): the CellSet's one row, its last cell the check (`put`, `delete`) or every cell
-//! an operand (`append`, `increment`), run as the engine's `check_and_mutate`, `append` and
-//! `increment_cells`, answered as HBase answers them (304 when the check fails).
+//! an operand (`append`, `increment`), run by the shared executor (`ferrobase_gateway::request`)
+//! as checked writes, appends and increments, answered as HBase answers them (304 when the
+//! check fails).
 
 use super::ok;
 use super::rows::{split_column, RowSpec};
@@ -11,70 +12,67 @@ use crate::media::{negotiate, Repr};
 use crate::model::{CellModel, CellSetModel, RowModel};
 use crate::server::Door;
 use ferrobase_engine::filter::CompareOp;
-use ferrobase_engine::{Delete, Mutation, Put, Table};
-use ferrobase_gateway::access::{FamilyMap, Operation};
-use std::collections::BTreeSet;
+use ferrobase_engine::{
+    Check as EngineCheck, CheckedWrite, Delete, Mutation, Put, RowResult, TimeRange,
+};
+use ferrobase_gateway::request::{Request as DataRequest, Response as DataResponse, Write};
 
-/// The table a check runs on: its door (for the ACL checks), its name as the path gives it,
-/// and the table.
+/// The table a check runs on: its door and its name as the path gives it (the caller has
+/// looked it up: a missing table is a 404 before anything else).
 pub(super) struct Target<'a> {
     pub door: &'a Door,
     pub name: &'a str,
-    pub table: &'a Table,
 }
 
-/// `preCheckAndPut`/`preCheckAndDelete`: READ and WRITE on the compared column, then WRITE on
-/// every cell of the mutation.
-fn authorize_check(
+/// A checked write of `key` run by the shared executor (`preCheckAndPut`/`preCheckAndDelete`:
+/// READ and WRITE on the compared column, then WRITE on every cell of the mutation): whether
+/// it applied.
+fn check_and_write(
     req: &Request,
     target: &Target<'_>,
-    family: &[u8],
-    qualifier: &[u8],
-    cells: &[ferrobase_engine::MutationCell],
-) -> Result<(), RestError> {
-    if target.door.access.is_none() {
-        return Ok(());
-    }
-    let compared = FamilyMap::from([(family.to_vec(), Some(BTreeSet::from([qualifier.to_vec()])))]);
-    let cells = super::access::cells(target.door, target.name, [cells])?;
-    super::access::authorize(
-        target.door,
-        req,
-        &Operation::CheckAndMutate {
-            table: super::access::table_name(target.name)?,
-            compared,
-            cells,
+    key: &[u8],
+    (family, qualifier): Column,
+    expected: &[u8],
+    mutation: Mutation,
+) -> Result<bool, RestError> {
+    let request = DataRequest::CheckAndWrite {
+        table: target.name.to_string(),
+        row: key.to_vec(),
+        check: EngineCheck::Value {
+            family,
+            qualifier,
+            op: CompareOp::Equal,
+            expected: Some(expected.to_vec()),
+            time_range: TimeRange::default(),
         },
-    )
+        write: CheckedWrite::Mutations(vec![mutation]),
+    };
+    match super::access::execute(target.door, req, request, RestError::from)? {
+        DataResponse::Checked { applied, .. } => Ok(applied),
+        other => Err(unexpected(&other)),
+    }
 }
 
-/// READ and WRITE on the cells an append or increment writes (it reads them:
-/// [`Operation::ReadModifyWrite`]).
-fn authorize_operands(
+/// An append's or increment's new cells, run by the shared executor (READ and WRITE on each
+/// cell: it reads what it changes).
+fn read_modify_write(
     req: &Request,
     target: &Target<'_>,
-    cols: &[Column],
-) -> Result<(), RestError> {
-    let mut cells = FamilyMap::new();
-    for (f, q) in cols {
-        if let Some(set) = cells
-            .entry(f.clone())
-            .or_insert_with(|| Some(BTreeSet::new()))
-        {
-            set.insert(q.clone());
-        }
+    write: Write,
+) -> Result<RowResult, RestError> {
+    let request = DataRequest::Write {
+        table: target.name.to_string(),
+        write,
+    };
+    match super::access::execute(target.door, req, request, RestError::from)? {
+        DataResponse::Cells(result) => Ok(result),
+        other => Err(unexpected(&other)),
     }
-    if target.door.access.is_none() {
-        return Ok(());
-    }
-    super::access::authorize(
-        target.door,
-        req,
-        &Operation::ReadModifyWrite {
-            table: super::access::table_name(target.name)?,
-            cells,
-        },
-    )
+}
+
+/// The executor answers each request with its own kind of response.
+fn unexpected(answer: &DataResponse) -> RestError {
+    RestError::new(500, format!("Internal error\r\nanswered {answer:?}"))
 }
 
 /// What `?check=` asks for.
@@ -174,14 +172,13 @@ fn check_and_put(
     if !matched {
         return Err(bad("The column to put and check do not match."));
     }
-    authorize_check(req, target, &family, &qualifier, &put.cells)?;
-    let applied = target.table.check_and_mutate(
+    let applied = check_and_write(
+        req,
+        target,
         &key,
-        &family,
-        &qualifier,
-        CompareOp::Equal,
-        Some(&check.value),
-        vec![Mutation::Put(put)],
+        (family, qualifier),
+        &check.value,
+        Mutation::Put(put),
     )?;
     if applied {
         Ok(Response::empty(200))
@@ -228,14 +225,13 @@ fn check_and_delete(
     if deletes.is_empty() {
         delete = delete.add_columns(family.clone(), qualifier.clone());
     }
-    authorize_check(req, target, &family, &qualifier, &delete.cells)?;
-    let applied = target.table.check_and_mutate(
+    let applied = check_and_write(
+        req,
+        target,
         &key,
-        &family,
-        &qualifier,
-        CompareOp::Equal,
-        Some(&check.value),
-        vec![Mutation::Delete(delete)],
+        (family, qualifier),
+        &check.value,
+        Mutation::Delete(delete),
     )?;
     if applied {
         Ok(Response::empty(200))
@@ -277,13 +273,20 @@ fn append(
 ) -> Result<Response, RestError> {
     let (row, key) = one_row(model, spec)?;
     let cols = operand_columns(row, spec)?;
-    authorize_operands(req, target, &cols)?;
-    let operands: Vec<(&[u8], &[u8], &[u8])> = cols
-        .iter()
+    let columns = cols
+        .into_iter()
         .zip(&row.cells)
-        .map(|((f, q), c)| (f.as_slice(), q.as_slice(), c.value.as_slice()))
+        .map(|((f, q), c)| (f, q, c.value.clone()))
         .collect();
-    let result = target.table.append(&key, &operands)?;
+    let result = read_modify_write(
+        req,
+        target,
+        Write::Append {
+            row: key,
+            columns,
+            ttl_ms: None,
+        },
+    )?;
     if !return_results {
         return Ok(Response::empty(200));
     }
@@ -306,18 +309,25 @@ fn increment(
 ) -> Result<Response, RestError> {
     let (row, key) = one_row(model, spec)?;
     let cols = operand_columns(row, spec)?;
-    authorize_operands(req, target, &cols)?;
     let mut operands = Vec::with_capacity(cols.len());
-    for ((f, q), c) in cols.iter().zip(&row.cells) {
+    for ((f, q), c) in cols.into_iter().zip(&row.cells) {
         let text = String::from_utf8_lossy(&c.value);
         let amount: i64 = text.trim().parse().map_err(|_| {
             RestError::bad_request(format!(
                 "java.lang.NumberFormatException: For input string: \"{text}\""
             ))
         })?;
-        operands.push((f.as_slice(), q.as_slice(), amount));
+        operands.push((f, q, amount));
     }
-    let result = target.table.increment_cells(&key, &operands, None)?;
+    let result = read_modify_write(
+        req,
+        target,
+        Write::Increment {
+            row: key,
+            columns: operands,
+            ttl_ms: None,
+        },
+    )?;
     if !return_results {
         return Ok(Response::empty(200));
     }

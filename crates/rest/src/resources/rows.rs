@@ -10,7 +10,10 @@ use crate::media::{body_repr, negotiate, Repr};
 use crate::model::{unb64, CellSetModel, RowModel};
 use crate::server::Door;
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Delete, Error as EngineError, Get, Put, RowResult, Scan, Table, TimeRange};
+use ferrobase_engine::{
+    Delete, Error as EngineError, Get, Mutation, Put, RowResult, Scan, Table, TimeRange,
+};
+use ferrobase_gateway::request::{Request as DataRequest, Response as DataResponse, Write};
 
 /// A parsed row spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,6 +181,17 @@ fn table(door: &Door, name: &str) -> Result<Table, RestError> {
 
 /// A read's failure: a missing table or family reads as no row (HBase's generators log and
 /// answer 404 `Not found`).
+/// The rows a get request answered (the executor answers a get with rows).
+fn rows_of(answer: DataResponse) -> Result<Vec<RowResult>, RestError> {
+    match answer {
+        DataResponse::Rows(rows) => Ok(rows),
+        other => Err(RestError::new(
+            500,
+            format!("Internal error\r\na get was answered {other:?}"),
+        )),
+    }
+}
+
 fn read_error(e: EngineError) -> RestError {
     match e {
         EngineError::TableNotFound(_) | EngineError::NoSuchColumnFamily { .. } => {
@@ -234,9 +248,11 @@ fn get(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
     let table = table(door, t).map_err(|_| RestError::not_found())?;
     let rows: Vec<RowResult> = match &spec.end_row {
         None => {
-            let mut g = spec.get()?;
-            super::access::narrow(door, req, t, &mut g.columns)?;
-            vec![table.get(&g).map_err(read_error)?]
+            let request = DataRequest::Get {
+                table: t.to_string(),
+                gets: vec![spec.get()?],
+            };
+            rows_of(super::access::execute(door, req, request, read_error)?)?
         }
         Some(_) => {
             let mut out = Vec::new();
@@ -284,19 +300,18 @@ fn put(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
             let return_results = req
                 .query_param("rr")
                 .is_some_and(|r| r.eq_ignore_ascii_case("true"));
-            let target = super::check::Target {
-                door,
-                name: t,
-                table: &table(door, t)?,
-            };
+            table(door, t)?;
+            let target = super::check::Target { door, name: t };
             return super::check::run(req, &target, check, &model, spec, return_results);
         }
         cell_set_puts(&model, spec)?
     };
-    let table = table(door, t)?;
-    let cells = super::access::cells(door, t, puts.iter().map(|p| p.cells.as_slice()))?;
-    super::access::write(door, req, t, cells)?;
-    table.put_all(puts)?;
+    table(door, t)?;
+    let request = DataRequest::Write {
+        table: t.to_string(),
+        write: Write::Mutations(puts.into_iter().map(Mutation::Put).collect()),
+    };
+    super::access::execute(door, req, request, RestError::from)?;
     Ok(Response::empty(200))
 }
 
@@ -383,10 +398,12 @@ fn delete(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Respons
             ((f, Some(q)), None) => d.add_columns(f.to_vec(), q.to_vec()),
         };
     }
-    let table = table(door, t)?;
-    let cells = super::access::cells(door, t, [d.cells.as_slice()])?;
-    super::access::write(door, req, t, cells)?;
-    table.delete(d)?;
+    table(door, t)?;
+    let request = DataRequest::Write {
+        table: t.to_string(),
+        write: Write::Mutations(vec![Mutation::Delete(d)]),
+    };
+    super::access::execute(door, req, request, RestError::from)?;
     Ok(Response::empty(200))
 }
 
@@ -413,7 +430,7 @@ pub(super) fn multiget(
     };
     let enc = key_encoding(req);
     // A missing table is a 404 before any check (HBase's region lookup fails first).
-    let table = table(door, t)?;
+    table(door, t)?;
     let mut gets = Vec::new();
     for rk in req.query_all("row") {
         let mut spec = RowSpec::parse(&rk, enc.as_deref())?;
@@ -424,7 +441,6 @@ pub(super) fn multiget(
             spec.columns.push(c.as_bytes().to_vec());
         }
         let mut g = spec.get()?;
-        super::access::narrow(door, req, t, &mut g.columns)?;
         if let Some(f) = &filter {
             g = g.filter(parse_filter(f).map_err(|e| {
                 RestError::bad_request(format!("java.lang.IllegalArgumentException: {e}"))
@@ -432,7 +448,11 @@ pub(super) fn multiget(
         }
         gets.push(g);
     }
-    let rows = table.get_all(&gets)?;
+    let request = DataRequest::Get {
+        table: t.to_string(),
+        gets,
+    };
+    let rows = rows_of(super::access::execute(door, req, request, RestError::from)?)?;
     let model = CellSetModel::of_results(&rows);
     if model.rows.is_empty() {
         return Err(RestError::new(404, "No rows found."));
