@@ -555,7 +555,10 @@ fn a_filter_on_an_unreadable_column_reveals_nothing() {
             let a = alice.call("exists", args(vec![b("t"), tget("r1", &[], Some(&f))]));
             assert_denied(&a, "action=READ");
             let got = alice
-                .call("exists", args(vec![b("t"), tget("r1", &["cf:a"], Some(&f))]))
+                .call(
+                    "exists",
+                    args(vec![b("t"), tget("r1", &["cf:a"], Some(&f))]),
+                )
                 .unwrap();
             assert_eq!(got, Some(TValue::Bool(false)), "{f}");
         }

@@ -168,15 +168,15 @@ impl Handler {
     /// `drop_namespace` (table = the namespace), `increment` and `append` with a cell TTL
     /// (key = the row; see [`Handler::row_op_with_ttl`]), `delete` with exact markers and
     /// `scan_open`/`scan_next` with RAW and VERSIONS (`cell_ops.rs`).
-    pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs) -> CallResult {
+    pub(crate) fn ferrobase_admin(&self, a: &FerrobaseAdminArgs, user: &str) -> CallResult {
         let op = admin_op(a)?;
         // A table or a namespace, which the engine validates.
         let name = table_text(&a.table_name)?;
         let key = Some(a.key.clone()).filter(|k| !k.is_empty());
         let admin = self.engine.admin();
         match op {
-            AdminOp::Increment | AdminOp::Append => return self.row_op_with_ttl(a),
-            AdminOp::Delete => return self.extension_delete(a),
+            AdminOp::Increment | AdminOp::Append => return self.row_op_with_ttl(user, a),
+            AdminOp::Delete => return self.extension_delete(user, a),
             AdminOp::ScanOpen => return self.extension_scan_open(a),
             AdminOp::ScanNext => return self.extension_scan_next(a),
             AdminOp::ScanCost => return self.extension_scan_cost(a),

@@ -12,7 +12,7 @@ use crate::thrift::hbase::{TFerrobaseCell, TFerrobaseGet, TFerrobaseRow};
 use crate::thrift::TValue;
 use crate::thrift::ThriftValue;
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Delete, Get, RowResult, Scan, TimeRange, LATEST_TIMESTAMP};
+use ferrobase_engine::{Delete, Get, Mutation, RowResult, Scan, TimeRange, LATEST_TIMESTAMP};
 
 /// The value of attribute `key` (the last, if repeated).
 pub(crate) fn attribute<'a>(a: &'a FerrobaseAdminArgs, key: &str) -> Option<&'a [u8]> {
@@ -173,9 +173,10 @@ impl Handler {
     /// (`family` or `family:qualifier`) and `TIMESTAMP.i` (default: attribute `TIMESTAMP`,
     /// default the latest), written as the engine writes an embedded `Delete` with them; none:
     /// the whole row up to `TIMESTAMP`.
-    pub(crate) fn extension_delete(&self, a: &FerrobaseAdminArgs) -> CallResult {
-        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
-        t.delete(extension_delete_of(a)?)?;
+    pub(crate) fn extension_delete(&self, user: &str, a: &FerrobaseAdminArgs) -> CallResult {
+        open_table_to_mutate(&self.engine, &a.table_name)?;
+        let delete = extension_delete_of(a)?;
+        self.write(user, &a.table_name, vec![Mutation::Delete(delete)])?;
         Ok(None)
     }
 

@@ -249,7 +249,7 @@ impl Handler {
             }
         };
         let answer = match &self.access {
-            None => self.dispatch(&call),
+            None => self.dispatch(&call, user.unwrap_or(crate::access::ANONYMOUS)),
             Some(access) => self.authorized(access, user, &call),
         };
         match answer {
@@ -258,8 +258,9 @@ impl Handler {
         }
     }
 
-    /// Runs a call; `None` for a method declared but not served (answered as unknown).
-    pub(crate) fn dispatch(&self, call: &Call) -> Option<CallResult> {
+    /// Runs a call for `user` (its data requests through the shared executor, which authorizes
+    /// them with ACLs on); `None` for a method declared but not served (answered as unknown).
+    pub(crate) fn dispatch(&self, call: &Call, user: &str) -> Option<CallResult> {
         if let Some(answer) = self.meta_call(call, &|_| true) {
             return Some(answer);
         }
@@ -354,6 +355,7 @@ impl Handler {
             // (older clients' IDLs still declare it): its gateway answers "Invalid method name".
             Call::GetRowOrBefore(_) => return None,
             Call::MutateRow(a) => self.mutate_row(
+                user,
                 &a.table_name,
                 &a.row,
                 &a.mutations,
@@ -361,6 +363,7 @@ impl Handler {
                 &a.attributes,
             ),
             Call::MutateRowTs(a) => self.mutate_row(
+                user,
                 &a.table_name,
                 &a.row,
                 &a.mutations,
@@ -368,35 +371,50 @@ impl Handler {
                 &a.attributes,
             ),
             Call::MutateRows(a) => self.mutate_rows(
+                user,
                 &a.table_name,
                 &a.row_batches,
                 LATEST_TIMESTAMP,
                 &a.attributes,
             ),
-            Call::MutateRowsTs(a) => {
-                self.mutate_rows(&a.table_name, &a.row_batches, a.timestamp, &a.attributes)
-            }
-            Call::AtomicIncrement(a) => self.atomic_increment(a),
+            Call::MutateRowsTs(a) => self.mutate_rows(
+                user,
+                &a.table_name,
+                &a.row_batches,
+                a.timestamp,
+                &a.attributes,
+            ),
+            Call::AtomicIncrement(a) => self.atomic_increment(user, a),
             Call::DeleteAll(a) => self.delete_all(
+                user,
                 &a.table_name,
                 &a.row,
                 &a.column,
                 LATEST_TIMESTAMP,
                 &a.attributes,
             ),
-            Call::DeleteAllTs(a) => {
-                self.delete_all(&a.table_name, &a.row, &a.column, a.timestamp, &a.attributes)
-            }
+            Call::DeleteAllTs(a) => self.delete_all(
+                user,
+                &a.table_name,
+                &a.row,
+                &a.column,
+                a.timestamp,
+                &a.attributes,
+            ),
             Call::DeleteAllRow(a) => {
-                self.delete_all_row(&a.table_name, &a.row, None, &a.attributes)
+                self.delete_all_row(user, &a.table_name, &a.row, None, &a.attributes)
             }
-            Call::DeleteAllRowTs(a) => {
-                self.delete_all_row(&a.table_name, &a.row, Some(a.timestamp), &a.attributes)
-            }
-            Call::Increment(a) => self.increment(std::slice::from_ref(&a.increment)),
-            Call::IncrementRows(a) => self.increment(&a.increments),
-            Call::Append(a) => self.append(&a.append),
-            Call::CheckAndPut(a) => self.check_and_put(a),
+            Call::DeleteAllRowTs(a) => self.delete_all_row(
+                user,
+                &a.table_name,
+                &a.row,
+                Some(a.timestamp),
+                &a.attributes,
+            ),
+            Call::Increment(a) => self.increment(user, std::slice::from_ref(&a.increment)),
+            Call::IncrementRows(a) => self.increment(user, &a.increments),
+            Call::Append(a) => self.append(user, &a.append),
+            Call::CheckAndPut(a) => self.check_and_put(user, a),
             Call::ScannerOpenWithScan(a) => self.scanner_open_with_scan(&a.table_name, &a.scan),
             Call::ScannerOpen(a) => self.scanner_open(&ScanRequest {
                 table: &a.table_name,
@@ -444,7 +462,7 @@ impl Handler {
             }),
             Call::ScannerGetList(a) => self.scanner_get(a.id, a.nb_rows as usize),
             Call::ScannerClose(a) => self.scanner_close(a.id),
-            Call::FerrobaseAdmin(a) => self.ferrobase_admin(a),
+            Call::FerrobaseAdmin(a) => self.ferrobase_admin(a, user),
             Call::Grant(_) | Call::Revoke(_) => Err(authorize::acl_off()),
         })
     }

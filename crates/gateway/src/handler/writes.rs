@@ -1,13 +1,16 @@
 //! Mutations, deletes, increments, appends and check-and-put.
 
 use super::convert::tcells;
-use super::names::{open_table, open_table_to_mutate, parse_column};
+use super::names::{open_table, open_table_to_mutate, parse_column, table_name};
 use super::{CallResult, Handler, ServiceError};
+use crate::request::{Executor, Failure, Request, Response, Write};
 use crate::thrift::hbase::service::{AtomicIncrementArgs, CheckAndPutArgs, FerrobaseAdminArgs};
 use crate::thrift::hbase::{self, Attributes, BatchMutation, TAppend, TIncrement};
 use crate::thrift::TValue;
 use ferrobase_engine::filter::CompareOp;
-use ferrobase_engine::{Delete, Durability, Mutation, Put, LATEST_TIMESTAMP};
+use ferrobase_engine::{
+    Check, CheckedWrite, Delete, Durability, Mutation, Put, RowResult, TimeRange, LATEST_TIMESTAMP,
+};
 
 /// The operation attribute HBase's `Mutation.setTTL` sets: the TTL of the mutation's cells in
 /// milliseconds, an 8-byte big-endian long (`Mutation.OP_ATTRIBUTE_TTL`).
@@ -99,21 +102,61 @@ pub(crate) fn row_op_column(a: &FerrobaseAdminArgs) -> Option<&[u8]> {
 }
 
 impl Handler {
+    /// `request` run by the shared executor for `user`: authorized first with ACLs on, then
+    /// run. Each method below decodes its arguments into the request in the order HBase's
+    /// handler refuses them, and encodes the answer.
+    fn execute(&self, user: &str, request: Request) -> Result<Response, ServiceError> {
+        Executor::new(&self.engine, self.access(), user)
+            .execute(request)
+            .map_err(|f| match f {
+                Failure::Denied(d) => super::denied(d),
+                Failure::Engine(e) => e.into(),
+            })
+    }
+
+    /// Puts and deletes of `table` (a name the caller has looked up), through the executor
+    /// (an empty list is authorized too, and writes nothing).
+    pub(crate) fn write(
+        &self,
+        user: &str,
+        table: &[u8],
+        mutations: Vec<Mutation>,
+    ) -> Result<(), ServiceError> {
+        let request = Request::Write {
+            table: table_name(table)?,
+            write: Write::Mutations(mutations),
+        };
+        self.execute(user, request).map(drop)
+    }
+
+    /// An increment's or append's new cells, through the executor.
+    fn new_cells(&self, user: &str, table: &[u8], write: Write) -> Result<RowResult, ServiceError> {
+        let request = Request::Write {
+            table: table_name(table)?,
+            write,
+        };
+        match self.execute(user, request)? {
+            Response::Cells(r) => Ok(r),
+            other => Err(ServiceError::Internal(format!(
+                "an increment or append was answered {other:?}"
+            ))),
+        }
+    }
+
     /// mutateRow / mutateRowTs (`ts` [`LATEST_TIMESTAMP`] for the current time; `attributes`
     /// may give the put's cells a TTL).
     pub(crate) fn mutate_row(
         &self,
+        user: &str,
         table: &[u8],
         row: &[u8],
         mutations: &[hbase::Mutation],
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
-        let t = open_table_to_mutate(&self.engine, table)?;
+        open_table_to_mutate(&self.engine, table)?;
         let muts = row_mutations(row, mutations, ts, attributes, false)?;
-        if !muts.is_empty() {
-            t.mutate(muts)?;
-        }
+        self.write(user, table, muts)?;
         Ok(None)
     }
 
@@ -121,6 +164,7 @@ impl Handler {
     /// apply to every row's put, as HBase's handler sets them on each).
     pub(crate) fn mutate_rows(
         &self,
+        user: &str,
         table: &[u8],
         batches: &[BatchMutation],
         ts: i64,
@@ -131,32 +175,35 @@ impl Handler {
         for b in batches {
             all.extend(row_mutations(&b.row, &b.mutations, ts, attributes, true)?);
         }
-        let t = open_table_to_mutate(&self.engine, table)?;
-        if !all.is_empty() {
-            t.mutate(all)?;
-        }
+        open_table_to_mutate(&self.engine, table)?;
+        self.write(user, table, all)?;
         Ok(None)
     }
 
-    pub(crate) fn atomic_increment(&self, a: &AtomicIncrementArgs) -> CallResult {
-        let t = open_table(&self.engine, &a.table_name)?;
+    pub(crate) fn atomic_increment(&self, user: &str, a: &AtomicIncrementArgs) -> CallResult {
+        open_table(&self.engine, &a.table_name)?;
         let (f, q) = parse_column(&a.column);
-        let q = q.unwrap_or_default();
-        let v = t.increment(&a.row, &[(&f, &q, a.value)])?;
-        Ok(Some(TValue::I64(v[0])))
+        let write = Write::Increment {
+            row: a.row.clone(),
+            columns: vec![(f, q.unwrap_or_default(), a.value)],
+            ttl_ms: None,
+        };
+        let r = self.new_cells(user, &a.table_name, write)?;
+        Ok(Some(TValue::I64(first_long(&r))))
     }
 
     /// deleteAll / deleteAllTs (`ts` [`LATEST_TIMESTAMP`] for every version); `_ttl` in
     /// `attributes` gives the marker its TTL.
     pub(crate) fn delete_all(
         &self,
+        user: &str,
         table: &[u8],
         row: &[u8],
         column: &[u8],
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
-        let t = open_table(&self.engine, table)?;
+        open_table(&self.engine, table)?;
         check_delete_ts(ts)?;
         let row = row.to_vec();
         let mut d = match parse_column(column) {
@@ -164,7 +211,7 @@ impl Handler {
             (f, Some(q)) => Delete::new(row).add_columns_ts(f, q, ts),
         };
         d.ttl_ms = attribute_ttl(attributes)?;
-        t.delete(d)?;
+        self.write(user, table, vec![Mutation::Delete(d)])?;
         Ok(None)
     }
 
@@ -172,12 +219,13 @@ impl Handler {
     /// `attributes` gives the markers their TTL.
     pub(crate) fn delete_all_row(
         &self,
+        user: &str,
         table: &[u8],
         row: &[u8],
         ts: Option<i64>,
         attributes: &Attributes,
     ) -> CallResult {
-        let t = open_table(&self.engine, table)?;
+        open_table(&self.engine, table)?;
         if let Some(ts) = ts {
             check_delete_ts(ts)?;
         }
@@ -187,21 +235,22 @@ impl Handler {
             None => Delete::new(row),
         };
         d.ttl_ms = attribute_ttl(attributes)?;
-        t.delete(d)?;
+        self.write(user, table, vec![Mutation::Delete(d)])?;
         Ok(None)
     }
 
-    /// increment / incrementRows. As HBase's handler: an empty row or table is its undeclared
-    /// `TException`, a family-only column a `NullPointerException` (`incrementFromThrift`
-    /// answers null), both INTERNAL_ERRORs.
-    pub(crate) fn increment(&self, increments: &[TIncrement]) -> CallResult {
+    /// increment / incrementRows, one after the other as HBase's handler loops over them
+    /// (each authorized and applied before the next is looked at). As HBase's handler: an
+    /// empty row or table is its undeclared `TException`, a family-only column a
+    /// `NullPointerException` (`incrementFromThrift` answers null), both INTERNAL_ERRORs.
+    pub(crate) fn increment(&self, user: &str, increments: &[TIncrement]) -> CallResult {
         for i in increments {
             if i.row.is_empty() || i.table.is_empty() {
                 return Err(ServiceError::Internal(
                     "Must supply a table and a row key; can't increment".into(),
                 ));
             }
-            let t = open_table(&self.engine, &i.table)?;
+            open_table(&self.engine, &i.table)?;
             let (f, q) = match parse_column(&i.column) {
                 (f, Some(q)) => (f, q),
                 (_, None) => {
@@ -211,7 +260,12 @@ impl Handler {
                     ))
                 }
             };
-            t.increment(&i.row, &[(&f, &q, i.amount)])?;
+            let write = Write::Increment {
+                row: i.row.clone(),
+                columns: vec![(f, q, i.amount)],
+                ttl_ms: None,
+            };
+            self.new_cells(user, &i.table, write)?;
         }
         Ok(None)
     }
@@ -221,7 +275,7 @@ impl Handler {
     /// `ThriftUtilities.appendFromThrift`, columns and values of different counts, or a
     /// family-only column, are undeclared exceptions (INTERNAL_ERROR), before the table is
     /// looked up; an append of no columns is one too (HBase's client refuses it).
-    pub(crate) fn append(&self, ap: &TAppend) -> CallResult {
+    pub(crate) fn append(&self, user: &str, ap: &TAppend) -> CallResult {
         if ap.row.is_empty() || ap.table.is_empty() {
             return Err(ServiceError::Internal(
                 "Must supply a table and a row key; can't append".into(),
@@ -240,18 +294,22 @@ impl Handler {
                 (_, None) => Err(family_only(c)),
             })
             .collect::<Result<Vec<(Vec<u8>, Vec<u8>)>, ServiceError>>()?;
-        let t = open_table(&self.engine, &ap.table)?;
+        open_table(&self.engine, &ap.table)?;
         if parsed.is_empty() {
             return Err(ServiceError::Internal(
                 "Invalid arguments to append, no columns specified".into(),
             ));
         }
-        let spec: Vec<(&[u8], &[u8], &[u8])> = parsed
-            .iter()
-            .zip(ap.values.iter())
-            .map(|((f, q), v)| (&f[..], &q[..], &v[..]))
-            .collect();
-        let r = t.append(&ap.row, &spec)?;
+        let write = Write::Append {
+            row: ap.row.clone(),
+            columns: parsed
+                .into_iter()
+                .zip(ap.values.iter())
+                .map(|((f, q), v)| (f, q, v.clone()))
+                .collect(),
+            ttl_ms: None,
+        };
+        let r = self.new_cells(user, &ap.table, write)?;
         Ok(Some(tcells(r.cells.iter())))
     }
 
@@ -260,7 +318,7 @@ impl Handler {
     /// attributes are `COLUMN` (`family:qualifier`), `AMOUNT` (a decimal long, `increment`) or
     /// `VALUE` (the bytes to append, `append`), and `TTL` (milliseconds, decimal; absent: none).
     /// Answers the new value: an `i64` for `increment`, the new cells for `append`.
-    pub(crate) fn row_op_with_ttl(&self, a: &FerrobaseAdminArgs) -> CallResult {
+    pub(crate) fn row_op_with_ttl(&self, user: &str, a: &FerrobaseAdminArgs) -> CallResult {
         let op = a.operation.as_str();
         let attr = |name: &str| {
             a.attributes
@@ -284,17 +342,28 @@ impl Handler {
                 })
                 .transpose()
         };
-        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
+        open_table_to_mutate(&self.engine, &a.table_name)?;
         let (f, q) = parse_column(row_op_column(a).ok_or_else(|| missing("COLUMN"))?);
         let q = q.unwrap_or_default();
-        let ttl = decimal("TTL")?;
+        let ttl_ms = decimal("TTL")?;
+        let row = a.key.clone();
         if super::names::admin_op(a)? == crate::thrift::hbase::AdminOp::Increment {
             let amount = decimal("AMOUNT")?.ok_or_else(|| missing("AMOUNT"))?;
-            let v = t.increment_with_ttl(&a.key, &[(&f, &q, amount)], ttl)?;
-            return Ok(Some(TValue::I64(v[0])));
+            let write = Write::Increment {
+                row,
+                columns: vec![(f, q, amount)],
+                ttl_ms,
+            };
+            let r = self.new_cells(user, &a.table_name, write)?;
+            return Ok(Some(TValue::I64(first_long(&r))));
         }
         let value = attr("VALUE").ok_or_else(|| missing("VALUE"))?;
-        let r = t.append_with_ttl(&a.key, &[(&f, &q, value)], ttl)?;
+        let write = Write::Append {
+            row,
+            columns: vec![(f, q, value.to_vec())],
+            ttl_ms,
+        };
+        let r = self.new_cells(user, &a.table_name, write)?;
         Ok(Some(tcells(r.cells.iter())))
     }
 
@@ -303,7 +372,7 @@ impl Handler {
     /// `isDelete` is not read), and a family-only column, put or checked, is an undeclared
     /// `ArrayIndexOutOfBoundsException` there (INTERNAL_ERROR): the put's before the table is
     /// looked up, the check's after.
-    pub(crate) fn check_and_put(&self, a: &CheckAndPutArgs) -> CallResult {
+    pub(crate) fn check_and_put(&self, user: &str, a: &CheckAndPutArgs) -> CallResult {
         let (pf, pq) = match parse_column(&a.mput.column) {
             (f, Some(q)) => (f, q),
             (_, None) => return Err(family_only(&a.mput.column)),
@@ -321,21 +390,39 @@ impl Handler {
         );
         put.durability = durability;
         put.ttl_ms = attribute_ttl(&a.attributes)?;
-        let t = open_table_to_mutate(&self.engine, &a.table_name)?;
-        let (f, q) = match parse_column(&a.column) {
+        open_table_to_mutate(&self.engine, &a.table_name)?;
+        let (family, qualifier) = match parse_column(&a.column) {
             (f, Some(q)) => (f, q),
             (_, None) => return Err(family_only(&a.column)),
         };
-        let applied = t.check_and_mutate(
-            &a.row,
-            &f,
-            &q,
-            CompareOp::Equal,
-            a.value.as_deref(),
-            vec![Mutation::Put(put)],
-        )?;
-        Ok(Some(TValue::Bool(applied)))
+        let request = Request::CheckAndWrite {
+            table: table_name(&a.table_name)?,
+            row: a.row.clone(),
+            check: Check::Value {
+                family,
+                qualifier,
+                op: CompareOp::Equal,
+                expected: a.value.clone(),
+                time_range: TimeRange::default(),
+            },
+            write: CheckedWrite::Mutations(vec![Mutation::Put(put)]),
+        };
+        match self.execute(user, request)? {
+            Response::Checked { applied, .. } => Ok(Some(TValue::Bool(applied))),
+            other => Err(ServiceError::Internal(format!(
+                "checkAndPut was answered {other:?}"
+            ))),
+        }
     }
+}
+
+/// The first cell's value as a long (an increment's new value; 0 when there is none).
+fn first_long(r: &RowResult) -> i64 {
+    r.cells
+        .first()
+        .and_then(|c| c.value().try_into().ok())
+        .map(i64::from_be_bytes)
+        .unwrap_or_default()
 }
 
 /// HBase's `Delete` refuses a negative timestamp with an `IllegalArgumentException` that
