@@ -282,75 +282,108 @@ impl Handler {
             Call::GetThriftServerType(_) => Ok(Some(TValue::I32(thrift_server_type::ONE))),
             Call::GetClusterId(_) => return None,
             Call::GetRegionInfo(a) => self.get_region_info(&a.row),
-            Call::Get(a) => self.get_cells(&CellsRequest {
-                table: &a.table_name,
-                row: &a.row,
-                column: &a.column,
-                timestamp: None,
-                versions: None,
-            }),
-            Call::GetVer(a) => self.get_cells(&CellsRequest {
-                table: &a.table_name,
-                row: &a.row,
-                column: &a.column,
-                timestamp: None,
-                versions: Some(a.num_versions),
-            }),
-            Call::GetVerTs(a) => self.get_cells(&CellsRequest {
-                table: &a.table_name,
-                row: &a.row,
-                column: &a.column,
-                timestamp: Some(a.timestamp),
-                versions: Some(a.num_versions),
-            }),
-            Call::GetRow(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: std::slice::from_ref(&a.row),
-                columns: &[],
-                timestamp: None,
-            }),
-            Call::GetRowWithColumns(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: std::slice::from_ref(&a.row),
-                columns: &a.columns,
-                timestamp: None,
-            }),
-            Call::GetRowTs(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: std::slice::from_ref(&a.row),
-                columns: &[],
-                timestamp: Some(a.timestamp),
-            }),
-            Call::GetRowWithColumnsTs(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: std::slice::from_ref(&a.row),
-                columns: &a.columns,
-                timestamp: Some(a.timestamp),
-            }),
-            Call::GetRows(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: &a.rows,
-                columns: &[],
-                timestamp: None,
-            }),
-            Call::GetRowsWithColumns(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: &a.rows,
-                columns: &a.columns,
-                timestamp: None,
-            }),
-            Call::GetRowsTs(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: &a.rows,
-                columns: &[],
-                timestamp: Some(a.timestamp),
-            }),
-            Call::GetRowsWithColumnsTs(a) => self.get_rows(&RowsRequest {
-                table: &a.table_name,
-                rows: &a.rows,
-                columns: &a.columns,
-                timestamp: Some(a.timestamp),
-            }),
+            Call::Get(a) => self.get_cells(
+                user,
+                &CellsRequest {
+                    table: &a.table_name,
+                    row: &a.row,
+                    column: &a.column,
+                    timestamp: None,
+                    versions: None,
+                },
+            ),
+            Call::GetVer(a) => self.get_cells(
+                user,
+                &CellsRequest {
+                    table: &a.table_name,
+                    row: &a.row,
+                    column: &a.column,
+                    timestamp: None,
+                    versions: Some(a.num_versions),
+                },
+            ),
+            Call::GetVerTs(a) => self.get_cells(
+                user,
+                &CellsRequest {
+                    table: &a.table_name,
+                    row: &a.row,
+                    column: &a.column,
+                    timestamp: Some(a.timestamp),
+                    versions: Some(a.num_versions),
+                },
+            ),
+            Call::GetRow(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: std::slice::from_ref(&a.row),
+                    columns: &[],
+                    timestamp: None,
+                },
+            ),
+            Call::GetRowWithColumns(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: std::slice::from_ref(&a.row),
+                    columns: &a.columns,
+                    timestamp: None,
+                },
+            ),
+            Call::GetRowTs(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: std::slice::from_ref(&a.row),
+                    columns: &[],
+                    timestamp: Some(a.timestamp),
+                },
+            ),
+            Call::GetRowWithColumnsTs(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: std::slice::from_ref(&a.row),
+                    columns: &a.columns,
+                    timestamp: Some(a.timestamp),
+                },
+            ),
+            Call::GetRows(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: &a.rows,
+                    columns: &[],
+                    timestamp: None,
+                },
+            ),
+            Call::GetRowsWithColumns(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: &a.rows,
+                    columns: &a.columns,
+                    timestamp: None,
+                },
+            ),
+            Call::GetRowsTs(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: &a.rows,
+                    columns: &[],
+                    timestamp: Some(a.timestamp),
+                },
+            ),
+            Call::GetRowsWithColumnsTs(a) => self.get_rows(
+                user,
+                &RowsRequest {
+                    table: &a.table_name,
+                    rows: &a.rows,
+                    columns: &a.columns,
+                    timestamp: Some(a.timestamp),
+                },
+            ),
             // HBase 2.6's Hbase.thrift and ThriftHBaseServiceHandler have no getRowOrBefore
             // (older clients' IDLs still declare it): its gateway answers "Invalid method name".
             Call::GetRowOrBefore(_) => return None,

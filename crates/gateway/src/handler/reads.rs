@@ -1,10 +1,11 @@
 //! Row and cell reads: get*, getRow*, getRows*.
 
 use super::convert::{tcells, trow, ColumnOrder};
-use super::names::{open_table, parse_column};
+use super::names::{open_table, parse_column, table_name};
 use super::{CallResult, Handler, ServiceError};
+use crate::request::{Executor, Failure, Partial, Request, Response};
 use crate::thrift::ThriftValue;
-use ferrobase_engine::{Get, TimeRange};
+use ferrobase_engine::{Get, RowResult, TimeRange};
 
 /// The time range `[0, ts)` of a Thrift1 `...Ts` read. A negative `ts` is HBase's
 /// `TimeRange` `IllegalArgumentException`, undeclared by its handlers: an INTERNAL_ERROR.
@@ -60,10 +61,34 @@ pub(crate) struct RowsRequest<'a> {
 }
 
 impl Handler {
+    /// `gets` of `table` run by the shared executor for `user` (authorized first with ACLs on).
+    fn read(
+        &self,
+        user: &str,
+        table: &[u8],
+        gets: Vec<Get>,
+        partial: Partial,
+    ) -> Result<Vec<RowResult>, ServiceError> {
+        let request = Request::Get {
+            table: table_name(table)?,
+            gets,
+            partial,
+        };
+        match Executor::new(&self.engine, self.access(), user).execute(request) {
+            Ok(Response::Rows(rows)) => Ok(rows),
+            Ok(other) => Err(ServiceError::Internal(format!(
+                "a get was answered {other:?}"
+            ))),
+            Err(Failure::Denied(d)) => Err(super::denied(d)),
+            Err(Failure::Engine(e)) => Err(e.into()),
+        }
+    }
+
     /// get / getVer / getVerTs: the versions of one column (or family), newest first.
-    /// Timestamps are exclusive upper bounds, as in HBase.
-    pub(crate) fn get_cells(&self, req: &CellsRequest<'_>) -> CallResult {
-        let t = open_table(&self.engine, req.table)?;
+    /// Timestamps are exclusive upper bounds, as in HBase. The answer names no column, so a
+    /// partly granted read (of a family) is refused, not narrowed.
+    pub(crate) fn get_cells(&self, user: &str, req: &CellsRequest<'_>) -> CallResult {
+        open_table(&self.engine, req.table)?;
         check_get_row(req.row)?;
         let mut get = with_column(Get::new(req.row.to_vec()), req.column);
         if let Some(ts) = req.timestamp {
@@ -75,14 +100,15 @@ impl Handler {
             })?;
             get = get.max_versions(n);
         }
-        let r = t.get(&get)?;
-        Ok(Some(tcells(r.cells.iter())))
+        let rows = self.read(user, req.table, vec![get], Partial::Refuse)?;
+        Ok(Some(tcells(rows.iter().flat_map(|r| r.cells.iter()))))
     }
 
-    /// getRow, getRowWithColumns, getRowTs, getRowWithColumnsTs and their getRows* forms.
-    pub(crate) fn get_rows(&self, req: &RowsRequest<'_>) -> CallResult {
-        let t = open_table(&self.engine, req.table)?;
-        let mut out = Vec::new();
+    /// getRow, getRowWithColumns, getRowTs, getRowWithColumnsTs and their getRows* forms; a
+    /// partly granted read answers the readable cells.
+    pub(crate) fn get_rows(&self, user: &str, req: &RowsRequest<'_>) -> CallResult {
+        open_table(&self.engine, req.table)?;
+        let mut gets = Vec::with_capacity(req.rows.len());
         for row in req.rows {
             check_get_row(row)?;
             let mut get = Get::new(row.clone());
@@ -92,11 +118,14 @@ impl Handler {
             if let Some(ts) = req.timestamp {
                 get = get.time_range(up_to(ts)?);
             }
-            let r = t.get(&get)?;
-            if !r.is_empty() {
-                out.push(trow(&r, ColumnOrder::Map));
-            }
+            gets.push(get);
         }
+        let rows = self.read(user, req.table, gets, Partial::Narrow)?;
+        let out: Vec<_> = rows
+            .iter()
+            .filter(|r| !r.is_empty())
+            .map(|r| trow(r, ColumnOrder::Map))
+            .collect();
         Ok(Some(out.to_value()))
     }
 }

@@ -1,7 +1,7 @@
 //! The one executor of data requests: authorize (every operation [`Request::operations`]
 //! derives, a partly granted read narrowed to the readable columns), then run on the engine.
 
-use super::{Request, Response, Write};
+use super::{Partial, Request, Response, Write};
 use crate::access::{canonical_table, AccessChecker, Denied, Operation, ReadAccess};
 use ferrobase_engine::{Check, Engine, Error, Get};
 
@@ -99,7 +99,16 @@ impl<'a> Executor<'a> {
             acl.authorize_read_columns(self.user, &table, &mut get.spec.columns, families)
         };
         match request {
-            Request::Get { gets, .. } => return gets.iter_mut().try_for_each(narrow),
+            Request::Get {
+                gets,
+                partial: Partial::Narrow,
+                ..
+            } => return gets.iter_mut().try_for_each(narrow),
+            // Refused unless granted whole: decided with the other operations below.
+            Request::Get {
+                partial: Partial::Refuse,
+                ..
+            } => {}
             Request::Exists { gets, .. } => {
                 for get in gets.iter_mut() {
                     if get.spec.columns.is_empty() {
@@ -122,8 +131,11 @@ impl<'a> Executor<'a> {
             Request::CheckAndWrite { .. } | Request::Write { .. } => {}
         }
         for op in request.operations_on(&table, &families) {
-            // The reads were decided above, narrowed; the rest must be granted whole.
-            if let Operation::Read { .. } = op {
+            // The filterable reads were decided above, narrowed; the rest must be granted whole.
+            if let Operation::Read {
+                filterable: true, ..
+            } = op
+            {
                 continue;
             }
             // Only a filterable read is ever granted in part.

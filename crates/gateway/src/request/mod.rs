@@ -34,6 +34,8 @@ pub enum Request {
         table: String,
         /// The gets.
         gets: Vec<Get>,
+        /// What a partly granted read does.
+        partial: Partial,
     },
     /// Whether each get finds a cell (HBase's `exists`, `existsAll`).
     Exists {
@@ -61,6 +63,17 @@ pub enum Request {
         /// What is written when it holds.
         write: CheckedWrite,
     },
+}
+
+/// What a get does when the user may read only part of what it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Partial {
+    /// It reads the readable part (HBase's `AccessControlFilter`): the door's answer names
+    /// each cell's column, so it shows what was read.
+    Narrow,
+    /// It is refused: the door's answer names no column (Thrift1's `get`, `getVer`), so a
+    /// narrowed answer would pass for the whole column's.
+    Refuse,
 }
 
 /// What a [`Request::Write`] writes.
@@ -196,12 +209,12 @@ impl Request {
     fn operations_on(&self, table: &str, families: &dyn Fn() -> Vec<Vec<u8>>) -> Vec<Operation> {
         let table = table.to_string();
         match self {
-            Request::Get { gets, .. } => gets
+            Request::Get { gets, partial, .. } => gets
                 .iter()
                 .map(|g| Operation::Read {
                     table: table.clone(),
                     families: read_families(g, families),
-                    filterable: true,
+                    filterable: *partial == Partial::Narrow,
                 })
                 .collect(),
             // An existence check of a whole row needs READ on every family, unfiltered:
@@ -435,6 +448,7 @@ mod tests {
             .execute(Request::Get {
                 table: "t".into(),
                 gets: vec![Get::new("r")],
+                partial: Partial::Narrow,
             })
             .unwrap()
         else {
@@ -451,6 +465,7 @@ mod tests {
             .execute(Request::Get {
                 table: "t".into(),
                 gets: vec![Get::new("r")],
+                partial: Partial::Narrow,
             })
             .unwrap_err();
         assert!(matches!(e, Failure::Denied(_)), "{e:?}");

@@ -6,7 +6,7 @@ use super::convert;
 use super::{client_error, Thrift2Handler};
 use crate::handler::names::table_name;
 use crate::handler::{denied, CallResult, ServiceError};
-use crate::request::{Executor, Failure, Request, Response, Write};
+use crate::request::{Executor, Failure, Partial, Request, Response, Write};
 use crate::thrift::thrift2::{TAppend, TDelete, TGet, TIncrement, TPut, TRowMutations, TScan};
 use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::{CheckedWrite, Get, Mutation, RowResult, Table};
@@ -95,6 +95,7 @@ impl Thrift2Handler {
         let request = Request::Get {
             table: table_name(table)?,
             gets: self.gets(gets)?,
+            partial: Partial::Narrow,
         };
         let Response::Rows(rows) = self.execute(user, request)? else {
             return Err(unexpected("get"));

@@ -13,7 +13,9 @@ use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{
     Delete, Error as EngineError, Get, Mutation, Put, RowResult, Scan, Table, TimeRange,
 };
-use ferrobase_gateway::request::{Request as DataRequest, Response as DataResponse, Write};
+use ferrobase_gateway::request::{
+    Partial, Request as DataRequest, Response as DataResponse, Write,
+};
 
 /// A parsed row spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -251,6 +253,7 @@ fn get(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
             let request = DataRequest::Get {
                 table: t.to_string(),
                 gets: vec![spec.get()?],
+                partial: Partial::Narrow,
             };
             rows_of(super::access::execute(door, req, request, read_error)?)?
         }
@@ -451,6 +454,7 @@ pub(super) fn multiget(
     let request = DataRequest::Get {
         table: t.to_string(),
         gets,
+        partial: Partial::Narrow,
     };
     let rows = rows_of(super::access::execute(door, req, request, RestError::from)?)?;
     let model = CellSetModel::of_results(&rows);

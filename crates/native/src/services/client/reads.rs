@@ -10,7 +10,7 @@ use crate::services::{Ctx, Reply};
 use ferrobase_engine::{Bytes, Cell, CellType, ColumnSelection, Get, RowResult, TimeRange};
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
-use ferrobase_gateway::request::{Request, Response};
+use ferrobase_gateway::request::{Partial, Request, Response};
 
 pub(super) fn time_range(tr: Option<&PbTimeRange>) -> TimeRange {
     match tr {
@@ -191,7 +191,11 @@ impl RowOrExists {
                 other => Err(RpcError::bad_request(format!("a get answered {other:?}"))),
             }
         } else {
-            match ctx.execute(Request::Get { table, gets })? {
+            match ctx.execute(Request::Get {
+                table,
+                gets,
+                partial: Partial::Narrow,
+            })? {
                 Response::Rows(mut rows) => {
                     Ok(RowOrExists::Row(rows.pop().unwrap_or_else(|| {
                         RowResult::new(Bytes::new(), Vec::new())
