@@ -9,7 +9,6 @@
 
 use crate::error::RpcError;
 use crate::services::Ctx;
-use ferrobase_engine::ColumnSelection;
 use ferrobase_gateway::access::{
     AccessChecker, Denied, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
 };
@@ -152,32 +151,6 @@ impl Ctx {
             .into_iter()
             .map(|r| r.map_err(RpcError::from))
             .collect())
-    }
-
-    /// A read of `columns` of `table` authorized; a partly granted read narrowed to the columns
-    /// the user may read (HBase's `AccessControlFilter`, which runs before the user's filter: a
-    /// filter never sees an unreadable cell).
-    pub(crate) fn authorize_read(
-        &self,
-        table: &str,
-        columns: &mut ColumnSelection,
-    ) -> Result<(), RpcError> {
-        let Some(acl) = self.acl() else {
-            return Ok(());
-        };
-        CHECKS.with(|c| c.set(c.get() + 1));
-        acl.authorize_read_columns(self.user(), table, columns, || self.families(table))
-            .map_err(denied)
-    }
-
-    /// The families of `table` (none when it cannot be described: the call then fails on it).
-    pub(crate) fn families(&self, table: &str) -> Vec<Vec<u8>> {
-        self.shared
-            .engine
-            .admin()
-            .describe(table)
-            .map(|d| d.families.iter().map(|f| f.name.clone()).collect())
-            .unwrap_or_default()
     }
 
     /// Whether `hbase:meta` shows `table`'s rows to the user: always, as HBase, unless the door

@@ -177,7 +177,7 @@ impl Handler {
         match op {
             AdminOp::Increment | AdminOp::Append => return self.row_op_with_ttl(user, a),
             AdminOp::Delete => return self.extension_delete(user, a),
-            AdminOp::ScanOpen => return self.extension_scan_open(a),
+            AdminOp::ScanOpen => return self.extension_scan_open(user, a),
             AdminOp::ScanNext => return self.extension_scan_next(a),
             AdminOp::ScanCost => return self.extension_scan_cost(a),
             AdminOp::Get => return self.extension_get(a),

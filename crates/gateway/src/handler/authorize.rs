@@ -16,8 +16,8 @@ use crate::access::{
 };
 use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
-use crate::thrift::hbase::{AdminOp, Call, TColumn, TRowResult};
-use crate::thrift::{TType, TValue};
+use crate::thrift::hbase::{AdminOp, Call};
+use crate::thrift::TValue;
 use std::collections::BTreeSet;
 
 /// The ACL state of a handler. (Each scanner's owner is kept with the scanner:
@@ -47,14 +47,6 @@ pub(crate) fn denied(d: Denied) -> ServiceError {
     ServiceError::Io(format!(
         "org.apache.hadoop.hbase.security.AccessDeniedException: {d}"
     ))
-}
-
-/// What a checked call may do.
-enum Permit {
-    /// Run as asked.
-    Full,
-    /// A read of `table` whose results keep only the cells the user may read.
-    Filtered(String),
 }
 
 /// The canonical name (`ns:table`) of a table named by a call.
@@ -143,103 +135,25 @@ impl Handler {
             )))));
         }
         if let Some(mut res) = self.meta_call(call, &visible) {
-            if let Err(e) = self.follow_up(access, user, call, &Permit::Full, &mut res) {
+            if let Err(e) = self.follow_up(access, user, call, &mut res) {
                 res = Err(e);
             }
             return Some(res);
         }
-        let permit = match self.check(access, user, call) {
-            Ok(p) => p,
-            Err(e) => return Some(Err(e)),
-        };
-        let restricted = match self.restrict_filtered(access, user, call, &permit) {
-            Ok(r) => r,
-            Err(e) => return Some(Err(e)),
-        };
-        let mut res = self.dispatch(restricted.as_ref().unwrap_or(call), user)?;
-        if let Err(e) = self.follow_up(access, user, call, &permit, &mut res) {
+        if let Err(e) = self.check(access, user, call) {
+            return Some(Err(e));
+        }
+        let mut res = self.dispatch(call, user)?;
+        if let Err(e) = self.follow_up(access, user, call, &mut res) {
             res = Err(e);
         }
         Some(res)
     }
 
-    /// A partly granted read, rewritten so that the engine reads only what the user may read:
-    /// its columns become the readable part of what it asked for (HBase puts its
-    /// `AccessControlFilter` before the user's filter and inside the scanner). So a filter
-    /// never evaluates an unreadable cell, and a row holding only unreadable cells is skipped
-    /// by the scanner instead of coming back as an empty batch (which a client reads as the
-    /// end of the scan). `None` when the call runs as it is (fully granted, or a scanner's
-    /// later calls: its open was rewritten). A read with nothing readable left is refused.
-    /// The results are still filtered afterwards (`filter_rows`).
-    fn restrict_filtered(
-        &self,
-        access: &Access,
-        user: &str,
-        call: &Call,
-        permit: &Permit,
-    ) -> Result<Option<Call>, ServiceError> {
-        let Permit::Filtered(table) = permit else {
-            return Ok(None);
-        };
-        let readable = |requested: &[Vec<u8>]| -> Result<Vec<Vec<u8>>, ServiceError> {
-            let families = self.read_families(table, requested)?;
-            let columns = access.checker.readable_columns(user, table, &families);
-            if columns.is_empty() {
-                return Err(denied(Denied(format!(
-                    "Insufficient permissions for user '{user}' (table={table}, action=READ)"
-                ))));
-            }
-            Ok(columns)
-        };
-        // Every call a partly granted read can be (`check`'s `read` with `filterable`).
-        Ok(Some(match call {
-            Call::ScannerOpenWithScan(a) => {
-                let mut a = a.clone();
-                a.scan.columns = Some(readable(a.scan.columns.as_deref().unwrap_or_default())?);
-                Call::ScannerOpenWithScan(a)
-            }
-            Call::ScannerOpen(a) => {
-                let mut a = a.clone();
-                a.columns = readable(&a.columns)?;
-                Call::ScannerOpen(a)
-            }
-            Call::ScannerOpenWithPrefix(a) => {
-                let mut a = a.clone();
-                a.columns = readable(&a.columns)?;
-                Call::ScannerOpenWithPrefix(a)
-            }
-            Call::ScannerOpenTs(a) => {
-                let mut a = a.clone();
-                a.columns = readable(&a.columns)?;
-                Call::ScannerOpenTs(a)
-            }
-            Call::ScannerOpenWithStop(a) => {
-                let mut a = a.clone();
-                a.columns = readable(&a.columns)?;
-                Call::ScannerOpenWithStop(a)
-            }
-            Call::ScannerOpenWithStopTs(a) => {
-                let mut a = a.clone();
-                a.columns = readable(&a.columns)?;
-                Call::ScannerOpenWithStopTs(a)
-            }
-            // A scanner's later calls: its open was rewritten.
-            Call::ScannerGet(_) | Call::ScannerGetList(_) | Call::ScannerClose(_) => {
-                return Ok(None)
-            }
-            other => {
-                return Err(denied(Denied(format!(
-                    "{} is not covered by the filtered-read rules of this server",
-                    other.method()
-                ))))
-            }
-        }))
-    }
-
     /// The check HBase makes before the operations of `call`: its scanner's owner for a
     /// scanner's later calls, else each operation the call performs (`operations`) under the
     /// shared rule (`AccessChecker::authorize`).
-    fn check(&self, access: &Access, user: &str, call: &Call) -> Result<Permit, ServiceError> {
+    fn check(&self, access: &Access, user: &str, call: &Call) -> Result<(), ServiceError> {
         let acl = &access.checker;
         let scanner = match call {
             Call::ScannerGet(a) => Some(a.id),
@@ -249,19 +163,13 @@ impl Handler {
             _ => None,
         };
         if let Some(id) = scanner {
-            return match self.scanners.grant(id) {
-                // Not open: the call answers that the id is invalid.
-                None => Ok(Permit::Full),
-                Some(grant) => {
-                    let owner = grant.as_ref().map(|g| g.owner.clone());
-                    acl.authorize(user, &Operation::UseScanner { owner })
-                        .map_err(denied)?;
-                    Ok(match grant.and_then(|g| g.filtered) {
-                        Some(t) => Permit::Filtered(t),
-                        None => Permit::Full,
-                    })
-                }
-            };
+            // Not open: the call answers that the id is invalid.
+            if let Some(grant) = self.scanners.grant(id) {
+                let owner = grant.map(|g| g.owner);
+                acl.authorize(user, &Operation::UseScanner { owner })
+                    .map_err(denied)?;
+            }
+            return Ok(());
         }
         let superuser = acl.is_superuser(user);
         let operations = match self.operations(call, !superuser) {
@@ -271,42 +179,23 @@ impl Handler {
             Err(_) if superuser => Vec::new(),
             Err(e) => return Err(e),
         };
-        let mut permit = Permit::Full;
         for op in &operations {
+            // The reads a partial grant narrows are the executor's; one here must be granted
+            // whole.
             if acl.authorize(user, op).map_err(denied)? == ReadAccess::Filtered {
-                if let Operation::Read { table, .. } = op {
-                    permit = Permit::Filtered(table.clone());
-                }
+                return Err(denied(Denied(format!(
+                    "Insufficient permissions for user '{user}' ({} is granted in part)",
+                    call.method()
+                ))));
             }
         }
-        Ok(permit)
+        Ok(())
     }
 
     /// What `call` does, as the access rules see it. `families`: look up the families a
     /// request touches without naming them (every family of the table; not needed for a
     /// superuser). One exhaustive match: a new call is decided here, not forgotten.
     fn operations(&self, call: &Call, families: bool) -> Result<Vec<Operation>, ServiceError> {
-        let all_families = |table: &str, whole: bool| {
-            if families {
-                self.all_families(table, whole)
-            } else {
-                Ok(FamilyMap::new())
-            }
-        };
-        let read = |raw: &[u8], columns: &[Vec<u8>], filterable: bool| {
-            let table = table_arg(raw)?;
-            let families = if columns.is_empty() {
-                all_families(&table, true)?
-            } else {
-                column_families(columns)
-            };
-            Ok::<_, ServiceError>(Operation::Read {
-                table,
-                families,
-                filterable,
-            })
-        };
-        let columns_read = |raw: &[u8], columns: &[Vec<u8>]| read(raw, columns, true);
         let table = |raw: &[u8]| table_arg(raw);
         let one = |op: Result<Operation, ServiceError>| op.map(|op| vec![op]);
         match call {
@@ -348,8 +237,9 @@ impl Handler {
                     .map(|f| parse_column(&f.name).0)
                     .collect(),
             })),
-            // Gets: authorized by the shared executor when they run (`crate::request`), a
-            // partly granted getRow* narrowed there, a get of one column refused.
+            // Gets and scanner opens: authorized by the shared executor when they run
+            // (`crate::request`), a partly granted getRow* or scan narrowed there, a get of one
+            // column refused.
             Call::Get(_)
             | Call::GetVer(_)
             | Call::GetVerTs(_)
@@ -360,16 +250,13 @@ impl Handler {
             | Call::GetRowWithColumns(_)
             | Call::GetRowWithColumnsTs(_)
             | Call::GetRowsWithColumns(_)
-            | Call::GetRowsWithColumnsTs(_) => Ok(Vec::new()),
-            Call::ScannerOpenWithScan(a) => one(columns_read(
-                &a.table_name,
-                a.scan.columns.as_deref().unwrap_or_default(),
-            )),
-            Call::ScannerOpen(a) => one(columns_read(&a.table_name, &a.columns)),
-            Call::ScannerOpenWithPrefix(a) => one(columns_read(&a.table_name, &a.columns)),
-            Call::ScannerOpenTs(a) => one(columns_read(&a.table_name, &a.columns)),
-            Call::ScannerOpenWithStop(a) => one(columns_read(&a.table_name, &a.columns)),
-            Call::ScannerOpenWithStopTs(a) => one(columns_read(&a.table_name, &a.columns)),
+            | Call::GetRowsWithColumnsTs(_)
+            | Call::ScannerOpenWithScan(_)
+            | Call::ScannerOpen(_)
+            | Call::ScannerOpenWithPrefix(_)
+            | Call::ScannerOpenTs(_)
+            | Call::ScannerOpenWithStop(_)
+            | Call::ScannerOpenWithStopTs(_) => Ok(Vec::new()),
             // Data writes: authorized by the shared executor when they run
             // (`crate::request::Executor`), from the mutations, increments, appends and checks
             // that run, not from this door's reading of the arguments.
@@ -471,14 +358,13 @@ impl Handler {
         Ok(vec![op])
     }
 
-    /// What follows a call that ran: grants of created and deleted tables, filtered results,
-    /// scanner owners, listed tables.
+    /// What follows a call that ran: grants of created and deleted tables, scanner owners,
+    /// listed tables.
     fn follow_up(
         &self,
         access: &Access,
         user: &str,
         call: &Call,
-        permit: &Permit,
         res: &mut CallResult,
     ) -> Result<(), ServiceError> {
         let acl = &access.checker;
@@ -539,34 +425,17 @@ impl Handler {
             | Call::ScannerOpenTs(_)
             | Call::ScannerOpenWithStopTs(_) => {
                 if let Some(TValue::I32(id)) = value {
-                    self.scanners.set_grant(
-                        *id,
-                        ScannerGrant {
-                            owner: user.to_string(),
-                            filtered: match permit {
-                                Permit::Filtered(t) => Some(t.clone()),
-                                Permit::Full => None,
-                            },
-                        },
-                    );
+                    let owner = user.to_string();
+                    self.scanners.set_grant(*id, ScannerGrant { owner });
                 }
             }
             Call::FerrobaseAdmin(a) if admin_op(a).ok() == Some(AdminOp::ScanOpen) => {
                 if let Some(TValue::I32(id)) = value {
-                    self.scanners.set_grant(
-                        *id,
-                        ScannerGrant {
-                            owner: user.to_string(),
-                            filtered: None,
-                        },
-                    );
+                    let owner = user.to_string();
+                    self.scanners.set_grant(*id, ScannerGrant { owner });
                 }
             }
             _ => {}
-        }
-        if let (Permit::Filtered(table), Some(TValue::List(TType::Struct, rows))) = (permit, value)
-        {
-            filter_rows(acl, user, table, rows);
         }
         Ok(())
     }
@@ -577,36 +446,4 @@ impl Handler {
         let table = String::from_utf8_lossy(table);
         table != ACL_TABLE && (acl.is_superuser(user) || acl.access_table(user, &table))
     }
-}
-
-/// Keeps the cells of `rows` (TRowResults) that `user` may read; rows left empty go.
-fn filter_rows(acl: &AccessChecker, user: &str, table: &str, rows: &mut Vec<TValue>) {
-    let readable = |name: &[u8]| {
-        let (f, q) = parse_column(name);
-        acl.cell_readable(user, table, &f, &q.unwrap_or_default())
-    };
-    rows.retain_mut(|row| {
-        let TValue::Struct(s) = row else { return true };
-        let mut left = 0;
-        for (id, v) in s.fields.iter_mut() {
-            match (*id, v) {
-                (TRowResult::columns, TValue::Map(_, _, entries)) => {
-                    entries.retain(|(k, _)| matches!(k, TValue::Binary(n) if readable(n)));
-                    left += entries.len();
-                }
-                (TRowResult::sortedColumns, TValue::List(_, cols)) => {
-                    cols.retain(|c| match c {
-                        TValue::Struct(col) => matches!(
-                            col.get(TColumn::columnName),
-                            Some(TValue::Binary(n)) if readable(n)
-                        ),
-                        _ => false,
-                    });
-                    left += cols.len();
-                }
-                _ => {}
-            }
-        }
-        left > 0
-    });
 }

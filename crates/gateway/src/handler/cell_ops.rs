@@ -7,6 +7,7 @@
 use super::convert::ColumnOrder;
 use super::names::{open_table_to_mutate, parse_column};
 use super::{CallResult, Handler, ServiceError};
+use crate::request::{Executor, Partial};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::{TFerrobaseCell, TFerrobaseGet, TFerrobaseRow};
 use crate::thrift::TValue;
@@ -184,9 +185,18 @@ impl Handler {
     /// of `STARTROW`, `STOPROW` (`START_INCLUSIVE`, default true; `STOP_INCLUSIVE`, default
     /// false), `REVERSED`, columns `COLUMN.i`, `MIN_TIMESTAMP` and `MAX_TIMESTAMP` (exclusive),
     /// `VERSIONS`, `RAW`, `FILTER` (filter language) and `BATCH`.
-    pub(crate) fn extension_scan_open(&self, a: &FerrobaseAdminArgs) -> CallResult {
+    /// A partly granted one is refused, not narrowed: its typed rows are not filtered.
+    pub(crate) fn extension_scan_open(&self, user: &str, a: &FerrobaseAdminArgs) -> CallResult {
         let scan = scan_of(a)?;
-        self.open_scanner(&a.table_name, scan, ColumnOrder::Map)
+        let executor = Executor::new(&self.engine, self.access(), user);
+        self.open_scanner_reporting(
+            &executor,
+            &a.table_name,
+            scan,
+            Partial::Refuse,
+            ColumnOrder::Map,
+            ServiceError::from,
+        )
     }
 
     /// `scan_cost` (key = the scanner id): what a scanner opened with `EXPLAIN` has cost so

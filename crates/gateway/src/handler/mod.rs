@@ -14,7 +14,7 @@ mod scanner_lease;
 mod scanners;
 pub(crate) mod writes;
 
-pub(crate) use authorize::{denied, table_arg};
+pub(crate) use authorize::denied;
 pub(crate) use scanner_lease::ScannerGrant;
 pub use scanner_lease::Scanners;
 
@@ -448,42 +448,59 @@ impl Handler {
             Call::IncrementRows(a) => self.increment(user, &a.increments),
             Call::Append(a) => self.append(user, &a.append),
             Call::CheckAndPut(a) => self.check_and_put(user, a),
-            Call::ScannerOpenWithScan(a) => self.scanner_open_with_scan(&a.table_name, &a.scan),
-            Call::ScannerOpen(a) => self.scanner_open(&ScanRequest {
-                table: &a.table_name,
-                start: StartRow::From(&a.start_row),
-                stop: None,
-                columns: &a.columns,
-                timestamp: None,
-            }),
-            Call::ScannerOpenWithStop(a) => self.scanner_open(&ScanRequest {
-                table: &a.table_name,
-                start: StartRow::From(&a.start_row),
-                stop: Some(&a.stop_row),
-                columns: &a.columns,
-                timestamp: None,
-            }),
-            Call::ScannerOpenWithPrefix(a) => self.scanner_open(&ScanRequest {
-                table: &a.table_name,
-                start: StartRow::Prefix(&a.start_and_prefix),
-                stop: None,
-                columns: &a.columns,
-                timestamp: None,
-            }),
-            Call::ScannerOpenTs(a) => self.scanner_open(&ScanRequest {
-                table: &a.table_name,
-                start: StartRow::From(&a.start_row),
-                stop: None,
-                columns: &a.columns,
-                timestamp: Some(a.timestamp),
-            }),
-            Call::ScannerOpenWithStopTs(a) => self.scanner_open(&ScanRequest {
-                table: &a.table_name,
-                start: StartRow::From(&a.start_row),
-                stop: Some(&a.stop_row),
-                columns: &a.columns,
-                timestamp: Some(a.timestamp),
-            }),
+            Call::ScannerOpenWithScan(a) => {
+                self.scanner_open_with_scan(user, &a.table_name, &a.scan)
+            }
+            Call::ScannerOpen(a) => self.scanner_open(
+                user,
+                &ScanRequest {
+                    table: &a.table_name,
+                    start: StartRow::From(&a.start_row),
+                    stop: None,
+                    columns: &a.columns,
+                    timestamp: None,
+                },
+            ),
+            Call::ScannerOpenWithStop(a) => self.scanner_open(
+                user,
+                &ScanRequest {
+                    table: &a.table_name,
+                    start: StartRow::From(&a.start_row),
+                    stop: Some(&a.stop_row),
+                    columns: &a.columns,
+                    timestamp: None,
+                },
+            ),
+            Call::ScannerOpenWithPrefix(a) => self.scanner_open(
+                user,
+                &ScanRequest {
+                    table: &a.table_name,
+                    start: StartRow::Prefix(&a.start_and_prefix),
+                    stop: None,
+                    columns: &a.columns,
+                    timestamp: None,
+                },
+            ),
+            Call::ScannerOpenTs(a) => self.scanner_open(
+                user,
+                &ScanRequest {
+                    table: &a.table_name,
+                    start: StartRow::From(&a.start_row),
+                    stop: None,
+                    columns: &a.columns,
+                    timestamp: Some(a.timestamp),
+                },
+            ),
+            Call::ScannerOpenWithStopTs(a) => self.scanner_open(
+                user,
+                &ScanRequest {
+                    table: &a.table_name,
+                    start: StartRow::From(&a.start_row),
+                    stop: Some(&a.stop_row),
+                    columns: &a.columns,
+                    timestamp: Some(a.timestamp),
+                },
+            ),
             Call::ScannerGet(a) => self.scanner_get(a.id, 1),
             // HBase's `ResultScanner.next(n)` sizes an ArrayList by `n`: a negative count is an
             // undeclared IllegalArgumentException, after the id's check.

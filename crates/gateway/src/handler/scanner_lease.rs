@@ -30,12 +30,11 @@ pub(super) enum Source {
     Catalog(std::collections::VecDeque<crate::thrift::hbase::TRowResult>),
 }
 
-/// Who may use a scanner when ACLs are on: the user who opened it, and the table whose cells
-/// its results keep to the user's grants when the read was only partly granted.
+/// Who may use a scanner when ACLs are on: the user who opened it (a partly granted scan was
+/// narrowed to the readable columns when it opened: `crate::request`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ScannerGrant {
     pub(crate) owner: String,
-    pub(crate) filtered: Option<String>,
 }
 
 /// One open scanner: the scanner under its own lock, and its grant (none until the open's
@@ -152,7 +151,6 @@ mod tests {
             id,
             ScannerGrant {
                 owner: "bob".into(),
-                filtered: None,
             },
         );
         id
@@ -174,7 +172,6 @@ mod tests {
             ids[1],
             ScannerGrant {
                 owner: "eve".into(),
-                filtered: None,
             },
         );
         assert!(s.is_empty());

@@ -5,6 +5,7 @@ use super::convert::{trow, ColumnOrder};
 use super::names::{parse_column, table_name};
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
+use crate::request::{Executor, Failure, Partial, Request, Response};
 use crate::thrift::hbase::TScan;
 use crate::thrift::{TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
@@ -54,24 +55,51 @@ fn invalid() -> ServiceError {
 }
 
 impl Handler {
-    pub(crate) fn open_scanner(&self, table: &[u8], scan: Scan, order: ColumnOrder) -> CallResult {
-        self.open_scanner_reporting(table, scan, order, ServiceError::from)
-    }
-
-    /// [`Handler::open_scanner`] whose failures are reported as `report` makes them (Thrift2
-    /// words them as HBase's client does).
-    pub(crate) fn open_scanner_reporting(
+    pub(crate) fn open_scanner(
         &self,
+        user: &str,
         table: &[u8],
         scan: Scan,
         order: ColumnOrder,
+    ) -> CallResult {
+        let executor = Executor::new(&self.engine, self.access(), user);
+        self.open_scanner_reporting(
+            &executor,
+            table,
+            scan,
+            Partial::Narrow,
+            order,
+            ServiceError::from,
+        )
+    }
+
+    /// [`Handler::open_scanner`] through `executor` (which authorizes the scan, a partly
+    /// granted one as `partial` says), its failures reported as `report` makes them (Thrift2
+    /// words them as HBase's client does).
+    pub(crate) fn open_scanner_reporting(
+        &self,
+        executor: &Executor<'_>,
+        table: &[u8],
+        scan: Scan,
+        partial: Partial,
+        order: ColumnOrder,
         report: fn(Error) -> ServiceError,
     ) -> CallResult {
-        let name = table_name(table)?;
-        let source = match self.engine.table(&name).and_then(|t| t.scanner(&scan)) {
-            Ok(scanner) => Source::Rows(Box::new(scanner)),
-            Err(e) if fails_at_first_get(&e) => Source::Failed(report(e)),
-            Err(e) => return Err(report(e)),
+        let request = Request::Scan {
+            table: table_name(table)?,
+            scan,
+            partial,
+        };
+        let source = match executor.execute(request) {
+            Ok(Response::Scanner(scanner)) => Source::Rows(scanner),
+            Ok(other) => {
+                return Err(ServiceError::Internal(format!(
+                    "a scan was answered {other:?}"
+                )))
+            }
+            Err(Failure::Denied(d)) => return Err(super::denied(d)),
+            Err(Failure::Engine(e)) if fails_at_first_get(&e) => Source::Failed(report(e)),
+            Err(Failure::Engine(e)) => return Err(report(e)),
         };
         Ok(Some(TValue::I32(self.scanners.insert(source, order))))
     }
@@ -86,7 +114,12 @@ impl Handler {
         scan
     }
 
-    pub(crate) fn scanner_open_with_scan(&self, table: &[u8], ts: &TScan) -> CallResult {
+    pub(crate) fn scanner_open_with_scan(
+        &self,
+        user: &str,
+        table: &[u8],
+        ts: &TScan,
+    ) -> CallResult {
         let mut scan = Scan::new().reversed(ts.reversed.unwrap_or(false));
         if let Some(start) = &ts.start_row {
             scan = scan.with_start_row(start.clone());
@@ -122,12 +155,12 @@ impl Handler {
         } else {
             ColumnOrder::Map
         };
-        self.open_scanner(table, scan, order)
+        self.open_scanner(user, table, scan, order)
     }
 
     /// scannerOpen, scannerOpenWithStop, scannerOpenWithPrefix, scannerOpenTs,
     /// scannerOpenWithStopTs.
-    pub(crate) fn scanner_open(&self, req: &ScanRequest<'_>) -> CallResult {
+    pub(crate) fn scanner_open(&self, user: &str, req: &ScanRequest<'_>) -> CallResult {
         let mut scan = match req.start {
             StartRow::Prefix(p) => Scan::new().with_row_prefix(p.to_vec()),
             StartRow::From(start) => Scan::new().with_start_row(start.to_vec()),
@@ -139,7 +172,7 @@ impl Handler {
         if let Some(ts) = req.timestamp {
             scan = scan.time_range(super::reads::up_to(ts)?);
         }
-        self.open_scanner(req.table, scan, ColumnOrder::Map)
+        self.open_scanner(user, req.table, scan, ColumnOrder::Map)
     }
 
     /// scannerGet (`n` 1) and scannerGetList: the next `n` rows at most.

@@ -104,8 +104,24 @@ impl<'a> Executor<'a> {
                 partial: Partial::Narrow,
                 ..
             } => return gets.iter_mut().try_for_each(narrow),
+            Request::Scan {
+                scan,
+                partial: Partial::Narrow,
+                ..
+            } => {
+                return acl.authorize_read_columns(
+                    self.user,
+                    &table,
+                    &mut scan.spec.columns,
+                    families,
+                )
+            }
             // Refused unless granted whole: decided with the other operations below.
             Request::Get {
+                partial: Partial::Refuse,
+                ..
+            }
+            | Request::Scan {
                 partial: Partial::Refuse,
                 ..
             } => {}
@@ -155,6 +171,7 @@ impl<'a> Executor<'a> {
         let table = self.engine.table(request.table())?;
         Ok(match request {
             Request::Get { gets, .. } => Response::Rows(table.get_all(&gets)?),
+            Request::Scan { scan, .. } => Response::Scanner(Box::new(table.scanner(&scan)?)),
             Request::Exists { gets, .. } => Response::Exists(
                 gets.iter()
                     .map(|g| table.exists(g))

@@ -20,7 +20,9 @@ mod execute;
 pub use execute::{Authorized, Executor, Failure};
 
 use crate::access::{FamilyMap, Operation};
-use ferrobase_engine::{Check, CheckedWrite, Get, Mutation, RowResult};
+use ferrobase_engine::{
+    Check, CheckedWrite, Get, Mutation, ReadSpec, ResultScanner, RowResult, Scan,
+};
 use std::collections::BTreeSet;
 
 /// A data request, as every door hands it to the [`Executor`]. `table` is the table as the
@@ -35,6 +37,16 @@ pub enum Request {
         /// The gets.
         gets: Vec<Get>,
         /// What a partly granted read does.
+        partial: Partial,
+    },
+    /// A scanner opened (HBase's `openScanner`, `scannerOpen*`, a native `Scan`'s first call,
+    /// a REST scanner): its later calls are the door's (the scanner's owner is the rule).
+    Scan {
+        /// The table.
+        table: String,
+        /// The scan.
+        scan: Scan,
+        /// What a partly granted scan does.
         partial: Partial,
     },
     /// Whether each get finds a cell (HBase's `exists`, `existsAll`).
@@ -103,10 +115,11 @@ pub enum Write {
 }
 
 /// What a request answers.
-#[derive(Debug)]
 pub enum Response {
     /// A [`Request::Get`]'s rows, one per get (empty for a row not found).
     Rows(Vec<RowResult>),
+    /// A [`Request::Scan`]'s scanner.
+    Scanner(Box<ResultScanner>),
     /// A [`Request::Exists`]'s answers, one per get.
     Exists(Vec<bool>),
     /// Puts and deletes applied.
@@ -121,6 +134,23 @@ pub enum Response {
         /// The new cells of a checked increment or append.
         result: Option<RowResult>,
     },
+}
+
+impl std::fmt::Debug for Response {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Response::Rows(rows) => f.debug_tuple("Rows").field(rows).finish(),
+            Response::Scanner(_) => f.write_str("Scanner"),
+            Response::Exists(e) => f.debug_tuple("Exists").field(e).finish(),
+            Response::Written => f.write_str("Written"),
+            Response::Cells(r) => f.debug_tuple("Cells").field(r).finish(),
+            Response::Checked { applied, result } => f
+                .debug_struct("Checked")
+                .field("applied", applied)
+                .field("result", result)
+                .finish(),
+        }
+    }
 }
 
 /// Adds the column `family:qualifier` to `cells`.
@@ -166,13 +196,12 @@ fn mutation_cells(mutations: &[Mutation], families: &dyn Fn() -> Vec<Vec<u8>>) -
     cells
 }
 
-/// The columns a read of `get` touches: those it names, or every family whole.
-fn read_families(get: &Get, families: &dyn Fn() -> Vec<Vec<u8>>) -> FamilyMap {
-    if get.spec.columns.is_empty() {
+/// The columns a read touches: those it names, or every family whole.
+fn read_families(spec: &ReadSpec, families: &dyn Fn() -> Vec<Vec<u8>>) -> FamilyMap {
+    if spec.columns.is_empty() {
         return families().into_iter().map(|f| (f, None)).collect();
     }
-    get.spec
-        .columns
+    spec.columns
         .iter()
         .map(|(f, qs)| {
             (
@@ -188,6 +217,7 @@ impl Request {
     pub fn table(&self) -> &str {
         match self {
             Request::Get { table, .. }
+            | Request::Scan { table, .. }
             | Request::Exists { table, .. }
             | Request::Write { table, .. }
             | Request::CheckAndWrite { table, .. } => table,
@@ -213,10 +243,15 @@ impl Request {
                 .iter()
                 .map(|g| Operation::Read {
                     table: table.clone(),
-                    families: read_families(g, families),
+                    families: read_families(&g.spec, families),
                     filterable: *partial == Partial::Narrow,
                 })
                 .collect(),
+            Request::Scan { scan, partial, .. } => vec![Operation::Read {
+                table,
+                families: read_families(&scan.spec, families),
+                filterable: *partial == Partial::Narrow,
+            }],
             // An existence check of a whole row needs READ on every family, unfiltered:
             // HBase's `preExists` runs before the region fills in the table's families, so
             // with none named it asks for the table's READ and refuses a partial grant (where
@@ -225,7 +260,7 @@ impl Request {
                 .iter()
                 .map(|g| Operation::Read {
                     table: table.clone(),
-                    families: read_families(g, families),
+                    families: read_families(&g.spec, families),
                     filterable: !g.spec.columns.is_empty(),
                 })
                 .collect(),
@@ -261,7 +296,7 @@ impl Request {
                     Check::Read(get) => {
                         ops.push(Operation::Read {
                             table: table.clone(),
-                            families: read_families(get, families),
+                            families: read_families(&get.spec, families),
                             filterable: true,
                         });
                         FamilyMap::new()

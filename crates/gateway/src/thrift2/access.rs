@@ -5,10 +5,10 @@
 //! each user sees. The rules are HBase's `AccessController`'s (`docs/design/security.md`,
 //! "Checks"; `docs/design/thrift2.md`, "ACLs").
 //!
-//! A read (`get`, `exists`, their multiples, `openScanner`, `getScannerResults`) is narrowed to
-//! the columns the user may read before it runs, as HBase's `AccessControlFilter` runs before
-//! the user's filter: a filter never evaluates an unreadable cell, and a row holding only
-//! unreadable cells is not found.
+//! The data methods (`get`, `exists`, their multiples, `openScanner`, `getScannerResults`, every
+//! write) are authorized by the shared executor (`crate::request`) from the values that run; a
+//! partly granted read is narrowed there to the columns the user may read before it runs, as
+//! HBase's `AccessControlFilter` runs before the user's filter.
 
 use super::admin::name_of;
 use super::Thrift2Handler;
@@ -16,81 +16,19 @@ use crate::access::checker::namespace_of;
 use crate::access::{
     AccessChecker, Actions, Operation, Scope, ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
 };
-use crate::handler::{denied, table_arg, CallResult, ScannerGrant, ServiceError};
-use crate::thrift::thrift2::{Call, TColumn, TTableName};
+use crate::handler::{denied, CallResult, ScannerGrant, ServiceError};
+use crate::thrift::thrift2::{Call, TTableName};
 use crate::thrift::TValue;
-use ferrobase_engine::ColumnSelection;
 
 impl Thrift2Handler {
-    fn families_of(&self, table: &str) -> Vec<Vec<u8>> {
-        self.engine_ref()
-            .admin()
-            .describe(table)
-            .map(|d| d.families.iter().map(|f| f.name.clone()).collect())
-            .unwrap_or_default()
-    }
-
-    /// Narrows the columns of a read of `table` to those `user` may read (unchanged when all of
-    /// it is granted); refused when nothing of it is.
-    fn narrow(
-        &self,
-        acl: &AccessChecker,
-        user: &str,
-        table: &str,
-        columns: &mut Option<Vec<TColumn>>,
-    ) -> Result<(), ServiceError> {
-        let mut selection = ColumnSelection::new();
-        for c in columns.iter().flatten() {
-            match &c.qualifier {
-                // A whole family: broader than any column of it.
-                None => {
-                    selection.insert(c.family.clone(), Vec::new());
-                }
-                Some(q) => {
-                    let qs = selection
-                        .entry(c.family.clone())
-                        .or_insert_with(|| vec![q.clone()]);
-                    if !qs.is_empty() && !qs.contains(q) {
-                        qs.push(q.clone());
-                        qs.sort();
-                    }
-                }
-            }
-        }
-        let asked = selection.clone();
-        acl.authorize_read_columns(user, table, &mut selection, || self.families_of(table))
-            .map_err(denied)?;
-        if selection != asked {
-            *columns = Some(
-                selection
-                    .into_iter()
-                    .flat_map(|(family, qualifiers)| {
-                        let whole = qualifiers.is_empty().then(|| TColumn {
-                            family: family.clone(),
-                            qualifier: None,
-                            timestamp: None,
-                        });
-                        let each = qualifiers.into_iter().map(move |q| TColumn {
-                            family: family.clone(),
-                            qualifier: Some(q),
-                            timestamp: None,
-                        });
-                        whole.into_iter().chain(each).collect::<Vec<_>>()
-                    })
-                    .collect(),
-            );
-        }
-        Ok(())
-    }
-
-    /// Checks `call` for `user` before it runs, narrowing its reads in place: one exhaustive
-    /// match over every method of the service, so a method added to the IDL does not compile
-    /// until its translation is written (fail closed).
+    /// Checks `call` for `user` before it runs: one exhaustive match over every method of the
+    /// service, so a method added to the IDL does not compile until its translation is
+    /// written (fail closed). Data requests are checked by the shared executor as they run.
     fn authorize_call(
         &self,
         acl: &AccessChecker,
         user: &str,
-        call: &mut Call,
+        call: &Call,
     ) -> Result<(), ServiceError> {
         // A scanner's later calls: only its owner. An id not open runs and answers so.
         let scanner = match call {
@@ -107,7 +45,7 @@ impl Thrift2Handler {
             return Ok(());
         }
         let superuser = acl.is_superuser(user);
-        let ops = match self.operations(acl, user, call) {
+        let ops = match self.operations(call) {
             Ok(ops) => ops,
             // A superuser's call the rules cannot name (an invalid table name): the call
             // answers it, as without ACLs; no such name is `hbase:acl`.
@@ -120,14 +58,8 @@ impl Thrift2Handler {
         Ok(())
     }
 
-    /// The operations `call` performs, its reads narrowed in place (already authorized: they
-    /// answer no operation).
-    fn operations(
-        &self,
-        acl: &AccessChecker,
-        user: &str,
-        call: &mut Call,
-    ) -> Result<Vec<Operation>, ServiceError> {
+    /// The operations `call` performs (none for a data request: the executor derives them).
+    fn operations(&self, call: &Call) -> Result<Vec<Operation>, ServiceError> {
         let tname = |t: &TTableName| -> Result<String, ServiceError> {
             Ok(crate::access::canonical_table(&name_of(t)?)?)
         };
@@ -148,17 +80,9 @@ impl Thrift2Handler {
             | Call::MutateRow(_)
             | Call::CheckAndPut(_)
             | Call::CheckAndDelete(_)
-            | Call::CheckAndMutate(_) => Ok(Vec::new()),
-            Call::OpenScanner(a) => {
-                let table = table_arg(&a.table)?;
-                self.narrow(acl, user, &table, &mut a.tscan.columns)?;
-                Ok(Vec::new())
-            }
-            Call::GetScannerResults(a) => {
-                let table = table_arg(&a.table)?;
-                self.narrow(acl, user, &table, &mut a.tscan.columns)?;
-                Ok(Vec::new())
-            }
+            | Call::CheckAndMutate(_)
+            | Call::OpenScanner(_)
+            | Call::GetScannerResults(_) => Ok(Vec::new()),
             // Checked in `authorize_call`.
             Call::GetScannerRows(_) | Call::CloseScanner(_) => {
                 Ok(vec![Operation::UseScanner { owner: None }])
@@ -249,10 +173,10 @@ impl Thrift2Handler {
         &self,
         acl: &AccessChecker,
         user: Option<&str>,
-        mut call: Call,
+        call: Call,
     ) -> CallResult {
         let user = user.unwrap_or(ANONYMOUS);
-        self.authorize_call(acl, user, &mut call)?;
+        self.authorize_call(acl, user, &call)?;
         let res = self.dispatch(&call, user)?;
         self.follow_up(acl, user, &call, &res)?;
         Ok(res)
@@ -305,7 +229,6 @@ impl Thrift2Handler {
                         *id,
                         ScannerGrant {
                             owner: user.to_string(),
-                            filtered: None,
                         },
                     );
                 }

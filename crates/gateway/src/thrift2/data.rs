@@ -9,7 +9,7 @@ use crate::handler::{denied, CallResult, ServiceError};
 use crate::request::{Executor, Failure, Partial, Request, Response, Write};
 use crate::thrift::thrift2::{TAppend, TDelete, TGet, TIncrement, TPut, TRowMutations, TScan};
 use crate::thrift::{TType, TValue, ThriftValue};
-use ferrobase_engine::{CheckedWrite, Get, Mutation, RowResult, Table};
+use ferrobase_engine::{CheckedWrite, Get, Mutation, RowResult};
 
 /// The condition of a check-and-mutate call.
 pub(super) struct Check<'a> {
@@ -50,22 +50,17 @@ fn invalid_scanner() -> ServiceError {
 }
 
 impl Thrift2Handler {
-    /// The table named by a call's `table` argument.
-    fn table(&self, raw: &[u8]) -> Result<Table, ServiceError> {
-        self.engine_ref()
-            .table(&table_name(raw)?)
-            .map_err(client_error)
-    }
-
     /// `request` run by the shared executor for `user`: authorized first with ACLs on (a
     /// partly granted read narrowed), then run.
-    fn execute(&self, user: &str, request: Request) -> Result<Response, ServiceError> {
+    fn executor<'a>(&'a self, user: &'a str) -> Executor<'a> {
         Executor::new(self.engine_ref(), self.access.as_ref(), user)
-            .execute(request)
-            .map_err(|f| match f {
-                Failure::Denied(d) => denied(d),
-                Failure::Engine(e) => client_error(e),
-            })
+    }
+
+    fn execute(&self, user: &str, request: Request) -> Result<Response, ServiceError> {
+        self.executor(user).execute(request).map_err(|f| match f {
+            Failure::Denied(d) => denied(d),
+            Failure::Engine(e) => client_error(e),
+        })
     }
 
     /// `exists` (`one`: a bool) and `existsAll` (a list of bools).
@@ -255,11 +250,13 @@ impl Thrift2Handler {
 
     /// `openScanner`: a scanner id; the scan's failures found by the region server (an
     /// unknown table or family) come at the first `getScannerRows`, as Thrift1's.
-    pub(super) fn open_scanner(&self, table: &[u8], ts: &TScan) -> CallResult {
+    pub(super) fn open_scanner(&self, user: &str, table: &[u8], ts: &TScan) -> CallResult {
         let scan = convert::scan(ts, self.filters.as_ref())?;
         self.inner.open_scanner_reporting(
+            &self.executor(user),
             table,
             scan,
+            Partial::Narrow,
             crate::handler::convert::ColumnOrder::Map,
             client_error,
         )
@@ -282,11 +279,21 @@ impl Thrift2Handler {
     }
 
     /// `getScannerResults`: the first `n` rows of a scan, its scanner closed.
-    pub(super) fn scanner_results(&self, table: &[u8], ts: &TScan, n: i32) -> CallResult {
-        let t = self.table(table)?;
-        let mut scanner = t
-            .scanner(&convert::scan(ts, self.filters.as_ref())?)
-            .map_err(client_error)?;
+    pub(super) fn scanner_results(
+        &self,
+        user: &str,
+        table: &[u8],
+        ts: &TScan,
+        n: i32,
+    ) -> CallResult {
+        let request = Request::Scan {
+            table: table_name(table)?,
+            scan: convert::scan(ts, self.filters.as_ref())?,
+            partial: Partial::Narrow,
+        };
+        let Response::Scanner(mut scanner) = self.execute(user, request)? else {
+            return Err(unexpected("getScannerResults"));
+        };
         let rows = scanner
             .next_batch_within(n.max(0) as usize, self.inner.max_result_bytes)
             .map_err(client_error)?;

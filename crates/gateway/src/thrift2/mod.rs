@@ -120,10 +120,12 @@ impl Thrift2Handler {
             Call::Increment(a) => self.increment(user, &a.table, &a.tincrement),
             Call::Append(a) => self.append(user, &a.table, &a.tappend),
             Call::MutateRow(a) => self.mutate_row(user, &a.table, &a.trow_mutations),
-            Call::OpenScanner(a) => self.open_scanner(&a.table, &a.tscan),
+            Call::OpenScanner(a) => self.open_scanner(user, &a.table, &a.tscan),
             Call::GetScannerRows(a) => self.scanner_rows(a.scanner_id, a.num_rows),
             Call::CloseScanner(a) => self.close_scanner(a.scanner_id),
-            Call::GetScannerResults(a) => self.scanner_results(&a.table, &a.tscan, a.num_rows),
+            Call::GetScannerResults(a) => {
+                self.scanner_results(user, &a.table, &a.tscan, a.num_rows)
+            }
             Call::TableExists(a) => self.table_exists(&a.table_name),
             Call::CreateTable(a) => self.create_table(&a.desc, a.split_keys.as_deref()),
             Call::DeleteTable(a) => self.delete_table(&a.table_name),

@@ -8,17 +8,17 @@
 use crate::error::RestError;
 use crate::http::Request;
 use crate::server::Door;
-use ferrobase_engine::ColumnSelection;
+use ferrobase_engine::{ResultScanner, Scan};
 use ferrobase_gateway::access::checker::namespace_of;
 use ferrobase_gateway::access::{
     canonical_table, Actions, Denied, Operation, Scope, ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
 };
 use ferrobase_gateway::request::{
-    Executor, Failure, Request as DataRequest, Response as DataResponse,
+    Executor, Failure, Partial, Request as DataRequest, Response as DataResponse,
 };
 
 /// HBase REST's answer to a denied request.
-fn forbidden(d: Denied) -> RestError {
+pub(super) fn forbidden(d: Denied) -> RestError {
     RestError::new(
         403,
         format!("Forbidden\r\norg.apache.hadoop.hbase.security.AccessDeniedException: {d}"),
@@ -44,28 +44,27 @@ pub(super) fn authorize(door: &Door, req: &Request, op: &Operation) -> Result<()
     }
 }
 
-/// A read of `columns` of table `t` authorized; a partly granted read narrowed to the readable
-/// columns; nothing readable: 403.
-pub(super) fn narrow(
+/// A scanner of `scan` opened through the shared executor for the request's user (a partly
+/// granted scan narrowed to the readable columns; nothing readable: 403).
+pub(super) fn scanner(
     door: &Door,
     req: &Request,
     t: &str,
-    columns: &mut ColumnSelection,
-) -> Result<(), RestError> {
-    let Some(acl) = &door.access else {
-        return Ok(());
+    scan: Scan,
+    engine_error: fn(ferrobase_engine::Error) -> RestError,
+) -> Result<ResultScanner, RestError> {
+    let request = DataRequest::Scan {
+        table: t.to_string(),
+        scan,
+        partial: Partial::Narrow,
     };
-    let table = table_name(t)?;
-    acl.authorize_read_columns(user(req), &table, columns, || families(door, &table))
-        .map_err(forbidden)
-}
-
-fn families(door: &Door, table: &str) -> Vec<Vec<u8>> {
-    door.engine
-        .admin()
-        .describe(table)
-        .map(|d| d.families.iter().map(|f| f.name.clone()).collect())
-        .unwrap_or_default()
+    match execute(door, req, request, engine_error)? {
+        DataResponse::Scanner(s) => Ok(*s),
+        other => Err(RestError::new(
+            500,
+            format!("Internal error\r\na scan was answered {other:?}"),
+        )),
+    }
 }
 
 /// A data request run by the shared executor for the request's user: authorized first with
@@ -77,12 +76,20 @@ pub(super) fn execute(
     request: DataRequest,
     engine_error: fn(ferrobase_engine::Error) -> RestError,
 ) -> Result<DataResponse, RestError> {
-    Executor::new(&door.engine, door.access.as_ref(), user(req))
-        .execute(request)
-        .map_err(|f| match f {
-            Failure::Denied(d) => forbidden(d),
-            Failure::Engine(e) => engine_error(e),
-        })
+    run(door, req, request).map_err(|f| match f {
+        Failure::Denied(d) => forbidden(d),
+        Failure::Engine(e) => engine_error(e),
+    })
+}
+
+/// A data request run by the shared executor for the request's user, its failure as the
+/// executor gives it.
+pub(super) fn run(
+    door: &Door,
+    req: &Request,
+    request: DataRequest,
+) -> Result<DataResponse, Failure> {
+    Executor::new(&door.engine, door.access.as_ref(), user(req)).execute(request)
 }
 
 /// Whether a listing of table names shows `table` (HBase's `postGetTableNames`: any grant

@@ -247,7 +247,7 @@ fn get(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
              application/x-protobuf, application/protobuf",
         ));
     }
-    let table = table(door, t).map_err(|_| RestError::not_found())?;
+    table(door, t).map_err(|_| RestError::not_found())?;
     let rows: Vec<RowResult> = match &spec.end_row {
         None => {
             let request = DataRequest::Get {
@@ -259,9 +259,7 @@ fn get(door: &Door, req: &Request, t: &str, spec: &RowSpec) -> Result<Response, 
         }
         Some(_) => {
             let mut out = Vec::new();
-            let mut scan = spec.scan()?;
-            super::access::narrow(door, req, t, &mut scan.columns)?;
-            let mut scanner = table.scanner(&scan).map_err(read_error)?;
+            let mut scanner = super::access::scanner(door, req, t, spec.scan()?, read_error)?;
             let mut bytes = 0usize;
             for r in scanner.by_ref() {
                 let r = r.map_err(read_error)?;

@@ -15,6 +15,9 @@ use crate::scanners::OpenScanner;
 use crate::server::{now_ms, Door};
 use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{Error as EngineError, ResultScanner, Scan, TimeRange};
+use ferrobase_gateway::request::{
+    Failure, Partial, Request as DataRequest, Response as DataResponse,
+};
 
 /// Rows the stateless scan's protobuf answer puts in one length-prefixed chunk
 /// (`hbase.rest.scan.fetchsize`, 10).
@@ -56,11 +59,22 @@ pub(super) fn create_scanner(door: &Door, req: &Request, t: &str) -> Result<Resp
     // (`Engine::table` hands out a handle without looking, so existence is asked first; a table
     // dropped in between is missing too.)
     let scanner = if door.engine.admin().table_exists(t).unwrap_or(false) {
-        super::access::narrow(door, req, t, &mut scan.columns)?;
-        match door.engine.table(t).and_then(|table| table.scanner(&scan)) {
-            Ok(s) => Some(s),
-            Err(EngineError::TableNotFound(_)) => None,
-            Err(e) => return Err(e.into()),
+        let request = DataRequest::Scan {
+            table: t.to_string(),
+            scan,
+            partial: Partial::Narrow,
+        };
+        match super::access::run(door, req, request) {
+            Ok(DataResponse::Scanner(s)) => Some(*s),
+            Ok(other) => {
+                return Err(RestError::new(
+                    500,
+                    format!("Internal error\r\na scan was answered {other:?}"),
+                ))
+            }
+            Err(Failure::Engine(EngineError::TableNotFound(_))) => None,
+            Err(Failure::Engine(e)) => return Err(e.into()),
+            Err(Failure::Denied(d)) => return Err(super::access::forbidden(d)),
         }
     } else {
         None
@@ -247,9 +261,8 @@ pub(super) fn table_scan(
     if !filter.is_empty() {
         scan = scan.filter(parse_filter(&filter).map_err(parse_error)?);
     }
-    let table = door.engine.table(t)?;
-    super::access::narrow(door, req, t, &mut scan.columns)?;
-    let scanner = table.scanner(&scan)?;
+    door.engine.table(t)?;
+    let scanner = super::access::scanner(door, req, t, scan, RestError::from)?;
     let limit = usize::try_from(limit.max(0)).unwrap_or(usize::MAX);
     Ok(stream_rows(req, repr, scanner, limit))
 }

@@ -13,6 +13,7 @@ use ferrobase_engine::call_budget::{self, Heartbeat};
 use ferrobase_engine::{Cell, RowResult, Scan, ScanBatch};
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
+use ferrobase_gateway::request::{Partial, Request, Response};
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
@@ -161,11 +162,19 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
                     Source::Rows(rows.into())
                 }
                 Target::Region(region) => {
-                    let mut scan = engine_scan(pb, Some(&region))?;
-                    ctx.authorize_read(&region.table, &mut scan.spec.columns)?;
-                    Source::Table(Box::new(
-                        shared.engine.table(&region.table)?.scanner(&scan)?,
-                    ))
+                    let request = Request::Scan {
+                        table: region.table.clone(),
+                        scan: engine_scan(pb, Some(&region))?,
+                        partial: Partial::Narrow,
+                    };
+                    match ctx.execute(request)? {
+                        Response::Scanner(s) => Source::Table(s),
+                        other => {
+                            return Err(RpcError::bad_request(format!(
+                                "a scan was answered {other:?}"
+                            )))
+                        }
+                    }
                 }
             };
             let limit = req.limit_of_rows.unwrap_or(0) as usize;
