@@ -345,8 +345,11 @@ fn a_version_3_manifest_opens_and_its_first_commit_writes_version_4() {
     assert_eq!(rows(&engine), n);
 }
 
-/// Every cell of every table of the data directory `dir`, as (table, row, column, ts, value).
-fn everything(dir: &Path) -> Result<Vec<(String, String, String, i64, Vec<u8>)>> {
+/// A cell as (table, row, column, ts, value).
+type Cell = (String, String, String, i64, Vec<u8>);
+
+/// Every cell of every table of the data directory `dir`.
+fn everything(dir: &Path) -> Result<Vec<Cell>> {
     let engine = Engine::open(dir, EngineOptions::default())?;
     let mut out = Vec::new();
     for name in engine.admin().list_tables()? {
