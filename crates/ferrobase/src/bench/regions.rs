@@ -187,7 +187,7 @@ fn measure(dir: &Path) -> Result<()> {
         t.put(ferrobase_engine::Put::new("-bench").add_column("cf", "q", "v"))?;
         engine.admin().flush(&name.to_string())?;
     }
-    let n = tables.len().min(MANY).max(1) as f64;
+    let n = tables.len().clamp(1, MANY) as f64;
     let many_ms = started.elapsed().as_secs_f64() * 1000.0 / n;
     let many_cpu_ms = (cpu_ms() - cpu) / n;
     println!("{open_ms:.1} {first_ms:.2} {rss:.1} {flush_ms:.2} {many_ms:.2} {many_cpu_ms:.2}");
