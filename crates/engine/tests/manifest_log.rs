@@ -539,3 +539,92 @@ fn the_corrupt_twins_of_the_v4_log_are_refused_by_name_or_read_a_subset() {
     }
     assert!(refused >= 14, "only {refused} of 16 refused");
 }
+
+/// A full disk at the append of a flush's log record: writes are suspended (not poisoned),
+/// the log is not appended to again, and the retry writes a snapshot; a power cut while
+/// suspended loses nothing acknowledged. At a DDL's append: `DdlNotApplied` naming the log,
+/// the catalog unchanged, the same DDL then succeeds.
+#[test]
+fn a_full_disk_at_a_log_append_suspends_a_flush_and_refuses_a_ddl_cleanly() {
+    use ferrobase_engine::fs::fault::{Fault, OpKind};
+    log_everything();
+    for power_cut in [false, true] {
+        let fs = FaultFileSystem::new();
+        let (engine, _, _) = with_last_record_a_ddl(&fs);
+        fs.power_cut(CutMode::DropUnsynced);
+        drop(engine);
+        let engine = Engine::open(DIR, options(&fs)).unwrap();
+        for i in 0..5 {
+            put(&engine, "t", &format!("s{i}"));
+        }
+        let stats = engine.manifest_stats();
+        assert!(stats.generation > 0);
+        fs.inject(Fault {
+            kind: OpKind::Append,
+            path_contains: ".log".into(),
+            nth: 1,
+            errno: libc::ENOSPC,
+        });
+        let e = engine.admin().flush("t").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::WritesSuspended {
+                    cause: StallCause::ManifestWrite,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains(".log"), "{e}");
+        assert!(engine.poisoned().is_none());
+        assert!(present(&engine, "t", "s0"), "reads go on");
+        if power_cut {
+            fs.set_free_space(Some(0));
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            fs.power_cut(CutMode::DropUnsynced);
+            drop(engine);
+            fs.set_free_space(None);
+            let engine = Engine::open(DIR, options(&fs)).unwrap();
+            for i in 0..5 {
+                assert!(present(&engine, "t", &format!("s{i}")), "s{i} lost");
+            }
+            continue;
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while engine.health() != Health::Healthy {
+            assert!(std::time::Instant::now() < deadline, "{}", engine.health());
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            engine.manifest_stats().snapshots_written > stats.snapshots_written,
+            "the retry wrote a snapshot"
+        );
+        // A DDL meeting the same full disk at its append.
+        let before = catalog(&engine);
+        fs.inject(Fault {
+            kind: OpKind::Append,
+            path_contains: ".log".into(),
+            nth: 1,
+            errno: libc::ENOSPC,
+        });
+        let e = engine.admin().create_namespace("ns_full").unwrap_err();
+        match &e {
+            Error::DdlNotApplied { path, .. } => {
+                assert!(path.to_string_lossy().ends_with(".log"), "{e}")
+            }
+            other => panic!("expected DdlNotApplied, got {other:?}"),
+        }
+        assert_eq!(engine.health(), Health::Healthy);
+        assert_eq!(catalog(&engine), before);
+        engine.admin().create_namespace("ns_full").unwrap();
+        let after = catalog(&engine);
+        drop(engine);
+        fs.power_cut(CutMode::DropUnsynced);
+        let engine = Engine::open(DIR, options(&fs)).unwrap();
+        assert_eq!(catalog(&engine), after);
+        for i in 0..5 {
+            assert!(present(&engine, "t", &format!("s{i}")), "s{i} lost");
+        }
+    }
+}
