@@ -2,11 +2,11 @@
 # Thousands of regions under a small descriptor limit (issue 44,
 # crates/ferrobase/tests/serve_many_regions.rs): a data directory of 5,000 regions (tables of one
 # region and tables pre-split into 50; two families, two files each: 20,000 block files) served by
-# `ferrobase serve` under `ulimit -n 256`: every table read and written, 200 regions flushed and
-# major-compacted at once, descriptors exhausted by client connections, a kill and a restart; no
-# EMFILE anywhere. The directory lives in /dev/shm when there is one (what is tested is the
-# descriptors, not the disk's fsyncs). FERROBASE_MANY_REGIONS=N for another size.
-# Release build (test.sh builds it anyway); warm: about 30 s.
+# `ferrobase serve` under `ulimit -n 256`: every table read and written, every region flushed and
+# major-compacted from four connections at once (one manifest log record each), descriptors
+# exhausted by client connections, a kill and a restart; no EMFILE anywhere. The directory lives in /dev/shm
+# when there is one (what is tested is the descriptors, not the disk's fsyncs).
+# FERROBASE_MANY_REGIONS=N for another size. Release build (test.sh builds it anyway).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$SECONDS

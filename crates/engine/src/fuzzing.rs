@@ -14,3 +14,17 @@ pub use crate::checksum::masked_crc;
 pub use crate::compression::Compression;
 pub use crate::manifest::{ManifestData, RegionRecord, StoreRecord, TableRecord};
 pub use crate::wal::{decode_segment, records_past_damage, WalCell, WalEdit, SEGMENT_MAGIC};
+
+/// Parses `bytes` as a manifest edit log (of the generation its header names, so inputs get
+/// past the header) and applies its records to an empty manifest: what an open does with the
+/// log `MANIFEST` names (`docs/format/manifest.md`). For the `manifest_log` fuzz target.
+pub fn manifest_log_replay(bytes: &[u8]) {
+    let generation = bytes
+        .get(8..16)
+        .and_then(|g| g.try_into().ok())
+        .map_or(0, u64::from_be_bytes);
+    let path = std::path::Path::new("MANIFEST-fuzz.log");
+    if let Ok(read) = crate::manifest_log::parse(path, bytes, generation) {
+        let _ = crate::manifest_log::apply(&mut ManifestData::default(), &read.edits);
+    }
+}

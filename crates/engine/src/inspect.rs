@@ -196,9 +196,11 @@ pub fn wal_segment(
 /// Prints the manifest of data directory `dir`: sequence ids, namespaces, and every table's
 /// regions and their stores' files.
 pub fn manifest(fs: &dyn FileSystem, dir: &Path, out: &mut dyn Write) -> Result<ManifestData> {
-    let data = read_manifest(fs, dir)?;
+    let loaded = read_loaded(fs, dir)?;
     let path = dir.join(manifest::MANIFEST_FILE);
     let w = |e: std::io::Error| Error::io(&path, e);
+    writeln!(out, "{}", describe_log(&loaded)).map_err(w)?;
+    let data = loaded.data;
     writeln!(
         out,
         "last seqid={} next region id={} next file number={}",
@@ -245,8 +247,43 @@ pub fn manifest(fs: &dyn FileSystem, dir: &Path, out: &mut dyn Write) -> Result<
     Ok(data)
 }
 
-fn read_manifest(fs: &dyn FileSystem, dir: &Path) -> Result<ManifestData> {
-    manifest::read(fs, dir)?.ok_or_else(|| {
+/// One line on where the manifest came from: the snapshot's version, and its edit log (file,
+/// records, bytes, how it ends).
+fn describe_log(l: &manifest::Loaded) -> String {
+    let mut line = format!(
+        "snapshot MANIFEST (version {}, {} bytes)",
+        l.version, l.snapshot_bytes
+    );
+    match (&l.log, l.generation) {
+        (_, 0) => line += "; no edit log",
+        (None, g) => {
+            line += &format!(
+                "; edit log {} missing (no change was appended to it)",
+                crate::manifest_log::log_file_name(g)
+            )
+        }
+        (Some(log), _) => {
+            let name = log
+                .path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            line += &format!(
+                "; edit log {name}: {} records, {} bytes",
+                log.edits.len(),
+                log.valid_len
+            );
+            if let crate::manifest_log::LogEnd::TornAt { offset, reason } = &log.end {
+                line += &format!(
+                    "; a torn last record at offset {offset} ({reason}): dropped, the next change writes a snapshot"
+                );
+            }
+        }
+    }
+    line
+}
+
+fn read_loaded(fs: &dyn FileSystem, dir: &Path) -> Result<manifest::Loaded> {
+    manifest::read_full(fs, dir)?.ok_or_else(|| {
         Error::corruption(
             dir.join(manifest::MANIFEST_FILE),
             0,
@@ -275,8 +312,17 @@ pub struct CheckReport {
 pub fn check(fs: Arc<dyn FileSystem>, dir: &Path, out: &mut dyn Write) -> Result<CheckReport> {
     let mut report = CheckReport::default();
     let w = |e: std::io::Error| Error::io(dir, e);
-    let data = match read_manifest(&*fs, dir) {
-        Ok(d) => Some(d),
+    let data = match read_loaded(&*fs, dir) {
+        Ok(l) => {
+            if let Some(crate::manifest_log::LogEnd::TornAt { offset, reason }) =
+                l.log.as_ref().map(|log| &log.end)
+            {
+                report.notes.push(format!(
+                    "manifest log: a torn last record at offset {offset} ({reason}): a change never acknowledged, dropped at the next open"
+                ));
+            }
+            Some(l.data)
+        }
         Err(e) => {
             report.problems.push(format!("manifest: {e}"));
             None

@@ -61,6 +61,7 @@ pub mod hook;
 pub mod inspect;
 mod lock;
 mod manifest;
+mod manifest_log;
 mod memstore;
 mod metrics;
 mod mvcc;
@@ -82,7 +83,9 @@ pub use api::{
 pub use bytes::Bytes;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 pub use compression::Compression;
-pub use engine::{CompactionOptions, Engine, EngineOptions, SnapshotInfo, WalRecovery};
+pub use engine::{
+    CompactionOptions, Engine, EngineOptions, ManifestStats, SnapshotInfo, WalRecovery,
+};
 pub use error::{Error, Result, StallCause};
 pub use health::Health;
 pub use metrics::{FamilyReads, FamilyReadsRegistry, Metrics, WAL_GROUP_BOUNDS};

@@ -1,8 +1,9 @@
-//! The manifest: the one file that says which tables, regions and block files are live.
-//! Every structural change (create, alter, flush, compaction, split, drop) writes a complete
-//! new manifest to `MANIFEST.tmp`, fsyncs it and renames it over `MANIFEST`, so the live set
-//! changes atomically. Layout and the commit protocol (what is synced before what) in
-//! `docs/format/manifest.md`.
+//! The manifest: which tables, regions and block files are live. `MANIFEST` is a snapshot
+//! (written whole to `MANIFEST.tmp`, fsynced, renamed over `MANIFEST`) naming the generation
+//! of its edit log (`manifest_log.rs`); a structural change (create, alter, flush,
+//! compaction, split, drop) appends one record to that log, and the log is rolled into a new
+//! snapshot once it grows past the snapshot's size. Layout and the commit protocol (what is
+//! synced before what) in `docs/format/manifest.md`.
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
@@ -10,13 +11,15 @@ use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
 use crate::checksum::masked_crc;
 use crate::error::{Error, IoContext, Result};
 use crate::fs::FileSystem;
+use crate::manifest_log::{self, LogRead};
 use crate::schema::TableDescriptor;
 use std::path::Path;
 
 /// Magic at the start of the manifest.
 pub const MANIFEST_MAGIC: &[u8; 8] = b"FRBSMAN1";
-/// Manifest format version written (versions 1 and 2 are still read).
-pub const MANIFEST_VERSION: u32 = 3;
+/// Manifest format version written (versions 1 to 3 are still read): 4 puts the edit log's
+/// generation before the payload of version 3.
+pub const MANIFEST_VERSION: u32 = 4;
 /// File name of the manifest in the data directory.
 pub const MANIFEST_FILE: &str = "MANIFEST";
 
@@ -92,23 +95,9 @@ impl ManifestData {
         }
         put_varint(&mut out, self.tables.len() as u64);
         for t in &self.tables {
-            t.descriptor.encode(&mut out, version);
-            out.push(u8::from(t.enabled));
-            put_varint(&mut out, t.regions.len() as u64);
-            for r in &t.regions {
-                put_varint(&mut out, r.id);
-                put_len_prefixed(&mut out, &r.start);
-                put_len_prefixed(&mut out, &r.end);
-                put_varint(&mut out, r.stores.len() as u64);
-                for s in &r.stores {
-                    put_len_prefixed(&mut out, &s.family);
-                    put_varint(&mut out, s.flushed_seq);
-                    put_varint(&mut out, s.files.len() as u64);
-                    for f in &s.files {
-                        put_varint(&mut out, *f);
-                    }
-                }
-            }
+            let mut d = Vec::new();
+            t.descriptor.encode(&mut d, version);
+            manifest_log::put_table_body(&mut out, &d, t.enabled, &t.regions);
         }
         out
     }
@@ -118,7 +107,8 @@ impl ManifestData {
         Self::decode_version(buf, MANIFEST_VERSION)
     }
 
-    /// Decodes a payload of format `version` (1 to 3). A version 1 manifest has no namespace
+    /// Decodes a payload of format `version` (1 to 4; version 4's generation taken off
+    /// before). A version 1 manifest has no namespace
     /// list: the namespaces of its tables are taken as created; before version 3 tables have
     /// no attributes.
     pub fn decode_version(buf: &[u8], version: u32) -> std::result::Result<ManifestData, String> {
@@ -139,42 +129,7 @@ impl ManifestData {
         let ntables = r.varint().ok_or("truncated table count")?;
         let mut tables = Vec::new();
         for _ in 0..ntables {
-            let descriptor = TableDescriptor::decode(&mut r, version)?;
-            let enabled = r.u8().ok_or("truncated enabled flag")? != 0;
-            let nregions = r.varint().ok_or("truncated region count")?;
-            let mut regions = Vec::new();
-            for _ in 0..nregions {
-                let id = r.varint().ok_or("truncated region id")?;
-                let start = r.len_prefixed().ok_or("truncated start key")?.to_vec();
-                let end = r.len_prefixed().ok_or("truncated end key")?.to_vec();
-                let nstores = r.varint().ok_or("truncated store count")?;
-                let mut stores = Vec::new();
-                for _ in 0..nstores {
-                    let family = r.len_prefixed().ok_or("truncated family")?.to_vec();
-                    let flushed_seq = r.varint().ok_or("truncated flushed seq")?;
-                    let nfiles = r.varint().ok_or("truncated file count")?;
-                    let mut files = Vec::new();
-                    for _ in 0..nfiles {
-                        files.push(r.varint().ok_or("truncated file number")?);
-                    }
-                    stores.push(StoreRecord {
-                        family,
-                        flushed_seq,
-                        files,
-                    });
-                }
-                regions.push(RegionRecord {
-                    id,
-                    start,
-                    end,
-                    stores,
-                });
-            }
-            tables.push(TableRecord {
-                descriptor,
-                enabled,
-                regions,
-            });
+            tables.push(manifest_log::read_table(&mut r, version)?);
         }
         if !r.is_empty() {
             return Err("trailing bytes after the last table".into());
@@ -201,12 +156,26 @@ impl ManifestData {
 /// File name of the manifest being written, renamed over [`MANIFEST_FILE`] once synced.
 pub const MANIFEST_TMP_FILE: &str = "MANIFEST.tmp";
 
-/// Writes `data` as the new manifest of `dir`, atomically and durably: written to
+/// Writes `data` as the new manifest of `dir`, atomically and durably, with no edit log
+/// (generation 0; a snapshot directory, a bulk-built data directory): written to
 /// `MANIFEST.tmp`, synced, renamed over `MANIFEST`, and the directory synced ("Commit
 /// protocol" in `docs/format/manifest.md`). Every block file `data` names must already be
 /// durable, entry included.
 pub fn write(fs: &dyn FileSystem, dir: &Path, data: &ManifestData) -> Result<()> {
-    let payload = data.encode();
+    write_encoded(fs, dir, 0, &data.encode())
+}
+
+/// Writes a snapshot naming log `generation` whose body (the version 3 payload) is `body`,
+/// as [`write`] does.
+pub(crate) fn write_encoded(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    generation: u64,
+    body: &[u8],
+) -> Result<()> {
+    let mut payload = Vec::with_capacity(body.len() + 10);
+    put_varint(&mut payload, generation);
+    payload.extend_from_slice(body);
     let mut buf = Vec::with_capacity(payload.len() + 24);
     buf.extend_from_slice(MANIFEST_MAGIC);
     buf.extend_from_slice(&MANIFEST_VERSION.to_be_bytes());
@@ -236,8 +205,32 @@ fn checksum(version: u32, payload: &[u8]) -> u32 {
     masked_crc(&covered)
 }
 
-/// Reads the manifest of `dir`; `None` when the directory has none yet.
+/// Reads the manifest of `dir` (the snapshot with its log applied); `None` when the
+/// directory has none yet.
 pub fn read(fs: &dyn FileSystem, dir: &Path) -> Result<Option<ManifestData>> {
+    Ok(read_full(fs, dir)?.map(|l| l.data))
+}
+
+/// A manifest as read: the state, and where it came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The snapshot with every whole record of its log applied.
+    pub data: ManifestData,
+    /// The snapshot's format version.
+    pub version: u32,
+    /// The snapshot's bytes.
+    pub snapshot_bytes: u64,
+    /// The log generation the snapshot names (0: none, as before version 4).
+    pub generation: u64,
+    /// The log, when the snapshot names one and it exists.
+    pub log: Option<LogRead>,
+}
+
+/// Reads the manifest of `dir`: the snapshot `MANIFEST`, then the records of the log it
+/// names. Damage in either (magic, version, length, checksum, a record that does not
+/// decode or names a table or region not there) is [`Error::Corruption`] naming the file and
+/// offset; a torn last record of the log is dropped ([`manifest_log::LogEnd::TornAt`]).
+pub fn read_full(fs: &dyn FileSystem, dir: &Path) -> Result<Option<Loaded>> {
     let path = dir.join(MANIFEST_FILE);
     let buf = match fs.read(&path) {
         Ok(b) => b,
@@ -267,9 +260,53 @@ pub fn read(fs: &dyn FileSystem, dir: &Path) -> Result<Option<ManifestData>> {
     if checksum(version, payload) != crc {
         return Err(corrupt(20, "manifest checksum mismatch"));
     }
-    ManifestData::decode_version(payload, version)
-        .map(Some)
-        .map_err(|why| corrupt(20, &why))
+    let mut body = ByteReader::new(payload);
+    let generation = if version >= 4 {
+        body.varint()
+            .ok_or_else(|| corrupt(20, "truncated log generation"))?
+    } else {
+        0
+    };
+    let body = payload.get(body.position()..).unwrap_or_default();
+    let mut data = ManifestData::decode_version(body, version).map_err(|why| corrupt(20, &why))?;
+    let mut log = None;
+    if generation > 0 {
+        let log_path = dir.join(manifest_log::log_file_name(generation));
+        match fs.read(&log_path) {
+            Ok(bytes) => {
+                let read = manifest_log::parse(&log_path, &bytes, generation)?;
+                if let Err((i, why)) = manifest_log::apply(&mut data, &read.edits) {
+                    let offset = record_offset(&bytes, i);
+                    return Err(Error::corruption(&log_path, offset, why));
+                }
+                log = Some(read);
+            }
+            // The roll that named it was cut before the log's entry was durable: no record
+            // was ever appended to it.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&log_path, e)),
+        }
+    }
+    Ok(Some(Loaded {
+        data,
+        version,
+        snapshot_bytes: buf.len() as u64,
+        generation,
+        log,
+    }))
+}
+
+/// The offset of record `i` of a log (whose records up to it are whole).
+fn record_offset(log: &[u8], i: usize) -> u64 {
+    let mut off = manifest_log::LOG_HEADER_LEN;
+    for _ in 0..i {
+        let len = log
+            .get(off..off + 4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u32::from_be_bytes);
+        off += 8 + len as usize;
+    }
+    off as u64
 }
 
 #[cfg(test)]

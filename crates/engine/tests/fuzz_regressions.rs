@@ -19,6 +19,8 @@ mod file_meta;
 mod filter_language;
 #[path = "../../../fuzz/harness/manifest_data.rs"]
 mod manifest_data;
+#[path = "../../../fuzz/harness/manifest_log.rs"]
+mod manifest_log;
 #[path = "../../../fuzz/harness/replay.rs"]
 mod replay;
 #[path = "../../../fuzz/harness/wal_record.rs"]
@@ -67,6 +69,12 @@ fn wal_record_inputs_replay() {
 #[test]
 fn manifest_data_inputs_replay() {
     let n = replay::replay("manifest_data", manifest_data::run);
+    assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn manifest_log_inputs_replay() {
+    let n = replay::replay("manifest_log", manifest_log::run);
     assert!(n.corpus > 0, "{n:?}");
 }
 

@@ -74,7 +74,7 @@ fn bytes_of(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 #[test]
 fn the_fixtures_read_whole_and_check_clean() {
-    for name in ["format-v2", "format-v3"] {
+    for name in ["format-v2", "format-v3", "format-v4-log"] {
         let (_tmp, dir) = fixture(name);
         let before = bytes_of(&dir);
         let d = dir.to_str().unwrap();
@@ -157,6 +157,47 @@ fn a_torn_wal_tail_is_a_note_and_damage_a_problem() {
     let out = ferrobase(&["inspect", "wal", wal.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("DAMAGE at offset"), "{}", text(&out));
+}
+
+#[test]
+fn a_torn_manifest_log_tail_is_a_note_and_damage_a_problem() {
+    let (_tmp, dir) = fixture("format-v4-log");
+    let d = dir.to_str().unwrap();
+    let log = files(&dir, ".log").remove(0);
+    let out = ferrobase(&["inspect", "manifest", d]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("snapshot MANIFEST (version 4")
+            && t.contains("edit log MANIFEST-")
+            && t.contains(" records, "),
+        "{t}"
+    );
+    let whole = std::fs::read(&log).unwrap();
+    std::fs::write(&log, &whole[..whole.len() - 3]).unwrap();
+    let out = ferrobase(&["check", d]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("manifest log: a torn last record"), "{t}");
+    let t = text(&ferrobase(&["inspect", "manifest", d]));
+    assert!(t.contains("a torn last record at offset"), "{t}");
+    // A flipped byte in the first record's edit: damage, naming the log and the offset.
+    let mut damaged = whole.clone();
+    damaged[16 + 8 + 1] ^= 0x20;
+    std::fs::write(&log, &damaged).unwrap();
+    let before = bytes_of(&dir);
+    let out = ferrobase(&["check", d]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.lines().any(|l| l.starts_with("PROBLEM")
+            && l.contains(&log.display().to_string())
+            && l.contains("offset 16")),
+        "{t}"
+    );
+    let out = ferrobase(&["inspect", "manifest", d]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert_eq!(bytes_of(&dir), before, "nothing changed");
 }
 
 #[test]

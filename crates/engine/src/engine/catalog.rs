@@ -1,14 +1,14 @@
 //! The in-memory catalog of tables and their regions, and its persistence to the manifest.
 
+use super::manifest_writer::is_manifest_write;
 use super::Inner;
 use crate::error::{Error, Result, StallCause};
 use crate::health::is_transient_write_error;
 use crate::lock;
-use crate::manifest::{self, ManifestData, RegionRecord, StoreRecord, TableRecord};
+use crate::manifest;
 use crate::region::{Region, TableEntry};
 use crate::schema::TableName;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Every table. Entries are shared by `Arc`: a read or write takes its table's entry without
@@ -66,11 +66,13 @@ impl Inner {
         match self.write_manifest() {
             Ok(()) => Ok(()),
             Err(Error::Io { path, source })
-                if is_transient_write_error(&source)
-                    && path.ends_with(manifest::MANIFEST_TMP_FILE) =>
+                if is_transient_write_error(&source) && is_manifest_write(&path) =>
             {
-                // The part-written file holds space the retry needs.
-                let _ = self.fs().remove_file(&path);
+                // The part-written file holds space the retry needs (a log's torn tail is
+                // retired by the snapshot the retry writes).
+                if path.ends_with(manifest::MANIFEST_TMP_FILE) {
+                    let _ = self.fs().remove_file(&path);
+                }
                 let e = Error::Io { path, source };
                 Err(self.gate.suspend(
                     StallCause::ManifestWrite,
@@ -126,13 +128,15 @@ impl Inner {
     /// `persist_job` does ("Errors from the disk" in `docs/design/durability.md`).
     fn persist_ddl(&self, next: &Catalog) -> Result<()> {
         self.poison.check()?;
-        match manifest::write(self.fs(), &self.dir, &self.manifest_data(next)) {
+        let live = lock::read(&self.catalog);
+        match self.commit_manifest(next, Some(&live)) {
             Ok(()) => Ok(()),
             Err(Error::Io { path, source })
-                if is_transient_write_error(&source)
-                    && path.ends_with(manifest::MANIFEST_TMP_FILE) =>
+                if is_transient_write_error(&source) && is_manifest_write(&path) =>
             {
-                let _ = self.fs().remove_file(&path);
+                if path.ends_with(manifest::MANIFEST_TMP_FILE) {
+                    let _ = self.fs().remove_file(&path);
+                }
                 Err(Error::DdlNotApplied { path, source })
             }
             Err(e) => {
@@ -142,54 +146,13 @@ impl Inner {
         }
     }
 
-    /// Writes the current catalog as the manifest ("Commit protocol" in
+    /// Commits the current catalog's changes to the manifest ("Commit protocol" in
     /// `docs/format/manifest.md`); a poisoned engine writes none: what memory holds may be
     /// half-updated.
     fn write_manifest(&self) -> Result<()> {
         self.poison.check()?;
-        let data = self.manifest_data(&lock::read(&self.catalog));
-        manifest::write(self.fs(), &self.dir, &data)
-    }
-
-    /// The manifest of catalog `cat`. Each region's stores are those of its table's
-    /// descriptor: a family a DDL is adding (in `cat`, not yet in the region) is recorded
-    /// empty, flushed up to the last allocated sequence id; one it is deleting is left out.
-    fn manifest_data(&self, cat: &Catalog) -> ManifestData {
-        let seq = self.mvcc.last_allocated();
-        ManifestData {
-            last_seq: seq,
-            next_region_id: self.next_region.load(Ordering::Acquire),
-            next_file_number: self.next_file.load(Ordering::Acquire),
-            namespaces: cat.namespaces.iter().cloned().collect(),
-            tables: cat
-                .tables
-                .values()
-                .map(|t| TableRecord {
-                    descriptor: t.descriptor.clone(),
-                    enabled: t.enabled,
-                    regions: t
-                        .regions
-                        .iter()
-                        .map(|r| {
-                            let mut rec = region_record(r);
-                            rec.stores
-                                .retain(|s| t.descriptor.family(&s.family).is_some());
-                            for f in &t.descriptor.families {
-                                if !rec.stores.iter().any(|s| s.family == f.name) {
-                                    rec.stores.push(StoreRecord {
-                                        family: f.name.clone(),
-                                        flushed_seq: seq,
-                                        files: Vec::new(),
-                                    });
-                                }
-                            }
-                            rec.stores.sort_by(|a, b| a.family.cmp(&b.family));
-                            rec
-                        })
-                        .collect(),
-                })
-                .collect(),
-        }
+        let cat = lock::read(&self.catalog);
+        self.commit_manifest(&cat, None)
     }
 
     /// The table entry of `name` (shared, not copied).
@@ -213,24 +176,5 @@ impl Inner {
 
     pub(crate) fn all_regions(&self) -> Vec<Arc<Region>> {
         lock::read(&self.catalog).all_regions().cloned().collect()
-    }
-}
-
-pub(crate) fn region_record(r: &Region) -> RegionRecord {
-    RegionRecord {
-        id: r.id,
-        start: r.start.clone(),
-        end: r.end.clone(),
-        stores: {
-            let mut stores = Vec::new();
-            r.for_each_store(|f, s| {
-                stores.push(StoreRecord {
-                    family: f.to_vec(),
-                    flushed_seq: s.flushed_seq(),
-                    files: s.state().files.iter().map(|f| f.number).collect(),
-                })
-            });
-            stores
-        },
     }
 }

@@ -177,6 +177,7 @@ impl Inner {
             }
             let bytes_out = output.as_ref().map_or(0, |f| f.reader.size());
             store.install_compaction(&removed, output);
+            self.manifest_region_changed(region);
             let bytes_in: u64 = chosen.iter().map(|f| f.reader.size()).sum();
             Metrics::add(&self.metrics.compaction_bytes_in, bytes_in);
             Metrics::add(&self.metrics.compaction_bytes_out, bytes_out);

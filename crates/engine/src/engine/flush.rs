@@ -229,6 +229,7 @@ impl Inner {
                     store.advance_flushed_seq(flush_seq);
                 }
             }
+            self.manifest_region_changed(region);
             // The memstore's bytes are gone from memory whether or not the manifest is
             // written: a full disk suspends writes and the retry writes it (`persist_job`).
             let persisted = if commit { self.persist_job() } else { Ok(()) };

@@ -9,6 +9,8 @@ mod catalog;
 mod compaction;
 mod ddl;
 mod flush;
+mod manifest_writer;
+pub use manifest_writer::ManifestStats;
 mod namespace;
 mod options;
 mod read_modify_write;
@@ -63,6 +65,9 @@ pub(crate) struct Inner {
     pub(crate) ddl_lock: Mutex<()>,
     /// Serialises structural changes and manifest writes.
     pub(crate) manifest_lock: Mutex<()>,
+    /// The manifest's snapshot and edit log as written, and what changed since (taken under
+    /// `manifest_lock` only; `manifest_writer.rs`).
+    pub(crate) manifest_writer: Mutex<manifest_writer::ManifestWriter>,
     pub(crate) next_file: AtomicU64,
     pub(crate) next_region: AtomicU64,
     /// Set by the first failure of shared durable state or panic; shared with the WAL.
@@ -352,6 +357,13 @@ impl Engine {
     /// opens and closes it made.
     pub fn file_handles(&self) -> &crate::file_handles::FileHandles {
         &self.inner.handles
+    }
+
+    /// The manifest's snapshot and edit log as written: generation, records and bytes of
+    /// the log in force, snapshots and records written by this process.
+    #[doc(hidden)]
+    pub fn manifest_stats(&self) -> ManifestStats {
+        self.inner.manifest_stats()
     }
 
     /// The shared block cache.

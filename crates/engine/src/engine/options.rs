@@ -121,6 +121,11 @@ pub struct EngineOptions {
     /// The key-range heat map's shape (default: 1-minute buckets for three hours, 32 ranges;
     /// [`crate::heat_map`]).
     pub heat_map: crate::heat_map::HeatMapOptions,
+    /// A structural change (flush, compaction, split, DDL) appends a record to the
+    /// manifest's edit log once the manifest's snapshot is at least this many bytes (default
+    /// 64 KiB, about 600 regions); below it, it writes the whole manifest, which then costs
+    /// no more than an append. `0`: always the log. `docs/format/manifest.md`.
+    pub manifest_log_threshold: u64,
 }
 
 impl Default for EngineOptions {
@@ -145,6 +150,7 @@ impl Default for EngineOptions {
             max_open_files: None,
             heat_map: crate::heat_map::HeatMapOptions::default(),
             wal_recovery: WalRecovery::Strict,
+            manifest_log_threshold: 64 << 10,
         }
     }
 }

@@ -44,11 +44,16 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     if fs.exists(&tmp) {
         let _ = fs.remove_file(&tmp);
     }
-    let data = manifest::read(fs, dir)?.unwrap_or_else(|| manifest::ManifestData {
-        next_region_id: 1,
-        next_file_number: 1,
-        ..Default::default()
-    });
+    let loaded = manifest::read_full(fs, dir)?;
+    let writer = super::manifest_writer::ManifestWriter::opened(fs, loaded.as_ref())?;
+    remove_stale_logs(fs, dir, loaded.as_ref().map_or(0, |l| l.generation))?;
+    let data = loaded
+        .map(|l| l.data)
+        .unwrap_or_else(|| manifest::ManifestData {
+            next_region_id: 1,
+            next_file_number: 1,
+            ..Default::default()
+        });
     let metrics = Arc::new(Metrics::default());
     let cache = Arc::new(BlockCache::new(opts.block_cache_bytes, metrics.clone()));
     let handles = FileHandles::new(
@@ -246,6 +251,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         catalog: RwLock::new(catalog),
         ddl_lock: Mutex::new(()),
         manifest_lock: Mutex::new(()),
+        manifest_writer: Mutex::new(writer),
         next_file: AtomicU64::new(data.next_file_number.max(1)),
         next_region: AtomicU64::new(data.next_region_id.max(1)),
         poison,
@@ -328,6 +334,24 @@ fn flush_replayed(inner: &Inner) -> Result<()> {
                 String::new()
             }
         );
+    }
+    Ok(())
+}
+
+/// Removes manifest logs other than the one of `generation` (the one the snapshot in force
+/// names): a roll cut before its snapshot was renamed into place, or whose removal of the
+/// old log was not durable.
+fn remove_stale_logs(fs: &dyn FileSystem, dir: &Path, generation: u64) -> Result<()> {
+    for e in fs.list_dir(dir).at(dir)? {
+        let stale = e
+            .name
+            .to_str()
+            .and_then(crate::manifest_log::log_generation_of)
+            .is_some_and(|g| g != generation);
+        if stale {
+            let p = dir.join(&e.name);
+            fs.remove_file(&p).at(&p)?;
+        }
     }
     Ok(())
 }

@@ -167,6 +167,7 @@ impl Inner {
                     .ok_or_else(|| Error::TableNotFound(region.table.to_string()))?;
                 t.regions.splice(pos..=pos, [left, right]);
             }
+            self.manifest_table_changed(&region.table);
             region.close(CloseReason::Split);
             // Measured under the manifest lock: a concurrent flush has either installed (and
             // released its bytes) or will find the region closed and release nothing.

@@ -12,9 +12,17 @@ use ferrobase_engine::*;
 /// The data directory on the fault file system.
 pub const DIR: &str = "/db";
 
+/// `EngineOptions::manifest_log_threshold` of [`options`] when set (`manifest_log.rs` sets 0,
+/// so every change goes through the manifest's edit log); the default otherwise.
+pub static LOG_THRESHOLD: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
 /// Options for DDL tests on `fs` (no background compaction or split).
 pub fn options(fs: &FaultFileSystem) -> EngineOptions {
-    super::table::quiet_options_on(fs)
+    let mut o = super::table::quiet_options_on(fs);
+    if let Some(t) = LOG_THRESHOLD.get() {
+        o.manifest_log_threshold = *t;
+    }
+    o
 }
 
 /// Table `name` with `families` (default settings).

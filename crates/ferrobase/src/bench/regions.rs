@@ -67,7 +67,7 @@ pub fn main(args: &[String]) -> Result<()> {
         None => tempfile::tempdir()?,
     };
     println!(
-        "| {:>8} | {:>7} | {:>7} | {:>8} | {:>9} | {:>13} | {:>8} | {:>16} | {:>14} |",
+        "| {:>8} | {:>7} | {:>7} | {:>8} | {:>9} | {:>13} | {:>8} | {:>16} | {:>14} | {:>29} |",
         "regions",
         "tables",
         "files",
@@ -76,11 +76,12 @@ pub fn main(args: &[String]) -> Result<()> {
         "first call ms",
         "RSS MiB",
         "open, RSS/region",
-        "1-region flush"
+        "1-region flush",
+        "flush ms, CPU ms (mean of 50)"
     );
     println!(
-        "|{:->10}|{:->9}|{:->9}|{:->10}|{:->11}|{:->15}|{:->10}|{:->18}|{:->16}|",
-        "", "", "", "", "", "", "", "", ""
+        "|{:->10}|{:->9}|{:->9}|{:->10}|{:->11}|{:->15}|{:->10}|{:->18}|{:->16}|{:->31}|",
+        "", "", "", "", "", "", "", "", "", ""
     );
     let mut base: Option<(usize, f64, f64)> = None;
     for n in sizes {
@@ -104,6 +105,7 @@ pub fn main(args: &[String]) -> Result<()> {
             .map(|w| w.parse().unwrap_or(0.0))
             .collect();
         let (open_ms, first_ms, rss_mib, flush_ms) = (f[0], f[1], f[2], f[3]);
+        let (many_ms, many_cpu_ms) = (f[4], f[5]);
         // The cost of a region: the slope from the smallest size measured.
         let per = match base {
             Some((n0, open0, rss0)) if n > n0 => format!(
@@ -117,7 +119,8 @@ pub fn main(args: &[String]) -> Result<()> {
             base = Some((n, open_ms, rss_mib));
         }
         println!(
-            "| {n:>8} | {tables:>7} | {files:>7} | {build_s:>8.1} | {open_ms:>9.0} | {first_ms:>13.1} | {rss_mib:>8.1} | {per:>16} | {flush_ms:>14.1} |"
+            "| {n:>8} | {tables:>7} | {files:>7} | {build_s:>8.1} | {open_ms:>9.0} | {first_ms:>13.1} | {rss_mib:>8.1} | {per:>16} | {flush_ms:>14.1} | {:>29} |",
+            format!("{many_ms:.1}, {many_cpu_ms:.1}")
         );
         std::fs::remove_dir_all(&d)?;
     }
@@ -175,8 +178,35 @@ fn measure(dir: &Path) -> Result<()> {
     let started = Instant::now();
     engine.admin().flush(&last.to_string())?;
     let flush_ms = started.elapsed().as_secs_f64() * 1000.0;
-    println!("{open_ms:.1} {first_ms:.2} {rss:.1} {flush_ms:.2}");
+    // Then 50 more, each of another table's region: wall and CPU time (the process's, all
+    // threads) per flush.
+    const MANY: usize = 50;
+    let (started, cpu) = (Instant::now(), cpu_ms());
+    for name in tables.iter().take(MANY) {
+        let t = engine.table(&name.to_string())?;
+        t.put(ferrobase_engine::Put::new("-bench").add_column("cf", "q", "v"))?;
+        engine.admin().flush(&name.to_string())?;
+    }
+    let n = tables.len().clamp(1, MANY) as f64;
+    let many_ms = started.elapsed().as_secs_f64() * 1000.0 / n;
+    let many_cpu_ms = (cpu_ms() - cpu) / n;
+    println!("{open_ms:.1} {first_ms:.2} {rss:.1} {flush_ms:.2} {many_ms:.2} {many_cpu_ms:.2}");
     Ok(())
+}
+
+/// This process's CPU time so far (user and system, all threads), in ms (`/proc/self/stat`,
+/// in clock ticks of 10 ms).
+fn cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command name (which may hold spaces) from its closing ')'.
+            let rest = &s[s.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            Some(ticks * 10.0)
+        })
+        .unwrap_or(0.0)
 }
 
 /// This process's resident memory (`VmRSS`), in MiB.
