@@ -51,6 +51,7 @@ mod engine;
 mod file_handles;
 pub use file_handles::{capacity_for_limit, soft_nofile_limit, FileHandles};
 mod error;
+pub mod error_class;
 pub mod filter;
 pub mod fs;
 #[doc(hidden)]
@@ -84,6 +85,7 @@ pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 pub use compression::Compression;
 pub use engine::{CompactionOptions, Engine, EngineOptions, SnapshotInfo, WalRecovery};
 pub use error::{Error, Result, StallCause};
+pub use error_class::{ErrorClass, ErrorCounts};
 pub use health::Health;
 pub use metrics::{FamilyReads, FamilyReadsRegistry, Metrics, WAL_GROUP_BOUNDS};
 pub use read::{CostRecording, ReadCost, TimeRange};

@@ -187,6 +187,7 @@ struct Facts {
     open_fds: Option<u64>,
     max_fds: Option<u64>,
     engine: super::engine_metrics::EngineFacts,
+    doors: Vec<super::door_metrics::DoorFacts>,
 }
 
 #[derive(Debug)]
@@ -264,6 +265,7 @@ impl Ops {
             open_fds: process::open_fds(),
             max_fds: process::max_fds(),
             engine: super::engine_metrics::EngineFacts::read(m, MAX_TABLE_LABELS),
+            doors: self.door_facts(),
         }
     }
 }
@@ -359,6 +361,7 @@ impl Collector for Snapshot {
         let doors = [("thrift", Some(&f.thrift)), ("thrift2", f.thrift2.as_ref())];
         let doors = doors.into_iter().chain([("native", f.native.as_ref())]);
         durations(&mut e, doors.filter_map(|(name, d)| Some((name, d?))))?;
+        super::door_metrics::encode(&mut e, &f.doors)?;
         gauge(
             &mut e,
             "ferrobase_uptime",

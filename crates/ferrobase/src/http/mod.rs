@@ -14,6 +14,7 @@
 //! counters and the doors' stop handles.
 
 mod console;
+mod door_metrics;
 mod engine_metrics;
 mod heatmap;
 mod html;
@@ -52,6 +53,8 @@ pub struct Ops {
     pub thrift2: Option<StopHandle>,
     /// The native RPC door's, when `--rpc-port` is on.
     pub native: Option<NativeStopHandle>,
+    /// The REST door's, when `--rest-port` is on.
+    pub rest: Option<ferrobase_rest::RestStopHandle>,
     /// Every door's slow calls (`--slow-ms`).
     pub slow_log: std::sync::Arc<ferrobase_gateway::slow_log::SlowLog>,
     /// The log filter, changed at `/logLevel`.

@@ -47,6 +47,7 @@ pub(crate) fn acl_off() -> ServiceError {
 
 /// A refusal as the method's IOError, with HBase's exception class before its message.
 pub(crate) fn denied(d: Denied) -> ServiceError {
+    ferrobase_engine::error_class::note(ferrobase_engine::ErrorClass::AccessDenied);
     ServiceError::Io(format!(
         "org.apache.hadoop.hbase.security.AccessDeniedException: {d}"
     ))

@@ -179,6 +179,7 @@ fn table(door: &Door, name: &str) -> Result<Table, RestError> {
 /// A read's failure: a missing table or family reads as no row (HBase's generators log and
 /// answer 404 `Not found`).
 fn read_error(e: EngineError) -> RestError {
+    ferrobase_engine::error_class::note(e.class());
     match e {
         EngineError::TableNotFound(_) | EngineError::NoSuchColumnFamily { .. } => {
             RestError::not_found()
