@@ -10,6 +10,7 @@ open scanner (``open_scanners`` 1); a Thrift1 scanner left alone past ``--scanne
 closed by its lease (``scanner_leases_expired`` +1, ``open_scanners`` back to 0).
 """
 
+import json
 import os
 import shutil
 import signal
@@ -184,3 +185,38 @@ def test_errors_by_class_and_open_scanners_move_per_door(server):
     assert "no_such_family 1" in row and "table_not_found 1" in row, row
     for d in DOORS:
         assert 'data-door="%s"' % d in page, d
+
+
+def test_flushes_and_compactions_are_listed_with_their_bytes(server):
+    host, port = server["thrift"].rsplit(":", 1)
+    c = happybase.Connection(host, int(port))
+    c.create_table("jobs_t", {"cf": dict()})
+    t = c.table("jobs_t")
+    before, types = scrape(server)
+    assert types["ferrobase_background_jobs_running"] == "gauge"
+    for kind in ["flush", "minor_compaction", "major_compaction"]:
+        assert before[("ferrobase_background_jobs_running", (("kind", kind),))] == 0
+    for n in range(2):
+        for i in range(20):
+            t.put(b"r%d-%02d" % (n, i), {b"cf:q": b"v" * 50})
+        shell_run(server, "flush 'jobs_t'\n")
+    shell_run(server, "major_compact 'jobs_t'\n")
+    after, _ = scrape(server)
+    c.close()
+    with urllib.request.urlopen("http://%s/jobs?format=json" % server["http"], timeout=30) as r:
+        jobs = json.loads(r.read())
+    mine = [j for j in jobs["recent"] if j["table"] == "jobs_t"]
+    assert [j["kind"] for j in mine] == ["major_compaction", "flush", "flush"], mine
+    assert all(j["state"] == "done" and j["reason"] == "requested" for j in mine), mine
+    flushed = sum(j["bytes_out"] for j in mine[1:])
+    delta = lambda name: after[(name, ())] - before[(name, ())]
+    assert flushed == delta("ferrobase_flush_output_bytes_total") > 0
+    assert mine[0]["files_in"] == 2 and mine[0]["files_out"] == 1
+    assert mine[0]["bytes_in"] == flushed == delta("ferrobase_compaction_input_bytes_total")
+    assert mine[0]["bytes_out"] == delta("ferrobase_compaction_output_bytes_total")
+
+
+def shell_run(server, script):
+    out = subprocess.run([BINARY, "shell", "--connect", "thrift://" + server["thrift"]],
+                         input=script, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -60,6 +60,7 @@ mod health;
 pub mod heat_map;
 pub mod hook;
 pub mod inspect;
+pub mod job_log;
 mod lock;
 mod manifest;
 mod memstore;
@@ -87,6 +88,7 @@ pub use engine::{CompactionOptions, Engine, EngineOptions, SnapshotInfo, WalReco
 pub use error::{Error, Result, StallCause};
 pub use error_class::{ErrorClass, ErrorCounts};
 pub use health::Health;
+pub use job_log::{BackgroundJobs, JobKind, JobReason, JobRecord, JobState};
 pub use metrics::{FamilyReads, FamilyReadsRegistry, Metrics, WAL_GROUP_BOUNDS};
 pub use read::{CostRecording, ReadCost, TimeRange};
 pub use schema::{

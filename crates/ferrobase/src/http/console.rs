@@ -7,7 +7,7 @@
 //! [`PAGE_BUDGET`] bytes, so none passes 200 KB.
 
 use super::html::{self, bytes, escape, key};
-use super::{heatmap, log_level, slowlog, Ops};
+use super::{heatmap, jobs, log_level, slowlog, Ops};
 use ferrobase_engine::{Health, Metrics, RegionInfo};
 use std::fmt::Write;
 
@@ -29,6 +29,7 @@ pub fn render(ops: &Ops) -> String {
     let _ = write_summary(&mut out, ops);
     let _ = write_doors(&mut out, ops);
     let _ = write_tables(&mut out, ops);
+    let _ = jobs::write_section(&mut out, ops);
     let _ = writeln!(out, "<h2 id=\"slow\">Slow operations</h2>");
     let _ = slowlog::write_table(&mut out, ops);
     let _ = writeln!(out, "<h2 id=\"log\">Log level</h2>");

@@ -188,6 +188,8 @@ struct Facts {
     max_fds: Option<u64>,
     engine: super::engine_metrics::EngineFacts,
     doors: Vec<super::door_metrics::DoorFacts>,
+    /// Flushes, minor and major compactions running now.
+    running_jobs: [(&'static str, u64); 3],
 }
 
 #[derive(Debug)]
@@ -266,6 +268,18 @@ impl Ops {
             max_fds: process::max_fds(),
             engine: super::engine_metrics::EngineFacts::read(m, MAX_TABLE_LABELS),
             doors: self.door_facts(),
+            running_jobs: {
+                let running = self.engine.background_jobs().running;
+                [
+                    ferrobase_engine::JobKind::Flush,
+                    ferrobase_engine::JobKind::MinorCompaction,
+                    ferrobase_engine::JobKind::MajorCompaction,
+                ]
+                .map(|k| {
+                    let n = running.iter().filter(|j| j.kind == k).count() as u64;
+                    (k.label(), n)
+                })
+            },
         }
     }
 }
@@ -351,6 +365,15 @@ impl Collector for Snapshot {
             &per(3),
         )?;
         f.engine.encode(&mut e)?;
+        let running = f.running_jobs.map(|(kind, n)| ([("kind", kind)], n));
+        gauge_family(
+            &mut e,
+            "ferrobase_background_jobs_running",
+            "Flushes and compactions running now, by kind (flush, minor_compaction, \
+             major_compaction).",
+            None,
+            &running,
+        )?;
         door(&mut e, "thrift", &f.thrift)?;
         if let Some(thrift2) = &f.thrift2 {
             door(&mut e, "thrift2", thrift2)?;
