@@ -138,6 +138,28 @@ pub struct JobRecord {
     pub state: JobState,
 }
 
+impl JobRecord {
+    /// One line for the shell's `status`: `flush t region 3 [cf] 1 file 2.0 KiB in, 1 file
+    /// 1.1 KiB out, 4.2 ms, requested, done`.
+    pub fn summary_line(&self) -> String {
+        let kib = |b: u64| format!("{:.1} KiB", b as f64 / 1024.0);
+        format!(
+            "{} {} region {} [{}] {} files {} in, {} files {} out, {:.1} ms, {}, {}",
+            self.kind.label(),
+            self.table,
+            self.region,
+            self.families.join(","),
+            self.files_in,
+            kib(self.bytes_in),
+            self.files_out,
+            kib(self.bytes_out),
+            self.duration.as_secs_f64() * 1000.0,
+            self.reason.label(),
+            self.state.label()
+        )
+    }
+}
+
 /// The running jobs and the ring of ended ones. Thread-safe; one short lock per job start and
 /// end, none while a job runs.
 #[derive(Debug, Default)]

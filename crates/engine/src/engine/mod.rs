@@ -350,6 +350,11 @@ impl Engine {
         &self.inner.metrics
     }
 
+    /// Rows read and written over the heat map's window (every table's), and their rate now.
+    pub fn request_counts(&self) -> crate::heat_map::RequestCounts {
+        self.inner.heat.request_counts()
+    }
+
     /// The flushes and compactions running now and the last
     /// [`crate::job_log::RECENT_JOBS`] that ended (newest first).
     pub fn background_jobs(&self) -> crate::job_log::BackgroundJobs {

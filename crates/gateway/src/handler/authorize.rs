@@ -596,7 +596,7 @@ impl Handler {
             | AdminOp::CloneSnapshot
             | AdminOp::RestoreSnapshot => Operation::ClusterAdmin,
             // HBase's getLogEntries needs the global ADMIN permission.
-            AdminOp::SlowLog => Operation::ClusterAdmin,
+            AdminOp::SlowLog | AdminOp::ServerStatus => Operation::ClusterAdmin,
             // The capability probe reads and changes nothing.
             AdminOp::Capabilities => Operation::Catalog,
             // The scanner's owner (`check`).
