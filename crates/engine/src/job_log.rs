@@ -5,7 +5,7 @@
 //! per store, the ring [`RECENT_JOBS`] entries.
 //!
 //! A job states why it ran ([`JobReason`]): the caller sets it for the jobs it runs on its
-//! thread ([`reason`]), so the flush and compaction code need not be told.
+//! thread (with `reason`, a guard), so the flush and compaction code need not be told.
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, VecDeque};
