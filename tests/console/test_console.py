@@ -53,7 +53,7 @@ def server():
             thrift = addr
     host, port = thrift.rsplit(":", 1)
     conn = happybase.Connection(host, int(port), autoconnect=True)
-    yield {"http": "http://" + http, "conn": conn}
+    yield {"http": "http://" + http, "conn": conn, "thrift": thrift}
     conn.close()
     proc.terminate()
     proc.wait(timeout=30)
@@ -143,6 +143,32 @@ def test_console_table_regions_heat_map_slow_log_and_log_level(server):
         page.screenshot(path=os.path.join(ARTIFACTS, "heatmap.png"), full_page=True)
         json_page = page.request.get(server["http"] + "/heatmap/events?format=json")
         assert json_page.ok and '"start_decoded":"ts=' + hot_prefix in json_page.text()
+
+        # A flush and a major compaction, listed on the console and on /jobs with a timeline.
+        out = subprocess.run([BINARY, "shell", "--connect", "thrift://" + server["thrift"]],
+                             input="flush 'events'\nmajor_compact 'events'\n", text=True,
+                             capture_output=True, timeout=120)
+        assert out.returncode == 0, out.stdout + out.stderr
+        page.goto(server["http"] + "/")
+        listed = page.locator("#jobs-console tr.job")
+        kinds = listed.evaluate_all("rs => rs.map(r => [r.dataset.kind, r.dataset.state])")
+        assert ["flush", "done"] in kinds and ["major_compaction", "done"] in kinds, kinds
+        assert "events" in page.locator("#jobs-console").inner_text()
+        page.click("text=all, with a timeline")
+        page.wait_for_url("**/jobs")
+        major = page.locator("#jobs-recent tr.job[data-kind=major_compaction]").first
+        cells = major.locator("td").all_inner_texts()
+        # Started, job, table, region, families, files in, bytes in, files out, bytes out, ...
+        assert cells[1:3] == ["major_compaction", "events"] and cells[4] == "cf", cells
+        assert int(cells[5]) >= 1 and cells[7] == "1" and cells[11] == "done", cells
+        bars = page.locator("#jobs-timeline rect.job-bar")
+        assert bars.count() == page.locator("#jobs-recent tr.job").count() + \
+            page.locator("#jobs-running tr.job").count()
+        bars.first.hover()
+        assert "of events region" in bars.first.locator("title").text_content()
+        response = page.request.get(server["http"] + "/jobs")
+        assert len(response.body()) < 200 << 10
+        page.screenshot(path=os.path.join(ARTIFACTS, "jobs.png"), full_page=True)
 
         # Slow operations (--slow-ms 0 keeps every call).
         page.goto(server["http"] + "/slowlog")

@@ -33,7 +33,9 @@ pub mod catalog;
 pub mod filter_language;
 pub mod flags;
 mod remote;
+mod server_status;
 mod slow_log;
+pub use server_status::ServerStatus;
 pub use slow_log::SlowLogEntry;
 
 use ferrobase_engine::filter::parse_filter;
@@ -524,6 +526,17 @@ impl Connection {
             // An embedded engine has no doors: nothing is timed.
             Connection::Embedded(_) => Ok(Vec::new()),
             Connection::Remote(r) => r.slow_log(),
+        }
+    }
+
+    /// What the shell's `status` prints beyond HBase's shapes (request rate, write suspensions
+    /// by cause, flushes and compactions, open scanners): read from an embedded engine, or
+    /// through a ferrobase server's `ferrobaseAdmin` `server_status`; `Unsupported` through
+    /// Apache HBase's gateway.
+    pub fn server_status(&self) -> Result<ServerStatus> {
+        match self {
+            Connection::Embedded(e) => Ok(ServerStatus::of(e)),
+            Connection::Remote(r) => r.server_status(),
         }
     }
 

@@ -74,6 +74,19 @@ pub struct HeatRange {
     pub write_bytes: u64,
 }
 
+/// Rows read and written over every table's heat map ([`crate::Engine::request_counts`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RequestCounts {
+    /// Rows read over the window.
+    pub read_rows: u64,
+    /// Rows written over the window.
+    pub write_rows: u64,
+    /// The window: the heat map's buckets times their width, in seconds.
+    pub window_secs: u64,
+    /// Rows read and written per second over the last full bucket and the current one.
+    pub per_second: f64,
+}
+
 /// One time bucket of a table's heat map.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeatColumn {
@@ -453,6 +466,43 @@ impl HeatMap {
             bucket_secs: secs,
             columns,
         })
+    }
+
+    /// Rows read and written over every table's window, and their rate over the last full
+    /// bucket and the current one.
+    pub(crate) fn request_counts(&self) -> RequestCounts {
+        let tables: Vec<TableName> = self
+            .tables
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys()
+            .cloned()
+            .collect();
+        let secs = self.bucket_secs();
+        let now = coarse_now_secs();
+        let previous = (now / secs).saturating_sub(1) * secs;
+        let mut counts = RequestCounts {
+            window_secs: secs * self.opts.buckets.max(1) as u64,
+            ..RequestCounts::default()
+        };
+        let mut recent = 0;
+        for t in &tables {
+            for c in self.snapshot(t).map(|s| s.columns).unwrap_or_default() {
+                let (r, w) = c
+                    .ranges
+                    .iter()
+                    .fold((0, 0), |(r, w), x| (r + x.reads, w + x.writes));
+                counts.read_rows += r;
+                counts.write_rows += w;
+                if c.start_secs >= previous {
+                    recent += r + w;
+                }
+            }
+        }
+        // The previous bucket whole and the current one so far.
+        let span = (now - previous).max(1);
+        counts.per_second = recent as f64 / span as f64;
+        counts
     }
 
     /// Forgets `table` (dropped).

@@ -51,6 +51,7 @@ mod engine;
 mod file_handles;
 pub use file_handles::{capacity_for_limit, soft_nofile_limit, FileHandles};
 mod error;
+pub mod error_class;
 pub mod filter;
 pub mod fs;
 #[doc(hidden)]
@@ -59,6 +60,7 @@ mod health;
 pub mod heat_map;
 pub mod hook;
 pub mod inspect;
+pub mod job_log;
 mod lock;
 mod manifest;
 mod manifest_log;
@@ -87,7 +89,9 @@ pub use engine::{
     CompactionOptions, Engine, EngineOptions, ManifestStats, SnapshotInfo, WalRecovery,
 };
 pub use error::{Error, Result, StallCause};
+pub use error_class::{ErrorClass, ErrorCounts};
 pub use health::Health;
+pub use job_log::{BackgroundJobs, JobKind, JobReason, JobRecord, JobState};
 pub use metrics::{FamilyReads, FamilyReadsRegistry, Metrics, WAL_GROUP_BOUNDS};
 pub use read::{CostRecording, ReadCost, TimeRange};
 pub use schema::{

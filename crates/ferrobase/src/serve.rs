@@ -544,7 +544,12 @@ pub fn main(args: &[String]) -> Result<()> {
     let native_stop = native.as_ref().map(|n| n.stop_handle()).transpose()?;
     let thrift2_stop = thrift2.as_ref().map(|t| t.stop_handle()).transpose()?;
     let rest_stop = rest.as_ref().map(|r| r.stop_handle());
-    let http_stop = (stop.clone(), native_stop.clone(), thrift2_stop.clone());
+    let http_stop = (
+        stop.clone(),
+        native_stop.clone(),
+        thrift2_stop.clone(),
+        rest_stop.clone(),
+    );
     let mut ports = vec![("HBase Thrift API".to_string(), addr)];
     std::thread::spawn(move || {
         while !signalled.load(Ordering::Acquire) {
@@ -668,6 +673,7 @@ pub fn main(args: &[String]) -> Result<()> {
             thrift: http_stop.0,
             native: http_stop.1,
             thrift2: http_stop.2,
+            rest: http_stop.3,
             slow_log,
             log,
         })?;

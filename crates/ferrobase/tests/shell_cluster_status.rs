@@ -42,9 +42,16 @@ fn check_shapes(out: &str) {
         simple[0].starts_with("    ") && simple[0].contains(':'),
         "{out}"
     );
+    // HBase's keys in its order: the rate first, the request counts after the memstore.
     assert!(
-        simple[1]
-            .starts_with("        numberOfOnlineRegions=2, numberOfStores=2, numberOfStorefiles="),
+        simple[1].starts_with("        requestsPerSecond=")
+            && simple[1]
+                .contains(", numberOfOnlineRegions=2, numberOfStores=2, numberOfStorefiles="),
+        "{out}"
+    );
+    // One put, one flush: the heat map's rows and the job log's flush.
+    assert!(
+        simple[1].ends_with(", readRequestsCount=0, writeRequestsCount=1"),
         "{out}"
     );
     assert_eq!(
@@ -61,6 +68,24 @@ fn check_shapes(out: &str) {
         "{out}"
     );
     assert!(out.contains("        \"t,m,"), "{out}");
+    // The console's facts after HBase's lines: summary, simple and detailed.
+    assert!(
+        out.contains(
+            "\nferrobase: 0.0 requests/s, 0 write suspensions, 0 flushes and compactions running"
+        ),
+        "{out}"
+    );
+    let facts = "write suspensions: 0 (wal_write=0, flush_write=0, low_disk_space=0, \
+                 manifest_write=0)\n";
+    assert_eq!(out.matches(facts).count(), 2, "{out}");
+    assert_eq!(
+        out.matches("\nflushes and compactions running: 0\nrecent flushes and compactions: 1 kept, newest first\n    flush t region ")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains(" [f] 0 files 0."), "{out}");
+    assert!(out.contains(", requested, done\n"), "{out}");
     assert!(
         out.contains("            numberOfStores=1, numberOfStorefiles="),
         "{out}"
@@ -115,6 +140,9 @@ fn cluster_status_commands_print_hbase_shapes_through_a_server() {
     assert!(ok, "{out}");
     let out = untimed(&out);
     check_shapes(&out);
+    // Through the server, its Thrift door's open scanners too (the shell's scans are closed).
+    assert!(out.contains(", 0 open scanners\n"), "{out}");
+    assert_eq!(out.matches("\nopen scanners: 0\n").count(), 2, "{out}");
     // The server is the one the served hbase:meta names (`info:sn`): the gateway's host, port
     // and start code, in status and in list_regions alike.
     let port = url.rsplit(':').next().unwrap();

@@ -3,6 +3,7 @@
 //! creation (a door's declared methods), so the label set stays bounded whatever clients send:
 //! a name outside the list is counted under [`CallCounters::OTHER`].
 
+use ferrobase_engine::error_class::{self, ErrorClass, ErrorCounts};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -94,6 +95,8 @@ pub struct CallCounters {
     counts: Vec<[AtomicU64; CallOutcome::ALL.len()]>,
     /// The calls' durations, in the rows of `counts`.
     latencies: Vec<Latencies>,
+    /// The calls that did not end `Ok`, by the class of their failure.
+    errors: ErrorCounts,
 }
 
 impl CallCounters {
@@ -111,6 +114,7 @@ impl CallCounters {
             index,
             counts,
             latencies,
+            errors: ErrorCounts::default(),
         }
     }
 
@@ -131,11 +135,27 @@ impl CallCounters {
         )
     }
 
-    /// Counts one call counted at `slot` that ended with `outcome`.
+    /// Counts one call counted at `slot` that ended with `outcome`. A call that did not end
+    /// `Ok` is also counted by the class of its failure: a refusal's own (busy, a limit), else
+    /// the class noted on this thread while it ran ([`ferrobase_engine::error_class`]), else
+    /// `other` for an answered exception and `internal` for a failed call.
     pub fn record_at(&self, slot: CallSlot, outcome: CallOutcome) {
         if let Some(counts) = self.counts.get(slot.0) {
             counts[outcome as usize].fetch_add(1, Ordering::Relaxed);
         }
+        let class = match outcome {
+            CallOutcome::Ok => return,
+            CallOutcome::Busy => ErrorClass::Busy,
+            CallOutcome::Refused => ErrorClass::Limit,
+            CallOutcome::Exception => error_class::take().unwrap_or(ErrorClass::Other),
+            CallOutcome::Failed => error_class::take().unwrap_or(ErrorClass::Internal),
+        };
+        self.errors.record(class);
+    }
+
+    /// The calls that did not end `Ok`, by class (every class, zeros included).
+    pub fn errors(&self) -> Vec<(ErrorClass, u64)> {
+        self.errors.snapshot()
     }
 
     /// Counts one call counted at `slot` that ran for `elapsed` and ended with `outcome`: its

@@ -211,6 +211,18 @@ impl StopHandle {
         self.count(|s| s.refused_connections.load(Ordering::Relaxed))
     }
 
+    /// Scanners open on this door now (0 once it has stopped).
+    pub fn open_scanners(&self) -> usize {
+        self.count(|s| s.service.scanners().len())
+    }
+
+    /// Scanners this door closed because their lease ran out, since the start.
+    pub fn scanner_leases_expired(&self) -> u64 {
+        self.shared
+            .upgrade()
+            .map_or(0, |s| s.service.scanners().expired())
+    }
+
     /// The calls served since the start, by method (service `Hbase` or `THBaseService`) and
     /// outcome.
     pub fn call_counters(&self) -> Arc<CallCounters> {
@@ -754,9 +766,14 @@ fn one_call(
         .slow_log
         .as_ref()
         .map(|_| ferrobase_engine::CostRecording::start());
+    // The class of the call's failure, noted while it runs (cleared of an earlier call's).
+    ferrobase_engine::error_class::take();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         service.call_owned(user, &header.name, args)
     }));
+    if let Ok(Outcome::UnknownMethod) = &outcome {
+        ferrobase_engine::error_class::note(ferrobase_engine::ErrorClass::BadRequest);
+    }
     let cost = recording.map(|r| r.finish()).unwrap_or_default();
     drop(slot);
     if let Ok(Outcome::Result(result)) = &outcome {

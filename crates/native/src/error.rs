@@ -53,6 +53,23 @@ impl RpcError {
         RpcError::fatal(DO_NOT_RETRY, message)
     }
 
+    /// The class of this failure for the metrics when no engine error named it: the door's
+    /// own exceptions by their Java class, the rest `other`.
+    pub fn class(&self) -> ferrobase_engine::ErrorClass {
+        use ferrobase_engine::ErrorClass;
+        match self.class.as_str() {
+            crate::access::ACCESS_DENIED => ErrorClass::AccessDenied,
+            UNKNOWN_SCANNER => ErrorClass::UnknownScanner,
+            CALL_QUEUE_TOO_BIG => ErrorClass::Busy,
+            NOT_SERVING_REGION => ErrorClass::RegionOffline,
+            "org.apache.hadoop.hbase.TableNotFoundException" => ErrorClass::TableNotFound,
+            "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException" => {
+                ErrorClass::NoSuchFamily
+            }
+            _ => ErrorClass::Other,
+        }
+    }
+
     /// The response header's exception. HBase sends the stringified exception (`class:
     /// message` and the stack) as `stack_trace`, and the client's exception message is that
     /// text; ferrobase sends `class: message` and no stack.
@@ -72,6 +89,7 @@ impl From<Error> for RpcError {
     /// The engine's error as the exception HBase throws for the same failure, with HBase's
     /// retry flag (a `DoNotRetryIOException` subclass is never retried).
     fn from(e: Error) -> RpcError {
+        ferrobase_engine::error_class::note(e.class());
         let fatal = |class: &str| RpcError::fatal(class, e.to_string());
         match &e {
             Error::TableNotFound(t) => {

@@ -88,6 +88,8 @@ pub(crate) struct Scanners {
     max: usize,
     max_per_connection: usize,
     next_connection: AtomicU64,
+    /// Scanners closed because their lease ran out, since the start.
+    expired: AtomicU64,
 }
 
 impl Scanners {
@@ -101,6 +103,7 @@ impl Scanners {
             max,
             max_per_connection,
             next_connection: AtomicU64::new(1),
+            expired: AtomicU64::new(0),
         }
     }
 
@@ -172,17 +175,25 @@ impl Scanners {
     /// Closes every scanner whose lease ran out.
     pub(crate) fn expire(&self) {
         let lease = self.lease;
-        self.map().retain(|_, (_, s)| match s.try_lock() {
+        let mut map = self.map();
+        let before = map.len();
+        map.retain(|_, (_, s)| match s.try_lock() {
             Ok(s) => s.last_used.elapsed() < lease,
             // In use by a call right now.
             Err(_) => true,
         });
+        let closed = (before - map.len()) as u64;
+        self.expired.fetch_add(closed, Ordering::Relaxed);
     }
 
     /// Scanners open now.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.map().len()
+    }
+
+    /// Scanners closed because their lease ran out, since the start.
+    pub(crate) fn expired(&self) -> u64 {
+        self.expired.load(Ordering::Relaxed)
     }
 }
 

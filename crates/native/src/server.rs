@@ -107,6 +107,16 @@ impl NativeStopHandle {
     pub fn call_counters(&self) -> Arc<CallCounters> {
         self.shared.counters.clone()
     }
+
+    /// Scanners open on this door now.
+    pub fn open_scanners(&self) -> usize {
+        self.shared.scanners.len()
+    }
+
+    /// Scanners this door closed because their lease ran out, since the start.
+    pub fn scanner_leases_expired(&self) -> u64 {
+        self.shared.scanners.expired()
+    }
 }
 
 impl NativeServer {
@@ -545,6 +555,7 @@ fn serve_connection(
             match c.decompress(&request.cells, limit) {
                 Ok(cells) => request.cells = cells,
                 Err(e) => {
+                    ferrobase_engine::error_class::note(ferrobase_engine::ErrorClass::BadRequest);
                     shared.counters.record_at(slot, CallOutcome::Exception);
                     let refused = RpcError::fatal(
                         DO_NOT_RETRY,
@@ -611,6 +622,8 @@ fn serve_connection(
                 .slow_log
                 .as_ref()
                 .map(|_| ferrobase_engine::CostRecording::start());
+            // The class of the call's failure, noted while it runs (cleared of an earlier call's).
+            ferrobase_engine::error_class::take();
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 services::call(&job_ctx, &method, &request.param, &request.cells)
             }))
@@ -622,10 +635,12 @@ fn serve_connection(
             });
             let cost = recording.map(|r| r.finish()).unwrap_or_default();
             job_ctx.shared.give_back_inflight(size);
-            let outcome = if result.is_ok() {
-                CallOutcome::Ok
-            } else {
-                CallOutcome::Exception
+            let outcome = match &result {
+                Ok(_) => CallOutcome::Ok,
+                Err(e) => {
+                    ferrobase_engine::error_class::note_default(e.class());
+                    CallOutcome::Exception
+                }
             };
             let elapsed = started.elapsed();
             job_ctx.shared.counters.finish(slot, outcome, elapsed);

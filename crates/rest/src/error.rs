@@ -68,6 +68,7 @@ impl From<EngineError> for RestError {
     /// `processException`: a missing table or family is 404, a client's mistake 400, anything
     /// else 503 `Unavailable`.
     fn from(e: EngineError) -> RestError {
+        ferrobase_engine::error_class::note(e.class());
         match &e {
             EngineError::TableNotFound(_) => RestError::not_found_because(format!(
                 "org.apache.hadoop.hbase.TableNotFoundException: {e}"

@@ -60,6 +60,8 @@ pub(crate) struct Scanners {
     max: usize,
     lease: Duration,
     next: AtomicU64,
+    /// Scanners dropped because their lease ran out, since the start.
+    expired: AtomicU64,
 }
 
 impl Scanners {
@@ -70,6 +72,7 @@ impl Scanners {
             max,
             lease,
             next: AtomicU64::new(1),
+            expired: AtomicU64::new(0),
         }
     }
 
@@ -81,7 +84,10 @@ impl Scanners {
     pub fn insert(&self, s: OpenScanner, now_ms: i64) -> Result<String, RestError> {
         let mut open = self.lock();
         let lease = self.lease;
+        let before = open.len();
         open.retain(|_, (_, used)| used.elapsed() < lease);
+        self.expired
+            .fetch_add((before - open.len()) as u64, Ordering::Relaxed);
         if open.len() >= self.max {
             return Err(RestError::new(
                 503,
@@ -108,6 +114,7 @@ impl Scanners {
             }
             Some(_) => {
                 open.remove(id);
+                self.expired.fetch_add(1, Ordering::Relaxed);
                 None
             }
             None => None,
@@ -117,5 +124,15 @@ impl Scanners {
     /// Closes `id`; whether it was open.
     pub fn remove(&self, id: &str) -> bool {
         self.lock().remove(id).is_some()
+    }
+
+    /// Scanners held now (one past its lease is held until the next open or use sweeps it).
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Scanners dropped because their lease ran out, since the start.
+    pub fn expired(&self) -> u64 {
+        self.expired.load(Ordering::Relaxed)
     }
 }

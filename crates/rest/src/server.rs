@@ -4,7 +4,7 @@
 
 use crate::http::{Conn, ConnLimits, ReadError, Request, Response};
 use crate::scanners::Scanners;
-use ferrobase_engine::Engine;
+use ferrobase_engine::{Engine, ErrorClass, ErrorCounts};
 use ferrobase_gateway::access::{AccessChecker, AccessOptions, AclStore};
 use ferrobase_gateway::sasl::{LoginThrottle, PasswordFile};
 use ferrobase_gateway::tls::{ServerWire, TlsServer, Wire};
@@ -134,6 +134,8 @@ pub(crate) struct Door {
     login_throttle: LoginThrottle,
     /// Requests answered (for `/status/cluster`).
     pub requests: AtomicU64,
+    /// Requests answered with an error status, by class (the server's metrics).
+    errors: ErrorCounts,
     /// When the door started, ms since the epoch (the server's start code).
     pub started_ms: i64,
     slots: Slots,
@@ -156,6 +158,21 @@ pub struct RestStopHandle {
 }
 
 impl RestStopHandle {
+    /// Requests answered with an error status since the start, by class (every class).
+    pub fn errors(&self) -> Vec<(ErrorClass, u64)> {
+        self.door.errors.snapshot()
+    }
+
+    /// Scanners open on this door now (those past their lease included until swept).
+    pub fn open_scanners(&self) -> usize {
+        self.door.scanners.len()
+    }
+
+    /// Scanners this door dropped because their lease ran out, since the start.
+    pub fn scanner_leases_expired(&self) -> u64 {
+        self.door.scanners.expired()
+    }
+
     /// Stops accepting; connections end after their current request.
     pub fn stop(&self) {
         self.door.stop.store(true, Ordering::Release);
@@ -194,6 +211,7 @@ impl RestServer {
             scanners: Scanners::new(opts.max_scanners, opts.scanner_lease),
             addr,
             requests: AtomicU64::new(0),
+            errors: ErrorCounts::default(),
             started_ms: now_ms(),
             slots: Slots {
                 free: Mutex::new(opts.handlers.max(1)),
@@ -261,6 +279,7 @@ fn limits(door: &Door) -> ConnLimits {
 }
 
 fn refuse_busy(stream: TcpStream, door: &Door) {
+    door.errors.record(ErrorClass::Busy);
     if door.opts.tls.is_some() {
         // No handshake for a connection that is not served: it is closed.
         return;
@@ -308,6 +327,7 @@ fn serve_connection(stream: TcpStream, door: &Door) {
                 Ok(user) => request.user = Some(user),
                 Err(mut refused) => {
                     door.requests.fetch_add(1, Ordering::Relaxed);
+                    door.errors.record(ErrorClass::AccessDenied);
                     if conn
                         .write_response(&mut refused, head, close, door.opts.request_timeout)
                         .is_err()
@@ -329,7 +349,10 @@ fn serve_connection(stream: TcpStream, door: &Door) {
             let _budget = ferrobase_engine::call_budget::CallBudget::start(door.opts.read_budget)
                 .with_cancel(probe)
                 .with_memory(Some(door.read_pool.clone()));
+            // The class of a failure, noted while the request runs (cleared of an earlier one's).
+            ferrobase_engine::error_class::take();
             let mut r = crate::resources::handle(door, &request);
+            count_error(door, r.status);
             // A streamed answer holds one piece at a time, not what it built before: its
             // pieces are not taken from the pool (the rest of the time budget still holds).
             let _streaming = r.stream.is_some().then(|| {
@@ -352,6 +375,7 @@ fn serve_connection(stream: TcpStream, door: &Door) {
                     door.opts.handlers, door.opts.handler_wait
                 ),
             );
+            door.errors.record(ErrorClass::Busy);
             conn.write_response(&mut r, head, close, door.opts.request_timeout)
         };
         door.requests.fetch_add(1, Ordering::Relaxed);
@@ -359,6 +383,25 @@ fn serve_connection(stream: TcpStream, door: &Door) {
             return;
         }
     }
+}
+
+/// Counts an answer of `status` 400 or more by its class: the one an engine error or a door
+/// check noted while it ran, else the status's.
+fn count_error(door: &Door, status: u16) {
+    let noted = ferrobase_engine::error_class::take();
+    if status < 400 {
+        return;
+    }
+    let class = noted.unwrap_or(match status {
+        401 | 403 => ErrorClass::AccessDenied,
+        404 => ErrorClass::NotFound,
+        400 | 405 | 406 | 411 | 415 => ErrorClass::BadRequest,
+        413 => ErrorClass::TooLarge,
+        503 => ErrorClass::Busy,
+        500 => ErrorClass::Internal,
+        _ => ErrorClass::Other,
+    });
+    door.errors.record(class);
 }
 
 /// 401 with a Basic challenge (what HTTP clients answer with credentials).

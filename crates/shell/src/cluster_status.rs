@@ -325,6 +325,8 @@ impl Shell {
         let tables = self.all_regions()?;
         let server = ServerIdentity::of(&self.conn, self.opened_ms);
         let regions: usize = tables.iter().map(|t| t.regions.len()).sum();
+        // The console's facts; none through a gateway that does not serve them (Apache's).
+        let facts = self.conn.server_status().ok();
         match kind.as_str() {
             "simple" | "detailed" => {
                 let detailed = kind == "detailed";
@@ -342,7 +344,7 @@ impl Shell {
                 }
                 self.line("1 live servers");
                 self.line(&format!("    {}", server.status_line()));
-                self.line(&format!("        {}", server_load(&tables)));
+                self.line(&format!("        {}", server_load(&tables, facts.as_ref())));
                 if detailed {
                     for t in &tables {
                         for r in &t.regions {
@@ -358,14 +360,73 @@ impl Shell {
                     self.line("0 dead servers");
                     self.line(&format!("Aggregate load: 0, regions: {regions}"));
                 }
+                if let Some(f) = &facts {
+                    self.print_facts(f, detailed);
+                }
             }
             // HBase prints the summary for any other format.
-            _ => self.line(&format!(
-                "1 active master, 0 backup masters, 1 servers, 0 dead, {:.4} average load{degraded}",
-                regions as f64
-            )),
+            _ => {
+                self.line(&format!(
+                    "1 active master, 0 backup masters, 1 servers, 0 dead, {:.4} average load{degraded}",
+                    regions as f64
+                ));
+                if let Some(f) = &facts {
+                    self.line(&format!(
+                        "ferrobase: {:.1} requests/s, {} write suspensions, {} flushes and \
+                         compactions running{}",
+                        f.requests_per_second,
+                        f.write_suspensions_total(),
+                        f.running.len(),
+                        f.open_scanners
+                            .map(|n| format!(", {n} open scanners"))
+                            .unwrap_or_default()
+                    ));
+                }
+            }
         }
         Ok(())
+    }
+
+    /// The console's facts after HBase's `status 'simple'` or `'detailed'` lines: the request
+    /// rate, write suspensions by cause, open scanners, the flushes and compactions running,
+    /// and the last ones that ended (the newest with `'simple'`, ten with `'detailed'`).
+    fn print_facts(&mut self, f: &ferrobase_client::ServerStatus, detailed: bool) {
+        self.line(&format!(
+            "ferrobase: {:.1} requests/s (rows read and written); {} rows read, {} written in the \
+             last {} min",
+            f.requests_per_second,
+            f.read_rows,
+            f.write_rows,
+            f.window_secs / 60
+        ));
+        let causes: Vec<String> = f
+            .write_suspensions
+            .iter()
+            .map(|(c, n)| format!("{c}={n}"))
+            .collect();
+        self.line(&format!(
+            "write suspensions: {} ({})",
+            f.write_suspensions_total(),
+            causes.join(", ")
+        ));
+        if let Some(n) = f.open_scanners {
+            self.line(&format!("open scanners: {n}"));
+        }
+        self.line(&format!(
+            "flushes and compactions running: {}",
+            f.running.len()
+        ));
+        for j in &f.running {
+            self.line(&format!("    {j}"));
+        }
+        let shown = if detailed { 10 } else { 1 };
+        self.line(&format!(
+            "recent flushes and compactions: {} kept, newest first",
+            f.recent.len()
+        ));
+        for j in f.recent.iter().take(shown) {
+            self.line(&format!("    {j}"));
+        }
     }
 
     /// `list_regions 't'[, 'server' | {SERVER_NAME => 's', LOCALITY_THRESHOLD => f}[, [COLS]]]`.
@@ -480,7 +541,7 @@ impl Shell {
 
 /// A server's load line: the keys of HBase's `ServerMetrics.toString` ferrobase has figures
 /// for, in its order.
-fn server_load(tables: &[TableRegions]) -> String {
+fn server_load(tables: &[TableRegions], facts: Option<&ferrobase_client::ServerStatus>) -> String {
     let regions: Vec<(usize, &RegionInfo)> = tables
         .iter()
         .flat_map(|t| t.regions.iter().map(move |r| (t.families, r)))
@@ -492,11 +553,19 @@ fn server_load(tables: &[TableRegions]) -> String {
         .iter()
         .map(|(_, r)| mb(r.memstore_bytes as u64))
         .sum();
-    format!(
+    let load = format!(
         "numberOfOnlineRegions={}, numberOfStores={stores}, numberOfStorefiles={files}, \
          storefileSizeMB={file_mb}, memstoreSizeMB={mem_mb}",
         regions.len()
-    )
+    );
+    match facts {
+        // HBase's keys, in its order: the rate first, the counts after the memstore.
+        Some(f) => format!(
+            "requestsPerSecond={:.1}, {load}, readRequestsCount={}, writeRequestsCount={}",
+            f.requests_per_second, f.read_rows, f.write_rows
+        ),
+        None => load,
+    }
 }
 
 /// A region's load line: the keys of HBase's `RegionLoad.toString` (as `status 'detailed'`

@@ -62,6 +62,7 @@ fn flusher(inner: &Inner) {
             std::mem::take(&mut g.flush)
         };
         inner.retry_suspended_writes();
+        let _why = crate::job_log::reason(crate::job_log::JobReason::MemstoreSize);
         for id in regions {
             // A failed region waits for a reopen; retrying would only log the failure again.
             if let Some(r) = inner.region_by_id(id).filter(|r| r.failure().is_none()) {
@@ -75,6 +76,7 @@ fn flusher(inner: &Inner) {
         }
         if inner.wal.closed_segments() > inner.opts.max_wal_segments {
             if let Some(seq) = inner.wal.oldest_closed_max_seq() {
+                let _why = crate::job_log::reason(crate::job_log::JobReason::WalSegments);
                 for r in inner.all_regions() {
                     let holds_old = r.failure().is_none()
                         && r.stores().values().any(|s| s.min_unflushed_seq() <= seq);
@@ -105,6 +107,7 @@ fn compactor(inner: &Inner) {
             }
             (std::mem::take(&mut g.compact), std::mem::take(&mut g.split))
         };
+        let why = crate::job_log::reason(crate::job_log::JobReason::Policy);
         for (id, family, major) in compactions {
             if let Some(r) = inner.region_by_id(id) {
                 if let Err(e) = inner.compact_store(&r, &family, major) {
@@ -112,6 +115,7 @@ fn compactor(inner: &Inner) {
                 }
             }
         }
+        drop(why);
         for id in splits {
             if let Some(r) = inner.region_by_id(id) {
                 if inner.split_due(&r) {
@@ -132,6 +136,7 @@ fn compactor(inner: &Inner) {
 
 /// Major-compacts stores whose oldest file is older than `interval` and that could shrink.
 fn periodic_major(inner: &Inner, interval: Duration) {
+    let _why = crate::job_log::reason(crate::job_log::JobReason::Periodic);
     for r in inner.all_regions() {
         if !inner.compaction_enabled(&r) {
             continue;

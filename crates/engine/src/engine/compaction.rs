@@ -6,6 +6,7 @@ use crate::cell::{CellKey, CellType, KeyValue};
 use crate::compaction_policy;
 use crate::error::Result;
 use crate::hook::HookPoint;
+use crate::job_log::{JobKind, JobSizes, JobState};
 use crate::lock;
 use crate::metrics::Metrics;
 use crate::read::{CompactionMatcher, MergeCursor, Source};
@@ -83,6 +84,24 @@ impl Inner {
         };
         let all_files = chosen.len() == state.files.len();
         let family_desc = store.descriptor();
+        let job = self.job_log.start(
+            if major {
+                JobKind::MajorCompaction
+            } else {
+                JobKind::MinorCompaction
+            },
+            region.table.to_string(),
+            region.id,
+            vec![String::from_utf8_lossy(family).into_owned()],
+        );
+        let bytes_in: u64 = chosen.iter().map(|f| f.reader.size()).sum();
+        let sizes = |bytes_out: u64, files_out: u64| JobSizes {
+            files_in: chosen.len() as u64,
+            bytes_in,
+            files_out,
+            bytes_out,
+            families: None,
+        };
         // The output's distinct bloom keys are at most the inputs' (each input's bloom bounds
         // its own when it is of the family's kind): the bloom builder is sized by rows, not by
         // cells, which for wide rows is many times less memory.
@@ -159,6 +178,7 @@ impl Inner {
                 let _ = self.fs().remove_file(f.reader.path());
             }
             Metrics::inc(&self.metrics.compactions_cancelled);
+            job.finish(JobState::Cancelled, sizes(0, 0));
             return Ok(false);
         }
         self.hook(HookPoint::CompactionFileWritten { region: region.id });
@@ -173,16 +193,18 @@ impl Inner {
                 if let Some(f) = &output {
                     let _ = self.fs().remove_file(f.reader.path());
                 }
+                job.end(JobState::Abandoned);
                 return Ok(false);
             }
             let bytes_out = output.as_ref().map_or(0, |f| f.reader.size());
+            let files_out = u64::from(output.is_some());
             store.install_compaction(&removed, output);
             self.manifest_region_changed(region);
-            let bytes_in: u64 = chosen.iter().map(|f| f.reader.size()).sum();
             Metrics::add(&self.metrics.compaction_bytes_in, bytes_in);
             Metrics::add(&self.metrics.compaction_bytes_out, bytes_out);
             // On a full disk the inputs stay: the manifest in force still names them.
             self.persist_job()?;
+            job.finish(JobState::Done, sizes(bytes_out, files_out));
         }
         for f in &chosen {
             self.cache.evict_file(f.number);

@@ -126,6 +126,7 @@ impl Inner {
         if !enabled {
             // Disabling flushes, as HBase closes the regions. A failed region keeps its
             // memstore (the WAL holds it) and is disabled like the others.
+            let _why = crate::job_log::reason(crate::job_log::JobReason::Ddl);
             for r in &entry.regions {
                 match self.flush_region(r) {
                     Err(Error::RegionOffline { .. }) => {}

@@ -5,6 +5,7 @@ use crate::block_file::{BlockFileReader, BlockFileWriter, FileOptions};
 use crate::cell::KeyValue;
 use crate::error::{IoContext, Result};
 use crate::hook::HookPoint;
+use crate::job_log::{JobKind, JobSizes, JobState};
 use crate::lock;
 use crate::metrics::Metrics;
 use crate::read::CompactionMatcher;
@@ -142,6 +143,13 @@ impl Inner {
         };
         let _one_at_a_time = lock::lock(&region.flush_lock);
         let started = std::time::Instant::now();
+        // Listed as running from here; forgotten if there was nothing to flush.
+        let job = self.job_log.start(
+            JobKind::Flush,
+            region.table.to_string(),
+            region.id,
+            Vec::new(),
+        );
         let (flush_seq, snapshots) = {
             let _w = lock::write(&region.updates);
             let seq = self.mvcc.last_allocated();
@@ -207,6 +215,7 @@ impl Inner {
             let _m = lock::lock(&self.manifest_lock);
             if region.is_closed() {
                 // Split or dropped meanwhile; its data went with it.
+                job.end(JobState::Abandoned);
                 return Ok(());
             }
             let mut freed = 0;
@@ -249,6 +258,26 @@ impl Inner {
                 &self.metrics.flush_micros,
                 u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
             );
+            let mut families: Vec<String> = installs
+                .iter()
+                .map(|(s, _, _)| String::from_utf8_lossy(&s.descriptor().name).into_owned())
+                .collect();
+            families.dedup();
+            job.finish(
+                JobState::Done,
+                JobSizes {
+                    files_in: 0,
+                    bytes_in: installs.iter().map(|(_, s, _)| s.size() as u64).sum(),
+                    files_out: installs.iter().filter(|(_, _, f)| f.is_some()).count() as u64,
+                    bytes_out: installs
+                        .iter()
+                        .filter_map(|(_, _, f)| f.as_ref().map(|f| f.reader.size()))
+                        .sum(),
+                    families: Some(families),
+                },
+            );
+        } else {
+            job.discard();
         }
         if !commit {
             return Ok(());

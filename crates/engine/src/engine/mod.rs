@@ -54,6 +54,8 @@ pub(crate) struct Inner {
     pub(crate) dir: PathBuf,
     pub(crate) opts: EngineOptions,
     pub(crate) metrics: Arc<Metrics>,
+    /// The flushes and compactions running and the last ones that ended.
+    pub(crate) job_log: crate::job_log::JobLog,
     pub(crate) cache: Arc<BlockCache>,
     /// The open block files, at most `EngineOptions::max_open_files` (`file_handles.rs`).
     pub(crate) handles: Arc<crate::file_handles::FileHandles>,
@@ -351,6 +353,17 @@ impl Engine {
     /// The engine's counters.
     pub fn metrics(&self) -> &Metrics {
         &self.inner.metrics
+    }
+
+    /// Rows read and written over the heat map's window (every table's), and their rate now.
+    pub fn request_counts(&self) -> crate::heat_map::RequestCounts {
+        self.inner.heat.request_counts()
+    }
+
+    /// The flushes and compactions running now and the last
+    /// [`crate::job_log::RECENT_JOBS`] that ended (newest first).
+    pub fn background_jobs(&self) -> crate::job_log::BackgroundJobs {
+        self.inner.job_log.snapshot()
     }
 
     /// The handle cache of open block files: how many are open, its capacity, and how many

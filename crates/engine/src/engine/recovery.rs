@@ -244,6 +244,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     let inner = Inner {
         dir: dir.to_path_buf(),
         metrics,
+        job_log: crate::job_log::JobLog::default(),
         cache,
         handles,
         wal,
@@ -292,6 +293,7 @@ fn flush_replayed(inner: &Inner) -> Result<()> {
         Ok(()) | Err(Error::WritesSuspended { .. }) => Ok(()),
         Err(e) => Err(e),
     };
+    let _why = crate::job_log::reason(crate::job_log::JobReason::Recovery);
     for r in inner.all_regions() {
         if r.memstore_size() > 0 {
             // One manifest for all of them, written below (each flush writing its own would

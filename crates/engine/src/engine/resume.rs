@@ -45,6 +45,7 @@ impl Inner {
             // Every memstore holding data is flushed: a failed flush's snapshot, and
             // acknowledged ASYNC_WAL records whose log write failed (only the files hold them
             // now).
+            let _why = crate::job_log::reason(crate::job_log::JobReason::Recovery);
             for r in self.all_regions() {
                 let holds_data = r
                     .stores()

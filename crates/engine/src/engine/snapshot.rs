@@ -84,6 +84,7 @@ impl Inner {
         }
         let entry = self.table_entry(table)?;
         if !skip_flush && entry.enabled {
+            let _why = crate::job_log::reason(crate::job_log::JobReason::Snapshot);
             for r in &entry.regions {
                 self.flush_region(r)?;
             }

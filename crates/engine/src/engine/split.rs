@@ -38,7 +38,10 @@ impl Inner {
     /// Splits `region` at `at` (or its midpoint). Returns false when there is no usable split
     /// point (e.g. a region with a single row).
     pub(crate) fn split_region(&self, region: &Arc<Region>, at: Option<Vec<u8>>) -> Result<bool> {
-        self.flush_region(region)?;
+        {
+            let _why = crate::job_log::reason(crate::job_log::JobReason::Split);
+            self.flush_region(region)?;
+        }
         let key = match at {
             Some(k) => {
                 if k <= region.start || (!region.end.is_empty() && k >= region.end) {

@@ -7,7 +7,7 @@
 //! [`PAGE_BUDGET`] bytes, so none passes 200 KB.
 
 use super::html::{self, bytes, escape, key};
-use super::{heatmap, log_level, slowlog, Ops};
+use super::{heatmap, jobs, log_level, slowlog, Ops};
 use ferrobase_engine::{Health, Metrics, RegionInfo};
 use std::fmt::Write;
 
@@ -27,7 +27,9 @@ pub fn render(ops: &Ops) -> String {
     );
     // Writing to a String cannot fail.
     let _ = write_summary(&mut out, ops);
+    let _ = write_doors(&mut out, ops);
     let _ = write_tables(&mut out, ops);
+    let _ = jobs::write_section(&mut out, ops);
     let _ = writeln!(out, "<h2 id=\"slow\">Slow operations</h2>");
     let _ = slowlog::write_table(&mut out, ops);
     let _ = writeln!(out, "<h2 id=\"log\">Log level</h2>");
@@ -77,6 +79,12 @@ fn write_summary(out: &mut String, ops: &Ops) -> std::fmt::Result {
             Metrics::get(&m.write_stalls)
         ),
     )?;
+    let causes: Vec<String> = ferrobase_engine::StallCause::ALL
+        .iter()
+        .zip(&m.write_suspensions_by_cause)
+        .map(|(c, n)| format!("{} {}", c.label(), Metrics::get(n)))
+        .collect();
+    row(out, "Write suspensions by cause", &causes.join(", "))?;
     row(out, "Memstores", &bytes(ops.engine.memstore_bytes() as u64))?;
     row(
         out,
@@ -94,6 +102,34 @@ fn write_summary(out: &mut String, ops: &Ops) -> std::fmt::Result {
         &format!("{} ms", ops.slow_log.threshold().as_millis()),
     )?;
     row(out, "Log level", &ops.log.current())?;
+    writeln!(out, "</table>")
+}
+
+/// Every door's failures by class (the classes that occurred), open scanners and leases.
+fn write_doors(out: &mut String, ops: &Ops) -> std::fmt::Result {
+    writeln!(
+        out,
+        "<h2 id=\"doors\">Doors</h2>\n<table id=\"door-list\"><tr><th>Door</th>\
+         <th>Errors</th><th>By class</th><th>Open scanners</th><th>Scanner leases expired</th></tr>"
+    )?;
+    for d in ops.door_facts() {
+        let classes: Vec<String> = d
+            .errors
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(c, n)| format!("{} {n}", c.label()))
+            .collect();
+        writeln!(
+            out,
+            "<tr class=\"door\" data-door=\"{door}\"><td>{door}</td><td class=n>{}</td><td>{}</td>\
+             <td class=n>{}</td><td class=n>{}</td></tr>",
+            d.error_total(),
+            escape(&classes.join(", ")),
+            d.open_scanners,
+            d.leases_expired,
+            door = d.door,
+        )?;
+    }
     writeln!(out, "</table>")
 }
 

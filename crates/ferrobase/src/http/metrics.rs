@@ -187,6 +187,9 @@ struct Facts {
     open_fds: Option<u64>,
     max_fds: Option<u64>,
     engine: super::engine_metrics::EngineFacts,
+    doors: Vec<super::door_metrics::DoorFacts>,
+    /// Flushes, minor and major compactions running now.
+    running_jobs: [(&'static str, u64); 3],
 }
 
 #[derive(Debug)]
@@ -264,6 +267,19 @@ impl Ops {
             open_fds: process::open_fds(),
             max_fds: process::max_fds(),
             engine: super::engine_metrics::EngineFacts::read(m, MAX_TABLE_LABELS),
+            doors: self.door_facts(),
+            running_jobs: {
+                let running = self.engine.background_jobs().running;
+                [
+                    ferrobase_engine::JobKind::Flush,
+                    ferrobase_engine::JobKind::MinorCompaction,
+                    ferrobase_engine::JobKind::MajorCompaction,
+                ]
+                .map(|k| {
+                    let n = running.iter().filter(|j| j.kind == k).count() as u64;
+                    (k.label(), n)
+                })
+            },
         }
     }
 }
@@ -349,6 +365,15 @@ impl Collector for Snapshot {
             &per(3),
         )?;
         f.engine.encode(&mut e)?;
+        let running = f.running_jobs.map(|(kind, n)| ([("kind", kind)], n));
+        gauge_family(
+            &mut e,
+            "ferrobase_background_jobs_running",
+            "Flushes and compactions running now, by kind (flush, minor_compaction, \
+             major_compaction).",
+            None,
+            &running,
+        )?;
         door(&mut e, "thrift", &f.thrift)?;
         if let Some(thrift2) = &f.thrift2 {
             door(&mut e, "thrift2", thrift2)?;
@@ -359,6 +384,7 @@ impl Collector for Snapshot {
         let doors = [("thrift", Some(&f.thrift)), ("thrift2", f.thrift2.as_ref())];
         let doors = doors.into_iter().chain([("native", f.native.as_ref())]);
         durations(&mut e, doors.filter_map(|(name, d)| Some((name, d?))))?;
+        super::door_metrics::encode(&mut e, &f.doors)?;
         gauge(
             &mut e,
             "ferrobase_uptime",

@@ -14,9 +14,11 @@
 //! counters and the doors' stop handles.
 
 mod console;
+mod door_metrics;
 mod engine_metrics;
 mod heatmap;
 mod html;
+mod jobs;
 mod log_level;
 mod metrics;
 mod process;
@@ -52,6 +54,8 @@ pub struct Ops {
     pub thrift2: Option<StopHandle>,
     /// The native RPC door's, when `--rpc-port` is on.
     pub native: Option<NativeStopHandle>,
+    /// The REST door's, when `--rest-port` is on.
+    pub rest: Option<ferrobase_rest::RestStopHandle>,
     /// Every door's slow calls (`--slow-ms`).
     pub slow_log: std::sync::Arc<ferrobase_gateway::slow_log::SlowLog>,
     /// The log filter, changed at `/logLevel`.
@@ -240,7 +244,7 @@ fn need(path: &str) -> Need {
         ferrobase_gateway::access::canonical_table(&name).unwrap_or(name)
     };
     match path {
-        "/" | "/slowlog" | "/logLevel" => Need::GlobalAdmin,
+        "/" | "/slowlog" | "/logLevel" | "/jobs" => Need::GlobalAdmin,
         p if p.starts_with("/table/") => Need::TableRead(table("/table/")),
         p if p.starts_with("/heatmap/") => Need::TableRead(table("/heatmap/")),
         _ => Need::User,
@@ -342,6 +346,8 @@ fn answer(ops: &Ops, request: &Request) -> Response {
             Err(e) => text(500, PLAIN, format!("{e}\n")),
         },
         "/" => text(200, HTML, console::render(ops)),
+        "/jobs" if json => text(200, JSON, jobs::render_json(ops)),
+        "/jobs" => text(200, HTML, jobs::render_html(ops)),
         "/slowlog" if json => text(200, JSON, slowlog::render_json(ops)),
         "/slowlog" => text(200, HTML, slowlog::render_html(ops)),
         "/logLevel" => text(200, HTML, log_level::render(ops, None)),
@@ -369,7 +375,8 @@ fn answer(ops: &Ops, request: &Request) -> Response {
         _ => text(
             404,
             PLAIN,
-            "not found: /, /metrics, /slowlog, /heatmap/TABLE and /logLevel are served\n".into(),
+            "not found: /, /metrics, /jobs, /slowlog, /heatmap/TABLE and /logLevel are served\n"
+                .into(),
         ),
     }
 }

@@ -39,6 +39,20 @@ pub struct Panel {
     pub legend: bool,
     /// The lines.
     pub series: Vec<Series>,
+    /// Drawn as a heat map instead of lines (`series` then empty): rows × the x points.
+    pub heat: Option<HeatGrid>,
+}
+
+/// A heat-map panel's figures, as the console's key-range heat map draws them: x is the x
+/// axis's points 1, 2, ... (one column each), y the rows (key ranges, the first at the
+/// bottom), colour the value. The colour scale is shared with the chart's other panels when
+/// its layout shares the y scale: full colour is the largest value any panel shows.
+#[derive(Debug, Clone)]
+pub struct HeatGrid {
+    /// What a row is (`region`): rows are labelled `region 1`, `region 2`, ...
+    pub row_label: String,
+    /// The values: `columns[x][row]`.
+    pub columns: Vec<Vec<f64>>,
 }
 
 /// The x axis shared by every panel of a chart.
@@ -135,6 +149,15 @@ pub fn write_svg(path: &Path, x: &XAxis, panels: &[Panel], layout: &Layout) -> R
     };
     let shared = bounds(panels.iter().flat_map(all_y));
     for (panel, area) in panels.iter().zip(areas.iter()) {
+        if let Some(heat) = &panel.heat {
+            let top = if layout.shared_y {
+                shared.1
+            } else {
+                heat.columns.iter().flatten().copied().fold(0.0, f64::max)
+            };
+            draw_heat(area, panel, x, heat, top)?;
+            continue;
+        }
         let (x_min, x_max) = bounds(
             panel
                 .series
@@ -173,6 +196,108 @@ pub fn write_svg(path: &Path, x: &XAxis, panels: &[Panel], layout: &Layout) -> R
     }
     grid.present().map_err(plot_error)?;
     foot.present().map_err(plot_error)?;
+    Ok(())
+}
+
+/// The heat map's colour of `v` out of `top`: white through orange to dark red, as the
+/// console's heat map.
+fn heat_colour(v: f64, top: f64) -> RGBColor {
+    let t = if top > 0.0 {
+        (v / top).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let lerp = |a: f64, b: f64, t: f64| (a + (b - a) * t).round() as u8;
+    if t < 0.5 {
+        let u = t * 2.0;
+        RGBColor(255, lerp(255.0, 165.0, u), lerp(255.0, 0.0, u))
+    } else {
+        let u = (t - 0.5) * 2.0;
+        RGBColor(lerp(255.0, 160.0, u), lerp(165.0, 0.0, u), 0)
+    }
+}
+
+/// Draws a heat-map panel: one cell per (x point, row), coloured out of `top`, with the
+/// colour scale in the legend strip.
+fn draw_heat(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    panel: &Panel,
+    x: &XAxis,
+    heat: &HeatGrid,
+    top: f64,
+) -> Result<()> {
+    let height = LINE + 8;
+    let (plot, strip) = area.split_vertically(PANEL.1 - height);
+    // The colour scale: ten steps from 0 to `top`, and what they mean.
+    let steps = 10;
+    for i in 0..steps {
+        let v = top * (i as f64 + 0.5) / steps as f64;
+        strip
+            .draw(&Rectangle::new(
+                [(72 + i * 14, 4), (72 + (i + 1) * 14, 16)],
+                heat_colour(v, top).filled(),
+            ))
+            .map_err(plot_error)?;
+    }
+    strip
+        .draw(&Text::new(
+            format!("0 to {} {} per slice", short(top), panel.y_label),
+            (72 + steps * 14 + 8, 3),
+            ("sans-serif", SMALL).into_font(),
+        ))
+        .map_err(plot_error)?;
+    let n_x = heat.columns.len().max(1) as f64;
+    let n_rows = heat.columns.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(&panel.title, ("sans-serif", 16))
+        .margin(8)
+        .margin_right(28)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0.5..n_x + 0.5, 0.0..n_rows as f64)
+        .map_err(plot_error)?;
+    let label = heat.row_label.clone();
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(6)
+        .y_labels(n_rows + 1)
+        .x_desc(&x.label)
+        .y_desc(&label)
+        .x_label_formatter(&|v| short(*v))
+        // A row's number at its lower edge; none at the top edge.
+        .y_label_formatter(&|v| {
+            if *v > n_rows as f64 - 0.5 {
+                String::new()
+            } else {
+                format!("{}", v.round() as i64 + 1)
+            }
+        })
+        .draw()
+        .map_err(plot_error)?;
+    chart
+        .draw_series(heat.columns.iter().enumerate().flat_map(|(i, column)| {
+            let x0 = i as f64 + 0.5;
+            column.iter().enumerate().map(move |(row, v)| {
+                Rectangle::new(
+                    [(x0, row as f64), (x0 + 1.0, row as f64 + 1.0)],
+                    heat_colour(*v, top).filled(),
+                )
+            })
+        }))
+        .map_err(plot_error)?;
+    // Thin white lines between the cells, so an even spread still shows its regions.
+    chart
+        .draw_series(heat.columns.iter().enumerate().flat_map(|(i, column)| {
+            let x0 = i as f64 + 0.5;
+            (0..column.len()).map(move |row| {
+                Rectangle::new(
+                    [(x0, row as f64), (x0 + 1.0, row as f64 + 1.0)],
+                    WHITE.stroke_width(1),
+                )
+            })
+        }))
+        .map_err(plot_error)?;
     Ok(())
 }
 
@@ -559,6 +684,7 @@ mod tests {
                     ranges: Vec::new(),
                 },
             ],
+            heat: None,
         };
         let x = XAxis {
             label: "records per user".into(),

@@ -287,6 +287,43 @@ impl Handler {
                 }
                 return Ok(Some(TValue::List(TType::Binary, items)));
             }
+            AdminOp::ServerStatus => {
+                let engine = &self.engine;
+                let counts = engine.request_counts();
+                let m = engine.metrics();
+                let mut pairs = vec![
+                    (
+                        "requests_per_second".to_string(),
+                        format!("{:.3}", counts.per_second),
+                    ),
+                    ("read_rows".into(), counts.read_rows.to_string()),
+                    ("write_rows".into(), counts.write_rows.to_string()),
+                    ("window_secs".into(), counts.window_secs.to_string()),
+                ];
+                for (cause, n) in ferrobase_engine::StallCause::ALL
+                    .iter()
+                    .zip(&m.write_suspensions_by_cause)
+                {
+                    let n = ferrobase_engine::Metrics::get(n);
+                    pairs.push((
+                        format!("write_suspensions.{}", cause.label()),
+                        n.to_string(),
+                    ));
+                }
+                pairs.push(("open_scanners".into(), self.scanners.len().to_string()));
+                let jobs = engine.background_jobs();
+                for j in &jobs.running {
+                    pairs.push(("running".into(), j.summary_line()));
+                }
+                for j in &jobs.recent {
+                    pairs.push(("recent".into(), j.summary_line()));
+                }
+                let items = pairs
+                    .into_iter()
+                    .flat_map(|(k, v)| [TValue::string(k), TValue::string(v)])
+                    .collect();
+                return Ok(Some(TValue::List(TType::Binary, items)));
+            }
             AdminOp::DeleteSnapshot => admin.delete_snapshot(&snapshot_name(key)?)?,
             AdminOp::CloneSnapshot => admin.clone_snapshot(&snapshot_name(key)?, &name)?,
             AdminOp::RestoreSnapshot => admin.restore_snapshot(&snapshot_name(key)?)?,

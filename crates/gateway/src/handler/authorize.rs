@@ -44,6 +44,7 @@ pub(crate) fn acl_off() -> ServiceError {
 
 /// A refusal as the method's IOError, with HBase's exception class before its message.
 pub(crate) fn denied(d: Denied) -> ServiceError {
+    ferrobase_engine::error_class::note(ferrobase_engine::ErrorClass::AccessDenied);
     ServiceError::Io(format!(
         "org.apache.hadoop.hbase.security.AccessDeniedException: {d}"
     ))
@@ -342,7 +343,7 @@ impl Handler {
             | AdminOp::CloneSnapshot
             | AdminOp::RestoreSnapshot => Operation::ClusterAdmin,
             // HBase's getLogEntries needs the global ADMIN permission.
-            AdminOp::SlowLog => Operation::ClusterAdmin,
+            AdminOp::SlowLog | AdminOp::ServerStatus => Operation::ClusterAdmin,
             // The capability probe reads and changes nothing.
             AdminOp::Capabilities => Operation::Catalog,
             // The scanner's owner (`check`).

@@ -24,7 +24,7 @@ use crate::thrift::hbase::{
 };
 use crate::thrift::{TStruct, TValue, ThriftValue};
 use admin::{Compaction, TableState};
-use ferrobase_engine::{Engine, Error, LATEST_TIMESTAMP};
+use ferrobase_engine::{Engine, Error, ErrorClass, LATEST_TIMESTAMP};
 use reads::{CellsRequest, RowsRequest};
 use scanners::{ScanRequest, StartRow};
 use std::time::Duration;
@@ -52,6 +52,7 @@ impl From<Error> for ServiceError {
     /// (`org.apache.hadoop.hbase.TableNotFoundException: table t does not exist`), as HBase's
     /// messages do, so clients can tell the failures apart.
     fn from(e: Error) -> Self {
+        ferrobase_engine::error_class::note(e.class());
         match e {
             Error::TableExists(_) => ServiceError::AlreadyExists(e.to_string()),
             Error::IllegalArgument(_) | Error::TooLarge { .. } => {
@@ -520,6 +521,15 @@ impl Handler {
     /// The result struct of a call (success in field 0, exceptions in the ids `throws`
     /// declares; an exception the method does not declare goes as its `IOError`).
     pub(crate) fn encode(res: CallResult, throws: Throws) -> Outcome {
+        // The failure's class, when no engine error or door check named it while the call ran.
+        if let Err(e) = &res {
+            ferrobase_engine::error_class::note_default(match e {
+                ServiceError::IllegalArgument(_) => ErrorClass::IllegalArgument,
+                ServiceError::AlreadyExists(_) => ErrorClass::Exists,
+                ServiceError::Io(_) => ErrorClass::Other,
+                ServiceError::Internal(_) => ErrorClass::Internal,
+            });
+        }
         let result = match res {
             Err(ServiceError::Internal(m)) => return Outcome::InternalError(m),
             Ok(None) => TStruct::new(),

@@ -6,7 +6,7 @@ use super::convert::ColumnOrder;
 use super::ServiceError;
 use ferrobase_engine::ResultScanner;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -50,6 +50,8 @@ pub struct Scanners {
     next_id: AtomicI32,
     open: Mutex<HashMap<i32, Slot>>,
     lease: Duration,
+    /// Scanners closed because their lease ran out, since the start.
+    expired: AtomicU64,
 }
 
 impl Scanners {
@@ -59,6 +61,7 @@ impl Scanners {
             next_id: AtomicI32::new(1),
             open: Mutex::new(HashMap::new()),
             lease,
+            expired: AtomicU64::new(0),
         }
     }
 
@@ -119,7 +122,14 @@ impl Scanners {
             Ok(e) => e.last_used.elapsed() < self.lease,
             Err(_) => true, // in use right now
         });
-        before - m.len()
+        let closed = before - m.len();
+        self.expired.fetch_add(closed as u64, Ordering::Relaxed);
+        closed
+    }
+
+    /// Scanners closed because their lease ran out, since the start.
+    pub fn expired(&self) -> u64 {
+        self.expired.load(Ordering::Relaxed)
     }
 
     /// Whether scanner `id` is open (not closed nor expired).

@@ -214,6 +214,7 @@ fn retryable(message: &str) -> bool {
 /// name alone, a disabled one "T is disabled." (the client's `TableNotFoundException` and
 /// `TableNotEnabledException` messages); the rest as Thrift1 maps them.
 pub(crate) fn client_error(e: ferrobase_engine::Error) -> ServiceError {
+    ferrobase_engine::error_class::note(e.class());
     match e {
         ferrobase_engine::Error::TableNotFound(t) => ServiceError::Io(t),
         ferrobase_engine::Error::TableDisabled(t) => ServiceError::Io(format!("{t} is disabled.")),

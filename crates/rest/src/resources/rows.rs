@@ -195,6 +195,7 @@ fn rows_of(answer: DataResponse) -> Result<Vec<RowResult>, RestError> {
 }
 
 fn read_error(e: EngineError) -> RestError {
+    ferrobase_engine::error_class::note(e.class());
     match e {
         EngineError::TableNotFound(_) | EngineError::NoSuchColumnFamily { .. } => {
             RestError::not_found()

@@ -69,11 +69,16 @@ pub enum AdminOp {
     /// The server's slow-operation log, newest first (answers eight strings per call: end
     /// time in ms, door, method, table, user, duration in µs, description, explain line).
     SlowLog,
+    /// What the shell's `status` prints beyond HBase's shapes: key, value, ... strings
+    /// (`requests_per_second`, `read_rows`, `write_rows`, `window_secs`,
+    /// `write_suspensions.CAUSE`, `open_scanners` of the serving door, then one `running` and
+    /// one `recent` pair per flush or compaction, its one-line summary).
+    ServerStatus,
 }
 
 impl AdminOp {
     /// Every operation.
-    pub const ALL: [AdminOp; 29] = [
+    pub const ALL: [AdminOp; 30] = [
         AdminOp::Capabilities,
         AdminOp::Increment,
         AdminOp::Append,
@@ -103,6 +108,7 @@ impl AdminOp {
         AdminOp::CloneSnapshot,
         AdminOp::RestoreSnapshot,
         AdminOp::SlowLog,
+        AdminOp::ServerStatus,
     ];
 
     /// The name the wire carries (`ferrobaseAdmin`'s `operation` field).
@@ -137,6 +143,7 @@ impl AdminOp {
             AdminOp::CloneSnapshot => "clone_snapshot",
             AdminOp::RestoreSnapshot => "restore_snapshot",
             AdminOp::SlowLog => "slow_log",
+            AdminOp::ServerStatus => "server_status",
         }
     }
 

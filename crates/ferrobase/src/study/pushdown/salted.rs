@@ -5,7 +5,9 @@
 //! user" becomes 8 range scans merged back into `date, user, file` order (scatter-gather).
 //! Measured beside the unsalted index on the same engine, the two taking turns run by run.
 
-use super::{conditions, counters, run_scan, File, Load, INDEX_FAMILY};
+use super::data::File;
+use super::designs::{conditions, counters, run_scan, Load};
+use super::INDEX_FAMILY;
 use crate::study::measure::{median_f64, micros};
 use anyhow::{ensure, Result};
 use ferrobase_apps::file_search::FileSearch;
@@ -33,6 +35,8 @@ pub struct IndexCost {
     pub examined: f64,
     /// Blocks touched per query.
     pub blocks: f64,
+    /// Decoded bytes of the blocks touched per query.
+    pub bytes: f64,
     /// p50 latency, µs, and its min–max over the runs.
     pub p50_us: f64,
     pub min_us: f64,
@@ -148,6 +152,7 @@ pub fn measure(
             let after = counters(m);
             cost.examined += (after.examined - before.examined) as f64 / runs as f64;
             cost.blocks += (after.blocks - before.blocks) as f64 / runs as f64;
+            cost.bytes += (after.bytes - before.bytes) as f64 / runs as f64;
             times[i].push(micros(took));
         }
     }

@@ -518,6 +518,7 @@ fn chart(
         log_y: true,
         legend: true,
         series,
+        heat: None,
     };
     let panels = [
         panel(
