@@ -23,7 +23,7 @@ const FILES: usize = 2;
 /// Rows per block file.
 const ROWS: usize = 20;
 
-const USAGE: &str = "ferrobase bench regions [--regions N[,N...]] [--dir DIR] | --build DIR --regions N | --measure DIR";
+pub(super) const USAGE: &str = "ferrobase bench regions [--regions N[,N...]] [--dir DIR] | --build DIR --regions N | --measure DIR";
 
 pub fn main(args: &[String]) -> Result<()> {
     let mut sizes = vec![100usize, 1000, 10_000];

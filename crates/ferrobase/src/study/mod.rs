@@ -104,6 +104,10 @@ pub fn main(args: &[String]) -> Result<()> {
         print!("{USAGE}");
         return Ok(());
     };
+    // An unknown study is refused before anything is created.
+    if name != "all" && !STUDIES.iter().any(|(n, _)| *n == name) {
+        bail!("unknown study {name:?}\n{USAGE}");
+    }
     std::fs::create_dir_all(&opts.out)
         .with_context(|| format!("creating {}", opts.out.display()))?;
     if name == "all" {

@@ -10,7 +10,7 @@ use ferrobase_tools::copy::ALL_VERSIONS;
 use ferrobase_tools::{CopyOptions, CopySummary};
 use std::time::Instant;
 
-const COPY_USAGE: &str =
+pub(crate) const COPY_USAGE: &str =
     "usage: ferrobase copy SOURCE TABLE DEST [--to-table NAME] [--start-row R] [--stop-row R]
          [--starttime MS] [--endtime MS] [--versions N|all] [--families f1,f2:g2,...] [--all.cells]
          [--create] [--batch N] [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login USER]

@@ -10,7 +10,7 @@ use ferrobase_tools::{ExportOptions, ExportSummary};
 use std::path::PathBuf;
 use std::time::Instant;
 
-const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thrift://HOST:PORT] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
+pub(crate) const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thrift://HOST:PORT] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
          [--versions N] [--starttime MS] [--endtime MS] [--raw] [--compress none|record|block]
          [--codec default|gzip|snappy] [-D PROPERTY=VALUE]...
   Writes TABLE as HBase's Export does: OUTDIR/part-m-NNNNN (one Hadoop SequenceFile per region of

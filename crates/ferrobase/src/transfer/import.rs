@@ -7,7 +7,7 @@ use ferrobase_client::flags::ConnectFlags;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const IMPORT_USAGE: &str =
+pub(crate) const IMPORT_USAGE: &str =
     "usage: ferrobase import [--data DIR | --connect thrift://HOST:PORT] TABLE INDIR
   Applies the files of HBase's Export (INDIR/part-m-*, or one file) to TABLE as HBase's Import does:
   every version at its timestamp, delete markers as delete markers. TABLE must exist with the

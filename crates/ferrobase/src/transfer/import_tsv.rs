@@ -7,7 +7,7 @@ use ferrobase_client::flags::ConnectFlags;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --connect thrift://HOST:PORT] -Dimporttsv.columns=HBASE_ROW_KEY,cf:a,...
+pub(crate) const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --connect thrift://HOST:PORT] -Dimporttsv.columns=HBASE_ROW_KEY,cf:a,...
          [-Dimporttsv.separator=C] [-Dimporttsv.timestamp=MS] [-Dimporttsv.skip.bad.lines=true|false]
          [-Dimporttsv.skip.empty.columns=true] [-Dimporttsv.dry.run=true] [-Dimporttsv.log.bad.lines=true]
          [--csv] TABLE INPUT
@@ -22,7 +22,7 @@ const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --connect thr
 ";
 
 /// `ferrobase import tsv ...`.
-pub(super) fn import_tsv(args: &[String]) -> Result<()> {
+pub(crate) fn import_tsv(args: &[String]) -> Result<()> {
     use ferrobase_tools::import_tsv::{ColumnSpec, TsvOptions, TsvSummary};
     let mut c = Common {
         url: "./ferrobase-data".to_string(),

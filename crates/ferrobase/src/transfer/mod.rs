@@ -9,9 +9,10 @@ mod export;
 mod import;
 mod import_tsv;
 
-pub use copy::copy;
-pub use export::export;
-pub use import::import;
+pub(crate) use copy::{copy, COPY_USAGE};
+pub(crate) use export::{export, EXPORT_USAGE};
+pub(crate) use import::{import, IMPORT_USAGE};
+pub(crate) use import_tsv::{import_tsv, TSV_USAGE};
 
 use anyhow::{Context, Result};
 use ferrobase_client::flags::ConnectFlags;

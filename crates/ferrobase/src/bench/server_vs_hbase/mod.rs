@@ -338,6 +338,10 @@ struct Options {
     hbase_heap: String,
 }
 
+/// The usage of `ferrobase bench server-vs-hbase`.
+pub(super) const USAGE: &str = "usage: ferrobase bench server-vs-hbase [--threads N] [--rows R] \
+     [--reps K] [--quick] [--hbase-heap SIZE | --hbase HOST:PORT [--hbase-pid PID]]";
+
 fn parse(args: &[String]) -> Result<Options> {
     let mut o = Options {
         threads: 4,
@@ -363,11 +367,7 @@ fn parse(args: &[String]) -> Result<Options> {
             "--hbase" => o.hbase = Some(value()?),
             "--hbase-pid" => o.hbase_pid = Some(value()?.parse().context("--hbase-pid")?),
             "--hbase-heap" => o.hbase_heap = value()?,
-            other => bail!(
-                "usage: ferrobase bench server-vs-hbase [--threads N] [--rows R] [--reps K] \
-                 [--quick] [--hbase-heap SIZE | --hbase HOST:PORT [--hbase-pid PID]] \
-                 (unknown argument {other})"
-            ),
+            other => bail!("{USAGE} (unknown argument {other})"),
         }
     }
     if o.threads == 0 {
