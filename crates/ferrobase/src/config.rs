@@ -25,6 +25,9 @@ pub enum ConfigCommand {
     /// Print the effective configuration of `ferrobase serve` with these options: every
     /// setting, its value and where it came from (command line, environment, file, default).
     Show(Box<crate::serve::ServeArgs>),
+    /// List the HBase property names the file accepts, the setting each sets and its unit, and
+    /// those refused with the reason.
+    Aliases,
 }
 
 /// How an HBase property becomes a ferrobase setting.
@@ -290,6 +293,7 @@ pub fn apply(argv: Vec<OsString>) -> Result<(Vec<OsString>, Option<Vec<Row>>)> {
     let settings = serve_command();
     let mut argv = argv;
     let mut from_file: Vec<(String, FromFile)> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
     if let Some(file) = &file {
         for (setting, value, key) in read(file, &settings)? {
             if setting == "data" && beside_data {
@@ -304,14 +308,27 @@ pub fn apply(argv: Vec<OsString>) -> Result<(Vec<OsString>, Option<Vec<Row>>)> {
                 .find(|a| a.get_long() == Some(setting.as_str()))
                 .map(|a| a.get_id().to_string())
                 .unwrap_or_default();
-            if given(&id) {
-                continue;
-            }
-            if from_file.iter().any(|(s, _)| *s == setting) {
+            if seen.contains(&setting) {
                 bail!(
                     "{}: {key} sets {setting}, which another key of the file sets too",
                     file.display()
                 );
+            }
+            seen.push(setting.clone());
+            if given(&id) {
+                // Overridden, but a value the option would refuse is still an error of the file.
+                if let Some(v) = &value {
+                    let alone = settings
+                        .clone()
+                        .no_binary_name(true)
+                        .try_get_matches_from([format!("--{setting}={v}")]);
+                    if let Err(e) = alone {
+                        eprintln!("ferrobase: in the configuration file {}:", file.display());
+                        crate::cli::report(&e);
+                        std::process::exit(2);
+                    }
+                }
+                continue;
             }
             let alias = (key != setting).then(|| key.clone());
             argv.push(match value {
@@ -398,6 +415,21 @@ pub fn apply(argv: Vec<OsString>) -> Result<(Vec<OsString>, Option<Vec<Row>>)> {
         },
     );
     Ok((argv, Some(rows)))
+}
+
+/// `ferrobase config aliases`.
+pub fn aliases() {
+    for (alias, setting) in HBASE_ALIASES {
+        let unit = match unit(alias) {
+            Unit::Same => "",
+            Unit::MillisToSeconds => " (ms in HBase, seconds here)",
+            Unit::MillisToWholeSeconds => " (ms in HBase, whole seconds here)",
+        };
+        println!("{alias} = {setting}{unit}");
+    }
+    for (alias, why) in HBASE_REFUSED {
+        println!("{alias}: refused: {why}");
+    }
 }
 
 /// `ferrobase config show`: the rows as an aligned table.

@@ -94,6 +94,10 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
              studies are in builds with the `lab` feature (the default of a source build: cargo \
              run -p ferrobase)"
         ),
+        Command::Config(config::ConfigCommand::Aliases) => {
+            config::aliases();
+            Ok(())
+        }
         Command::Config(config::ConfigCommand::Show(_)) => {
             config::show(&rows.unwrap_or_default());
             Ok(())

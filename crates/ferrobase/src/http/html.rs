@@ -16,7 +16,7 @@ pub fn start(out: &mut String, title: &str) {
          td,th{{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}}\
          td.n{{text-align:right}}nav a{{margin-right:1em}}code{{font-size:90%}}</style>\
          </head><body>\n<nav><a href=\"/\">Console</a><a href=\"/#tables\">Tables</a>\
-         <a href=\"/slowlog\">Slow operations</a><a href=\"/logLevel\">Log level</a>\
+         <a href=\"/slowlog\">Slow operations</a><a href=\"/logLevel\">Log level</a><a href=\"/config\">Configuration</a>\
          <a href=\"/metrics\">Metrics</a></nav>\n<h1>{t}</h1>\n",
         t = escape(title)
     );
