@@ -105,7 +105,7 @@ pub enum Command {
     /// The schema studies (docs/studies/).
     #[cfg(feature = "lab")]
     #[command(after_help = crate::study::USAGE)]
-    Study(Passthrough),
+    Study(crate::study::StudyArgs),
     /// The benchmarks and studies are left out of this build (no `lab` feature).
     #[cfg(not(feature = "lab"))]
     #[command(hide = true)]
@@ -123,6 +123,24 @@ pub enum Import {
     /// Load delimited text as HBase's ImportTsv.
     #[command(after_help = crate::transfer::TSV_USAGE)]
     Tsv(Passthrough),
+}
+
+/// A usage error found by a command's own parser (an unknown option, a missing argument):
+/// exits 2, as clap's.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// A [`UsageError`] as an `anyhow::Error`.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    UsageError(message.into()).into()
 }
 
 /// Parses the command line: help and version are printed (exit 0), usage errors exit 2 with

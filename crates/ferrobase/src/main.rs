@@ -42,7 +42,14 @@ fn main() {
             e.downcast_ref::<ferrobase_tools::Error>(),
             Some(ferrobase_tools::Error::Interrupted { .. })
         );
-        std::process::exit(if interrupted { 130 } else { 1 });
+        let usage = e.downcast_ref::<cli::UsageError>().is_some();
+        std::process::exit(if interrupted {
+            130
+        } else if usage {
+            2
+        } else {
+            1
+        });
     }
 }
 
@@ -85,7 +92,7 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
         } => transfer::import_tsv(&p.args),
         Command::Import { tsv: None, args } => transfer::import(&args.args),
         #[cfg(feature = "lab")]
-        Command::Study(p) => study::main(&p.args),
+        Command::Study(args) => study::main(args),
         // The shipped binary (the wheel, `cargo install --profile dist --no-default-features`)
         // leaves the laboratory out.
         #[cfg(not(feature = "lab"))]

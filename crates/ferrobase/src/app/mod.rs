@@ -9,7 +9,7 @@ mod game_log;
 mod microblog;
 mod textbook;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 /// The usage text of `ferrobase app`.
 pub const USAGE: &str = "\
@@ -46,6 +46,6 @@ pub fn main(args: &[String]) -> Result<()> {
             print!("{USAGE}");
             Ok(())
         }
-        Some(other) => bail!("unknown app {other:?}\n{USAGE}"),
+        Some(other) => Err(crate::cli::usage(format!("unknown app {other:?}\n{USAGE}"))),
     }
 }

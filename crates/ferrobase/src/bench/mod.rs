@@ -86,8 +86,7 @@ pub enum BenchArgs {
     /// 1, 4 and 16 writers at SYNC_WAL and FSYNC_WAL.
     GroupCommit(group_commit::Args),
     /// Restart time and memory at 100, 1,000 and 10,000 regions.
-    #[command(after_help = regions::USAGE)]
-    Regions(crate::cli::Passthrough),
+    Regions(regions::Args),
     /// `ferrobase serve` beside Apache HBase's Thrift1 gateway through the Rust client.
     #[command(after_help = server_vs_hbase::USAGE)]
     ServerVsHbase(crate::cli::Passthrough),
@@ -99,7 +98,7 @@ pub fn main(args: BenchArgs) -> Result<()> {
         BenchArgs::Filters(a) => filters::main(a),
         BenchArgs::Gateway(a) => gateway::main(a),
         BenchArgs::GroupCommit(a) => group_commit::main(a),
-        BenchArgs::Regions(a) => regions::main(&a.args),
+        BenchArgs::Regions(a) => regions::main(a),
         BenchArgs::ServerVsHbase(a) => server_vs_hbase::main(&a.args),
     }
 }

@@ -65,10 +65,9 @@ pub fn copy(args: &[String]) -> Result<()> {
         let mut value = || -> Result<String> {
             match &inline {
                 Some(v) => Ok(v.clone()),
-                None => it
-                    .next()
-                    .cloned()
-                    .with_context(|| format!("{name} needs a value\n{COPY_USAGE}")),
+                None => it.next().cloned().ok_or_else(|| {
+                    crate::cli::usage(format!("{name} needs a value\n{COPY_USAGE}"))
+                }),
             }
         };
         match name {
@@ -132,7 +131,9 @@ pub fn copy(args: &[String]) -> Result<()> {
             flag if flag.starts_with("--") => {
                 let v = value()?;
                 if !flags.take(&flag[2..], &v) {
-                    bail!("unknown option {flag}\n{COPY_USAGE}");
+                    return Err(crate::cli::usage(format!(
+                        "unknown option {flag}\n{COPY_USAGE}"
+                    )));
                 }
             }
             _ => positional.push(a.clone()),
@@ -142,7 +143,11 @@ pub fn copy(args: &[String]) -> Result<()> {
         ([s, t, d], None) => (s.clone(), t.clone(), d.clone()),
         ([s, t], Some(d)) => (s.clone(), t.clone(), d),
         ([_, _, _], Some(_)) => bail!("DEST given twice (positionally and as --peer.adr)"),
-        _ => bail!("copy needs SOURCE, TABLE and DEST\n{COPY_USAGE}"),
+        _ => {
+            return Err(crate::cli::usage(format!(
+                "copy needs SOURCE, TABLE and DEST\n{COPY_USAGE}"
+            )))
+        }
     };
     opts.time_range = TimeRange::new(start.unwrap_or(0), end.unwrap_or(i64::MAX))
         .context("--starttime and --endtime")?;

@@ -26,7 +26,8 @@ pub(crate) const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --c
 /// `ferrobase export ...`.
 pub fn export(args: &[String]) -> Result<()> {
     let mut c = Common {
-        url: "./ferrobase-data".to_string(),
+        // FERROBASE_CONNECT, else FERROBASE_DATA, else ./ferrobase-data; --data/--connect win.
+        url: ferrobase_client::flags::ConnectArgs::default().url()?,
         connect_flags: ConnectFlags::default(),
         positional: Vec::new(),
     };
@@ -39,7 +40,7 @@ pub fn export(args: &[String]) -> Result<()> {
         let mut value = |name: &str| {
             it.next()
                 .cloned()
-                .with_context(|| format!("{name} needs a value\n{EXPORT_USAGE}"))
+                .ok_or_else(|| crate::cli::usage(format!("{name} needs a value\n{EXPORT_USAGE}")))
         };
         match a.as_str() {
             "-h" | "--help" => {
@@ -98,20 +99,24 @@ pub fn export(args: &[String]) -> Result<()> {
                             format!("{k}: no codec {v} (DefaultCodec, GzipCodec and SnappyCodec of org.apache.hadoop.io.compress are)")
                         })?)
                     }
-                    _ => bail!("-D {k}: not a property ferrobase export reads\n{EXPORT_USAGE}"),
+                    _ => return Err(crate::cli::usage(format!("-D {k}: not a property ferrobase export reads\n{EXPORT_USAGE}"))),
                 }
             }
             flag if flag.starts_with("--") => {
                 let v = value(flag)?;
                 if !c.connect_flags.take(&flag[2..], &v) {
-                    bail!("unknown option {flag}\n{EXPORT_USAGE}");
+                    return Err(crate::cli::usage(format!(
+                        "unknown option {flag}\n{EXPORT_USAGE}"
+                    )));
                 }
             }
             _ => c.positional.push(a.clone()),
         }
     }
     let [table, out_dir, rest @ ..] = c.positional.as_slice() else {
-        bail!("export needs TABLE and OUTDIR\n{EXPORT_USAGE}");
+        return Err(crate::cli::usage(format!(
+            "export needs TABLE and OUTDIR\n{EXPORT_USAGE}"
+        )));
     };
     match rest {
         [] => {}

@@ -2,7 +2,7 @@
 
 use super::Common;
 use crate::progress::{Counts, Progress};
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use ferrobase_client::flags::ConnectFlags;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,7 +21,8 @@ pub fn import(args: &[String]) -> Result<()> {
         return super::import_tsv::import_tsv(&args[1..]);
     }
     let mut c = Common {
-        url: "./ferrobase-data".to_string(),
+        // FERROBASE_CONNECT, else FERROBASE_DATA, else ./ferrobase-data; --data/--connect win.
+        url: ferrobase_client::flags::ConnectArgs::default().url()?,
         connect_flags: ConnectFlags::default(),
         positional: Vec::new(),
     };
@@ -30,7 +31,7 @@ pub fn import(args: &[String]) -> Result<()> {
         let mut value = |name: &str| {
             it.next()
                 .cloned()
-                .with_context(|| format!("{name} needs a value\n{IMPORT_USAGE}"))
+                .ok_or_else(|| crate::cli::usage(format!("{name} needs a value\n{IMPORT_USAGE}")))
         };
         match a.as_str() {
             "-h" | "--help" => {
@@ -42,14 +43,18 @@ pub fn import(args: &[String]) -> Result<()> {
             flag if flag.starts_with('-') => {
                 let v = value(flag)?;
                 if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {
-                    bail!("unknown option {flag}\n{IMPORT_USAGE}");
+                    return Err(crate::cli::usage(format!(
+                        "unknown option {flag}\n{IMPORT_USAGE}"
+                    )));
                 }
             }
             _ => c.positional.push(a.clone()),
         }
     }
     let [table, in_dir] = c.positional.as_slice() else {
-        bail!("import needs TABLE and INDIR\n{IMPORT_USAGE}");
+        return Err(crate::cli::usage(format!(
+            "import needs TABLE and INDIR\n{IMPORT_USAGE}"
+        )));
     };
     let conn = c.connect()?;
     let t0 = Instant::now();

@@ -25,7 +25,8 @@ pub(crate) const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --
 pub(crate) fn import_tsv(args: &[String]) -> Result<()> {
     use ferrobase_tools::import_tsv::{ColumnSpec, TsvOptions, TsvSummary};
     let mut c = Common {
-        url: "./ferrobase-data".to_string(),
+        // FERROBASE_CONNECT, else FERROBASE_DATA, else ./ferrobase-data; --data/--connect win.
+        url: ferrobase_client::flags::ConnectArgs::default().url()?,
         connect_flags: ConnectFlags::default(),
         positional: Vec::new(),
     };
@@ -37,7 +38,7 @@ pub(crate) fn import_tsv(args: &[String]) -> Result<()> {
         let mut value = |name: &str| {
             it.next()
                 .cloned()
-                .with_context(|| format!("{name} needs a value\n{TSV_USAGE}"))
+                .ok_or_else(|| crate::cli::usage(format!("{name} needs a value\n{TSV_USAGE}")))
         };
         match a.as_str() {
             "-h" | "--help" => {
@@ -75,25 +76,31 @@ pub(crate) fn import_tsv(args: &[String]) -> Result<()> {
                         "importtsv.mapper.class: a Java mapper cannot run in ferrobase; the built-in \
                          TsvImporterMapper's behaviour is the only one"
                     ),
-                    _ => bail!("-D {k}: not a property ferrobase import tsv reads\n{TSV_USAGE}"),
+                    _ => return Err(crate::cli::usage(format!("-D {k}: not a property ferrobase import tsv reads\n{TSV_USAGE}"))),
                 }
             }
             flag if flag.starts_with('-') => {
                 let v = value(flag)?;
                 if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {
-                    bail!("unknown option {flag}\n{TSV_USAGE}");
+                    return Err(crate::cli::usage(format!(
+                        "unknown option {flag}\n{TSV_USAGE}"
+                    )));
                 }
             }
             _ => c.positional.push(a.clone()),
         }
     }
-    let columns = columns.with_context(|| {
-        format!("no columns specified: give -Dimporttsv.columns=HBASE_ROW_KEY,...\n{TSV_USAGE}")
+    let columns = columns.ok_or_else(|| {
+        crate::cli::usage(format!(
+            "no columns specified: give -Dimporttsv.columns=HBASE_ROW_KEY,...\n{TSV_USAGE}"
+        ))
     })?;
     let spec = ColumnSpec::parse(&columns)?;
     opts.separator = separator.unwrap_or(if opts.csv { b',' } else { b'\t' });
     let [table, input] = c.positional.as_slice() else {
-        bail!("import tsv needs TABLE and INPUT\n{TSV_USAGE}");
+        return Err(crate::cli::usage(format!(
+            "import tsv needs TABLE and INPUT\n{TSV_USAGE}"
+        )));
     };
     let conn = c.connect()?;
     let t0 = Instant::now();

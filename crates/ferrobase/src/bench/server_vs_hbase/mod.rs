@@ -357,7 +357,7 @@ fn parse(args: &[String]) -> Result<Options> {
         let mut value = || {
             it.next()
                 .cloned()
-                .ok_or_else(|| anyhow!("{a} needs a value"))
+                .ok_or_else(|| crate::cli::usage(format!("{a} needs a value")))
         };
         match a.as_str() {
             "--threads" => o.threads = value()?.parse().context("--threads")?,
@@ -367,7 +367,11 @@ fn parse(args: &[String]) -> Result<Options> {
             "--hbase" => o.hbase = Some(value()?),
             "--hbase-pid" => o.hbase_pid = Some(value()?.parse().context("--hbase-pid")?),
             "--hbase-heap" => o.hbase_heap = value()?,
-            other => bail!("{USAGE} (unknown argument {other})"),
+            other => {
+                return Err(crate::cli::usage(format!(
+                    "{USAGE} (unknown argument {other})"
+                )))
+            }
         }
     }
     if o.threads == 0 {
