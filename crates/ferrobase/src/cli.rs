@@ -77,7 +77,7 @@ pub enum Command {
         #[command(subcommand)]
         tsv: Option<Import>,
         #[command(flatten)]
-        args: Passthrough,
+        args: crate::transfer::ImportArgs,
     },
     /// Print what a block file, a WAL segment or a manifest holds, every checksum verified.
     #[command(subcommand)]

@@ -90,7 +90,7 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
             tsv: Some(cli::Import::Tsv(p)),
             ..
         } => transfer::import_tsv(&p.args),
-        Command::Import { tsv: None, args } => transfer::import(&args.args),
+        Command::Import { tsv: None, args } => transfer::import(args),
         #[cfg(feature = "lab")]
         Command::Study(args) => study::main(args),
         // The shipped binary (the wheel, `cargo install --profile dist --no-default-features`)

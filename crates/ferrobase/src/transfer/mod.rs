@@ -11,7 +11,7 @@ mod import_tsv;
 
 pub(crate) use copy::{copy, COPY_USAGE};
 pub(crate) use export::{export, EXPORT_USAGE};
-pub(crate) use import::{import, IMPORT_USAGE};
+pub(crate) use import::{import, ImportArgs, IMPORT_USAGE};
 pub(crate) use import_tsv::{import_tsv, TSV_USAGE};
 
 use anyhow::{Context, Result};
