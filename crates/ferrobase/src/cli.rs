@@ -70,7 +70,7 @@ pub enum Command {
     Copy(Passthrough),
     /// Write a table as the files of HBase's Export.
     #[command(after_help = crate::transfer::EXPORT_USAGE)]
-    Export(Passthrough),
+    Export(crate::transfer::ExportArgs),
     /// Apply the files of HBase's Export to a table (`import tsv`: text, as ImportTsv).
     #[command(after_help = crate::transfer::IMPORT_USAGE, args_conflicts_with_subcommands = true)]
     Import {

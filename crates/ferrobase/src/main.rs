@@ -85,7 +85,7 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
         Command::Copy(p) => transfer::copy(&p.args),
         Command::Inspect(args) => inspect::inspect(args),
         Command::Check { data_dir } => inspect::check(&data_dir),
-        Command::Export(p) => transfer::export(&p.args),
+        Command::Export(args) => transfer::export(args),
         Command::Import {
             tsv: Some(cli::Import::Tsv(p)),
             ..

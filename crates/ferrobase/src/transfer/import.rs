@@ -36,7 +36,7 @@ pub fn import(args: ImportArgs) -> Result<()> {
         )));
     };
     let c = Common {
-        url: args.connect.url()?,
+        url: super::existing_store(&args.connect)?,
         connect_flags: args.connect.flags(),
         positional: Vec::new(),
     };

@@ -26,7 +26,7 @@ pub(crate) fn import_tsv(args: &[String]) -> Result<()> {
     use ferrobase_tools::import_tsv::{ColumnSpec, TsvOptions, TsvSummary};
     let mut c = Common {
         // FERROBASE_CONNECT, else FERROBASE_DATA, else ./ferrobase-data; --data/--connect win.
-        url: ferrobase_client::flags::ConnectArgs::default().url()?,
+        url: super::existing_store(&Default::default())?,
         connect_flags: ConnectFlags::default(),
         positional: Vec::new(),
     };

@@ -10,7 +10,7 @@ mod import;
 mod import_tsv;
 
 pub(crate) use copy::{copy, COPY_USAGE};
-pub(crate) use export::{export, EXPORT_USAGE};
+pub(crate) use export::{export, ExportArgs, EXPORT_USAGE};
 pub(crate) use import::{import, ImportArgs, IMPORT_USAGE};
 pub(crate) use import_tsv::{import_tsv, TSV_USAGE};
 
@@ -30,6 +30,17 @@ impl Common {
         Connection::open_with(&self.url, &self.connect_flags.options()?)
             .with_context(|| format!("opening {}", self.url))
     }
+}
+
+/// The store a transfer command reads or writes: `--connect`'s URL, or `--data`'s directory as
+/// a bare path, which must exist (a mistyped path is not made a new, empty store), with
+/// `FERROBASE_CONNECT`/`FERROBASE_DATA` when neither is given.
+pub(crate) fn existing_store(args: &ferrobase_client::flags::ConnectArgs) -> Result<String> {
+    let url = args.url()?;
+    Ok(match url.strip_prefix("file:") {
+        Some(dir) => dir.to_string(),
+        None => url,
+    })
 }
 
 /// `s` with HBase's `Bytes.toBytesBinary` escapes (`\xNN`) decoded.
