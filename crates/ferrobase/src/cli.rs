@@ -122,7 +122,7 @@ pub enum Command {
 pub enum Import {
     /// Load delimited text as HBase's ImportTsv.
     #[command(after_help = crate::transfer::TSV_USAGE)]
-    Tsv(Passthrough),
+    Tsv(crate::transfer::TsvArgs),
 }
 
 /// A usage error found by a command's own parser (an unknown option, a missing argument):

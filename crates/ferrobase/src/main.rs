@@ -89,7 +89,7 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
         Command::Import {
             tsv: Some(cli::Import::Tsv(p)),
             ..
-        } => transfer::import_tsv(&p.args),
+        } => transfer::import_tsv(p),
         Command::Import { tsv: None, args } => transfer::import(args),
         #[cfg(feature = "lab")]
         Command::Study(args) => study::main(args),

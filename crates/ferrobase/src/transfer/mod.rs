@@ -12,7 +12,7 @@ mod import_tsv;
 pub(crate) use copy::{copy, COPY_USAGE};
 pub(crate) use export::{export, ExportArgs, EXPORT_USAGE};
 pub(crate) use import::{import, ImportArgs, IMPORT_USAGE};
-pub(crate) use import_tsv::{import_tsv, TSV_USAGE};
+pub(crate) use import_tsv::{import_tsv, TsvArgs, TSV_USAGE};
 
 use anyhow::{Context, Result};
 use ferrobase_client::flags::ConnectFlags;
