@@ -67,7 +67,7 @@ pub enum Command {
     /// Copy a table between two stores: data directories, ferrobase servers, HBase Thrift1
     /// gateways (HBase's CopyTable).
     #[command(after_help = crate::transfer::COPY_USAGE)]
-    Copy(Passthrough),
+    Copy(crate::transfer::CopyArgs),
     /// Write a table as the files of HBase's Export.
     #[command(after_help = crate::transfer::EXPORT_USAGE)]
     Export(crate::transfer::ExportArgs),

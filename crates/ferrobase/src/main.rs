@@ -82,7 +82,7 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
         #[cfg(feature = "lab")]
         Command::Bench(args) => bench::main(args),
         Command::App(p) => app::main(&p.args),
-        Command::Copy(p) => transfer::copy(&p.args),
+        Command::Copy(args) => transfer::copy(args),
         Command::Inspect(args) => inspect::inspect(args),
         Command::Check { data_dir } => inspect::check(&data_dir),
         Command::Export(args) => transfer::export(args),

@@ -9,7 +9,7 @@ mod export;
 mod import;
 mod import_tsv;
 
-pub(crate) use copy::{copy, COPY_USAGE};
+pub(crate) use copy::{copy, CopyArgs, COPY_USAGE};
 pub(crate) use export::{export, ExportArgs, EXPORT_USAGE};
 pub(crate) use import::{import, ImportArgs, IMPORT_USAGE};
 pub(crate) use import_tsv::{import_tsv, TsvArgs, TSV_USAGE};
