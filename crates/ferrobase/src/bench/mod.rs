@@ -88,8 +88,7 @@ pub enum BenchArgs {
     /// Restart time and memory at 100, 1,000 and 10,000 regions.
     Regions(regions::Args),
     /// `ferrobase serve` beside Apache HBase's Thrift1 gateway through the Rust client.
-    #[command(after_help = server_vs_hbase::USAGE)]
-    ServerVsHbase(crate::cli::Passthrough),
+    ServerVsHbase(server_vs_hbase::Options),
 }
 
 pub fn main(args: BenchArgs) -> Result<()> {
@@ -99,6 +98,6 @@ pub fn main(args: BenchArgs) -> Result<()> {
         BenchArgs::Gateway(a) => gateway::main(a),
         BenchArgs::GroupCommit(a) => group_commit::main(a),
         BenchArgs::Regions(a) => regions::main(a),
-        BenchArgs::ServerVsHbase(a) => server_vs_hbase::main(&a.args),
+        BenchArgs::ServerVsHbase(a) => server_vs_hbase::main(a),
     }
 }
