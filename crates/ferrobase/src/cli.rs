@@ -88,8 +88,8 @@ pub enum Command {
         data_dir: PathBuf,
     },
     /// The seed articles' example applications.
-    #[command(after_help = crate::app::USAGE)]
-    App(Passthrough),
+    #[command(subcommand, after_help = crate::app::USAGE)]
+    App(crate::app::AppArgs),
     /// The configuration file: `config show` prints the effective settings and their sources.
     #[command(subcommand)]
     Config(crate::config::ConfigCommand),
@@ -157,6 +157,12 @@ pub fn parse(args: Vec<std::ffi::OsString>) -> Cli {
             use clap::error::{ContextKind, ContextValue, ErrorKind};
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 e.exit();
+            }
+            // A command group named alone (`ferrobase app`, `ferrobase bench`): its help, as
+            // `ferrobase` alone prints the top one (exit 0).
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                print!("{}", e.render());
+                std::process::exit(0);
             }
             // The old parsers' wording first ("unknown option --x"), then clap's message.
             if e.kind() == ErrorKind::UnknownArgument {

@@ -81,7 +81,7 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
         Command::Passwd { user } => serve::passwd(&user),
         #[cfg(feature = "lab")]
         Command::Bench(args) => bench::main(args),
-        Command::App(p) => app::main(&p.args),
+        Command::App(args) => app::main(args),
         Command::Copy(args) => transfer::copy(args),
         Command::Inspect(args) => inspect::inspect(args),
         Command::Check { data_dir } => inspect::check(&data_dir),
