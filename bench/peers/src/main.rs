@@ -24,11 +24,48 @@ mod store;
 mod stream;
 mod workload;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use workload::Scale;
+
+/// ferrobase's engine beside fjall and RocksDB: the same cells, the same deterministic stream,
+/// the same run; prints markdown tables.
+#[derive(clap::Parser, Debug)]
+#[command(name = "peers", version)]
+struct Cli {
+    /// Cells written (rounded up to a thousand).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    cells: u64,
+    /// Repetitions of every engine (medians with min-max).
+    #[arg(long, value_name = "R", default_value_t = 3)]
+    reps: usize,
+    /// A short run: at most 20,000 cells, one repetition, fewer calls.
+    #[arg(long)]
+    quick: bool,
+    /// The engines to run, comma-separated [default: every engine of this build].
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    engines: Vec<String>,
+    /// Where the engines' scratch directories go [default: the system's temporary directory].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Run one engine in this process (how the parent runs each engine in a child).
+    #[arg(long, value_name = "ENGINE", hide = true)]
+    child: Option<String>,
+    /// Calls per warm read workload [default: 50000; 2000 with --quick].
+    #[arg(long, value_name = "N")]
+    gets: Option<usize>,
+    /// Scans per warm scan workload [default: 5000; 200 with --quick].
+    #[arg(long, value_name = "N")]
+    scans: Option<usize>,
+    /// Operations per YCSB workload [default: 50000; 2000 with --quick].
+    #[arg(long, value_name = "N")]
+    ycsb: Option<usize>,
+    /// Run only the workload of this name.
+    #[arg(long, value_name = "NAME")]
+    only: Option<String>,
+}
 
 struct Args {
     scale: Scale,
@@ -38,40 +75,18 @@ struct Args {
     child: Option<String>,
 }
 
-fn parse_args() -> Result<Args> {
-    let mut cells: u64 = 1_000_000;
-    let mut reps = 3;
-    let mut quick = false;
-    let mut engines: Vec<String> = store::engines().iter().map(|s| s.to_string()).collect();
-    let mut dir = std::env::temp_dir();
-    let mut child = None;
-    let mut gets: Option<usize> = None;
-    let mut scans: Option<usize> = None;
-    let mut ycsb: Option<usize> = None;
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut it = args.iter();
-    let value = |it: &mut std::slice::Iter<String>, name: &str| -> Result<String> {
-        it.next()
-            .cloned()
-            .with_context(|| format!("{name} needs a value"))
+fn parse_args() -> Args {
+    let cli = <Cli as clap::Parser>::parse();
+    let (mut cells, mut reps, quick) = (cli.cells, cli.reps, cli.quick);
+    let engines = if cli.engines.is_empty() {
+        store::engines().iter().map(|s| s.to_string()).collect()
+    } else {
+        cli.engines
     };
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--cells" => cells = value(&mut it, a)?.parse()?,
-            "--reps" => reps = value(&mut it, a)?.parse()?,
-            "--quick" => quick = true,
-            "--engines" => engines = value(&mut it, a)?.split(',').map(str::to_string).collect(),
-            "--dir" => dir = value(&mut it, a)?.into(),
-            "--child" => child = Some(value(&mut it, a)?),
-            "--gets" => gets = Some(value(&mut it, a)?.parse()?),
-            "--scans" => scans = Some(value(&mut it, a)?.parse()?),
-            "--ycsb" => ycsb = Some(value(&mut it, a)?.parse()?),
-            "--only" => {
-                let _ = workload::ONLY.set(value(&mut it, a)?);
-            }
-            other => bail!("unknown option {other}; see the comment at the top of main.rs"),
-        }
+    if let Some(only) = cli.only {
+        let _ = workload::ONLY.set(only);
     }
+    let (gets, scans, ycsb) = (cli.gets, cli.scans, cli.ycsb);
     if quick {
         cells = cells.min(20_000);
         reps = 1;
@@ -86,18 +101,18 @@ fn parse_args() -> Result<Args> {
         cold_ops: if quick { 200 } else { 5_000 },
         fsync_puts: if quick { 20 } else { 500 },
     };
-    Ok(Args {
+    Args {
         scale,
         reps,
         engines,
-        dir,
-        child,
-    })
+        dir: cli.dir.unwrap_or_else(std::env::temp_dir),
+        child: cli.child,
+    }
 }
 
 fn main() -> Result<()> {
     ferrobase_engine::allocator::tune();
-    let args = parse_args()?;
+    let args = parse_args();
     if let Some(engine) = &args.child {
         let root = tempfile::tempdir_in(&args.dir)?;
         return workload::run_all(engine, root.path(), args.scale);

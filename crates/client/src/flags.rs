@@ -88,3 +88,70 @@ pub fn server_url(value: &str) -> Result<String, FlagError> {
         Err(FlagError::NotAServerUrl(value.to_string()))
     }
 }
+
+/// The embedded data directory when neither `--data`, `--connect` nor their environment
+/// variables name a store.
+pub const DEFAULT_DATA: &str = "./ferrobase-data";
+
+/// Where a command's data is and how to reach a secured server: `--data DIR` or `--connect
+/// URL` (their environment variables `FERROBASE_DATA` and `FERROBASE_CONNECT`, the command
+/// line winning), and the TLS and login flags of `--connect`.
+#[cfg(feature = "cli")]
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ConnectArgs {
+    /// A local data directory, embedded [env: FERROBASE_DATA] [default: ./ferrobase-data].
+    #[arg(long, value_name = "DIR", conflicts_with = "connect")]
+    pub data: Option<String>,
+    /// A server's URL, thrift://HOST:PORT [env: FERROBASE_CONNECT].
+    #[arg(long, value_name = "URL", value_parser = connect_value)]
+    pub connect: Option<String>,
+    /// The CA of the server's certificate (PEM): TLS to --connect.
+    #[arg(long, value_name = "PEM")]
+    pub tls_ca: Option<String>,
+    /// A client certificate (PEM) for mutual TLS (with --tls-key and --tls-ca).
+    #[arg(long, value_name = "PEM")]
+    pub tls_cert: Option<String>,
+    /// The key of --tls-cert (PEM).
+    #[arg(long, value_name = "PEM")]
+    pub tls_key: Option<String>,
+    /// A user for password logins; the password comes from FERROBASE_PASSWORD.
+    #[arg(long, value_name = "NAME")]
+    pub login: Option<String>,
+}
+
+#[cfg(feature = "cli")]
+fn connect_value(value: &str) -> Result<String, FlagError> {
+    server_url(value)
+}
+
+#[cfg(feature = "cli")]
+impl ConnectArgs {
+    /// `thrift://...` or `file:DIR`: the command line's `--connect` or `--data`, else
+    /// `FERROBASE_CONNECT`, else `FERROBASE_DATA`, else [`DEFAULT_DATA`].
+    pub fn url(&self) -> Result<String, FlagError> {
+        if let Some(url) = &self.connect {
+            return Ok(url.clone());
+        }
+        if let Some(dir) = &self.data {
+            return Ok(format!("file:{dir}"));
+        }
+        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        if let Some(url) = env("FERROBASE_CONNECT") {
+            return server_url(&url);
+        }
+        Ok(format!(
+            "file:{}",
+            env("FERROBASE_DATA").unwrap_or_else(|| DEFAULT_DATA.to_string())
+        ))
+    }
+
+    /// The TLS and login flags.
+    pub fn flags(&self) -> ConnectFlags {
+        ConnectFlags {
+            tls_ca: self.tls_ca.clone(),
+            tls_cert: self.tls_cert.clone(),
+            tls_key: self.tls_key.clone(),
+            user: self.login.clone(),
+        }
+    }
+}

@@ -1,22 +1,13 @@
-//! `ferrobase`: the command-line entry point.
-//!
-//! Subcommands:
-//! - `ferrobase serve`: the HBase Thrift gateway on an embedded engine.
-//! - `ferrobase shell`: the HBase shell's language, embedded or against a gateway.
-//! - `ferrobase passwd USER`: a password-file line for `serve --auth-file`.
-//! - `ferrobase bench engine [--cells N] [--dir DIR]`: the engine benchmark table.
-//! - `ferrobase copy SOURCE TABLE DEST`: a table from one store to another (HBase's CopyTable).
-//! - `ferrobase export TABLE OUTDIR` / `ferrobase import [tsv] TABLE INDIR`: a table to and from
-//!   the files of HBase's Export and Import tools (`import tsv`: text, as ImportTsv loads it).
-//! - `ferrobase app NAME ...`: the seed articles' example systems (`docs/apps/`).
-//! - `ferrobase study NAME [--quick] [--out DIR]`: the schema studies (`docs/studies/`).
-//! - `ferrobase --version`: prints `ferrobase VERSION`, the crate's version.
+//! `ferrobase`: the command-line entry point. Every subcommand and option is defined once in
+//! `cli.rs` (clap): `ferrobase --help`, `ferrobase help COMMAND`, `docs/cli.md`.
 
 #![forbid(unsafe_code)]
 
 mod app;
 #[cfg(feature = "lab")]
 mod bench;
+mod cli;
+mod config;
 mod http;
 mod inspect;
 mod limits;
@@ -27,23 +18,38 @@ mod serve;
 mod study;
 mod transfer;
 
-use anyhow::{bail, Result};
-
-fn usage() -> &'static str {
-    "usage:\n  ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER] [--durability LEVEL] [--min-free-space BYTES] [--rpc-port PORT] [--http-port PORT]   serve the HBase Thrift API\n  ferrobase passwd USER < password                          print a --auth-file line\n  ferrobase shell [--data DIR | --connect thrift://HOST:PORT] [FILE]   the HBase shell\n  ferrobase bench engine [--cells N] [--dir DIR]            print the engine benchmark table\n  ferrobase copy SOURCE TABLE DEST [--to-table NAME] [--start-row R --stop-row R] [--starttime MS --endtime MS] [--versions N|all] [--families f1,f2:g] [--all.cells] [--create] [--batch N]   copy a table between two stores: data directories, ferrobase servers, HBase Thrift1 gateways (ferrobase copy --help)\n  ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]] [--raw]   write HBase Export files (ferrobase export --help)\n  ferrobase import [--data DIR | --connect URL] TABLE INDIR   apply HBase Export files (ferrobase import --help)\n  ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT   load text as ImportTsv (ferrobase import tsv --help)\n  ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT] COMMAND   the seed applications (ferrobase app --help)\n  ferrobase study NAME [--quick] [--out DIR]                run a schema study (ferrobase study --help)\n  ferrobase inspect block-file|wal|manifest PATH [-p] [-m]  print what a file holds, every checksum verified (ferrobase inspect --help)\n  ferrobase check DATA_DIR                                  verify a data directory without changing it\n  ferrobase --version                                       print the version\n"
-}
+use anyhow::Result;
+use cli::Command;
 
 fn main() {
     ferrobase_engine::allocator::tune();
     quiet_on_closed_stdout();
-    if let Err(e) = run() {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The configuration file's settings join the command line where it and the environment
+    // are silent (`serve`, `config show`).
+    let (argv, rows) = match config::apply(argv) {
+        Ok(applied) => applied,
+        Err(e) => {
+            eprintln!("ferrobase: {e:#}");
+            std::process::exit(2);
+        }
+    };
+    let cli = cli::parse(argv);
+    if let Err(e) = run(cli, rows) {
         eprintln!("ferrobase: {e:#}");
         // Stopped by Ctrl-C, having said what it had done: the status of a program SIGINT ended.
         let interrupted = matches!(
             e.downcast_ref::<ferrobase_tools::Error>(),
             Some(ferrobase_tools::Error::Interrupted { .. })
         );
-        std::process::exit(if interrupted { 130 } else { 1 });
+        let usage = e.downcast_ref::<cli::UsageError>().is_some();
+        std::process::exit(if interrupted {
+            130
+        } else if usage {
+            2
+        } else {
+            1
+        });
     }
 }
 
@@ -63,37 +69,53 @@ fn quiet_on_closed_stdout() {
     }));
 }
 
-fn run() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("serve") => serve::main(&args[1..]),
-        Some("shell") => ferrobase_shell::main(&args[1..]),
-        Some("passwd") => serve::passwd(&args[1..]),
+fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
+    match cli.command {
+        Command::Serve(args) => {
+            if let Some(rows) = rows {
+                let _ = config::EFFECTIVE.set(rows);
+            }
+            serve::main(*args)
+        }
+        Command::Shell(args) => ferrobase_shell::main(args),
+        Command::Passwd { user } => serve::passwd(&user),
         #[cfg(feature = "lab")]
-        Some("bench") => bench::main(&args[1..]),
-        Some("app") => app::main(&args[1..]),
-        Some("copy") => transfer::copy(&args[1..]),
-        Some("inspect") => inspect::inspect(&args[1..]),
-        Some("check") => inspect::check(&args[1..]),
-        Some("export") => transfer::export(&args[1..]),
-        Some("import") => transfer::import(&args[1..]),
+        Command::Bench(args) => bench::main(args),
+        Command::App(args) => app::main(args),
+        Command::Copy(args) => transfer::copy(args),
+        Command::Inspect(args) => inspect::inspect(args),
+        Command::Check { data_dir } => inspect::check(&data_dir),
+        Command::Export(args) => transfer::export(args),
+        Command::Import {
+            tsv: Some(cli::Import::Tsv(p)),
+            ..
+        } => transfer::import_tsv(p),
+        Command::Import { tsv: None, args } => transfer::import(args),
         #[cfg(feature = "lab")]
-        Some("study") => study::main(&args[1..]),
+        Command::Study(args) => study::main(args),
         // The shipped binary (the wheel, `cargo install --profile dist --no-default-features`)
         // leaves the laboratory out.
         #[cfg(not(feature = "lab"))]
-        Some(lab @ ("bench" | "study")) => bail!(
-            "this build of ferrobase has no `{lab}`: the benchmarks and schema studies are in \
-             builds with the `lab` feature (the default of a source build: cargo run -p ferrobase)"
+        Command::Bench(_) | Command::Study(_) => anyhow::bail!(
+            "this build of ferrobase has no `bench` or `study`: the benchmarks and schema \
+             studies are in builds with the `lab` feature (the default of a source build: cargo \
+             run -p ferrobase)"
         ),
-        Some("-V") | Some("--version") => {
-            println!("ferrobase {}", env!("CARGO_PKG_VERSION"));
+        Command::Config(config::ConfigCommand::Aliases) => {
+            config::aliases();
             Ok(())
         }
-        Some("-h") | Some("--help") | None => {
-            print!("{}", usage());
+        Command::Config(config::ConfigCommand::Show(_)) => {
+            config::show(&rows.unwrap_or_default());
             Ok(())
         }
-        Some(other) => bail!("unknown command {other:?}\n{}", usage()),
+        Command::Completions { shell } => {
+            cli::completions(shell);
+            Ok(())
+        }
+        Command::HelpMarkdown => {
+            print!("{}", cli::markdown());
+            Ok(())
+        }
     }
 }

@@ -12,230 +12,387 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const USAGE: &str = "ferrobase serve [--data DIR] [--bind ADDR] [--port PORT] [--max-message BYTES] [--max-request-memory BYTES] [--max-inflight-memory BYTES] [--max-connections N] [--max-result-bytes BYTES] [--max-row-size BYTES] [--idle-timeout SECS] [--frame-timeout SECS] [--handlers N] [--max-queued-calls N] [--call-queue-timeout SECS] [--max-read-time SECS] [--max-scanners-per-connection N] [--max-mutations-per-call N] [--scanner-lease SECS] [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--auth-file FILE] [--acl] [--superuser USER[,USER...]] [--insecure] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL] [--min-free-space BYTES] [--no-auto-compaction] [--wal-recovery strict|point-in-time] [--rpc-port PORT [--advertise HOST] [--zk-port PORT] [--rpc-auth simple] [--rpc-allow-plaintext] [--rpc-hide-tables] [--rpc-priority-handlers N]] [--http-port PORT] [--thrift2-port PORT] [--rest-port PORT [--rest-max-connections N] [--rest-max-scanners N]] [--log-level LEVEL] [--slow-ms MS] [--heatmap-bucket-secs SECS] [--max-open-files N]";
+/// The options of `ferrobase serve`: every engine and server setting. Each is also a key of
+/// the configuration file (`crate::config`, its name without the dashes: `max-read-time = 30`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The data directory (created when missing).
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "FERROBASE_DATA",
+        hide_env_values = true,
+        default_value = "./ferrobase-data"
+    )]
+    pub data: PathBuf,
+    /// A configuration file (TOML): these options' names as keys, HBase's property names as
+    /// aliases (docs/cli.md, README "Configuration"). Without it, DATA_DIR/ferrobase.toml is
+    /// read when present. The command line and the environment win over the file.
+    #[arg(
+        long,
+        value_name = "FILE",
+        env = "FERROBASE_CONFIG",
+        hide_env_values = true
+    )]
+    pub config: Option<PathBuf>,
+    /// The address every port binds (a non-loopback one needs TLS, --auth-file or --insecure).
+    #[arg(
+        long,
+        value_name = "ADDR",
+        env = "FERROBASE_BIND",
+        hide_env_values = true,
+        default_value = "127.0.0.1"
+    )]
+    pub bind: IpAddr,
+    /// The HBase Thrift (Thrift1) port; 0 picks a free one.
+    #[arg(
+        long,
+        value_name = "PORT",
+        env = "FERROBASE_PORT",
+        hide_env_values = true,
+        default_value_t = 9090
+    )]
+    pub port: u16,
+    /// Largest Thrift message accepted, in bytes (also the native door's and REST's bodies).
+    #[arg(long, value_name = "BYTES", default_value_t = ServerOptions::default().limits.max_message)]
+    pub max_message: usize,
+    /// Memory one request may decode into, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = ServerOptions::default().limits.max_decoded)]
+    pub max_request_memory: usize,
+    /// Memory all requests in flight may hold together, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = ServerOptions::default().max_inflight_memory)]
+    pub max_inflight_memory: usize,
+    /// Connections served at once (each door).
+    #[arg(long, value_name = "N", default_value_t = ServerOptions::default().max_connections)]
+    pub max_connections: usize,
+    /// Largest result of one call, in bytes.
+    #[arg(long, value_name = "BYTES",
+          default_value_t = ServerOptions::default().handler.max_result_bytes)]
+    pub max_result_bytes: usize,
+    /// Largest row a Get returns, in bytes (HBase's hbase.table.max.rowsize).
+    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().max_row_size)]
+    pub max_row_size: usize,
+    /// Largest cell (key and value) accepted, in bytes (HBase's hbase.client.keyvalue.maxsize).
+    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().max_cell_size)]
+    pub max_cell_size: usize,
+    /// A connection idle this long is closed; not given: never.
+    #[arg(long, value_name = "SECS")]
+    pub idle_timeout: Option<u64>,
+    /// A request's frame must arrive within this many seconds.
+    #[arg(long, value_name = "SECS", value_parser = positive_seconds,
+          default_value_t = ServerOptions::default().frame_timeout.as_secs_f64())]
+    pub frame_timeout: f64,
+    /// Handler threads running calls (HBase's hbase.regionserver.handler.count).
+    #[arg(long, value_name = "N", value_parser = at_least_one,
+          default_value_t = ServerOptions::default().calls.handlers)]
+    pub handlers: usize,
+    /// Calls waiting for a handler before new ones are refused (retryably).
+    #[arg(long, value_name = "N", default_value_t = ServerOptions::default().calls.max_queued)]
+    pub max_queued_calls: usize,
+    /// A call waiting longer than this many seconds for a handler is refused.
+    #[arg(long, value_name = "SECS", value_parser = positive_seconds,
+          default_value_t = ServerOptions::default().calls.timeout.as_secs_f64())]
+    pub call_queue_timeout: f64,
+    /// Time one read may run, in whole seconds (0: unlimited).
+    #[arg(long, value_name = "SECS",
+          default_value_t = ServerOptions::default().calls.read_budget.map_or(0, |d| d.as_secs()))]
+    pub max_read_time: u64,
+    /// Open scanners one connection may hold.
+    #[arg(long, value_name = "N",
+          default_value_t = ServerOptions::default().max_scanners_per_connection)]
+    pub max_scanners_per_connection: usize,
+    /// Mutations one call may carry on every door (0: no limit).
+    #[arg(long, value_name = "N",
+          default_value_t = ServerOptions::default().handler.max_mutations_per_call)]
+    pub max_mutations_per_call: usize,
+    /// An idle scanner is closed after this many seconds (HBase's
+    /// hbase.client.scanner.timeout.period).
+    #[arg(long, value_name = "SECS", value_parser = positive_seconds,
+          default_value_t = ServerOptions::default().handler.scanner_lease.as_secs_f64())]
+    pub scanner_lease: f64,
+    /// The server's certificate chain (PEM): TLS on every door.
+    #[arg(long, value_name = "PEM")]
+    pub tls_cert: Option<PathBuf>,
+    /// The key of --tls-cert (PEM).
+    #[arg(long, value_name = "PEM")]
+    pub tls_key: Option<PathBuf>,
+    /// Clients must present a certificate this CA signed; its CN is the user (mutual TLS).
+    #[arg(long, value_name = "PEM")]
+    pub tls_client_ca: Option<PathBuf>,
+    /// Password logins (SASL PLAIN, HTTP Basic) from this file (lines of `ferrobase passwd`).
+    #[arg(long, value_name = "FILE")]
+    pub auth_file: Option<PathBuf>,
+    /// Check grants (hbase:acl) on every call (HBase's hbase.security.authorization).
+    #[arg(long)]
+    pub acl: bool,
+    /// Users allowed everything (comma-separated, repeatable; HBase's hbase.superuser).
+    #[arg(long, value_name = "USER[,USER...]", value_delimiter = ',')]
+    pub superuser: Vec<String>,
+    /// Serve a non-loopback address in the clear and without authentication anyway.
+    #[arg(long)]
+    pub insecure: bool,
+    /// The durability of writes that say USE_DEFAULT: SYNC_WAL, FSYNC_WAL (survives a power
+    /// cut) or ASYNC_WAL.
+    #[arg(long, value_name = "LEVEL", value_parser = server_durability, default_value = "SYNC_WAL")]
+    pub durability: ferrobase_engine::Durability,
+    /// Writes are refused (retryably) while free space is below this many bytes; 0 turns the
+    /// guard off. Not given: 1 GiB, at most 1% of the file system.
+    #[arg(long, value_name = "BYTES")]
+    pub min_free_space: Option<u64>,
+    /// Compactions only when asked (major_compact, compact): no minor compaction after a flush
+    /// and no periodic major compaction.
+    #[arg(long)]
+    pub no_auto_compaction: bool,
+    /// What opening does with a damaged complete WAL record: strict (refuse to start) or
+    /// point-in-time (open without it and everything after it, keeping copies).
+    #[arg(long, value_name = "MODE", value_parser = ["strict", "point-in-time"],
+          default_value = "strict")]
+    pub wal_recovery: String,
+    /// A region's memstores are flushed past this many bytes (HBase's
+    /// hbase.hregion.memstore.flush.size).
+    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().memstore_flush_size)]
+    pub memstore_flush_size: usize,
+    /// Writers wait while all memstores together exceed this many bytes.
+    #[arg(long, value_name = "BYTES",
+          default_value_t = EngineOptions::default().global_memstore_limit)]
+    pub global_memstore_limit: usize,
+    /// The block cache's capacity in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().block_cache_bytes)]
+    pub block_cache_size: usize,
+    /// A WAL segment is closed past this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().wal_segment_bytes)]
+    pub wal_segment_size: u64,
+    /// Past this many closed WAL segments the oldest edits are flushed (HBase's
+    /// hbase.regionserver.maxlogs).
+    #[arg(long, value_name = "N", value_parser = at_least_one,
+          default_value_t = EngineOptions::default().max_wal_segments)]
+    pub max_wal_segments: usize,
+    /// A region splits when its files exceed this many bytes (HBase's hbase.hregion.max.filesize).
+    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().region_split_size)]
+    pub region_split_size: u64,
+    /// Regions never split by themselves (only when asked).
+    #[arg(long)]
+    pub no_auto_split: bool,
+    /// Fewest files a minor compaction merges (HBase's hbase.hstore.compaction.min).
+    #[arg(long, value_name = "N", value_parser = at_least_one,
+          default_value_t = EngineOptions::default().compaction.min_files)]
+    pub compaction_min_files: usize,
+    /// Most files a minor compaction merges (HBase's hbase.hstore.compaction.max).
+    #[arg(long, value_name = "N", value_parser = at_least_one,
+          default_value_t = EngineOptions::default().compaction.max_files)]
+    pub compaction_max_files: usize,
+    /// A file joins a minor compaction only if at most this times the others' sum (HBase's
+    /// hbase.hstore.compaction.ratio).
+    #[arg(long, value_name = "RATIO", default_value_t = EngineOptions::default().compaction.ratio)]
+    pub compaction_ratio: f64,
+    /// Selections smaller than this many bytes skip the ratio test (HBase's
+    /// hbase.hstore.compaction.min.size).
+    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().compaction.min_size)]
+    pub compaction_min_size: u64,
+    /// Seconds between automatic major compactions, 0: none (HBase's
+    /// hbase.hregion.majorcompaction, in ms there).
+    #[arg(long, value_name = "SECS", default_value_t = EngineOptions::default()
+          .compaction.major_interval.map_or(0, |d| d.as_secs()))]
+    pub major_compaction_interval: u64,
+    /// HBase's native RPC (hbase-client's protocol) on this port; 0 picks a free one; equal to
+    /// --port: both protocols on one port.
+    #[arg(
+        long,
+        value_name = "PORT",
+        env = "FERROBASE_RPC_PORT",
+        hide_env_values = true
+    )]
+    pub rpc_port: Option<u16>,
+    /// The host name the native door tells clients to connect to.
+    #[arg(long, value_name = "HOST")]
+    pub advertise: Option<String>,
+    /// A read-only ZooKeeper endpoint for discovery on this port (needs --rpc-port).
+    #[arg(
+        long,
+        value_name = "PORT",
+        env = "FERROBASE_ZK_PORT",
+        hide_env_values = true
+    )]
+    pub zk_port: Option<u16>,
+    /// How the native door knows its users for ACLs: simple (the name the client claims).
+    #[arg(long, value_name = "simple", value_parser = rpc_identity)]
+    pub rpc_auth: Option<ferrobase_native::Identity>,
+    /// With TLS, the native door serves plaintext clients too.
+    #[arg(long)]
+    pub rpc_allow_plaintext: bool,
+    /// With ACLs, hbase:meta on the native door shows each user only the tables a grant reaches.
+    #[arg(long)]
+    pub rpc_hide_tables: bool,
+    /// Handler threads for the native door's priority calls (meta, admin).
+    #[arg(long, value_name = "N", value_parser = at_least_one,
+          default_value_t = ferrobase_native::NativeOptions::default().priority_handlers)]
+    pub rpc_priority_handlers: usize,
+    /// The HTTP port: /metrics for Prometheus and the console at /; 0 picks a free one.
+    #[arg(
+        long,
+        value_name = "PORT",
+        env = "FERROBASE_HTTP_PORT",
+        hide_env_values = true
+    )]
+    pub http_port: Option<u16>,
+    /// HBase's Thrift2 API on this port (9091 is the conventional one); 0 picks a free one.
+    #[arg(
+        long,
+        value_name = "PORT",
+        env = "FERROBASE_THRIFT2_PORT",
+        hide_env_values = true
+    )]
+    pub thrift2_port: Option<u16>,
+    /// HBase's REST API on this port (HBase's is 8080); 0 picks a free one.
+    #[arg(
+        long,
+        value_name = "PORT",
+        env = "FERROBASE_REST_PORT",
+        hide_env_values = true
+    )]
+    pub rest_port: Option<u16>,
+    /// Connections the REST door serves at once.
+    #[arg(long, value_name = "N",
+          default_value_t = ferrobase_rest::RestOptions::default().max_connections)]
+    pub rest_max_connections: usize,
+    /// Scanners the REST door keeps open.
+    #[arg(long, value_name = "N",
+          default_value_t = ferrobase_rest::RestOptions::default().max_scanners)]
+    pub rest_max_scanners: usize,
+    /// Logs: a level (trace, debug, info, warn, error, off) or RUST_LOG directives; not given:
+    /// RUST_LOG's, else info. Changeable at run time at the HTTP port's /logLevel.
+    #[arg(long, value_name = "LEVEL")]
+    pub log_level: Option<String>,
+    /// Calls slower than this many milliseconds are logged and kept for /slowlog; 0 keeps every
+    /// call.
+    #[arg(long, value_name = "MS", default_value_t = ferrobase_gateway::slow_log::DEFAULT_SLOW_MS)]
+    pub slow_ms: u64,
+    /// The heat map's bucket width in seconds.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..),
+          default_value_t = EngineOptions::default().heat_map.bucket.as_secs())]
+    pub heatmap_bucket_secs: u64,
+    /// Block files kept open at most; not given: half the open-file limit less a reserve.
+    #[arg(long, value_name = "N")]
+    pub max_open_files: Option<usize>,
+}
 
-pub fn main(args: &[String]) -> Result<()> {
-    let mut data = PathBuf::from("./ferrobase-data");
-    let mut bind: IpAddr = [127, 0, 0, 1].into();
-    let mut port: u16 = 9090;
+/// A positive number of seconds, fractions allowed.
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|secs| Duration::try_from_secs_f64(*secs).is_ok_and(|d| !d.is_zero()))
+        .ok_or_else(|| "takes a positive number of seconds".to_string())
+}
+
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("takes a number of at least 1".to_string()),
+    }
+}
+
+/// SKIP_WAL is left to tables that ask for it: as a server default it would lose every
+/// unflushed write at a process kill.
+fn server_durability(s: &str) -> Result<ferrobase_engine::Durability, String> {
+    use ferrobase_engine::Durability::{AsyncWal, FsyncWal, SyncWal};
+    match ferrobase_engine::Durability::parse(s) {
+        Ok(level @ (SyncWal | FsyncWal | AsyncWal)) => Ok(level),
+        _ => Err("--durability takes SYNC_WAL, FSYNC_WAL or ASYNC_WAL".to_string()),
+    }
+}
+
+fn rpc_identity(s: &str) -> Result<ferrobase_native::Identity, String> {
+    match s {
+        "simple" => Ok(ferrobase_native::Identity::Simple),
+        other => Err(format!(
+            "--rpc-auth {other}: the native door's users are known by `simple` (the name the \
+             client's connection header claims, as HBase's SIMPLE authentication)"
+        )),
+    }
+}
+
+pub fn main(a: ServeArgs) -> Result<()> {
+    let data = a.data;
+    let bind = a.bind;
+    let port = a.port;
     let mut opts = ServerOptions::default();
     let mut engine_opts = EngineOptions::default();
-    let (mut tls_cert, mut tls_key, mut tls_client_ca) =
-        (None::<PathBuf>, None::<PathBuf>, None::<PathBuf>);
-    let mut insecure = false;
-    let mut acl = false;
-    let mut rpc_auth: Option<ferrobase_native::Identity> = None;
-    let mut auth_file: Option<PathBuf> = None;
-    let mut superusers: Vec<String> = Vec::new();
-    let mut rpc_port: Option<u16> = None;
-    let mut advertise: Option<String> = None;
-    let mut zk_port: Option<u16> = None;
-    let mut rpc_allow_plaintext = false;
-    let mut rpc_hide_tables = false;
-    let mut rpc_priority_handlers = ferrobase_native::NativeOptions::default().priority_handlers;
-    let mut http_port: Option<u16> = None;
-    let mut thrift2_port: Option<u16> = None;
-    let mut rest_port: Option<u16> = None;
-    let mut rest_defaults = ferrobase_rest::RestOptions::default();
+    let (tls_cert, tls_key, tls_client_ca) = (a.tls_cert, a.tls_key, a.tls_client_ca);
+    let insecure = a.insecure;
+    let acl = a.acl;
+    let rpc_auth = a.rpc_auth;
+    let auth_file = a.auth_file;
+    let superusers: Vec<String> = a
+        .superuser
+        .iter()
+        .map(|u| u.trim())
+        .filter(|u| !u.is_empty())
+        .map(String::from)
+        .collect();
+    let (rpc_port, advertise, zk_port) = (a.rpc_port, a.advertise, a.zk_port);
+    let rpc_allow_plaintext = a.rpc_allow_plaintext;
+    let rpc_hide_tables = a.rpc_hide_tables;
+    let rpc_priority_handlers = a.rpc_priority_handlers;
+    let (http_port, thrift2_port, rest_port) = (a.http_port, a.thrift2_port, a.rest_port);
+    let rest_defaults = ferrobase_rest::RestOptions {
+        max_connections: a.rest_max_connections,
+        max_scanners: a.rest_max_scanners,
+        ..Default::default()
+    };
     // Operations (issue 43): the log level and the slow-operation threshold.
-    let mut log_level: Option<String> = None;
-    let mut slow_ms: u64 = ferrobase_gateway::slow_log::DEFAULT_SLOW_MS;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut val = || it.next().with_context(|| format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?.into(),
-            "--bind" => bind = val()?.parse().context("--bind takes an IP address")?,
-            "--port" => port = val()?.parse().context("--port takes a number")?,
-            "--max-message" => {
-                opts.limits.max_message = val()?.parse().context("--max-message takes bytes")?
-            }
-            "--max-request-memory" => {
-                opts.limits.max_decoded =
-                    val()?.parse().context("--max-request-memory takes bytes")?
-            }
-            "--max-inflight-memory" => {
-                opts.max_inflight_memory = val()?
-                    .parse()
-                    .context("--max-inflight-memory takes bytes")?
-            }
-            "--max-connections" => {
-                opts.max_connections = val()?.parse().context("--max-connections takes a number")?
-            }
-            "--max-result-bytes" => {
-                opts.handler.max_result_bytes =
-                    val()?.parse().context("--max-result-bytes takes bytes")?
-            }
-            "--max-row-size" => {
-                engine_opts.max_row_size = val()?.parse().context("--max-row-size takes bytes")?
-            }
-            // The level of mutations whose request and table say USE_DEFAULT: FSYNC_WAL makes
-            // every such write survive a power cut (docs/design/durability.md).
-            "--durability" => {
-                // SKIP_WAL is left to tables that ask for it: as a server default it would
-                // lose every unflushed write at a process kill.
-                use ferrobase_engine::Durability::{AsyncWal, FsyncWal, SyncWal};
-                let level = ferrobase_engine::Durability::parse(val()?).ok();
-                let Some(level @ (SyncWal | FsyncWal | AsyncWal)) = level else {
-                    bail!("--durability takes SYNC_WAL, FSYNC_WAL or ASYNC_WAL");
-                };
-                engine_opts.default_durability = level;
-            }
-            // Writes are refused (retryably) while free space is below this; 0 turns it off.
-            "--min-free-space" => {
-                engine_opts.min_free_space =
-                    Some(val()?.parse().context("--min-free-space takes bytes")?)
-            }
-            // Compactions only when asked (`majorCompact`, `compact`): no minor compaction after
-            // a flush and no periodic major compaction, so a store keeps one file per flush, as
-            // HBase does with a high hbase.hstore.compactionThreshold and
-            // hbase.hregion.majorcompaction 0 (the differential tests run both sides so).
-            "--no-auto-compaction" => {
-                engine_opts.compaction.auto = false;
-                engine_opts.compaction.major_interval = None;
-            }
-            // A complete WAL record that is damaged refuses the start (strict, the default);
-            // point-in-time opens without it and everything logged after it, keeping copies
-            // in wal-quarantine/ (docs/format/wal.md, "Recovery rules").
-            "--wal-recovery" => {
-                engine_opts.wal_recovery = match val()?.as_str() {
-                    "strict" => ferrobase_engine::WalRecovery::Strict,
-                    "point-in-time" => ferrobase_engine::WalRecovery::PointInTime,
-                    _ => bail!("--wal-recovery takes strict or point-in-time"),
-                }
-            }
-            "--idle-timeout" => {
-                opts.idle_timeout = Some(Duration::from_secs(
-                    val()?.parse().context("--idle-timeout takes seconds")?,
-                ))
-            }
-            "--frame-timeout" => opts.frame_timeout = seconds(a, val()?)?,
-            "--handlers" => {
-                opts.calls.handlers = val()?.parse().context("--handlers takes a number")?;
-                if opts.calls.handlers == 0 {
-                    bail!("--handlers takes a number of at least 1");
-                }
-            }
-            "--max-queued-calls" => {
-                opts.calls.max_queued = val()?
-                    .parse()
-                    .context("--max-queued-calls takes a number")?
-            }
-            "--call-queue-timeout" => opts.calls.timeout = seconds(a, val()?)?,
-            "--max-read-time" => {
-                let secs: u64 = val()?
-                    .parse()
-                    .context("--max-read-time takes whole seconds (0: unlimited)")?;
-                opts.calls.read_budget = (secs > 0).then(|| Duration::from_secs(secs));
-            }
-            "--max-scanners-per-connection" => {
-                opts.max_scanners_per_connection = val()?
-                    .parse()
-                    .context("--max-scanners-per-connection takes a number")?
-            }
-            // Mutations one call may carry on every door; 0: no limit.
-            "--max-mutations-per-call" => {
-                opts.handler.max_mutations_per_call = val()?
-                    .parse()
-                    .context("--max-mutations-per-call takes a number")?
-            }
-            "--scanner-lease" => {
-                let secs: f64 = val()?.parse().context("--scanner-lease takes seconds")?;
-                opts.handler.scanner_lease = Duration::try_from_secs_f64(secs)
-                    .ok()
-                    .filter(|d| !d.is_zero())
-                    .context("--scanner-lease takes a positive number of seconds")?;
-            }
-            // HBase's native RPC (hbase-client's protocol) on its own port; 0 picks a free one.
-            "--rpc-port" => rpc_port = Some(val()?.parse().context("--rpc-port takes a number")?),
-            // The host name the native door tells clients to connect to (hbase:meta, registry).
-            "--advertise" => advertise = Some(val()?.clone()),
-            // A read-only ZooKeeper endpoint for discovery (HBase's ZKConnectionRegistry,
-            // kazoo-based clients); 2181 is ZooKeeper's port, 0 picks a free one.
-            "--zk-port" => zk_port = Some(val()?.parse().context("--zk-port takes a number")?),
-            // With TLS, the native door serves plaintext HBase clients too (HBase's
-            // hbase.server.netty.tls.supportplaintext, true there; refused here by default).
-            "--rpc-allow-plaintext" => rpc_allow_plaintext = true,
-            // With ACLs, hbase:meta on the native door shows each user only the tables a grant
-            // reaches (HBase shows every table's rows to every user).
-            "--rpc-hide-tables" => rpc_hide_tables = true,
-            "--rpc-priority-handlers" => {
-                rpc_priority_handlers = val()?
-                    .parse()
-                    .context("--rpc-priority-handlers takes a number")?;
-                if rpc_priority_handlers == 0 {
-                    bail!("--rpc-priority-handlers takes a number of at least 1");
-                }
-            }
-            // The HTTP port: /metrics for Prometheus and the console at / (HBase's master UI is
-            // on 16010); 0 picks a free one.
-            "--rest-port" => {
-                rest_port = Some(val()?.parse().context("--rest-port takes a number")?)
-            }
-            "--rest-max-connections" => {
-                rest_defaults.max_connections = val()?
-                    .parse()
-                    .context("--rest-max-connections takes a number")?
-            }
-            "--rest-max-scanners" => {
-                rest_defaults.max_scanners = val()?
-                    .parse()
-                    .context("--rest-max-scanners takes a number")?
-            }
-            "--thrift2-port" => {
-                thrift2_port = Some(val()?.parse().context("--thrift2-port takes a number")?)
-            }
-            "--http-port" => {
-                http_port = Some(val()?.parse().context("--http-port takes a number")?)
-            }
-            // Logs: a level (trace, debug, info, warn, error, off) or RUST_LOG directives;
-            // default RUST_LOG's, else info. Changeable at run time at the HTTP port's /logLevel.
-            "--log-level" => log_level = Some(val()?.clone()),
-            // Calls slower than this many milliseconds are logged and kept for /slowlog (HBase's
-            // responseTooSlow); 0 keeps every call.
-            "--slow-ms" => slow_ms = val()?.parse().context("--slow-ms takes milliseconds")?,
-            "--max-open-files" => {
-                let n: usize = val()?
-                    .parse()
-                    .context("--max-open-files takes a number of files")?;
-                engine_opts.max_open_files = Some(n);
-            }
-            // The heat map's bucket width (default 60 s; shorter for tests and demos).
-            "--heatmap-bucket-secs" => {
-                let secs: u64 = val()?
-                    .parse()
-                    .context("--heatmap-bucket-secs takes seconds")?;
-                if secs == 0 {
-                    bail!("--heatmap-bucket-secs takes a number of seconds of at least 1");
-                }
-                engine_opts.heat_map.bucket = Duration::from_secs(secs);
-            }
-            "--tls-cert" => tls_cert = Some(val()?.into()),
-            "--tls-key" => tls_key = Some(val()?.into()),
-            "--tls-client-ca" => tls_client_ca = Some(val()?.into()),
-            "--insecure" => insecure = true,
-            "--acl" => acl = true,
-            "--rpc-auth" => {
-                rpc_auth = Some(match val()?.as_str() {
-                    "simple" => ferrobase_native::Identity::Simple,
-                    other => bail!(
-                        "--rpc-auth {other}: the native door's users are known by `simple` (the \
-                         name the client's connection header claims, as HBase's SIMPLE \
-                         authentication)"
-                    ),
-                })
-            }
-            "--auth-file" => auth_file = Some(val()?.into()),
-            "--superuser" => superusers.extend(
-                val()?
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|u| !u.is_empty())
-                    .map(String::from),
-            ),
-            other => bail!("unknown option {other}\nusage: {USAGE}"),
-        }
+    let log_level = a.log_level;
+    let slow_ms = a.slow_ms;
+    opts.limits.max_message = a.max_message;
+    opts.limits.max_decoded = a.max_request_memory;
+    opts.max_inflight_memory = a.max_inflight_memory;
+    opts.max_connections = a.max_connections;
+    opts.handler.max_result_bytes = a.max_result_bytes;
+    opts.idle_timeout = a.idle_timeout.map(Duration::from_secs);
+    opts.frame_timeout = Duration::from_secs_f64(a.frame_timeout);
+    opts.calls.handlers = a.handlers;
+    opts.calls.max_queued = a.max_queued_calls;
+    opts.calls.timeout = Duration::from_secs_f64(a.call_queue_timeout);
+    opts.calls.read_budget = (a.max_read_time > 0).then(|| Duration::from_secs(a.max_read_time));
+    opts.max_scanners_per_connection = a.max_scanners_per_connection;
+    opts.handler.max_mutations_per_call = a.max_mutations_per_call;
+    opts.handler.scanner_lease = Duration::from_secs_f64(a.scanner_lease);
+    engine_opts.max_row_size = a.max_row_size;
+    engine_opts.max_cell_size = a.max_cell_size;
+    // The level of mutations whose request and table say USE_DEFAULT: FSYNC_WAL makes every
+    // such write survive a power cut (docs/design/durability.md).
+    engine_opts.default_durability = a.durability;
+    engine_opts.min_free_space = a.min_free_space;
+    // A complete WAL record that is damaged refuses the start (strict, the default);
+    // point-in-time opens without it and everything logged after it, keeping copies in
+    // wal-quarantine/ (docs/format/wal.md, "Recovery rules").
+    engine_opts.wal_recovery = match a.wal_recovery.as_str() {
+        "point-in-time" => ferrobase_engine::WalRecovery::PointInTime,
+        _ => ferrobase_engine::WalRecovery::Strict,
+    };
+    engine_opts.memstore_flush_size = a.memstore_flush_size;
+    engine_opts.global_memstore_limit = a.global_memstore_limit;
+    engine_opts.block_cache_bytes = a.block_cache_size;
+    engine_opts.wal_segment_bytes = a.wal_segment_size;
+    engine_opts.max_wal_segments = a.max_wal_segments;
+    engine_opts.region_split_size = a.region_split_size;
+    engine_opts.auto_split = !a.no_auto_split;
+    engine_opts.compaction.min_files = a.compaction_min_files;
+    engine_opts.compaction.max_files = a.compaction_max_files;
+    engine_opts.compaction.ratio = a.compaction_ratio;
+    engine_opts.compaction.min_size = a.compaction_min_size;
+    engine_opts.compaction.major_interval =
+        (a.major_compaction_interval > 0).then(|| Duration::from_secs(a.major_compaction_interval));
+    // Compactions only when asked (`majorCompact`, `compact`): no minor compaction after a
+    // flush and no periodic major compaction, so a store keeps one file per flush, as HBase
+    // does with a high hbase.hstore.compactionThreshold and hbase.hregion.majorcompaction 0
+    // (the differential tests run both sides so).
+    if a.no_auto_compaction {
+        engine_opts.compaction.auto = false;
+        engine_opts.compaction.major_interval = None;
     }
+    engine_opts.max_open_files = a.max_open_files;
+    // The heat map's bucket width (default 60 s; shorter for tests and demos).
+    engine_opts.heat_map.bucket = Duration::from_secs(a.heatmap_bucket_secs);
     let log = crate::logging::LogControl::install(log_level.as_deref())?;
     let slow_log = Arc::new(ferrobase_gateway::slow_log::SlowLog::new(
         Duration::from_millis(slow_ms),
@@ -698,16 +855,6 @@ pub fn main(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// A positive number of seconds (fractions allowed) given to `option`.
-fn seconds(option: &str, value: &str) -> Result<Duration> {
-    value
-        .parse::<f64>()
-        .ok()
-        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
-        .filter(|d| !d.is_zero())
-        .with_context(|| format!("{option} takes a positive number of seconds"))
-}
-
 /// Redis' protected mode for the Thrift port: serving a non-loopback address in the clear and
 /// without authentication lets anyone who reaches the port read and change every table, so it
 /// takes `--insecure`, and then a warning. Passwords without TLS are allowed with a warning:
@@ -741,10 +888,7 @@ fn exposure_check(bind: IpAddr, tls: bool, passwords: bool, insecure: bool) -> R
 
 /// `ferrobase passwd USER`: reads a password from the first line of stdin and prints the
 /// `--auth-file` line for it (PBKDF2-HMAC-SHA256, random salt).
-pub fn passwd(args: &[String]) -> Result<()> {
-    let [user] = args else {
-        bail!("usage: ferrobase passwd USER < password");
-    };
+pub fn passwd(user: &str) -> Result<()> {
     if user.is_empty() || user.contains(':') || user.contains(',') {
         bail!("a user name may not be empty or contain ':' or ','");
     }

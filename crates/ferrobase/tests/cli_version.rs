@@ -1,4 +1,5 @@
-//! `ferrobase --version` prints the crate's version: the Python wheel's test checks it from PATH.
+//! `ferrobase --version` prints the crate's version and the build's git revision
+//! (`ferrobase 0.1.0 (abc1234)`): the Python wheel's test checks the version from PATH.
 
 use std::process::Command;
 
@@ -10,9 +11,15 @@ fn version_flag_prints_the_crate_version() {
             .output()
             .expect("run ferrobase");
         assert!(out.status.success(), "{flag}: {out:?}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            format!("ferrobase {}\n", env!("CARGO_PKG_VERSION"))
+        let line = String::from_utf8_lossy(&out.stdout);
+        let revision = line
+            .strip_prefix(&format!("ferrobase {} (", env!("CARGO_PKG_VERSION")))
+            .and_then(|r| r.strip_suffix(")\n"))
+            .unwrap_or_else(|| panic!("{flag}: {line:?}"));
+        // These tests run in a checkout: the short hash of HEAD.
+        assert!(
+            revision.len() >= 7 && revision.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{flag}: {line:?}"
         );
     }
 }

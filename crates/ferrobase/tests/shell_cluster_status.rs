@@ -23,10 +23,18 @@ fn script() -> &'static str {
 
 fn check_shapes(out: &str) {
     let lines: Vec<&str> = out.lines().collect();
+    // `VERSION, rREVISION, DATE`: the build's git revision (these tests run in a checkout).
+    let prefix = format!("{}, r", env!("CARGO_PKG_VERSION"));
+    let version = lines
+        .iter()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("no version line: {out}"));
+    let (revision, date) = version.split_once(", ").expect("VERSION, rREVISION, DATE");
     assert!(
-        lines.contains(&format!("{}, rUnknown, Unknown", env!("CARGO_PKG_VERSION")).as_str()),
+        revision.len() >= 7 && revision.bytes().all(|b| b.is_ascii_hexdigit()),
         "{out}"
     );
+    assert!(!date.is_empty() && date != "unknown", "{out}");
     assert!(lines.iter().any(|l| l.ends_with(" (auth:SIMPLE)")), "{out}");
     assert!(
         lines

@@ -177,15 +177,15 @@ pub(super) const COMMANDS: &[Command] = &[
 ];
 
 impl Shell {
-    /// `version`: `VERSION, rREVISION, DATE`, as HBase's `VersionInfo` (revision and date are
-    /// those the build was given in `FERROBASE_REVISION` and `FERROBASE_BUILD_DATE`).
+    /// `version`: `VERSION, rREVISION, DATE`, as HBase's `VersionInfo`: the git revision and
+    /// commit date of the build (`crate::build_info`).
     fn version(&mut self, st: &Statement) -> Res<()> {
         arity(st, 0, 0)?;
         self.line(&format!(
             "{}, r{}, {}",
             env!("CARGO_PKG_VERSION"),
-            option_env!("FERROBASE_REVISION").unwrap_or("Unknown"),
-            option_env!("FERROBASE_BUILD_DATE").unwrap_or("Unknown"),
+            crate::build_info::REVISION,
+            crate::build_info::DATE,
         ));
         Ok(())
     }

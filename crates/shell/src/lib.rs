@@ -7,6 +7,13 @@
 //! Ctrl-C while a statement runs interrupts it and returns to the prompt.
 
 mod alter;
+/// The build's git revision and commit date (`build.rs`; "unknown" outside a checkout).
+pub mod build_info {
+    /// `git rev-parse --short HEAD` of the build.
+    pub const REVISION: &str = env!("FERROBASE_REVISION");
+    /// The date of that commit.
+    pub const DATE: &str = env!("FERROBASE_BUILD_DATE");
+}
 mod args;
 mod bulk_tables;
 mod catalog;
@@ -35,17 +42,12 @@ mod tools;
 
 use anyhow::{bail, Context, Result};
 use continuation::Continuation;
-use ferrobase_client::flags::ConnectFlags;
 use ferrobase_client::Connection;
 use interpreter::{Shell, ATTRIBUTES};
 use std::io::{IsTerminal, Read, Write};
 use syntax::Value;
 
 pub use format::family as describe_family;
-
-/// The shell's usage line.
-pub const USAGE: &str =
-    "ferrobase shell [-n|--noninteractive] [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] [FILE]";
 
 /// Feeds lines to the shell, running each statement once it is complete. Returns how many
 /// statements failed and whether `exit` was reached.
@@ -139,29 +141,26 @@ impl Feeder {
 }
 
 /// `ferrobase shell ARGS`: opens the store or server `args` name and runs the shell on it.
-pub fn main(args: &[String]) -> Result<()> {
-    let mut url = "file:./ferrobase-data".to_string();
-    let mut file: Option<String> = None;
-    let mut noninteractive = false;
-    let mut connect = ConnectFlags::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-n" | "--noninteractive" => noninteractive = true,
-            "--data" => url = format!("file:{}", it.next().context("--data needs a directory")?),
-            "--connect" => {
-                url = ferrobase_client::flags::server_url(
-                    it.next().context("--connect needs thrift://HOST:PORT")?,
-                )?
-            }
-            s @ ("--tls-ca" | "--tls-cert" | "--tls-key" | "--login") => {
-                let v = it.next().with_context(|| format!("{s} needs a value"))?;
-                connect.take(&s[2..], v);
-            }
-            s if s.starts_with("--") => bail!("unknown option {s}\nusage: {USAGE}"),
-            s => file = Some(s.to_string()),
-        }
-    }
+/// The command line of `ferrobase shell`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ShellArgs {
+    /// Where the data is: `--data DIR` or `--connect URL` with its TLS and login flags.
+    #[command(flatten)]
+    pub connect: ferrobase_client::flags::ConnectArgs,
+    /// Stop at the first failing statement and echo each line, as `hbase shell -n`.
+    #[arg(short = 'n', long)]
+    pub noninteractive: bool,
+    /// A script of shell statements; without it, the statements come from stdin (a prompt on a
+    /// terminal).
+    #[arg(value_name = "FILE")]
+    pub file: Option<String>,
+}
+
+/// Runs `ferrobase shell`.
+pub fn main(args: ShellArgs) -> Result<()> {
+    let url = args.connect.url()?;
+    let connect = args.connect.flags();
+    let (file, noninteractive) = (args.file, args.noninteractive);
     let opts = connect.options()?;
     let conn = Connection::open_with(&url, &opts).with_context(|| format!("opening {url}"))?;
     if file.is_none() && !noninteractive && std::io::stdin().is_terminal() {

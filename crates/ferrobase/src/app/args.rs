@@ -1,14 +1,11 @@
 //! The `ferrobase app` command line: `[--data DIR | --connect URL [--tls-ca PEM ...] [--login NAME]]
 //! COMMAND [--flag VALUE]...`.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use ferrobase_client::flags::ConnectFlags;
 use ferrobase_client::Connection;
 use std::collections::BTreeMap;
 use std::str::FromStr;
-
-/// The default embedded data directory (as `ferrobase serve`'s).
-const DEFAULT_DATA: &str = "./ferrobase-data";
 
 /// Parsed arguments of one app command.
 #[derive(Debug)]
@@ -26,7 +23,8 @@ pub struct Args {
 impl Args {
     /// Parses `args`; flags named in `switches` take no value, every other `--flag` one.
     pub fn parse(args: &[String], switches: &[&str]) -> Result<Args> {
-        let mut url = format!("file:{DEFAULT_DATA}");
+        // FERROBASE_CONNECT, else FERROBASE_DATA, else ./ferrobase-data; --data/--connect win.
+        let mut url = ferrobase_client::flags::ConnectArgs::default().url()?;
         let mut command = None;
         let mut flags = BTreeMap::new();
         let mut on = Vec::new();
@@ -43,7 +41,9 @@ impl Args {
                     on.push(name.to_string());
                     continue;
                 }
-                let v = it.next().with_context(|| format!("{a} needs a value"))?;
+                let v = it
+                    .next()
+                    .ok_or_else(|| crate::cli::usage(format!("{a} needs a value")))?;
                 match name {
                     "data" => url = format!("file:{v}"),
                     "connect" => url = ferrobase_client::flags::server_url(v)?,
@@ -55,7 +55,7 @@ impl Args {
             } else if command.is_none() {
                 command = Some(a.clone());
             } else {
-                bail!("unexpected argument {a:?}");
+                return Err(crate::cli::usage(format!("unexpected argument {a:?}")));
             }
         }
         if help {
@@ -109,7 +109,10 @@ impl Args {
     pub fn only(&self, known: &[&str]) -> Result<()> {
         for f in self.flags.keys() {
             if !known.contains(&f.as_str()) {
-                bail!("{}: unknown option --{f}", self.command);
+                return Err(crate::cli::usage(format!(
+                    "{}: unknown option --{f}",
+                    self.command
+                )));
             }
         }
         Ok(())

@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use ferrobase_apps::behaviour_log::{BehaviourLog, Event, Scheme, TALL_TABLE, WIDE_TABLE};
 use ferrobase_apps::clock::now_millis;
 
-const USAGE: &str = "\
+pub(super) const USAGE: &str = "\
 ferrobase app behaviour-log [--data DIR | --connect URL] [--scheme tall|wide] COMMAND
   record --uid U --item ITEM [--ts MS]     one event (default: now)
   get --uid U --ts MS                      the event at exactly MS

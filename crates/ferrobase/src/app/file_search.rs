@@ -6,7 +6,7 @@ use ferrobase_apps::file_search::query::{Conditions, DateQuery, FileQuery, Page}
 use ferrobase_apps::file_search::{index::IndexReport, FileRecord, FileSearch};
 use ferrobase_apps::scan_plan::ScanPlan;
 
-const USAGE: &str = "\
+pub(super) const USAGE: &str = "\
 ferrobase app file-search [--data DIR | --connect URL] COMMAND
   load-example                                   article 2's ten files
   add --user U --date YYYYMMDD --file F --name N --category C

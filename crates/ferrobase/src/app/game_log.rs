@@ -4,7 +4,7 @@ use super::args::Args;
 use anyhow::{bail, Result};
 use ferrobase_apps::game_log::{Action, GameLog, LogQuery, ARTICLE_LIMIT, TABLE};
 
-const USAGE: &str = "\
+pub(super) const USAGE: &str = "\
 ferrobase app game-log [--data DIR | --connect URL] COMMAND
   load-sample                                        two accounts, 4 years of monthly logins and logouts
   log --account A --action T --time 'yyyy-MM-dd HH:mm:ss' --guid G --report R

@@ -6,7 +6,7 @@ use ferrobase_apps::microblog::fanout::WorkerOptions;
 use ferrobase_apps::microblog::Microblog;
 use std::time::Duration;
 
-const USAGE: &str = "\
+pub(super) const USAGE: &str = "\
 ferrobase app microblog [--data DIR | --connect URL] COMMAND
   follow --user U --target T        U follows T
   unfollow --user U --target T

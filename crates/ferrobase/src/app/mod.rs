@@ -9,7 +9,7 @@ mod game_log;
 mod microblog;
 mod textbook;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 /// The usage text of `ferrobase app`.
 pub const USAGE: &str = "\
@@ -34,18 +34,34 @@ fn print_lines<T>(items: impl IntoIterator<Item = T>, line: impl Fn(T) -> String
     }
 }
 
-/// Runs `ferrobase app ARGS`.
-pub fn main(args: &[String]) -> Result<()> {
-    match args.first().map(String::as_str) {
-        Some("behaviour-log") => behaviour_log::main(&args[1..]),
-        Some("file-search") => file_search::main(&args[1..]),
-        Some("game-log") => game_log::main(&args[1..]),
-        Some("textbook") => textbook::main(&args[1..]),
-        Some("microblog") => microblog::main(&args[1..]),
-        Some("-h") | Some("--help") | None => {
-            print!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => bail!("unknown app {other:?}\n{USAGE}"),
+/// `ferrobase app NAME`: each application's commands and options are parsed by its own code
+/// (`app NAME --help` lists them).
+#[derive(clap::Subcommand, Debug)]
+pub enum AppArgs {
+    /// Article 1's behaviour log in its two schemes (tall or wide rows).
+    #[command(after_help = behaviour_log::USAGE)]
+    BehaviourLog(crate::cli::Passthrough),
+    /// Article 2's file table: search by owner, date and index.
+    #[command(after_help = file_search::USAGE)]
+    FileSearch(crate::cli::Passthrough),
+    /// Article 3's `account_actiontype_time` game log.
+    #[command(after_help = game_log::USAGE)]
+    GameLog(crate::cli::Passthrough),
+    /// Article 4's follow, post and inbox tables and the fan-out worker.
+    #[command(after_help = microblog::USAGE)]
+    Microblog(crate::cli::Passthrough),
+    /// Article 5's four schema examples.
+    #[command(after_help = textbook::USAGE)]
+    Textbook(crate::cli::Passthrough),
+}
+
+/// Runs `ferrobase app NAME ARGS`.
+pub fn main(app: AppArgs) -> Result<()> {
+    match app {
+        AppArgs::BehaviourLog(p) => behaviour_log::main(&p.args),
+        AppArgs::FileSearch(p) => file_search::main(&p.args),
+        AppArgs::GameLog(p) => game_log::main(&p.args),
+        AppArgs::Microblog(p) => microblog::main(&p.args),
+        AppArgs::Textbook(p) => textbook::main(&p.args),
     }
 }

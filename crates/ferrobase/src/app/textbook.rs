@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use ferrobase_apps::textbook::purchase::{Purchase, TABLE as SALE_TABLE};
 use ferrobase_apps::textbook::Textbook;
 
-const USAGE: &str = "\
+pub(super) const USAGE: &str = "\
 ferrobase app textbook [--data DIR | --connect URL] COMMAND
   load-example                        the taxonomy, 2 shops / 3 items, purchases, 3 users
   animal-up --id ID                   every ancestor, root first

@@ -2,7 +2,7 @@
 //! workloads of the seed articles. Not a test: it asserts nothing about time.
 
 use super::{print_table, Rng, Row};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use ferrobase_engine::*;
 use std::time::{Duration, Instant};
 
@@ -75,26 +75,22 @@ fn gets(t: &Table, keys: &[Vec<u8>], expect_found: bool) -> Result<(Duration, Ve
     Ok((start.elapsed(), lat))
 }
 
-pub fn main(args: &[String]) -> Result<()> {
-    let mut cells: u64 = 1_000_000;
-    let mut dir: Option<std::path::PathBuf> = None;
-    let mut heat_map = true;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--cells" => cells = it.next().context("--cells needs a number")?.parse()?,
-            "--dir" => dir = Some(it.next().context("--dir needs a path")?.into()),
-            // The key-range heat map's recording on (the default) or off, to measure its cost.
-            "--heat-map" => {
-                heat_map = match it.next().map(String::as_str) {
-                    Some("on") => true,
-                    Some("off") => false,
-                    _ => bail!("--heat-map takes on or off"),
-                }
-            }
-            other => bail!("unknown option {other}"),
-        }
-    }
+/// `ferrobase bench engine`'s options.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Cells written by the write workloads.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    cells: u64,
+    /// Where the scratch data directory goes.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    dir: std::path::PathBuf,
+    /// The key-range heat map's recording on or off, to measure its cost.
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"], default_value = "on")]
+    heat_map: String,
+}
+
+pub fn main(args: Args) -> Result<()> {
+    let (cells, dir, heat_map) = (args.cells, Some(args.dir), args.heat_map == "on");
     let tmp = tempfile::tempdir_in(dir.as_deref().unwrap_or(std::path::Path::new(".")))?;
     let mut opts = EngineOptions::default();
     opts.heat_map.enabled = heat_map;

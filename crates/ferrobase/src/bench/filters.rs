@@ -2,7 +2,7 @@
 //! examined against rows returned, data blocks read, and time.
 
 use super::Rng;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::*;
 use std::time::Instant;
@@ -18,15 +18,16 @@ const NAMES: &[&str] = &[
 ];
 const CATEGORIES: &[&str] = &["综艺", "综艺花絮", "花絮", "综艺广告", "新闻"];
 
-pub fn main(args: &[String]) -> Result<()> {
-    let mut cells: u64 = 2_000_000;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--cells" => cells = it.next().context("--cells needs a number")?.parse()?,
-            other => anyhow::bail!("unknown option {other}"),
-        }
-    }
+/// `ferrobase bench filters`'s options.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Cells in the scanned table.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    cells: u64,
+}
+
+pub fn main(args: Args) -> Result<()> {
+    let cells = args.cells;
     let tmp = tempfile::tempdir_in(".")?;
     let engine = Engine::open(tmp.path(), EngineOptions::default())?;
     let mut cf = ColumnFamilyDescriptor::new("f");

@@ -3,7 +3,7 @@
 //! the PATH, Redis GET/SET on the same loopback as the request/response anchor.
 
 use super::{print_table, Row};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ferrobase_client::Connection;
 use ferrobase_engine::*;
 use ferrobase_gateway::{Server, ServerOptions};
@@ -125,15 +125,16 @@ fn redis_anchor(conns: usize) -> Option<(f64, f64)> {
     Some((rate("GET:")?, rate("SET:")?))
 }
 
-pub fn main(args: &[String]) -> Result<()> {
-    let mut ops: usize = 2000;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--ops" => ops = it.next().context("--ops needs a number")?.parse()?,
-            other => anyhow::bail!("unknown option {other}"),
-        }
-    }
+/// `ferrobase bench gateway`'s options.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Operations per connection and workload.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    ops: usize,
+}
+
+pub fn main(args: Args) -> Result<()> {
+    let ops = args.ops;
     let tmp = tempfile::tempdir_in(".")?;
     let engine = Engine::open(tmp.path(), EngineOptions::default())?;
     engine.admin().create_table(

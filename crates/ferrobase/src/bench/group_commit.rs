@@ -5,7 +5,7 @@
 //! nothing about time.
 
 use super::{print_table, Row};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use ferrobase_engine::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -74,17 +74,19 @@ fn measure(dir: &Path, writers: usize, level: Durability, run: Duration) -> Resu
     })
 }
 
-pub fn main(args: &[String]) -> Result<()> {
-    let mut secs = 3.0f64;
-    let mut dir: Option<std::path::PathBuf> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--seconds" => secs = it.next().context("--seconds needs a number")?.parse()?,
-            "--dir" => dir = Some(it.next().context("--dir needs a path")?.into()),
-            other => bail!("unknown option {other}"),
-        }
-    }
+/// `ferrobase bench group-commit`'s options.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Seconds each writer count runs.
+    #[arg(long, value_name = "SECS", default_value_t = 3.0)]
+    seconds: f64,
+    /// Where the scratch data directories go.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    dir: PathBuf,
+}
+
+pub fn main(args: Args) -> Result<()> {
+    let (secs, dir) = (args.seconds, Some(args.dir));
     let run = Duration::try_from_secs_f64(secs).context("--seconds takes a positive number")?;
     let dir = dir.unwrap_or_else(|| PathBuf::from("."));
     println!(

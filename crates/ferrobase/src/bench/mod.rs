@@ -15,7 +15,7 @@ mod group_commit;
 mod regions;
 mod server_vs_hbase;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use std::time::Duration;
 
 /// One line of a results table.
@@ -74,16 +74,30 @@ impl Rng {
     }
 }
 
-pub fn main(args: &[String]) -> Result<()> {
-    match args.first().map(String::as_str) {
-        Some("engine") => engine::main(&args[1..]),
-        Some("filters") => filters::main(&args[1..]),
-        Some("gateway") => gateway::main(&args[1..]),
-        Some("group-commit") => group_commit::main(&args[1..]),
-        Some("server-vs-hbase") => server_vs_hbase::main(&args[1..]),
-        Some("regions") => regions::main(&args[1..]),
-        other => bail!(
-            "usage: ferrobase bench engine|filters|gateway|group-commit|regions|server-vs-hbase [options] (got {other:?})"
-        ),
+/// `ferrobase bench ...`.
+#[derive(clap::Subcommand, Debug)]
+pub enum BenchArgs {
+    /// The engine on the seed articles' workloads.
+    Engine(engine::Args),
+    /// Filtered scans: rows examined against rows returned.
+    Filters(filters::Args),
+    /// The Thrift gateway under 1, 16 and 64 connections (beside redis-server when installed).
+    Gateway(gateway::Args),
+    /// 1, 4 and 16 writers at SYNC_WAL and FSYNC_WAL.
+    GroupCommit(group_commit::Args),
+    /// Restart time and memory at 100, 1,000 and 10,000 regions.
+    Regions(regions::Args),
+    /// `ferrobase serve` beside Apache HBase's Thrift1 gateway through the Rust client.
+    ServerVsHbase(server_vs_hbase::Options),
+}
+
+pub fn main(args: BenchArgs) -> Result<()> {
+    match args {
+        BenchArgs::Engine(a) => engine::main(a),
+        BenchArgs::Filters(a) => filters::main(a),
+        BenchArgs::Gateway(a) => gateway::main(a),
+        BenchArgs::GroupCommit(a) => group_commit::main(a),
+        BenchArgs::Regions(a) => regions::main(a),
+        BenchArgs::ServerVsHbase(a) => server_vs_hbase::main(a),
     }
 }

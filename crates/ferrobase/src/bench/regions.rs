@@ -23,32 +23,30 @@ const FILES: usize = 2;
 /// Rows per block file.
 const ROWS: usize = 20;
 
-const USAGE: &str = "ferrobase bench regions [--regions N[,N...]] [--dir DIR] | --build DIR --regions N | --measure DIR";
+/// `ferrobase bench regions`'s options: a table of restart time and memory, or one data
+/// directory built (`--build`) or measured (`--measure`, how the table's rows are taken).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Region counts, comma-separated (one with --build).
+    #[arg(long, value_name = "N[,N...]", value_delimiter = ',',
+          default_values_t = [100usize, 1000, 10_000])]
+    regions: Vec<usize>,
+    /// Where the scratch data directories go [default: the system's temporary directory].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Build one data directory of --regions N regions here and stop.
+    #[arg(long, value_name = "DIR", conflicts_with = "measure")]
+    build: Option<PathBuf>,
+    /// Open this data directory and print its restart time and memory.
+    #[arg(long, value_name = "DIR")]
+    measure: Option<PathBuf>,
+}
 
-pub fn main(args: &[String]) -> Result<()> {
-    let mut sizes = vec![100usize, 1000, 10_000];
-    let mut dir: Option<PathBuf> = None;
-    let mut build: Option<PathBuf> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--regions" => {
-                sizes = it
-                    .next()
-                    .context("--regions needs numbers")?
-                    .split(',')
-                    .map(|n| n.trim().parse().context("--regions takes numbers"))
-                    .collect::<Result<_>>()?
-            }
-            "--dir" => dir = Some(it.next().context("--dir needs a path")?.into()),
-            "--build" => build = Some(it.next().context("--build needs a path")?.into()),
-            "--measure" => {
-                let d = it.next().context("--measure needs a path")?;
-                return measure(Path::new(d));
-            }
-            other => bail!("unknown option {other}\nusage: {USAGE}"),
-        }
+pub fn main(args: Args) -> Result<()> {
+    if let Some(d) = &args.measure {
+        return measure(d);
     }
+    let (sizes, dir, build) = (args.regions, args.dir, args.build);
     if let Some(d) = build {
         let &[n] = sizes.as_slice() else {
             bail!("--build takes one --regions N");

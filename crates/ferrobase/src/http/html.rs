@@ -17,6 +17,7 @@ pub fn start(out: &mut String, title: &str) {
          td.n{{text-align:right}}nav a{{margin-right:1em}}code{{font-size:90%}}</style>\
          </head><body>\n<nav><a href=\"/\">Console</a><a href=\"/#tables\">Tables</a>\
          <a href=\"/jobs\">Flushes and compactions</a><a href=\"/slowlog\">Slow operations</a><a href=\"/logLevel\">Log level</a>\
+         <a href=\"/config\">Configuration</a>\
          <a href=\"/metrics\">Metrics</a></nav>\n<h1>{t}</h1>\n",
         t = escape(title)
     );

@@ -13,6 +13,7 @@
 //! forbidden 403. The engine knows nothing of HTTP; this module reads the engine's public
 //! counters and the doors' stop handles.
 
+mod config;
 mod console;
 mod door_metrics;
 mod engine_metrics;
@@ -244,7 +245,7 @@ fn need(path: &str) -> Need {
         ferrobase_gateway::access::canonical_table(&name).unwrap_or(name)
     };
     match path {
-        "/" | "/slowlog" | "/logLevel" | "/jobs" => Need::GlobalAdmin,
+        "/" | "/slowlog" | "/logLevel" | "/jobs" | "/config" => Need::GlobalAdmin,
         p if p.starts_with("/table/") => Need::TableRead(table("/table/")),
         p if p.starts_with("/heatmap/") => Need::TableRead(table("/heatmap/")),
         _ => Need::User,
@@ -351,6 +352,7 @@ fn answer(ops: &Ops, request: &Request) -> Response {
         "/slowlog" if json => text(200, JSON, slowlog::render_json(ops)),
         "/slowlog" => text(200, HTML, slowlog::render_html(ops)),
         "/logLevel" => text(200, HTML, log_level::render(ops, None)),
+        "/config" => text(200, HTML, config::render()),
         p if p.starts_with("/table/") => {
             let table =
                 html::param(&format!("t={}", &p["/table/".len()..]), "t").unwrap_or_default();

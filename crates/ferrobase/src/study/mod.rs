@@ -65,42 +65,48 @@ const STUDIES: &[(&str, StudyFn)] = &[
     ("feeds", feeds::run),
 ];
 
+/// `ferrobase study`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct StudyArgs {
+    /// The study: tall-wide, rowkeys, pushdown, families, feeds, or all.
+    #[arg(value_name = "NAME",
+          value_parser = ["tall-wide", "rowkeys", "pushdown", "families", "feeds", "all"])]
+    name: Option<String>,
+    /// Small sizes: seconds instead of minutes (CI runs it so it never rots).
+    #[arg(long)]
+    quick: bool,
+    /// Where NAME.md and NAME*.svg go.
+    #[arg(long, value_name = "DIR", default_value = "target/studies")]
+    out: PathBuf,
+    /// tall-wide's records per user, comma-separated [default: 10,100,1000,10000,100000].
+    #[arg(long, value_name = "N,N,...", value_parser = sizes)]
+    sizes: Option<Vec<u64>>,
+}
+
+/// `--sizes`: positive whole numbers (underscores allowed), comma-separated; sorted, deduplicated.
+fn sizes(list: &str) -> Result<Vec<u64>, String> {
+    let mut sizes = list
+        .split(',')
+        .map(|n| match n.trim().replace('_', "").parse::<u64>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!(
+                "--sizes {list:?}: positive whole numbers, comma-separated"
+            )),
+        })
+        .collect::<Result<Vec<u64>, String>>()?;
+    sizes.sort_unstable();
+    sizes.dedup();
+    Ok(sizes)
+}
+
 /// Runs `ferrobase study ARGS`.
-pub fn main(args: &[String]) -> Result<()> {
-    let mut name = None;
-    let mut opts = StudyOptions {
-        quick: false,
-        out: PathBuf::from("target/studies"),
-        sizes: None,
+pub fn main(args: StudyArgs) -> Result<()> {
+    let opts = StudyOptions {
+        quick: args.quick,
+        out: args.out,
+        sizes: args.sizes,
     };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--quick" => opts.quick = true,
-            "--out" => opts.out = it.next().context("--out needs a directory")?.into(),
-            "--sizes" => {
-                let list = it.next().context("--sizes needs a list: 10,1000,100000")?;
-                let mut sizes = list
-                    .split(',')
-                    .map(|n| match n.trim().replace('_', "").parse::<u64>() {
-                        Ok(n) if n > 0 => Ok(n),
-                        _ => bail!("--sizes {list:?}: positive whole numbers, comma-separated"),
-                    })
-                    .collect::<Result<Vec<u64>>>()?;
-                sizes.sort_unstable();
-                sizes.dedup();
-                opts.sizes = Some(sizes);
-            }
-            "-h" | "--help" => {
-                print!("{USAGE}");
-                return Ok(());
-            }
-            other if other.starts_with('-') => bail!("unknown option {other}\n{USAGE}"),
-            other if name.is_none() => name = Some(other.to_string()),
-            other => bail!("unexpected argument {other:?}\n{USAGE}"),
-        }
-    }
-    let Some(name) = name else {
+    let Some(name) = args.name else {
         print!("{USAGE}");
         return Ok(());
     };

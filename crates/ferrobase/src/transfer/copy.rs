@@ -1,6 +1,6 @@
 //! `ferrobase copy`: a table from one store to another, with HBase CopyTable's options.
 
-use super::{number, to_bytes_binary};
+use super::to_bytes_binary;
 use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
 use ferrobase_client::flags::ConnectFlags;
@@ -10,7 +10,7 @@ use ferrobase_tools::copy::ALL_VERSIONS;
 use ferrobase_tools::{CopyOptions, CopySummary};
 use std::time::Instant;
 
-const COPY_USAGE: &str =
+pub(crate) const COPY_USAGE: &str =
     "usage: ferrobase copy SOURCE TABLE DEST [--to-table NAME] [--start-row R] [--stop-row R]
          [--starttime MS] [--endtime MS] [--versions N|all] [--families f1,f2:g2,...] [--all.cells]
          [--create] [--batch N] [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login USER]
@@ -48,101 +48,169 @@ fn store_key(url: &str) -> String {
         .unwrap_or_else(|_| format!("file:{path}"))
 }
 
+/// `ferrobase copy`'s command line: ferrobase's option names, CopyTable's as aliases
+/// (`--new.name=`, `--startrow=`, `--stoprow=`, `--cacheRow=`, `--peer.adr=`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct CopyArgs {
+    /// SOURCE TABLE DEST: connection strings (file:DIR, a data directory's path, thrift://HOST:PORT)
+    /// and the table (DEST may be given as --peer.adr instead).
+    #[arg(value_name = "SOURCE TABLE DEST")]
+    positional: Vec<String>,
+    /// The destination table [default: TABLE].
+    #[arg(long, value_name = "NAME", alias = "new.name")]
+    to_table: Option<String>,
+    /// The first row (\xNN escapes as Bytes.toBytesBinary).
+    #[arg(long, value_name = "R", alias = "startrow")]
+    start_row: Option<String>,
+    /// The row to stop before.
+    #[arg(long, value_name = "R", alias = "stoprow")]
+    stop_row: Option<String>,
+    /// Timestamps from MS (inclusive) [default: 0].
+    #[arg(long, value_name = "MS")]
+    starttime: Option<i64>,
+    /// Timestamps up to MS (exclusive) [default: no end].
+    #[arg(long, value_name = "MS")]
+    endtime: Option<i64>,
+    /// Versions per column: a positive number or all [default: all the source keeps].
+    #[arg(long, value_name = "N|all", value_parser = versions)]
+    versions: Option<u32>,
+    /// The families copied, each NAME or SOURCE:DEST to rename [default: all].
+    #[arg(long, value_name = "f1,f2:g2,...")]
+    families: Option<String>,
+    /// Delete markers and the cells they mask too (a raw scan).
+    #[arg(long = "all.cells", alias = "raw")]
+    all_cells: bool,
+    /// Create DEST's table with the source's families, attributes and region boundaries when it
+    /// is missing.
+    #[arg(long)]
+    create: bool,
+    /// Rows per read and per write.
+    #[arg(long, value_name = "N", alias = "cacheRow", default_value_t = CopyOptions::default().batch_rows,
+          value_parser = positive_rows)]
+    batch: usize,
+    /// CopyTable's spelling of DEST (a connection string, not a ZooKeeper quorum).
+    #[arg(long = "peer.adr", alias = "peer.uri", value_name = "DEST")]
+    peer: Option<String>,
+    /// CopyTable options ferrobase copy does not have (refused with the reason).
+    #[arg(long, hide = true, num_args = 0..=1, value_name = "X",
+          aliases = ["snapshot", "shuffle", "rs.class", "rs.impl"])]
+    bulkload: Option<Option<String>>,
+    /// The TLS and login flags of each thrift:// side.
+    #[command(flatten)]
+    tls: TlsArgs,
+}
+
+/// `--tls-ca`, `--tls-cert`, `--tls-key`, `--login` (copy has two stores, so no `--data`).
+#[derive(clap::Args, Debug, Clone)]
+struct TlsArgs {
+    /// The CA of the servers' certificates (PEM).
+    #[arg(long, value_name = "PEM")]
+    tls_ca: Option<String>,
+    /// A client certificate (PEM) for mutual TLS.
+    #[arg(long, value_name = "PEM")]
+    tls_cert: Option<String>,
+    /// The key of --tls-cert (PEM).
+    #[arg(long, value_name = "PEM")]
+    tls_key: Option<String>,
+    /// A user for password logins; the password comes from FERROBASE_PASSWORD.
+    #[arg(long, value_name = "NAME")]
+    login: Option<String>,
+}
+
+fn versions(v: &str) -> Result<u32, String> {
+    if v.eq_ignore_ascii_case("all") {
+        return Ok(ALL_VERSIONS);
+    }
+    match v.parse::<u32>() {
+        Ok(0) => Err("--versions takes a positive number or all (got 0)".to_string()),
+        Ok(n) => Ok(n.min(ALL_VERSIONS)),
+        Err(e) => Err(format!("--versions takes a positive number or all: {e}")),
+    }
+}
+
+fn positive_rows(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(0) => Err("--batch takes a positive number of rows (got 0)".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("--batch takes a positive number of rows: {e}")),
+    }
+}
+
 /// `ferrobase copy ...`.
-pub fn copy(args: &[String]) -> Result<()> {
-    let mut opts = CopyOptions::default();
-    let mut flags = ConnectFlags::default();
-    let mut positional: Vec<String> = Vec::new();
-    let mut peer: Option<String> = None;
-    let (mut start, mut end) = (None::<i64>, None::<i64>);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        // `--name=value` (CopyTable's form) or `--name value`.
-        let (name, inline) = match a.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
-        let mut value = || -> Result<String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => it
-                    .next()
-                    .cloned()
-                    .with_context(|| format!("{name} needs a value\n{COPY_USAGE}")),
-            }
-        };
-        match name {
-            "-h" | "--help" => {
-                print!("{COPY_USAGE}");
-                return Ok(());
-            }
-            "--to-table" | "--new.name" => opts.to_table = Some(value()?),
-            "--start-row" | "--startrow" => opts.start_row = to_bytes_binary(&value()?),
-            "--stop-row" | "--stoprow" => opts.stop_row = to_bytes_binary(&value()?),
-            "--starttime" => start = Some(number(name, &value()?)?),
-            "--endtime" => end = Some(number(name, &value()?)?),
-            "--versions" => {
-                let v = value()?;
-                opts.versions = if v.eq_ignore_ascii_case("all") {
-                    ALL_VERSIONS
-                } else {
-                    match number::<u32>(name, &v)? {
-                        0 => bail!("--versions takes a positive number or all (got 0)"),
-                        n => n.min(ALL_VERSIONS),
-                    }
-                };
-            }
-            "--families" => {
-                opts.families = value()?
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|f| !f.is_empty())
-                    .map(|f| match f.split_once(':') {
-                        Some((from, to)) => (from.as_bytes().to_vec(), to.as_bytes().to_vec()),
-                        None => (f.as_bytes().to_vec(), f.as_bytes().to_vec()),
-                    })
-                    .collect();
-                if opts.families.is_empty() {
-                    bail!("--families names no family");
-                }
-            }
-            "--all.cells" | "--raw" => opts.raw = true,
-            "--create" => opts.create = true,
-            "--batch" | "--cacheRow" => {
-                opts.batch_rows = match number::<usize>(name, &value()?)? {
-                    0 => bail!("{name} takes a positive number of rows (got 0)"),
-                    n => n,
-                }
-            }
-            "--peer.adr" | "--peer.uri" => {
-                let v = value()?;
-                if !v.starts_with("thrift://") && !v.starts_with("file:") {
-                    bail!(
-                        "{name}={v}: ferrobase reaches HBase through its Thrift1 gateway, not \
-                         ZooKeeper; give the gateway's URL, thrift://HOST:PORT (`hbase thrift \
-                         start` serves it on port 9090)"
-                    );
-                }
-                peer = Some(v);
-            }
-            "--bulkload" | "--snapshot" | "--shuffle" | "--rs.class" | "--rs.impl" => bail!(
-                "{name}: a CopyTable option ferrobase copy does not have (it writes through the \
-                 destination's client API, one process, no MapReduce job)"
-            ),
-            flag if flag.starts_with("--") => {
-                let v = value()?;
-                if !flags.take(&flag[2..], &v) {
-                    bail!("unknown option {flag}\n{COPY_USAGE}");
-                }
-            }
-            _ => positional.push(a.clone()),
+pub fn copy(args: CopyArgs) -> Result<()> {
+    if args.bulkload.is_some() {
+        return Err(crate::cli::usage(
+            "--bulkload, --snapshot, --shuffle, --rs.class, --rs.impl: CopyTable options ferrobase \
+             copy does not have (it writes through the destination's client API, one process, no \
+             MapReduce job)",
+        ));
+    }
+    let mut opts = CopyOptions {
+        to_table: args.to_table,
+        raw: args.all_cells,
+        create: args.create,
+        batch_rows: args.batch,
+        ..CopyOptions::default()
+    };
+    if let Some(r) = &args.start_row {
+        opts.start_row = to_bytes_binary(r);
+    }
+    if let Some(r) = &args.stop_row {
+        opts.stop_row = to_bytes_binary(r);
+    }
+    if let Some(v) = args.versions {
+        opts.versions = v;
+    }
+    if let Some(list) = &args.families {
+        opts.families = list
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(|f| match f.split_once(':') {
+                Some((from, to)) => (from.as_bytes().to_vec(), to.as_bytes().to_vec()),
+                None => (f.as_bytes().to_vec(), f.as_bytes().to_vec()),
+            })
+            .collect();
+        if opts.families.is_empty() {
+            bail!("--families names no family");
         }
     }
+    let (start, end) = (args.starttime, args.endtime);
+    let peer = match args.peer {
+        Some(v) if !v.starts_with("thrift://") && !v.starts_with("file:") => {
+            return Err(crate::cli::usage(format!(
+                "--peer.adr={v}: ferrobase reaches HBase through its Thrift1 gateway, not \
+                 ZooKeeper; give the gateway's URL, thrift://HOST:PORT (`hbase thrift start` \
+                 serves it on port 9090)"
+            )))
+        }
+        other => other,
+    };
+    let mut flags = ConnectFlags::default();
+    for (name, value) in [
+        ("tls-ca", &args.tls.tls_ca),
+        ("tls-cert", &args.tls.tls_cert),
+        ("tls-key", &args.tls.tls_key),
+        ("login", &args.tls.login),
+    ] {
+        if let Some(v) = value {
+            flags.take(name, v);
+        }
+    }
+    let positional = args.positional;
     let (source, table, dest) = match (positional.as_slice(), peer) {
         ([s, t, d], None) => (s.clone(), t.clone(), d.clone()),
         ([s, t], Some(d)) => (s.clone(), t.clone(), d),
-        ([_, _, _], Some(_)) => bail!("DEST given twice (positionally and as --peer.adr)"),
-        _ => bail!("copy needs SOURCE, TABLE and DEST\n{COPY_USAGE}"),
+        ([_, _, _], Some(_)) => {
+            return Err(crate::cli::usage(
+                "DEST given twice (positionally and as --peer.adr)",
+            ))
+        }
+        _ => {
+            return Err(crate::cli::usage(format!(
+                "copy needs SOURCE, TABLE and DEST\n{COPY_USAGE}"
+            )))
+        }
     };
     opts.time_range = TimeRange::new(start.unwrap_or(0), end.unwrap_or(i64::MAX))
         .context("--starttime and --endtime")?;

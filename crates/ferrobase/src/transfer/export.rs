@@ -3,14 +3,13 @@
 use super::{number, to_bytes_binary, Common};
 use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
-use ferrobase_client::flags::ConnectFlags;
 use ferrobase_engine::TimeRange;
 use ferrobase_tools::sequence_file::{Codec, Compression};
 use ferrobase_tools::{ExportOptions, ExportSummary};
 use std::path::PathBuf;
 use std::time::Instant;
 
-const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thrift://HOST:PORT] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
+pub(crate) const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thrift://HOST:PORT] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
          [--versions N] [--starttime MS] [--endtime MS] [--raw] [--compress none|record|block]
          [--codec default|gzip|snappy] [-D PROPERTY=VALUE]...
   Writes TABLE as HBase's Export does: OUTDIR/part-m-NNNNN (one Hadoop SequenceFile per region of
@@ -23,95 +22,113 @@ const EXPORT_USAGE: &str = "usage: ferrobase export [--data DIR | --connect thri
   (RECORD|BLOCK), mapreduce.output.fileoutputformat.compress.codec (a codec class name).
 ";
 
+/// `ferrobase export`'s command line (HBase Export's argument order and -D properties).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// Where the table is: `--data DIR` or `--connect URL` with its TLS and login flags.
+    #[command(flatten)]
+    pub connect: ferrobase_client::flags::ConnectArgs,
+    /// TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]], as HBase's Export takes them.
+    #[arg(value_name = "TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]")]
+    pub positional: Vec<String>,
+    /// Delete markers and the cells they mask too (HBase: -D hbase.mapreduce.include.deleted.rows=true).
+    #[arg(long)]
+    pub raw: bool,
+    /// Versions per column [default: 1].
+    #[arg(long, value_name = "N")]
+    pub versions: Option<u32>,
+    /// Timestamps from MS (inclusive) [default: 0].
+    #[arg(long, value_name = "MS")]
+    pub starttime: Option<i64>,
+    /// Timestamps up to MS (exclusive) [default: no end].
+    #[arg(long, value_name = "MS")]
+    pub endtime: Option<i64>,
+    /// The SequenceFiles' compression.
+    #[arg(long, value_name = "none|record|block", value_parser = compress_kind)]
+    pub compress: Option<String>,
+    /// The compression codec.
+    #[arg(long, value_name = "default|gzip|snappy", value_parser = codec_name)]
+    pub codec: Option<Codec>,
+    /// A property as HBase's Export reads it (repeatable): see below.
+    #[arg(short = 'D', value_name = "PROPERTY=VALUE")]
+    pub define: Vec<String>,
+}
+
+fn compress_kind(v: &str) -> Result<String, String> {
+    match v.to_ascii_lowercase().as_str() {
+        t @ ("none" | "record" | "block") => Ok(t.to_string()),
+        other => Err(format!(
+            "--compress takes none, record or block (got {other:?})"
+        )),
+    }
+}
+
+fn codec_name(v: &str) -> Result<Codec, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "default" | "zlib" | "deflate" => Ok(Codec::Default),
+        "gzip" => Ok(Codec::Gzip),
+        "snappy" => Ok(Codec::Snappy),
+        other => Err(format!(
+            "--codec takes default, gzip or snappy (got {other:?})"
+        )),
+    }
+}
+
 /// `ferrobase export ...`.
-pub fn export(args: &[String]) -> Result<()> {
-    let mut c = Common {
-        url: "./ferrobase-data".to_string(),
-        connect_flags: ConnectFlags::default(),
-        positional: Vec::new(),
+pub fn export(args: ExportArgs) -> Result<()> {
+    let c = Common {
+        url: super::existing_store(&args.connect)?,
+        connect_flags: args.connect.flags(),
+        positional: args.positional,
     };
-    let mut opts = ExportOptions::default();
-    let (mut start, mut end) = (None::<i64>, None::<i64>);
-    let mut versions = None::<u32>;
-    let (mut compress, mut ctype, mut codec) = (None::<bool>, None::<String>, None::<Codec>);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{name} needs a value\n{EXPORT_USAGE}"))
-        };
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("{EXPORT_USAGE}");
-                return Ok(());
+    let mut opts = ExportOptions {
+        raw: args.raw,
+        ..ExportOptions::default()
+    };
+    let (mut start, mut end) = (args.starttime, args.endtime);
+    let mut versions = args.versions;
+    let (mut compress, mut ctype) = match args.compress.as_deref() {
+        None => (None, None),
+        Some("none") => (Some(false), None),
+        Some(t) => (Some(true), Some(t.to_string())),
+    };
+    let mut codec = args.codec;
+    for prop in &args.define {
+        let (k, v) = prop
+            .split_once('=')
+            .with_context(|| format!("-D takes PROPERTY=VALUE (got {prop:?})"))?;
+        match k {
+            "hbase.mapreduce.include.deleted.rows" => opts.raw = number(k, v)?,
+            "hbase.mapreduce.scan.row.start" => opts.start_row = to_bytes_binary(v),
+            "hbase.mapreduce.scan.row.stop" => opts.stop_row = to_bytes_binary(v),
+            "hbase.mapreduce.scan.column.family" => {
+                opts.families = v
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|f| !f.is_empty())
+                    .map(|f| f.as_bytes().to_vec())
+                    .collect()
             }
-            "--data" => c.url = value(a)?,
-            "--connect" => c.url = ferrobase_client::flags::server_url(&value(a)?)?,
-            "--raw" => opts.raw = true,
-            "--versions" => versions = Some(number(a, &value(a)?)?),
-            "--starttime" => start = Some(number(a, &value(a)?)?),
-            "--endtime" => end = Some(number(a, &value(a)?)?),
-            "--compress" => match value(a)?.to_ascii_lowercase().as_str() {
-                "none" => compress = Some(false),
-                t @ ("record" | "block") => {
-                    compress = Some(true);
-                    ctype = Some(t.to_string());
-                }
-                other => bail!("--compress takes none, record or block (got {other:?})"),
-            },
-            "--codec" => {
-                codec = Some(match value(a)?.to_ascii_lowercase().as_str() {
-                    "default" | "zlib" | "deflate" => Codec::Default,
-                    "gzip" => Codec::Gzip,
-                    "snappy" => Codec::Snappy,
-                    other => bail!("--codec takes default, gzip or snappy (got {other:?})"),
-                })
+            "mapreduce.output.fileoutputformat.compress" => compress = Some(number(k, v)?),
+            "mapreduce.output.fileoutputformat.compress.type" => {
+                ctype = Some(v.to_ascii_lowercase())
             }
-            d if d.starts_with("-D") => {
-                let prop = if d == "-D" {
-                    value(a)?
-                } else {
-                    d[2..].to_string()
-                };
-                let (k, v) = prop
-                    .split_once('=')
-                    .with_context(|| format!("-D takes PROPERTY=VALUE (got {prop:?})"))?;
-                match k {
-                    "hbase.mapreduce.include.deleted.rows" => opts.raw = number(k, v)?,
-                    "hbase.mapreduce.scan.row.start" => opts.start_row = to_bytes_binary(v),
-                    "hbase.mapreduce.scan.row.stop" => opts.stop_row = to_bytes_binary(v),
-                    "hbase.mapreduce.scan.column.family" => {
-                        opts.families = v
-                            .split(',')
-                            .map(str::trim)
-                            .filter(|f| !f.is_empty())
-                            .map(|f| f.as_bytes().to_vec())
-                            .collect()
-                    }
-                    "mapreduce.output.fileoutputformat.compress" => compress = Some(number(k, v)?),
-                    "mapreduce.output.fileoutputformat.compress.type" => {
-                        ctype = Some(v.to_ascii_lowercase())
-                    }
-                    "mapreduce.output.fileoutputformat.compress.codec" => {
-                        codec = Some(Codec::from_class_name(v).with_context(|| {
-                            format!("{k}: no codec {v} (DefaultCodec, GzipCodec and SnappyCodec of org.apache.hadoop.io.compress are)")
-                        })?)
-                    }
-                    _ => bail!("-D {k}: not a property ferrobase export reads\n{EXPORT_USAGE}"),
-                }
+            "mapreduce.output.fileoutputformat.compress.codec" => {
+                codec = Some(Codec::from_class_name(v).with_context(|| {
+                    format!("{k}: no codec {v} (DefaultCodec, GzipCodec and SnappyCodec of org.apache.hadoop.io.compress are)")
+                })?)
             }
-            flag if flag.starts_with("--") => {
-                let v = value(flag)?;
-                if !c.connect_flags.take(&flag[2..], &v) {
-                    bail!("unknown option {flag}\n{EXPORT_USAGE}");
-                }
+            _ => {
+                return Err(crate::cli::usage(format!(
+                    "-D {k}: not a property ferrobase export reads\n{EXPORT_USAGE}"
+                )))
             }
-            _ => c.positional.push(a.clone()),
         }
     }
     let [table, out_dir, rest @ ..] = c.positional.as_slice() else {
-        bail!("export needs TABLE and OUTDIR\n{EXPORT_USAGE}");
+        return Err(crate::cli::usage(format!(
+            "export needs TABLE and OUTDIR\n{EXPORT_USAGE}"
+        )));
     };
     match rest {
         [] => {}

@@ -2,12 +2,11 @@
 
 use super::Common;
 use crate::progress::{Counts, Progress};
-use anyhow::{bail, Context, Result};
-use ferrobase_client::flags::ConnectFlags;
+use anyhow::Result;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const IMPORT_USAGE: &str =
+pub(crate) const IMPORT_USAGE: &str =
     "usage: ferrobase import [--data DIR | --connect thrift://HOST:PORT] TABLE INDIR
   Applies the files of HBase's Export (INDIR/part-m-*, or one file) to TABLE as HBase's Import does:
   every version at its timestamp, delete markers as delete markers. TABLE must exist with the
@@ -15,45 +14,35 @@ const IMPORT_USAGE: &str =
   (ferrobase import tsv ...: delimited text, as HBase's ImportTsv; ferrobase import tsv --help.)
 ";
 
-/// `ferrobase import ...`.
-pub fn import(args: &[String]) -> Result<()> {
-    if args.first().map(String::as_str) == Some("tsv") {
-        return super::import_tsv::import_tsv(&args[1..]);
-    }
-    let mut c = Common {
-        url: "./ferrobase-data".to_string(),
-        connect_flags: ConnectFlags::default(),
-        positional: Vec::new(),
+/// `ferrobase import`'s options (without `tsv`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ImportArgs {
+    /// Where the table is: `--data DIR` or `--connect URL` with its TLS and login flags.
+    #[command(flatten)]
+    pub connect: ferrobase_client::flags::ConnectArgs,
+    /// The table (it must exist with the files' families).
+    #[arg(value_name = "TABLE")]
+    pub table: Option<String>,
+    /// The files of HBase's Export: a directory of part-m-* files, or one file.
+    #[arg(value_name = "INDIR")]
+    pub in_dir: Option<PathBuf>,
+}
+
+/// `ferrobase import TABLE INDIR`.
+pub fn import(args: ImportArgs) -> Result<()> {
+    let (Some(table), Some(in_dir)) = (&args.table, &args.in_dir) else {
+        return Err(crate::cli::usage(format!(
+            "import needs TABLE and INDIR\n{IMPORT_USAGE}"
+        )));
     };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{name} needs a value\n{IMPORT_USAGE}"))
-        };
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("{IMPORT_USAGE}");
-                return Ok(());
-            }
-            "--data" => c.url = value(a)?,
-            "--connect" => c.url = ferrobase_client::flags::server_url(&value(a)?)?,
-            flag if flag.starts_with('-') => {
-                let v = value(flag)?;
-                if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {
-                    bail!("unknown option {flag}\n{IMPORT_USAGE}");
-                }
-            }
-            _ => c.positional.push(a.clone()),
-        }
-    }
-    let [table, in_dir] = c.positional.as_slice() else {
-        bail!("import needs TABLE and INDIR\n{IMPORT_USAGE}");
+    let c = Common {
+        url: super::existing_store(&args.connect)?,
+        connect_flags: args.connect.flags(),
+        positional: Vec::new(),
     };
     let conn = c.connect()?;
     let t0 = Instant::now();
-    let dir = PathBuf::from(in_dir);
+    let dir = in_dir.clone();
     let total = super::input_bytes(&dir);
     let mut progress = Progress::start("import", total);
     let stop = progress.stop_flag();

@@ -3,11 +3,10 @@
 use super::{number, Common};
 use crate::progress::{Counts, Progress};
 use anyhow::{bail, Context, Result};
-use ferrobase_client::flags::ConnectFlags;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --connect thrift://HOST:PORT] -Dimporttsv.columns=HBASE_ROW_KEY,cf:a,...
+pub(crate) const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --connect thrift://HOST:PORT] -Dimporttsv.columns=HBASE_ROW_KEY,cf:a,...
          [-Dimporttsv.separator=C] [-Dimporttsv.timestamp=MS] [-Dimporttsv.skip.bad.lines=true|false]
          [-Dimporttsv.skip.empty.columns=true] [-Dimporttsv.dry.run=true] [-Dimporttsv.log.bad.lines=true]
          [--csv] TABLE INPUT
@@ -21,79 +20,81 @@ const TSV_USAGE: &str = "usage: ferrobase import tsv [--data DIR | --connect thr
   makes ',' the default separator. TABLE must exist with the columns' families.
 ";
 
+/// `ferrobase import tsv`'s command line (ImportTsv's -D properties).
+#[derive(clap::Args, Debug, Clone)]
+pub struct TsvArgs {
+    /// Where the table is: `--data DIR` or `--connect URL` with its TLS and login flags.
+    #[command(flatten)]
+    pub connect: ferrobase_client::flags::ConnectArgs,
+    /// The table (it must exist with the columns' families).
+    #[arg(value_name = "TABLE")]
+    pub table: Option<String>,
+    /// A file of lines, or a directory of them.
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+    /// RFC 4180 quotes, ',' the default separator (a ferrobase extension).
+    #[arg(long)]
+    pub csv: bool,
+    /// An ImportTsv property (repeatable): importtsv.columns (required), see below.
+    #[arg(short = 'D', value_name = "PROPERTY=VALUE")]
+    pub define: Vec<String>,
+}
+
 /// `ferrobase import tsv ...`.
-pub(super) fn import_tsv(args: &[String]) -> Result<()> {
+pub(crate) fn import_tsv(args: TsvArgs) -> Result<()> {
     use ferrobase_tools::import_tsv::{ColumnSpec, TsvOptions, TsvSummary};
-    let mut c = Common {
-        url: "./ferrobase-data".to_string(),
-        connect_flags: ConnectFlags::default(),
+    let c = Common {
+        url: super::existing_store(&args.connect)?,
+        connect_flags: args.connect.flags(),
         positional: Vec::new(),
     };
-    let mut opts = TsvOptions::default();
+    let mut opts = TsvOptions {
+        csv: args.csv,
+        ..TsvOptions::default()
+    };
     let (mut columns, mut separator) = (None::<String>, None::<u8>);
     let mut log_bad_lines = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{name} needs a value\n{TSV_USAGE}"))
-        };
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("{TSV_USAGE}");
-                return Ok(());
+    for prop in &args.define {
+        let (k, v) = prop
+            .split_once('=')
+            .with_context(|| format!("-D takes PROPERTY=VALUE (got {prop:?})"))?;
+        match k {
+            "importtsv.columns" => columns = Some(v.to_string()),
+            "importtsv.separator" => match v.as_bytes() {
+                [b] => separator = Some(*b),
+                _ => bail!("importtsv.separator: TsvParser only supports single-byte separators (got {v:?})"),
+            },
+            "importtsv.timestamp" => opts.timestamp = Some(number(k, v)?),
+            "importtsv.skip.bad.lines" => opts.skip_bad_lines = number(k, v)?,
+            "importtsv.skip.empty.columns" => opts.skip_empty_columns = number(k, v)?,
+            "importtsv.dry.run" => opts.dry_run = number(k, v)?,
+            "importtsv.log.bad.lines" => log_bad_lines = number(k, v)?,
+            "importtsv.bulk.output" => bail!(
+                "importtsv.bulk.output: HBase writes HFiles for a bulk load there; ferrobase \
+                 writes into the table directly (leave the property out)"
+            ),
+            "importtsv.mapper.class" => bail!(
+                "importtsv.mapper.class: a Java mapper cannot run in ferrobase; the built-in \
+                 TsvImporterMapper's behaviour is the only one"
+            ),
+            _ => {
+                return Err(crate::cli::usage(format!(
+                    "-D {k}: not a property ferrobase import tsv reads\n{TSV_USAGE}"
+                )))
             }
-            "--data" => c.url = value(a)?,
-            "--connect" => c.url = ferrobase_client::flags::server_url(&value(a)?)?,
-            "--csv" => opts.csv = true,
-            d if d.starts_with("-D") => {
-                let prop = if d == "-D" {
-                    value(a)?
-                } else {
-                    d[2..].to_string()
-                };
-                let (k, v) = prop
-                    .split_once('=')
-                    .with_context(|| format!("-D takes PROPERTY=VALUE (got {prop:?})"))?;
-                match k {
-                    "importtsv.columns" => columns = Some(v.to_string()),
-                    "importtsv.separator" => match v.as_bytes() {
-                        [b] => separator = Some(*b),
-                        _ => bail!("importtsv.separator: TsvParser only supports single-byte separators (got {v:?})"),
-                    },
-                    "importtsv.timestamp" => opts.timestamp = Some(number(k, v)?),
-                    "importtsv.skip.bad.lines" => opts.skip_bad_lines = number(k, v)?,
-                    "importtsv.skip.empty.columns" => opts.skip_empty_columns = number(k, v)?,
-                    "importtsv.dry.run" => opts.dry_run = number(k, v)?,
-                    "importtsv.log.bad.lines" => log_bad_lines = number(k, v)?,
-                    "importtsv.bulk.output" => bail!(
-                        "importtsv.bulk.output: HBase writes HFiles for a bulk load there; ferrobase \
-                         writes into the table directly (leave the property out)"
-                    ),
-                    "importtsv.mapper.class" => bail!(
-                        "importtsv.mapper.class: a Java mapper cannot run in ferrobase; the built-in \
-                         TsvImporterMapper's behaviour is the only one"
-                    ),
-                    _ => bail!("-D {k}: not a property ferrobase import tsv reads\n{TSV_USAGE}"),
-                }
-            }
-            flag if flag.starts_with('-') => {
-                let v = value(flag)?;
-                if !c.connect_flags.take(flag.trim_start_matches('-'), &v) {
-                    bail!("unknown option {flag}\n{TSV_USAGE}");
-                }
-            }
-            _ => c.positional.push(a.clone()),
         }
     }
-    let columns = columns.with_context(|| {
-        format!("no columns specified: give -Dimporttsv.columns=HBASE_ROW_KEY,...\n{TSV_USAGE}")
+    let columns = columns.ok_or_else(|| {
+        crate::cli::usage(format!(
+            "no columns specified: give -Dimporttsv.columns=HBASE_ROW_KEY,...\n{TSV_USAGE}"
+        ))
     })?;
     let spec = ColumnSpec::parse(&columns)?;
     opts.separator = separator.unwrap_or(if opts.csv { b',' } else { b'\t' });
-    let [table, input] = c.positional.as_slice() else {
-        bail!("import tsv needs TABLE and INPUT\n{TSV_USAGE}");
+    let (Some(table), Some(input)) = (&args.table, &args.input) else {
+        return Err(crate::cli::usage(format!(
+            "import tsv needs TABLE and INPUT\n{TSV_USAGE}"
+        )));
     };
     let conn = c.connect()?;
     let t0 = Instant::now();

@@ -9,9 +9,10 @@ mod export;
 mod import;
 mod import_tsv;
 
-pub use copy::copy;
-pub use export::export;
-pub use import::import;
+pub(crate) use copy::{copy, CopyArgs, COPY_USAGE};
+pub(crate) use export::{export, ExportArgs, EXPORT_USAGE};
+pub(crate) use import::{import, ImportArgs, IMPORT_USAGE};
+pub(crate) use import_tsv::{import_tsv, TsvArgs, TSV_USAGE};
 
 use anyhow::{Context, Result};
 use ferrobase_client::flags::ConnectFlags;
@@ -29,6 +30,17 @@ impl Common {
         Connection::open_with(&self.url, &self.connect_flags.options()?)
             .with_context(|| format!("opening {}", self.url))
     }
+}
+
+/// The store a transfer command reads or writes: `--connect`'s URL, or `--data`'s directory as
+/// a bare path, which must exist (a mistyped path is not made a new, empty store), with
+/// `FERROBASE_CONNECT`/`FERROBASE_DATA` when neither is given.
+pub(crate) fn existing_store(args: &ferrobase_client::flags::ConnectArgs) -> Result<String> {
+    let url = args.url()?;
+    Ok(match url.strip_prefix("file:") {
+        Some(dir) => dir.to_string(),
+        None => url,
+    })
 }
 
 /// `s` with HBase's `Bytes.toBytesBinary` escapes (`\xNN`) decoded.

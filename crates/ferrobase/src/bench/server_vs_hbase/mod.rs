@@ -328,62 +328,63 @@ fn drop_tables(url: &str, sizes: &Sizes) -> Result<()> {
     Ok(())
 }
 
-struct Options {
+/// `ferrobase bench server-vs-hbase`'s options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Client threads.
+    #[arg(long, value_name = "N", default_value_t = 4)]
     threads: usize,
+    /// Rows per table, at least 200 [default: the run's size].
+    #[arg(long, value_name = "R", default_value_t = 0, hide_default_value = true)]
     rows: usize,
+    /// Repetitions [default: 3; 1 with --quick].
+    #[arg(long, value_name = "K", default_value_t = 0, hide_default_value = true)]
     reps: usize,
+    /// Small sizes.
+    #[arg(long)]
     quick: bool,
+    /// An HBase Thrift1 gateway already running [default: start Apache HBase here].
+    #[arg(long, value_name = "HOST:PORT")]
     hbase: Option<String>,
+    /// The process id of --hbase's server, for its memory figures.
+    #[arg(long, value_name = "PID", requires = "hbase")]
     hbase_pid: Option<u32>,
+    /// The heap of the HBase this starts.
+    #[arg(long, value_name = "SIZE", default_value = "2g")]
     hbase_heap: String,
 }
 
-fn parse(args: &[String]) -> Result<Options> {
-    let mut o = Options {
-        threads: 4,
-        rows: 0,
-        reps: 0,
-        quick: false,
-        hbase: None,
-        hbase_pid: None,
-        hbase_heap: "2g".into(),
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| anyhow!("{a} needs a value"))
-        };
-        match a.as_str() {
-            "--threads" => o.threads = value()?.parse().context("--threads")?,
-            "--rows" => o.rows = value()?.parse().context("--rows")?,
-            "--reps" => o.reps = value()?.parse().context("--reps")?,
-            "--quick" => o.quick = true,
-            "--hbase" => o.hbase = Some(value()?),
-            "--hbase-pid" => o.hbase_pid = Some(value()?.parse().context("--hbase-pid")?),
-            "--hbase-heap" => o.hbase_heap = value()?,
-            other => bail!(
-                "usage: ferrobase bench server-vs-hbase [--threads N] [--rows R] [--reps K] \
-                 [--quick] [--hbase-heap SIZE | --hbase HOST:PORT [--hbase-pid PID]] \
-                 (unknown argument {other})"
-            ),
-        }
-    }
+/// Checks what the options cannot run.
+fn check(o: Options) -> Result<Options> {
     if o.threads == 0 {
-        bail!("--threads must be at least 1");
+        return Err(crate::cli::usage("--threads must be at least 1"));
     }
     if o.rows != 0 && o.rows < 200 {
-        bail!("--rows must be at least 200 (100-row scans start below rows - 100)");
+        return Err(crate::cli::usage(
+            "--rows must be at least 200 (100-row scans start below rows - 100)",
+        ));
     }
     Ok(o)
+}
+
+#[cfg(test)]
+fn parse(args: &[String]) -> Result<Options> {
+    #[derive(clap::Parser)]
+    struct P {
+        #[command(flatten)]
+        o: Options,
+    }
+    let p = <P as clap::Parser>::try_parse_from(
+        std::iter::once("x".to_string()).chain(args.iter().cloned()),
+    )?;
+    check(p.o)
 }
 
 type Runs = Vec<(f64, Option<f64>)>;
 
 /// `ferrobase bench server-vs-hbase [options]`: prints the two tables.
-pub fn main(args: &[String]) -> Result<()> {
-    let o = parse(args)?;
+pub fn main(o: Options) -> Result<()> {
+    let o = check(o)?;
     let sizes = Sizes::new(o.quick, o.rows);
     let reps = if o.reps > 0 {
         o.reps
