@@ -10,10 +10,11 @@
 //! permission from its own reading of the call (an increment once passed as a plain write that
 //! way). The layers, one line each, are in `docs/design/layout.md` ("The request path").
 //!
-//! Today the executor takes the data requests of the Thrift2 and native doors (gets, existence
-//! checks, puts, deletes, increments, appends, check-and-mutate); DDL, grants, scanners and the
-//! Thrift1 and REST doors' data calls still run in each door, authorized by the same rule
-//! ([`crate::access::AccessChecker::authorize`]) from operations the door derives.
+//! The executor takes every door's data requests (Thrift1, Thrift2, REST, HBase's native RPC:
+//! gets, existence checks, scanner opens, puts, deletes, increments, appends, check-and-mutate).
+//! A scanner's later calls, DDL, grants, flushes, compactions and catalog reads still run in each
+//! door, authorized by the same rule ([`crate::access::AccessChecker::authorize`]) from
+//! operations the door derives.
 
 mod execute;
 
