@@ -9,6 +9,7 @@
 
 pub mod checker;
 pub mod operation;
+mod ownership;
 
 pub use checker::{AccessChecker, Denied, FamilyMap, ReadAccess, ANONYMOUS};
 pub use ferrobase_security::acl::{

@@ -9,10 +9,8 @@ use super::names::admin_op;
 use super::names::{parse_column, table_text};
 use super::scanner_lease::ScannerGrant;
 use super::{CallResult, Handler, ServiceError};
-use crate::access::checker::namespace_of;
 use crate::access::{
-    canonical_table, AccessChecker, Actions, Denied, FamilyMap, Operation, ReadAccess, Scope,
-    ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
+    canonical_table, AccessChecker, Denied, FamilyMap, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
 };
 use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
@@ -373,35 +371,19 @@ impl Handler {
         match call {
             // HBase's postCompletedCreateTableAction: the creator owns the table (never a table of
             // the system namespace: its owner is the superuser who made it).
-            Call::CreateTable(a)
-                if namespace_of(&table_text(&a.table_name)?) != SYSTEM_NAMESPACE =>
-            {
-                let table = table_arg(&a.table_name)?;
-                acl.store()
-                    .grant(user, &Scope::table(table), Actions::all())?;
-            }
+            Call::CreateTable(a) => acl.table_created(user, &table_arg(&a.table_name)?)?,
             // postModifyTable (every change of a table's descriptor, families included): the
             // table's owner, without an OWNER in the descriptor the user who changed it, is
             // granted every action on it, as by postCompletedCreateTableAction. Never on a
             // table of the system namespace (only superusers change those).
-            Call::FerrobaseAdmin(a)
-                if admin_op(a).is_ok_and(AdminOp::modifies_table)
-                    && namespace_of(&table_text(&a.table_name)?) != SYSTEM_NAMESPACE =>
-            {
+            Call::FerrobaseAdmin(a) if admin_op(a).is_ok_and(AdminOp::modifies_table) => {
                 let table = canonical_table(&table_text(&a.table_name)?)?;
-                let desc = self.engine.admin().describe(&table)?;
-                let owner = desc
-                    .attributes
-                    .get("OWNER")
-                    .filter(|o| !o.is_empty() && !o.contains(','))
-                    .map_or(user, |o| o);
-                acl.store()
-                    .grant(owner, &Scope::table(table), Actions::all())?;
+                acl.table_modified(&self.engine, user, &table)?;
             }
             // postDeleteTable: the table's grants go with it.
-            Call::DeleteTable(a) => acl.store().remove_table(&table_arg(&a.table_name)?)?,
+            Call::DeleteTable(a) => acl.table_deleted(&table_arg(&a.table_name)?)?,
             Call::FerrobaseAdmin(a) if admin_op(a).ok() == Some(AdminOp::DropNamespace) => {
-                acl.store().remove_namespace(&table_text(&a.table_name)?)?
+                acl.namespace_deleted(&table_text(&a.table_name)?)?
             }
             Call::GetTableNames(_) => {
                 if let Some(TValue::List(_, names)) = value {

@@ -12,10 +12,7 @@
 
 use super::admin::name_of;
 use super::Thrift2Handler;
-use crate::access::checker::namespace_of;
-use crate::access::{
-    AccessChecker, Actions, Operation, Scope, ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
-};
+use crate::access::{AccessChecker, Operation, ACL_TABLE, ANONYMOUS};
 use crate::handler::{denied, CallResult, ScannerGrant, ServiceError};
 use crate::thrift::thrift2::{Call, TTableName};
 use crate::thrift::TValue;
@@ -193,36 +190,21 @@ impl Thrift2Handler {
         call: &Call,
         res: &Option<TValue>,
     ) -> Result<(), ServiceError> {
-        let store = acl.store();
-        let user_table = |t: &TTableName| -> Result<Option<String>, ServiceError> {
-            let table = crate::access::canonical_table(&name_of(t)?)?;
-            Ok((namespace_of(&table) != SYSTEM_NAMESPACE).then_some(table))
+        let table = |t: &TTableName| -> Result<String, ServiceError> {
+            Ok(crate::access::canonical_table(&name_of(t)?)?)
         };
+        let engine = self.engine_ref();
         match call {
-            Call::CreateTable(a) => {
-                if let Some(table) = user_table(&a.desc.table_name)? {
-                    store.grant(user, &Scope::table(table), Actions::all())?;
-                }
-            }
-            Call::AddColumnFamily(a) => {
-                if let Some(table) = user_table(&a.table_name)? {
-                    self.grant_owner(acl, user, table)?;
-                }
-            }
+            Call::CreateTable(a) => acl.table_created(user, &table(&a.desc.table_name)?)?,
+            Call::AddColumnFamily(a) => acl.table_modified(engine, user, &table(&a.table_name)?)?,
             Call::ModifyColumnFamily(a) => {
-                if let Some(table) = user_table(&a.table_name)? {
-                    self.grant_owner(acl, user, table)?;
-                }
+                acl.table_modified(engine, user, &table(&a.table_name)?)?
             }
             Call::DeleteColumnFamily(a) => {
-                if let Some(table) = user_table(&a.table_name)? {
-                    self.grant_owner(acl, user, table)?;
-                }
+                acl.table_modified(engine, user, &table(&a.table_name)?)?
             }
-            Call::DeleteTable(a) => {
-                store.remove_table(&crate::access::canonical_table(&name_of(&a.table_name)?)?)?
-            }
-            Call::DeleteNamespace(a) => store.remove_namespace(&a.name)?,
+            Call::DeleteTable(a) => acl.table_deleted(&table(&a.table_name)?)?,
+            Call::DeleteNamespace(a) => acl.namespace_deleted(&a.name)?,
             Call::OpenScanner(_) => {
                 if let Some(TValue::I32(id)) = res {
                     self.inner.scanners.set_grant(
@@ -235,24 +217,6 @@ impl Thrift2Handler {
             }
             _ => {}
         }
-        Ok(())
-    }
-
-    /// postModifyTable: the table's `OWNER` (without one, `user`) is granted every action on it.
-    fn grant_owner(
-        &self,
-        acl: &AccessChecker,
-        user: &str,
-        table: String,
-    ) -> Result<(), ServiceError> {
-        let desc = self.engine_ref().admin().describe(&table)?;
-        let owner = desc
-            .attributes
-            .get("OWNER")
-            .filter(|o| !o.is_empty() && !o.contains(','))
-            .map_or(user, |o| o);
-        acl.store()
-            .grant(owner, &Scope::table(table), Actions::all())?;
         Ok(())
     }
 

@@ -11,15 +11,11 @@ use crate::proto::access_control::{permission, *};
 use crate::proto::master::*;
 use crate::regions::{pb_table_name, table_text};
 use ferrobase_gateway::access::{
-    Action, Actions, Denied, Operation, Scope, UserPermission as Grant, SYSTEM_NAMESPACE,
+    Action, Actions, Denied, Operation, Scope, UserPermission as Grant,
 };
 
 fn table_of_schema(schema: Option<&crate::proto::hbase::TableSchema>) -> Result<String, RpcError> {
     table_text(schema.and_then(|s| s.table_name.as_ref()))
-}
-
-fn namespace_of(table: &str) -> &str {
-    table.split_once(':').map_or("default", |(ns, _)| ns)
 }
 
 /// The operation a `MasterService` method performs, authorized before it runs; `Ok` for a
@@ -170,16 +166,12 @@ pub(super) fn check(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcErro
 /// What follows a change that ran, with ACLs on.
 pub(super) fn follow_up(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcError> {
     let Some(acl) = ctx.acl() else { return Ok(()) };
-    let store = acl.store();
     match method {
         // The creator owns the table (never a table of the system namespace: only superusers
         // make those).
         "CreateTable" => {
             let req: CreateTableRequest = decode(param, method)?;
-            let table = table_of_schema(req.table_schema.as_ref())?;
-            if namespace_of(&table) != SYSTEM_NAMESPACE {
-                store.grant(ctx.user(), &Scope::table(table), Actions::all())?;
-            }
+            acl.table_created(ctx.user(), &table_of_schema(req.table_schema.as_ref())?)?;
         }
         // postModifyTable: the table's OWNER (without one, the user who changed it) is granted
         // every action on it.
@@ -191,23 +183,15 @@ pub(super) fn follow_up(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), Rpc
                 _ => decode::<ModifyTableRequest>(param, method)?.table_name,
             };
             let table = table_text(table.as_ref())?;
-            if namespace_of(&table) != SYSTEM_NAMESPACE {
-                let desc = ctx.shared.engine.admin().describe(&table)?;
-                let owner = desc
-                    .attributes
-                    .get("OWNER")
-                    .filter(|o| !o.is_empty() && !o.contains(','))
-                    .map_or(ctx.user(), |o| o);
-                store.grant(owner, &Scope::table(table.clone()), Actions::all())?;
-            }
+            acl.table_modified(&ctx.shared.engine, ctx.user(), &table)?;
         }
         "DeleteTable" => {
             let req: DeleteTableRequest = decode(param, method)?;
-            store.remove_table(&table_text(req.table_name.as_ref())?)?;
+            acl.table_deleted(&table_text(req.table_name.as_ref())?)?;
         }
         "DeleteNamespace" => {
             let req: DeleteNamespaceRequest = decode(param, method)?;
-            store.remove_namespace(req.namespace_name.as_deref().unwrap_or_default())?;
+            acl.namespace_deleted(req.namespace_name.as_deref().unwrap_or_default())?;
         }
         _ => {}
     }

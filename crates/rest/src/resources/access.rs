@@ -9,10 +9,7 @@ use crate::error::RestError;
 use crate::http::Request;
 use crate::server::Door;
 use ferrobase_engine::{ResultScanner, Scan};
-use ferrobase_gateway::access::checker::namespace_of;
-use ferrobase_gateway::access::{
-    canonical_table, Actions, Denied, Operation, Scope, ACL_TABLE, ANONYMOUS, SYSTEM_NAMESPACE,
-};
+use ferrobase_gateway::access::{canonical_table, Denied, Operation, ACL_TABLE, ANONYMOUS};
 use ferrobase_gateway::request::{
     Executor, Failure, Partial, Request as DataRequest, Response as DataResponse,
 };
@@ -147,18 +144,7 @@ pub(super) fn grant_owner(door: &Door, req: &Request, t: &str) -> Result<(), Res
     let Some(acl) = &door.access else {
         return Ok(());
     };
-    let table = table_name(t)?;
-    if namespace_of(&table) == SYSTEM_NAMESPACE {
-        return Ok(());
-    }
-    let desc = door.engine.admin().describe(&table)?;
-    let owner = desc
-        .attributes
-        .get("OWNER")
-        .filter(|o| !o.is_empty() && !o.contains(','))
-        .map_or(user(req), |o| o);
-    acl.store()
-        .grant(owner, &Scope::table(table), Actions::all())
+    acl.table_modified(&door.engine, user(req), &table_name(t)?)
         .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}")))
 }
 
@@ -167,8 +153,7 @@ pub(super) fn drop_table_grants(door: &Door, t: &str) -> Result<(), RestError> {
     match &door.access {
         None => Ok(()),
         Some(acl) => acl
-            .store()
-            .remove_table(&table_name(t)?)
+            .table_deleted(&table_name(t)?)
             .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}"))),
     }
 }
@@ -178,8 +163,7 @@ pub(super) fn drop_namespace_grants(door: &Door, ns: &str) -> Result<(), RestErr
     match &door.access {
         None => Ok(()),
         Some(acl) => acl
-            .store()
-            .remove_namespace(ns)
+            .namespace_deleted(ns)
             .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}"))),
     }
 }
