@@ -465,6 +465,20 @@ fn admin_answer(g: &Grants, a: &FerrobaseAdminArgs) -> Result<(), String> {
         "create_namespace" | "drop_namespace" => g.global_admin(),
         "flush" | "table_attributes" | "family_attributes" => admin_or_create(g, &target),
         "split" => g.covers(Action::Admin, &target, None, None),
+        "slow_log" | "server_status" => g.global_admin(),
+        // A typed get of one column (or family) that answered: READ on all of it.
+        "get" => {
+            let column = a
+                .attributes
+                .iter()
+                .find(|(k, _)| k == b"COLUMN.0")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            match split_column(&column) {
+                (f, Some(q)) => g.may_read(&target, f, q),
+                (f, None) => g.may_read_family(&target, f),
+            }
+        }
         "user_permission" => {
             let attr = |k: &str| {
                 a.attributes

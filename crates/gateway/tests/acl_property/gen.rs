@@ -207,7 +207,7 @@ impl Gen<'_> {
         let t = self.table();
         let tb = t.as_bytes().to_vec();
         let row = self.row();
-        let c = match self.rng.below(52) {
+        let c = match self.rng.below(54) {
             0 => Call::Get(GetArgs {
                 table_name: tb,
                 row,
@@ -545,6 +545,20 @@ impl Gen<'_> {
             49 => {
                 let (target, attrs) = self.scope();
                 return self.ferrobase_admin("user_permission", &target, b"", attrs);
+            }
+            // The server-wide reads of the extension: global ADMIN.
+            50 => {
+                let op = *self.rng.pick(&["slow_log", "server_status"]);
+                return self.ferrobase_admin(op, "", b"", vec![]);
+            }
+            // The extension's typed get (with its cost when asked): READ on the column,
+            // refused when partly granted.
+            51 => {
+                let mut attrs = vec![("COLUMN.0", self.column())];
+                if self.rng.chance(50) {
+                    attrs.push(("EXPLAIN", b"true".to_vec()));
+                }
+                return self.ferrobase_admin("get", &t, &row, attrs);
             }
             _ => {
                 return Op::Hijack {
