@@ -28,8 +28,10 @@ if ! rustup toolchain list | grep -q '^nightly'; then
     exit 2
 fi
 if ! command -v cargo-fuzz >/dev/null; then
-    echo "fuzz.sh: installing cargo-fuzz"
-    cargo install cargo-fuzz --locked
+    # Under the build directory, not the user's ~/.cargo (scripts/test.sh puts target/tools/bin on PATH).
+    echo "fuzz.sh: installing cargo-fuzz into target/tools"
+    cargo install cargo-fuzz --locked --root "$PWD/target/tools"
+    export PATH="$PWD/target/tools/bin:$PATH"
 fi
 
 if [ $# -gt 0 ]; then

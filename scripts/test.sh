@@ -17,6 +17,14 @@ __step_report() {
   __step_start=$SECONDS
 }
 trap '[[ -z ${FUNCNAME[0]:-} ]] && __step_report; true' DEBUG
+# Python packages go into the test command's own virtual environment (target/test-venv), never into the
+# system Python (a Debian Python refuses pip installs there, PEP 668); it needs python3 with its venv
+# module. Tools it installs (cargo-fuzz) go under target/tools.
+if [[ ! -x target/test-venv/bin/python3 ]]; then
+  python3 -m venv target/test-venv
+fi
+export VIRTUAL_ENV="$PWD/target/test-venv"
+export PATH="$PWD/target/test-venv/bin:$PWD/target/tools/bin:$PATH"
 # The gates of the house style (cargo fmt and clippy clean): a change that leaves either unclean fails here.
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
