@@ -29,10 +29,10 @@ enum Command {
         #[arg(long, value_name = "U")]
         uid: u64,
         /// The item.
-        #[arg(long, value_name = "ITEM")]
+        #[arg(long, allow_hyphen_values = true, value_name = "ITEM")]
         item: String,
         /// When, ms since the epoch.
-        #[arg(long, value_name = "MS", default_value = "now", value_parser = super::millis_or_now)]
+        #[arg(long, allow_negative_numbers = true, value_name = "MS", default_value = "now", value_parser = super::millis_or_now)]
         ts: i64,
     },
     /// The event at exactly --ts.
@@ -41,7 +41,7 @@ enum Command {
         #[arg(long, value_name = "U")]
         uid: u64,
         /// The time, ms since the epoch.
-        #[arg(long, value_name = "MS")]
+        #[arg(long, allow_negative_numbers = true, value_name = "MS")]
         ts: i64,
         /// Print the Get first.
         #[arg(long)]
@@ -53,10 +53,10 @@ enum Command {
         #[arg(long, value_name = "U")]
         uid: u64,
         /// The first time, ms since the epoch.
-        #[arg(long, value_name = "MS")]
+        #[arg(long, allow_negative_numbers = true, value_name = "MS")]
         from: i64,
         /// The last time, ms since the epoch.
-        #[arg(long, value_name = "MS")]
+        #[arg(long, allow_negative_numbers = true, value_name = "MS")]
         to: i64,
         /// Print the scan first.
         #[arg(long)]

@@ -18,10 +18,10 @@ pub struct Args {
 #[derive(clap::Args, Debug)]
 struct Prefixes {
     /// Only files whose name starts with P [default: any].
-    #[arg(long, value_name = "P")]
+    #[arg(long, allow_hyphen_values = true, value_name = "P")]
     name: Option<String>,
     /// Only files whose category starts with P [default: any].
-    #[arg(long, value_name = "P")]
+    #[arg(long, allow_hyphen_values = true, value_name = "P")]
     category: Option<String>,
 }
 
@@ -32,7 +32,7 @@ struct Paging {
     #[arg(long, value_name = "N")]
     page: Option<usize>,
     /// Resume after this row key (the previous page's resume=) [default: the first page].
-    #[arg(long, value_name = "KEY")]
+    #[arg(long, allow_hyphen_values = true, value_name = "KEY")]
     after: Option<String>,
 }
 
@@ -64,10 +64,10 @@ enum Command {
         #[arg(long, value_name = "F")]
         file: u32,
         /// The file name.
-        #[arg(long, value_name = "N")]
+        #[arg(long, allow_hyphen_values = true, value_name = "N")]
         name: String,
         /// The category.
-        #[arg(long, value_name = "C")]
+        #[arg(long, allow_hyphen_values = true, value_name = "C")]
         category: String,
     },
     /// Delete a file (and its index row).
@@ -104,7 +104,11 @@ enum Command {
     /// Every user's files of one date (or a pattern of dates, ? for any digit).
     OnDate {
         /// The date.
-        #[arg(long, value_name = "YYYYMMDD|pattern-with-?")]
+        #[arg(
+            long,
+            allow_hyphen_values = true,
+            value_name = "YYYYMMDD|pattern-with-?"
+        )]
         date: String,
         #[command(flatten)]
         prefixes: Prefixes,

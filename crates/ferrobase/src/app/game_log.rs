@@ -19,34 +19,34 @@ enum Command {
     /// Log one action.
     Log {
         /// The pass account (u52fa532aae9dc).
-        #[arg(long, value_name = "A")]
+        #[arg(long, allow_hyphen_values = true, value_name = "A")]
         account: String,
         /// The action type (login).
-        #[arg(long, value_name = "T")]
+        #[arg(long, allow_hyphen_values = true, value_name = "T")]
         action: String,
         /// When, 'yyyy-MM-dd HH:mm:ss'.
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, allow_hyphen_values = true, value_name = "TIME")]
         time: String,
         /// oneline:guid.
-        #[arg(long, value_name = "G")]
+        #[arg(long, allow_hyphen_values = true, value_name = "G")]
         guid: String,
         /// oneline:report.
-        #[arg(long, value_name = "R")]
+        #[arg(long, allow_hyphen_values = true, value_name = "R")]
         report: String,
     },
     /// The article's scan: COLUMNS oneline:guid, oneline:report, LIMIT 10, STARTROW/STOPROW.
     Query {
         /// The account.
-        #[arg(long, value_name = "A")]
+        #[arg(long, allow_hyphen_values = true, value_name = "A")]
         account: String,
         /// The action type.
-        #[arg(long, value_name = "T")]
+        #[arg(long, allow_hyphen_values = true, value_name = "T")]
         action: String,
         /// The first time, 'yyyy-MM-dd HH:mm:ss', inclusive.
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, allow_hyphen_values = true, value_name = "TIME")]
         from: String,
         /// The stop time, exclusive.
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, allow_hyphen_values = true, value_name = "TIME")]
         to: String,
         /// At most this many rows.
         #[arg(long, value_name = "N", default_value_t = ARTICLE_LIMIT)]

@@ -56,7 +56,7 @@ enum Command {
         #[arg(long, value_name = "U")]
         user: u64,
         /// The post.
-        #[arg(long, value_name = "TEXT")]
+        #[arg(long, allow_hyphen_values = true, value_name = "TEXT")]
         text: String,
     },
     /// Deliver queued posts to the fans' inboxes.

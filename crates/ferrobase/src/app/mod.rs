@@ -11,14 +11,15 @@ mod textbook;
 use anyhow::{Context, Result};
 use ferrobase_client::Connection;
 
-/// The usage text of `ferrobase app`.
+/// The synopsis of `ferrobase app` (each command's options: `ferrobase app NAME COMMAND --help`).
 pub const USAGE: &str = "\
 ferrobase app NAME [--data DIR | --connect thrift://HOST:PORT [--tls-ca PEM [--tls-cert PEM --tls-key PEM]] [--login NAME]] COMMAND [OPTIONS]
   behaviour-log [--scheme tall|wide] record | get | range | newest
   file-search  load-example | add | delete | find | on-date | by-index | verify-index | rebuild-index
   game-log     load-sample | log | query
-  microblog    follow | unfollow | post | worker [--once] | home | posts | inbox | fans | following
-  textbook     load-example | animal-up | animal-down | shop-items | item-shops | buy | purchases | fans
+  microblog    follow | unfollow | post | worker | home | posts | inbox | fans | following
+  textbook     load-example | animal-up | animal-down | add-animal | shop-items | item-shops | buy | purchases | fans | add-fan
+The options of a command: ferrobase app NAME COMMAND --help (or ferrobase help app NAME COMMAND).
 ";
 
 /// Prints one line per item, or `none` when there is none: every read answers with at least one

@@ -35,7 +35,7 @@ enum Command {
         #[arg(long, value_name = "ID")]
         id: u32,
         /// Its name.
-        #[arg(long, value_name = "N")]
+        #[arg(long, allow_hyphen_values = true, value_name = "N")]
         name: String,
         /// Its parent [default: none, a root].
         #[arg(long, value_name = "ID")]
@@ -62,10 +62,10 @@ enum Command {
         #[arg(long, value_name = "P")]
         product: u64,
         /// The product's name.
-        #[arg(long, value_name = "N")]
+        #[arg(long, allow_hyphen_values = true, value_name = "N")]
         name: String,
         /// When, ms since the epoch.
-        #[arg(long, value_name = "MS", default_value = "now", value_parser = super::millis_or_now)]
+        #[arg(long, allow_negative_numbers = true, value_name = "MS", default_value = "now", value_parser = super::millis_or_now)]
         time: i64,
     },
     /// A user's purchases, newest first: the newest --limit, or those from --from to --to.
@@ -77,10 +77,20 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 10, conflicts_with_all = ["from", "to"])]
         limit: usize,
         /// The first time, ms since the epoch (with --to).
-        #[arg(long, value_name = "MS", requires = "to")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "MS",
+            requires = "to"
+        )]
         from: Option<i64>,
         /// The last time, ms since the epoch (with --from).
-        #[arg(long, value_name = "MS", requires = "from")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "MS",
+            requires = "from"
+        )]
         to: Option<i64>,
         /// Print the scan first.
         #[arg(long)]
@@ -101,7 +111,12 @@ enum Command {
         #[arg(long, value_name = "F")]
         fan: u64,
         /// The kind of fan.
-        #[arg(long = "type", value_name = "T", default_value = "one-way")]
+        #[arg(
+            long = "type",
+            allow_hyphen_values = true,
+            value_name = "T",
+            default_value = "one-way"
+        )]
         kind: String,
     },
 }
