@@ -1,78 +1,209 @@
 //! `ferrobase app file-search`: article 2's file table.
 
-use super::args::Args;
 use anyhow::{bail, Result};
 use ferrobase_apps::file_search::query::{Conditions, DateQuery, FileQuery, Page};
 use ferrobase_apps::file_search::{index::IndexReport, FileRecord, FileSearch};
 use ferrobase_apps::scan_plan::ScanPlan;
 
-pub(super) const USAGE: &str = "\
-ferrobase app file-search [--data DIR | --connect URL] COMMAND
-  load-example                                   article 2's ten files
-  add --user U --date YYYYMMDD --file F --name N --category C
-  delete --user U --date YYYYMMDD --file F
-  find --user U --from YYYYMMDD --to YYYYMMDD [--name P] [--category P] [--page N] [--after KEY] [--explain]
-  on-date --date YYYYMMDD|pattern-with-? [--name P] [--category P] [--page N] [--after KEY] [--explain]
-  by-index --from YYYYMMDD --to YYYYMMDD [--name P] [--category P] [--explain]
-  verify-index | rebuild-index
-";
+/// `ferrobase app file-search [--data DIR | --connect URL] COMMAND`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    target: super::Target,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The name and category conditions of a search.
+#[derive(clap::Args, Debug)]
+struct Prefixes {
+    /// Only files whose name starts with P [default: any].
+    #[arg(long, allow_hyphen_values = true, value_name = "P")]
+    name: Option<String>,
+    /// Only files whose category starts with P [default: any].
+    #[arg(long, allow_hyphen_values = true, value_name = "P")]
+    category: Option<String>,
+}
+
+/// The paging of a search.
+#[derive(clap::Args, Debug)]
+struct Paging {
+    /// At most N files per page (PageFilter) [default: every file].
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
+    /// Resume after this row key (the previous page's resume=) [default: the first page].
+    #[arg(long, allow_hyphen_values = true, value_name = "KEY")]
+    after: Option<String>,
+}
+
+impl Prefixes {
+    fn conditions(self, paging: Option<Paging>) -> Conditions {
+        let (page_size, after) = paging.map_or((None, None), |p| (p.page, p.after));
+        Conditions {
+            name_prefix: self.name,
+            category_prefix: self.category,
+            page_size,
+            after: after.map(String::into_bytes),
+        }
+    }
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Article 2's ten files.
+    LoadExample,
+    /// Add a file (and its index row).
+    Add {
+        /// The owner's user id.
+        #[arg(long, value_name = "U")]
+        user: u32,
+        /// The creation date.
+        #[arg(long, value_name = "YYYYMMDD")]
+        date: u32,
+        /// The file id.
+        #[arg(long, value_name = "F")]
+        file: u32,
+        /// The file name.
+        #[arg(long, allow_hyphen_values = true, value_name = "N")]
+        name: String,
+        /// The category.
+        #[arg(long, allow_hyphen_values = true, value_name = "C")]
+        category: String,
+    },
+    /// Delete a file (and its index row).
+    Delete {
+        /// The owner's user id.
+        #[arg(long, value_name = "U")]
+        user: u32,
+        /// The creation date.
+        #[arg(long, value_name = "YYYYMMDD")]
+        date: u32,
+        /// The file id.
+        #[arg(long, value_name = "F")]
+        file: u32,
+    },
+    /// A user's files created from --from to --to.
+    Find {
+        /// The owner's user id.
+        #[arg(long, value_name = "U")]
+        user: u32,
+        /// The first date.
+        #[arg(long, value_name = "YYYYMMDD")]
+        from: u32,
+        /// The last date.
+        #[arg(long, value_name = "YYYYMMDD")]
+        to: u32,
+        #[command(flatten)]
+        prefixes: Prefixes,
+        #[command(flatten)]
+        paging: Paging,
+        /// Print the scan first.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Every user's files of one date (or a pattern of dates, ? for any digit).
+    OnDate {
+        /// The date.
+        #[arg(
+            long,
+            allow_hyphen_values = true,
+            value_name = "YYYYMMDD|pattern-with-?"
+        )]
+        date: String,
+        #[command(flatten)]
+        prefixes: Prefixes,
+        #[command(flatten)]
+        paging: Paging,
+        /// Print the scan first.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Files of any user from --from to --to, through the date index.
+    ByIndex {
+        /// The first date.
+        #[arg(long, value_name = "YYYYMMDD")]
+        from: u32,
+        /// The last date.
+        #[arg(long, value_name = "YYYYMMDD")]
+        to: u32,
+        #[command(flatten)]
+        prefixes: Prefixes,
+        /// Print the scan first.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Compare the date index with the data; exits 1 when they differ.
+    VerifyIndex,
+    /// Rewrite the date index from the data.
+    RebuildIndex,
+}
 
 /// Runs one file-search command.
-pub fn main(args: &[String]) -> Result<()> {
-    let a = Args::parse(args, &["explain"])?;
-    if a.command.is_empty() || a.command == "help" {
-        print!("{USAGE}");
-        return Ok(());
-    }
-    let fs = FileSearch::open(&a.connect()?)?;
-    match a.command.as_str() {
-        "load-example" => {
-            a.only(&[])?;
+pub fn main(args: Args) -> Result<()> {
+    let fs = FileSearch::open(&args.target.connect()?)?;
+    match args.command {
+        Command::LoadExample => {
             println!("loaded {} files", fs.load_example()?);
         }
-        "add" => {
-            a.only(&["user", "date", "file", "name", "category"])?;
+        Command::Add {
+            user,
+            date,
+            file,
+            name,
+            category,
+        } => {
             let f = FileRecord {
-                user: a.get("user")?,
-                date: a.get("date")?,
-                file: a.get("file")?,
-                name: a.get("name")?,
-                category: a.get("category")?,
+                user,
+                date,
+                file,
+                name,
+                category,
             };
             fs.put(&f)?;
             println!("added {}", f.to_line());
         }
-        "delete" => {
-            a.only(&["user", "date", "file"])?;
-            let (user, date, file): (u32, u32, u32) =
-                (a.get("user")?, a.get("date")?, a.get("file")?);
+        Command::Delete { user, date, file } => {
             fs.delete(user, date, file)?;
             println!("deleted user={user:06} date={date:08} file={file:06} (and its index row)");
         }
-        "find" => {
-            a.only(&["user", "from", "to", "name", "category", "page", "after"])?;
+        Command::Find {
+            user,
+            from,
+            to,
+            prefixes,
+            paging,
+            explain: e,
+        } => {
             let q = FileQuery {
-                user: a.get("user")?,
-                from: a.get("from")?,
-                to: a.get("to")?,
-                conditions: conditions(&a)?,
+                user,
+                from,
+                to,
+                conditions: prefixes.conditions(Some(paging)),
             };
-            explain(&a, || fs.plan_find(&q))?;
+            explain(e, || fs.plan_find(&q))?;
             print_page(&fs.find(&q)?);
         }
-        "on-date" => {
-            a.only(&["date", "name", "category", "page", "after"])?;
+        Command::OnDate {
+            date,
+            prefixes,
+            paging,
+            explain: e,
+        } => {
             let q = DateQuery {
-                date: a.get("date")?,
-                conditions: conditions(&a)?,
+                date,
+                conditions: prefixes.conditions(Some(paging)),
             };
-            explain(&a, || fs.plan_find_on_date(&q))?;
+            explain(e, || fs.plan_find_on_date(&q))?;
             print_page(&fs.find_on_date(&q)?);
         }
-        "by-index" => {
-            a.only(&["from", "to", "name", "category"])?;
-            let (from, to, c) = (a.get("from")?, a.get("to")?, conditions(&a)?);
-            if a.on("explain") {
+        Command::ByIndex {
+            from,
+            to,
+            prefixes,
+            explain,
+        } => {
+            let c = prefixes.conditions(None);
+            if explain {
                 let plan = fs.plan_find_by_index(from, to, &c)?;
                 println!(
                     "{}",
@@ -85,8 +216,7 @@ pub fn main(args: &[String]) -> Result<()> {
                 &format!("no files in the date index from {from} to {to} match"),
             );
         }
-        "verify-index" => {
-            a.only(&[])?;
+        Command::VerifyIndex => {
             let r = fs.verify_index()?;
             print_report(&r);
             if !r.is_consistent() {
@@ -94,28 +224,17 @@ pub fn main(args: &[String]) -> Result<()> {
             }
             println!("index consistent: {}", r.summary());
         }
-        "rebuild-index" => {
-            a.only(&[])?;
+        Command::RebuildIndex => {
             let r = fs.rebuild_index()?;
             print_report(&r);
             println!("index rebuilt: repaired {}", r.summary());
         }
-        other => bail!("unknown command {other:?}\n{USAGE}"),
     }
     Ok(())
 }
 
-fn conditions(a: &Args) -> Result<Conditions> {
-    Ok(Conditions {
-        name_prefix: a.opt("name")?,
-        category_prefix: a.opt("category")?,
-        page_size: a.opt("page")?,
-        after: a.opt::<String>("after")?.map(String::into_bytes),
-    })
-}
-
-fn explain(a: &Args, plan: impl FnOnce() -> ferrobase_apps::Result<ScanPlan>) -> Result<()> {
-    if a.on("explain") {
+fn explain(on: bool, plan: impl FnOnce() -> ferrobase_apps::Result<ScanPlan>) -> Result<()> {
+    if on {
         println!(
             "{}",
             plan()?.shell(ferrobase_apps::file_search::FILES_TABLE)

@@ -1,52 +1,102 @@
 //! `ferrobase app game-log`: article 3's `account_actiontype_time` log.
 
-use super::args::Args;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use ferrobase_apps::game_log::{Action, GameLog, LogQuery, ARTICLE_LIMIT, TABLE};
 
-pub(super) const USAGE: &str = "\
-ferrobase app game-log [--data DIR | --connect URL] COMMAND
-  load-sample                                        two accounts, 4 years of monthly logins and logouts
-  log --account A --action T --time 'yyyy-MM-dd HH:mm:ss' --guid G --report R
-  query --account A --action T --from TIME --to TIME [--limit N] [--explain]
-        the article's scan: COLUMNS oneline:guid, oneline:report, LIMIT 10, STARTROW/STOPROW
-";
+/// `ferrobase app game-log [--data DIR | --connect URL] COMMAND`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    target: super::Target,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Two accounts, 4 years of monthly logins and logouts.
+    LoadSample,
+    /// Log one action.
+    Log {
+        /// The pass account (u52fa532aae9dc).
+        #[arg(long, allow_hyphen_values = true, value_name = "A")]
+        account: String,
+        /// The action type (login).
+        #[arg(long, allow_hyphen_values = true, value_name = "T")]
+        action: String,
+        /// When, 'yyyy-MM-dd HH:mm:ss'.
+        #[arg(long, allow_hyphen_values = true, value_name = "TIME")]
+        time: String,
+        /// oneline:guid.
+        #[arg(long, allow_hyphen_values = true, value_name = "G")]
+        guid: String,
+        /// oneline:report.
+        #[arg(long, allow_hyphen_values = true, value_name = "R")]
+        report: String,
+    },
+    /// The article's scan: COLUMNS oneline:guid, oneline:report, LIMIT 10, STARTROW/STOPROW.
+    Query {
+        /// The account.
+        #[arg(long, allow_hyphen_values = true, value_name = "A")]
+        account: String,
+        /// The action type.
+        #[arg(long, allow_hyphen_values = true, value_name = "T")]
+        action: String,
+        /// The first time, 'yyyy-MM-dd HH:mm:ss', inclusive.
+        #[arg(long, allow_hyphen_values = true, value_name = "TIME")]
+        from: String,
+        /// The stop time, exclusive.
+        #[arg(long, allow_hyphen_values = true, value_name = "TIME")]
+        to: String,
+        /// At most this many rows.
+        #[arg(long, value_name = "N", default_value_t = ARTICLE_LIMIT)]
+        limit: usize,
+        /// Print the scan first.
+        #[arg(long)]
+        explain: bool,
+    },
+}
 
 /// Runs one game-log command.
-pub fn main(args: &[String]) -> Result<()> {
-    let a = Args::parse(args, &["explain"])?;
-    if a.command.is_empty() || a.command == "help" {
-        print!("{USAGE}");
-        return Ok(());
-    }
-    let log = GameLog::open(&a.connect()?)?;
-    match a.command.as_str() {
-        "load-sample" => {
-            a.only(&[])?;
+pub fn main(args: Args) -> Result<()> {
+    let log = GameLog::open(&args.target.connect()?)?;
+    match args.command {
+        Command::LoadSample => {
             println!("logged {} actions", log.load_sample()?);
         }
-        "log" => {
-            a.only(&["account", "action", "time", "guid", "report"])?;
+        Command::Log {
+            account,
+            action,
+            time,
+            guid,
+            report,
+        } => {
             let x = Action {
-                account: a.get("account")?,
-                action: a.get("action")?,
-                time: a.get("time")?,
-                guid: a.get("guid")?,
-                report: a.get("report")?,
+                account,
+                action,
+                time,
+                guid,
+                report,
             };
             log.log(&x)?;
             println!("logged {}_{}_{}", x.account, x.action, x.time);
         }
-        "query" => {
-            a.only(&["account", "action", "from", "to", "limit"])?;
+        Command::Query {
+            account,
+            action,
+            from,
+            to,
+            limit,
+            explain,
+        } => {
             let q = LogQuery {
-                account: a.get("account")?,
-                action: a.get("action")?,
-                from: a.get("from")?,
-                to: a.get("to")?,
-                limit: a.opt("limit")?.unwrap_or(ARTICLE_LIMIT),
+                account,
+                action,
+                from,
+                to,
+                limit,
             };
-            if a.on("explain") {
+            if explain {
                 println!("{}", log.plan_query(&q)?.shell(TABLE));
             }
             super::print_lines(
@@ -63,7 +113,6 @@ pub fn main(args: &[String]) -> Result<()> {
                 ),
             );
         }
-        other => bail!("unknown command {other:?}\n{USAGE}"),
     }
     Ok(())
 }

@@ -1,54 +1,111 @@
 //! `ferrobase app microblog`: article 4's follow, post and inbox tables and the fan-out worker.
 
-use super::args::Args;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use ferrobase_apps::microblog::fanout::WorkerOptions;
 use ferrobase_apps::microblog::Microblog;
 use std::time::Duration;
 
-pub(super) const USAGE: &str = "\
-ferrobase app microblog [--data DIR | --connect URL] COMMAND
-  follow --user U --target T        U follows T
-  unfollow --user U --target T
-  post --user U --text TEXT         publish and queue the fan-out
-  worker [--once] [--poll-ms MS]    deliver queued posts (--once: until the queue is empty)
-  home --user U [--limit N]         U's home timeline, newest first
-  posts --user U [--limit N]        U's own posts, newest first
-  inbox --user U [--limit N]        U's inbox cell versions: time and post id
-  fans --user U | following --user U
-";
+/// `ferrobase app microblog [--data DIR | --connect URL] COMMAND`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    target: super::Target,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The user and the length of a timeline.
+#[derive(clap::Args, Debug)]
+struct Timeline {
+    /// The user.
+    #[arg(long, value_name = "U")]
+    user: u64,
+    /// At most this many.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    limit: usize,
+}
+
+/// Two users.
+#[derive(clap::Args, Debug)]
+struct Pair {
+    /// The fan.
+    #[arg(long, value_name = "U")]
+    user: u64,
+    /// The user followed.
+    #[arg(long, value_name = "T")]
+    target: u64,
+}
+
+/// One user.
+#[derive(clap::Args, Debug)]
+struct User {
+    /// The user.
+    #[arg(long, value_name = "U")]
+    user: u64,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// --user follows --target.
+    Follow(Pair),
+    /// --user no longer follows --target.
+    Unfollow(Pair),
+    /// Publish a post and queue its fan-out.
+    Post {
+        /// The author.
+        #[arg(long, value_name = "U")]
+        user: u64,
+        /// The post.
+        #[arg(long, allow_hyphen_values = true, value_name = "TEXT")]
+        text: String,
+    },
+    /// Deliver queued posts to the fans' inboxes.
+    Worker {
+        /// Stop when the queue is empty.
+        #[arg(long)]
+        once: bool,
+        /// How often to look at an empty queue, in ms.
+        #[arg(long, value_name = "MS", default_value_t = 200)]
+        poll_ms: u64,
+    },
+    /// A user's home timeline, newest first.
+    Home(Timeline),
+    /// A user's own posts, newest first.
+    Posts {
+        #[command(flatten)]
+        timeline: Timeline,
+        /// Print the scan first.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// A user's inbox cell versions: time and post id.
+    Inbox(Timeline),
+    /// A user's fans.
+    Fans(User),
+    /// The users a user follows.
+    Following(User),
+}
 
 /// Runs one microblog command.
-pub fn main(args: &[String]) -> Result<()> {
-    let a = Args::parse(args, &["once", "explain"])?;
-    if a.command.is_empty() || a.command == "help" {
-        print!("{USAGE}");
-        return Ok(());
-    }
-    let mb = Microblog::open(&a.connect()?)?;
-    let limit = || -> Result<usize> { Ok(a.opt("limit")?.unwrap_or(20)) };
-    match a.command.as_str() {
-        "follow" | "unfollow" => {
-            a.only(&["user", "target"])?;
-            let (user, target): (u64, u64) = (a.get("user")?, a.get("target")?);
-            if a.command == "follow" {
-                mb.follow(user, target)?;
-                println!("user {user} follows {target}");
-            } else {
-                mb.unfollow(user, target)?;
-                println!("user {user} no longer follows {target}");
-            }
+pub fn main(args: Args) -> Result<()> {
+    let mb = Microblog::open(&args.target.connect()?)?;
+    match args.command {
+        Command::Follow(Pair { user, target }) => {
+            mb.follow(user, target)?;
+            println!("user {user} follows {target}");
         }
-        "post" => {
-            a.only(&["user", "text"])?;
-            let p = mb.post(a.get("user")?, &a.get::<String>("text")?)?;
+        Command::Unfollow(Pair { user, target }) => {
+            mb.unfollow(user, target)?;
+            println!("user {user} no longer follows {target}");
+        }
+        Command::Post { user, text } => {
+            let p = mb.post(user, &text)?;
             println!("{}", p.to_line());
         }
-        "worker" => {
-            a.only(&["poll-ms"])?;
+        Command::Worker { once, poll_ms } => {
             let opts = WorkerOptions {
-                exit_when_idle: a.on("once"),
-                poll_interval: Duration::from_millis(a.opt("poll-ms")?.unwrap_or(200)),
+                exit_when_idle: once,
+                poll_interval: Duration::from_millis(poll_ms),
                 ..WorkerOptions::default()
             };
             // One line per delivery, written before the cursor moves (tests kill the worker
@@ -58,55 +115,51 @@ pub fn main(args: &[String]) -> Result<()> {
             })?;
             println!("fan-out done: {n} posts");
         }
-        "home" => {
-            a.only(&["user", "limit"])?;
-            let user = a.get("user")?;
+        Command::Home(Timeline { user, limit }) => {
             super::print_lines(
-                mb.home_timeline(user, limit()?)?,
+                mb.home_timeline(user, limit)?,
                 |p| p.to_line(),
                 &format!("user {user}'s home timeline is empty"),
             );
         }
-        "posts" => {
-            a.only(&["user", "limit"])?;
-            let (user, n) = (a.get("user")?, limit()?);
-            if a.on("explain") {
+        Command::Posts {
+            timeline: Timeline { user, limit },
+            explain,
+        } => {
+            if explain {
                 println!(
                     "{}",
-                    mb.plan_own_posts(user, n)?
+                    mb.plan_own_posts(user, limit)?
                         .shell(ferrobase_apps::microblog::POST_TABLE)
                 );
             }
             super::print_lines(
-                mb.own_posts(user, n)?,
+                mb.own_posts(user, limit)?,
                 |p| p.to_line(),
                 &format!("user {user} has no posts"),
             );
         }
-        "inbox" => {
-            a.only(&["user", "limit"])?;
-            let user = a.get("user")?;
+        Command::Inbox(Timeline { user, limit }) => {
             super::print_lines(
-                mb.inbox(user, limit()?)?,
+                mb.inbox(user, limit)?,
                 |e| format!("time={} post={}", e.time, e.post),
                 &format!("user {user}'s inbox is empty"),
             );
         }
-        "fans" | "following" => {
-            a.only(&["user"])?;
-            let user = a.get("user")?;
-            let users = if a.command == "fans" {
-                mb.fans(user)?
-            } else {
-                mb.following(user)?
-            };
-            let none = match a.command.as_str() {
-                "fans" => format!("user {user} has no fans"),
-                _ => format!("user {user} follows nobody"),
-            };
-            super::print_lines(users, |u| u.to_string(), &none);
+        Command::Fans(User { user }) => {
+            super::print_lines(
+                mb.fans(user)?,
+                |u| u.to_string(),
+                &format!("user {user} has no fans"),
+            );
         }
-        other => bail!("unknown command {other:?}\n{USAGE}"),
+        Command::Following(User { user }) => {
+            super::print_lines(
+                mb.following(user)?,
+                |u| u.to_string(),
+                &format!("user {user} follows nobody"),
+            );
+        }
     }
     Ok(())
 }
