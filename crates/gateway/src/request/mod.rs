@@ -164,6 +164,13 @@ fn add(cells: &mut FamilyMap, family: &[u8], qualifier: &[u8]) {
     }
 }
 
+/// The columns of an increment's or append's `(family, qualifier, operand)` triples.
+fn operand_columns<T>(columns: &[(Vec<u8>, Vec<u8>, T)]) -> FamilyMap {
+    let mut cells = FamilyMap::new();
+    columns.iter().for_each(|(f, q, _)| add(&mut cells, f, q));
+    cells
+}
+
 /// Adds every column of `from` to `into` (a whole family in either stays whole).
 fn merge(into: &mut FamilyMap, from: FamilyMap) {
     for (f, qs) in from {
@@ -272,16 +279,14 @@ impl Request {
                 },
                 // An increment or append reads the cell it changes (its answer is the new
                 // value): READ as well as WRITE.
-                Write::Increment { columns, .. } => {
-                    let mut cells = FamilyMap::new();
-                    columns.iter().for_each(|(f, q, _)| add(&mut cells, f, q));
-                    Operation::ReadModifyWrite { table, cells }
-                }
-                Write::Append { columns, .. } => {
-                    let mut cells = FamilyMap::new();
-                    columns.iter().for_each(|(f, q, _)| add(&mut cells, f, q));
-                    Operation::ReadModifyWrite { table, cells }
-                }
+                Write::Increment { columns, .. } => Operation::ReadModifyWrite {
+                    table,
+                    cells: operand_columns(columns),
+                },
+                Write::Append { columns, .. } => Operation::ReadModifyWrite {
+                    table,
+                    cells: operand_columns(columns),
+                },
             }],
             Request::CheckAndWrite { check, write, .. } => {
                 let mut ops = Vec::new();
@@ -311,14 +316,10 @@ impl Request {
                         cells = mutation_cells(mutations, families)
                     }
                     CheckedWrite::Increment { columns, .. } => {
-                        let mut read = FamilyMap::new();
-                        columns.iter().for_each(|(f, q, _)| add(&mut read, f, q));
-                        merge(&mut compared, read);
+                        merge(&mut compared, operand_columns(columns))
                     }
                     CheckedWrite::Append { columns, .. } => {
-                        let mut read = FamilyMap::new();
-                        columns.iter().for_each(|(f, q, _)| add(&mut read, f, q));
-                        merge(&mut compared, read);
+                        merge(&mut compared, operand_columns(columns))
                     }
                 }
                 ops.push(Operation::CheckAndMutate {
