@@ -83,9 +83,19 @@ pub enum Command {
     #[command(subcommand)]
     Inspect(crate::inspect::InspectArgs),
     /// Verify a data directory without changing it; exits 1 when it finds a problem.
+    /// `--repair` fixes only what cannot lose acknowledged data.
     Check {
         /// The data directory.
         data_dir: PathBuf,
+        /// Take the directory's lock (refused while a server has it open) and move every file
+        /// the manifest does not name and every leftover temporary file into
+        /// DATA_DIR/lost+found/<unix-ms>/ (nothing is deleted; a torn WAL or manifest-log tail
+        /// is left for the next open, which cuts it). Refused, changing nothing, when the check
+        /// finds damage that would lose acknowledged data (a missing or corrupt file the
+        /// manifest names, damage inside the WAL): that is `serve --wal-recovery
+        /// point-in-time`'s or a backup's to mend.
+        #[arg(long)]
+        repair: bool,
     },
     /// The seed articles' example applications.
     #[command(subcommand, after_help = crate::app::USAGE)]

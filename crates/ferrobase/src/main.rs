@@ -84,7 +84,7 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
         Command::App(args) => app::main(args),
         Command::Copy(args) => transfer::copy(args),
         Command::Inspect(args) => inspect::inspect(args),
-        Command::Check { data_dir } => inspect::check(&data_dir),
+        Command::Check { data_dir, repair } => inspect::check(&data_dir, repair),
         Command::Export(args) => transfer::export(args),
         Command::Import {
             tsv: Some(cli::Import::Tsv(p)),

@@ -17,7 +17,7 @@ mod read_modify_write;
 mod recovery;
 mod region_failure;
 mod resume;
-mod snapshot;
+pub(crate) mod snapshot;
 mod split;
 mod write;
 
