@@ -23,6 +23,9 @@ Synopsis:
   ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
   ferrobase import [--data DIR | --connect URL] TABLE INDIR
   ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT
+  ferrobase snapshot export SNAPSHOT --data DIR --to OUTDIR
+  ferrobase snapshot import INDIR --data DIR [--as NAME]
+  ferrobase check DATA_DIR [--repair]
   ferrobase config show [--config FILE] [--data DIR]
   ferrobase help COMMAND      the options of COMMAND (as COMMAND --help)
 
@@ -97,6 +100,10 @@ pub enum Command {
         #[arg(long)]
         repair: bool,
     },
+    /// Copy a snapshot out of a data directory (`snapshot export`) and into another
+    /// (`snapshot import`), every file's SHA-256 listed and verified.
+    #[command(subcommand)]
+    Snapshot(crate::snapshot::SnapshotCommand),
     /// The seed articles' example applications.
     #[command(subcommand, after_help = crate::app::USAGE)]
     App(crate::app::AppArgs),

@@ -21,7 +21,7 @@ pub(crate) mod snapshot;
 mod split;
 mod write;
 
-pub use snapshot::SnapshotInfo;
+pub use snapshot::{check_snapshot_name, snapshot_dir_files, SnapshotInfo};
 
 pub use options::{CompactionOptions, EngineOptions, WalRecovery};
 
