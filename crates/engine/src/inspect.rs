@@ -2,7 +2,8 @@
 //! issue 47): what a block file, a WAL segment or the manifest holds, printed as text, and
 //! every checksum of a data directory verified, without changing a byte and without taking
 //! the directory's lock (a running server's directory can be checked; what it writes meanwhile
-//! may show as a tear or an orphan).
+//! may show as a tear or an orphan). [`repair`] (`ferrobase check --repair`) takes the lock and
+//! moves only what no manifest names into `lost+found/`.
 //!
 //! Each reads through the same decoders the engine opens its files with, so a file the engine
 //! would refuse is refused here with the same error (`Error::Corruption`, naming the file and
@@ -303,6 +304,12 @@ pub struct CheckReport {
     pub problems: Vec<String>,
     /// What is not wrong but worth knowing (a torn WAL tail, files no manifest names).
     pub notes: Vec<String>,
+    /// Files and region directories under `data/` the manifest does not name (the next open
+    /// removes them; `--repair` moves them to `lost+found/`).
+    pub orphans: Vec<PathBuf>,
+    /// Temporary files and directories an interrupted write left (`MANIFEST.tmp`, stale
+    /// manifest logs, `wal/*.wal.tmp`, `snapshots/.tmp-*`): removed at the next open.
+    pub leftovers: Vec<PathBuf>,
 }
 
 /// Checks data directory `dir` without changing it: the manifest, every block file it names
@@ -312,8 +319,10 @@ pub struct CheckReport {
 pub fn check(fs: Arc<dyn FileSystem>, dir: &Path, out: &mut dyn Write) -> Result<CheckReport> {
     let mut report = CheckReport::default();
     let w = |e: std::io::Error| Error::io(dir, e);
+    let mut generation = None;
     let data = match read_loaded(&*fs, dir) {
         Ok(l) => {
+            generation = Some(l.generation);
             if let Some(crate::manifest_log::LogEnd::TornAt { offset, reason }) =
                 l.log.as_ref().map(|log| &log.end)
             {
@@ -359,22 +368,43 @@ pub fn check(fs: Arc<dyn FileSystem>, dir: &Path, out: &mut dyn Write) -> Result
             }
         }
     }
-    if data.is_some() && fs.exists(&data_dir) {
-        for region in fs.list_dir(&data_dir).at(&data_dir)? {
-            let rdir = data_dir.join(&region.name);
-            let listing = fs.list_dir(&rdir).unwrap_or_default();
-            for f in listing {
-                let p = rdir.join(&f.name);
-                if !named.contains(&p) {
+    if let Some(data) = &data {
+        let live: BTreeSet<u64> = data
+            .tables
+            .iter()
+            .flat_map(|t| t.regions.iter().map(|r| r.id))
+            .collect();
+        if fs.exists(&data_dir) {
+            // As the open's clean-up: only region directories (numbers) are the engine's.
+            for region in fs.list_dir(&data_dir).at(&data_dir)? {
+                let Some(id) = region.name.to_str().and_then(|s| s.parse::<u64>().ok()) else {
+                    continue;
+                };
+                let rdir = data_dir.join(&region.name);
+                if !live.contains(&id) {
                     report.notes.push(format!(
-                        "{}: not named by the manifest (left by an interrupted flush, \
-                         compaction or drop; removed at the next open)",
-                        p.display()
+                        "{}: a region directory not named by the manifest (left by an \
+                         interrupted split, clone, restore or drop; removed at the next open)",
+                        rdir.display()
                     ));
+                    report.orphans.push(rdir);
+                    continue;
+                }
+                for f in fs.list_dir(&rdir).unwrap_or_default() {
+                    let p = rdir.join(&f.name);
+                    if !named.contains(&p) {
+                        report.notes.push(format!(
+                            "{}: not named by the manifest (left by an interrupted flush, \
+                             compaction or drop; removed at the next open)",
+                            p.display()
+                        ));
+                        report.orphans.push(p);
+                    }
                 }
             }
         }
     }
+    leftovers(&*fs, dir, generation, &mut report)?;
     let wal_dir = dir.join("wal");
     if fs.exists(&wal_dir) {
         let segments = wal::list_segments(&*fs, &wal_dir)?;
@@ -417,6 +447,179 @@ pub fn check(fs: Arc<dyn FileSystem>, dir: &Path, out: &mut dyn Write) -> Result
     )
     .map_err(w)?;
     Ok(report)
+}
+
+/// Notes the temporary files and directories an interrupted write left, as the open finds
+/// and removes them: `MANIFEST.tmp`, manifest logs other than the one in force (when the
+/// manifest was read: `generation`), `wal/`'s temporary files, `snapshots/.tmp-*`.
+fn leftovers(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    generation: Option<u64>,
+    report: &mut CheckReport,
+) -> Result<()> {
+    let mut found = Vec::new();
+    let tmp = dir.join(manifest::MANIFEST_TMP_FILE);
+    if fs.exists(&tmp) {
+        found.push((tmp, "a manifest being written when it stopped"));
+    }
+    if let Some(generation) = generation {
+        for e in fs.list_dir(dir).at(dir)? {
+            let stale = e
+                .name
+                .to_str()
+                .and_then(crate::manifest_log::log_generation_of)
+                .is_some_and(|g| g != generation);
+            if stale {
+                found.push((
+                    dir.join(&e.name),
+                    "a manifest log the manifest does not use",
+                ));
+            }
+        }
+    }
+    let wal_dir = dir.join("wal");
+    if fs.exists(&wal_dir) {
+        for e in fs.list_dir(&wal_dir).at(&wal_dir)? {
+            let name = e.name.to_string_lossy();
+            if name.ends_with(wal::TMP_SUFFIX)
+                || name == wal::PROBE_FILE
+                || wal::is_synced_leftover(&name)
+            {
+                found.push((wal_dir.join(&e.name), "a temporary WAL file"));
+            }
+        }
+    }
+    let snapshots = dir.join(crate::engine::snapshot::SNAPSHOTS_DIR);
+    if fs.exists(&snapshots) {
+        for e in fs.list_dir(&snapshots).at(&snapshots)? {
+            let unfinished = e
+                .name
+                .to_str()
+                .is_some_and(|n| n.starts_with(crate::engine::snapshot::TMP_PREFIX));
+            if unfinished {
+                found.push((
+                    snapshots.join(&e.name),
+                    "a snapshot being written or deleted when it stopped",
+                ));
+            }
+        }
+    }
+    for (path, what) in found {
+        report.notes.push(format!(
+            "{}: {what} (a leftover; removed at the next open)",
+            path.display()
+        ));
+        report.leftovers.push(path);
+    }
+    Ok(())
+}
+
+/// What [`repair`] did.
+#[derive(Debug)]
+pub enum RepairOutcome {
+    /// Nothing would lose acknowledged data: the orphans and leftovers (if any) are in
+    /// `moved_to` (`None`: there were none), and the check after it.
+    Repaired {
+        /// `DATA_DIR/lost+found/<unix-ms>/`, holding what was moved.
+        moved_to: Option<PathBuf>,
+        /// Paths moved, each relative to the data directory.
+        moved: Vec<PathBuf>,
+        /// The check before the repair.
+        before: CheckReport,
+    },
+    /// The check found damage whose repair could lose acknowledged data: nothing changed.
+    Refused(CheckReport),
+}
+
+/// `ferrobase check --repair`: checks data directory `dir` under its lock (as
+/// [`crate::Engine::open`] takes it; [`Error::Locked`] when a server has it open) and repairs
+/// only what cannot lose acknowledged data: every file and region directory the manifest does
+/// not name and every leftover temporary file is moved, keeping its path, into
+/// `lost+found/<unix-ms>/` (nothing is deleted); a torn WAL or manifest-log tail (never
+/// acknowledged) is left for the next open, which cuts it. When the check finds a problem (a
+/// missing or corrupt file the manifest names, damage inside the WAL, a segment shorter than
+/// its synced mark) it changes nothing and returns [`RepairOutcome::Refused`].
+pub fn repair(fs: Arc<dyn FileSystem>, dir: &Path, out: &mut dyn Write) -> Result<RepairOutcome> {
+    let w = |e: std::io::Error| Error::io(dir, e);
+    if !fs.exists(&dir.join(manifest::MANIFEST_FILE)) {
+        return Err(Error::corruption(
+            dir.join(manifest::MANIFEST_FILE),
+            0,
+            "no manifest: not a ferrobase data directory".to_string(),
+        ));
+    }
+    let lock_path = dir.join("LOCK");
+    let _lock = match fs.lock(&lock_path) {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+            return Err(Error::Locked(dir.to_path_buf()))
+        }
+        Err(e) => return Err(Error::io(&lock_path, e)),
+    };
+    let report = check(fs.clone(), dir, out)?;
+    if !report.problems.is_empty() {
+        return Ok(RepairOutcome::Refused(report));
+    }
+    for n in &report.notes {
+        if n.contains("torn") {
+            writeln!(
+                out,
+                "repair: left for the next open, which cuts it (never acknowledged): {n}"
+            )
+            .map_err(w)?;
+        }
+    }
+    let mut targets: Vec<&PathBuf> = report.orphans.iter().chain(&report.leftovers).collect();
+    targets.sort();
+    if targets.is_empty() {
+        writeln!(out, "repair: nothing to move").map_err(w)?;
+        return Ok(RepairOutcome::Repaired {
+            moved_to: None,
+            moved: Vec::new(),
+            before: report,
+        });
+    }
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let found = dir.join("lost+found").join(stamp.to_string());
+    let mut moved = Vec::new();
+    let mut synced = BTreeSet::new();
+    for from in targets {
+        let rel = from.strip_prefix(dir).unwrap_or(from).to_path_buf();
+        let to = found.join(&rel);
+        if let Some(parent) = to.parent() {
+            fs.create_dir_all(parent).at(parent)?;
+            synced.insert(parent.to_path_buf());
+        }
+        fs.rename(from, &to).at(from)?;
+        if let Some(parent) = from.parent() {
+            synced.insert(parent.to_path_buf());
+        }
+        writeln!(out, "repair: moved {} to {}", from.display(), to.display()).map_err(w)?;
+        moved.push(rel);
+    }
+    // Deepest first, so a directory's entry is durable after its contents'.
+    for d in synced
+        .iter()
+        .rev()
+        .chain([&found, &dir.join("lost+found"), &dir.to_path_buf()])
+    {
+        fs.sync_dir(d).at(d)?;
+    }
+    writeln!(
+        out,
+        "repair: {} moved to {}; nothing deleted",
+        moved.len(),
+        found.display()
+    )
+    .map_err(w)?;
+    Ok(RepairOutcome::Repaired {
+        moved_to: Some(found),
+        moved,
+        before: report,
+    })
 }
 
 /// HBase's `Bytes.toStringBinary`: printable ASCII as is (but `\`), every other byte `\xNN`.

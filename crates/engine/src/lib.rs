@@ -86,7 +86,8 @@ pub use bytes::Bytes;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 pub use compression::Compression;
 pub use engine::{
-    CompactionOptions, Engine, EngineOptions, ManifestStats, SnapshotInfo, WalRecovery,
+    check_snapshot_name, snapshot_dir_files, CompactionOptions, Engine, EngineOptions,
+    ManifestStats, SnapshotInfo, WalRecovery,
 };
 pub use error::{Error, Result, StallCause};
 pub use error_class::{ErrorClass, ErrorCounts};

@@ -98,6 +98,30 @@ impl Mvcc {
         }
     }
 
+    /// Moves the sequence past `seq` (nothing to do when a write number above it was handed
+    /// out already): the next write number follows `seq` and the read point reaches it. For
+    /// block files another engine wrote (an imported snapshot's), whose cells carry its
+    /// sequence ids; waits for the writes in flight to complete first.
+    pub fn advance_past(&self, seq: u64) {
+        let mut g = self.lock();
+        loop {
+            if g.next > seq {
+                return;
+            }
+            if g.pending.is_empty() {
+                g.next = seq + 1;
+                g.read_point = seq;
+                if g.waiters > 0 {
+                    self.advanced.notify_all();
+                }
+                return;
+            }
+            g.waiters += 1;
+            g = lock::wait(&self.advanced, g);
+            g.waiters -= 1;
+        }
+    }
+
     /// Blocks until the read point reaches `seq`.
     pub fn wait_for(&self, seq: u64) {
         let mut g = self.lock();
@@ -112,6 +136,19 @@ impl Mvcc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn advancing_past_a_sequence_moves_the_next_number_and_the_read_point() {
+        let m = Mvcc::new(5);
+        m.advance_past(3);
+        assert_eq!((m.last_allocated(), m.read_point()), (5, 5));
+        m.advance_past(1000);
+        assert_eq!((m.last_allocated(), m.read_point()), (1000, 1000));
+        let s = m.begin();
+        assert_eq!(s, 1001);
+        m.complete(s);
+        assert_eq!(m.read_point(), 1001);
+    }
 
     #[test]
     fn out_of_order_completions_advance_the_read_point_once_contiguous_and_wake_waiters() {

@@ -23,6 +23,9 @@ Synopsis:
   ferrobase export [--data DIR | --connect URL] TABLE OUTDIR [VERSIONS [STARTTIME [ENDTIME]]]
   ferrobase import [--data DIR | --connect URL] TABLE INDIR
   ferrobase import tsv [--data DIR | --connect URL] -Dimporttsv.columns=... TABLE INPUT
+  ferrobase snapshot export SNAPSHOT --data DIR --to OUTDIR
+  ferrobase snapshot import INDIR --data DIR [--as NAME]
+  ferrobase check DATA_DIR [--repair]
   ferrobase config show [--config FILE] [--data DIR]
   ferrobase help COMMAND      the options of COMMAND (as COMMAND --help)
 
@@ -83,10 +86,24 @@ pub enum Command {
     #[command(subcommand)]
     Inspect(crate::inspect::InspectArgs),
     /// Verify a data directory without changing it; exits 1 when it finds a problem.
+    /// `--repair` fixes only what cannot lose acknowledged data.
     Check {
         /// The data directory.
         data_dir: PathBuf,
+        /// Take the directory's lock (refused while a server has it open) and move every file
+        /// the manifest does not name and every leftover temporary file into
+        /// DATA_DIR/lost+found/<unix-ms>/ (nothing is deleted; a torn WAL or manifest-log tail
+        /// is left for the next open, which cuts it). Refused, changing nothing, when the check
+        /// finds damage that would lose acknowledged data (a missing or corrupt file the
+        /// manifest names, damage inside the WAL): that is `serve --wal-recovery
+        /// point-in-time`'s or a backup's to mend.
+        #[arg(long)]
+        repair: bool,
     },
+    /// Copy a snapshot out of a data directory (`snapshot export`) and into another
+    /// (`snapshot import`), every file's SHA-256 listed and verified.
+    #[command(subcommand)]
+    Snapshot(crate::snapshot::SnapshotCommand),
     /// The seed articles' example applications.
     #[command(subcommand, after_help = crate::app::USAGE)]
     App(crate::app::AppArgs),

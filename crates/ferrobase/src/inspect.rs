@@ -67,14 +67,41 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
     }
 }
 
-/// `ferrobase check DATA_DIR`: verifies a data directory without changing it. Prints one line
-/// per finding; exits 1 when it finds a problem.
-pub fn check(dir: &Path) -> Result<()> {
+/// `ferrobase check DATA_DIR [--repair]`: verifies a data directory, printing one line per
+/// finding; exits 1 when it finds a problem. With `repair`, under the directory's lock, moves
+/// what the manifest does not name and leftover temporary files into `lost+found/`, or refuses
+/// (exit 1, nothing changed) when the damage would lose acknowledged data.
+pub fn check(dir: &Path, repair: bool) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    let report = inspect::check(ferrobase_engine::fs::os(), dir, &mut out)?;
-    if !report.problems.is_empty() {
-        out.flush()?;
-        std::process::exit(1);
+    let fs = ferrobase_engine::fs::os();
+    if !repair {
+        let report = inspect::check(fs, dir, &mut out)?;
+        if !report.problems.is_empty() {
+            out.flush()?;
+            std::process::exit(1);
+        }
+        return Ok(());
     }
-    Ok(())
+    match inspect::repair(fs, dir, &mut out) {
+        Ok(inspect::RepairOutcome::Repaired { .. }) => Ok(()),
+        Ok(inspect::RepairOutcome::Refused(report)) => {
+            out.flush()?;
+            eprintln!(
+                "ferrobase: check --repair refused: {} problem(s) whose repair would lose \
+                 acknowledged data; nothing was changed. A missing or corrupt block file the \
+                 manifest names is mended from a backup or snapshot; damage inside the WAL by \
+                 `ferrobase serve --data {} --wal-recovery point-in-time` (opens without the \
+                 damaged record and what follows, keeping copies in wal-quarantine/).",
+                report.problems.len(),
+                dir.display()
+            );
+            std::process::exit(1);
+        }
+        Err(e @ ferrobase_engine::Error::Locked(_)) => {
+            anyhow::bail!(
+                "check --repair refused: {e} (stop the server first); nothing was changed"
+            )
+        }
+        Err(e) => Err(e.into()),
+    }
 }

@@ -14,6 +14,7 @@ mod limits;
 mod logging;
 mod progress;
 mod serve;
+mod snapshot;
 #[cfg(feature = "lab")]
 mod study;
 mod transfer;
@@ -84,7 +85,8 @@ fn run(cli: cli::Cli, rows: Option<Vec<config::Row>>) -> Result<()> {
         Command::App(args) => app::main(args),
         Command::Copy(args) => transfer::copy(args),
         Command::Inspect(args) => inspect::inspect(args),
-        Command::Check { data_dir } => inspect::check(&data_dir),
+        Command::Check { data_dir, repair } => inspect::check(&data_dir, repair),
+        Command::Snapshot(cmd) => snapshot::main(cmd),
         Command::Export(args) => transfer::export(args),
         Command::Import {
             tsv: Some(cli::Import::Tsv(p)),

@@ -233,3 +233,173 @@ fn bad_arguments_are_refused_with_the_usage() {
     assert!(ferrobase(&["inspect", "--help"]).status.success());
     assert!(ferrobase(&["check", "--help"]).status.success());
 }
+
+/// A data directory written by the engine: table `t` (two regions), 60 rows flushed into
+/// block files and 20 more only in the WAL. Returns every cell as text.
+fn engine_dir(dir: &Path) -> Vec<String> {
+    use ferrobase_engine::*;
+    let engine = Engine::open(dir, EngineOptions::default()).unwrap();
+    let admin = engine.admin();
+    let d = TableDescriptor::new(TableName::parse("t").unwrap())
+        .with_family(ColumnFamilyDescriptor::new("cf"));
+    admin
+        .create_table_with_splits(d, &[b"r40".to_vec()])
+        .unwrap();
+    let t = engine.table("t").unwrap();
+    for i in 0..80 {
+        t.put(Put::new(format!("r{i:02}")).add_column("cf", "q", format!("v{i}")))
+            .unwrap();
+        if i == 59 {
+            admin.flush("t").unwrap();
+        }
+    }
+    let cells = engine_cells(&engine, "t");
+    engine.close();
+    cells
+}
+
+fn engine_cells(engine: &ferrobase_engine::Engine, table: &str) -> Vec<String> {
+    engine
+        .table(table)
+        .unwrap()
+        .scan_all(&ferrobase_engine::Scan::new().raw(true).max_versions(100))
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| {
+            format!(
+                "{}/{}:{}@{} {:?} {}",
+                c.row().escape_ascii(),
+                c.family().escape_ascii(),
+                c.qualifier().escape_ascii(),
+                c.timestamp(),
+                c.cell_type(),
+                c.value().escape_ascii()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn repair_moves_orphans_and_leftovers_to_lost_and_found_and_keeps_every_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let cells = engine_dir(&dir);
+    assert_eq!(cells.len(), 80);
+    let d = dir.to_str().unwrap();
+    // Clean: nothing to move.
+    let out = ferrobase(&["check", d, "--repair"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("repair: nothing to move"),
+        "{}",
+        text(&out)
+    );
+    // An orphan in a live region, a region directory no manifest names, leftovers.
+    let blk = files(&dir, ".blk").remove(0);
+    let orphan = blk.with_file_name("0000000000009999.blk");
+    std::fs::write(&orphan, b"half a flush").unwrap();
+    std::fs::create_dir_all(dir.join("data/777")).unwrap();
+    std::fs::write(dir.join("data/777/0000000000000001.blk"), b"x").unwrap();
+    std::fs::write(dir.join("MANIFEST.tmp"), b"partial").unwrap();
+    std::fs::write(dir.join("wal/0000000000000099.wal.tmp"), b"partial").unwrap();
+    std::fs::create_dir_all(dir.join("snapshots/.tmp-s1/5")).unwrap();
+    let before = text(&ferrobase(&["check", d]));
+    assert!(before.contains(", 5 notes"), "{before}");
+    let out = ferrobase(&["check", d, "--repair"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(t.matches("repair: moved ").count(), 5, "{t}");
+    assert!(
+        t.contains("5 moved to ") && t.contains("nothing deleted"),
+        "{t}"
+    );
+    // Kept, under their own paths, in lost+found/<stamp>/.
+    let stamps: Vec<_> = std::fs::read_dir(dir.join("lost+found")).unwrap().collect();
+    assert_eq!(stamps.len(), 1);
+    let kept = stamps[0].as_ref().unwrap().path();
+    let rel = orphan.strip_prefix(&dir).unwrap();
+    assert_eq!(std::fs::read(kept.join(rel)).unwrap(), b"half a flush");
+    assert!(kept.join("data/777/0000000000000001.blk").exists());
+    assert!(kept.join("MANIFEST.tmp").exists());
+    assert!(kept.join("snapshots/.tmp-s1/5").is_dir());
+    assert!(!orphan.exists() && !dir.join("data/777").exists());
+    // Then it checks clean and opens with every row.
+    let after = ferrobase(&["check", d]);
+    assert!(after.status.success(), "{}", text(&after));
+    assert!(
+        text(&after).contains(", 0 problems, 0 notes"),
+        "{}",
+        text(&after)
+    );
+    let engine =
+        ferrobase_engine::Engine::open(&dir, ferrobase_engine::EngineOptions::default()).unwrap();
+    assert_eq!(engine_cells(&engine, "t"), cells);
+    engine.close();
+}
+
+#[test]
+fn repair_refuses_damage_that_would_lose_acknowledged_data_and_changes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    engine_dir(&dir);
+    let d = dir.to_str().unwrap();
+    std::fs::remove_file(files(&dir, ".blk").remove(0)).unwrap();
+    // An orphan too: a refusal moves not even that.
+    std::fs::write(dir.join("MANIFEST.tmp"), b"partial").unwrap();
+    let before = bytes_of(&dir);
+    let out = ferrobase(&["check", d, "--repair"]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("PROBLEM") && t.contains("missing"), "{t}");
+    assert!(
+        t.contains("refused") && t.contains("nothing was changed"),
+        "{t}"
+    );
+    assert!(t.contains("--wal-recovery point-in-time"), "{t}");
+    assert_eq!(bytes_of(&dir), before, "nothing changed");
+    assert!(!dir.join("lost+found").exists());
+
+    // A torn WAL tail (never acknowledged) is left for the open; a damaged record refused.
+    let (_tmp2, dir2) = fixture("format-v3");
+    let d2 = dir2.to_str().unwrap();
+    let wal = files(&dir2, ".wal").remove(0);
+    let whole = std::fs::read(&wal).unwrap();
+    let mut torn = whole.clone();
+    torn.extend_from_slice(&[0, 0, 1, 0, 0xde, 0xad]);
+    std::fs::write(&wal, &torn).unwrap();
+    let out = ferrobase(&["check", d2, "--repair"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("left for the next open, which cuts it"), "{t}");
+    assert_eq!(std::fs::read(&wal).unwrap(), torn);
+    let mut damaged = whole;
+    let n = damaged.len();
+    damaged[n - 3] ^= 0x20;
+    std::fs::write(&wal, &damaged).unwrap();
+    let before = bytes_of(&dir2);
+    let out = ferrobase(&["check", d2, "--repair"]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("damaged record") && t.contains("refused"), "{t}");
+    assert_eq!(bytes_of(&dir2), before, "nothing changed");
+}
+
+#[test]
+fn repair_refuses_a_directory_a_server_has_open() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    engine_dir(&dir);
+    std::fs::write(dir.join("MANIFEST.tmp"), b"partial").unwrap();
+    let engine =
+        ferrobase_engine::Engine::open(&dir, ferrobase_engine::EngineOptions::default()).unwrap();
+    // The open removed MANIFEST.tmp; put one back while it holds the lock.
+    std::fs::write(dir.join("MANIFEST.tmp"), b"partial").unwrap();
+    let before = bytes_of(&dir);
+    let out = ferrobase(&["check", dir.to_str().unwrap(), "--repair"]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("locked") && t.contains("refused"), "{t}");
+    assert_eq!(bytes_of(&dir), before, "nothing changed");
+    engine.close();
+}

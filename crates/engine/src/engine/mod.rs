@@ -17,11 +17,11 @@ mod read_modify_write;
 mod recovery;
 mod region_failure;
 mod resume;
-mod snapshot;
+pub(crate) mod snapshot;
 mod split;
 mod write;
 
-pub use snapshot::SnapshotInfo;
+pub use snapshot::{check_snapshot_name, snapshot_dir_files, SnapshotInfo};
 
 pub use options::{CompactionOptions, EngineOptions, WalRecovery};
 

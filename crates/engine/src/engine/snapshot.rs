@@ -322,7 +322,6 @@ impl Inner {
         table: &TableName,
     ) -> Result<Vec<Arc<Region>>> {
         let fs = self.fs();
-        let seq = self.mvcc.last_allocated();
         let mut made: Vec<u64> = Vec::new();
         let linked = (|| {
             let mut regions = Vec::new();
@@ -346,9 +345,9 @@ impl Inner {
                 regions.push((id, rr, linked_files));
             }
             self.sync_dir(&self.data_dir())?;
-            let mut out = Vec::new();
+            let mut opened = Vec::new();
             for (id, rr, linked_files) in regions {
-                let mut stores = BTreeMap::new();
+                let mut families = Vec::new();
                 for family in &record.descriptor.families {
                     let numbers = linked_files
                         .iter()
@@ -359,6 +358,25 @@ impl Inner {
                         .iter()
                         .map(|&number| self.open_store_file(&self.file_path(id, number), number))
                         .collect::<Result<Vec<_>>>()?;
+                    families.push((family, files));
+                }
+                opened.push((id, rr, families));
+            }
+            // A snapshot imported from another data directory (`ferrobase snapshot import`)
+            // holds cells with that engine's sequence ids: this one's moves past them, so the
+            // clone's cells are visible (and the manifest the clone commits records it).
+            let newest = opened
+                .iter()
+                .flat_map(|(_, _, families)| families.iter().flat_map(|(_, files)| files))
+                .map(|f| f.reader.meta().max_seq)
+                .max()
+                .unwrap_or(0);
+            self.mvcc.advance_past(newest);
+            let seq = self.mvcc.last_allocated();
+            let mut out = Vec::new();
+            for (id, rr, families) in opened {
+                let mut stores = BTreeMap::new();
+                for (family, files) in families {
                     stores.insert(
                         family.name.clone(),
                         Arc::new(Store::new(family.clone(), files, seq)),
@@ -402,4 +420,45 @@ pub(crate) fn remove_unfinished(fs: &dyn crate::fs::FileSystem, dir: &Path) -> R
         }
     }
     Ok(())
+}
+
+/// Checks `name` against HBase's rule for snapshot names (`[a-zA-Z_0-9-.]`, not beginning with
+/// `.` or `-`): [`Error::IllegalArgument`] when it breaks it.
+pub fn check_snapshot_name(name: &str) -> Result<()> {
+    check_name(name)
+}
+
+/// The snapshot held in directory `dir` (`DATA_DIR/snapshots/<name>/`, or a copy of one made
+/// by `ferrobase snapshot export`): its table and its files, relative to `dir`, the `MANIFEST`
+/// first, then each block file it names (`<region>/<file>.blk`). Reads only the manifest;
+/// [`Error::Corruption`] when it does not name exactly one table, [`Error::SnapshotNotFound`]
+/// when `dir` holds none.
+pub fn snapshot_dir_files(
+    fs: &dyn crate::fs::FileSystem,
+    dir: &Path,
+) -> Result<(TableName, Vec<PathBuf>)> {
+    let name = dir
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let data = manifest::read(fs, dir)?.ok_or(Error::SnapshotNotFound(name))?;
+    let mut tables = data.tables;
+    let table = match (tables.pop(), tables.is_empty()) {
+        (Some(t), true) => t,
+        _ => {
+            return Err(Error::Corruption {
+                path: dir.join(manifest::MANIFEST_FILE),
+                offset: 0,
+                reason: "a snapshot's manifest names exactly one table".into(),
+            })
+        }
+    };
+    let mut files = vec![PathBuf::from(manifest::MANIFEST_FILE)];
+    for r in &table.regions {
+        for s in &r.stores {
+            for &n in &s.files {
+                files.push(snapshot_file(Path::new(""), r.id, n));
+            }
+        }
+    }
+    Ok((table.descriptor.name, files))
 }
