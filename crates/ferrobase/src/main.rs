@@ -2,6 +2,14 @@
 //! `cli.rs` (clap): `ferrobase --help`, `ferrobase help COMMAND`, `docs/cli.md`.
 
 #![forbid(unsafe_code)]
+// The binary's doc comments on its clap arguments are its `--help` text (and docs/cli.md): their
+// brackets and angle brackets are usage syntax (`[VERSIONS [STARTTIME [ENDTIME]]]`,
+// `lost+found/<unix-ms>/`), not intra-doc links or HTML.
+#![allow(
+    rustdoc::broken_intra_doc_links,
+    rustdoc::invalid_html_tags,
+    reason = "doc comments of clap arguments are --help text, written in usage syntax"
+)]
 
 mod app;
 #[cfg(feature = "lab")]
