@@ -3,7 +3,7 @@
 
 use super::{Partial, Request, Response, Write};
 use crate::access::{canonical_table, AccessChecker, Denied, Operation, ReadAccess};
-use ferrobase_engine::{Check, Engine, Error, Get};
+use ferrobase_engine::{Check, ColumnSelection, Engine, Error};
 
 /// Why a request did not run, or failed running.
 #[derive(Debug)]
@@ -94,28 +94,33 @@ impl<'a> Executor<'a> {
             }
         };
         let families = || self.families(&table);
-        // Reads first: each narrowed where partly granted.
-        let narrow = |get: &mut Get| {
-            acl.authorize_read_columns(self.user, &table, &mut get.spec.columns, families)
+        // The filterable reads first: each narrowed where partly granted.
+        let narrow = |columns: &mut ColumnSelection| {
+            acl.authorize_read_columns(self.user, &table, columns, families)
         };
         match request {
             Request::Get {
                 gets,
                 partial: Partial::Narrow,
                 ..
-            } => return gets.iter_mut().try_for_each(narrow),
+            } => gets
+                .iter_mut()
+                .try_for_each(|g| narrow(&mut g.spec.columns))?,
             Request::Scan {
                 scan,
                 partial: Partial::Narrow,
                 ..
-            } => {
-                return acl.authorize_read_columns(
-                    self.user,
-                    &table,
-                    &mut scan.spec.columns,
-                    families,
-                )
-            }
+            } => narrow(&mut scan.spec.columns)?,
+            // An existence check naming columns is narrowed; one of a whole row must be granted
+            // whole (`Request::operations`), below.
+            Request::Exists { gets, .. } => gets
+                .iter_mut()
+                .filter(|g| !g.spec.columns.is_empty())
+                .try_for_each(|g| narrow(&mut g.spec.columns))?,
+            Request::CheckAndWrite {
+                check: Check::Read(get),
+                ..
+            } => narrow(&mut get.spec.columns)?,
             // Refused unless granted whole: decided with the other operations below.
             Request::Get {
                 partial: Partial::Refuse,
@@ -124,27 +129,9 @@ impl<'a> Executor<'a> {
             | Request::Scan {
                 partial: Partial::Refuse,
                 ..
-            } => {}
-            Request::Exists { gets, .. } => {
-                for get in gets.iter_mut() {
-                    if get.spec.columns.is_empty() {
-                        // A whole row: every family, granted whole (`Request::operations`).
-                        let whole = Operation::Read {
-                            table: table.clone(),
-                            families: families().into_iter().map(|f| (f, None)).collect(),
-                            filterable: false,
-                        };
-                        acl.authorize(self.user, &whole)?;
-                    }
-                    narrow(get)?;
-                }
-                return Ok(());
             }
-            Request::CheckAndWrite {
-                check: Check::Read(get),
-                ..
-            } => narrow(get)?,
-            Request::CheckAndWrite { .. } | Request::Write { .. } => {}
+            | Request::CheckAndWrite { .. }
+            | Request::Write { .. } => {}
         }
         for op in request.operations_on(&table, &families) {
             // The filterable reads were decided above, narrowed; the rest must be granted whole.
