@@ -3,6 +3,8 @@
 //! twins: a flipped byte in a block file, a torn WAL tail, a manifest naming a missing file.
 //! Nothing they read changes.
 
+mod engine_cells;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -253,31 +255,9 @@ fn engine_dir(dir: &Path) -> Vec<String> {
             admin.flush("t").unwrap();
         }
     }
-    let cells = engine_cells(&engine, "t");
+    let cells = engine_cells::cells(&engine, "t");
     engine.close();
     cells
-}
-
-fn engine_cells(engine: &ferrobase_engine::Engine, table: &str) -> Vec<String> {
-    engine
-        .table(table)
-        .unwrap()
-        .scan_all(&ferrobase_engine::Scan::new().raw(true).max_versions(100))
-        .unwrap()
-        .iter()
-        .flat_map(|r| r.cells.iter())
-        .map(|c| {
-            format!(
-                "{}/{}:{}@{} {:?} {}",
-                c.row().escape_ascii(),
-                c.family().escape_ascii(),
-                c.qualifier().escape_ascii(),
-                c.timestamp(),
-                c.cell_type(),
-                c.value().escape_ascii()
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -334,7 +314,7 @@ fn repair_moves_orphans_and_leftovers_to_lost_and_found_and_keeps_every_row() {
     );
     let engine =
         ferrobase_engine::Engine::open(&dir, ferrobase_engine::EngineOptions::default()).unwrap();
-    assert_eq!(engine_cells(&engine, "t"), cells);
+    assert_eq!(engine_cells::cells(&engine, "t"), cells);
     engine.close();
 }
 

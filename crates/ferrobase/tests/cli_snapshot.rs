@@ -3,6 +3,8 @@
 //! cloned there holds exactly the cells it was taken of; a damaged export, a taken name and an
 //! open target are refused.
 
+mod engine_cells;
+
 use ferrobase_engine::*;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -21,28 +23,6 @@ fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
-}
-
-fn cells(engine: &Engine, table: &str) -> Vec<String> {
-    engine
-        .table(table)
-        .unwrap()
-        .scan_all(&Scan::new().raw(true).max_versions(100))
-        .unwrap()
-        .iter()
-        .flat_map(|r| r.cells.iter())
-        .map(|c| {
-            format!(
-                "{}/{}:{}@{} {:?} {}",
-                c.row().escape_ascii(),
-                c.family().escape_ascii(),
-                c.qualifier().escape_ascii(),
-                c.timestamp(),
-                c.cell_type(),
-                c.value().escape_ascii()
-            )
-        })
-        .collect()
 }
 
 /// Table `t` (families `cf`, `cf2`; two regions; versions, deletes, two flushes) in `dir`,
@@ -70,7 +50,7 @@ fn source(dir: &Path) -> (Engine, Vec<String>) {
     }
     t.delete(Delete::new("a04")).unwrap();
     admin.snapshot("t", "s1", false).unwrap();
-    let at_snapshot = cells(&engine, "t");
+    let at_snapshot = engine_cells::cells(&engine, "t");
     t.put(Put::new("after").add_column("cf", "q", "later"))
         .unwrap();
     (engine, at_snapshot)
@@ -157,23 +137,26 @@ fn export_import_and_clone_give_every_cell() {
         .collect();
     assert_eq!(names, ["s1 t", "s2 t"]);
     admin.clone_snapshot("s1", "c1").unwrap();
-    assert_eq!(cells(&engine, "c1"), at_snapshot);
+    assert_eq!(engine_cells::cells(&engine, "c1"), at_snapshot);
     admin.clone_snapshot("s2", "t").unwrap();
     admin.disable("t").unwrap();
     admin.restore_snapshot("s1").unwrap();
     admin.enable("t").unwrap();
-    assert_eq!(cells(&engine, "t"), at_snapshot);
+    assert_eq!(engine_cells::cells(&engine, "t"), at_snapshot);
     engine.close();
     drop((admin, engine));
     // After a restart too (the clone's manifest carries the sequence past the files').
     let engine = Engine::open(&dst, EngineOptions::default()).unwrap();
-    assert_eq!(cells(&engine, "c1"), at_snapshot);
+    assert_eq!(engine_cells::cells(&engine, "c1"), at_snapshot);
     engine
         .table("c1")
         .unwrap()
         .put(Put::new("new").add_column("cf", "q", "row"))
         .unwrap();
-    assert_eq!(cells(&engine, "c1").len(), at_snapshot.len() + 1);
+    assert_eq!(
+        engine_cells::cells(&engine, "c1").len(),
+        at_snapshot.len() + 1
+    );
     engine.close();
     // The directory checks clean.
     let o = ferrobase(&["check", dst.to_str().unwrap()]);
