@@ -12,7 +12,9 @@ use crate::services::Ctx;
 use ferrobase_gateway::access::{
     AccessChecker, Denied, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
 };
-use ferrobase_gateway::request::{Authorized, Executor, Request, Response};
+use ferrobase_gateway::request::{
+    AdminRequest, Authorized, AuthorizedAdmin, Executor, Failure, Request, Response,
+};
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -137,6 +139,37 @@ impl Ctx {
     /// An authorized request run on the engine.
     pub(crate) fn run(&self, authorized: Authorized) -> Result<Response, RpcError> {
         Ok(self.executor().run(authorized)?)
+    }
+
+    /// An administrative request authorized, run on the engine and followed up by the shared
+    /// executor.
+    pub(crate) fn admin(&self, request: AdminRequest) -> Result<(), RpcError> {
+        if self.acl().is_some() {
+            CHECKS.with(|c| c.set(c.get() + 1));
+        }
+        match self.executor().admin(request) {
+            Ok(_) => Ok(()),
+            Err(Failure::Denied(d)) => Err(denied(d)),
+            Err(Failure::Engine(e)) => Err(e.into()),
+        }
+    }
+
+    /// An administrative request authorized for the user (always, with ACLs off), to be run
+    /// by [`Ctx::run_admin`] once the door's own checks pass.
+    pub(crate) fn authorize_admin(
+        &self,
+        request: AdminRequest,
+    ) -> Result<AuthorizedAdmin, RpcError> {
+        if self.acl().is_some() {
+            CHECKS.with(|c| c.set(c.get() + 1));
+        }
+        self.executor().authorize_admin(request).map_err(denied)
+    }
+
+    /// An authorized administrative request run and followed up.
+    pub(crate) fn run_admin(&self, authorized: AuthorizedAdmin) -> Result<(), RpcError> {
+        self.executor().run_admin(authorized)?;
+        Ok(())
     }
 
     /// Authorized puts and deletes of one table run as one batch, answered one by one

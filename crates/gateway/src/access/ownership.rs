@@ -1,7 +1,8 @@
-//! What follows a change that ran, on every door: HBase's `postCompletedCreateTableAction` (the
-//! creator owns a new table), `postModifyTable` (the table's owner is granted every action on
-//! it), `postDeleteTable` and `postDeleteNamespace` (their grants go with them). Never an owner
-//! grant on a table of the system namespace: only superusers make or change those.
+//! What follows a change that ran, on every door (the request executor calls these): HBase's
+//! `postCompletedCreateTableAction` and `postModifyTable` (the table's owner, else the user who
+//! made or changed it, is granted every action on it), `postDeleteTable` and
+//! `postDeleteNamespace` (their grants go with them). Never an owner grant on a table of the
+//! system namespace: only superusers make or change those.
 
 use super::checker::{namespace_of, AccessChecker};
 use super::SYSTEM_NAMESPACE;
@@ -9,17 +10,9 @@ use ferrobase_engine::{Engine, Error};
 use ferrobase_security::acl::{Actions, Scope};
 
 impl AccessChecker {
-    /// `user` created `table` (canonical): the creator owns it.
-    pub fn table_created(&self, user: &str, table: &str) -> Result<(), Error> {
-        if namespace_of(table) == SYSTEM_NAMESPACE {
-            return Ok(());
-        }
-        self.store()
-            .grant(user, &Scope::table(table.to_string()), Actions::all())
-    }
-
-    /// `user` changed `table`'s descriptor (canonical; families included): its `OWNER`
-    /// attribute, else `user`, is granted every action on it.
+    /// `user` created `table` (canonical) or changed its descriptor (families included): its
+    /// `OWNER` attribute, else `user`, is granted every action on it (HBase's
+    /// `postCompletedCreateTableAction` and `postModifyTable`).
     pub fn table_modified(&self, engine: &Engine, user: &str, table: &str) -> Result<(), Error> {
         if namespace_of(table) == SYSTEM_NAMESPACE {
             return Ok(());

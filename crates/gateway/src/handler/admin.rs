@@ -5,10 +5,19 @@ use super::meta_order::compare_meta_rows;
 use super::meta_view::{catalog_families, Catalog};
 use super::names::{admin_op, table_name, table_text};
 use super::{CallResult, Handler, ServiceError};
+use crate::request::{AdminRequest, Executor, Failure, TableChange};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::{AdminOp, ColumnDescriptor, TRegionInfo};
 use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::{Error, TableDescriptor, TableName};
+
+/// An administrative request's failure as this door answers it.
+fn admin_failure(f: Failure) -> ServiceError {
+    match f {
+        Failure::Denied(d) => super::denied(d),
+        Failure::Engine(e) => e.into(),
+    }
+}
 
 /// What `enableTable`/`disableTable` make of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,13 +38,27 @@ pub(crate) enum Compaction {
 }
 
 impl Handler {
-    pub(crate) fn set_table_state(&self, table: &[u8], state: TableState) -> CallResult {
-        let name = table_name(table)?;
-        let admin = self.engine.admin();
-        match state {
-            TableState::Enabled => admin.enable(&name)?,
-            TableState::Disabled => admin.disable(&name)?,
-        }
+    /// Runs a table, namespace, maintenance or snapshot change through the shared executor,
+    /// which authorizes it (with ACLs on) and does what follows it.
+    fn run_admin(&self, user: &str, request: AdminRequest) -> Result<(), ServiceError> {
+        let executor = Executor::new(&self.engine, self.access(), user);
+        executor.admin(request).map(drop).map_err(admin_failure)
+    }
+
+    pub(crate) fn set_table_state(
+        &self,
+        user: &str,
+        table: &[u8],
+        state: TableState,
+    ) -> CallResult {
+        let table = table_name(table)?;
+        self.run_admin(
+            user,
+            match state {
+                TableState::Enabled => AdminRequest::EnableTable { table },
+                TableState::Disabled => AdminRequest::DisableTable { table },
+            },
+        )?;
         Ok(None)
     }
 
@@ -49,16 +72,19 @@ impl Handler {
     }
 
     /// `compact`/`majorCompact` take a table name or a region name (`table,start,id.`).
-    pub(crate) fn compact(&self, raw: &[u8], kind: Compaction) -> CallResult {
+    pub(crate) fn compact(&self, user: &str, raw: &[u8], kind: Compaction) -> CallResult {
         let table = match raw.iter().position(|&b| b == b',') {
             Some(i) => &raw[..i],
             None => raw,
         };
-        let name = table_name(table)?;
-        match kind {
-            Compaction::Major => self.engine.admin().major_compact(&name)?,
-            Compaction::Minor => self.engine.admin().compact(&name)?,
-        }
+        let table = table_name(table)?;
+        self.run_admin(
+            user,
+            AdminRequest::Compact {
+                table,
+                major: kind == Compaction::Major,
+            },
+        )?;
         Ok(None)
     }
 
@@ -125,7 +151,12 @@ impl Handler {
         Ok(Some(infos.to_value()))
     }
 
-    pub(crate) fn create_table(&self, table: &[u8], families: &[ColumnDescriptor]) -> CallResult {
+    pub(crate) fn create_table(
+        &self,
+        user: &str,
+        table: &[u8],
+        families: &[ColumnDescriptor],
+    ) -> CallResult {
         let name = table_name(table)?;
         let name = TableName::parse(&name)?;
         let mut desc = TableDescriptor::new(name);
@@ -140,18 +171,27 @@ impl Handler {
                     .into(),
             ));
         }
-        self.engine.admin().create_table(desc)?;
+        self.run_admin(
+            user,
+            AdminRequest::CreateTable {
+                descriptor: desc,
+                splits: Vec::new(),
+            },
+        )?;
         Ok(None)
     }
 
-    pub(crate) fn delete_table(&self, table: &[u8]) -> CallResult {
+    pub(crate) fn delete_table(&self, user: &str, table: &[u8]) -> CallResult {
         let name = table_name(table)?;
-        match self.engine.admin().delete_table(&name) {
+        let request = AdminRequest::DeleteTable {
+            table: name.clone(),
+        };
+        match Executor::new(&self.engine, self.access(), user).admin(request) {
             // HBase's handler checks `tableExists` first and throws a plain IOException.
-            Err(Error::TableNotFound(_)) => Err(ServiceError::Io(format!(
+            Err(Failure::Engine(Error::TableNotFound(_))) => Err(ServiceError::Io(format!(
                 "java.io.IOException: table {name} does not exist"
             ))),
-            other => Ok(other.map(|()| None)?),
+            other => other.map(|_| None).map_err(admin_failure),
         }
     }
 
@@ -181,15 +221,39 @@ impl Handler {
             AdminOp::ScanNext => return self.extension_scan_next(a),
             AdminOp::ScanCost => return self.extension_scan_cost(a),
             AdminOp::Get => return self.extension_get(a),
-            AdminOp::CreateNamespace => admin.create_namespace(&name)?,
-            AdminOp::DropNamespace => admin.drop_namespace(&name)?,
-            AdminOp::Flush => admin.flush(&name)?,
-            AdminOp::Split => admin.split(&name, key.as_deref())?,
+            AdminOp::CreateNamespace => {
+                self.run_admin(user, AdminRequest::CreateNamespace { namespace: name })?
+            }
+            AdminOp::DropNamespace => {
+                self.run_admin(user, AdminRequest::DeleteNamespace { namespace: name })?
+            }
+            AdminOp::Flush => self.run_admin(user, AdminRequest::Flush { table: name })?,
+            AdminOp::Split => self.run_admin(
+                user,
+                AdminRequest::Split {
+                    table: name,
+                    at: key,
+                },
+            )?,
+            // The shell's truncate: disabled first, then emptied; both authorized before either
+            // runs.
             AdminOp::Truncate | AdminOp::TruncatePreserve => {
+                let executor = Executor::new(&self.engine, self.access(), user);
+                let truncate = executor
+                    .authorize_admin(AdminRequest::TruncateTable {
+                        table: name.clone(),
+                        preserve_splits: op == AdminOp::TruncatePreserve,
+                    })
+                    .map_err(super::denied)?;
+                let disable = executor
+                    .authorize_admin(AdminRequest::DisableTable {
+                        table: name.clone(),
+                    })
+                    .map_err(super::denied)?;
                 if admin.is_enabled(&name)? {
-                    admin.disable(&name)?;
+                    executor.run_admin(disable)?;
                 }
-                admin.truncate(&name, op == AdminOp::TruncatePreserve)?
+                executor.run_admin(truncate)?;
             }
             AdminOp::TableAttributes => {
                 let d = admin.describe(&name)?;
@@ -216,43 +280,60 @@ impl Handler {
                 }
                 return Ok(Some(TValue::List(TType::Binary, items)));
             }
-            AdminOp::SetTableAttributes => {
-                admin.alter_table_attributes(&name, &string_map(a), &[])?;
-            }
+            AdminOp::SetTableAttributes => self.run_admin(
+                user,
+                AdminRequest::AlterTable {
+                    table: name,
+                    changes: vec![TableChange::Attributes {
+                        set: string_map(a),
+                        unset: Vec::new(),
+                    }],
+                },
+            )?,
             AdminOp::UnsetTableAttribute => {
                 let key = key.ok_or_else(|| {
                     ServiceError::IllegalArgument("unset_table_attribute needs the key".into())
                 })?;
                 let key = String::from_utf8_lossy(&key).into_owned();
-                admin.alter_table_attributes(&name, &[], &[key])?;
+                self.run_admin(
+                    user,
+                    AdminRequest::AlterTable {
+                        table: name,
+                        changes: vec![TableChange::Attributes {
+                            set: Vec::new(),
+                            unset: vec![key],
+                        }],
+                    },
+                )?;
             }
             AdminOp::PutFamily => {
-                let attrs = string_map(a);
-                let fam = attrs
-                    .iter()
-                    .find(|(k, _)| k == "NAME")
-                    .map(|(_, v)| v.clone())
+                let (names, attributes): (Vec<_>, Vec<_>) =
+                    string_map(a).into_iter().partition(|(k, _)| k == "NAME");
+                let family = names
+                    .into_iter()
+                    .next()
+                    .map(|(_, v)| v.into_bytes())
                     .ok_or_else(|| ServiceError::IllegalArgument("put_family needs NAME".into()))?;
-                let existing = admin.describe(&name)?;
-                let mut f = existing.family(fam.as_bytes()).cloned().unwrap_or_else(|| {
-                    ferrobase_engine::ColumnFamilyDescriptor::new(fam.as_bytes())
-                });
-                for (k, v) in &attrs {
-                    if k != "NAME" {
-                        f.set_attribute(k, v)?;
-                    }
-                }
-                if existing.family(fam.as_bytes()).is_some() {
-                    admin.modify_family(&name, f)?;
-                } else {
-                    admin.add_family(&name, f)?;
-                }
+                self.run_admin(
+                    user,
+                    AdminRequest::AlterTable {
+                        table: name,
+                        changes: vec![TableChange::PutFamily { family, attributes }],
+                    },
+                )?;
             }
             AdminOp::Snapshot => {
                 let skip_flush = string_map(a)
                     .iter()
                     .any(|(k, v)| k == "SKIP_FLUSH" && v.eq_ignore_ascii_case("true"));
-                admin.snapshot(&name, &snapshot_name(key)?, skip_flush)?;
+                self.run_admin(
+                    user,
+                    AdminRequest::Snapshot {
+                        table: name,
+                        name: snapshot_name(key)?,
+                        skip_flush,
+                    },
+                )?;
             }
             AdminOp::ListSnapshots => {
                 let mut items = Vec::new();
@@ -324,14 +405,36 @@ impl Handler {
                     .collect();
                 return Ok(Some(TValue::List(TType::Binary, items)));
             }
-            AdminOp::DeleteSnapshot => admin.delete_snapshot(&snapshot_name(key)?)?,
-            AdminOp::CloneSnapshot => admin.clone_snapshot(&snapshot_name(key)?, &name)?,
-            AdminOp::RestoreSnapshot => admin.restore_snapshot(&snapshot_name(key)?)?,
+            AdminOp::DeleteSnapshot => self.run_admin(
+                user,
+                AdminRequest::DeleteSnapshot {
+                    name: snapshot_name(key)?,
+                },
+            )?,
+            AdminOp::CloneSnapshot => self.run_admin(
+                user,
+                AdminRequest::CloneSnapshot {
+                    name: snapshot_name(key)?,
+                    table: name,
+                },
+            )?,
+            AdminOp::RestoreSnapshot => self.run_admin(
+                user,
+                AdminRequest::RestoreSnapshot {
+                    name: snapshot_name(key)?,
+                },
+            )?,
             AdminOp::DeleteFamily => {
-                let fam = key.ok_or_else(|| {
+                let family = key.ok_or_else(|| {
                     ServiceError::IllegalArgument("delete_family needs the family".into())
                 })?;
-                admin.delete_family(&name, &fam)?;
+                self.run_admin(
+                    user,
+                    AdminRequest::AlterTable {
+                        table: name,
+                        changes: vec![TableChange::DeleteFamily(family)],
+                    },
+                )?;
             }
             // Reached only with access control off (it intercepts them otherwise): HBase's
             // answer without its AccessController.

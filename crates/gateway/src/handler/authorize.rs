@@ -210,31 +210,16 @@ impl Handler {
             // Not served (HBase 2.6 has no such method): answered as an unknown method, and
             // nothing runs.
             Call::GetRowOrBefore(_) => Ok(vec![Operation::Catalog]),
-            Call::EnableTable(a) => one(Ok(Operation::EnableTable {
-                table: table(&a.table_name)?,
-            })),
-            Call::DisableTable(a) => one(Ok(Operation::DisableTable {
-                table: table(&a.table_name)?,
-            })),
-            Call::DeleteTable(a) => one(Ok(Operation::DeleteTable {
-                table: table(&a.table_name)?,
-            })),
+            // Table changes and maintenance: authorized by the shared executor when they run,
+            // from the typed request (`crate::request::AdminRequest`), and followed up there.
+            Call::EnableTable(_)
+            | Call::DisableTable(_)
+            | Call::DeleteTable(_)
+            | Call::Compact(_)
+            | Call::MajorCompact(_)
+            | Call::CreateTable(_) => Ok(Vec::new()),
             Call::GetColumnDescriptors(a) => one(Ok(Operation::DescribeTable {
                 table: table(&a.table_name)?,
-            })),
-            Call::Compact(a) => one(Ok(Operation::Compact {
-                table: table(&a.table_name_or_region_name)?,
-            })),
-            Call::MajorCompact(a) => one(Ok(Operation::Compact {
-                table: table(&a.table_name_or_region_name)?,
-            })),
-            Call::CreateTable(a) => one(Ok(Operation::CreateTable {
-                table: table(&a.table_name)?,
-                families: a
-                    .column_families
-                    .iter()
-                    .map(|f| parse_column(&f.name).0)
-                    .collect(),
             })),
             // Gets and scanner opens: authorized by the shared executor when they run
             // (`crate::request`), a partly granted getRow* or scan narrowed there, a get of one
@@ -293,21 +278,24 @@ impl Handler {
     ) -> Result<Vec<Operation>, ServiceError> {
         let target = || Ok::<_, ServiceError>(canonical_table(&table_text(&a.table_name)?)?);
         let op = match admin_op(a)? {
-            // HBase: createNamespace, deleteNamespace need global ADMIN.
-            AdminOp::CreateNamespace => Operation::CreateNamespace {
-                namespace: table_text(&a.table_name)?,
-            },
-            AdminOp::DropNamespace => Operation::DeleteNamespace {
-                namespace: table_text(&a.table_name)?,
-            },
-            AdminOp::PutFamily | AdminOp::SetTableAttributes | AdminOp::UnsetTableAttribute => {
-                Operation::ModifyTable { table: target()? }
-            }
-            AdminOp::DeleteFamily => Operation::DeleteFamily { table: target()? },
-            AdminOp::Flush => Operation::Flush { table: target()? },
-            AdminOp::Truncate | AdminOp::TruncatePreserve => {
-                Operation::TruncateTable { table: target()? }
-            }
+            // Namespace, table and family changes, maintenance and snapshots: authorized by the
+            // shared executor when they run, from the typed request
+            // (`crate::request::AdminRequest`: global ADMIN for namespaces and snapshots), and
+            // followed up there.
+            AdminOp::CreateNamespace
+            | AdminOp::DropNamespace
+            | AdminOp::PutFamily
+            | AdminOp::SetTableAttributes
+            | AdminOp::UnsetTableAttribute
+            | AdminOp::DeleteFamily
+            | AdminOp::Flush
+            | AdminOp::Truncate
+            | AdminOp::TruncatePreserve
+            | AdminOp::Split
+            | AdminOp::Snapshot
+            | AdminOp::DeleteSnapshot
+            | AdminOp::CloneSnapshot
+            | AdminOp::RestoreSnapshot => return Ok(Vec::new()),
             // As getColumnDescriptors: the table's descriptor.
             AdminOp::TableAttributes | AdminOp::FamilyAttributes => {
                 Operation::DescribeTable { table: target()? }
@@ -331,15 +319,9 @@ impl Handler {
                     filterable: false,
                 }
             }
-            AdminOp::Split => Operation::Split { table: target()? },
-            // Snapshots: global ADMIN for every one of them (stricter than HBase, which lets a
-            // table's ADMIN snapshot it and a snapshot's owner clone, restore and delete it;
-            // ferrobase records no snapshot owners).
-            AdminOp::Snapshot
-            | AdminOp::ListSnapshots
-            | AdminOp::DeleteSnapshot
-            | AdminOp::CloneSnapshot
-            | AdminOp::RestoreSnapshot => Operation::ClusterAdmin,
+            // Listing snapshots: global ADMIN, as taking one (stricter than HBase, which lists a
+            // snapshot to its owner; ferrobase records no snapshot owners).
+            AdminOp::ListSnapshots => Operation::ClusterAdmin,
             // HBase's getLogEntries needs the global ADMIN permission.
             AdminOp::SlowLog | AdminOp::ServerStatus => Operation::ClusterAdmin,
             // The capability probe reads and changes nothing.
@@ -369,22 +351,6 @@ impl Handler {
         let acl = &access.checker;
         let Ok(value) = res else { return Ok(()) };
         match call {
-            // HBase's postCompletedCreateTableAction: the creator owns the table (never a table of
-            // the system namespace: its owner is the superuser who made it).
-            Call::CreateTable(a) => acl.table_created(user, &table_arg(&a.table_name)?)?,
-            // postModifyTable (every change of a table's descriptor, families included): the
-            // table's owner, without an OWNER in the descriptor the user who changed it, is
-            // granted every action on it, as by postCompletedCreateTableAction. Never on a
-            // table of the system namespace (only superusers change those).
-            Call::FerrobaseAdmin(a) if admin_op(a).is_ok_and(AdminOp::modifies_table) => {
-                let table = canonical_table(&table_text(&a.table_name)?)?;
-                acl.table_modified(&self.engine, user, &table)?;
-            }
-            // postDeleteTable: the table's grants go with it.
-            Call::DeleteTable(a) => acl.table_deleted(&table_arg(&a.table_name)?)?,
-            Call::FerrobaseAdmin(a) if admin_op(a).ok() == Some(AdminOp::DropNamespace) => {
-                acl.namespace_deleted(&table_text(&a.table_name)?)?
-            }
             Call::GetTableNames(_) => {
                 if let Some(TValue::List(_, names)) = value {
                     names.retain(|n| match n {

@@ -269,17 +269,21 @@ impl Handler {
             return Some(Err(e));
         }
         Some(match call {
-            Call::EnableTable(a) => self.set_table_state(&a.table_name, TableState::Enabled),
-            Call::DisableTable(a) => self.set_table_state(&a.table_name, TableState::Disabled),
+            Call::EnableTable(a) => self.set_table_state(user, &a.table_name, TableState::Enabled),
+            Call::DisableTable(a) => {
+                self.set_table_state(user, &a.table_name, TableState::Disabled)
+            }
             Call::IsTableEnabled(a) => self.is_table_enabled(&a.table_name),
-            Call::Compact(a) => self.compact(&a.table_name_or_region_name, Compaction::Minor),
-            Call::MajorCompact(a) => self.compact(&a.table_name_or_region_name, Compaction::Major),
+            Call::Compact(a) => self.compact(user, &a.table_name_or_region_name, Compaction::Minor),
+            Call::MajorCompact(a) => {
+                self.compact(user, &a.table_name_or_region_name, Compaction::Major)
+            }
             Call::GetTableNames(_) => self.get_table_names(),
             Call::GetTableNamesWithIsTableEnabled(_) => self.get_table_names_enabled(),
             Call::GetColumnDescriptors(a) => self.get_column_descriptors(&a.table_name),
             Call::GetTableRegions(a) => self.get_table_regions(&a.table_name),
-            Call::CreateTable(a) => self.create_table(&a.table_name, &a.column_families),
-            Call::DeleteTable(a) => self.delete_table(&a.table_name),
+            Call::CreateTable(a) => self.create_table(user, &a.table_name, &a.column_families),
+            Call::DeleteTable(a) => self.delete_table(user, &a.table_name),
             Call::GetThriftServerType(_) => Ok(Some(TValue::I32(thrift_server_type::ONE))),
             Call::GetClusterId(_) => return None,
             Call::GetRegionInfo(a) => self.get_region_info(&a.row),

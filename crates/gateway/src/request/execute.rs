@@ -41,9 +41,9 @@ impl Authorized {
 /// Runs requests for one user on one engine: with ACLs on (`access`), each request is
 /// authorized before anything of it runs.
 pub struct Executor<'a> {
-    engine: &'a Engine,
-    access: Option<&'a AccessChecker>,
-    user: &'a str,
+    pub(super) engine: &'a Engine,
+    pub(super) access: Option<&'a AccessChecker>,
+    pub(super) user: &'a str,
 }
 
 impl<'a> Executor<'a> {
@@ -59,7 +59,7 @@ impl<'a> Executor<'a> {
 
     /// The families of `table` (none when it cannot be described: the request then fails on
     /// the table when it runs, and a grant of the whole table is what the rule asks for).
-    fn families(&self, table: &str) -> Vec<Vec<u8>> {
+    pub(super) fn families(&self, table: &str) -> Vec<Vec<u8>> {
         self.engine
             .admin()
             .describe(table)

@@ -11,13 +11,18 @@
 //! way). The layers, one line each, are in `docs/design/layout.md` ("The request path").
 //!
 //! The executor takes every door's data requests (Thrift1, Thrift2, REST, HBase's native RPC:
-//! gets, existence checks, scanner opens, puts, deletes, increments, appends, check-and-mutate).
-//! A scanner's later calls, DDL, grants, flushes, compactions and catalog reads still run in each
-//! door, authorized by the same rule ([`crate::access::AccessChecker::authorize`]) from
-//! operations the door derives.
+//! gets, existence checks, scanner opens, puts, deletes, increments, appends, check-and-mutate)
+//! and their table, family, namespace, maintenance and snapshot changes ([`AdminRequest`]:
+//! authorized, run, and followed up by the owner's grant or the removal of a dropped table's
+//! grants). A scanner's later calls (its owner is the rule), grants and their listings,
+//! descriptor reads and catalog listings (filtered per user) still run in each door, authorized
+//! by the same rule ([`crate::access::AccessChecker::authorize`]) from operations the door
+//! derives.
 
+mod admin;
 mod execute;
 
+pub use admin::{AdminRequest, AdminResponse, AuthorizedAdmin, TableChange};
 pub use execute::{Authorized, Executor, Failure};
 
 use crate::access::{FamilyMap, Operation};

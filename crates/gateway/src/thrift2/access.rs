@@ -1,14 +1,15 @@
-//! ACL checks of each Thrift2 call: the translation of every `THBaseService` method into the
-//! operations of the shared request model ([`Operation`], decided by
-//! [`AccessChecker::authorize`]), what follows a call that ran (the creator's grant on a new
-//! table, the grants of a deleted table or namespace, each scanner's owner), and the listings
-//! each user sees. The rules are HBase's `AccessController`'s (`docs/design/security.md`,
-//! "Checks"; `docs/design/thrift2.md`, "ACLs").
+//! ACL checks of each Thrift2 call: the translation of every `THBaseService` method the shared
+//! executor does not run into the operations of the request model ([`Operation`], decided by
+//! [`AccessChecker::authorize`]), each scanner's owner, and the listings each user sees. The
+//! rules are HBase's `AccessController`'s (`docs/design/security.md`, "Checks";
+//! `docs/design/thrift2.md`, "ACLs").
 //!
 //! The data methods (`get`, `exists`, their multiples, `openScanner`, `getScannerResults`, every
-//! write) are authorized by the shared executor (`crate::request`) from the values that run; a
-//! partly granted read is narrowed there to the columns the user may read before it runs, as
-//! HBase's `AccessControlFilter` runs before the user's filter.
+//! write) and the table, family and namespace changes are authorized by the shared executor
+//! (`crate::request`) from the typed values that run; a partly granted read is narrowed there to
+//! the columns the user may read before it runs, as HBase's `AccessControlFilter` runs before the
+//! user's filter, and a change is followed up there (the creator's grant on a new table, the
+//! grants of a deleted table or namespace).
 
 use super::admin::name_of;
 use super::Thrift2Handler;
@@ -80,6 +81,18 @@ impl Thrift2Handler {
             | Call::CheckAndMutate(_)
             | Call::OpenScanner(_)
             | Call::GetScannerResults(_) => Ok(Vec::new()),
+            // Table, family and namespace changes: authorized by the shared executor when they
+            // run, from the typed request (`crate::request::AdminRequest`), and followed up there.
+            Call::CreateTable(_)
+            | Call::DeleteTable(_)
+            | Call::TruncateTable(_)
+            | Call::EnableTable(_)
+            | Call::DisableTable(_)
+            | Call::AddColumnFamily(_)
+            | Call::ModifyColumnFamily(_)
+            | Call::DeleteColumnFamily(_)
+            | Call::CreateNamespace(_)
+            | Call::DeleteNamespace(_) => Ok(Vec::new()),
             // Checked in `authorize_call`.
             Call::GetScannerRows(_) | Call::CloseScanner(_) => {
                 Ok(vec![Operation::UseScanner { owner: None }])
@@ -111,46 +124,9 @@ impl Thrift2Handler {
                 .iter()
                 .map(|t| Ok(Operation::DescribeTable { table: tname(t)? }))
                 .collect(),
-            Call::CreateTable(a) => Ok(vec![Operation::CreateTable {
-                table: tname(&a.desc.table_name)?,
-                families: a
-                    .desc
-                    .columns
-                    .iter()
-                    .flatten()
-                    .map(|f| f.name.clone())
-                    .collect(),
-            }]),
-            Call::DeleteTable(a) => Ok(vec![Operation::DeleteTable {
-                table: tname(&a.table_name)?,
-            }]),
-            Call::TruncateTable(a) => Ok(vec![Operation::TruncateTable {
-                table: tname(&a.table_name)?,
-            }]),
-            Call::EnableTable(a) => Ok(vec![Operation::EnableTable {
-                table: tname(&a.table_name)?,
-            }]),
-            Call::DisableTable(a) => Ok(vec![Operation::DisableTable {
-                table: tname(&a.table_name)?,
-            }]),
-            Call::AddColumnFamily(a) => Ok(vec![Operation::ModifyTable {
-                table: tname(&a.table_name)?,
-            }]),
-            Call::ModifyColumnFamily(a) => Ok(vec![Operation::ModifyTable {
-                table: tname(&a.table_name)?,
-            }]),
-            Call::DeleteColumnFamily(a) => Ok(vec![Operation::DeleteFamily {
-                table: tname(&a.table_name)?,
-            }]),
             // Not served (answered as such), translated all the same.
             Call::ModifyTable(a) => Ok(vec![Operation::ModifyTable {
                 table: tname(&a.desc.table_name)?,
-            }]),
-            Call::CreateNamespace(a) => Ok(vec![Operation::CreateNamespace {
-                namespace: a.namespace_desc.name.clone(),
-            }]),
-            Call::DeleteNamespace(a) => Ok(vec![Operation::DeleteNamespace {
-                namespace: a.name.clone(),
             }]),
             Call::ModifyNamespace(a) => Ok(vec![Operation::ModifyNamespace {
                 namespace: a.namespace_desc.name.clone(),
@@ -175,49 +151,21 @@ impl Thrift2Handler {
         let user = user.unwrap_or(ANONYMOUS);
         self.authorize_call(acl, user, &call)?;
         let res = self.dispatch(&call, user)?;
-        self.follow_up(acl, user, &call, &res)?;
+        self.follow_up(user, &call, &res);
         Ok(res)
     }
 
-    /// What follows a call that ran: HBase's `postCompletedCreateTableAction` (the creator
-    /// owns the table), `postModifyTable` (the owner, else the user who changed it, is granted
-    /// every action), `postDeleteTable` and `postDeleteNamespace` (their grants go), and the
-    /// owner of each scanner opened.
-    fn follow_up(
-        &self,
-        acl: &AccessChecker,
-        user: &str,
-        call: &Call,
-        res: &Option<TValue>,
-    ) -> Result<(), ServiceError> {
-        let table = |t: &TTableName| -> Result<String, ServiceError> {
-            Ok(crate::access::canonical_table(&name_of(t)?)?)
-        };
-        let engine = self.engine_ref();
-        match call {
-            Call::CreateTable(a) => acl.table_created(user, &table(&a.desc.table_name)?)?,
-            Call::AddColumnFamily(a) => acl.table_modified(engine, user, &table(&a.table_name)?)?,
-            Call::ModifyColumnFamily(a) => {
-                acl.table_modified(engine, user, &table(&a.table_name)?)?
-            }
-            Call::DeleteColumnFamily(a) => {
-                acl.table_modified(engine, user, &table(&a.table_name)?)?
-            }
-            Call::DeleteTable(a) => acl.table_deleted(&table(&a.table_name)?)?,
-            Call::DeleteNamespace(a) => acl.namespace_deleted(&a.name)?,
-            Call::OpenScanner(_) => {
-                if let Some(TValue::I32(id)) = res {
-                    self.inner.scanners.set_grant(
-                        *id,
-                        ScannerGrant {
-                            owner: user.to_string(),
-                        },
-                    );
-                }
-            }
-            _ => {}
+    /// What follows a call that ran here: the owner of each scanner opened. (What follows a
+    /// table or namespace change is the shared executor's.)
+    fn follow_up(&self, user: &str, call: &Call, res: &Option<TValue>) {
+        if let (Call::OpenScanner(_), Some(TValue::I32(id))) = (call, res) {
+            self.inner.scanners.set_grant(
+                *id,
+                ScannerGrant {
+                    owner: user.to_string(),
+                },
+            );
         }
-        Ok(())
     }
 
     /// Whether a listing of table names shows `table` to `user` (HBase's `postGetTableNames`:

@@ -5,6 +5,7 @@ use super::{not_supported, Thrift2Handler};
 use crate::handler::names::table_name;
 use crate::handler::{CallResult, ServiceError};
 use crate::hbase_values::{apply_family_values, FamilyValueError, TableValue};
+use crate::request::{AdminRequest, Executor, Failure, TableChange};
 use crate::thrift::thrift2::{
     bloom_filter_type, compression_algorithm, data_block_encoding, durability, keep_deleted_cells,
     TColumnFamilyDescriptor, THRegionInfo, THRegionLocation, TNamespaceDescriptor, TServerName,
@@ -220,6 +221,18 @@ impl Thrift2Handler {
         self.engine_ref().admin()
     }
 
+    /// Runs a table, namespace or maintenance change through the shared executor, which
+    /// authorizes it (with ACLs on) and does what follows it.
+    fn run_admin(&self, user: &str, request: AdminRequest) -> CallResult {
+        Executor::new(self.engine_ref(), self.access.as_ref(), user)
+            .admin(request)
+            .map_err(|f| match f {
+                Failure::Denied(d) => crate::handler::denied(d),
+                Failure::Engine(e) => ServiceError::from(e),
+            })?;
+        Ok(None)
+    }
+
     /// The user tables (less ferrobase's `hbase:acl`), sorted.
     fn user_tables(&self) -> Result<Vec<TableName>, ServiceError> {
         Ok(self
@@ -258,6 +271,7 @@ impl Thrift2Handler {
 
     pub(super) fn create_table(
         &self,
+        user: &str,
         desc: &TTableDescriptor,
         split_keys: Option<&[Vec<u8>]>,
     ) -> CallResult {
@@ -296,29 +310,46 @@ impl Thrift2Handler {
                     .into(),
             ));
         }
-        self.admin()
-            .create_table_with_splits(td, split_keys.unwrap_or_default())?;
-        Ok(None)
+        self.run_admin(
+            user,
+            AdminRequest::CreateTable {
+                descriptor: td,
+                splits: split_keys.unwrap_or_default().to_vec(),
+            },
+        )
     }
 
-    pub(super) fn delete_table(&self, t: &TTableName) -> CallResult {
-        self.admin().delete_table(&name_of(t)?)?;
-        Ok(None)
+    pub(super) fn delete_table(&self, user: &str, t: &TTableName) -> CallResult {
+        let table = name_of(t)?;
+        self.run_admin(user, AdminRequest::DeleteTable { table })
     }
 
-    pub(super) fn truncate_table(&self, t: &TTableName, preserve_splits: bool) -> CallResult {
-        self.admin().truncate(&name_of(t)?, preserve_splits)?;
-        Ok(None)
+    pub(super) fn truncate_table(
+        &self,
+        user: &str,
+        t: &TTableName,
+        preserve_splits: bool,
+    ) -> CallResult {
+        let table = name_of(t)?;
+        self.run_admin(
+            user,
+            AdminRequest::TruncateTable {
+                table,
+                preserve_splits,
+            },
+        )
     }
 
-    pub(super) fn set_enabled(&self, t: &TTableName, enabled: bool) -> CallResult {
-        let name = name_of(t)?;
-        if enabled {
-            self.admin().enable(&name)?;
-        } else {
-            self.admin().disable(&name)?;
-        }
-        Ok(None)
+    pub(super) fn set_enabled(&self, user: &str, t: &TTableName, enabled: bool) -> CallResult {
+        let table = name_of(t)?;
+        self.run_admin(
+            user,
+            if enabled {
+                AdminRequest::EnableTable { table }
+            } else {
+                AdminRequest::DisableTable { table }
+            },
+        )
     }
 
     /// `isTableEnabled` (`enabled`) and `isTableDisabled`.
@@ -438,37 +469,58 @@ impl Thrift2Handler {
     /// `addColumnFamily` (`add`) and `modifyColumnFamily`.
     pub(super) fn put_family(
         &self,
+        user: &str,
         t: &TTableName,
         d: &TColumnFamilyDescriptor,
         add: bool,
     ) -> CallResult {
-        let name = name_of(t)?;
+        let table = name_of(t)?;
         let f = family_from(d)?;
-        if add {
-            self.admin().add_family(&name, f)?;
+        let change = if add {
+            TableChange::AddFamily(f)
         } else {
-            self.admin().modify_family(&name, f)?;
-        }
-        Ok(None)
+            TableChange::ModifyFamily(f)
+        };
+        self.run_admin(
+            user,
+            AdminRequest::AlterTable {
+                table,
+                changes: vec![change],
+            },
+        )
     }
 
-    pub(super) fn delete_family(&self, t: &TTableName, family: &[u8]) -> CallResult {
-        self.admin().delete_family(&name_of(t)?, family)?;
-        Ok(None)
+    pub(super) fn delete_family(&self, user: &str, t: &TTableName, family: &[u8]) -> CallResult {
+        let table = name_of(t)?;
+        self.run_admin(
+            user,
+            AdminRequest::AlterTable {
+                table,
+                changes: vec![TableChange::DeleteFamily(family.to_vec())],
+            },
+        )
     }
 
     /// `createNamespace`: a namespace's configuration is not kept, so one is refused.
-    pub(super) fn create_namespace(&self, d: &TNamespaceDescriptor) -> CallResult {
+    pub(super) fn create_namespace(&self, user: &str, d: &TNamespaceDescriptor) -> CallResult {
         if d.configuration.as_ref().is_some_and(|c| !c.is_empty()) {
             return Err(not_supported("TNamespaceDescriptor.configuration"));
         }
-        self.admin().create_namespace(&d.name)?;
-        Ok(None)
+        self.run_admin(
+            user,
+            AdminRequest::CreateNamespace {
+                namespace: d.name.clone(),
+            },
+        )
     }
 
-    pub(super) fn delete_namespace(&self, name: &str) -> CallResult {
-        self.admin().drop_namespace(name)?;
-        Ok(None)
+    pub(super) fn delete_namespace(&self, user: &str, name: &str) -> CallResult {
+        self.run_admin(
+            user,
+            AdminRequest::DeleteNamespace {
+                namespace: name.to_string(),
+            },
+        )
     }
 
     pub(super) fn namespace_descriptor(&self, name: &str) -> CallResult {

@@ -127,11 +127,11 @@ impl Thrift2Handler {
                 self.scanner_results(user, &a.table, &a.tscan, a.num_rows)
             }
             Call::TableExists(a) => self.table_exists(&a.table_name),
-            Call::CreateTable(a) => self.create_table(&a.desc, a.split_keys.as_deref()),
-            Call::DeleteTable(a) => self.delete_table(&a.table_name),
-            Call::TruncateTable(a) => self.truncate_table(&a.table_name, a.preserve_splits),
-            Call::EnableTable(a) => self.set_enabled(&a.table_name, true),
-            Call::DisableTable(a) => self.set_enabled(&a.table_name, false),
+            Call::CreateTable(a) => self.create_table(user, &a.desc, a.split_keys.as_deref()),
+            Call::DeleteTable(a) => self.delete_table(user, &a.table_name),
+            Call::TruncateTable(a) => self.truncate_table(user, &a.table_name, a.preserve_splits),
+            Call::EnableTable(a) => self.set_enabled(user, &a.table_name, true),
+            Call::DisableTable(a) => self.set_enabled(user, &a.table_name, false),
             Call::IsTableEnabled(a) => self.is_enabled(&a.table_name, true),
             Call::IsTableDisabled(a) => self.is_enabled(&a.table_name, false),
             Call::IsTableAvailable(a) => self.is_available(&a.table_name),
@@ -149,11 +149,11 @@ impl Thrift2Handler {
             Call::GetTableDescriptorsByNamespace(a) => {
                 self.tables_in_namespace(&a.name, admin::As::Descriptors, user)
             }
-            Call::AddColumnFamily(a) => self.put_family(&a.table_name, &a.column, true),
-            Call::ModifyColumnFamily(a) => self.put_family(&a.table_name, &a.column, false),
-            Call::DeleteColumnFamily(a) => self.delete_family(&a.table_name, &a.column),
-            Call::CreateNamespace(a) => self.create_namespace(&a.namespace_desc),
-            Call::DeleteNamespace(a) => self.delete_namespace(&a.name),
+            Call::AddColumnFamily(a) => self.put_family(user, &a.table_name, &a.column, true),
+            Call::ModifyColumnFamily(a) => self.put_family(user, &a.table_name, &a.column, false),
+            Call::DeleteColumnFamily(a) => self.delete_family(user, &a.table_name, &a.column),
+            Call::CreateNamespace(a) => self.create_namespace(user, &a.namespace_desc),
+            Call::DeleteNamespace(a) => self.delete_namespace(user, &a.name),
             Call::GetNamespaceDescriptor(a) => self.namespace_descriptor(&a.name),
             Call::ListNamespaceDescriptors(_) => self.list_namespaces(true, user),
             Call::ListNamespaces(_) => self.list_namespaces(false, user),

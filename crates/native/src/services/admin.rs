@@ -26,6 +26,7 @@ use crate::state::{now_ms, Shared};
 use ferrobase_engine::Admin;
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
+use ferrobase_gateway::request::AdminRequest;
 
 pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
     let shared = &ctx.shared;
@@ -61,15 +62,17 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
         "FlushRegion" => {
             let req: FlushRegionRequest = decode(param, method)?;
             match resolve(shared, req.region.as_ref())? {
-                Target::Region(r) => ctx.authorize(&Operation::Flush {
-                    table: r.table.clone(),
-                })?,
+                Target::Region(r) => {
+                    let flush = ctx.authorize_admin(AdminRequest::Flush {
+                        table: r.table.clone(),
+                    })?;
+                    check_family(&admin, &r, req.family.as_deref())?;
+                    ctx.run_admin(flush)?;
+                }
                 // hbase:meta is drawn from the catalog: nothing to flush.
-                Target::Meta => ctx.authorize(&Operation::Catalog)?,
-            };
-            if let Target::Region(r) = resolve(shared, req.region.as_ref())? {
-                check_family(&admin, &r, req.family.as_deref())?;
-                admin.flush(&r.table)?;
+                Target::Meta => {
+                    ctx.authorize(&Operation::Catalog)?;
+                }
             }
             Reply::pb(&FlushRegionResponse {
                 last_flush_time: Some(now_ms()),
@@ -81,17 +84,16 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
             let req: CompactRegionRequest = decode(param, method)?;
             refuse_mob_region(req.region.as_ref())?;
             match resolve(shared, req.region.as_ref())? {
-                Target::Region(r) => ctx.authorize(&Operation::Compact {
-                    table: r.table.clone(),
-                })?,
-                Target::Meta => ctx.authorize(&Operation::Catalog)?,
-            };
-            if let Target::Region(r) = resolve(shared, req.region.as_ref())? {
-                check_family(&admin, &r, req.family.as_deref())?;
-                if req.major == Some(true) {
-                    admin.major_compact(&r.table)?;
-                } else {
-                    admin.compact(&r.table)?;
+                Target::Region(r) => {
+                    let compact = ctx.authorize_admin(AdminRequest::Compact {
+                        table: r.table.clone(),
+                        major: req.major == Some(true),
+                    })?;
+                    check_family(&admin, &r, req.family.as_deref())?;
+                    ctx.run_admin(compact)?;
+                }
+                Target::Meta => {
+                    ctx.authorize(&Operation::Catalog)?;
                 }
             }
             Reply::pb(&CompactRegionResponse {})

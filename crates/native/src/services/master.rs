@@ -15,9 +15,10 @@ use crate::proto::master::*;
 use crate::proto::zookeeper::ClusterId;
 use crate::regions::{pb_table_name, table_text};
 use crate::state::now_ms;
-use ferrobase_engine::{Admin, Error, TableDescriptor};
+use ferrobase_engine::{Admin, Error, TableName};
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
+use ferrobase_gateway::request::{AdminRequest, TableChange};
 use std::sync::atomic::Ordering;
 
 /// Tables the master lists: every table but ferrobase's `hbase:acl` (a system table, as
@@ -55,9 +56,7 @@ pub(super) fn call(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcEr
         return master_acl::grants(ctx, method, param);
     }
     master_acl::check(ctx, method, param)?;
-    let reply = run(ctx, method, param)?;
-    master_acl::follow_up(ctx, method, param)?;
-    Ok(reply)
+    run(ctx, method, param)
 }
 
 fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
@@ -96,39 +95,47 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
                 .table_schema
                 .as_ref()
                 .ok_or_else(|| RpcError::bad_request("CreateTable without a table schema"))?;
-            let desc = table_from_pb(schema)?;
-            admin.create_table_with_splits(desc, &req.split_keys)?;
+            ctx.admin(AdminRequest::CreateTable {
+                descriptor: table_from_pb(schema)?,
+                splits: req.split_keys,
+            })?;
             procedure()
         }
         "DeleteTable" => {
             let req: DeleteTableRequest = decode(param, method)?;
-            admin.delete_table(&table_text(req.table_name.as_ref())?)?;
+            ctx.admin(AdminRequest::DeleteTable {
+                table: table_text(req.table_name.as_ref())?,
+            })?;
             procedure()
         }
         "DisableTable" => {
             let req: DisableTableRequest = decode(param, method)?;
-            admin.disable(&table_text(req.table_name.as_ref())?)?;
+            ctx.admin(AdminRequest::DisableTable {
+                table: table_text(req.table_name.as_ref())?,
+            })?;
             procedure()
         }
         "EnableTable" => {
             let req: EnableTableRequest = decode(param, method)?;
-            admin.enable(&table_text(req.table_name.as_ref())?)?;
+            ctx.admin(AdminRequest::EnableTable {
+                table: table_text(req.table_name.as_ref())?,
+            })?;
             procedure()
         }
         // Master.proto spells this one method in lower camel case.
         "truncateTable" => {
             let req: TruncateTableRequest = decode(param, method)?;
-            let table = table_text(req.table_name.as_ref())?;
-            admin.truncate(&table, req.preserve_splits.unwrap_or(false))?;
+            ctx.admin(AdminRequest::TruncateTable {
+                table: table_text(req.table_name.as_ref())?,
+                preserve_splits: req.preserve_splits.unwrap_or(false),
+            })?;
             procedure()
         }
         "FlushTable" => {
             let req: FlushTableRequest = decode(param, method)?;
-            let table = table_text(req.table_name.as_ref())?;
-            // hbase:meta is drawn from the engine's catalog at each read: nothing to flush.
-            if table != "hbase:meta" {
-                admin.flush(&table)?;
-            }
+            ctx.admin(AdminRequest::Flush {
+                table: table_text(req.table_name.as_ref())?,
+            })?;
             procedure()
         }
         "AddColumn" => {
@@ -138,7 +145,10 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
                 .column_families
                 .as_ref()
                 .ok_or_else(|| RpcError::bad_request("AddColumn without a family"))?;
-            admin.add_family(&table, family_from_pb(cf)?)?;
+            ctx.admin(AdminRequest::AlterTable {
+                table,
+                changes: vec![TableChange::AddFamily(family_from_pb(cf)?)],
+            })?;
             procedure()
         }
         "ModifyColumn" => {
@@ -148,13 +158,20 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
                 .column_families
                 .as_ref()
                 .ok_or_else(|| RpcError::bad_request("ModifyColumn without a family"))?;
-            admin.modify_family(&table, family_from_pb(cf)?)?;
+            ctx.admin(AdminRequest::AlterTable {
+                table,
+                changes: vec![TableChange::ModifyFamily(family_from_pb(cf)?)],
+            })?;
             procedure()
         }
         "DeleteColumn" => {
             let req: DeleteColumnRequest = decode(param, method)?;
-            let table = table_text(req.table_name.as_ref())?;
-            admin.delete_family(&table, req.column_name.as_deref().unwrap_or_default())?;
+            ctx.admin(AdminRequest::AlterTable {
+                table: table_text(req.table_name.as_ref())?,
+                changes: vec![TableChange::DeleteFamily(
+                    req.column_name.unwrap_or_default(),
+                )],
+            })?;
             procedure()
         }
         "ModifyTable" => {
@@ -164,7 +181,17 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
                 .table_schema
                 .as_ref()
                 .ok_or_else(|| RpcError::bad_request("ModifyTable without a table schema"))?;
-            modify_table(&admin, &table, &table_from_pb(schema)?)?;
+            let schema = table_from_pb(schema)?;
+            if TableName::parse(&table).ok().as_ref() != Some(&schema.name) {
+                return Err(RpcError::bad_request(format!(
+                    "ModifyTable of {table} carries the schema of {}",
+                    schema.name
+                )));
+            }
+            ctx.admin(AdminRequest::AlterTable {
+                table,
+                changes: vec![TableChange::Schema(schema)],
+            })?;
             procedure()
         }
         "GetSchemaAlterStatus" => Reply::pb(&GetSchemaAlterStatusResponse {
@@ -239,8 +266,8 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
         }
         "CreateNamespace" => {
             let req: CreateNamespaceRequest = decode(param, method)?;
-            let ns = namespace_without_properties(req.namespace_descriptor.as_ref())?;
-            admin.create_namespace(&ns)?;
+            let namespace = namespace_without_properties(req.namespace_descriptor.as_ref())?;
+            ctx.admin(AdminRequest::CreateNamespace { namespace })?;
             procedure()
         }
         "ModifyNamespace" => {
@@ -253,7 +280,9 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
         }
         "DeleteNamespace" => {
             let req: DeleteNamespaceRequest = decode(param, method)?;
-            admin.drop_namespace(req.namespace_name.as_deref().unwrap_or_default())?;
+            ctx.admin(AdminRequest::DeleteNamespace {
+                namespace: req.namespace_name.unwrap_or_default(),
+            })?;
             procedure()
         }
         "GetNamespaceDescriptor" => {
@@ -322,9 +351,11 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
             let p = req.procedure.unwrap_or_default();
             match p.signature.as_deref() {
                 Some("flush-table-proc") => {
-                    admin.flush(&table_text(Some(&pb_table_name(
-                        p.instance.as_deref().unwrap_or_default(),
-                    )))?)?;
+                    ctx.admin(AdminRequest::Flush {
+                        table: table_text(Some(&pb_table_name(
+                            p.instance.as_deref().unwrap_or_default(),
+                        )))?,
+                    })?;
                 }
                 other => {
                     return Err(RpcError::unsupported(format!(
@@ -399,6 +430,11 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
         "Snapshot" => {
             let req: SnapshotRequest = decode(param, method)?;
             let d = snapshot_of(req.snapshot)?;
+            let snapshot = ctx.authorize_admin(AdminRequest::Snapshot {
+                table: d.table.clone().unwrap_or_default(),
+                name: d.name.clone().unwrap_or_default(),
+                skip_flush: d.r#type == Some(snapshot_description::Type::Skipflush as i32),
+            })?;
             for (option, set) in [
                 ("TTL", d.ttl.is_some_and(|t| t > 0)),
                 ("MAX_FILESIZE", d.max_file_size.is_some_and(|m| m > 0)),
@@ -409,9 +445,7 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
                     )));
                 }
             }
-            let table = d.table.clone().unwrap_or_default();
-            let skip_flush = d.r#type == Some(snapshot_description::Type::Skipflush as i32);
-            admin.snapshot(&table, d.name.as_deref().unwrap_or_default(), skip_flush)?;
+            ctx.run_admin(snapshot)?;
             // Taken before the answer: the client's IsSnapshotDone finds it done at once.
             Reply::pb(&SnapshotResponse {
                 expected_timeout: Some(300_000),
@@ -440,17 +474,13 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
         "DeleteSnapshot" => {
             let req: DeleteSnapshotRequest = decode(param, method)?;
             let d = snapshot_of(req.snapshot)?;
-            admin.delete_snapshot(d.name.as_deref().unwrap_or_default())?;
+            ctx.admin(AdminRequest::DeleteSnapshot {
+                name: d.name.unwrap_or_default(),
+            })?;
             Reply::pb(&DeleteSnapshotResponse {})
         }
         "RestoreSnapshot" => {
             let req: RestoreSnapshotRequest = decode(param, method)?;
-            if req.restore_acl == Some(true) {
-                return Err(RpcError::unsupported(
-                    "snapshot option RESTORE_ACL is not supported by ferrobase: its snapshots \
-                     hold no grants",
-                ));
-            }
             let d = snapshot_of(req.snapshot)?;
             let name = d.name.unwrap_or_default();
             let target = d.table.unwrap_or_default();
@@ -458,11 +488,21 @@ fn run(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, RpcError> {
             let source = admin.snapshot_info(&name).ok().map(|s| s.table.to_string());
             // HBase's master restores into an existing table and clones into a missing one;
             // the client names the snapshot's own table to restore and another to clone.
-            if source.as_deref() == Some(target.as_str()) {
-                admin.restore_snapshot(&name)?;
+            let restore = ctx.authorize_admin(if source.as_deref() == Some(target.as_str()) {
+                AdminRequest::RestoreSnapshot { name }
             } else {
-                admin.clone_snapshot(&name, &target)?;
+                AdminRequest::CloneSnapshot {
+                    name,
+                    table: target,
+                }
+            })?;
+            if req.restore_acl == Some(true) {
+                return Err(RpcError::unsupported(
+                    "snapshot option RESTORE_ACL is not supported by ferrobase: its snapshots \
+                     hold no grants",
+                ));
             }
+            ctx.run_admin(restore)?;
             procedure()
         }
         "IsRestoreSnapshotDone" => Reply::pb(&IsRestoreSnapshotDoneResponse { done: Some(true) }),
@@ -519,6 +559,12 @@ fn split_region(ctx: &Ctx, req: &SplitTableRegionRequest) -> Result<(), RpcError
         .as_ref()
         .ok_or_else(|| RpcError::bad_request("SplitRegion without a region"))?;
     let table = table_text(info.table_name.as_ref())?;
+    let at = req.split_row.clone().filter(|r| !r.is_empty());
+    // Authorized before the region is looked at, as HBase's preSplitRegion runs first.
+    let split = ctx.authorize_admin(AdminRequest::Split {
+        table: table.clone(),
+        at: at.clone(),
+    })?;
     let admin = ctx.shared.engine.admin();
     let regions = admin.regions(&table)?;
     let start = info.start_key.as_deref().unwrap_or_default();
@@ -535,7 +581,7 @@ fn split_region(ctx: &Ctx, req: &SplitTableRegionRequest) -> Result<(), RpcError
             ))
         )));
     };
-    match req.split_row.as_deref().filter(|r| !r.is_empty()) {
+    match at.as_deref() {
         Some(row) => {
             let inside = row > region.start.as_slice()
                 && (region.end.is_empty() || row < region.end.as_slice());
@@ -546,9 +592,9 @@ fn split_region(ctx: &Ctx, req: &SplitTableRegionRequest) -> Result<(), RpcError
                     String::from_utf8_lossy(&catalog::region_row(&table, start, region.id))
                 )));
             }
-            admin.split(&table, Some(row))?;
+            ctx.run_admin(split)?;
         }
-        None if regions.len() == 1 => admin.split(&table, None)?,
+        None if regions.len() == 1 => ctx.run_admin(split)?,
         None => {
             return Err(RpcError::unsupported(format!(
                 "{table} has {} regions: ferrobase splits one region of several only at a key \
@@ -649,49 +695,6 @@ fn namespace_without_properties(d: Option<&NamespaceDescriptor>) -> Result<Strin
         )));
     }
     Ok(String::from_utf8_lossy(d.name.as_deref().unwrap_or_default()).into_owned())
-}
-
-/// `Admin.modifyTable`: the families added, changed and removed, and the attributes set and
-/// unset, each applied by the engine's own alteration.
-fn modify_table(admin: &Admin, table: &str, new: &TableDescriptor) -> Result<(), RpcError> {
-    let old = admin.describe(table)?;
-    if new.name != old.name {
-        return Err(RpcError::bad_request(format!(
-            "ModifyTable of {table} carries the schema of {}",
-            new.name
-        )));
-    }
-    for f in &new.families {
-        match old.family(&f.name) {
-            None => admin.add_family(table, f.clone())?,
-            Some(o) if o != f => admin.modify_family(table, f.clone())?,
-            Some(_) => {}
-        }
-    }
-    for f in &old.families {
-        if new.family(&f.name).is_none() {
-            admin.delete_family(table, &f.name)?;
-        }
-    }
-    let mut set: Vec<(String, String)> = new
-        .attributes
-        .iter()
-        .filter(|(k, v)| old.attributes.get(k) != Some(*v))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    if new.durability != old.durability {
-        set.push(("DURABILITY".into(), new.durability.name().into()));
-    }
-    let unset: Vec<String> = old
-        .attributes
-        .iter()
-        .filter(|(k, _)| new.attributes.get(k).is_none())
-        .map(|(k, _)| k.to_string())
-        .collect();
-    if !set.is_empty() || !unset.is_empty() {
-        admin.alter_table_attributes(table, &set, &unset)?;
-    }
-    Ok(())
 }
 
 /// The snapshot a request names (a required field).

@@ -1,8 +1,8 @@
-//! `MasterService` under ACLs: the operation of each method that changes or reads what not
-//! every user may ([`check`]), what follows a change that ran ([`follow_up`]: HBase's
-//! `postCompletedCreateTableAction`, `postDeleteTable`, `postDeleteNamespace`,
-//! `postModifyTable`), and `Grant`, `Revoke` and `GetUserPermissions` ([`grants`]), which
-//! HBase 2.2+ clients send to the master.
+//! `MasterService` under ACLs: the operation of each method that reads or changes what not
+//! every user may and that the shared executor does not run ([`check`]; table, namespace,
+//! maintenance and snapshot changes are `AdminRequest`s, authorized and followed up there),
+//! and `Grant`, `Revoke` and `GetUserPermissions` ([`grants`]), which HBase 2.2+ clients send
+//! to the master.
 
 use super::{decode, Ctx, Reply};
 use crate::access::denied;
@@ -14,103 +14,33 @@ use ferrobase_gateway::access::{
     Action, Actions, Denied, Operation, Scope, UserPermission as Grant,
 };
 
-fn table_of_schema(schema: Option<&crate::proto::hbase::TableSchema>) -> Result<String, RpcError> {
-    table_text(schema.and_then(|s| s.table_name.as_ref()))
-}
-
 /// The operation a `MasterService` method performs, authorized before it runs; `Ok` for a
 /// method every user may call (`access::rule` lists which).
 pub(super) fn check(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcError> {
     if ctx.acl().is_none() {
         return Ok(());
     }
-    let table = |t: Option<&crate::proto::hbase::TableName>| table_text(t);
     let op = match method {
-        "CreateTable" => {
-            let req: CreateTableRequest = decode(param, method)?;
-            let schema = req.table_schema.as_ref();
-            Operation::CreateTable {
-                table: table_of_schema(schema)?,
-                families: schema
-                    .map(|s| {
-                        s.column_families
-                            .iter()
-                            .map(|f| f.name.clone().unwrap_or_default())
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            }
-        }
-        "DeleteTable" => Operation::DeleteTable {
-            table: table(
-                decode::<DeleteTableRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "DisableTable" => Operation::DisableTable {
-            table: table(
-                decode::<DisableTableRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "EnableTable" => Operation::EnableTable {
-            table: table(
-                decode::<EnableTableRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "truncateTable" => Operation::TruncateTable {
-            table: table(
-                decode::<TruncateTableRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "FlushTable" => Operation::Flush {
-            table: table(
-                decode::<FlushTableRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "AddColumn" => Operation::ModifyTable {
-            table: table(
-                decode::<AddColumnRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "ModifyColumn" => Operation::ModifyTable {
-            table: table(
-                decode::<ModifyColumnRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "DeleteColumn" => Operation::DeleteFamily {
-            table: table(
-                decode::<DeleteColumnRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "ModifyTable" => Operation::ModifyTable {
-            table: table(
-                decode::<ModifyTableRequest>(param, method)?
-                    .table_name
-                    .as_ref(),
-            )?,
-        },
-        "CreateNamespace" => Operation::CreateNamespace {
-            namespace: decode::<CreateNamespaceRequest>(param, method)?
-                .namespace_descriptor
-                .and_then(|d| d.name)
-                .map(|n| String::from_utf8_lossy(&n).into_owned())
-                .unwrap_or_default(),
-        },
+        // Run by the shared executor, which authorizes them from the typed request
+        // (`ferrobase_gateway::request::AdminRequest`) and follows them up.
+        "CreateTable"
+        | "DeleteTable"
+        | "DisableTable"
+        | "EnableTable"
+        | "truncateTable"
+        | "FlushTable"
+        | "AddColumn"
+        | "ModifyColumn"
+        | "DeleteColumn"
+        | "ModifyTable"
+        | "CreateNamespace"
+        | "DeleteNamespace"
+        | "SplitRegion"
+        | "ExecProcedure"
+        | "ExecProcedureWithRet"
+        | "Snapshot"
+        | "DeleteSnapshot"
+        | "RestoreSnapshot" => return Ok(()),
         "ModifyNamespace" => Operation::ModifyNamespace {
             namespace: decode::<ModifyNamespaceRequest>(param, method)?
                 .namespace_descriptor
@@ -118,84 +48,24 @@ pub(super) fn check(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcErro
                 .map(|n| String::from_utf8_lossy(&n).into_owned())
                 .unwrap_or_default(),
         },
-        "DeleteNamespace" => Operation::DeleteNamespace {
-            namespace: decode::<DeleteNamespaceRequest>(param, method)?
-                .namespace_name
-                .unwrap_or_default(),
-        },
         "GetNamespaceDescriptor" => Operation::DescribeNamespace {
             namespace: decode::<GetNamespaceDescriptorRequest>(param, method)?
                 .namespace_name
                 .unwrap_or_default(),
         },
-        "SplitRegion" => {
-            let req: SplitTableRegionRequest = decode(param, method)?;
-            Operation::Split {
-                table: table(req.region_info.as_ref().and_then(|r| r.table_name.as_ref()))?,
-            }
-        }
-        "ExecProcedure" | "ExecProcedureWithRet" => {
-            let p = decode::<ExecProcedureRequest>(param, method)?
-                .procedure
-                .unwrap_or_default();
-            Operation::Flush {
-                table: table(Some(&pb_table_name(
-                    p.instance.as_deref().unwrap_or_default(),
-                )))?,
-            }
-        }
         "SetBalancerRunning" | "Balance" | "SetNormalizerRunning" | "SetSplitOrMergeEnabled" => {
             Operation::ClusterAdmin
         }
         // Snapshots: global ADMIN (stricter than HBase, whose table ADMIN may snapshot a table
         // and whose snapshot owner may clone, restore and delete it: ferrobase records no
         // snapshot owners).
-        "Snapshot"
-        | "IsSnapshotDone"
-        | "DeleteSnapshot"
-        | "RestoreSnapshot"
-        | "IsRestoreSnapshotDone" => Operation::ClusterAdmin,
+        "IsSnapshotDone" | "IsRestoreSnapshotDone" => Operation::ClusterAdmin,
         // Checked by `grants`, which knows the scope.
         "Grant" | "Revoke" | "GetUserPermissions" => return Ok(()),
         // Every user's (access::rule): nothing to check.
         _ => return Ok(()),
     };
     ctx.authorize(&op).map(drop)
-}
-
-/// What follows a change that ran, with ACLs on.
-pub(super) fn follow_up(ctx: &Ctx, method: &str, param: &[u8]) -> Result<(), RpcError> {
-    let Some(acl) = ctx.acl() else { return Ok(()) };
-    match method {
-        // The creator owns the table (never a table of the system namespace: only superusers
-        // make those).
-        "CreateTable" => {
-            let req: CreateTableRequest = decode(param, method)?;
-            acl.table_created(ctx.user(), &table_of_schema(req.table_schema.as_ref())?)?;
-        }
-        // postModifyTable: the table's OWNER (without one, the user who changed it) is granted
-        // every action on it.
-        "AddColumn" | "ModifyColumn" | "DeleteColumn" | "ModifyTable" => {
-            let table = match method {
-                "AddColumn" => decode::<AddColumnRequest>(param, method)?.table_name,
-                "ModifyColumn" => decode::<ModifyColumnRequest>(param, method)?.table_name,
-                "DeleteColumn" => decode::<DeleteColumnRequest>(param, method)?.table_name,
-                _ => decode::<ModifyTableRequest>(param, method)?.table_name,
-            };
-            let table = table_text(table.as_ref())?;
-            acl.table_modified(&ctx.shared.engine, ctx.user(), &table)?;
-        }
-        "DeleteTable" => {
-            let req: DeleteTableRequest = decode(param, method)?;
-            acl.table_deleted(&table_text(req.table_name.as_ref())?)?;
-        }
-        "DeleteNamespace" => {
-            let req: DeleteNamespaceRequest = decode(param, method)?;
-            acl.namespace_deleted(req.namespace_name.as_deref().unwrap_or_default())?;
-        }
-        _ => {}
-    }
-    Ok(())
 }
 
 fn action_of(code: i32) -> Result<Action, RpcError> {

@@ -11,7 +11,8 @@ use crate::server::Door;
 use ferrobase_engine::{ResultScanner, Scan};
 use ferrobase_gateway::access::{canonical_table, Denied, Operation, ACL_TABLE, ANONYMOUS};
 use ferrobase_gateway::request::{
-    Executor, Failure, Partial, Request as DataRequest, Response as DataResponse,
+    AdminRequest, AuthorizedAdmin, Executor, Failure, Partial, Request as DataRequest,
+    Response as DataResponse,
 };
 
 /// HBase REST's answer to a denied request.
@@ -137,33 +138,27 @@ pub(super) fn use_scanner(
     )
 }
 
-/// HBase's `postCompletedCreateTableAction` (the creator owns a new table) and
-/// `postModifyTable` (the table's `OWNER`, else the user who changed it, is granted every
-/// action); never on a table of the system namespace.
-pub(super) fn grant_owner(door: &Door, req: &Request, t: &str) -> Result<(), RestError> {
-    let Some(acl) = &door.access else {
-        return Ok(());
-    };
-    acl.table_modified(&door.engine, user(req), &table_name(t)?)
-        .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}")))
+/// An administrative request authorized by the shared executor for the request's user (a
+/// refusal is the 403); run by [`run_admin`] once the resource's own checks pass.
+pub(super) fn authorize_admin(
+    door: &Door,
+    req: &Request,
+    request: AdminRequest,
+) -> Result<AuthorizedAdmin, RestError> {
+    Executor::new(&door.engine, door.access.as_ref(), user(req))
+        .authorize_admin(request)
+        .map_err(forbidden)
 }
 
-/// HBase's `postDeleteTable`: the table's grants go with it.
-pub(super) fn drop_table_grants(door: &Door, t: &str) -> Result<(), RestError> {
-    match &door.access {
-        None => Ok(()),
-        Some(acl) => acl
-            .table_deleted(&table_name(t)?)
-            .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}"))),
-    }
-}
-
-/// HBase's `postDeleteNamespace`: the namespace's grants go with it.
-pub(super) fn drop_namespace_grants(door: &Door, ns: &str) -> Result<(), RestError> {
-    match &door.access {
-        None => Ok(()),
-        Some(acl) => acl
-            .namespace_deleted(ns)
-            .map_err(|e| RestError::new(503, format!("Unavailable\r\njava.io.IOException: {e}"))),
-    }
+/// An authorized administrative request run, and followed up (the creator's or owner's grant on
+/// a created or changed table, the grants of a dropped table or namespace), by the shared
+/// executor.
+pub(super) fn run_admin(
+    door: &Door,
+    req: &Request,
+    authorized: AuthorizedAdmin,
+) -> Result<(), ferrobase_engine::Error> {
+    Executor::new(&door.engine, door.access.as_ref(), user(req))
+        .run_admin(authorized)
+        .map(drop)
 }

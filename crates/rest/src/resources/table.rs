@@ -1,6 +1,7 @@
 //! `SchemaResource` (a table's schema: read, create or replace, update, drop),
 //! `RegionsResource`, `ExistsResource` and `NamespacesInstanceResource`.
 
+use super::access::{authorize_admin, run_admin};
 use super::{is, method_not_allowed, no_cache, ok};
 use crate::error::RestError;
 use crate::http::{percent_decode, Request, Response};
@@ -10,6 +11,7 @@ use crate::server::Door;
 use ferrobase_engine::Error as EngineError;
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog::region_row;
+use ferrobase_gateway::request::{AdminRequest, TableChange};
 
 const BODIES: &[Repr] = &[Repr::Xml, Repr::Json, Repr::Protobuf];
 
@@ -45,15 +47,27 @@ pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response
         )));
     }
     if is(req, "DELETE") {
-        // HBase's REST disables the table, then deletes it.
-        super::access::authorize(door, req, &Operation::DisableTable { table: op_table()? })?;
-        super::access::authorize(door, req, &Operation::DeleteTable { table: op_table()? })?;
-        match admin.disable(table) {
+        // HBase's REST disables the table, then deletes it; both authorized before either runs.
+        op_table()?;
+        let disable = authorize_admin(
+            door,
+            req,
+            AdminRequest::DisableTable {
+                table: table.to_string(),
+            },
+        )?;
+        let delete = authorize_admin(
+            door,
+            req,
+            AdminRequest::DeleteTable {
+                table: table.to_string(),
+            },
+        )?;
+        match run_admin(door, req, disable) {
             Ok(()) | Err(EngineError::TableDisabled(_)) => {}
             Err(e) => return Err(e.into()),
         }
-        admin.delete_table(table)?;
-        super::access::drop_table_grants(door, table)?;
+        run_admin(door, req, delete)?;
         return Ok(Response::empty(200));
     }
     let replace = if is(req, "PUT") {
@@ -67,60 +81,68 @@ pub(super) fn schema(door: &Door, req: &Request, table: &str) -> Result<Response
     let wanted = model.to_descriptor(table)?;
     let created = Response::empty(201).with_header("Location", absolute(door, req, &req.path));
     if !admin.table_exists(table)? {
-        super::access::authorize(
+        op_table()?;
+        let create = authorize_admin(
             door,
             req,
-            &Operation::CreateTable {
-                table: op_table()?,
-                families: wanted.families.iter().map(|f| f.name.clone()).collect(),
+            AdminRequest::CreateTable {
+                descriptor: wanted,
+                splits: Vec::new(),
             },
         )?;
-        return match admin.create_table(wanted) {
-            Ok(()) => {
-                super::access::grant_owner(door, req, table)?;
-                Ok(created)
-            }
+        return match run_admin(door, req, create) {
+            Ok(()) => Ok(created),
             Err(EngineError::TableExists(_)) => Err(RestError::new(304, "Not modified")),
             Err(e) => Err(e.into()),
         };
     }
     let current = admin.describe(table)?;
-    super::access::authorize(door, req, &Operation::ModifyTable { table: op_table()? })?;
-    if replace
-        && current
-            .families
-            .iter()
-            .any(|f| wanted.family(&f.name).is_none())
-    {
-        super::access::authorize(door, req, &Operation::DeleteFamily { table: op_table()? })?;
-    }
-    for family in &wanted.families {
-        if current.family(&family.name).is_some() {
-            admin.modify_family(table, family.clone())?;
-        } else {
-            admin.add_family(table, family.clone())?;
-        }
-    }
-    if !replace {
-        super::access::grant_owner(door, req, table)?;
-        return Ok(Response::empty(200));
-    }
-    // `modifyTable` with the whole descriptor: families it leaves out go, attributes follow.
-    for family in &current.families {
-        if wanted.family(&family.name).is_none() {
-            admin.delete_family(table, &family.name)?;
-        }
-    }
-    let attrs: Vec<(String, String)> = wanted
-        .attributes
+    // `addColumnFamily`/`modifyColumnFamily` for each family the schema names; a replace
+    // (`modifyTable` with the whole descriptor) also drops the families it leaves out and sets
+    // its attributes.
+    let mut changes: Vec<TableChange> = wanted
+        .families
         .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .map(|f| match current.family(&f.name) {
+            Some(_) => TableChange::ModifyFamily(f.clone()),
+            None => TableChange::AddFamily(f.clone()),
+        })
         .collect();
-    if !attrs.is_empty() {
-        admin.alter_table_attributes(table, &attrs, &[])?;
+    if replace {
+        changes.extend(
+            current
+                .families
+                .iter()
+                .filter(|f| wanted.family(&f.name).is_none())
+                .map(|f| TableChange::DeleteFamily(f.name.clone())),
+        );
+        let set: Vec<(String, String)> = wanted
+            .attributes
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if !set.is_empty() {
+            changes.push(TableChange::Attributes {
+                set,
+                unset: Vec::new(),
+            });
+        }
     }
-    super::access::grant_owner(door, req, table)?;
-    Ok(created)
+    op_table()?;
+    let alter = authorize_admin(
+        door,
+        req,
+        AdminRequest::AlterTable {
+            table: table.to_string(),
+            changes,
+        },
+    )?;
+    run_admin(door, req, alter)?;
+    Ok(if replace {
+        created
+    } else {
+        Response::empty(200)
+    })
 }
 
 /// `/TABLE/regions`: the table's regions, each named as HBase names it and located at this
@@ -213,19 +235,26 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
     }
     if is(req, "POST") || is(req, "PUT") {
         let update = is(req, "PUT");
-        super::access::authorize(
-            door,
-            req,
-            &if update {
-                Operation::ModifyNamespace {
+        // The creation authorized first (as HBase's preCreateNamespace runs before the
+        // namespace is looked up); an update changes nothing, so only its rule is checked.
+        let create = if update {
+            super::access::authorize(
+                door,
+                req,
+                &Operation::ModifyNamespace {
                     namespace: namespace(),
-                }
-            } else {
-                Operation::CreateNamespace {
+                },
+            )?;
+            None
+        } else {
+            Some(authorize_admin(
+                door,
+                req,
+                AdminRequest::CreateNamespace {
                     namespace: namespace(),
-                }
-            },
-        )?;
+                },
+            )?)
+        };
         if !update && exists {
             return Err(RestError::new(
                 403,
@@ -246,7 +275,7 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
                 "namespace properties are not supported by ferrobase (its namespaces have none)",
             ));
         }
-        if update {
+        let Some(create) = create else {
             // Nothing to change: ferrobase's namespaces have no properties. HBase answers the
             // namespace's URL.
             return Ok(Response::new(
@@ -254,15 +283,15 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
                 "text/plain",
                 absolute(door, req, &req.path),
             ));
-        }
-        admin.create_namespace(&ns)?;
+        };
+        run_admin(door, req, create)?;
         return Ok(Response::empty(201).with_header("Location", absolute(door, req, &req.path)));
     }
     if is(req, "DELETE") {
-        super::access::authorize(
+        let drop = authorize_admin(
             door,
             req,
-            &Operation::DeleteNamespace {
+            AdminRequest::DeleteNamespace {
                 namespace: namespace(),
             },
         )?;
@@ -272,8 +301,7 @@ pub(super) fn namespace(door: &Door, req: &Request, rest: &str) -> Result<Respon
                 format!("Namespace '{ns}' does not exists.  Cannot drop namespace."),
             ));
         }
-        admin.drop_namespace(&ns)?;
-        super::access::drop_namespace_grants(door, &ns)?;
+        run_admin(door, req, drop)?;
         return Ok(Response::empty(200));
     }
     Err(method_not_allowed())

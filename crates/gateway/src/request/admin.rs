@@ -1,0 +1,672 @@
+//! The request model's administrative half: a client's table, namespace, maintenance and
+//! snapshot requests as typed engine values ([`AdminRequest`]), the operations the access rule
+//! decides for each, derived from those values ([`AdminRequest::operations`]), and the
+//! executor's run of them ([`Executor::admin`]): authorized, run on the engine's `Admin`, then
+//! followed up (HBase's owner grant after a create or a descriptor change, the grants of a
+//! dropped table or namespace removed) — once, for every door.
+
+use super::{Executor, Failure};
+use crate::access::{canonical_table, Denied, Operation};
+use ferrobase_engine::{ColumnFamilyDescriptor, Error, TableDescriptor};
+
+/// The catalog table: drawn from the engine's catalog at each read, so nothing to flush.
+const META_TABLE: &str = "hbase:meta";
+
+/// An administrative request, as every door hands it to the [`Executor`]. A table is named as
+/// the client named it (`t`, `default:t`, `ns:t`); the access rule sees its canonical form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AdminRequest {
+    /// A table created, pre-split at `splits` (HBase's `createTable`).
+    CreateTable {
+        /// The new table's descriptor.
+        descriptor: TableDescriptor,
+        /// The first row of every region but the first.
+        splits: Vec<Vec<u8>>,
+    },
+    /// A table dropped (`deleteTable`).
+    DeleteTable {
+        /// The table.
+        table: String,
+    },
+    /// A table enabled (`enableTable`).
+    EnableTable {
+        /// The table.
+        table: String,
+    },
+    /// A table disabled (`disableTable`).
+    DisableTable {
+        /// The table.
+        table: String,
+    },
+    /// A table emptied (`truncateTable`).
+    TruncateTable {
+        /// The table.
+        table: String,
+        /// Whether its regions keep their boundaries.
+        preserve_splits: bool,
+    },
+    /// A table's descriptor changed (`addColumnFamily`, `modifyColumnFamily`,
+    /// `deleteColumnFamily`, `modifyTable`): the changes applied in order; all are authorized
+    /// before the first runs.
+    AlterTable {
+        /// The table.
+        table: String,
+        /// What changes.
+        changes: Vec<TableChange>,
+    },
+    /// A table's memstores written to files (`flush`).
+    Flush {
+        /// The table.
+        table: String,
+    },
+    /// A table's files compacted (`compact`, `majorCompact`).
+    Compact {
+        /// The table.
+        table: String,
+        /// Whether every file of each store becomes one.
+        major: bool,
+    },
+    /// A table's region split (`split`): at `at`, or in the middle of its only region.
+    Split {
+        /// The table.
+        table: String,
+        /// The split row.
+        at: Option<Vec<u8>>,
+    },
+    /// A namespace created (`createNamespace`).
+    CreateNamespace {
+        /// The namespace.
+        namespace: String,
+    },
+    /// A namespace dropped (`deleteNamespace`).
+    DeleteNamespace {
+        /// The namespace.
+        namespace: String,
+    },
+    /// A snapshot of a table taken (`snapshot`).
+    Snapshot {
+        /// The table.
+        table: String,
+        /// The snapshot's name.
+        name: String,
+        /// Whether the memstores are left out (HBase's `SKIPFLUSH` snapshot).
+        skip_flush: bool,
+    },
+    /// A snapshot dropped (`deleteSnapshot`).
+    DeleteSnapshot {
+        /// The snapshot's name.
+        name: String,
+    },
+    /// A snapshot cloned into a new table (`cloneSnapshot`).
+    CloneSnapshot {
+        /// The snapshot's name.
+        name: String,
+        /// The new table.
+        table: String,
+    },
+    /// A snapshot's table restored to it (`restoreSnapshot`).
+    RestoreSnapshot {
+        /// The snapshot's name.
+        name: String,
+    },
+}
+
+/// One change of a table's descriptor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TableChange {
+    /// A family added.
+    AddFamily(ColumnFamilyDescriptor),
+    /// A family's settings replaced.
+    ModifyFamily(ColumnFamilyDescriptor),
+    /// A family dropped, with its cells.
+    DeleteFamily(Vec<u8>),
+    /// A family's attributes set (HBase shell's `alter 't', NAME => 'f', ...`): added with
+    /// them when the table has no such family, else changed in the attributes named.
+    PutFamily {
+        /// The family.
+        family: Vec<u8>,
+        /// `(name, value)` attributes in HBase's spelling.
+        attributes: Vec<(String, String)>,
+    },
+    /// Table attributes set and unset.
+    Attributes {
+        /// `(name, value)` pairs set.
+        set: Vec<(String, String)>,
+        /// Names unset.
+        unset: Vec<String>,
+    },
+    /// The whole descriptor (HBase's `modifyTable`): families it adds are added, those it
+    /// changes changed, those it leaves out dropped; attributes it sets are set, the rest
+    /// unset. Its name must be the table's.
+    Schema(TableDescriptor),
+}
+
+/// An administrative request the access rule allowed, as [`Executor::authorize_admin`] answers
+/// it.
+#[derive(Debug)]
+pub struct AuthorizedAdmin(AdminRequest);
+
+impl AuthorizedAdmin {
+    /// The request, as authorized.
+    pub fn request(&self) -> &AdminRequest {
+        &self.0
+    }
+}
+
+/// What an administrative request answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdminResponse {
+    /// It ran.
+    Done,
+}
+
+impl AdminRequest {
+    /// The table the request names, if it names one.
+    pub fn table(&self) -> Option<&str> {
+        match self {
+            AdminRequest::DeleteTable { table }
+            | AdminRequest::EnableTable { table }
+            | AdminRequest::DisableTable { table }
+            | AdminRequest::TruncateTable { table, .. }
+            | AdminRequest::AlterTable { table, .. }
+            | AdminRequest::Flush { table }
+            | AdminRequest::Compact { table, .. }
+            | AdminRequest::Split { table, .. }
+            | AdminRequest::Snapshot { table, .. }
+            | AdminRequest::CloneSnapshot { table, .. } => Some(table),
+            AdminRequest::CreateTable { .. }
+            | AdminRequest::CreateNamespace { .. }
+            | AdminRequest::DeleteNamespace { .. }
+            | AdminRequest::DeleteSnapshot { .. }
+            | AdminRequest::RestoreSnapshot { .. } => None,
+        }
+    }
+
+    /// What the request changes, as the access rule decides it, derived from the values that
+    /// run. `table` is the canonical name of the table the request names (or creates);
+    /// `families` gives that table's families now, for a whole descriptor that may drop some.
+    ///
+    /// Snapshots need global ADMIN (stricter than HBase, whose table ADMIN may snapshot a table
+    /// and whose snapshot owner may clone, restore and delete it: ferrobase records no snapshot
+    /// owners).
+    fn operations_on(&self, table: &str, families: &dyn Fn() -> Vec<Vec<u8>>) -> Vec<Operation> {
+        let table = table.to_string();
+        match self {
+            AdminRequest::CreateTable { descriptor, .. } => vec![Operation::CreateTable {
+                table,
+                families: descriptor.families.iter().map(|f| f.name.clone()).collect(),
+            }],
+            AdminRequest::DeleteTable { .. } => vec![Operation::DeleteTable { table }],
+            AdminRequest::EnableTable { .. } => vec![Operation::EnableTable { table }],
+            AdminRequest::DisableTable { .. } => vec![Operation::DisableTable { table }],
+            AdminRequest::TruncateTable { .. } => vec![Operation::TruncateTable { table }],
+            AdminRequest::AlterTable { changes, .. } => {
+                let drops = changes.iter().any(|c| match c {
+                    TableChange::DeleteFamily(_) => true,
+                    TableChange::Schema(d) => families().iter().any(|f| d.family(f).is_none()),
+                    TableChange::AddFamily(_)
+                    | TableChange::ModifyFamily(_)
+                    | TableChange::PutFamily { .. }
+                    | TableChange::Attributes { .. } => false,
+                });
+                // ModifyTable for every change but a family dropped, and for a request that
+                // changes nothing (still a modifyTable: never one that needs no permission).
+                let modifies = changes.is_empty()
+                    || changes
+                        .iter()
+                        .any(|c| !matches!(c, TableChange::DeleteFamily(_)));
+                let mut ops = Vec::new();
+                if modifies {
+                    ops.push(Operation::ModifyTable {
+                        table: table.clone(),
+                    });
+                }
+                if drops {
+                    ops.push(Operation::DeleteFamily { table });
+                }
+                ops
+            }
+            AdminRequest::Flush { .. } => vec![Operation::Flush { table }],
+            AdminRequest::Compact { .. } => vec![Operation::Compact { table }],
+            AdminRequest::Split { .. } => vec![Operation::Split { table }],
+            AdminRequest::CreateNamespace { namespace } => vec![Operation::CreateNamespace {
+                namespace: namespace.clone(),
+            }],
+            AdminRequest::DeleteNamespace { namespace } => vec![Operation::DeleteNamespace {
+                namespace: namespace.clone(),
+            }],
+            AdminRequest::Snapshot { .. }
+            | AdminRequest::DeleteSnapshot { .. }
+            | AdminRequest::CloneSnapshot { .. }
+            | AdminRequest::RestoreSnapshot { .. } => vec![Operation::ClusterAdmin],
+        }
+    }
+
+    /// The table the request names or creates, as the client named it.
+    fn named_table(&self) -> Option<String> {
+        match self {
+            AdminRequest::CreateTable { descriptor, .. } => Some(descriptor.name.to_string()),
+            other => other.table().map(str::to_string),
+        }
+    }
+
+    /// [`AdminRequest::operations_on`] for the request's own table (`families`: its families
+    /// now). Fails on a table name the rule cannot read.
+    pub fn operations(&self, families: &dyn Fn() -> Vec<Vec<u8>>) -> Result<Vec<Operation>, Error> {
+        let table = match self.named_table() {
+            Some(t) => canonical_table(&t)?,
+            None => String::new(),
+        };
+        Ok(self.operations_on(&table, families))
+    }
+}
+
+impl Executor<'_> {
+    /// Authorizes `request` for the user (always, with ACLs off): every operation it performs,
+    /// granted whole.
+    fn check_admin(&self, request: &AdminRequest) -> Result<(), Denied> {
+        let Some(acl) = self.access else {
+            return Ok(());
+        };
+        let canonical = request.named_table().map(|t| canonical_table(&t));
+        let table = match canonical {
+            None => String::new(),
+            Some(Ok(t)) => t,
+            // A superuser's request the rule cannot name (an invalid table name): it runs and
+            // fails on the name, as without ACLs; no such name is `hbase:acl`.
+            Some(Err(_)) if acl.is_superuser(self.user) => return Ok(()),
+            Some(Err(e)) => {
+                return Err(Denied(format!(
+                    "Insufficient permissions for user '{}': {e}",
+                    self.user
+                )))
+            }
+        };
+        let families = || self.families(&table);
+        for op in request.operations_on(&table, &families) {
+            acl.authorize(self.user, &op)?;
+        }
+        Ok(())
+    }
+
+    /// Authorizes `request` for the user (always, with ACLs off): only an authorized request
+    /// runs ([`Executor::run_admin`]).
+    pub fn authorize_admin(&self, request: AdminRequest) -> Result<AuthorizedAdmin, Denied> {
+        self.check_admin(&request)?;
+        Ok(AuthorizedAdmin(request))
+    }
+
+    /// Authorizes `request`, runs it on the engine and, with ACLs on, does what follows it:
+    /// nothing of a refused request runs.
+    pub fn admin(&self, request: AdminRequest) -> Result<AdminResponse, Failure> {
+        let authorized = self.authorize_admin(request)?;
+        Ok(self.run_admin(authorized)?)
+    }
+
+    /// Runs an authorized request on the engine and, with ACLs on, does what follows it.
+    pub fn run_admin(&self, authorized: AuthorizedAdmin) -> Result<AdminResponse, Error> {
+        let request = authorized.0;
+        let admin = self.engine.admin();
+        match &request {
+            AdminRequest::CreateTable { descriptor, splits } => {
+                admin.create_table_with_splits(descriptor.clone(), splits)?
+            }
+            AdminRequest::DeleteTable { table } => admin.delete_table(table)?,
+            AdminRequest::EnableTable { table } => admin.enable(table)?,
+            AdminRequest::DisableTable { table } => admin.disable(table)?,
+            AdminRequest::TruncateTable {
+                table,
+                preserve_splits,
+            } => admin.truncate(table, *preserve_splits)?,
+            AdminRequest::AlterTable { table, changes } => {
+                for change in changes {
+                    self.alter(table, change)?;
+                }
+            }
+            AdminRequest::Flush { table } => {
+                if canonical_table(table).ok().as_deref() != Some(META_TABLE) {
+                    admin.flush(table)?
+                }
+            }
+            AdminRequest::Compact { table, major } => {
+                if *major {
+                    admin.major_compact(table)?
+                } else {
+                    admin.compact(table)?
+                }
+            }
+            AdminRequest::Split { table, at } => admin.split(table, at.as_deref())?,
+            AdminRequest::CreateNamespace { namespace } => admin.create_namespace(namespace)?,
+            AdminRequest::DeleteNamespace { namespace } => admin.drop_namespace(namespace)?,
+            AdminRequest::Snapshot {
+                table,
+                name,
+                skip_flush,
+            } => admin.snapshot(table, name, *skip_flush)?,
+            AdminRequest::DeleteSnapshot { name } => admin.delete_snapshot(name)?,
+            AdminRequest::CloneSnapshot { name, table } => admin.clone_snapshot(name, table)?,
+            AdminRequest::RestoreSnapshot { name } => admin.restore_snapshot(name)?,
+        }
+        self.follow_up(&request)?;
+        Ok(AdminResponse::Done)
+    }
+
+    /// One change of `table`'s descriptor, run.
+    fn alter(&self, table: &str, change: &TableChange) -> Result<(), Error> {
+        let admin = self.engine.admin();
+        match change {
+            TableChange::AddFamily(f) => admin.add_family(table, f.clone())?,
+            TableChange::ModifyFamily(f) => admin.modify_family(table, f.clone())?,
+            TableChange::DeleteFamily(f) => admin.delete_family(table, f)?,
+            TableChange::PutFamily { family, attributes } => {
+                let existing = admin.describe(table)?.family(family).cloned();
+                let mut f = existing
+                    .clone()
+                    .unwrap_or_else(|| ColumnFamilyDescriptor::new(family.clone()));
+                for (k, v) in attributes {
+                    f.set_attribute(k, v)?;
+                }
+                if existing.is_some() {
+                    admin.modify_family(table, f)?
+                } else {
+                    admin.add_family(table, f)?
+                }
+            }
+            TableChange::Attributes { set, unset } => {
+                if !set.is_empty() || !unset.is_empty() {
+                    admin.alter_table_attributes(table, set, unset)?
+                }
+            }
+            TableChange::Schema(new) => {
+                let old = admin.describe(table)?;
+                if new.name != old.name {
+                    return Err(Error::IllegalArgument(format!(
+                        "the descriptor of {} cannot change table {}",
+                        new.name, old.name
+                    )));
+                }
+                for f in &new.families {
+                    match old.family(&f.name) {
+                        None => admin.add_family(table, f.clone())?,
+                        Some(o) if o != f => admin.modify_family(table, f.clone())?,
+                        Some(_) => {}
+                    }
+                }
+                for f in &old.families {
+                    if new.family(&f.name).is_none() {
+                        admin.delete_family(table, &f.name)?;
+                    }
+                }
+                let mut set: Vec<(String, String)> = new
+                    .attributes
+                    .iter()
+                    .filter(|(k, v)| old.attributes.get(k) != Some(*v))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect();
+                if new.durability != old.durability {
+                    set.push(("DURABILITY".into(), new.durability.name().into()));
+                }
+                let unset: Vec<String> = old
+                    .attributes
+                    .iter()
+                    .filter(|(k, _)| new.attributes.get(k).is_none())
+                    .map(|(k, _)| k.to_string())
+                    .collect();
+                if !set.is_empty() || !unset.is_empty() {
+                    admin.alter_table_attributes(table, &set, &unset)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What follows a change that ran, with ACLs on: HBase's `postCompletedCreateTableAction`
+    /// and `postModifyTable` (the table's `OWNER`, else the user who made or changed it, is
+    /// granted every action on it), `postDeleteTable` and `postDeleteNamespace` (their grants
+    /// go with them).
+    fn follow_up(&self, request: &AdminRequest) -> Result<(), Error> {
+        let Some(acl) = self.access else {
+            return Ok(());
+        };
+        let canonical = || {
+            request
+                .named_table()
+                .map(|t| canonical_table(&t))
+                .transpose()
+        };
+        match request {
+            AdminRequest::CreateTable { .. } | AdminRequest::AlterTable { .. } => {
+                if let Some(t) = canonical()? {
+                    acl.table_modified(self.engine, self.user, &t)?
+                }
+            }
+            AdminRequest::DeleteTable { .. } => {
+                if let Some(t) = canonical()? {
+                    acl.table_deleted(&t)?
+                }
+            }
+            AdminRequest::DeleteNamespace { namespace } => acl.namespace_deleted(namespace)?,
+            AdminRequest::EnableTable { .. }
+            | AdminRequest::DisableTable { .. }
+            | AdminRequest::TruncateTable { .. }
+            | AdminRequest::Flush { .. }
+            | AdminRequest::Compact { .. }
+            | AdminRequest::Split { .. }
+            | AdminRequest::CreateNamespace { .. }
+            | AdminRequest::Snapshot { .. }
+            | AdminRequest::DeleteSnapshot { .. }
+            | AdminRequest::CloneSnapshot { .. }
+            | AdminRequest::RestoreSnapshot { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::{AccessChecker, Actions, Scope};
+    use ferrobase_engine::{Engine, EngineOptions, TableName};
+    use ferrobase_security::acl::AclStore;
+    use std::sync::Arc;
+
+    /// An engine with table `t` (families `a`, `b`) and a checker where `creator` holds CREATE
+    /// on the default namespace and `reader` READ on `t`; `root` is the superuser.
+    fn setup() -> (tempfile::TempDir, Engine, AccessChecker) {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+        engine
+            .admin()
+            .create_table(descriptor("t", &["a", "b"]))
+            .unwrap();
+        let store = Arc::new(AclStore::open(&engine).unwrap());
+        store
+            .grant(
+                "creator",
+                &Scope::Namespace("default".into()),
+                Actions::parse("C").unwrap(),
+            )
+            .unwrap();
+        store
+            .grant("reader", &Scope::table("t"), Actions::parse("R").unwrap())
+            .unwrap();
+        (dir, engine, AccessChecker::new(store, ["root".to_string()]))
+    }
+
+    fn descriptor(name: &str, families: &[&str]) -> TableDescriptor {
+        families.iter().fold(
+            TableDescriptor::new(TableName::parse(name).unwrap()),
+            |d, f| d.with_family(ColumnFamilyDescriptor::new(*f)),
+        )
+    }
+
+    fn families() -> Vec<Vec<u8>> {
+        vec![b"a".to_vec(), b"b".to_vec()]
+    }
+
+    fn grants_of(acl: &AccessChecker, user: &str) -> Vec<Scope> {
+        acl.store()
+            .permissions()
+            .into_iter()
+            .filter(|p| p.user == user)
+            .map(|p| p.scope)
+            .collect()
+    }
+
+    #[test]
+    fn operations_come_from_the_values_that_run() {
+        let ops = |r: AdminRequest| r.operations(&families).unwrap();
+        assert_eq!(
+            ops(AdminRequest::CreateTable {
+                descriptor: descriptor("ns:n", &["x"]),
+                splits: Vec::new(),
+            }),
+            vec![Operation::CreateTable {
+                table: "ns:n".into(),
+                families: vec![b"x".to_vec()],
+            }]
+        );
+        // A whole descriptor that leaves family `b` out drops it: both rules apply.
+        assert_eq!(
+            ops(AdminRequest::AlterTable {
+                table: "default:t".into(),
+                changes: vec![TableChange::Schema(descriptor("t", &["a"]))],
+            }),
+            vec![
+                Operation::ModifyTable { table: "t".into() },
+                Operation::DeleteFamily { table: "t".into() },
+            ]
+        );
+        // Dropping a family alone is DeleteFamily; a change of nothing is still ModifyTable.
+        assert_eq!(
+            ops(AdminRequest::AlterTable {
+                table: "t".into(),
+                changes: vec![TableChange::DeleteFamily(b"b".to_vec())],
+            }),
+            vec![Operation::DeleteFamily { table: "t".into() }]
+        );
+        assert_eq!(
+            ops(AdminRequest::AlterTable {
+                table: "t".into(),
+                changes: Vec::new(),
+            }),
+            vec![Operation::ModifyTable { table: "t".into() }]
+        );
+        assert_eq!(
+            ops(AdminRequest::CloneSnapshot {
+                name: "s".into(),
+                table: "c".into(),
+            }),
+            vec![Operation::ClusterAdmin]
+        );
+        assert!(AdminRequest::Flush {
+            table: "bad name".into(),
+        }
+        .operations(&families)
+        .is_err());
+    }
+
+    #[test]
+    fn a_refused_change_runs_nothing() {
+        let (_dir, engine, acl) = setup();
+        let reader = Executor::new(&engine, Some(&acl), "reader");
+        for request in [
+            AdminRequest::DeleteTable { table: "t".into() },
+            AdminRequest::DisableTable { table: "t".into() },
+            AdminRequest::AlterTable {
+                table: "t".into(),
+                changes: vec![
+                    TableChange::AddFamily(ColumnFamilyDescriptor::new("c")),
+                    TableChange::DeleteFamily(b"b".to_vec()),
+                ],
+            },
+            AdminRequest::CreateNamespace {
+                namespace: "ns".into(),
+            },
+            AdminRequest::Snapshot {
+                table: "t".into(),
+                name: "s".into(),
+                skip_flush: false,
+            },
+        ] {
+            let what = format!("{request:?}");
+            match reader.admin(request) {
+                Err(Failure::Denied(_)) => {}
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+        let admin = engine.admin();
+        assert!(admin.is_enabled("t").unwrap());
+        assert_eq!(
+            admin.describe("t").unwrap().families.len(),
+            2,
+            "no family added or dropped"
+        );
+        assert!(admin.list_snapshots().unwrap().is_empty());
+        assert!(!admin.list_namespaces().unwrap().contains(&"ns".to_string()));
+        // hbase:acl cannot be taken off line, even by a superuser.
+        let root = Executor::new(&engine, Some(&acl), "root");
+        assert!(matches!(
+            root.admin(AdminRequest::DisableTable {
+                table: "hbase:acl".into()
+            }),
+            Err(Failure::Denied(_))
+        ));
+    }
+
+    #[test]
+    fn a_change_that_ran_is_followed_up() {
+        let (_dir, engine, acl) = setup();
+        let creator = Executor::new(&engine, Some(&acl), "creator");
+        // The creator owns the table it made; with an OWNER attribute, that owner does.
+        creator
+            .admin(AdminRequest::CreateTable {
+                descriptor: descriptor("mine", &["f"]),
+                splits: Vec::new(),
+            })
+            .unwrap();
+        assert!(grants_of(&acl, "creator").contains(&Scope::table("mine")));
+        let mut owned = descriptor("theirs", &["f"]);
+        owned.attributes.set("OWNER", "alice").unwrap();
+        creator
+            .admin(AdminRequest::CreateTable {
+                descriptor: owned,
+                splits: Vec::new(),
+            })
+            .unwrap();
+        assert!(grants_of(&acl, "alice").contains(&Scope::table("theirs")));
+        // A family put through the extension's form: added, then changed in place.
+        let put = |attrs: &[(&str, &str)]| AdminRequest::AlterTable {
+            table: "mine".into(),
+            changes: vec![TableChange::PutFamily {
+                family: b"g".to_vec(),
+                attributes: attrs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+            }],
+        };
+        creator.admin(put(&[("VERSIONS", "3")])).unwrap();
+        creator.admin(put(&[("TTL", "60")])).unwrap();
+        let g = engine
+            .admin()
+            .describe("mine")
+            .unwrap()
+            .family(b"g")
+            .cloned()
+            .unwrap();
+        assert_eq!((g.max_versions, g.ttl_seconds), (3, 60));
+        // Dropped: its grants go with it.
+        creator
+            .admin(AdminRequest::DisableTable {
+                table: "mine".into(),
+            })
+            .unwrap();
+        creator
+            .admin(AdminRequest::DeleteTable {
+                table: "mine".into(),
+            })
+            .unwrap();
+        assert!(!grants_of(&acl, "creator").contains(&Scope::table("mine")));
+    }
+}
