@@ -7,6 +7,7 @@ use super::authorize::{denied, table_arg};
 use super::names::table_text;
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{canonical_table, AccessChecker, Actions, Operation, Scope};
+use crate::request::{AdminRequest, Executor};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::AdminOp;
 use crate::thrift::hbase::{permission_scope, TAccessControlEntity};
@@ -67,24 +68,29 @@ impl Handler {
         scope: &Scope,
         actions: Actions,
     ) -> Result<(), ServiceError> {
-        // ADMIN at the scope; only a superuser may change a superuser's grants.
-        let op = Operation::ChangeGrant {
-            scope: scope.clone(),
-            grantee: user.to_string(),
+        // ADMIN at the scope; only a superuser may change a superuser's grants (the shared
+        // executor's rule for a grant request).
+        let executor = Executor::new(&self.engine, Some(acl), caller);
+        let request = match change {
+            Change::Grant => AdminRequest::Grant {
+                user: user.to_string(),
+                scope: scope.clone(),
+                actions,
+                merge: false,
+            },
+            Change::Revoke => AdminRequest::Revoke {
+                user: user.to_string(),
+                scope: scope.clone(),
+                actions: (!actions.is_empty()).then_some(actions),
+            },
         };
-        acl.authorize(caller, &op).map_err(denied)?;
+        let authorized = executor.authorize_admin(request).map_err(denied)?;
         if user.is_empty() || user.contains(',') {
             return Err(ServiceError::IllegalArgument(format!(
                 "invalid user name {user:?}"
             )));
         }
-        match change {
-            Change::Grant => acl.store().grant(user, scope, actions)?,
-            Change::Revoke => {
-                let which = (!actions.is_empty()).then_some(actions);
-                acl.store().revoke(user, scope, which)?;
-            }
-        }
+        executor.run_admin(authorized)?;
         Ok(())
     }
 

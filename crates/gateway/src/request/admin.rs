@@ -6,7 +6,7 @@
 //! dropped table or namespace removed) — once, for every door.
 
 use super::{Executor, Failure};
-use crate::access::{canonical_table, Denied, Operation};
+use crate::access::{canonical_table, AclStore, Actions, Denied, Operation, Scope};
 use ferrobase_engine::{ColumnFamilyDescriptor, Error, TableDescriptor};
 
 /// The catalog table: drawn from the engine's catalog at each read, so nothing to flush.
@@ -109,6 +109,29 @@ pub enum AdminRequest {
         /// The snapshot's name.
         name: String,
     },
+    /// Actions granted to a user at a scope (`grant`): the user then holds exactly `actions`
+    /// there, or, with `merge`, those besides the ones held (HBase's
+    /// `mergeExistingPermissions`). Only with ACLs on.
+    Grant {
+        /// The grantee.
+        user: String,
+        /// Where.
+        scope: Scope,
+        /// The actions.
+        actions: Actions,
+        /// Whether the actions held stay.
+        merge: bool,
+    },
+    /// Actions taken from a user at a scope (`revoke`; `None`: every action). Only with ACLs
+    /// on.
+    Revoke {
+        /// Whose.
+        user: String,
+        /// Where.
+        scope: Scope,
+        /// The actions.
+        actions: Option<Actions>,
+    },
 }
 
 /// One change of a table's descriptor.
@@ -178,7 +201,9 @@ impl AdminRequest {
             | AdminRequest::CreateNamespace { .. }
             | AdminRequest::DeleteNamespace { .. }
             | AdminRequest::DeleteSnapshot { .. }
-            | AdminRequest::RestoreSnapshot { .. } => None,
+            | AdminRequest::RestoreSnapshot { .. }
+            | AdminRequest::Grant { .. }
+            | AdminRequest::Revoke { .. } => None,
         }
     }
 
@@ -239,6 +264,13 @@ impl AdminRequest {
             | AdminRequest::DeleteSnapshot { .. }
             | AdminRequest::CloneSnapshot { .. }
             | AdminRequest::RestoreSnapshot { .. } => vec![Operation::ClusterAdmin],
+            // ADMIN at the scope; a superuser's grants only by a superuser.
+            AdminRequest::Grant { user, scope, .. } | AdminRequest::Revoke { user, scope, .. } => {
+                vec![Operation::ChangeGrant {
+                    scope: scope.clone(),
+                    grantee: user.clone(),
+                }]
+            }
         }
     }
 
@@ -346,9 +378,49 @@ impl Executor<'_> {
             AdminRequest::DeleteSnapshot { name } => admin.delete_snapshot(name)?,
             AdminRequest::CloneSnapshot { name, table } => admin.clone_snapshot(name, table)?,
             AdminRequest::RestoreSnapshot { name } => admin.restore_snapshot(name)?,
+            AdminRequest::Grant {
+                user,
+                scope,
+                actions,
+                merge,
+            } => {
+                let store = self.grants(user)?;
+                let actions = if *merge {
+                    let held = store
+                        .permissions()
+                        .into_iter()
+                        .filter(|p| &p.user == user && &p.scope == scope)
+                        .flat_map(|p| p.actions.iter().collect::<Vec<_>>());
+                    actions.iter().chain(held).collect()
+                } else {
+                    *actions
+                };
+                store.grant(user, scope, actions)?
+            }
+            AdminRequest::Revoke {
+                user,
+                scope,
+                actions,
+            } => self.grants(user)?.revoke(user, scope, *actions)?,
         }
         self.follow_up(&request)?;
         Ok(AdminResponse::Done)
+    }
+
+    /// The grants, for a change of `user`'s: refused with ACLs off and for a name HBase's
+    /// `hbase:acl` could not hold.
+    fn grants(&self, user: &str) -> Result<&AclStore, Error> {
+        let acl = self.access.ok_or_else(|| {
+            Error::IllegalArgument(
+                "grants are kept only with ACLs on (start ferrobase serve with --acl)".into(),
+            )
+        })?;
+        if user.is_empty() || user.contains(',') {
+            return Err(Error::IllegalArgument(format!(
+                "invalid user name {user:?}"
+            )));
+        }
+        Ok(acl.store())
     }
 
     /// One change of `table`'s descriptor, run.
@@ -456,7 +528,9 @@ impl Executor<'_> {
             | AdminRequest::Snapshot { .. }
             | AdminRequest::DeleteSnapshot { .. }
             | AdminRequest::CloneSnapshot { .. }
-            | AdminRequest::RestoreSnapshot { .. } => {}
+            | AdminRequest::RestoreSnapshot { .. }
+            | AdminRequest::Grant { .. }
+            | AdminRequest::Revoke { .. } => {}
         }
         Ok(())
     }
@@ -668,5 +742,49 @@ mod tests {
             })
             .unwrap();
         assert!(!grants_of(&acl, "creator").contains(&Scope::table("mine")));
+    }
+
+    #[test]
+    fn grants_are_changed_under_the_rule() {
+        let (_dir, engine, acl) = setup();
+        let grant = |user: &str, scope: Scope, actions: &str, merge: bool| AdminRequest::Grant {
+            user: user.into(),
+            scope,
+            actions: Actions::parse(actions).unwrap(),
+            merge,
+        };
+        let reader = Executor::new(&engine, Some(&acl), "reader");
+        // READ on t is no ADMIN there: refused, nothing written.
+        assert!(matches!(
+            reader.admin(grant("reader", Scope::table("t"), "RWXCA", false)),
+            Err(Failure::Denied(_))
+        ));
+        assert_eq!(grants_of(&acl, "reader"), [Scope::table("t")]);
+        let root = Executor::new(&engine, Some(&acl), "root");
+        root.admin(grant("bob", Scope::table("t"), "R", false))
+            .unwrap();
+        root.admin(grant("bob", Scope::table("t"), "W", true))
+            .unwrap();
+        let held = acl.store().permissions();
+        let bob = held.iter().find(|p| p.user == "bob").unwrap();
+        assert_eq!(bob.actions, Actions::parse("RW").unwrap());
+        root.admin(AdminRequest::Revoke {
+            user: "bob".into(),
+            scope: Scope::table("t"),
+            actions: None,
+        })
+        .unwrap();
+        assert!(grants_of(&acl, "bob").is_empty());
+        // A name hbase:acl cannot hold; and no grant at all with ACLs off.
+        assert!(matches!(
+            root.admin(grant("a,b", Scope::Global, "R", false)),
+            Err(Failure::Engine(Error::IllegalArgument(_)))
+        ));
+        let off = Executor::new(&engine, None, "root");
+        assert!(matches!(
+            off.admin(grant("bob", Scope::Global, "R", false)),
+            Err(Failure::Engine(Error::IllegalArgument(_)))
+        ));
+        assert!(grants_of(&acl, "bob").is_empty());
     }
 }

@@ -12,9 +12,9 @@
 //!
 //! The executor takes every door's data requests (Thrift1, Thrift2, REST, HBase's native RPC:
 //! gets, existence checks, scanner opens, puts, deletes, increments, appends, check-and-mutate)
-//! and their table, family, namespace, maintenance and snapshot changes ([`AdminRequest`]:
-//! authorized, run, and followed up by the owner's grant or the removal of a dropped table's
-//! grants). A scanner's later calls (its owner is the rule), grants and their listings,
+//! and their table, family, namespace, maintenance and snapshot changes, grants and revokes
+//! ([`AdminRequest`]: authorized, run, and followed up by the owner's grant or the removal of a
+//! dropped table's grants). A scanner's later calls (its owner is the rule), listings of grants,
 //! descriptor reads and catalog listings (filtered per user) still run in each door, authorized
 //! by the same rule ([`crate::access::AccessChecker::authorize`]) from operations the door
 //! derives.

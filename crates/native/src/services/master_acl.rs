@@ -13,6 +13,7 @@ use crate::regions::{pb_table_name, table_text};
 use ferrobase_gateway::access::{
     Action, Actions, Denied, Operation, Scope, UserPermission as Grant,
 };
+use ferrobase_gateway::request::AdminRequest;
 
 /// The operation a `MasterService` method performs, authorized before it runs; `Ok` for a
 /// method every user may call (`access::rule` lists which).
@@ -196,31 +197,31 @@ pub(super) fn grants(ctx: &Ctx, method: &str, param: &[u8]) -> Result<Reply, Rpc
                 .ok_or_else(|| RpcError::bad_request("the request carries no permission"))?;
             let grantee = text(up.user.as_deref());
             let (scope, actions) = scope_of(&up.permission.unwrap_or_default())?;
-            ctx.authorize(&Operation::ChangeGrant {
-                scope: scope.clone(),
-                grantee: grantee.clone(),
+            let change = ctx.authorize_admin(if method == "Revoke" {
+                AdminRequest::Revoke {
+                    user: grantee.clone(),
+                    scope,
+                    actions: Some(actions),
+                }
+            } else {
+                AdminRequest::Grant {
+                    user: grantee.clone(),
+                    scope,
+                    actions,
+                    merge,
+                }
             })?;
             if grantee.is_empty() || grantee.contains(',') {
                 return Err(RpcError::bad_request(format!(
                     "invalid user name {grantee:?}"
                 )));
             }
-            if method == "Revoke" {
-                store.revoke(&grantee, &scope, Some(actions))?;
-                return Ok(Reply::pb(&RevokeResponse {}));
-            }
-            let actions = if merge {
-                let held = store
-                    .permissions()
-                    .into_iter()
-                    .filter(|p| p.user == grantee && p.scope == scope)
-                    .flat_map(|p| p.actions.iter().collect::<Vec<_>>());
-                actions.iter().chain(held).collect()
+            ctx.run_admin(change)?;
+            Ok(if method == "Revoke" {
+                Reply::pb(&RevokeResponse {})
             } else {
-                actions
-            };
-            store.grant(&grantee, &scope, actions)?;
-            Ok(Reply::pb(&GrantResponse {}))
+                Reply::pb(&GrantResponse {})
+            })
         }
         "GetUserPermissions" => {
             let req: GetUserPermissionsRequest = decode(param, method)?;
