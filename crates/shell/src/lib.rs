@@ -6,6 +6,8 @@
 //! stops at the first failing statement with exit status 1.
 //! Ctrl-C while a statement runs interrupts it and returns to the prompt.
 
+#![forbid(unsafe_code)]
+
 mod alter;
 /// The build's git revision and commit date (`build.rs`; "unknown" outside a checkout).
 pub mod build_info {
