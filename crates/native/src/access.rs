@@ -9,9 +9,7 @@
 
 use crate::error::RpcError;
 use crate::services::Ctx;
-use ferrobase_gateway::access::{
-    AccessChecker, Denied, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
-};
+use ferrobase_gateway::access::{AccessChecker, Denied, Operation, ReadAccess, ANONYMOUS};
 use ferrobase_gateway::request::{
     AdminRequest, Authorized, AuthorizedAdmin, Executor, Failure, Request, Response,
 };
@@ -198,39 +196,23 @@ impl Ctx {
     /// Whether a listing of table names shows `table` to the user (HBase's `postGetTableNames`:
     /// any grant reaching it). `hbase:acl` is never listed to anyone but superusers.
     pub(crate) fn lists_table(&self, table: &str) -> bool {
-        match self.acl() {
-            None => true,
-            Some(acl) => {
-                acl.is_superuser(self.user())
-                    || (table != ACL_TABLE && acl.access_table(self.user(), table))
-            }
-        }
+        // A superuser's listing of system tables (`includeSysTables`) shows hbase:acl too.
+        self.acl()
+            .is_none_or(|acl| acl.is_superuser(self.user()) || acl.lists_table(self.user(), table))
     }
 
     /// Whether a listing of descriptors shows `table` (HBase's `postGetTableDescriptors`: ADMIN
     /// or CREATE on it).
     pub(crate) fn describes_table(&self, table: &str) -> bool {
-        let Some(acl) = self.acl() else { return true };
-        acl.authorize(
-            self.user(),
-            &Operation::DescribeTable {
-                table: table.to_string(),
-            },
-        )
-        .is_ok()
+        self.acl()
+            .is_none_or(|acl| acl.describes_table(self.user(), table))
     }
 
     /// Whether a listing of namespace descriptors shows `ns` (HBase's
     /// `postListNamespaceDescriptors`: ADMIN on it).
     pub(crate) fn describes_namespace(&self, ns: &str) -> bool {
-        let Some(acl) = self.acl() else { return true };
-        acl.authorize(
-            self.user(),
-            &Operation::DescribeNamespace {
-                namespace: ns.to_string(),
-            },
-        )
-        .is_ok()
+        self.acl()
+            .is_none_or(|acl| acl.describes_namespace(self.user(), ns))
     }
 }
 

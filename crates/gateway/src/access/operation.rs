@@ -410,6 +410,33 @@ impl AccessChecker {
     }
 }
 
+/// What a listing shows each user, on every door (HBase's `postGetTableNames`,
+/// `postGetTableDescriptors`, `postListNamespaceDescriptors`).
+impl AccessChecker {
+    /// Whether a listing of table names shows `table` (canonical) to `user`: any grant reaching
+    /// it; `hbase:acl` never (its cells are the grants).
+    pub fn lists_table(&self, user: &str, table: &str) -> bool {
+        table != ACL_TABLE && (self.is_superuser(user) || self.access_table(user, table))
+    }
+
+    /// Whether a listing of descriptors shows `table` (canonical) to `user`: ADMIN or CREATE on
+    /// it, as reading its descriptor needs.
+    pub fn describes_table(&self, user: &str, table: &str) -> bool {
+        let op = Operation::DescribeTable {
+            table: table.to_string(),
+        };
+        self.authorize(user, &op).is_ok()
+    }
+
+    /// Whether a listing of namespace descriptors shows `ns` to `user`: ADMIN on it.
+    pub fn describes_namespace(&self, user: &str, ns: &str) -> bool {
+        let op = Operation::DescribeNamespace {
+            namespace: ns.to_string(),
+        };
+        self.authorize(user, &op).is_ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

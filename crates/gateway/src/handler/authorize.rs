@@ -10,7 +10,7 @@ use super::names::{parse_column, table_text};
 use super::scanner_lease::ScannerGrant;
 use super::{CallResult, Handler, ServiceError};
 use crate::access::{
-    canonical_table, AccessChecker, Denied, FamilyMap, Operation, ReadAccess, ACL_TABLE, ANONYMOUS,
+    canonical_table, AccessChecker, Denied, FamilyMap, Operation, ReadAccess, ANONYMOUS,
 };
 use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
@@ -392,7 +392,6 @@ impl Handler {
     /// Whether `getTableNames` shows `table` to `user` (HBase's `postGetTableNames`: any
     /// grant reaching it). `hbase:acl` is a system table, never listed.
     fn listed(&self, acl: &AccessChecker, user: &str, table: &[u8]) -> bool {
-        let table = String::from_utf8_lossy(table);
-        table != ACL_TABLE && (acl.is_superuser(user) || acl.access_table(user, &table))
+        acl.lists_table(user, &String::from_utf8_lossy(table))
     }
 }

@@ -13,7 +13,7 @@
 
 use super::admin::name_of;
 use super::Thrift2Handler;
-use crate::access::{AccessChecker, Operation, ACL_TABLE, ANONYMOUS};
+use crate::access::{AccessChecker, Operation, ANONYMOUS};
 use crate::handler::{denied, CallResult, ScannerGrant, ServiceError};
 use crate::thrift::thrift2::{Call, TTableName};
 use crate::thrift::TValue;
@@ -171,39 +171,24 @@ impl Thrift2Handler {
     /// Whether a listing of table names shows `table` to `user` (HBase's `postGetTableNames`:
     /// any grant reaching it; `hbase:acl` never).
     pub(super) fn lists_table(&self, user: &str, table: &str) -> bool {
-        match &self.access {
-            None => true,
-            Some(acl) => {
-                table != ACL_TABLE && (acl.is_superuser(user) || acl.access_table(user, table))
-            }
-        }
+        self.access
+            .as_ref()
+            .is_none_or(|acl| acl.lists_table(user, table))
     }
 
     /// Whether a listing of descriptors shows `table` (HBase's `postGetTableDescriptors`:
     /// ADMIN or CREATE on it).
     pub(super) fn describes_table(&self, user: &str, table: &str) -> bool {
-        self.access.as_ref().is_none_or(|acl| {
-            acl.authorize(
-                user,
-                &Operation::DescribeTable {
-                    table: table.to_string(),
-                },
-            )
-            .is_ok()
-        })
+        self.access
+            .as_ref()
+            .is_none_or(|acl| acl.describes_table(user, table))
     }
 
     /// Whether a listing of namespace descriptors shows `ns` (HBase's
     /// `postListNamespaceDescriptors`: ADMIN on it).
     pub(super) fn describes_namespace(&self, user: &str, ns: &str) -> bool {
-        self.access.as_ref().is_none_or(|acl| {
-            acl.authorize(
-                user,
-                &Operation::DescribeNamespace {
-                    namespace: ns.to_string(),
-                },
-            )
-            .is_ok()
-        })
+        self.access
+            .as_ref()
+            .is_none_or(|acl| acl.describes_namespace(user, ns))
     }
 }

@@ -9,7 +9,7 @@ use crate::error::RestError;
 use crate::http::Request;
 use crate::server::Door;
 use ferrobase_engine::{ResultScanner, Scan};
-use ferrobase_gateway::access::{canonical_table, Denied, Operation, ACL_TABLE, ANONYMOUS};
+use ferrobase_gateway::access::{canonical_table, Denied, Operation, ANONYMOUS};
 use ferrobase_gateway::request::{
     AdminRequest, AuthorizedAdmin, Executor, Failure, Partial, Request as DataRequest,
     Response as DataResponse,
@@ -93,26 +93,17 @@ pub(super) fn run(
 /// Whether a listing of table names shows `table` (HBase's `postGetTableNames`: any grant
 /// reaching it; `hbase:acl` never).
 pub(super) fn lists_table(door: &Door, req: &Request, table: &str) -> bool {
-    match &door.access {
-        None => true,
-        Some(acl) => {
-            table != ACL_TABLE
-                && (acl.is_superuser(user(req)) || acl.access_table(user(req), table))
-        }
-    }
+    door.access
+        .as_ref()
+        .is_none_or(|acl| acl.lists_table(user(req), table))
 }
 
 /// Whether a listing of namespaces shows `ns` (HBase's `postListNamespaceDescriptors`: ADMIN
 /// on it; the REST door lists namespace descriptors).
 pub(super) fn lists_namespace(door: &Door, req: &Request, ns: &str) -> bool {
-    authorize(
-        door,
-        req,
-        &Operation::DescribeNamespace {
-            namespace: ns.to_string(),
-        },
-    )
-    .is_ok()
+    door.access
+        .as_ref()
+        .is_none_or(|acl| acl.describes_namespace(user(req), ns))
 }
 
 /// The owner of a scanner opened by `req` (recorded with it; `None` with ACLs off).
