@@ -220,7 +220,7 @@ impl Handler {
             AdminOp::ScanOpen => return self.extension_scan_open(user, a),
             AdminOp::ScanNext => return self.extension_scan_next(a),
             AdminOp::ScanCost => return self.extension_scan_cost(a),
-            AdminOp::Get => return self.extension_get(a),
+            AdminOp::Get => return self.extension_get(user, a),
             AdminOp::CreateNamespace => {
                 self.run_admin(user, AdminRequest::CreateNamespace { namespace: name })?
             }

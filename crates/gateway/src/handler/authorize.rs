@@ -6,17 +6,14 @@
 use super::grants::Change;
 use super::meta_view::{catalog_read, Catalog};
 use super::names::admin_op;
-use super::names::{parse_column, table_text};
+use super::names::table_text;
 use super::scanner_lease::ScannerGrant;
 use super::{CallResult, Handler, ServiceError};
-use crate::access::{
-    canonical_table, AccessChecker, Denied, FamilyMap, Operation, ReadAccess, ANONYMOUS,
-};
+use crate::access::{canonical_table, AccessChecker, Denied, Operation, ReadAccess, ANONYMOUS};
 use crate::catalog::NAMESPACE;
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::{AdminOp, Call};
 use crate::thrift::TValue;
-use std::collections::BTreeSet;
 
 /// The ACL state of a handler. (Each scanner's owner is kept with the scanner:
 /// `scanner_lease::ScannerGrant`.)
@@ -53,47 +50,7 @@ pub(crate) fn table_arg(raw: &[u8]) -> Result<String, ServiceError> {
     Ok(canonical_table(&table_text(raw)?)?)
 }
 
-/// The families and qualifiers named by `fam` / `fam:qual` columns.
-fn column_families(columns: &[Vec<u8>]) -> FamilyMap {
-    let mut m = FamilyMap::new();
-    for c in columns {
-        match parse_column(c) {
-            (f, None) => {
-                m.insert(f, None);
-            }
-            (f, Some(q)) => {
-                if let Some(set) = m.entry(f).or_insert_with(|| Some(BTreeSet::new())) {
-                    set.insert(q);
-                }
-            }
-        }
-    }
-    m
-}
-
 impl Handler {
-    /// Every family of `table`, whole (what a read or row delete without columns touches:
-    /// HBase adds them before its checks).
-    fn all_families(&self, table: &str, whole: bool) -> Result<FamilyMap, ServiceError> {
-        let desc = self.engine.admin().describe(table)?;
-        Ok(desc
-            .families
-            .iter()
-            .map(|f| {
-                let quals = (!whole).then(|| BTreeSet::from([Vec::new()]));
-                (f.name.clone(), quals)
-            })
-            .collect())
-    }
-
-    fn read_families(&self, table: &str, columns: &[Vec<u8>]) -> Result<FamilyMap, ServiceError> {
-        if columns.is_empty() {
-            self.all_families(table, true)
-        } else {
-            Ok(column_families(columns))
-        }
-    }
-
     /// Runs a call under the ACLs: checked, then run, then followed up. `None` for a method
     /// declared but not served (nothing runs).
     pub(super) fn authorized(
@@ -171,7 +128,7 @@ impl Handler {
             return Ok(());
         }
         let superuser = acl.is_superuser(user);
-        let operations = match self.operations(call, !superuser) {
+        let operations = match self.operations(call) {
             Ok(ops) => ops,
             // A superuser's call the rules cannot name (an invalid table name): the call
             // answers it, as without ACLs; no such name is `hbase:acl`.
@@ -191,10 +148,10 @@ impl Handler {
         Ok(())
     }
 
-    /// What `call` does, as the access rules see it. `families`: look up the families a
-    /// request touches without naming them (every family of the table; not needed for a
-    /// superuser). One exhaustive match: a new call is decided here, not forgotten.
-    fn operations(&self, call: &Call, families: bool) -> Result<Vec<Operation>, ServiceError> {
+    /// What `call` does, as the access rules see it, for a call the shared executor does not
+    /// run (those derive their operations from the typed request). One exhaustive match: a new
+    /// call is decided here, not forgotten.
+    fn operations(&self, call: &Call) -> Result<Vec<Operation>, ServiceError> {
         let table = |raw: &[u8]| table_arg(raw);
         let one = |op: Result<Operation, ServiceError>| op.map(|op| vec![op]);
         match call {
@@ -257,7 +214,7 @@ impl Handler {
             | Call::IncrementRows(_)
             | Call::Append(_)
             | Call::CheckAndPut(_) => Ok(Vec::new()),
-            Call::FerrobaseAdmin(a) => self.admin_operations(a, families),
+            Call::FerrobaseAdmin(a) => self.admin_operations(a),
             // The scanner's owner (`check`).
             Call::ScannerGet(_) | Call::ScannerGetList(_) | Call::ScannerClose(_) => {
                 Ok(vec![Operation::UseScanner { owner: None }])
@@ -271,11 +228,7 @@ impl Handler {
     }
 
     /// The operations of a `ferrobaseAdmin` call.
-    fn admin_operations(
-        &self,
-        a: &FerrobaseAdminArgs,
-        families: bool,
-    ) -> Result<Vec<Operation>, ServiceError> {
+    fn admin_operations(&self, a: &FerrobaseAdminArgs) -> Result<Vec<Operation>, ServiceError> {
         let target = || Ok::<_, ServiceError>(canonical_table(&table_text(&a.table_name)?)?);
         let op = match admin_op(a)? {
             // Namespace, table and family changes, maintenance and snapshots: authorized by the
@@ -303,22 +256,10 @@ impl Handler {
             // Increment/Append with a TTL and a delete with exact markers: data writes, authorized
             // by the shared executor when they run, from what runs.
             AdminOp::Increment | AdminOp::Append | AdminOp::Delete => return Ok(Vec::new()),
-            // A scan with RAW or VERSIONS, or a typed get: READ on the columns, as a Thrift1
-            // scan; a partly granted read is refused (its typed rows are not filtered).
-            AdminOp::ScanOpen | AdminOp::Get => {
-                let table = table_arg(&a.table_name)?;
-                let columns = super::cell_ops::indexed(a, "COLUMN");
-                let families = if !families {
-                    FamilyMap::new()
-                } else {
-                    self.read_families(&table, &columns)?
-                };
-                Operation::Read {
-                    table,
-                    families,
-                    filterable: false,
-                }
-            }
+            // A scan with RAW or VERSIONS, or a typed get (with EXPLAIN, its cost): READ on the
+            // columns, authorized by the shared executor when it runs (a partly granted read is
+            // refused: its typed rows are not narrowed).
+            AdminOp::ScanOpen | AdminOp::Get => return Ok(Vec::new()),
             // Listing snapshots: global ADMIN, as taking one (stricter than HBase, which lists a
             // snapshot to its owner; ferrobase records no snapshot owners).
             AdminOp::ListSnapshots => Operation::ClusterAdmin,

@@ -7,7 +7,7 @@
 use super::convert::ColumnOrder;
 use super::names::{open_table_to_mutate, parse_column};
 use super::{CallResult, Handler, ServiceError};
-use crate::request::{Executor, Partial};
+use crate::request::{Executor, Failure, Partial, Request, Response};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::{TFerrobaseCell, TFerrobaseGet, TFerrobaseRow};
 use crate::thrift::TValue;
@@ -215,19 +215,37 @@ impl Handler {
     /// `MIN_TIMESTAMP`, `MAX_TIMESTAMP`, `VERSIONS`, `RAW` and `FILTER` attributes, answered as
     /// a `TFerrobaseGet` (the row's typed cells, none when absent) with, when `EXPLAIN` is
     /// true, the read's cost as an explain line.
-    pub(crate) fn extension_get(&self, a: &FerrobaseAdminArgs) -> CallResult {
+    pub(crate) fn extension_get(&self, user: &str, a: &FerrobaseAdminArgs) -> CallResult {
         let scan = scan_of(a)?;
         let get = Get {
             row: a.key.clone(),
             spec: scan.spec,
         };
-        let name = super::names::table_name(&a.table_name)?;
-        let table = self.engine.table(&name)?;
+        let table = super::names::table_name(&a.table_name)?;
+        let executor = Executor::new(&self.engine, self.access(), user);
+        let fail = |f: Failure| match f {
+            Failure::Denied(d) => super::denied(d),
+            Failure::Engine(e) => ServiceError::from(e),
+        };
+        // A typed get: a partly granted read is refused (its typed cells are not narrowed).
         let (row, cost) = if scan.explain {
-            let (row, cost) = table.get_explained(&get)?;
-            (row, Some(cost.to_string()))
+            match executor
+                .execute(Request::Explain { table, get })
+                .map_err(fail)?
+            {
+                Response::Explained(row, cost) => (row, Some(cost.to_string())),
+                other => return Err(ServiceError::Internal(format!("a get answered {other:?}"))),
+            }
         } else {
-            (table.get(&get)?, None)
+            let request = Request::Get {
+                table,
+                gets: vec![get],
+                partial: Partial::Refuse,
+            };
+            match executor.execute(request).map_err(fail)? {
+                Response::Rows(mut rows) => (rows.pop().unwrap_or_default(), None),
+                other => return Err(ServiceError::Internal(format!("a get answered {other:?}"))),
+            }
         };
         let rows = if row.is_empty() {
             Vec::new()

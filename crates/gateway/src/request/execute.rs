@@ -130,6 +130,7 @@ impl<'a> Executor<'a> {
                 partial: Partial::Refuse,
                 ..
             }
+            | Request::Explain { .. }
             | Request::CheckAndWrite { .. }
             | Request::Write { .. } => {}
         }
@@ -158,6 +159,10 @@ impl<'a> Executor<'a> {
         let table = self.engine.table(request.table())?;
         Ok(match request {
             Request::Get { gets, .. } => Response::Rows(table.get_all(&gets)?),
+            Request::Explain { get, .. } => {
+                let (row, cost) = table.get_explained(&get)?;
+                Response::Explained(row, cost)
+            }
             Request::Scan { scan, .. } => Response::Scanner(Box::new(table.scanner(&scan)?)),
             Request::Exists { gets, .. } => Response::Exists(
                 gets.iter()

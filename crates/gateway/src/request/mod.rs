@@ -27,7 +27,7 @@ pub use execute::{Authorized, Executor, Failure};
 
 use crate::access::{FamilyMap, Operation};
 use ferrobase_engine::{
-    Check, CheckedWrite, Get, Mutation, ReadSpec, ResultScanner, RowResult, Scan,
+    Check, CheckedWrite, Get, Mutation, ReadCost, ReadSpec, ResultScanner, RowResult, Scan,
 };
 use std::collections::BTreeSet;
 
@@ -54,6 +54,15 @@ pub enum Request {
         scan: Scan,
         /// What a partly granted scan does.
         partial: Partial,
+    },
+    /// One row read with what reading it cost (scan explain: regions, cells, files, blocks,
+    /// seeks). A partly granted read is refused: the answer's cost would count the cells the
+    /// user may not read.
+    Explain {
+        /// The table.
+        table: String,
+        /// The get.
+        get: Get,
     },
     /// Whether each get finds a cell (HBase's `exists`, `existsAll`).
     Exists {
@@ -126,6 +135,8 @@ pub enum Response {
     Rows(Vec<RowResult>),
     /// A [`Request::Scan`]'s scanner.
     Scanner(Box<ResultScanner>),
+    /// A [`Request::Explain`]'s row (empty when not found) and what reading it cost.
+    Explained(RowResult, ReadCost),
     /// A [`Request::Exists`]'s answers, one per get.
     Exists(Vec<bool>),
     /// Puts and deletes applied.
@@ -147,6 +158,7 @@ impl std::fmt::Debug for Response {
         match self {
             Response::Rows(rows) => f.debug_tuple("Rows").field(rows).finish(),
             Response::Scanner(_) => f.write_str("Scanner"),
+            Response::Explained(row, _) => f.debug_tuple("Explained").field(row).finish(),
             Response::Exists(e) => f.debug_tuple("Exists").field(e).finish(),
             Response::Written => f.write_str("Written"),
             Response::Cells(r) => f.debug_tuple("Cells").field(r).finish(),
@@ -230,6 +242,7 @@ impl Request {
     pub fn table(&self) -> &str {
         match self {
             Request::Get { table, .. }
+            | Request::Explain { table, .. }
             | Request::Scan { table, .. }
             | Request::Exists { table, .. }
             | Request::Write { table, .. }
@@ -260,6 +273,11 @@ impl Request {
                     filterable: *partial == Partial::Narrow,
                 })
                 .collect(),
+            Request::Explain { get, .. } => vec![Operation::Read {
+                table,
+                families: read_families(&get.spec, families),
+                filterable: false,
+            }],
             Request::Scan { scan, partial, .. } => vec![Operation::Read {
                 table,
                 families: read_families(&scan.spec, families),
