@@ -751,3 +751,34 @@ fn increments_and_appends_need_read_on_the_cell_they_change() {
     );
     assert_eq!(a, Ok(Some(TValue::I64(2))));
 }
+
+/// Review of issue 40: a clone creates the table it names, so it passes the create rule too
+/// (besides global ADMIN): a global ADMIN who is no superuser cannot clone a snapshot into the
+/// system namespace, where only superusers make tables (`hbase:meta` included, which a real
+/// table would shadow: it was listed beside the catalog).
+#[test]
+fn a_clone_is_a_table_created() {
+    let gw = Gateway::start();
+    let mut admin = table_with_a_secret(&gw);
+    admin_op(&mut admin, "snapshot", "t", "s0", &[]).unwrap();
+    grant(&mut admin, "gina", "", "A", &[]);
+    let mut gina = gw.client("gina");
+    for target in ["hbase:x", "hbase:meta", "hbase:namespace"] {
+        let a = admin_op(&mut gina, "clone_snapshot", target, "s0", &[]);
+        assert_denied(
+            &a,
+            "only superusers may change a table of the system namespace hbase",
+        );
+    }
+    let tables = admin.call("getTableNames", args(vec![])).unwrap();
+    assert!(!format!("{tables:?}").contains("hbase:"), "{tables:?}");
+    // Elsewhere her global ADMIN clones; the superuser clones into the system namespace.
+    assert_eq!(
+        admin_op(&mut gina, "clone_snapshot", "copy", "s0", &[]),
+        Ok(None)
+    );
+    assert_eq!(
+        admin_op(&mut admin, "clone_snapshot", "hbase:copy", "s0", &[]),
+        Ok(None)
+    );
+}

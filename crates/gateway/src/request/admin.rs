@@ -213,7 +213,7 @@ impl AdminRequest {
     ///
     /// Snapshots need global ADMIN (stricter than HBase, whose table ADMIN may snapshot a table
     /// and whose snapshot owner may clone, restore and delete it: ferrobase records no snapshot
-    /// owners).
+    /// owners); a clone is a table created as well.
     fn operations_on(&self, table: &str, families: &dyn Fn() -> Vec<Vec<u8>>) -> Vec<Operation> {
         let table = table.to_string();
         match self {
@@ -262,8 +262,16 @@ impl AdminRequest {
             }],
             AdminRequest::Snapshot { .. }
             | AdminRequest::DeleteSnapshot { .. }
-            | AdminRequest::CloneSnapshot { .. }
             | AdminRequest::RestoreSnapshot { .. } => vec![Operation::ClusterAdmin],
+            // A clone creates the table it names: the create rule holds too (only superusers
+            // make a table of the system namespace).
+            AdminRequest::CloneSnapshot { .. } => vec![
+                Operation::ClusterAdmin,
+                Operation::CreateTable {
+                    table,
+                    families: Vec::new(),
+                },
+            ],
             // ADMIN at the scope; a superuser's grants only by a superuser.
             AdminRequest::Grant { user, scope, .. } | AdminRequest::Revoke { user, scope, .. } => {
                 vec![Operation::ChangeGrant {
@@ -631,7 +639,13 @@ mod tests {
                 name: "s".into(),
                 table: "c".into(),
             }),
-            vec![Operation::ClusterAdmin]
+            vec![
+                Operation::ClusterAdmin,
+                Operation::CreateTable {
+                    table: "c".into(),
+                    families: Vec::new(),
+                },
+            ]
         );
         assert!(AdminRequest::Flush {
             table: "bad name".into(),
