@@ -755,7 +755,9 @@ fn increments_and_appends_need_read_on_the_cell_they_change() {
 /// Review of issue 40: a clone creates the table it names, so it passes the create rule too
 /// (besides global ADMIN): a global ADMIN who is no superuser cannot clone a snapshot into the
 /// system namespace, where only superusers make tables (`hbase:meta` included, which a real
-/// table would shadow: it was listed beside the catalog).
+/// table would shadow). As HBase's `CloneSnapshotProcedure` ends with
+/// `postCompletedCreateTableAction`, the clone's owner (the cloner) is granted every action on
+/// it.
 #[test]
 fn a_clone_is_a_table_created() {
     let gw = Gateway::start();
@@ -772,13 +774,20 @@ fn a_clone_is_a_table_created() {
     }
     let tables = admin.call("getTableNames", args(vec![])).unwrap();
     assert!(!format!("{tables:?}").contains("hbase:"), "{tables:?}");
-    // Elsewhere her global ADMIN clones; the superuser clones into the system namespace.
+    // Elsewhere her global ADMIN clones, and the clone is hers, as a table she created.
     assert_eq!(
         admin_op(&mut gina, "clone_snapshot", "copy", "s0", &[]),
         Ok(None)
     );
+    assert_eq!(permissions(&mut admin, "copy"), ["gina copy RWXCA"]);
+    assert_eq!(
+        cell(&mut gina, "copy", "r1", "secret:x").as_deref(),
+        Some("s1")
+    );
+    // The superuser still clones into the system namespace; no owner grant follows there.
     assert_eq!(
         admin_op(&mut admin, "clone_snapshot", "hbase:copy", "s0", &[]),
         Ok(None)
     );
+    assert!(permissions(&mut admin, "hbase:copy").is_empty());
 }

@@ -501,9 +501,9 @@ impl Executor<'_> {
     }
 
     /// What follows a change that ran, with ACLs on: HBase's `postCompletedCreateTableAction`
-    /// and `postModifyTable` (the table's `OWNER`, else the user who made or changed it, is
-    /// granted every action on it), `postDeleteTable` and `postDeleteNamespace` (their grants
-    /// go with them).
+    /// (after a create or a clone) and `postModifyTable` (the table's `OWNER`, else the user
+    /// who made or changed it, is granted every action on it), `postDeleteTable` and
+    /// `postDeleteNamespace` (their grants go with them).
     fn follow_up(&self, request: &AdminRequest) -> Result<(), Error> {
         let Some(acl) = self.access else {
             return Ok(());
@@ -515,7 +515,11 @@ impl Executor<'_> {
                 .transpose()
         };
         match request {
-            AdminRequest::CreateTable { .. } | AdminRequest::AlterTable { .. } => {
+            // A clone is a table created (HBase's `CloneSnapshotProcedure` ends with
+            // `postCompletedCreateTableAction`).
+            AdminRequest::CreateTable { .. }
+            | AdminRequest::AlterTable { .. }
+            | AdminRequest::CloneSnapshot { .. } => {
                 if let Some(t) = canonical()? {
                     acl.table_modified(self.engine, self.user, &t)?
                 }
@@ -535,7 +539,6 @@ impl Executor<'_> {
             | AdminRequest::CreateNamespace { .. }
             | AdminRequest::Snapshot { .. }
             | AdminRequest::DeleteSnapshot { .. }
-            | AdminRequest::CloneSnapshot { .. }
             | AdminRequest::RestoreSnapshot { .. }
             | AdminRequest::Grant { .. }
             | AdminRequest::Revoke { .. } => {}
