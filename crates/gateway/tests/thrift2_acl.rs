@@ -1231,3 +1231,81 @@ fn random_grants_and_operations_answer_alike_through_thrift1_and_thrift2() {
     }
     assert!(reads > cases / 4);
 }
+
+/// The grants of `table` in the store, as `user actions` (sorted).
+fn grants_on(doors: &Doors, table: &str) -> Vec<String> {
+    let mut held: Vec<String> = doors
+        .store
+        .permissions()
+        .into_iter()
+        .filter(|p| p.scope.table_name() == Some(table))
+        .map(|p| format!("{} {}", p.user, p.actions))
+        .collect();
+    held.sort();
+    held
+}
+
+/// Review of issue 40 (DDL through the shared executor): on the Thrift2 door a created table is
+/// its `OWNER`'s, else its creator's; a changed one its changer's; a dropped table's and
+/// namespace's grants go with it; and `hbase:acl` keeps its family even for a superuser.
+#[test]
+fn thrift2_changes_are_followed_up_as_hbase_does() {
+    let doors = Doors::start(None);
+    doors
+        .store
+        .grant(
+            "carl",
+            &Scope::Namespace("default".into()),
+            Actions::parse("C").unwrap(),
+        )
+        .unwrap();
+    let mut carl = doors.client(Door::Thrift2, "carl");
+    let create = |c: &mut Client, table: &str, owner: Option<&str>| {
+        let mut desc = TStruct::new()
+            .with(1, tname(table))
+            .with(2, list(vec![TStruct::new().with(1, b("cf"))]));
+        if let Some(o) = owner {
+            desc = desc.with(
+                3,
+                TValue::Map(TType::Binary, TType::Binary, vec![(b("OWNER"), b(o))]),
+            );
+        }
+        c.call("createTable", args(vec![TValue::Struct(desc)]))
+    };
+    assert_eq!(create(&mut carl, "mine", None), Ok(None));
+    assert_eq!(grants_on(&doors, "mine"), ["carl RWXCA"]);
+    assert_eq!(create(&mut carl, "theirs", Some("olga")), Ok(None));
+    assert_eq!(grants_on(&doors, "theirs"), ["olga RWXCA"]);
+    // Dropped: its grants go (carl holds CREATE on the namespace, so he may).
+    for method in ["disableTable", "deleteTable"] {
+        assert_eq!(carl.call(method, args(vec![tname("mine")])), Ok(None));
+    }
+    assert!(grants_on(&doors, "mine").is_empty());
+    // A namespace's grants go with it.
+    let mut admin = doors.client(Door::Thrift2, "admin");
+    let ns = TValue::Struct(TStruct::new().with(1, b("ns9")));
+    assert_eq!(admin.call("createNamespace", args(vec![ns])), Ok(None));
+    doors
+        .store
+        .grant(
+            "olga",
+            &Scope::Namespace("ns9".into()),
+            Actions::parse("RW").unwrap(),
+        )
+        .unwrap();
+    assert_eq!(
+        admin.call("deleteNamespace", args(vec![b("ns9")])),
+        Ok(None)
+    );
+    assert!(doors
+        .store
+        .permissions()
+        .iter()
+        .all(|p| p.scope != Scope::Namespace("ns9".into())));
+    // hbase:acl keeps its family, and stays on line, whoever asks.
+    let acl = TValue::Struct(TStruct::new().with(1, b("hbase")).with(2, b("acl")));
+    let a = admin.call("deleteColumnFamily", args(vec![acl.clone(), b("l")]));
+    assert_denied(&a, "Not allowed to delete a family of hbase:acl table");
+    let a = admin.call("disableTable", args(vec![acl]));
+    assert_denied(&a, "Not allowed to disable hbase:acl table");
+}

@@ -824,3 +824,70 @@ fn rest_answers_as_thrift1_for_the_same_grants() {
     t1_stop.stop();
     serving.join().unwrap().unwrap();
 }
+
+/// Review of issue 40 (schema changes through the shared executor): a schema change is
+/// authorized whole before any part of it runs, it makes the changer the table's owner, a
+/// dropped table's grants go with it, and `hbase:acl` keeps its family and stays on line even
+/// for the superuser (REST's drop disables first: refused before the disable runs).
+#[test]
+fn schema_changes_are_checked_whole_and_followed_up() {
+    let door = Door::start(None);
+    let grants_on = |table: &str| -> Vec<String> {
+        let mut held: Vec<String> = door
+            .store
+            .permissions()
+            .into_iter()
+            .filter(|p| p.scope.table_name() == Some(table))
+            .map(|p| format!("{} {}", p.user, p.actions))
+            .collect();
+        held.sort();
+        held
+    };
+    // CREATE on t: a family added makes carl its owner.
+    door.grant("carl", None, "C");
+    let a = door.as_user(
+        "carl",
+        "POST",
+        "/t/schema",
+        r#"{"name":"t","ColumnSchema":[{"name":"more"}]}"#,
+    );
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(grants_on("t"), ["carl RWXCA"]);
+    // READ only: a replace that adds one family and drops another changes nothing.
+    door.grant("rita", Some("cf"), "R");
+    let a = door.as_user(
+        "rita",
+        "PUT",
+        "/t/schema",
+        r#"{"name":"t","ColumnSchema":[{"name":"cf"},{"name":"new"}]}"#,
+    );
+    assert_forbidden(&a, "action=CREATE");
+    let families = |t: &str| -> Vec<String> {
+        door.engine
+            .admin()
+            .describe(t)
+            .unwrap()
+            .families
+            .iter()
+            .map(|f| String::from_utf8_lossy(&f.name).into_owned())
+            .collect()
+    };
+    assert_eq!(families("t"), ["cf", "more", "secret"]);
+    // The superuser: hbase:acl keeps its family and is not taken off line.
+    let a = door.as_user(
+        "admin",
+        "PUT",
+        "/hbase:acl/schema",
+        r#"{"name":"hbase:acl","ColumnSchema":[{"name":"x"}]}"#,
+    );
+    assert_forbidden(&a, "Not allowed to delete a family of hbase:acl table");
+    assert_eq!(families("hbase:acl"), ["l"]);
+    let a = door.as_user("admin", "DELETE", "/hbase:acl/schema", "");
+    assert_forbidden(&a, "Not allowed to");
+    assert!(door.engine.admin().is_enabled("hbase:acl").unwrap());
+    // Dropped by its owner: disabled, deleted, its grants gone.
+    let a = door.as_user("carl", "DELETE", "/t/schema", "");
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(!door.engine.admin().table_exists("t").unwrap());
+    assert!(grants_on("t").is_empty(), "{:?}", grants_on("t"));
+}
