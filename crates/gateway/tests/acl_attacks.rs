@@ -791,3 +791,50 @@ fn a_clone_is_a_table_created() {
     );
     assert!(permissions(&mut admin, "hbase:copy").is_empty());
 }
+
+/// Review of issue 40: a restore writes the snapshot's table (and makes it again when it is
+/// gone), so it passes the rule for a change of that table too: a global ADMIN who is no
+/// superuser cannot put back old cells over a table of the system namespace, nor make one again.
+#[test]
+fn a_restore_changes_the_snapshots_table() {
+    let gw = Gateway::start();
+    let mut admin = gw.client("admin");
+    admin.create_table("hbase:x", &["cf"]).unwrap();
+    mutate(&mut admin, "hbase:x", "r1", vec![put("cf:a", "old")]).unwrap();
+    grant(&mut admin, "gina", "", "A", &[]);
+    let mut gina = gw.client("gina");
+    // Global ADMIN snapshots any table (HBase's rule: ADMIN on it).
+    admin_op(&mut gina, "snapshot", "hbase:x", "s1", &[]).unwrap();
+    mutate(&mut admin, "hbase:x", "r1", vec![put("cf:a", "new")]).unwrap();
+    admin
+        .call("disableTable", args(vec![s("hbase:x")]))
+        .unwrap();
+    let system = "only superusers may change a table of the system namespace hbase";
+    assert_denied(
+        &admin_op(&mut gina, "restore_snapshot", "", "s1", &[]),
+        system,
+    );
+    admin.call("deleteTable", args(vec![s("hbase:x")])).unwrap();
+    assert_denied(
+        &admin_op(&mut gina, "restore_snapshot", "", "s1", &[]),
+        system,
+    );
+    let tables = admin.call("getTableNames", args(vec![])).unwrap();
+    assert!(!format!("{tables:?}").contains("hbase:"), "{tables:?}");
+    // The superuser restores it; a user table's snapshot global ADMIN restores as before.
+    assert_eq!(
+        admin_op(&mut admin, "restore_snapshot", "", "s1", &[]),
+        Ok(None)
+    );
+    assert_eq!(
+        cell(&mut admin, "hbase:x", "r1", "cf:a").as_deref(),
+        Some("old")
+    );
+    admin.create_table("t", &["cf"]).unwrap();
+    admin_op(&mut gina, "snapshot", "t", "s2", &[]).unwrap();
+    admin.call("disableTable", args(vec![s("t")])).unwrap();
+    assert_eq!(
+        admin_op(&mut gina, "restore_snapshot", "", "s2", &[]),
+        Ok(None)
+    );
+}
