@@ -11,14 +11,6 @@ use crate::thrift::hbase::{AdminOp, ColumnDescriptor, TRegionInfo};
 use crate::thrift::{TType, TValue, ThriftValue};
 use ferrobase_engine::{Error, TableDescriptor, TableName};
 
-/// An administrative request's failure as this door answers it.
-fn admin_failure(f: Failure) -> ServiceError {
-    match f {
-        Failure::Denied(d) => super::denied(d),
-        Failure::Engine(e) => e.into(),
-    }
-}
-
 /// What `enableTable`/`disableTable` make of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TableState {
@@ -42,7 +34,7 @@ impl Handler {
     /// which authorizes it (with ACLs on) and does what follows it.
     fn run_admin(&self, user: &str, request: AdminRequest) -> Result<(), ServiceError> {
         let executor = Executor::new(&self.engine, self.access(), user);
-        executor.admin(request).map(drop).map_err(admin_failure)
+        Ok(executor.admin(request)?)
     }
 
     pub(crate) fn set_table_state(
@@ -191,7 +183,7 @@ impl Handler {
             Err(Failure::Engine(Error::TableNotFound(_))) => Err(ServiceError::Io(format!(
                 "java.io.IOException: table {name} does not exist"
             ))),
-            other => other.map(|_| None).map_err(admin_failure),
+            other => Ok(other.map(|()| None)?),
         }
     }
 

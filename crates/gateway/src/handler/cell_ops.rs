@@ -7,7 +7,7 @@
 use super::convert::ColumnOrder;
 use super::names::{open_table_to_mutate, parse_column};
 use super::{CallResult, Handler, ServiceError};
-use crate::request::{Executor, Failure, Partial, Request, Response};
+use crate::request::{Executor, Partial, Request, Response};
 use crate::thrift::hbase::service::FerrobaseAdminArgs;
 use crate::thrift::hbase::{TFerrobaseCell, TFerrobaseGet, TFerrobaseRow};
 use crate::thrift::TValue;
@@ -223,16 +223,9 @@ impl Handler {
         };
         let table = super::names::table_name(&a.table_name)?;
         let executor = Executor::new(&self.engine, self.access(), user);
-        let fail = |f: Failure| match f {
-            Failure::Denied(d) => super::denied(d),
-            Failure::Engine(e) => ServiceError::from(e),
-        };
         // A typed get: a partly granted read is refused (its typed cells are not narrowed).
         let (row, cost) = if scan.explain {
-            match executor
-                .execute(Request::Explain { table, get })
-                .map_err(fail)?
-            {
+            match executor.execute(Request::Explain { table, get })? {
                 Response::Explained(row, cost) => (row, Some(cost.to_string())),
                 other => return Err(ServiceError::Internal(format!("a get answered {other:?}"))),
             }
@@ -242,7 +235,7 @@ impl Handler {
                 gets: vec![get],
                 partial: Partial::Refuse,
             };
-            match executor.execute(request).map_err(fail)? {
+            match executor.execute(request)? {
                 Response::Rows(mut rows) => (rows.pop().unwrap_or_default(), None),
                 other => return Err(ServiceError::Internal(format!("a get answered {other:?}"))),
             }

@@ -45,6 +45,17 @@ pub enum ServiceError {
     Internal(String),
 }
 
+impl From<crate::request::Failure> for ServiceError {
+    /// A request the shared executor refused (HBase's `AccessDeniedException`, an IOError) or
+    /// that failed running (the engine's error, as below).
+    fn from(f: crate::request::Failure) -> Self {
+        match f {
+            crate::request::Failure::Denied(d) => denied(d),
+            crate::request::Failure::Engine(e) => e.into(),
+        }
+    }
+}
+
 impl From<Error> for ServiceError {
     /// The engine's error as HBase's gateway reports it: `TableExists` is `AlreadyExists`,
     /// invalid arguments and sizes are `IllegalArgument`, the rest `IOError`. An `IOError`'s

@@ -3,7 +3,7 @@
 use super::convert::{tcells, trow, ColumnOrder};
 use super::names::{open_table, parse_column, table_name};
 use super::{CallResult, Handler, ServiceError};
-use crate::request::{Executor, Failure, Partial, Request, Response};
+use crate::request::{Executor, Partial, Request, Response};
 use crate::thrift::ThriftValue;
 use ferrobase_engine::{Get, RowResult, TimeRange};
 
@@ -79,8 +79,7 @@ impl Handler {
             Ok(other) => Err(ServiceError::Internal(format!(
                 "a get was answered {other:?}"
             ))),
-            Err(Failure::Denied(d)) => Err(super::denied(d)),
-            Err(Failure::Engine(e)) => Err(e.into()),
+            Err(f) => Err(f.into()),
         }
     }
 

@@ -3,7 +3,7 @@
 use super::convert::tcells;
 use super::names::{open_table, open_table_to_mutate, parse_column, table_name};
 use super::{CallResult, Handler, ServiceError};
-use crate::request::{Executor, Failure, Request, Response, Write};
+use crate::request::{Executor, Request, Response, Write};
 use crate::thrift::hbase::service::{AtomicIncrementArgs, CheckAndPutArgs, FerrobaseAdminArgs};
 use crate::thrift::hbase::{self, Attributes, BatchMutation, TAppend, TIncrement};
 use crate::thrift::TValue;
@@ -106,12 +106,7 @@ impl Handler {
     /// run. Each method below decodes its arguments into the request in the order HBase's
     /// handler refuses them, and encodes the answer.
     fn execute(&self, user: &str, request: Request) -> Result<Response, ServiceError> {
-        Executor::new(&self.engine, self.access(), user)
-            .execute(request)
-            .map_err(|f| match f {
-                Failure::Denied(d) => super::denied(d),
-                Failure::Engine(e) => e.into(),
-            })
+        Ok(Executor::new(&self.engine, self.access(), user).execute(request)?)
     }
 
     /// Puts and deletes of `table` (a name the caller has looked up), through the executor

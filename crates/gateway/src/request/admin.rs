@@ -164,23 +164,19 @@ pub enum TableChange {
     Schema(TableDescriptor),
 }
 
-/// An administrative request the access rule allowed, as [`Executor::authorize_admin`] answers
-/// it.
+/// An administrative request the access rule allowed for one user, as
+/// [`Executor::authorize_admin`] answers it: only that user's executor runs it.
 #[derive(Debug)]
-pub struct AuthorizedAdmin(AdminRequest);
+pub struct AuthorizedAdmin {
+    request: AdminRequest,
+    user: String,
+}
 
 impl AuthorizedAdmin {
     /// The request, as authorized.
     pub fn request(&self) -> &AdminRequest {
-        &self.0
+        &self.request
     }
-}
-
-/// What an administrative request answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AdminResponse {
-    /// It ran.
-    Done,
 }
 
 impl AdminRequest {
@@ -308,19 +304,12 @@ impl Executor<'_> {
         let Some(acl) = self.access else {
             return Ok(());
         };
-        let canonical = request.named_table().map(|t| canonical_table(&t));
-        let table = match canonical {
+        let table = match request.named_table() {
             None => String::new(),
-            Some(Ok(t)) => t,
-            // A superuser's request the rule cannot name (an invalid table name): it runs and
-            // fails on the name, as without ACLs; no such name is `hbase:acl`.
-            Some(Err(_)) if acl.is_superuser(self.user) => return Ok(()),
-            Some(Err(e)) => {
-                return Err(Denied(format!(
-                    "Insufficient permissions for user '{}': {e}",
-                    self.user
-                )))
-            }
+            Some(name) => match self.rule_name(acl, &name)? {
+                Some(t) => t,
+                None => return Ok(()),
+            },
         };
         let families = || self.families(&table);
         for op in request.operations_on(&table, &families) {
@@ -343,19 +332,29 @@ impl Executor<'_> {
     /// runs ([`Executor::run_admin`]).
     pub fn authorize_admin(&self, request: AdminRequest) -> Result<AuthorizedAdmin, Denied> {
         self.check_admin(&request)?;
-        Ok(AuthorizedAdmin(request))
+        Ok(AuthorizedAdmin {
+            request,
+            user: self.user.to_string(),
+        })
     }
 
     /// Authorizes `request`, runs it on the engine and, with ACLs on, does what follows it:
     /// nothing of a refused request runs.
-    pub fn admin(&self, request: AdminRequest) -> Result<AdminResponse, Failure> {
+    pub fn admin(&self, request: AdminRequest) -> Result<(), Failure> {
         let authorized = self.authorize_admin(request)?;
         Ok(self.run_admin(authorized)?)
     }
 
-    /// Runs an authorized request on the engine and, with ACLs on, does what follows it.
-    pub fn run_admin(&self, authorized: AuthorizedAdmin) -> Result<AdminResponse, Error> {
-        let request = authorized.0;
+    /// Runs a request authorized for this executor's user on the engine and, with ACLs on,
+    /// does what follows it. One authorized for another user is refused, nothing run.
+    pub fn run_admin(&self, authorized: AuthorizedAdmin) -> Result<(), Error> {
+        if authorized.user != self.user {
+            return Err(Error::IllegalArgument(format!(
+                "a request authorized for user '{}' cannot run as '{}'",
+                authorized.user, self.user
+            )));
+        }
+        let request = authorized.request;
         let admin = self.engine.admin();
         match &request {
             AdminRequest::CreateTable { descriptor, splits } => {
@@ -421,8 +420,7 @@ impl Executor<'_> {
                 actions,
             } => self.grants(user)?.revoke(user, scope, *actions)?,
         }
-        self.follow_up(&request)?;
-        Ok(AdminResponse::Done)
+        self.follow_up(&request)
     }
 
     /// The grants, for a change of `user`'s: refused with ACLs off and for a name HBase's
@@ -813,5 +811,20 @@ mod tests {
             Err(Failure::Engine(Error::IllegalArgument(_)))
         ));
         assert!(grants_of(&acl, "bob").is_empty());
+    }
+
+    #[test]
+    fn an_authorization_is_one_users() {
+        let (_dir, engine, acl) = setup();
+        let root = Executor::new(&engine, Some(&acl), "root");
+        let reader = Executor::new(&engine, Some(&acl), "reader");
+        let drop = root
+            .authorize_admin(AdminRequest::DisableTable { table: "t".into() })
+            .unwrap();
+        assert!(matches!(
+            reader.run_admin(drop),
+            Err(Error::IllegalArgument(_))
+        ));
+        assert!(engine.admin().is_enabled("t").unwrap());
     }
 }

@@ -26,15 +26,19 @@ impl From<Denied> for Failure {
     }
 }
 
-/// A request the access rule allowed, as [`Executor::authorize`] answers it: only an
-/// authorized request runs ([`Executor::run`], [`Executor::run_batch`]).
+/// A request the access rule allowed for one user, as [`Executor::authorize`] answers it:
+/// only an authorized request runs ([`Executor::run`], [`Executor::run_batch`]), and only on
+/// that user's executor.
 #[derive(Debug)]
-pub struct Authorized(Request);
+pub struct Authorized {
+    request: Request,
+    user: String,
+}
 
 impl Authorized {
     /// The request, as authorized (a partly granted read narrowed).
     pub fn request(&self) -> &Request {
-        &self.0
+        &self.request
     }
 }
 
@@ -67,6 +71,24 @@ impl<'a> Executor<'a> {
             .unwrap_or_default()
     }
 
+    /// The canonical name of `name` for the rule; `None` for a superuser's request naming a
+    /// table the rule cannot read (an invalid name): it runs and fails on the name, as without
+    /// ACLs (no such name is `hbase:acl`). Anyone else's is refused.
+    pub(super) fn rule_name(
+        &self,
+        acl: &AccessChecker,
+        name: &str,
+    ) -> Result<Option<String>, Denied> {
+        match canonical_table(name) {
+            Ok(t) => Ok(Some(t)),
+            Err(_) if acl.is_superuser(self.user) => Ok(None),
+            Err(e) => Err(Denied(format!(
+                "Insufficient permissions for user '{}': {e}",
+                self.user
+            ))),
+        }
+    }
+
     /// Authorizes `request` for the user (always, with ACLs off): every operation it performs
     /// under the shared rule; a partly granted read (a get's, a filter condition's) narrowed
     /// in place to the columns the user may read, so that no filter evaluates an unreadable
@@ -74,24 +96,18 @@ impl<'a> Executor<'a> {
     /// nothing readable is refused.
     pub fn authorize(&self, mut request: Request) -> Result<Authorized, Denied> {
         self.check(&mut request)?;
-        Ok(Authorized(request))
+        Ok(Authorized {
+            request,
+            user: self.user.to_string(),
+        })
     }
 
     fn check(&self, request: &mut Request) -> Result<(), Denied> {
         let Some(acl) = self.access else {
             return Ok(());
         };
-        let table = match canonical_table(request.table()) {
-            Ok(t) => t,
-            // A superuser's request the rule cannot name (an invalid table name): it runs and
-            // fails on the name, as without ACLs; no such name is `hbase:acl`.
-            Err(_) if acl.is_superuser(self.user) => return Ok(()),
-            Err(e) => {
-                return Err(Denied(format!(
-                    "Insufficient permissions for user '{}': {e}",
-                    self.user
-                )))
-            }
+        let Some(table) = self.rule_name(acl, request.table())? else {
+            return Ok(());
         };
         let families = || self.families(&table);
         // The filterable reads first: each narrowed where partly granted.
@@ -155,7 +171,7 @@ impl<'a> Executor<'a> {
 
     /// Runs an authorized request on the engine.
     pub fn run(&self, authorized: Authorized) -> Result<Response, Error> {
-        let request = authorized.0;
+        let request = self.own(authorized)?;
         let table = self.engine.table(request.table())?;
         Ok(match request {
             Request::Get { gets, .. } => Response::Rows(table.get_all(&gets)?),
@@ -208,6 +224,17 @@ impl<'a> Executor<'a> {
         })
     }
 
+    /// The request of `authorized`, when it was authorized for this executor's user.
+    fn own(&self, authorized: Authorized) -> Result<Request, Error> {
+        if authorized.user != self.user {
+            return Err(Error::IllegalArgument(format!(
+                "a request authorized for user '{}' cannot run as '{}'",
+                authorized.user, self.user
+            )));
+        }
+        Ok(authorized.request)
+    }
+
     /// Authorizes `request`, then runs it: nothing of a refused request runs.
     pub fn execute(&self, request: Request) -> Result<Response, Failure> {
         let authorized = self.authorize(request)?;
@@ -222,14 +249,14 @@ impl<'a> Executor<'a> {
     /// whole (its table is gone, the log failed), which every part answers.
     pub fn run_batch(&self, parts: Vec<Authorized>) -> Result<Vec<Result<(), Error>>, Error> {
         let table_name = match parts.first() {
-            Some(p) => p.0.table().to_string(),
+            Some(p) => p.request.table().to_string(),
             None => return Ok(Vec::new()),
         };
         let mut answers: Vec<Option<Result<(), Error>>> = Vec::with_capacity(parts.len());
         let mut batch = Vec::new();
         let mut members = Vec::new();
         for (i, part) in parts.into_iter().enumerate() {
-            match part.0 {
+            match self.own(part)? {
                 Request::Write {
                     table,
                     write: Write::Mutations(ms),

@@ -22,7 +22,7 @@
 mod admin;
 mod execute;
 
-pub use admin::{AdminRequest, AdminResponse, AuthorizedAdmin, TableChange};
+pub use admin::{AdminRequest, AuthorizedAdmin, TableChange};
 pub use execute::{Authorized, Executor, Failure};
 
 use crate::access::{FamilyMap, Operation};

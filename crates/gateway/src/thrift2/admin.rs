@@ -5,7 +5,7 @@ use super::{not_supported, Thrift2Handler};
 use crate::handler::names::table_name;
 use crate::handler::{CallResult, ServiceError};
 use crate::hbase_values::{apply_family_values, FamilyValueError, TableValue};
-use crate::request::{AdminRequest, Executor, Failure, TableChange};
+use crate::request::{AdminRequest, Executor, TableChange};
 use crate::thrift::thrift2::{
     bloom_filter_type, compression_algorithm, data_block_encoding, durability, keep_deleted_cells,
     TColumnFamilyDescriptor, THRegionInfo, THRegionLocation, TNamespaceDescriptor, TServerName,
@@ -224,12 +224,7 @@ impl Thrift2Handler {
     /// Runs a table, namespace or maintenance change through the shared executor, which
     /// authorizes it (with ACLs on) and does what follows it.
     fn run_admin(&self, user: &str, request: AdminRequest) -> CallResult {
-        Executor::new(self.engine_ref(), self.access.as_ref(), user)
-            .admin(request)
-            .map_err(|f| match f {
-                Failure::Denied(d) => crate::handler::denied(d),
-                Failure::Engine(e) => ServiceError::from(e),
-            })?;
+        Executor::new(self.engine_ref(), self.access.as_ref(), user).admin(request)?;
         Ok(None)
     }
 

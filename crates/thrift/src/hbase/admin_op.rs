@@ -152,18 +152,6 @@ impl AdminOp {
         AdminOp::ALL.into_iter().find(|op| op.name() == name)
     }
 
-    /// Whether the operation changes a table's descriptor (HBase's `modifyTable`: its
-    /// `preModifyTable` check and `postModifyTable` owner grant).
-    pub fn modifies_table(self) -> bool {
-        matches!(
-            self,
-            AdminOp::PutFamily
-                | AdminOp::DeleteFamily
-                | AdminOp::SetTableAttributes
-                | AdminOp::UnsetTableAttribute
-        )
-    }
-
     /// Whether the operation is a grant, revoke or listing of grants (answered by the ACL
     /// layer, not the table handler).
     pub fn is_security(self) -> bool {
