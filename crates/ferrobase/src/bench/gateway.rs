@@ -122,7 +122,7 @@ impl<'a> ThriftWorker<'a> {
             }
             Call::YcsbA => {
                 let row = seeded(self.zipf.next());
-                if self.rng.next() % 2 == 0 {
+                if self.rng.next().is_multiple_of(2) {
                     t.get(Get::new(row), None)?;
                 } else {
                     t.put(Put::new(row).add_column("cf", "q", self.value.clone()))?;

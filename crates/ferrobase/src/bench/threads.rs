@@ -213,7 +213,7 @@ fn engine_worker<'a>(
             }
             "ycsb_a" => {
                 let k = key(zipf.next());
-                if rng.next() % 2 == 0 {
+                if rng.next().is_multiple_of(2) {
                     table.get(&Get::new(k))?;
                 } else {
                     table.put(Put::new(k).add_column("cf", "q", v.clone()))?;
