@@ -53,6 +53,12 @@ pub struct Args {
           value_parser = ["get", "scan100", "ycsb_a", "load"],
           default_values_t = ["get".to_string(), "scan100".into(), "ycsb_a".into(), "load".into()])]
     workloads: Vec<String>,
+    /// The gateway's handlers (calls running at once; `ferrobase serve --handlers`).
+    #[arg(long, value_name = "N", default_value_t = ferrobase_gateway::call_queue::CallQueueOptions::default().handlers)]
+    handlers: usize,
+    /// Calls that may wait for a handler (`ferrobase serve --max-queued-calls`).
+    #[arg(long, value_name = "N", default_value_t = ferrobase_gateway::call_queue::CallQueueOptions::default().max_queued)]
+    max_queued: usize,
     /// Where the scratch data directories go.
     #[arg(long, value_name = "DIR", default_value = ".")]
     dir: PathBuf,
@@ -307,13 +313,20 @@ fn server_part(a: &Settings) -> Result<Lines> {
         tmp.path(),
         a.value_len,
         ferrobase_gateway::ServerOptions {
-            // Room for every bench connection; handlers and the call queue stay at defaults.
+            // Room for every bench connection.
             max_connections: (most as usize + 16).max(1000),
+            calls: ferrobase_gateway::call_queue::CallQueueOptions {
+                handlers: a.handlers,
+                max_queued: a.max_queued,
+                ..Default::default()
+            },
             ..Default::default()
         },
     )?;
     println!(
-        "server: the Thrift1 gateway (30 handlers, 300 queued calls: the defaults) in this process over a table of {SEED_ROWS} rows of {} B, the Rust client (one thread per connection); load average {}",
+        "server: the Thrift1 gateway ({} handlers, {} queued calls; defaults 30 and 300) in this process over a table of {SEED_ROWS} rows of {} B, the Rust client (one thread per connection); load average {}",
+        a.handlers,
+        a.max_queued,
         a.value_len,
         load_average()
     );
@@ -364,6 +377,8 @@ struct Settings {
     run: Duration,
     reps: usize,
     workloads: Vec<String>,
+    handlers: usize,
+    max_queued: usize,
     dir: PathBuf,
 }
 
@@ -380,6 +395,8 @@ pub fn main(args: Args) -> Result<()> {
         run: Duration::try_from_secs_f64(seconds).context("--seconds takes a positive number")?,
         reps: args.reps.unwrap_or(if args.full { 3 } else { 2 }).max(1),
         workloads: args.workloads,
+        handlers: args.handlers,
+        max_queued: args.max_queued,
         dir: args.dir,
     };
     if a.threads.contains(&0) || a.connections.contains(&0) {
