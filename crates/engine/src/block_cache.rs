@@ -1,12 +1,18 @@
 //! The shared block cache (HBase's `BlockCache`): decoded data blocks keyed by (file id, offset),
 //! bounded by a byte capacity, with two priorities. Blocks of IN_MEMORY families are evicted only
 //! when no ordinary block is left. Eviction within a priority is CLOCK (second chance).
+//!
+//! A lookup takes its shard's lock shared: a hit sets the block's reference bit, an atomic, so
+//! readers never wait for one another (with more threads than cores, a reader preempted while
+//! holding an exclusive lock made the others queue behind it); inserts and evictions take it
+//! exclusive.
 
 use crate::lock;
 use crate::metrics::Metrics;
 use bytes::Bytes;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
 
 /// Most shards a cache is split into (one lock each).
 const MAX_SHARDS: usize = 16;
@@ -32,7 +38,9 @@ type Key = (u64, u64);
 struct Entry {
     block: Bytes,
     priority: Priority,
-    referenced: bool,
+    /// CLOCK's second-chance bit: set by a hit under the shared lock, cleared by the sweep
+    /// under the exclusive one.
+    referenced: AtomicBool,
 }
 
 #[derive(Debug, Default)]
@@ -45,7 +53,7 @@ struct Shard {
 /// A sharded, byte-bounded block cache. Thread-safe.
 #[derive(Debug)]
 pub struct BlockCache {
-    shards: Vec<Mutex<Shard>>,
+    shards: Vec<RwLock<Shard>>,
     shard_capacity: usize,
     metrics: Arc<Metrics>,
 }
@@ -55,25 +63,28 @@ impl BlockCache {
     pub fn new(capacity_bytes: usize, metrics: Arc<Metrics>) -> Self {
         let shards = (capacity_bytes / MIN_SHARD_BYTES).clamp(1, MAX_SHARDS);
         BlockCache {
-            shards: (0..shards).map(|_| Mutex::new(Shard::default())).collect(),
+            shards: (0..shards).map(|_| RwLock::new(Shard::default())).collect(),
             shard_capacity: capacity_bytes / shards,
             metrics,
         }
     }
 
-    fn shard(&self, key: Key) -> std::sync::MutexGuard<'_, Shard> {
+    fn shard(&self, key: Key) -> &RwLock<Shard> {
         let h =
             key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ key.1.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         let idx = (h >> 40) as usize % self.shards.len();
-        lock::lock(&self.shards[idx])
+        &self.shards[idx]
     }
 
     /// Looks a block up, counting a hit or a miss.
     pub fn get(&self, file_id: u64, offset: u64) -> Option<Bytes> {
-        let mut s = self.shard((file_id, offset));
-        match s.map.get_mut(&(file_id, offset)) {
+        let s = lock::read(self.shard((file_id, offset)));
+        match s.map.get(&(file_id, offset)) {
             Some(e) => {
-                e.referenced = true;
+                // Written only when clear, so hot blocks' lines are not dirtied at every hit.
+                if !e.referenced.load(Ordering::Relaxed) {
+                    e.referenced.store(true, Ordering::Relaxed);
+                }
                 Metrics::inc(&self.metrics.block_cache_hits);
                 Some(e.block.clone())
             }
@@ -91,7 +102,7 @@ impl BlockCache {
         if size > self.shard_capacity {
             return;
         }
-        let mut s = self.shard(key);
+        let mut s = lock::write(self.shard(key));
         if s.map.contains_key(&key) {
             return;
         }
@@ -107,7 +118,7 @@ impl BlockCache {
             Entry {
                 block,
                 priority,
-                referenced: false,
+                referenced: AtomicBool::new(false),
             },
         );
     }
@@ -127,8 +138,8 @@ impl BlockCache {
                 if e.priority as usize != q {
                     continue;
                 }
-                if e.referenced {
-                    e.referenced = false;
+                if *e.referenced.get_mut() {
+                    *e.referenced.get_mut() = false;
                     s.queues[q].push_back(key);
                     continue;
                 }
@@ -145,7 +156,7 @@ impl BlockCache {
     /// Drops every block of `file_id` (after the file is deleted).
     pub fn evict_file(&self, file_id: u64) {
         for shard in &self.shards {
-            let mut s = lock::lock(shard);
+            let mut s = lock::write(shard);
             let keys: Vec<Key> = s.map.keys().filter(|k| k.0 == file_id).copied().collect();
             for k in keys {
                 if let Some(e) = s.map.remove(&k) {
@@ -157,12 +168,12 @@ impl BlockCache {
 
     /// Bytes of block data held.
     pub fn used_bytes(&self) -> usize {
-        self.shards.iter().map(|s| lock::lock(s).used).sum()
+        self.shards.iter().map(|s| lock::read(s).used).sum()
     }
 
     /// Number of blocks held.
     pub fn len(&self) -> usize {
-        self.shards.iter().map(|s| lock::lock(s).map.len()).sum()
+        self.shards.iter().map(|s| lock::read(s).map.len()).sum()
     }
 
     /// True when no block is cached.
@@ -210,6 +221,41 @@ mod tests {
         }
         assert!(cache.len() >= 120, "{} blocks held", cache.len());
         assert!(cache.used_bytes() <= 8 << 20);
+    }
+
+    #[test]
+    fn concurrent_hits_and_inserts_keep_the_capacity_and_every_hit_exact() {
+        // Readers hit under the shared lock while writers insert and evict under the
+        // exclusive one: every block found is the one inserted under its key.
+        let cache = Arc::new(BlockCache::new(
+            2 * MIN_SHARD_BYTES,
+            Arc::new(Metrics::default()),
+        ));
+        let threads: Vec<_> = (0..8u64)
+            .map(|t| {
+                let cache = cache.clone();
+                std::thread::spawn(move || {
+                    for i in 0..2000u64 {
+                        let off = (i * 7 + t) % 600;
+                        if t % 2 == 0 {
+                            cache.insert(
+                                1,
+                                off,
+                                Bytes::from(vec![off as u8; 16 << 10]),
+                                Priority::Normal,
+                            );
+                        } else if let Some(b) = cache.get(1, off) {
+                            assert!(b.iter().all(|&x| x == off as u8));
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("thread finished");
+        }
+        assert!(cache.used_bytes() <= 2 * MIN_SHARD_BYTES);
+        assert!(!cache.is_empty());
     }
 
     #[test]

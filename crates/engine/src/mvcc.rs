@@ -4,15 +4,26 @@
 //! all its cells are in the memstore. The read point is the largest number such that every
 //! write up to it is complete; readers ignore cells with a larger sequence id, so no reader
 //! sees part of a mutation.
+//!
+//! Readers take no lock: the read point is also published in an atomic, stored under the lock
+//! each time it moves (HBase's `readPoint` is an `AtomicLong` for the same reason: every read
+//! asks for it, and a mutex there made readers queue behind writers). A writer waiting for its
+//! write to become visible parks alone and is woken only when the read point reaches its
+//! number, not by every completion (a condition variable woke all of them at each one).
 
 use crate::lock;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
+use std::thread::Thread;
 
 /// Sequence-id allocation and read-point tracking. Thread-safe.
 #[derive(Debug)]
 pub struct Mvcc {
     inner: Mutex<Inner>,
+    /// `Inner::read_point`, stored under `inner` whenever it changes; read without the lock.
+    read_point: AtomicU64,
+    /// Wakes `advance_past` (rare: imports) when the read point moves.
     advanced: Condvar,
 }
 
@@ -23,8 +34,11 @@ struct Inner {
     /// Whether each write from `read_point + 1` up to `next - 1` has completed, oldest first
     /// (numbers are handed out in order, so a queue holds them without allocating per write).
     pending: VecDeque<bool>,
-    /// Threads blocked in `wait_for`; completions wake them only when there are any.
+    /// Threads blocked in `advance_past`; completions notify `advanced` only when there are any.
     waiters: usize,
+    /// Threads parked in `wait_for`, by the write number each waits for; a completion that
+    /// moves the read point to or past a number removes and unparks its threads.
+    parked: BTreeMap<u64, Vec<Thread>>,
 }
 
 impl Mvcc {
@@ -36,7 +50,9 @@ impl Mvcc {
                 read_point: last_seq,
                 pending: VecDeque::new(),
                 waiters: 0,
+                parked: BTreeMap::new(),
             }),
+            read_point: AtomicU64::new(last_seq),
             advanced: Condvar::new(),
         }
     }
@@ -72,14 +88,34 @@ impl Mvcc {
             g.read_point += 1;
             advanced = true;
         }
-        if advanced && g.waiters > 0 {
-            self.advanced.notify_all();
+        if advanced {
+            let woken = self.published(&mut g);
+            drop(g);
+            woken.into_iter().for_each(|t| t.unpark());
         }
     }
 
-    /// The current read point.
+    /// After the read point moved (under the lock): publishes it, notifies `advance_past`'s
+    /// waiters, and returns the parked threads it reached (to unpark once the lock is let go).
+    fn published(&self, g: &mut Inner) -> Vec<Thread> {
+        self.read_point.store(g.read_point, Ordering::Release);
+        if g.waiters > 0 {
+            self.advanced.notify_all();
+        }
+        let mut woken = Vec::new();
+        while let Some(entry) = g.parked.first_entry() {
+            if *entry.key() > g.read_point {
+                break;
+            }
+            woken.extend(entry.remove());
+        }
+        woken
+    }
+
+    /// The current read point. Takes no lock: every write at or below it has completed and
+    /// its cells are in the memstore (the `Release` store after them pairs with this load).
     pub fn read_point(&self) -> u64 {
-        self.lock().read_point
+        self.read_point.load(Ordering::Acquire)
     }
 
     /// The largest write number handed out so far.
@@ -111,9 +147,9 @@ impl Mvcc {
             if g.pending.is_empty() {
                 g.next = seq + 1;
                 g.read_point = seq;
-                if g.waiters > 0 {
-                    self.advanced.notify_all();
-                }
+                let woken = self.published(&mut g);
+                drop(g);
+                woken.into_iter().for_each(|t| t.unpark());
                 return;
             }
             g.waiters += 1;
@@ -122,13 +158,29 @@ impl Mvcc {
         }
     }
 
-    /// Blocks until the read point reaches `seq`.
+    /// Blocks until the read point reaches `seq`: parked until the completion that moves it
+    /// there unparks this thread alone.
     pub fn wait_for(&self, seq: u64) {
+        if self.read_point() >= seq {
+            return;
+        }
         let mut g = self.lock();
-        while g.read_point < seq {
-            g.waiters += 1;
-            g = lock::wait(&self.advanced, g);
-            g.waiters -= 1;
+        if g.read_point >= seq {
+            return;
+        }
+        g.parked
+            .entry(seq)
+            .or_default()
+            .push(std::thread::current());
+        loop {
+            drop(g);
+            std::thread::park();
+            g = self.lock();
+            // Only the completion that reached `seq` removed this thread's entry; after a
+            // spurious wake-up the entry is still there and the thread parks again.
+            if g.read_point >= seq {
+                return;
+            }
         }
     }
 }
@@ -169,6 +221,50 @@ mod tests {
         m.complete(50);
         m.complete(500);
         assert_eq!(m.read_point(), 100);
+    }
+
+    #[test]
+    fn writers_waiting_for_their_own_numbers_all_wake_whatever_the_completion_order() {
+        // Every writer completes and waits for its own number, as `apply_locked` does; each is
+        // parked alone and must be woken by whichever completion reaches its number.
+        let m = std::sync::Arc::new(Mvcc::new(0));
+        let threads: Vec<_> = (0..16)
+            .map(|t| {
+                let m = m.clone();
+                std::thread::spawn(move || {
+                    for i in 0..500u64 {
+                        let s = m.begin();
+                        if (t + i) % 7 == 0 {
+                            std::thread::yield_now();
+                        }
+                        m.complete(s);
+                        m.wait_for(s);
+                        assert!(m.read_point() >= s);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("writer finished");
+        }
+        assert_eq!(m.read_point(), 16 * 500);
+        assert!(crate::lock::lock(&m.inner).parked.is_empty());
+    }
+
+    #[test]
+    fn a_waiter_for_a_later_number_stays_parked_until_its_number_completes() {
+        let m = std::sync::Arc::new(Mvcc::new(0));
+        let (a, b) = (m.begin(), m.begin());
+        let waiter = {
+            let m = m.clone();
+            std::thread::spawn(move || m.wait_for(b))
+        };
+        m.complete(a);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!waiter.is_finished(), "woken before its number completed");
+        m.complete(b);
+        waiter.join().expect("waiter woke");
+        assert_eq!(m.read_point(), 2);
     }
 
     #[test]

@@ -199,6 +199,17 @@ impl Inner {
         f(&mut g);
         self.work_ready.notify_all();
     }
+
+    /// Asks for a flush of region `id`, waking the workers only when it was not asked for
+    /// already: every write to a region past its flush size asks until the flush snapshots the
+    /// memstore, and a wake-up each (a `futex` call) was the most frequent lock call of
+    /// loads at 16 threads.
+    pub(crate) fn request_flush(&self, id: u64) {
+        let mut g = lock::lock(&self.work);
+        if g.flush.insert(id) {
+            self.work_ready.notify_all();
+        }
+    }
 }
 
 /// The read points of open scanners, and how far flushes and compactions have pruned.

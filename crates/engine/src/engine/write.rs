@@ -215,10 +215,7 @@ impl Inner {
                 .attributes
                 .memstore_flush_size(self.opts.memstore_flush_size)
         {
-            let id = region.id;
-            self.request(|w| {
-                w.flush.insert(id);
-            });
+            self.request_flush(region.id);
         }
         Ok(None)
     }
@@ -336,9 +333,7 @@ impl Inner {
             .max_by_key(|r| r.memstore_size())
             .filter(|r| r.memstore_size() > 0);
         if let Some(r) = largest {
-            self.request(|w| {
-                w.flush.insert(r.id);
-            });
+            self.request_flush(r.id);
         }
     }
 }

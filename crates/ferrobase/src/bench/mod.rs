@@ -4,16 +4,21 @@
 //! - `ferrobase bench filters`: filtered scans, rows examined against rows returned;
 //! - `ferrobase bench gateway`: the Thrift gateway under 1, 16 and 64 connections;
 //! - `ferrobase bench group-commit`: 1, 4 and 16 writers at SYNC_WAL and FSYNC_WAL;
+//! - `ferrobase bench threads`: 1 to 16 threads on the engine and 16 to 1,000 connections on
+//!   the gateway, for gets, scans, YCSB A and loads;
 //! - `ferrobase bench regions`: restart time and memory at 100, 1,000 and 10,000 regions;
 //! - `ferrobase bench server-vs-hbase`: `ferrobase serve` beside Apache HBase's Thrift1 gateway
 //!   through the Rust client, the seed queries included.
 
+mod driver;
 mod engine;
 mod filters;
 mod gateway;
 mod group_commit;
 mod regions;
 mod server_vs_hbase;
+mod threads;
+mod zipf;
 
 use anyhow::Result;
 use std::time::Duration;
@@ -87,6 +92,8 @@ pub enum BenchArgs {
     GroupCommit(group_commit::Args),
     /// Restart time and memory at 100, 1,000 and 10,000 regions.
     Regions(regions::Args),
+    /// Throughput and p99 at 1-16 threads on the engine and 16-1,000 connections on the gateway.
+    Threads(threads::Args),
     /// `ferrobase serve` beside Apache HBase's Thrift1 gateway through the Rust client.
     ServerVsHbase(server_vs_hbase::Options),
 }
@@ -98,6 +105,7 @@ pub fn main(args: BenchArgs) -> Result<()> {
         BenchArgs::Gateway(a) => gateway::main(a),
         BenchArgs::GroupCommit(a) => group_commit::main(a),
         BenchArgs::Regions(a) => regions::main(a),
+        BenchArgs::Threads(a) => threads::main(a),
         BenchArgs::ServerVsHbase(a) => server_vs_hbase::main(a),
     }
 }
