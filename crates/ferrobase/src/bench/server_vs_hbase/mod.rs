@@ -374,6 +374,10 @@ pub struct Options {
     /// load wrote) [default: all].
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     workloads: Vec<String>,
+    /// The ferrobase binary that serves (another build, to compare two builds' servers
+    /// through the same client) [default: this one].
+    #[arg(long, value_name = "PATH")]
+    ferrobase_bin: Option<std::path::PathBuf>,
 }
 
 /// Checks what the options cannot run.
@@ -451,7 +455,7 @@ pub fn main(o: Options) -> Result<()> {
     let data = tempfile::Builder::new()
         .prefix("ferrobase-rbench-")
         .tempdir()?;
-    let (mut ferro, furl, f_start) = start_ferrobase(data.path())?;
+    let (mut ferro, furl, f_start) = start_ferrobase(data.path(), o.ferrobase_bin.as_deref())?;
     let fpid = ferro.id();
     let started_hbase = o.hbase.is_none();
     let result = (|| -> Result<()> {
