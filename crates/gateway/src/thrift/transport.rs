@@ -44,7 +44,7 @@ pub struct Connection<S = DeadlineWire> {
     kind: Option<(Transport, Protocol)>,
     prefix: Vec<u8>,
     /// Bytes of the largest call decoded or reply encoded since [`Connection::take_largest`],
-    /// replies written in the kept buffer ([`Connection::reply`]) not counted.
+    /// replies written in the kept buffer (`reply`) not counted.
     largest: usize,
     /// The buffer replies are encoded in, kept between calls while it holds at most
     /// [`KEEP_REPLY_BUFFER`] bytes ([`Connection::release_buffers`] drops it).
