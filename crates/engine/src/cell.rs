@@ -514,35 +514,55 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-/// `a.cmp(b)`, without calling `memcmp` when either side is empty. The pointer of an empty
-/// slice is often dangling (`Vec::new()`, `Bytes::new()`, `&[]`), and glibc's AVX-512 `memcmp`
-/// reads both pointers under an all-zero mask even for length 0: a masked load whose masked-out
-/// bytes would fault takes a microcode assist, about 145 ns on the benchmark machine against
-/// 1.6 ns for comparing two 16-byte rows. Empty qualifiers, empty region boundaries and the
-/// first-on-row keys of every seek meet that case all the time. (`same_bytes` is the equality.)
+/// `a.cmp(b)`, without calling `memcmp`. (Least of all when either side is empty: the pointer
+/// of an empty slice is often dangling (`Vec::new()`, `Bytes::new()`, `&[]`), and glibc's
+/// AVX-512 `memcmp` reads both pointers under an all-zero mask even for length 0: a masked load
+/// whose masked-out bytes would fault takes a microcode assist, about 145 ns on the benchmark
+/// machine against 1.6 ns for comparing two 16-byte rows. Empty qualifiers, empty region
+/// boundaries and the first-on-row keys of every seek meet that case all the time.)
+/// `same_bytes` is the equality.
 ///
-/// Strings of 8 bytes or more first compare their first 8 bytes as one big-endian word,
-/// inline: rows of different ids differ there (a scan's stop row against each row it reads,
-/// the seed tables' `uid + reversed timestamp`), and `memcmp` is then not called at all.
+/// The strings are compared 8 bytes at a time as big-endian words, inline, and the last
+/// word of the shorter one zero-padded: `memcmp` is never called. Rows of different ids differ
+/// in their first word (a scan's stop row against each row it reads, the seed tables'
+/// `uid + reversed timestamp`); the rows and qualifiers a merge of a store's sources compares
+/// (11-byte benchmark rows, 1-byte qualifiers) are one or two words, where the call into
+/// `memcmp` cost more than the comparison (a fifth of a 1,000-row scan's CPU in the server's
+/// profile, `docs/performance.md`, "Server scan path (third round)").
 #[inline]
-pub fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
-    if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
-        let (x, y) = (u64::from_be_bytes(*x), u64::from_be_bytes(*y));
-        if x != y {
-            return x.cmp(&y);
+pub fn cmp_bytes(mut a: &[u8], mut b: &[u8]) -> Ordering {
+    loop {
+        match (a.split_first_chunk::<8>(), b.split_first_chunk::<8>()) {
+            (Some((x, a_rest)), Some((y, b_rest))) => {
+                let (x, y) = (u64::from_be_bytes(*x), u64::from_be_bytes(*y));
+                if x != y {
+                    return x.cmp(&y);
+                }
+                a = a_rest;
+                b = b_rest;
+            }
+            // One side has fewer than 8 bytes left: equal padded words mean it is a prefix of
+            // the other (whose next bytes are zero), so the lengths decide.
+            _ => {
+                return padded_word(a)
+                    .cmp(&padded_word(b))
+                    .then(a.len().cmp(&b.len()))
+            }
         }
-        return cmp_bytes_tail(&a[8..], &b[8..]);
     }
-    cmp_bytes_tail(a, b)
 }
 
+/// The first 8 bytes of `s` as a big-endian word, zero-padded when `s` is shorter.
 #[inline]
-fn cmp_bytes_tail(a: &[u8], b: &[u8]) -> Ordering {
-    if a.is_empty() || b.is_empty() {
-        a.len().cmp(&b.len())
-    } else {
-        a.cmp(b)
+fn padded_word(s: &[u8]) -> u64 {
+    if let Some(x) = s.first_chunk::<8>() {
+        return u64::from_be_bytes(*x);
     }
+    let mut w = 0u64;
+    for (i, &byte) in s.iter().enumerate() {
+        w |= u64::from(byte) << (56 - 8 * i);
+    }
+    w
 }
 
 /// The smallest byte string greater than every string starting with `prefix`, or `None` when
@@ -625,7 +645,7 @@ mod tests {
         let mut rng = ferrobase_testkit::Rng::from_state(0x2545_f491_4f6c_dd1d);
         let mut next = move || rng.next_u64();
         for _ in 0..20_000 {
-            let n = (next() % 24) as usize;
+            let n = (next() % 40) as usize;
             let a: Vec<u8> = (0..n).map(|_| (next() % 3) as u8).collect();
             let mut b = a.clone();
             match next() % 3 {
@@ -634,7 +654,11 @@ mod tests {
                     b[i] ^= 1 << (next() % 8);
                 }
                 1 => b.push(0),
+                2 if n > 0 => b.truncate((next() as usize) % n),
                 _ => {}
+            }
+            if next() % 4 == 0 {
+                b.push(0xff);
             }
             assert_eq!(same_bytes(&a, &b), a == b, "{a:?} vs {b:?}");
             assert_eq!(cmp_bytes(&a, &b), a.cmp(&b), "{a:?} vs {b:?}");

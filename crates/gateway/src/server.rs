@@ -87,7 +87,10 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A connection's thread gives its empty allocator pages back and has the process's free memory
 /// returned to the OS at once
 /// ([`release_thread_cache_and_purge`](ferrobase_engine::allocator::release_thread_cache_and_purge))
-/// after a call that decoded or answered at least this many bytes:
+/// after a call that decoded or answered at least this many bytes (a reply encoded in the
+/// buffer the connection keeps, up to [`KEEP_REPLY_BUFFER`](crate::thrift::KEEP_REPLY_BUFFER),
+/// not counted: the next call reuses that memory; the connection drops it, and purges, when it
+/// goes idle):
 /// mimalloc keeps blocks above 10 KiB in pages of 512 KiB and 4 MiB per thread, which a
 /// connection would otherwise hold for as long as it stays open (1,000 connections of a soak
 /// held 3.1 GiB; `docs/reliability.md`).
@@ -410,7 +413,8 @@ impl Server {
 /// allocator's arenas returned to the OS, unless another thread did so within the last second
 /// ([`purge_freed_memory`](ferrobase_engine::allocator::purge_freed_memory)): without it, pages
 /// freed by threads that then go quiet wait for the 5 s purge delay and for some thread to
-/// collect.
+/// collect. A connection that kept a reply buffer of [`RELEASE_AFTER_BYTES`] or more drops it
+/// and purges at once, as it would have after that large call.
 fn wait_for_call(
     shared: &Shared,
     conn: &mut Connection,
@@ -436,7 +440,13 @@ fn wait_for_call(
                 }
                 if std::mem::take(cache_used) {
                     ferrobase_engine::allocator::release_thread_cache();
-                    ferrobase_engine::allocator::purge_freed_memory();
+                    if conn.release_buffers() >= RELEASE_AFTER_BYTES {
+                        // Its large replies' pages, kept while it was busy: as after a
+                        // large call (RELEASE_AFTER_BYTES), purged now.
+                        ferrobase_engine::allocator::release_thread_cache_and_purge();
+                    } else {
+                        ferrobase_engine::allocator::purge_freed_memory();
+                    }
                 }
                 if shared.idle_timeout.is_some_and(|t| started.elapsed() >= t) {
                     break false;

@@ -105,6 +105,7 @@ impl Binary {
                     self.write_value(out, x);
                 }
             }
+            TValue::Encoded(e) => e.write(out, crate::Wire::Binary),
         }
     }
 }

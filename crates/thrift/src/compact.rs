@@ -16,7 +16,7 @@ pub struct Compact;
 const PROTOCOL_ID: u8 = 0x82;
 const VERSION: u8 = 1;
 
-fn ctype(t: TType) -> u8 {
+pub(crate) fn ctype(t: TType) -> u8 {
     match t {
         TType::Bool => 1,
         TType::Byte => 3,
@@ -66,7 +66,7 @@ fn zigzag<R: Read>(b: &mut Budget<'_, R>) -> Result<i64, ThriftError> {
     Ok((v >> 1) as i64 ^ -((v & 1) as i64))
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -74,7 +74,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-fn put_zigzag(out: &mut Vec<u8>, v: i64) {
+pub(crate) fn put_zigzag(out: &mut Vec<u8>, v: i64) {
     put_varint(out, ((v << 1) ^ (v >> 63)) as u64);
 }
 
@@ -193,6 +193,7 @@ impl Compact {
                     self.write_value(out, x);
                 }
             }
+            TValue::Encoded(e) => e.write(out, crate::Wire::Compact),
         }
     }
 }

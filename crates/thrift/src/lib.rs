@@ -18,10 +18,12 @@
 mod binary;
 mod compact;
 mod decode;
+mod encoded;
 pub mod hbase;
 pub mod thrift2;
 mod typed;
 
+pub use encoded::{EncodeValue, Encoded, ValueWriter, Wire};
 pub use typed::{IdlError, Owner, ThriftStruct, ThriftValue};
 
 use std::io::Read;
@@ -172,6 +174,8 @@ pub enum TValue {
     Set(TType, Vec<TValue>),
     /// list with element type
     List(TType, Vec<TValue>),
+    /// A value its producer writes into the message itself (written only; never decoded).
+    Encoded(Encoded),
 }
 
 impl TValue {
@@ -189,6 +193,7 @@ impl TValue {
             TValue::Map(..) => TType::Map,
             TValue::Set(..) => TType::Set,
             TValue::List(..) => TType::List,
+            TValue::Encoded(e) => e.ttype(),
         }
     }
 

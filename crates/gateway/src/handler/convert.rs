@@ -4,7 +4,7 @@
 use super::names::column_name;
 use super::ServiceError;
 use crate::thrift::hbase::{ColumnDescriptor, TCell, TColumn, TRegionInfo, TRowResult};
-use crate::thrift::{TValue, ThriftValue};
+use crate::thrift::{EncodeValue, TType, TValue, ThriftValue, ValueWriter};
 use ferrobase_engine::schema::FOREVER;
 use ferrobase_engine::RegionInfo;
 use ferrobase_engine::{Cell, ColumnFamilyDescriptor, RowResult};
@@ -71,6 +71,70 @@ pub(crate) fn trow(r: &RowResult, order: ColumnOrder) -> TRowResult {
     out
 }
 
+/// The cells of `cells` that a `TRowResult`'s `columns` map keeps: the first (newest) of each
+/// run of cells of one column, as [`trow`] keeps them.
+fn newest_per_column(cells: &[Cell]) -> impl Iterator<Item = &Cell> {
+    cells.iter().enumerate().filter_map(move |(i, c)| {
+        let same_as_previous = i
+            .checked_sub(1)
+            .and_then(|p| cells.get(p))
+            .is_some_and(|p| p.family() == c.family() && p.qualifier() == c.qualifier());
+        (!same_as_previous).then_some(c)
+    })
+}
+
+/// A scan's rows as `list<TRowResult>` with `columns` maps ([`ColumnOrder::Map`]), written
+/// straight from the engine's cells into the reply: the bytes [`trow`] and `to_value` would
+/// write, without a `TRowResult`, a value tree or a copy of any cell's bytes in between.
+pub(crate) struct RowResults(pub Vec<RowResult>);
+
+impl EncodeValue for RowResults {
+    fn ttype(&self) -> TType {
+        TType::List
+    }
+
+    fn size_hint(&self) -> usize {
+        // Per row: struct and field headers, the row; per cell: the column name, the TCell's
+        // headers, value and timestamp.
+        self.0
+            .iter()
+            .map(|r| {
+                16 + r.row().len()
+                    + r.cells
+                        .iter()
+                        .map(|c| 28 + c.family().len() + c.qualifier().len() + c.value().len())
+                        .sum::<usize>()
+            })
+            .sum::<usize>()
+            + 8
+    }
+
+    fn encode(&self, w: &mut ValueWriter<'_>) {
+        w.list_begin(TType::Struct, self.0.len());
+        for r in &self.0 {
+            w.struct_begin();
+            w.field(1, TType::Binary);
+            w.binary(r.row());
+            w.field(2, TType::Map);
+            w.map_begin(
+                TType::Binary,
+                TType::Struct,
+                newest_per_column(&r.cells).count(),
+            );
+            for c in newest_per_column(&r.cells) {
+                w.binary_parts(&[c.family(), b":", c.qualifier()]);
+                w.struct_begin();
+                w.field(1, TType::Binary);
+                w.binary(c.value());
+                w.field(2, TType::I64);
+                w.i64(c.timestamp());
+                w.struct_end();
+            }
+            w.struct_end();
+        }
+    }
+}
+
 /// A family as HBase's Thrift `ColumnDescriptor` (name ends with ':').
 pub(crate) fn column_descriptor(f: &ColumnFamilyDescriptor) -> ColumnDescriptor {
     let mut name = f.name.clone();
@@ -133,5 +197,71 @@ pub(crate) fn region_info(table: &str, r: &RegionInfo) -> TRegionInfo {
         version: 1,
         server_name: b"localhost".to_vec(),
         port: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::thrift::{Binary, Codec, Compact, Encoded, TStruct};
+    use ferrobase_engine::CellType;
+
+    /// Rows with several versions of a column, two families, an empty qualifier, a row held
+    /// by the result itself and one taken from its first cell, and an empty row.
+    fn rows() -> Vec<RowResult> {
+        let cell = |row: &str, f: &str, q: &str, ts: i64, v: &str| {
+            Cell::new(
+                row.as_bytes().to_vec(),
+                f.as_bytes().to_vec(),
+                q.as_bytes().to_vec(),
+                ts,
+                CellType::Put,
+                v.as_bytes().to_vec(),
+            )
+        };
+        let mut out = vec![
+            RowResult::of_cells(vec![
+                cell("r1", "a", "", 9, "empty qualifier"),
+                cell("r1", "a", "q", 7, "newest"),
+                cell("r1", "a", "q", 5, "older"),
+                cell("r1", "a", "q", 3, "oldest"),
+                cell("r1", "b", "q", 1, &"x".repeat(300)),
+            ]),
+            RowResult::new(b"r2".to_vec(), vec![cell("r2", "a", "q2", -1, "")]),
+            RowResult::new(b"r3".to_vec(), Vec::new()),
+        ];
+        for i in 0..40 {
+            out.push(RowResult::of_cells(
+                (0..i % 20)
+                    .map(|j| cell(&format!("row{i:04}"), "cf", &format!("c{j}"), i, "v"))
+                    .collect(),
+            ));
+        }
+        out
+    }
+
+    fn same_bytes<C: Codec>(c: &C) {
+        let write = |v: TValue| {
+            let mut out = Vec::new();
+            c.write_struct(&mut out, &TStruct::new().with(0, v));
+            out
+        };
+        let tree = rows()
+            .iter()
+            .map(|r| trow(r, ColumnOrder::Map))
+            .collect::<Vec<_>>()
+            .to_value();
+        let direct = TValue::Encoded(Encoded::new(RowResults(rows())));
+        assert_eq!(write(direct), write(tree));
+    }
+
+    #[test]
+    fn rows_written_straight_from_the_cells_are_the_bytes_of_trow() {
+        same_bytes(&Binary);
+        same_bytes(&Compact);
+        let hint = RowResults(rows()).size_hint();
+        let mut out = Vec::new();
+        Encoded::new(RowResults(rows())).write(&mut out, crate::thrift::Wire::Binary);
+        assert!(hint >= out.len(), "hint {hint} for {} bytes", out.len());
     }
 }

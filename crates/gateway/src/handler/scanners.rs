@@ -1,13 +1,13 @@
 //! The scanner calls (`scannerOpen*`, `scannerGet*`, `scannerClose`) on the open scanners of
 //! `scanner_lease.rs`.
 
-use super::convert::{trow, ColumnOrder};
+use super::convert::{trow, ColumnOrder, RowResults};
 use super::names::{parse_column, table_name};
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
 use crate::request::{Executor, Failure, Partial, Request, Response};
 use crate::thrift::hbase::TScan;
-use crate::thrift::{TValue, ThriftValue};
+use crate::thrift::{Encoded, TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{Error, RowResult, Scan};
 use std::time::Instant;
@@ -177,11 +177,18 @@ impl Handler {
 
     /// scannerGet (`n` 1) and scannerGetList: the next `n` rows at most.
     pub(crate) fn scanner_get(&self, id: i32, n: usize) -> CallResult {
-        let rows = match self.next_rows(id, n)? {
-            NextRows::Rows(rows, order) => rows.iter().map(|r| trow(r, order)).collect(),
-            NextRows::Catalog(batch) => batch,
-        };
-        Ok(Some(rows.to_value()))
+        Ok(Some(match self.next_rows(id, n)? {
+            // The common form, written straight from the cells into the reply.
+            NextRows::Rows(rows, ColumnOrder::Map) => {
+                TValue::Encoded(Encoded::new(RowResults(rows)))
+            }
+            NextRows::Rows(rows, order) => rows
+                .iter()
+                .map(|r| trow(r, order))
+                .collect::<Vec<_>>()
+                .to_value(),
+            NextRows::Catalog(batch) => batch.to_value(),
+        }))
     }
 
     /// The next `n` rows at most of scanner `id` as the engine returns them (delete markers

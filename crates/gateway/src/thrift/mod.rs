@@ -6,4 +6,4 @@ mod transport;
 
 pub use deadline::DeadlineWire;
 pub use ferrobase_thrift::*;
-pub use transport::{Call, Connection, Protocol, Transport};
+pub use transport::{Call, Connection, Protocol, Transport, KEEP_REPLY_BUFFER};

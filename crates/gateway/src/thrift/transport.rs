@@ -8,7 +8,7 @@
 use super::deadline::DeadlineWire;
 use super::{
     malformed, Binary, Budget, Codec, Compact, Field, InflightMemory, Limits, MessageHeader,
-    Reservation, TStruct, ThriftError,
+    Reservation, TStruct, TValue, ThriftError,
 };
 use crate::tls::{ServerWire, Wire};
 use std::io::{BufRead, BufReader, Cursor, Read, Write};
@@ -43,9 +43,19 @@ pub struct Connection<S = DeadlineWire> {
     pool: Option<Arc<InflightMemory>>,
     kind: Option<(Transport, Protocol)>,
     prefix: Vec<u8>,
-    /// Bytes of the largest call decoded or reply encoded since [`Connection::take_largest`].
+    /// Bytes of the largest call decoded or reply encoded since [`Connection::take_largest`],
+    /// replies written in the kept buffer (`reply`) not counted.
     largest: usize,
+    /// The buffer replies are encoded in, kept between calls while it holds at most
+    /// [`KEEP_REPLY_BUFFER`] bytes ([`Connection::release_buffers`] drops it).
+    reply: Vec<u8>,
 }
+
+/// The largest reply buffer a connection keeps for its next call (1 MiB): a 1,000-row scan's
+/// reply is encoded in the memory of the one before instead of in fresh pages, and the
+/// connection's thread need not give them back after the call. Dropped when the connection
+/// goes idle ([`Connection::release_buffers`]).
+pub const KEEP_REPLY_BUFFER: usize = 1 << 20;
 
 fn protocol_of(byte: u8) -> Option<Protocol> {
     match byte {
@@ -110,6 +120,7 @@ impl<S: Read> Connection<S> {
             kind: None,
             prefix: Vec::new(),
             largest: 0,
+            reply: Vec::new(),
         }
     }
 
@@ -120,10 +131,17 @@ impl<S: Read> Connection<S> {
     }
 
     /// Bytes of the largest message handled since the last call of this method (the decoded
-    /// arguments of a call as charged to the memory budget, or an encoded reply), and starts
-    /// counting again: how much the connection's thread allocated for its largest call.
+    /// arguments of a call as charged to the memory budget, or an encoded reply too large for
+    /// the kept buffer), and starts counting again: how much the connection's thread allocated
+    /// and freed for its largest call.
     pub fn take_largest(&mut self) -> usize {
         std::mem::take(&mut self.largest)
+    }
+
+    /// Drops the buffer kept for replies (a connection going idle gives its memory back);
+    /// returns its size in bytes.
+    pub fn release_buffers(&mut self) -> usize {
+        std::mem::take(&mut self.reply).capacity()
     }
 
     /// The detected transport and protocol, once the first call has arrived.
@@ -228,7 +246,19 @@ impl<S: Read + Write> Connection<S> {
     /// Writes a reply (or exception) message.
     pub fn write(&mut self, header: &MessageHeader, body: &TStruct) -> std::io::Result<()> {
         let (transport, protocol) = self.kind.unwrap_or((Transport::Buffered, Protocol::Binary));
-        let mut out = Vec::with_capacity(256);
+        // Values their producer writes (a bulk scan's rows) say about how large they are: the
+        // buffer is sized once instead of growing by doubling (a copy and fresh pages each time).
+        let hint: usize = body
+            .fields
+            .iter()
+            .map(|(_, v)| match v {
+                TValue::Encoded(e) => e.size_hint(),
+                _ => 0,
+            })
+            .sum();
+        let mut out = std::mem::take(&mut self.reply);
+        out.clear();
+        out.reserve(256 + hint);
         if transport == Transport::Framed {
             out.extend_from_slice(&[0; 4]);
         }
@@ -246,10 +276,14 @@ impl<S: Read + Write> Connection<S> {
             let n = (out.len() - 4) as u32;
             out[..4].copy_from_slice(&n.to_be_bytes());
         }
-        self.largest = self.largest.max(out.len());
         let writer = self.reader.get_mut();
-        writer.write_all(&out)?;
-        writer.flush()
+        let written = writer.write_all(&out).and_then(|()| writer.flush());
+        if out.capacity() <= KEEP_REPLY_BUFFER {
+            self.reply = out;
+        } else {
+            self.largest = self.largest.max(out.len());
+        }
+        written
     }
 }
 

@@ -45,10 +45,12 @@ struct Sizes {
     file_users: usize,
     files_per_user: usize,
     queries: usize,
+    /// Rows per load batch, per bulk scan and per `scannerGetList` of it.
+    chunk: usize,
 }
 
 impl Sizes {
-    fn new(quick: bool, rows: usize) -> Sizes {
+    fn new(quick: bool, rows: usize, chunk: usize) -> Sizes {
         Sizes {
             prefix: format!("rbench{}", std::process::id()),
             rows: if rows > 0 {
@@ -65,6 +67,7 @@ impl Sizes {
             file_users: if quick { 20 } else { 200 },
             files_per_user: if quick { 60 } else { 120 },
             queries: if quick { 40 } else { 2000 },
+            chunk,
         }
     }
 
@@ -92,22 +95,32 @@ fn bench_row(i: usize) -> String {
     format!("row{i:08}")
 }
 
-/// The workloads: (kind, label).
+/// The workloads: (kind, label with `{chunk}` for the rows of a load batch and of a scan).
 const WORKLOADS: [(&str, &str); 6] = [
-    ("load", "load (rows, batches of 100)"),
+    ("load", "load (rows, batches of {chunk})"),
     ("get", "get"),
-    ("scan", "scan 100 rows"),
+    ("scan", "scan {chunk} rows"),
     ("tall", "tall-narrow: newest 100 of a user"),
     ("wide", "wide row: newest 100 columns"),
     ("files", "file search: range + 2 value filters"),
 ];
 
-/// All results of a scan, fetched `caching` rows a call.
-fn scan_all(t: &ferrobase_client::Table, scan: Scan, filter: Option<&[u8]>) -> Result<usize> {
+/// A workload's label for a run with `chunk` rows a load batch and a scan.
+fn label(template: &str, chunk: usize) -> String {
+    template.replace("{chunk}", &chunk.to_string())
+}
+
+/// All results of a scan, fetched `chunk` rows a call.
+fn scan_all(
+    t: &ferrobase_client::Table,
+    scan: Scan,
+    filter: Option<&[u8]>,
+    chunk: usize,
+) -> Result<usize> {
     let mut s = t.scanner(scan, filter)?;
     let mut n = 0;
     loop {
-        let got = s.next_batch(100)?;
+        let got = s.next_batch(chunk)?;
         if got.is_empty() {
             return Ok(n);
         }
@@ -134,7 +147,7 @@ fn worker(
             let t = conn.table(&sizes.table("bench"));
             let value = vec![b'v'; 100];
             let rows: Vec<usize> = (thread..sizes.rows).step_by(threads).collect();
-            for chunk in rows.chunks(100) {
+            for chunk in rows.chunks(sizes.chunk) {
                 let puts = chunk
                     .iter()
                     .map(|&i| Put::new(bench_row(i)).add_column("cf", "q", value.clone()))
@@ -155,15 +168,16 @@ fn worker(
         }
         "scan" => {
             let t = conn.table(&sizes.table("bench"));
+            let chunk = sizes.chunk;
             for _ in 0..mine((sizes.rows / 100).max(threads)) {
-                let start_row = bench_row(pick(sizes.rows - 100));
+                let start_row = bench_row(pick(sizes.rows - chunk));
                 let scan = Scan::new()
                     .with_start_row(start_row)
-                    .limit(100)
-                    .caching(100);
-                let got = scan_all(&t, scan, None)?;
-                if got != 100 {
-                    bail!("scan: {got} rows, not 100");
+                    .limit(chunk)
+                    .caching(chunk);
+                let got = scan_all(&t, scan, None, chunk)?;
+                if got != chunk {
+                    bail!("scan: {got} rows, not {chunk}");
                 }
                 n += 1;
             }
@@ -175,7 +189,7 @@ fn worker(
                     .with_row_prefix(uid(pick(sizes.users)))
                     .limit(100)
                     .caching(100);
-                let got = scan_all(&t, scan, None)?;
+                let got = scan_all(&t, scan, None, 100)?;
                 if got != 100 {
                     bail!("tall-narrow: {got} rows, not 100");
                 }
@@ -210,7 +224,7 @@ fn worker(
                     .with_start_row(format!("{user:06}2012{month:02}01"))
                     .with_stop_row(format!("{user:06}2012{:02}01", month + 1))
                     .caching(100);
-                if scan_all(&t, scan, Some(FILE_FILTER))? == 0 {
+                if scan_all(&t, scan, Some(FILE_FILTER), 100)? == 0 {
                     bail!("file search: nothing for user {user} month {month}");
                 }
                 n += 1;
@@ -352,6 +366,18 @@ pub struct Options {
     /// The heap of the HBase this starts.
     #[arg(long, value_name = "SIZE", default_value = "2g")]
     hbase_heap: String,
+    /// Rows per load batch, per bulk scan and per scannerGetList call of that scan (the
+    /// workloads `load` and `scan`).
+    #[arg(long, value_name = "ROWS", default_value_t = 100)]
+    chunk: usize,
+    /// The workloads to run, of load, get, scan, tall, wide, files (get and scan read what
+    /// load wrote) [default: all].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    workloads: Vec<String>,
+    /// The ferrobase binary that serves (another build, to compare two builds' servers
+    /// through the same client) [default: this one].
+    #[arg(long, value_name = "PATH")]
+    ferrobase_bin: Option<std::path::PathBuf>,
 }
 
 /// Checks what the options cannot run.
@@ -362,6 +388,34 @@ fn check(o: Options) -> Result<Options> {
     if o.rows != 0 && o.rows < 200 {
         return Err(crate::cli::usage(
             "--rows must be at least 200 (100-row scans start below rows - 100)",
+        ));
+    }
+    if o.chunk == 0 {
+        return Err(crate::cli::usage("--chunk must be at least 1"));
+    }
+    let rows = Sizes::new(o.quick, o.rows, o.chunk).rows;
+    if o.chunk * 2 > rows {
+        return Err(crate::cli::usage(format!(
+            "--chunk {} needs at least {} rows (--rows): scans start below rows - chunk",
+            o.chunk,
+            o.chunk * 2
+        )));
+    }
+    if let Some(w) = o
+        .workloads
+        .iter()
+        .find(|w| !WORKLOADS.iter().any(|(k, _)| k == w))
+    {
+        return Err(crate::cli::usage(format!(
+            "--workloads: no workload {w:?} (load, get, scan, tall, wide, files)"
+        )));
+    }
+    if !o.workloads.is_empty()
+        && o.workloads.iter().any(|w| w == "get" || w == "scan")
+        && !o.workloads.iter().any(|w| w == "load")
+    {
+        return Err(crate::cli::usage(
+            "--workloads: get and scan read the rows load writes: name load too",
         ));
     }
     Ok(o)
@@ -385,7 +439,12 @@ type Runs = Vec<(f64, Option<f64>)>;
 /// `ferrobase bench server-vs-hbase [options]`: prints the two tables.
 pub fn main(o: Options) -> Result<()> {
     let o = check(o)?;
-    let sizes = Sizes::new(o.quick, o.rows);
+    let sizes = Sizes::new(o.quick, o.rows, o.chunk);
+    let workloads: Vec<(&str, String)> = WORKLOADS
+        .iter()
+        .filter(|(k, _)| o.workloads.is_empty() || o.workloads.iter().any(|w| w == k))
+        .map(|&(k, l)| (k, label(l, o.chunk)))
+        .collect();
     let reps = if o.reps > 0 {
         o.reps
     } else if o.quick {
@@ -396,7 +455,7 @@ pub fn main(o: Options) -> Result<()> {
     let data = tempfile::Builder::new()
         .prefix("ferrobase-rbench-")
         .tempdir()?;
-    let (mut ferro, furl, f_start) = start_ferrobase(data.path())?;
+    let (mut ferro, furl, f_start) = start_ferrobase(data.path(), o.ferrobase_bin.as_deref())?;
     let fpid = ferro.id();
     let started_hbase = o.hbase.is_none();
     let result = (|| -> Result<()> {
@@ -412,7 +471,8 @@ pub fn main(o: Options) -> Result<()> {
             create_and_fill(&hurl, &sizes)?;
             let mut results: Vec<(Runs, Runs)> = Vec::new();
             let (mut f_rss, mut h_rss) = (None, None);
-            for (kind, _) in WORKLOADS {
+            for (kind, _) in &workloads {
+                let kind = *kind;
                 let (mut f, mut h) = (Vec::new(), Vec::new());
                 for _ in 0..reps {
                     f.push(run(&furl, Some(fpid), kind, o.threads, &sizes)?);
@@ -428,6 +488,7 @@ pub fn main(o: Options) -> Result<()> {
                 &o,
                 &sizes,
                 reps,
+                &workloads,
                 &results,
                 (f_start, h_start),
                 (f_rss, h_rss),
@@ -464,6 +525,12 @@ mod tests {
         assert!(parse(&args(&["--threads", "0"])).is_err());
         assert!(parse(&args(&["--rows", "50"])).is_err());
         assert!(parse(&args(&["--hbase"])).is_err());
+        let o = parse(&args(&["--chunk", "1000", "--workloads", "load,scan"])).unwrap();
+        assert_eq!((o.chunk, o.workloads.len()), (1000, 2));
+        assert!(parse(&args(&["--chunk", "0"])).is_err());
+        assert!(parse(&args(&["--chunk", "1000", "--rows", "1500"])).is_err());
+        assert!(parse(&args(&["--workloads", "scan"])).is_err());
+        assert!(parse(&args(&["--workloads", "load,bogus"])).is_err());
         let err = parse(&args(&["--bogus"])).err().unwrap().to_string();
         assert!(err.contains("--bogus"), "{err}");
     }
@@ -491,10 +558,11 @@ mod tests {
 
     #[test]
     fn quick_sizes_are_smaller_and_rows_override() {
-        let q = Sizes::new(true, 0);
-        let full = Sizes::new(false, 0);
+        let q = Sizes::new(true, 0, 100);
+        let full = Sizes::new(false, 0, 100);
         assert!(q.rows < full.rows && q.queries < full.queries);
-        assert_eq!(Sizes::new(false, 1234).rows, 1234);
+        assert_eq!(Sizes::new(false, 1234, 100).rows, 1234);
+        assert_eq!(label(WORKLOADS[2].1, 1000), "scan 1000 rows");
         assert!(q.table("tall").ends_with("_tall"));
     }
 }

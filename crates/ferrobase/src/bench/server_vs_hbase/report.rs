@@ -1,7 +1,7 @@
 //! The two tables of `ferrobase bench server-vs-hbase`: ops/s with ratios, then server CPU per
 //! operation.
 
-use super::{Options, Runs, Sizes, WORKLOADS};
+use super::{Options, Runs, Sizes};
 
 pub(super) fn med(v: &[f64]) -> (f64, f64, f64) {
     let mut v = v.to_vec();
@@ -24,6 +24,7 @@ pub(super) fn print_report(
     o: &Options,
     sizes: &Sizes,
     reps: usize,
+    workloads: &[(&str, String)],
     results: &[(Runs, Runs)],
     start: (f64, Option<f64>),
     rss: (Option<f64>, Option<f64>),
@@ -60,7 +61,7 @@ pub(super) fn print_report(
         "workload", "ferrobase ops/s", "Apache HBase ops/s", "ratio"
     );
     println!("|{:-<40}|{:->25}:|{:->25}:|{:->9}:|", "", "", "", "");
-    for ((_, label), (f, h)) in WORKLOADS.iter().zip(results) {
+    for ((_, label), (f, h)) in workloads.iter().zip(results) {
         let fm = med(&f.iter().map(|r| r.0).collect::<Vec<_>>());
         let hm = med(&h.iter().map(|r| r.0).collect::<Vec<_>>());
         println!(
@@ -100,7 +101,7 @@ pub(super) fn print_report(
         "workload", "ferrobase CPU µs", "Apache HBase CPU µs", "ratio"
     );
     println!("|{:-<40}|{:->17}:|{:->19}:|{:->9}:|", "", "", "", "");
-    for ((_, label), (f, h)) in WORKLOADS.iter().zip(results) {
+    for ((_, label), (f, h)) in workloads.iter().zip(results) {
         let fc: Vec<f64> = f.iter().filter_map(|r| r.1).collect();
         let hc: Vec<f64> = h.iter().filter_map(|r| r.1).collect();
         let fm = (!fc.is_empty()).then(|| med(&fc).0);

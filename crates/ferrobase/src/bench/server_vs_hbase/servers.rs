@@ -49,9 +49,16 @@ pub(super) fn first_answer(url: &str, t0: Instant) -> Result<f64> {
     }
 }
 
-/// `ferrobase serve` (this binary) on a free port: (child, url, seconds to its first answer).
-pub(super) fn start_ferrobase(data: &std::path::Path) -> Result<(Child, String, f64)> {
-    let exe = std::env::current_exe()?;
+/// `ferrobase serve` (`binary`, or this one) on a free port: (child, url, seconds to its first
+/// answer).
+pub(super) fn start_ferrobase(
+    data: &std::path::Path,
+    binary: Option<&std::path::Path>,
+) -> Result<(Child, String, f64)> {
+    let exe = match binary {
+        Some(b) => b.to_path_buf(),
+        None => std::env::current_exe()?,
+    };
     let t0 = Instant::now();
     let mut child = Command::new(exe)
         .args(["serve", "--port", "0", "--data"])

@@ -9,6 +9,14 @@ use ferrobase_engine::{Cell, CellType, RowResult};
 /// Encodes `rows` for the connection: cells in the cell block with their counts (a codec), or
 /// inside each `Result` (no codec).
 pub(super) fn encode_results(codec: Codec, rows: &[RowResult], out: &mut Vec<u8>) -> Vec<PbResult> {
+    if codec != Codec::None {
+        out.reserve(
+            rows.iter()
+                .flat_map(|r| &r.cells)
+                .map(|c| cellblock::encoded_len(c, codec))
+                .sum(),
+        );
+    }
     rows.iter()
         .map(|r| encode_result(codec, &r.cells, out))
         .collect()
