@@ -9,6 +9,10 @@ use ferrobase_engine::{
 };
 use std::path::Path;
 
+/// The engine's memory budget (`--ferrobase-memory-budget`); not set: the engine's default. The
+/// block cache is the run's (the same as the peers'); the memstores get their share of the budget.
+pub static MEMORY_BUDGET: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
 pub struct Ferro {
     engine: Engine,
     table: Table,
@@ -16,11 +20,14 @@ pub struct Ferro {
 
 impl Ferro {
     pub fn open(dir: &Path, s: Settings) -> Result<Ferro> {
-        let opts = EngineOptions {
-            block_cache_bytes: s.block_cache,
+        let mut opts = EngineOptions {
+            block_cache_bytes: Some(s.block_cache),
             memstore_flush_size: 64 << 20,
             ..EngineOptions::default()
         };
+        if let Some(budget) = MEMORY_BUDGET.get() {
+            opts.memory_budget = *budget;
+        }
         let engine = Engine::open(dir, opts)?;
         if !engine.admin().table_exists("t")? {
             let mut cf = ColumnFamilyDescriptor::new("cf");
@@ -38,6 +45,26 @@ impl Ferro {
         }
         let table = engine.table("t")?;
         Ok(Ferro { engine, table })
+    }
+}
+
+/// Prints what the engine's flushes did to stderr when the data set is done: how many, their
+/// average size in and out, and the time writers waited at the global memstore limit (a lower
+/// limit must not turn into many small files or long waits).
+impl Drop for Ferro {
+    fn drop(&mut self) {
+        use ferrobase_engine::Metrics;
+        let m = self.engine.metrics();
+        let flushes = Metrics::get(&m.flushes).max(1) as f64;
+        eprintln!(
+            "  ferrobase: {} flushes of {:.1} MiB in, {:.1} MiB out on average; writers waited \
+             {} times, {:.2} s in all",
+            Metrics::get(&m.flushes),
+            Metrics::get(&m.flush_bytes_in) as f64 / flushes / 1048576.0,
+            Metrics::get(&m.flush_bytes_out) as f64 / flushes / 1048576.0,
+            Metrics::get(&m.write_stalls),
+            Metrics::get(&m.write_stall_micros) as f64 / 1e6
+        );
     }
 }
 

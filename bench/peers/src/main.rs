@@ -65,6 +65,10 @@ struct Cli {
     /// Run only the workload of this name.
     #[arg(long, value_name = "NAME")]
     only: Option<String>,
+    /// ferrobase's memory budget in bytes (its memstores get 0.4 of it; the block cache is the
+    /// run's, as the peers') [default: the engine's, 640 MiB].
+    #[arg(long, value_name = "BYTES")]
+    ferrobase_memory_budget: Option<usize>,
 }
 
 struct Args {
@@ -83,6 +87,9 @@ fn parse_args() -> Args {
     } else {
         cli.engines
     };
+    if let Some(budget) = cli.ferrobase_memory_budget {
+        let _ = ferro::MEMORY_BUDGET.set(budget);
+    }
     if let Some(only) = cli.only {
         let _ = workload::ONLY.set(only);
     }

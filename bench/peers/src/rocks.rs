@@ -4,6 +4,13 @@ use crate::store::{kv_column_prefix, kv_key, kv_row_prefix, CellIn, Settings, St
 use anyhow::Result;
 use std::path::Path;
 
+/// Debian's RocksDB 7.8 (`--features system-rocksdb`) has no write buffer manager in its C API;
+/// the crate names its destructor in a drop this program never reaches (it creates none), and
+/// the link needs the name defined.
+#[cfg(feature = "system-rocksdb")]
+#[no_mangle]
+pub extern "C" fn rocksdb_write_buffer_manager_destroy(_manager: *mut std::ffi::c_void) {}
+
 pub struct Rocks {
     db: rocksdb::DB,
 }

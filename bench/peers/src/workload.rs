@@ -85,6 +85,17 @@ fn bytes_written() -> u64 {
     proc_field("/proc/self/io", "wchar:").unwrap_or(0)
 }
 
+/// Prints this process's resident set now and its peak so far to stderr after `phase`, to see
+/// which phase sets the peak (the report keeps only the peak).
+fn note_rss(phase: &str) {
+    let now = proc_field("/proc/self/status", "VmRSS:").unwrap_or(0);
+    eprintln!(
+        "  rss after {phase}: {} MiB (peak {} MiB)",
+        now / 1024,
+        peak_rss_kib() / 1024
+    );
+}
+
 /// Peak resident set of this process in KiB (`VmHWM`).
 fn peak_rss_kib() -> u64 {
     proc_field("/proc/self/status", "VmHWM:").unwrap_or(0)
@@ -135,6 +146,7 @@ fn load(
         }
     }
     t.report(name, count);
+    note_rss(name);
     Ok(())
 }
 
@@ -173,9 +185,12 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
             "space amplification (disk / logical)",
             store::dir_bytes(&dir_a) as f64 / logical as f64,
         );
+        note_rss("settling");
         reads(&*s, &data, "", scale.gets, scale.scans, &|| {})?;
+        note_rss("warm reads");
         ycsb(&*s, &data, scale)?;
         s.settle()?;
+        note_rss("YCSB");
     }
     if wanted("cold: ") {
         cold_reads(engine, &dir_a, &data, scale)?;
@@ -291,6 +306,7 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
         );
     }
     let _ = std::fs::remove_dir_all(&dir_e);
+    note_rss("the fsync load");
     value_line("peak RSS (MiB)", peak_rss_kib() as f64 / 1024.0);
     Ok(())
 }

@@ -166,6 +166,12 @@ impl BlockCache {
         }
     }
 
+    /// Bytes of block data the cache holds at most: the capacity it was made with, rounded
+    /// down to a multiple of its shards (each evicts on its own).
+    pub fn capacity(&self) -> usize {
+        self.shard_capacity * self.shards.len()
+    }
+
     /// Bytes of block data held.
     pub fn used_bytes(&self) -> usize {
         self.shards.iter().map(|s| lock::read(s).used).sum()

@@ -87,7 +87,8 @@ pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 pub use compression::Compression;
 pub use engine::{
     check_snapshot_name, snapshot_dir_files, CompactionOptions, Engine, EngineOptions,
-    ManifestStats, SnapshotInfo, WalRecovery,
+    ManifestStats, MemoryLimits, SnapshotInfo, WalRecovery, BLOCK_CACHE_SHARE,
+    DEFAULT_MEMORY_BUDGET, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
 };
 pub use error::{Error, Result, StallCause};
 pub use error_class::{ErrorClass, ErrorCounts};

@@ -50,6 +50,9 @@ pub struct Metrics {
     pub wal_writebacks: AtomicU64,
     /// Times a writer waited because the global memstore limit was reached.
     pub write_stalls: AtomicU64,
+    /// Microseconds writers spent waiting at the global memstore limit (each waiting writer's
+    /// time, added when it goes on).
+    pub write_stall_micros: AtomicU64,
     /// Times writes were suspended by a transient disk error or low free space
     /// (`health.rs`).
     pub write_suspensions: AtomicU64,

@@ -8,7 +8,7 @@ use ferrobase_engine::*;
 
 fn open(dir: &std::path::Path, cache: usize) -> Engine {
     let o = EngineOptions {
-        block_cache_bytes: cache,
+        block_cache_bytes: Some(cache),
         compaction: CompactionOptions {
             auto: false,
             ..CompactionOptions::default()

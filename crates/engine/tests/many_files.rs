@@ -160,7 +160,7 @@ fn a_failed_reopen_fails_one_read_and_the_next_one_succeeds() {
     let fs = Arc::new(FaultFileSystem::new());
     let mut opts = options(fs.clone());
     // Every read goes to the files, and no background compaction takes the fault.
-    opts.block_cache_bytes = 0;
+    opts.block_cache_bytes = Some(0);
     opts.compaction.auto = false;
     let engine = Engine::open(Path::new("/data"), opts).unwrap();
     fill(&engine);

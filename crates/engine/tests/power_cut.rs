@@ -25,7 +25,7 @@ fn options(fs: &FaultFileSystem) -> EngineOptions {
         memstore_flush_size: 6 * 1024,
         region_split_size: 24 * 1024,
         wal_segment_bytes: 8 * 1024,
-        block_cache_bytes: 1 << 20,
+        block_cache_bytes: Some(1 << 20),
         compaction: CompactionOptions {
             min_files: 2,
             major_interval: None,

@@ -396,7 +396,7 @@ fn a_full_disk_when_a_wal_segment_rolls_keeps_the_active_segment_and_rolls_later
 fn a_writer_stalled_on_the_memstore_limit_fails_fast_once_flushes_meet_a_full_disk() {
     let fs = FaultFileSystem::new();
     let opts = EngineOptions {
-        global_memstore_limit: 16 << 10,
+        global_memstore_limit: Some(16 << 10),
         ..options(&fs)
     };
     let engine = open(opts);

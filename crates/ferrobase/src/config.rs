@@ -97,13 +97,14 @@ fn unit(alias: &str) -> Unit {
 pub const HBASE_REFUSED: &[(&str, &str)] = &[
     (
         "hfile.block.cache.size",
-        "a fraction of the Java heap in HBase (default 0.4); ferrobase has no heap to take a \
-         fraction of: set block-cache-size in bytes (default 268435456)",
+        "a fraction of the Java heap in HBase (default 0.4); ferrobase's block cache is 0.4 of \
+         memory-budget (the heap's counterpart, in bytes), or set block-cache-size in bytes",
     ),
     (
         "hbase.regionserver.global.memstore.size",
-        "a fraction of the Java heap in HBase (default 0.4); set global-memstore-limit in bytes \
-         (default 1073741824)",
+        "a fraction of the Java heap in HBase (default 0.4); ferrobase's memstores may hold 0.4 \
+         of memory-budget (the heap's counterpart, in bytes), or set global-memstore-limit in \
+         bytes",
     ),
     (
         "hbase.hstore.blockingStoreFiles",

@@ -152,13 +152,20 @@ pub struct ServeArgs {
     /// hbase.hregion.memstore.flush.size).
     #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().memstore_flush_size)]
     pub memstore_flush_size: usize,
-    /// Writers wait while all memstores together exceed this many bytes.
-    #[arg(long, value_name = "BYTES",
-          default_value_t = EngineOptions::default().global_memstore_limit)]
-    pub global_memstore_limit: usize,
-    /// The block cache's capacity in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().block_cache_bytes)]
-    pub block_cache_size: usize,
+    /// The memory the engine plans for, as HBase's region server plans by its heap: memstores
+    /// and block cache take 0.4 of it each unless set themselves (HBase's
+    /// hbase.regionserver.global.memstore.size and hfile.block.cache.size); the rest is for
+    /// compactions, file indexes and bloom filters, and calls in flight.
+    #[arg(long, value_name = "BYTES", value_parser = at_least_one_mib,
+          default_value_t = EngineOptions::default().memory_budget)]
+    pub memory_budget: usize,
+    /// Writers wait while all memstores together exceed this many bytes (the largest is flushed
+    /// from 0.95 of it on). Not given: 0.4 of --memory-budget.
+    #[arg(long, value_name = "BYTES")]
+    pub global_memstore_limit: Option<usize>,
+    /// The block cache's capacity in bytes. Not given: 0.4 of --memory-budget.
+    #[arg(long, value_name = "BYTES")]
+    pub block_cache_size: Option<usize>,
     /// A WAL segment is closed past this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().wal_segment_bytes)]
     pub wal_segment_size: u64,
@@ -284,6 +291,14 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
         .ok_or_else(|| "takes a positive number of seconds".to_string())
 }
 
+/// A memory budget: at least 1 MiB (a smaller one would leave memstores a few cells).
+fn at_least_one_mib(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 << 20 => Ok(n),
+        _ => Err("takes a number of bytes, at least 1048576 (1 MiB)".to_string()),
+    }
+}
+
 fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
@@ -370,6 +385,9 @@ pub fn main(a: ServeArgs) -> Result<()> {
         _ => ferrobase_engine::WalRecovery::Strict,
     };
     engine_opts.memstore_flush_size = a.memstore_flush_size;
+    // One memory budget (issue 44): memstores and block cache are 0.4 of it each, as HBase
+    // shares its heap, unless given themselves.
+    engine_opts.memory_budget = a.memory_budget;
     engine_opts.global_memstore_limit = a.global_memstore_limit;
     engine_opts.block_cache_bytes = a.block_cache_size;
     engine_opts.wal_segment_bytes = a.wal_segment_size;
@@ -410,6 +428,9 @@ pub fn main(a: ServeArgs) -> Result<()> {
         slow_ms,
         log_level = %log.current(),
         heatmap_bucket_secs = engine_opts.heat_map.bucket.as_secs(),
+        memory_budget = engine_opts.memory_limits().budget,
+        global_memstore_limit = engine_opts.memory_limits().global_memstore_limit,
+        block_cache_size = engine_opts.memory_limits().block_cache,
         "starting ferrobase {}",
         env!("CARGO_PKG_VERSION")
     );

@@ -111,6 +111,7 @@ const EVERY_KEY: &[(&str, &str, &str)] = &[
     ("no-auto-compaction", "true", "true"),
     ("wal-recovery", "\"point-in-time\"", "point-in-time"),
     ("memstore-flush-size", "1000007", "1000007"),
+    ("memory-budget", "100000013", "100000013"),
     ("global-memstore-limit", "1000008", "1000008"),
     ("block-cache-size", "1000009", "1000009"),
     ("wal-segment-size", "1000010", "1000010"),
@@ -365,7 +366,11 @@ fn unknown_keys_and_settings_ferrobase_lacks_are_refused() {
         ),
         (
             "\"hfile.block.cache.size\" = 0.4\n",
-            &["hfile.block.cache.size", "block-cache-size"],
+            &[
+                "hfile.block.cache.size",
+                "memory-budget",
+                "block-cache-size",
+            ],
         ),
         (
             "\"hbase.hstore.blockingStoreFiles\" = 16\n",

@@ -3,6 +3,7 @@
 
 use super::{Inner, WorkQueue};
 use crate::lock;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
@@ -63,6 +64,7 @@ fn flusher(inner: &Inner) {
         };
         inner.retry_suspended_writes();
         let _why = crate::job_log::reason(crate::job_log::JobReason::MemstoreSize);
+        let flushes_before = crate::metrics::Metrics::get(&inner.metrics.flushes);
         for id in regions {
             // A failed region waits for a reopen; retrying would only log the failure again.
             if let Some(r) = inner.region_by_id(id).filter(|r| r.failure().is_none()) {
@@ -70,6 +72,14 @@ fn flusher(inner: &Inner) {
                     report("flush", &e);
                 }
             }
+        }
+        // Still above the lower limit after flushes that wrote something: the largest
+        // memstore next (writers filled it meanwhile). Without progress (regions paused by
+        // DDL, failing flushes) writers ask again when they cross the lower limit or wait.
+        let flushed = crate::metrics::Metrics::get(&inner.metrics.flushes) > flushes_before;
+        let held = inner.global_memstore.load(Ordering::Acquire);
+        if flushed && held >= inner.memory.global_memstore_lower_limit {
+            inner.request_largest_flush();
         }
         if let Err(e) = inner.wal.flush_buffer() {
             report("WAL write", &e);

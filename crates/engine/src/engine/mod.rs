@@ -23,7 +23,10 @@ mod write;
 
 pub use snapshot::{check_snapshot_name, snapshot_dir_files, SnapshotInfo};
 
-pub use options::{CompactionOptions, EngineOptions, WalRecovery};
+pub use options::{
+    CompactionOptions, EngineOptions, MemoryLimits, WalRecovery, BLOCK_CACHE_SHARE,
+    DEFAULT_MEMORY_BUDGET, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
+};
 
 use crate::block_cache::BlockCache;
 use crate::error::{Error, IoContext, Result};
@@ -53,6 +56,8 @@ pub(crate) struct WorkQueue {
 pub(crate) struct Inner {
     pub(crate) dir: PathBuf,
     pub(crate) opts: EngineOptions,
+    /// The memstore limits and block cache size derived from `opts` (`opts.memory_limits()`).
+    pub(crate) memory: crate::MemoryLimits,
     pub(crate) metrics: Arc<Metrics>,
     /// The flushes and compactions running and the last ones that ended.
     pub(crate) job_log: crate::job_log::JobLog,
@@ -90,6 +95,20 @@ pub(crate) struct Inner {
     /// Reads and writes per key range and time bucket, recorded by [`crate::Table`].
     pub(crate) heat: crate::heat_map::HeatMap,
     _lock_file: Box<dyn crate::fs::FileLock>,
+    /// Dropped last, after the block cache and the memstores.
+    _purge: PurgeOnDrop,
+}
+
+/// Gives the memory an engine freed back to the OS when the engine is dropped
+/// ([`crate::allocator::release_thread_cache_and_purge`]), instead of after the allocator's
+/// purge delay: a process that opens another engine next (the peer benchmark, a tool) would
+/// otherwise hold the first one's block cache while the second fills its memstores.
+pub(crate) struct PurgeOnDrop;
+
+impl Drop for PurgeOnDrop {
+    fn drop(&mut self) {
+        crate::allocator::release_thread_cache_and_purge();
+    }
 }
 
 impl Inner {
@@ -408,6 +427,12 @@ impl Engine {
     /// A handle on table `name` (checked when used).
     pub fn table(&self, name: &str) -> Result<crate::api::Table> {
         crate::api::Table::new(self.clone(), name)
+    }
+
+    /// The memstore limits and block cache size this engine runs with
+    /// ([`EngineOptions::memory_limits`] of the options it was opened with).
+    pub fn memory_limits(&self) -> crate::MemoryLimits {
+        self.inner.opts.memory_limits()
     }
 
     /// Bytes held in all memstores.

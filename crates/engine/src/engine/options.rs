@@ -59,16 +59,68 @@ pub enum WalRecovery {
     PointInTime,
 }
 
+/// The default [`EngineOptions::memory_budget`]: 640 MiB, which gives memstores and block cache
+/// 256 MiB each (the block cache's size before the budget; the memstores had 1 GiB, which a
+/// load of 5 GB filled while flushes and compactions fell behind: `docs/performance.md`,
+/// "Memory budget").
+pub const DEFAULT_MEMORY_BUDGET: usize = 640 << 20;
+
+/// The share of [`EngineOptions::memory_budget`] all memstores together may hold when
+/// [`EngineOptions::global_memstore_limit`] is not set: HBase's
+/// `hbase.regionserver.global.memstore.size` default, 0.4 of the heap.
+pub const MEMSTORE_SHARE: f64 = 0.4;
+
+/// The share of [`EngineOptions::memory_budget`] the block cache holds when
+/// [`EngineOptions::block_cache_bytes`] is not set: HBase's `hfile.block.cache.size` default,
+/// 0.4 of the heap.
+pub const BLOCK_CACHE_SHARE: f64 = 0.4;
+
+/// From this fraction of the global memstore limit on, each write asks for the largest
+/// memstore to be flushed (HBase's `hbase.regionserver.global.memstore.size.lower.limit`,
+/// 0.95): the flush starts before writers have to wait at the limit.
+pub const MEMSTORE_LOWER_LIMIT: f64 = 0.95;
+
+/// The sizes an engine derives from its [`EngineOptions`] memory settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryLimits {
+    /// [`EngineOptions::memory_budget`], in bytes.
+    pub budget: usize,
+    /// Writers wait while all memstores together hold more than this many bytes.
+    pub global_memstore_limit: usize,
+    /// From this many bytes of memstores on, the largest is flushed ahead of its flush size
+    /// ([`MEMSTORE_LOWER_LIMIT`] of the limit).
+    pub global_memstore_lower_limit: usize,
+    /// The block cache's capacity in bytes.
+    pub block_cache: usize,
+}
+
+/// `share` of `bytes`, rounded down.
+fn share_of(bytes: usize, share: f64) -> usize {
+    (bytes as f64 * share) as usize
+}
+
 /// Settings of an engine. Construct with `EngineOptions::default()` and adjust fields.
 #[derive(Debug, Clone)]
 pub struct EngineOptions {
     /// A region's memstores are flushed past this many bytes (default 128 MiB, as HBase's
     /// `hbase.hregion.memstore.flush.size`).
     pub memstore_flush_size: usize,
-    /// Writers wait while all memstores together exceed this (default 1 GiB).
-    pub global_memstore_limit: usize,
-    /// Block cache capacity in bytes (default 256 MiB).
-    pub block_cache_bytes: usize,
+    /// The memory the engine plans for, in bytes, as HBase's region server plans by its Java
+    /// heap (default [`DEFAULT_MEMORY_BUDGET`], 640 MiB): the global memstore limit and the
+    /// block cache are each [`MEMSTORE_SHARE`] and [`BLOCK_CACHE_SHARE`] (0.4) of it unless set
+    /// themselves, and the fifth left covers what neither counts: compactions (a block of each
+    /// input file, the output's block, index and bloom filter being built), open files'
+    /// indexes and bloom filters, scanners, and calls in flight. [`EngineOptions::memory_limits`]
+    /// gives the sizes it derives.
+    pub memory_budget: usize,
+    /// Writers wait while all memstores together hold more than this many bytes; from
+    /// [`MEMSTORE_LOWER_LIMIT`] (0.95) of it on, the largest memstore is flushed ahead of its
+    /// flush size, so writers rarely reach it. `None` (the default): [`MEMSTORE_SHARE`] of
+    /// [`EngineOptions::memory_budget`] (256 MiB by default).
+    pub global_memstore_limit: Option<usize>,
+    /// Block cache capacity in bytes. `None` (the default): [`BLOCK_CACHE_SHARE`] of
+    /// [`EngineOptions::memory_budget`] (256 MiB by default).
+    pub block_cache_bytes: Option<usize>,
     /// A WAL segment is closed past this size (default 64 MiB).
     pub wal_segment_bytes: u64,
     /// Past this many closed WAL segments the stores holding the oldest edits are flushed
@@ -132,8 +184,9 @@ impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
             memstore_flush_size: 128 << 20,
-            global_memstore_limit: 1 << 30,
-            block_cache_bytes: 256 << 20,
+            memory_budget: DEFAULT_MEMORY_BUDGET,
+            global_memstore_limit: None,
+            block_cache_bytes: None,
             wal_segment_bytes: 64 << 20,
             max_wal_segments: 32,
             compaction: CompactionOptions::default(),
@@ -151,6 +204,24 @@ impl Default for EngineOptions {
             heat_map: crate::heat_map::HeatMapOptions::default(),
             wal_recovery: WalRecovery::Strict,
             manifest_log_threshold: 64 << 10,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// The memstore limits and block cache size these options give: each explicit setting,
+    /// else its share of [`EngineOptions::memory_budget`].
+    pub fn memory_limits(&self) -> MemoryLimits {
+        let global_memstore_limit = self
+            .global_memstore_limit
+            .unwrap_or_else(|| share_of(self.memory_budget, MEMSTORE_SHARE));
+        MemoryLimits {
+            budget: self.memory_budget,
+            global_memstore_limit,
+            global_memstore_lower_limit: share_of(global_memstore_limit, MEMSTORE_LOWER_LIMIT),
+            block_cache: self
+                .block_cache_bytes
+                .unwrap_or_else(|| share_of(self.memory_budget, BLOCK_CACHE_SHARE)),
         }
     }
 }

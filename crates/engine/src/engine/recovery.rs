@@ -55,7 +55,10 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             ..Default::default()
         });
     let metrics = Arc::new(Metrics::default());
-    let cache = Arc::new(BlockCache::new(opts.block_cache_bytes, metrics.clone()));
+    let cache = Arc::new(BlockCache::new(
+        opts.memory_limits().block_cache,
+        metrics.clone(),
+    ));
     let handles = FileHandles::new(
         fs_handle.clone(),
         opts.max_open_files.unwrap_or_else(|| {
@@ -267,8 +270,10 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         // Files written before this open were pruned at read points up to `max_seq` at most.
         scanner_read_points: Mutex::new(super::ReadPoints::new(max_seq)),
         heat: crate::heat_map::HeatMap::new(opts.heat_map.clone()),
+        memory: opts.memory_limits(),
         opts,
         _lock_file: lock_file,
+        _purge: super::PurgeOnDrop,
     };
     if let Err(e) = flush_replayed(&inner) {
         // A failed open leaves no new segment behind (nothing was logged in it).

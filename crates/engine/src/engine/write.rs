@@ -209,7 +209,15 @@ impl Inner {
         // Acknowledged means visible (HBase's completeAndWait): a read the caller starts next
         // sees the write even while an earlier write of another thread is still in flight.
         self.mvcc.wait_for(seq);
-        self.global_memstore.fetch_add(added, Ordering::AcqRel);
+        let before = self.global_memstore.fetch_add(added, Ordering::AcqRel);
+        // Crossing the lower limit asks for the largest memstore to be flushed now, so the
+        // flush runs before writers reach the limit and wait (HBase's flusher does the same
+        // above `hbase.regionserver.global.memstore.size.lower.limit`); the flusher keeps
+        // flushing the largest while flushes bring the total down and it stays above.
+        let lower = self.memory.global_memstore_lower_limit;
+        if before < lower && before.saturating_add(added) >= lower {
+            self.request_largest_flush();
+        }
         if region.memstore_size()
             >= desc
                 .attributes
@@ -311,11 +319,12 @@ impl Inner {
     /// waiting when writes are suspended (the flushes that would make room are failing: the
     /// write then fails with `WritesSuspended` instead of waiting for the disk).
     fn wait_for_memstore_room(&self) {
-        let limit = self.opts.global_memstore_limit;
+        let limit = self.memory.global_memstore_limit;
         if self.global_memstore.load(Ordering::Acquire) < limit {
             return;
         }
         Metrics::inc(&self.metrics.write_stalls);
+        let started = std::time::Instant::now();
         let mut g = lock::lock(&self.memstore_wait);
         while self.global_memstore.load(Ordering::Acquire) >= limit
             && self.check_open().is_ok()
@@ -324,6 +333,11 @@ impl Inner {
             self.request_largest_flush();
             g = lock::wait_timeout(&self.memstore_drained, g, Duration::from_millis(50));
         }
+        drop(g);
+        Metrics::add(
+            &self.metrics.write_stall_micros,
+            u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        );
     }
 
     pub(crate) fn request_largest_flush(&self) {

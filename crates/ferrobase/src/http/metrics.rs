@@ -31,7 +31,7 @@ type EngineCounter = (
     fn(&Metrics) -> &AtomicU64,
 );
 
-fn engine_counters() -> [EngineCounter; 21] {
+fn engine_counters() -> [EngineCounter; 22] {
     [
         (
             "ferrobase_block_cache_hits",
@@ -143,6 +143,12 @@ fn engine_counters() -> [EngineCounter; 21] {
             "Times a writer waited because the global memstore limit was reached.",
             None,
             |m| &m.write_stalls,
+        ),
+        (
+            "ferrobase_write_stall_micros",
+            "Microseconds writers waited at the global memstore limit.",
+            None,
+            |m| &m.write_stall_micros,
         ),
         (
             "ferrobase_write_suspensions",
