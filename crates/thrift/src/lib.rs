@@ -20,10 +20,12 @@ mod compact;
 mod decode;
 mod encoded;
 pub mod hbase;
+mod row_results;
 pub mod thrift2;
 mod typed;
 
 pub use encoded::{EncodeValue, Encoded, ValueWriter, Wire};
+pub use row_results::{read_rows_reply, RawCell, RawRow, RawRows};
 pub use typed::{IdlError, Owner, ThriftStruct, ThriftValue};
 
 use std::io::Read;
@@ -540,6 +542,22 @@ impl<'a, R: Read> Budget<'a, R> {
         let mut buf = vec![0u8; n];
         self.inner.read_exact(&mut buf).map_err(cut_short)?;
         Ok(buf)
+    }
+
+    /// Reads `n` bytes onto the end of `buf`.
+    pub(crate) fn read_into(&mut self, buf: &mut Vec<u8>, n: usize) -> Result<(), ThriftError> {
+        if n > self.remaining {
+            return Err(malformed(format!(
+                "a {n}-byte field exceeds the message size limit"
+            )));
+        }
+        self.remaining -= n;
+        let start = buf.len();
+        buf.resize(start + n, 0);
+        let Some(dst) = buf.get_mut(start..) else {
+            return Err(malformed("message cut short"));
+        };
+        self.inner.read_exact(dst).map_err(cut_short)
     }
 
     /// Reads past `n` bytes without keeping them.

@@ -121,6 +121,43 @@ pub(super) fn row_result(r: TRowResult) -> RowResult {
     RowResult::new(row, cells)
 }
 
+/// Rows read straight from a reply ([`RawRows`]) as [`row_result`] makes them of `TRowResult`s:
+/// the row, family, qualifier and value of every cell share the reply's one buffer.
+pub(super) fn raw_row_results(raw: ferrobase_thrift::RawRows) -> Vec<RowResult> {
+    let buf = ferrobase_engine::Bytes::from(raw.buf);
+    raw.rows
+        .into_iter()
+        .map(|r| {
+            let row = buf.slice(r.row);
+            let mut cells: Vec<Cell> = r
+                .cells
+                .into_iter()
+                .map(|c| {
+                    let name = buf.slice(c.column);
+                    let (family, qualifier) = match name.iter().position(|&b| b == b':') {
+                        Some(i) => (name.slice(..i), name.slice(i + 1..)),
+                        None => (name, ferrobase_engine::Bytes::new()),
+                    };
+                    Cell::new(
+                        row.clone(),
+                        family,
+                        qualifier,
+                        c.timestamp,
+                        CellType::Put,
+                        buf.slice(c.value),
+                    )
+                })
+                .collect();
+            cells.sort_by(|a, b| {
+                (a.family(), a.qualifier())
+                    .cmp(&(b.family(), b.qualifier()))
+                    .then(b.timestamp().cmp(&a.timestamp()))
+            });
+            RowResult::new(row, cells)
+        })
+        .collect()
+}
+
 impl Remote {
     pub(super) fn mutation(column: Vec<u8>, value: Vec<u8>, wal: bool) -> Mutation {
         Mutation {

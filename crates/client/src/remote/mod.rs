@@ -22,7 +22,8 @@ use ferrobase_thrift::hbase::{
     RESULT_SUCCESS,
 };
 use ferrobase_thrift::{
-    Binary, Budget, Codec, Limits, MessageHeader, MessageType, TValue, ThriftStruct, ThriftValue,
+    Binary, Budget, Codec, Limits, MessageHeader, MessageType, RawRows, TStruct, TValue,
+    ThriftStruct, ThriftValue,
 };
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
@@ -128,6 +129,54 @@ impl Remote {
     /// Calls the method of `args` and returns its success value (None for void), or its
     /// exception.
     pub(super) fn call<A: Method>(&self, args: &A) -> Result<Option<TValue>> {
+        let (mut body, _) = self.exchange(args, |b| {
+            Binary.read_struct(b).map(|body| (body, None::<()>))
+        })?;
+        let mut success = None;
+        if let Some(i) = body.fields.iter().position(|(id, _)| *id == RESULT_SUCCESS) {
+            success = Some(body.fields.swap_remove(i).1);
+        }
+        Self::exceptions(body)?;
+        Ok(success)
+    }
+
+    /// Calls a method whose success value is `list<TRowResult>` (`scannerGetList`), reading the
+    /// rows straight into one buffer ([`RawRows`]) without a value tree; `None` for no value.
+    pub(super) fn call_rows<A: Method>(&self, args: &A) -> Result<Option<RawRows>> {
+        let (rest, rows) = self.exchange(args, |b| {
+            ferrobase_thrift::read_rows_reply(b).map(|(rows, rest)| (rest, rows))
+        })?;
+        Self::exceptions(rest)?;
+        Ok(rows)
+    }
+
+    /// The declared exception among a reply's fields, as an error.
+    fn exceptions(body: TStruct) -> Result<()> {
+        for (id, v) in body.fields {
+            for (e, kind) in [
+                (Exception::IOError, "IOError"),
+                (Exception::IllegalArgument, "IllegalArgument"),
+                (Exception::AlreadyExists, "AlreadyExists"),
+            ] {
+                if id == e.id() {
+                    let message = exception_message(e, v);
+                    return Err(ClientError::Remote { kind, message });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the call of `args` and reads its reply's body with `read`, which gives the reply's
+    /// fields (as a tree) and what it read apart; an application exception is an error.
+    fn exchange<A: Method, T>(
+        &self,
+        args: &A,
+        read: impl FnOnce(
+            &mut Budget<'_, BufReader<ClientWire>>,
+        )
+            -> std::result::Result<(TStruct, Option<T>), ferrobase_thrift::ThriftError>,
+    ) -> Result<(TStruct, Option<T>)> {
         let name = A::METHOD;
         let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
         g.1 = g.1.wrapping_add(1);
@@ -157,7 +206,7 @@ impl Remote {
         }
         let mut b = Budget::new(&mut g.0, &REPLY_LIMITS);
         let h = Binary.read_header(&mut b).map_err(transport)?;
-        let body = Binary.read_struct(&mut b).map_err(transport)?;
+        let (body, value) = read(&mut b).map_err(transport)?;
         if let Some(over) = b.overrun() {
             return Err(ClientError::Transport(format!(
                 "the reply to {name} is larger than this client decodes ({over})"
@@ -173,24 +222,7 @@ impl Remote {
                 msg
             }));
         }
-        let mut success = None;
-        for (id, v) in body.fields {
-            if id == RESULT_SUCCESS {
-                success = Some(v);
-                continue;
-            }
-            for (e, kind) in [
-                (Exception::IOError, "IOError"),
-                (Exception::IllegalArgument, "IllegalArgument"),
-                (Exception::AlreadyExists, "AlreadyExists"),
-            ] {
-                if id == e.id() {
-                    let message = exception_message(e, v);
-                    return Err(ClientError::Remote { kind, message });
-                }
-            }
-        }
-        Ok(success)
+        Ok((body, value))
     }
 
     /// True when the gateway is ferrobase's: it answers `ferrobaseAdmin` (here an unknown op,

@@ -225,11 +225,11 @@ impl RemoteScanner {
                     id: self.id,
                     nb_rows: want.min(i32::MAX as usize) as i32,
                 };
-                let rows: Vec<TRowResult> = match self.remote.call(&args)? {
+                // Read straight into the rows, without a value tree.
+                match self.remote.call_rows(&args)? {
+                    Some(raw) => raw_row_results(raw),
                     None => Vec::new(),
-                    some => reply("scannerGetList", some)?,
-                };
-                rows.into_iter().map(row_result).collect()
+                }
             };
             if rows.is_empty() {
                 self.close();
