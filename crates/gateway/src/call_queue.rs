@@ -276,6 +276,34 @@ mod tests {
     }
 
     #[test]
+    fn many_threads_never_hold_more_than_the_handlers_and_every_call_gets_one() {
+        // Calls taking and giving back handlers race with calls queueing: no call may be
+        // stranded with a handler free, none may run beyond the handlers.
+        let q = queue(2, 1000, 60_000);
+        let holding = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let threads: Vec<_> = (0..16)
+            .map(|_| {
+                let (q, holding) = (q.clone(), holding.clone());
+                std::thread::spawn(move || {
+                    for i in 0..2000 {
+                        let _slot = q.acquire().unwrap();
+                        let now = holding.fetch_add(1, Ordering::SeqCst) + 1;
+                        assert!(now <= 2, "{now} calls hold a handler of 2");
+                        if i % 64 == 0 {
+                            std::thread::yield_now();
+                        }
+                        holding.fetch_sub(1, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!((q.running(), q.queued()), (0, 0));
+    }
+
+    #[test]
     fn with_no_queue_a_call_finding_every_handler_busy_is_refused() {
         let q = queue(1, 0, 60_000);
         let _held = q.acquire().unwrap();

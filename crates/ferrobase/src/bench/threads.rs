@@ -39,7 +39,7 @@ pub struct Args {
     /// Value bytes of every row written.
     #[arg(long, value_name = "BYTES", default_value_t = 1024)]
     value_len: usize,
-    /// Seconds each line runs [default: 0.5; --full 2].
+    /// Seconds each line runs [default: 0.4; --full 2].
     #[arg(long, value_name = "SECS")]
     seconds: Option<f64>,
     /// Repetitions of every line [default: 2; --full 3].
@@ -383,7 +383,7 @@ struct Settings {
 }
 
 pub fn main(args: Args) -> Result<()> {
-    let seconds = args.seconds.unwrap_or(if args.full { 2.0 } else { 0.5 });
+    let seconds = args.seconds.unwrap_or(if args.full { 2.0 } else { 0.4 });
     let a = Settings {
         threads: args.threads,
         connections: args.connections,
