@@ -85,15 +85,30 @@ fn bytes_written() -> u64 {
     proc_field("/proc/self/io", "wchar:").unwrap_or(0)
 }
 
-/// Prints this process's resident set now and its peak so far to stderr after `phase`, to see
-/// which phase sets the peak (the report keeps only the peak).
+/// The highest peak resident set of the phases so far, in KiB ([`note_rss`] resets the
+/// kernel's peak after each phase).
+static PEAK_KIB: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Prints the peak resident set of the phase that just ended and the resident set now to
+/// stderr, then resets the kernel's peak (`clear_refs` 5), so each phase's peak is its own: the
+/// report keeps the highest.
 fn note_rss(phase: &str) {
+    let peak = peak_rss_kib();
+    PEAK_KIB.fetch_max(peak, std::sync::atomic::Ordering::Relaxed);
     let now = proc_field("/proc/self/status", "VmRSS:").unwrap_or(0);
     eprintln!(
-        "  rss after {phase}: {} MiB (peak {} MiB)",
-        now / 1024,
-        peak_rss_kib() / 1024
+        "  rss: {phase}: peak {} MiB, now {} MiB",
+        peak / 1024,
+        now / 1024
     );
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The peak resident set of the whole run in KiB.
+fn run_peak_rss_kib() -> u64 {
+    PEAK_KIB
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .max(peak_rss_kib())
 }
 
 /// Peak resident set of this process in KiB (`VmHWM`).
@@ -187,13 +202,13 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
         );
         note_rss("settling");
         reads(&*s, &data, "", scale.gets, scale.scans, &|| {})?;
-        note_rss("warm reads");
         ycsb(&*s, &data, scale)?;
         s.settle()?;
-        note_rss("YCSB");
+        note_rss("settling after YCSB");
     }
     if wanted("cold: ") {
         cold_reads(engine, &dir_a, &data, scale)?;
+        note_rss("cold reads");
     }
     std::fs::remove_dir_all(&dir_a)?;
 
@@ -224,6 +239,7 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
             ensure!(!t.time(|| s.get(&row, b""))?, "phantom row");
         }
         t.report("get absent, no bloom filter", scale.gets as u64);
+        note_rss("get absent, no bloom filter");
     }
     let _ = std::fs::remove_dir_all(&dir_b);
 
@@ -307,7 +323,7 @@ pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
     }
     let _ = std::fs::remove_dir_all(&dir_e);
     note_rss("the fsync load");
-    value_line("peak RSS (MiB)", peak_rss_kib() as f64 / 1024.0);
+    value_line("peak RSS (MiB)", run_peak_rss_kib() as f64 / 1024.0);
     Ok(())
 }
 
@@ -400,6 +416,7 @@ fn reads(
             t.time(|| op(&mut rng))?;
         }
         t.report(&name, n as u64);
+        note_rss(&name);
     }
     Ok(())
 }
@@ -472,6 +489,7 @@ fn ycsb(s: &dyn Store, data: &TallNarrow, scale: Scale) -> Result<()> {
             }
         }
         t.report(name, scale.ycsb_ops as u64);
+        note_rss(name);
     }
     Ok(())
 }
