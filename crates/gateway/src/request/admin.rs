@@ -286,8 +286,10 @@ impl AdminRequest {
         }
     }
 
-    /// [`AdminRequest::operations_on`] for the request's own table (`families`: its families
-    /// now). Fails on a table name the rule cannot read.
+    /// What the request changes, as the access rule decides it, derived from the values that
+    /// run, naming the canonical form of the request's table (`families`: that table's
+    /// families now, for a whole descriptor that may drop some). Fails on a table name the
+    /// rule cannot read.
     pub fn operations(&self, families: &dyn Fn() -> Vec<Vec<u8>>) -> Result<Vec<Operation>, Error> {
         let table = match self.named_table() {
             Some(t) => canonical_table(&t)?,
