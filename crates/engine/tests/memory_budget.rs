@@ -3,6 +3,8 @@
 //! wait at the memstore limit and go on once a flush frees memory; from 0.95 of the limit on,
 //! the largest memstore is flushed before writers reach it.
 
+mod support;
+
 use ferrobase_engine::hook::{Hook, HookPoint};
 use ferrobase_engine::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,15 +14,9 @@ use std::time::{Duration, Instant};
 const MIB: usize = 1 << 20;
 
 fn open(dir: &std::path::Path, opts: EngineOptions) -> (Engine, Table) {
-    let engine = Engine::open(dir, opts).unwrap();
     let mut cf = ColumnFamilyDescriptor::new("cf");
     cf.block_size = 4 << 10;
-    engine
-        .admin()
-        .create_table(TableDescriptor::new(TableName::parse("t").unwrap()).with_family(cf))
-        .unwrap();
-    let t = engine.table("t").unwrap();
-    (engine, t)
+    support::table::open_with_family(dir, opts, cf)
 }
 
 fn put(t: &Table, i: usize) {

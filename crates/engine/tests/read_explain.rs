@@ -1,22 +1,18 @@
 //! Scan explain (issue 43): what a Get or a Scan cost, checked figure by figure against layouts
 //! built to known shapes (files flushed one by one, no background compaction, a cold cache).
 
+mod support;
+
 use ferrobase_engine::*;
 
 /// An engine without background compactions, and table `t` with family `cf` (ROW bloom).
 fn open(dir: &std::path::Path) -> (Engine, Table) {
     let mut opts = EngineOptions::default();
     opts.compaction.auto = false;
-    let engine = Engine::open(dir, opts).unwrap();
     let mut cf = ColumnFamilyDescriptor::new("cf");
     cf.bloom_filter = BloomType::Row;
     cf.max_versions = 5;
-    engine
-        .admin()
-        .create_table(TableDescriptor::new(TableName::parse("t").unwrap()).with_family(cf))
-        .unwrap();
-    let t = engine.table("t").unwrap();
-    (engine, t)
+    support::table::open_with_family(dir, opts, cf)
 }
 
 #[test]

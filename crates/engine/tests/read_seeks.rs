@@ -1,20 +1,14 @@
 //! Reads seek past what they do not need (HBase's INCLUDE_AND_SEEK_NEXT_COL/ROW) without
 //! skipping a family delete marker, in memstores and in files.
 
+mod support;
+
 use ferrobase_engine::*;
 
 fn open(dir: &std::path::Path, versions: u32) -> (Engine, Table) {
-    let engine = Engine::open(dir, EngineOptions::default()).unwrap();
-    if !engine.admin().table_exists("t").unwrap() {
-        let mut cf = ColumnFamilyDescriptor::new("cf");
-        cf.max_versions = versions;
-        engine
-            .admin()
-            .create_table(TableDescriptor::new(TableName::parse("t").unwrap()).with_family(cf))
-            .unwrap();
-    }
-    let t = engine.table("t").unwrap();
-    (engine, t)
+    let mut cf = ColumnFamilyDescriptor::new("cf");
+    cf.max_versions = versions;
+    support::table::open_with_family(dir, EngineOptions::default(), cf)
 }
 
 fn cells(r: &RowResult) -> Vec<(Vec<u8>, i64)> {

@@ -5,7 +5,9 @@
     reason = "each test binary that includes this shared module uses a part of it"
 )]
 
-use ferrobase_engine::{ColumnFamilyDescriptor, Engine, EngineOptions, TableDescriptor, TableName};
+use ferrobase_engine::{
+    ColumnFamilyDescriptor, Engine, EngineOptions, Table, TableDescriptor, TableName,
+};
 use std::path::Path;
 
 /// The table most tests write to.
@@ -34,6 +36,22 @@ pub fn open_with_table(dir: impl AsRef<Path>, opts: EngineOptions) -> Engine {
     let engine = Engine::open(dir.as_ref(), opts).unwrap();
     create_table(&engine, TABLE);
     engine
+}
+
+/// Opens the engine at `dir` with `opts` and creates [`TABLE`] with the one family `family` (a
+/// test's own settings) unless it exists; answers the engine and the table's handle.
+pub fn open_with_family(
+    dir: impl AsRef<Path>,
+    opts: EngineOptions,
+    family: ColumnFamilyDescriptor,
+) -> (Engine, Table) {
+    let engine = Engine::open(dir.as_ref(), opts).unwrap();
+    if !engine.admin().table_exists(TABLE).unwrap() {
+        let desc = TableDescriptor::new(TableName::parse(TABLE).unwrap()).with_family(family);
+        engine.admin().create_table(desc).unwrap();
+    }
+    let table = engine.table(TABLE).unwrap();
+    (engine, table)
 }
 
 /// Options for a full-disk test on the fault-injecting file system `fs`: no automatic
