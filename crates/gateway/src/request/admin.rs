@@ -350,12 +350,7 @@ impl Executor<'_> {
     /// Runs a request authorized for this executor's user on the engine and, with ACLs on,
     /// does what follows it. One authorized for another user is refused, nothing run.
     pub fn run_admin(&self, authorized: AuthorizedAdmin) -> Result<(), Error> {
-        if authorized.user != self.user {
-            return Err(Error::IllegalArgument(format!(
-                "a request authorized for user '{}' cannot run as '{}'",
-                authorized.user, self.user
-            )));
-        }
+        self.authorized_as(&authorized.user)?;
         let request = authorized.request;
         let admin = self.engine.admin();
         match &request {

@@ -226,13 +226,19 @@ impl<'a> Executor<'a> {
 
     /// The request of `authorized`, when it was authorized for this executor's user.
     fn own(&self, authorized: Authorized) -> Result<Request, Error> {
-        if authorized.user != self.user {
+        self.authorized_as(&authorized.user)?;
+        Ok(authorized.request)
+    }
+
+    /// Refuses to run what was authorized for `user` unless it is this executor's user.
+    pub(super) fn authorized_as(&self, user: &str) -> Result<(), Error> {
+        if user != self.user {
             return Err(Error::IllegalArgument(format!(
-                "a request authorized for user '{}' cannot run as '{}'",
-                authorized.user, self.user
+                "a request authorized for user '{user}' cannot run as '{}'",
+                self.user
             )));
         }
-        Ok(authorized.request)
+        Ok(())
     }
 
     /// Authorizes `request`, then runs it: nothing of a refused request runs.
