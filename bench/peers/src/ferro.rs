@@ -13,6 +13,10 @@ use std::path::Path;
 /// block cache is the run's (the same as the peers'); the memstores get their share of the budget.
 pub static MEMORY_BUDGET: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
 
+/// The memstores' chunk size (`--ferrobase-memstore-chunk-bytes`; 0: no chunks); not set: the
+/// engine's default.
+pub static MEMSTORE_CHUNK_BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
 pub struct Ferro {
     engine: Engine,
     table: Table,
@@ -27,6 +31,9 @@ impl Ferro {
         };
         if let Some(budget) = MEMORY_BUDGET.get() {
             opts.memory_budget = *budget;
+        }
+        if let Some(chunk) = MEMSTORE_CHUNK_BYTES.get() {
+            opts.memstore_chunk_bytes = *chunk;
         }
         let engine = Engine::open(dir, opts)?;
         if !engine.admin().table_exists("t")? {
@@ -108,6 +115,11 @@ impl Store for Ferro {
         Ok(self.table.get(&g)?.cells.len())
     }
     fn settle(&self) -> Result<()> {
-        Ok(self.engine.admin().major_compact("t")?)
+        // As the peers' settle: the memstores flushed first (RocksDB's `flush` before
+        // `compact_range`, fjall's `rotate_memtable_and_wait`), so every engine reads from files
+        // and counts every byte written.
+        let admin = self.engine.admin();
+        admin.flush("t")?;
+        Ok(admin.major_compact("t")?)
     }
 }

@@ -69,6 +69,10 @@ struct Cli {
     /// run's, as the peers') [default: the engine's, 640 MiB].
     #[arg(long, value_name = "BYTES")]
     ferrobase_memory_budget: Option<usize>,
+    /// ferrobase's memstore chunk size in bytes (0: cells stay in the buffers they came in)
+    /// [default: the engine's, 2 MiB].
+    #[arg(long, value_name = "BYTES")]
+    ferrobase_memstore_chunk_bytes: Option<usize>,
 }
 
 struct Args {
@@ -89,6 +93,9 @@ fn parse_args() -> Args {
     };
     if let Some(budget) = cli.ferrobase_memory_budget {
         let _ = ferro::MEMORY_BUDGET.set(budget);
+    }
+    if let Some(chunk) = cli.ferrobase_memstore_chunk_bytes {
+        let _ = ferro::MEMSTORE_CHUNK_BYTES.set(chunk);
     }
     if let Some(only) = cli.only {
         let _ = workload::ONLY.set(only);

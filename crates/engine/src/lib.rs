@@ -88,7 +88,7 @@ pub use compression::Compression;
 pub use engine::{
     check_snapshot_name, snapshot_dir_files, CompactionOptions, Engine, EngineOptions,
     ManifestStats, MemoryLimits, SnapshotInfo, WalRecovery, BLOCK_CACHE_SHARE,
-    DEFAULT_MEMORY_BUDGET, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
+    DEFAULT_MEMORY_BUDGET, DEFAULT_MEMSTORE_CHUNK_BYTES, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
 };
 pub use error::{Error, Result, StallCause};
 pub use error_class::{ErrorClass, ErrorCounts};

@@ -1,12 +1,36 @@
 //! The in-memory sorted buffer of a store (HBase's `MemStore`): a lock-free skip list of cells
 //! with size accounting. Writers insert concurrently; readers iterate with seeks.
+//!
+//! A cell's row, qualifier and value are copied into the memstore's chunks (HBase's MSLAB,
+//! `hbase.hregion.memstore.mslab.enabled`, on by default): 2 MiB buffers filled in turn, which
+//! a flushed memstore frees whole. Without them a memstore kept every cell in the buffers its
+//! caller built (a request's, a WAL replay's), freed one by one on the flusher's thread into
+//! pages the writers' threads own; the allocator held those pages for seconds after a flush,
+//! and the block cache filling up next allocated beside them (`docs/performance.md`, "Memstore
+//! chunks").
 
 use crate::cell::{CellKey, KeyValue, KeyValueRef};
-use bytes::Bytes;
+use crate::lock;
+use bytes::{Bytes, BytesMut};
 use crossbeam_skiplist::SkipMap;
 use std::ops::Bound;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// Cells whose row, qualifier and value together are larger than this keep their own buffers
+/// (HBase's `hbase.hregion.memstore.mslab.max.allocation`, 256 KiB): one would waste most of a
+/// chunk.
+const MAX_CHUNKED_CELL: usize = 256 << 10;
+
+/// Where a memstore copies its cells: the chunk being filled and the row last copied (a row's
+/// cells arrive together, sorted by the write path, and share one copy of it).
+#[derive(Debug, Default)]
+struct Chunks {
+    /// The unfilled rest of the current chunk; each cell is split off its front.
+    free: BytesMut,
+    /// The last row copied, shared by the next cells of the same row.
+    last_row: Bytes,
+}
 
 /// A memstore key: the cell key with the first 16 bytes of its row kept inline (big-endian,
 /// zero-padded), so most comparisons in a skip-list search are decided without following the
@@ -74,11 +98,16 @@ pub struct Memstore {
     max_seq: AtomicU64,
     min_ts: AtomicI64,
     max_ts: AtomicI64,
+    /// Chunk size; 0 keeps every cell in its caller's buffers.
+    chunk_bytes: usize,
+    chunks: Mutex<Chunks>,
 }
 
 impl Default for Memstore {
     fn default() -> Self {
         Memstore {
+            chunk_bytes: crate::DEFAULT_MEMSTORE_CHUNK_BYTES,
+            chunks: Mutex::default(),
             map: SkipMap::new(),
             size: AtomicUsize::new(0),
             deletes: AtomicU64::new(0),
@@ -91,13 +120,49 @@ impl Default for Memstore {
 }
 
 impl Memstore {
-    /// An empty memstore.
-    pub fn new() -> Arc<Self> {
-        Arc::new(Memstore::default())
+    /// An empty memstore that copies cells into chunks of `chunk_bytes` (0: no chunks).
+    pub fn new(chunk_bytes: usize) -> Arc<Self> {
+        Arc::new(Memstore {
+            chunk_bytes,
+            ..Memstore::default()
+        })
+    }
+
+    /// Copies the cell's row, qualifier and value into the current chunk (a new one when the
+    /// rest is too small; the rest of the old one is left unused, as HBase's MSLAB does).
+    /// Cells larger than [`MAX_CHUNKED_CELL`] and memstores without chunks keep the buffers
+    /// they came in.
+    fn copy_in(&self, mut kv: KeyValue) -> KeyValue {
+        let (row, qualifier, value) = (kv.key.row.len(), kv.key.qualifier.len(), kv.value.len());
+        let whole = row + qualifier + value;
+        if self.chunk_bytes == 0 || whole > MAX_CHUNKED_CELL.min(self.chunk_bytes) {
+            return kv;
+        }
+        let mut c = lock::lock(&self.chunks);
+        let same_row = c.last_row == kv.key.row;
+        let need = if same_row { whole - row } else { whole };
+        if c.free.capacity() - c.free.len() < need {
+            c.free = BytesMut::with_capacity(self.chunk_bytes);
+        }
+        if same_row {
+            kv.key.row = c.last_row.clone();
+        } else {
+            c.free.extend_from_slice(&kv.key.row);
+            kv.key.row = c.free.split_to(row).freeze();
+            c.last_row = kv.key.row.clone();
+        }
+        c.free.extend_from_slice(&kv.key.qualifier);
+        c.free.extend_from_slice(&kv.value);
+        let rest = c.free.split_to(qualifier + value).freeze();
+        drop(c);
+        kv.key.qualifier = rest.slice(..qualifier);
+        kv.value = rest.slice(qualifier..);
+        kv
     }
 
     /// Inserts a cell; returns the bytes it added to the memstore's size.
     pub fn insert(&self, kv: KeyValue) -> usize {
+        let kv = self.copy_in(kv);
         let sz = kv.key.row.len() + kv.key.qualifier.len() + kv.value.len() + ENTRY_OVERHEAD;
         if kv.key.cell_type.is_delete() {
             // Counted before the cell is visible: a reader that sees the marker sees the count.
@@ -309,7 +374,7 @@ mod tests {
 
     #[test]
     fn scanner_keeps_its_place_while_the_memstore_changes() {
-        let m = Memstore::new();
+        let m = Memstore::new(crate::DEFAULT_MEMSTORE_CHUNK_BYTES);
         for r in [b"b", b"d", b"f"] {
             put(&m, r, 1, "old");
         }
@@ -334,5 +399,65 @@ mod tests {
         assert!(sc.peek().is_none());
         sc.seek(&CellKey::first_on_row(b""));
         assert_eq!(rest(&mut sc).len(), 5);
+    }
+
+    fn cell(row: &[u8], qualifier: &[u8], value: Bytes) -> KeyValue {
+        KeyValue {
+            key: key(row, qualifier, 1),
+            value,
+            ttl_ms: None,
+        }
+    }
+
+    /// Where a buffer's bytes start, to tell a copy from the caller's buffer.
+    fn at(b: &Bytes) -> usize {
+        b.as_ptr() as usize
+    }
+
+    #[test]
+    fn cells_are_copied_into_chunks_and_a_row_is_copied_once() {
+        let m = Memstore::new(4096);
+        let value = Bytes::from(vec![7u8; 100]);
+        let given = at(&value);
+        m.insert(cell(b"r1", b"a", value.clone()));
+        m.insert(cell(b"r1", b"b", value.clone()));
+        m.insert(cell(b"r2", b"a", value.clone()));
+        let cells: Vec<KeyValue> = m.iter().collect();
+        assert_eq!(cells.len(), 3);
+        for c in &cells {
+            assert_eq!(c.value, value);
+            assert_ne!(at(&c.value), given, "the value was copied");
+        }
+        // Both cells of r1 hold the one copy of it; r2's cells follow in the same chunk.
+        assert_eq!(at(&cells[0].key.row), at(&cells[1].key.row));
+        assert_eq!(&cells[1].key.qualifier[..], b"b");
+        let (first, last) = (at(&cells[0].key.row), at(&cells[2].value));
+        assert!(last > first && last - first < 4096, "one chunk");
+    }
+
+    #[test]
+    fn a_full_chunk_is_followed_by_a_new_one() {
+        let m = Memstore::new(1024);
+        for i in 0..20u8 {
+            m.insert(cell(&[i], b"q", Bytes::from(vec![i; 300])));
+        }
+        let cells: Vec<KeyValue> = m.iter().collect();
+        assert_eq!(cells.len(), 20);
+        for (i, c) in cells.iter().enumerate() {
+            assert_eq!(c.key.row[0] as usize, i);
+            assert!(c.value.iter().all(|&b| b as usize == i));
+        }
+    }
+
+    #[test]
+    fn large_cells_and_memstores_without_chunks_keep_their_buffers() {
+        let big = Bytes::from(vec![1u8; 300 << 10]);
+        let small = Bytes::from(vec![2u8; 10]);
+        let chunked = Memstore::new(crate::DEFAULT_MEMSTORE_CHUNK_BYTES);
+        chunked.insert(cell(b"big", b"q", big.clone()));
+        let plain = Memstore::new(0);
+        plain.insert(cell(b"small", b"q", small.clone()));
+        assert_eq!(at(&chunked.iter().next().unwrap().value), at(&big));
+        assert_eq!(at(&plain.iter().next().unwrap().value), at(&small));
     }
 }

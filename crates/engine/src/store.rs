@@ -52,19 +52,24 @@ pub struct Store {
     pub force_major: AtomicBool,
     /// The family's block and bloom counters, looked up once, at the first read.
     reads: std::sync::OnceLock<Arc<crate::metrics::FamilyReads>>,
+    /// The memstores' chunk size ([`crate::EngineOptions::memstore_chunk_bytes`]).
+    chunk_bytes: usize,
 }
 
 impl Store {
-    /// A store of `family` with `files` (newest first) whose flushed data reaches `flushed_seq`.
+    /// A store of `family` with `files` (newest first) whose flushed data reaches `flushed_seq`;
+    /// its memstores copy cells into chunks of `chunk_bytes` (0: none).
     pub fn new(
         family: ColumnFamilyDescriptor,
         files: Vec<Arc<StoreFile>>,
         flushed_seq: u64,
+        chunk_bytes: usize,
     ) -> Self {
         Store {
+            chunk_bytes,
             family: RwLock::new(Arc::new(family)),
             state: RwLock::new(Arc::new(StoreState {
-                active: Memstore::new(),
+                active: Memstore::new(chunk_bytes),
                 snapshots: Vec::new(),
                 files,
             })),
@@ -134,7 +139,7 @@ impl Store {
         let mut taken = None;
         self.update(|s| {
             if !s.active.is_empty() {
-                let old = std::mem::replace(&mut s.active, Memstore::new());
+                let old = std::mem::replace(&mut s.active, Memstore::new(self.chunk_bytes));
                 s.snapshots.insert(0, old.clone());
                 taken = Some(old);
             }

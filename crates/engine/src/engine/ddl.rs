@@ -35,7 +35,12 @@ impl Inner {
             .map(|f| {
                 (
                     f.name.clone(),
-                    Arc::new(Store::new(f.clone(), Vec::new(), seq)),
+                    Arc::new(Store::new(
+                        f.clone(),
+                        Vec::new(),
+                        seq,
+                        self.opts.memstore_chunk_bytes,
+                    )),
                 )
             })
             .collect::<BTreeMap<_, _>>();
@@ -258,7 +263,12 @@ impl Inner {
                         Some(s) => s.set_descriptor(family.clone()),
                         None => r.set_store(
                             &family.name,
-                            Some(Arc::new(Store::new(family.clone(), Vec::new(), seq))),
+                            Some(Arc::new(Store::new(
+                                family.clone(),
+                                Vec::new(),
+                                seq,
+                                self.opts.memstore_chunk_bytes,
+                            ))),
                         ),
                     }
                 }

@@ -65,6 +65,10 @@ pub enum WalRecovery {
 /// "Memory budget").
 pub const DEFAULT_MEMORY_BUDGET: usize = 640 << 20;
 
+/// The default [`EngineOptions::memstore_chunk_bytes`], 2 MiB: HBase's
+/// `hbase.hregion.memstore.mslab.chunksize`.
+pub const DEFAULT_MEMSTORE_CHUNK_BYTES: usize = 2 << 20;
+
 /// The share of [`EngineOptions::memory_budget`] all memstores together may hold when
 /// [`EngineOptions::global_memstore_limit`] is not set: HBase's
 /// `hbase.regionserver.global.memstore.size` default, 0.4 of the heap.
@@ -113,6 +117,13 @@ pub struct EngineOptions {
     /// indexes and bloom filters, scanners, and calls in flight. [`EngineOptions::memory_limits`]
     /// gives the sizes it derives.
     pub memory_budget: usize,
+    /// A memstore copies each cell's row, qualifier and value into buffers of this many bytes,
+    /// filled in turn and freed whole after its flush (default
+    /// [`DEFAULT_MEMSTORE_CHUNK_BYTES`], 2 MiB: HBase's MSLAB,
+    /// `hbase.hregion.memstore.mslab.chunksize`); cells over 256 KiB keep their own. `0` turns
+    /// it off (`hbase.hregion.memstore.mslab.enabled=false`): cells stay in the buffers their
+    /// writer built.
+    pub memstore_chunk_bytes: usize,
     /// Writers wait while all memstores together hold more than this many bytes; from
     /// [`MEMSTORE_LOWER_LIMIT`] (0.95) of it on, the largest memstore is flushed ahead of its
     /// flush size, so writers rarely reach it. `None` (the default): [`MEMSTORE_SHARE`] of
@@ -185,6 +196,7 @@ impl Default for EngineOptions {
         EngineOptions {
             memstore_flush_size: 128 << 20,
             memory_budget: DEFAULT_MEMORY_BUDGET,
+            memstore_chunk_bytes: DEFAULT_MEMSTORE_CHUNK_BYTES,
             global_memstore_limit: None,
             block_cache_bytes: None,
             wal_segment_bytes: 64 << 20,

@@ -99,7 +99,12 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                 }
                 stores.insert(
                     s.family.clone(),
-                    Arc::new(Store::new(family.clone(), files, s.flushed_seq)),
+                    Arc::new(Store::new(
+                        family.clone(),
+                        files,
+                        s.flushed_seq,
+                        opts.memstore_chunk_bytes,
+                    )),
                 );
             }
             let region = Arc::new(Region::new(

@@ -379,7 +379,12 @@ impl Inner {
                 for (family, files) in families {
                     stores.insert(
                         family.name.clone(),
-                        Arc::new(Store::new(family.clone(), files, seq)),
+                        Arc::new(Store::new(
+                            family.clone(),
+                            files,
+                            seq,
+                            self.opts.memstore_chunk_bytes,
+                        )),
                     );
                 }
                 out.push(Arc::new(Region::new(

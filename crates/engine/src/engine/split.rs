@@ -121,6 +121,7 @@ impl Inner {
                     (*desc).clone(),
                     left.into_iter().collect(),
                     flushed,
+                    self.opts.memstore_chunk_bytes,
                 )),
             );
             right_stores.insert(
@@ -129,6 +130,7 @@ impl Inner {
                     (*desc).clone(),
                     right.into_iter().collect(),
                     flushed,
+                    self.opts.memstore_chunk_bytes,
                 )),
             );
         }
