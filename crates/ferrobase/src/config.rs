@@ -44,6 +44,10 @@ enum Unit {
 /// HBase's property names (hbase-default.xml, HBase 2.6) for ferrobase's settings.
 pub const HBASE_ALIASES: &[(&str, &str)] = &[
     ("hbase.hregion.memstore.flush.size", "memstore-flush-size"),
+    (
+        "hbase.hregion.memstore.mslab.chunksize",
+        "memstore-chunk-size",
+    ),
     ("hbase.hregion.max.filesize", "region-split-size"),
     ("hbase.client.scanner.timeout.period", "scanner-lease"),
     ("hbase.regionserver.handler.count", "handlers"),

@@ -166,6 +166,12 @@ pub struct ServeArgs {
     /// The block cache's capacity in bytes. Not given: 0.4 of --memory-budget.
     #[arg(long, value_name = "BYTES")]
     pub block_cache_size: Option<usize>,
+    /// Memstores copy cells into chunks of this many bytes, freed whole after a flush (HBase's
+    /// MSLAB, hbase.hregion.memstore.mslab.chunksize); 0 keeps each cell in the buffers its
+    /// request came in (hbase.hregion.memstore.mslab.enabled=false).
+    #[arg(long, value_name = "BYTES",
+          default_value_t = EngineOptions::default().memstore_chunk_bytes)]
+    pub memstore_chunk_size: usize,
     /// A WAL segment is closed past this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().wal_segment_bytes)]
     pub wal_segment_size: u64,
@@ -390,6 +396,7 @@ pub fn main(a: ServeArgs) -> Result<()> {
     engine_opts.memory_budget = a.memory_budget;
     engine_opts.global_memstore_limit = a.global_memstore_limit;
     engine_opts.block_cache_bytes = a.block_cache_size;
+    engine_opts.memstore_chunk_bytes = a.memstore_chunk_size;
     engine_opts.wal_segment_bytes = a.wal_segment_size;
     engine_opts.max_wal_segments = a.max_wal_segments;
     engine_opts.region_split_size = a.region_split_size;

@@ -114,6 +114,7 @@ const EVERY_KEY: &[(&str, &str, &str)] = &[
     ("memory-budget", "100000013", "100000013"),
     ("global-memstore-limit", "1000008", "1000008"),
     ("block-cache-size", "1000009", "1000009"),
+    ("memstore-chunk-size", "1000015", "1000015"),
     ("wal-segment-size", "1000010", "1000010"),
     ("max-wal-segments", "5", "5"),
     ("region-split-size", "1000011", "1000011"),
@@ -179,6 +180,12 @@ fn every_hbase_alias_sets_its_setting() {
             "67108864",
             "memstore-flush-size",
             "67108864",
+        ),
+        (
+            "hbase.hregion.memstore.mslab.chunksize",
+            "1048576",
+            "memstore-chunk-size",
+            "1048576",
         ),
         (
             "hbase.hregion.max.filesize",
