@@ -14,47 +14,6 @@ impl Rng {
     }
 }
 
-/// YCSB's Zipfian generator (Gray et al.), constant 0.99, over [0, n), scrambled so hot keys
-/// spread over the key space as YCSB's ScrambledZipfian does.
-pub struct Zipf {
-    n: u64,
-    theta: f64,
-    alpha: f64,
-    zetan: f64,
-    eta: f64,
-    rng: Rng,
-}
-
-impl Zipf {
-    pub fn new(n: u64, seed: u64) -> Zipf {
-        let theta = 0.99;
-        let zeta = |n: u64| (1..=n).map(|i| 1.0 / (i as f64).powf(theta)).sum::<f64>();
-        let zetan = zeta(n);
-        let zeta2 = zeta(2);
-        Zipf {
-            n,
-            theta,
-            alpha: 1.0 / (1.0 - theta),
-            zetan,
-            eta: (1.0 - (2.0 / n as f64).powf(1.0 - theta)) / (1.0 - zeta2 / zetan),
-            rng: Rng(seed),
-        }
-    }
-
-    pub fn next(&mut self) -> u64 {
-        let u = (self.rng.next() >> 11) as f64 / (1u64 << 53) as f64;
-        let uz = u * self.zetan;
-        let v = if uz < 1.0 {
-            0
-        } else if uz < 1.0 + 0.5f64.powf(self.theta) {
-            1
-        } else {
-            (self.n as f64 * (self.eta * u - self.eta + 1.0).powf(self.alpha)) as u64
-        };
-        (v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7) % self.n
-    }
-}
-
 /// Text-like value of `len` bytes (16 symbols, so LZ4 gains a little, as on real text).
 pub fn value(i: u64, len: usize) -> Vec<u8> {
     let mut r = Rng(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

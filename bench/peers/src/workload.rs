@@ -2,7 +2,8 @@
 //! and bytes written are its own. Each result is printed as one tab-separated line for the parent.
 
 use crate::store::{self, CellIn, Settings, Store};
-use crate::stream::{wide_row, wide_row_key, Rng, TallNarrow, Zipf};
+use crate::stream::{wide_row, wide_row_key, Rng, TallNarrow};
+use ferrobase_testkit::Zipf;
 use anyhow::{ensure, Result};
 use std::path::Path;
 use std::time::Instant;
@@ -455,7 +456,7 @@ fn ycsb(s: &dyn Store, data: &TallNarrow, scale: Scale) -> Result<()> {
         let mut r = Rng(5 + read_pct);
         let mut t = Timer::new(scale.ycsb_ops);
         for _ in 0..scale.ycsb_ops {
-            let i = z.next();
+            let i = z.next_key();
             let (row, ts) = data.key(i);
             let roll = r.next() % 100;
             if roll < read_pct {

@@ -3,10 +3,15 @@
 //! cuts, so a failing seed replays the same sequence everywhere and there is one generator to
 //! read instead of a copy per file.
 //!
-//! Test code only: nothing here is meant for production paths (RandomRowFilter and the
-//! benchmark programs keep their own generators, whose streams are part of their behaviour).
+//! Test and benchmark code only: nothing here is meant for production paths (RandomRowFilter
+//! keeps its own generator, whose stream is part of its behaviour). The benchmark programs share
+//! YCSB's key chooser, [`Zipf`].
 
 #![forbid(unsafe_code)]
+
+mod zipf;
+
+pub use zipf::Zipf;
 
 /// A xorshift64 generator (Marsaglia's 13/7/17 triple): fast, deterministic, no dependencies.
 /// Not cryptographic, and not for statistics beyond picking test inputs.

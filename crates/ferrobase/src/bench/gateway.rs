@@ -3,7 +3,7 @@
 //! the PATH, Redis GET/SET on the same loopback as the request/response anchor.
 
 use super::driver::{drive, Budget, Measured};
-use super::zipf::Zipf;
+use ferrobase_testkit::Zipf;
 use super::{print_table, Rng, Row};
 use anyhow::Result;
 use ferrobase_client::Connection;
@@ -121,7 +121,7 @@ impl<'a> ThriftWorker<'a> {
                 100
             }
             Call::YcsbA => {
-                let row = seeded(self.zipf.next());
+                let row = seeded(self.zipf.next_key());
                 if self.rng.next().is_multiple_of(2) {
                     t.get(Get::new(row), None)?;
                 } else {

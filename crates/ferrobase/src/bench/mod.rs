@@ -18,7 +18,6 @@ mod group_commit;
 mod regions;
 mod server_vs_hbase;
 mod threads;
-mod zipf;
 
 use anyhow::Result;
 use std::time::Duration;

@@ -11,7 +11,7 @@
 
 use super::driver::{drive, load_average, Budget, Measured};
 use super::gateway::{run_connections, Call, Running, SEED_ROWS};
-use super::zipf::Zipf;
+use ferrobase_testkit::Zipf;
 use super::Rng;
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::*;
@@ -200,7 +200,7 @@ fn engine_worker<'a>(
         "usertable"
     })?;
     let mut rng = Rng((w as u64 + 1) * 0x9e37_79b9 + rep as u64 * 31 + n as u64);
-    let mut zipf = zipf.fork(w as u64 * 131 + rep as u64 * 7 + n as u64);
+    let mut zipf = zipf.fork((w as u64 * 131 + rep as u64 * 7 + n as u64) | 1);
     let v = value(value_len, w as u64 + 5);
     Ok(move |i: u64| -> Result<usize> {
         Ok(match workload {
@@ -218,7 +218,7 @@ fn engine_worker<'a>(
                 s.next_batch(100)?.len()
             }
             "ycsb_a" => {
-                let k = key(zipf.next());
+                let k = key(zipf.next_key());
                 if rng.next().is_multiple_of(2) {
                     table.get(&Get::new(k))?;
                 } else {
