@@ -6,14 +6,19 @@
 //! ```text
 //! cargo run --release --manifest-path bench/peers/Cargo.toml [--features rocksdb] -- \
 //!     [--cells N] [--reps R] [--quick] [--engines a,b] [--dir DIR] [--only NAME]
-//!     [--gets N] [--scans N] [--ycsb N]
+//!     [--gets N] [--scans N] [--ycsb N] [--block-cache BYTES] [--memory-limit BYTES]
 //! ```
+//!
+//! The large scale, data larger than memory: `--cells 5000000 --block-cache 104857600
+//! --memory-limit 1073741824` (5 GB of 1 KiB cells, a block cache of 2 % of it, each engine's
+//! process and its page cache held to 1 GiB by a memory cgroup).
 //!
 //! `--gets`/`--scans` set the calls per warm read workload and `--ycsb` the operations per YCSB
 //! workload (longer runs to attach a profiler to).
 //! `bash scripts/bench-peers.sh` runs the full program with RocksDB and rewrites
 //! `docs/performance.md`.
 
+mod cgroup;
 mod ferro;
 #[cfg(feature = "fjall")]
 mod fjall_store;
@@ -73,6 +78,14 @@ struct Cli {
     /// [default: the engine's, 2 MiB].
     #[arg(long, value_name = "BYTES")]
     ferrobase_memstore_chunk_bytes: Option<usize>,
+    /// Block cache of the warm workloads in bytes, every engine's [default: 256 MiB].
+    #[arg(long, value_name = "BYTES", default_value_t = workload::WARM_CACHE)]
+    block_cache: usize,
+    /// Run each engine's process in a memory cgroup of this many bytes, which its page cache
+    /// counts against too (data larger than memory on a machine that has more): cgroup v1's
+    /// `memory.limit_in_bytes` or v2's `memory.max`; needs root.
+    #[arg(long, value_name = "BYTES")]
+    memory_limit: Option<u64>,
 }
 
 struct Args {
@@ -114,6 +127,8 @@ fn parse_args() -> Args {
         ycsb_ops: ycsb.unwrap_or(if quick { 2_000 } else { 50_000 }),
         cold_ops: if quick { 200 } else { 5_000 },
         fsync_puts: if quick { 20 } else { 500 },
+        warm_cache: cli.block_cache,
+        memory_limit: cli.memory_limit,
     };
     Args {
         scale,
@@ -128,6 +143,10 @@ fn main() -> Result<()> {
     ferrobase_engine::allocator::tune();
     let args = parse_args();
     if let Some(engine) = &args.child {
+        let _cgroup = match args.scale.memory_limit {
+            Some(limit) => Some(cgroup::Limited::enter(limit)?),
+            None => None,
+        };
         let root = tempfile::tempdir_in(&args.dir)?;
         return workload::run_all(engine, root.path(), args.scale);
     }

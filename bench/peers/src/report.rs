@@ -1,6 +1,6 @@
 //! Collects the children's result lines and prints the markdown tables.
 
-use crate::workload::{Scale, COLD_CACHE, WARM_CACHE};
+use crate::workload::{Scale, COLD_CACHE};
 use std::collections::BTreeMap;
 
 /// One workload's figures from one run.
@@ -103,11 +103,17 @@ pub fn print(engines: &[String], runs: &[Run], scale: Scale, reps: usize) {
         scale.small_cells,
         reps
     );
+    let limit = scale.memory_limit.map_or(String::new(), |l| {
+        format!(
+            " Each engine's process ran in a memory cgroup of {} MiB, its page cache included.",
+            l >> 20
+        )
+    });
     println!(
         "Settings: {}; block cache {} MiB ({} MiB in the cold rows, page cache emptied by {} \
-         before each cold row). One client thread except the fsync row.\n",
+         before each cold row). One client thread except the fsync row.{limit}\n",
         crate::store::SETTINGS_LINE,
-        WARM_CACHE >> 20,
+        scale.warm_cache >> 20,
         COLD_CACHE >> 20,
         first
             .notes

@@ -3,8 +3,8 @@
 
 use crate::store::{self, CellIn, Settings, Store};
 use crate::stream::{wide_row, wide_row_key, Rng, TallNarrow};
-use ferrobase_testkit::Zipf;
 use anyhow::{ensure, Result};
+use ferrobase_testkit::Zipf;
 use std::path::Path;
 use std::time::Instant;
 
@@ -25,9 +25,14 @@ pub struct Scale {
     pub cold_ops: usize,
     /// Puts per writer in the fsync pass.
     pub fsync_puts: usize,
+    /// Block cache of the warm runs (`--block-cache`).
+    pub warm_cache: usize,
+    /// The memory cgroup limit each engine's process runs under (`--memory-limit`), its page
+    /// cache included; `None`: no limit.
+    pub memory_limit: Option<u64>,
 }
 
-/// Block cache of the warm runs.
+/// Block cache of the warm runs unless `--block-cache` says otherwise.
 pub const WARM_CACHE: usize = 256 << 20;
 /// Block cache of the cold runs: far smaller than the data set.
 pub const COLD_CACHE: usize = 8 << 20;
@@ -169,7 +174,7 @@ fn load(
 /// Runs every workload for `engine` under `root`, printing one line per result.
 pub fn run_all(engine: &str, root: &Path, scale: Scale) -> Result<()> {
     let warm = Settings {
-        block_cache: WARM_CACHE,
+        block_cache: scale.warm_cache,
         bloom: true,
     };
     let data = TallNarrow::new(scale.cells, 1024);
