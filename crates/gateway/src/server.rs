@@ -98,7 +98,7 @@ const RELEASE_AFTER_BYTES: usize = 32 << 10;
 
 /// ... and at least this often while it makes calls at all, without the purge
 /// ([`release_thread_cache`](ferrobase_engine::allocator::release_thread_cache)), for the blocks
-/// other threads free into its pages (memstore cells its puts built, freed by the flusher),
+/// other threads free into its pages (memstore chunks its puts filled, freed by the flusher),
 /// which mimalloc reclaims only when the owning thread allocates that size again or collects.
 /// Purging here too cost a fifth of the server's CPU per call at 1,000 connections.
 const RELEASE_EVERY: Duration = Duration::from_secs(1);

@@ -328,7 +328,20 @@ impl InflightMemory {
             .is_ok()
     }
 
-    /// Gives back `n` bytes taken with [`InflightMemory::try_reserve`].
+    /// Takes `n` bytes from the pool only while that leaves it at most half full; false (taking
+    /// nothing) otherwise. For memory a connection keeps between calls (its reply buffer): it
+    /// is counted, yet never takes the half that requests in flight can always have.
+    pub fn try_reserve_spare(&self, n: usize) -> bool {
+        use std::sync::atomic::Ordering;
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                u.checked_add(n).filter(|&t| t <= self.limit / 2)
+            })
+            .is_ok()
+    }
+
+    /// Gives back `n` bytes taken with [`InflightMemory::try_reserve`] or
+    /// [`InflightMemory::try_reserve_spare`].
     pub fn release(&self, n: usize) {
         self.used.fetch_sub(n, std::sync::atomic::Ordering::AcqRel);
     }

@@ -3,12 +3,12 @@
 //! the PATH, Redis GET/SET on the same loopback as the request/response anchor.
 
 use super::driver::{drive, Budget, Measured};
-use ferrobase_testkit::Zipf;
 use super::{print_table, Rng, Row};
 use anyhow::Result;
 use ferrobase_client::Connection;
 use ferrobase_engine::*;
 use ferrobase_gateway::{Server, ServerOptions, StopHandle};
+use ferrobase_testkit::Zipf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;

@@ -11,10 +11,10 @@
 
 use super::driver::{drive, load_average, Budget, Measured};
 use super::gateway::{run_connections, Call, Running, SEED_ROWS};
-use ferrobase_testkit::Zipf;
 use super::Rng;
 use anyhow::{bail, Context, Result};
 use ferrobase_engine::*;
+use ferrobase_testkit::Zipf;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -49,12 +49,17 @@ pub struct Connection<S = DeadlineWire> {
     /// The buffer replies are encoded in, kept between calls while it holds at most
     /// [`KEEP_REPLY_BUFFER`] bytes ([`Connection::release_buffers`] drops it).
     reply: Vec<u8>,
+    /// Bytes of `reply` charged to `pool` while it is kept.
+    reply_charged: usize,
 }
 
 /// The largest reply buffer a connection keeps for its next call (1 MiB): a 1,000-row scan's
 /// reply is encoded in the memory of the one before instead of in fresh pages, and the
 /// connection's thread need not give them back after the call. Dropped when the connection
-/// goes idle ([`Connection::release_buffers`]).
+/// goes idle ([`Connection::release_buffers`]). A kept buffer is charged to the server's
+/// in-flight memory ([`InflightMemory::try_reserve_spare`]) and kept only while that stays at
+/// most half full, so a thousand busy connections hold at most half of
+/// `--max-inflight-memory` this way, never the room requests need.
 pub const KEEP_REPLY_BUFFER: usize = 1 << 20;
 
 fn protocol_of(byte: u8) -> Option<Protocol> {
@@ -108,6 +113,14 @@ impl Connection {
     }
 }
 
+impl<S> Drop for Connection<S> {
+    fn drop(&mut self) {
+        if let Some(pool) = &self.pool {
+            pool.release(self.reply_charged);
+        }
+    }
+}
+
 impl<S: Read> Connection<S> {
     /// Reads calls from `stream` through a 64 KiB buffer (replies, when `S` is also `Write`,
     /// are written to it unbuffered): what [`Connection::over`] does with a socket, for any
@@ -121,6 +134,7 @@ impl<S: Read> Connection<S> {
             prefix: Vec::new(),
             largest: 0,
             reply: Vec::new(),
+            reply_charged: 0,
         }
     }
 
@@ -141,7 +155,35 @@ impl<S: Read> Connection<S> {
     /// Drops the buffer kept for replies (a connection going idle gives its memory back);
     /// returns its size in bytes.
     pub fn release_buffers(&mut self) -> usize {
+        self.uncharge_reply();
         std::mem::take(&mut self.reply).capacity()
+    }
+
+    /// Gives the kept reply buffer's charge back to the pool (the buffer is about to be used
+    /// or dropped).
+    fn uncharge_reply(&mut self) {
+        if let Some(pool) = &self.pool {
+            pool.release(std::mem::take(&mut self.reply_charged));
+        }
+    }
+
+    /// Keeps `out` for the next reply when it is small enough and the pool has room for it.
+    fn keep_reply(&mut self, out: Vec<u8>) {
+        let n = out.capacity();
+        if n > KEEP_REPLY_BUFFER {
+            self.largest = self.largest.max(out.len());
+            return;
+        }
+        match &self.pool {
+            Some(pool) if !pool.try_reserve_spare(n) => {
+                self.largest = self.largest.max(out.len());
+            }
+            Some(_) => {
+                self.reply_charged = n;
+                self.reply = out;
+            }
+            None => self.reply = out,
+        }
     }
 
     /// The detected transport and protocol, once the first call has arrived.
@@ -256,6 +298,7 @@ impl<S: Read + Write> Connection<S> {
                 _ => 0,
             })
             .sum();
+        self.uncharge_reply();
         let mut out = std::mem::take(&mut self.reply);
         out.clear();
         out.reserve(256 + hint);
@@ -278,11 +321,7 @@ impl<S: Read + Write> Connection<S> {
         }
         let writer = self.reader.get_mut();
         let written = writer.write_all(&out).and_then(|()| writer.flush());
-        if out.capacity() <= KEEP_REPLY_BUFFER {
-            self.reply = out;
-        } else {
-            self.largest = self.largest.max(out.len());
-        }
+        self.keep_reply(out);
         written
     }
 }
@@ -330,4 +369,74 @@ fn finish<R: Read>(
         args,
         memory: b.into_reservation(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrobase_thrift::{MessageType, TValue};
+
+    /// A stream that has nothing to read and takes every write.
+    struct Sink;
+
+    impl Read for Sink {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Ok(0)
+        }
+    }
+
+    impl Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn reply(conn: &mut Connection<Sink>, bytes: usize) {
+        let header = MessageHeader {
+            name: "scannerGetList".into(),
+            kind: MessageType::Reply,
+            seq_id: 1,
+        };
+        let body = TStruct {
+            fields: vec![(0, TValue::Binary(vec![7; bytes]))],
+        };
+        conn.write(&header, &body).unwrap();
+    }
+
+    #[test]
+    fn a_kept_reply_buffer_is_charged_to_the_pool_while_kept() {
+        let pool = Arc::new(InflightMemory::new(4 << 20));
+        let mut conn = Connection::over_stream(Sink, Limits::default()).with_pool(pool.clone());
+        reply(&mut conn, 100 << 10);
+        let kept = pool.used();
+        assert!(kept >= 100 << 10, "{kept}");
+        // The next reply reuses the buffer: charged once, not twice.
+        reply(&mut conn, 50 << 10);
+        assert_eq!(pool.used(), kept);
+        assert_eq!(conn.release_buffers(), kept);
+        assert_eq!(pool.used(), 0);
+        reply(&mut conn, 10 << 10);
+        assert!(pool.used() > 0);
+        drop(conn);
+        assert_eq!(pool.used(), 0, "a closed connection gives its charge back");
+    }
+
+    #[test]
+    fn a_reply_buffer_is_not_kept_past_half_the_pool() {
+        let pool = Arc::new(InflightMemory::new(1 << 20));
+        // Requests in flight hold 400 KiB: a 200 KiB buffer would pass half of the pool.
+        assert!(pool.try_reserve(400 << 10));
+        let mut conn = Connection::over_stream(Sink, Limits::default()).with_pool(pool.clone());
+        reply(&mut conn, 200 << 10);
+        assert_eq!(pool.used(), 400 << 10);
+        assert_eq!(conn.release_buffers(), 0);
+        assert!(
+            conn.take_largest() >= 200 << 10,
+            "counted as a large reply instead"
+        );
+        pool.release(400 << 10);
+    }
 }
