@@ -128,17 +128,15 @@ impl Memstore {
         })
     }
 
-    /// Copies the cell's row, qualifier and value into the current chunk (a new one when the
-    /// rest is too small; the rest of the old one is left unused, as HBase's MSLAB does).
-    /// Cells larger than [`MAX_CHUNKED_CELL`] and memstores without chunks keep the buffers
-    /// they came in.
-    fn copy_in(&self, mut kv: KeyValue) -> KeyValue {
+    /// Copies the cell's row, qualifier and value into the current chunk `c` (a new one when
+    /// the rest is too small; the rest of the old one is left unused, as HBase's MSLAB does).
+    /// Cells larger than [`MAX_CHUNKED_CELL`] keep the buffers they came in.
+    fn copy_in(&self, c: &mut Chunks, mut kv: KeyValue) -> KeyValue {
         let (row, qualifier, value) = (kv.key.row.len(), kv.key.qualifier.len(), kv.value.len());
         let whole = row + qualifier + value;
-        if self.chunk_bytes == 0 || whole > MAX_CHUNKED_CELL.min(self.chunk_bytes) {
+        if whole > MAX_CHUNKED_CELL.min(self.chunk_bytes) {
             return kv;
         }
-        let mut c = lock::lock(&self.chunks);
         let same_row = c.last_row == kv.key.row;
         let need = if same_row { whole - row } else { whole };
         if c.free.capacity() - c.free.len() < need {
@@ -154,7 +152,6 @@ impl Memstore {
         c.free.extend_from_slice(&kv.key.qualifier);
         c.free.extend_from_slice(&kv.value);
         let rest = c.free.split_to(qualifier + value).freeze();
-        drop(c);
         kv.key.qualifier = rest.slice(..qualifier);
         kv.value = rest.slice(qualifier..);
         kv
@@ -162,23 +159,54 @@ impl Memstore {
 
     /// Inserts a cell; returns the bytes it added to the memstore's size.
     pub fn insert(&self, kv: KeyValue) -> usize {
-        let kv = self.copy_in(kv);
-        let sz = kv.key.row.len() + kv.key.qualifier.len() + kv.value.len() + ENTRY_OVERHEAD;
-        if kv.key.cell_type.is_delete() {
-            // Counted before the cell is visible: a reader that sees the marker sees the count.
-            self.deletes.fetch_add(1, Ordering::AcqRel);
-        }
-        self.min_seq.fetch_min(kv.key.seq, Ordering::AcqRel);
-        self.max_seq.fetch_max(kv.key.seq, Ordering::AcqRel);
-        self.min_ts.fetch_min(kv.key.timestamp, Ordering::AcqRel);
-        self.max_ts.fetch_max(kv.key.timestamp, Ordering::AcqRel);
-        let key = MemKey {
-            ttl_ms: kv.ttl_ms,
-            ..MemKey::new(kv.key)
+        self.insert_all(std::iter::once(kv))
+    }
+
+    /// Inserts cells (a write's cells of this store, in row order); returns the bytes they
+    /// added to the memstore's size. The chunk lock is taken once for all of them and the
+    /// memstore's counters and bounds are updated once, so writers of one store meet on those
+    /// shared lines once a write, not once a cell.
+    pub fn insert_all(&self, cells: impl IntoIterator<Item = KeyValue>) -> usize {
+        let cells: Vec<KeyValue> = if self.chunk_bytes == 0 {
+            cells.into_iter().collect()
+        } else {
+            let mut c = lock::lock(&self.chunks);
+            cells
+                .into_iter()
+                .map(|kv| self.copy_in(&mut c, kv))
+                .collect()
         };
-        self.map.insert(key, kv.value);
-        self.size.fetch_add(sz, Ordering::AcqRel);
-        sz
+        let (mut size, mut deletes) = (0, 0);
+        let (mut min_seq, mut max_seq) = (u64::MAX, 0);
+        let (mut min_ts, mut max_ts) = (i64::MAX, i64::MIN);
+        for kv in &cells {
+            size += kv.key.row.len() + kv.key.qualifier.len() + kv.value.len() + ENTRY_OVERHEAD;
+            deletes += u64::from(kv.key.cell_type.is_delete());
+            min_seq = min_seq.min(kv.key.seq);
+            max_seq = max_seq.max(kv.key.seq);
+            min_ts = min_ts.min(kv.key.timestamp);
+            max_ts = max_ts.max(kv.key.timestamp);
+        }
+        if cells.is_empty() {
+            return 0;
+        }
+        // Counted before the cells are visible: a reader that sees a marker sees the count.
+        if deletes > 0 {
+            self.deletes.fetch_add(deletes, Ordering::AcqRel);
+        }
+        self.min_seq.fetch_min(min_seq, Ordering::AcqRel);
+        self.max_seq.fetch_max(max_seq, Ordering::AcqRel);
+        self.min_ts.fetch_min(min_ts, Ordering::AcqRel);
+        self.max_ts.fetch_max(max_ts, Ordering::AcqRel);
+        for kv in cells {
+            let key = MemKey {
+                ttl_ms: kv.ttl_ms,
+                ..MemKey::new(kv.key)
+            };
+            self.map.insert(key, kv.value);
+        }
+        self.size.fetch_add(size, Ordering::AcqRel);
+        size
     }
 
     /// Approximate heap bytes held.
@@ -459,5 +487,32 @@ mod tests {
         plain.insert(cell(b"small", b"q", small.clone()));
         assert_eq!(at(&chunked.iter().next().unwrap().value), at(&big));
         assert_eq!(at(&plain.iter().next().unwrap().value), at(&small));
+    }
+
+    #[test]
+    fn a_batch_updates_counts_and_bounds_as_its_cells_one_by_one() {
+        let batch = || {
+            let mut marker = cell(b"r2", b"q", Bytes::new());
+            marker.key.cell_type = CellType::Delete;
+            marker.key.seq = 9;
+            marker.key.timestamp = 50;
+            let mut late = cell(b"r3", b"q", Bytes::from_static(b"v"));
+            late.key.seq = 4;
+            late.key.timestamp = 70;
+            vec![cell(b"r1", b"q", Bytes::from_static(b"v")), marker, late]
+        };
+        let (all, one) = (Memstore::new(4096), Memstore::new(0));
+        let added = all.insert_all(batch());
+        let added_one: usize = batch().into_iter().map(|kv| one.insert(kv)).sum();
+        assert_eq!(added, added_one);
+        for m in [&all, &one] {
+            assert_eq!(m.size(), added);
+            assert_eq!(m.len(), 3);
+            assert!(m.has_deletes());
+            assert_eq!(m.min_seq(), 1);
+            assert_eq!(m.max_seq.load(Ordering::Acquire), 9);
+            assert_eq!(m.ts_range(), (1, 70));
+        }
+        assert_eq!(Memstore::new(4096).insert_all(Vec::new()), 0);
     }
 }

@@ -113,6 +113,12 @@ impl Store {
         lock::read(&self.state).active.insert(kv)
     }
 
+    /// Inserts cells into the active memstore at once ([`Memstore::insert_all`]); returns the
+    /// bytes added.
+    pub fn insert_all(&self, cells: impl IntoIterator<Item = KeyValue>) -> usize {
+        lock::read(&self.state).active.insert_all(cells)
+    }
+
     /// Bytes held in memstores.
     pub fn memstore_size(&self) -> usize {
         let s = self.state();

@@ -189,10 +189,14 @@ impl Inner {
         if cells.len() > 1 {
             cells.sort_by(|a, b| (&a.family, &a.row).cmp(&(&b.family, &b.row)));
         }
+        // Each store's cells (consecutive after the sort) go in together.
         let mut added = 0;
-        for c in cells {
-            if let Some(store) = region.store(&c.family) {
-                added += store.insert(KeyValue {
+        let mut cells = cells.into_iter().peekable();
+        while let Some(first) = cells.next() {
+            let family = first.family.clone();
+            let run = std::iter::once(first)
+                .chain(std::iter::from_fn(|| cells.next_if(|c| c.family == family)))
+                .map(|c| KeyValue {
                     key: CellKey {
                         row: c.row,
                         qualifier: c.qualifier,
@@ -203,6 +207,9 @@ impl Inner {
                     value: c.value,
                     ttl_ms: c.ttl_ms,
                 });
+            match region.store(&family) {
+                Some(store) => added += store.insert_all(run),
+                None => run.for_each(drop),
             }
         }
         self.mvcc.complete(seq);
