@@ -44,8 +44,13 @@ pub struct Connection<S = DeadlineWire> {
     kind: Option<(Transport, Protocol)>,
     prefix: Vec<u8>,
     /// Bytes of the largest call decoded or reply encoded since [`Connection::take_largest`],
-    /// replies written in the kept buffer (`reply`) not counted.
+    /// replies written in the kept buffer (`reply`) and calls counted in `held` not counted.
     largest: usize,
+    /// Bytes of the largest call decoded since [`Connection::release_buffers`] whose memory the
+    /// connection's thread keeps for the next call (with the reply buffer, at most
+    /// [`KEEP_REPLY_BUFFER`]): a busy loader's 1,000-row batches are decoded into the pages
+    /// the batch before freed, not into fresh ones after a purge.
+    held: usize,
     /// The buffer replies are encoded in, kept between calls while it holds at most
     /// [`KEEP_REPLY_BUFFER`] bytes ([`Connection::release_buffers`] drops it).
     reply: Vec<u8>,
@@ -62,6 +67,16 @@ fn protocol_of(byte: u8) -> Option<Protocol> {
         0x80 => Some(Protocol::Binary),
         0x82 => Some(Protocol::Compact),
         _ => None,
+    }
+}
+
+/// Counts a call's `decoded` bytes: kept for the next call (`held`) when they fit beside the
+/// reply buffer (`reply` bytes) within [`KEEP_REPLY_BUFFER`], else as a large call (`largest`).
+fn count_decoded(held: &mut usize, largest: &mut usize, reply: usize, decoded: usize) {
+    if decoded.saturating_add(reply) <= KEEP_REPLY_BUFFER {
+        *held = (*held).max(decoded);
+    } else {
+        *largest = (*largest).max(decoded);
     }
 }
 
@@ -120,6 +135,7 @@ impl<S: Read> Connection<S> {
             kind: None,
             prefix: Vec::new(),
             largest: 0,
+            held: 0,
             reply: Vec::new(),
         }
     }
@@ -139,9 +155,11 @@ impl<S: Read> Connection<S> {
     }
 
     /// Drops the buffer kept for replies (a connection going idle gives its memory back);
-    /// returns its size in bytes.
+    /// returns the bytes it kept: that buffer's, or the largest call's decoded since the last
+    /// release whose freed memory its thread kept, whichever is larger.
     pub fn release_buffers(&mut self) -> usize {
-        std::mem::take(&mut self.reply).capacity()
+        let reply = std::mem::take(&mut self.reply).capacity();
+        reply.max(std::mem::take(&mut self.held))
     }
 
     /// The detected transport and protocol, once the first call has arrived.
@@ -225,7 +243,12 @@ impl<S: Read> Connection<S> {
                 if call.is_ok() || matches!(call, Err(ThriftError::Refused { .. })) {
                     b.skip(left)?;
                 }
-                self.largest = self.largest.max(b.decoded());
+                count_decoded(
+                    &mut self.held,
+                    &mut self.largest,
+                    self.reply.capacity(),
+                    b.decoded(),
+                );
                 finish(call, b)
             }
             Transport::Buffered => {
@@ -235,7 +258,12 @@ impl<S: Read> Connection<S> {
                     b = b.with_pool(p);
                 }
                 let call = parse(protocol, &mut b, &declared);
-                self.largest = self.largest.max(b.decoded());
+                count_decoded(
+                    &mut self.held,
+                    &mut self.largest,
+                    self.reply.capacity(),
+                    b.decoded(),
+                );
                 finish(call, b)
             }
         }
