@@ -232,42 +232,90 @@ impl<S: Read> Connection<S> {
                     return Err(malformed("frame shorter than a message header"));
                 }
                 // Decoded straight from the socket: a frame is never held whole in memory.
-                let mut chained = Cursor::new(rest_of_prefix.to_vec()).chain(&mut self.reader);
-                let mut b = Budget::new(&mut chained, &limits).with_wire_limit(n);
-                if let Some(p) = pool {
-                    b = b.with_pool(p);
+                if rest_of_prefix.is_empty() {
+                    let b = Budget::new(&mut self.reader, &limits).with_wire_limit(n);
+                    let (decoded, call) = framed(protocol, b, pool, &declared)?;
+                    count_decoded(
+                        &mut self.held,
+                        &mut self.largest,
+                        self.reply.capacity(),
+                        decoded,
+                    );
+                    call
+                } else {
+                    let mut chained = Cursor::new(rest_of_prefix.to_vec()).chain(&mut self.reader);
+                    let b = Budget::new(&mut chained, &limits).with_wire_limit(n);
+                    let (decoded, call) = framed(protocol, b, pool, &declared)?;
+                    count_decoded(
+                        &mut self.held,
+                        &mut self.largest,
+                        self.reply.capacity(),
+                        decoded,
+                    );
+                    call
                 }
-                let call = parse(protocol, &mut b, &declared);
-                // Bytes of the frame after the message belong to no one: read past them.
-                let left = b.remaining();
-                if call.is_ok() || matches!(call, Err(ThriftError::Refused { .. })) {
-                    b.skip(left)?;
-                }
+            }
+            // The first call's detected bytes are read again before the stream; later calls
+            // are decoded from the buffered stream itself (its `read_exact` copies straight
+            // out of the buffer, where a chain reads each primitive through two layers).
+            Transport::Buffered if prefix.is_empty() => {
+                let b = Budget::new(&mut self.reader, &limits);
+                let (decoded, call) = buffered(protocol, b, pool, &declared);
                 count_decoded(
                     &mut self.held,
                     &mut self.largest,
                     self.reply.capacity(),
-                    b.decoded(),
+                    decoded,
                 );
-                finish(call, b)
+                call
             }
             Transport::Buffered => {
                 let mut chained = Cursor::new(prefix).chain(&mut self.reader);
-                let mut b = Budget::new(&mut chained, &limits);
-                if let Some(p) = pool {
-                    b = b.with_pool(p);
-                }
-                let call = parse(protocol, &mut b, &declared);
+                let b = Budget::new(&mut chained, &limits);
+                let (decoded, call) = buffered(protocol, b, pool, &declared);
                 count_decoded(
                     &mut self.held,
                     &mut self.largest,
                     self.reply.capacity(),
-                    b.decoded(),
+                    decoded,
                 );
-                finish(call, b)
+                call
             }
         }
     }
+}
+
+/// Decodes a framed call whose frame length `b` is limited to: (bytes decoded, the call).
+/// Bytes of the frame after the message belong to no one: read past them.
+fn framed<R: Read>(
+    protocol: Protocol,
+    mut b: Budget<'_, R>,
+    pool: Option<Arc<InflightMemory>>,
+    declared: &impl Fn(&str) -> Option<&'static [Field]>,
+) -> Result<(usize, Result<Call, ThriftError>), ThriftError> {
+    if let Some(p) = pool {
+        b = b.with_pool(p);
+    }
+    let call = parse(protocol, &mut b, declared);
+    let left = b.remaining();
+    if call.is_ok() || matches!(call, Err(ThriftError::Refused { .. })) {
+        b.skip(left)?;
+    }
+    Ok((b.decoded(), finish(call, b)))
+}
+
+/// Decodes a buffered call: (bytes decoded, the call).
+fn buffered<R: Read>(
+    protocol: Protocol,
+    mut b: Budget<'_, R>,
+    pool: Option<Arc<InflightMemory>>,
+    declared: &impl Fn(&str) -> Option<&'static [Field]>,
+) -> (usize, Result<Call, ThriftError>) {
+    if let Some(p) = pool {
+        b = b.with_pool(p);
+    }
+    let call = parse(protocol, &mut b, declared);
+    (b.decoded(), finish(call, b))
 }
 
 impl<S: Read + Write> Connection<S> {
