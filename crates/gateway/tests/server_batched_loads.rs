@@ -117,8 +117,11 @@ fn mutation(column: &[u8], value: &[u8]) -> TValue {
     )
 }
 
+/// A row's key and its cells' (qualifier, value) in family `cf`.
+type Row = (Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>);
+
 /// Row `i`'s key and its two cells: values of every length from 0 to 299 bytes, every byte.
-fn row(i: usize, salt: u8) -> (Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>) {
+fn row(i: usize, salt: u8) -> Row {
     let key = format!("row{i:07}").into_bytes();
     let value: Vec<u8> = (0..i % 300).map(|j| (i + j) as u8 ^ salt).collect();
     let cells = vec![
@@ -129,7 +132,7 @@ fn row(i: usize, salt: u8) -> (Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>) {
 }
 
 /// `mutateRows(Ts)` arguments for `rows`.
-fn batch(table: &str, rows: &[(Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>)], ts: Option<i64>) -> TStruct {
+fn batch(table: &str, rows: &[Row], ts: Option<i64>) -> TStruct {
     let batches = rows
         .iter()
         .map(|(key, cells)| {
@@ -216,7 +219,7 @@ fn ten_thousand_row_batches_round_trip_in_both_transports_and_protocols() {
         "mutateRows",
         &batch("u", second, None),
     ));
-    let expect = |rows: &[(Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>)], ts: &[i64]| -> Stored {
+    let expect = |rows: &[Row], ts: &[i64]| -> Stored {
         let mut out = Vec::new();
         for (key, cells) in rows {
             for (q, v) in cells {
