@@ -11,6 +11,7 @@
 //! adds; a bucket change takes the table's write lock once.
 
 use crate::api::{Mutation, RowResult};
+use crate::cell::cmp_bytes;
 use crate::schema::TableName;
 use bytes::Bytes;
 use std::collections::{HashMap, VecDeque};
@@ -152,7 +153,7 @@ impl Column {
         // The last boundary at or before `row` (bounds[0] is empty, so there is one).
         let i = self
             .bounds
-            .partition_point(|b| b.as_ref() <= row)
+            .partition_point(|b| cmp_bytes(b, row).is_le())
             .saturating_sub(1);
         if let Some(c) = self.counts.get(i) {
             let (op_i, b) = match op {

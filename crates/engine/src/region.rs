@@ -80,7 +80,8 @@ impl Region {
 
     /// True when `row` falls in [start, end).
     pub fn contains(&self, row: &[u8]) -> bool {
-        row >= &self.start[..] && (self.end.is_empty() || row < &self.end[..])
+        (self.start.is_empty() || cmp_bytes(row, &self.start).is_ge())
+            && (self.end.is_empty() || cmp_bytes(row, &self.end).is_lt())
     }
 
     /// The stores, by family name.

@@ -29,9 +29,15 @@ impl Inner {
         while !pending.is_empty() {
             let entry = self.enabled_table(table)?;
             let region = entry.region_for(pending[0].row());
-            let (mine, rest): (Vec<_>, Vec<_>) =
-                pending.into_iter().partition(|m| region.contains(m.row()));
-            pending = rest;
+            // A batch within one region (every batch of a table of one) is not moved apart.
+            let mine = if pending.iter().all(|m| region.contains(m.row())) {
+                std::mem::take(&mut pending)
+            } else {
+                let (mine, rest): (Vec<_>, Vec<_>) =
+                    pending.into_iter().partition(|m| region.contains(m.row()));
+                pending = rest;
+                mine
+            };
             if let Some(retry) = self.apply_to_region(&entry.descriptor, &region, mine)? {
                 // The region closed under us (a split): route these again.
                 pending.extend(retry);

@@ -43,18 +43,22 @@ pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, Serv
 /// A put to a family-only column is what HBase's handlers do with it: `mutateRow(Ts)` skips it
 /// (with a warning in HBase's log), `mutateRows(Ts)` (`refuse_family_puts`) refuses the whole
 /// call with an undeclared `IllegalArgumentException` before writing anything (INTERNAL_ERROR).
+///
+/// The row's mutations are pushed onto `out` (the delete, if any, first); `ttl_ms` is the
+/// attributes' cell TTL ([`attribute_ttl`]), read once per call.
 fn row_mutations(
+    out: &mut Vec<Mutation>,
     row: &[u8],
     mutations: &[hbase::Mutation],
     ts: i64,
-    attributes: &Attributes,
+    ttl_ms: Option<i64>,
     refuse_family_puts: bool,
-) -> Result<Vec<Mutation>, ServiceError> {
+) -> Result<(), ServiceError> {
     let mut put = Put::with_timestamp(row, ts);
-    put.ttl_ms = attribute_ttl(attributes)?;
-    let mut delete = Delete::with_timestamp(row, ts);
-    delete.ttl_ms = put.ttl_ms;
-    let mut has_delete = false;
+    put.ttl_ms = ttl_ms;
+    put.cells.reserve_exact(mutations.len());
+    // Built at the row's first delete: most rows have none.
+    let mut delete: Option<Delete> = None;
     for m in mutations {
         let durability = if m.write_to_wal {
             Durability::UseDefault
@@ -63,12 +67,17 @@ fn row_mutations(
         };
         let (family, qualifier) = parse_column(&m.column);
         if m.is_delete {
-            has_delete = true;
-            delete = match qualifier {
-                None => delete.add_family_ts(family, ts),
-                Some(q) => delete.add_columns_ts(family, q, ts),
+            let mut d = delete.take().unwrap_or_else(|| {
+                let mut d = Delete::with_timestamp(row, ts);
+                d.ttl_ms = ttl_ms;
+                d
+            });
+            d = match qualifier {
+                None => d.add_family_ts(family, ts),
+                Some(q) => d.add_columns_ts(family, q, ts),
             };
-            delete.durability = durability;
+            d.durability = durability;
+            delete = Some(d);
         } else {
             match qualifier {
                 Some(q) => put = put.add_column_ts(family, q, ts, m.value.clone()),
@@ -82,14 +91,13 @@ fn row_mutations(
             put.durability = durability;
         }
     }
-    let mut out = Vec::new();
-    if has_delete {
-        out.push(Mutation::Delete(delete));
+    if let Some(d) = delete {
+        out.push(Mutation::Delete(d));
     }
     if !put.cells.is_empty() {
         out.push(Mutation::Put(put));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The column a `ferrobaseAdmin` `increment` or `append` writes: its `COLUMN` attribute (the
@@ -150,7 +158,15 @@ impl Handler {
         attributes: &Attributes,
     ) -> CallResult {
         open_table_to_mutate(&self.engine, table)?;
-        let muts = row_mutations(row, mutations, ts, attributes, false)?;
+        let mut muts = Vec::new();
+        row_mutations(
+            &mut muts,
+            row,
+            mutations,
+            ts,
+            attribute_ttl(attributes)?,
+            false,
+        )?;
         self.write(user, table, muts)?;
         Ok(None)
     }
@@ -166,9 +182,12 @@ impl Handler {
         attributes: &Attributes,
     ) -> CallResult {
         // HBase builds every row's mutations before it looks the table up.
-        let mut all = Vec::new();
-        for b in batches {
-            all.extend(row_mutations(&b.row, &b.mutations, ts, attributes, true)?);
+        let mut all = Vec::with_capacity(batches.len());
+        if !batches.is_empty() {
+            let ttl_ms = attribute_ttl(attributes)?;
+            for b in batches {
+                row_mutations(&mut all, &b.row, &b.mutations, ts, ttl_ms, true)?;
+            }
         }
         open_table_to_mutate(&self.engine, table)?;
         self.write(user, table, all)?;

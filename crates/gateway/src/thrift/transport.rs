@@ -44,8 +44,13 @@ pub struct Connection<S = DeadlineWire> {
     kind: Option<(Transport, Protocol)>,
     prefix: Vec<u8>,
     /// Bytes of the largest call decoded or reply encoded since [`Connection::take_largest`],
-    /// replies written in the kept buffer (`reply`) not counted.
+    /// replies written in the kept buffer (`reply`) and calls counted in `held` not counted.
     largest: usize,
+    /// Bytes of the largest call decoded since [`Connection::release_buffers`] whose memory the
+    /// connection's thread keeps for the next call (with the reply buffer, at most
+    /// [`KEEP_REPLY_BUFFER`]): a busy loader's 1,000-row batches are decoded into the pages
+    /// the batch before freed, not into fresh ones after a purge.
+    held: usize,
     /// The buffer replies are encoded in, kept between calls while it holds at most
     /// [`KEEP_REPLY_BUFFER`] bytes ([`Connection::release_buffers`] drops it).
     reply: Vec<u8>,
@@ -67,6 +72,16 @@ fn protocol_of(byte: u8) -> Option<Protocol> {
         0x80 => Some(Protocol::Binary),
         0x82 => Some(Protocol::Compact),
         _ => None,
+    }
+}
+
+/// Counts a call's `decoded` bytes: kept for the next call (`held`) when they fit beside the
+/// reply buffer (`reply` bytes) within [`KEEP_REPLY_BUFFER`], else as a large call (`largest`).
+fn count_decoded(held: &mut usize, largest: &mut usize, reply: usize, decoded: usize) {
+    if decoded.saturating_add(reply) <= KEEP_REPLY_BUFFER {
+        *held = (*held).max(decoded);
+    } else {
+        *largest = (*largest).max(decoded);
     }
 }
 
@@ -133,6 +148,7 @@ impl<S: Read> Connection<S> {
             kind: None,
             prefix: Vec::new(),
             largest: 0,
+            held: 0,
             reply: Vec::new(),
             reply_charged: 0,
         }
@@ -153,10 +169,12 @@ impl<S: Read> Connection<S> {
     }
 
     /// Drops the buffer kept for replies (a connection going idle gives its memory back);
-    /// returns its size in bytes.
+    /// returns the bytes it kept: that buffer's, or the largest call's decoded since the last
+    /// release whose freed memory its thread kept, whichever is larger.
     pub fn release_buffers(&mut self) -> usize {
         self.uncharge_reply();
-        std::mem::take(&mut self.reply).capacity()
+        let reply = std::mem::take(&mut self.reply).capacity();
+        reply.max(std::mem::take(&mut self.held))
     }
 
     /// Gives the kept reply buffer's charge back to the pool (the buffer is about to be used
@@ -256,32 +274,90 @@ impl<S: Read> Connection<S> {
                     return Err(malformed("frame shorter than a message header"));
                 }
                 // Decoded straight from the socket: a frame is never held whole in memory.
-                let mut chained = Cursor::new(rest_of_prefix.to_vec()).chain(&mut self.reader);
-                let mut b = Budget::new(&mut chained, &limits).with_wire_limit(n);
-                if let Some(p) = pool {
-                    b = b.with_pool(p);
+                if rest_of_prefix.is_empty() {
+                    let b = Budget::new(&mut self.reader, &limits).with_wire_limit(n);
+                    let (decoded, call) = framed(protocol, b, pool, &declared)?;
+                    count_decoded(
+                        &mut self.held,
+                        &mut self.largest,
+                        self.reply.capacity(),
+                        decoded,
+                    );
+                    call
+                } else {
+                    let mut chained = Cursor::new(rest_of_prefix.to_vec()).chain(&mut self.reader);
+                    let b = Budget::new(&mut chained, &limits).with_wire_limit(n);
+                    let (decoded, call) = framed(protocol, b, pool, &declared)?;
+                    count_decoded(
+                        &mut self.held,
+                        &mut self.largest,
+                        self.reply.capacity(),
+                        decoded,
+                    );
+                    call
                 }
-                let call = parse(protocol, &mut b, &declared);
-                // Bytes of the frame after the message belong to no one: read past them.
-                let left = b.remaining();
-                if call.is_ok() || matches!(call, Err(ThriftError::Refused { .. })) {
-                    b.skip(left)?;
-                }
-                self.largest = self.largest.max(b.decoded());
-                finish(call, b)
+            }
+            // The first call's detected bytes are read again before the stream; later calls
+            // are decoded from the buffered stream itself (its `read_exact` copies straight
+            // out of the buffer, where a chain reads each primitive through two layers).
+            Transport::Buffered if prefix.is_empty() => {
+                let b = Budget::new(&mut self.reader, &limits);
+                let (decoded, call) = buffered(protocol, b, pool, &declared);
+                count_decoded(
+                    &mut self.held,
+                    &mut self.largest,
+                    self.reply.capacity(),
+                    decoded,
+                );
+                call
             }
             Transport::Buffered => {
                 let mut chained = Cursor::new(prefix).chain(&mut self.reader);
-                let mut b = Budget::new(&mut chained, &limits);
-                if let Some(p) = pool {
-                    b = b.with_pool(p);
-                }
-                let call = parse(protocol, &mut b, &declared);
-                self.largest = self.largest.max(b.decoded());
-                finish(call, b)
+                let b = Budget::new(&mut chained, &limits);
+                let (decoded, call) = buffered(protocol, b, pool, &declared);
+                count_decoded(
+                    &mut self.held,
+                    &mut self.largest,
+                    self.reply.capacity(),
+                    decoded,
+                );
+                call
             }
         }
     }
+}
+
+/// Decodes a framed call whose frame length `b` is limited to: (bytes decoded, the call).
+/// Bytes of the frame after the message belong to no one: read past them.
+fn framed<R: Read>(
+    protocol: Protocol,
+    mut b: Budget<'_, R>,
+    pool: Option<Arc<InflightMemory>>,
+    declared: &impl Fn(&str) -> Option<&'static [Field]>,
+) -> Result<(usize, Result<Call, ThriftError>), ThriftError> {
+    if let Some(p) = pool {
+        b = b.with_pool(p);
+    }
+    let call = parse(protocol, &mut b, declared);
+    let left = b.remaining();
+    if call.is_ok() || matches!(call, Err(ThriftError::Refused { .. })) {
+        b.skip(left)?;
+    }
+    Ok((b.decoded(), finish(call, b)))
+}
+
+/// Decodes a buffered call: (bytes decoded, the call).
+fn buffered<R: Read>(
+    protocol: Protocol,
+    mut b: Budget<'_, R>,
+    pool: Option<Arc<InflightMemory>>,
+    declared: &impl Fn(&str) -> Option<&'static [Field]>,
+) -> (usize, Result<Call, ThriftError>) {
+    if let Some(p) = pool {
+        b = b.with_pool(p);
+    }
+    let call = parse(protocol, &mut b, declared);
+    (b.decoded(), finish(call, b))
 }
 
 impl<S: Read + Write> Connection<S> {

@@ -109,8 +109,8 @@ pub(super) fn print_report(
         println!(
             "| {:<38} | {:>16} | {:>18} | {:>8} |",
             label,
-            opt(fm, 0),
-            opt(hm, 0),
+            opt(fm, cpu_digits(fm)),
+            opt(hm, cpu_digits(hm)),
             ratio(fm, hm)
         );
     }
@@ -118,6 +118,14 @@ pub(super) fn print_report(
         "\nIn the first table the last two rows' ratios are HBase / ferrobase (lower is better \
          there). CPU ratios are HBase / ferrobase."
     );
+}
+
+/// Decimals for a CPU time per operation: a batched load's few microseconds a row need two.
+fn cpu_digits(us: Option<f64>) -> usize {
+    match us {
+        Some(x) if x < 100.0 => 2,
+        _ => 0,
+    }
 }
 
 #[cfg(test)]
