@@ -44,6 +44,37 @@ const WIDE_COLUMNS: i64 = 1000;
 struct Timer {
     nanos: Vec<u64>,
     start: Instant,
+    costs: Costs,
+}
+
+/// What the process has spent so far: CPU time (user, system; all its threads), context
+/// switches it made waiting (voluntary), read system calls and bytes fetched from storage
+/// (`syscr`, `read_bytes` in /proc/self/io). Per workload, per call, they are steadier than
+/// throughput on a shared machine.
+#[derive(Clone, Copy, Default)]
+struct Costs {
+    user_us: f64,
+    sys_us: f64,
+    waits: f64,
+    read_calls: f64,
+    storage_bytes: f64,
+}
+
+impl Costs {
+    fn now() -> Costs {
+        // SAFETY: `rusage` is plain data, for which all-zero bytes are a valid value.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `ru` is a valid rusage the call fills in.
+        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+        let us = |t: libc::timeval| t.tv_sec as f64 * 1e6 + t.tv_usec as f64;
+        Costs {
+            user_us: us(ru.ru_utime),
+            sys_us: us(ru.ru_stime),
+            waits: ru.ru_nvcsw as f64,
+            read_calls: proc_field("/proc/self/io", "syscr:").unwrap_or(0) as f64,
+            storage_bytes: proc_field("/proc/self/io", "read_bytes:").unwrap_or(0) as f64,
+        }
+    }
 }
 
 impl Timer {
@@ -51,6 +82,7 @@ impl Timer {
         Timer {
             nanos: Vec::with_capacity(capacity),
             start: Instant::now(),
+            costs: Costs::now(),
         }
     }
 
@@ -64,6 +96,17 @@ impl Timer {
     /// Prints `R name ops/s p50 p99 p999` (latencies in µs); `ops` counts items (cells for loads).
     fn report(mut self, name: &str, ops: u64) {
         let secs = self.start.elapsed().as_secs_f64();
+        let (a, b) = (self.costs, Costs::now());
+        let calls = self.nanos.len().max(1) as f64;
+        eprintln!(
+            "  cost: {name}: per call {:.1} µs user, {:.1} µs system, {:.2} waits, {:.2} read \
+             calls, {:.0} bytes from storage",
+            (b.user_us - a.user_us) / calls,
+            (b.sys_us - a.sys_us) / calls,
+            (b.waits - a.waits) / calls,
+            (b.read_calls - a.read_calls) / calls,
+            (b.storage_bytes - a.storage_bytes) / calls,
+        );
         self.nanos.sort_unstable();
         let q = |p: f64| -> f64 {
             if self.nanos.is_empty() {

@@ -234,6 +234,10 @@ impl Store {
                 || (family.min_versions == 0 && max_ts < oldest_unexpired_ts)
         };
         let mut sources = Vec::new();
+        // Whether any source read may hold a delete marker (the matcher seeks from the empty
+        // qualifier only when none does). A memstore counts its markers before they become
+        // visible, so one written after the read point was taken is invisible to the read.
+        let mut delete_markers = false;
         for m in std::iter::once(&state.active).chain(state.snapshots.iter()) {
             if m.is_empty() {
                 continue;
@@ -247,6 +251,7 @@ impl Store {
                 continue;
             }
             record_cost(|c| c.memstores_read += 1);
+            delete_markers |= m.has_deletes();
             sources.push(Source::Mem(MemstoreScanner::new(m.clone())));
         }
         for f in &state.files {
@@ -289,6 +294,7 @@ impl Store {
                 }
             }
             record_cost(|c| c.files_read += 1);
+            delete_markers |= meta.delete_count > 0;
             let seek_readahead = req.expected_rows.map_or(0, |rows| {
                 let mean_cell = f.reader.size() / meta.cell_count;
                 rows.saturating_mul(mean_cell).min(SCAN_READAHEAD)
@@ -326,6 +332,7 @@ impl Store {
             keep_deleted_cells: family.keep_deleted_cells,
             reversed: req.reversed,
             new_version_behavior: family.new_version_behavior,
+            no_delete_markers: !delete_markers,
         };
         Some(StoreScanner::new(
             &family.name,

@@ -142,6 +142,15 @@ impl FileScanner {
         Ok(taken)
     }
 
+    /// Appends the current cell to `out` as a client cell of `family` without moving past it
+    /// (false when there is none): the read needs nothing after it, so when it ends its block
+    /// the next block is not read.
+    pub fn copy_cell(&self, family: &Bytes, out: &mut Vec<Cell>) -> bool {
+        self.decoder
+            .as_ref()
+            .is_some_and(|d| d.push_current(family, out))
+    }
+
     /// Moves to the next cell.
     pub fn advance(&mut self) -> Result<()> {
         loop {

@@ -93,6 +93,9 @@ pub struct MergeCursor {
     sources: Vec<Source>,
     current: Option<usize>,
     read_point: u64,
+    /// `take_last_cell` ended the cursor: it shows no cell until `reseek` positions every
+    /// source again (the source it took from still has that cell under its own cursor).
+    ended: bool,
 }
 
 impl MergeCursor {
@@ -102,6 +105,7 @@ impl MergeCursor {
             sources,
             current: None,
             read_point,
+            ended: false,
         }
     }
 
@@ -139,6 +143,10 @@ impl MergeCursor {
     }
 
     fn pick(&mut self) {
+        if self.ended {
+            self.current = None;
+            return;
+        }
         if let [only] = &self.sources[..] {
             // One source (a store of one file, after a major compaction): nothing to compare.
             self.current = only.peek_seq().map(|_| 0);
@@ -181,6 +189,21 @@ impl MergeCursor {
         Ok(taken)
     }
 
+    /// Appends the current cell to `out` as a client cell of `family`, as `take_cell`, and ends
+    /// the cursor there: the read needs nothing after it (a Get's last wanted cell), so a file
+    /// whose block ends with that cell does not read its next block to find the cell after.
+    /// The cursor then shows no cell until `reseek` positions it again.
+    pub fn take_last_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
+        let Some(i) = self.current.take() else {
+            return Ok(false);
+        };
+        self.ended = true;
+        match &mut self.sources[i] {
+            Source::File(f) => Ok(f.copy_cell(family, out)),
+            mem => mem.take_cell(family, out),
+        }
+    }
+
     /// Moves forward to the first cell ≥ `key`; sources already there are not touched.
     pub fn seek_forward(&mut self, key: &CellKey) -> Result<()> {
         for i in 0..self.sources.len() {
@@ -198,6 +221,7 @@ impl MergeCursor {
 
     /// Positions every source at the first cell ≥ `key`, forward or backward.
     pub fn reseek(&mut self, key: &CellKey) -> Result<()> {
+        self.ended = false;
         for i in 0..self.sources.len() {
             self.sources[i].seek(key)?;
             self.skip_invisible(i)?;

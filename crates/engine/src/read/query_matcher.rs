@@ -28,6 +28,13 @@
 //! are matched (and reach the filter) one by one. Row seeks and a filter's seek hint do seek, as
 //! HBase's (`SEEK_NEXT_USING_HINT` goes to the hint): a hint from a newer empty-qualifier put
 //! past the family's marker leaves the columns after it unmasked, as HBase answers.
+//!
+//! Only the markers and the filter can tell the step from the seek apart: without a filter, the
+//! older versions of a column the matcher is done with are dropped whatever they hold. So when
+//! no source of the read holds any delete marker (`MatchSpec::no_delete_markers`) and the read
+//! has no filter, the empty qualifier seeks like any other: a row updated thousands of times in
+//! the memstore (a hot counter, YCSB's zipfian updates) costs a few steps and a seek per read,
+//! not a match per version.
 
 use super::delete_tracker::{DeleteTracker, Masked};
 use super::new_version_tracker::{NewVersionTracker, NvbColumn, NvbDeleted, NvbVersions};
@@ -91,6 +98,10 @@ pub struct MatchSpec {
     /// The family's NEW_VERSION_BEHAVIOR: deletes mask only earlier writes and versions are
     /// counted against deletes ([`NewVersionTracker`]); raw reads ignore it.
     pub new_version_behavior: bool,
+    /// No source of the read (memstore or file) holds a delete marker, so a column seek from
+    /// the empty qualifier cannot pass a family marker: it seeks instead of stepping cell by
+    /// cell (see the module's documentation).
+    pub no_delete_markers: bool,
 }
 
 /// Matcher state for one store and one row at a time.
@@ -182,6 +193,7 @@ impl QueryMatcher {
         filter: Option<&mut dyn Filter>,
     ) -> MatchCode {
         self.hinted = false;
+        let filtered = filter.is_some();
         let code = self.classify(&kv, family, filter);
         if !kv.qualifier.is_empty() {
             return code;
@@ -201,6 +213,11 @@ impl QueryMatcher {
         };
         if column_seek && self.spec.columns.is_some() && self.nvb.is_none() {
             self.column_done = true;
+        }
+        // Nothing to see in the rest of the column: no family marker can be there, and without
+        // a filter the older versions are dropped whatever they hold.
+        if self.spec.no_delete_markers && !filtered && self.nvb.is_none() {
+            return code;
         }
         match code {
             MatchCode::IncludeAndSeekNextCol => MatchCode::Include,

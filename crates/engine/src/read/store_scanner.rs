@@ -251,13 +251,16 @@ impl StoreScanner {
                     }
                 }
                 MatchCode::IncludeAndSeekNextRow => {
-                    self.cursor.take_cell(&self.family, out)?;
                     if self.single_row {
-                        // A Get's last wanted column: rewritten like every included cell.
+                        // A Get's last wanted column: nothing after it is read (the next cell
+                        // may open a block the Get does not need); rewritten like every
+                        // included cell.
+                        self.cursor.take_last_cell(&self.family, out)?;
                         transform_last(filter.as_deref(), out, before);
                         budget.charge(out, before);
                         return Ok(RowEnd::Finished);
                     }
+                    self.cursor.take_cell(&self.family, out)?;
                     self.skip_row(row)?;
                 }
                 MatchCode::Skip => self.cursor.advance()?,
