@@ -76,8 +76,34 @@ impl Inner {
             files
         } else {
             let c = &self.opts.compaction;
-            let sizes: Vec<u64> = files.iter().map(|f| f.reader.size()).collect();
-            match compaction_policy::select(&sizes, c.min_files, c.max_files, c.ratio, c.min_size) {
+            // Sorted runs only where merging a run's files could drop nothing a read sees: no
+            // delete marker in the store (a selection of every file purges markers, issue 41)
+            // and no TTL on the family. Otherwise every file is a run of its own: HBase's
+            // selection exactly (docs/design/compaction.md).
+            let runs = store.descriptor().ttl_ms().is_none()
+                && files.iter().all(|f| f.reader.meta().delete_count == 0);
+            let spans: Vec<compaction_policy::FileSpan<'_>> = files
+                .iter()
+                .map(|f| {
+                    let meta = f.reader.meta();
+                    compaction_policy::FileSpan {
+                        size: f.reader.size(),
+                        rows: match (&meta.first_key, &meta.last_key) {
+                            (Some(first), Some(last)) if runs && meta.cell_count > 0 => {
+                                Some((&first.row[..], &last.row[..]))
+                            }
+                            _ => None,
+                        },
+                    }
+                })
+                .collect();
+            match compaction_policy::select_runs(
+                &spans,
+                c.min_files,
+                c.max_files,
+                c.ratio,
+                c.min_size,
+            ) {
                 Some(r) => files[r].to_vec(),
                 None => return Ok(false),
             }
