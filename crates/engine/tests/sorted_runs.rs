@@ -1,7 +1,8 @@
 //! Data written in key order (time series): its flushes leave files whose rows do not overlap,
-//! which minor compactions leave as they are (a sorted run, `docs/design/compaction.md`), while
-//! every read stays what a model of the writes says; files that overlap are still compacted as
-//! HBase compacts them; a power cut keeps every acknowledged write.
+//! which minor compactions leave as they are (a sorted run, `docs/design/compaction.md`) and
+//! major compactions do not rewrite, while every read stays what a model of the writes says;
+//! files that overlap are still compacted as HBase compacts them; a power cut keeps every
+//! acknowledged write.
 
 mod support;
 
@@ -291,4 +292,76 @@ fn a_store_with_a_delete_marker_or_a_ttl_is_compacted_as_hbase_compacts_it() {
         let deleted = usize::from(case == "delete marker");
         assert_eq!(rows, 3 * ROWS_PER_FLUSH - deleted, "{case}");
     }
+}
+
+/// A major compaction rewrites only what it would change: files in key order that share no row
+/// with any other, hold no delete marker, no cell with its own TTL and no column with more
+/// cells than VERSIONS stay as they are; the files that overlap are merged; reads are the same
+/// before and after, and after a reopen.
+#[test]
+fn a_major_compaction_leaves_the_files_it_would_copy_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cf = family();
+    cf.max_versions = 3;
+    let (engine, t) = support::table::open_with_family(dir.path(), options(), cf.clone());
+    let mut model = BTreeMap::new();
+    let mut every = Vec::new();
+    for f in 0..FLUSHES {
+        for i in f * ROWS_PER_FLUSH..(f + 1) * ROWS_PER_FLUSH {
+            let (r, v) = (row(i, true), value(i, 0));
+            t.put(Put::new(r.clone()).add_column(FAMILY, "q", v.clone()))
+                .unwrap();
+            model.insert(r.clone(), v);
+            every.push(r);
+        }
+        engine.admin().flush(TABLE).unwrap();
+    }
+    let m = engine.metrics();
+    engine.admin().major_compact(TABLE).unwrap();
+    assert_eq!(Metrics::get(&m.compactions), 0, "nothing to rewrite");
+    assert_eq!(file_count(&engine), FLUSHES);
+    check(&t, &model, &every, "after a major compaction of a run");
+
+    // Newer values for rows of flushes 3 to 5 only: those three files and the new one merge,
+    // the others stay.
+    for i in 3 * ROWS_PER_FLUSH + 1..6 * ROWS_PER_FLUSH - 1 {
+        let (r, v) = (row(i, true), value(i, 1));
+        t.put(Put::new(r.clone()).add_column(FAMILY, "q", v.clone()))
+            .unwrap();
+        model.insert(r, v);
+    }
+    engine.admin().flush(TABLE).unwrap();
+    engine.admin().major_compact(TABLE).unwrap();
+    assert_eq!(Metrics::get(&m.compactions), 1);
+    assert_eq!(file_count(&engine), FLUSHES - 3 + 1);
+    check(
+        &t,
+        &model,
+        &every,
+        "after a major compaction of part of the run",
+    );
+    // The merged rows kept VERSIONS = 3: two versions of each rewritten row.
+    let r = row(4 * ROWS_PER_FLUSH, true);
+    let got = t.get(&Get::new(r).max_versions(3)).unwrap();
+    assert_eq!(got.cells.len(), 2);
+
+    // VERSIONS lowered to 1: the merged file holds columns of two cells and is rewritten, the
+    // files of one cell per column stay.
+    cf.max_versions = 1;
+    engine.admin().modify_family(TABLE, cf.clone()).unwrap();
+    engine.admin().major_compact(TABLE).unwrap();
+    assert_eq!(Metrics::get(&m.compactions), 2);
+    assert_eq!(file_count(&engine), FLUSHES - 3 + 1);
+    let r = row(4 * ROWS_PER_FLUSH, true);
+    let got = t.get(&Get::new(r).max_versions(3).raw(true)).unwrap();
+    assert_eq!(got.cells.len(), 1, "the excess version is gone");
+    check(&t, &model, &every, "after VERSIONS was lowered");
+
+    drop(t);
+    drop(engine);
+    let (engine, t) = support::table::open_with_family(dir.path(), options(), cf);
+    assert_eq!(file_count(&engine), FLUSHES - 3 + 1);
+    engine.admin().major_compact(TABLE).unwrap();
+    assert_eq!(Metrics::get(&engine.metrics().compactions), 0);
+    check(&t, &model, &every, "reopened");
 }
