@@ -72,6 +72,26 @@ impl Drop for Ferro {
             Metrics::get(&m.write_stalls),
             Metrics::get(&m.write_stall_micros) as f64 / 1e6
         );
+        let mib = |c: &std::sync::atomic::AtomicU64| Metrics::get(c) as f64 / 1048576.0;
+        let groups = m
+            .wal_group_sizes
+            .iter()
+            .map(Metrics::get)
+            .sum::<u64>()
+            .max(1) as f64;
+        eprintln!(
+            "  ferrobase: WAL {:.1} MiB, block files {:.1} MiB (flushes {:.1}, compactions {:.1} \
+             MiB out of {:.1} MiB in, {} compactions, {} cancelled); {} WAL fsyncs, {:.2} writes a WAL group",
+            mib(&m.bytes_written_wal),
+            mib(&m.bytes_written_files),
+            Metrics::get(&m.flush_bytes_out) as f64 / 1048576.0,
+            mib(&m.compaction_bytes_out),
+            mib(&m.compaction_bytes_in),
+            Metrics::get(&m.compactions),
+            Metrics::get(&m.compactions_cancelled),
+            Metrics::get(&m.wal_syncs),
+            Metrics::get(&m.wal_group_writes) as f64 / groups
+        );
     }
 }
 

@@ -67,7 +67,8 @@ struct Cli {
     /// Operations per YCSB workload [default: 50000; 2000 with --quick].
     #[arg(long, value_name = "N")]
     ycsb: Option<usize>,
-    /// Run only the workload of this name.
+    /// Run only the workloads whose names contain one of these comma-separated parts (and load
+    /// only the data sets they need).
     #[arg(long, value_name = "NAME")]
     only: Option<String>,
     /// ferrobase's memory budget in bytes (its memstores get 0.4 of it; the block cache is the

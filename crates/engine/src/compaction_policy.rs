@@ -1,4 +1,68 @@
-//! Chooses which files a minor compaction merges (HBase's `ExploringCompactionPolicy`).
+//! Chooses which files a minor compaction merges (HBase's `ExploringCompactionPolicy`), with
+//! one addition for data written in key order: adjacent files whose rows do not overlap form a
+//! *sorted run*, which the policy weighs as one file (`docs/design/compaction.md`).
+
+use std::ops::Range;
+
+/// A store file as the policy sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct FileSpan<'a> {
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its first and last rows; `None` when it holds no cell.
+    pub rows: Option<(&'a [u8], &'a [u8])>,
+}
+
+/// Groups `files` (oldest first) into sorted runs: each run is the longest sequence of
+/// adjacent files in which every file's rows lie wholly before or wholly after the rows of the
+/// run's files so far (files flushed from data written in ascending or descending key order,
+/// time series). Merging the files of a run rewrites every byte and leaves the same cells in
+/// the same order: no cell of one file can mask, shadow or out-version a cell of another, as
+/// they share no row. A file without cells is a run of its own (it counts toward the minimum
+/// of files as in HBase). Returns each run's index range, in order.
+pub fn sorted_runs(files: &[FileSpan<'_>]) -> Vec<Range<usize>> {
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    // The current run's lowest and highest row.
+    let mut span: Option<(&[u8], &[u8])> = None;
+    for (i, f) in files.iter().enumerate() {
+        let joins = match (span, f.rows) {
+            (Some((lo, hi)), Some((first, last))) => first > hi || last < lo,
+            _ => false,
+        };
+        if joins {
+            if let (Some((lo, hi)), Some((first, last))) = (span, f.rows) {
+                span = Some((lo.min(first), hi.max(last)));
+            }
+            if let Some(r) = runs.last_mut() {
+                r.end = i + 1;
+            }
+        } else {
+            span = f.rows;
+            runs.push(i..i + 1);
+        }
+    }
+    runs
+}
+
+/// [`select`] over the sorted runs of `files` (oldest first): each run counts as one file of
+/// its total size, so files flushed in key order are never merged with each other only, and
+/// a store whose files all overlap is compacted exactly as HBase compacts it. Returns the
+/// index range of the files to merge.
+pub fn select_runs(
+    files: &[FileSpan<'_>],
+    min_files: usize,
+    max_files: usize,
+    ratio: f64,
+    min_size: u64,
+) -> Option<Range<usize>> {
+    let runs = sorted_runs(files);
+    let sizes: Vec<u64> = runs
+        .iter()
+        .map(|r| files[r.clone()].iter().map(|f| f.size).sum())
+        .collect();
+    let window = select(&sizes, min_files, max_files, ratio, min_size)?;
+    Some(runs[window.start].start..runs[window.end - 1].end)
+}
 
 /// Picks a run of adjacent files to merge, given file sizes ordered oldest first. Every window
 /// of `min_files..=max_files` adjacent files is considered; a window qualifies when each of its
@@ -60,6 +124,68 @@ mod tests {
         assert_eq!(select(&[1000, 10, 11, 12], 3, 10, 1.2, 2000), Some(0..4));
         assert_eq!(select(&[1000, 10, 11, 12], 3, 10, 1.2, 1033), Some(1..4));
         assert_eq!(select(&[1000, 10, 11, 12], 3, 10, 1.2, 1034), Some(0..4));
+    }
+
+    fn span(size: u64, first: &'static str, last: &'static str) -> FileSpan<'static> {
+        FileSpan {
+            size,
+            rows: Some((first.as_bytes(), last.as_bytes())),
+        }
+    }
+
+    #[test]
+    fn files_flushed_in_key_order_form_one_run_and_are_not_merged() {
+        let ascending: Vec<_> = (0..12)
+            .map(|i| {
+                let first: &'static str = Box::leak(format!("row{:03}", i * 10).into_boxed_str());
+                let last: &'static str =
+                    Box::leak(format!("row{:03}", i * 10 + 9).into_boxed_str());
+                span(10, first, last)
+            })
+            .collect();
+        assert_eq!(sorted_runs(&ascending), vec![0..12]);
+        assert_eq!(select_runs(&ascending, 3, 10, 1.2, 1000), None);
+        let mut descending = ascending.clone();
+        descending.reverse();
+        assert_eq!(sorted_runs(&descending), vec![0..12]);
+        assert_eq!(select_runs(&descending, 3, 10, 1.2, 1000), None);
+    }
+
+    #[test]
+    fn overlapping_files_are_compacted_as_hbase_compacts_them() {
+        let files = [span(10, "a", "z"), span(10, "b", "y"), span(10, "c", "x")];
+        assert_eq!(sorted_runs(&files), vec![0..1, 1..2, 2..3]);
+        assert_eq!(select_runs(&files, 3, 10, 1.2, 0), Some(0..3));
+        // A file that shares its last row with the next file's first row overlaps it.
+        let touching = [span(10, "a", "c"), span(10, "c", "e"), span(10, "e", "g")];
+        assert_eq!(sorted_runs(&touching).len(), 3);
+        assert_eq!(select_runs(&touching, 3, 10, 1.2, 0), Some(0..3));
+    }
+
+    #[test]
+    fn a_run_weighs_as_one_file_of_its_total_size() {
+        // A run of four ordered files, then three random-key flushes over its whole range: the
+        // run is too large for the ratio, the three small files are merged alone.
+        let files = [
+            span(100, "a", "b"),
+            span(100, "c", "d"),
+            span(100, "e", "f"),
+            span(100, "g", "h"),
+            span(10, "a", "h"),
+            span(10, "a", "h"),
+            span(10, "a", "h"),
+        ];
+        assert_eq!(sorted_runs(&files), vec![0..4, 4..5, 5..6, 6..7]);
+        assert_eq!(select_runs(&files, 3, 10, 1.2, 0), Some(4..7));
+        // Below the minimum size the ratio is not tested: the run is merged with the rest.
+        assert_eq!(select_runs(&files, 3, 10, 1.2, 1000), Some(0..7));
+        // A file without cells is a run of its own.
+        let empty = FileSpan {
+            size: 0,
+            rows: None,
+        };
+        let files = [span(10, "a", "b"), empty, span(10, "c", "d")];
+        assert_eq!(sorted_runs(&files), vec![0..1, 1..2, 2..3]);
     }
 
     #[test]

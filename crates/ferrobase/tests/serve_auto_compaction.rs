@@ -23,15 +23,18 @@ fn block_files(server: &Server) -> usize {
         .count()
 }
 
-/// Creates table `t` and writes then flushes one cell `flushes` times.
+/// Creates table `t` and writes then flushes two cells `flushes` times. Every file spans rows
+/// `a…` to `z…`, so the files overlap (files that share no row form a sorted run, which
+/// compactions leave alone: docs/design/compaction.md).
 fn flush_series(conn: &Connection, flushes: usize) {
     let desc = TableDescriptor::new(TableName::parse("t").unwrap())
         .with_family(ColumnFamilyDescriptor::new("cf"));
     conn.create_table(desc, &[]).unwrap();
     let t = conn.table("t");
     for i in 0..flushes {
-        t.put(Put::new(format!("r{i}")).add_column("cf", "q", "v"))
-            .unwrap();
+        for row in [format!("a{i}"), format!("z{i}")] {
+            t.put(Put::new(row).add_column("cf", "q", "v")).unwrap();
+        }
         conn.flush("t").unwrap();
     }
 }

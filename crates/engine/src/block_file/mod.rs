@@ -170,6 +170,14 @@ pub struct FileMeta {
     pub major_compacted: bool,
     /// Sum of the raw (uncompressed) sizes of the data blocks.
     pub raw_data_bytes: u64,
+    /// The most cells any one column of a row has in the file (delete markers included);
+    /// `None` for a file written before it was recorded.
+    pub max_column_cells: Option<u64>,
+    /// Cells a major compaction may drop whatever VERSIONS says: cells carrying their own TTL,
+    /// and cells repeating the previous cell's column and timestamp (an overwritten value, as
+    /// NEW_VERSION_BEHAVIOR's flushes keep them); `None` for a file written before it was
+    /// recorded.
+    pub irregular_cells: Option<u64>,
 }
 
 #[cfg_attr(not(test), deny(clippy::indexing_slicing))]
@@ -194,6 +202,11 @@ impl FileMeta {
         out.push(self.bloom.id());
         out.push(u8::from(self.major_compacted));
         put_varint(&mut out, self.raw_data_bytes);
+        // Added later: both or neither (a reader of an older file finds the section ending).
+        if let (Some(c), Some(t)) = (self.max_column_cells, self.irregular_cells) {
+            put_varint(&mut out, c);
+            put_varint(&mut out, t);
+        }
         out
     }
 
@@ -219,6 +232,11 @@ impl FileMeta {
         let bloom = crate::schema::BloomType::from_id(r.u8()?)?;
         let major_compacted = r.u8()? != 0;
         let raw_data_bytes = r.varint()?;
+        let (max_column_cells, irregular_cells) = if r.is_empty() {
+            (None, None)
+        } else {
+            (Some(r.varint()?), Some(r.varint()?))
+        };
         Some(FileMeta {
             family,
             cell_count,
@@ -231,6 +249,8 @@ impl FileMeta {
             bloom,
             major_compacted,
             raw_data_bytes,
+            max_column_cells,
+            irregular_cells,
         })
     }
 }

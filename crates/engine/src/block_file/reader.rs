@@ -647,4 +647,65 @@ pub(super) mod tests {
             .iter()
             .all(|e| e.size > block_size as u64));
     }
+
+    #[test]
+    fn the_meta_section_counts_cells_per_column_and_irregular_cells_and_reads_older_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = || FileOptions {
+            family: b"cf".to_vec(),
+            block_size: 4096,
+            compression: Compression::None,
+            encoding: DataBlockEncoding::None,
+            bloom: BloomType::None,
+            major_compacted: false,
+            expected_keys: 0,
+        };
+        let cell = |row: &str, q: &str, ts: i64, seq: u64, ttl_ms: Option<i64>| KeyValue {
+            key: CellKey {
+                row: Bytes::copy_from_slice(row.as_bytes()),
+                qualifier: Bytes::copy_from_slice(q.as_bytes()),
+                timestamp: ts,
+                cell_type: CellType::Put,
+                seq,
+            },
+            value: Bytes::from_static(b"v"),
+            ttl_ms,
+        };
+        // Three cells in column a:q (two of one timestamp), one in a:r, one in b:q.
+        let cells = [
+            cell("a", "q", 30, 3, None),
+            cell("a", "q", 20, 5, None),
+            cell("a", "q", 20, 4, None),
+            cell("a", "r", 10, 1, None),
+            cell("b", "q", 10, 2, None),
+        ];
+        let meta = write_and_open(&dir.path().join("1.blk"), opts(), &cells)
+            .meta()
+            .clone();
+        assert_eq!(meta.max_column_cells, Some(3));
+        assert_eq!(meta.irregular_cells, Some(1), "the repeated timestamp");
+        let cells = [
+            cell("a", "q", 30, 3, Some(1000)),
+            cell("b", "q", 10, 2, None),
+        ];
+        let meta = write_and_open(&dir.path().join("2.blk"), opts(), &cells)
+            .meta()
+            .clone();
+        assert_eq!(meta.max_column_cells, Some(1));
+        assert_eq!(meta.irregular_cells, Some(1), "the cell with its own TTL");
+        // A meta section written before the two counts: decoded, both unknown.
+        let older = FileMeta {
+            max_column_cells: None,
+            irregular_cells: None,
+            ..meta.clone()
+        };
+        let decoded = FileMeta::decode(&older.encode()).unwrap();
+        assert_eq!(
+            (decoded.max_column_cells, decoded.irregular_cells),
+            (None, None)
+        );
+        assert_eq!(decoded.cell_count, meta.cell_count);
+        let decoded = FileMeta::decode(&meta.encode()).unwrap();
+        assert_eq!(decoded.max_column_cells, Some(1));
+    }
 }

@@ -55,6 +55,8 @@ pub struct BlockFileWriter {
     last_qualifier: Vec<u8>,
     last_rest: Option<(i64, crate::cell::CellType, u64)>,
     meta: FileMeta,
+    /// Cells of the current column (row and qualifier) so far.
+    column_cells: u64,
     /// Whether the next data block is tried with the codec (incompressible data is probed).
     probe: CompressionProbe,
 }
@@ -94,7 +96,10 @@ impl BlockFileWriter {
                 bloom: opts.bloom,
                 major_compacted: opts.major_compacted,
                 raw_data_bytes: 0,
+                max_column_cells: Some(0),
+                irregular_cells: Some(0),
             },
+            column_cells: 0,
             opts,
         })
     }
@@ -133,6 +138,22 @@ impl BlockFileWriter {
         m.max_seq = m.max_seq.max(kv.key.seq);
         if m.first_key.is_none() {
             m.first_key = Some(kv.key.clone());
+        }
+        let same_column = self.last_rest.is_some()
+            && kv.key.row[..] == self.last_row[..]
+            && kv.key.qualifier[..] == self.last_qualifier[..];
+        let same_timestamp = same_column
+            && self
+                .last_rest
+                .is_some_and(|(ts, _, _)| ts == kv.key.timestamp);
+        self.column_cells = if same_column {
+            self.column_cells + 1
+        } else {
+            1
+        };
+        m.max_column_cells = m.max_column_cells.max(Some(self.column_cells));
+        if kv.ttl_ms.is_some() || same_timestamp {
+            m.irregular_cells = Some(m.irregular_cells.unwrap_or(0) + 1);
         }
         self.last_row.clear();
         self.last_row.extend_from_slice(&kv.key.row);

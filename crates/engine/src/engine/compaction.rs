@@ -11,6 +11,7 @@ use crate::lock;
 use crate::metrics::Metrics;
 use crate::read::{CompactionMatcher, MergeCursor, Source};
 use crate::region::Region;
+use crate::schema::ColumnFamilyDescriptor;
 use crate::store::{Store, StoreFile};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -73,11 +74,46 @@ impl Inner {
                 return Ok(false);
             }
             store.force_major.store(false, Ordering::Release);
+            // Files a major compaction would copy unchanged stay as they are (RocksDB's
+            // bottommost files without a compaction filter; docs/design/compaction.md).
+            let keep = unchanged_by_major(&files, &store.descriptor());
+            if keep.len() == files.len() {
+                return Ok(false);
+            }
             files
+                .into_iter()
+                .filter(|f| !keep.contains(&f.number))
+                .collect()
         } else {
             let c = &self.opts.compaction;
-            let sizes: Vec<u64> = files.iter().map(|f| f.reader.size()).collect();
-            match compaction_policy::select(&sizes, c.min_files, c.max_files, c.ratio, c.min_size) {
+            // Sorted runs only where merging a run's files could drop nothing a read sees: no
+            // delete marker in the store (a selection of every file purges markers, issue 41)
+            // and no TTL on the family. Otherwise every file is a run of its own: HBase's
+            // selection exactly (docs/design/compaction.md).
+            let runs = store.descriptor().ttl_ms().is_none()
+                && files.iter().all(|f| f.reader.meta().delete_count == 0);
+            let spans: Vec<compaction_policy::FileSpan<'_>> = files
+                .iter()
+                .map(|f| {
+                    let meta = f.reader.meta();
+                    compaction_policy::FileSpan {
+                        size: f.reader.size(),
+                        rows: match (&meta.first_key, &meta.last_key) {
+                            (Some(first), Some(last)) if runs && meta.cell_count > 0 => {
+                                Some((&first.row[..], &last.row[..]))
+                            }
+                            _ => None,
+                        },
+                    }
+                })
+                .collect();
+            match compaction_policy::select_runs(
+                &spans,
+                c.min_files,
+                c.max_files,
+                c.ratio,
+                c.min_size,
+            ) {
                 Some(r) => files[r].to_vec(),
                 None => return Ok(false),
             }
@@ -166,7 +202,9 @@ impl Inner {
                 &family_desc,
                 all_files,
                 expected_keys,
-                true,
+                // An empty output counts toward the policy's minimum of files (issue 41); a
+                // major compaction that kept files unchanged has them to count instead.
+                !major || all_files,
                 &mut iter,
             )
             .map_err(|e| self.job_failed(region, "compaction", e))?;
@@ -234,6 +272,48 @@ impl Inner {
         }
         Ok(())
     }
+}
+
+/// The numbers of the files (oldest first) a major compaction would copy unchanged: none when
+/// the family has a TTL (expired cells go) or any file holds a delete marker (markers and what
+/// they mask go). Else a file that shares no row with any other file, records how many cells its
+/// columns hold (files written before that are rewritten), holds no column with more cells than
+/// VERSIONS keeps (VERSIONS may have been lowered since its flush), no cell with its own TTL and
+/// no two cells of one column and timestamp (NEW_VERSION_BEHAVIOR's flushes keep overwritten
+/// values): rewriting it would drop nothing, and no cell of another file can mask or
+/// out-version one of its cells. Only its cells' sequence ids would be cleared, which order cells of one key, and
+/// no other file holds its keys.
+fn unchanged_by_major(files: &[Arc<StoreFile>], family: &ColumnFamilyDescriptor) -> Vec<u64> {
+    if family.ttl_ms().is_some() || files.iter().any(|f| f.reader.meta().delete_count > 0) {
+        return Vec::new();
+    }
+    let rows = |f: &StoreFile| {
+        let m = f.reader.meta();
+        match (&m.first_key, &m.last_key) {
+            (Some(a), Some(b)) if m.cell_count > 0 => Some((a.row.clone(), b.row.clone())),
+            _ => None,
+        }
+    };
+    let spans: Vec<_> = files.iter().map(|f| rows(f)).collect();
+    files
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| {
+            let m = f.reader.meta();
+            let plain = m
+                .max_column_cells
+                .is_some_and(|c| c <= u64::from(family.max_versions))
+                && m.irregular_cells == Some(0);
+            let Some((first, last)) = &spans[*i] else {
+                return false;
+            };
+            plain
+                && spans.iter().enumerate().all(|(j, other)| {
+                    j == *i || other.as_ref().is_none_or(|(a, b)| b < first || a > last)
+                })
+        })
+        .map(|(_, f)| f.number)
+        .collect()
 }
 
 /// Whether a compaction of every file of a store writes `kv` with sequence id 0 (HBase clears
