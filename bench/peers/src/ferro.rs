@@ -29,6 +29,9 @@ impl Ferro {
             memstore_flush_size: 64 << 20,
             ..EngineOptions::default()
         };
+        // Files that share no row are left as they are, as RocksDB moves them down without a
+        // rewrite (`CompactionOptions::sorted_runs`, off by default as in HBase).
+        opts.compaction.sorted_runs = true;
         if let Some(budget) = MEMORY_BUDGET.get() {
             opts.memory_budget = *budget;
         }

@@ -25,6 +25,7 @@ fn options() -> EngineOptions {
             // The ratio decides for these small files (HBase's minimum size would let any
             // three merge).
             min_size: 0,
+            sorted_runs: true,
             ..CompactionOptions::default()
         },
         ..EngineOptions::default()
@@ -112,6 +113,36 @@ fn check(t: &Table, model: &BTreeMap<Vec<u8>, Vec<u8>>, every: &[Vec<u8>], what:
         let end = (start + 120).min(want.len());
         assert_eq!(got, want[start..end], "{what}: 120 rows from {start}");
     }
+}
+
+/// Without the option (the default), files flushed in key order are compacted as HBase compacts
+/// them: minor compactions merge them and a major compaction leaves one file.
+#[test]
+fn without_the_option_in_order_files_are_compacted_as_hbase_compacts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = options();
+    opts.compaction.sorted_runs = false;
+    let (engine, t) = support::table::open_with_family(dir.path(), opts, family());
+    let mut model = BTreeMap::new();
+    let mut every = Vec::new();
+    for f in 0..FLUSHES {
+        for i in f * ROWS_PER_FLUSH..(f + 1) * ROWS_PER_FLUSH {
+            let (r, v) = (row(i, true), value(i, 0));
+            t.put(Put::new(r.clone()).add_column(FAMILY, "q", v.clone()))
+                .unwrap();
+            model.insert(r.clone(), v);
+            every.push(r);
+        }
+        engine.admin().flush(TABLE).unwrap();
+        engine.admin().compact(TABLE).unwrap();
+    }
+    let m = engine.metrics();
+    assert!(Metrics::get(&m.compactions) > 0);
+    assert!(file_count(&engine) < FLUSHES);
+    check(&t, &model, &every, "default, minor");
+    engine.admin().major_compact(TABLE).unwrap();
+    assert_eq!(file_count(&engine), 1);
+    check(&t, &model, &every, "default, major");
 }
 
 #[test]

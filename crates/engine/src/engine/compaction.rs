@@ -74,9 +74,14 @@ impl Inner {
                 return Ok(false);
             }
             store.force_major.store(false, Ordering::Release);
-            // Files a major compaction would copy unchanged stay as they are (RocksDB's
-            // bottommost files without a compaction filter; docs/design/compaction.md).
-            let keep = unchanged_by_major(&files, &store.descriptor());
+            // With sorted runs on, files a major compaction would copy unchanged stay as they
+            // are (RocksDB's bottommost files without a compaction filter;
+            // docs/design/compaction.md); off (HBase's way, the default), every file is merged.
+            let keep = if self.opts.compaction.sorted_runs {
+                unchanged_by_major(&files, &store.descriptor())
+            } else {
+                Vec::new()
+            };
             if keep.len() == files.len() {
                 return Ok(false);
             }
@@ -86,11 +91,13 @@ impl Inner {
                 .collect()
         } else {
             let c = &self.opts.compaction;
-            // Sorted runs only where merging a run's files could drop nothing a read sees: no
-            // delete marker in the store (a selection of every file purges markers, issue 41)
-            // and no TTL on the family. Otherwise every file is a run of its own: HBase's
-            // selection exactly (docs/design/compaction.md).
-            let runs = store.descriptor().ttl_ms().is_none()
+            // Sorted runs only when asked for (`CompactionOptions::sorted_runs`) and where
+            // merging a run's files could drop nothing a read sees: no delete marker in the
+            // store (a selection of every file purges markers, issue 41) and no TTL on the
+            // family. Otherwise every file is a run of its own: HBase's selection exactly
+            // (docs/design/compaction.md).
+            let runs = c.sorted_runs
+                && store.descriptor().ttl_ms().is_none()
                 && files.iter().all(|f| f.reader.meta().delete_count == 0);
             let spans: Vec<compaction_policy::FileSpan<'_>> = files
                 .iter()

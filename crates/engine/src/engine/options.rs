@@ -25,6 +25,12 @@ pub struct CompactionOptions {
     /// Period of automatic major compactions (`hbase.hregion.majorcompaction`, default 7
     /// days); `None` turns them off.
     pub major_interval: Option<Duration>,
+    /// Treat files that share no row as one *sorted run* (default false: HBase's selection):
+    /// minor compactions weigh a run as one file, so files flushed from data written in key
+    /// order are not merged with each other, and a major compaction leaves a file it would
+    /// copy unchanged where it is (`docs/design/compaction.md`). Fewer bytes written for time
+    /// series; a store keeps several files after `major_compact` where HBase has one.
+    pub sorted_runs: bool,
 }
 
 impl Default for CompactionOptions {
@@ -36,6 +42,7 @@ impl Default for CompactionOptions {
             ratio: 1.2,
             min_size: 128 << 20,
             major_interval: Some(Duration::from_secs(7 * 24 * 3600)),
+            sorted_runs: false,
         }
     }
 }
