@@ -115,19 +115,18 @@ fn check(t: &Table, model: &BTreeMap<Vec<u8>, Vec<u8>>, every: &[Vec<u8>], what:
     }
 }
 
-/// Without the option (the default), files flushed in key order are compacted as HBase compacts
-/// them: minor compactions merge them and a major compaction leaves one file.
-#[test]
-fn without_the_option_in_order_files_are_compacted_as_hbase_compacts_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut opts = options();
-    opts.compaction.sorted_runs = false;
-    let (engine, t) = support::table::open_with_family(dir.path(), opts, family());
+/// What was written: row → value.
+type Model = BTreeMap<Vec<u8>, Vec<u8>>;
+
+/// Writes `FLUSHES` flushes of `ROWS_PER_FLUSH` rows in key order (ascending or descending),
+/// asking for a minor compaction after each flush; returns the model (row → value) and every
+/// row written.
+fn load_in_order(engine: &Engine, t: &Table, ascending: bool) -> (Model, Vec<Vec<u8>>) {
     let mut model = BTreeMap::new();
     let mut every = Vec::new();
     for f in 0..FLUSHES {
         for i in f * ROWS_PER_FLUSH..(f + 1) * ROWS_PER_FLUSH {
-            let (r, v) = (row(i, true), value(i, 0));
+            let (r, v) = (row(i, ascending), value(i, 0));
             t.put(Put::new(r.clone()).add_column(FAMILY, "q", v.clone()))
                 .unwrap();
             model.insert(r.clone(), v);
@@ -136,6 +135,18 @@ fn without_the_option_in_order_files_are_compacted_as_hbase_compacts_them() {
         engine.admin().flush(TABLE).unwrap();
         engine.admin().compact(TABLE).unwrap();
     }
+    (model, every)
+}
+
+/// Without the option (the default), files flushed in key order are compacted as HBase compacts
+/// them: minor compactions merge them and a major compaction leaves one file.
+#[test]
+fn without_the_option_in_order_files_are_compacted_as_hbase_compacts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = options();
+    opts.compaction.sorted_runs = false;
+    let (engine, t) = support::table::open_with_family(dir.path(), opts, family());
+    let (model, every) = load_in_order(&engine, &t, true);
     let m = engine.metrics();
     assert!(Metrics::get(&m.compactions) > 0);
     assert!(file_count(&engine) < FLUSHES);
@@ -151,20 +162,8 @@ fn files_flushed_in_key_order_are_not_rewritten_and_every_read_stays_correct() {
         let what = if ascending { "ascending" } else { "descending" };
         let dir = tempfile::tempdir().unwrap();
         let (engine, t) = support::table::open_with_family(dir.path(), options(), family());
-        let mut model = BTreeMap::new();
-        let mut every = Vec::new();
-        for f in 0..FLUSHES {
-            for i in f * ROWS_PER_FLUSH..(f + 1) * ROWS_PER_FLUSH {
-                let (r, v) = (row(i, ascending), value(i, 0));
-                t.put(Put::new(r.clone()).add_column(FAMILY, "q", v.clone()))
-                    .unwrap();
-                model.insert(r.clone(), v);
-                every.push(r);
-            }
-            engine.admin().flush(TABLE).unwrap();
-            // The policy is asked after every flush: the files form one run, nothing merges.
-            engine.admin().compact(TABLE).unwrap();
-        }
+        // The policy is asked after every flush: the files form one run, nothing merges.
+        let (mut model, every) = load_in_order(&engine, &t, ascending);
         let m = engine.metrics();
         assert_eq!(file_count(&engine), FLUSHES, "{what}");
         assert_eq!(Metrics::get(&m.compactions), 0, "{what}");
