@@ -32,6 +32,9 @@ impl Ferro {
         // Files that share no row are left as they are, as RocksDB moves them down without a
         // rewrite (`CompactionOptions::sorted_runs`, off by default as in HBase).
         opts.compaction.sorted_runs = true;
+        // As `ferrobase serve` runs it: indexes and blooms read after the open, as RocksDB reads
+        // them when it opens a table file.
+        opts.warm_file_sections = true;
         if let Some(budget) = MEMORY_BUDGET.get() {
             opts.memory_budget = *budget;
         }

@@ -202,3 +202,56 @@ fn walk(dir: &Path) -> usize {
     }
     n
 }
+
+/// With `warm_file_sections`, a reopened engine reads every file's index and bloom filter in
+/// the background: a get of an absent row then reads nothing from disk (its file's bloom filter
+/// already answers), where a cold engine reads the bloom filter on the get.
+#[test]
+fn warming_reads_indexes_and_blooms_after_the_open_and_a_get_then_reads_nothing() {
+    let fs = FaultFileSystem::new();
+    let opts = |warm: bool| EngineOptions {
+        warm_file_sections: warm,
+        ..options(Arc::new(fs.clone()))
+    };
+    let reads = || fs.op_counts().get(&OpKind::Read).copied().unwrap_or(0);
+    {
+        let engine = Engine::open("/db", opts(false)).unwrap();
+        fill(&engine);
+    }
+    // Reads an open makes (each file's trailer and meta, the WAL): a cold open's count.
+    let mut open_reads = 0;
+    for warm in [false, true] {
+        let at_open = reads();
+        let engine = Engine::open("/db", opts(warm)).unwrap();
+        let files: u64 = (0..TABLES)
+            .flat_map(|t| engine.admin().regions(&format!("t{t}")).unwrap())
+            .map(|r| r.file_count as u64)
+            .sum();
+        let table = engine.table("t0").unwrap();
+        if warm {
+            // An index and a bloom section a file, beyond what the open reads.
+            let start = std::time::Instant::now();
+            while reads() < at_open + open_reads + 2 * files {
+                assert!(
+                    start.elapsed().as_secs() < 20,
+                    "the warmer read {}",
+                    reads()
+                );
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        } else {
+            open_reads = reads() - at_open;
+        }
+        // Between two rows of region 3: inside its file's rows, so the bloom filter decides.
+        let absent = format!("{}x", row(3, 1));
+        let before = reads();
+        assert!(table.get(&Get::new(absent)).unwrap().is_empty());
+        let read = reads() - before;
+        if warm {
+            assert_eq!(read, 0, "a warmed engine read {read} times");
+        } else {
+            assert!(read > 0, "a cold engine reads the bloom filter");
+        }
+        engine.close();
+    }
+}

@@ -403,6 +403,9 @@ pub fn main(a: ServeArgs) -> Result<()> {
     engine_opts.global_memstore_limit = a.global_memstore_limit;
     engine_opts.block_cache_bytes = a.block_cache_size;
     engine_opts.memstore_chunk_bytes = a.memstore_chunk_size;
+    // Indexes and blooms read in the background after the start (at most an eighth of the
+    // memory budget), so the first calls after a restart do not each wait for their files'.
+    engine_opts.warm_file_sections = true;
     engine_opts.wal_segment_bytes = a.wal_segment_size;
     engine_opts.max_wal_segments = a.max_wal_segments;
     engine_opts.region_split_size = a.region_split_size;

@@ -188,6 +188,11 @@ pub struct EngineOptions {
     /// sockets, at least 16 (256 gives 64, 1,024 gives 448). A server should raise its soft
     /// limit to the hard one before opening (`ferrobase serve` does).
     pub max_open_files: Option<usize>,
+    /// Read every block file's index and bloom filter in the background after the open (up to
+    /// an eighth of [`EngineOptions::memory_budget`]), so first reads after a restart do not
+    /// wait for them (default false: each is read on its file's first use). `ferrobase serve`
+    /// turns it on.
+    pub warm_file_sections: bool,
     /// The key-range heat map's shape (default: 1-minute buckets for three hours, 32 ranges;
     /// [`crate::heat_map`]).
     pub heat_map: crate::heat_map::HeatMapOptions,
@@ -220,6 +225,7 @@ impl Default for EngineOptions {
             fs: crate::fs::os(),
             hook: None,
             max_open_files: None,
+            warm_file_sections: false,
             heat_map: crate::heat_map::HeatMapOptions::default(),
             wal_recovery: WalRecovery::Strict,
             manifest_log_threshold: 64 << 10,
