@@ -42,9 +42,9 @@ fn flushes_and_compactions_are_listed_with_what_they_read_and_wrote() {
     let region = engine.admin().regions("t").unwrap()[0].id;
     for round in 0..2 {
         for i in 0..50 {
-            // Rows of both rounds interleave: the two files overlap, so the major compaction
-            // below merges them (files sharing no row and holding nothing to drop would stay
-            // as they are: docs/design/compaction.md).
+            // Rows of both rounds interleave: the two files overlap, so the major compaction below
+            // merges them (with sorted runs on, files sharing no row and holding nothing to drop
+            // would stay as they are: docs/design/compaction.md).
             t.put(Put::new(format!("r{i:03}-{round}")).add_column("cf", "q", "v".repeat(100)))
                 .unwrap();
         }

@@ -432,9 +432,9 @@ fn a_major_compaction_request_stops_a_running_minor_one_and_loses_nothing() {
     assert!(rows
         .iter()
         .all(|r| r.value(b"cf", b"q") == Some(&value[..])));
-    // Later minor compactions are not cancelled by the finished request. Each small file
-    // spans the big one's rows (files that do not overlap would form a sorted run, which the
-    // policy leaves alone: docs/design/compaction.md).
+    // Later minor compactions are not cancelled by the finished request. Each small file spans the
+    // big one's rows (with sorted runs on, files that do not overlap would form a sorted run, which
+    // the policy leaves alone: docs/design/compaction.md).
     for f in 0..3 {
         t.put_all(vec![
             Put::new(format!("a{f}")).add_column("cf", "q", "x"),

@@ -100,8 +100,8 @@ fn a_background_compaction_that_panics_poisons_the_engine_with_its_message() {
     });
     let engine = open(&fs, Some(hook));
     let t = engine.table("t").unwrap();
-    // Two flushed files reach `min_files`: the flush asks the compactor for a compaction. Both
-    // span rows `a..` to `z..`: files that do not overlap would form a sorted run, which the
+    // Two flushed files reach `min_files`: the flush asks the compactor for a compaction. Both span
+    // rows `a..` to `z..`: with sorted runs on, files that do not overlap would form a run the
     // policy leaves alone (docs/design/compaction.md).
     for i in 0..2 {
         put(&t, &format!("a{i}")).unwrap();

@@ -48,9 +48,9 @@ fn fill(engine: &Engine) {
                     .put(Put::new(row(r, i)).add_column("cf", "q", format!("{name} {r} {i}")))
                     .unwrap();
                 if i == 0 {
-                    // A delete marker (of a row never written) in every store: a major
-                    // compaction then merges all its files (files that share no row and hold
-                    // nothing to drop would stay as they are: docs/design/compaction.md).
+                    // A delete marker (of a row never written) in every store: a major compaction
+                    // then merges all its files (with sorted runs on, files that share no row and
+                    // hold nothing to drop would stay as they are: docs/design/compaction.md).
                     table.delete(Delete::new(row(r, 9))).unwrap();
                 }
             }

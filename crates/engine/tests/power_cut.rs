@@ -560,8 +560,8 @@ fn a_crash_at_each_kill_point_of_a_flush_compaction_or_split_loses_nothing_ackno
                 MidFlush | BetweenManifestAndWalDeletion => engine.admin().flush(TABLE),
                 MidCompaction | CompactionOutputWritten => {
                     // Row 0 again: the third file overlaps the first, so the major compaction
-                    // merges them (files that share no row and hold nothing to drop stay as they
-                    // are: docs/design/compaction.md).
+                    // merges them (with sorted runs on, files that share no row and hold nothing to
+                    // drop stay as they are: docs/design/compaction.md).
                     assert_eq!(write_rows(&t, 0, 1).0, 1, "{ctx}");
                     engine.admin().flush(TABLE).unwrap();
                     engine.admin().major_compact(TABLE)
