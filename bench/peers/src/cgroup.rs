@@ -22,23 +22,37 @@ fn own_group(matches: impl Fn(&str) -> bool) -> Option<String> {
     })
 }
 
+/// This process's memory cgroup directory and the file that limits a group's memory: cgroup
+/// v1's memory hierarchy when mounted, else v2's unified one; `None` without either.
+fn memory_hierarchy() -> Option<(PathBuf, &'static str)> {
+    let v1 = Path::new("/sys/fs/cgroup/memory");
+    let v2 = Path::new("/sys/fs/cgroup");
+    if v1.join("memory.limit_in_bytes").exists() {
+        let own = own_group(|c| c.split(',').any(|x| x == "memory")).unwrap_or_default();
+        Some((v1.join(own), "memory.limit_in_bytes"))
+    } else if std::fs::read_to_string(v2.join("cgroup.controllers"))
+        .is_ok_and(|c| c.split_whitespace().any(|x| x == "memory"))
+    {
+        let own = own_group(str::is_empty).unwrap_or_default();
+        Some((v2.join(own), "memory.max"))
+    } else {
+        None
+    }
+}
+
+/// Removes the cgroup of a child process that ended without removing it (killed): the child
+/// made it beside this process's own group ([`Limited::enter`]).
+pub fn remove_left_by(child: u32) {
+    if let Some((parent, _)) = memory_hierarchy() {
+        let _ = std::fs::remove_dir(parent.join(format!("ferrobase-peer-{child}")));
+    }
+}
+
 impl Limited {
     /// Creates a cgroup limited to `bytes` (memory and page cache) and moves this process into
     /// it: cgroup v1's memory hierarchy when mounted, else v2's unified one.
     pub fn enter(bytes: u64) -> Result<Limited> {
-        let v1 = Path::new("/sys/fs/cgroup/memory");
-        let v2 = Path::new("/sys/fs/cgroup");
-        let (parent, limit_file) = if v1.join("memory.limit_in_bytes").exists() {
-            let own = own_group(|c| c.split(',').any(|x| x == "memory")).unwrap_or_default();
-            (v1.join(own), "memory.limit_in_bytes")
-        } else if std::fs::read_to_string(v2.join("cgroup.controllers"))
-            .is_ok_and(|c| c.split_whitespace().any(|x| x == "memory"))
-        {
-            (
-                v2.join(own_group(str::is_empty).unwrap_or_default()),
-                "memory.max",
-            )
-        } else {
+        let Some((parent, limit_file)) = memory_hierarchy() else {
             bail!(
                 "--memory-limit needs a memory cgroup controller (v1 or v2) under /sys/fs/cgroup"
             );

@@ -166,6 +166,9 @@ fn main() -> Result<()> {
                 run.add_line(&line?);
             }
             let status = child.wait()?;
+            if args.scale.memory_limit.is_some() {
+                cgroup::remove_left_by(child.id());
+            }
             if !status.success() {
                 bail!("{engine} run {} failed: {status}", rep + 1);
             }
