@@ -253,7 +253,7 @@ impl<S: Read> Connection<S> {
         let prefix = std::mem::take(&mut self.prefix);
         let limits = self.limits;
         let pool = self.pool.clone();
-        match transport {
+        let (decoded, call) = match transport {
             Transport::Framed => {
                 let mut len = [0u8; 4];
                 let mut rest_of_prefix: &[u8] = &[];
@@ -276,25 +276,11 @@ impl<S: Read> Connection<S> {
                 // Decoded straight from the socket: a frame is never held whole in memory.
                 if rest_of_prefix.is_empty() {
                     let b = Budget::new(&mut self.reader, &limits).with_wire_limit(n);
-                    let (decoded, call) = framed(protocol, b, pool, &declared)?;
-                    count_decoded(
-                        &mut self.held,
-                        &mut self.largest,
-                        self.reply.capacity(),
-                        decoded,
-                    );
-                    call
+                    framed(protocol, b, pool, &declared)?
                 } else {
                     let mut chained = Cursor::new(rest_of_prefix.to_vec()).chain(&mut self.reader);
                     let b = Budget::new(&mut chained, &limits).with_wire_limit(n);
-                    let (decoded, call) = framed(protocol, b, pool, &declared)?;
-                    count_decoded(
-                        &mut self.held,
-                        &mut self.largest,
-                        self.reply.capacity(),
-                        decoded,
-                    );
-                    call
+                    framed(protocol, b, pool, &declared)?
                 }
             }
             // The first call's detected bytes are read again before the stream; later calls
@@ -302,28 +288,21 @@ impl<S: Read> Connection<S> {
             // out of the buffer, where a chain reads each primitive through two layers).
             Transport::Buffered if prefix.is_empty() => {
                 let b = Budget::new(&mut self.reader, &limits);
-                let (decoded, call) = buffered(protocol, b, pool, &declared);
-                count_decoded(
-                    &mut self.held,
-                    &mut self.largest,
-                    self.reply.capacity(),
-                    decoded,
-                );
-                call
+                buffered(protocol, b, pool, &declared)
             }
             Transport::Buffered => {
                 let mut chained = Cursor::new(prefix).chain(&mut self.reader);
                 let b = Budget::new(&mut chained, &limits);
-                let (decoded, call) = buffered(protocol, b, pool, &declared);
-                count_decoded(
-                    &mut self.held,
-                    &mut self.largest,
-                    self.reply.capacity(),
-                    decoded,
-                );
-                call
+                buffered(protocol, b, pool, &declared)
             }
-        }
+        };
+        count_decoded(
+            &mut self.held,
+            &mut self.largest,
+            self.reply.capacity(),
+            decoded,
+        );
+        call
     }
 }
 
