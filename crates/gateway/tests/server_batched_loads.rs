@@ -9,30 +9,13 @@ use ferrobase_engine::{
     ColumnFamilyDescriptor, Engine, EngineOptions, Scan, TableDescriptor, TableName,
 };
 use ferrobase_gateway::thrift::{
-    Binary, Budget, Codec, Compact, Limits, MessageHeader, MessageType, TStruct, TType, TValue,
+    Binary, Codec, Compact, MessageHeader, MessageType, TStruct, TType, TValue,
 };
-use ferrobase_gateway::{Server, ServerOptions};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use ferrobase_gateway::ServerOptions;
+use std::net::TcpStream;
 use std::time::Duration;
 use support::replies::exception_message;
-
-struct Running {
-    addr: SocketAddr,
-    engine: Engine,
-    stop: ferrobase_gateway::StopHandle,
-    thread: Option<std::thread::JoinHandle<()>>,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.stop();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
+use support::server::Running;
 
 fn start() -> Running {
     let dir = tempfile::tempdir().unwrap();
@@ -46,17 +29,7 @@ fn start() -> Running {
         addr: "127.0.0.1:0".parse().unwrap(),
         ..ServerOptions::default()
     };
-    let server = Server::bind(engine.clone(), opts).unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.stop_handle().unwrap();
-    let thread = std::thread::spawn(move || server.run().unwrap());
-    Running {
-        addr,
-        engine,
-        stop,
-        thread: Some(thread),
-        _dir: dir,
-    }
+    support::server::serve(dir, engine, opts)
 }
 
 /// One call on `s` in `codec`, framed or not, and its reply.
@@ -67,40 +40,7 @@ fn call_on<C: Codec>(
     name: &str,
     args: &TStruct,
 ) -> (MessageHeader, TStruct) {
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let mut msg = Vec::new();
-    codec.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id: 7,
-        },
-    );
-    codec.write_struct(&mut msg, args);
-    if framed {
-        let mut f = (msg.len() as u32).to_be_bytes().to_vec();
-        f.extend_from_slice(&msg);
-        msg = f;
-    }
-    s.write_all(&msg).unwrap();
-    let mut reader: Box<dyn Read> = if framed {
-        let mut len = [0u8; 4];
-        s.read_exact(&mut len).unwrap();
-        let mut frame = vec![0u8; u32::from_be_bytes(len) as usize];
-        s.read_exact(&mut frame).unwrap();
-        Box::new(std::io::Cursor::new(frame))
-    } else {
-        Box::new(s.try_clone().unwrap())
-    };
-    let limits = Limits {
-        max_message: 1 << 24,
-        ..Default::default()
-    };
-    let mut b = Budget::new(&mut reader, &limits);
-    let h = codec.read_header(&mut b).unwrap();
-    let body = codec.read_struct(&mut b).unwrap();
-    (h, body)
+    support::calls::call_on(s, codec, framed, name, args, Duration::from_secs(30))
 }
 
 fn bin(s: &[u8]) -> TValue {

@@ -8,27 +8,12 @@ use ferrobase_engine::{Engine, EngineOptions};
 use ferrobase_gateway::thrift::{
     Binary, Codec, Compact, MessageHeader, MessageType, TStruct, TType, TValue,
 };
-use ferrobase_gateway::{Server, ServerOptions};
+use ferrobase_gateway::ServerOptions;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 use support::replies::exception_message;
-
-struct Running {
-    addr: SocketAddr,
-    stop: ferrobase_gateway::StopHandle,
-    thread: Option<std::thread::JoinHandle<()>>,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.stop();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
+use support::server::Running;
 
 fn start() -> Running {
     start_with(EngineOptions::default(), |_| {})
@@ -46,16 +31,7 @@ fn start_with(
     };
     opts.limits.max_message = 1 << 20;
     configure(&mut opts);
-    let server = Server::bind(engine, opts).unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.stop_handle().unwrap();
-    let thread = std::thread::spawn(move || server.run().unwrap());
-    Running {
-        addr,
-        stop,
-        thread: Some(thread),
-        _dir: dir,
-    }
+    support::server::serve(dir, engine, opts)
 }
 
 /// Sends one call with the given codec and framing and reads the reply.
@@ -77,40 +53,7 @@ fn call_on<C: Codec>(
     name: &str,
     args: TStruct,
 ) -> (MessageHeader, TStruct) {
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut msg = Vec::new();
-    codec.write_header(
-        &mut msg,
-        &MessageHeader {
-            name: name.into(),
-            kind: MessageType::Call,
-            seq_id: 7,
-        },
-    );
-    codec.write_struct(&mut msg, &args);
-    if framed {
-        let mut f = (msg.len() as u32).to_be_bytes().to_vec();
-        f.extend_from_slice(&msg);
-        msg = f;
-    }
-    s.write_all(&msg).unwrap();
-    let mut reader: Box<dyn Read> = if framed {
-        let mut len = [0u8; 4];
-        s.read_exact(&mut len).unwrap();
-        let mut frame = vec![0u8; u32::from_be_bytes(len) as usize];
-        s.read_exact(&mut frame).unwrap();
-        Box::new(std::io::Cursor::new(frame))
-    } else {
-        Box::new(s.try_clone().unwrap())
-    };
-    let limits = ferrobase_gateway::thrift::Limits {
-        max_message: 1 << 24,
-        ..Default::default()
-    };
-    let mut b = ferrobase_gateway::thrift::Budget::new(&mut reader, &limits);
-    let h = codec.read_header(&mut b).unwrap();
-    let body = codec.read_struct(&mut b).unwrap();
-    (h, body)
+    support::calls::call_on(s, codec, framed, name, &args, Duration::from_secs(10))
 }
 
 fn table_names(addr: SocketAddr) -> usize {

@@ -10,13 +10,14 @@ use ferrobase_engine::{Engine, EngineOptions};
 use ferrobase_gateway::sasl::{connect_plain, PasswordFile};
 use ferrobase_gateway::thrift::{Binary, Budget, Codec, Limits, MessageType, TStruct};
 use ferrobase_gateway::tls::{TlsClient, TlsServer};
-use ferrobase_gateway::{Server, ServerOptions, StopHandle};
+use ferrobase_gateway::ServerOptions;
 use std::io::{Cursor, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use support::calls::call_message;
+use support::server::Running;
 use support::test_certs::TestPki;
 
 /// The handshake deadline the servers here run with (the default is 10 s; shorter keeps the
@@ -31,25 +32,14 @@ const PROMPT: Duration = Duration::from_secs(1);
 /// load would take.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-struct Running {
-    addr: SocketAddr,
-    stop: StopHandle,
-    thread: Option<std::thread::JoinHandle<()>>,
-    _dir: tempfile::TempDir,
+/// A running server and the directory of its certificates.
+struct Tls {
+    server: Running,
     certs: tempfile::TempDir,
 }
 
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.stop();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
 /// A Thrift port serving TLS (no client certificates) and SASL PLAIN logins of `bob`.
-fn start(configure: impl FnOnce(&mut ServerOptions)) -> Running {
+fn start(configure: impl FnOnce(&mut ServerOptions)) -> Tls {
     let dir = tempfile::tempdir().unwrap();
     let certs = tempfile::tempdir().unwrap();
     let pki = TestPki::new(certs.path());
@@ -66,15 +56,8 @@ fn start(configure: impl FnOnce(&mut ServerOptions)) -> Running {
         ..ServerOptions::default()
     };
     configure(&mut opts);
-    let server = Server::bind(engine, opts).unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.stop_handle().unwrap();
-    let thread = std::thread::spawn(move || server.run().unwrap());
-    Running {
-        addr,
-        stop,
-        thread: Some(thread),
-        _dir: dir,
+    Tls {
+        server: support::server::serve(dir, engine, opts),
         certs,
     }
 }
@@ -153,11 +136,11 @@ fn framed_call<S: Read + Write>(s: &mut S, name: &str) -> MessageType {
 }
 
 /// A legitimate client from `from`: TLS, bob's login, a call answered. The time it took.
-fn legitimate(srv: &Running, from: Ipv4Addr) -> Result<Duration, String> {
+fn legitimate(srv: &Tls, from: Ipv4Addr) -> Result<Duration, String> {
     let started = Instant::now();
     let ca = srv.certs.path().join("ca.pem");
     let client = TlsClient::from_pem_files(&ca, None).unwrap();
-    let sock = connect_from(from, srv.addr).map_err(|e| format!("connect: {e}"))?;
+    let sock = connect_from(from, srv.server.addr).map_err(|e| format!("connect: {e}"))?;
     sock.set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     let mut wire = client
@@ -227,7 +210,7 @@ fn tricklers_and_two_thousand_silent_connections_leave_the_port_to_legitimate_cl
     let ready = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut tricklers = Vec::new();
     for i in 0..40 {
-        let (addr, hello, ca, ready) = (srv.addr, hello.clone(), ca.clone(), ready.clone());
+        let (addr, hello, ca, ready) = (srv.server.addr, hello.clone(), ca.clone(), ready.clone());
         tricklers.push(std::thread::spawn(move || {
             let sock = TcpStream::connect(addr).unwrap();
             let since = Instant::now();
@@ -252,7 +235,7 @@ fn tricklers_and_two_thousand_silent_connections_leave_the_port_to_legitimate_cl
     // The silent connections, opened as fast as the server accepts them, held to the end.
     let done = Arc::new(AtomicBool::new(false));
     let opener = {
-        let (addr, done) = (srv.addr, done.clone());
+        let (addr, done) = (srv.server.addr, done.clone());
         std::thread::spawn(move || {
             let mut held = Vec::with_capacity(SILENT);
             for _ in 0..SILENT {
@@ -322,7 +305,7 @@ fn many_addresses_failing_logins_at_once_do_not_slow_a_good_user_elsewhere() {
     let failed_once = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let attackers: Vec<_> = (2..102u8)
         .map(|last| {
-            let (addr, stop, ca) = (srv.addr, stop.clone(), ca.clone());
+            let (addr, stop, ca) = (srv.server.addr, stop.clone(), ca.clone());
             let failed_once = failed_once.clone();
             std::thread::spawn(move || {
                 let from = Ipv4Addr::new(127, 0, 0, last);

@@ -2,4 +2,5 @@
 
 pub mod calls;
 pub mod replies;
+pub mod server;
 pub mod test_certs;
