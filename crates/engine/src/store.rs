@@ -5,7 +5,7 @@ use crate::block_cache::Priority;
 use crate::block_file::{BlockFileReader, CacheMode, FileScanner, SCAN_READAHEAD};
 use crate::cell::KeyValue;
 use crate::lock;
-use crate::memstore::{Memstore, MemstoreScanner};
+use crate::memstore::{ChunkPool, Memstore, MemstoreScanner};
 use crate::metrics::Metrics;
 use crate::read::{
     record_cost, MatchSpec, MergeCursor, QueryMatcher, Source, StoreRead, StoreScanner,
@@ -52,24 +52,24 @@ pub struct Store {
     pub force_major: AtomicBool,
     /// The family's block and bloom counters, looked up once, at the first read.
     reads: std::sync::OnceLock<Arc<crate::metrics::FamilyReads>>,
-    /// The memstores' chunk size ([`crate::EngineOptions::memstore_chunk_bytes`]).
-    chunk_bytes: usize,
+    /// Where its memstores take their chunks (the engine's pool).
+    chunks: Arc<ChunkPool>,
 }
 
 impl Store {
     /// A store of `family` with `files` (newest first) whose flushed data reaches `flushed_seq`;
-    /// its memstores copy cells into chunks of `chunk_bytes` (0: none).
+    /// its memstores take their chunks from `chunks`.
     pub fn new(
         family: ColumnFamilyDescriptor,
         files: Vec<Arc<StoreFile>>,
         flushed_seq: u64,
-        chunk_bytes: usize,
+        chunks: Arc<ChunkPool>,
     ) -> Self {
         Store {
-            chunk_bytes,
+            chunks: chunks.clone(),
             family: RwLock::new(Arc::new(family)),
             state: RwLock::new(Arc::new(StoreState {
-                active: Memstore::new(chunk_bytes),
+                active: Memstore::new(chunks.clone()),
                 snapshots: Vec::new(),
                 files,
             })),
@@ -145,7 +145,7 @@ impl Store {
         let mut taken = None;
         self.update(|s| {
             if !s.active.is_empty() {
-                let old = std::mem::replace(&mut s.active, Memstore::new(self.chunk_bytes));
+                let old = std::mem::replace(&mut s.active, Memstore::new(self.chunks.clone()));
                 s.snapshots.insert(0, old.clone());
                 taken = Some(old);
             }

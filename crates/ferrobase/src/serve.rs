@@ -172,9 +172,10 @@ pub struct ServeArgs {
     /// The block cache's capacity in bytes. Not given: 0.4 of --memory-budget.
     #[arg(long, value_name = "BYTES")]
     pub block_cache_size: Option<usize>,
-    /// Memstores copy cells into chunks of this many bytes, freed whole after a flush (HBase's
-    /// MSLAB, hbase.hregion.memstore.mslab.chunksize); 0 keeps each cell in the buffers its
-    /// request came in (hbase.hregion.memstore.mslab.enabled=false).
+    /// Memstores keep their cells (and the skip list's nodes) in chunks of this many bytes,
+    /// pooled for the next memstores after a flush (HBase's MSLAB and chunk pool,
+    /// hbase.hregion.memstore.mslab.chunksize); 0 gives each write's cells one buffer of their
+    /// own instead (hbase.hregion.memstore.mslab.enabled=false).
     #[arg(long, value_name = "BYTES",
           default_value_t = EngineOptions::default().memstore_chunk_bytes)]
     pub memstore_chunk_size: usize,

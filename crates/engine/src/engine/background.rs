@@ -97,6 +97,7 @@ fn flusher(inner: &Inner) {
             std::mem::take(&mut g.flush)
         };
         inner.retry_suspended_writes();
+        inner.memstore_chunks.trim_idle();
         let _why = crate::job_log::reason(crate::job_log::JobReason::MemstoreSize);
         let flushes_before = crate::metrics::Metrics::get(&inner.metrics.flushes);
         for id in regions {

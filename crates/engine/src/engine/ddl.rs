@@ -39,7 +39,7 @@ impl Inner {
                         f.clone(),
                         Vec::new(),
                         seq,
-                        self.opts.memstore_chunk_bytes,
+                        self.memstore_chunks.clone(),
                     )),
                 )
             })
@@ -267,7 +267,7 @@ impl Inner {
                                 family.clone(),
                                 Vec::new(),
                                 seq,
-                                self.opts.memstore_chunk_bytes,
+                                self.memstore_chunks.clone(),
                             ))),
                         ),
                     }

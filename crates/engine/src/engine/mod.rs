@@ -62,6 +62,9 @@ pub(crate) struct Inner {
     /// The flushes and compactions running and the last ones that ended.
     pub(crate) job_log: crate::job_log::JobLog,
     pub(crate) cache: Arc<BlockCache>,
+    /// The chunks memstores fill, and those flushed memstores gave back
+    /// ([`EngineOptions::memstore_chunk_bytes`]).
+    pub(crate) memstore_chunks: Arc<crate::memstore::ChunkPool>,
     /// The open block files, at most `EngineOptions::max_open_files` (`file_handles.rs`).
     pub(crate) handles: Arc<crate::file_handles::FileHandles>,
     pub(crate) wal: Wal,

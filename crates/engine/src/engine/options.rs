@@ -124,12 +124,14 @@ pub struct EngineOptions {
     /// indexes and bloom filters, scanners, and calls in flight. [`EngineOptions::memory_limits`]
     /// gives the sizes it derives.
     pub memory_budget: usize,
-    /// A memstore copies each cell's row, qualifier and value into buffers of this many bytes,
-    /// filled in turn and freed whole after its flush (default
-    /// [`DEFAULT_MEMSTORE_CHUNK_BYTES`], 2 MiB: HBase's MSLAB,
-    /// `hbase.hregion.memstore.mslab.chunksize`); cells over 256 KiB keep their own. `0` turns
-    /// it off (`hbase.hregion.memstore.mslab.enabled=false`): cells stay in the buffers their
-    /// writer built.
+    /// A memstore keeps its cells, each in one skip-list node with its row, qualifier and value,
+    /// in buffers of this many bytes filled in turn (default [`DEFAULT_MEMSTORE_CHUNK_BYTES`],
+    /// 2 MiB: HBase's MSLAB, `hbase.hregion.memstore.mslab.chunksize`); a flushed memstore gives
+    /// them to the engine's pool for the next memstores (HBase's chunk pool; it keeps at most
+    /// one flush size of them, and none once no chunk was taken for ten seconds). Cells over
+    /// 256 KiB get buffers of their own. `0` turns chunks off
+    /// (`hbase.hregion.memstore.mslab.enabled=false`): each write's cells get one buffer of
+    /// their own, freed with the memstore.
     pub memstore_chunk_bytes: usize,
     /// Writers wait while all memstores together hold more than this many bytes; from
     /// [`MEMSTORE_LOWER_LIMIT`] (0.95) of it on, the largest memstore is flushed ahead of its

@@ -11,6 +11,7 @@ use crate::fs::FileSystem;
 use crate::health::{SpaceGuard, WriteGate};
 use crate::lock;
 use crate::manifest;
+use crate::memstore::ChunkPool;
 use crate::metrics::Metrics;
 use crate::mvcc::Mvcc;
 use crate::poison::Poison;
@@ -55,6 +56,13 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
             ..Default::default()
         });
     let metrics = Arc::new(Metrics::default());
+    // The chunks flushed memstores give back wait here for the next memstores, up to one
+    // region's flush size (what the memstore that replaces a flushed one fills next).
+    let memstore_chunks = ChunkPool::new(
+        opts.memstore_chunk_bytes,
+        opts.memstore_flush_size
+            .min(opts.memory_limits().global_memstore_limit),
+    );
     let cache = Arc::new(BlockCache::new(
         opts.memory_limits().block_cache,
         metrics.clone(),
@@ -103,7 +111,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
                         family.clone(),
                         files,
                         s.flushed_seq,
-                        opts.memstore_chunk_bytes,
+                        memstore_chunks.clone(),
                     )),
                 );
             }
@@ -253,6 +261,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         dir: dir.to_path_buf(),
         metrics,
         job_log: crate::job_log::JobLog::default(),
+        memstore_chunks,
         cache,
         handles,
         wal,

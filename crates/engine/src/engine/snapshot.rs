@@ -383,7 +383,7 @@ impl Inner {
                             family.clone(),
                             files,
                             seq,
-                            self.opts.memstore_chunk_bytes,
+                            self.memstore_chunks.clone(),
                         )),
                     );
                 }

@@ -121,7 +121,7 @@ impl Inner {
                     (*desc).clone(),
                     left.into_iter().collect(),
                     flushed,
-                    self.opts.memstore_chunk_bytes,
+                    self.memstore_chunks.clone(),
                 )),
             );
             right_stores.insert(
@@ -130,7 +130,7 @@ impl Inner {
                     (*desc).clone(),
                     right.into_iter().collect(),
                     flushed,
-                    self.opts.memstore_chunk_bytes,
+                    self.memstore_chunks.clone(),
                 )),
             );
         }

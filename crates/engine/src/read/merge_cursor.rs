@@ -9,6 +9,11 @@ use bytes::Bytes;
 use std::cmp::Ordering;
 
 /// One input of a merge.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a read's sources live side by side in one Vec; boxing the file cursor would cost \
+              an allocation per file per read"
+)]
 #[derive(Debug)]
 pub enum Source {
     /// A memstore segment.
