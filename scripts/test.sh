@@ -44,6 +44,14 @@ else
     echo "test.sh: ASan fuzz pass SKIPPED: no nightly toolchain installed" \
         "(rustup toolchain install nightly); the checked-in fuzz inputs still ran in cargo test"
 fi
+# The memstore's unsafe skip list and chunks under Miri (undefined behaviour, data races; ~10 min
+# with its sysroot build), only when asked: the ASan pass above covers them through the memstore_ops
+# fuzz target, and its harness runs under cargo test.
+if [ "${FERROBASE_TEST_MIRI:-}" = 1 ]; then
+  rustup +nightly component add miri rust-src
+  MIRIFLAGS=-Zmiri-disable-isolation CARGO_TARGET_DIR=target/miri \
+    cargo +nightly miri test -p ferrobase-engine --lib memstore
+fi
 cargo run --release -p ferrobase -- bench engine --cells 20000
 # 5,000 regions served under `ulimit -n 256` (issue 44; release build, ~30 s warm).
 bash scripts/many-regions-test.sh

@@ -13,6 +13,7 @@ pub use crate::cell::{CellKey, CellType, KeyValue};
 pub use crate::checksum::masked_crc;
 pub use crate::compression::Compression;
 pub use crate::manifest::{ManifestData, RegionRecord, StoreRecord, TableRecord};
+pub use crate::memstore::{ChunkPool, Memstore, MemstoreScanner};
 pub use crate::wal::{decode_segment, records_past_damage, WalCell, WalEdit, SEGMENT_MAGIC};
 
 /// Parses `bytes` as a manifest edit log (of the generation its header names, so inputs get

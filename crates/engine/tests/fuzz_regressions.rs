@@ -21,6 +21,8 @@ mod filter_language;
 mod manifest_data;
 #[path = "../../../fuzz/harness/manifest_log.rs"]
 mod manifest_log;
+#[path = "../../../fuzz/harness/memstore_ops.rs"]
+mod memstore_ops;
 #[path = "../../../fuzz/harness/replay.rs"]
 mod replay;
 #[path = "../../../fuzz/harness/wal_record.rs"]
@@ -58,6 +60,25 @@ fn data_block_inputs_replay() {
 fn bloom_section_inputs_replay() {
     let n = replay::replay("bloom_section", bloom_section::run);
     assert!(n.corpus > 0, "{n:?}");
+}
+
+#[test]
+fn memstore_ops_inputs_replay() {
+    let n = replay::replay("memstore_ops", memstore_ops::run);
+    assert!(n.corpus > 0, "{n:?}");
+    // And programs no seed holds: 300 of pseudo-random bytes (xorshift, fixed seed).
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for len in (0..300).map(|i| 16 + i * 7) {
+        let program: Vec<u8> = (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        memstore_ops::run(&program);
+    }
 }
 
 #[test]

@@ -22,8 +22,10 @@ pub(super) const ALIGN: usize = 8;
 /// most of a chunk.
 pub(super) const MAX_CHUNKED: usize = 256 << 10;
 
-/// A pool that kept no chunk taken for this long gives its chunks back to the allocator.
-const POOL_IDLE: std::time::Duration = std::time::Duration::from_secs(10);
+/// A pool none of whose chunks was taken for this long gives them back to the allocator: a
+/// load that stopped leaves no memory behind it for the block cache to grow beside. Under a
+/// load, memstores take a chunk every few milliseconds.
+const POOL_IDLE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// One allocation of `len` bytes aligned to [`ALIGN`], freed on drop.
 #[derive(Debug)]
@@ -101,8 +103,8 @@ impl ChunkPool {
         lock::lock(&self.free).len() * self.chunk_bytes
     }
 
-    /// Gives the pooled chunks back to the allocator when none was taken for ten seconds
-    /// (writes stopped: the memory goes back to the system). Called on the flusher's tick.
+    /// Gives the pooled chunks back to the allocator when none was taken for a second (writes
+    /// stopped: the memory goes back to the system). Called on the flusher's tick.
     pub fn trim_idle(&self) {
         self.trim_idle_at(self.now_ms())
     }
