@@ -85,34 +85,43 @@ impl BloomBuilder {
     }
 
     /// Encodes the filter: `k:u8 nbits:varint bits`.
-    pub fn finish(&self) -> Vec<u8> {
+    #[cfg(test)]
+    pub fn finish(mut self) -> Vec<u8> {
+        let (head, bits) = self.finish_parts();
+        [&head[..], bits].concat()
+    }
+
+    /// Encodes the filter in two parts, its header (`k:u8 nbits:varint`) and its bits, the
+    /// bits left in the builder's own array: a large file's filter (12.5 MB for 10 M rows) is
+    /// folded in place and written from there, never copied (a compaction of 40 M rows held
+    /// four copies of 50 MB at its end).
+    pub fn finish_parts(&mut self) -> (Vec<u8>, &[u8]) {
         let want = (self.keys * BITS_PER_KEY).max(64);
-        let bits = if self.bits.is_empty() {
+        if self.bits.is_empty() {
             let mut bits = vec![0u8; want.div_ceil(8)];
             for &h in &self.hashes {
                 set_probes(&mut bits, h);
             }
-            bits
+            self.hashes = Vec::new();
+            self.bits = bits;
         } else {
             // Halve while the half is still a whole number of 64-bit words and big enough.
             let mut n = self.bits.len();
             while n.is_multiple_of(16) && n / 2 * 8 >= want {
                 n /= 2;
             }
-            let (head, tail) = self.bits.split_at(n);
-            let mut folded = head.to_vec();
+            let (head, tail) = self.bits.split_at_mut(n);
             for chunk in tail.chunks(n) {
-                for (f, b) in folded.iter_mut().zip(chunk) {
+                for (f, b) in head.iter_mut().zip(chunk) {
                     *f |= b;
                 }
             }
-            folded
-        };
-        let mut out = Vec::with_capacity(bits.len() + 8);
-        out.push(PROBES as u8);
-        put_varint(&mut out, bits.len() as u64 * 8);
-        out.extend_from_slice(&bits);
-        out
+            self.bits.truncate(n);
+        }
+        let mut head = Vec::with_capacity(11);
+        head.push(PROBES as u8);
+        put_varint(&mut head, self.bits.len() as u64 * 8);
+        (head, &self.bits)
     }
 }
 
@@ -136,19 +145,27 @@ fn probes(h: u64, k: u32, nbits: usize) -> impl Iterator<Item = usize> {
 pub struct BloomFilter {
     k: u32,
     nbits: usize,
-    bits: Vec<u8>,
+    bits: bytes::Bytes,
 }
 
 impl BloomFilter {
     /// Decodes a filter written by [`BloomBuilder::finish`]; `None` when malformed.
     pub fn decode(buf: &[u8]) -> Option<BloomFilter> {
-        let mut r = ByteReader::new(buf);
+        Self::decode_shared(bytes::Bytes::copy_from_slice(buf))
+    }
+
+    /// Decodes a filter from a buffer it then keeps its bits in (a slice of it, no copy: a
+    /// file's filter is as large as 12.5 MB for 10 M rows).
+    pub fn decode_shared(buf: bytes::Bytes) -> Option<BloomFilter> {
+        let mut r = ByteReader::new(&buf);
         let k = u32::from(r.u8()?);
         let nbits = usize::try_from(r.varint()?).ok()?;
         if k == 0 || k > 30 || nbits == 0 || nbits % 8 != 0 {
             return None;
         }
-        let bits = r.bytes(nbits / 8)?.to_vec();
+        let start = r.position();
+        r.bytes(nbits / 8)?;
+        let bits = buf.slice(start..start + nbits / 8);
         Some(BloomFilter { k, nbits, bits })
     }
 

@@ -40,6 +40,16 @@ pub fn masked_crc(data: &[u8]) -> u32 {
     crc32c(data).rotate_right(15).wrapping_add(MASK_DELTA)
 }
 
+/// [`masked_crc`] of the concatenation of `parts`, without concatenating them (a large bloom
+/// section is checksummed where it lies).
+pub fn masked_crc_parts(parts: &[&[u8]]) -> u32 {
+    let mut crc = 0;
+    for p in parts {
+        crc = crc32c::crc32c_append(crc, p);
+    }
+    crc.rotate_right(15).wrapping_add(MASK_DELTA)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod fold {
     use std::arch::x86_64::*;
@@ -191,6 +201,18 @@ mod tests {
                 assert_eq!(crc32c(d), crc32c::crc32c(d), "length {len}, offset {off}");
             }
         }
+    }
+
+    #[test]
+    fn masked_crc_of_parts_is_that_of_their_concatenation() {
+        let data: Vec<u8> = (0..5000u32).map(|i| (i * 31 % 251) as u8).collect();
+        for cut in [0, 1, 5, 255, 256, 4999, 5000] {
+            for cut2 in [cut, (cut + 300).min(5000)] {
+                let parts = [&data[..cut], &data[cut..cut2], &data[cut2..]];
+                assert_eq!(masked_crc_parts(&parts), masked_crc(&data), "{cut} {cut2}");
+            }
+        }
+        assert_eq!(masked_crc_parts(&[]), masked_crc(&[]));
     }
 
     #[test]

@@ -202,6 +202,23 @@ impl BlockFileWriter {
         self.write(&framed)
     }
 
+    /// Writes a frame of raw (uncompressed) content made of `parts`, as [`frame_block`] frames
+    /// their concatenation, without concatenating them; returns the frame's length.
+    fn write_frame_parts(&mut self, parts: &[&[u8]]) -> Result<usize> {
+        let raw_len: usize = parts.iter().map(|p| p.len()).sum();
+        let mut head = [0u8; 5];
+        head[0] = Compression::None.id();
+        head[1..].copy_from_slice(&(raw_len as u32).to_be_bytes());
+        let mut all = vec![&head[..]];
+        all.extend_from_slice(parts);
+        let crc = crate::checksum::masked_crc_parts(&all);
+        for p in all {
+            self.write(p)?;
+        }
+        self.write(&crc.to_be_bytes())?;
+        Ok(head.len() + raw_len + 4)
+    }
+
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
         self.out.write_all(bytes).at(&self.path)?;
         self.offset += bytes.len() as u64;
@@ -236,13 +253,14 @@ impl BlockFileWriter {
         self.finish_block()?;
         self.meta.last_key = self.last_key();
         let bloom_off = self.offset;
-        let bloom_raw = if self.opts.bloom == BloomType::None {
-            Vec::new()
+        let mut builder = std::mem::take(&mut self.bloom);
+        let (head, bits) = if self.opts.bloom == BloomType::None {
+            (Vec::new(), &[][..])
         } else {
-            self.bloom.finish()
+            builder.finish_parts()
         };
-        let bloom = frame_block(&bloom_raw, Compression::None);
-        self.write(&bloom)?;
+        let bloom_len = self.write_frame_parts(&[&head, bits])?;
+        drop(builder);
         let index_off = self.offset;
         let mut index_raw = Vec::new();
         put_varint(&mut index_raw, self.index_count);
@@ -257,7 +275,7 @@ impl BlockFileWriter {
             len: len as u64,
         };
         let trailer = Trailer::new(
-            handle(bloom_off, bloom.len()),
+            handle(bloom_off, bloom_len),
             handle(index_off, index.len()),
             handle(meta_off, meta.len()),
         )
