@@ -43,8 +43,8 @@ impl Ferro {
         // Minor compactions merge files of about one size (as Cassandra's size-tiered and
         // RocksDB's universal compactions; `CompactionOptions::tiers`, off by default as in
         // HBase) unless `--ferrobase-hbase-selection`.
-        opts.compaction.tiers = (!HBASE_SELECTION.load(Ordering::Relaxed))
-            .then(ferrobase_engine::SizeTiers::default);
+        opts.compaction.tiers =
+            (!HBASE_SELECTION.load(Ordering::Relaxed)).then(ferrobase_engine::SizeTiers::default);
         // As `ferrobase serve` runs it: indexes and blooms read after the open, as RocksDB reads
         // them when it opens a table file.
         opts.warm_file_sections = true;
