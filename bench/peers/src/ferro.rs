@@ -8,6 +8,7 @@ use ferrobase_engine::{
     Scan, Table, TableDescriptor, TableName,
 };
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The engine's memory budget (`--ferrobase-memory-budget`); not set: the engine's default. The
 /// block cache is the run's (the same as the peers'); the memstores get their share of the budget.
@@ -16,6 +17,13 @@ pub static MEMORY_BUDGET: std::sync::OnceLock<usize> = std::sync::OnceLock::new(
 /// The memstores' chunk size (`--ferrobase-memstore-chunk-bytes`; 0: no chunks); not set: the
 /// engine's default.
 pub static MEMSTORE_CHUNK_BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// `--ferrobase-hbase-selection`: minor compactions as HBase's exploring policy chooses, not by
+/// size tiers.
+pub static HBASE_SELECTION: AtomicBool = AtomicBool::new(false);
+
+/// `--ferrobase-jobs`: list the flushes and compactions on stderr when a data set is done.
+pub static LIST_JOBS: AtomicBool = AtomicBool::new(false);
 
 pub struct Ferro {
     engine: Engine,
@@ -32,6 +40,11 @@ impl Ferro {
         // Files that share no row are left as they are, as RocksDB moves them down without a
         // rewrite (`CompactionOptions::sorted_runs`, off by default as in HBase).
         opts.compaction.sorted_runs = true;
+        // Minor compactions merge files of about one size (as Cassandra's size-tiered and
+        // RocksDB's universal compactions; `CompactionOptions::tiers`, off by default as in
+        // HBase) unless `--ferrobase-hbase-selection`.
+        opts.compaction.tiers =
+            (!HBASE_SELECTION.load(Ordering::Relaxed)).then(ferrobase_engine::SizeTiers::default);
         // As `ferrobase serve` runs it: indexes and blooms read after the open, as RocksDB reads
         // them when it opens a table file.
         opts.warm_file_sections = true;
@@ -67,6 +80,17 @@ impl Ferro {
 impl Drop for Ferro {
     fn drop(&mut self) {
         use ferrobase_engine::Metrics;
+        if LIST_JOBS.load(Ordering::Relaxed) {
+            let jobs = self.engine.background_jobs();
+            let t0 = jobs.recent.iter().map(|j| j.started_ms).min().unwrap_or(0);
+            for j in jobs.recent.iter().rev() {
+                eprintln!(
+                    "  ferrobase job at +{:.2} s: {}",
+                    (j.started_ms - t0) as f64 / 1e3,
+                    j.summary_line()
+                );
+            }
+        }
         let m = self.engine.metrics();
         let flushes = Metrics::get(&m.flushes).max(1) as f64;
         eprintln!(

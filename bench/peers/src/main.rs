@@ -79,6 +79,14 @@ struct Cli {
     /// [default: the engine's, 2 MiB].
     #[arg(long, value_name = "BYTES")]
     ferrobase_memstore_chunk_bytes: Option<usize>,
+    /// ferrobase's minor compactions choose as HBase's exploring policy does (the engine's
+    /// default) instead of by size tiers (`CompactionOptions::tiers`, on in this program).
+    #[arg(long)]
+    ferrobase_hbase_selection: bool,
+    /// List ferrobase's flushes and compactions on stderr when each data set is done (kind,
+    /// files and bytes in and out, duration, how they ended).
+    #[arg(long)]
+    ferrobase_jobs: bool,
     /// Block cache of the warm workloads in bytes, every engine's [default: 256 MiB].
     #[arg(long, value_name = "BYTES", default_value_t = workload::WARM_CACHE)]
     block_cache: usize,
@@ -110,6 +118,12 @@ fn parse_args() -> Args {
     }
     if let Some(chunk) = cli.ferrobase_memstore_chunk_bytes {
         let _ = ferro::MEMSTORE_CHUNK_BYTES.set(chunk);
+    }
+    if cli.ferrobase_hbase_selection {
+        ferro::HBASE_SELECTION.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    if cli.ferrobase_jobs {
+        ferro::LIST_JOBS.store(true, std::sync::atomic::Ordering::Relaxed);
     }
     if let Some(only) = cli.only {
         let _ = workload::ONLY.set(only);

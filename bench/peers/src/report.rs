@@ -112,7 +112,14 @@ pub fn print(engines: &[String], runs: &[Run], scale: Scale, reps: usize) {
     println!(
         "Settings: {}; block cache {} MiB ({} MiB in the cold rows, page cache emptied by {} \
          before each cold row). One client thread except the fsync row.{limit}\n",
-        crate::store::SETTINGS_LINE,
+        crate::store::SETTINGS_LINE.replace(
+            "{selection}",
+            if crate::ferro::HBASE_SELECTION.load(std::sync::atomic::Ordering::Relaxed) {
+                "HBase's exploring selection"
+            } else {
+                "size tiers: minor compactions merge 5-10 files of at most 2x each other's size"
+            }
+        ),
         scale.warm_cache >> 20,
         COLD_CACHE >> 20,
         first

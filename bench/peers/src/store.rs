@@ -20,9 +20,9 @@ pub struct Settings {
     pub bloom: bool,
 }
 
-/// What the settings line of the report says.
+/// What the settings line of the report says; `{selection}` is ferrobase's compaction selection.
 pub const SETTINGS_LINE: &str =
-    "LZ4, 64 KiB blocks, 64 MiB memtable, bloom 10 bits/key (ferrobase: ROW bloom; sorted runs on), \
+    "LZ4, 64 KiB blocks, 64 MiB memtable, bloom 10 bits/key (ferrobase: ROW bloom; sorted runs on; {selection}), \
 two background jobs, WAL/journal written to the OS without fsync unless a row says fsync; \
 writers wait when memtables hold 2 × 64 MiB (RocksDB) or 0.4 of the memory budget (ferrobase)";
 

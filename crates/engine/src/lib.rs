@@ -87,7 +87,7 @@ pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
 pub use compression::Compression;
 pub use engine::{
     check_snapshot_name, snapshot_dir_files, CompactionOptions, Engine, EngineOptions,
-    ManifestStats, MemoryLimits, SnapshotInfo, WalRecovery, BLOCK_CACHE_SHARE,
+    ManifestStats, MemoryLimits, SizeTiers, SnapshotInfo, WalRecovery, BLOCK_CACHE_SHARE,
     DEFAULT_MEMORY_BUDGET, DEFAULT_MEMSTORE_CHUNK_BYTES, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
 };
 pub use error::{Error, Result, StallCause};

@@ -128,6 +128,18 @@ impl Region {
         self.stores().values().map(|s| s.memstore_size()).sum()
     }
 
+    /// Bytes in the region's active memstores, without the snapshots a flush is writing: what
+    /// the flush size is compared with. Counting the snapshots, every write during a flush
+    /// asked for another, and the flusher then wrote the little those writes had added as a
+    /// file of its own, every second flush (HBase's `flushRequested` stays set until the flush
+    /// ends, and the size it compares no longer holds the flushed cells).
+    pub fn active_memstore_size(&self) -> usize {
+        self.stores()
+            .values()
+            .map(|s| s.state().active.size())
+            .sum()
+    }
+
     /// Bytes in the region's files.
     pub fn file_bytes(&self) -> u64 {
         self.stores().values().map(|s| s.file_bytes()).sum()

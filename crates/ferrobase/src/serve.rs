@@ -149,6 +149,12 @@ pub struct ServeArgs {
     /// major_compact where HBase has one (docs/design/compaction.md). Off: HBase's selection.
     #[arg(long)]
     pub compaction_sorted_runs: bool,
+    /// Minor compactions merge only files of about one size (5 to compaction-max-files adjacent
+    /// files, the largest at most twice the smallest): random-key data is rewritten about once
+    /// per tier instead of once per doubling of the store, with more files between compactions
+    /// (docs/design/compaction.md). Off: HBase's selection.
+    #[arg(long)]
+    pub compaction_tiers: bool,
     /// What opening does with a damaged complete WAL record: strict (refuse to start) or
     /// point-in-time (open without it and everything after it, keeping copies).
     #[arg(long, value_name = "MODE", value_parser = ["strict", "point-in-time"],
@@ -415,6 +421,9 @@ pub fn main(a: ServeArgs) -> Result<()> {
     engine_opts.compaction.max_files = a.compaction_max_files;
     engine_opts.compaction.ratio = a.compaction_ratio;
     engine_opts.compaction.sorted_runs = a.compaction_sorted_runs;
+    engine_opts.compaction.tiers = a
+        .compaction_tiers
+        .then(ferrobase_engine::SizeTiers::default);
     engine_opts.compaction.min_size = a.compaction_min_size;
     engine_opts.compaction.major_interval =
         (a.major_compaction_interval > 0).then(|| Duration::from_secs(a.major_compaction_interval));

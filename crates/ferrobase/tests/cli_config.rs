@@ -110,6 +110,7 @@ const EVERY_KEY: &[(&str, &str, &str)] = &[
     ("min-free-space", "0", "0"),
     ("no-auto-compaction", "true", "true"),
     ("compaction-sorted-runs", "true", "true"),
+    ("compaction-tiers", "true", "true"),
     ("wal-recovery", "\"point-in-time\"", "point-in-time"),
     ("memstore-flush-size", "1000007", "1000007"),
     ("memory-budget", "100000013", "100000013"),

@@ -114,13 +114,20 @@ impl Inner {
                     }
                 })
                 .collect();
-            match compaction_policy::select_runs(
-                &spans,
-                c.min_files,
-                c.max_files,
-                c.ratio,
-                c.min_size,
-            ) {
+            let chosen = compaction_policy::select_runs(&spans, |sizes| match c.tiers {
+                // Opt-in: files of about one size only (docs/design/compaction.md).
+                Some(t) => compaction_policy::select_tiered(
+                    sizes,
+                    t.min_files,
+                    c.max_files,
+                    t.size_factor,
+                    c.min_size / t.min_files.max(1) as u64,
+                ),
+                None => {
+                    compaction_policy::select(sizes, c.min_files, c.max_files, c.ratio, c.min_size)
+                }
+            });
+            match chosen {
                 Some(r) => files[r].to_vec(),
                 None => return Ok(false),
             }

@@ -166,6 +166,10 @@ impl Inner {
                 .collect();
             (seq, snaps)
         };
+        // A request for this region made before the snapshot (writes past the flush size ask
+        // until the flusher gets to it) is answered by this flush: left queued, it would flush
+        // the little written since as a file of its own.
+        lock::lock(&self.work).flush.remove(&region.id);
         // Every write in the snapshots is complete (we held the update lock); waiting for the
         // read point makes the flushed cells visible to every reader that opens the new file.
         self.mvcc.wait_for(flush_seq);

@@ -24,7 +24,7 @@ mod write;
 pub use snapshot::{check_snapshot_name, snapshot_dir_files, SnapshotInfo};
 
 pub use options::{
-    CompactionOptions, EngineOptions, MemoryLimits, WalRecovery, BLOCK_CACHE_SHARE,
+    CompactionOptions, EngineOptions, MemoryLimits, SizeTiers, WalRecovery, BLOCK_CACHE_SHARE,
     DEFAULT_MEMORY_BUDGET, DEFAULT_MEMSTORE_CHUNK_BYTES, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
 };
 

@@ -31,6 +31,33 @@ pub struct CompactionOptions {
     /// copy unchanged where it is (`docs/design/compaction.md`). Fewer bytes written for time
     /// series; a store keeps several files after `major_compact` where HBase has one.
     pub sorted_runs: bool,
+    /// Merge only files of about the same size (`None`, the default: HBase's ratio-based
+    /// selection): a size-tiered choice that rewrites each byte about once per tier where
+    /// HBase's ratio lets a large file join smaller ones again and again (1 M random-key cells:
+    /// `docs/performance.md`). The selection is no longer HBase's (`docs/design/compaction.md`).
+    pub tiers: Option<SizeTiers>,
+}
+
+/// The size-tiered selection of [`CompactionOptions::tiers`]: windows of `min_files` to
+/// [`CompactionOptions::max_files`] adjacent files whose largest is at most `size_factor`
+/// times the smallest, a file below [`CompactionOptions::min_size`] / `min_files` counting as
+/// that size. A store of at least twice `max_files` files none of which qualify merges its
+/// `min_files` adjacent files of the smallest total.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SizeTiers {
+    /// Fewest files of one tier merged (default 5).
+    pub min_files: usize,
+    /// Largest over smallest file of a selection, at most (default 2.0).
+    pub size_factor: f64,
+}
+
+impl Default for SizeTiers {
+    fn default() -> Self {
+        SizeTiers {
+            min_files: 5,
+            size_factor: 2.0,
+        }
+    }
 }
 
 impl Default for CompactionOptions {
@@ -43,6 +70,7 @@ impl Default for CompactionOptions {
             min_size: 128 << 20,
             major_interval: Some(Duration::from_secs(7 * 24 * 3600)),
             sorted_runs: false,
+            tiers: None,
         }
     }
 }

@@ -231,7 +231,7 @@ impl Inner {
         if before < lower && before.saturating_add(added) >= lower {
             self.request_largest_flush();
         }
-        if region.memstore_size()
+        if region.active_memstore_size()
             >= desc
                 .attributes
                 .memstore_flush_size(self.opts.memstore_flush_size)
