@@ -330,7 +330,7 @@ impl HeatMap {
                     .iter()
                     .map(|c| c.family.len() + c.qualifier.len() + c.value.len())
                     .sum::<usize>();
-            (row.as_slice(), HeatOp::Write, 1, bytes as u64)
+            (&row[..], HeatOp::Write, 1, bytes as u64)
         });
         self.record_on(&heat, ops, regions);
     }
