@@ -76,6 +76,21 @@ impl Put {
         self
     }
 
+    /// Adds `family:qualifier = value` at the put's timestamp, holding the buffers given
+    /// instead of copying them: a family, qualifier or value shared by many puts (a bulk load's)
+    /// is one buffer, each put a reference to it.
+    pub fn add_cell(mut self, family: Bytes, qualifier: Bytes, value: Bytes) -> Self {
+        let ts = self.timestamp;
+        self.cells.push(MutationCell {
+            family,
+            qualifier,
+            timestamp: ts,
+            cell_type: CellType::Put,
+            value,
+        });
+        self
+    }
+
     /// Adds `family:qualifier = value` at timestamp `ts`.
     pub fn add_column_ts(
         mut self,
