@@ -128,6 +128,7 @@ pub(crate) fn value<W: WireRead, R: Read>(
     if let (Shape::Declared(Ty::Direct(d)), TType::List) = (shape, t) {
         return match d {
             Direct::RowBatches => crate::hbase::batch::row_batches(w, b),
+            Direct::Puts => crate::thrift2::batch::puts(w, b),
         };
     }
     let build = shape.builds();

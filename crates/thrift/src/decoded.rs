@@ -11,8 +11,11 @@
 //! does not fit its declaration is the same [`IdlError`](crate::IdlError), found in the same
 //! order.
 
-use crate::{TType, TValue};
+use crate::decode::{self, FieldHeader, Shape, WireRead};
+use crate::{Budget, IdlError, TType, TValue, ThriftError, ThriftValue};
 use std::any::Any;
+use std::io::Read;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// The lists the decoder builds directly, by what they hold.
@@ -21,6 +24,8 @@ pub enum Direct {
     /// `list<BatchMutation>` (Thrift1's `mutateRows(Ts)`):
     /// [`RowBatches`](crate::hbase::RowBatches).
     RowBatches,
+    /// `list<TPut>` (Thrift2's `putMultiple`): [`Puts`](crate::thrift2::Puts).
+    Puts,
 }
 
 impl Direct {
@@ -28,6 +33,7 @@ impl Direct {
     pub fn element(self) -> crate::Ty {
         match self {
             Direct::RowBatches => <crate::hbase::BatchMutation as crate::ThriftValue>::TY,
+            Direct::Puts => <crate::thrift2::TPut as crate::ThriftValue>::TY,
         }
     }
 }
@@ -87,4 +93,80 @@ impl Decoded {
     pub fn ttype(&self) -> TType {
         TType::List
     }
+}
+
+/// The binary values of a directly decoded list, appended to one buffer as they are read (each
+/// charged to the request's budget); the typed values slice it once it is whole.
+#[derive(Default)]
+pub(crate) struct Buffer {
+    pub(crate) buf: Vec<u8>,
+}
+
+impl Buffer {
+    /// A binary value appended: its range, or `None` once over budget (read past).
+    pub(crate) fn binary<W: WireRead, R: Read>(
+        &mut self,
+        w: &W,
+        b: &mut Budget<'_, R>,
+    ) -> Result<Option<Range<usize>>, ThriftError> {
+        let n = w.binary_len(b)?;
+        if !b.charge(n) {
+            b.skip(n)?;
+            return Ok(None);
+        }
+        let start = self.buf.len();
+        b.read_into(&mut self.buf, n)?;
+        Ok(Some(start..start + n))
+    }
+}
+
+/// Reads past a field's value (a field the declaration lacks or sent with another type).
+pub(crate) fn skip<W: WireRead, R: Read>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+    h: &FieldHeader,
+) -> Result<(), ThriftError> {
+    if h.inline_bool.is_none() {
+        decode::value(w, b, h.ttype, Shape::Skip)?;
+    }
+    Ok(())
+}
+
+/// A `bool` field's value (the compact protocol carries it in the header).
+pub(crate) fn bool_field<W: WireRead, R: Read>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+    h: &FieldHeader,
+) -> Result<bool, ThriftError> {
+    match h.inline_bool {
+        Some(x) => Ok(x),
+        None => w.bool(b),
+    }
+}
+
+/// A field of a rarely sent type, read as the tree reads it (against its declaration `T`) and
+/// converted: `None` when read past (another wire type, or over budget). A conversion error is
+/// kept in `error` when it is the first.
+pub(crate) fn declared<T: ThriftValue, W: WireRead, R: Read>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+    h: &FieldHeader,
+    error: &mut Option<IdlError>,
+) -> Result<Option<T>, ThriftError> {
+    if h.ttype != T::TY.ttype() {
+        skip(w, b, h)?;
+        return Ok(None);
+    }
+    let v = match h.inline_bool {
+        Some(x) => (!b.over_budget()).then_some(TValue::Bool(x)),
+        None => decode::value(w, b, h.ttype, Shape::Declared(T::TY))?,
+    };
+    Ok(match v.map(T::from_value) {
+        Some(Ok(x)) => Some(x),
+        Some(Err(e)) => {
+            error.get_or_insert(e);
+            None
+        }
+        None => None,
+    })
 }

@@ -6,6 +6,7 @@
 
 use super::structs::{BatchMutation, Mutation};
 use crate::decode::{self, Shape, WireRead};
+use crate::decoded::{bool_field, skip, Buffer};
 use crate::{
     Budget, Decoded, DecodedValue, Direct, IdlError, Owner, TType, TValue, ThriftError,
     ThriftValue, Ty,
@@ -92,7 +93,7 @@ struct RowAt {
 /// The rows being read: every binary value appended to one buffer.
 #[derive(Default)]
 struct Rows {
-    buf: Vec<u8>,
+    buf: Buffer,
     rows: Vec<RowAt>,
     mutations: Vec<MutationAt>,
     /// The first element's error, in wire order.
@@ -103,45 +104,13 @@ struct Rows {
 const ROW_BYTES: usize = std::mem::size_of::<BatchMutation>() + std::mem::size_of::<RowAt>();
 const MUTATION_BYTES: usize = std::mem::size_of::<Mutation>() + std::mem::size_of::<MutationAt>();
 
-/// Reads past a field's value (a field the declaration lacks or sent with another type).
-fn skip<W: WireRead, R: Read>(
-    w: &W,
-    b: &mut Budget<'_, R>,
-    h: &decode::FieldHeader,
-) -> Result<(), ThriftError> {
-    if h.inline_bool.is_none() {
-        decode::value(w, b, h.ttype, Shape::Skip)?;
-    }
-    Ok(())
-}
-
-fn bool_field<W: WireRead, R: Read>(
-    w: &W,
-    b: &mut Budget<'_, R>,
-    h: &decode::FieldHeader,
-) -> Result<bool, ThriftError> {
-    match h.inline_bool {
-        Some(x) => Ok(x),
-        None => w.bool(b),
-    }
-}
-
 impl Rows {
-    /// A binary value appended to the buffer: its range, or `None` once over budget (read
-    /// past).
     fn binary<W: WireRead, R: Read>(
         &mut self,
         w: &W,
         b: &mut Budget<'_, R>,
     ) -> Result<Option<Range<usize>>, ThriftError> {
-        let n = w.binary_len(b)?;
-        if !b.charge(n) {
-            b.skip(n)?;
-            return Ok(None);
-        }
-        let start = self.buf.len();
-        b.read_into(&mut self.buf, n)?;
-        Ok(Some(start..start + n))
+        self.buf.binary(w, b)
     }
 
     /// One `BatchMutation` struct.
@@ -260,7 +229,7 @@ impl Rows {
         if let Some(e) = self.error {
             return Decodedrows(Err(e));
         }
-        let buf = Bytes::from(self.buf);
+        let buf = Bytes::from(self.buf.buf);
         let mutations = self.mutations;
         let rows = self
             .rows
