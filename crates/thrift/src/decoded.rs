@@ -102,6 +102,21 @@ pub(crate) struct Buffer {
     pub(crate) buf: Vec<u8>,
 }
 
+/// Values larger than this get a buffer of their own instead of a slice of the call's: the
+/// memstore keeps cells past its chunking limit (256 KiB) in the buffers they came in, and a
+/// slice would keep the whole call's buffer alive with such a cell.
+pub(crate) const OWN_BUFFER_ABOVE: usize = 64 << 10;
+
+/// The value at `r` of the call's buffer `buf`: a slice of it, or a copy of its own when large
+/// ([`OWN_BUFFER_ABOVE`]).
+pub(crate) fn piece(buf: &bytes::Bytes, r: Range<usize>) -> bytes::Bytes {
+    if r.len() > OWN_BUFFER_ABOVE {
+        bytes::Bytes::copy_from_slice(buf.get(r).unwrap_or_default())
+    } else {
+        buf.slice(r)
+    }
+}
+
 impl Buffer {
     /// A binary value appended: its range, or `None` once over budget (read past).
     pub(crate) fn binary<W: WireRead, R: Read>(

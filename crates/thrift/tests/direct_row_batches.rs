@@ -161,6 +161,28 @@ fn well_formed_rows_decode_as_the_tree_decodes_them() {
         got.contains("row49") && got.contains("is_delete: true"),
         "{got}"
     );
+    // A value large enough to get a buffer of its own, beside small ones.
+    let got = check(
+        "a large value",
+        args(TValue::List(
+            TType::Struct,
+            vec![
+                row(vec![
+                    (1, bin("a")),
+                    (2, mutations(vec![put("cf:q", "small")])),
+                ]),
+                row(vec![
+                    (1, bin("b")),
+                    (2, mutations(vec![put("cf:big", &"x".repeat(200 << 10))])),
+                ]),
+            ],
+        )),
+    );
+    assert!(
+        got.contains("cf:big") && got.contains("small"),
+        "{}",
+        got.len()
+    );
     let got = check("no rows", args(TValue::List(TType::Struct, vec![])));
     assert!(got.contains("RowBatches([])"), "{got}");
     // A row with no mutations field, and one whose mutations come as a set: read past.

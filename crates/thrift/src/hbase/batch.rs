@@ -6,7 +6,7 @@
 
 use super::structs::{BatchMutation, Mutation};
 use crate::decode::{self, Shape, WireRead};
-use crate::decoded::{bool_field, skip, Buffer};
+use crate::decoded::{bool_field, piece, skip, Buffer};
 use crate::{
     Budget, Decoded, DecodedValue, Direct, IdlError, Owner, TType, TValue, ThriftError,
     ThriftValue, Ty,
@@ -235,15 +235,15 @@ impl Rows {
             .rows
             .into_iter()
             .map(|r| BatchMutation {
-                row: buf.slice(r.row),
+                row: piece(&buf, r.row),
                 mutations: mutations
                     .get(r.mutations)
                     .unwrap_or_default()
                     .iter()
                     .map(|m| Mutation {
                         is_delete: m.is_delete,
-                        column: buf.slice(m.column.clone()),
-                        value: buf.slice(m.value.clone()),
+                        column: piece(&buf, m.column.clone()),
+                        value: piece(&buf, m.value.clone()),
                         write_to_wal: m.write_to_wal,
                     })
                     .collect(),

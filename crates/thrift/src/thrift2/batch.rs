@@ -7,7 +7,7 @@
 
 use super::structs::{TCellVisibility, TColumnValue, TPut};
 use crate::decode::{self, Shape, WireRead};
-use crate::decoded::{declared, skip, Buffer};
+use crate::decoded::{declared, piece, skip, Buffer};
 use crate::hbase::Attributes;
 use crate::{
     Budget, Decoded, DecodedValue, Direct, IdlError, Owner, TType, TValue, ThriftError,
@@ -277,17 +277,17 @@ impl PutsAt {
             .puts
             .into_iter()
             .map(|p| TPut {
-                row: buf.slice(p.row),
+                row: piece(&buf, p.row),
                 column_values: columns
                     .get(p.columns)
                     .unwrap_or_default()
                     .iter()
                     .map(|c| TColumnValue {
-                        family: buf.slice(c.family.clone()),
-                        qualifier: buf.slice(c.qualifier.clone()),
-                        value: buf.slice(c.value.clone()),
+                        family: piece(&buf, c.family.clone()),
+                        qualifier: piece(&buf, c.qualifier.clone()),
+                        value: piece(&buf, c.value.clone()),
                         timestamp: c.timestamp,
-                        tags: c.tags.clone().map(|t| buf.slice(t)),
+                        tags: c.tags.clone().map(|t| piece(&buf, t)),
                         cell_type: c.cell_type,
                     })
                     .collect(),
