@@ -11,6 +11,8 @@
 //! does not fit its declaration is the same [`IdlError`](crate::IdlError), found in the same
 //! order.
 
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 use crate::decode::{self, FieldHeader, Shape, WireRead};
 use crate::{Budget, IdlError, TType, TValue, ThriftError, ThriftValue};
 use std::any::Any;
@@ -47,7 +49,15 @@ pub trait DecodedValue: Any + Send + Sync + std::fmt::Debug {
     fn summary(&self) -> (usize, Option<&[u8]>);
 }
 
-/// A list decoded straight into typed values (see the module).
+/// A list decoded straight into typed values instead of a value tree first: a `mutateRows`
+/// call's 1,000 rows become [`BatchMutation`](crate::hbase::BatchMutation)s whose rows, columns
+/// and values are slices of one buffer, with no per-value objects and no second conversion.
+///
+/// A declaration asks for it with [`Ty::Direct`](crate::Ty::Direct); the typed field's
+/// [`ThriftValue::from_value`] takes it apart without copying. The tree's rules apply:
+/// undeclared or mistyped fields are read past, the last of repeated fields wins, every byte
+/// built is charged to the request's budget, and a value that does not fit its declaration is
+/// the same [`IdlError`], found in the same order. Cloning shares it.
 #[derive(Clone)]
 pub struct Decoded(Arc<dyn DecodedValue>);
 

@@ -2,7 +2,9 @@
 //! [`BatchMutation`]s whose rows, columns and values are slices of one buffer (a
 //! [`Decoded`] list), where the value tree built six objects per row and the typed conversion
 //! then moved them again. What a client sends is read by the same rules as the tree's
-//! (the module [`crate::decoded`] lists them); the tree still converts (a call built by hand).
+//! (listed at [`Decoded`]); the tree still converts (a call built by hand).
+
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
 use super::structs::{BatchMutation, Mutation};
 use crate::decode::{self, Shape, WireRead};

@@ -3,7 +3,9 @@
 //! Thrift1's `mutateRows` rows are ([`crate::hbase::RowBatches`], whose buffer and helpers
 //! this shares). The puts' rarely sent fields (timestamps, attributes, durability, visibility,
 //! tags, cell types) are read as the value tree reads them; the rules are the tree's
-//! ([`crate::decoded`]).
+//! ([`Decoded`]).
+
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
 use super::structs::{TCellVisibility, TColumnValue, TPut};
 use crate::decode::{self, Shape, WireRead};
