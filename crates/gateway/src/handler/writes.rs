@@ -72,9 +72,6 @@ fn row_mutations(
         } else {
             Durability::SkipWal
         };
-        // `fam:qual` split at the first colon, as `parse_column` (HBase's
-        // `CellUtil.parseColumn`).
-        let colon = m.column.iter().position(|&b| b == b':');
         if m.is_delete {
             let (family, qualifier) = parse_column(&m.column);
             let mut d = delete.take().unwrap_or_else(|| {
@@ -89,7 +86,9 @@ fn row_mutations(
             d.durability = durability;
             delete = Some(d);
         } else {
-            match colon {
+            // `fam:qual` split at the first colon, as `parse_column` (HBase's
+            // `CellUtil.parseColumn`), into slices of the same buffer.
+            match m.column.iter().position(|&b| b == b':') {
                 Some(i) => put.cells.push(MutationCell {
                     family: m.column.slice(..i),
                     qualifier: m.column.slice(i + 1..),
