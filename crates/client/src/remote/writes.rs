@@ -337,3 +337,57 @@ impl Remote {
             .unwrap_or_default())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrobase_thrift::{Binary, Codec, Compact};
+
+    /// The puts a load sends, as the IDL structs would carry them (the general path's shape).
+    fn as_structs(puts: &[Put]) -> Vec<BatchMutation> {
+        puts.iter()
+            .map(|p| BatchMutation {
+                row: p.row.clone(),
+                mutations: (p.cells.iter())
+                    .map(|c| Mutation {
+                        is_delete: false,
+                        column: column(&c.family, Some(&c.qualifier)).into(),
+                        value: c.value.clone(),
+                        write_to_wal: p.durability != ferrobase_engine::Durability::SkipWal,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn puts_written_directly_are_the_bytes_the_idl_structs_write() {
+        let puts: Vec<Put> = (0..20)
+            .map(|i| {
+                let p = Put::new(format!("row{i}"))
+                    .add_column("cf", format!("q{i}"), vec![b'v'; i])
+                    .add_column("f2", "", Vec::new());
+                if i % 3 == 0 {
+                    p.durability(ferrobase_engine::Durability::SkipWal)
+                } else {
+                    p
+                }
+            })
+            .collect();
+        let direct = TValue::Encoded(Encoded::new(PutRows(puts.clone())));
+        let tree = as_structs(&puts).to_value();
+        for write in [
+            |out: &mut Vec<u8>, s: &TStruct| Binary.write_struct(out, s),
+            |out: &mut Vec<u8>, s: &TStruct| Compact.write_struct(out, s),
+        ] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            write(&mut a, &TStruct::new().with(2, direct.clone()));
+            write(&mut b, &TStruct::new().with(2, tree.clone()));
+            assert_eq!(a, b);
+        }
+        let hint = PutRows(puts).size_hint();
+        let mut exact = Vec::new();
+        Binary.write_struct(&mut exact, &TStruct::new().with(2, tree));
+        assert!(hint >= exact.len() - 8, "{hint} for {}", exact.len());
+    }
+}
