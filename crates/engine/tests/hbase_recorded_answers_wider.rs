@@ -144,7 +144,7 @@ fn a_family_delete_discards_the_column_deletes_of_its_family_added_before_it() {
     let kinds: Vec<(Vec<u8>, Vec<u8>, CellType)> = d
         .cells
         .iter()
-        .map(|c| (c.family.clone(), c.qualifier.clone(), c.cell_type))
+        .map(|c| (c.family.to_vec(), c.qualifier.to_vec(), c.cell_type))
         .collect();
     assert_eq!(
         kinds,

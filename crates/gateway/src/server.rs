@@ -933,6 +933,10 @@ fn describe(args: &TStruct) -> (String, String) {
             Some(first) => Some(format!("{} rows from {first}", items.len())),
             None => Some(format!("{} items", items.len())),
         },
+        Some(TValue::Decoded(d)) => match d.summary() {
+            (n, Some(first)) => Some(format!("{n} rows from {}", printable(first))),
+            (n, None) => Some(format!("{n} items")),
+        },
         Some(v) => row_of(v).map(|r| format!("row {r}")),
         None => None,
     };

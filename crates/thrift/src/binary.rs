@@ -106,6 +106,7 @@ impl Binary {
                 }
             }
             TValue::Encoded(e) => e.write(out, crate::Wire::Binary),
+            TValue::Decoded(d) => self.write_value(out, &d.tree()),
         }
     }
 }

@@ -194,6 +194,7 @@ impl Compact {
                 }
             }
             TValue::Encoded(e) => e.write(out, crate::Wire::Compact),
+            TValue::Decoded(d) => self.write_value(out, &d.tree()),
         }
     }
 }

@@ -14,7 +14,7 @@
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
-use super::{Budget, Field, TStruct, TType, TValue, ThriftError, Ty};
+use super::{Budget, Direct, Field, TStruct, TType, TValue, ThriftError, Ty};
 use std::io::Read;
 
 /// A field header: `None` at the end of a struct.
@@ -125,6 +125,12 @@ pub(crate) fn value<W: WireRead, R: Read>(
     shape: Shape,
 ) -> Result<Option<TValue>, ThriftError> {
     let shape = if b.over_budget() { Shape::Skip } else { shape };
+    if let (Shape::Declared(Ty::Direct(d)), TType::List) = (shape, t) {
+        return match d {
+            Direct::RowBatches => crate::hbase::batch::row_batches(w, b),
+            Direct::Puts => crate::thrift2::batch::puts(w, b),
+        };
+    }
     let build = shape.builds();
     let v = match t {
         TType::Bool => TValue::Bool(w.bool(b)?),

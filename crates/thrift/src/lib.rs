@@ -18,12 +18,14 @@
 mod binary;
 mod compact;
 mod decode;
+mod decoded;
 mod encoded;
 pub mod hbase;
 mod row_results;
 pub mod thrift2;
 mod typed;
 
+pub use decoded::{Decoded, DecodedValue, Direct};
 pub use encoded::{EncodeValue, Encoded, ValueWriter, Wire};
 pub use row_results::{read_rows_reply, RawCell, RawRow, RawRows};
 pub use typed::{IdlError, Owner, ThriftStruct, ThriftValue};
@@ -119,6 +121,9 @@ pub enum Ty {
     Set(&'static Ty),
     /// `map<K, V>`
     Map(&'static Ty, &'static Ty),
+    /// A list the decoder builds straight into typed values, with no value tree
+    /// ([`Direct`]; a [`TValue::Decoded`]).
+    Direct(Direct),
 }
 
 impl Ty {
@@ -136,6 +141,7 @@ impl Ty {
             Ty::List(_) => TType::List,
             Ty::Set(_) => TType::Set,
             Ty::Map(..) => TType::Map,
+            Ty::Direct(_) => TType::List,
         }
     }
 }
@@ -178,6 +184,9 @@ pub enum TValue {
     List(TType, Vec<TValue>),
     /// A value its producer writes into the message itself (written only; never decoded).
     Encoded(Encoded),
+    /// A list the decoder built straight into typed values (decoded only, for a declared
+    /// [`Ty::Direct`]; written as its value tree).
+    Decoded(Decoded),
 }
 
 impl TValue {
@@ -196,6 +205,7 @@ impl TValue {
             TValue::Set(..) => TType::Set,
             TValue::List(..) => TType::List,
             TValue::Encoded(e) => e.ttype(),
+            TValue::Decoded(_) => TType::List,
         }
     }
 

@@ -171,6 +171,21 @@ primitive!(i64, I64, I64);
 primitive!(f64, Double, Double);
 primitive!(Vec<u8>, Binary, Binary);
 
+/// `binary` held as [`bytes::Bytes`]: a slice of a larger buffer (a directly decoded
+/// request's, [`Decoded`](crate::Decoded)) shares it instead of copying.
+impl ThriftValue for bytes::Bytes {
+    const TY: Ty = Ty::Binary;
+    fn to_value(&self) -> TValue {
+        TValue::Binary(self.to_vec())
+    }
+    fn from_value(v: TValue) -> Result<Self, IdlError> {
+        match v {
+            TValue::Binary(b) => Ok(bytes::Bytes::from(b)),
+            other => Err(IdlError::wrong_type(TType::Binary, other.ttype())),
+        }
+    }
+}
+
 /// `string`: UTF-8 expected; invalid sequences are replaced (the IDL's messages and names).
 impl ThriftValue for String {
     const TY: Ty = Ty::Binary;

@@ -403,11 +403,11 @@ pub fn prepare_copy(
 
 fn mutation_cell(c: &Cell, family: &[u8]) -> MutationCell {
     MutationCell {
-        family: family.to_vec(),
-        qualifier: c.qualifier().to_vec(),
+        family: family.to_vec().into(),
+        qualifier: c.qualifier().to_vec().into(),
         timestamp: c.timestamp(),
         cell_type: c.cell_type(),
-        value: c.value().to_vec(),
+        value: c.value().to_vec().into(),
     }
 }
 

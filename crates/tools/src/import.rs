@@ -178,11 +178,11 @@ impl Applier<'_> {
 
 fn mutation_cell(c: &Cell) -> MutationCell {
     MutationCell {
-        family: c.family().to_vec(),
-        qualifier: c.qualifier().to_vec(),
+        family: c.family().to_vec().into(),
+        qualifier: c.qualifier().to_vec().into(),
         timestamp: c.timestamp(),
         cell_type: c.cell_type(),
-        value: c.value().to_vec(),
+        value: c.value().to_vec().into(),
     }
 }
 

@@ -636,7 +636,7 @@ mod tests {
         assert_eq!(put(b"\ta\t1").unwrap_err(), "Row length is 0");
         let p = put(b"r\t\t12").unwrap();
         assert_eq!(
-            (p.row.as_slice(), p.cells.len(), p.cells[0].timestamp),
+            (&p.row[..], p.cells.len(), p.cells[0].timestamp),
             (&b"r"[..], 1, 12)
         );
         assert!(p.cells[0].value.is_empty());

@@ -121,7 +121,7 @@ fn delete_attributes(d: &Delete) -> Attributes {
             c.cell_type,
             CellType::DeleteFamily | CellType::DeleteFamilyVersion
         );
-        let name = column(&c.family, (!family_only).then_some(c.qualifier.as_slice()));
+        let name = column(&c.family, (!family_only).then_some(&c.qualifier[..]));
         push(&mut a, &format!("TYPE.{i}"), c.cell_type.name());
         push(&mut a, &format!("COLUMN.{i}"), name);
         push(&mut a, &format!("TIMESTAMP.{i}"), c.timestamp.to_string());

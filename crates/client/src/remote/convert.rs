@@ -159,10 +159,10 @@ pub(super) fn raw_row_results(raw: ferrobase_thrift::RawRows) -> Vec<RowResult> 
 }
 
 impl Remote {
-    pub(super) fn mutation(column: Vec<u8>, value: Vec<u8>, wal: bool) -> Mutation {
+    pub(super) fn mutation(column: Vec<u8>, value: ferrobase_engine::Bytes, wal: bool) -> Mutation {
         Mutation {
             is_delete: false,
-            column,
+            column: column.into(),
             value,
             write_to_wal: wal,
         }

@@ -177,11 +177,43 @@ impl Remote {
         )
             -> std::result::Result<(TStruct, Option<T>), ferrobase_thrift::ThriftError>,
     ) -> Result<(TStruct, Option<T>)> {
-        let name = A::METHOD;
+        self.exchange_struct(A::METHOD, &args.to_struct(), read)
+    }
+
+    /// Calls `name` with arguments written as `args` (some of its values written by their
+    /// producers, [`ferrobase_thrift::Encoded`]); its success value, if any.
+    pub(super) fn call_struct(&self, name: &str, args: &TStruct) -> Result<Option<TValue>> {
+        let (mut body, _) = self.exchange_struct(name, args, |b| {
+            Binary.read_struct(b).map(|body| (body, None::<()>))
+        })?;
+        let mut success = None;
+        if let Some(i) = body.fields.iter().position(|(id, _)| *id == RESULT_SUCCESS) {
+            success = Some(body.fields.swap_remove(i).1);
+        }
+        Self::exceptions(body)?;
+        Ok(success)
+    }
+
+    fn exchange_struct<T>(
+        &self,
+        name: &str,
+        args: &TStruct,
+        read: impl FnOnce(
+            &mut Budget<'_, BufReader<ClientWire>>,
+        )
+            -> std::result::Result<(TStruct, Option<T>), ferrobase_thrift::ThriftError>,
+    ) -> Result<(TStruct, Option<T>)> {
         let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
         g.1 = g.1.wrapping_add(1);
         let seq_id = g.1;
-        let mut msg = Vec::new();
+        // Sized once for values their producer writes (a batch of puts).
+        let hint: usize = (args.fields.iter())
+            .map(|(_, v)| match v {
+                TValue::Encoded(e) => e.size_hint(),
+                _ => 0,
+            })
+            .sum();
+        let mut msg = Vec::with_capacity(256 + hint);
         Binary.write_header(
             &mut msg,
             &MessageHeader {
@@ -190,7 +222,7 @@ impl Remote {
                 seq_id,
             },
         );
-        Binary.write_struct(&mut msg, &args.to_struct());
+        Binary.write_struct(&mut msg, args);
         if self.framed {
             let len = (msg.len() as u32).to_be_bytes();
             msg.splice(0..0, len);

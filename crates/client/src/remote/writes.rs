@@ -10,10 +10,88 @@ use ferrobase_thrift::hbase::service::{
     DeleteAllRowTsArgs, DeleteAllTsArgs, MutateRowsArgs, MutateRowsTsArgs,
 };
 use ferrobase_thrift::hbase::AdminOp;
-use ferrobase_thrift::hbase::{BatchMutation, Mutation, TAppend, TCell};
+use ferrobase_thrift::hbase::{BatchMutation, Method, Mutation, TAppend, TCell};
+use ferrobase_thrift::{EncodeValue, Encoded, TStruct, TType, TValue, ThriftValue, ValueWriter};
+
+/// Puts written as `mutateRows`' `list<BatchMutation>` straight from the engine's types: the
+/// bytes the IDL structs would write, without building them or a value tree per call.
+struct PutRows(Vec<Put>);
+
+impl EncodeValue for PutRows {
+    fn ttype(&self) -> TType {
+        TType::List
+    }
+
+    fn encode(&self, w: &mut ValueWriter<'_>) {
+        w.list_begin(TType::Struct, self.0.len());
+        for p in &self.0 {
+            let wal = p.durability != ferrobase_engine::Durability::SkipWal;
+            w.struct_begin();
+            w.field(BatchMutation::row, TType::Binary);
+            w.binary(&p.row);
+            w.field(BatchMutation::mutations, TType::List);
+            w.list_begin(TType::Struct, p.cells.len());
+            for c in &p.cells {
+                w.struct_begin();
+                w.bool_field(Mutation::isDelete, false);
+                w.field(Mutation::column, TType::Binary);
+                w.binary_parts(&[&c.family, b":", &c.qualifier]);
+                w.field(Mutation::value, TType::Binary);
+                w.binary(&c.value);
+                w.bool_field(Mutation::writeToWAL, wal);
+                w.struct_end();
+            }
+            w.struct_end();
+        }
+    }
+
+    fn size_hint(&self) -> usize {
+        let cells: usize = (self.0.iter().flat_map(|p| &p.cells))
+            .map(|c| c.family.len() + c.qualifier.len() + c.value.len() + 24)
+            .sum();
+        let rows: usize = self.0.iter().map(|p| p.row.len() + 16).sum();
+        5 + cells + rows
+    }
+}
 
 impl Remote {
     pub(crate) fn put_all(&self, table: &str, puts: Vec<Put>) -> Result<()> {
+        // The common batch: every cell at one timestamp and one TTL for all (one call, the
+        // rows in order), written straight from the puts.
+        if let Some(first) = puts.first() {
+            let ts = first
+                .cells
+                .first()
+                .map_or(LATEST_TIMESTAMP, |c| c.timestamp);
+            let ttl_ms = first.ttl_ms;
+            if puts.iter().all(|p| {
+                p.ttl_ms == ttl_ms
+                    && !p.cells.is_empty()
+                    && p.cells.iter().all(|c| c.timestamp == ts)
+            }) {
+                let mut args = TStruct::new()
+                    .with(
+                        MutateRowsArgs::tableName,
+                        TValue::Binary(table.as_bytes().to_vec()),
+                    )
+                    .with(
+                        MutateRowsArgs::rowBatches,
+                        TValue::Encoded(Encoded::new(PutRows(puts))),
+                    );
+                let attributes = ttl_attributes(ttl_ms).to_value();
+                let method = if ts == LATEST_TIMESTAMP {
+                    args.fields.push((MutateRowsArgs::attributes, attributes));
+                    MutateRowsArgs::METHOD
+                } else {
+                    args.fields
+                        .push((MutateRowsTsArgs::timestamp, TValue::I64(ts)));
+                    args.fields.push((MutateRowsTsArgs::attributes, attributes));
+                    MutateRowsTsArgs::METHOD
+                };
+                self.call_struct(method, &args)?;
+                return Ok(());
+            }
+        }
         // One mutateRowsTs per distinct timestamp and cell TTL (Thrift1 mutations carry no
         // timestamp; the TTL is an attribute of the whole call).
         type Key = (i64, Option<i64>);
@@ -44,13 +122,13 @@ impl Remote {
             if ts == LATEST_TIMESTAMP {
                 self.call(&MutateRowsArgs {
                     table_name,
-                    row_batches,
+                    row_batches: row_batches.into(),
                     attributes,
                 })?;
             } else {
                 self.call(&MutateRowsTsArgs {
                     table_name,
-                    row_batches,
+                    row_batches: row_batches.into(),
                     timestamp: ts,
                     attributes,
                 })?;
@@ -71,13 +149,13 @@ impl Remote {
             if d.timestamp == LATEST_TIMESTAMP {
                 self.call(&DeleteAllRowArgs {
                     table_name,
-                    row: d.row,
+                    row: d.row.to_vec(),
                     attributes: Vec::new(),
                 })?;
             } else {
                 self.call(&DeleteAllRowTsArgs {
                     table_name,
-                    row: d.row,
+                    row: d.row.to_vec(),
                     timestamp: d.timestamp,
                     attributes: Vec::new(),
                 })?;
@@ -98,14 +176,14 @@ impl Remote {
             if c.timestamp == LATEST_TIMESTAMP {
                 self.call(&DeleteAllArgs {
                     table_name: table_name.clone(),
-                    row: d.row.clone(),
+                    row: d.row.to_vec(),
                     column: col,
                     attributes: Vec::new(),
                 })?;
             } else {
                 self.call(&DeleteAllTsArgs {
                     table_name: table_name.clone(),
-                    row: d.row.clone(),
+                    row: d.row.to_vec(),
                     column: col,
                     timestamp: c.timestamp,
                     attributes: Vec::new(),
@@ -257,5 +335,59 @@ impl Remote {
             .next()
             .map(|c| c.value)
             .unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrobase_thrift::{Binary, Codec, Compact};
+
+    /// The puts a load sends, as the IDL structs would carry them (the general path's shape).
+    fn as_structs(puts: &[Put]) -> Vec<BatchMutation> {
+        puts.iter()
+            .map(|p| BatchMutation {
+                row: p.row.clone(),
+                mutations: (p.cells.iter())
+                    .map(|c| Mutation {
+                        is_delete: false,
+                        column: column(&c.family, Some(&c.qualifier)).into(),
+                        value: c.value.clone(),
+                        write_to_wal: p.durability != ferrobase_engine::Durability::SkipWal,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn puts_written_directly_are_the_bytes_the_idl_structs_write() {
+        let puts: Vec<Put> = (0..20)
+            .map(|i| {
+                let p = Put::new(format!("row{i}"))
+                    .add_column("cf", format!("q{i}"), vec![b'v'; i])
+                    .add_column("f2", "", Vec::new());
+                if i % 3 == 0 {
+                    p.durability(ferrobase_engine::Durability::SkipWal)
+                } else {
+                    p
+                }
+            })
+            .collect();
+        let direct = TValue::Encoded(Encoded::new(PutRows(puts.clone())));
+        let tree = as_structs(&puts).to_value();
+        for write in [
+            |out: &mut Vec<u8>, s: &TStruct| Binary.write_struct(out, s),
+            |out: &mut Vec<u8>, s: &TStruct| Compact.write_struct(out, s),
+        ] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            write(&mut a, &TStruct::new().with(2, direct.clone()));
+            write(&mut b, &TStruct::new().with(2, tree.clone()));
+            assert_eq!(a, b);
+        }
+        let hint = PutRows(puts).size_hint();
+        let mut exact = Vec::new();
+        Binary.write_struct(&mut exact, &TStruct::new().with(2, tree));
+        assert!(hint >= exact.len() - 8, "{hint} for {}", exact.len());
     }
 }

@@ -2,28 +2,30 @@
 
 use crate::cell::{CellType, LATEST_TIMESTAMP};
 use crate::schema::Durability;
+use bytes::Bytes;
 
 /// One cell of a mutation, before the server assigns timestamps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MutationCell {
     /// Column family.
-    pub family: Vec<u8>,
+    pub family: Bytes,
     /// Qualifier (empty for family-level markers).
-    pub qualifier: Vec<u8>,
+    pub qualifier: Bytes,
     /// Timestamp in ms; [`LATEST_TIMESTAMP`] means "now" (and for a version delete, "the
     /// newest version").
     pub timestamp: i64,
     /// Put or a delete-marker type.
     pub cell_type: CellType,
-    /// Value (empty for markers).
-    pub value: Vec<u8>,
+    /// Value (empty for markers). A slice of a larger buffer (a request's) costs no copy:
+    /// the memstore copies what it keeps.
+    pub value: Bytes,
 }
 
 /// Writes cells to one row atomically.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Put {
     /// Row key.
-    pub row: Vec<u8>,
+    pub row: Bytes,
     /// Cells to write.
     pub cells: Vec<MutationCell>,
     /// Default timestamp for cells added without one.
@@ -40,7 +42,7 @@ impl Put {
     /// A put on `row` with server-assigned timestamps.
     pub fn new(row: impl Into<Vec<u8>>) -> Self {
         Put {
-            row: row.into(),
+            row: Bytes::from(row.into()),
             cells: Vec::new(),
             timestamp: LATEST_TIMESTAMP,
             durability: Durability::UseDefault,
@@ -65,11 +67,26 @@ impl Put {
     ) -> Self {
         let ts = self.timestamp;
         self.cells.push(MutationCell {
-            family: family.into(),
-            qualifier: qualifier.into(),
+            family: Bytes::from(family.into()),
+            qualifier: Bytes::from(qualifier.into()),
             timestamp: ts,
             cell_type: CellType::Put,
-            value: value.into(),
+            value: Bytes::from(value.into()),
+        });
+        self
+    }
+
+    /// Adds `family:qualifier = value` at the put's timestamp, holding the buffers given
+    /// instead of copying them: a family, qualifier or value shared by many puts (a bulk load's)
+    /// is one buffer, each put a reference to it.
+    pub fn add_cell(mut self, family: Bytes, qualifier: Bytes, value: Bytes) -> Self {
+        let ts = self.timestamp;
+        self.cells.push(MutationCell {
+            family,
+            qualifier,
+            timestamp: ts,
+            cell_type: CellType::Put,
+            value,
         });
         self
     }
@@ -83,11 +100,11 @@ impl Put {
         value: impl Into<Vec<u8>>,
     ) -> Self {
         self.cells.push(MutationCell {
-            family: family.into(),
-            qualifier: qualifier.into(),
+            family: Bytes::from(family.into()),
+            qualifier: Bytes::from(qualifier.into()),
             timestamp: ts,
             cell_type: CellType::Put,
-            value: value.into(),
+            value: Bytes::from(value.into()),
         });
         self
     }
@@ -118,7 +135,7 @@ impl Put {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Delete {
     /// Row key.
-    pub row: Vec<u8>,
+    pub row: Bytes,
     /// Markers to write.
     pub cells: Vec<MutationCell>,
     /// The delete's timestamp: the default for entries added without one.
@@ -134,7 +151,7 @@ impl Delete {
     /// A delete of `row` at the current time.
     pub fn new(row: impl Into<Vec<u8>>) -> Self {
         Delete {
-            row: row.into(),
+            row: Bytes::from(row.into()),
             cells: Vec::new(),
             timestamp: LATEST_TIMESTAMP,
             durability: Durability::UseDefault,
@@ -152,11 +169,11 @@ impl Delete {
 
     fn push(mut self, family: Vec<u8>, qualifier: Vec<u8>, ts: i64, t: CellType) -> Self {
         self.cells.push(MutationCell {
-            family,
-            qualifier,
+            family: Bytes::from(family),
+            qualifier: Bytes::from(qualifier),
             timestamp: ts,
             cell_type: t,
-            value: Vec::new(),
+            value: Bytes::new(),
         });
         self
     }

@@ -255,7 +255,7 @@ impl Inner {
         match m {
             Mutation::Put(p) => {
                 let ttl_ms = p.ttl_ms;
-                let mut row = Bytes::from(p.row);
+                let mut row = p.row;
                 let n = p.cells.len();
                 for (i, c) in p.cells.into_iter().enumerate() {
                     // The last cell takes the row itself: a one-cell put never shares its row
@@ -266,19 +266,19 @@ impl Inner {
                         row.clone()
                     };
                     out.push(WalCell {
-                        family: Bytes::from(c.family),
+                        family: c.family,
                         row,
-                        qualifier: Bytes::from(c.qualifier),
+                        qualifier: c.qualifier,
                         timestamp: ts_or_now(c.timestamp),
                         cell_type: CellType::Put,
-                        value: Bytes::from(c.value),
+                        value: c.value,
                         ttl_ms,
                     });
                 }
             }
             Mutation::Delete(d) if d.cells.is_empty() => {
                 let ttl_ms = d.ttl_ms;
-                let row = Bytes::from(d.row);
+                let row = d.row;
                 for f in &desc.families {
                     out.push(WalCell {
                         family: Bytes::copy_from_slice(&f.name),
@@ -293,7 +293,7 @@ impl Inner {
             }
             Mutation::Delete(d) => {
                 let ttl_ms = d.ttl_ms;
-                let row = Bytes::from(d.row);
+                let row = d.row;
                 for c in d.cells {
                     let ts = if c.cell_type == CellType::Delete && c.timestamp == LATEST_TIMESTAMP {
                         self.newest_version_ts(region, &row, &c.family, &c.qualifier)?
@@ -302,9 +302,9 @@ impl Inner {
                         ts_or_now(c.timestamp)
                     };
                     out.push(WalCell {
-                        family: Bytes::from(c.family),
+                        family: c.family,
                         row: row.clone(),
-                        qualifier: Bytes::from(c.qualifier),
+                        qualifier: c.qualifier,
                         timestamp: ts,
                         cell_type: c.cell_type,
                         value: Bytes::new(),

@@ -9,7 +9,8 @@ use crate::thrift::hbase::{self, Attributes, BatchMutation, TAppend, TIncrement}
 use crate::thrift::TValue;
 use ferrobase_engine::filter::CompareOp;
 use ferrobase_engine::{
-    Check, CheckedWrite, Delete, Durability, Mutation, Put, RowResult, TimeRange, LATEST_TIMESTAMP,
+    Bytes, CellType, Check, CheckedWrite, Delete, Durability, Mutation, MutationCell, Put,
+    RowResult, TimeRange, LATEST_TIMESTAMP,
 };
 
 /// The operation attribute HBase's `Mutation.setTTL` sets: the TTL of the mutation's cells in
@@ -48,15 +49,21 @@ pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, Serv
 /// attributes' cell TTL ([`attribute_ttl`]), read once per call.
 fn row_mutations(
     out: &mut Vec<Mutation>,
-    row: &[u8],
+    row: &Bytes,
     mutations: &[hbase::Mutation],
     ts: i64,
     ttl_ms: Option<i64>,
     refuse_family_puts: bool,
 ) -> Result<(), ServiceError> {
-    let mut put = Put::with_timestamp(row, ts);
-    put.ttl_ms = ttl_ms;
-    put.cells.reserve_exact(mutations.len());
+    // The put's row, columns and values share the call's buffer (a directly decoded
+    // `mutateRows`): no copies here; the memstore copies what it keeps.
+    let mut put = Put {
+        row: row.clone(),
+        cells: Vec::with_capacity(mutations.len()),
+        timestamp: ts,
+        durability: Durability::UseDefault,
+        ttl_ms,
+    };
     // Built at the row's first delete: most rows have none.
     let mut delete: Option<Delete> = None;
     for m in mutations {
@@ -65,10 +72,10 @@ fn row_mutations(
         } else {
             Durability::SkipWal
         };
-        let (family, qualifier) = parse_column(&m.column);
         if m.is_delete {
+            let (family, qualifier) = parse_column(&m.column);
             let mut d = delete.take().unwrap_or_else(|| {
-                let mut d = Delete::with_timestamp(row, ts);
+                let mut d = Delete::with_timestamp(&row[..], ts);
                 d.ttl_ms = ttl_ms;
                 d
             });
@@ -79,8 +86,16 @@ fn row_mutations(
             d.durability = durability;
             delete = Some(d);
         } else {
-            match qualifier {
-                Some(q) => put = put.add_column_ts(family, q, ts, m.value.clone()),
+            // `fam:qual` split at the first colon, as `parse_column` (HBase's
+            // `CellUtil.parseColumn`), into slices of the same buffer.
+            match m.column.iter().position(|&b| b == b':') {
+                Some(i) => put.cells.push(MutationCell {
+                    family: m.column.slice(..i),
+                    qualifier: m.column.slice(i + 1..),
+                    timestamp: ts,
+                    cell_type: CellType::Put,
+                    value: m.value.clone(),
+                }),
                 None if refuse_family_puts => {
                     return Err(ServiceError::Internal(
                         "java.lang.IllegalArgumentException: Invalid famAndQf provided.".into(),
@@ -161,7 +176,7 @@ impl Handler {
         let mut muts = Vec::new();
         row_mutations(
             &mut muts,
-            row,
+            &Bytes::copy_from_slice(row),
             mutations,
             ts,
             attribute_ttl(attributes)?,

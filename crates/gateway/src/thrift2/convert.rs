@@ -9,7 +9,10 @@ use crate::thrift::thrift2::{
     TRowMutations, TScan, TTimeRange,
 };
 use ferrobase_engine::filter::{parse_filter, CompareOp};
-use ferrobase_engine::{Delete, Durability, Get, Mutation, Put, RowResult, Scan, TimeRange};
+use ferrobase_engine::{
+    Bytes, CellType, Delete, Durability, Get, Mutation, MutationCell, Put, RowResult, Scan,
+    TimeRange, LATEST_TIMESTAMP,
+};
 
 /// HBase's `KeyValue.Type` code of a put cell, what every `TColumnValue` of a result carries.
 const PUT_TYPE: i8 = 4;
@@ -182,23 +185,26 @@ pub(crate) fn put(p: &TPut) -> Result<Put, ServiceError> {
         return Err(unsupported("TPut.cellVisibility"));
     }
     check_attributes(p.attributes.as_ref())?;
-    let mut out = match p.timestamp {
-        Some(ts) => Put::with_timestamp(p.row.clone(), ts),
-        None => Put::new(p.row.clone()),
+    // The row, families, qualifiers and values are shared with the call's buffer (a directly
+    // decoded `putMultiple`), not copied: the memstore copies what it keeps.
+    let mut out = Put {
+        row: p.row.clone(),
+        cells: Vec::with_capacity(p.column_values.len()),
+        timestamp: p.timestamp.unwrap_or(LATEST_TIMESTAMP),
+        durability: Durability::UseDefault,
+        ttl_ms: None,
     };
     for cv in &p.column_values {
         if cv.tags.is_some() {
             return Err(unsupported("cell tags (TColumnValue.tags)"));
         }
-        out = match cv.timestamp {
-            Some(ts) => out.add_column_ts(
-                cv.family.clone(),
-                cv.qualifier.clone(),
-                ts,
-                cv.value.clone(),
-            ),
-            None => out.add_column(cv.family.clone(), cv.qualifier.clone(), cv.value.clone()),
-        };
+        out.cells.push(MutationCell {
+            family: cv.family.clone(),
+            qualifier: cv.qualifier.clone(),
+            timestamp: cv.timestamp.unwrap_or(out.timestamp),
+            cell_type: CellType::Put,
+            value: cv.value.clone(),
+        });
     }
     if out.cells.is_empty() {
         // HBase's client refuses it (`Put` validation), an undeclared IllegalArgumentException.
@@ -296,9 +302,9 @@ pub(crate) fn result(r: &RowResult) -> TResult {
             .cells
             .iter()
             .map(|c| TColumnValue {
-                family: c.family().to_vec(),
-                qualifier: c.qualifier().to_vec(),
-                value: c.value().to_vec(),
+                family: Bytes::copy_from_slice(c.family()),
+                qualifier: Bytes::copy_from_slice(c.qualifier()),
+                value: Bytes::copy_from_slice(c.value()),
                 timestamp: Some(c.timestamp()),
                 tags: None,
                 cell_type: Some(PUT_TYPE),

@@ -233,7 +233,7 @@ impl Thrift2Handler {
                 columns: ap
                     .columns
                     .iter()
-                    .map(|c| (c.family.clone(), c.qualifier.clone(), c.value.clone()))
+                    .map(|c| (c.family.to_vec(), c.qualifier.to_vec(), c.value.to_vec()))
                     .collect(),
                 ttl_ms: None,
             },

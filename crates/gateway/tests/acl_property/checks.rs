@@ -49,8 +49,8 @@ pub(crate) fn seed_store(admin: &mut Client) {
                     .flat_map(|f| QUALIFIERS.iter().map(move |q| (f, q)))
                     .map(|(f, q)| Mutation {
                         is_delete: false,
-                        column: column(f, q),
-                        value: [b"v".as_slice(), row, f, q, &[i as u8]].concat(),
+                        column: column(f, q).into(),
+                        value: [b"v".as_slice(), row, f, q, &[i as u8]].concat().into(),
                         write_to_wal: true,
                     })
                     .collect();
@@ -577,8 +577,8 @@ pub(crate) fn perturb_unreadable(
         };
         let mutation = Mutation {
             is_delete: delete,
-            column: column(&family, &qualifier),
-            value,
+            column: column(&family, &qualifier).into(),
+            value: value.into(),
             write_to_wal: true,
         };
         let put = if delete {
@@ -614,7 +614,7 @@ fn named_cells(op: &Op) -> Vec<NamedCell> {
     let mut add = |t: &[u8], rows: Vec<Vec<u8>>, columns: Vec<Vec<u8>>| {
         rows_columns.push((t.to_vec(), rows, columns));
     };
-    let mutation_columns = |ms: &[Mutation]| ms.iter().map(|m| m.column.clone()).collect();
+    let mutation_columns = |ms: &[Mutation]| ms.iter().map(|m| m.column.to_vec()).collect();
     match op {
         Op::Call(c) => match c {
             Call::Get(a) => add(&a.table_name, vec![a.row.clone()], vec![a.column.clone()]),
@@ -636,7 +636,7 @@ fn named_cells(op: &Op) -> Vec<NamedCell> {
                 for b in &a.row_batches {
                     add(
                         &a.table_name,
-                        vec![b.row.clone()],
+                        vec![b.row.to_vec()],
                         mutation_columns(&b.mutations),
                     );
                 }
@@ -645,7 +645,7 @@ fn named_cells(op: &Op) -> Vec<NamedCell> {
                 for b in &a.row_batches {
                     add(
                         &a.table_name,
-                        vec![b.row.clone()],
+                        vec![b.row.to_vec()],
                         mutation_columns(&b.mutations),
                     );
                 }
@@ -673,7 +673,7 @@ fn named_cells(op: &Op) -> Vec<NamedCell> {
             Call::CheckAndPut(a) => add(
                 &a.table_name,
                 vec![a.row.clone()],
-                vec![a.column.clone(), a.mput.column.clone()],
+                vec![a.column.clone(), a.mput.column.to_vec()],
             ),
             Call::FerrobaseAdmin(a) => {
                 let columns = a

@@ -90,8 +90,8 @@ impl Gen<'_> {
     fn mutation(&mut self) -> Mutation {
         Mutation {
             is_delete: self.rng.chance(30),
-            column: self.column(),
-            value: self.value(),
+            column: self.column().into(),
+            value: self.value().into(),
             write_to_wal: true,
         }
     }
@@ -105,7 +105,7 @@ impl Gen<'_> {
     fn batches(&mut self) -> Vec<BatchMutation> {
         (0..1 + self.rng.below(3))
             .map(|_| BatchMutation {
-                row: self.row(),
+                row: self.row().into(),
                 mutations: self.mutations(),
             })
             .collect()
@@ -294,12 +294,12 @@ impl Gen<'_> {
             }),
             19 => Call::MutateRows(MutateRowsArgs {
                 table_name: tb,
-                row_batches: self.batches(),
+                row_batches: self.batches().into(),
                 attributes: vec![],
             }),
             20 => Call::MutateRowsTs(MutateRowsTsArgs {
                 table_name: tb,
-                row_batches: self.batches(),
+                row_batches: self.batches().into(),
                 timestamp: self.ts(),
                 attributes: vec![],
             }),

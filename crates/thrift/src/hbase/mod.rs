@@ -4,10 +4,12 @@
 //! decoder bounds memory with ([`arguments`]).
 
 pub mod admin_op;
+pub mod batch;
 pub mod catalog;
 pub mod service;
 pub mod structs;
 
 pub use admin_op::AdminOp;
+pub use batch::RowBatches;
 pub use service::{arguments, throws, Call, Exception, Method, Throws, RESULT_SUCCESS};
 pub use structs::*;

@@ -4,9 +4,9 @@
 //! ([`arguments`]) its decoder reads each call against. `ferrobaseAdmin` is ferrobase's own
 //! addition.
 
+use super::batch::RowBatches;
 use super::structs::{
-    Attributes, BatchMutation, ColumnDescriptor, Mutation, TAccessControlEntity, TAppend,
-    TIncrement, TScan,
+    Attributes, ColumnDescriptor, Mutation, TAccessControlEntity, TAppend, TIncrement, TScan,
 };
 
 /// An exception a method may declare, with its field id in the method's result struct.
@@ -329,13 +329,13 @@ crate::hbase_service! {
     /// Mutations of rows, at the current time.
     "mutateRows" => MutateRows(MutateRowsArgs) throws(IOError, IllegalArgument) {
         1: tableName as table_name: required Vec<u8>,
-        2: rowBatches as row_batches: default Vec<BatchMutation> = Vec::new(),
+        2: rowBatches as row_batches: default RowBatches = RowBatches::default(),
         3: attributes as attributes: default Attributes = Vec::new(),
     }
     /// Mutations of rows at a timestamp.
     "mutateRowsTs" => MutateRowsTs(MutateRowsTsArgs) throws(IOError, IllegalArgument) {
         1: tableName as table_name: required Vec<u8>,
-        2: rowBatches as row_batches: default Vec<BatchMutation> = Vec::new(),
+        2: rowBatches as row_batches: default RowBatches = RowBatches::default(),
         3: timestamp as timestamp: required i64,
         4: attributes as attributes: default Attributes = Vec::new(),
     }

@@ -2,6 +2,7 @@
 //! with its field ids, requiredness and the IDL's defaults.
 
 use crate::thrift_struct;
+use bytes::Bytes;
 
 /// `map<Text, Text> attributes`, entries in wire order.
 pub type Attributes = Vec<(Vec<u8>, Vec<u8>)>;
@@ -49,8 +50,8 @@ thrift_struct! {
     pub struct Mutation = struct "Mutation" {
         1: isDelete as is_delete: default bool = false,
         /// `family:qualifier`, or `family` alone (a family delete).
-        2: column as column: required Vec<u8>,
-        3: value as value: default Vec<u8> = Vec::new(),
+        2: column as column: required Bytes,
+        3: value as value: default Bytes = Bytes::new(),
         4: writeToWAL as write_to_wal: default bool = true,
     }
 }
@@ -58,7 +59,7 @@ thrift_struct! {
 thrift_struct! {
     /// `struct BatchMutation`: mutations of one row.
     pub struct BatchMutation = struct "BatchMutation" {
-        1: row as row: required Vec<u8>,
+        1: row as row: required Bytes,
         2: mutations as mutations: default Vec<Mutation> = Vec::new(),
     }
 }

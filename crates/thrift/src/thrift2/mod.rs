@@ -5,8 +5,10 @@
 //! (`docs/design/thrift-idl.md`): `TIOError` is field 1 of every result, `TIllegalArgument`
 //! field 2.
 
+pub mod batch;
 pub mod service;
 pub mod structs;
 
+pub use batch::Puts;
 pub use service::{arguments, throws, Call, METHODS};
 pub use structs::*;

@@ -4,6 +4,7 @@
 //! argument structs, the [`Call`] enum a server dispatches on and the declarations
 //! ([`arguments`]) its decoder reads each call against.
 
+use super::batch::Puts;
 use super::structs::{
     TAppend, TColumnFamilyDescriptor, TDelete, TGet, TIncrement, TLogQueryFilter,
     TNamespaceDescriptor, TPut, TRowMutations, TScan, TServerName, TTableDescriptor, TTableName,
@@ -48,7 +49,7 @@ crate::hbase_service! {
     /// Writes rows.
     "putMultiple" => PutMultiple(PutMultipleArgs) throws(IOError) {
         1: table as table: required Vec<u8>,
-        2: tputs as tputs: default Vec<TPut> = Vec::new(),
+        2: tputs as tputs: default Puts = Puts::default(),
     }
     /// Deletes a row's cells.
     "deleteSingle" => DeleteSingle(DeleteSingleArgs) throws(IOError) {

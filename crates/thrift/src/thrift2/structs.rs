@@ -3,6 +3,7 @@
 //! their values in a module of constants named as the IDL's enum (`delete_type::DELETE_COLUMNS`).
 
 use crate::thrift_struct;
+use bytes::Bytes;
 
 /// `map<binary, binary> attributes`, entries in wire order.
 pub type Attributes = Vec<(Vec<u8>, Vec<u8>)>;
@@ -143,11 +144,11 @@ thrift_struct! {
 thrift_struct! {
     /// `struct TColumnValue`: a cell of a put or a result.
     pub struct TColumnValue = struct "TColumnValue" {
-        1: family as family: required Vec<u8>,
-        2: qualifier as qualifier: required Vec<u8>,
-        3: value as value: required Vec<u8>,
+        1: family as family: required Bytes,
+        2: qualifier as qualifier: required Bytes,
+        3: value as value: required Bytes,
         4: timestamp as timestamp: optional i64,
-        5: tags as tags: optional Vec<u8>,
+        5: tags as tags: optional Bytes,
         /// HBase's `KeyValue.Type` code (4: Put); the IDL names the field `type`.
         6: type_ as cell_type: optional i8,
     }
@@ -213,7 +214,7 @@ thrift_struct! {
 thrift_struct! {
     /// `struct TPut`: cells written to one row.
     pub struct TPut = struct "TPut" {
-        1: row as row: required Vec<u8>,
+        1: row as row: required Bytes,
         2: columnValues as column_values: default Vec<TColumnValue> = Vec::new(),
         /// The timestamp of cells that carry none.
         3: timestamp as timestamp: optional i64,

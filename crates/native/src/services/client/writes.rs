@@ -107,11 +107,11 @@ pub(super) fn to_write(m: &MutationProto, block: &mut Block) -> Result<Write, Rp
                     )));
                 }
                 put.cells.push(MutationCell {
-                    family,
-                    qualifier,
+                    family: family.into(),
+                    qualifier: qualifier.into(),
                     timestamp,
                     cell_type: CellType::Put,
-                    value,
+                    value: value.into(),
                 });
             }
             Write::Mutations(vec![Mutation::Put(put)])
@@ -125,11 +125,11 @@ pub(super) fn to_write(m: &MutationProto, block: &mut Block) -> Result<Write, Rp
                         RpcError::bad_request(format!("a delete carries a cell of type {code}"))
                     })?;
                 del.cells.push(MutationCell {
-                    family,
-                    qualifier,
+                    family: family.into(),
+                    qualifier: qualifier.into(),
                     timestamp,
                     cell_type,
-                    value: Vec::new(),
+                    value: Default::default(),
                 });
             }
             Write::Mutations(vec![Mutation::Delete(del)])

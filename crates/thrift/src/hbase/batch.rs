@@ -1,0 +1,284 @@
+//! `mutateRows(Ts)`'s rows ([`RowBatches`]): decoded straight from the wire into
+//! [`BatchMutation`]s whose rows, columns and values are slices of one buffer (a
+//! [`Decoded`] list), where the value tree built six objects per row and the typed conversion
+//! then moved them again. What a client sends is read by the same rules as the tree's
+//! (listed at [`Decoded`]); the tree still converts (a call built by hand).
+
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
+use super::structs::{BatchMutation, Mutation};
+use crate::decode::{self, Shape, WireRead};
+use crate::decoded::{bool_field, piece, skip, Buffer};
+use crate::{
+    Budget, Decoded, DecodedValue, Direct, IdlError, Owner, TType, TValue, ThriftError,
+    ThriftValue, Ty,
+};
+use bytes::Bytes;
+use std::io::Read;
+use std::ops::Range;
+
+/// `list<BatchMutation>`, decoded directly ([`Direct::RowBatches`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RowBatches(pub Vec<BatchMutation>);
+
+impl std::ops::Deref for RowBatches {
+    type Target = Vec<BatchMutation>;
+    fn deref(&self) -> &Vec<BatchMutation> {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a RowBatches {
+    type Item = &'a BatchMutation;
+    type IntoIter = std::slice::Iter<'a, BatchMutation>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl From<Vec<BatchMutation>> for RowBatches {
+    fn from(v: Vec<BatchMutation>) -> RowBatches {
+        RowBatches(v)
+    }
+}
+
+impl ThriftValue for RowBatches {
+    const TY: Ty = Ty::Direct(Direct::RowBatches);
+    fn to_value(&self) -> TValue {
+        self.0.to_value()
+    }
+    fn from_value(v: TValue) -> Result<Self, IdlError> {
+        match v {
+            TValue::Decoded(d) => match d.take::<Decodedrows>() {
+                Some(Decodedrows(rows)) => rows.map(RowBatches),
+                None => Err(IdlError::wrong_type(TType::List, TType::List)),
+            },
+            other => Vec::<BatchMutation>::from_value(other).map(RowBatches),
+        }
+    }
+}
+
+/// What the decoder built: the rows, or the first row's error in wire order (as the typed
+/// conversion of the tree would have found it).
+#[derive(Debug, Clone)]
+struct Decodedrows(Result<Vec<BatchMutation>, IdlError>);
+
+impl DecodedValue for Decodedrows {
+    fn tree(&self) -> TValue {
+        match &self.0 {
+            Ok(rows) => rows.to_value(),
+            Err(_) => TValue::List(TType::Struct, Vec::new()),
+        }
+    }
+    fn summary(&self) -> (usize, Option<&[u8]>) {
+        match &self.0 {
+            Ok(rows) => (rows.len(), rows.first().map(|r| &r.row[..])),
+            Err(_) => (0, None),
+        }
+    }
+}
+
+/// A mutation as read: ranges of the call's buffer.
+struct MutationAt {
+    is_delete: bool,
+    column: Range<usize>,
+    value: Range<usize>,
+    write_to_wal: bool,
+}
+
+/// A row as read: its key's range and its mutations' (in [`Rows::mutations`]).
+struct RowAt {
+    row: Range<usize>,
+    mutations: Range<usize>,
+}
+
+/// The rows being read: every binary value appended to one buffer.
+#[derive(Default)]
+struct Rows {
+    buf: Buffer,
+    rows: Vec<RowAt>,
+    mutations: Vec<MutationAt>,
+    /// The first element's error, in wire order.
+    error: Option<IdlError>,
+}
+
+/// Memory a row and a mutation take once built (charged as they are read).
+const ROW_BYTES: usize = std::mem::size_of::<BatchMutation>() + std::mem::size_of::<RowAt>();
+const MUTATION_BYTES: usize = std::mem::size_of::<Mutation>() + std::mem::size_of::<MutationAt>();
+
+impl Rows {
+    fn binary<W: WireRead, R: Read>(
+        &mut self,
+        w: &W,
+        b: &mut Budget<'_, R>,
+    ) -> Result<Option<Range<usize>>, ThriftError> {
+        self.buf.binary(w, b)
+    }
+
+    /// One `BatchMutation` struct.
+    fn row<W: WireRead, R: Read>(
+        &mut self,
+        w: &W,
+        b: &mut Budget<'_, R>,
+    ) -> Result<(), ThriftError> {
+        b.enter()?;
+        let first = self.mutations.len();
+        let mut row = None;
+        let mut mutations = first..first;
+        let mut error = None;
+        let mut state = W::FieldState::default();
+        while let Some(h) = w.field_begin(b, &mut state)? {
+            match (h.id, h.ttype, h.inline_bool) {
+                (BatchMutation::row, TType::Binary, None) => {
+                    if let Some(r) = self.binary(w, b)? {
+                        row = Some(r);
+                    }
+                }
+                (BatchMutation::mutations, TType::List, None) => {
+                    let (et, n) = w.list_begin(b)?;
+                    b.check_count(n)?;
+                    b.enter()?;
+                    if et != TType::Struct {
+                        // Elements of another type than declared: the list is read past and the
+                        // field keeps what it had.
+                        for _ in 0..n {
+                            decode::value(w, b, et, Shape::Skip)?;
+                        }
+                    } else {
+                        // A repeated field: the last one wins.
+                        self.mutations.truncate(first);
+                        let mut list_error = None;
+                        for _ in 0..n {
+                            if let Some(e) = self.mutation(w, b)? {
+                                list_error.get_or_insert(e);
+                            }
+                        }
+                        mutations = first..self.mutations.len();
+                        // The typed conversion stops at the first list with a bad element.
+                        if let Some(e) = list_error {
+                            error.get_or_insert(
+                                e.within(Owner::Struct("BatchMutation"), "mutations"),
+                            );
+                        }
+                    }
+                    b.leave();
+                }
+                _ => skip(w, b, &h)?,
+            }
+        }
+        b.leave();
+        if b.over_budget() {
+            return Ok(());
+        }
+        let error = error.or_else(|| {
+            row.is_none()
+                .then(|| IdlError::missing(Owner::Struct("BatchMutation"), "row"))
+        });
+        if let Some(e) = error {
+            self.error.get_or_insert(e);
+        }
+        if b.charge(ROW_BYTES) {
+            self.rows.push(RowAt {
+                row: row.unwrap_or(0..0),
+                mutations,
+            });
+        }
+        Ok(())
+    }
+
+    /// One `Mutation` struct, pushed onto `mutations`; its error when it has no column.
+    fn mutation<W: WireRead, R: Read>(
+        &mut self,
+        w: &W,
+        b: &mut Budget<'_, R>,
+    ) -> Result<Option<IdlError>, ThriftError> {
+        b.enter()?;
+        let mut m = MutationAt {
+            is_delete: false,
+            column: 0..0,
+            value: 0..0,
+            write_to_wal: true,
+        };
+        let mut column = false;
+        let mut state = W::FieldState::default();
+        while let Some(h) = w.field_begin(b, &mut state)? {
+            match (h.id, h.ttype) {
+                (Mutation::isDelete, TType::Bool) => m.is_delete = bool_field(w, b, &h)?,
+                (Mutation::column, TType::Binary) if h.inline_bool.is_none() => {
+                    if let Some(r) = self.binary(w, b)? {
+                        m.column = r;
+                        column = true;
+                    }
+                }
+                (Mutation::value, TType::Binary) if h.inline_bool.is_none() => {
+                    if let Some(r) = self.binary(w, b)? {
+                        m.value = r;
+                    }
+                }
+                (Mutation::writeToWAL, TType::Bool) => m.write_to_wal = bool_field(w, b, &h)?,
+                _ => skip(w, b, &h)?,
+            }
+        }
+        b.leave();
+        if b.charge(MUTATION_BYTES) {
+            self.mutations.push(m);
+        }
+        Ok((!column).then(|| IdlError::missing(Owner::Struct("Mutation"), "column")))
+    }
+
+    /// The rows, their values slices of one buffer.
+    fn finish(self) -> Decodedrows {
+        if let Some(e) = self.error {
+            return Decodedrows(Err(e));
+        }
+        let buf = Bytes::from(self.buf.buf);
+        let mutations = self.mutations;
+        let rows = self
+            .rows
+            .into_iter()
+            .map(|r| BatchMutation {
+                row: piece(&buf, r.row),
+                mutations: mutations
+                    .get(r.mutations)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|m| Mutation {
+                        is_delete: m.is_delete,
+                        column: piece(&buf, m.column.clone()),
+                        value: piece(&buf, m.value.clone()),
+                        write_to_wal: m.write_to_wal,
+                    })
+                    .collect(),
+            })
+            .collect();
+        Decodedrows(Ok(rows))
+    }
+}
+
+/// Decodes a `list<BatchMutation>` whose header is next on the wire (the caller read the
+/// field's header: wire type list). `None` when it was read past (elements of another type, or
+/// over budget).
+pub(crate) fn row_batches<W: WireRead, R: Read>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+) -> Result<Option<TValue>, ThriftError> {
+    let (et, n) = w.list_begin(b)?;
+    b.check_count(n)?;
+    b.enter()?;
+    let mut rows = Rows::default();
+    if et != TType::Struct {
+        for _ in 0..n {
+            decode::value(w, b, et, Shape::Skip)?;
+        }
+        b.leave();
+        return Ok(None);
+    }
+    for _ in 0..n {
+        rows.row(w, b)?;
+    }
+    b.leave();
+    if b.over_budget() {
+        return Ok(None);
+    }
+    Ok(Some(TValue::Decoded(Decoded::new(rows.finish()))))
+}
