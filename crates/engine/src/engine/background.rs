@@ -97,7 +97,11 @@ fn flusher(inner: &Inner) {
             std::mem::take(&mut g.flush)
         };
         inner.retry_suspended_writes();
-        inner.memstore_chunks.trim_idle();
+        if inner.memstore_chunks.trim_idle() {
+            // The chunks of a load that stopped go back to the system now, not after the
+            // allocator's purge delay; this happens once a load, when its writes stop.
+            crate::allocator::release_thread_cache_and_purge();
+        }
         let _why = crate::job_log::reason(crate::job_log::JobReason::MemstoreSize);
         let flushes_before = crate::metrics::Metrics::get(&inner.metrics.flushes);
         for id in regions {

@@ -156,7 +156,7 @@ pub struct EngineOptions {
     /// in buffers of this many bytes filled in turn (default [`DEFAULT_MEMSTORE_CHUNK_BYTES`],
     /// 2 MiB: HBase's MSLAB, `hbase.hregion.memstore.mslab.chunksize`); a flushed memstore gives
     /// them to the engine's pool for the next memstores (HBase's chunk pool; it keeps at most
-    /// one flush size of them, and none once no chunk was taken for a second). Cells over
+    /// one flush size of them, and none once no chunk was taken for a quarter of a second). Cells over
     /// 256 KiB get buffers of their own. `0` turns chunks off
     /// (`hbase.hregion.memstore.mslab.enabled=false`): each write's cells get one buffer of
     /// their own, freed with the memstore.
