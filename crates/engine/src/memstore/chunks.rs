@@ -129,9 +129,9 @@ impl ChunkPool {
 
     fn take(&self) -> Buf {
         self.last_take_ms.store(self.now_ms(), Ordering::Relaxed);
-        lock::lock(&self.free)
-            .pop()
-            .unwrap_or_else(|| Buf::new(self.chunk_bytes))
+        let pooled = lock::lock(&self.free).pop();
+        // A new chunk is allocated outside the pool's lock.
+        pooled.unwrap_or_else(|| Buf::new(self.chunk_bytes))
     }
 
     fn give_back(&self, chunks: Vec<Buf>) {
