@@ -129,15 +129,7 @@ impl Remote {
     /// Calls the method of `args` and returns its success value (None for void), or its
     /// exception.
     pub(super) fn call<A: Method>(&self, args: &A) -> Result<Option<TValue>> {
-        let (mut body, _) = self.exchange(args, |b| {
-            Binary.read_struct(b).map(|body| (body, None::<()>))
-        })?;
-        let mut success = None;
-        if let Some(i) = body.fields.iter().position(|(id, _)| *id == RESULT_SUCCESS) {
-            success = Some(body.fields.swap_remove(i).1);
-        }
-        Self::exceptions(body)?;
-        Ok(success)
+        self.call_struct(A::METHOD, &args.to_struct())
     }
 
     /// Calls a method whose success value is `list<TRowResult>` (`scannerGetList`), reading the
