@@ -17,8 +17,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 impl Inner {
-    /// Writes `cells` (in key order) as a new file of `region` for `family`; `expected_keys` is
-    /// the most distinct bloom keys it will hold (0: unknown). Without cells, returns `None`,
+    /// Writes `cells` (in key order) as a new file of `region` for `family`. Without cells,
+    /// returns `None`,
     /// or with `keep_empty` an empty file: HBase's flushes and compactions commit their file
     /// whatever their scanner kept (a flush of only expired cells, a major compaction of only
     /// deleted ones), and the file counts toward the compaction policy's minimum of files, so
@@ -28,7 +28,6 @@ impl Inner {
         region_id: u64,
         family: &ColumnFamilyDescriptor,
         major: bool,
-        expected_keys: u64,
         keep_empty: bool,
         cells: &mut dyn Iterator<Item = Result<KeyValue>>,
     ) -> Result<Option<Arc<StoreFile>>> {
@@ -40,7 +39,7 @@ impl Inner {
         // A file left part-written (a full disk) is removed at once: it would hold space the
         // retry needs (and `remove_orphans` would remove it at the next open anyway).
         let file = self
-            .write_new_store_file(family, major, expected_keys, cells, &path, number)
+            .write_new_store_file(family, major, cells, &path, number)
             .inspect_err(|_| {
                 let _ = fs.remove_file(&path);
             })?;
@@ -56,7 +55,6 @@ impl Inner {
         &self,
         family: &ColumnFamilyDescriptor,
         major: bool,
-        expected_keys: u64,
         cells: &mut dyn Iterator<Item = Result<KeyValue>>,
         path: &std::path::Path,
         number: u64,
@@ -64,19 +62,7 @@ impl Inner {
         let fs = self.fs();
         let dir = path.parent().unwrap_or(path).to_path_buf();
         let path = path.to_path_buf();
-        let mut w = BlockFileWriter::create(
-            fs,
-            &path,
-            FileOptions {
-                family: family.name.clone(),
-                block_size: family.block_size as usize,
-                compression: family.compression,
-                encoding: family.data_block_encoding,
-                bloom: family.bloom_filter,
-                major_compacted: major,
-                expected_keys,
-            },
-        )?;
+        let mut w = BlockFileWriter::create(fs, &path, FileOptions::of_family(family, major))?;
         for kv in cells {
             w.add(&kv?)?;
         }
@@ -189,7 +175,6 @@ impl Inner {
                         region.id,
                         &family,
                         false,
-                        snap.len() as u64,
                         !snap.is_empty(),
                         &mut snap.iter().filter(|kv| matcher.keep(kv)).map(Ok),
                     )

@@ -105,7 +105,7 @@ impl Inner {
                 });
                 let id = if hi.is_some() { left_id } else { right_id };
                 let file = self
-                    .write_store_file(id, &desc, false, 0, false, &mut iter)
+                    .write_store_file(id, &desc, false, false, &mut iter)
                     .map_err(|e| {
                         self.remove_daughters(left_id);
                         self.job_failed(region, "split", e)
