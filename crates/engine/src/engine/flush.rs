@@ -2,7 +2,7 @@
 
 use super::Inner;
 use crate::block_file::{BlockFileReader, BlockFileWriter, FileOptions};
-use crate::cell::KeyValue;
+use crate::cell::{KeyValue, KeyValueRef};
 use crate::error::{IoContext, Result};
 use crate::hook::HookPoint;
 use crate::job_log::{JobKind, JobSizes, JobState};
@@ -15,6 +15,14 @@ use crate::store::StoreFile;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+/// The cells of a new block file, in key order.
+pub(crate) enum CellSource<'a, 'c> {
+    /// Cells in buffers of their own (what compactions and splits merge from files).
+    Owned(&'a mut dyn Iterator<Item = Result<KeyValue>>),
+    /// Cells seen in place (a flush writes its snapshot's nodes without copying each out).
+    Views(&'a mut dyn Iterator<Item = KeyValueRef<'c>>),
+}
 
 impl Inner {
     /// Writes `cells` (in key order) as a new file of `region` for `family`; `expected_keys` is
@@ -30,7 +38,7 @@ impl Inner {
         major: bool,
         expected_keys: u64,
         keep_empty: bool,
-        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+        cells: CellSource<'_, '_>,
     ) -> Result<Option<Arc<StoreFile>>> {
         let fs = self.fs();
         let dir = self.region_dir(region_id);
@@ -57,7 +65,7 @@ impl Inner {
         family: &ColumnFamilyDescriptor,
         major: bool,
         expected_keys: u64,
-        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+        cells: CellSource<'_, '_>,
         path: &std::path::Path,
         number: u64,
     ) -> Result<Arc<StoreFile>> {
@@ -77,8 +85,17 @@ impl Inner {
                 expected_keys,
             },
         )?;
-        for kv in cells {
-            w.add(&kv?)?;
+        match cells {
+            CellSource::Owned(cells) => {
+                for kv in cells {
+                    w.add(&kv?)?;
+                }
+            }
+            CellSource::Views(cells) => {
+                for kv in cells {
+                    w.add_view(kv)?;
+                }
+            }
         }
         let (_meta, size) = w.finish()?;
         // The file's bytes are synced (`finish`); before a manifest may name it, so must be
@@ -184,6 +201,7 @@ impl Inner {
                 // expired cells. Cells newer than an open reader's read point stay.
                 let mut matcher =
                     CompactionMatcher::new(&family, self.now_ms(), false, smallest_read_point);
+                let mut cells = snap.views().filter(|kv| matcher.keep_view(*kv));
                 let file = self
                     .write_store_file(
                         region.id,
@@ -191,7 +209,7 @@ impl Inner {
                         false,
                         snap.len() as u64,
                         !snap.is_empty(),
-                        &mut snap.iter().filter(|kv| matcher.keep(kv)).map(Ok),
+                        CellSource::Views(&mut cells),
                     )
                     .map_err(|e| {
                         // The files of this flush written so far are not installed: a retry
