@@ -210,3 +210,84 @@ impl CompactionMatcher {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::{CellKey, CellType};
+    use crate::memstore::{ChunkPool, Memstore};
+    use bytes::Bytes;
+
+    fn cell(row: &str, q: &str, ts: i64, t: CellType, seq: u64) -> KeyValue {
+        KeyValue {
+            key: CellKey {
+                row: Bytes::copy_from_slice(row.as_bytes()),
+                qualifier: Bytes::copy_from_slice(q.as_bytes()),
+                timestamp: ts,
+                cell_type: t,
+                seq,
+            },
+            value: Bytes::from(format!("{row}/{q}/{ts}")),
+            ttl_ms: (q == "ttl").then_some(1),
+        }
+    }
+
+    /// The kept keys of a memstore's cells, matched through `keep` (cells copied out) or
+    /// `keep_view` (cells seen in place).
+    fn kept(m: &Memstore, family: &ColumnFamilyDescriptor, views: bool) -> Vec<CellKey> {
+        let mut matcher = CompactionMatcher::new(family, 1_000, false, u64::MAX);
+        if views {
+            m.views()
+                .filter(|kv| matcher.keep_view(*kv))
+                .map(|kv| kv.to_key())
+                .collect()
+        } else {
+            m.iter()
+                .filter(|kv| matcher.keep(kv))
+                .map(|kv| kv.key)
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_flush_keeps_the_same_cells_seen_in_place_as_copied_out() {
+        let m = Memstore::new(ChunkPool::new(4096, 1 << 20));
+        // Rows sharing qualifiers (a column's versions count anew in each row), versions past
+        // VERSIONS, a column delete masking older puts, a family delete, a repeated timestamp
+        // and cells past their own TTL.
+        for row in ["a", "b", "c"] {
+            for q in ["", "q", "r", "ttl"] {
+                for ts in 1..=4 {
+                    m.insert(cell(row, q, ts, CellType::Put, ts as u64));
+                }
+            }
+        }
+        // Rows of one column: the next row's column has the same qualifier as the last one's.
+        for row in ["d", "e"] {
+            for ts in 1..=3 {
+                m.insert(cell(row, "q", ts, CellType::Put, ts as u64));
+            }
+        }
+        m.insert(cell("a", "q", 3, CellType::DeleteColumn, 9));
+        m.insert(cell("b", "", 5, CellType::DeleteFamily, 9));
+        m.insert(cell("c", "r", 4, CellType::Put, 10));
+        let mut family = ColumnFamilyDescriptor::new("cf");
+        for versions in [1, 2, 5] {
+            family.max_versions = versions;
+            let copied = kept(&m, &family, false);
+            assert_eq!(kept(&m, &family, true), copied, "VERSIONS {versions}");
+            let rows_of = |r: &str| copied.iter().filter(|k| &k.row[..] == r.as_bytes()).count();
+            // Row c: 3 columns (the TTL column expired) of min(VERSIONS, 4) each.
+            assert_eq!(
+                rows_of("c"),
+                3 * versions.min(4) as usize,
+                "VERSIONS {versions}"
+            );
+            assert_eq!(
+                rows_of("e"),
+                versions.min(3) as usize,
+                "VERSIONS {versions}"
+            );
+        }
+    }
+}
