@@ -212,7 +212,7 @@ impl Inner {
         while let Some(first) = cells.next() {
             let family = first.family.clone();
             // Sized for every cell left, so a 1,000-row batch's run is not grown by doubling
-            // (nine reallocations, each a copy and fresh pages).
+            // (eight reallocations from 4 cells up, each a copy).
             let mut run = Vec::with_capacity(cells.len() + 1);
             run.push(key_value(first));
             while let Some(c) = cells.next_if(|c| c.family == family) {
