@@ -7,7 +7,7 @@ use super::{
 };
 use crate::bloom::row_col_key_into;
 use crate::byte_reader::put_varint;
-use crate::cell::KeyValue;
+use crate::cell::{KeyValue, KeyValueRef};
 use crate::compound_bloom::{ChunkedBloomBuilder, PendingChunk, DEFAULT_CHUNK_BYTES};
 use crate::compression::Compression;
 use crate::error::{IoContext, Result};
@@ -122,20 +122,28 @@ impl BlockFileWriter {
 
     /// Appends a cell. Cells must arrive in strictly increasing key order.
     pub fn add(&mut self, kv: &KeyValue) -> Result<()> {
-        debug_assert!(self.last_key().is_none_or(|l| l < kv.key));
+        self.add_view(kv.as_view())
+    }
+
+    /// [`BlockFileWriter::add`] of a cell seen in place (a flush writes its memstore's nodes
+    /// without copying each cell out first).
+    pub fn add_view(&mut self, kv: KeyValueRef<'_>) -> Result<()> {
+        debug_assert!(self
+            .last_key()
+            .is_none_or(|l| kv.cmp_cell_key(&l) == std::cmp::Ordering::Greater));
         if self.ends_block_before(kv) {
             self.finish_block()?;
         }
         if self.block_first.is_none() {
-            self.block_first = Some(kv.key.clone());
+            self.block_first = Some(kv.to_key());
         }
-        self.block.add(kv);
+        self.block.add_view(kv);
         if self.opts.bloom != BloomType::None {
             let key: &[u8] = if self.opts.bloom == BloomType::Row {
-                &kv.key.row
+                kv.row
             } else {
                 self.bloom_key.clear();
-                row_col_key_into(&mut self.bloom_key, &kv.key.row, &kv.key.qualifier);
+                row_col_key_into(&mut self.bloom_key, kv.row, kv.qualifier);
                 &self.bloom_key
             };
             // The first cell's key is added even when empty (an empty row equals the empty buffer).
@@ -143,9 +151,9 @@ impl BlockFileWriter {
                 let qualifier: &[u8] = if self.opts.bloom == BloomType::Row {
                     b""
                 } else {
-                    &kv.key.qualifier
+                    kv.qualifier
                 };
-                let full = self.bloom.add(key, &kv.key.row, qualifier);
+                let full = self.bloom.add(key, kv.row, qualifier);
                 self.last_bloom_key.clear();
                 self.last_bloom_key.extend_from_slice(key);
                 if let Some(chunk) = full {
@@ -155,22 +163,20 @@ impl BlockFileWriter {
         }
         let m = &mut self.meta;
         m.cell_count += 1;
-        if kv.key.cell_type.is_delete() {
+        if kv.cell_type.is_delete() {
             m.delete_count += 1;
         }
-        m.min_ts = m.min_ts.min(kv.key.timestamp);
-        m.max_ts = m.max_ts.max(kv.key.timestamp);
-        m.max_seq = m.max_seq.max(kv.key.seq);
+        m.min_ts = m.min_ts.min(kv.timestamp);
+        m.max_ts = m.max_ts.max(kv.timestamp);
+        m.max_seq = m.max_seq.max(kv.seq);
         if m.first_key.is_none() {
-            m.first_key = Some(kv.key.clone());
+            m.first_key = Some(kv.to_key());
         }
         let same_column = self.last_rest.is_some()
-            && kv.key.row[..] == self.last_row[..]
-            && kv.key.qualifier[..] == self.last_qualifier[..];
-        let same_timestamp = same_column
-            && self
-                .last_rest
-                .is_some_and(|(ts, _, _)| ts == kv.key.timestamp);
+            && kv.row == &self.last_row[..]
+            && kv.qualifier == &self.last_qualifier[..];
+        let same_timestamp =
+            same_column && self.last_rest.is_some_and(|(ts, _, _)| ts == kv.timestamp);
         self.column_cells = if same_column {
             self.column_cells + 1
         } else {
@@ -181,10 +187,10 @@ impl BlockFileWriter {
             m.irregular_cells = Some(m.irregular_cells.unwrap_or(0) + 1);
         }
         self.last_row.clear();
-        self.last_row.extend_from_slice(&kv.key.row);
+        self.last_row.extend_from_slice(kv.row);
         self.last_qualifier.clear();
-        self.last_qualifier.extend_from_slice(&kv.key.qualifier);
-        self.last_rest = Some((kv.key.timestamp, kv.key.cell_type, kv.key.seq));
+        self.last_qualifier.extend_from_slice(kv.qualifier);
+        self.last_rest = Some((kv.timestamp, kv.cell_type, kv.seq));
         if self.block.size() >= self.opts.block_size {
             self.finish_block()?;
         }
@@ -197,7 +203,7 @@ impl BlockFileWriter {
     /// rather than spilling into the next size class (6 % more memory under mimalloc). A block
     /// less full than that still takes the cell and closes once it reaches BLOCKSIZE, as in
     /// HBase.
-    fn ends_block_before(&self, kv: &KeyValue) -> bool {
+    fn ends_block_before(&self, kv: KeyValueRef<'_>) -> bool {
         let size = self.block.size();
         !self.block.is_empty()
             && size >= self.opts.block_size / 8 * 7

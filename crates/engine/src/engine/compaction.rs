@@ -1,5 +1,6 @@
 //! Running compactions: merge a store's selected files into one, dropping what HBase drops.
 
+use super::flush::CellSource;
 use super::Inner;
 use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, CellType, KeyValue};
@@ -205,7 +206,7 @@ impl Inner {
                 // An empty output counts toward the policy's minimum of files (issue 41); a
                 // major compaction that kept files unchanged has them to count instead.
                 !major || all_files,
-                &mut iter,
+                CellSource::Owned(&mut iter),
             )
             .map_err(|e| self.job_failed(region, "compaction", e))?;
         if cancelled {

@@ -2,7 +2,7 @@
 
 use super::Inner;
 use crate::block_file::{BlockFileReader, BlockFileWriter, FileOptions};
-use crate::cell::KeyValue;
+use crate::cell::{KeyValue, KeyValueRef};
 use crate::error::{IoContext, Result};
 use crate::hook::HookPoint;
 use crate::job_log::{JobKind, JobSizes, JobState};
@@ -15,6 +15,14 @@ use crate::store::StoreFile;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+/// The cells of a new block file, in key order.
+pub(crate) enum CellSource<'a, 'c> {
+    /// Cells in buffers of their own (what compactions and splits merge from files).
+    Owned(&'a mut dyn Iterator<Item = Result<KeyValue>>),
+    /// Cells seen in place (a flush writes its snapshot's nodes without copying each out).
+    Views(&'a mut dyn Iterator<Item = KeyValueRef<'c>>),
+}
 
 impl Inner {
     /// Writes `cells` (in key order) as a new file of `region` for `family`. Without cells,
@@ -29,7 +37,7 @@ impl Inner {
         family: &ColumnFamilyDescriptor,
         major: bool,
         keep_empty: bool,
-        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+        cells: CellSource<'_, '_>,
     ) -> Result<Option<Arc<StoreFile>>> {
         let fs = self.fs();
         let dir = self.region_dir(region_id);
@@ -55,7 +63,7 @@ impl Inner {
         &self,
         family: &ColumnFamilyDescriptor,
         major: bool,
-        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+        cells: CellSource<'_, '_>,
         path: &std::path::Path,
         number: u64,
     ) -> Result<Arc<StoreFile>> {
@@ -63,8 +71,17 @@ impl Inner {
         let dir = path.parent().unwrap_or(path).to_path_buf();
         let path = path.to_path_buf();
         let mut w = BlockFileWriter::create(fs, &path, FileOptions::of_family(family, major))?;
-        for kv in cells {
-            w.add(&kv?)?;
+        match cells {
+            CellSource::Owned(cells) => {
+                for kv in cells {
+                    w.add(&kv?)?;
+                }
+            }
+            CellSource::Views(cells) => {
+                for kv in cells {
+                    w.add_view(kv)?;
+                }
+            }
         }
         let (_meta, size) = w.finish()?;
         // The file's bytes are synced (`finish`); before a manifest may name it, so must be
@@ -170,13 +187,14 @@ impl Inner {
                 // expired cells. Cells newer than an open reader's read point stay.
                 let mut matcher =
                     CompactionMatcher::new(&family, self.now_ms(), false, smallest_read_point);
+                let mut cells = snap.views().filter(|kv| matcher.keep_view(*kv));
                 let file = self
                     .write_store_file(
                         region.id,
                         &family,
                         false,
                         !snap.is_empty(),
-                        &mut snap.iter().filter(|kv| matcher.keep(kv)).map(Ok),
+                        CellSource::Views(&mut cells),
                     )
                     .map_err(|e| {
                         // The files of this flush written so far are not installed: a retry
