@@ -82,7 +82,10 @@ fn args() -> Args {
     };
     for arg in std::env::args().skip(1) {
         let (k, v) = arg.split_once('=').unwrap_or((&arg, ""));
-        let n = || v.parse::<u64>().unwrap_or_else(|_| panic!("{k}= wants a number"));
+        let n = || {
+            v.parse::<u64>()
+                .unwrap_or_else(|_| panic!("{k}= wants a number"))
+        };
         match k {
             "threads" => a.threads = n() as usize,
             "puts" => a.puts = n(),
@@ -167,7 +170,8 @@ fn main() {
                             })
                             .collect();
                         if puts.len() == 1 {
-                            t.put(puts.into_iter().next().expect("one put")).expect("put");
+                            t.put(puts.into_iter().next().expect("one put"))
+                                .expect("put");
                         } else {
                             t.put_all(puts).expect("put_all");
                         }

@@ -19,15 +19,25 @@ impl Inner {
     /// share one WAL record and sequence id.
     pub(crate) fn mutate(&self, table: &TableName, mutations: Vec<Mutation>) -> Result<()> {
         let _op = self.enter()?;
-        let entry = self.enabled_table(table)?;
-        for m in &mutations {
-            self.validate(&entry.descriptor, m)?;
+        let mut looked_up = Some(self.enabled_table(table)?);
+        if let Some(entry) = &looked_up {
+            for m in &mutations {
+                self.validate(&entry.descriptor, m)?;
+            }
         }
-        self.wait_for_memstore_room();
+        if self.wait_for_memstore_room() {
+            // The table may have changed while the write waited: looked up again below.
+            looked_up = None;
+        }
         // Group by region, keeping each row's mutations in order.
         let mut pending: Vec<Mutation> = mutations;
         while !pending.is_empty() {
-            let entry = self.enabled_table(table)?;
+            // The entry just validated against serves the first round (one catalog lookup for
+            // a write of one region); later rounds look the table up again.
+            let entry = match looked_up.take() {
+                Some(entry) => entry,
+                None => self.enabled_table(table)?,
+            };
             let region = entry.region_for(pending[0].row());
             // A batch within one region (every batch of a table of one) is not moved apart.
             let mine = if pending.iter().all(|m| region.contains(m.row())) {
@@ -195,29 +205,59 @@ impl Inner {
         if cells.len() > 1 {
             cells.sort_by(|a, b| (&a.family, &a.row).cmp(&(&b.family, &b.row)));
         }
-        // Each store's cells (consecutive after the sort) go in together.
-        let mut added = 0;
-        let mut cells = cells.into_iter().peekable();
-        while let Some(first) = cells.next() {
-            let family = first.family.clone();
-            let run = std::iter::once(first)
-                .chain(std::iter::from_fn(|| cells.next_if(|c| c.family == family)))
-                .map(|c| KeyValue {
-                    key: CellKey {
-                        row: c.row,
-                        qualifier: c.qualifier,
-                        timestamp: c.timestamp,
-                        cell_type: c.cell_type,
-                        seq,
-                    },
-                    value: c.value,
-                    ttl_ms: c.ttl_ms,
-                });
-            match region.store(&family) {
-                Some(store) => added += store.insert_all(run),
-                None => run.for_each(drop),
+        // Each store's cells (consecutive after the sort) go in together, all under one
+        // read of the region's stores, which also gives the region's active memstore size.
+        let (added, active) = region.with_stores(|stores| {
+            let mut added = 0;
+            // The size of the only store after this write's cells, when the region has one.
+            let mut only = None;
+            let mut cells = cells.into_iter().peekable();
+            while let Some(first) = cells.next() {
+                // The family is moved out of the first cell, not cloned (a clone of a buffer
+                // that came as a vector allocates its shared count).
+                let WalCell {
+                    family,
+                    row,
+                    qualifier,
+                    timestamp,
+                    cell_type,
+                    value,
+                    ttl_ms,
+                } = first;
+                let first = WalCell {
+                    family: Bytes::new(),
+                    row,
+                    qualifier,
+                    timestamp,
+                    cell_type,
+                    value,
+                    ttl_ms,
+                };
+                let run = std::iter::once(first)
+                    .chain(std::iter::from_fn(|| cells.next_if(|c| c.family == family)))
+                    .map(|c| KeyValue {
+                        key: CellKey {
+                            row: c.row,
+                            qualifier: c.qualifier,
+                            timestamp: c.timestamp,
+                            cell_type: c.cell_type,
+                            seq,
+                        },
+                        value: c.value,
+                        ttl_ms: c.ttl_ms,
+                    });
+                match stores.get(&family[..]) {
+                    Some(store) => {
+                        let (n, size) = store.insert_all(run);
+                        added += n;
+                        only = (stores.len() == 1).then_some(size);
+                    }
+                    None => run.for_each(drop),
+                }
             }
-        }
+            let active = only.unwrap_or_else(|| stores.values().map(|s| s.active_size()).sum());
+            (added, active)
+        });
         self.mvcc.complete(seq);
         // Acknowledged means visible (HBase's completeAndWait): a read the caller starts next
         // sees the write even while an earlier write of another thread is still in flight.
@@ -231,7 +271,12 @@ impl Inner {
         if before < lower && before.saturating_add(added) >= lower {
             self.request_largest_flush();
         }
-        if region.active_memstore_size()
+        // The active memstores only, without the snapshots a flush is writing: counting the
+        // snapshots, every write during a flush asked for another, and the flusher then wrote
+        // the little those writes had added as a file of its own, every second flush (HBase's
+        // `flushRequested` stays set until the flush ends, and the size it compares no longer
+        // holds the flushed cells).
+        if active
             >= desc
                 .attributes
                 .memstore_flush_size(self.opts.memstore_flush_size)
@@ -330,11 +375,12 @@ impl Inner {
 
     /// Blocks while the memstores together exceed the global limit, asking for flushes; stops
     /// waiting when writes are suspended (the flushes that would make room are failing: the
-    /// write then fails with `WritesSuspended` instead of waiting for the disk).
-    fn wait_for_memstore_room(&self) {
+    /// write then fails with `WritesSuspended` instead of waiting for the disk). Returns
+    /// whether it waited.
+    fn wait_for_memstore_room(&self) -> bool {
         let limit = self.memory.global_memstore_limit;
         if self.global_memstore.load(Ordering::Acquire) < limit {
-            return;
+            return false;
         }
         Metrics::inc(&self.metrics.write_stalls);
         let started = std::time::Instant::now();
@@ -351,6 +397,7 @@ impl Inner {
             &self.metrics.write_stall_micros,
             u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
         );
+        true
     }
 
     pub(crate) fn request_largest_flush(&self) {
