@@ -216,11 +216,17 @@ pub(crate) struct TableEntry {
 impl TableEntry {
     /// The region holding `row`.
     pub fn region_for(&self, row: &[u8]) -> Arc<Region> {
+        self.region_ref(row).clone()
+    }
+
+    /// The region holding `row`, borrowed from the entry (no reference count taken: writes and
+    /// gets, which hold the entry for their whole call, use it).
+    pub fn region_ref(&self, row: &[u8]) -> &Arc<Region> {
         let i = self
             .regions
             .partition_point(|r| cmp_bytes(&r.start, row).is_le())
             .saturating_sub(1);
-        self.regions[i].clone()
+        &self.regions[i]
     }
 
     /// The last region whose start is < `row` (the region holding the rows just below `row`).

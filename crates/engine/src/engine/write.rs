@@ -38,7 +38,7 @@ impl Inner {
                 Some(entry) => entry,
                 None => self.enabled_table(table)?,
             };
-            let region = entry.region_for(pending[0].row());
+            let region = entry.region_ref(pending[0].row());
             // A batch within one region (every batch of a table of one) is not moved apart.
             let mine = if pending.iter().all(|m| region.contains(m.row())) {
                 std::mem::take(&mut pending)
@@ -48,7 +48,7 @@ impl Inner {
                 pending = rest;
                 mine
             };
-            if let Some(retry) = self.apply_to_region(&entry.descriptor, &region, mine)? {
+            if let Some(retry) = self.apply_to_region(&entry.descriptor, region, mine)? {
                 // The region closed under us (a split): route these again.
                 pending.extend(retry);
             }

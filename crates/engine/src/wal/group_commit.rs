@@ -4,7 +4,6 @@
 //! record it carried (their tickets are kept as failed ranges for the waiters still to wake).
 
 use super::{segment_path, Inner, SyncLevel, Wal, WalEdit, MAX_RECORD};
-use crate::checksum::masked_crc;
 use crate::error::{Error, Result, StallCause};
 use crate::health::is_transient_wal_write_error;
 use crate::lock;
@@ -19,14 +18,6 @@ const FAILED_RANGES_KEPT: usize = 16;
 /// How long a follower spins for the leader's write to end before it sleeps: a single put's
 /// write takes a few microseconds, a 100-row batch's a few dozen.
 const FOLLOWER_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
-
-/// A thread's scratch buffer for framing its records is kept up to this capacity (bytes).
-const SCRATCH_LIMIT: usize = 1 << 20;
-
-thread_local! {
-    /// Where a writer frames its record before copying it into the shared buffer.
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
 
 /// A writer's emptied buffer is kept for reuse up to this capacity (bytes).
 const SPARE_BUFFER_LIMIT: usize = 16 << 20;
@@ -73,31 +64,22 @@ impl Wal {
     pub fn append(&self, edit: &WalEdit, level: SyncLevel) -> Result<()> {
         self.poison.check()?;
         self.gate.check()?;
-        // Framed (length, CRC, payload) in this thread's scratch buffer before the log's lock
-        // is taken: under it, writers only copy their records in, and the encoding and the
-        // checksum of one writer's batch no longer hold up the others.
-        let mut g = SCRATCH.with_borrow_mut(|record| {
-            record.clear();
-            record.extend_from_slice(&[0; 8]);
-            edit.encode(record);
-            let len = record.len() - 8;
-            if len > MAX_RECORD {
-                return Err(Error::TooLarge {
-                    what: "WAL record",
-                    size: len,
-                    limit: MAX_RECORD,
-                });
-            }
-            let crc = masked_crc(&record[8..]);
-            record[..4].copy_from_slice(&(len as u32).to_be_bytes());
-            record[4..8].copy_from_slice(&crc.to_be_bytes());
-            let mut g = self.lock();
-            g.buf.extend_from_slice(record);
-            if record.capacity() > SCRATCH_LIMIT {
-                *record = Vec::new();
-            }
-            Ok(g)
-        })?;
+        // The length and checksum are taken before the log's lock: under it, writers only
+        // encode their records into the shared buffer, and the checksum of one writer's batch
+        // no longer holds up the others.
+        let (len, crc) = edit.frame();
+        if len > MAX_RECORD {
+            return Err(Error::TooLarge {
+                what: "WAL record",
+                size: len,
+                limit: MAX_RECORD,
+            });
+        }
+        let mut g = self.lock();
+        g.buf.reserve(8 + len);
+        g.buf.extend_from_slice(&(len as u32).to_be_bytes());
+        g.buf.extend_from_slice(&crc.to_be_bytes());
+        edit.encode(&mut g.buf);
         g.buf_max_seq = g.buf_max_seq.max(edit.seq);
         g.appended += 1;
         if level == SyncLevel::Buffered {
