@@ -102,8 +102,9 @@ fn args() -> Args {
 
 /// User plus system CPU of the process, microseconds, and its voluntary context switches.
 fn usage() -> (u64, u64) {
-    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF is always valid.
+    // SAFETY: `rusage` is plain data, for which all-zero bytes are a valid value.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF is always valid.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
     let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
     (
