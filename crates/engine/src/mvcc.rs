@@ -188,7 +188,11 @@ impl Mvcc {
         }
         loop {
             if self.read_point.load(Ordering::SeqCst) >= seq {
-                // Reached: take this thread's entry out if no completion did.
+                // Reached: take this thread's entry out if no completion did (none is left
+                // when the count is 0, the usual case: the completion that woke it took it).
+                if self.parked_count.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
                 let mut parked = lock::lock(&self.parked);
                 if let Some(threads) = parked.get_mut(&seq) {
                     if let Some(i) = threads.iter().position(|t| t.id() == id) {
