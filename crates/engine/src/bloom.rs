@@ -79,9 +79,13 @@ impl BloomBuilder {
     }
 
     /// Number of keys added.
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.keys
+    }
+
+    /// Whether no key was added.
+    pub fn is_empty(&self) -> bool {
+        self.keys == 0
     }
 
     /// Encodes the filter: `k:u8 nbits:varint bits`.

@@ -65,19 +65,8 @@ pub fn build_data_dir(
                     let number = next_file;
                     next_file += 1;
                     let path = region_dir.join(format!("{number:016}.blk"));
-                    let mut w = BlockFileWriter::create(
-                        &fs,
-                        &path,
-                        FileOptions {
-                            family: family.name.to_vec(),
-                            block_size: family.block_size as usize,
-                            compression: family.compression,
-                            encoding: family.data_block_encoding,
-                            bloom: family.bloom_filter,
-                            major_compacted: false,
-                            expected_keys: rows_per_file as u64,
-                        },
-                    )?;
+                    let mut w =
+                        BlockFileWriter::create(&fs, &path, FileOptions::of_family(family, false))?;
                     // Sorted: the zero-padded row numbers keep the order.
                     for r in 0..rows_per_file {
                         let mut row = start.clone();

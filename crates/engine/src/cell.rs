@@ -226,6 +226,17 @@ impl<'a> KeyValueRef<'a> {
             .then_with(|| o.seq.cmp(&self.seq))
     }
 
+    /// The cell's key in buffers of its own (a copy of its row and qualifier).
+    pub fn to_key(self) -> CellKey {
+        CellKey {
+            row: Bytes::copy_from_slice(self.row),
+            qualifier: Bytes::copy_from_slice(self.qualifier),
+            timestamp: self.timestamp,
+            cell_type: self.cell_type,
+            seq: self.seq,
+        }
+    }
+
     /// Orders the cell against `k` as [`CellKey`]s order.
     pub fn cmp_cell_key(&self, k: &CellKey) -> Ordering {
         self.cmp_key(&KeyValueRef::of_key(k))

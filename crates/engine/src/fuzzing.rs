@@ -5,12 +5,13 @@
 pub use crate::block_cache::BlockCache;
 pub use crate::block_file::{
     decode_index, BlockBuilder, BlockDecoder, BlockFileReader, BlockFileWriter, BlockFormat,
-    CacheMode, FileMeta, FileOptions, FileScanner, Trailer, FORMAT_VERSION, MAGIC,
-    MIN_FORMAT_VERSION, TRAILER_LEN,
+    CacheMode, FileMeta, FileOptions, FileScanner, Trailer, DEFAULT_BLOOM_CHUNK_BYTES,
+    FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN,
 };
 pub use crate::bloom::BloomFilter;
 pub use crate::cell::{CellKey, CellType, KeyValue};
 pub use crate::checksum::masked_crc;
+pub use crate::compound_bloom::ChunkIndex as BloomChunkIndex;
 pub use crate::compression::Compression;
 pub use crate::manifest::{ManifestData, RegionRecord, StoreRecord, TableRecord};
 pub use crate::memstore::{ChunkPool, Memstore, MemstoreScanner};

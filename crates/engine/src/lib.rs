@@ -46,6 +46,7 @@ mod cell;
 mod checksum;
 pub mod clock;
 mod compaction_policy;
+mod compound_bloom;
 mod compression;
 mod engine;
 mod file_handles;

@@ -113,11 +113,11 @@ impl Store {
         lock::read(&self.state).active.insert(kv)
     }
 
-    /// Inserts cells into the active memstore at once ([`Memstore::insert_all`]); returns the
-    /// bytes added and the active memstore's size after them (read under the same lock).
-    pub fn insert_all(&self, cells: impl IntoIterator<Item = KeyValue>) -> (usize, usize) {
+    /// Inserts cells into the active memstore at once ([`Memstore::insert_cells`]); returns
+    /// the bytes added and the active memstore's size after them (read under the same lock).
+    pub fn insert_cells(&self, cells: &[KeyValue]) -> (usize, usize) {
         let state = lock::read(&self.state);
-        let added = state.active.insert_all(cells);
+        let added = state.active.insert_cells(cells);
         (added, state.active.size())
     }
 

@@ -32,7 +32,8 @@ mod wal_segment;
 
 use ferrobase_engine::fuzzing::masked_crc;
 use ferrobase_engine::fuzzing::{
-    decode_index, BlockBuilder, BlockFileWriter, FileMeta, FileOptions, Trailer, TRAILER_LEN,
+    decode_index, BlockBuilder, BlockFileWriter, FileMeta, FileOptions, Trailer,
+    DEFAULT_BLOOM_CHUNK_BYTES, TRAILER_LEN,
 };
 use ferrobase_engine::fuzzing::{CellKey, CellType, KeyValue};
 use ferrobase_engine::fuzzing::{ManifestData, RegionRecord, StoreRecord, TableRecord};
@@ -211,7 +212,7 @@ fn write_seed_corpora() {
             encoding,
             bloom,
             major_compacted: false,
-            expected_keys: 0,
+            bloom_chunk_bytes: DEFAULT_BLOOM_CHUNK_BYTES,
         };
         let mut w =
             BlockFileWriter::create(&ferrobase_engine::fs::OsFileSystem, &path, opts).unwrap();
@@ -228,7 +229,7 @@ fn write_seed_corpora() {
         let meta = section(&file, t.meta.offset, t.meta.len);
         write_seed("file_meta", name, &meta);
         let bloom = section(&file, t.bloom.offset, t.bloom.len);
-        write_seed("bloom_section", &format!("{name}-bloom"), &bloom);
+        write_seed("bloom_section", &format!("{name}-bloom-index"), &bloom);
     }
     for (encoding, name) in [
         (DataBlockEncoding::None, "block-v3-none"),

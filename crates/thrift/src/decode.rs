@@ -15,6 +15,7 @@
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
 use super::{Budget, Direct, Field, TStruct, TType, TValue, ThriftError, Ty};
+use crate::direct_list::direct_list;
 use std::io::Read;
 
 /// A field header: `None` at the end of a struct.
@@ -127,8 +128,8 @@ pub(crate) fn value<W: WireRead, R: Read>(
     let shape = if b.over_budget() { Shape::Skip } else { shape };
     if let (Shape::Declared(Ty::Direct(d)), TType::List) = (shape, t) {
         return match d {
-            Direct::RowBatches => crate::hbase::batch::row_batches(w, b),
-            Direct::Puts => crate::thrift2::batch::puts(w, b),
+            Direct::RowBatches => direct_list::<crate::hbase::batch::Rows, _, _>(w, b),
+            Direct::Puts => direct_list::<crate::thrift2::batch::PutsAt, _, _>(w, b),
         };
     }
     let build = shape.builds();

@@ -195,3 +195,18 @@ pub(crate) fn declared<T: ThriftValue, W: WireRead, R: Read>(
         None => None,
     })
 }
+
+/// [`declared`] into an optional field: set when read, kept as it was when read past (the last
+/// of repeated fields wins).
+pub(crate) fn declared_into<T: ThriftValue, W: WireRead, R: Read>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+    h: &FieldHeader,
+    error: &mut Option<IdlError>,
+    field: &mut Option<T>,
+) -> Result<(), ThriftError> {
+    if let Some(x) = declared(w, b, h, error)? {
+        *field = Some(x);
+    }
+    Ok(())
+}

@@ -19,6 +19,7 @@ mod binary;
 mod compact;
 mod decode;
 mod decoded;
+mod direct_list;
 mod encoded;
 pub mod hbase;
 mod row_results;
@@ -26,6 +27,7 @@ pub mod thrift2;
 mod typed;
 
 pub use decoded::{Decoded, DecodedValue, Direct};
+pub use direct_list::{DirectElement, DirectList};
 pub use encoded::{EncodeValue, Encoded, ValueWriter, Wire};
 pub use row_results::{read_rows_reply, RawCell, RawRow, RawRows};
 pub use typed::{IdlError, Owner, ThriftStruct, ThriftValue};

@@ -5,7 +5,7 @@ use super::block_layout::{
     FLAG_SHARED, FLAG_SHORT_RESTARTS, FOOTER_BYTES, TAG_SEQ, TAG_TS_BELOW, TAG_TTL,
 };
 use crate::byte_reader::put_varint;
-use crate::cell::KeyValue;
+use crate::cell::{KeyValue, KeyValueRef};
 use crate::schema::DataBlockEncoding;
 
 /// A restart point at most this many cells after the previous one: a cell whose row is
@@ -64,8 +64,13 @@ impl BlockBuilder {
     /// encoding only, and is 0 at restarts; `seq` only when it is not 0; `ttl` only for a cell
     /// with its own TTL.
     pub fn add(&mut self, kv: &KeyValue) {
-        let k = &kv.key;
-        let row = &k.row;
+        self.add_view(kv.as_view());
+    }
+
+    /// [`BlockBuilder::add`] of a cell seen in place.
+    pub fn add_view(&mut self, kv: KeyValueRef<'_>) {
+        let k = &kv;
+        let row = k.row;
         if self.count == 0 {
             self.base_ts = k.timestamp;
         }
@@ -107,7 +112,7 @@ impl BlockBuilder {
         put_varint(&mut self.buf, (row.len() - shared) as u64);
         self.buf.extend_from_slice(&row[shared..]);
         put_varint(&mut self.buf, k.qualifier.len() as u64);
-        self.buf.extend_from_slice(&k.qualifier);
+        self.buf.extend_from_slice(k.qualifier);
         put_varint(&mut self.buf, delta);
         if k.seq != 0 {
             put_varint(&mut self.buf, k.seq);
@@ -116,7 +121,7 @@ impl BlockBuilder {
             self.buf.extend_from_slice(&ttl.to_be_bytes());
         }
         put_varint(&mut self.buf, kv.value.len() as u64);
-        self.buf.extend_from_slice(&kv.value);
+        self.buf.extend_from_slice(kv.value);
         self.count += 1;
     }
 
@@ -136,8 +141,8 @@ impl BlockBuilder {
 
     /// An upper bound on [`BlockBuilder::size`] once `kv` is added (the row counted whole, and a
     /// new restart point).
-    pub fn size_with(&self, kv: &KeyValue) -> usize {
-        let k = &kv.key;
+    pub fn size_with(&self, kv: KeyValueRef<'_>) -> usize {
+        let k = &kv;
         // Every restart lies at or before the new cell's offset.
         let width = if self.buf.len() <= u16::MAX as usize {
             2

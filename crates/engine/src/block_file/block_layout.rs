@@ -51,7 +51,8 @@ pub enum BlockFormat {
     /// Version 3: tagged cells with timestamps against the block's base, restart offsets and a
     /// footer (base timestamp, flags, count).
     V3,
-    /// Version 4: version 3 whose cells may carry their own TTL (tag bit 6).
+    /// Version 4: version 3 whose cells may carry their own TTL (tag bit 6). Version 5 files
+    /// (the bloom filter in chunks) have the same data blocks.
     V4,
 }
 
@@ -62,7 +63,7 @@ impl BlockFormat {
             1 => Some(BlockFormat::V1),
             2 => Some(BlockFormat::V2),
             3 => Some(BlockFormat::V3),
-            4 => Some(BlockFormat::V4),
+            4 | 5 => Some(BlockFormat::V4),
             _ => None,
         }
     }

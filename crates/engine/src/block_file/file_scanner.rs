@@ -233,6 +233,7 @@ mod tests {
     use crate::block_cache::Priority;
     use crate::block_file::reader::tests::{rows, write_and_open};
     use crate::block_file::FileOptions;
+    use crate::block_file::DEFAULT_BLOOM_CHUNK_BYTES;
     use crate::cell::CellType;
     use crate::compression::Compression;
     use crate::schema::{BloomType, DataBlockEncoding};
@@ -257,7 +258,7 @@ mod tests {
             encoding: DataBlockEncoding::Prefix,
             bloom: BloomType::None,
             major_compacted: false,
-            expected_keys: 0,
+            bloom_chunk_bytes: DEFAULT_BLOOM_CHUNK_BYTES,
         };
         let cells: Vec<KeyValue> = rs
             .iter()

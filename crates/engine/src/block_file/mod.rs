@@ -13,6 +13,7 @@ mod reader;
 mod trailer;
 mod writer;
 
+pub use crate::compound_bloom::DEFAULT_CHUNK_BYTES as DEFAULT_BLOOM_CHUNK_BYTES;
 pub use block_builder::BlockBuilder;
 pub use block_decoder::BlockDecoder;
 pub use block_index::{decode_index, BlockIndex};
@@ -31,7 +32,9 @@ use crate::compression::Compression;
 /// Trailer magic, the last 8 bytes of every block file.
 pub const MAGIC: &[u8; 8] = b"FRBSBLK1";
 /// Format version written in the trailer.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
+/// First format version whose bloom filter is in chunks (`crate::compound_bloom`).
+pub const CHUNKED_BLOOM_VERSION: u32 = 5;
 /// Oldest format version still read (version 1 data blocks have no restart trailer).
 pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Size of the trailer in bytes.

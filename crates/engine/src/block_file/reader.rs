@@ -8,6 +8,7 @@ use super::{
 use crate::block_cache::{BlockCache, Priority};
 use crate::bloom::{row_col_key, BloomFilter};
 use crate::cell::CellKey;
+use crate::compound_bloom::{ChunkEntry, ChunkIndex, ChunkedBloom};
 use crate::error::{Error, IoContext, Result};
 use crate::file_handles::{FileHandles, HandleSlot};
 use crate::fs::{FileSystem, ReadableFile};
@@ -66,7 +67,7 @@ pub struct BlockFileReader {
     /// The block index, searched by seeks; read on first use.
     index: OnceLock<BlockIndex>,
     /// The bloom filter (`None` inside when the file has none); read on first use.
-    bloom: OnceLock<Option<BloomFilter>>,
+    bloom: OnceLock<Option<FileBloom>>,
     cache: Arc<BlockCache>,
     metrics: Arc<Metrics>,
     /// The layout of the file's data blocks (from its format version).
@@ -114,6 +115,15 @@ impl Drop for Removal {
             self.fs.remove_file(&self.path)
         };
     }
+}
+
+/// A file's bloom filter as its format has it.
+#[derive(Debug)]
+enum FileBloom {
+    /// One filter for the whole file (formats 1 to 4).
+    Whole(BloomFilter),
+    /// Chunks among the data blocks, read on first use (format 5).
+    Chunked(ChunkedBloom),
 }
 
 impl std::fmt::Debug for BlockFileReader {
@@ -219,8 +229,9 @@ impl BlockFileReader {
         Ok(self.index.get().expect("set above"))
     }
 
-    /// The bloom filter, read from the file on first use; `None` when the file has none.
-    fn bloom(&self) -> Result<Option<&BloomFilter>> {
+    /// The bloom filter, read from the file on first use (of format 5, its chunk index);
+    /// `None` when the file has none.
+    fn bloom(&self) -> Result<Option<&FileBloom>> {
         if let Some(b) = self.bloom.get() {
             return Ok(b.as_ref());
         }
@@ -229,28 +240,77 @@ impl BlockFileReader {
         } else {
             let file = self.file()?;
             let toff = self.size - TRAILER_LEN as u64;
+            let at = self.trailer.bloom.offset;
             let raw = read_section_shared(&*file, &self.path, toff, self.trailer.bloom, "bloom")?;
+            let malformed = || Error::corruption(&self.path, at, "malformed bloom section");
             if raw.is_empty() {
                 None
-            } else {
-                Some(BloomFilter::decode_shared(raw).ok_or_else(|| {
-                    Error::corruption(
+            } else if self.trailer.chunked_bloom() {
+                let index = ChunkIndex::decode(&raw).ok_or_else(malformed)?;
+                // Chunks lie among the data blocks, before the bloom section.
+                if let Some(e) = index.entries().iter().find(|e| {
+                    e.offset.checked_add(e.size).is_none_or(|end| end > at) || e.size > 1 << 31
+                }) {
+                    return Err(Error::corruption(
                         &self.path,
-                        self.trailer.bloom.offset,
-                        "malformed bloom section".to_string(),
-                    )
-                })?)
+                        at,
+                        format!("bloom chunk at {} out of bounds", e.offset),
+                    ));
+                }
+                Some(FileBloom::Chunked(ChunkedBloom::new(index)))
+            } else {
+                Some(FileBloom::Whole(
+                    BloomFilter::decode_shared(raw).ok_or_else(malformed)?,
+                ))
             }
         };
         let _ = self.bloom.set(bloom);
         Ok(self.bloom.get().expect("set above").as_ref())
     }
 
-    /// Reads the index and the bloom sections (checking their checksums): the number of data
-    /// blocks and whether the file has a bloom filter, for the inspectors.
+    /// Reads and decodes the bloom chunk `e`.
+    fn read_bloom_chunk(&self, e: &ChunkEntry) -> Result<BloomFilter> {
+        let buf = self
+            .file()?
+            .read_block(e.size as usize, e.offset, None)
+            .at(&self.path)?;
+        let raw = unframe_block_shared(buf)
+            .map_err(|why| Error::corruption(&self.path, e.offset, why))?;
+        BloomFilter::decode_shared(raw)
+            .ok_or_else(|| Error::corruption(&self.path, e.offset, "malformed bloom chunk"))
+    }
+
+    /// Reads the index and the bloom sections, and every bloom chunk (checking their
+    /// checksums): the number of data blocks and whether the file has a bloom filter, for the
+    /// inspectors and the warmer.
     pub(crate) fn read_sections(&self) -> Result<(usize, bool)> {
         let blocks = self.index()?.len();
-        Ok((blocks, self.bloom()?.is_some()))
+        let bloom = self.bloom()?;
+        if let Some(FileBloom::Chunked(c)) = bloom {
+            for i in 0..c.index().entries().len() {
+                let mut failed = None;
+                c.chunk(i, |e| {
+                    self.read_bloom_chunk(e)
+                        .map_err(|err| failed = Some(err))
+                        .ok()
+                });
+                if let Some(err) = failed {
+                    return Err(err);
+                }
+            }
+        }
+        Ok((blocks, bloom.is_some()))
+    }
+
+    /// Bytes of the index, bloom section and bloom chunks read so far.
+    pub(crate) fn loaded_section_bytes(&self) -> u64 {
+        let index = self.index.get().map_or(0, |_| self.trailer.index.len);
+        let bloom = match self.bloom.get() {
+            Some(Some(FileBloom::Chunked(c))) => self.trailer.bloom.len + c.loaded_bytes(),
+            Some(_) => self.trailer.bloom.len,
+            None => 0,
+        };
+        index + bloom
     }
 
     /// The file's trailer (its sections and format version).
@@ -258,10 +318,17 @@ impl BlockFileReader {
         &self.trailer
     }
 
-    /// The bloom filter for a membership test: a bloom that cannot be read answers nothing
-    /// (the read goes on to the data blocks, which report the error).
-    fn bloom_or_none(&self) -> Option<&BloomFilter> {
-        self.bloom().ok().flatten()
+    /// False when the bloom filter proves the file holds no bloom key `key` of (`row`,
+    /// `qualifier`). A bloom (or a chunk of it) that cannot be read answers "maybe": the read
+    /// goes on to the data blocks, which report the error.
+    fn bloom_may_contain(&self, key: &[u8], row: &[u8], qualifier: &[u8]) -> bool {
+        match self.bloom() {
+            Ok(Some(FileBloom::Whole(b))) => b.may_contain(key),
+            Ok(Some(FileBloom::Chunked(c))) => {
+                c.may_contain(key, row, qualifier, |e| self.read_bloom_chunk(e).ok())
+            }
+            Ok(None) | Err(_) => true,
+        }
     }
 
     /// The file's metadata.
@@ -289,37 +356,27 @@ impl BlockFileReader {
         self.index().map_or(0, |i| i.len())
     }
 
-    /// The most distinct bloom keys (rows, or row-columns, as `meta().bloom` says) the file
-    /// holds: its cell count, or less when its bloom filter bounds them.
-    pub fn bloom_key_bound(&self) -> u64 {
-        let cells = self.meta.cell_count;
-        self.bloom_or_none()
-            .map_or(cells, |b| b.key_bound().min(cells))
-    }
-
     /// False when the bloom filter proves the file holds no cell of `row`. Always true
     /// without a ROW bloom.
     pub fn may_contain_row(&self, row: &[u8]) -> bool {
-        match (self.bloom_or_none(), self.meta.bloom) {
-            (Some(b), BloomType::Row) => b.may_contain(row),
-            _ => true,
-        }
+        self.meta.bloom != BloomType::Row || self.bloom_may_contain(row, row, b"")
     }
 
     /// False when a ROWCOL bloom proves the file holds no cell of any of `qualifiers` in
     /// `row`, nor a family-level marker (empty qualifier). True without a ROWCOL bloom.
     pub fn may_contain_columns(&self, row: &[u8], qualifiers: &[&[u8]]) -> bool {
-        match (self.bloom_or_none(), self.meta.bloom) {
-            (Some(b), BloomType::RowCol) => {
+        match self.meta.bloom {
+            BloomType::RowCol => {
                 // Family markers carry the empty qualifier; probe for them only when the file
                 // holds any marker at all.
-                (self.meta.delete_count > 0 && b.may_contain(&row_col_key(row, b"")))
+                (self.meta.delete_count > 0
+                    && self.bloom_may_contain(&row_col_key(row, b""), row, b""))
                     || qualifiers
                         .iter()
-                        .any(|q| b.may_contain(&row_col_key(row, q)))
+                        .any(|q| self.bloom_may_contain(&row_col_key(row, q), row, q))
             }
-            (Some(b), BloomType::Row) => b.may_contain(row),
-            _ => true,
+            BloomType::Row => self.bloom_may_contain(row, row, b""),
+            BloomType::None => true,
         }
     }
 
@@ -447,7 +504,7 @@ fn read_framed_section(
 pub(super) mod tests {
     use super::*;
     use crate::block_file::FileScanner;
-    use crate::block_file::{BlockFileWriter, FileOptions};
+    use crate::block_file::{BlockFileWriter, FileOptions, DEFAULT_BLOOM_CHUNK_BYTES};
     use crate::cell::CellType;
     use crate::cell::KeyValue;
     use crate::compression::Compression;
@@ -493,42 +550,134 @@ pub(super) mod tests {
         )
     }
 
+    /// A bloom in chunks (format 5): the chunks lie among the data blocks, which read as
+    /// before; every row and column written is found whichever chunk holds it, absent ones
+    /// rarely; a lookup reads one chunk; the inspectors' read checks every chunk, and a damaged
+    /// chunk answers "maybe" to lookups (the data blocks report the damage) and fails that read.
+    /// A whole-file scan of `reader` (through the cache) returns `cells`, and nothing after.
+    fn assert_scans_back(reader: &Arc<BlockFileReader>, cells: &[KeyValue]) {
+        let mode = CacheMode {
+            use_cache: true,
+            priority: Priority::Normal,
+            sequential: true,
+            seek_readahead: 0,
+        };
+        let mut s = FileScanner::new(reader.clone(), mode);
+        s.seek(&CellKey::first_on_row(b"")).unwrap();
+        for c in cells {
+            assert_eq!(s.take().unwrap().as_ref(), Some(c));
+        }
+        assert!(s.peek().is_none());
+    }
+
     #[test]
-    fn bloom_key_bound_counts_rows_not_cells() {
+    fn a_bloom_in_chunks_finds_every_key_and_a_lookup_reads_one_chunk() {
         let dir = tempfile::tempdir().unwrap();
-        let cells: Vec<KeyValue> = (0..100u32)
+        let mut keys = rows(800, 7);
+        keys.sort();
+        keys.dedup();
+        let cells: Vec<KeyValue> = keys
+            .iter()
             .flat_map(|r| {
-                (0..50u32).map(move |q| KeyValue {
+                (0..3u8).map(move |q| KeyValue {
                     key: CellKey {
-                        row: Bytes::from(format!("row{r:04}").into_bytes()),
-                        qualifier: Bytes::from(format!("q{q:03}").into_bytes()),
+                        row: Bytes::from(r.clone()),
+                        qualifier: Bytes::from(vec![b'q', q]),
                         timestamp: 5,
                         cell_type: CellType::Put,
                         seq: 1,
                     },
-                    value: Bytes::from_static(b"v"),
+                    value: Bytes::from_static(b"value"),
                     ttl_ms: None,
                 })
             })
             .collect();
-        for (bloom, expected_keys, low, high) in [
-            (BloomType::Row, 5000, 100, 200),
-            (BloomType::Row, 0, 100, 200),
-            (BloomType::RowCol, 5000, 5000, 10_000),
-            (BloomType::None, 0, 5000, 5000),
-        ] {
+        for bloom in [BloomType::Row, BloomType::RowCol] {
             let opts = FileOptions {
                 family: b"cf".to_vec(),
-                block_size: 4096,
+                block_size: 256,
                 compression: Compression::None,
                 encoding: DataBlockEncoding::None,
                 bloom,
                 major_compacted: false,
-                expected_keys,
+                bloom_chunk_bytes: 16,
             };
-            let path = dir.path().join(format!("{bloom:?}-{expected_keys}.blk"));
-            let bound = write_and_open(&path, opts, &cells).bloom_key_bound();
-            assert!((low..=high).contains(&bound), "{bloom:?}: {bound}");
+            let path = dir.path().join(format!("{bloom:?}.blk"));
+            let reader = write_and_open(&path, opts, &cells);
+            assert_eq!(reader.trailer().version, super::super::FORMAT_VERSION);
+            assert_scans_back(&reader, &cells);
+
+            let Some(FileBloom::Chunked(chunked)) = reader.bloom().unwrap() else {
+                panic!("{bloom:?}: no chunked bloom");
+            };
+            let chunks = chunked.index().entries().to_vec();
+            assert!(chunks.len() > 10, "{bloom:?}: {} chunks", chunks.len());
+            let want = if bloom == BloomType::Row {
+                keys.len()
+            } else {
+                cells.len()
+            };
+            assert_eq!(chunked.index().key_count(), want as u64);
+            // Chunks lie before the bloom section, outside every data block.
+            let data: Vec<(u64, u64)> = reader
+                .index()
+                .unwrap()
+                .iter()
+                .map(|e| (e.offset, e.offset + e.size))
+                .collect();
+            for c in &chunks {
+                assert!(c.offset + c.size <= reader.trailer().bloom.offset);
+                assert!(data
+                    .iter()
+                    .all(|&(a, b)| c.offset + c.size <= a || c.offset >= b));
+            }
+
+            let first = &keys[keys.len() / 2];
+            assert!(reader.may_contain_columns(first, &[b"q\x01"]));
+            // The scan above read the index; the lookup read the bloom section and one chunk.
+            let t = reader.trailer();
+            let one = reader.loaded_section_bytes() - t.index.len - t.bloom.len;
+            assert!(
+                chunks.iter().any(|c| c.size == one),
+                "read {one} bytes of chunks"
+            );
+            for r in &keys {
+                assert!(reader.may_contain_row(r));
+                for q in 0..3u8 {
+                    assert!(reader.may_contain_columns(r, &[&[b'q', q]]));
+                }
+            }
+            let absent = rows(2000, 99)
+                .into_iter()
+                .filter(|r| keys.binary_search(r).is_err())
+                .filter(|r| reader.may_contain_columns(r, &[b"q\x01"]))
+                .count();
+            assert!(absent < 200, "{bloom:?}: {absent} false positives");
+            assert!(reader.read_sections().unwrap().1);
+
+            // A damaged chunk: lookups that land in it answer "maybe"; the check reports it.
+            let mut bytes = std::fs::read(&path).unwrap();
+            let hit = &chunks[chunks.len() / 2];
+            bytes[(hit.offset + hit.size / 2) as usize] ^= 0x40;
+            let damaged = dir.path().join(format!("{bloom:?}-damaged.blk"));
+            std::fs::write(&damaged, &bytes).unwrap();
+            let m = Arc::new(Metrics::default());
+            let reader = BlockFileReader::open(
+                &FileHandles::new(crate::fs::os(), 16),
+                &damaged,
+                2,
+                Arc::new(BlockCache::new(1 << 20, m.clone())),
+                m,
+            )
+            .unwrap();
+            let q = if bloom == BloomType::Row {
+                &b""[..]
+            } else {
+                &b"q\x05"[..]
+            };
+            assert!(reader.bloom_may_contain(b"anything", &hit.first_row, q));
+            let err = reader.read_sections().unwrap_err().to_string();
+            assert!(err.contains(&hit.offset.to_string()), "{err}");
         }
     }
 
@@ -543,7 +692,7 @@ pub(super) mod tests {
             encoding: DataBlockEncoding::None,
             bloom: BloomType::None,
             major_compacted: false,
-            expected_keys: 0,
+            bloom_chunk_bytes: DEFAULT_BLOOM_CHUNK_BYTES,
         };
         // Rows "a…": 16 symbols at random (LZ4 saves far less than an eighth); rows "b…": zeros.
         let mut seed = 12345u64;
@@ -595,18 +744,7 @@ pub(super) mod tests {
             b_raw <= super::super::compression_probe::MAX_PROBE_INTERVAL as usize,
             "{b_raw} compressible blocks stored raw"
         );
-        let mode = CacheMode {
-            use_cache: true,
-            priority: Priority::Normal,
-            sequential: true,
-            seek_readahead: 0,
-        };
-        let mut s = FileScanner::new(reader.clone(), mode);
-        s.seek(&CellKey::first_on_row(b"")).unwrap();
-        for c in &cells {
-            assert_eq!(s.take().unwrap().as_ref(), Some(c));
-        }
-        assert!(s.peek().is_none());
+        assert_scans_back(&reader, &cells);
     }
 
     #[test]
@@ -620,7 +758,7 @@ pub(super) mod tests {
             encoding: DataBlockEncoding::None,
             bloom: BloomType::None,
             major_compacted: false,
-            expected_keys: 0,
+            bloom_chunk_bytes: DEFAULT_BLOOM_CHUNK_BYTES,
         };
         let cells = |n: u32, value_len: usize| -> Vec<KeyValue> {
             (0..n)
@@ -684,7 +822,7 @@ pub(super) mod tests {
             encoding: DataBlockEncoding::None,
             bloom: BloomType::None,
             major_compacted: false,
-            expected_keys: 0,
+            bloom_chunk_bytes: DEFAULT_BLOOM_CHUNK_BYTES,
         };
         let cell = |row: &str, q: &str, ts: i64, seq: u64, ttl_ms: Option<i64>| KeyValue {
             key: CellKey {

@@ -3,7 +3,9 @@
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
-use super::{BlockFormat, FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN};
+use super::{
+    BlockFormat, CHUNKED_BLOOM_VERSION, FORMAT_VERSION, MAGIC, MIN_FORMAT_VERSION, TRAILER_LEN,
+};
 use crate::byte_reader::ByteReader;
 use crate::checksum::masked_crc;
 
@@ -96,6 +98,12 @@ impl Trailer {
     pub fn block_format(&self) -> BlockFormat {
         // `decode` accepted only versions that have a format.
         BlockFormat::of_version(self.version).unwrap_or(BlockFormat::V4)
+    }
+
+    /// Whether the bloom section is an index of chunks among the data blocks (format 5 on)
+    /// rather than one whole filter.
+    pub fn chunked_bloom(&self) -> bool {
+        self.version >= CHUNKED_BLOOM_VERSION
     }
 }
 

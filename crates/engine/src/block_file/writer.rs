@@ -5,13 +5,14 @@ use super::{
     encode_key, frame_block, BlockBuilder, CompressionProbe, FileMeta, SectionHandle, Trailer,
     FRAME_BYTES,
 };
-use crate::bloom::{row_col_key_into, BloomBuilder};
+use crate::bloom::row_col_key_into;
 use crate::byte_reader::put_varint;
-use crate::cell::KeyValue;
+use crate::cell::{KeyValue, KeyValueRef};
+use crate::compound_bloom::{ChunkedBloomBuilder, PendingChunk, DEFAULT_CHUNK_BYTES};
 use crate::compression::Compression;
 use crate::error::{IoContext, Result};
 use crate::fs::FileSystem;
-use crate::schema::{BloomType, DataBlockEncoding};
+use crate::schema::{BloomType, ColumnFamilyDescriptor, DataBlockEncoding};
 use std::path::{Path, PathBuf};
 
 /// How a file is written; taken from the family's attributes.
@@ -29,10 +30,24 @@ pub struct FileOptions {
     pub bloom: BloomType,
     /// Marks the output of a major compaction.
     pub major_compacted: bool,
-    /// The most distinct bloom keys (rows, or row-columns) the file will hold (0: unknown);
-    /// sizes the bloom builder up front. The cell count bounds it, but a family of wide rows
-    /// has far fewer rows than cells.
-    pub expected_keys: u64,
+    /// Bytes of bits in a full bloom chunk ([`DEFAULT_CHUNK_BYTES`]; tests use small ones).
+    pub bloom_chunk_bytes: usize,
+}
+
+impl FileOptions {
+    /// Options for a file of `family` as its attributes say; `major_compacted` marks the output
+    /// of a major compaction.
+    pub fn of_family(family: &ColumnFamilyDescriptor, major_compacted: bool) -> FileOptions {
+        FileOptions {
+            family: family.name.to_vec(),
+            block_size: family.block_size as usize,
+            compression: family.compression,
+            encoding: family.data_block_encoding,
+            bloom: family.bloom_filter,
+            major_compacted,
+            bloom_chunk_bytes: DEFAULT_CHUNK_BYTES,
+        }
+    }
 }
 
 /// Streams cells into a new block file. Not thread-safe; one writer per file.
@@ -45,7 +60,8 @@ pub struct BlockFileWriter {
     block_first: Option<crate::cell::CellKey>,
     index: Vec<u8>,
     index_count: u64,
-    bloom: BloomBuilder,
+    /// The bloom filter's chunks: full ones are written among the data blocks as they fill.
+    bloom: ChunkedBloomBuilder,
     /// The bloom key of the last cell added (reused buffer: no allocation per cell).
     last_bloom_key: Vec<u8>,
     bloom_key: Vec<u8>,
@@ -73,11 +89,11 @@ impl BlockFileWriter {
             block_first: None,
             index: Vec::new(),
             index_count: 0,
-            bloom: if opts.bloom == BloomType::None {
-                BloomBuilder::new()
+            bloom: ChunkedBloomBuilder::new(if opts.bloom == BloomType::None {
+                0
             } else {
-                BloomBuilder::with_capacity(opts.expected_keys)
-            },
+                opts.bloom_chunk_bytes
+            }),
             last_bloom_key: Vec::new(),
             bloom_key: Vec::new(),
             last_row: Vec::new(),
@@ -106,46 +122,61 @@ impl BlockFileWriter {
 
     /// Appends a cell. Cells must arrive in strictly increasing key order.
     pub fn add(&mut self, kv: &KeyValue) -> Result<()> {
-        debug_assert!(self.last_key().is_none_or(|l| l < kv.key));
+        self.add_view(kv.as_view())
+    }
+
+    /// [`BlockFileWriter::add`] of a cell seen in place (a flush writes its memstore's nodes
+    /// without copying each cell out first).
+    pub fn add_view(&mut self, kv: KeyValueRef<'_>) -> Result<()> {
+        debug_assert!(self
+            .last_key()
+            .is_none_or(|l| kv.cmp_cell_key(&l) == std::cmp::Ordering::Greater));
         if self.ends_block_before(kv) {
             self.finish_block()?;
         }
         if self.block_first.is_none() {
-            self.block_first = Some(kv.key.clone());
+            self.block_first = Some(kv.to_key());
         }
-        self.block.add(kv);
+        self.block.add_view(kv);
         if self.opts.bloom != BloomType::None {
             let key: &[u8] = if self.opts.bloom == BloomType::Row {
-                &kv.key.row
+                kv.row
             } else {
                 self.bloom_key.clear();
-                row_col_key_into(&mut self.bloom_key, &kv.key.row, &kv.key.qualifier);
+                row_col_key_into(&mut self.bloom_key, kv.row, kv.qualifier);
                 &self.bloom_key
             };
-            if key != self.last_bloom_key.as_slice() {
-                self.bloom.add(key);
+            // The first cell's key is added even when empty (an empty row equals the empty buffer).
+            if self.meta.cell_count == 0 || key != self.last_bloom_key.as_slice() {
+                let qualifier: &[u8] = if self.opts.bloom == BloomType::Row {
+                    b""
+                } else {
+                    kv.qualifier
+                };
+                let full = self.bloom.add(key, kv.row, qualifier);
                 self.last_bloom_key.clear();
                 self.last_bloom_key.extend_from_slice(key);
+                if let Some(chunk) = full {
+                    self.write_bloom_chunk(chunk)?;
+                }
             }
         }
         let m = &mut self.meta;
         m.cell_count += 1;
-        if kv.key.cell_type.is_delete() {
+        if kv.cell_type.is_delete() {
             m.delete_count += 1;
         }
-        m.min_ts = m.min_ts.min(kv.key.timestamp);
-        m.max_ts = m.max_ts.max(kv.key.timestamp);
-        m.max_seq = m.max_seq.max(kv.key.seq);
+        m.min_ts = m.min_ts.min(kv.timestamp);
+        m.max_ts = m.max_ts.max(kv.timestamp);
+        m.max_seq = m.max_seq.max(kv.seq);
         if m.first_key.is_none() {
-            m.first_key = Some(kv.key.clone());
+            m.first_key = Some(kv.to_key());
         }
         let same_column = self.last_rest.is_some()
-            && kv.key.row[..] == self.last_row[..]
-            && kv.key.qualifier[..] == self.last_qualifier[..];
-        let same_timestamp = same_column
-            && self
-                .last_rest
-                .is_some_and(|(ts, _, _)| ts == kv.key.timestamp);
+            && kv.row == &self.last_row[..]
+            && kv.qualifier == &self.last_qualifier[..];
+        let same_timestamp =
+            same_column && self.last_rest.is_some_and(|(ts, _, _)| ts == kv.timestamp);
         self.column_cells = if same_column {
             self.column_cells + 1
         } else {
@@ -156,10 +187,10 @@ impl BlockFileWriter {
             m.irregular_cells = Some(m.irregular_cells.unwrap_or(0) + 1);
         }
         self.last_row.clear();
-        self.last_row.extend_from_slice(&kv.key.row);
+        self.last_row.extend_from_slice(kv.row);
         self.last_qualifier.clear();
-        self.last_qualifier.extend_from_slice(&kv.key.qualifier);
-        self.last_rest = Some((kv.key.timestamp, kv.key.cell_type, kv.key.seq));
+        self.last_qualifier.extend_from_slice(kv.qualifier);
+        self.last_rest = Some((kv.timestamp, kv.cell_type, kv.seq));
         if self.block.size() >= self.opts.block_size {
             self.finish_block()?;
         }
@@ -172,7 +203,7 @@ impl BlockFileWriter {
     /// rather than spilling into the next size class (6 % more memory under mimalloc). A block
     /// less full than that still takes the cell and closes once it reaches BLOCKSIZE, as in
     /// HBase.
-    fn ends_block_before(&self, kv: &KeyValue) -> bool {
+    fn ends_block_before(&self, kv: KeyValueRef<'_>) -> bool {
         let size = self.block.size();
         !self.block.is_empty()
             && size >= self.opts.block_size / 8 * 7
@@ -200,6 +231,16 @@ impl BlockFileWriter {
         encode_key(&mut self.index, &first);
         self.index_count += 1;
         self.write(&framed)
+    }
+
+    /// Writes a bloom chunk where the file has got to (among the data blocks; the block being
+    /// built is written after it) and records it in the bloom's index.
+    fn write_bloom_chunk(&mut self, mut chunk: PendingChunk) -> Result<()> {
+        let offset = self.offset;
+        let (head, bits) = chunk.builder.finish_parts();
+        let size = self.write_frame_parts(&[&head, bits])?;
+        self.bloom.record(&chunk, offset, size as u64);
+        Ok(())
     }
 
     /// Writes a frame of raw (uncompressed) content made of `parts`, as [`frame_block`] frames
@@ -242,7 +283,7 @@ impl BlockFileWriter {
         self.meta.cell_count
     }
 
-    /// Bytes written so far (data blocks only, until `finish`).
+    /// Bytes written so far (data blocks and bloom chunks, until `finish`).
     pub fn bytes_written(&self) -> u64 {
         self.offset
     }
@@ -252,15 +293,16 @@ impl BlockFileWriter {
     pub fn finish(mut self) -> Result<(FileMeta, u64)> {
         self.finish_block()?;
         self.meta.last_key = self.last_key();
+        if let Some(last) = self.bloom.finish() {
+            self.write_bloom_chunk(last)?;
+        }
         let bloom_off = self.offset;
-        let mut builder = std::mem::take(&mut self.bloom);
-        let (head, bits) = if self.opts.bloom == BloomType::None {
-            (Vec::new(), &[][..])
+        let bloom_index = if self.opts.bloom == BloomType::None {
+            Vec::new()
         } else {
-            builder.finish_parts()
+            self.bloom.encode_index()
         };
-        let bloom_len = self.write_frame_parts(&[&head, bits])?;
-        drop(builder);
+        let bloom_len = self.write_frame_parts(&[&bloom_index])?;
         let index_off = self.offset;
         let mut index_raw = Vec::new();
         put_varint(&mut index_raw, self.index_count);

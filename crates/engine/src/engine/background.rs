@@ -21,8 +21,8 @@ pub(crate) fn start(inner: &Arc<Inner>) -> Vec<JoinHandle<()>> {
     workers
 }
 
-/// Reads every block file's index and bloom filter once after the open, newest regions'
-/// files in catalog order, until they hold [`WARM_SHARE`] of the memory budget: what a first
+/// Reads every block file's index and bloom filter (every chunk of it) once after the open,
+/// newest regions' files in catalog order, until they hold [`WARM_SHARE`] of the memory budget: what a first
 /// read of each file would otherwise read from disk before its data block (RocksDB reads them
 /// when it opens a table file, HBase its load-on-open section). Then it ends. A section that
 /// cannot be read is left to the read that needs it, which reports the error.
@@ -35,12 +35,11 @@ fn warmer(inner: &Inner) {
                 if stopping(inner, &lock::lock(&inner.work)) {
                     return;
                 }
-                let t = file.reader.trailer();
-                held += t.index.len + t.bloom.len;
                 if held > bound {
                     return;
                 }
                 let _ = file.reader.read_sections();
+                held += file.reader.loaded_section_bytes();
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Running compactions: merge a store's selected files into one, dropping what HBase drops.
 
+use super::flush::CellSource;
 use super::Inner;
 use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, CellType, KeyValue};
@@ -152,19 +153,6 @@ impl Inner {
             bytes_out,
             families: None,
         };
-        // The output's distinct bloom keys are at most the inputs' (each input's bloom bounds
-        // its own when it is of the family's kind): the bloom builder is sized by rows, not by
-        // cells, which for wide rows is many times less memory.
-        let expected_keys: u64 = chosen
-            .iter()
-            .map(|f| {
-                if f.reader.meta().bloom == family_desc.bloom_filter {
-                    f.reader.bloom_key_bound()
-                } else {
-                    f.reader.meta().cell_count
-                }
-            })
-            .sum();
         let mode = CacheMode::whole_file();
         let sources = chosen
             .iter()
@@ -215,11 +203,10 @@ impl Inner {
                 region.id,
                 &family_desc,
                 all_files,
-                expected_keys,
                 // An empty output counts toward the policy's minimum of files (issue 41); a
                 // major compaction that kept files unchanged has them to count instead.
                 !major || all_files,
-                &mut iter,
+                CellSource::Owned(&mut iter),
             )
             .map_err(|e| self.job_failed(region, "compaction", e))?;
         if cancelled {

@@ -2,7 +2,7 @@
 
 use super::Inner;
 use crate::block_file::{BlockFileReader, BlockFileWriter, FileOptions};
-use crate::cell::KeyValue;
+use crate::cell::{KeyValue, KeyValueRef};
 use crate::error::{IoContext, Result};
 use crate::hook::HookPoint;
 use crate::job_log::{JobKind, JobSizes, JobState};
@@ -16,9 +16,17 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+/// The cells of a new block file, in key order.
+pub(crate) enum CellSource<'a, 'c> {
+    /// Cells in buffers of their own (what compactions and splits merge from files).
+    Owned(&'a mut dyn Iterator<Item = Result<KeyValue>>),
+    /// Cells seen in place (a flush writes its snapshot's nodes without copying each out).
+    Views(&'a mut dyn Iterator<Item = KeyValueRef<'c>>),
+}
+
 impl Inner {
-    /// Writes `cells` (in key order) as a new file of `region` for `family`; `expected_keys` is
-    /// the most distinct bloom keys it will hold (0: unknown). Without cells, returns `None`,
+    /// Writes `cells` (in key order) as a new file of `region` for `family`. Without cells,
+    /// returns `None`,
     /// or with `keep_empty` an empty file: HBase's flushes and compactions commit their file
     /// whatever their scanner kept (a flush of only expired cells, a major compaction of only
     /// deleted ones), and the file counts toward the compaction policy's minimum of files, so
@@ -28,9 +36,8 @@ impl Inner {
         region_id: u64,
         family: &ColumnFamilyDescriptor,
         major: bool,
-        expected_keys: u64,
         keep_empty: bool,
-        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+        cells: CellSource<'_, '_>,
     ) -> Result<Option<Arc<StoreFile>>> {
         let fs = self.fs();
         let dir = self.region_dir(region_id);
@@ -40,7 +47,7 @@ impl Inner {
         // A file left part-written (a full disk) is removed at once: it would hold space the
         // retry needs (and `remove_orphans` would remove it at the next open anyway).
         let file = self
-            .write_new_store_file(family, major, expected_keys, cells, &path, number)
+            .write_new_store_file(family, major, cells, &path, number)
             .inspect_err(|_| {
                 let _ = fs.remove_file(&path);
             })?;
@@ -56,29 +63,25 @@ impl Inner {
         &self,
         family: &ColumnFamilyDescriptor,
         major: bool,
-        expected_keys: u64,
-        cells: &mut dyn Iterator<Item = Result<KeyValue>>,
+        cells: CellSource<'_, '_>,
         path: &std::path::Path,
         number: u64,
     ) -> Result<Arc<StoreFile>> {
         let fs = self.fs();
         let dir = path.parent().unwrap_or(path).to_path_buf();
         let path = path.to_path_buf();
-        let mut w = BlockFileWriter::create(
-            fs,
-            &path,
-            FileOptions {
-                family: family.name.clone(),
-                block_size: family.block_size as usize,
-                compression: family.compression,
-                encoding: family.data_block_encoding,
-                bloom: family.bloom_filter,
-                major_compacted: major,
-                expected_keys,
-            },
-        )?;
-        for kv in cells {
-            w.add(&kv?)?;
+        let mut w = BlockFileWriter::create(fs, &path, FileOptions::of_family(family, major))?;
+        match cells {
+            CellSource::Owned(cells) => {
+                for kv in cells {
+                    w.add(&kv?)?;
+                }
+            }
+            CellSource::Views(cells) => {
+                for kv in cells {
+                    w.add_view(kv)?;
+                }
+            }
         }
         let (_meta, size) = w.finish()?;
         // The file's bytes are synced (`finish`); before a manifest may name it, so must be
@@ -184,14 +187,14 @@ impl Inner {
                 // expired cells. Cells newer than an open reader's read point stay.
                 let mut matcher =
                     CompactionMatcher::new(&family, self.now_ms(), false, smallest_read_point);
+                let mut cells = snap.views().filter(|kv| matcher.keep_view(*kv));
                 let file = self
                     .write_store_file(
                         region.id,
                         &family,
                         false,
-                        snap.len() as u64,
                         !snap.is_empty(),
-                        &mut snap.iter().filter(|kv| matcher.keep(kv)).map(Ok),
+                        CellSource::Views(&mut cells),
                     )
                     .map_err(|e| {
                         // The files of this flush written so far are not installed: a retry

@@ -5,6 +5,7 @@
 //! A crash before that write leaves the parent live (the children's files are orphans, removed
 //! at open); after it, the children are live and hold everything.
 
+use super::flush::CellSource;
 use super::Inner;
 use crate::block_file::{CacheMode, FileScanner};
 use crate::cell::{CellKey, KeyValue};
@@ -105,7 +106,7 @@ impl Inner {
                 });
                 let id = if hi.is_some() { left_id } else { right_id };
                 let file = self
-                    .write_store_file(id, &desc, false, 0, false, &mut iter)
+                    .write_store_file(id, &desc, false, false, CellSource::Owned(&mut iter))
                     .map_err(|e| {
                         self.remove_daughters(left_id);
                         self.job_failed(region, "split", e)

@@ -29,11 +29,32 @@ pub(super) const MAX_CHUNKED: usize = 256 << 10;
 const POOL_IDLE: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// One allocation of `len` bytes aligned to [`ALIGN`], freed on drop.
+///
+/// Chunks and other buffers of [`MAP_THRESHOLD`] or more are mapped from the OS (anonymous
+/// memory) rather than taken from the global allocator, and unmapped when dropped. A chunk is
+/// allocated on a writer's thread and freed on the flusher's (the pool's overflow, an idle
+/// pool's trim), and mimalloc hands a block freed on another thread back to the thread that
+/// allocated it, which takes it back only when it next allocates: after a load, the chunks of
+/// the last memstores stayed resident while the writers sat idle (reads right after a load
+/// measured them as RSS beside the block cache). Unmapped, they go back to the system at once,
+/// whichever thread drops them. Smaller buffers (a write's cells when memstores use no chunks)
+/// stay with the allocator, whose caches make them cheap.
 #[derive(Debug)]
 pub(super) struct Buf {
     ptr: NonNull<u8>,
     len: usize,
+    /// Mapped from the OS (unmapped on drop) rather than taken from the allocator.
+    mapped: bool,
 }
+
+/// Buffers at least this large are mapped from the OS (see [`Buf`]): chunks, and cells over
+/// [`MAX_CHUNKED`]. Not under Miri, which has no `mmap`, nor in fuzzing builds, where
+/// AddressSanitizer checks accesses to the allocator's memory and not to mappings.
+const MAP_THRESHOLD: usize = if cfg!(any(miri, fuzzing)) {
+    usize::MAX
+} else {
+    MAX_CHUNKED
+};
 
 // SAFETY: a `Buf` owns its allocation outright (no aliasing handle exists outside the arena
 // that holds it), so it may move to and be dropped on any thread.
@@ -44,6 +65,13 @@ unsafe impl Sync for Buf {}
 impl Buf {
     pub(super) fn new(len: usize) -> Buf {
         let layout = Layout::from_size_align(len.max(ALIGN), ALIGN).expect("chunk layout");
+        if layout.size() >= MAP_THRESHOLD {
+            return Buf {
+                ptr: map(layout),
+                len: layout.size(),
+                mapped: true,
+            };
+        }
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { std::alloc::alloc(layout) };
         let Some(ptr) = NonNull::new(ptr) else {
@@ -52,6 +80,7 @@ impl Buf {
         Buf {
             ptr,
             len: layout.size(),
+            mapped: false,
         }
     }
 
@@ -61,8 +90,35 @@ impl Buf {
     }
 }
 
+/// Maps `layout.size()` bytes of zeroed anonymous memory (page-aligned, so aligned to
+/// [`ALIGN`]); a failure is an allocation failure.
+fn map(layout: Layout) -> NonNull<u8> {
+    // SAFETY: an anonymous private mapping at an address the kernel picks touches no existing
+    // memory; the result is checked before use.
+    let ptr = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            layout.size(),
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if ptr == libc::MAP_FAILED {
+        std::alloc::handle_alloc_error(layout)
+    }
+    NonNull::new(ptr.cast()).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+}
+
 impl Drop for Buf {
     fn drop(&mut self) {
+        if self.mapped {
+            // SAFETY: mapped in `Buf::new` with this length, and unmapped only here; nothing
+            // points into it any more (the arena holding it is gone).
+            unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
+            return;
+        }
         // SAFETY: allocated in `Buf::new` with this very layout, and freed only here.
         unsafe {
             std::alloc::dealloc(

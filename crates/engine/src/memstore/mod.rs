@@ -63,18 +63,23 @@ impl Memstore {
         };
         // A write of one cell (a single put's) needs no vector.
         match cells.next() {
-            None => self.insert_slice(std::slice::from_ref(&first)),
+            None => self.insert_cells(std::slice::from_ref(&first)),
             Some(second) => {
                 let mut all = Vec::with_capacity(2 + cells.size_hint().0);
                 all.push(first);
                 all.push(second);
                 all.extend(cells);
-                self.insert_slice(&all)
+                self.insert_cells(&all)
             }
         }
     }
 
-    fn insert_slice(&self, cells: &[KeyValue]) -> usize {
+    /// [`Memstore::insert_all`] of cells the caller holds in order (the write path's run of a
+    /// store, built once).
+    pub fn insert_cells(&self, cells: &[KeyValue]) -> usize {
+        if cells.is_empty() {
+            return 0;
+        }
         let mut deletes = 0;
         let (mut min_seq, mut max_seq) = (u64::MAX, 0);
         let (mut min_ts, mut max_ts) = (i64::MAX, i64::MIN);
@@ -142,7 +147,21 @@ impl Memstore {
         )
     }
 
-    /// Every cell in key order, each in buffers of its own (for flushing).
+    /// Every cell in key order, seen in place (for flushing: no copy per cell).
+    pub fn views(&self) -> impl Iterator<Item = KeyValueRef<'_>> + '_ {
+        let mut n = self.list.first();
+        std::iter::from_fn(move || {
+            let x = n?;
+            // SAFETY: `x` is a node of `self.list`, which the borrow of `self` keeps alive
+            // for as long as the views it returns.
+            unsafe {
+                n = SkipList::after(x);
+                Some(skiplist::view(x))
+            }
+        })
+    }
+
+    /// Every cell in key order, each in buffers of its own.
     pub fn iter(&self) -> impl Iterator<Item = KeyValue> + '_ {
         let mut n = self.list.first();
         std::iter::from_fn(move || {

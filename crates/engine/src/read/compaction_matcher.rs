@@ -20,7 +20,7 @@
 
 use super::delete_tracker::DeleteTracker;
 use super::new_version_tracker::{NewVersionTracker, NvbDeleted, NvbVersions};
-use crate::cell::{cell_ttl_expired, KeyValue};
+use crate::cell::{cell_ttl_expired, KeyValue, KeyValueRef};
 use crate::schema::{ColumnFamilyDescriptor, KeepDeletedCells};
 
 /// Compaction matcher state for one store.
@@ -33,9 +33,14 @@ pub struct CompactionMatcher {
     keep_deleted: KeepDeletedCells,
     major: bool,
     smallest_read_point: u64,
-    row: Option<bytes::Bytes>,
+    /// The current row and column, copied into buffers reused from cell to cell (a flush
+    /// reads its cells in place); `in_row` and `in_column` are false before the first cell,
+    /// and `in_column` at each new row.
+    row: Vec<u8>,
+    column: Vec<u8>,
+    in_row: bool,
+    in_column: bool,
     deletes: DeleteTracker,
-    column: Option<bytes::Bytes>,
     versions: u32,
     last_ts: Option<i64>,
     /// NEW_VERSION_BEHAVIOR's tracker (major compactions of such a family).
@@ -78,9 +83,11 @@ impl CompactionMatcher {
             keep_deleted: family.keep_deleted_cells,
             major,
             smallest_read_point,
-            row: None,
+            row: Vec::new(),
+            column: Vec::new(),
+            in_row: false,
+            in_column: false,
             deletes: DeleteTracker::default(),
-            column: None,
             versions: 0,
             last_ts: None,
         }
@@ -88,17 +95,26 @@ impl CompactionMatcher {
 
     /// True when the compaction output keeps `kv`. Cells must come in key order.
     pub fn keep(&mut self, kv: &KeyValue) -> bool {
-        let k = &kv.key;
-        if self.row.as_deref() != Some(&k.row[..]) {
-            self.row = Some(k.row.clone());
+        self.keep_view(kv.as_view())
+    }
+
+    /// [`CompactionMatcher::keep`] of a cell seen in place.
+    pub fn keep_view(&mut self, kv: KeyValueRef<'_>) -> bool {
+        let k = &kv;
+        if !self.in_row || self.row[..] != *k.row {
+            self.row.clear();
+            self.row.extend_from_slice(k.row);
+            self.in_row = true;
             self.deletes.reset_row();
-            self.column = None;
+            self.in_column = false;
             if let Some(t) = &mut self.nvb {
                 t.reset();
             }
         }
-        if self.column.as_deref() != Some(&k.qualifier[..]) {
-            self.column = Some(k.qualifier.clone());
+        if !self.in_column || self.column[..] != *k.qualifier {
+            self.column.clear();
+            self.column.extend_from_slice(k.qualifier);
+            self.in_column = true;
             self.deletes.reset_column();
             self.versions = 0;
             self.last_ts = None;
@@ -149,8 +165,8 @@ impl CompactionMatcher {
     }
 
     /// A major compaction's verdict on `kv` in a NEW_VERSION_BEHAVIOR family.
-    fn keep_new_version_behavior(&mut self, kv: &KeyValue) -> bool {
-        let k = &kv.key;
+    fn keep_new_version_behavior(&mut self, kv: KeyValueRef<'_>) -> bool {
+        let k = &kv;
         if self.skip_column {
             return false;
         }
@@ -170,12 +186,12 @@ impl CompactionMatcher {
                 KeepDeletedCells::Ttl => !expired,
             };
             if !retain {
-                tracker.add(&k.qualifier, ts, k.cell_type, k.seq);
+                tracker.add(k.qualifier, ts, k.cell_type, k.seq);
                 return false;
             }
             tracker.check_versions(ts, false)
         } else {
-            if tracker.is_deleted(&k.qualifier, ts, k.cell_type, k.seq) != NvbDeleted::No {
+            if tracker.is_deleted(k.qualifier, ts, k.cell_type, k.seq) != NvbDeleted::No {
                 return false;
             }
             tracker.check_versions(ts, newer_than_readers)
@@ -191,6 +207,87 @@ impl CompactionMatcher {
                 self.skip_column = seek;
                 false
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::{CellKey, CellType};
+    use crate::memstore::{ChunkPool, Memstore};
+    use bytes::Bytes;
+
+    fn cell(row: &str, q: &str, ts: i64, t: CellType, seq: u64) -> KeyValue {
+        KeyValue {
+            key: CellKey {
+                row: Bytes::copy_from_slice(row.as_bytes()),
+                qualifier: Bytes::copy_from_slice(q.as_bytes()),
+                timestamp: ts,
+                cell_type: t,
+                seq,
+            },
+            value: Bytes::from(format!("{row}/{q}/{ts}")),
+            ttl_ms: (q == "ttl").then_some(1),
+        }
+    }
+
+    /// The kept keys of a memstore's cells, matched through `keep` (cells copied out) or
+    /// `keep_view` (cells seen in place).
+    fn kept(m: &Memstore, family: &ColumnFamilyDescriptor, views: bool) -> Vec<CellKey> {
+        let mut matcher = CompactionMatcher::new(family, 1_000, false, u64::MAX);
+        if views {
+            m.views()
+                .filter(|kv| matcher.keep_view(*kv))
+                .map(|kv| kv.to_key())
+                .collect()
+        } else {
+            m.iter()
+                .filter(|kv| matcher.keep(kv))
+                .map(|kv| kv.key)
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_flush_keeps_the_same_cells_seen_in_place_as_copied_out() {
+        let m = Memstore::new(ChunkPool::new(4096, 1 << 20));
+        // Rows sharing qualifiers (a column's versions count anew in each row), versions past
+        // VERSIONS, a column delete masking older puts, a family delete, a repeated timestamp
+        // and cells past their own TTL.
+        for row in ["a", "b", "c"] {
+            for q in ["", "q", "r", "ttl"] {
+                for ts in 1..=4 {
+                    m.insert(cell(row, q, ts, CellType::Put, ts as u64));
+                }
+            }
+        }
+        // Rows of one column: the next row's column has the same qualifier as the last one's.
+        for row in ["d", "e"] {
+            for ts in 1..=3 {
+                m.insert(cell(row, "q", ts, CellType::Put, ts as u64));
+            }
+        }
+        m.insert(cell("a", "q", 3, CellType::DeleteColumn, 9));
+        m.insert(cell("b", "", 5, CellType::DeleteFamily, 9));
+        m.insert(cell("c", "r", 4, CellType::Put, 10));
+        let mut family = ColumnFamilyDescriptor::new("cf");
+        for versions in [1, 2, 5] {
+            family.max_versions = versions;
+            let copied = kept(&m, &family, false);
+            assert_eq!(kept(&m, &family, true), copied, "VERSIONS {versions}");
+            let rows_of = |r: &str| copied.iter().filter(|k| &k.row[..] == r.as_bytes()).count();
+            // Row c: 3 columns (the TTL column expired) of min(VERSIONS, 4) each.
+            assert_eq!(
+                rows_of("c"),
+                3 * versions.min(4) as usize,
+                "VERSIONS {versions}"
+            );
+            assert_eq!(
+                rows_of("e"),
+                versions.min(3) as usize,
+                "VERSIONS {versions}"
+            );
         }
     }
 }

@@ -1,80 +1,28 @@
 //! `mutateRows(Ts)`'s rows ([`RowBatches`]): decoded straight from the wire into
 //! [`BatchMutation`]s whose rows, columns and values are slices of one buffer (a
-//! [`Decoded`] list), where the value tree built six objects per row and the typed conversion
+//! [`Decoded`](crate::Decoded) list), where the value tree built six objects per row and the typed conversion
 //! then moved them again. What a client sends is read by the same rules as the tree's
-//! (listed at [`Decoded`]); the tree still converts (a call built by hand).
+//! (listed at [`Decoded`](crate::Decoded)); the tree still converts (a call built by hand).
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
 use super::structs::{BatchMutation, Mutation};
-use crate::decode::{self, Shape, WireRead};
+use crate::decode::WireRead;
 use crate::decoded::{bool_field, piece, skip, Buffer};
-use crate::{
-    Budget, Decoded, DecodedValue, Direct, IdlError, Owner, TType, TValue, ThriftError,
-    ThriftValue, Ty,
-};
+use crate::direct_list::{struct_list_begin, DirectElement, DirectList, ElementReader};
+use crate::{Budget, Direct, IdlError, Owner, TType, ThriftError};
 use bytes::Bytes;
 use std::io::Read;
 use std::ops::Range;
 
 /// `list<BatchMutation>`, decoded directly ([`Direct::RowBatches`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct RowBatches(pub Vec<BatchMutation>);
+pub type RowBatches = DirectList<BatchMutation>;
 
-impl std::ops::Deref for RowBatches {
-    type Target = Vec<BatchMutation>;
-    fn deref(&self) -> &Vec<BatchMutation> {
-        &self.0
-    }
-}
-
-impl<'a> IntoIterator for &'a RowBatches {
-    type Item = &'a BatchMutation;
-    type IntoIter = std::slice::Iter<'a, BatchMutation>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-impl From<Vec<BatchMutation>> for RowBatches {
-    fn from(v: Vec<BatchMutation>) -> RowBatches {
-        RowBatches(v)
-    }
-}
-
-impl ThriftValue for RowBatches {
-    const TY: Ty = Ty::Direct(Direct::RowBatches);
-    fn to_value(&self) -> TValue {
-        self.0.to_value()
-    }
-    fn from_value(v: TValue) -> Result<Self, IdlError> {
-        match v {
-            TValue::Decoded(d) => match d.take::<Decodedrows>() {
-                Some(Decodedrows(rows)) => rows.map(RowBatches),
-                None => Err(IdlError::wrong_type(TType::List, TType::List)),
-            },
-            other => Vec::<BatchMutation>::from_value(other).map(RowBatches),
-        }
-    }
-}
-
-/// What the decoder built: the rows, or the first row's error in wire order (as the typed
-/// conversion of the tree would have found it).
-#[derive(Debug, Clone)]
-struct Decodedrows(Result<Vec<BatchMutation>, IdlError>);
-
-impl DecodedValue for Decodedrows {
-    fn tree(&self) -> TValue {
-        match &self.0 {
-            Ok(rows) => rows.to_value(),
-            Err(_) => TValue::List(TType::Struct, Vec::new()),
-        }
-    }
-    fn summary(&self) -> (usize, Option<&[u8]>) {
-        match &self.0 {
-            Ok(rows) => (rows.len(), rows.first().map(|r| &r.row[..])),
-            Err(_) => (0, None),
-        }
+impl DirectElement for BatchMutation {
+    const DIRECT: Direct = Direct::RowBatches;
+    const LIST_NAME: &'static str = "RowBatches";
+    fn row(&self) -> &[u8] {
+        &self.row
     }
 }
 
@@ -94,7 +42,7 @@ struct RowAt {
 
 /// The rows being read: every binary value appended to one buffer.
 #[derive(Default)]
-struct Rows {
+pub(crate) struct Rows {
     buf: Buffer,
     rows: Vec<RowAt>,
     mutations: Vec<MutationAt>,
@@ -107,14 +55,6 @@ const ROW_BYTES: usize = std::mem::size_of::<BatchMutation>() + std::mem::size_o
 const MUTATION_BYTES: usize = std::mem::size_of::<Mutation>() + std::mem::size_of::<MutationAt>();
 
 impl Rows {
-    fn binary<W: WireRead, R: Read>(
-        &mut self,
-        w: &W,
-        b: &mut Budget<'_, R>,
-    ) -> Result<Option<Range<usize>>, ThriftError> {
-        self.buf.binary(w, b)
-    }
-
     /// One `BatchMutation` struct.
     fn row<W: WireRead, R: Read>(
         &mut self,
@@ -130,21 +70,14 @@ impl Rows {
         while let Some(h) = w.field_begin(b, &mut state)? {
             match (h.id, h.ttype, h.inline_bool) {
                 (BatchMutation::row, TType::Binary, None) => {
-                    if let Some(r) = self.binary(w, b)? {
+                    if let Some(r) = self.buf.binary(w, b)? {
                         row = Some(r);
                     }
                 }
                 (BatchMutation::mutations, TType::List, None) => {
-                    let (et, n) = w.list_begin(b)?;
-                    b.check_count(n)?;
-                    b.enter()?;
-                    if et != TType::Struct {
-                        // Elements of another type than declared: the list is read past and the
-                        // field keeps what it had.
-                        for _ in 0..n {
-                            decode::value(w, b, et, Shape::Skip)?;
-                        }
-                    } else {
+                    // Elements of another type than declared: the list is read past and the
+                    // field keeps what it had.
+                    if let Some(n) = struct_list_begin(w, b)? {
                         // A repeated field: the last one wins.
                         self.mutations.truncate(first);
                         let mut list_error = None;
@@ -153,6 +86,7 @@ impl Rows {
                                 list_error.get_or_insert(e);
                             }
                         }
+                        b.leave();
                         mutations = first..self.mutations.len();
                         // The typed conversion stops at the first list with a bad element.
                         if let Some(e) = list_error {
@@ -161,7 +95,6 @@ impl Rows {
                             );
                         }
                     }
-                    b.leave();
                 }
                 _ => skip(w, b, &h)?,
             }
@@ -205,13 +138,13 @@ impl Rows {
             match (h.id, h.ttype) {
                 (Mutation::isDelete, TType::Bool) => m.is_delete = bool_field(w, b, &h)?,
                 (Mutation::column, TType::Binary) if h.inline_bool.is_none() => {
-                    if let Some(r) = self.binary(w, b)? {
+                    if let Some(r) = self.buf.binary(w, b)? {
                         m.column = r;
                         column = true;
                     }
                 }
                 (Mutation::value, TType::Binary) if h.inline_bool.is_none() => {
-                    if let Some(r) = self.binary(w, b)? {
+                    if let Some(r) = self.buf.binary(w, b)? {
                         m.value = r;
                     }
                 }
@@ -225,15 +158,27 @@ impl Rows {
         }
         Ok((!column).then(|| IdlError::missing(Owner::Struct("Mutation"), "column")))
     }
+}
+
+impl ElementReader for Rows {
+    type Element = BatchMutation;
+
+    fn element<W: WireRead, R: Read>(
+        &mut self,
+        w: &W,
+        b: &mut Budget<'_, R>,
+    ) -> Result<(), ThriftError> {
+        self.row(w, b)
+    }
 
     /// The rows, their values slices of one buffer.
-    fn finish(self) -> Decodedrows {
+    fn finish(self) -> Result<Vec<BatchMutation>, IdlError> {
         if let Some(e) = self.error {
-            return Decodedrows(Err(e));
+            return Err(e);
         }
         let buf = Bytes::from(self.buf.buf);
         let mutations = self.mutations;
-        let rows = self
+        Ok(self
             .rows
             .into_iter()
             .map(|r| BatchMutation {
@@ -250,35 +195,6 @@ impl Rows {
                     })
                     .collect(),
             })
-            .collect();
-        Decodedrows(Ok(rows))
+            .collect())
     }
-}
-
-/// Decodes a `list<BatchMutation>` whose header is next on the wire (the caller read the
-/// field's header: wire type list). `None` when it was read past (elements of another type, or
-/// over budget).
-pub(crate) fn row_batches<W: WireRead, R: Read>(
-    w: &W,
-    b: &mut Budget<'_, R>,
-) -> Result<Option<TValue>, ThriftError> {
-    let (et, n) = w.list_begin(b)?;
-    b.check_count(n)?;
-    b.enter()?;
-    let mut rows = Rows::default();
-    if et != TType::Struct {
-        for _ in 0..n {
-            decode::value(w, b, et, Shape::Skip)?;
-        }
-        b.leave();
-        return Ok(None);
-    }
-    for _ in 0..n {
-        rows.row(w, b)?;
-    }
-    b.leave();
-    if b.over_budget() {
-        return Ok(None);
-    }
-    Ok(Some(TValue::Decoded(Decoded::new(rows.finish()))))
 }

@@ -1,81 +1,30 @@
 //! `putMultiple`'s puts ([`Puts`]): decoded straight from the wire into [`TPut`]s whose rows,
-//! families, qualifiers and values are slices of one buffer (a [`Decoded`] list), as
+//! families, qualifiers and values are slices of one buffer (a [`Decoded`](crate::Decoded) list), as
 //! Thrift1's `mutateRows` rows are ([`crate::hbase::RowBatches`], whose buffer and helpers
 //! this shares). The puts' rarely sent fields (timestamps, attributes, durability, visibility,
 //! tags, cell types) are read as the value tree reads them; the rules are the tree's
-//! ([`Decoded`]).
+//! ([`Decoded`](crate::Decoded)).
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
 use super::structs::{TCellVisibility, TColumnValue, TPut};
-use crate::decode::{self, Shape, WireRead};
-use crate::decoded::{declared, piece, skip, Buffer};
+use crate::decode::WireRead;
+use crate::decoded::{declared_into, piece, skip, Buffer};
+use crate::direct_list::{struct_list_begin, DirectElement, DirectList, ElementReader};
 use crate::hbase::Attributes;
-use crate::{
-    Budget, Decoded, DecodedValue, Direct, IdlError, Owner, TType, TValue, ThriftError,
-    ThriftValue, Ty,
-};
+use crate::{Budget, Direct, IdlError, Owner, TType, ThriftError};
 use bytes::Bytes;
 use std::io::Read;
 use std::ops::Range;
 
 /// `list<TPut>`, decoded directly ([`Direct::Puts`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Puts(pub Vec<TPut>);
+pub type Puts = DirectList<TPut>;
 
-impl std::ops::Deref for Puts {
-    type Target = Vec<TPut>;
-    fn deref(&self) -> &Vec<TPut> {
-        &self.0
-    }
-}
-
-impl<'a> IntoIterator for &'a Puts {
-    type Item = &'a TPut;
-    type IntoIter = std::slice::Iter<'a, TPut>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-impl From<Vec<TPut>> for Puts {
-    fn from(v: Vec<TPut>) -> Puts {
-        Puts(v)
-    }
-}
-
-impl ThriftValue for Puts {
-    const TY: Ty = Ty::Direct(Direct::Puts);
-    fn to_value(&self) -> TValue {
-        self.0.to_value()
-    }
-    fn from_value(v: TValue) -> Result<Self, IdlError> {
-        match v {
-            TValue::Decoded(d) => match d.take::<DecodedPuts>() {
-                Some(DecodedPuts(puts)) => puts.map(Puts),
-                None => Err(IdlError::wrong_type(TType::List, TType::List)),
-            },
-            other => Vec::<TPut>::from_value(other).map(Puts),
-        }
-    }
-}
-
-/// What the decoder built: the puts, or the first put's error in wire order.
-#[derive(Debug, Clone)]
-struct DecodedPuts(Result<Vec<TPut>, IdlError>);
-
-impl DecodedValue for DecodedPuts {
-    fn tree(&self) -> TValue {
-        match &self.0 {
-            Ok(puts) => puts.to_value(),
-            Err(_) => TValue::List(TType::Struct, Vec::new()),
-        }
-    }
-    fn summary(&self) -> (usize, Option<&[u8]>) {
-        match &self.0 {
-            Ok(puts) => (puts.len(), puts.first().map(|p| &p.row[..])),
-            Err(_) => (0, None),
-        }
+impl DirectElement for TPut {
+    const DIRECT: Direct = Direct::Puts;
+    const LIST_NAME: &'static str = "Puts";
+    fn row(&self) -> &[u8] {
+        &self.row
     }
 }
 
@@ -99,8 +48,9 @@ struct PutAt {
     cell_visibility: Option<TCellVisibility>,
 }
 
+/// The puts being read: every binary value appended to one buffer.
 #[derive(Default)]
-struct PutsAt {
+pub(crate) struct PutsAt {
     buf: Buffer,
     puts: Vec<PutAt>,
     columns: Vec<ColumnAt>,
@@ -140,14 +90,7 @@ impl PutsAt {
                     }
                 }
                 (TPut::columnValues, TType::List, None) => {
-                    let (et, n) = w.list_begin(b)?;
-                    b.check_count(n)?;
-                    b.enter()?;
-                    if et != TType::Struct {
-                        for _ in 0..n {
-                            decode::value(w, b, et, Shape::Skip)?;
-                        }
-                    } else {
+                    if let Some(n) = struct_list_begin(w, b)? {
                         self.columns.truncate(first);
                         let mut list_error = None;
                         for _ in 0..n {
@@ -155,33 +98,19 @@ impl PutsAt {
                                 list_error.get_or_insert(e);
                             }
                         }
+                        b.leave();
                         p.columns = first..self.columns.len();
                         if let Some(e) = list_error {
                             error.get_or_insert(e.within(Owner::Struct("TPut"), "columnValues"));
                         }
                     }
-                    b.leave();
                 }
-                (TPut::timestamp, ..) => {
-                    if let Some(x) = declared(w, b, &h, &mut error)? {
-                        p.timestamp = Some(x);
-                    }
-                }
-                (TPut::attributes, ..) => {
-                    if let Some(x) = declared(w, b, &h, &mut error)? {
-                        p.attributes = Some(x);
-                    }
-                }
-                (TPut::durability, ..) => {
-                    if let Some(x) = declared(w, b, &h, &mut error)? {
-                        p.durability = Some(x);
-                    }
-                }
+                (TPut::timestamp, ..) => declared_into(w, b, &h, &mut error, &mut p.timestamp)?,
+                (TPut::attributes, ..) => declared_into(w, b, &h, &mut error, &mut p.attributes)?,
+                (TPut::durability, ..) => declared_into(w, b, &h, &mut error, &mut p.durability)?,
                 (TPut::cellVisibility, ..) => {
                     let mut e = None;
-                    if let Some(x) = declared(w, b, &h, &mut e)? {
-                        p.cell_visibility = Some(x);
-                    }
+                    declared_into(w, b, &h, &mut e, &mut p.cell_visibility)?;
                     if let Some(e) = e {
                         error.get_or_insert(e.within(Owner::Struct("TPut"), "cellVisibility"));
                     }
@@ -240,14 +169,10 @@ impl PutsAt {
                     c.tags = self.buf.binary(w, b)?.or(c.tags);
                 }
                 (TColumnValue::timestamp, ..) => {
-                    if let Some(x) = declared(w, b, &h, &mut unused)? {
-                        c.timestamp = Some(x);
-                    }
+                    declared_into(w, b, &h, &mut unused, &mut c.timestamp)?
                 }
                 (TColumnValue::type_, ..) => {
-                    if let Some(x) = declared(w, b, &h, &mut unused)? {
-                        c.cell_type = Some(x);
-                    }
+                    declared_into(w, b, &h, &mut unused, &mut c.cell_type)?
                 }
                 _ => skip(w, b, &h)?,
             }
@@ -268,14 +193,27 @@ impl PutsAt {
         }
         Ok(error)
     }
+}
 
-    fn finish(self) -> DecodedPuts {
+impl ElementReader for PutsAt {
+    type Element = TPut;
+
+    fn element<W: WireRead, R: Read>(
+        &mut self,
+        w: &W,
+        b: &mut Budget<'_, R>,
+    ) -> Result<(), ThriftError> {
+        self.put(w, b)
+    }
+
+    /// The puts, their values slices of one buffer.
+    fn finish(self) -> Result<Vec<TPut>, IdlError> {
         if let Some(e) = self.error {
-            return DecodedPuts(Err(e));
+            return Err(e);
         }
         let buf = Bytes::from(self.buf.buf);
         let columns = self.columns;
-        let puts = self
+        Ok(self
             .puts
             .into_iter()
             .map(|p| TPut {
@@ -298,33 +236,6 @@ impl PutsAt {
                 durability: p.durability,
                 cell_visibility: p.cell_visibility,
             })
-            .collect();
-        DecodedPuts(Ok(puts))
+            .collect())
     }
-}
-
-/// Decodes a `list<TPut>` whose header is next on the wire. `None` when it was read past.
-pub(crate) fn puts<W: WireRead, R: Read>(
-    w: &W,
-    b: &mut Budget<'_, R>,
-) -> Result<Option<TValue>, ThriftError> {
-    let (et, n) = w.list_begin(b)?;
-    b.check_count(n)?;
-    b.enter()?;
-    if et != TType::Struct {
-        for _ in 0..n {
-            decode::value(w, b, et, Shape::Skip)?;
-        }
-        b.leave();
-        return Ok(None);
-    }
-    let mut puts = PutsAt::default();
-    for _ in 0..n {
-        puts.put(w, b)?;
-    }
-    b.leave();
-    if b.over_budget() {
-        return Ok(None);
-    }
-    Ok(Some(TValue::Decoded(Decoded::new(puts.finish()))))
 }
