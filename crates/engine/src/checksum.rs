@@ -43,11 +43,28 @@ pub fn masked_crc(data: &[u8]) -> u32 {
 /// [`masked_crc`] of the concatenation of `parts`, without concatenating them (a large bloom
 /// section is checksummed where it lies).
 pub fn masked_crc_parts(parts: &[&[u8]]) -> u32 {
-    let mut crc = 0;
+    let mut crc = MaskedCrc::default();
     for p in parts {
-        crc = crc32c::crc32c_append(crc, p);
+        crc.append(p);
     }
-    crc.rotate_right(15).wrapping_add(MASK_DELTA)
+    crc.finish()
+}
+
+/// [`masked_crc`] of bytes handed over piece by piece (a WAL record checksummed field by field
+/// before it is encoded).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct MaskedCrc(u32);
+
+impl MaskedCrc {
+    /// Adds the next piece.
+    pub fn append(&mut self, piece: &[u8]) {
+        self.0 = crc32c::crc32c_append(self.0, piece);
+    }
+
+    /// The masked CRC of every piece so far, in order.
+    pub fn finish(self) -> u32 {
+        self.0.rotate_right(15).wrapping_add(MASK_DELTA)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

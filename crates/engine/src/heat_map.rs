@@ -15,7 +15,7 @@ use crate::cell::cmp_bytes;
 use crate::schema::TableName;
 use bytes::Bytes;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
 
@@ -115,13 +115,24 @@ pub(crate) struct HeatMap {
     tables: RwLock<HashMap<TableName, Arc<TableHeat>>>,
 }
 
-/// One table's buckets (shared by its scanners, which look it up once).
+/// One table's buckets (shared by its scanners and its `Table` handles, which look it up
+/// once).
 #[derive(Debug)]
 pub(crate) struct TableHeat {
     current: RwLock<Column>,
     history: Mutex<VecDeque<Column>>,
     sample: Mutex<Sample>,
     ops: AtomicU64,
+    /// Set when the table was dropped ([`HeatMap::forget`]): a handle holding this heat looks
+    /// the table's up again (a table made again under the name has heat of its own).
+    forgotten: AtomicBool,
+}
+
+impl TableHeat {
+    /// True until the table is forgotten.
+    pub(crate) fn is_current(&self) -> bool {
+        !self.forgotten.load(Ordering::Acquire)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -287,6 +298,7 @@ impl HeatMap {
                         history: Mutex::new(VecDeque::new()),
                         sample: Mutex::new(Sample::default()),
                         ops: AtomicU64::new(0),
+                        forgotten: AtomicBool::new(false),
                     })
                 })
                 .clone(),
@@ -350,16 +362,13 @@ impl HeatMap {
         }
     }
 
-    /// Counts a batch of mutations, each a write of its row.
-    pub(crate) fn record_mutations(
+    /// Counts a batch of mutations on `heat`'s table, each a write of its row.
+    pub(crate) fn record_mutations_on(
         &self,
-        table: &TableName,
+        heat: &TableHeat,
         mutations: &[Mutation],
         regions: impl Fn() -> Vec<Bytes>,
     ) {
-        let Some(heat) = self.table(table, &regions) else {
-            return;
-        };
         let ops = mutations.iter().map(|m| {
             let (row, cells) = match m {
                 Mutation::Put(p) => (&p.row, &p.cells),
@@ -372,7 +381,7 @@ impl HeatMap {
                     .sum::<usize>();
             (&row[..], HeatOp::Write, 1, bytes as u64)
         });
-        self.record_on(&heat, ops, regions);
+        self.record_on(heat, ops, regions);
     }
 
     /// Counts a row read on `heat`'s table (nothing for an empty result).
@@ -548,10 +557,14 @@ impl HeatMap {
 
     /// Forgets `table` (dropped).
     pub(crate) fn forget(&self, table: &TableName) {
-        self.tables
+        if let Some(heat) = self
+            .tables
             .write()
             .unwrap_or_else(|p| p.into_inner())
-            .remove(table);
+            .remove(table)
+        {
+            heat.forgotten.store(true, Ordering::Release);
+        }
     }
 }
 

@@ -5,133 +5,121 @@
 //! write up to it is complete; readers ignore cells with a larger sequence id, so no reader
 //! sees part of a mutation.
 //!
-//! Readers take no lock: the read point is also published in an atomic, stored under the lock
-//! each time it moves (HBase's `readPoint` is an `AtomicLong` for the same reason: every read
-//! asks for it, and a mutex there made readers queue behind writers). A writer waiting for its
-//! write to become visible parks alone and is woken only when the read point reaches its
-//! number, not by every completion (a condition variable woke all of them at each one).
+//! Writers and readers take no lock. A write number comes from an atomic counter; a completion
+//! marks its number in a ring of slots and moves the read point, an atomic, over every
+//! contiguous completed number with compare-and-swaps, whichever thread gets there first (a
+//! mutex held for both, as HBase's `writeQueue`, was two lock round trips per write on a line
+//! every writer shares). A writer waiting for its write to become visible parks alone and is
+//! woken only by a completion that moves the read point to its number.
 
 use crate::lock;
-use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::thread::Thread;
 
-/// Sequence-id allocation and read-point tracking. Thread-safe.
+/// Write numbers that may be in flight at once (begun and not passed by the read point): a
+/// writer begins one write at a time, so this bounds writing threads, not writes; a write
+/// number further ahead waits in [`Mvcc::begin`] for the read point.
+const RING: u64 = 4096;
+
+/// Sequence-id allocation and read-point tracking. Thread-safe and lock-free but for parking.
 #[derive(Debug)]
 pub struct Mvcc {
-    inner: Mutex<Inner>,
-    /// `Inner::read_point`, stored under `inner` whenever it changes; read without the lock.
+    /// The next write number to hand out.
+    next: AtomicU64,
+    /// Every write numbered up to this has completed.
     read_point: AtomicU64,
-    /// Wakes `advance_past` (rare: imports) when the read point moves.
-    advanced: Condvar,
-}
-
-#[derive(Debug)]
-struct Inner {
-    next: u64,
-    read_point: u64,
-    /// Whether each write from `read_point + 1` up to `next - 1` has completed, oldest first
-    /// (numbers are handed out in order, so a queue holds them without allocating per write).
-    pending: VecDeque<bool>,
-    /// Threads blocked in `advance_past`; completions notify `advanced` only when there are any.
-    waiters: usize,
-    /// Threads parked in `wait_for`, by the write number each waits for; a completion that
-    /// moves the read point to or past a number removes and unparks its threads.
-    parked: BTreeMap<u64, Vec<Thread>>,
+    /// Completed write numbers the read point has not passed yet, `seq` in slot `seq % RING`
+    /// (a slot holding any other number is not complete: numbers of earlier laps never match).
+    done: Box<[AtomicU64]>,
+    /// Threads parked in `wait_for`, by the write number each waits for.
+    parked: Mutex<BTreeMap<u64, Vec<Thread>>>,
+    /// Threads in `parked`: a completion takes that lock only when some thread is parked.
+    parked_count: AtomicUsize,
 }
 
 impl Mvcc {
     /// Starts after `last_seq` (the largest sequence id already durable).
     pub fn new(last_seq: u64) -> Self {
         Mvcc {
-            inner: Mutex::new(Inner {
-                next: last_seq + 1,
-                read_point: last_seq,
-                pending: VecDeque::new(),
-                waiters: 0,
-                parked: BTreeMap::new(),
-            }),
+            next: AtomicU64::new(last_seq + 1),
             read_point: AtomicU64::new(last_seq),
-            advanced: Condvar::new(),
+            // 0 is never handed out (numbers start after `last_seq`), so no slot starts done.
+            done: (0..RING).map(|_| AtomicU64::new(0)).collect(),
+            parked: Mutex::new(BTreeMap::new()),
+            parked_count: AtomicUsize::new(0),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        lock::lock(&self.inner)
+    fn slot(&self, seq: u64) -> &AtomicU64 {
+        &self.done[(seq % RING) as usize]
     }
 
     /// Allocates the next write number.
     pub fn begin(&self) -> u64 {
-        let mut g = self.lock();
-        let n = g.next;
-        g.next += 1;
-        g.pending.push_back(false);
-        n
+        let seq = self.next.fetch_add(1, Ordering::SeqCst);
+        // Its slot is free once the read point passed the number a lap below it (more than
+        // RING writes in flight: never seen, but then this writer waits its turn).
+        while seq >= self.read_point.load(Ordering::SeqCst) + RING {
+            std::thread::yield_now();
+        }
+        seq
     }
 
-    /// Marks `seq` complete and advances the read point as far as possible.
+    /// Marks `seq` complete and advances the read point as far as possible. A number never
+    /// handed out, or completed already, changes nothing.
     pub fn complete(&self, seq: u64) {
-        let mut g = self.lock();
-        let Some(i) = seq
-            .checked_sub(g.read_point + 1)
-            .and_then(|i| usize::try_from(i).ok())
-        else {
+        if seq <= self.read_point.load(Ordering::SeqCst) || seq >= self.next.load(Ordering::SeqCst)
+        {
             return;
-        };
-        if let Some(done) = g.pending.get_mut(i) {
-            *done = true;
         }
-        let mut advanced = false;
-        while g.pending.front() == Some(&true) {
-            g.pending.pop_front();
-            g.read_point += 1;
-            advanced = true;
-        }
-        if advanced {
-            let woken = self.published(&mut g);
-            drop(g);
-            woken.into_iter().for_each(|t| t.unpark());
-        }
+        self.slot(seq).store(seq, Ordering::SeqCst);
+        self.advance();
     }
 
-    /// After the read point moved (under the lock): publishes it, notifies `advance_past`'s
-    /// waiters, and returns the parked threads it reached (to unpark once the lock is let go).
-    fn published(&self, g: &mut Inner) -> Vec<Thread> {
-        self.read_point.store(g.read_point, Ordering::Release);
-        if g.waiters > 0 {
-            self.advanced.notify_all();
-        }
-        let mut woken = Vec::new();
-        while let Some(entry) = g.parked.first_entry() {
-            if *entry.key() > g.read_point {
+    /// Moves the read point over every contiguous completed number and wakes the threads
+    /// parked for the numbers it reached. Any completing thread may move it: each stores its
+    /// slot before it reads the read point, and each move is a compare-and-swap before it reads
+    /// the next slot (all sequentially consistent), so of two completions of adjacent numbers
+    /// at least one sees the other's.
+    fn advance(&self) {
+        let mut moved = false;
+        loop {
+            let rp = self.read_point.load(Ordering::SeqCst);
+            let n = rp + 1;
+            if self.slot(n).load(Ordering::SeqCst) != n {
                 break;
             }
-            woken.extend(entry.remove());
+            moved |= self
+                .read_point
+                .compare_exchange(rp, n, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok();
         }
-        woken
+        // A parked thread counts itself before it reads the read point; a mover reads the
+        // count after its move: one of them sees the other.
+        if moved && self.parked_count.load(Ordering::SeqCst) > 0 {
+            self.wake_reached();
+        }
     }
 
-    /// The current read point. Takes no lock: every write at or below it has completed and
-    /// its cells are in the memstore (the `Release` store after them pairs with this load).
+    /// The current read point: every write at or below it has completed and its cells are in
+    /// the memstore (the compare-and-swap that moved it came after them).
     pub fn read_point(&self) -> u64 {
         self.read_point.load(Ordering::Acquire)
     }
 
     /// The largest write number handed out so far.
     pub fn last_allocated(&self) -> u64 {
-        self.lock().next - 1
+        self.next.load(Ordering::SeqCst) - 1
     }
 
-    /// The smallest write number not yet complete, or the next one to be handed out.
+    /// The smallest write number not yet complete, or the next one to be handed out. Never
+    /// above the true one (a completion meanwhile can only make it smaller than the truth, so
+    /// the WAL a flush keeps for it is never too little).
     pub fn oldest_pending(&self) -> u64 {
-        let g = self.lock();
-        // Everything up to the read point is complete; the first pending write follows it.
-        if g.pending.is_empty() {
-            g.next
-        } else {
-            g.read_point + 1
-        }
+        let first = self.read_point.load(Ordering::SeqCst) + 1;
+        first.min(self.next.load(Ordering::SeqCst))
     }
 
     /// Moves the sequence past `seq` (nothing to do when a write number above it was handed
@@ -139,23 +127,50 @@ impl Mvcc {
     /// block files another engine wrote (an imported snapshot's), whose cells carry its
     /// sequence ids; waits for the writes in flight to complete first.
     pub fn advance_past(&self, seq: u64) {
-        let mut g = self.lock();
         loop {
-            if g.next > seq {
+            let n = self.next.load(Ordering::SeqCst);
+            if n > seq {
                 return;
             }
-            if g.pending.is_empty() {
-                g.next = seq + 1;
-                g.read_point = seq;
-                let woken = self.published(&mut g);
-                drop(g);
-                woken.into_iter().for_each(|t| t.unpark());
-                return;
+            if self.read_point.load(Ordering::SeqCst) + 1 != n {
+                // Writes in flight (rare: an import): let them complete.
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                continue;
             }
-            g.waiters += 1;
-            g = lock::wait(&self.advanced, g);
-            g.waiters -= 1;
+            if self
+                .next
+                .compare_exchange(n, seq + 1, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+            {
+                continue;
+            }
+            // No write is numbered `n..=seq`, and none below is pending: the read point
+            // jumps to `seq` (nothing else moves it meanwhile: slot `n` never holds `n`), then
+            // goes on over writes numbered after it that completed already.
+            self.read_point.store(seq, Ordering::SeqCst);
+            self.advance();
+            if self.parked_count.load(Ordering::SeqCst) > 0 {
+                self.wake_reached();
+            }
+            return;
         }
+    }
+
+    /// Unparks every thread parked for a number the read point has reached.
+    fn wake_reached(&self) {
+        let rp = self.read_point.load(Ordering::SeqCst);
+        let mut woken = Vec::new();
+        {
+            let mut parked = lock::lock(&self.parked);
+            while let Some(entry) = parked.first_entry() {
+                if *entry.key() > rp {
+                    break;
+                }
+                woken.extend(entry.remove());
+            }
+            self.parked_count.fetch_sub(woken.len(), Ordering::SeqCst);
+        }
+        woken.into_iter().for_each(|t| t.unpark());
     }
 
     /// Blocks until the read point reaches `seq`: parked until the completion that moves it
@@ -164,23 +179,33 @@ impl Mvcc {
         if self.read_point() >= seq {
             return;
         }
-        let mut g = self.lock();
-        if g.read_point >= seq {
-            return;
+        let me = std::thread::current();
+        let id = me.id();
+        {
+            let mut parked = lock::lock(&self.parked);
+            parked.entry(seq).or_default().push(me);
+            self.parked_count.fetch_add(1, Ordering::SeqCst);
         }
-        g.parked
-            .entry(seq)
-            .or_default()
-            .push(std::thread::current());
         loop {
-            drop(g);
-            std::thread::park();
-            g = self.lock();
-            // Only the completion that reached `seq` removed this thread's entry; after a
-            // spurious wake-up the entry is still there and the thread parks again.
-            if g.read_point >= seq {
+            if self.read_point.load(Ordering::SeqCst) >= seq {
+                // Reached: take this thread's entry out if no completion did (none is left
+                // when the count is 0, the usual case: the completion that woke it took it).
+                if self.parked_count.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                let mut parked = lock::lock(&self.parked);
+                if let Some(threads) = parked.get_mut(&seq) {
+                    if let Some(i) = threads.iter().position(|t| t.id() == id) {
+                        threads.swap_remove(i);
+                        self.parked_count.fetch_sub(1, Ordering::SeqCst);
+                        if threads.is_empty() {
+                            parked.remove(&seq);
+                        }
+                    }
+                }
                 return;
             }
+            std::thread::park();
         }
     }
 }
@@ -248,7 +273,56 @@ mod tests {
             t.join().expect("writer finished");
         }
         assert_eq!(m.read_point(), 16 * 500);
-        assert!(crate::lock::lock(&m.inner).parked.is_empty());
+        assert!(crate::lock::lock(&m.parked).is_empty());
+        assert_eq!(m.parked_count.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn the_read_point_never_passes_a_write_not_yet_complete() {
+        use std::sync::atomic::AtomicBool;
+        let (writers, per) = if cfg!(miri) { (3, 30) } else { (8, 2_000) };
+        let m = std::sync::Arc::new(Mvcc::new(0));
+        let complete: std::sync::Arc<Vec<AtomicBool>> = std::sync::Arc::new(
+            (0..=writers * per)
+                .map(|_| AtomicBool::new(false))
+                .collect(),
+        );
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let reader = {
+            let (m, complete, stop) = (m.clone(), complete.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut seen = 0;
+                while !stop.load(Ordering::SeqCst) {
+                    let rp = m.read_point();
+                    for s in seen + 1..=rp {
+                        assert!(complete[s as usize].load(Ordering::SeqCst), "{s} passed");
+                    }
+                    seen = seen.max(rp);
+                }
+            })
+        };
+        let threads: Vec<_> = (0..writers)
+            .map(|t| {
+                let (m, complete) = (m.clone(), complete.clone());
+                std::thread::spawn(move || {
+                    for i in 0..per {
+                        let s = m.begin();
+                        if (t + i) % 5 == 0 {
+                            std::thread::yield_now();
+                        }
+                        complete[s as usize].store(true, Ordering::SeqCst);
+                        m.complete(s);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("writer finished");
+        }
+        stop.store(true, Ordering::SeqCst);
+        reader.join().expect("no write passed before it completed");
+        assert_eq!(m.read_point(), (writers * per) as u64);
+        assert_eq!(m.oldest_pending(), (writers * per) as u64 + 1);
     }
 
     #[test]

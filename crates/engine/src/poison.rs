@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use std::cell::RefCell;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// A set-once failure reason shared by the engine and its WAL. Thread-safe and lock-free: the
 /// first [`Poison::set`] wins, later ones are ignored (the first failure is the cause, what
@@ -54,22 +54,27 @@ pub(crate) const POISONED_LOCK: &str =
 thread_local! {
     /// The poison flags of the engines whose code this thread is running, innermost last:
     /// pushed by a caller's operation guard and by each background worker for its life.
-    static RUNNING: RefCell<Vec<Arc<Poison>>> = const { RefCell::new(Vec::new()) };
+    /// Addresses, not reference counts: each entry lives exactly as long as the
+    /// [`Running`] guard that pushed it, which borrows the flag (taking and dropping a count
+    /// on the engine's flag at every call made every thread's calls meet on one cache line).
+    static RUNNING: RefCell<Vec<*const Poison>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Marks the current thread as running code of the engine whose flag is `poison` until it
 /// drops, so that a lock found poisoned on this thread poisons that engine at once
-/// ([`found_poisoned_lock`]).
-pub(crate) struct Running(());
+/// ([`found_poisoned_lock`]). Stays on its thread (not `Send`) and borrows the flag.
+pub(crate) struct Running<'a>(std::marker::PhantomData<(&'a Poison, *const Poison)>);
 
 /// Starts a [`Running`] mark for `poison` on the current thread.
-pub(crate) fn running(poison: &Arc<Poison>) -> Running {
-    let _ = RUNNING.try_with(|r| r.borrow_mut().push(poison.clone()));
-    Running(())
+pub(crate) fn running(poison: &Poison) -> Running<'_> {
+    let _ = RUNNING.try_with(|r| r.borrow_mut().push(std::ptr::from_ref(poison)));
+    Running(std::marker::PhantomData)
 }
 
-impl Drop for Running {
+impl Drop for Running<'_> {
     fn drop(&mut self) {
+        // Guards are locals of the calls they mark and drop innermost first: the last entry
+        // is this guard's.
         let _ = RUNNING.try_with(|r| r.borrow_mut().pop());
     }
 }
@@ -79,8 +84,11 @@ impl Drop for Running {
 /// reached the engine's flag yet. Called by `lock.rs` only.
 pub(crate) fn found_poisoned_lock() {
     let _ = RUNNING.try_with(|r| {
-        if let Some(p) = r.borrow().last() {
-            p.set(POISONED_LOCK);
+        if let Some(&p) = r.borrow().last() {
+            // SAFETY: an entry stays on the stack only while the `Running` guard that pushed
+            // it lives (its drop removes it), and that guard borrows the flag, which therefore
+            // outlives the entry.
+            unsafe { &*p }.set(POISONED_LOCK);
         }
     });
 }
@@ -100,6 +108,7 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn first_reason_wins_and_check_names_it() {

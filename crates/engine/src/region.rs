@@ -110,6 +110,13 @@ impl Region {
         lock::read(&self.stores).get(family).cloned()
     }
 
+    /// Calls `f` with the stores, by family name, under the stores' read lock: no copy of the
+    /// map and no reference count taken and dropped on a line every writer of the region
+    /// shares (the write path).
+    pub fn with_stores<R>(&self, f: impl FnOnce(&BTreeMap<Vec<u8>, Arc<Store>>) -> R) -> R {
+        f(&lock::read(&self.stores))
+    }
+
     /// Adds or removes a store (alter).
     pub fn set_store(&self, family: &[u8], store: Option<Arc<Store>>) {
         let mut g = lock::write(&self.stores);
@@ -126,18 +133,6 @@ impl Region {
     /// Bytes in the region's memstores.
     pub fn memstore_size(&self) -> usize {
         self.stores().values().map(|s| s.memstore_size()).sum()
-    }
-
-    /// Bytes in the region's active memstores, without the snapshots a flush is writing: what
-    /// the flush size is compared with. Counting the snapshots, every write during a flush
-    /// asked for another, and the flusher then wrote the little those writes had added as a
-    /// file of its own, every second flush (HBase's `flushRequested` stays set until the flush
-    /// ends, and the size it compares no longer holds the flushed cells).
-    pub fn active_memstore_size(&self) -> usize {
-        self.stores()
-            .values()
-            .map(|s| s.state().active.size())
-            .sum()
     }
 
     /// Bytes in the region's files.
@@ -221,11 +216,17 @@ pub(crate) struct TableEntry {
 impl TableEntry {
     /// The region holding `row`.
     pub fn region_for(&self, row: &[u8]) -> Arc<Region> {
+        self.region_ref(row).clone()
+    }
+
+    /// The region holding `row`, borrowed from the entry (no reference count taken: writes and
+    /// gets, which hold the entry for their whole call, use it).
+    pub fn region_ref(&self, row: &[u8]) -> &Arc<Region> {
         let i = self
             .regions
             .partition_point(|r| cmp_bytes(&r.start, row).is_le())
             .saturating_sub(1);
-        self.regions[i].clone()
+        &self.regions[i]
     }
 
     /// The last region whose start is < `row` (the region holding the rows just below `row`).

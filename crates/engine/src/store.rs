@@ -113,10 +113,18 @@ impl Store {
         lock::read(&self.state).active.insert(kv)
     }
 
-    /// Inserts cells into the active memstore at once ([`Memstore::insert_all`]); returns the
-    /// bytes added.
-    pub fn insert_all(&self, cells: impl IntoIterator<Item = KeyValue>) -> usize {
-        lock::read(&self.state).active.insert_all(cells)
+    /// Inserts cells into the active memstore at once ([`Memstore::insert_cells`]); returns
+    /// the bytes added and the active memstore's size after them (read under the same lock).
+    pub fn insert_cells(&self, cells: &[KeyValue]) -> (usize, usize) {
+        let state = lock::read(&self.state);
+        let added = state.active.insert_cells(cells);
+        (added, state.active.size())
+    }
+
+    /// Bytes held in the active memstore (read under the state's lock, without taking a
+    /// reference to the state).
+    pub fn active_size(&self) -> usize {
+        lock::read(&self.state).active.size()
     }
 
     /// Bytes held in memstores.

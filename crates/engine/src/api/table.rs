@@ -4,16 +4,21 @@ use super::{Check, CheckedWrite, Delete, Get, Mutation, Put, RowResult, Scan};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::filter::CompareOp;
-use crate::heat_map::HeatOp;
+use crate::heat_map::{HeatOp, TableHeat};
 use crate::metrics::Metrics;
 use crate::read::{CostRecording, ReadCost, TimeRange};
 use crate::schema::TableName;
+use std::sync::{Arc, OnceLock};
 
 /// Reads and writes one table. Cheap to clone; thread-safe.
 #[derive(Debug, Clone)]
 pub struct Table {
     pub(crate) engine: Engine,
     pub(crate) name: TableName,
+    /// The table's heat map, looked up at the first operation that records one: every later
+    /// one of this handle (and its threads) records without the engine's map of tables, its
+    /// lock and a reference count.
+    heat: OnceLock<Arc<TableHeat>>,
 }
 
 impl Table {
@@ -21,7 +26,29 @@ impl Table {
         Ok(Table {
             engine,
             name: TableName::parse(name)?,
+            heat: OnceLock::new(),
         })
+    }
+
+    /// Calls `f` with the table's heat, when recording is on and the table tracked.
+    fn with_heat(&self, f: impl FnOnce(&TableHeat)) {
+        if let Some(h) = self.heat.get() {
+            if h.is_current() {
+                return f(h);
+            }
+        }
+        let Some(h) = self
+            .engine
+            .inner
+            .heat
+            .table(&self.name, || self.region_starts())
+        else {
+            return;
+        };
+        // Kept for the next operations unless a heat was kept already (one forgotten since:
+        // its table was dropped, and this is the heat of the table made again).
+        let kept = self.heat.get_or_init(|| h.clone());
+        f(if Arc::ptr_eq(kept, &h) { kept } else { &h });
     }
 
     /// The table's name.
@@ -51,10 +78,12 @@ impl Table {
 
     /// Applies a batch of puts and deletes; each row's mutation is atomic.
     pub fn mutate(&self, mutations: Vec<Mutation>) -> Result<()> {
-        self.engine
-            .inner
-            .heat
-            .record_mutations(&self.name, &mutations, || self.region_starts());
+        self.with_heat(|heat| {
+            self.engine
+                .inner
+                .heat
+                .record_mutations_on(heat, &mutations, || self.region_starts())
+        });
         self.engine.inner.mutate(&self.name, mutations)
     }
 
@@ -227,11 +256,11 @@ impl Table {
                 c.cells_returned += cells;
             });
         }
-        if let Some(heat) = inner.heat.table(&self.name, || self.region_starts()) {
+        self.with_heat(|heat| {
             inner
                 .heat
-                .record_read_on(&heat, &result, || self.region_starts());
-        }
+                .record_read_on(heat, &result, || self.region_starts())
+        });
         Ok(result)
     }
 

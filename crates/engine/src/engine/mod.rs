@@ -257,7 +257,7 @@ impl ReadPoints {
 /// An operation in progress on a caller's thread ([`Inner::enter`]): poisons the engine if the
 /// operation panics, and marks the thread as running the engine meanwhile (a lock found
 /// poisoned on it poisons the engine at once, `lock.rs`).
-pub(crate) struct Operation<'a>(&'a Inner, crate::poison::Running);
+pub(crate) struct Operation<'a>(&'a Inner, crate::poison::Running<'a>);
 
 impl Drop for Operation<'_> {
     fn drop(&mut self) {

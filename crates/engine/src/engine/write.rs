@@ -19,16 +19,26 @@ impl Inner {
     /// share one WAL record and sequence id.
     pub(crate) fn mutate(&self, table: &TableName, mutations: Vec<Mutation>) -> Result<()> {
         let _op = self.enter()?;
-        let entry = self.enabled_table(table)?;
-        for m in &mutations {
-            self.validate(&entry.descriptor, m)?;
+        let mut looked_up = Some(self.enabled_table(table)?);
+        if let Some(entry) = &looked_up {
+            for m in &mutations {
+                self.validate(&entry.descriptor, m)?;
+            }
         }
-        self.wait_for_memstore_room();
+        if self.wait_for_memstore_room() {
+            // The table may have changed while the write waited: looked up again below.
+            looked_up = None;
+        }
         // Group by region, keeping each row's mutations in order.
         let mut pending: Vec<Mutation> = mutations;
         while !pending.is_empty() {
-            let entry = self.enabled_table(table)?;
-            let region = entry.region_for(pending[0].row());
+            // The entry just validated against serves the first round (one catalog lookup for
+            // a write of one region); later rounds look the table up again.
+            let entry = match looked_up.take() {
+                Some(entry) => entry,
+                None => self.enabled_table(table)?,
+            };
+            let region = entry.region_ref(pending[0].row());
             // A batch within one region (every batch of a table of one) is not moved apart.
             let mine = if pending.iter().all(|m| region.contains(m.row())) {
                 std::mem::take(&mut pending)
@@ -38,7 +48,7 @@ impl Inner {
                 pending = rest;
                 mine
             };
-            if let Some(retry) = self.apply_to_region(&entry.descriptor, &region, mine)? {
+            if let Some(retry) = self.apply_to_region(&entry.descriptor, region, mine)? {
                 // The region closed under us (a split): route these again.
                 pending.extend(retry);
             }
@@ -195,8 +205,8 @@ impl Inner {
         if cells.len() > 1 {
             cells.sort_by(|a, b| (&a.family, &a.row).cmp(&(&b.family, &b.row)));
         }
-        // Each store's cells (consecutive after the sort) go in together.
-        let mut added = 0;
+        // Each store's cells (consecutive after the sort) go in together, all under one
+        // read of the region's stores, which also gives the region's active memstore size.
         let key_value = |c: WalCell| KeyValue {
             key: CellKey {
                 row: c.row,
@@ -208,20 +218,37 @@ impl Inner {
             value: c.value,
             ttl_ms: c.ttl_ms,
         };
-        let mut cells = cells.into_iter().peekable();
-        while let Some(first) = cells.next() {
-            let family = first.family.clone();
-            // Sized for every cell left, so a 1,000-row batch's run is not grown by doubling
-            // (eight reallocations from 4 cells up, each a copy).
-            let mut run = Vec::with_capacity(cells.len() + 1);
-            run.push(key_value(first));
-            while let Some(c) = cells.next_if(|c| c.family == family) {
-                run.push(key_value(c));
+        let (added, active) = region.with_stores(|stores| {
+            let mut added = 0;
+            // The size of the only store after this write's cells, when the region has one.
+            let mut only = None;
+            let mut cells = cells.into_iter().peekable();
+            while let Some(mut first) = cells.next() {
+                // The family is moved out of the first cell, not cloned (a clone of a buffer
+                // that came as a vector allocates its shared count).
+                let family = std::mem::take(&mut first.family);
+                let store = stores.get(&family[..]);
+                let inserted = if cells.peek().is_some_and(|c| c.family == family) {
+                    // Sized for every cell left, so a 1,000-row batch's run is not grown by
+                    // doubling (eight reallocations from 4 cells up, each a copy).
+                    let mut run = Vec::with_capacity(cells.len() + 1);
+                    run.push(key_value(first));
+                    while let Some(c) = cells.next_if(|c| c.family == family) {
+                        run.push(key_value(c));
+                    }
+                    store.map(|s| s.insert_cells(&run))
+                } else {
+                    // One cell (a single put's): no vector.
+                    store.map(|s| s.insert_cells(std::slice::from_ref(&key_value(first))))
+                };
+                if let Some((n, size)) = inserted {
+                    added += n;
+                    only = (stores.len() == 1).then_some(size);
+                }
             }
-            if let Some(store) = region.store(&family) {
-                added += store.insert_all(run);
-            }
-        }
+            let active = only.unwrap_or_else(|| stores.values().map(|s| s.active_size()).sum());
+            (added, active)
+        });
         self.mvcc.complete(seq);
         // Acknowledged means visible (HBase's completeAndWait): a read the caller starts next
         // sees the write even while an earlier write of another thread is still in flight.
@@ -235,7 +262,12 @@ impl Inner {
         if before < lower && before.saturating_add(added) >= lower {
             self.request_largest_flush();
         }
-        if region.active_memstore_size()
+        // The active memstores only, without the snapshots a flush is writing: counting the
+        // snapshots, every write during a flush asked for another, and the flusher then wrote
+        // the little those writes had added as a file of its own, every second flush (HBase's
+        // `flushRequested` stays set until the flush ends, and the size it compares no longer
+        // holds the flushed cells).
+        if active
             >= desc
                 .attributes
                 .memstore_flush_size(self.opts.memstore_flush_size)
@@ -334,11 +366,12 @@ impl Inner {
 
     /// Blocks while the memstores together exceed the global limit, asking for flushes; stops
     /// waiting when writes are suspended (the flushes that would make room are failing: the
-    /// write then fails with `WritesSuspended` instead of waiting for the disk).
-    fn wait_for_memstore_room(&self) {
+    /// write then fails with `WritesSuspended` instead of waiting for the disk). Returns
+    /// whether it waited.
+    fn wait_for_memstore_room(&self) -> bool {
         let limit = self.memory.global_memstore_limit;
         if self.global_memstore.load(Ordering::Acquire) < limit {
-            return;
+            return false;
         }
         Metrics::inc(&self.metrics.write_stalls);
         let started = std::time::Instant::now();
@@ -355,6 +388,7 @@ impl Inner {
             &self.metrics.write_stall_micros,
             u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
         );
+        true
     }
 
     pub(crate) fn request_largest_flush(&self) {

@@ -203,6 +203,12 @@ impl ChunkPool {
 
 /// The memory of one memstore: chunks from the pool filled in turn, and buffers of their own
 /// for what does not fit a chunk. Everything handed out lives, unmoved, until the arena drops.
+///
+/// Two kinds of allocation fill two chunks at once: skip-list nodes (headers and towers, a few
+/// dozen bytes each) and the cells' bytes. Nodes packed together keep a search's steps in a
+/// few megabytes that stay in the CPU's caches and TLB: interleaved with 1 KiB values, the
+/// nodes of one 64 MiB memstore spread over 16,000 pages, and a third of a single put's time
+/// went to the cache and TLB misses of its search.
 #[derive(Debug)]
 pub(super) struct Arena {
     pool: Arc<ChunkPool>,
@@ -211,12 +217,60 @@ pub(super) struct Arena {
 
 #[derive(Debug, Default)]
 struct ArenaState {
-    /// Chunks from the pool, the one being filled last.
+    /// Chunks from the pool, of both kinds, in the order taken.
     chunks: Vec<Buf>,
-    /// Bytes used of the last chunk.
-    used: usize,
+    /// Where the next node goes: a chunk of `chunks` and the bytes used of it.
+    nodes: Option<(usize, usize)>,
+    /// Where the next cell's bytes go.
+    data: Option<(usize, usize)>,
     /// Buffers of their own.
     own: Vec<Buf>,
+}
+
+/// Where a cell went: its node and its bytes.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Placement {
+    pub(super) node: NonNull<u8>,
+    pub(super) data: NonNull<u8>,
+}
+
+impl Placement {
+    /// A placeholder for arrays filled by [`Arena::alloc_all`].
+    pub(super) const NONE: Placement = Placement {
+        node: NonNull::dangling(),
+        data: NonNull::dangling(),
+    };
+}
+
+impl ArenaState {
+    /// A buffer of its own of `size` bytes.
+    fn own_buffer(&mut self, size: usize) -> NonNull<u8> {
+        let buf = Buf::new(size);
+        let start = buf.start();
+        self.own.push(buf);
+        start
+    }
+
+    /// Places `size` bytes in the chunk `cursor` points to, taking a new one from `pool` when
+    /// it is full (the rest of the old one left unused, as HBase's MSLAB does).
+    fn place(
+        chunks: &mut Vec<Buf>,
+        cursor: &mut Option<(usize, usize)>,
+        pool: &ChunkPool,
+        size: usize,
+    ) -> NonNull<u8> {
+        let (i, used) = match *cursor {
+            Some((i, used)) if pool.chunk_bytes - used >= size => (i, used),
+            _ => {
+                chunks.push(pool.take());
+                (chunks.len() - 1, 0)
+            }
+        };
+        *cursor = Some((i, used + size));
+        // SAFETY: `used + size <= chunk_bytes`, the chunk's length (a zero-sized placement may
+        // point just past its end).
+        unsafe { chunks[i].start().add(used) }
+    }
 }
 
 impl Arena {
@@ -227,45 +281,50 @@ impl Arena {
         }
     }
 
-    /// Places allocations of the given sizes (each a multiple of [`ALIGN`]) and returns where
-    /// each starts, in order. One lock for all of them: they are a write's cells. Without
-    /// chunks they share one buffer of their own; with chunks, a size over [`MAX_CHUNKED`] (or
-    /// over the chunk) gets a buffer of its own, the others are placed in the current chunk,
-    /// a new one taken from the pool when it is full (the rest of the old one left unused, as
-    /// HBase's MSLAB does).
-    pub(super) fn alloc_all(&self, sizes: &[usize]) -> Vec<NonNull<u8>> {
-        debug_assert!(sizes.iter().all(|s| s % ALIGN == 0));
+    /// Places cells, each a node and its bytes of the given `(node, data)` sizes (each a
+    /// multiple of [`ALIGN`]), and writes where each went into `out` (as long as `sizes`).
+    /// One lock for all of them: they are a write's cells. Without chunks they share one
+    /// buffer of their own; with chunks, nodes go in one chunk and bytes in another, and bytes
+    /// over [`MAX_CHUNKED`] (or over the chunk) get a buffer of their own.
+    pub(super) fn alloc_all(&self, sizes: &[(usize, usize)], out: &mut [Placement]) {
+        debug_assert!(sizes.iter().all(|(n, d)| n % ALIGN == 0 && d % ALIGN == 0));
+        debug_assert_eq!(sizes.len(), out.len());
         let chunk = self.pool.chunk_bytes;
-        let mut out = Vec::with_capacity(sizes.len());
         let mut st = lock::lock(&self.state);
+        let st = &mut *st;
         if chunk == 0 {
-            let buf = Buf::new(sizes.iter().sum());
+            let buf = Buf::new(sizes.iter().map(|(n, d)| n + d).sum());
             let mut at = 0;
-            for &s in sizes {
-                // SAFETY: the sizes sum to the buffer's length, so each offset is inside it.
-                out.push(unsafe { buf.start().add(at) });
-                at += s;
+            for (&(n, d), place) in sizes.iter().zip(out.iter_mut()) {
+                // SAFETY: the sizes sum to the buffer's length, so each offset is inside it
+                // (or, for a last zero-sized placement, just past its end).
+                unsafe {
+                    *place = Placement {
+                        node: buf.start().add(at),
+                        data: buf.start().add(at + n),
+                    };
+                }
+                at += n + d;
             }
             st.own.push(buf);
-            return out;
+            return;
         }
-        for &s in sizes {
-            if s > MAX_CHUNKED.min(chunk) {
-                let buf = Buf::new(s);
-                out.push(buf.start());
-                st.own.push(buf);
-                continue;
-            }
-            if st.chunks.is_empty() || chunk - st.used < s {
-                st.chunks.push(self.pool.take());
-                st.used = 0;
-            }
-            let last = st.chunks.last().expect("a chunk was just taken");
-            // SAFETY: `used + s <= chunk`, the chunk's length.
-            out.push(unsafe { last.start().add(st.used) });
-            st.used += s;
+        for (&(n, d), place) in sizes.iter().zip(out.iter_mut()) {
+            let node = if n > chunk {
+                st.own_buffer(n)
+            } else {
+                ArenaState::place(&mut st.chunks, &mut st.nodes, &self.pool, n)
+            };
+            let data = if d == 0 {
+                // An empty slice may start anywhere valid: no chunk is taken for it.
+                node
+            } else if d > MAX_CHUNKED.min(chunk) {
+                st.own_buffer(d)
+            } else {
+                ArenaState::place(&mut st.chunks, &mut st.data, &self.pool, d)
+            };
+            *place = Placement { node, data };
         }
-        out
     }
 }
 
@@ -280,44 +339,76 @@ impl Drop for Arena {
 mod tests {
     use super::*;
 
+    /// Places cells of `sizes` in `arena`.
+    fn place(arena: &Arena, sizes: &[(usize, usize)]) -> Vec<Placement> {
+        let mut out = vec![Placement::NONE; sizes.len()];
+        arena.alloc_all(sizes, &mut out);
+        out
+    }
+
+    fn gap(a: NonNull<u8>, b: NonNull<u8>) -> usize {
+        (b.as_ptr() as usize).wrapping_sub(a.as_ptr() as usize)
+    }
+
+    /// Whether `p` lies in the 1 KiB chunk that starts at or before `start` and holds it.
+    fn in_chunk_of(start: NonNull<u8>, p: NonNull<u8>) -> bool {
+        gap(start, p) < 1024
+    }
+
     #[test]
-    fn allocations_fill_a_chunk_then_take_the_next() {
+    fn nodes_and_bytes_fill_chunks_of_their_own_then_take_the_next() {
         let pool = ChunkPool::new(1024, 1 << 20);
         let arena = Arena::new(pool.clone());
-        let a = arena.alloc_all(&[512, 256, 256]);
-        assert_eq!(a[1].as_ptr() as usize - a[0].as_ptr() as usize, 512);
-        assert_eq!(a[2].as_ptr() as usize - a[1].as_ptr() as usize, 256);
-        let b = arena.alloc_all(&[8]);
-        let distance = (b[0].as_ptr() as usize).abs_diff(a[0].as_ptr() as usize);
-        assert!(distance >= 1024, "a new chunk");
+        let a = place(&arena, &[(64, 448), (72, 256), (64, 256)]);
+        // Nodes side by side in one chunk, the bytes side by side in another.
+        assert_eq!(gap(a[0].node, a[1].node), 64);
+        assert_eq!(gap(a[1].node, a[2].node), 72);
+        assert_eq!(gap(a[0].data, a[1].data), 448);
+        assert_eq!(gap(a[1].data, a[2].data), 256);
+        assert!(!in_chunk_of(a[0].node, a[0].data) && !in_chunk_of(a[0].data, a[0].node));
+        // The bytes' chunk has 64 bytes left: the next cell's go to a new one, its node not.
+        let b = place(&arena, &[(64, 128)]);
+        assert_eq!(gap(a[2].node, b[0].node), 64);
+        assert!(!in_chunk_of(a[0].data, b[0].data) && !in_chunk_of(a[0].node, b[0].data));
+        // Empty bytes take no room.
+        let c = place(&arena, &[(64, 0)]);
+        assert_eq!(gap(b[0].node, c[0].node), 64);
         drop(arena);
-        assert_eq!(pool.pooled_bytes(), 2048, "both chunks pooled");
+        assert_eq!(pool.pooled_bytes(), 3072, "all three chunks pooled");
     }
 
     #[test]
     fn a_pool_keeps_at_most_its_limit_and_hands_chunks_out_again() {
         let pool = ChunkPool::new(1024, 2048);
         let arena = Arena::new(pool.clone());
-        let first = arena.alloc_all(&[1024, 1024, 1024]);
+        let first = place(&arena, &[(1024, 1024), (1024, 1024)]);
         drop(arena);
         assert_eq!(pool.pooled_bytes(), 2048);
         let again = Arena::new(pool.clone());
-        let reused = again.alloc_all(&[16]);
-        assert!(first.contains(&reused[0]), "a pooled chunk is reused");
-        assert_eq!(pool.pooled_bytes(), 1024);
+        let reused = place(&again, &[(16, 8)]);
+        let starts: Vec<NonNull<u8>> = first.iter().flat_map(|p| [p.node, p.data]).collect();
+        assert!(starts.contains(&reused[0].node), "a pooled chunk is reused");
+        assert!(starts.contains(&reused[0].data), "a pooled chunk is reused");
+        assert_eq!(pool.pooled_bytes(), 0);
     }
 
     #[test]
     fn large_allocations_and_chunkless_pools_get_buffers_of_their_own() {
         let pool = ChunkPool::new(1024, 1 << 20);
         let arena = Arena::new(pool.clone());
-        arena.alloc_all(&[2048]);
+        place(&arena, &[(2048, 8)]);
         drop(arena);
-        assert_eq!(pool.pooled_bytes(), 0, "no chunk was taken");
+        assert_eq!(pool.pooled_bytes(), 1024, "only the bytes' chunk was taken");
+        let arena = Arena::new(pool.clone());
+        place(&arena, &[(64, 2048)]);
+        drop(arena);
+        assert_eq!(pool.pooled_bytes(), 1024, "only the node's chunk was taken");
         let none = ChunkPool::new(0, 1 << 20);
         let arena = Arena::new(none.clone());
-        let a = arena.alloc_all(&[16, 24]);
-        assert_eq!(a[1].as_ptr() as usize - a[0].as_ptr() as usize, 16);
+        let a = place(&arena, &[(16, 8), (24, 16)]);
+        assert_eq!(gap(a[0].node, a[0].data), 16);
+        assert_eq!(gap(a[0].node, a[1].node), 24);
+        assert_eq!(gap(a[1].node, a[1].data), 24);
         drop(arena);
         assert_eq!(none.pooled_bytes(), 0);
     }
@@ -326,7 +417,7 @@ mod tests {
     fn an_idle_pool_gives_its_chunks_back() {
         let pool = ChunkPool::new(1024, 1 << 20);
         let arena = Arena::new(pool.clone());
-        arena.alloc_all(&[8]);
+        place(&arena, &[(8, 0)]);
         drop(arena);
         let taken = pool.last_take_ms.load(Ordering::Relaxed);
         let idle = POOL_IDLE.as_millis() as u64;

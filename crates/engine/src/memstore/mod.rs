@@ -1,10 +1,10 @@
 //! The in-memory sorted buffer of a store (HBase's `MemStore`): a concurrent skip list of
 //! cells with size accounting. Writers insert concurrently; readers iterate with seeks.
 //!
-//! The list's nodes, each holding its cell's key fields, row, qualifier and value, live in the
-//! memstore's chunks (HBase's MSLAB, `hbase.hregion.memstore.mslab.enabled`, on by default):
-//! 2 MiB buffers filled in turn, taken from and given back to the engine's [`ChunkPool`]
-//! (`chunks.rs`, `skiplist.rs`). Before, a memstore kept a general-purpose skip map's node per
+//! The list's nodes, each holding its cell's key fields, and the cells' rows, qualifiers and
+//! values live in the memstore's chunks (HBase's MSLAB, `hbase.hregion.memstore.mslab.enabled`,
+//! on by default): 2 MiB buffers filled in turn, nodes in some and cells' bytes in others,
+//! taken from and given back to the engine's [`ChunkPool`] (`chunks.rs`, `skiplist.rs`). Before, a memstore kept a general-purpose skip map's node per
 //! cell, allocated on the writer's thread and freed one by one on the flusher's, and the
 //! allocator held those pages for its purge delay after each flush (`docs/performance.md`,
 //! "Memstore nodes in chunks").
@@ -57,14 +57,33 @@ impl Memstore {
     /// lines once a write, not once a cell. A cell whose key equals one inserted before
     /// replaces it, as in HBase.
     pub fn insert_all(&self, cells: impl IntoIterator<Item = KeyValue>) -> usize {
-        let cells: Vec<KeyValue> = cells.into_iter().collect();
+        let mut cells = cells.into_iter();
+        let Some(first) = cells.next() else {
+            return 0;
+        };
+        // A write of one cell (a single put's) needs no vector.
+        match cells.next() {
+            None => self.insert_cells(std::slice::from_ref(&first)),
+            Some(second) => {
+                let mut all = Vec::with_capacity(2 + cells.size_hint().0);
+                all.push(first);
+                all.push(second);
+                all.extend(cells);
+                self.insert_cells(&all)
+            }
+        }
+    }
+
+    /// [`Memstore::insert_all`] of cells the caller holds in order (the write path's run of a
+    /// store, built once).
+    pub fn insert_cells(&self, cells: &[KeyValue]) -> usize {
         if cells.is_empty() {
             return 0;
         }
         let mut deletes = 0;
         let (mut min_seq, mut max_seq) = (u64::MAX, 0);
         let (mut min_ts, mut max_ts) = (i64::MAX, i64::MIN);
-        for kv in &cells {
+        for kv in cells {
             deletes += u64::from(kv.key.cell_type.is_delete());
             min_seq = min_seq.min(kv.key.seq);
             max_seq = max_seq.max(kv.key.seq);
@@ -75,11 +94,22 @@ impl Memstore {
         if deletes > 0 {
             self.deletes.fetch_add(deletes, Ordering::AcqRel);
         }
-        self.min_seq.fetch_min(min_seq, Ordering::AcqRel);
-        self.max_seq.fetch_max(max_seq, Ordering::AcqRel);
-        self.min_ts.fetch_min(min_ts, Ordering::AcqRel);
-        self.max_ts.fetch_max(max_ts, Ordering::AcqRel);
-        let size = self.list.insert_all(&cells);
+        // Bounds are written only when they move (the smallest ones seldom do, the largest
+        // timestamp once a millisecond at most): every writer of the store shares their cache
+        // line, and a read-modify-write takes it from the other cores where a load does not.
+        if self.min_seq.load(Ordering::Acquire) > min_seq {
+            self.min_seq.fetch_min(min_seq, Ordering::AcqRel);
+        }
+        if self.max_seq.load(Ordering::Acquire) < max_seq {
+            self.max_seq.fetch_max(max_seq, Ordering::AcqRel);
+        }
+        if self.min_ts.load(Ordering::Acquire) > min_ts {
+            self.min_ts.fetch_min(min_ts, Ordering::AcqRel);
+        }
+        if self.max_ts.load(Ordering::Acquire) < max_ts {
+            self.max_ts.fetch_max(max_ts, Ordering::AcqRel);
+        }
+        let size = self.list.insert_all(cells);
         self.size.fetch_add(size, Ordering::AcqRel);
         size
     }
@@ -390,8 +420,8 @@ mod tests {
         for i in 0..100u8 {
             added += m.insert(cell(&[i], b"q", Bytes::from(vec![i; 100])));
         }
-        // Each node: its header, one or more links, and its 102 bytes.
-        assert!((100 * (56 + 8 + 102)..100 * (56 + 8 * 4 + 102 + 8)).contains(&added));
+        // Each node: its header and one or more links; and its 102 bytes, aligned.
+        assert!((100 * (64 + 8 + 104)..100 * (64 + 8 * 4 + 104)).contains(&added));
         assert_eq!(m.size(), added);
         let big = m.insert(cell(b"big", b"q", Bytes::from(vec![1u8; 300 << 10])));
         assert!(big > 300 << 10);
@@ -472,7 +502,7 @@ mod tests {
             one.insert(kv);
         });
         for m in [&all, &one] {
-            assert!(m.size() >= 3 * (56 + 8 + 3));
+            assert!(m.size() >= 3 * (64 + 8 + 8));
             assert_eq!(m.len(), 3);
             assert!(m.has_deletes());
             assert_eq!(m.min_seq(), 1);

@@ -2,10 +2,14 @@
 //! the memstore's arena (RocksDB's `InlineSkipList`, where HBase uses Java's
 //! `ConcurrentSkipListMap`).
 //!
-//! A node is one allocation in a chunk: a 56-byte header (the cell's key fields and the first
-//! 16 bytes of its row), its tower of next-links, then the cell's row, qualifier and value.
-//! About 70 bytes a cell besides its bytes, where a node of a general-purpose skip map with
-//! the cell's buffer handles took about 200 and was freed one by one.
+//! A node is one allocation in a chunk of nodes: its tower of next-links, then a 64-byte header
+//! (the cell's key fields, the first 16 bytes of its row, where its bytes are); the node's
+//! address is the header's, its links lie below it, the bottom one right before the header
+//! (RocksDB's layout), so a search's step at the bottom levels reads one cache line. The cell's
+//! row, qualifier and value are a second allocation, in a chunk of bytes: nodes packed
+//! together keep a search inside a few megabytes (about 75 bytes a cell, where a node of a
+//! general-purpose skip map with the cell's buffer handles took about 200 and was freed one by
+//! one).
 //!
 //! Writers insert concurrently: a node is written whole, then linked level by level from the
 //! bottom up, each link a compare-and-swap from the successor it was placed before (a failed
@@ -15,7 +19,7 @@
 //! first and marks it shadowed, and reads pass over shadowed nodes. Nodes live until the
 //! memstore, and with it the arena, is dropped.
 
-use super::chunks::{Arena, Buf, ALIGN};
+use super::chunks::{Arena, Buf, Placement, ALIGN};
 use crate::cell::{CellType, KeyValue, KeyValueRef};
 use bytes::Bytes;
 use std::cell::Cell;
@@ -27,8 +31,8 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering as Mem};
 /// logarithmic to 4^16 cells.
 const MAX_HEIGHT: usize = 16;
 
-/// A node's header; its tower of `height` links and then its row, qualifier and value follow
-/// it in the same allocation.
+/// A node's header; its tower of `height` links lies right below it in the same allocation,
+/// and its row, qualifier and value at `data`, in a chunk of bytes.
 #[repr(C)]
 pub(super) struct Node {
     /// The first 16 bytes of the row, big-endian and zero-padded (`row_prefix`): most
@@ -38,6 +42,9 @@ pub(super) struct Node {
     timestamp: i64,
     seq: u64,
     ttl_ms: i64,
+    /// The row, then the qualifier, then the value (written before the node is published,
+    /// never changed after).
+    data: *const u8,
     row_len: u32,
     qualifier_len: u32,
     value_len: u32,
@@ -55,10 +62,19 @@ const _: () = assert!(HEADER.is_multiple_of(ALIGN) && std::mem::align_of::<Node>
 /// A node in the list (or the head). Valid while the list lives.
 pub(super) type NodePtr = NonNull<Node>;
 
-/// The bytes of the node of a cell of these lengths with a tower of `height`, aligned.
-fn node_size(height: usize, data: usize) -> usize {
-    (HEADER + height * LINK + data).next_multiple_of(ALIGN)
+/// The bytes of a node with a tower of `height`.
+fn node_size(height: usize) -> usize {
+    height * LINK + HEADER
 }
+
+/// The bytes a cell's row, qualifier and value take in a chunk, aligned.
+fn data_size(kv: &KeyValue) -> usize {
+    (kv.key.row.len() + kv.key.qualifier.len() + kv.value.len()).next_multiple_of(ALIGN)
+}
+
+/// Cells placed under one arena lock, at most (a write's larger batches take it once per
+/// group): their placements live on the stack.
+const GROUP: usize = 64;
 
 /// The first 16 bytes of a row, big-endian, zero-padded: padded prefixes that differ order as
 /// the rows do. Sixteen bytes hold the articles' `uid + reversed timestamp` rowkeys whole.
@@ -89,9 +105,10 @@ impl<'a> SearchKey<'a> {
 /// # Safety
 /// `n` is a live node (or the head) of a list and `level` below its height.
 unsafe fn link<'a>(n: NodePtr, level: usize) -> &'a AtomicPtr<Node> {
-    // SAFETY: the tower follows the header inside the node's allocation (the pointer keeps the
-    // allocation's provenance), `level` is within it, and links are only touched atomically.
-    unsafe { &*n.as_ptr().cast::<u8>().add(HEADER + level * LINK).cast() }
+    // SAFETY: the tower lies below the header inside the node's allocation (the pointer keeps
+    // the allocation's provenance), `level` is within it, and links are only touched
+    // atomically.
+    unsafe { &*n.as_ptr().cast::<u8>().sub((level + 1) * LINK).cast() }
 }
 
 /// The node after `n` at `level`.
@@ -109,10 +126,10 @@ unsafe fn next(n: NodePtr, level: usize) -> Option<NodePtr> {
 /// `n` is a published node (not the head) of a list that outlives `'a`.
 pub(super) unsafe fn view<'a>(n: NodePtr) -> KeyValueRef<'a> {
     // SAFETY: a published node's header and data were written before its release-publication
-    // and never change; the data follows the tower in the node's allocation.
+    // and never change; the data lives as long as the node (the same arena).
     unsafe {
         let h = n.as_ptr();
-        let data = h.cast::<u8>().add(HEADER + usize::from((*h).height) * LINK);
+        let data = (*h).data;
         let (r, q, v) = (
             (*h).row_len as usize,
             (*h).qualifier_len as usize,
@@ -234,16 +251,17 @@ unsafe impl Sync for SkipList {}
 
 impl SkipList {
     pub(super) fn new(arena: Arena) -> SkipList {
-        let head = Buf::new(node_size(MAX_HEIGHT, 0));
-        let h = head.start().cast::<Node>();
-        // SAFETY: the buffer is large enough for the header and MAX_HEIGHT links and aligned.
+        let head = Buf::new(node_size(MAX_HEIGHT));
+        // SAFETY: the buffer holds MAX_HEIGHT links and then the header, aligned.
         unsafe {
+            let h = Self::head_in(&head);
             h.as_ptr().write(Node {
                 prefix_hi: 0,
                 prefix_lo: 0,
                 timestamp: 0,
                 seq: 0,
                 ttl_ms: 0,
+                data: std::ptr::NonNull::<u8>::dangling().as_ptr(),
                 row_len: 0,
                 qualifier_len: 0,
                 value_len: 0,
@@ -253,9 +271,9 @@ impl SkipList {
                 shadowed: AtomicBool::new(false),
             });
             for level in 0..MAX_HEIGHT {
-                h.as_ptr()
-                    .cast::<u8>()
-                    .add(HEADER + level * LINK)
+                head.start()
+                    .as_ptr()
+                    .add(level * LINK)
                     .cast::<AtomicPtr<Node>>()
                     .write(AtomicPtr::new(std::ptr::null_mut()));
             }
@@ -268,8 +286,14 @@ impl SkipList {
         }
     }
 
+    /// The head node in its buffer: after its MAX_HEIGHT links.
+    fn head_in(buf: &Buf) -> NodePtr {
+        // SAFETY: the buffer is `node_size(MAX_HEIGHT)` bytes long.
+        unsafe { buf.start().add(MAX_HEIGHT * LINK).cast() }
+    }
+
     fn head(&self) -> NodePtr {
-        self.head.start().cast()
+        Self::head_in(&self.head)
     }
 
     /// Nodes inserted (shadowed ones too).
@@ -279,27 +303,28 @@ impl SkipList {
 
     /// Inserts the cells (one write's, of this store); returns the bytes their nodes take.
     pub(super) fn insert_all(&self, cells: &[KeyValue]) -> usize {
-        let heights: Vec<usize> = cells.iter().map(|_| random_height()).collect();
-        let sizes: Vec<usize> = cells
-            .iter()
-            .zip(&heights)
-            .map(|(kv, &h)| {
-                node_size(
-                    h,
-                    kv.key.row.len() + kv.key.qualifier.len() + kv.value.len(),
-                )
-            })
-            .collect();
-        let places = self.arena.alloc_all(&sizes);
-        for ((kv, &height), at) in cells.iter().zip(&heights).zip(places) {
-            // SAFETY: `at` is a fresh, aligned allocation of `node_size(height, data)` bytes
-            // that nothing else refers to.
-            let node = unsafe { write_node(at, height, kv) };
-            // SAFETY: the node is written whole and not yet linked.
-            unsafe { self.link_node(node, height, kv) };
+        let mut total = 0;
+        for group in cells.chunks(GROUP) {
+            let mut heights = [0usize; GROUP];
+            let mut sizes = [(0usize, 0usize); GROUP];
+            for ((kv, h), size) in group.iter().zip(&mut heights).zip(&mut sizes) {
+                *h = random_height();
+                *size = (node_size(*h), data_size(kv));
+                total += size.0 + size.1;
+            }
+            let mut places = [Placement::NONE; GROUP];
+            let n = group.len();
+            self.arena.alloc_all(&sizes[..n], &mut places[..n]);
+            for ((kv, &height), at) in group.iter().zip(&heights).zip(&places) {
+                // SAFETY: `at` holds a fresh, aligned allocation of `node_size(height)` bytes
+                // and one of `data_size(kv)` that nothing else refers to.
+                let node = unsafe { write_node(*at, height, kv) };
+                // SAFETY: the node is written whole and not yet linked.
+                unsafe { self.link_node(node, height, kv) };
+            }
         }
         self.len.fetch_add(cells.len(), Mem::AcqRel);
-        sizes.iter().sum()
+        total
     }
 
     /// Links a written node of tower `height` into every level it reaches.
@@ -427,15 +452,18 @@ unsafe fn splice(mut x: NodePtr, level: usize, key: &SearchKey<'_>) -> (NodePtr,
     }
 }
 
-/// Writes the node of `kv` with a tower of `height` (links null) at `at`.
+/// Writes the node of `kv` with a tower of `height` (links null) at `at.node`, its bytes at
+/// `at.data`.
 ///
 /// # Safety
-/// `at` is an aligned allocation of at least `node_size(height, data)` bytes nothing else uses.
-unsafe fn write_node(at: NonNull<u8>, height: usize, kv: &KeyValue) -> NodePtr {
+/// `at.node` is an aligned allocation of at least `node_size(height)` bytes and `at.data` one
+/// of `data_size(kv)`, both of the list's arena and used by nothing else.
+unsafe fn write_node(at: Placement, height: usize, kv: &KeyValue) -> NodePtr {
     let (row, qualifier, value) = (&kv.key.row, &kv.key.qualifier, &kv.value);
     let prefix = row_prefix(row);
-    let node = at.cast::<Node>();
-    // SAFETY: as the caller's: the header, the tower and the data fit in the allocation.
+    // SAFETY: as the caller's: the tower and then the header fit in the node's allocation.
+    let node = unsafe { at.node.add(height * LINK) }.cast::<Node>();
+    // SAFETY: as the caller's: the header, the tower and the data fit in their allocations.
     unsafe {
         node.as_ptr().write(Node {
             prefix_hi: (prefix >> 64) as u64,
@@ -443,6 +471,7 @@ unsafe fn write_node(at: NonNull<u8>, height: usize, kv: &KeyValue) -> NodePtr {
             timestamp: kv.key.timestamp,
             seq: kv.key.seq,
             ttl_ms: kv.ttl_ms.unwrap_or(0),
+            data: at.data.as_ptr(),
             row_len: row.len() as u32,
             qualifier_len: qualifier.len() as u32,
             value_len: value.len() as u32,
@@ -451,14 +480,14 @@ unsafe fn write_node(at: NonNull<u8>, height: usize, kv: &KeyValue) -> NodePtr {
             height: height as u8,
             shadowed: AtomicBool::new(false),
         });
-        let tower = at.as_ptr().add(HEADER);
+        let tower = at.node.as_ptr();
         for level in 0..height {
             tower
                 .add(level * LINK)
                 .cast::<AtomicPtr<Node>>()
                 .write(AtomicPtr::new(std::ptr::null_mut()));
         }
-        let mut data = tower.add(height * LINK);
+        let mut data = at.data.as_ptr();
         for part in [&row[..], &qualifier[..], &value[..]] {
             std::ptr::copy_nonoverlapping(part.as_ptr(), data, part.len());
             data = data.add(part.len());
@@ -486,9 +515,22 @@ mod tests {
     }
 
     #[test]
-    fn a_node_is_its_header_tower_and_bytes() {
-        assert_eq!(HEADER, 56);
-        assert_eq!(node_size(1, 100), 168);
-        assert_eq!(node_size(2, 1), 80);
+    fn a_node_is_its_tower_and_header_and_its_bytes_lie_apart() {
+        assert_eq!(HEADER, 64);
+        assert_eq!(node_size(1), 72);
+        assert_eq!(node_size(2), 80);
+        let kv = |r: &[u8], v: usize| KeyValue {
+            key: crate::cell::CellKey {
+                row: Bytes::copy_from_slice(r),
+                qualifier: Bytes::from_static(b"q"),
+                timestamp: 1,
+                cell_type: CellType::Put,
+                seq: 1,
+            },
+            value: Bytes::from(vec![0; v]),
+            ttl_ms: None,
+        };
+        assert_eq!(data_size(&kv(b"row", 100)), 104);
+        assert_eq!(data_size(&kv(b"", 7)), 8);
     }
 }

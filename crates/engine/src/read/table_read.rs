@@ -37,8 +37,7 @@ pub(crate) fn checked_table(
 /// Reads one row of `table` as of now. An absent row gives an empty result.
 pub(crate) fn get(ctx: &dyn ReadContext, table: &TableName, get: &Get) -> Result<RowResult> {
     let entry = checked_table(ctx, table, &get.spec)?;
-    let region = entry.region_for(&get.row);
-    get_in_region(ctx, &region, get, ctx.read_point())
+    get_in_region(ctx, entry.region_ref(&get.row), get, ctx.read_point())
 }
 
 /// Reads one row of `region` (which holds it) as of `read_point`: a scan of that row alone.

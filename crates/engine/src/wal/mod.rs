@@ -31,6 +31,7 @@ use crate::lock;
 use crate::metrics::Metrics;
 use crate::poison::Poison;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 /// The first 8 bytes of every segment written now (format version 2: cells may carry a TTL).
@@ -82,6 +83,8 @@ struct Inner {
     /// Threads waiting on `done`; a writer wakes them only when there are any (a wake is a
     /// system call even when nobody waits).
     waiters: usize,
+    /// A follower is spinning for the leader's write to end (at most one at a time).
+    spinning: bool,
     /// ASYNC_WAL records in `buf` (acknowledged already, and in the memstores).
     buf_buffered: u64,
     /// Ticket ranges `(after, upto]` whose write failed with a transient error, and why (the
@@ -112,6 +115,9 @@ pub struct Wal {
     segment_bytes: u64,
     inner: Mutex<Inner>,
     done: Condvar,
+    /// `Inner::busy`, stored with it under the lock and read without it by a follower that
+    /// spins for the leader's write to end.
+    leading: AtomicBool,
     metrics: Arc<Metrics>,
     /// The engine's poison flag: a failed sync or segment roll, or a write that failed for a
     /// reason other than a full disk, sets it (memory is then ahead of the log), and every
@@ -183,6 +189,7 @@ impl Wal {
                 busy: false,
                 writeback_from: active.len,
                 waiters: 0,
+                spinning: false,
                 buf_buffered: 0,
                 failed: Vec::new(),
                 torn: false,
@@ -190,6 +197,7 @@ impl Wal {
                 failed_len: 0,
             }),
             done: Condvar::new(),
+            leading: AtomicBool::new(false),
             metrics,
             poison,
             gate,

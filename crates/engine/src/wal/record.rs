@@ -3,8 +3,9 @@
 
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
-use crate::byte_reader::{put_len_prefixed, put_varint, ByteReader};
+use crate::byte_reader::ByteReader;
 use crate::cell::CellType;
+use crate::checksum::MaskedCrc;
 use bytes::Bytes;
 
 /// A cell inside a WAL edit.
@@ -37,6 +38,28 @@ pub struct WalEdit {
     pub cells: Vec<WalCell>,
 }
 
+/// Hands `v` as a varint (`byte_reader::put_varint`'s bytes) to `put`.
+fn put_varint_piece(put: &mut impl FnMut(&[u8]), mut v: u64) {
+    let mut b = [0u8; 10];
+    let mut n = 0;
+    for slot in &mut b {
+        n += 1;
+        if v < 0x80 {
+            *slot = v as u8;
+            break;
+        }
+        *slot = (v as u8) | 0x80;
+        v >>= 7;
+    }
+    put(b.get(..n).unwrap_or_default());
+}
+
+/// Hands a varint length and then `bytes` to `put` (`byte_reader::put_len_prefixed`'s bytes).
+fn put_len_prefixed_piece(put: &mut impl FnMut(&[u8]), bytes: &[u8]) {
+    put_varint_piece(put, bytes.len() as u64);
+    put(bytes);
+}
+
 /// Bit of a cell's type byte (format version 2): an 8-byte TTL in milliseconds follows it.
 pub const TYPE_HAS_TTL: u8 = 0x80;
 
@@ -45,22 +68,40 @@ impl WalEdit {
     /// `family:lp row:lp qualifier:lp ts:i64be type:u8 [ttl:i64be] value:lp`, the type byte's
     /// bit 7 (0x80) set when a TTL follows.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        put_varint(out, self.seq);
-        put_varint(out, self.region_id);
-        put_varint(out, self.cells.len() as u64);
+        self.encode_into(&mut |piece: &[u8]| out.extend_from_slice(piece));
+    }
+
+    /// The length and masked CRC of [`WalEdit::encode`]'s bytes, taken without writing them
+    /// anywhere: a writer frames its record before the log's lock and, under it, only encodes
+    /// into the shared buffer (one copy of the values, not two).
+    pub fn frame(&self) -> (usize, u32) {
+        let mut crc = MaskedCrc::default();
+        let mut len = 0;
+        self.encode_into(&mut |piece: &[u8]| {
+            crc.append(piece);
+            len += piece.len();
+        });
+        (len, crc.finish())
+    }
+
+    /// The encoding, piece by piece, into `put`.
+    fn encode_into(&self, put: &mut impl FnMut(&[u8])) {
+        put_varint_piece(put, self.seq);
+        put_varint_piece(put, self.region_id);
+        put_varint_piece(put, self.cells.len() as u64);
         for c in &self.cells {
-            put_len_prefixed(out, &c.family);
-            put_len_prefixed(out, &c.row);
-            put_len_prefixed(out, &c.qualifier);
-            out.extend_from_slice(&c.timestamp.to_be_bytes());
+            put_len_prefixed_piece(put, &c.family);
+            put_len_prefixed_piece(put, &c.row);
+            put_len_prefixed_piece(put, &c.qualifier);
+            put(&c.timestamp.to_be_bytes());
             match c.ttl_ms {
                 Some(ttl) => {
-                    out.push(c.cell_type.code() | TYPE_HAS_TTL);
-                    out.extend_from_slice(&ttl.to_be_bytes());
+                    put(&[c.cell_type.code() | TYPE_HAS_TTL]);
+                    put(&ttl.to_be_bytes());
                 }
-                None => out.push(c.cell_type.code()),
+                None => put(&[c.cell_type.code()]),
             }
-            put_len_prefixed(out, &c.value);
+            put_len_prefixed_piece(put, &c.value);
         }
     }
 
@@ -135,6 +176,23 @@ mod tests {
             assert_eq!(WalEdit::decode(&buf), Some(edit(ttl)), "{ttl:?}");
             let v1 = WalEdit::decode_version(&buf, 1);
             assert_eq!(v1, ttl.is_none().then(|| edit(None)), "{ttl:?}");
+        }
+    }
+
+    #[test]
+    fn a_frame_is_the_length_and_checksum_of_the_encoding() {
+        for ttl in [None, Some(1_000)] {
+            let mut e = edit(ttl);
+            // Varints of one, two and ten bytes; a value long enough for a two-byte length.
+            for (seq, len) in [(7, 0), (300, 127), (u64::MAX, 128), (1 << 40, 70_000)] {
+                e.seq = seq;
+                e.region_id = seq / 3;
+                e.cells[0].value = Bytes::from(vec![9u8; len]);
+                e.cells.push(e.cells[0].clone());
+                let mut buf = Vec::new();
+                e.encode(&mut buf);
+                assert_eq!(e.frame(), (buf.len(), crate::checksum::masked_crc(&buf)));
+            }
         }
     }
 
