@@ -237,6 +237,28 @@ impl<'a> KeyValueRef<'a> {
         }
     }
 
+    /// The cell in one buffer of its own (its row, qualifier and value copied together), the
+    /// key's and value's `Bytes` slices of it.
+    pub fn to_key_value(self) -> KeyValue {
+        let (r, q) = (self.row.len(), self.qualifier.len());
+        let mut all = Vec::with_capacity(r + q + self.value.len());
+        all.extend_from_slice(self.row);
+        all.extend_from_slice(self.qualifier);
+        all.extend_from_slice(self.value);
+        let all = Bytes::from(all);
+        KeyValue {
+            key: CellKey {
+                row: all.slice(..r),
+                qualifier: all.slice(r..r + q),
+                timestamp: self.timestamp,
+                cell_type: self.cell_type,
+                seq: self.seq,
+            },
+            value: all.slice(r + q..),
+            ttl_ms: self.ttl_ms,
+        }
+    }
+
     /// Orders the cell against `k` as [`CellKey`]s order.
     pub fn cmp_cell_key(&self, k: &CellKey) -> Ordering {
         self.cmp_key(&KeyValueRef::of_key(k))

@@ -111,42 +111,55 @@ impl ChunkedBloom {
     }
 
     /// The chunk index.
+    #[cfg(test)]
     pub fn index(&self) -> &ChunkIndex {
         &self.index
     }
 
     /// False when the file certainly holds no bloom key `key` of (`row`, `qualifier`).
-    /// `read` reads and decodes a chunk on its first use; a chunk it cannot read (`None`)
-    /// answers "maybe", and is tried again by the next lookup.
-    pub fn may_contain(
+    /// `read` reads and decodes a chunk on its first use; a chunk it cannot read answers
+    /// "maybe", and is tried again by the next lookup.
+    pub fn may_contain<E>(
         &self,
         key: &[u8],
         row: &[u8],
         qualifier: &[u8],
-        read: impl FnOnce(&ChunkEntry) -> Option<BloomFilter>,
+        read: impl FnOnce(&ChunkEntry) -> Result<BloomFilter, E>,
     ) -> bool {
         let Some(i) = self.index.find(row, qualifier) else {
             return false;
         };
-        match self.chunk(i, read) {
-            Some(f) => f.may_contain(key),
-            None => true,
+        match (self.chunks.get(i), self.index.chunks.get(i)) {
+            (Some(slot), Some(entry)) => {
+                Self::chunk(slot, entry, read).map_or(true, |f| f.may_contain(key))
+            }
+            _ => true,
         }
     }
 
-    /// Chunk `i`, read through `read` if it was not yet.
-    pub fn chunk(
+    /// Reads every chunk not read yet through `read`; the first failure ends it.
+    pub fn read_all<E>(
         &self,
-        i: usize,
-        read: impl FnOnce(&ChunkEntry) -> Option<BloomFilter>,
-    ) -> Option<&BloomFilter> {
-        let (slot, entry) = (self.chunks.get(i)?, self.index.chunks.get(i)?);
+        read: impl Fn(&ChunkEntry) -> Result<BloomFilter, E>,
+    ) -> Result<(), E> {
+        for (slot, entry) in self.chunks.iter().zip(&self.index.chunks) {
+            Self::chunk(slot, entry, &read)?;
+        }
+        Ok(())
+    }
+
+    /// The chunk in `slot`, read through `read` if it was not yet.
+    fn chunk<'s, E>(
+        slot: &'s OnceLock<BloomFilter>,
+        entry: &ChunkEntry,
+        read: impl FnOnce(&ChunkEntry) -> Result<BloomFilter, E>,
+    ) -> Result<&'s BloomFilter, E> {
         if let Some(f) = slot.get() {
-            return Some(f);
+            return Ok(f);
         }
         // Two lookups may read the same chunk at once; both read the same bytes.
-        let _ = slot.set(read(entry)?);
-        slot.get()
+        let f = read(entry)?;
+        Ok(slot.get_or_init(|| f))
     }
 
     /// Bytes of the chunks read so far.
@@ -283,7 +296,7 @@ mod tests {
             row.to_vec()
         };
         bloom.may_contain(&key, row, q, |e| {
-            BloomFilter::decode(&chunks[e.offset as usize])
+            BloomFilter::decode(&chunks[e.offset as usize]).ok_or(())
         })
     }
 
@@ -348,10 +361,10 @@ mod tests {
         let (index, chunks) = build(16, &keys, false);
         let bloom = ChunkedBloom::new(index);
         let (row, _) = &keys[50];
-        assert!(bloom.may_contain(row, row, b"", |_| None));
+        assert!(bloom.may_contain(row, row, b"", |_| Err(())));
         assert_eq!(bloom.loaded_bytes(), 0);
         assert!(bloom.may_contain(row, row, b"", |e| {
-            BloomFilter::decode(&chunks[e.offset as usize])
+            BloomFilter::decode(&chunks[e.offset as usize]).ok_or(())
         }));
         assert!(bloom.loaded_bytes() > 0);
     }

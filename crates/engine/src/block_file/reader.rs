@@ -287,17 +287,7 @@ impl BlockFileReader {
         let blocks = self.index()?.len();
         let bloom = self.bloom()?;
         if let Some(FileBloom::Chunked(c)) = bloom {
-            for i in 0..c.index().entries().len() {
-                let mut failed = None;
-                c.chunk(i, |e| {
-                    self.read_bloom_chunk(e)
-                        .map_err(|err| failed = Some(err))
-                        .ok()
-                });
-                if let Some(err) = failed {
-                    return Err(err);
-                }
-            }
+            c.read_all(|e| self.read_bloom_chunk(e))?;
         }
         Ok((blocks, bloom.is_some()))
     }
@@ -325,7 +315,7 @@ impl BlockFileReader {
         match self.bloom() {
             Ok(Some(FileBloom::Whole(b))) => b.may_contain(key),
             Ok(Some(FileBloom::Chunked(c))) => {
-                c.may_contain(key, row, qualifier, |e| self.read_bloom_chunk(e).ok())
+                c.may_contain(key, row, qualifier, |e| self.read_bloom_chunk(e))
             }
             Ok(None) | Err(_) => true,
         }

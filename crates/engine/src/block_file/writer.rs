@@ -139,20 +139,16 @@ impl BlockFileWriter {
         }
         self.block.add_view(kv);
         if self.opts.bloom != BloomType::None {
-            let key: &[u8] = if self.opts.bloom == BloomType::Row {
-                kv.row
+            // The bloom key, and the qualifier its chunk index orders it by.
+            let (key, qualifier): (&[u8], &[u8]) = if self.opts.bloom == BloomType::Row {
+                (kv.row, b"")
             } else {
                 self.bloom_key.clear();
                 row_col_key_into(&mut self.bloom_key, kv.row, kv.qualifier);
-                &self.bloom_key
+                (&self.bloom_key, kv.qualifier)
             };
             // The first cell's key is added even when empty (an empty row equals the empty buffer).
             if self.meta.cell_count == 0 || key != self.last_bloom_key.as_slice() {
-                let qualifier: &[u8] = if self.opts.bloom == BloomType::Row {
-                    b""
-                } else {
-                    kv.qualifier
-                };
                 let full = self.bloom.add(key, kv.row, qualifier);
                 self.last_bloom_key.clear();
                 self.last_bloom_key.extend_from_slice(key);

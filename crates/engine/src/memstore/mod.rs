@@ -163,15 +163,7 @@ impl Memstore {
 
     /// Every cell in key order, each in buffers of its own.
     pub fn iter(&self) -> impl Iterator<Item = KeyValue> + '_ {
-        let mut n = self.list.first();
-        std::iter::from_fn(move || {
-            let x = n?;
-            // SAFETY: `x` is a node of `self.list`, which the borrow of `self` keeps alive.
-            unsafe {
-                n = SkipList::after(x);
-                Some(skiplist::copy_out(x))
-            }
-        })
+        self.views().map(KeyValueRef::to_key_value)
     }
 }
 

@@ -21,7 +21,6 @@
 
 use super::chunks::{Arena, Buf, Placement, ALIGN};
 use crate::cell::{CellType, KeyValue, KeyValueRef};
-use bytes::Bytes;
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::ptr::NonNull;
@@ -153,24 +152,7 @@ pub(super) unsafe fn view<'a>(n: NodePtr) -> KeyValueRef<'a> {
 /// As [`view`].
 pub(super) unsafe fn copy_out(n: NodePtr) -> KeyValue {
     // SAFETY: as the caller's.
-    let v = unsafe { view(n) };
-    let (r, q) = (v.row.len(), v.qualifier.len());
-    let mut all = Vec::with_capacity(r + q + v.value.len());
-    all.extend_from_slice(v.row);
-    all.extend_from_slice(v.qualifier);
-    all.extend_from_slice(v.value);
-    let all = Bytes::from(all);
-    KeyValue {
-        key: crate::cell::CellKey {
-            row: all.slice(..r),
-            qualifier: all.slice(r..r + q),
-            timestamp: v.timestamp,
-            cell_type: v.cell_type,
-            seq: v.seq,
-        },
-        value: all.slice(r + q..),
-        ttl_ms: v.ttl_ms,
-    }
+    unsafe { view(n) }.to_key_value()
 }
 
 /// Orders node `n` against `k`.
@@ -499,6 +481,7 @@ unsafe fn write_node(at: Placement, height: usize, kv: &KeyValue) -> NodePtr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bytes::Bytes;
 
     #[test]
     fn tower_heights_grow_by_a_quarter_a_level() {
