@@ -233,6 +233,43 @@ fn extension_scanners_count_against_the_connection_scanner_limit() {
     );
 }
 
+/// `ferrobaseScannerOpen` counts a scanner it leaves open against the same limit; one it
+/// closed in the call (every row answered) holds nothing and is not counted.
+#[test]
+fn scanners_opened_with_their_rows_count_while_they_stay_open() {
+    let serve = Serve::start(&["--max-scanners-per-connection", "2"]);
+    create_table(serve.addr, "t");
+    let mut s = TcpStream::connect(serve.addr).unwrap();
+    for row in ["r1", "r2", "r3"] {
+        let (_, body) = call_on(&mut s, "mutateRow", &put_args("t", row, "v"));
+        assert!(body.fields.is_empty(), "{body:?}");
+    }
+    let open = |s: &mut TcpStream, nb_rows: i32| {
+        let args = TStruct::new()
+            .with(1, TValue::string("t"))
+            .with(2, TValue::Struct(TStruct::new()))
+            .with(3, TValue::I32(nb_rows));
+        call_on(s, "ferrobaseScannerOpen", &args).1
+    };
+    let id_of = |body: &TStruct| match body.get(0) {
+        Some(TValue::Struct(batch)) => batch.get(1).cloned(),
+        _ => panic!("no scan batch: {body:?}"),
+    };
+    // Read whole: closed in the call, however many times.
+    for _ in 0..5 {
+        assert_eq!(id_of(&open(&mut s, 10)), None);
+    }
+    // Left open after one row: two fit, the third is refused.
+    for _ in 0..2 {
+        assert!(matches!(id_of(&open(&mut s, 1)), Some(TValue::I32(_))));
+    }
+    let (message, _) = io_error(&open(&mut s, 1)).expect("an IOError");
+    assert!(
+        message.starts_with("Too many open scanners on this connection"),
+        "{message}"
+    );
+}
+
 #[test]
 fn each_connection_holds_one_file_descriptor_in_the_server() {
     // Regression: each connection's thread used to hold a duplicate of its socket for setting

@@ -30,6 +30,6 @@ mod tests {
             assert!(arguments(m).is_some(), "{m}");
         }
         assert!(arguments("noSuchMethod").is_none());
-        assert_eq!(METHODS.len(), 51);
+        assert_eq!(METHODS.len(), 53);
     }
 }

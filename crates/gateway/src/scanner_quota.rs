@@ -15,10 +15,11 @@ pub(crate) struct ScannerQuota {
 }
 
 /// Whether a call opens a scanner (`scannerOpen`, `scannerOpenWithScan`, …WithStop,
-/// …WithPrefix, …Ts, …WithStopTs, and `ferrobaseAdmin` `scan_open`, whose operation is its
-/// argument 1).
+/// …WithPrefix, …Ts, …WithStopTs, `ferrobaseScannerOpen`, and `ferrobaseAdmin` `scan_open`,
+/// whose operation is its argument 1).
 pub(crate) fn opens_scanner(method: &str, args: &TStruct) -> bool {
     method.starts_with("scannerOpen")
+        || method == "ferrobaseScannerOpen"
         || (method == "ferrobaseAdmin"
             && matches!(args.get(1), Some(TValue::Binary(op))
                 if op == crate::thrift::hbase::AdminOp::ScanOpen.name().as_bytes()))

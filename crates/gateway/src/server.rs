@@ -865,8 +865,15 @@ fn track_scanner(
     result: &TStruct,
 ) {
     if opening {
-        if let Some(TValue::I32(id)) = result.get(0) {
-            scanners.opened(*id);
+        match result.get(0) {
+            Some(TValue::I32(id)) => scanners.opened(*id),
+            // `ferrobaseScannerOpen`'s batch names its scanner only while it stays open.
+            Some(TValue::Struct(batch)) => {
+                if let Some(TValue::I32(id)) = batch.get(1) {
+                    scanners.opened(*id);
+                }
+            }
+            _ => {}
         }
     } else if let Some(id) = closing.filter(|_| result.fields.is_empty()) {
         scanners.closed(id);

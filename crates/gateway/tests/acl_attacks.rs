@@ -259,8 +259,13 @@ fn scan_all(c: &mut Client, scan: TStruct) -> Result<Vec<String>, String> {
         args(vec![TValue::I32(id), TValue::I32(1000)]),
     )?;
     c.call("scannerClose", args(vec![TValue::I32(id)]))?;
+    Ok(row_lines(&rows))
+}
+
+/// Each row of a `list<TRowResult>` as "row family:qualifier,...".
+fn row_lines(rows: &Option<TValue>) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(TValue::List(_, rows)) = &rows {
+    if let Some(TValue::List(_, rows)) = rows {
         for r in rows {
             let one = Some(TValue::List(TType::Struct, vec![r.clone()]));
             if let TValue::Struct(r) = r {
@@ -274,6 +279,41 @@ fn scan_all(c: &mut Client, scan: TStruct) -> Result<Vec<String>, String> {
                 }
             }
         }
+    }
+    out
+}
+
+/// A `TScanBatch` answer: (the scanner's id while open, its rows as [`row_lines`]).
+fn scan_batch(answer: Option<TValue>) -> (Option<i32>, Vec<String>) {
+    let Some(TValue::Struct(batch)) = answer else {
+        panic!("no scan batch: {answer:?}");
+    };
+    let id = match batch.get(1) {
+        Some(TValue::I32(id)) => Some(*id),
+        _ => None,
+    };
+    (id, row_lines(&batch.get(2).cloned()))
+}
+
+/// The rows of `t` read with `ferrobaseScannerOpen` and `ferrobaseScannerNext`, `n` a call.
+fn scan_in_batches(c: &mut Client, scan: TStruct, n: i32) -> Result<Vec<String>, String> {
+    let (mut id, mut out) = scan_batch(c.call(
+        "ferrobaseScannerOpen",
+        args(vec![
+            s("t"),
+            TValue::Struct(scan),
+            TValue::I32(n),
+            TValue::Bool(false),
+            no_attrs(),
+        ]),
+    )?);
+    while let Some(open) = id {
+        let (next, rows) = scan_batch(c.call(
+            "ferrobaseScannerNext",
+            args(vec![TValue::I32(open), TValue::I32(n), TValue::Bool(false)]),
+        )?);
+        out.extend(rows);
+        id = next;
     }
     Ok(out)
 }
@@ -290,9 +330,9 @@ fn filtered_scan(filter: &str, columns: &[&str]) -> TStruct {
     scan
 }
 
-#[test]
-fn a_scan_filter_never_sees_an_unreadable_family() {
-    let gw = Gateway::start();
+/// Table `t` of rows r1-r3, each with `cf:a` and a secret in `secret:x`, and alice granted
+/// READ on `cf` only: (the superuser's client, alice's).
+fn three_secrets(gw: &Gateway) -> (Client, Client) {
     let mut admin = gw.client("admin");
     admin.create_table("t", &["cf", "secret"]).unwrap();
     for (row, secret) in [("r1", "s1-aaaa"), ("r2", "s2-bbbb"), ("r3", "s3-hunter2")] {
@@ -305,7 +345,14 @@ fn a_scan_filter_never_sees_an_unreadable_family() {
         .unwrap();
     }
     grant(&mut admin, "alice", "t", "R", &["cf"]);
-    let mut alice = gw.client("alice");
+    let alice = gw.client("alice");
+    (admin, alice)
+}
+
+#[test]
+fn a_scan_filter_never_sees_an_unreadable_family() {
+    let gw = Gateway::start();
+    let (mut admin, mut alice) = three_secrets(&gw);
     // Without a filter, the partly granted scan returns her family only.
     let plain = scan_all(&mut alice, TStruct::new()).unwrap();
     assert_eq!(plain, ["r1 cf:a", "r2 cf:a", "r3 cf:a"]);
@@ -344,6 +391,76 @@ fn a_scan_filter_never_sees_an_unreadable_family() {
     let right = scan_all(&mut alice, filtered_scan(&guess("s3-h"), &["cf"]));
     let wrong = scan_all(&mut alice, filtered_scan(&guess("zzzz"), &["cf"]));
     assert_eq!(right, wrong);
+}
+
+/// ferrobase's scanner calls with rows are HBase's scanner calls answered together, each checked
+/// as itself: a partly granted scan narrowed, a filter blind to what the caller may not read, no
+/// scan without a grant, and another user's scanner refused.
+#[test]
+fn the_scanner_calls_with_rows_are_checked_as_the_calls_they_stand_for() {
+    let gw = Gateway::start();
+    let (mut admin, mut alice) = three_secrets(&gw);
+    for n in [1, 2, 100] {
+        assert_eq!(
+            scan_in_batches(&mut alice, TStruct::new(), n).unwrap(),
+            ["r1 cf:a", "r2 cf:a", "r3 cf:a"],
+            "{n} a call"
+        );
+        let guess = |prefix: &str| {
+            filtered_scan(
+                &format!(
+                    "SingleColumnValueFilter('secret','x',=,'binaryprefix:{prefix}',true,true)"
+                ),
+                &[],
+            )
+        };
+        let right = scan_in_batches(&mut alice, guess("s3-h"), n);
+        assert_eq!(right, scan_in_batches(&mut alice, guess("zzzz"), n));
+        assert_eq!(right, Ok(vec![]));
+    }
+    // The superuser reads every family the same way.
+    assert_eq!(
+        scan_in_batches(&mut admin, TStruct::new(), 2).unwrap(),
+        ["r1 cf:a,secret:x", "r2 cf:a,secret:x", "r3 cf:a,secret:x"]
+    );
+    // No grant: refused, as scannerOpenWithScan is, and nothing is left open.
+    let mut bob = gw.client("bob");
+    let refused = scan_in_batches(&mut bob, TStruct::new(), 1).map(|_| None);
+    assert_denied(&refused, "bob");
+    // Alice's open scanner is hers: bob can neither read nor close it through the extension.
+    let (id, first) = scan_batch(
+        alice
+            .call(
+                "ferrobaseScannerOpen",
+                args(vec![
+                    s("t"),
+                    TValue::Struct(TStruct::new()),
+                    TValue::I32(1),
+                    TValue::Bool(false),
+                    no_attrs(),
+                ]),
+            )
+            .unwrap(),
+    );
+    assert_eq!(first, ["r1 cf:a"]);
+    let id = id.expect("the scanner stays open after one of three rows");
+    for close in [false, true] {
+        let stolen = bob.call(
+            "ferrobaseScannerNext",
+            args(vec![TValue::I32(id), TValue::I32(10), TValue::Bool(close)]),
+        );
+        assert_denied(&stolen, "bob");
+    }
+    // Alice reads on from where she stopped, and `close` ends it with the batch.
+    let (id, rows) = scan_batch(
+        alice
+            .call(
+                "ferrobaseScannerNext",
+                args(vec![TValue::I32(id), TValue::I32(1), TValue::Bool(true)]),
+            )
+            .unwrap(),
+    );
+    assert_eq!((id, rows), (None, vec!["r2 cf:a".to_string()]));
 }
 
 /// Found by the ACL property test: a partly granted scanner read rows whole and dropped the

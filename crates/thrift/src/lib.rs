@@ -29,7 +29,9 @@ mod typed;
 pub use decoded::{Decoded, DecodedValue, Direct};
 pub use direct_list::{DirectElement, DirectList};
 pub use encoded::{EncodeValue, Encoded, ValueWriter, Wire};
-pub use row_results::{read_rows_reply, RawCell, RawRow, RawRows};
+pub use row_results::{
+    read_rows_reply, read_scan_batch_reply, RawCell, RawRow, RawRows, RawScanBatch,
+};
 pub use typed::{IdlError, Owner, ThriftStruct, ThriftValue};
 
 use std::io::Read;

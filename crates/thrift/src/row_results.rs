@@ -53,24 +53,88 @@ fn rows_reply<W: WireRead, R: Read>(
     w: &W,
     b: &mut Budget<'_, R>,
 ) -> Result<(Option<RawRows>, TStruct), ThriftError> {
+    reply_with(w, b, TType::List, |w, b| {
+        let mut out = RawRows::default();
+        list(w, b, &mut out)?;
+        Ok(out)
+    })
+}
+
+/// Reads a reply struct: its field 0, when of type `success`, with `read`; every other field
+/// (a declared exception) as a value tree.
+fn reply_with<W: WireRead, R: Read, T>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+    success: TType,
+    mut read: impl FnMut(&W, &mut Budget<'_, R>) -> Result<T, ThriftError>,
+) -> Result<(Option<T>, TStruct), ThriftError> {
     b.enter()?;
-    let mut rows = None;
+    let mut value = None;
     let mut rest = TStruct::new();
     let mut state = W::FieldState::default();
     while let Some(h) = w.field_begin(b, &mut state)? {
         if h.inline_bool.is_some() {
             continue;
         }
-        if h.id == 0 && h.ttype == TType::List {
-            let mut out = RawRows::default();
-            list(w, b, &mut out)?;
-            rows = Some(out);
+        if h.id == 0 && h.ttype == success {
+            value = Some(read(w, b)?);
         } else if let Some(v) = decode::value(w, b, h.ttype, Shape::Any)? {
             rest.fields.push((h.id, v));
         }
     }
     b.leave();
-    Ok((rows, rest))
+    Ok((value, rest))
+}
+
+/// A ferrobase `TScanBatch` (1: the scanner's id while it stays open, 2: its rows), read
+/// with its rows raw.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawScanBatch {
+    /// The scanner, still open; `None`: it closed in the call (no more rows).
+    pub id: Option<i32>,
+    /// The rows.
+    pub rows: RawRows,
+}
+
+/// Reads a reply struct whose field 0 is a `TScanBatch` (`ferrobaseScannerOpen`,
+/// `ferrobaseScannerNext`) in the binary protocol, its rows as [`read_rows_reply`] reads them;
+/// every other field (a declared exception) as a value tree.
+pub fn read_scan_batch_reply<R: Read>(
+    b: &mut Budget<'_, R>,
+) -> Result<(Option<RawScanBatch>, TStruct), ThriftError> {
+    scan_batch_reply(&Binary, b)
+}
+
+fn scan_batch_reply<W: WireRead, R: Read>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+) -> Result<(Option<RawScanBatch>, TStruct), ThriftError> {
+    reply_with(w, b, TType::Struct, scan_batch)
+}
+
+fn scan_batch<W: WireRead, R: Read>(
+    w: &W,
+    b: &mut Budget<'_, R>,
+) -> Result<RawScanBatch, ThriftError> {
+    b.enter()?;
+    let mut batch = RawScanBatch::default();
+    let mut state = W::FieldState::default();
+    while let Some(h) = w.field_begin(b, &mut state)? {
+        if h.inline_bool.is_some() {
+            continue;
+        }
+        match (h.id, h.ttype) {
+            (1, TType::I32) => batch.id = Some(w.i32(b)?),
+            (2, TType::List) => {
+                // The last rows field wins, as for any repeated field.
+                batch.rows = RawRows::default();
+                list(w, b, &mut batch.rows)?;
+            }
+            (_, t) => skip(w, b, t)?,
+        }
+    }
+    b.leave();
+    Ok(batch)
 }
 
 /// Reads a binary into `out.buf`; an empty range when the budget is spent (read past).
@@ -365,6 +429,35 @@ mod tests {
                 max_decoded: 1 << 14,
             };
             let _ = read_rows_reply(&mut Budget::new(&mut r, &limits));
+        }
+    }
+
+    fn batch_reply(id: Option<i32>) -> Vec<u8> {
+        let mut batch = TStruct::new();
+        if let Some(id) = id {
+            batch = batch.with(1, TValue::I32(id));
+        }
+        reply(TValue::Struct(batch.with(2, rows().to_value())))
+    }
+
+    #[test]
+    fn a_scan_batch_reads_its_id_and_its_rows_raw() {
+        for id in [Some(7), None] {
+            let bytes = batch_reply(id);
+            let mut r = &bytes[..];
+            let mut b = Budget::new(&mut r, &Limits::default());
+            let (batch, rest) = read_scan_batch_reply(&mut b).unwrap();
+            assert!(rest.fields.is_empty() && b.overrun().is_none());
+            drop(b);
+            assert!(r.is_empty());
+            let batch = batch.unwrap();
+            assert_eq!(batch.id, id);
+            assert_eq!(flat_raw(&batch.rows), flat_tree(&rows()));
+        }
+        let good = batch_reply(Some(3));
+        for cut in 0..good.len() {
+            let mut r = &good[..cut];
+            assert!(read_scan_batch_reply(&mut Budget::new(&mut r, &Limits::default())).is_err());
         }
     }
 

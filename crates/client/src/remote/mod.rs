@@ -45,6 +45,9 @@ pub struct Remote {
     framed: bool,
     /// Whether the gateway answers `ferrobaseAdmin` (a ferrobase gateway), learnt on first need.
     ferrobase: OnceLock<bool>,
+    /// Set when a ferrobase gateway answered `ferrobaseScannerOpen` as an unknown method (one
+    /// older than it): scans go through HBase's scanner calls.
+    no_scan_batches: std::sync::atomic::AtomicBool,
 }
 
 pub(super) fn transport(e: impl std::fmt::Display) -> ClientError {
@@ -118,6 +121,7 @@ impl Remote {
             io: Mutex::new((BufReader::new(wire), 0)),
             framed: credentials.is_some(),
             ferrobase: OnceLock::new(),
+            no_scan_batches: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -140,6 +144,35 @@ impl Remote {
         })?;
         Self::exceptions(rest)?;
         Ok(rows)
+    }
+
+    /// Calls a method whose success value is a `TScanBatch` (`ferrobaseScannerOpen`,
+    /// `ferrobaseScannerNext`): the scanner's id while it stays open, and its rows read straight
+    /// into one buffer.
+    pub(super) fn call_scan_batch<A: Method>(&self, args: &A) -> Result<(Option<i32>, RawRows)> {
+        let (rest, batch) = self.exchange(args, |b| {
+            ferrobase_thrift::read_scan_batch_reply(b).map(|(batch, rest)| (rest, batch))
+        })?;
+        Self::exceptions(rest)?;
+        let batch = batch.ok_or_else(|| {
+            ClientError::Transport(format!("the reply to {} holds no batch", A::METHOD))
+        })?;
+        Ok((batch.id, batch.rows))
+    }
+
+    /// Whether scans may use `ferrobaseScannerOpen`/`ferrobaseScannerNext` (a ferrobase
+    /// gateway that serves them).
+    pub(super) fn scan_batches(&self) -> Result<bool> {
+        Ok(self.is_ferrobase()?
+            && !self
+                .no_scan_batches
+                .load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// Notes that the gateway does not serve the scanner calls with rows.
+    pub(super) fn without_scan_batches(&self) {
+        self.no_scan_batches
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The declared exception among a reply's fields, as an error.

@@ -6,10 +6,12 @@ use super::{reply, Remote};
 use crate::{ClientError, Result, Scanner};
 use ferrobase_engine::{Cell, CellType, Get, ReadCost, RowResult, Scan};
 use ferrobase_thrift::hbase::service::{
-    GetRowWithColumnsArgs, GetRowWithColumnsTsArgs, GetVerArgs, GetVerTsArgs, ScannerCloseArgs,
-    ScannerGetListArgs, ScannerOpenWithScanArgs,
+    FerrobaseScannerNextArgs, FerrobaseScannerOpenArgs, GetRowWithColumnsArgs,
+    GetRowWithColumnsTsArgs, GetVerArgs, GetVerTsArgs, ScannerCloseArgs, ScannerGetListArgs,
+    ScannerOpenWithScanArgs,
 };
 use ferrobase_thrift::hbase::{TCell, TRowResult};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 impl Remote {
@@ -41,17 +43,13 @@ impl Remote {
                 closed: false,
                 explain: scan.explain,
                 cost: None,
+                batches: None,
+                buffered: VecDeque::new(),
             })));
         }
-        let args = ScannerOpenWithScanArgs {
-            table_name: table.as_bytes().to_vec(),
-            scan: Self::scan_struct(scan, filter)?,
-            attributes: Vec::new(),
-        };
-        let id: i32 = reply("scannerOpenWithScan", self.call(&args)?)?;
-        Ok(Scanner::Remote(Box::new(RemoteScanner {
+        let mut scanner = RemoteScanner {
             remote: self.clone(),
-            id,
+            id: 0,
             limit: scan.limit,
             min_ts: scan.time_range.min,
             typed: false,
@@ -59,7 +57,39 @@ impl Remote {
             closed: false,
             explain: false,
             cost: None,
-        })))
+            batches: None,
+            buffered: VecDeque::new(),
+        };
+        if self.scan_batches()? {
+            // A ferrobase gateway opens the scanner and answers its first rows in the same
+            // call, closing it there when they are all (HBase's own scan RPC does as much).
+            let nb_rows = scanner.fetch_size(scan.caching);
+            let args = FerrobaseScannerOpenArgs {
+                table_name: table.as_bytes().to_vec(),
+                scan: Self::scan_struct(scan, filter)?,
+                nb_rows: nb_rows.min(i32::MAX as usize) as i32,
+                close: scanner.limit_reached_by(nb_rows),
+                attributes: Vec::new(),
+            };
+            match self.call_scan_batch(&args) {
+                Ok((id, rows)) => {
+                    scanner.batches = Some(scan.caching);
+                    scanner.take_batch(id, rows);
+                    return Ok(Scanner::Remote(Box::new(scanner)));
+                }
+                Err(ClientError::Transport(m)) if m.contains("Invalid method name") => {
+                    self.without_scan_batches()
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let args = ScannerOpenWithScanArgs {
+            table_name: table.as_bytes().to_vec(),
+            scan: Self::scan_struct(scan, filter)?,
+            attributes: Vec::new(),
+        };
+        scanner.id = reply("scannerOpenWithScan", self.call(&args)?)?;
+        Ok(Scanner::Remote(Box::new(scanner)))
     }
 
     pub(crate) fn get(
@@ -201,17 +231,76 @@ pub struct RemoteScanner {
     explain: bool,
     /// What the scan cost, read when it closed.
     cost: Option<ReadCost>,
+    /// Opened with `ferrobaseScannerOpen`: its rows come `caching` (this) at a time, from
+    /// `ferrobaseScannerNext`, and the gateway closes it when it answers the last.
+    batches: Option<usize>,
+    /// Rows received and not yet returned (`batches`).
+    buffered: VecDeque<RowResult>,
 }
 
 impl RemoteScanner {
+    /// Rows one call asks for when `n` are wanted: `n`, at most the scan's limit's remainder.
+    fn fetch_size(&self, n: usize) -> usize {
+        match self.limit {
+            Some(l) => n.min(l.saturating_sub(self.returned + self.buffered.len())),
+            None => n,
+        }
+    }
+
+    /// Whether `n` more rows reach the scan's limit (never under a lower time bound, which
+    /// this client applies: a row it leaves out does not count).
+    fn limit_reached_by(&self, n: usize) -> bool {
+        self.min_ts == 0
+            && self
+                .limit
+                .is_some_and(|l| self.returned + self.buffered.len() + n >= l)
+    }
+
+    /// Keeps a `TScanBatch`'s rows; the scanner is closed when it names no id.
+    fn take_batch(&mut self, id: Option<i32>, rows: ferrobase_thrift::RawRows) {
+        match id {
+            Some(id) => self.id = id,
+            None => self.closed = true,
+        }
+        let min_ts = self.min_ts;
+        self.buffered.extend(
+            raw_row_results(rows)
+                .into_iter()
+                .filter_map(|r| keep_from(r, min_ts)),
+        );
+    }
+
+    /// [`RemoteScanner::next_batch`] of a scanner opened with `ferrobaseScannerOpen`: up to
+    /// `n` buffered rows, fetching `caching` (or `n`, if more) when none are left.
+    fn next_buffered(&mut self, n: usize, caching: usize) -> Result<Vec<RowResult>> {
+        while self.buffered.is_empty() && !self.closed {
+            let nb_rows = self.fetch_size(n.max(caching));
+            if nb_rows == 0 {
+                self.close();
+                break;
+            }
+            let args = FerrobaseScannerNextArgs {
+                id: self.id,
+                nb_rows: nb_rows.min(i32::MAX as usize) as i32,
+                close: self.limit_reached_by(nb_rows),
+            };
+            let (id, rows) = self.remote.call_scan_batch(&args)?;
+            self.take_batch(id, rows);
+        }
+        let n = n.min(self.buffered.len());
+        let rows: Vec<RowResult> = self.buffered.drain(..n).collect();
+        self.returned += rows.len();
+        Ok(rows)
+    }
+
     pub(crate) fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
+        if let Some(caching) = self.batches {
+            return self.next_buffered(n, caching);
+        }
         if self.closed {
             return Ok(Vec::new());
         }
-        let want = match self.limit {
-            Some(l) => n.min(l.saturating_sub(self.returned)),
-            None => n,
-        };
+        let want = self.fetch_size(n);
         if want == 0 {
             self.close();
             return Ok(Vec::new());

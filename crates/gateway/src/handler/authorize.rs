@@ -219,8 +219,13 @@ impl Handler {
             Call::ScannerGet(_) | Call::ScannerGetList(_) | Call::ScannerClose(_) => {
                 Ok(vec![Operation::UseScanner { owner: None }])
             }
-            // Answered before the checks (`authorized`), with their own operation.
-            Call::Grant(_) | Call::Revoke(_) => Err(denied(Denied(format!(
+            // Answered before the checks (`authorized`), with their own operation; the
+            // scanner calls with rows as the calls they stand for (`Handler::call_owned`), each
+            // checked as itself.
+            Call::Grant(_)
+            | Call::Revoke(_)
+            | Call::FerrobaseScannerOpen(_)
+            | Call::FerrobaseScannerNext(_) => Err(denied(Denied(format!(
                 "{} is not covered by the access rules of this server",
                 call.method()
             )))),

@@ -260,13 +260,28 @@ impl Handler {
                 return Self::encode(Err(ServiceError::IllegalArgument(e.to_string())), throws);
             }
         };
-        let answer = match &self.access {
-            None => self.dispatch(&call, user.unwrap_or(crate::access::ANONYMOUS)),
-            Some(access) => self.authorized(access, user, &call),
+        let throws = call.throws();
+        let answer = match call {
+            // ferrobase's scanner calls with their rows: compositions of HBase's scanner calls,
+            // each answered (checked, run, followed up) as itself.
+            Call::FerrobaseScannerOpen(a) => Some(self.scanner_open_with_rows(user, a)),
+            Call::FerrobaseScannerNext(a) => {
+                Some(self.scanner_batch(user, a.id, a.nb_rows, a.close))
+            }
+            call => self.answer(user, &call),
         };
         match answer {
-            Some(res) => Self::encode(res, call.throws()),
+            Some(res) => Self::encode(res, throws),
             None => Outcome::UnknownMethod,
+        }
+    }
+
+    /// Runs `call` for `user`: under the ACLs when they are on ([`Handler::authorized`]), else
+    /// as is ([`Handler::dispatch`]).
+    fn answer(&self, user: Option<&str>, call: &Call) -> Option<CallResult> {
+        match &self.access {
+            None => self.dispatch(call, user.unwrap_or(crate::access::ANONYMOUS)),
+            Some(access) => self.authorized(access, user, call),
         }
     }
 
@@ -530,6 +545,10 @@ impl Handler {
             Call::ScannerClose(a) => self.scanner_close(a.id),
             Call::FerrobaseAdmin(a) => self.ferrobase_admin(a, user),
             Call::Grant(_) | Call::Revoke(_) => Err(authorize::acl_off()),
+            // Answered as the calls they stand for (`call_owned`), never here.
+            Call::FerrobaseScannerOpen(_) | Call::FerrobaseScannerNext(_) => Err(
+                ServiceError::Internal(format!("{} is answered by its parts", call.method())),
+            ),
         })
     }
 

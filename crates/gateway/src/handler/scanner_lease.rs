@@ -10,11 +10,15 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// An open scanner, its column order and when a call last used it.
+/// An open scanner, its column order, when a call last used it and whether its last batch
+/// found its end.
 pub(super) struct Entry {
     pub(super) scanner: Source,
     pub(super) order: ColumnOrder,
     pub(super) last_used: Instant,
+    /// The last batch read found no more rows (it was short of its count under the byte
+    /// limit): `ferrobaseScanner*` close the scanner in the same call.
+    pub(super) finished: bool,
 }
 
 /// What a scanner id reads from.
@@ -96,6 +100,12 @@ impl Scanners {
         self.map().get(&id).map(|s| s.grant.clone())
     }
 
+    /// Whether scanner `id`'s last batch found its end (true when it is not open).
+    pub(super) fn finished(&self, id: i32) -> bool {
+        self.entry(id)
+            .is_none_or(|e| e.lock().map_or(true, |e| e.finished))
+    }
+
     pub(super) fn insert(&self, scanner: Source, order: ColumnOrder) -> i32 {
         self.expire();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
@@ -106,6 +116,7 @@ impl Scanners {
                     scanner,
                     order,
                     last_used: Instant::now(),
+                    finished: false,
                 })),
                 grant: None,
             },

@@ -6,8 +6,11 @@ use super::names::{parse_column, table_name};
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
 use crate::request::{Executor, Failure, Partial, Request, Response};
-use crate::thrift::hbase::TScan;
-use crate::thrift::{Encoded, TValue, ThriftValue};
+use crate::thrift::hbase::service::{
+    FerrobaseScannerOpenArgs, ScannerCloseArgs, ScannerGetListArgs, ScannerOpenWithScanArgs,
+};
+use crate::thrift::hbase::{Call, TScan};
+use crate::thrift::{Encoded, TStruct, TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
 use ferrobase_engine::{Error, RowResult, Scan};
 use std::time::Instant;
@@ -48,6 +51,24 @@ fn fails_at_first_get(e: &Error) -> bool {
 enum NextRows {
     Rows(Vec<RowResult>, ColumnOrder),
     Catalog(Vec<crate::thrift::hbase::TRowResult>),
+}
+
+/// `TScanBatch`'s fields: the scanner's id (while open) and the rows.
+pub(crate) const SCAN_BATCH_ID: i16 = 1;
+pub(crate) const SCAN_BATCH_ROWS: i16 = 2;
+
+/// Whether a batch of `rows`, read for at most `n` rows and `max_bytes` of cells, found its
+/// scanner's end: it is short of `n` and was not cut by the byte limit or within a row (the
+/// engine's batch stops early only there).
+fn batch_ends(rows: &[RowResult], n: usize, max_bytes: usize) -> bool {
+    rows.len() < n
+        && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row())
+        && rows
+            .iter()
+            .flat_map(|r| r.cells.iter())
+            .map(|c| c.heap_size())
+            .sum::<usize>()
+            < max_bytes
 }
 
 fn invalid() -> ServiceError {
@@ -216,17 +237,93 @@ impl Handler {
         };
         e.last_used = Instant::now();
         let order = e.order;
-        match &mut e.scanner {
-            Source::Rows(scanner) => Ok(NextRows::Rows(
-                scanner.next_batch_within(n, self.max_result_bytes)?,
-                order,
-            )),
-            Source::Failed(error) => Err(error.clone()),
+        let max_bytes = self.max_result_bytes;
+        let (rows, finished) = match &mut e.scanner {
+            Source::Rows(scanner) => {
+                let rows = scanner.next_batch_within(n, max_bytes)?;
+                let finished = batch_ends(&rows, n, max_bytes);
+                (NextRows::Rows(rows, order), finished)
+            }
+            Source::Failed(error) => return Err(error.clone()),
             Source::Catalog(rows) => {
-                let n = n.min(rows.len());
-                Ok(NextRows::Catalog(rows.drain(..n).collect()))
+                let batch = rows.drain(..n.min(rows.len())).collect();
+                (NextRows::Catalog(batch), rows.is_empty())
+            }
+        };
+        e.finished = finished;
+        Ok(rows)
+    }
+
+    /// `ferrobaseScannerOpen`: `scannerOpenWithScan`, then [`Handler::scanner_batch`] of the
+    /// new scanner, each answered (checked, run, followed up) as that call; a scanner whose
+    /// first batch fails is closed.
+    pub(crate) fn scanner_open_with_rows(
+        &self,
+        user: Option<&str>,
+        a: FerrobaseScannerOpenArgs,
+    ) -> CallResult {
+        let FerrobaseScannerOpenArgs {
+            table_name,
+            scan,
+            nb_rows,
+            close,
+            attributes,
+        } = a;
+        let open = Call::ScannerOpenWithScan(ScannerOpenWithScanArgs {
+            table_name,
+            scan,
+            attributes,
+        });
+        let id = match self.answer(user, &open) {
+            Some(Ok(Some(TValue::I32(id)))) => id,
+            Some(Err(e)) => return Err(e),
+            other => {
+                return Err(ServiceError::Internal(format!(
+                    "scannerOpenWithScan was answered {other:?}"
+                )))
+            }
+        };
+        let batch = self.scanner_batch(user, id, nb_rows, close);
+        if batch.is_err() {
+            self.scanners.remove(id);
+        }
+        batch
+    }
+
+    /// `ferrobaseScannerNext` (and the rows of `ferrobaseScannerOpen`): `scannerGetList`, then
+    /// `scannerClose` when the batch found the scanner's end or `close` asks, each answered as
+    /// that call. The answer is a `TScanBatch`: 1: the id while the scanner stays open, 2: the
+    /// rows as `scannerGetList` writes them.
+    pub(crate) fn scanner_batch(
+        &self,
+        user: Option<&str>,
+        id: i32,
+        nb_rows: i32,
+        close: bool,
+    ) -> CallResult {
+        let rows = match self.answer(
+            user,
+            &Call::ScannerGetList(ScannerGetListArgs { id, nb_rows }),
+        ) {
+            Some(Ok(Some(rows))) => rows,
+            Some(Err(e)) => return Err(e),
+            other => {
+                return Err(ServiceError::Internal(format!(
+                    "scannerGetList was answered {other:?}"
+                )))
+            }
+        };
+        let stays_open = !close && !self.scanners.finished(id);
+        if !stays_open {
+            if let Some(Err(e)) = self.answer(user, &Call::ScannerClose(ScannerCloseArgs { id })) {
+                return Err(e);
             }
         }
+        let mut batch = TStruct::new();
+        if stays_open {
+            batch = batch.with(SCAN_BATCH_ID, TValue::I32(id));
+        }
+        Ok(Some(TValue::Struct(batch.with(SCAN_BATCH_ROWS, rows))))
     }
 
     /// What scanner `id` has cost so far, when it was opened to explain itself (`None` when

@@ -453,6 +453,24 @@ crate::hbase_service! {
     "scannerClose" => ScannerClose(ScannerCloseArgs) throws(IOError, IllegalArgument) {
         1: id as id: required i32,
     }
+    /// ferrobase's extension: `scannerOpenWithScan` and the scanner's first `nbRows` rows in
+    /// one call. The answer is a `TScanBatch` (1: the scanner's id, set only while it stays
+    /// open; 2: the rows). The scanner closes in the same call when it has no more rows or
+    /// `close` is set; each part is checked as the call it stands for.
+    "ferrobaseScannerOpen" => FerrobaseScannerOpen(FerrobaseScannerOpenArgs) throws(IOError, IllegalArgument) {
+        1: tableName as table_name: required Vec<u8>,
+        2: scan as scan: default TScan = TScan::default(),
+        3: nbRows as nb_rows: required i32,
+        4: close as close: default bool = false,
+        5: attributes as attributes: default Attributes = Vec::new(),
+    }
+    /// ferrobase's extension: `scannerGetList` answered as a `TScanBatch` (the id absent once
+    /// the scanner closed: no more rows, or `close` set).
+    "ferrobaseScannerNext" => FerrobaseScannerNext(FerrobaseScannerNextArgs) throws(IOError, IllegalArgument) {
+        1: id as id: required i32,
+        2: nbRows as nb_rows: required i32,
+        3: close as close: default bool = false,
+    }
     /// The region holding a meta row key `table,row,id`.
     "getRegionInfo" => GetRegionInfo(GetRegionInfoArgs) throws(IOError) {
         1: row as row: required Vec<u8>,
