@@ -19,23 +19,21 @@ const PROBES: u32 = 7;
 /// bits (8 KiB), so it can be folded in half many times over.
 const GRANULE_BITS: usize = 1 << 16;
 
-/// The most keys a builder sizes its bit array for up front (2^28 keys: 320 MiB of bits).
-const MAX_SIZED_KEYS: u64 = 1 << 28;
+/// The most keys a builder sizes its bit array for (2^28 keys: 320 MiB of bits); a larger
+/// capacity is clamped to it (more keys are still found, at a higher false-positive rate).
+const MAX_SIZED_KEYS: usize = 1 << 28;
 
-/// Builds a filter. Told the most keys a file can hold (`with_capacity`), it sets bits as keys
-/// arrive in an array sized for that many, and at the end folds the array in half (OR of its
-/// halves) while the keys actually added still get their 10 bits each, as HBase's
+/// Builds a filter. Told the most keys it will hold (`with_capacity`: a bloom chunk's), it sets
+/// bits as keys arrive in an array sized for that many, and at the end folds the array in half
+/// (OR of its halves) while the keys actually added still get their 10 bits each, as HBase's
 /// `ByteBloomFilter.compactBloom` does. A probe tests `x mod nbits` for an `x` that does not
 /// depend on `nbits`, and halving `nbits` maps bit `p` to `p mod nbits/2`, so a folded filter
-/// answers as one built at the smaller size, and readers do not know the difference. A
-/// compaction of 10 M rows then holds 12.5 MB of bits instead of 80 MB of hashes. Without a
-/// count (`new`), it collects the 8-byte hashes and sizes the filter at the end.
-#[derive(Debug, Default)]
+/// answers as one built at the smaller size, and readers do not know the difference: a file's
+/// last chunk, short of keys, is written no larger than they need.
+#[derive(Debug)]
 pub struct BloomBuilder {
-    /// The bit array (sized up front), or empty when collecting hashes.
+    /// The bit array, sized up front.
     bits: Vec<u8>,
-    /// The keys' hashes, when no count was given.
-    hashes: Vec<u64>,
     /// Distinct keys added.
     keys: usize,
     /// Hash of the last key added (a repeat of it is not counted again).
@@ -43,23 +41,15 @@ pub struct BloomBuilder {
 }
 
 impl BloomBuilder {
-    /// An empty builder that collects hashes.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// An empty builder for at most `keys` keys. More keys than that are still found, at a
-    /// higher false-positive rate. With 0 (unknown) or more than `MAX_SIZED_KEYS` (a count
-    /// that large, say from a damaged file's meta, is not trusted with an allocation up front)
-    /// it collects hashes instead.
-    pub fn with_capacity(keys: u64) -> Self {
-        if keys == 0 || keys > MAX_SIZED_KEYS {
-            return Self::new();
-        }
-        let nbits = (keys as usize * BITS_PER_KEY).next_multiple_of(GRANULE_BITS);
+    /// An empty builder for at most `keys` keys (at least one; at most `MAX_SIZED_KEYS`).
+    /// More keys than that are still found, at a higher false-positive rate.
+    pub fn with_capacity(keys: usize) -> Self {
+        let keys = keys.clamp(1, MAX_SIZED_KEYS);
+        let nbits = (keys * BITS_PER_KEY).next_multiple_of(GRANULE_BITS);
         BloomBuilder {
             bits: vec![0; nbits / 8],
-            ..Self::default()
+            keys: 0,
+            last: None,
         }
     }
 
@@ -71,21 +61,12 @@ impl BloomBuilder {
         }
         self.last = Some(h);
         self.keys += 1;
-        if self.bits.is_empty() {
-            self.hashes.push(h);
-        } else {
-            set_probes(&mut self.bits, h);
-        }
+        set_probes(&mut self.bits, h);
     }
 
     /// Number of keys added.
-    pub fn len(&self) -> usize {
+    pub fn key_count(&self) -> usize {
         self.keys
-    }
-
-    /// Whether no key was added.
-    pub fn is_empty(&self) -> bool {
-        self.keys == 0
     }
 
     /// Encodes the filter: `k:u8 nbits:varint bits`.
@@ -101,27 +82,18 @@ impl BloomBuilder {
     /// four copies of 50 MB at its end).
     pub fn finish_parts(&mut self) -> (Vec<u8>, &[u8]) {
         let want = (self.keys * BITS_PER_KEY).max(64);
-        if self.bits.is_empty() {
-            let mut bits = vec![0u8; want.div_ceil(8)];
-            for &h in &self.hashes {
-                set_probes(&mut bits, h);
-            }
-            self.hashes = Vec::new();
-            self.bits = bits;
-        } else {
-            // Halve while the half is still a whole number of 64-bit words and big enough.
-            let mut n = self.bits.len();
-            while n.is_multiple_of(16) && n / 2 * 8 >= want {
-                n /= 2;
-            }
-            let (head, tail) = self.bits.split_at_mut(n);
-            for chunk in tail.chunks(n) {
-                for (f, b) in head.iter_mut().zip(chunk) {
-                    *f |= b;
-                }
-            }
-            self.bits.truncate(n);
+        // Halve while the half is still a whole number of 64-bit words and big enough.
+        let mut n = self.bits.len();
+        while n.is_multiple_of(16) && n / 2 * 8 >= want {
+            n /= 2;
         }
+        let (head, tail) = self.bits.split_at_mut(n);
+        for chunk in tail.chunks(n) {
+            for (f, b) in head.iter_mut().zip(chunk) {
+                *f |= b;
+            }
+        }
+        self.bits.truncate(n);
         let mut head = Vec::with_capacity(11);
         head.push(PROBES as u8);
         put_varint(&mut head, self.bits.len() as u64 * 8);
@@ -211,7 +183,7 @@ mod tests {
 
     #[test]
     fn added_keys_are_found_and_false_positives_are_rare() {
-        let mut b = BloomBuilder::new();
+        let mut b = BloomBuilder::with_capacity(10_000);
         for i in 0..10_000u32 {
             b.add(format!("row{i}").as_bytes());
         }
@@ -233,13 +205,13 @@ mod tests {
 
     #[test]
     fn a_filter_sized_up_front_folds_to_the_keys_added_and_equals_one_built_at_that_size() {
-        for (capacity, keys) in [(1_000_000u64, 10_000u32), (10_000, 10_000), (5, 3)] {
+        for (capacity, keys) in [(1_000_000usize, 10_000u32), (10_000, 10_000), (5, 3)] {
             let mut b = BloomBuilder::with_capacity(capacity);
             for i in 0..keys {
                 b.add(format!("row{i}").as_bytes());
                 b.add(format!("row{i}").as_bytes());
             }
-            assert_eq!(b.len(), keys as usize);
+            assert_eq!(b.key_count(), keys as usize);
             let encoded = b.finish();
             let f = BloomFilter::decode(&encoded).unwrap();
             assert!(
@@ -248,7 +220,7 @@ mod tests {
                 f.nbits
             );
             assert!(f.nbits < 2 * (keys as usize * BITS_PER_KEY).max(64) + GRANULE_BITS);
-            if capacity > 100 * u64::from(keys) {
+            if capacity > 100 * keys as usize {
                 assert!(
                     f.nbits < 2 * keys as usize * BITS_PER_KEY,
                     "not folded: {}",
@@ -268,13 +240,16 @@ mod tests {
     }
 
     #[test]
-    fn an_untrusted_capacity_collects_hashes_instead_of_allocating() {
-        let mut b = BloomBuilder::with_capacity(u64::MAX);
-        assert!(b.bits.is_empty());
-        b.add(b"row");
-        let f = BloomFilter::decode(&b.finish()).unwrap();
-        assert!(f.may_contain(b"row"));
-        assert_eq!(f.nbits, 64);
+    fn a_capacity_past_the_bound_is_clamped_and_none_is_one_key() {
+        for capacity in [0, 1] {
+            let mut b = BloomBuilder::with_capacity(capacity);
+            b.add(b"row");
+            let f = BloomFilter::decode(&b.finish()).unwrap();
+            assert!(f.may_contain(b"row"));
+            assert_eq!(f.nbits, 64);
+        }
+        let b = BloomBuilder::with_capacity(usize::MAX);
+        assert_eq!(b.bits.len() * 8, MAX_SIZED_KEYS * BITS_PER_KEY);
     }
 
     #[test]

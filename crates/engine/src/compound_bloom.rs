@@ -187,7 +187,9 @@ pub struct PendingChunk {
 pub struct ChunkedBloomBuilder {
     /// Keys a chunk holds at most.
     chunk_keys: usize,
-    current: PendingChunk,
+    /// The chunk keys go to; none before the first key and after a full one was handed out
+    /// (a file of a family without a bloom filter never allocates one).
+    current: Option<PendingChunk>,
     /// The encoded entries written so far (`ChunkIndex::decode`'s entries).
     index: Vec<u8>,
     count: u64,
@@ -199,17 +201,9 @@ impl ChunkedBloomBuilder {
         let chunk_keys = (chunk_bytes.max(8) * 8 / BITS_PER_KEY).max(1);
         ChunkedBloomBuilder {
             chunk_keys,
-            current: Self::empty_chunk(chunk_keys),
+            current: None,
             index: Vec::new(),
             count: 0,
-        }
-    }
-
-    fn empty_chunk(chunk_keys: usize) -> PendingChunk {
-        PendingChunk {
-            builder: BloomBuilder::with_capacity(chunk_keys as u64),
-            first_row: Vec::new(),
-            first_qualifier: Vec::new(),
         }
     }
 
@@ -217,27 +211,28 @@ impl ChunkedBloomBuilder {
     /// (the caller adds each distinct key once). Returns the chunk `key` did not fit in, full,
     /// for the caller to write and then [`record`](Self::record).
     pub fn add(&mut self, key: &[u8], row: &[u8], qualifier: &[u8]) -> Option<PendingChunk> {
-        let full = (self.current.builder.len() >= self.chunk_keys)
-            .then(|| std::mem::replace(&mut self.current, Self::empty_chunk(self.chunk_keys)));
-        if self.current.builder.is_empty() {
-            self.current.first_row.extend_from_slice(row);
-            self.current.first_qualifier.extend_from_slice(qualifier);
-        }
-        self.current.builder.add(key);
+        let full = self
+            .current
+            .take_if(|c| c.builder.key_count() >= self.chunk_keys);
+        let current = self.current.get_or_insert_with(|| PendingChunk {
+            builder: BloomBuilder::with_capacity(self.chunk_keys),
+            first_row: row.to_vec(),
+            first_qualifier: qualifier.to_vec(),
+        });
+        current.builder.add(key);
         full
     }
 
     /// The last chunk, if it holds any key.
     pub fn finish(&mut self) -> Option<PendingChunk> {
-        let last = std::mem::replace(&mut self.current, Self::empty_chunk(0));
-        (!last.builder.is_empty()).then_some(last)
+        self.current.take()
     }
 
     /// Records `chunk`, written at `offset` in a frame of `size` bytes, in the index.
     pub fn record(&mut self, chunk: &PendingChunk, offset: u64, size: u64) {
         put_varint(&mut self.index, offset);
         put_varint(&mut self.index, size);
-        put_varint(&mut self.index, chunk.builder.len() as u64);
+        put_varint(&mut self.index, chunk.builder.key_count() as u64);
         put_len_prefixed(&mut self.index, &chunk.first_row);
         put_len_prefixed(&mut self.index, &chunk.first_qualifier);
         self.count += 1;

@@ -206,3 +206,19 @@ fn writers_wait_at_the_global_memstore_limit_and_resume_once_a_flush_frees_it() 
     assert!(Metrics::get(&engine.metrics().flushes) >= 1);
     assert_eq!(t.scanner(&Scan::new()).unwrap().count(), cells);
 }
+
+/// The chunks a flush gives back wait in a pool for the next memstores while writes go on; a
+/// flush that finds every memstore empty (the writes stopped) gives them back at once, not at
+/// the pool's idle trim, so the reads after a load grow the block cache beside nothing.
+#[test]
+fn a_flush_after_the_writes_stopped_gives_the_chunk_pool_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, t) = open(dir.path(), EngineOptions::default());
+    for i in 0..4000 {
+        put(&t, i);
+    }
+    assert!(engine.memstore_bytes() > 4000 * 1024);
+    engine.admin().flush("t").unwrap();
+    assert_eq!(engine.memstore_bytes(), 0);
+    assert_eq!(engine.pooled_memstore_bytes(), 0);
+}

@@ -443,6 +443,12 @@ impl Engine {
         self.inner.global_memstore.load(Ordering::Acquire)
     }
 
+    /// Bytes of memstore chunks flushed memstores gave back, pooled for the next ones (resident,
+    /// and not in [`Engine::memstore_bytes`]).
+    pub fn pooled_memstore_bytes(&self) -> usize {
+        self.inner.memstore_chunks.pooled_bytes()
+    }
+
     /// Total bytes of live block files and WAL segments on disk.
     pub fn disk_bytes(&self) -> u64 {
         fn walk(fs: &dyn crate::fs::FileSystem, p: &Path) -> u64 {

@@ -155,8 +155,7 @@ impl ChunkPool {
     }
 
     /// Bytes of chunks held for the next memstores.
-    #[cfg(test)]
-    pub(super) fn pooled_bytes(&self) -> usize {
+    pub(crate) fn pooled_bytes(&self) -> usize {
         lock::lock(&self.free).len() * self.chunk_bytes
     }
 
@@ -177,6 +176,12 @@ impl ChunkPool {
         {
             return false;
         }
+        self.trim()
+    }
+
+    /// Gives every pooled chunk back to the allocator now (a flush found every memstore empty:
+    /// no write is coming to take them); true when it freed any.
+    pub fn trim(&self) -> bool {
         let chunks = std::mem::take(&mut *lock::lock(&self.free));
         let freed = !chunks.is_empty();
         drop(chunks); // freed outside the lock
