@@ -222,3 +222,48 @@ fn a_flush_after_the_writes_stopped_gives_the_chunk_pool_back() {
     assert_eq!(engine.memstore_bytes(), 0);
     assert_eq!(engine.pooled_memstore_bytes(), 0);
 }
+
+/// A compaction running while a memstore is flushed does not keep the flushed memstore's chunks:
+/// it holds the files it merges, not the store's whole state (a load's peak RSS held two
+/// flushed 64 MiB memstores through every compaction).
+#[test]
+fn a_running_compaction_holds_no_flushed_memstore() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = Arc::new(Gate::default());
+    let hook_gate = gate.clone();
+    let mut opts = EngineOptions {
+        hook: Some(Hook::new(move |p| {
+            if let HookPoint::CompactionMerging { .. } = p {
+                hook_gate.wait();
+            }
+        })),
+        ..EngineOptions::default()
+    };
+    opts.compaction.auto = false;
+    let (engine, t) = open(dir.path(), opts);
+    for file in 0..3 {
+        for i in 0..100 {
+            put(&t, file * 100 + i);
+        }
+        engine.admin().flush("t").unwrap();
+    }
+    let compaction = {
+        let engine = engine.clone();
+        std::thread::spawn(move || engine.admin().major_compact("t").unwrap())
+    };
+    wait_until("the compaction merges", || {
+        gate.held.load(Ordering::Acquire) > 0
+    });
+    for i in 300..4300 {
+        put(&t, i);
+    }
+    assert!(engine.memstore_chunk_bytes() >= 4000 * 1024);
+    engine.admin().flush("t").unwrap();
+    assert_eq!(
+        engine.memstore_chunk_bytes(),
+        0,
+        "the flushed memstore's chunks are freed while the compaction runs"
+    );
+    gate.release();
+    compaction.join().unwrap();
+}

@@ -61,9 +61,12 @@ impl Inner {
         if major {
             store.cancel_minor.store(false, Ordering::Release);
         }
-        let state = store.state();
+        // Only the files: the store's state also holds its memstores, which a state kept for
+        // the compaction's whole run would keep in memory after their flushes (a load's peak
+        // RSS held two flushed 64 MiB memstores through each compaction).
+        let mut files: Vec<Arc<StoreFile>> = store.state().files.clone();
+        let store_files = files.len();
         // Oldest first for selection.
-        let mut files: Vec<Arc<StoreFile>> = state.files.clone();
         files.reverse();
         // A major compaction requested of a store without files stays pending (HBase's
         // `forceMajor`, cleared only once a major compaction is selected): the next compaction
@@ -133,7 +136,7 @@ impl Inner {
                 None => return Ok(false),
             }
         };
-        let all_files = chosen.len() == state.files.len();
+        let all_files = chosen.len() == store_files;
         let family_desc = store.descriptor();
         let job = self.job_log.start(
             if major {

@@ -449,6 +449,13 @@ impl Engine {
         self.inner.memstore_chunks.pooled_bytes()
     }
 
+    /// Bytes of memstore chunks allocated: the memstores' (active ones, those being flushed,
+    /// flushed ones a read still holds) and the pool's. Cells too large for a chunk have
+    /// buffers of their own, not counted here.
+    pub fn memstore_chunk_bytes(&self) -> usize {
+        self.inner.memstore_chunks.live_bytes()
+    }
+
     /// Total bytes of live block files and WAL segments on disk.
     pub fn disk_bytes(&self) -> u64 {
         fn walk(fs: &dyn crate::fs::FileSystem, p: &Path) -> u64 {

@@ -10,7 +10,7 @@
 use crate::lock;
 use std::alloc::Layout;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -136,6 +136,9 @@ pub struct ChunkPool {
     /// The most chunks kept; more go back to the allocator.
     max_chunks: usize,
     free: Mutex<Vec<Buf>>,
+    /// Chunks allocated and not yet freed: in memstores (active, flushing, or held by a
+    /// read) and in the pool.
+    live: AtomicUsize,
     /// When a chunk was last taken, in milliseconds after `epoch`.
     last_take_ms: AtomicU64,
     epoch: Instant,
@@ -149,6 +152,7 @@ impl ChunkPool {
             chunk_bytes,
             max_chunks: max_pooled_bytes.checked_div(chunk_bytes).unwrap_or(0),
             free: Mutex::new(Vec::new()),
+            live: AtomicUsize::new(0),
             last_take_ms: AtomicU64::new(0),
             epoch: Instant::now(),
         })
@@ -157,6 +161,12 @@ impl ChunkPool {
     /// Bytes of chunks held for the next memstores.
     pub(crate) fn pooled_bytes(&self) -> usize {
         lock::lock(&self.free).len() * self.chunk_bytes
+    }
+
+    /// Bytes of every chunk allocated and not freed: the memstores' (active ones, those being
+    /// flushed, flushed ones a read still holds) and the pool's.
+    pub(crate) fn live_bytes(&self) -> usize {
+        self.live.load(Ordering::Relaxed) * self.chunk_bytes
     }
 
     /// Gives the pooled chunks back to the allocator when none was taken for [`POOL_IDLE`]
@@ -183,6 +193,7 @@ impl ChunkPool {
     /// no write is coming to take them); true when it freed any.
     pub fn trim(&self) -> bool {
         let chunks = std::mem::take(&mut *lock::lock(&self.free));
+        self.live.fetch_sub(chunks.len(), Ordering::Relaxed);
         let freed = !chunks.is_empty();
         drop(chunks); // freed outside the lock
         freed
@@ -192,7 +203,10 @@ impl ChunkPool {
         self.last_take_ms.store(self.now_ms(), Ordering::Relaxed);
         let pooled = lock::lock(&self.free).pop();
         // A new chunk is allocated outside the pool's lock.
-        pooled.unwrap_or_else(|| Buf::new(self.chunk_bytes))
+        pooled.unwrap_or_else(|| {
+            self.live.fetch_add(1, Ordering::Relaxed);
+            Buf::new(self.chunk_bytes)
+        })
     }
 
     fn give_back(&self, chunks: Vec<Buf>) {
@@ -202,6 +216,7 @@ impl ChunkPool {
         let keep = rest.len().min(room);
         free.extend(rest.drain(..keep));
         drop(free);
+        self.live.fetch_sub(rest.len(), Ordering::Relaxed);
         drop(rest); // freed outside the lock
     }
 }
