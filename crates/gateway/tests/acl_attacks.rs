@@ -352,7 +352,7 @@ fn three_secrets(gw: &Gateway) -> (Client, Client) {
 #[test]
 fn a_scan_filter_never_sees_an_unreadable_family() {
     let gw = Gateway::start();
-    let (mut admin, mut alice) = three_secrets(&gw);
+    let (_admin, mut alice) = three_secrets(&gw);
     // Without a filter, the partly granted scan returns her family only.
     let plain = scan_all(&mut alice, TStruct::new()).unwrap();
     assert_eq!(plain, ["r1 cf:a", "r2 cf:a", "r3 cf:a"]);
