@@ -220,7 +220,8 @@ fn a_flush_after_the_writes_stopped_gives_the_chunk_pool_back() {
     assert!(engine.memstore_bytes() > 4000 * 1024);
     engine.admin().flush("t").unwrap();
     assert_eq!(engine.memstore_bytes(), 0);
-    assert_eq!(engine.pooled_memstore_bytes(), 0);
+    // Nothing pooled, nor held by the flushed memstore.
+    assert_eq!(engine.memstore_chunk_bytes(), 0);
 }
 
 /// A compaction running while a memstore is flushed does not keep the flushed memstore's chunks:

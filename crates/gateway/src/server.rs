@@ -869,7 +869,7 @@ fn track_scanner(
             Some(TValue::I32(id)) => scanners.opened(*id),
             // `ferrobaseScannerOpen`'s batch names its scanner only while it stays open.
             Some(TValue::Struct(batch)) => {
-                if let Some(TValue::I32(id)) = batch.get(1) {
+                if let Some(TValue::I32(id)) = batch.get(crate::handler::SCAN_BATCH_ID) {
                     scanners.opened(*id);
                 }
             }

@@ -102,14 +102,7 @@ pub struct RawScanBatch {
 pub fn read_scan_batch_reply<R: Read>(
     b: &mut Budget<'_, R>,
 ) -> Result<(Option<RawScanBatch>, TStruct), ThriftError> {
-    scan_batch_reply(&Binary, b)
-}
-
-fn scan_batch_reply<W: WireRead, R: Read>(
-    w: &W,
-    b: &mut Budget<'_, R>,
-) -> Result<(Option<RawScanBatch>, TStruct), ThriftError> {
-    reply_with(w, b, TType::Struct, scan_batch)
+    reply_with(&Binary, b, TType::Struct, scan_batch)
 }
 
 fn scan_batch<W: WireRead, R: Read>(

@@ -67,7 +67,7 @@ impl Remote {
             let args = FerrobaseScannerOpenArgs {
                 table_name: table.as_bytes().to_vec(),
                 scan: Self::scan_struct(scan, filter)?,
-                nb_rows: nb_rows.min(i32::MAX as usize) as i32,
+                nb_rows: rows_arg(nb_rows),
                 close: scanner.limit_reached_by(nb_rows),
                 attributes: Vec::new(),
             };
@@ -216,6 +216,11 @@ impl Remote {
     }
 }
 
+/// A count of rows as a call's `nbRows` (an `i32`; more than it holds asks for all it holds).
+fn rows_arg(n: usize) -> i32 {
+    n.min(i32::MAX as usize) as i32
+}
+
 /// A scanner open on the gateway; closed when exhausted or dropped.
 pub struct RemoteScanner {
     remote: Arc<Remote>,
@@ -281,7 +286,7 @@ impl RemoteScanner {
             }
             let args = FerrobaseScannerNextArgs {
                 id: self.id,
-                nb_rows: nb_rows.min(i32::MAX as usize) as i32,
+                nb_rows: rows_arg(nb_rows),
                 close: self.limit_reached_by(nb_rows),
             };
             let (id, rows) = self.remote.call_scan_batch(&args)?;
@@ -312,7 +317,7 @@ impl RemoteScanner {
             } else {
                 let args = ScannerGetListArgs {
                     id: self.id,
-                    nb_rows: want.min(i32::MAX as usize) as i32,
+                    nb_rows: rows_arg(want),
                 };
                 // Read straight into the rows, without a value tree.
                 match self.remote.call_rows(&args)? {

@@ -341,6 +341,21 @@ impl ResultScanner {
         self.next_batch_within(n, usize::MAX)
     }
 
+    /// Whether `rows`, a batch read for at most `n` results within `max_bytes`
+    /// ([`ResultScanner::next_batch_within`], or [`ResultScanner::next_batch_or_heartbeat`]
+    /// without its heartbeat), found the scanner's end: fewer than `n`, under the byte limit and
+    /// not in the middle of a row (a batch stops early only at the byte limit).
+    pub fn batch_found_end(rows: &[RowResult], n: usize, max_bytes: usize) -> bool {
+        rows.len() < n
+            && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row())
+            && rows
+                .iter()
+                .flat_map(|r| r.cells.iter())
+                .map(|c| c.heap_size())
+                .sum::<usize>()
+                < max_bytes
+    }
+
     /// Up to `n` results, stopping early once they hold `max_bytes` (cells'
     /// [`crate::Cell::heap_size`]; the result crossing it is kept, so at least one comes back).
     /// HBase's `hbase.server.scanner.max.result.size` per scanner call.

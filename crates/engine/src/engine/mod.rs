@@ -443,14 +443,9 @@ impl Engine {
         self.inner.global_memstore.load(Ordering::Acquire)
     }
 
-    /// Bytes of memstore chunks flushed memstores gave back, pooled for the next ones (resident,
-    /// and not in [`Engine::memstore_bytes`]).
-    pub fn pooled_memstore_bytes(&self) -> usize {
-        self.inner.memstore_chunks.pooled_bytes()
-    }
-
     /// Bytes of memstore chunks allocated: the memstores' (active ones, those being flushed,
-    /// flushed ones a read still holds) and the pool's. Cells too large for a chunk have
+    /// flushed ones a read still holds) and the pool's (not in [`Engine::memstore_bytes`]).
+    /// Cells too large for a chunk have
     /// buffers of their own, not counted here.
     pub fn memstore_chunk_bytes(&self) -> usize {
         self.inner.memstore_chunks.live_bytes()

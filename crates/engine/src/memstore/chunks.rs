@@ -159,7 +159,8 @@ impl ChunkPool {
     }
 
     /// Bytes of chunks held for the next memstores.
-    pub(crate) fn pooled_bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(super) fn pooled_bytes(&self) -> usize {
         lock::lock(&self.free).len() * self.chunk_bytes
     }
 

@@ -17,6 +17,7 @@ pub(crate) mod writes;
 pub(crate) use authorize::denied;
 pub(crate) use scanner_lease::ScannerGrant;
 pub use scanner_lease::Scanners;
+pub(crate) use scanners::SCAN_BATCH_ID;
 
 use crate::thrift::hbase::{
     thrift_server_type, AlreadyExists, Call, Exception, IOError, IllegalArgument, Throws,
@@ -282,6 +283,18 @@ impl Handler {
         match &self.access {
             None => self.dispatch(call, user.unwrap_or(crate::access::ANONYMOUS)),
             Some(access) => self.authorized(access, user, call),
+        }
+    }
+
+    /// [`Handler::answer`] of a call that answers a value: that value, or its failure.
+    fn answer_value(&self, user: Option<&str>, call: &Call) -> Result<TValue, ServiceError> {
+        match self.answer(user, call) {
+            Some(Ok(Some(v))) => Ok(v),
+            Some(Err(e)) => Err(e),
+            other => Err(ServiceError::Internal(format!(
+                "{} was answered {other:?}",
+                call.method()
+            ))),
         }
     }
 

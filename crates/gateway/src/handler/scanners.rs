@@ -12,7 +12,7 @@ use crate::thrift::hbase::service::{
 use crate::thrift::hbase::{Call, TScan};
 use crate::thrift::{Encoded, TStruct, TValue, ThriftValue};
 use ferrobase_engine::filter::parse_filter;
-use ferrobase_engine::{Error, RowResult, Scan};
+use ferrobase_engine::{Error, ResultScanner, RowResult, Scan};
 use std::time::Instant;
 
 /// Where the scanOpen* forms start.
@@ -55,21 +55,7 @@ enum NextRows {
 
 /// `TScanBatch`'s fields: the scanner's id (while open) and the rows.
 pub(crate) const SCAN_BATCH_ID: i16 = 1;
-pub(crate) const SCAN_BATCH_ROWS: i16 = 2;
-
-/// Whether a batch of `rows`, read for at most `n` rows and `max_bytes` of cells, found its
-/// scanner's end: it is short of `n` and was not cut by the byte limit or within a row (the
-/// engine's batch stops early only there).
-fn batch_ends(rows: &[RowResult], n: usize, max_bytes: usize) -> bool {
-    rows.len() < n
-        && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row())
-        && rows
-            .iter()
-            .flat_map(|r| r.cells.iter())
-            .map(|c| c.heap_size())
-            .sum::<usize>()
-            < max_bytes
-}
+const SCAN_BATCH_ROWS: i16 = 2;
 
 fn invalid() -> ServiceError {
     ServiceError::IllegalArgument("scanner ID is invalid".into())
@@ -241,7 +227,7 @@ impl Handler {
         let (rows, finished) = match &mut e.scanner {
             Source::Rows(scanner) => {
                 let rows = scanner.next_batch_within(n, max_bytes)?;
-                let finished = batch_ends(&rows, n, max_bytes);
+                let finished = ResultScanner::batch_found_end(&rows, n, max_bytes);
                 (NextRows::Rows(rows, order), finished)
             }
             Source::Failed(error) => return Err(error.clone()),
@@ -274,9 +260,8 @@ impl Handler {
             scan,
             attributes,
         });
-        let id = match self.answer(user, &open) {
-            Some(Ok(Some(TValue::I32(id)))) => id,
-            Some(Err(e)) => return Err(e),
+        let id = match self.answer_value(user, &open)? {
+            TValue::I32(id) => id,
             other => {
                 return Err(ServiceError::Internal(format!(
                     "scannerOpenWithScan was answered {other:?}"
@@ -301,18 +286,10 @@ impl Handler {
         nb_rows: i32,
         close: bool,
     ) -> CallResult {
-        let rows = match self.answer(
+        let rows = self.answer_value(
             user,
             &Call::ScannerGetList(ScannerGetListArgs { id, nb_rows }),
-        ) {
-            Some(Ok(Some(rows))) => rows,
-            Some(Err(e)) => return Err(e),
-            other => {
-                return Err(ServiceError::Internal(format!(
-                    "scannerGetList was answered {other:?}"
-                )))
-            }
-        };
+        )?;
         let stays_open = !close && !self.scanners.finished(id);
         if !stays_open {
             if let Some(Err(e)) = self.answer(user, &Call::ScannerClose(ScannerCloseArgs { id })) {

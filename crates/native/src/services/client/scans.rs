@@ -10,7 +10,7 @@ use crate::regions::{self, Region, Target};
 use crate::scanners::{OpenScanner, Refused, Source};
 use crate::services::{Ctx, Reply};
 use ferrobase_engine::call_budget::{self, Heartbeat};
-use ferrobase_engine::{Cell, RowResult, Scan, ScanBatch};
+use ferrobase_engine::{Cell, ResultScanner, RowResult, Scan, ScanBatch};
 use ferrobase_gateway::access::Operation;
 use ferrobase_gateway::catalog;
 use ferrobase_gateway::request::{Partial, Request, Response};
@@ -275,17 +275,8 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
         }
     }
     // Fewer rows than asked, under the byte limit and not in the middle of a row: the region
-    // has no more (the engine's batch stops early only at the byte limit).
-    let bytes: usize = rows
-        .iter()
-        .flat_map(|r| r.cells.iter())
-        .map(Cell::heap_size)
-        .sum();
-    let exhausted = want > 0
-        && !heartbeat
-        && rows.len() < want
-        && bytes < max_bytes
-        && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row());
+    // has no more.
+    let exhausted = !heartbeat && ResultScanner::batch_found_end(&rows, want, max_bytes);
     let (rows, limit_reached) = count_rows(&mut open, rows);
     drop(open);
     let mut out = Vec::new();
