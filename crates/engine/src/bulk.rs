@@ -149,6 +149,11 @@ impl FileSystem for NoSync {
             crate::fs::OsFileSystem.open_append(path)?,
         )))
     }
+    fn open_overwrite(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
+        Ok(Box::new(NoSyncFile(
+            crate::fs::OsFileSystem.open_overwrite(path)?,
+        )))
+    }
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>> {
         crate::fs::OsFileSystem.open(path)
     }

@@ -135,6 +135,12 @@ pub trait FileSystem: Send + Sync + std::fmt::Debug {
     /// it does not exist. Writes nothing, so it needs no free space.
     fn open_append(&self, path: &Path) -> io::Result<Box<dyn WritableFile>>;
 
+    /// Opens the existing file `path` for writing over its bytes from its start: each
+    /// `append` writes the next bytes in place (growing the file past its end as an append
+    /// does), and `truncate` moves the next write to the new end. `NotFound` if it does not
+    /// exist. A recycled WAL segment is written so, its cached pages reused.
+    fn open_overwrite(&self, path: &Path) -> io::Result<Box<dyn WritableFile>>;
+
     /// Opens `path` for reading.
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>>;
 

@@ -482,10 +482,9 @@ fn leftovers(
     if fs.exists(&wal_dir) {
         for e in fs.list_dir(&wal_dir).at(&wal_dir)? {
             let name = e.name.to_string_lossy();
-            if name.ends_with(wal::TMP_SUFFIX)
-                || name == wal::PROBE_FILE
-                || wal::is_synced_leftover(&name)
-            {
+            if name.ends_with(wal::FREE_SUFFIX) {
+                found.push((wal_dir.join(&e.name), "a WAL segment kept for reuse"));
+            } else if wal::is_leftover(&name) {
                 found.push((wal_dir.join(&e.name), "a temporary WAL file"));
             }
         }

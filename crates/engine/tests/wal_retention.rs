@@ -5,11 +5,29 @@ mod support;
 
 use ferrobase_engine::*;
 
+/// Bytes of the log's segments (a segment kept for reuse is not one: it holds only zeros,
+/// checked below).
 fn wal_bytes(dir: &std::path::Path) -> u64 {
     std::fs::read_dir(dir.join("wal"))
         .unwrap()
-        .map(|e| e.unwrap().metadata().unwrap().len())
+        .map(|e| e.unwrap())
+        .filter(|e| !e.file_name().to_string_lossy().ends_with(".wal.free"))
+        .map(|e| e.metadata().unwrap().len())
         .sum()
+}
+
+/// The segments kept for reuse, each checked to hold nothing but zeros.
+fn recycled(dir: &std::path::Path) -> usize {
+    let free: Vec<_> = std::fs::read_dir(dir.join("wal"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".wal.free"))
+        .collect();
+    for p in &free {
+        let bytes = std::fs::read(p).unwrap();
+        assert!(!bytes.is_empty() && bytes.iter().all(|&b| b == 0), "{p:?}");
+    }
+    free.len()
 }
 
 #[test]
@@ -29,6 +47,8 @@ fn flushing_everything_deletes_the_logged_edits_and_keeps_the_data() {
             "WAL still holds {} bytes after everything was flushed",
             wal_bytes(dir.path())
         );
+        // The 1 MiB segment was kept, zeroed, for the log to write over.
+        assert_eq!(recycled(dir.path()), 1);
         // Writes after the roll land in the new segment.
         t.put(Put::new("after").add_column("cf", "q", "v")).unwrap();
     }

@@ -188,6 +188,12 @@ pub struct ServeArgs {
     /// A WAL segment is closed past this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().wal_segment_bytes)]
     pub wal_segment_size: u64,
+    /// WAL segments kept, once their edits are flushed, to be written over instead of new
+    /// files (RocksDB's recycle_log_file_num; docs/format/wal.md, "Recycled segments"); 0
+    /// deletes every one.
+    #[arg(long, value_name = "N",
+          default_value_t = EngineOptions::default().wal_recycled_segments)]
+    pub wal_recycled_segments: usize,
     /// Past this many closed WAL segments the oldest edits are flushed (HBase's
     /// hbase.regionserver.maxlogs).
     #[arg(long, value_name = "N", value_parser = at_least_one,
@@ -415,6 +421,7 @@ pub fn main(a: ServeArgs) -> Result<()> {
     engine_opts.warm_file_sections = true;
     engine_opts.wal_segment_bytes = a.wal_segment_size;
     engine_opts.max_wal_segments = a.max_wal_segments;
+    engine_opts.wal_recycled_segments = a.wal_recycled_segments;
     engine_opts.region_split_size = a.region_split_size;
     engine_opts.auto_split = !a.no_auto_split;
     engine_opts.compaction.min_files = a.compaction_min_files;

@@ -308,6 +308,7 @@ fn shutdown(inner: &Arc<Inner>, handles: &Mutex<Vec<JoinHandle<()>>>) {
         if let Err(e) = inner.wal.flush_buffer() {
             eprintln!("ferrobase: writing buffered WAL records at close failed: {e}");
         }
+        inner.wal.close();
     }
 }
 

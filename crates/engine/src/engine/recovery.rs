@@ -141,10 +141,7 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
     // WAL replay.
     for e in fs.list_dir(&wal_dir).at(&wal_dir)? {
         let name = e.name.to_string_lossy();
-        if name.ends_with(wal::TMP_SUFFIX)
-            || name == wal::PROBE_FILE
-            || wal::is_synced_leftover(&name)
-        {
+        if wal::is_leftover(&name) {
             let p = wal_dir.join(&e.name);
             fs.remove_file(&p).at(&p)?;
         }
@@ -256,7 +253,8 @@ pub(crate) fn open(dir: &Path, opts: EngineOptions) -> Result<Inner> {
         poison.clone(),
         gate.clone(),
         marks,
-    )?;
+    )?
+    .with_recycled_segments(opts.wal_recycled_segments);
     let inner = Inner {
         dir: dir.to_path_buf(),
         metrics,

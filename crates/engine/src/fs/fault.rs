@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
@@ -32,12 +33,13 @@ use std::time::SystemTime;
 pub enum OpKind {
     /// `create` and `create_new`.
     Create,
-    /// `open` for reading, and `open_append`.
+    /// `open` for reading, `open_append` and `open_overwrite`.
     Open,
     /// A read from an open file.
     Read,
     /// An append to a file (an injected failure writes the first half of the bytes first, as
-    /// a write cut short by a full disk may).
+    /// a write cut short by a full disk may; over a file's own bytes, up to the page boundary
+    /// before the half, as the kernel copies a write into cached pages a page at a time).
     Append,
     /// `sync_data` or `sync_all` of a file.
     Sync,
@@ -121,6 +123,11 @@ struct MemFile {
     durable: Vec<u8>,
     /// Truncated since the last sync: `durable` is no longer a prefix of `data`.
     diverged: bool,
+    /// Synced bytes written over in place since the last sync (a file opened for overwriting):
+    /// a cut keeps the synced length, each overwritten page old or new.
+    overwritten: bool,
+    /// The shortest length the file was cut to since the last sync (`usize::MAX`: never).
+    kept: usize,
     modified: SystemTime,
 }
 
@@ -369,6 +376,7 @@ impl State {
                 let f = self.file_mut(ino)?;
                 f.data.clear();
                 f.diverged = true;
+                f.kept = 0;
                 f.modified = SystemTime::now();
                 Ok(ino)
             }
@@ -382,6 +390,8 @@ impl State {
                         data: Vec::new(),
                         durable: Vec::new(),
                         diverged: false,
+                        overwritten: false,
+                        kept: usize::MAX,
                         modified: SystemTime::now(),
                     },
                 );
@@ -547,11 +557,24 @@ impl FaultFileSystem {
             };
             let kept = match rng.as_mut() {
                 None => f.durable.clone(),
-                Some(rng) => model::cut_file(&model, &f.durable, &f.data, f.diverged, &stale, rng),
+                Some(rng) => model::cut_file(
+                    &model,
+                    &f.durable,
+                    &f.data,
+                    model::Change {
+                        diverged: f.diverged,
+                        overwritten: f.overwritten,
+                        kept: f.kept,
+                    },
+                    &stale,
+                    rng,
+                ),
             };
             f.data = kept.clone();
             f.durable = kept;
             f.diverged = false;
+            f.overwritten = false;
+            f.kept = usize::MAX;
         }
         g.stale = stale;
         g.dead = false;
@@ -566,7 +589,26 @@ impl FaultFileSystem {
             state: self.state.clone(),
             ino,
             path: path.to_path_buf(),
+            cursor: None,
         }))
+    }
+
+    fn open_writable(
+        &self,
+        path: &Path,
+        cursor: Option<AtomicUsize>,
+    ) -> io::Result<Box<dyn WritableFile>> {
+        let mut g = self.lock_state();
+        g.check(OpKind::Open, &[path])?;
+        match g.lookup(path)? {
+            Node::File(ino) => Ok(Box::new(MemWritable {
+                state: self.state.clone(),
+                ino,
+                path: path.to_path_buf(),
+                cursor,
+            })),
+            Node::Dir(_) => Err(io::Error::other("is a directory")),
+        }
     }
 
     /// Bytes of `path` not yet synced, and whether its directory entry is not yet synced
@@ -590,6 +632,8 @@ struct MemWritable {
     state: Arc<Mutex<State>>,
     ino: u64,
     path: PathBuf,
+    /// Where the next write goes, for a file opened for overwriting (`None`: at the end).
+    cursor: Option<AtomicUsize>,
 }
 
 impl MemWritable {
@@ -605,22 +649,46 @@ impl WritableFile for MemWritable {
         if res.is_err() && g.dead {
             return res;
         }
+        let len = g.file_mut(self.ino)?.data.len();
+        let at = self
+            .cursor
+            .as_ref()
+            .map_or(len, |c| c.load(Ordering::Relaxed).min(len));
         let mut part = if res.is_ok() {
             data
+        } else if at < len {
+            // A write over cached pages cut short stops where the kernel stopped copying: at a
+            // page boundary of the file (about half way, or none of it).
+            let page = g.model.page_size.max(1);
+            let end = (at + data.len() / 2) / page * page;
+            &data[..end.saturating_sub(at).min(data.len())]
         } else {
             &data[..data.len() / 2]
         };
         let mut res = res;
         if let Some(free) = g.free {
-            if (part.len() as u64) > free {
-                part = &part[..free as usize];
+            // Only bytes past the end take space; an overwrite reuses the file's blocks.
+            let grow = (at + part.len()).saturating_sub(len) as u64;
+            let mut used = grow;
+            if grow > free {
+                part = &part[..part.len() - (grow - free) as usize];
                 res = Err(io::Error::from_raw_os_error(libc::ENOSPC));
+                used = free;
             }
-            g.free = Some(free - part.len() as u64);
+            g.free = Some(free - used);
         }
         let f = g.file_mut(self.ino)?;
-        f.data.extend_from_slice(part);
+        let over = part.len().min(len - at);
+        f.data[at..at + over].copy_from_slice(&part[..over]);
+        f.data.extend_from_slice(&part[over..]);
+        if over > 0 && at < f.durable.len() {
+            // Synced bytes overwritten: what a cut keeps is no longer a prefix of the data.
+            f.overwritten = true;
+        }
         f.modified = SystemTime::now();
+        if let Some(c) = &self.cursor {
+            c.store(at + part.len(), Ordering::Relaxed);
+        }
         res
     }
 
@@ -634,6 +702,7 @@ impl WritableFile for MemWritable {
             let gone = f.data.split_off(len);
             if f.durable.len() > len {
                 f.diverged = true;
+                f.kept = f.kept.min(len);
             }
             f.modified = SystemTime::now();
             if let Some(free) = &mut g.free {
@@ -643,6 +712,9 @@ impl WritableFile for MemWritable {
                 .extend_from_slice(&gone[gone.len().saturating_sub(STALE_POOL)..]);
             let over = g.stale.len().saturating_sub(STALE_POOL);
             g.stale.drain(..over);
+        }
+        if let Some(c) = &self.cursor {
+            c.store(len, Ordering::Relaxed);
         }
         Ok(())
     }
@@ -661,14 +733,17 @@ impl WritableFile for MemWritable {
             if let Some((bytes, what)) = told {
                 f.durable = bytes;
                 f.diverged = true;
+                f.kept = 0;
                 g.lies.push((self.path.clone(), what));
                 return Ok(());
             }
         }
         let f = g.file_mut(self.ino)?;
-        if f.diverged || f.durable.len() > f.data.len() {
+        if f.diverged || f.overwritten || f.durable.len() > f.data.len() {
             f.durable = f.data.clone();
             f.diverged = false;
+            f.overwritten = false;
+            f.kept = usize::MAX;
         } else {
             let from = f.durable.len();
             let tail = f.data[from..].to_vec();
@@ -733,16 +808,11 @@ impl FileSystem for FaultFileSystem {
     }
 
     fn open_append(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
-        let mut g = self.lock_state();
-        g.check(OpKind::Open, &[path])?;
-        match g.lookup(path)? {
-            Node::File(ino) => Ok(Box::new(MemWritable {
-                state: self.state.clone(),
-                ino,
-                path: path.to_path_buf(),
-            })),
-            Node::Dir(_) => Err(io::Error::other("is a directory")),
-        }
+        self.open_writable(path, None)
+    }
+
+    fn open_overwrite(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
+        self.open_writable(path, Some(AtomicUsize::new(0)))
     }
 
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>> {
@@ -860,6 +930,8 @@ impl FileSystem for FaultFileSystem {
                     data: Vec::new(),
                     durable: Vec::new(),
                     diverged: false,
+                    overwritten: false,
+                    kept: usize::MAX,
                     modified: SystemTime::now(),
                 },
             );

@@ -14,7 +14,8 @@ use std::time::SystemTime;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct OsFileSystem;
 
-/// A file written through `write(2)` at its end.
+/// A file written through `write(2)`: at its end when opened for appending, else at its offset
+/// (from 0 for a file created or opened for overwriting).
 struct OsWritableFile(File);
 
 impl WritableFile for OsWritableFile {
@@ -92,6 +93,12 @@ impl FileSystem for OsFileSystem {
 
     fn open_append(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
         let f = OpenOptions::new().append(true).open(path)?;
+        Ok(Box::new(OsWritableFile(f)))
+    }
+
+    fn open_overwrite(&self, path: &Path) -> io::Result<Box<dyn WritableFile>> {
+        // Not `O_APPEND`: writes go to the file offset, from 0 (`truncate` moves it).
+        let f = OpenOptions::new().write(true).open(path)?;
         Ok(Box::new(OsWritableFile(f)))
     }
 

@@ -166,3 +166,92 @@ pub(super) fn create_segment(
     fs.sync_dir(dir).synced(dir)?;
     Ok(Arc::from(f))
 }
+
+/// Suffix of a closed segment kept for reuse ("Recycled segments" in `docs/format/wal.md`): not
+/// a segment (a `.wal` name), so never read as part of the log; one left by a crash is removed
+/// at open.
+pub const FREE_SUFFIX: &str = ".wal.free";
+
+/// Path of the recycled segment that was segment `number`.
+fn free_path(dir: &Path, number: u64) -> PathBuf {
+    dir.join(format!("{number:016}{FREE_SUFFIX}"))
+}
+
+/// Zeros written over a recycled segment, a chunk at a time.
+static ZEROS: [u8; 64 << 10] = [0; 64 << 10];
+
+/// A closed segment made ready for reuse: every byte zero and synced, so whatever a crash
+/// leaves of the next use reads as that use's records and a zero-filled tail, as a new
+/// segment's would.
+#[derive(Debug)]
+pub(super) struct FreeSegment {
+    path: PathBuf,
+}
+
+/// Takes segment `number` (every record flushed) out of the log and zeroes it for reuse: the
+/// rename is made durable before its bytes change (a crash must not leave a segment name on
+/// zeros), then zeros are written over its cached pages and synced. On failure the file is
+/// removed.
+pub(super) fn recycle_segment(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    number: u64,
+    len: u64,
+) -> Result<FreeSegment> {
+    let path = segment_path(dir, number);
+    let free = free_path(dir, number);
+    fs.rename(&path, &free).at(&path)?;
+    fs.sync_dir(dir).synced(dir)?;
+    let zeroed = (|| -> std::io::Result<()> {
+        let f = fs.open_overwrite(&free)?;
+        let mut left = len;
+        while left > 0 {
+            let n = left.min(ZEROS.len() as u64) as usize;
+            f.append(&ZEROS[..n])?;
+            left -= n as u64;
+        }
+        f.sync_data()
+    })();
+    match zeroed {
+        Ok(()) => Ok(FreeSegment { path: free }),
+        Err(e) => {
+            let _ = fs.remove_file(&free);
+            Err(Error::io(&free, e))
+        }
+    }
+}
+
+/// Makes `free` segment `number`: its magic written over the zeros and synced, then the
+/// rename, its directory entry synced. Writes go over its cached pages from the magic on. An
+/// error before the rename leaves `free` as it was (`Ok(Err(free))`: the caller starts a new
+/// segment instead); one at or after it is returned.
+pub(super) fn reuse_segment(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    free: FreeSegment,
+    number: u64,
+) -> Result<std::result::Result<Arc<dyn WritableFile>, FreeSegment>> {
+    let path = segment_path(dir, number);
+    let prepared = (|| -> std::io::Result<Box<dyn WritableFile>> {
+        if fs.exists(&path) {
+            return Err(std::io::ErrorKind::AlreadyExists.into());
+        }
+        let f = fs.open_overwrite(&free.path)?;
+        f.append(SEGMENT_MAGIC)?;
+        f.sync_data()?;
+        Ok(f)
+    })();
+    let Ok(f) = prepared else {
+        return Ok(Err(free));
+    };
+    if fs.rename(&free.path, &path).is_err() {
+        return Ok(Err(free));
+    }
+    fs.sync_dir(dir).synced(dir)?;
+    Ok(Ok(Arc::from(f)))
+}
+
+/// Removes a recycled segment no longer wanted.
+pub(super) fn remove_free(fs: &dyn FileSystem, free: FreeSegment) -> Result<()> {
+    fs.remove_file(&free.path).at(&free.path)
+}

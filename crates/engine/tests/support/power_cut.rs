@@ -19,7 +19,13 @@ pub fn options(fs: &FaultFileSystem) -> EngineOptions {
     EngineOptions {
         memstore_flush_size: 6 * 1024,
         region_split_size: 16 * 1024,
-        wal_segment_bytes: 8 * 1024,
+        // Below the flush size, so segments fill and roll between flushes and are recycled
+        // (kept zeroed, written over) before the cuts fall on them.
+        wal_segment_bytes: 2 * 1024,
+        wal_recycled_segments: std::env::var("FERROBASE_RECYCLE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2),
         block_cache_bytes: Some(1 << 20),
         compaction: CompactionOptions {
             min_files: 2,

@@ -105,17 +105,63 @@ impl FaultModel {
     fn page(&self) -> usize {
         self.page_size.max(1)
     }
+
+    /// The unit inside a page that a torn overwrite tears at: an eighth of a page.
+    fn sector(&self) -> usize {
+        (self.page() / 8).max(1)
+    }
+
+    /// The unit a disk persists whole: a 512-byte sector (or the page, when a test's page is
+    /// smaller). The WAL reader's zero-filled-tail rule counts in the same sectors
+    /// (`wal::reader::SECTOR`).
+    fn disk_sector(&self) -> usize {
+        512.min(self.page())
+    }
+}
+
+/// How a file changed since its last sync, beyond growing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Change {
+    /// Truncated (or created over) since the last sync: the synced bytes are no longer a
+    /// prefix of the current ones.
+    pub diverged: bool,
+    /// Synced bytes written over in place (a file opened for overwriting).
+    pub overwritten: bool,
+    /// The shortest length the file was cut to since the last sync (0 when created over):
+    /// its bytes before it were never changed by the cut, so a power cut keeps at least them.
+    pub kept: usize,
 }
 
 /// What a cut keeps of one file under the prefix model: its synced bytes plus a random prefix
-/// of its unsynced tail, or, if it was overwritten since its last sync, either its synced bytes
-/// or a prefix of its current ones.
-fn prefix_cut(durable: &[u8], data: &[u8], diverged: bool, rng: &mut Rng) -> Vec<u8> {
+/// of its unsynced tail; if it was cut back since its last sync, either its synced bytes or a
+/// prefix of its current ones no shorter than it was cut to; if written over in place, the new
+/// bytes up to a sector boundary and the synced ones after.
+fn prefix_cut(
+    durable: &[u8],
+    data: &[u8],
+    Change {
+        diverged,
+        overwritten,
+        kept,
+    }: Change,
+    sector: usize,
+    rng: &mut Rng,
+) -> Vec<u8> {
+    if overwritten && !diverged {
+        // Written over in place: the new bytes persisted up to a sector boundary (a disk
+        // writes a sector whole), the synced ones after it (the file no shorter than it was
+        // synced).
+        let n = (rng.below(data.len() as u64 + 1) as usize / sector * sector).min(data.len());
+        let mut out = data[..n].to_vec();
+        out.extend_from_slice(durable.get(n..).unwrap_or(&[]));
+        return out;
+    }
     if diverged {
         if rng.below(2) == 0 {
             durable.to_vec()
         } else {
-            let n = rng.below(data.len() as u64 + 1) as usize;
+            let kept = kept.min(data.len());
+            let n = kept + rng.below((data.len() - kept) as u64 + 1) as usize;
             data[..n].to_vec()
         }
     } else {
@@ -146,24 +192,31 @@ fn fill(out: &mut [u8], how: Option<TailFill>, stale: &[u8], at: usize, rng: &mu
 }
 
 /// What a [`super::CutMode::KeepRandom`] cut keeps of a file whose synced bytes are `durable`
-/// and whose current bytes are `data` (`diverged`: overwritten since the last sync, so
-/// `durable` is not a prefix of `data`). `stale` is what reused blocks may hold.
+/// and whose current bytes are `data`, changed since as `change` says. `stale` is what reused
+/// blocks may hold.
 pub(super) fn cut_file(
     model: &FaultModel,
     durable: &[u8],
     data: &[u8],
-    diverged: bool,
+    change: Change,
     stale: &[u8],
     rng: &mut Rng,
 ) -> Vec<u8> {
-    if !model.reshapes_cuts() || (!diverged && durable.len() >= data.len() && durable == data) {
-        return prefix_cut(durable, data, diverged, rng);
+    let Change {
+        diverged,
+        overwritten,
+        kept,
+    } = change;
+    if !model.reshapes_cuts()
+        || (!diverged && !overwritten && durable.len() >= data.len() && durable == data)
+    {
+        return prefix_cut(durable, data, change, model.disk_sector(), rng);
     }
     let page = model.page();
     // The length the file's metadata reached: anything between the synced and the current
-    // length (a file cut back since its sync may keep either).
+    // length (a file cut back since its sync may keep either, but not less than it was cut to).
     let (lo, hi) = if diverged {
-        (0, durable.len().max(data.len()))
+        (kept.min(data.len()), durable.len().max(data.len()))
     } else {
         (durable.len(), data.len().max(durable.len()))
     };
@@ -174,7 +227,7 @@ pub(super) fn cut_file(
     };
     // Without non-prefix persistence, the new pages that persisted are those before one point.
     let persisted_below = rng.below(len as u64 + 1) as usize;
-    let sector = (page / 8).max(1);
+    let sector = model.sector();
     let mut out = vec![0u8; len];
     let mut start = 0;
     while start < len {
@@ -278,6 +331,34 @@ pub(super) fn lie(
 mod tests {
     use super::*;
 
+    /// A file that only grew since its sync.
+    const GREW: Change = Change {
+        diverged: false,
+        overwritten: false,
+        kept: usize::MAX,
+    };
+
+    /// A file cut back since its sync keeps its bytes before the cut: its synced length, or a
+    /// length from the cut on (a shrink never loses the synced bytes below the new end).
+    #[test]
+    fn a_cut_back_file_keeps_its_bytes_before_the_cut() {
+        let durable = b"0123456789abcdef";
+        let data = b"01234567xyz";
+        let cut = Change {
+            diverged: true,
+            overwritten: false,
+            kept: 8,
+        };
+        for seed in 1..300 {
+            let mut rng = Rng::new(seed);
+            for model in [FaultModel::default(), FaultModel::everything(8, 0)] {
+                let got = cut_file(&model, durable, data, cut, &[], &mut rng);
+                assert!(got.len() >= 8, "{got:?}");
+                assert_eq!(&got[..8], b"01234567", "{got:?}");
+            }
+        }
+    }
+
     #[test]
     fn non_prefix_cuts_keep_a_later_page_while_losing_an_earlier_one() {
         let model = FaultModel {
@@ -289,7 +370,7 @@ mod tests {
         let mut seen_hole = false;
         for seed in 1..200 {
             let mut rng = Rng::new(seed);
-            let got = cut_file(&model, b"0000", &data, false, &[], &mut rng);
+            let got = cut_file(&model, b"0000", &data, GREW, &[], &mut rng);
             assert!(got.len() >= 4 && got.starts_with(b"0000"), "{got:?}");
             for (i, chunk) in got.chunks(4).enumerate() {
                 let want = &data[i * 4..i * 4 + chunk.len()];
@@ -313,7 +394,7 @@ mod tests {
         let (mut zeros, mut stale) = (false, false);
         for seed in 1..200 {
             let mut rng = Rng::new(seed);
-            let got = cut_file(&model, b"", b"abcdefgh", false, b"STALE!", &mut rng);
+            let got = cut_file(&model, b"", b"abcdefgh", GREW, b"STALE!", &mut rng);
             zeros |= got.len() == 8 && got.ends_with(&[0, 0, 0, 0]);
             stale |= got.windows(2).any(|w| w == b"E!" || w == b"ST");
         }
@@ -330,10 +411,67 @@ mod tests {
         let mut mixed = false;
         for seed in 1..300 {
             let mut rng = Rng::new(seed);
-            let got = cut_file(&model, b"oooooooo", b"nnnnnnnn", true, &[], &mut rng);
+            let got = cut_file(
+                &model,
+                b"oooooooo",
+                b"nnnnnnnn",
+                Change {
+                    diverged: true,
+                    overwritten: false,
+                    kept: 0,
+                },
+                &[],
+                &mut rng,
+            );
             mixed |= got.contains(&b'o') && got.contains(&b'n');
         }
         assert!(mixed);
+    }
+
+    /// A file written over in place since its sync (a recycled WAL segment) keeps its synced
+    /// length; each page is old or new, under the prefix model new ones only before a point.
+    #[test]
+    fn an_overwrite_in_place_keeps_the_synced_length_and_old_or_new_pages() {
+        let old = b"0000000000000000";
+        let new = b"nnnnnnnnnnnnnnnnmm";
+        let (mut some_old, mut some_new) = (false, false);
+        for seed in 1..300 {
+            let mut rng = Rng::new(seed);
+            for model in [
+                FaultModel {
+                    page_size: 4,
+                    ..FaultModel::default()
+                },
+                FaultModel {
+                    page_size: 4,
+                    non_prefix: true,
+                    ..FaultModel::default()
+                },
+            ] {
+                let overwritten = Change {
+                    diverged: false,
+                    overwritten: true,
+                    kept: usize::MAX,
+                };
+                let got = cut_file(&model, old, new, overwritten, &[], &mut rng);
+                assert!(got.len() >= old.len(), "{got:?}");
+                for (i, b) in got.iter().enumerate() {
+                    // A page past the synced length that did not persist reads as zeros.
+                    assert!(
+                        *b == new[i] || old.get(i) == Some(b) || (i >= old.len() && *b == 0),
+                        "{got:?}"
+                    );
+                }
+                if !model.non_prefix {
+                    // New bytes, then old ones: never a new page after an old one.
+                    let first_old = got.iter().position(|&b| b == b'0').unwrap_or(got.len());
+                    assert!(got[first_old..].iter().all(|&b| b == b'0'), "{got:?}");
+                }
+                some_old |= got.contains(&b'0');
+                some_new |= got.contains(&b'n');
+            }
+        }
+        assert!(some_old && some_new);
     }
 
     #[test]
