@@ -97,6 +97,10 @@ impl Source {
 pub struct MergeCursor {
     sources: Vec<Source>,
     current: Option<usize>,
+    /// The source with the smallest visible cell after `current`'s (`None`: no other source
+    /// has one), as the last full `pick` found it; still right while only `current` has moved
+    /// since (HBase's `KeyValueHeap` keeps its current scanner out of the heap so).
+    runner_up: Option<usize>,
     read_point: u64,
     /// `take_last_cell` ended the cursor: it shows no cell until `reseek` positions every
     /// source again (the source it took from still has that cell under its own cursor).
@@ -109,6 +113,7 @@ impl MergeCursor {
         MergeCursor {
             sources,
             current: None,
+            runner_up: None,
             read_point,
             ended: false,
         }
@@ -133,7 +138,7 @@ impl MergeCursor {
         };
         let kv = self.sources[i].take()?;
         self.skip_invisible(i)?;
-        self.pick();
+        self.repick(i);
         Ok(kv)
     }
 
@@ -147,7 +152,38 @@ impl MergeCursor {
         Ok(())
     }
 
+    /// Chooses the current source after only source `i`, the current one, moved: it stays
+    /// current while its cell is still below the runner-up's (one comparison), else a full
+    /// `pick` runs.
+    fn repick(&mut self, i: usize) {
+        if self.ended {
+            self.current = None;
+            return;
+        }
+        if let Some(kv) = self.sources[i].peek() {
+            let stays = match self.runner_up {
+                None => true,
+                Some(r) => {
+                    let other = self.sources[r].peek().expect("the runner-up has a cell");
+                    // Equal keys go to the lower index, as in `pick`.
+                    match kv.cmp_key(&other) {
+                        Ordering::Less => true,
+                        Ordering::Equal => i < r,
+                        Ordering::Greater => false,
+                    }
+                }
+            };
+            if stays {
+                self.current = Some(i);
+                return;
+            }
+        }
+        self.pick();
+    }
+
+    /// Chooses the current source and the runner-up by comparing every source's cell.
     fn pick(&mut self) {
+        self.runner_up = None;
         if self.ended {
             self.current = None;
             return;
@@ -158,17 +194,29 @@ impl MergeCursor {
             return;
         }
         let mut best: Option<usize> = None;
+        let mut second: Option<usize> = None;
+        let below = |a: &KeyValueRef<'_>, b: usize| {
+            let b = self.sources[b].peek().expect("a chosen source has a cell");
+            a.cmp_key(&b) == Ordering::Less
+        };
         for (i, s) in self.sources.iter().enumerate() {
-            if let Some(kv) = s.peek() {
-                if best.is_none_or(|b| {
-                    let b = self.sources[b].peek().expect("best has a cell");
-                    kv.cmp_key(&b) == Ordering::Less
-                }) {
+            let Some(kv) = s.peek() else {
+                continue;
+            };
+            match best {
+                Some(b) if !below(&kv, b) => {
+                    if second.is_none_or(|r| below(&kv, r)) {
+                        second = Some(i);
+                    }
+                }
+                _ => {
+                    second = best;
                     best = Some(i);
                 }
             }
         }
         self.current = best;
+        self.runner_up = second;
     }
 
     /// Advances past the current cell.
@@ -176,7 +224,7 @@ impl MergeCursor {
         if let Some(i) = self.current {
             self.sources[i].next()?;
             self.skip_invisible(i)?;
-            self.pick();
+            self.repick(i);
         }
         Ok(())
     }
@@ -190,7 +238,7 @@ impl MergeCursor {
         };
         let taken = self.sources[i].take_cell(family, out)?;
         self.skip_invisible(i)?;
-        self.pick();
+        self.repick(i);
         Ok(taken)
     }
 
@@ -246,5 +294,106 @@ impl MergeCursor {
             }
         }
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::CellType;
+    use crate::memstore::{ChunkPool, Memstore};
+    use ferrobase_testkit::Rng;
+    use std::sync::Arc;
+
+    fn key(rng: &mut Rng) -> CellKey {
+        CellKey {
+            row: Bytes::from(format!("r{}", rng.below(6))),
+            qualifier: Bytes::from(format!("q{}", rng.below(3))),
+            timestamp: rng.below(4) as i64,
+            cell_type: CellType::Put,
+            seq: 0,
+        }
+    }
+
+    /// Random sources of overlapping cells (versions of one column spread over them, equal
+    /// keys in two of them) answer taking, advancing and seeking exactly as one sorted list,
+    /// through the one-comparison step and the full pick alike.
+    #[test]
+    fn a_merge_answers_as_one_sorted_list_of_the_visible_cells() {
+        let pool = ChunkPool::new(0, 0);
+        for seed in 1..200 {
+            let mut rng = Rng::new(seed);
+            let n = 1 + rng.below(5) as usize;
+            let read_point = 40 + rng.below(40);
+            let mut all = Vec::new();
+            let mems: Vec<Arc<Memstore>> = (0..n).map(|_| Memstore::new(pool.clone())).collect();
+            for seq in 1..=100u64 {
+                let mut k = key(&mut rng);
+                k.seq = seq;
+                let kv = KeyValue {
+                    key: k,
+                    value: Bytes::from(vec![seq as u8]),
+                    ttl_ms: None,
+                };
+                let m = rng.index(n);
+                mems[m].insert(kv.clone());
+                all.push((kv.clone(), m));
+                if n > 1 && seq % 7 == 0 {
+                    // The same cell in a second source (equal keys: the lower source first).
+                    let other = (m + 1 + rng.index(n - 1)) % n;
+                    mems[other].insert(kv.clone());
+                    all.push((kv, other));
+                }
+            }
+            let mut want: Vec<(KeyValue, usize)> = all
+                .into_iter()
+                .filter(|(kv, _)| kv.key.seq <= read_point)
+                .collect();
+            // Equal keys: the lower source first, as the merge breaks ties.
+            want.sort_by(|(a, ma), (b, mb)| a.key.cmp(&b.key).then(ma.cmp(mb)));
+            let sources = mems
+                .iter()
+                .map(|m| Source::Mem(crate::memstore::MemstoreScanner::new(m.clone())))
+                .collect();
+            let mut cursor = MergeCursor::new(sources, read_point);
+            let lower_bound = |k: &CellKey| {
+                want.iter()
+                    .position(|(kv, _)| kv.key >= *k)
+                    .unwrap_or(want.len())
+            };
+            let start = key(&mut rng);
+            cursor.reseek(&start).unwrap();
+            let mut pos = lower_bound(&start);
+            for step in 0..150 {
+                let got = cursor.peek().map(|kv| kv.to_key_value());
+                let expect = want.get(pos).map(|(kv, _)| kv.clone());
+                assert_eq!(
+                    got.as_ref().map(|kv| (&kv.key, &kv.value)),
+                    expect.as_ref().map(|kv| (&kv.key, &kv.value)),
+                    "seed {seed} step {step}"
+                );
+                match rng.below(10) {
+                    0 => {
+                        let k = key(&mut rng);
+                        cursor.seek_forward(&k).unwrap();
+                        pos = pos.max(lower_bound(&k));
+                    }
+                    1 => {
+                        let k = key(&mut rng);
+                        cursor.reseek(&k).unwrap();
+                        pos = lower_bound(&k);
+                    }
+                    2..=5 => {
+                        let taken = cursor.take().unwrap();
+                        assert_eq!(taken.map(|kv| kv.value), expect.map(|kv| kv.value));
+                        pos = (pos + 1).min(want.len());
+                    }
+                    _ => {
+                        cursor.advance().unwrap();
+                        pos = (pos + 1).min(want.len());
+                    }
+                }
+            }
+        }
     }
 }
