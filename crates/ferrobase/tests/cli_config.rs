@@ -119,6 +119,7 @@ const EVERY_KEY: &[(&str, &str, &str)] = &[
     ("memstore-chunk-size", "1000015", "1000015"),
     ("wal-segment-size", "1000010", "1000010"),
     ("max-wal-segments", "5", "5"),
+    ("wal-recycled-segments", "3", "3"),
     ("region-split-size", "1000011", "1000011"),
     ("no-auto-split", "true", "true"),
     ("compaction-min-files", "4", "4"),
