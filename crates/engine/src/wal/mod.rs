@@ -473,6 +473,17 @@ mod tests {
         Arc::new(WriteGate::new(Arc::default()))
     }
 
+    /// `edit(seq)` with a value of `len` bytes.
+    fn sized_edit(seq: u64, len: usize) -> WalEdit {
+        WalEdit {
+            cells: vec![WalCell {
+                value: vec![seq as u8; len].into(),
+                ..edit(seq).cells[0].clone()
+            }],
+            ..edit(seq)
+        }
+    }
+
     fn edit(seq: u64) -> WalEdit {
         WalEdit {
             seq,
@@ -583,13 +594,7 @@ mod tests {
         )
         .unwrap();
         // 10 MiB of 64 KiB records, written to the OS but never synced by a writer.
-        let big = |seq: u64| WalEdit {
-            cells: vec![WalCell {
-                value: vec![seq as u8; 64 << 10].into(),
-                ..edit(seq).cells[0].clone()
-            }],
-            ..edit(seq)
-        };
+        let big = |seq: u64| sized_edit(seq, 64 << 10);
         for seq in 1..=160 {
             wal.append(&big(seq), SyncLevel::Written).unwrap();
         }
@@ -697,13 +702,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let seg = 64 << 10;
         let wal = recycling_wal(crate::fs::os(), dir.path(), seg);
-        let big = |seq: u64| WalEdit {
-            cells: vec![WalCell {
-                value: vec![seq as u8; 3000].into(),
-                ..edit(seq).cells[0].clone()
-            }],
-            ..edit(seq)
-        };
+        let big = |seq: u64| sized_edit(seq, 3000);
         for seq in 1..=100 {
             wal.append(&big(seq), SyncLevel::Written).unwrap();
         }
@@ -791,13 +790,7 @@ mod tests {
             fs.create_dir_all(dir).unwrap();
             fs.sync_dir(Path::new("/")).unwrap();
             let wal = recycling_wal(Arc::new(fs.clone()), dir, 8192);
-            let rec = |seq: u64| WalEdit {
-                cells: vec![WalCell {
-                    value: vec![seq as u8; 700].into(),
-                    ..edit(seq).cells[0].clone()
-                }],
-                ..edit(seq)
-            };
+            let rec = |seq: u64| sized_edit(seq, 700);
             for seq in 1..=60 {
                 wal.append(&rec(seq), SyncLevel::Written).unwrap();
             }
@@ -871,13 +864,7 @@ mod tests {
             fs.create_dir_all(dir).unwrap();
             fs.sync_dir(Path::new("/")).unwrap();
             let wal = recycling_wal(Arc::new(fs.clone()), dir, 1024);
-            let rec = |seq: u64, len: usize| WalEdit {
-                cells: vec![WalCell {
-                    value: vec![seq as u8; len].into(),
-                    ..edit(seq).cells[0].clone()
-                }],
-                ..edit(seq)
-            };
+            let rec = sized_edit;
             let mut synced = 0;
             let mut seq = 0;
             let mut trace = Vec::new();
