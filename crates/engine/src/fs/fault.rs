@@ -598,15 +598,20 @@ impl FaultFileSystem {
         path: &Path,
         cursor: Option<AtomicUsize>,
     ) -> io::Result<Box<dyn WritableFile>> {
+        Ok(Box::new(MemWritable {
+            state: self.state.clone(),
+            ino: self.open_file(path)?,
+            path: path.to_path_buf(),
+            cursor,
+        }))
+    }
+
+    /// The file `path` names, for an open (an `Open` fault point).
+    fn open_file(&self, path: &Path) -> io::Result<u64> {
         let mut g = self.lock_state();
         g.check(OpKind::Open, &[path])?;
         match g.lookup(path)? {
-            Node::File(ino) => Ok(Box::new(MemWritable {
-                state: self.state.clone(),
-                ino,
-                path: path.to_path_buf(),
-                cursor,
-            })),
+            Node::File(ino) => Ok(ino),
             Node::Dir(_) => Err(io::Error::other("is a directory")),
         }
     }
@@ -816,16 +821,11 @@ impl FileSystem for FaultFileSystem {
     }
 
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadableFile>> {
-        let mut g = self.lock_state();
-        g.check(OpKind::Open, &[path])?;
-        match g.lookup(path)? {
-            Node::File(ino) => Ok(Arc::new(MemReadable {
-                state: self.state.clone(),
-                ino,
-                path: path.to_path_buf(),
-            })),
-            Node::Dir(_) => Err(io::Error::other("is a directory")),
-        }
+        Ok(Arc::new(MemReadable {
+            state: self.state.clone(),
+            ino: self.open_file(path)?,
+            path: path.to_path_buf(),
+        }))
     }
 
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
