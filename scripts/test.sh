@@ -17,6 +17,14 @@ __step_report() {
   __step_start=$SECONDS
 }
 trap '[[ -z ${FUNCNAME[0]:-} ]] && __step_report; true' DEBUG
+# A cold run builds about 25 GiB under target/ (every test binary, debug and release); a disk that fills
+# up shows far into the run as a linker's "Bus error", so the free space is said first.
+__free_gib=$(df -Pk . | awk 'NR == 2 { print int($4 / 1048576) }')
+echo "test.sh: ${__free_gib} GiB free on the disk of $PWD" >&2
+if ((__free_gib < 25)); then
+  echo "test.sh: WARNING: less than the 25 GiB a cold run needs under target/; a full disk fails the" \
+    "build late (a linker's Bus error or 'No space left on device')" >&2
+fi
 # Python packages go into the test command's own virtual environment (target/test-venv), never into the
 # system Python (a Debian Python refuses pip installs there, PEP 668); it needs python3 with its venv
 # module. Tools it installs (cargo-fuzz) go under target/tools.
