@@ -189,8 +189,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().wal_segment_bytes)]
     pub wal_segment_size: u64,
     /// WAL segments kept, once their edits are flushed, to be written over instead of new
-    /// files (RocksDB's recycle_log_file_num; docs/format/wal.md, "Recycled segments"); 0
-    /// deletes every one.
+    /// files (RocksDB's recycle_log_file_num; docs/format/wal.md, "Recycled segments"): less
+    /// CPU per logged byte, twice the WAL's bytes written (each kept segment is zeroed and
+    /// synced). 0, the default, deletes every one.
     #[arg(long, value_name = "N",
           default_value_t = EngineOptions::default().wal_recycled_segments)]
     pub wal_recycled_segments: usize,

@@ -172,8 +172,10 @@ pub struct EngineOptions {
     /// A WAL segment is closed past this size (default 64 MiB).
     pub wal_segment_bytes: u64,
     /// Closed WAL segments kept, once their edits are flushed, for the log to write over
-    /// instead of new files (default 2; 0: every one is deleted). Writing over a file's cached
-    /// pages costs less than filling new ones (`docs/format/wal.md`, "Recycled segments").
+    /// instead of new files (default 0: every one is deleted, as HBase and RocksDB do by
+    /// default). Writing over a file's cached pages costs less than filling new ones, but each
+    /// kept segment is zeroed and synced first: one more WAL byte written per WAL byte, and the
+    /// kept files on disk (`docs/format/wal.md`, "Recycled segments").
     pub wal_recycled_segments: usize,
     /// Past this many closed WAL segments the stores holding the oldest edits are flushed
     /// (default 32, as `hbase.regionserver.maxlogs`).
@@ -246,7 +248,7 @@ impl Default for EngineOptions {
             global_memstore_limit: None,
             block_cache_bytes: None,
             wal_segment_bytes: 64 << 20,
-            wal_recycled_segments: 2,
+            wal_recycled_segments: 0,
             max_wal_segments: 32,
             compaction: CompactionOptions::default(),
             region_split_size: 10 << 30,
