@@ -17,12 +17,13 @@ __step_report() {
   __step_start=$SECONDS
 }
 trap '[[ -z ${FUNCNAME[0]:-} ]] && __step_report; true' DEBUG
-# A cold run builds about 25 GiB under target/ (every test binary, debug and release); a disk that fills
-# up shows far into the run as a linker's "Bus error", so the free space is said first.
+# A cold run builds 13 GiB under target/ with .ci/run's line tables, 24 GiB with full debug info (every
+# test binary, debug and release); a disk that fills up shows far into the run as a linker's "Bus
+# error", so the free space is said first.
 __free_gib=$(df -Pk . | awk 'NR == 2 { print int($4 / 1048576) }')
 echo "test.sh: ${__free_gib} GiB free on the disk of $PWD" >&2
 if ((__free_gib < 25)); then
-  echo "test.sh: WARNING: less than the 25 GiB a cold run needs under target/; a full disk fails the" \
+  echo "test.sh: WARNING: less than the 13-24 GiB a cold run may need under target/; a full disk fails the" \
     "build late (a linker's Bus error or 'No space left on device')" >&2
 fi
 # Python packages go into the test command's own virtual environment (target/test-venv), never into the
