@@ -78,6 +78,23 @@ pub trait WritableFile: Send + Sync {
     fn start_writeback(&self, offset: u64, len: u64) {
         let _ = (offset, len);
     }
+
+    /// Asks the file system to allocate the file's first `len` bytes on disk without changing
+    /// its length (`fallocate` with `FALLOC_FL_KEEP_SIZE`), so appends up to there allocate
+    /// nothing when they are synced. Advice only: an error (a file system without it, a full
+    /// disk) is ignored, and the blocks past the file's end are given back by a `truncate` to
+    /// its length; the default does nothing.
+    fn preallocate(&self, len: u64) {
+        let _ = len;
+    }
+
+    /// Gives back the blocks [`WritableFile::preallocate`] allocated past the file's end, `len`
+    /// (a `ftruncate` to it; nothing when the file's length is not `len`, so no byte is ever
+    /// cut). The caller keeps appends out while it runs. Advice as well: an error is ignored;
+    /// the default does nothing.
+    fn trim_preallocated(&self, len: u64) {
+        let _ = len;
+    }
 }
 
 /// A file open for positional reads. Thread-safe.

@@ -41,6 +41,31 @@ impl WritableFile for OsWritableFile {
     fn start_writeback(&self, offset: u64, len: u64) {
         start_writeback(&self.0, offset, len);
     }
+
+    fn preallocate(&self, len: u64) {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: fallocate only reads the descriptor and the integers; any value is
+            // accepted (a bad one is an error return, ignored: this is advice).
+            unsafe {
+                libc::fallocate(
+                    self.0.as_raw_fd(),
+                    libc::FALLOC_FL_KEEP_SIZE,
+                    0,
+                    len as libc::off64_t,
+                );
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = len;
+    }
+
+    fn trim_preallocated(&self, len: u64) {
+        if self.0.metadata().is_ok_and(|m| m.len() == len) {
+            let _ = self.0.set_len(len);
+        }
+    }
 }
 
 /// A file read with `pread(2)`.

@@ -105,6 +105,10 @@ struct Inner {
     /// The active segment is a recycled one, written over its old length: it is cut to its
     /// records when closed.
     overwrites: bool,
+    /// The active segment was preallocated ([`Wal::segment_bytes`] of blocks past its end,
+    /// `WritableFile::preallocate`): the blocks past its records are given back when it is
+    /// closed.
+    preallocated: bool,
 }
 
 /// What [`Wal::resume`] found.
@@ -185,6 +189,9 @@ impl Wal {
         marks: SyncedMarks,
     ) -> Result<Wal> {
         let holds_records = active.len > SEGMENT_MAGIC.len() as u64;
+        // Blocks allocated ahead of the appends: a sync then writes no allocation of its own
+        // (`docs/format/wal.md`, "Preallocated segments").
+        active.file.preallocate(segment_bytes);
         Ok(Wal {
             fs,
             dir: dir.to_path_buf(),
@@ -220,6 +227,7 @@ impl Wal {
                 free: Vec::new(),
                 preparing: 0,
                 overwrites: false,
+                preallocated: true,
             }),
             done: Condvar::new(),
             leading: AtomicBool::new(false),
@@ -312,6 +320,9 @@ impl Wal {
         }
         g.file.sync_data().synced(&path)?;
         self.mark_synced(g.number, g.size, true);
+        if g.preallocated {
+            g.file.trim_preallocated(g.size);
+        }
         let next = g.number + 1;
         let reused = match g.free.pop() {
             Some(free) => match reuse_segment(&*self.fs, &self.dir, free, next)? {
@@ -326,7 +337,9 @@ impl Wal {
         let overwrites = reused.is_some();
         let created = match reused {
             Some(f) => Ok(f),
-            None => create_segment(&*self.fs, &self.dir, next),
+            None => create_segment(&*self.fs, &self.dir, next).inspect(|f| {
+                f.preallocate(self.segment_bytes);
+            }),
         };
         let file = match created {
             Ok(f) => f,
@@ -363,6 +376,7 @@ impl Wal {
         g.writeback_from = 0;
         g.max_seq = 0;
         g.overwrites = overwrites;
+        g.preallocated = !overwrites;
         Ok(())
     }
 
@@ -430,11 +444,16 @@ impl Wal {
 
     /// At the engine's close: a recycled active segment is cut to its records, so the next
     /// open finds no zero-filled tail to report as a tear (a crash leaves the tail, which the
-    /// open then cuts), and the segments kept for reuse are removed (a crash leaves them to the
-    /// open). Not in `Drop`: a log dropped late, after the directory was opened again, must not
-    /// touch files that may be another log's by then.
+    /// open then cuts), a preallocated one gives back its blocks past them, and the segments
+    /// kept for reuse are removed (a crash leaves them to the open). Not in `Drop`: a log
+    /// dropped late, after the directory was opened again, must not touch files that may be
+    /// another log's by then.
     pub fn close(&self) {
         let mut g = self.lock();
+        if g.preallocated && !g.busy {
+            g.file.trim_preallocated(g.size);
+            g.preallocated = false;
+        }
         if g.overwrites && !g.busy && !g.torn && self.poison.reason().is_none() {
             let path = segment_path(&self.dir, g.number);
             if g.file.truncate(g.size).is_ok() {
@@ -610,6 +629,74 @@ mod tests {
             .iter()
             .zip(1..)
             .all(|(e, s)| e.seq == s && e == &big(s)));
+    }
+
+    /// A new segment gets its blocks ahead of its records (so a sync allocates nothing), and
+    /// gives back those past its records when it is closed by a roll or by the log's close.
+    #[test]
+    fn new_segments_are_preallocated_and_give_their_blocks_back_when_closed() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let probe = dir.path().join("probe");
+        let f = std::fs::File::create(&probe).unwrap();
+        // SAFETY: fallocate reads the descriptor and the integers only.
+        let supported = unsafe {
+            libc::fallocate(
+                std::os::fd::AsRawFd::as_raw_fd(&f),
+                libc::FALLOC_FL_KEEP_SIZE,
+                0,
+                1 << 20,
+            )
+        } == 0;
+        if !supported {
+            eprintln!("skipped: the temporary directory's file system has no fallocate");
+            return;
+        }
+        std::fs::remove_file(&probe).unwrap();
+        // Segment `n`'s bytes on disk (allocated blocks) and length.
+        let disk = |n: u64| {
+            let m = std::fs::metadata(segment_path(dir.path(), n)).unwrap();
+            (m.blocks() * 512, m.len())
+        };
+        let fs = crate::fs::os();
+        let segment_bytes = 4 << 20;
+        let wal = Wal::create(
+            fs.clone(),
+            dir.path(),
+            start_segment(&*fs, dir.path(), &[], false).unwrap(),
+            &[],
+            0,
+            segment_bytes,
+            Arc::new(Metrics::default()),
+            Arc::default(),
+            gate(),
+            SyncedMarks::start(&*fs, dir.path()).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(disk(1), (segment_bytes, SEGMENT_MAGIC.len() as u64));
+        for seq in 1..=3 {
+            wal.append(&sized_edit(seq, 64 << 10), SyncLevel::Synced)
+                .unwrap();
+        }
+        let (allocated, len) = disk(1);
+        assert_eq!((allocated, len > 3 * (64 << 10)), (segment_bytes, true));
+        // Closed by a roll well below its size: its blocks past the records go back.
+        assert!(wal.roll_idle().unwrap());
+        let (allocated, len) = disk(1);
+        assert!(allocated < len + (64 << 10), "{allocated} bytes for {len}");
+        assert_eq!(disk(2).0, segment_bytes);
+        wal.append(&sized_edit(4, 64 << 10), SyncLevel::Synced)
+            .unwrap();
+        // Closed with the log.
+        wal.close();
+        let (allocated, len) = disk(2);
+        assert!(allocated < len + (64 << 10), "{allocated} bytes for {len}");
+        drop(wal);
+        let (edits, _) = replay(dir.path());
+        assert_eq!(
+            edits.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
     }
 
     #[test]
