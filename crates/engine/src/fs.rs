@@ -81,9 +81,10 @@ pub trait WritableFile: Send + Sync {
 
     /// Asks the file system to allocate the file's first `len` bytes on disk without changing
     /// its length (`fallocate` with `FALLOC_FL_KEEP_SIZE`), so appends up to there allocate
-    /// nothing when they are synced. Advice only: an error (a file system without it, a full
-    /// disk) is ignored, and the blocks past the file's end are given back by a `truncate` to
-    /// its length; the default does nothing.
+    /// nothing when they are synced. The caller keeps appends out while it runs. Advice only:
+    /// on an error (a file system without it, a full disk) what was allocated is given back at
+    /// once, and the blocks past the file's end are given back by
+    /// [`WritableFile::trim_preallocated`]; the default does nothing.
     fn preallocate(&self, len: u64) {
         let _ = len;
     }

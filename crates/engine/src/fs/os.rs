@@ -47,14 +47,21 @@ impl WritableFile for OsWritableFile {
         {
             use std::os::fd::AsRawFd;
             // SAFETY: fallocate only reads the descriptor and the integers; any value is
-            // accepted (a bad one is an error return, ignored: this is advice).
-            unsafe {
+            // accepted (a bad one is an error return: this is advice).
+            let failed = unsafe {
                 libc::fallocate(
                     self.0.as_raw_fd(),
                     libc::FALLOC_FL_KEEP_SIZE,
                     0,
                     len as libc::off64_t,
-                );
+                )
+            } != 0;
+            if failed {
+                // A nearly full disk may have given part of it: handed back at once, not held
+                // until the segment closes.
+                if let Ok(m) = self.0.metadata() {
+                    self.trim_preallocated(m.len());
+                }
             }
         }
         #[cfg(not(target_os = "linux"))]
