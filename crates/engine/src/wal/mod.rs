@@ -103,12 +103,10 @@ struct Inner {
     /// Segments being zeroed for reuse now (counted against [`Wal::recycle`] with `free`).
     preparing: usize,
     /// The active segment is a recycled one, written over its old length: it is cut to its
-    /// records when closed.
+    /// records when closed. Otherwise it was preallocated ([`Wal::segment_bytes`] of blocks past
+    /// its end, `WritableFile::preallocate`), and the blocks past its records are given back
+    /// when it is closed.
     overwrites: bool,
-    /// The active segment was preallocated ([`Wal::segment_bytes`] of blocks past its end,
-    /// `WritableFile::preallocate`): the blocks past its records are given back when it is
-    /// closed.
-    preallocated: bool,
 }
 
 /// What [`Wal::resume`] found.
@@ -227,7 +225,6 @@ impl Wal {
                 free: Vec::new(),
                 preparing: 0,
                 overwrites: false,
-                preallocated: true,
             }),
             done: Condvar::new(),
             leading: AtomicBool::new(false),
@@ -320,7 +317,7 @@ impl Wal {
         }
         g.file.sync_data().synced(&path)?;
         self.mark_synced(g.number, g.size, true);
-        if g.preallocated {
+        if !g.overwrites {
             g.file.trim_preallocated(g.size);
         }
         let next = g.number + 1;
@@ -376,7 +373,6 @@ impl Wal {
         g.writeback_from = 0;
         g.max_seq = 0;
         g.overwrites = overwrites;
-        g.preallocated = !overwrites;
         Ok(())
     }
 
@@ -450,9 +446,8 @@ impl Wal {
     /// another log's by then.
     pub fn close(&self) {
         let mut g = self.lock();
-        if g.preallocated && !g.busy {
+        if !g.overwrites && !g.busy {
             g.file.trim_preallocated(g.size);
-            g.preallocated = false;
         }
         if g.overwrites && !g.busy && !g.torn && self.poison.reason().is_none() {
             let path = segment_path(&self.dir, g.number);
