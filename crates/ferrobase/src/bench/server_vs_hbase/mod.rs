@@ -23,7 +23,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use ferrobase_client::Connection;
 use ferrobase_engine::{Bytes, ColumnFamilyDescriptor, Get, Put, Scan, TableDescriptor, TableName};
 use report::print_report;
-use servers::{cpu_seconds, oracle, rss_mib, start_ferrobase, start_hbase};
+use servers::{cpu_seconds, oracle, rss_mib, settle, start_ferrobase, start_hbase};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -387,6 +387,11 @@ pub struct Options {
     /// through the same client) [default: this one].
     #[arg(long, value_name = "PATH")]
     ferrobase_bin: Option<std::path::PathBuf>,
+    /// Before each turn, wait at most this many seconds for both servers to come to rest
+    /// (under 5 % of a core for a second), so no turn runs beside the other server's
+    /// compactions or garbage collection; 0: start each turn at once.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    settle: u64,
 }
 
 /// Checks what the options cannot run.
@@ -445,6 +450,38 @@ fn parse(args: &[String]) -> Result<Options> {
 
 type Runs = Vec<(f64, Option<f64>)>;
 
+/// What waiting for the servers to come to rest before each turn took.
+#[derive(Default)]
+struct Settled {
+    turns: usize,
+    seconds: f64,
+    longest: f64,
+    /// Turns that started at the limit with a server still busy.
+    busy: usize,
+}
+
+impl Settled {
+    fn add(&mut self, secs: f64, quiet: bool) {
+        self.turns += 1;
+        self.seconds += secs;
+        self.longest = self.longest.max(secs);
+        self.busy += usize::from(!quiet);
+    }
+
+    fn print(&self, limit: u64) {
+        if limit == 0 {
+            println!("\nEach turn started right after the one before (--settle 0).");
+        } else {
+            println!(
+                "\nBefore each of the {} turns both servers were given up to {limit} s to come \
+                 to rest (under 5 % of a core for a second): {:.1} s waited in all, {:.1} s at \
+                 most; {} turn(s) started with a server still busy.",
+                self.turns, self.seconds, self.longest, self.busy
+            );
+        }
+    }
+}
+
 /// `ferrobase bench server-vs-hbase [options]`: prints the two tables.
 pub fn main(o: Options) -> Result<()> {
     let o = check(o)?;
@@ -480,11 +517,22 @@ pub fn main(o: Options) -> Result<()> {
             create_and_fill(&hurl, &sizes)?;
             let mut results: Vec<(Runs, Runs)> = Vec::new();
             let (mut f_rss, mut h_rss) = (None, None);
+            let pids: Vec<u32> = std::iter::once(fpid).chain(hpid).collect();
+            let mut rest = Settled::default();
+            let mut settle = || -> Result<()> {
+                if o.settle > 0 {
+                    let (secs, quiet) = settle(&pids, Duration::from_secs(o.settle))?;
+                    rest.add(secs, quiet);
+                }
+                Ok(())
+            };
             for (kind, _) in &workloads {
                 let kind = *kind;
                 let (mut f, mut h) = (Vec::new(), Vec::new());
                 for _ in 0..reps {
+                    settle()?;
                     f.push(run(&furl, Some(fpid), kind, o.threads, &sizes)?);
+                    settle()?;
                     h.push(run(&hurl, hpid, kind, o.threads, &sizes)?);
                 }
                 if kind == "load" {
@@ -502,6 +550,7 @@ pub fn main(o: Options) -> Result<()> {
                 (f_start, h_start),
                 (f_rss, h_rss),
             );
+            rest.print(o.settle);
             if !started_hbase {
                 drop_tables(&hurl, &sizes)?;
             }
@@ -542,6 +591,25 @@ mod tests {
         assert!(parse(&args(&["--workloads", "load,bogus"])).is_err());
         let err = parse(&args(&["--bogus"])).err().unwrap().to_string();
         assert!(err.contains("--bogus"), "{err}");
+        assert_eq!(parse(&args(&[])).unwrap().settle, 60);
+        assert_eq!(parse(&args(&["--settle", "0"])).unwrap().settle, 0);
+    }
+
+    #[test]
+    fn settling_waits_out_a_busy_process_and_passes_an_idle_one() {
+        let mut idle = Command::new("sleep").arg("30").spawn().unwrap();
+        let mut busy = Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .unwrap();
+        let (secs, quiet) = settle(&[idle.id()], Duration::from_secs(10)).unwrap();
+        assert!(quiet && (0.9..5.0).contains(&secs), "{secs}");
+        let (secs, quiet) = settle(&[idle.id(), busy.id()], Duration::from_secs(2)).unwrap();
+        assert!(!quiet && secs >= 2.0, "{secs}");
+        for c in [&mut idle, &mut busy] {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
     }
 
     #[test]

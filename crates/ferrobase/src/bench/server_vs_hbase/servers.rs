@@ -124,3 +124,38 @@ pub(super) fn start_hbase(heap: &str) -> Result<(u32, String, f64)> {
     let secs = first_answer(&url, t0)?;
     Ok((pid, url, secs))
 }
+
+/// The share of one core under which a server counts as idle between turns: above what a
+/// server at rest uses (HBase's chores and JVM threads, a fraction of a per cent here) and far
+/// below a compaction or a collection.
+const QUIET_SHARE: f64 = 0.05;
+
+/// How long each look at the servers' CPU lasts while settling.
+const QUIET_WINDOW: Duration = Duration::from_millis(500);
+
+/// Waits, at most `limit`, until every process of `pids` used less than [`QUIET_SHARE`] of a
+/// core over two windows of [`QUIET_WINDOW`] in a row, so that a turn does not run beside the
+/// other server's flushes, compactions or garbage collection left over from its own turn.
+/// Returns the seconds waited and whether the servers came to rest.
+pub(super) fn settle(pids: &[u32], limit: Duration) -> Result<(f64, bool)> {
+    let t0 = Instant::now();
+    let mut quiet_windows = 0;
+    while quiet_windows < 2 {
+        if t0.elapsed() >= limit {
+            return Ok((t0.elapsed().as_secs_f64(), false));
+        }
+        let before: Vec<f64> = pids
+            .iter()
+            .map(|&p| cpu_seconds(p))
+            .collect::<Result<_>>()?;
+        let w0 = Instant::now();
+        std::thread::sleep(QUIET_WINDOW);
+        let secs = w0.elapsed().as_secs_f64();
+        let mut busy = false;
+        for (&p, b) in pids.iter().zip(before) {
+            busy |= (cpu_seconds(p)? - b) / secs >= QUIET_SHARE;
+        }
+        quiet_windows = if busy { 0 } else { quiet_windows + 1 };
+    }
+    Ok((t0.elapsed().as_secs_f64(), true))
+}
