@@ -22,6 +22,9 @@ pub static MEMSTORE_CHUNK_BYTES: std::sync::OnceLock<usize> = std::sync::OnceLoc
 /// size tiers.
 pub static HBASE_SELECTION: AtomicBool = AtomicBool::new(false);
 
+/// `--ferrobase-tier-min-files`: the size tiers' fewest files a merge; not set: the engine's.
+pub static TIER_MIN_FILES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
 /// `--ferrobase-jobs`: list the flushes and compactions on stderr when a data set is done.
 pub static LIST_JOBS: AtomicBool = AtomicBool::new(false);
 
@@ -43,8 +46,13 @@ impl Ferro {
         // Minor compactions merge files of about one size (as Cassandra's size-tiered and
         // RocksDB's universal compactions; `CompactionOptions::tiers`, off by default as in
         // HBase) unless `--ferrobase-hbase-selection`.
-        opts.compaction.tiers =
-            (!HBASE_SELECTION.load(Ordering::Relaxed)).then(ferrobase_engine::SizeTiers::default);
+        opts.compaction.tiers = (!HBASE_SELECTION.load(Ordering::Relaxed)).then(|| {
+            let mut tiers = ferrobase_engine::SizeTiers::default();
+            if let Some(&n) = TIER_MIN_FILES.get() {
+                tiers.min_files = n;
+            }
+            tiers
+        });
         // As `ferrobase serve` runs it: indexes and blooms read after the open, as RocksDB reads
         // them when it opens a table file.
         opts.warm_file_sections = true;

@@ -87,6 +87,14 @@ struct Cli {
     /// files and bytes in and out, duration, how they ended).
     #[arg(long)]
     ferrobase_jobs: bool,
+    /// Print RocksDB's compaction statistics (`rocksdb.stats`: bytes flushed and compacted per
+    /// level, the WAL's bytes) on stderr when each data set is done.
+    #[arg(long)]
+    rocksdb_stats: bool,
+    /// Fewest files of one size tier ferrobase's minor compactions merge
+    /// (`SizeTiers::min_files`) [default: the engine's].
+    #[arg(long, value_name = "N")]
+    ferrobase_tier_min_files: Option<usize>,
     /// Block cache of the warm workloads in bytes, every engine's [default: 256 MiB].
     #[arg(long, value_name = "BYTES", default_value_t = workload::WARM_CACHE)]
     block_cache: usize,
@@ -122,8 +130,15 @@ fn parse_args() -> Args {
     if cli.ferrobase_hbase_selection {
         ferro::HBASE_SELECTION.store(true, std::sync::atomic::Ordering::Relaxed);
     }
+    if let Some(n) = cli.ferrobase_tier_min_files {
+        let _ = ferro::TIER_MIN_FILES.set(n);
+    }
     if cli.ferrobase_jobs {
         ferro::LIST_JOBS.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    #[cfg(feature = "rocksdb")]
+    if cli.rocksdb_stats {
+        rocks::PRINT_STATS.store(true, std::sync::atomic::Ordering::Relaxed);
     }
     if let Some(only) = cli.only {
         let _ = workload::ONLY.set(only);

@@ -15,6 +15,38 @@ pub struct Rocks {
     db: rocksdb::DB,
 }
 
+/// `--rocksdb-stats`: print RocksDB's compaction statistics when a data set is done.
+pub static PRINT_STATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// RocksDB's own account of its writes, as `--ferrobase-jobs` gives ferrobase's: the
+/// compaction table of `rocksdb.stats` (per level: files, GB read and written, write
+/// amplification) and its cumulative write and WAL lines.
+impl Drop for Rocks {
+    fn drop(&mut self) {
+        if !PRINT_STATS.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let Ok(Some(stats)) = self.db.property_value("rocksdb.stats") else {
+            return;
+        };
+        for line in stats.lines() {
+            let t = line.trim_start();
+            if t.starts_with("Level")
+                || t.starts_with("L0")
+                || t.starts_with("L1")
+                || t.starts_with("L2")
+                || t.starts_with("Sum")
+                || t.starts_with("Cumulative writes")
+                || t.starts_with("Cumulative WAL")
+                || t.starts_with("Flush(GB)")
+                || t.starts_with("Cumulative compaction")
+            {
+                eprintln!("  rocksdb: {line}");
+            }
+        }
+    }
+}
+
 /// Tall-narrow rows are 16 bytes; the prefix extractor takes them, so RocksDB's prefix bloom
 /// answers column gets of absent rows, as ferrobase's ROW bloom does (a whole-key bloom could
 /// not: a get does not know the newest timestamp).
