@@ -5,7 +5,7 @@
 
 use crate::byte_reader::ByteReader;
 use crate::cell::CellType;
-use crate::checksum::MaskedCrc;
+use crate::checksum::StagedCrc;
 use bytes::Bytes;
 
 /// A cell inside a WAL edit.
@@ -75,7 +75,7 @@ impl WalEdit {
     /// anywhere: a writer frames its record before the log's lock and, under it, only encodes
     /// into the shared buffer (one copy of the values, not two).
     pub fn frame(&self) -> (usize, u32) {
-        let mut crc = MaskedCrc::default();
+        let mut crc = StagedCrc::default();
         let mut len = 0;
         self.encode_into(&mut |piece: &[u8]| {
             crc.append(piece);
