@@ -476,6 +476,87 @@ mod tests {
         assert!(cells.windows(2).all(|w| w[0].key < w[1].key));
     }
 
+    /// xorshift64: the tests' cells, the same every run.
+    fn next(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    #[test]
+    fn batches_in_any_order_land_as_their_cells_one_by_one() {
+        // Each cell of a batch is searched for from where the one before it went: batches
+        // sorted, reversed, shuffled, with keys repeated inside them and across them, into a
+        // list that already holds cells before, between and after theirs.
+        let m = Memstore::new(pool(64 << 10));
+        let mut model = std::collections::BTreeMap::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let rounds = if cfg!(miri) { 6 } else { 300 };
+        for round in 0..rounds {
+            let n = 1 + next(&mut x) % if cfg!(miri) { 20 } else { 400 };
+            let mut batch: Vec<KeyValue> = (0..n)
+                .map(|i| {
+                    let row = ((next(&mut x) % 3000) as u32).to_be_bytes();
+                    let q = [(next(&mut x) % 3) as u8];
+                    let mut c = cell(&row, &q, Bytes::from(format!("{round}/{i}")));
+                    c.key.timestamp = (next(&mut x) % 3) as i64;
+                    c
+                })
+                .collect();
+            match round % 4 {
+                0 => batch.sort_by(|a, b| a.key.cmp(&b.key)),
+                1 => batch.sort_by(|a, b| b.key.cmp(&a.key)),
+                2 => {}
+                _ => {
+                    batch.sort_by(|a, b| a.key.cmp(&b.key));
+                    let again: Vec<KeyValue> = batch.iter().step_by(3).cloned().collect();
+                    for (i, mut c) in again.into_iter().enumerate() {
+                        c.value = Bytes::from(format!("{round}/again{i}"));
+                        let at = batch.iter().position(|b| b.key == c.key).unwrap_or(0);
+                        batch.insert(at + 1, c);
+                    }
+                }
+            }
+            for c in &batch {
+                // A later cell of an equal key replaces the earlier, in a batch as across.
+                model.insert(c.key.clone(), c.value.clone());
+            }
+            m.insert_all(batch);
+        }
+        let cells: Vec<KeyValue> = m.iter().collect();
+        let want: Vec<(CellKey, Bytes)> = model.into_iter().collect();
+        assert_eq!(cells.len(), want.len());
+        for (c, (k, v)) in cells.iter().zip(&want) {
+            assert_eq!((&c.key, &c.value), (k, v));
+        }
+    }
+
+    #[test]
+    fn sorted_batches_of_concurrent_writers_interleave() {
+        // Two writers' sorted batches land between each other's cells, so a batch's pairs
+        // of neighbours go stale under it and its links race the other's.
+        let m = Memstore::new(pool(64 << 10));
+        let (batches, per) = if cfg!(miri) { (2, 30) } else { (40, 500u32) };
+        std::thread::scope(|s| {
+            for w in 0..2u32 {
+                let m = &m;
+                s.spawn(move || {
+                    for b in 0..batches {
+                        let batch = (0..per).map(|i| {
+                            let row = ((i * batches + b) * 2 + w).to_be_bytes();
+                            cell(&row, b"q", Bytes::from_static(b"v"))
+                        });
+                        m.insert_all(batch);
+                    }
+                });
+            }
+        });
+        let cells: Vec<KeyValue> = m.iter().collect();
+        assert_eq!(cells.len(), (2 * batches * per) as usize);
+        assert!(cells.windows(2).all(|w| w[0].key < w[1].key));
+    }
+
     #[test]
     fn a_batch_updates_counts_and_bounds_as_its_cells_one_by_one() {
         let batch = || {
