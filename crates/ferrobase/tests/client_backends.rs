@@ -57,6 +57,42 @@ fn scenario(conn: &Connection, table: &str) {
     let rows = |s: Scanner| -> Vec<RowResult> { s.map(|r| r.unwrap()).collect() };
     let all = rows(t.scanner(Scan::new().with_row_prefix("u2-"), None).unwrap());
     assert_eq!(all.len(), 20);
+    // Prefetching (the next rows asked for as each batch arrives): the same rows, with gets on
+    // the same connection between batches; a scanner dropped with a batch in flight leaves the
+    // connection answering in step.
+    let ahead = Scan::new()
+        .with_row_prefix("u2-")
+        .caching(3)
+        .async_prefetch(true);
+    let mut s = t.scanner(ahead.clone(), None).unwrap();
+    let mut fetched = Vec::new();
+    loop {
+        let got = s.next_batch(4).unwrap();
+        if got.is_empty() {
+            break;
+        }
+        assert!(got.len() <= 4);
+        fetched.extend(got);
+        assert_eq!(
+            t.get(Get::new("u1"), None).unwrap().value(b"cf", b"q"),
+            Some(&b"v400"[..])
+        );
+    }
+    let row_names =
+        |rs: &[RowResult]| -> Vec<Vec<u8>> { rs.iter().map(|r| r.row().to_vec()).collect() };
+    assert_eq!(row_names(&fetched), row_names(&all));
+    assert_eq!(
+        rows(t.scanner(ahead.clone().limit(7), None).unwrap()).len(),
+        7
+    );
+    let mut early = t.scanner(ahead, None).unwrap();
+    assert_eq!(early.next_batch(2).unwrap().len(), 2);
+    drop(early);
+    assert_eq!(
+        t.get(Get::new("u2-07"), None).unwrap().row(),
+        b"u2-07",
+        "the connection answers in step after a dropped prefetching scanner"
+    );
     let rev = rows(
         t.scanner(
             Scan::new()

@@ -129,16 +129,19 @@ fn scans_answer_as_the_engine_does_in_one_call_per_batch() {
         for limit in [None, Some(1), Some(99), Some(100), Some(250), Some(300)] {
             for caching in [1, 7, 100, 1000] {
                 for n in [1, 10, 100] {
-                    let mut scan = scan.clone().caching(caching);
-                    if let Some(l) = limit {
-                        scan = scan.limit(l);
+                    for prefetch in [false, true] {
+                        let mut scan = scan.clone().caching(caching).async_prefetch(prefetch);
+                        if let Some(l) = limit {
+                            scan = scan.limit(l);
+                        }
+                        let want = read(&lt, &scan, *filter, n);
+                        let got = read(&rt, &scan, *filter, n);
+                        assert_eq!(
+                            got, want,
+                            "{what}, limit {limit:?}, caching {caching}, {n} a batch, \
+                             prefetch {prefetch}"
+                        );
                     }
-                    let want = read(&lt, &scan, *filter, n);
-                    let got = read(&rt, &scan, *filter, n);
-                    assert_eq!(
-                        got, want,
-                        "{what}, limit {limit:?}, caching {caching}, {n} a batch"
-                    );
                 }
             }
         }
@@ -182,6 +185,58 @@ fn scans_answer_as_the_engine_does_in_one_call_per_batch() {
     drop(s);
     assert_eq!(stop.open_scanners(), 0);
     assert_eq!(calls(&stop, "scannerClose"), closes + 1);
+    // Prefetching: the next batch is asked for as each arrives, so a whole scan takes the
+    // calls it took without, and a scan that ends in its first batch asks for nothing more.
+    let nexts = calls(&stop, "ferrobaseScannerNext");
+    let ahead = Scan::new().caching(100).async_prefetch(true);
+    assert_eq!(read(&rt, &ahead, None, 100).len(), 250);
+    assert_eq!(calls(&stop, "ferrobaseScannerNext"), nexts + 2);
+    assert_eq!(
+        read(&rt, &page.clone().async_prefetch(true), None, 100).len(),
+        100
+    );
+    assert_eq!(calls(&stop, "ferrobaseScannerNext"), nexts + 2);
+    // Other calls on the connection while a batch is in flight: the gets read their own
+    // replies, the scanner its batch afterwards; nothing is lost or answered twice.
+    let mut s = rt.scanner(ahead.clone(), None).unwrap();
+    let mut seen = 0;
+    loop {
+        let got = s.next_batch(30).unwrap();
+        if got.is_empty() {
+            break;
+        }
+        for r in &got {
+            assert_eq!(r.row(), format!("r{seen:03}").as_bytes());
+            seen += 1;
+        }
+        let row = rt
+            .get(Get::new(format!("r{:03}", seen % 250)), None)
+            .unwrap();
+        assert_eq!(row.row(), format!("r{:03}", seen % 250).as_bytes());
+        assert!(rt.get(Get::new("zzz"), None).unwrap().cells.is_empty());
+    }
+    assert_eq!(seen, 250);
+    drop(s);
+    // Dropped part-way with a batch in flight: the batch is read and the scanner closed.
+    let closes = calls(&stop, "scannerClose");
+    let mut s = rt.scanner(ahead.clone().caching(10), None).unwrap();
+    assert_eq!(s.next_batch(5).unwrap().len(), 5);
+    drop(s);
+    assert_eq!(stop.open_scanners(), 0);
+    assert_eq!(calls(&stop, "scannerClose"), closes + 1);
+    let two = rt.scanner(ahead.clone().caching(10), None).unwrap();
+    let mut one = rt.scanner(ahead.clone().caching(7), None).unwrap();
+    assert_eq!(one.next_batch(100).unwrap().len(), 7);
+    drop(two);
+    assert_eq!(one.next_batch(3).unwrap()[0].row(), b"r007");
+    drop(one);
+    assert_eq!(stop.open_scanners(), 0);
+    assert_eq!(
+        rt.get(Get::new("r042"), None).unwrap().row(),
+        b"r042",
+        "the connection still answers in step"
+    );
+
     // An unknown table fails at the open, leaving nothing open.
     let err = remote
         .table("nope")

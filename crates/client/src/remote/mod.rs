@@ -39,8 +39,8 @@ const REPLY_LIMITS: Limits = Limits {
 /// A connection to a Thrift gateway. Calls are serialised on one socket.
 pub struct Remote {
     addr: String,
-    /// The socket (plain or TLS) behind its read buffer, and the last sequence id.
-    io: Mutex<(BufReader<ClientWire>, i32)>,
+    /// The socket and what is in flight on it.
+    io: Mutex<Io>,
     /// Messages go as frames (after SASL authentication).
     framed: bool,
     /// Whether the gateway answers `ferrobaseAdmin` (a ferrobase gateway), learnt on first need.
@@ -48,6 +48,33 @@ pub struct Remote {
     /// Set when a ferrobase gateway answered `ferrobaseScannerOpen` as an unknown method (one
     /// older than it): scans go through HBase's scanner calls.
     no_scan_batches: std::sync::atomic::AtomicBool,
+}
+
+/// The socket (plain or TLS) behind its read buffer, the last sequence id, and a scanner's
+/// call sent ahead of need (`Scan::async_prefetch`).
+struct Io {
+    wire: BufReader<ClientWire>,
+    seq_id: i32,
+    /// The call sent ahead and not read yet, by its ticket: at most one (its reply comes before
+    /// any later call's on the socket).
+    ahead: Option<(u64, Ahead)>,
+    /// Replies to calls sent ahead that another call had to read first, by ticket.
+    parked: Vec<(u64, Result<Fetched>)>,
+    /// The last ticket handed out.
+    tickets: u64,
+}
+
+/// What a call sent ahead returns: `scannerGetList`'s rows or `ferrobaseScannerNext`'s batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ahead {
+    Rows,
+    Batch,
+}
+
+/// The reply to a call sent ahead.
+pub(super) enum Fetched {
+    Rows(Option<RawRows>),
+    Batch(Option<i32>, RawRows),
 }
 
 pub(super) fn transport(e: impl std::fmt::Display) -> ClientError {
@@ -118,7 +145,13 @@ impl Remote {
         }
         Ok(Remote {
             addr: addr.to_string(),
-            io: Mutex::new((BufReader::new(wire), 0)),
+            io: Mutex::new(Io {
+                wire: BufReader::new(wire),
+                seq_id: 0,
+                ahead: None,
+                parked: Vec::new(),
+                tickets: 0,
+            }),
             framed: credentials.is_some(),
             ferrobase: OnceLock::new(),
             no_scan_batches: std::sync::atomic::AtomicBool::new(false),
@@ -139,7 +172,13 @@ impl Remote {
     /// Calls a method whose success value is `list<TRowResult>` (`scannerGetList`), reading the
     /// rows straight into one buffer ([`RawRows`]) without a value tree; `None` for no value.
     pub(super) fn call_rows<A: Method>(&self, args: &A) -> Result<Option<RawRows>> {
-        let (rest, rows) = self.exchange(args, |b| {
+        let mut g = self.lock_io();
+        self.send(&mut g, A::METHOD, &args.to_struct())?;
+        Self::receive_rows(&mut g, self.framed, A::METHOD)
+    }
+
+    fn receive_rows(g: &mut Io, framed: bool, name: &str) -> Result<Option<RawRows>> {
+        let (rest, rows) = Self::receive(g, framed, name, |b| {
             ferrobase_thrift::read_rows_reply(b).map(|(rows, rest)| (rest, rows))
         })?;
         Self::exceptions(rest)?;
@@ -150,14 +189,66 @@ impl Remote {
     /// `ferrobaseScannerNext`): the scanner's id while it stays open, and its rows read straight
     /// into one buffer.
     pub(super) fn call_scan_batch<A: Method>(&self, args: &A) -> Result<(Option<i32>, RawRows)> {
-        let (rest, batch) = self.exchange(args, |b| {
+        let mut g = self.lock_io();
+        self.send(&mut g, A::METHOD, &args.to_struct())?;
+        Self::receive_scan_batch(&mut g, self.framed, A::METHOD)
+    }
+
+    fn receive_scan_batch(g: &mut Io, framed: bool, name: &str) -> Result<(Option<i32>, RawRows)> {
+        let (rest, batch) = Self::receive(g, framed, name, |b| {
             ferrobase_thrift::read_scan_batch_reply(b).map(|(batch, rest)| (rest, batch))
         })?;
         Self::exceptions(rest)?;
-        let batch = batch.ok_or_else(|| {
-            ClientError::Transport(format!("the reply to {} holds no batch", A::METHOD))
-        })?;
+        let batch = batch
+            .ok_or_else(|| ClientError::Transport(format!("the reply to {name} holds no batch")))?;
         Ok((batch.id, batch.rows))
+    }
+
+    /// Sends a scanner's next call (`scannerGetList` or `ferrobaseScannerNext`) without
+    /// waiting for its reply; [`Remote::receive_ahead`] with the ticket returned reads it. Any
+    /// other call on this connection reads it first and keeps it for its ticket.
+    pub(super) fn send_ahead<A: Method>(&self, args: &A, kind: Ahead) -> Result<u64> {
+        let mut g = self.lock_io();
+        self.send(&mut g, A::METHOD, &args.to_struct())?;
+        g.tickets += 1;
+        let ticket = g.tickets;
+        g.ahead = Some((ticket, kind));
+        Ok(ticket)
+    }
+
+    /// The reply to the call sent ahead as `ticket`.
+    pub(super) fn receive_ahead(&self, ticket: u64) -> Result<Fetched> {
+        let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = g.parked.iter().position(|(t, _)| *t == ticket) {
+            return g.parked.swap_remove(i).1;
+        }
+        match g.ahead {
+            Some((t, kind)) if t == ticket => {
+                g.ahead = None;
+                Self::read_ahead(&mut g, self.framed, kind)
+            }
+            _ => Err(transport(format!(
+                "the reply to a scanner's call sent ahead (ticket {ticket}) was lost"
+            ))),
+        }
+    }
+
+    fn read_ahead(g: &mut Io, framed: bool, kind: Ahead) -> Result<Fetched> {
+        match kind {
+            Ahead::Rows => Self::receive_rows(g, framed, "scannerGetList").map(Fetched::Rows),
+            Ahead::Batch => Self::receive_scan_batch(g, framed, "ferrobaseScannerNext")
+                .map(|(id, rows)| Fetched::Batch(id, rows)),
+        }
+    }
+
+    /// The socket, its reply to a call sent ahead read and kept first when one is pending.
+    fn lock_io(&self) -> std::sync::MutexGuard<'_, Io> {
+        let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((ticket, kind)) = g.ahead.take() {
+            let reply = Self::read_ahead(&mut g, self.framed, kind);
+            g.parked.push((ticket, reply));
+        }
+        g
     }
 
     /// Whether scans may use `ferrobaseScannerOpen`/`ferrobaseScannerNext` (a ferrobase
@@ -192,19 +283,6 @@ impl Remote {
         Ok(())
     }
 
-    /// Sends the call of `args` and reads its reply's body with `read`, which gives the reply's
-    /// fields (as a tree) and what it read apart; an application exception is an error.
-    fn exchange<A: Method, T>(
-        &self,
-        args: &A,
-        read: impl FnOnce(
-            &mut Budget<'_, BufReader<ClientWire>>,
-        )
-            -> std::result::Result<(TStruct, Option<T>), ferrobase_thrift::ThriftError>,
-    ) -> Result<(TStruct, Option<T>)> {
-        self.exchange_struct(A::METHOD, &args.to_struct(), read)
-    }
-
     /// Calls `name` with arguments written as `args` (some of its values written by their
     /// producers, [`ferrobase_thrift::Encoded`]); its success value, if any.
     pub(super) fn call_struct(&self, name: &str, args: &TStruct) -> Result<Option<TValue>> {
@@ -228,9 +306,16 @@ impl Remote {
         )
             -> std::result::Result<(TStruct, Option<T>), ferrobase_thrift::ThriftError>,
     ) -> Result<(TStruct, Option<T>)> {
-        let mut g = self.io.lock().unwrap_or_else(|p| p.into_inner());
-        g.1 = g.1.wrapping_add(1);
-        let seq_id = g.1;
+        let mut g = self.lock_io();
+        self.send(&mut g, name, args)?;
+        Self::receive(&mut g, self.framed, name, read)
+    }
+
+    /// Writes the call of `name` with arguments `args` (some of its values written by their
+    /// producers, [`ferrobase_thrift::Encoded`]).
+    fn send(&self, g: &mut Io, name: &str, args: &TStruct) -> Result<()> {
+        g.seq_id = g.seq_id.wrapping_add(1);
+        let seq_id = g.seq_id;
         // Sized once for values their producer writes (a batch of puts).
         let hint: usize = (args.fields.iter())
             .map(|(_, v)| match v {
@@ -252,16 +337,29 @@ impl Remote {
             let len = (msg.len() as u32).to_be_bytes();
             msg.splice(0..0, len);
         }
-        let w = g.0.get_mut();
+        let w = g.wire.get_mut();
         w.write_all(&msg)
             .and_then(|()| w.flush())
-            .map_err(transport)?;
-        if self.framed {
+            .map_err(transport)
+    }
+
+    /// Reads the reply to the call of `name` sent last: its body with `read`, which gives the
+    /// reply's fields (as a tree) and what it read apart; an application exception is an error.
+    fn receive<T>(
+        g: &mut Io,
+        framed: bool,
+        name: &str,
+        read: impl FnOnce(
+            &mut Budget<'_, BufReader<ClientWire>>,
+        )
+            -> std::result::Result<(TStruct, Option<T>), ferrobase_thrift::ThriftError>,
+    ) -> Result<(TStruct, Option<T>)> {
+        if framed {
             // The frame holds exactly the reply; its length is not needed to parse it.
             let mut len = [0u8; 4];
-            std::io::Read::read_exact(&mut g.0, &mut len).map_err(transport)?;
+            std::io::Read::read_exact(&mut g.wire, &mut len).map_err(transport)?;
         }
-        let mut b = Budget::new(&mut g.0, &REPLY_LIMITS);
+        let mut b = Budget::new(&mut g.wire, &REPLY_LIMITS);
         let h = Binary.read_header(&mut b).map_err(transport)?;
         let (body, value) = read(&mut b).map_err(transport)?;
         if let Some(over) = b.overrun() {

@@ -2,7 +2,7 @@
 //! calls (`scannerOpenWithScan`, `scannerGetList`, `scannerClose`).
 
 use super::convert::*;
-use super::{reply, Remote};
+use super::{reply, Ahead, Fetched, Remote};
 use crate::{ClientError, Result, Scanner};
 use ferrobase_engine::{Cell, CellType, Get, ReadCost, RowResult, Scan};
 use ferrobase_thrift::hbase::service::{
@@ -45,6 +45,8 @@ impl Remote {
                 cost: None,
                 batches: None,
                 buffered: VecDeque::new(),
+                prefetch: false,
+                ahead: None,
             })));
         }
         let mut scanner = RemoteScanner {
@@ -59,6 +61,8 @@ impl Remote {
             cost: None,
             batches: None,
             buffered: VecDeque::new(),
+            prefetch: scan.async_prefetch,
+            ahead: None,
         };
         if self.scan_batches()? {
             // A ferrobase gateway opens the scanner and answers its first rows in the same
@@ -239,34 +243,67 @@ pub struct RemoteScanner {
     /// Opened with `ferrobaseScannerOpen`: its rows come `caching` (this) at a time, from
     /// `ferrobaseScannerNext`, and the gateway closes it when it answers the last.
     batches: Option<usize>,
-    /// Rows received and not yet returned (`batches`).
+    /// Rows received and not yet returned.
     buffered: VecDeque<RowResult>,
+    /// Ask for the next rows as soon as a batch arrives (`Scan::async_prefetch`).
+    prefetch: bool,
+    /// The ticket of the next rows' call, sent ahead and not read yet.
+    ahead: Option<u64>,
 }
 
 impl RemoteScanner {
-    /// Rows one call asks for when `n` are wanted: `n`, at most the scan's limit's remainder.
-    fn fetch_size(&self, n: usize) -> usize {
+    /// Rows one call asks for when `n` are wanted and `incoming` more are on their way into
+    /// the buffer: `n`, at most the scan's limit's remainder.
+    fn fetch_size_after(&self, n: usize, incoming: usize) -> usize {
         match self.limit {
-            Some(l) => n.min(l.saturating_sub(self.returned + self.buffered.len())),
+            Some(l) => n.min(l.saturating_sub(self.returned + self.buffered.len() + incoming)),
             None => n,
         }
     }
 
-    /// Whether `n` more rows reach the scan's limit (never under a lower time bound, which
-    /// this client applies: a row it leaves out does not count).
-    fn limit_reached_by(&self, n: usize) -> bool {
+    fn fetch_size(&self, n: usize) -> usize {
+        self.fetch_size_after(n, 0)
+    }
+
+    /// Whether `n` more rows, after `incoming`, reach the scan's limit (never under a lower
+    /// time bound, which this client applies: a row it leaves out does not count).
+    fn limit_reached_after(&self, n: usize, incoming: usize) -> bool {
         self.min_ts == 0
             && self
                 .limit
-                .is_some_and(|l| self.returned + self.buffered.len() + n >= l)
+                .is_some_and(|l| self.returned + self.buffered.len() + incoming + n >= l)
     }
 
-    /// Keeps a `TScanBatch`'s rows; the scanner is closed when it names no id.
+    fn limit_reached_by(&self, n: usize) -> bool {
+        self.limit_reached_after(n, 0)
+    }
+
+    /// Keeps a `TScanBatch`'s rows; the scanner is closed when it names no id. With
+    /// prefetching, the next batch is asked for before these rows are converted.
     fn take_batch(&mut self, id: Option<i32>, rows: ferrobase_thrift::RawRows) {
         match id {
             Some(id) => self.id = id,
             None => self.closed = true,
         }
+        if let (true, false, Some(caching)) = (self.prefetch, self.closed, self.batches) {
+            let incoming = rows.rows.len();
+            let nb_rows = self.fetch_size_after(caching, incoming);
+            if nb_rows > 0 {
+                let args = FerrobaseScannerNextArgs {
+                    id: self.id,
+                    nb_rows: rows_arg(nb_rows),
+                    close: self.limit_reached_after(nb_rows, incoming),
+                };
+                // A failed send leaves nothing in flight: the next call is made when the
+                // rows are wanted, and reports what is wrong with the connection then.
+                self.ahead = self.remote.send_ahead(&args, Ahead::Batch).ok();
+            }
+        }
+        self.keep(rows);
+    }
+
+    /// Converts rows into the buffer, leaving out what the lower time bound excludes.
+    fn keep(&mut self, rows: ferrobase_thrift::RawRows) {
         let min_ts = self.min_ts;
         self.buffered.extend(
             raw_row_results(rows)
@@ -275,33 +312,100 @@ impl RemoteScanner {
         );
     }
 
+    /// Takes up to `n` buffered rows.
+    fn drain(&mut self, n: usize) -> Vec<RowResult> {
+        let n = n.min(self.buffered.len());
+        let rows: Vec<RowResult> = self.buffered.drain(..n).collect();
+        self.returned += rows.len();
+        rows
+    }
+
     /// [`RemoteScanner::next_batch`] of a scanner opened with `ferrobaseScannerOpen`: up to
     /// `n` buffered rows, fetching `caching` (or `n`, if more) when none are left.
     fn next_buffered(&mut self, n: usize, caching: usize) -> Result<Vec<RowResult>> {
         while self.buffered.is_empty() && !self.closed {
-            let nb_rows = self.fetch_size(n.max(caching));
-            if nb_rows == 0 {
-                self.close();
-                break;
-            }
-            let args = FerrobaseScannerNextArgs {
-                id: self.id,
-                nb_rows: rows_arg(nb_rows),
-                close: self.limit_reached_by(nb_rows),
+            let (id, rows) = match self.ahead.take() {
+                Some(ticket) => match self.remote.receive_ahead(ticket)? {
+                    Fetched::Batch(id, rows) => (id, rows),
+                    Fetched::Rows(_) => {
+                        return Err(ClientError::Transport(
+                            "a scanner's batch came back as rows".into(),
+                        ))
+                    }
+                },
+                None => {
+                    let nb_rows = self.fetch_size(n.max(caching));
+                    if nb_rows == 0 {
+                        self.close();
+                        break;
+                    }
+                    let args = FerrobaseScannerNextArgs {
+                        id: self.id,
+                        nb_rows: rows_arg(nb_rows),
+                        close: self.limit_reached_by(nb_rows),
+                    };
+                    self.remote.call_scan_batch(&args)?
+                }
             };
-            let (id, rows) = self.remote.call_scan_batch(&args)?;
             self.take_batch(id, rows);
         }
-        let n = n.min(self.buffered.len());
-        let rows: Vec<RowResult> = self.buffered.drain(..n).collect();
-        self.returned += rows.len();
-        Ok(rows)
+        Ok(self.drain(n))
     }
 
     pub(crate) fn next_batch(&mut self, n: usize) -> Result<Vec<RowResult>> {
         if let Some(caching) = self.batches {
             return self.next_buffered(n, caching);
         }
+        if self.typed {
+            return self.next_typed(n);
+        }
+        // HBase's scanner calls: `n` rows a call; rows left empty by the lower time bound are
+        // skipped, and an empty list means the end.
+        while self.buffered.is_empty() && !self.closed {
+            let raw = match self.ahead.take() {
+                Some(ticket) => match self.remote.receive_ahead(ticket)? {
+                    Fetched::Rows(raw) => raw,
+                    Fetched::Batch(..) => {
+                        return Err(ClientError::Transport(
+                            "a scanner's rows came back as a batch".into(),
+                        ))
+                    }
+                },
+                None => {
+                    let want = self.fetch_size(n);
+                    if want == 0 {
+                        self.close();
+                        break;
+                    }
+                    // Read straight into the rows, without a value tree.
+                    self.remote.call_rows(&ScannerGetListArgs {
+                        id: self.id,
+                        nb_rows: rows_arg(want),
+                    })?
+                }
+            };
+            let Some(raw) = raw.filter(|r| !r.rows.is_empty()) else {
+                self.close();
+                break;
+            };
+            if self.prefetch {
+                let next = self.fetch_size_after(n, raw.rows.len());
+                if next > 0 {
+                    let args = ScannerGetListArgs {
+                        id: self.id,
+                        nb_rows: rows_arg(next),
+                    };
+                    self.ahead = self.remote.send_ahead(&args, Ahead::Rows).ok();
+                }
+            }
+            self.keep(raw);
+        }
+        Ok(self.drain(n))
+    }
+
+    /// [`RemoteScanner::next_batch`] of a scanner opened through `ferrobaseAdmin`
+    /// `scan_open`: `n` typed rows a call.
+    fn next_typed(&mut self, n: usize) -> Result<Vec<RowResult>> {
         if self.closed {
             return Ok(Vec::new());
         }
@@ -310,21 +414,8 @@ impl RemoteScanner {
             self.close();
             return Ok(Vec::new());
         }
-        // Rows left empty by the lower time bound are skipped: an empty batch means the end.
         loop {
-            let rows: Vec<RowResult> = if self.typed {
-                self.remote.typed_rows(self.id, want)?
-            } else {
-                let args = ScannerGetListArgs {
-                    id: self.id,
-                    nb_rows: rows_arg(want),
-                };
-                // Read straight into the rows, without a value tree.
-                match self.remote.call_rows(&args)? {
-                    Some(raw) => raw_row_results(raw),
-                    None => Vec::new(),
-                }
-            };
+            let rows = self.remote.typed_rows(self.id, want)?;
             if rows.is_empty() {
                 self.close();
                 return Ok(Vec::new());
@@ -349,6 +440,13 @@ impl RemoteScanner {
     }
 
     fn close(&mut self) {
+        if let Some(ticket) = self.ahead.take() {
+            // The reply to the call sent ahead is read (the connection's next reply is another
+            // call's); a batch that closed the scanner needs no close.
+            if let Ok(Fetched::Batch(None, _)) = self.remote.receive_ahead(ticket) {
+                self.closed = true;
+            }
+        }
         if !self.closed {
             if self.explain {
                 // Its last figures, read before the gateway forgets the scanner.

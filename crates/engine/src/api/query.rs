@@ -188,6 +188,11 @@ pub struct Scan {
     /// [`crate::ResultScanner::cost`]. Off by default; when off the read path only checks a
     /// thread-local flag where it would count.
     pub explain: bool,
+    /// A remote client asks for the next `caching` rows as soon as a batch arrives, before
+    /// the caller has taken it, so the server reads the next batch while the caller works on
+    /// this one (HBase's `Scan.setAsyncPrefetch`; off by default as there). A scanner dropped
+    /// early has had one batch more read than it used. The embedded engine streams and ignores it.
+    pub async_prefetch: bool,
 }
 
 impl Default for Scan {
@@ -206,6 +211,7 @@ impl Default for Scan {
             limit: None,
             read_point: None,
             explain: false,
+            async_prefetch: false,
         }
     }
 }
@@ -305,6 +311,12 @@ impl Scan {
     /// Records what the scan costs ([`Scan::explain`]).
     pub fn explain(mut self, on: bool) -> Self {
         self.explain = on;
+        self
+    }
+
+    /// Fetches the next batch while the caller takes this one ([`Scan::async_prefetch`]).
+    pub fn async_prefetch(mut self, on: bool) -> Self {
+        self.async_prefetch = on;
         self
     }
 
