@@ -47,6 +47,8 @@ struct Sizes {
     queries: usize,
     /// Rows per load batch, per bulk scan and per `scannerGetList` of it.
     chunk: usize,
+    /// Full scans ask for their next rows as each batch arrives (`--async-prefetch`).
+    prefetch: bool,
 }
 
 impl Sizes {
@@ -68,6 +70,7 @@ impl Sizes {
             files_per_user: if quick { 60 } else { 120 },
             queries: if quick { 40 } else { 2000 },
             chunk,
+            prefetch: false,
         }
     }
 
@@ -96,10 +99,11 @@ fn bench_row(i: usize) -> String {
 }
 
 /// The workloads: (kind, label with `{chunk}` for the rows of a load batch and of a scan).
-const WORKLOADS: [(&str, &str); 6] = [
+const WORKLOADS: [(&str, &str); 7] = [
     ("load", "load (rows, batches of {chunk})"),
     ("get", "get"),
     ("scan", "scan {chunk} rows"),
+    ("full", "full scan (rows, {chunk} a call)"),
     ("tall", "tall-narrow: newest 100 of a user"),
     ("wide", "wide row: newest 100 columns"),
     ("files", "file search: range + 2 value filters"),
@@ -189,6 +193,24 @@ fn worker(
                     bail!("scan: {got} rows, not {chunk}");
                 }
                 n += 1;
+            }
+        }
+        "full" => {
+            // Each thread reads its share of the table's rows, `chunk` a call: a bulk read
+            // (an export, a copy, a batch job), counted in rows.
+            let t = conn.table(&sizes.table("bench"));
+            let (lo, hi) = (
+                sizes.rows * thread / threads,
+                sizes.rows * (thread + 1) / threads,
+            );
+            let scan = Scan::new()
+                .with_start_row(bench_row(lo))
+                .with_stop_row(bench_row(hi))
+                .caching(sizes.chunk)
+                .async_prefetch(sizes.prefetch);
+            n = scan_all(&t, scan, None, sizes.chunk)?;
+            if n != hi - lo {
+                bail!("full scan: {n} rows, not {}", hi - lo);
             }
         }
         "tall" => {
@@ -379,14 +401,18 @@ pub struct Options {
     /// workloads `load` and `scan`).
     #[arg(long, value_name = "ROWS", default_value_t = 100)]
     chunk: usize,
-    /// The workloads to run, of load, get, scan, tall, wide, files (get and scan read what
-    /// load wrote) [default: all].
+    /// The workloads to run, of load, get, scan, full, tall, wide, files (get, scan and full
+    /// read what load wrote) [default: all].
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     workloads: Vec<String>,
     /// The ferrobase binary that serves (another build, to compare two builds' servers
     /// through the same client) [default: this one].
     #[arg(long, value_name = "PATH")]
     ferrobase_bin: Option<std::path::PathBuf>,
+    /// Full scans (`full`) fetch their next rows while the client takes the last
+    /// (`Scan::async_prefetch`, HBase's `setAsyncPrefetch`), on both servers.
+    #[arg(long)]
+    async_prefetch: bool,
     /// Before each turn, wait at most this many seconds for both servers to come to rest
     /// (under 5 % of a core for a second), so no turn runs beside the other server's
     /// compactions or garbage collection; 0: start each turn at once.
@@ -421,15 +447,17 @@ fn check(o: Options) -> Result<Options> {
         .find(|w| !WORKLOADS.iter().any(|(k, _)| k == w))
     {
         return Err(crate::cli::usage(format!(
-            "--workloads: no workload {w:?} (load, get, scan, tall, wide, files)"
+            "--workloads: no workload {w:?} (load, get, scan, full, tall, wide, files)"
         )));
     }
     if !o.workloads.is_empty()
-        && o.workloads.iter().any(|w| w == "get" || w == "scan")
+        && o.workloads
+            .iter()
+            .any(|w| w == "get" || w == "scan" || w == "full")
         && !o.workloads.iter().any(|w| w == "load")
     {
         return Err(crate::cli::usage(
-            "--workloads: get and scan read the rows load writes: name load too",
+            "--workloads: get, scan and full read the rows load writes: name load too",
         ));
     }
     Ok(o)
@@ -485,7 +513,8 @@ impl Settled {
 /// `ferrobase bench server-vs-hbase [options]`: prints the two tables.
 pub fn main(o: Options) -> Result<()> {
     let o = check(o)?;
-    let sizes = Sizes::new(o.quick, o.rows, o.chunk);
+    let mut sizes = Sizes::new(o.quick, o.rows, o.chunk);
+    sizes.prefetch = o.async_prefetch;
     let workloads: Vec<(&str, String)> = WORKLOADS
         .iter()
         .filter(|(k, _)| o.workloads.is_empty() || o.workloads.iter().any(|w| w == k))

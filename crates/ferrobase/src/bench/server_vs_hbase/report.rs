@@ -56,6 +56,12 @@ pub(super) fn print_report(
             ""
         }
     );
+    if o.async_prefetch {
+        println!(
+            "Full scans prefetch on both servers: the client asks for the next rows as each \
+             batch arrives (Scan::async_prefetch, HBase's setAsyncPrefetch).\n"
+        );
+    }
     println!(
         "| {:<38} | {:>24} | {:>24} | {:>8} |",
         "workload", "ferrobase ops/s", "Apache HBase ops/s", "ratio"
