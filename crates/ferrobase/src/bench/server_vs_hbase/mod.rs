@@ -415,9 +415,10 @@ pub struct Options {
     async_prefetch: bool,
     /// Before each turn, wait at most this many seconds for both servers to come to rest
     /// (under 5 % of a core for a second), so no turn runs beside the other server's
-    /// compactions or garbage collection; 0: start each turn at once.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
-    settle: u64,
+    /// compactions or garbage collection; 0: start each turn at once [default: 60; 0 with
+    /// --quick].
+    #[arg(long, value_name = "SECS")]
+    settle: Option<u64>,
 }
 
 /// Checks what the options cannot run.
@@ -513,6 +514,7 @@ impl Settled {
 /// `ferrobase bench server-vs-hbase [options]`: prints the two tables.
 pub fn main(o: Options) -> Result<()> {
     let o = check(o)?;
+    let settle_secs = o.settle.unwrap_or(if o.quick { 0 } else { 60 });
     let mut sizes = Sizes::new(o.quick, o.rows, o.chunk);
     sizes.prefetch = o.async_prefetch;
     let workloads: Vec<(&str, String)> = WORKLOADS
@@ -549,8 +551,8 @@ pub fn main(o: Options) -> Result<()> {
             let pids: Vec<u32> = std::iter::once(fpid).chain(hpid).collect();
             let mut rest = Settled::default();
             let mut settle = || -> Result<()> {
-                if o.settle > 0 {
-                    let (secs, quiet) = settle(&pids, Duration::from_secs(o.settle))?;
+                if settle_secs > 0 {
+                    let (secs, quiet) = settle(&pids, Duration::from_secs(settle_secs))?;
                     rest.add(secs, quiet);
                 }
                 Ok(())
@@ -579,7 +581,7 @@ pub fn main(o: Options) -> Result<()> {
                 (f_start, h_start),
                 (f_rss, h_rss),
             );
-            rest.print(o.settle);
+            rest.print(settle_secs);
             if !started_hbase {
                 drop_tables(&hurl, &sizes)?;
             }
@@ -620,8 +622,8 @@ mod tests {
         assert!(parse(&args(&["--workloads", "load,bogus"])).is_err());
         let err = parse(&args(&["--bogus"])).err().unwrap().to_string();
         assert!(err.contains("--bogus"), "{err}");
-        assert_eq!(parse(&args(&[])).unwrap().settle, 60);
-        assert_eq!(parse(&args(&["--settle", "0"])).unwrap().settle, 0);
+        assert_eq!(parse(&args(&[])).unwrap().settle, None);
+        assert_eq!(parse(&args(&["--settle", "0"])).unwrap().settle, Some(0));
     }
 
     #[test]
