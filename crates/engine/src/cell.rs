@@ -345,6 +345,27 @@ impl Cell {
         }
     }
 
+    /// A cell whose row, qualifier and value are ranges of `buf` (a client's reply buffer):
+    /// one handle on the buffer for all three. `None` when a range does not lie within `buf`
+    /// or `buf` is 4 GiB or longer.
+    pub fn in_buffer(
+        buf: &Bytes,
+        row: std::ops::Range<usize>,
+        family: Bytes,
+        qualifier: std::ops::Range<usize>,
+        timestamp: i64,
+        cell_type: CellType,
+        value: std::ops::Range<usize>,
+    ) -> Option<Cell> {
+        let fits = |r: &std::ops::Range<usize>| r.start <= r.end && r.end <= buf.len();
+        if buf.len() > u32::MAX as usize || !fits(&row) || !fits(&qualifier) || !fits(&value) {
+            return None;
+        }
+        Some(Cell::in_block(
+            buf, row, &family, qualifier, timestamp, cell_type, value,
+        ))
+    }
+
     /// Builds a client cell from a store cell of `family`; moves, never copies, the bytes.
     pub fn from_key_value(family: &Bytes, kv: KeyValue) -> Cell {
         Cell {

@@ -152,6 +152,19 @@ impl<'a> ValueWriter<'a> {
         }
     }
 
+    /// A `binary` value of `len` bytes that `fill` appends to the buffer it is handed (the
+    /// value written in place, not built apart and copied).
+    pub fn binary_with(&mut self, len: usize, fill: impl FnOnce(&mut Vec<u8>)) {
+        match self.wire {
+            Wire::Binary => self.out.extend_from_slice(&(len as i32).to_be_bytes()),
+            Wire::Compact => put_varint(self.out, len as u64),
+        }
+        let start = self.out.len();
+        self.out.reserve(len);
+        fill(self.out);
+        debug_assert_eq!(self.out.len() - start, len, "binary_with: length announced");
+    }
+
     /// An `i32` value.
     pub fn i32(&mut self, v: i32) {
         match self.wire {
@@ -181,6 +194,10 @@ pub trait EncodeValue: Send + Sync {
     fn size_hint(&self) -> usize {
         0
     }
+    /// The value itself, for [`Encoded::downcast_ref`] (`None`: not offered).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// A value written by its producer ([`EncodeValue`]); the `TValue::Encoded` variant. Cloning
@@ -202,6 +219,11 @@ impl Encoded {
     /// About how many bytes it takes in the binary protocol (0: unknown).
     pub fn size_hint(&self) -> usize {
         self.0.size_hint()
+    }
+
+    /// The value as its producer's type `T`, when it offers itself ([`EncodeValue::as_any`]).
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any()?.downcast_ref()
     }
 
     /// Appends the value to `out` in `wire`.

@@ -94,6 +94,9 @@ pub struct RawScanBatch {
     pub id: Option<i32>,
     /// The rows.
     pub rows: RawRows,
+    /// The rows in ferrobase's packed form (field 3, answered when the call set `packed`):
+    /// the client parses them.
+    pub packed: Option<Vec<u8>>,
 }
 
 /// Reads a reply struct whose field 0 is a `TScanBatch` (`ferrobaseScannerOpen`,
@@ -122,6 +125,17 @@ fn scan_batch<W: WireRead, R: Read>(
                 // The last rows field wins, as for any repeated field.
                 batch.rows = RawRows::default();
                 list(w, b, &mut batch.rows)?;
+            }
+            (3, TType::Binary) => {
+                let n = w.binary_len(b)?;
+                batch.packed = if b.charge(n) {
+                    let mut v = Vec::new();
+                    b.read_into(&mut v, n)?;
+                    Some(v)
+                } else {
+                    b.skip(n)?;
+                    None
+                };
             }
             (_, t) => skip(w, b, t)?,
         }
@@ -452,6 +466,35 @@ mod tests {
             let mut r = &good[..cut];
             assert!(read_scan_batch_reply(&mut Budget::new(&mut r, &Limits::default())).is_err());
         }
+    }
+
+    #[test]
+    fn a_scan_batch_reads_its_packed_rows_within_the_budget() {
+        let packed = vec![5u8; 300];
+        let bytes = reply(TValue::Struct(
+            TStruct::new()
+                .with(1, TValue::I32(4))
+                .with(3, TValue::Binary(packed.clone())),
+        ));
+        let mut r = &bytes[..];
+        let mut b = Budget::new(&mut r, &Limits::default());
+        let (batch, rest) = read_scan_batch_reply(&mut b).unwrap();
+        assert!(rest.fields.is_empty() && b.overrun().is_none());
+        let batch = batch.unwrap();
+        assert_eq!((batch.id, batch.packed), (Some(4), Some(packed)));
+        assert!(batch.rows.rows.is_empty());
+        // Past the memory budget: read past, kept as nothing, and reported.
+        let mut r = &bytes[..];
+        let limits = Limits {
+            max_decoded: 100,
+            ..Limits::default()
+        };
+        let mut b = Budget::new(&mut r, &limits);
+        let (batch, _) = read_scan_batch_reply(&mut b).unwrap();
+        assert!(b.overrun().is_some());
+        assert_eq!(batch.unwrap().packed, None);
+        drop(b);
+        assert!(r.is_empty());
     }
 
     #[test]

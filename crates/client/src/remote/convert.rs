@@ -158,6 +158,95 @@ pub(super) fn raw_row_results(raw: ferrobase_thrift::RawRows) -> Vec<RowResult> 
         .collect()
 }
 
+/// Rows of a packed `TScanBatch` (its field 3, which a ferrobase gateway answers when the call
+/// sets `packed`; `docs/design/hbase-compatibility.md`): per row `varint len, row, varint
+/// cells`, per cell `varint len, family, varint len, qualifier, i64 timestamp, varint len,
+/// value`. Every cell's row, qualifier and value are ranges of the one buffer. A buffer that does
+/// not parse is an error naming where, never a panic or an allocation beyond what it holds.
+pub(super) fn packed_row_results(packed: Vec<u8>) -> Result<Vec<RowResult>> {
+    let buf = ferrobase_engine::Bytes::from(packed);
+    let mut at = 0usize;
+    let bad = |what: &str, at: usize| {
+        ClientError::Transport(format!(
+            "a packed scan batch of {} bytes is malformed: {what} at byte {at}",
+            buf.len()
+        ))
+    };
+    let varint = |at: &mut usize| -> Option<usize> {
+        let mut v = 0usize;
+        for shift in (0..64).step_by(7) {
+            let b = *buf.get(*at)?;
+            *at += 1;
+            v |= usize::from(b & 0x7f).checked_shl(shift)?;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    };
+    let range = |at: &mut usize| -> Option<std::ops::Range<usize>> {
+        let n = varint(at)?;
+        let end = at.checked_add(n).filter(|&e| e <= buf.len())?;
+        let r = *at..end;
+        *at = end;
+        Some(r)
+    };
+    let mut rows = Vec::new();
+    // The family of the cell before: a scan's cells share a few families.
+    let mut family: Option<ferrobase_engine::Bytes> = None;
+    while at < buf.len() {
+        let row = range(&mut at).ok_or_else(|| bad("a row", at))?;
+        let n = varint(&mut at).ok_or_else(|| bad("a count of cells", at))?;
+        // A cell takes at least 11 bytes: no more are reserved than the rest could hold.
+        let mut cells = Vec::with_capacity(n.min((buf.len() - at) / 11 + 1));
+        for _ in 0..n {
+            let f = range(&mut at).ok_or_else(|| bad("a family", at))?;
+            let q = range(&mut at).ok_or_else(|| bad("a qualifier", at))?;
+            let ts = buf
+                .get(at..at + 8)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .ok_or_else(|| bad("a timestamp", at))?;
+            at += 8;
+            let v = range(&mut at).ok_or_else(|| bad("a value", at))?;
+            let fam = match &family {
+                Some(known) if known[..] == buf[f.clone()] => known.clone(),
+                _ => {
+                    let new = buf.slice(f);
+                    family = Some(new.clone());
+                    new
+                }
+            };
+            let cell = Cell::in_buffer(
+                &buf,
+                row.clone(),
+                fam,
+                q,
+                i64::from_be_bytes(ts),
+                CellType::Put,
+                v,
+            )
+            .ok_or_else(|| bad("a cell", at))?;
+            cells.push(cell);
+        }
+        let in_order = cells
+            .windows(2)
+            .all(|w| (w[0].family(), w[0].qualifier()) <= (w[1].family(), w[1].qualifier()));
+        if !in_order {
+            cells.sort_by(|a, b| {
+                (a.family(), a.qualifier())
+                    .cmp(&(b.family(), b.qualifier()))
+                    .then(b.timestamp().cmp(&a.timestamp()))
+            });
+        }
+        rows.push(if cells.is_empty() {
+            RowResult::new(buf.slice(row), cells)
+        } else {
+            RowResult::of_cells(cells)
+        });
+    }
+    Ok(rows)
+}
+
 impl Remote {
     pub(super) fn mutation(column: Vec<u8>, value: ferrobase_engine::Bytes, wal: bool) -> Mutation {
         Mutation {
@@ -216,5 +305,81 @@ impl Remote {
             s.reversed = Some(true);
         }
         Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell as packed: family, qualifier, timestamp, value.
+    type PackedCell<'a> = (&'a [u8], &'a [u8], i64, &'a [u8]);
+
+    /// The packed form of `rows` as the gateway writes it (`PackedRows`).
+    fn pack(rows: &[(&[u8], &[PackedCell<'_>])]) -> Vec<u8> {
+        fn lp(out: &mut Vec<u8>, b: &[u8]) {
+            let mut n = b.len();
+            while n >= 0x80 {
+                out.push((n as u8) | 0x80);
+                n >>= 7;
+            }
+            out.push(n as u8);
+            out.extend_from_slice(b);
+        }
+        let mut out = Vec::new();
+        for (row, cells) in rows {
+            lp(&mut out, row);
+            out.push(cells.len() as u8);
+            for (f, q, ts, v) in *cells {
+                lp(&mut out, f);
+                lp(&mut out, q);
+                out.extend_from_slice(&ts.to_be_bytes());
+                lp(&mut out, v);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn packed_rows_parse_into_cells_of_one_buffer_and_bad_ones_are_errors() {
+        let long = vec![7u8; 300];
+        let buf = pack(&[
+            (
+                b"r1",
+                &[(b"cf", b"a", 5, b"x"), (b"cf", b"b", -1, &long[..])],
+            ),
+            (b"r2", &[]),
+            (b"r3", &[(b"m", b"", i64::MAX, b"")]),
+        ]);
+        let rows = packed_row_results(buf.clone()).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0].row(), b"r1");
+        assert_eq!(rows[0].value(b"cf", b"a"), Some(&b"x"[..]));
+        assert_eq!(rows[0].value(b"cf", b"b"), Some(&long[..]));
+        assert_eq!(rows[0].cells[1].timestamp(), -1);
+        assert_eq!((rows[1].row(), rows[1].cells.len()), (&b"r2"[..], 0));
+        assert_eq!(rows[2].cells[0].timestamp(), i64::MAX);
+        assert_eq!(rows[2].cells[0].family(), b"m");
+        assert!(packed_row_results(Vec::new()).unwrap().is_empty());
+        // Cells out of column order come back sorted, as a TRowResult's do.
+        let unordered = pack(&[(b"r", &[(b"cf", b"b", 1, b"2"), (b"cf", b"a", 1, b"1")])]);
+        let r = packed_row_results(unordered).unwrap();
+        assert_eq!(r[0].cells[0].qualifier(), b"a");
+        // A buffer cut inside a row is an error naming where, never a panic; cut between
+        // rows, it is the rows before the cut.
+        for cut in 1..buf.len() {
+            match packed_row_results(buf[..cut].to_vec()) {
+                Err(e) => assert!(e.to_string().contains("malformed"), "{cut}: {e}"),
+                Ok(rows) => assert!(rows.len() < 3, "{cut}"),
+            }
+        }
+        // A count or length beyond what the buffer holds allocates nothing large.
+        for bad in [
+            vec![1, b'r', 0xff, 0xff, 0xff, 0xff, 0x0f],
+            vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
+            vec![1, b'r', 1, 0xff, 0xff, 0xff, 0x7f],
+        ] {
+            assert!(packed_row_results(bad).is_err());
+        }
     }
 }

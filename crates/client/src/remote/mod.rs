@@ -22,8 +22,8 @@ use ferrobase_thrift::hbase::{
     RESULT_SUCCESS,
 };
 use ferrobase_thrift::{
-    Binary, Budget, Codec, Limits, MessageHeader, MessageType, RawRows, TStruct, TValue,
-    ThriftStruct, ThriftValue,
+    Binary, Budget, Codec, Limits, MessageHeader, MessageType, RawRows, RawScanBatch, TStruct,
+    TValue, ThriftStruct, ThriftValue,
 };
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
@@ -74,7 +74,7 @@ pub(super) enum Ahead {
 /// The reply to a call sent ahead.
 pub(super) enum Fetched {
     Rows(Option<RawRows>),
-    Batch(Option<i32>, RawRows),
+    Batch(RawScanBatch),
 }
 
 pub(super) fn transport(e: impl std::fmt::Display) -> ClientError {
@@ -188,20 +188,18 @@ impl Remote {
     /// Calls a method whose success value is a `TScanBatch` (`ferrobaseScannerOpen`,
     /// `ferrobaseScannerNext`): the scanner's id while it stays open, and its rows read straight
     /// into one buffer.
-    pub(super) fn call_scan_batch<A: Method>(&self, args: &A) -> Result<(Option<i32>, RawRows)> {
+    pub(super) fn call_scan_batch<A: Method>(&self, args: &A) -> Result<RawScanBatch> {
         let mut g = self.lock_io();
         self.send(&mut g, A::METHOD, &args.to_struct())?;
         Self::receive_scan_batch(&mut g, self.framed, A::METHOD)
     }
 
-    fn receive_scan_batch(g: &mut Io, framed: bool, name: &str) -> Result<(Option<i32>, RawRows)> {
+    fn receive_scan_batch(g: &mut Io, framed: bool, name: &str) -> Result<RawScanBatch> {
         let (rest, batch) = Self::receive(g, framed, name, |b| {
             ferrobase_thrift::read_scan_batch_reply(b).map(|(batch, rest)| (rest, batch))
         })?;
         Self::exceptions(rest)?;
-        let batch = batch
-            .ok_or_else(|| ClientError::Transport(format!("the reply to {name} holds no batch")))?;
-        Ok((batch.id, batch.rows))
+        batch.ok_or_else(|| ClientError::Transport(format!("the reply to {name} holds no batch")))
     }
 
     /// Sends a scanner's next call (`scannerGetList` or `ferrobaseScannerNext`) without
@@ -236,8 +234,9 @@ impl Remote {
     fn read_ahead(g: &mut Io, framed: bool, kind: Ahead) -> Result<Fetched> {
         match kind {
             Ahead::Rows => Self::receive_rows(g, framed, "scannerGetList").map(Fetched::Rows),
-            Ahead::Batch => Self::receive_scan_batch(g, framed, "ferrobaseScannerNext")
-                .map(|(id, rows)| Fetched::Batch(id, rows)),
+            Ahead::Batch => {
+                Self::receive_scan_batch(g, framed, "ferrobaseScannerNext").map(Fetched::Batch)
+            }
         }
     }
 

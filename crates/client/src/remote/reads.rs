@@ -74,11 +74,12 @@ impl Remote {
                 nb_rows: rows_arg(nb_rows),
                 close: scanner.limit_reached_by(nb_rows),
                 attributes: Vec::new(),
+                packed: true,
             };
             match self.call_scan_batch(&args) {
-                Ok((id, rows)) => {
+                Ok(batch) => {
                     scanner.batches = Some(scan.caching);
-                    scanner.take_batch(id, rows);
+                    scanner.take_batch(batch)?;
                     return Ok(Scanner::Remote(Box::new(scanner)));
                 }
                 Err(ClientError::Transport(m)) if m.contains("Invalid method name") => {
@@ -278,38 +279,48 @@ impl RemoteScanner {
         self.limit_reached_after(n, 0)
     }
 
-    /// Keeps a `TScanBatch`'s rows; the scanner is closed when it names no id. With
-    /// prefetching, the next batch is asked for before these rows are converted.
-    fn take_batch(&mut self, id: Option<i32>, rows: ferrobase_thrift::RawRows) {
+    /// Keeps a `TScanBatch`'s rows (packed or as `TRowResult`s); the scanner is closed when it
+    /// names no id. With prefetching, the next batch is asked for as soon as these rows are
+    /// parsed (their count sizes it), before the caller takes them.
+    fn take_batch(&mut self, batch: ferrobase_thrift::RawScanBatch) -> Result<()> {
+        let ferrobase_thrift::RawScanBatch { id, rows, packed } = batch;
         match id {
             Some(id) => self.id = id,
             None => self.closed = true,
         }
+        // Parsed first: the next call's size and `close` count these rows exactly.
+        let rows = match packed {
+            Some(packed) => packed_row_results(packed)?,
+            None => raw_row_results(rows),
+        };
         if let (true, false, Some(caching)) = (self.prefetch, self.closed, self.batches) {
-            let incoming = rows.rows.len();
+            let incoming = rows.len();
             let nb_rows = self.fetch_size_after(caching, incoming);
             if nb_rows > 0 {
                 let args = FerrobaseScannerNextArgs {
                     id: self.id,
                     nb_rows: rows_arg(nb_rows),
                     close: self.limit_reached_after(nb_rows, incoming),
+                    packed: true,
                 };
                 // A failed send leaves nothing in flight: the next call is made when the
                 // rows are wanted, and reports what is wrong with the connection then.
                 self.ahead = self.remote.send_ahead(&args, Ahead::Batch).ok();
             }
         }
-        self.keep(rows);
+        self.keep_rows(rows);
+        Ok(())
     }
 
     /// Converts rows into the buffer, leaving out what the lower time bound excludes.
     fn keep(&mut self, rows: ferrobase_thrift::RawRows) {
+        self.keep_rows(raw_row_results(rows));
+    }
+
+    fn keep_rows(&mut self, rows: Vec<RowResult>) {
         let min_ts = self.min_ts;
-        self.buffered.extend(
-            raw_row_results(rows)
-                .into_iter()
-                .filter_map(|r| keep_from(r, min_ts)),
-        );
+        self.buffered
+            .extend(rows.into_iter().filter_map(|r| keep_from(r, min_ts)));
     }
 
     /// Takes up to `n` buffered rows.
@@ -324,9 +335,9 @@ impl RemoteScanner {
     /// `n` buffered rows, fetching `caching` (or `n`, if more) when none are left.
     fn next_buffered(&mut self, n: usize, caching: usize) -> Result<Vec<RowResult>> {
         while self.buffered.is_empty() && !self.closed {
-            let (id, rows) = match self.ahead.take() {
+            let batch = match self.ahead.take() {
                 Some(ticket) => match self.remote.receive_ahead(ticket)? {
-                    Fetched::Batch(id, rows) => (id, rows),
+                    Fetched::Batch(batch) => batch,
                     Fetched::Rows(_) => {
                         return Err(ClientError::Transport(
                             "a scanner's batch came back as rows".into(),
@@ -343,11 +354,12 @@ impl RemoteScanner {
                         id: self.id,
                         nb_rows: rows_arg(nb_rows),
                         close: self.limit_reached_by(nb_rows),
+                        packed: true,
                     };
                     self.remote.call_scan_batch(&args)?
                 }
             };
-            self.take_batch(id, rows);
+            self.take_batch(batch)?;
         }
         Ok(self.drain(n))
     }
@@ -443,8 +455,8 @@ impl RemoteScanner {
         if let Some(ticket) = self.ahead.take() {
             // The reply to the call sent ahead is read (the connection's next reply is another
             // call's); a batch that closed the scanner needs no close.
-            if let Ok(Fetched::Batch(None, _)) = self.remote.receive_ahead(ticket) {
-                self.closed = true;
+            if let Ok(Fetched::Batch(b)) = self.remote.receive_ahead(ticket) {
+                self.closed |= b.id.is_none();
             }
         }
         if !self.closed {

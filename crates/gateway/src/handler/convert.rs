@@ -133,6 +133,85 @@ impl EncodeValue for RowResults {
             w.struct_end();
         }
     }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
+/// Bytes of `n` as an unsigned LEB128 varint.
+fn varint_len(n: usize) -> usize {
+    (usize::BITS - (n | 1).leading_zeros()).div_ceil(7) as usize
+}
+
+fn put_varint(out: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// [`RowResults`] in ferrobase's packed form, one `binary` (`TScanBatch` field 3, when
+/// `ferrobaseScannerOpen`/`Next` set `packed`; `docs/design/hbase-compatibility.md`): per row
+/// `varint len, row, varint cells`, per cell (the newest of each column, as `columns` keeps)
+/// `varint len, family, varint len, qualifier, i64 timestamp (big-endian), varint len, value`.
+/// A client reads it with one read and slices its cells out of it, where a `list<TRowResult>`
+/// is a dozen Thrift fields a row.
+pub(crate) struct PackedRows(pub crate::thrift::Encoded);
+
+impl PackedRows {
+    fn rows(&self) -> &[RowResult] {
+        self.0
+            .downcast_ref::<RowResults>()
+            .map_or(&[], |r| r.0.as_slice())
+    }
+
+    fn len(&self) -> usize {
+        let lp = |n: usize| varint_len(n) + n;
+        self.rows()
+            .iter()
+            .map(|r| {
+                let cells = newest_per_column(&r.cells);
+                let (mut count, mut bytes) = (0, 0);
+                for c in cells {
+                    count += 1;
+                    bytes += lp(c.family().len()) + lp(c.qualifier().len()) + 8;
+                    bytes += lp(c.value().len());
+                }
+                lp(r.row().len()) + varint_len(count) + bytes
+            })
+            .sum()
+    }
+}
+
+impl EncodeValue for PackedRows {
+    fn ttype(&self) -> TType {
+        TType::Binary
+    }
+
+    fn size_hint(&self) -> usize {
+        self.len() + 5
+    }
+
+    fn encode(&self, w: &mut ValueWriter<'_>) {
+        w.binary_with(self.len(), |out| {
+            for r in self.rows() {
+                put_varint(out, r.row().len());
+                out.extend_from_slice(r.row());
+                put_varint(out, newest_per_column(&r.cells).count());
+                for c in newest_per_column(&r.cells) {
+                    for part in [c.family(), c.qualifier()] {
+                        put_varint(out, part.len());
+                        out.extend_from_slice(part);
+                    }
+                    out.extend_from_slice(&c.timestamp().to_be_bytes());
+                    put_varint(out, c.value().len());
+                    out.extend_from_slice(c.value());
+                }
+            }
+        });
+    }
 }
 
 /// A family as HBase's Thrift `ColumnDescriptor` (name ends with ':').

@@ -267,7 +267,7 @@ impl Handler {
             // each answered (checked, run, followed up) as itself.
             Call::FerrobaseScannerOpen(a) => Some(self.scanner_open_with_rows(user, a)),
             Call::FerrobaseScannerNext(a) => {
-                Some(self.scanner_batch(user, a.id, a.nb_rows, a.close))
+                Some(self.scanner_batch(user, a.id, a.nb_rows, a.close, a.packed))
             }
             call => self.answer(user, &call),
         };

@@ -1,7 +1,7 @@
 //! The scanner calls (`scannerOpen*`, `scannerGet*`, `scannerClose`) on the open scanners of
 //! `scanner_lease.rs`.
 
-use super::convert::{trow, ColumnOrder, RowResults};
+use super::convert::{trow, ColumnOrder, PackedRows, RowResults};
 use super::names::{parse_column, table_name};
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
@@ -56,6 +56,7 @@ enum NextRows {
 /// `TScanBatch`'s fields: the scanner's id (while open) and the rows.
 pub(crate) const SCAN_BATCH_ID: i16 = 1;
 const SCAN_BATCH_ROWS: i16 = 2;
+const SCAN_BATCH_PACKED: i16 = 3;
 
 fn invalid() -> ServiceError {
     ServiceError::IllegalArgument("scanner ID is invalid".into())
@@ -254,6 +255,7 @@ impl Handler {
             nb_rows,
             close,
             attributes,
+            packed,
         } = a;
         let open = Call::ScannerOpenWithScan(ScannerOpenWithScanArgs {
             table_name,
@@ -268,7 +270,7 @@ impl Handler {
                 )))
             }
         };
-        let batch = self.scanner_batch(user, id, nb_rows, close);
+        let batch = self.scanner_batch(user, id, nb_rows, close, packed);
         if batch.is_err() {
             self.scanners.remove(id);
         }
@@ -278,13 +280,16 @@ impl Handler {
     /// `ferrobaseScannerNext` (and the rows of `ferrobaseScannerOpen`): `scannerGetList`, then
     /// `scannerClose` when the batch found the scanner's end or `close` asks, each answered as
     /// that call. The answer is a `TScanBatch`: 1: the id while the scanner stays open, 2: the
-    /// rows as `scannerGetList` writes them.
+    /// rows as `scannerGetList` writes them, or with `packed`, 3: the same rows in one
+    /// binary ([`PackedRows`]; rows `scannerGetList` answers as a value tree, of a scanner
+    /// whose columns keep their order, stay in field 2).
     pub(crate) fn scanner_batch(
         &self,
         user: Option<&str>,
         id: i32,
         nb_rows: i32,
         close: bool,
+        packed: bool,
     ) -> CallResult {
         let rows = self.answer_value(
             user,
@@ -300,7 +305,13 @@ impl Handler {
         if stays_open {
             batch = batch.with(SCAN_BATCH_ID, TValue::I32(id));
         }
-        Ok(Some(TValue::Struct(batch.with(SCAN_BATCH_ROWS, rows))))
+        Ok(Some(TValue::Struct(match rows {
+            TValue::Encoded(e) if packed && e.downcast_ref::<RowResults>().is_some() => batch.with(
+                SCAN_BATCH_PACKED,
+                TValue::Encoded(Encoded::new(PackedRows(e))),
+            ),
+            rows => batch.with(SCAN_BATCH_ROWS, rows),
+        })))
     }
 
     /// What scanner `id` has cost so far, when it was opened to explain itself (`None` when

@@ -455,14 +455,16 @@ crate::hbase_service! {
     }
     /// ferrobase's extension: `scannerOpenWithScan` and the scanner's first `nbRows` rows in
     /// one call. The answer is a `TScanBatch` (1: the scanner's id, set only while it stays
-    /// open; 2: the rows). The scanner closes in the same call when it has no more rows or
-    /// `close` is set; each part is checked as the call it stands for.
+    /// open; 2: the rows; or, when `packed` is set, 3: the rows in one binary,
+    /// `docs/design/hbase-compatibility.md`). The scanner closes in the same call when it has
+    /// no more rows or `close` is set; each part is checked as the call it stands for.
     "ferrobaseScannerOpen" => FerrobaseScannerOpen(FerrobaseScannerOpenArgs) throws(IOError, IllegalArgument) {
         1: tableName as table_name: required Vec<u8>,
         2: scan as scan: default TScan = TScan::default(),
         3: nbRows as nb_rows: required i32,
         4: close as close: default bool = false,
         5: attributes as attributes: default Attributes = Vec::new(),
+        6: packed as packed: default bool = false,
     }
     /// ferrobase's extension: `scannerGetList` answered as a `TScanBatch` (the id absent once
     /// the scanner closed: no more rows, or `close` set).
@@ -470,6 +472,7 @@ crate::hbase_service! {
         1: id as id: required i32,
         2: nbRows as nb_rows: required i32,
         3: close as close: default bool = false,
+        4: packed as packed: default bool = false,
     }
     /// The region holding a meta row key `table,row,id`.
     "getRegionInfo" => GetRegionInfo(GetRegionInfoArgs) throws(IOError) {
