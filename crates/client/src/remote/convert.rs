@@ -373,6 +373,19 @@ mod tests {
                 Ok(rows) => assert!(rows.len() < 3, "{cut}"),
             }
         }
+        // Bytes changed anywhere: an error or rows, never a panic.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..3000 {
+            let mut junk = buf.clone();
+            for _ in 0..3 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let i = (x % junk.len() as u64) as usize;
+                junk[i] = (x >> 24) as u8;
+            }
+            let _ = packed_row_results(junk);
+        }
         // A count or length beyond what the buffer holds allocates nothing large.
         for bad in [
             vec![1, b'r', 0xff, 0xff, 0xff, 0xff, 0x0f],
