@@ -21,13 +21,7 @@ const FOLD_MIN_LEN: usize = 256;
 
 /// CRC-32C (Castagnoli) of `data`, as the `crc32c` crate computes it.
 pub fn crc32c(data: &[u8]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if data.len() >= FOLD_MIN_LEN && fold::supported() {
-        // SAFETY: `supported` checked at run time that the CPU has every feature `raw_crc`
-        // is compiled for; the length precondition is checked above.
-        return unsafe { !fold::raw_crc(!0, data) };
-    }
-    crc32c::crc32c(data)
+    crc32c_append(0, data)
 }
 
 /// The CRC-32C of the bytes a CRC `crc` was taken of followed by `data` (the `crc32c` crate's
@@ -35,7 +29,9 @@ pub fn crc32c(data: &[u8]) -> u32 {
 pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if data.len() >= FOLD_MIN_LEN && fold::supported() {
-        // SAFETY: as in `crc32c`; the crate's CRC is the inverted register.
+        // SAFETY: `supported` checked at run time that the CPU has every feature `raw_crc`
+        // is compiled for; the length precondition is checked above. The crate's CRC is the
+        // inverted register.
         return unsafe { !fold::raw_crc(!crc, data) };
     }
     crc32c::crc32c_append(crc, data)

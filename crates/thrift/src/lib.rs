@@ -686,7 +686,7 @@ pub trait Codec {
 }
 
 pub use binary::Binary;
-pub use compact::Compact;
+pub use compact::{put_varint, Compact};
 
 #[cfg(test)]
 mod tests {

@@ -312,11 +312,7 @@ impl RemoteScanner {
         Ok(())
     }
 
-    /// Converts rows into the buffer, leaving out what the lower time bound excludes.
-    fn keep(&mut self, rows: ferrobase_thrift::RawRows) {
-        self.keep_rows(raw_row_results(rows));
-    }
-
+    /// Puts rows into the buffer, leaving out what the lower time bound excludes.
     fn keep_rows(&mut self, rows: Vec<RowResult>) {
         let min_ts = self.min_ts;
         self.buffered
@@ -410,7 +406,7 @@ impl RemoteScanner {
                     self.ahead = self.remote.send_ahead(&args, Ahead::Rows).ok();
                 }
             }
-            self.keep(raw);
+            self.keep_rows(raw_row_results(raw));
         }
         Ok(self.drain(n))
     }

@@ -4,7 +4,7 @@
 use super::names::column_name;
 use super::ServiceError;
 use crate::thrift::hbase::{ColumnDescriptor, TCell, TColumn, TRegionInfo, TRowResult};
-use crate::thrift::{EncodeValue, TType, TValue, ThriftValue, ValueWriter};
+use crate::thrift::{put_varint, EncodeValue, TType, TValue, ThriftValue, ValueWriter};
 use ferrobase_engine::schema::FOREVER;
 use ferrobase_engine::RegionInfo;
 use ferrobase_engine::{Cell, ColumnFamilyDescriptor, RowResult};
@@ -139,17 +139,9 @@ impl EncodeValue for RowResults {
     }
 }
 
-/// Bytes of `n` as an unsigned LEB128 varint.
+/// Bytes of `n` as an unsigned LEB128 varint ([`put_varint`]'s).
 fn varint_len(n: usize) -> usize {
     (usize::BITS - (n | 1).leading_zeros()).div_ceil(7) as usize
-}
-
-fn put_varint(out: &mut Vec<u8>, mut n: usize) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
 }
 
 /// [`RowResults`] in ferrobase's packed form, one `binary` (`TScanBatch` field 3, when
@@ -158,30 +150,32 @@ fn put_varint(out: &mut Vec<u8>, mut n: usize) {
 /// `varint len, family, varint len, qualifier, i64 timestamp (big-endian), varint len, value`.
 /// A client reads it with one read and slices its cells out of it, where a `list<TRowResult>`
 /// is a dozen Thrift fields a row.
-pub(crate) struct PackedRows(pub crate::thrift::Encoded);
+pub(crate) struct PackedRows {
+    /// A [`RowResults`].
+    rows: crate::thrift::Encoded,
+    /// The packed form's length in bytes, counted once.
+    len: usize,
+}
 
 impl PackedRows {
-    fn rows(&self) -> &[RowResult] {
-        self.0
-            .downcast_ref::<RowResults>()
-            .map_or(&[], |r| r.0.as_slice())
-    }
-
-    fn len(&self) -> usize {
+    /// The packed form of `rows` when they are a [`RowResults`].
+    pub(crate) fn new(rows: &crate::thrift::Encoded) -> Option<PackedRows> {
         let lp = |n: usize| varint_len(n) + n;
-        self.rows()
-            .iter()
+        let len = (rows.downcast_ref::<RowResults>()?.0.iter())
             .map(|r| {
-                let cells = newest_per_column(&r.cells);
                 let (mut count, mut bytes) = (0, 0);
-                for c in cells {
+                for c in newest_per_column(&r.cells) {
                     count += 1;
                     bytes += lp(c.family().len()) + lp(c.qualifier().len()) + 8;
                     bytes += lp(c.value().len());
                 }
                 lp(r.row().len()) + varint_len(count) + bytes
             })
-            .sum()
+            .sum();
+        Some(PackedRows {
+            rows: rows.clone(),
+            len,
+        })
     }
 }
 
@@ -191,23 +185,27 @@ impl EncodeValue for PackedRows {
     }
 
     fn size_hint(&self) -> usize {
-        self.len() + 5
+        self.len + 5
     }
 
     fn encode(&self, w: &mut ValueWriter<'_>) {
-        w.binary_with(self.len(), |out| {
-            for r in self.rows() {
-                put_varint(out, r.row().len());
-                out.extend_from_slice(r.row());
-                put_varint(out, newest_per_column(&r.cells).count());
+        let rows = self
+            .rows
+            .downcast_ref::<RowResults>()
+            .map_or(&[][..], |r| &r.0);
+        let lp = |out: &mut Vec<u8>, b: &[u8]| {
+            put_varint(out, b.len() as u64);
+            out.extend_from_slice(b);
+        };
+        w.binary_with(self.len, |out| {
+            for r in rows {
+                lp(out, r.row());
+                put_varint(out, newest_per_column(&r.cells).count() as u64);
                 for c in newest_per_column(&r.cells) {
-                    for part in [c.family(), c.qualifier()] {
-                        put_varint(out, part.len());
-                        out.extend_from_slice(part);
-                    }
+                    lp(out, c.family());
+                    lp(out, c.qualifier());
                     out.extend_from_slice(&c.timestamp().to_be_bytes());
-                    put_varint(out, c.value().len());
-                    out.extend_from_slice(c.value());
+                    lp(out, c.value());
                 }
             }
         });

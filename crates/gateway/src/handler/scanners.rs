@@ -305,12 +305,13 @@ impl Handler {
         if stays_open {
             batch = batch.with(SCAN_BATCH_ID, TValue::I32(id));
         }
-        Ok(Some(TValue::Struct(match rows {
-            TValue::Encoded(e) if packed && e.downcast_ref::<RowResults>().is_some() => batch.with(
-                SCAN_BATCH_PACKED,
-                TValue::Encoded(Encoded::new(PackedRows(e))),
-            ),
-            rows => batch.with(SCAN_BATCH_ROWS, rows),
+        let packed_rows = match &rows {
+            TValue::Encoded(e) if packed => PackedRows::new(e),
+            _ => None,
+        };
+        Ok(Some(TValue::Struct(match packed_rows {
+            Some(p) => batch.with(SCAN_BATCH_PACKED, TValue::Encoded(Encoded::new(p))),
+            None => batch.with(SCAN_BATCH_ROWS, rows),
         })))
     }
 
