@@ -1,9 +1,10 @@
 //! The gateway's fuzz targets' checked-in inputs run under `cargo test`: every seed and every
 //! input that once failed or attacked the server (`fuzz/corpus/<target>/`,
 //! `fuzz/regressions/<target>/` of `thrift_messages`, `thrift_transport`, `sasl_negotiation`,
-//! `password_file`, `certificate_identity`, `acl_cell`, `region_info` and `namespace_descriptor`)
-//! goes through the target's own harness and must not panic. `write_seed_corpus` (ignored; run it
-//! by name) regenerates the Thrift seeds with the gateway's codecs.
+//! `packed_rows`, `password_file`, `certificate_identity`, `acl_cell`, `region_info` and
+//! `namespace_descriptor`) goes through the target's own harness and must not panic.
+//! `write_seed_corpus` (ignored; run it by name) regenerates the Thrift and packed-rows seeds
+//! with the gateway's codecs.
 
 #[path = "../../../fuzz/harness/acl_cell.rs"]
 mod acl_cell;
@@ -11,6 +12,8 @@ mod acl_cell;
 mod certificate_identity;
 #[path = "../../../fuzz/harness/namespace_descriptor.rs"]
 mod namespace_descriptor;
+#[path = "../../../fuzz/harness/packed_rows.rs"]
+mod packed_rows;
 #[path = "../../../fuzz/harness/password_file.rs"]
 mod password_file;
 #[path = "../../../fuzz/harness/region_info.rs"]
@@ -34,6 +37,55 @@ fn thrift_messages_inputs_replay() {
     assert!(n.corpus >= 6, "{n:?}");
     // The element-amplification requests of issue 32 (scaled down) in both protocols.
     assert!(n.regressions >= 3, "{n:?}");
+}
+
+#[test]
+fn packed_rows_inputs_replay() {
+    let n = replay::replay("packed_rows", packed_rows::run);
+    assert!(n.corpus >= 3, "{n:?}");
+}
+
+/// The `packed_rows` seeds: scan batches as a gateway packs them (rows of several cells and
+/// families, a row with none, a value long enough for a two-byte length).
+fn packed_rows_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    use ferrobase_gateway::thrift::packed_rows::{put_cell, put_row_header, PackedCell};
+    let cell = |family: &'static [u8], qualifier: &'static [u8], value: &'static [u8]| PackedCell {
+        family,
+        qualifier,
+        timestamp: 1_700_000_000_000,
+        value,
+    };
+    let pack = |rows: &[(&[u8], Vec<PackedCell<'static>>)]| {
+        let mut out = Vec::new();
+        for (row, cells) in rows {
+            put_row_header(&mut out, row, cells.len());
+            for c in cells {
+                put_cell(&mut out, c);
+            }
+        }
+        out
+    };
+    let long: &'static [u8] = &[b'v'; 200];
+    vec![
+        (
+            "two-rows",
+            pack(&[
+                (
+                    b"u001",
+                    vec![cell(b"cf", b"a", b"1"), cell(b"cf", b"b", b"2")],
+                ),
+                (b"u002", vec![cell(b"cf", b"a", b"3"), cell(b"m", b"", b"")]),
+            ]),
+        ),
+        (
+            "empty-row",
+            pack(&[(b"r", vec![]), (b"s", vec![cell(b"f", b"q", b"x")])]),
+        ),
+        (
+            "long-value",
+            pack(&[(b"row", vec![cell(b"cf", b"q", long)])]),
+        ),
+    ]
 }
 
 #[test]
@@ -325,6 +377,11 @@ fn transport_seeds() -> Vec<(String, Vec<u8>)> {
 #[test]
 #[ignore = "writes fuzz/corpus/: run by name after a protocol change"]
 fn write_seed_corpus() {
+    let dir = replay::fuzz_dir().join("corpus/packed_rows");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in packed_rows_seeds() {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
     let dir = replay::fuzz_dir().join("corpus/thrift_transport");
     std::fs::create_dir_all(&dir).unwrap();
     for (name, bytes) in transport_seeds() {

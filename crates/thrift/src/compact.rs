@@ -68,7 +68,7 @@ fn zigzag<R: Read>(b: &mut Budget<'_, R>) -> Result<i64, ThriftError> {
 
 /// Appends `v` as an unsigned LEB128 varint (the compact protocol's, and the packed scan
 /// rows' lengths).
-pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;

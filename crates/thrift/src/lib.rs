@@ -22,6 +22,7 @@ mod decoded;
 mod direct_list;
 mod encoded;
 pub mod hbase;
+pub mod packed_rows;
 mod row_results;
 pub mod thrift2;
 mod typed;
@@ -686,7 +687,7 @@ pub trait Codec {
 }
 
 pub use binary::Binary;
-pub use compact::{put_varint, Compact};
+pub use compact::Compact;
 
 #[cfg(test)]
 mod tests {

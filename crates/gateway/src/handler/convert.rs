@@ -4,7 +4,8 @@
 use super::names::column_name;
 use super::ServiceError;
 use crate::thrift::hbase::{ColumnDescriptor, TCell, TColumn, TRegionInfo, TRowResult};
-use crate::thrift::{put_varint, EncodeValue, TType, TValue, ThriftValue, ValueWriter};
+use crate::thrift::packed_rows::{self, PackedCell};
+use crate::thrift::{EncodeValue, TType, TValue, ThriftValue, ValueWriter};
 use ferrobase_engine::schema::FOREVER;
 use ferrobase_engine::RegionInfo;
 use ferrobase_engine::{Cell, ColumnFamilyDescriptor, RowResult};
@@ -139,17 +140,20 @@ impl EncodeValue for RowResults {
     }
 }
 
-/// Bytes of `n` as an unsigned LEB128 varint ([`put_varint`]'s).
-fn varint_len(n: usize) -> usize {
-    (usize::BITS - (n | 1).leading_zeros()).div_ceil(7) as usize
+/// A client cell as packed.
+fn packed(c: &Cell) -> PackedCell<'_> {
+    PackedCell {
+        family: c.family(),
+        qualifier: c.qualifier(),
+        timestamp: c.timestamp(),
+        value: c.value(),
+    }
 }
 
 /// [`RowResults`] in ferrobase's packed form, one `binary` (`TScanBatch` field 3, when
-/// `ferrobaseScannerOpen`/`Next` set `packed`; `docs/design/hbase-compatibility.md`): per row
-/// `varint len, row, varint cells`, per cell (the newest of each column, as `columns` keeps)
-/// `varint len, family, varint len, qualifier, i64 timestamp (big-endian), varint len, value`.
-/// A client reads it with one read and slices its cells out of it, where a `list<TRowResult>`
-/// is a dozen Thrift fields a row.
+/// `ferrobaseScannerOpen`/`Next` set `packed`; the layout is the thrift crate's
+/// [`packed_rows`](crate::thrift::packed_rows)), a row's cells the newest of each column, as
+/// `columns` keeps them.
 pub(crate) struct PackedRows {
     /// A [`RowResults`].
     rows: crate::thrift::Encoded,
@@ -160,16 +164,14 @@ pub(crate) struct PackedRows {
 impl PackedRows {
     /// The packed form of `rows` when they are a [`RowResults`].
     pub(crate) fn new(rows: &crate::thrift::Encoded) -> Option<PackedRows> {
-        let lp = |n: usize| varint_len(n) + n;
         let len = (rows.downcast_ref::<RowResults>()?.0.iter())
             .map(|r| {
                 let (mut count, mut bytes) = (0, 0);
                 for c in newest_per_column(&r.cells) {
                     count += 1;
-                    bytes += lp(c.family().len()) + lp(c.qualifier().len()) + 8;
-                    bytes += lp(c.value().len());
+                    bytes += packed_rows::cell_len(&packed(c));
                 }
-                lp(r.row().len()) + varint_len(count) + bytes
+                packed_rows::row_header_len(r.row(), count) + bytes
             })
             .sum();
         Some(PackedRows {
@@ -193,19 +195,11 @@ impl EncodeValue for PackedRows {
             .rows
             .downcast_ref::<RowResults>()
             .map_or(&[][..], |r| &r.0);
-        let lp = |out: &mut Vec<u8>, b: &[u8]| {
-            put_varint(out, b.len() as u64);
-            out.extend_from_slice(b);
-        };
         w.binary_with(self.len, |out| {
             for r in rows {
-                lp(out, r.row());
-                put_varint(out, newest_per_column(&r.cells).count() as u64);
+                packed_rows::put_row_header(out, r.row(), newest_per_column(&r.cells).count());
                 for c in newest_per_column(&r.cells) {
-                    lp(out, c.family());
-                    lp(out, c.qualifier());
-                    out.extend_from_slice(&c.timestamp().to_be_bytes());
-                    lp(out, c.value());
+                    packed_rows::put_cell(out, &packed(c));
                 }
             }
         });
