@@ -280,21 +280,36 @@ impl RemoteScanner {
     }
 
     /// Keeps a `TScanBatch`'s rows (packed or as `TRowResult`s); the scanner is closed when it
-    /// names no id. With prefetching, the next batch is asked for as soon as these rows are
-    /// parsed (their count sizes it), before the caller takes them.
+    /// names no id. With prefetching, the next batch is asked for as soon as these rows arrive,
+    /// before the caller takes them: for a scan without a limit before they are parsed (the
+    /// gateway then works on the next batch while this one is parsed: asked for after the
+    /// parse, a 1,000-row full scan left the server idle a quarter of the time), with one after
+    /// (the next call's size and `close` count these rows exactly).
     fn take_batch(&mut self, batch: ferrobase_thrift::RawScanBatch) -> Result<()> {
         let ferrobase_thrift::RawScanBatch { id, rows, packed } = batch;
         match id {
             Some(id) => self.id = id,
             None => self.closed = true,
         }
-        // Parsed first: the next call's size and `close` count these rows exactly.
+        let early = self.limit.is_none();
+        if early {
+            self.send_next_batch(0);
+        }
         let rows = match packed {
             Some(packed) => packed_row_results(packed)?,
             None => raw_row_results(rows),
         };
+        if !early {
+            self.send_next_batch(rows.len());
+        }
+        self.keep_rows(rows);
+        Ok(())
+    }
+
+    /// With prefetching, sends the call for the next batch ahead, `incoming` rows being on
+    /// their way into the buffer.
+    fn send_next_batch(&mut self, incoming: usize) {
         if let (true, false, Some(caching)) = (self.prefetch, self.closed, self.batches) {
-            let incoming = rows.len();
             let nb_rows = self.fetch_size_after(caching, incoming);
             if nb_rows > 0 {
                 let args = FerrobaseScannerNextArgs {
@@ -308,8 +323,6 @@ impl RemoteScanner {
                 self.ahead = self.remote.send_ahead(&args, Ahead::Batch).ok();
             }
         }
-        self.keep_rows(rows);
-        Ok(())
     }
 
     /// Puts rows into the buffer, leaving out what the lower time bound excludes.
