@@ -259,6 +259,32 @@ impl<'a> KeyValueRef<'a> {
         }
     }
 
+    /// The cell as a client cell of `family` in one buffer of its own (its row, qualifier and
+    /// value copied together): one allocation and one handle, where [`Self::to_key_value`]'s
+    /// three slices share the buffer through a reference count.
+    pub fn to_cell(self, family: &Bytes) -> Cell {
+        let (r, q, v) = (self.row.len(), self.qualifier.len(), self.value.len());
+        if r + q + v > u32::MAX as usize {
+            return Cell::from_key_value(family, self.to_key_value());
+        }
+        let mut all = Vec::with_capacity(r + q + v);
+        all.extend_from_slice(self.row);
+        all.extend_from_slice(self.qualifier);
+        all.extend_from_slice(self.value);
+        let (r, q, v) = (r as u32, q as u32, v as u32);
+        Cell {
+            data: CellData::Packed {
+                buf: Bytes::from(all),
+                row: (0, r),
+                qualifier: (r, r + q),
+                value: (r + q, r + q + v),
+            },
+            family: family.clone(),
+            timestamp: self.timestamp,
+            cell_type: self.cell_type,
+        }
+    }
+
     /// Orders the cell against `k` as [`CellKey`]s order.
     pub fn cmp_cell_key(&self, k: &CellKey) -> Ordering {
         self.cmp_key(&KeyValueRef::of_key(k))
@@ -279,14 +305,15 @@ pub struct Cell {
 /// Where a cell's row, qualifier and value are held.
 #[derive(Clone)]
 enum CellData {
-    /// Three buffers of their own (cells built by clients, read from a memstore).
+    /// Three buffers of their own (cells built by clients, copied out of a store cell).
     Parts {
         row: Bytes,
         qualifier: Bytes,
         value: Bytes,
     },
     /// Ranges of one buffer (cells read from a block: one handle on the block, where three
-    /// would cost three reference-count increments and decrements per cell).
+    /// would cost three reference-count increments and decrements per cell; cells read from a
+    /// memstore: one copy of their bytes, one allocation).
     Packed {
         buf: Bytes,
         row: (u32, u32),
@@ -515,12 +542,23 @@ impl std::fmt::Debug for Cell {
 /// the process. Every cell a read returns carries its family; a static buffer's handle is
 /// cloned and dropped without touching a reference count (two atomic operations per cell
 /// saved). The names are kept for the life of the process: one copy of each distinct family
-/// name ever read (a family name is short, and a store has few of them).
+/// name ever read (a family name is short, and a store has few of them), at most
+/// [`MAX_INTERNED_FAMILIES`]; past that a name gets a buffer of its own.
 ///
 /// Each thread remembers the last name it interned, so the common case (one family read over
 /// and over) takes no lock: the process-wide set's mutex was the second most contended lock of
 /// point gets at 8 threads on 2 cores.
 pub fn interned_family(name: &[u8]) -> Bytes {
+    try_interned_family(name).unwrap_or_else(|| Bytes::copy_from_slice(name))
+}
+
+/// Distinct family names [`interned_family`] keeps: a client reading family names off the
+/// network (`try_interned_family`) cannot make the process keep more than this many.
+pub const MAX_INTERNED_FAMILIES: usize = 4096;
+
+/// [`interned_family`], or `None` when [`MAX_INTERNED_FAMILIES`] other names are interned
+/// already (the caller then shares a buffer it holds).
+pub fn try_interned_family(name: &[u8]) -> Option<Bytes> {
     use std::cell::Cell;
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
@@ -529,11 +567,12 @@ pub fn interned_family(name: &[u8]) -> Bytes {
         static LAST: Cell<Option<&'static [u8]>> = const { Cell::new(None) };
     }
     if let Some(last) = LAST.with(Cell::get).filter(|last| *last == name) {
-        return Bytes::from_static(last);
+        return Some(Bytes::from_static(last));
     }
     let mut names = crate::lock::lock(NAMES.get_or_init(Default::default));
     let name: &'static [u8] = match names.get(name) {
         Some(n) => n,
+        None if names.len() >= MAX_INTERNED_FAMILIES => return None,
         None => {
             let leaked: &'static [u8] = Box::leak(name.to_vec().into_boxed_slice());
             names.insert(leaked);
@@ -541,7 +580,7 @@ pub fn interned_family(name: &[u8]) -> Bytes {
         }
     };
     LAST.with(|last| last.set(Some(name)));
-    Bytes::from_static(name)
+    Some(Bytes::from_static(name))
 }
 
 /// `a == b`, with keys of up to 16 bytes (most rows and qualifiers) compared in two 8-byte

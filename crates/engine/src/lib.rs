@@ -84,7 +84,10 @@ pub use api::{
 };
 /// The shared byte buffer of cells and results (from the `bytes` crate).
 pub use bytes::Bytes;
-pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LENGTH};
+pub use cell::{
+    interned_family, try_interned_family, Cell, CellType, LATEST_TIMESTAMP, MAX_INTERNED_FAMILIES,
+    MAX_ROW_LENGTH,
+};
 pub use compression::Compression;
 pub use engine::{
     check_snapshot_name, snapshot_dir_files, CompactionOptions, Engine, EngineOptions,

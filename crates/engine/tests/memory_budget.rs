@@ -268,3 +268,22 @@ fn a_running_compaction_holds_no_flushed_memstore() {
     gate.release();
     compaction.join().unwrap();
 }
+
+/// Family names interned for the life of the process (a read's cells share one static copy
+/// of each) stop at `MAX_INTERNED_FAMILIES`: a client reading names off the network cannot
+/// make the process keep more; past the cap a name is a buffer of its own, and names interned
+/// before it stay shared.
+#[test]
+fn interned_family_names_stop_at_their_cap() {
+    let early = try_interned_family(b"interned-before-the-cap").expect("room for one name");
+    let mut n = 0;
+    while try_interned_family(format!("interned-{n}").as_bytes()).is_some() {
+        n += 1;
+        assert!(n <= MAX_INTERNED_FAMILIES, "no cap after {n} names");
+    }
+    let again = try_interned_family(b"interned-before-the-cap").expect("still interned");
+    assert_eq!(again.as_ptr(), early.as_ptr());
+    assert!(try_interned_family(b"interned-after-the-cap").is_none());
+    let own = interned_family(b"interned-after-the-cap");
+    assert_eq!(own, b"interned-after-the-cap"[..]);
+}

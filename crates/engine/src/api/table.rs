@@ -360,7 +360,7 @@ impl ResultScanner {
     /// [`crate::Cell::heap_size`]; the result crossing it is kept, so at least one comes back).
     /// HBase's `hbase.server.scanner.max.result.size` per scanner call.
     pub fn next_batch_within(&mut self, n: usize, max_bytes: usize) -> Result<Vec<RowResult>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(n.min(BATCH_RESERVE));
         let mut bytes = 0usize;
         while out.len() < n && bytes < max_bytes {
             match self.next() {
@@ -375,6 +375,11 @@ impl ResultScanner {
         Ok(out)
     }
 }
+
+/// Results a batch reserves room for at once: a batch of up to this many grows its vector
+/// no more (a thousand-row batch grew it ten times, copying and faulting in its pages), and
+/// a batch asking for more rows than a scan holds reserves no more than this.
+const BATCH_RESERVE: usize = 1024;
 
 /// What one call of [`ResultScanner::next_batch_or_heartbeat`] read.
 #[derive(Debug, Default)]
@@ -392,7 +397,10 @@ impl ResultScanner {
     /// deadline ([`crate::call_budget::Heartbeat`]) stops between rows and returns what it has
     /// so far, with `heartbeat` set; the next call goes on exactly where it stopped.
     pub fn next_batch_or_heartbeat(&mut self, n: usize, max_bytes: usize) -> Result<ScanBatch> {
-        let mut batch = ScanBatch::default();
+        let mut batch = ScanBatch {
+            rows: Vec::with_capacity(n.min(BATCH_RESERVE)),
+            ..ScanBatch::default()
+        };
         let mut bytes = 0usize;
         while batch.rows.len() < n && bytes < max_bytes {
             match self.next() {

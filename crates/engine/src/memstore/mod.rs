@@ -14,7 +14,8 @@ mod skiplist;
 
 pub use chunks::ChunkPool;
 
-use crate::cell::{CellKey, KeyValue, KeyValueRef};
+use crate::cell::{Cell, CellKey, KeyValue, KeyValueRef};
+use bytes::Bytes;
 use skiplist::{NodePtr, SearchKey, SkipList};
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -223,6 +224,17 @@ impl MemstoreScanner {
         }
     }
 
+    /// Moves to the next cell, returning the one under the cursor as a client cell of
+    /// `family` in one buffer of its own.
+    pub fn take_cell(&mut self, family: &Bytes) -> Option<Cell> {
+        let n = self.cur?;
+        // SAFETY: a node of the list `self.mem` keeps alive.
+        unsafe {
+            self.cur = SkipList::after(n);
+            Some(skiplist::view(n).to_cell(family))
+        }
+    }
+
     /// The row of the last cell before `first_on_row(row)`.
     pub fn last_row_before(&self, row: &[u8]) -> Option<Vec<u8>> {
         let target = CellKey::first_on_row(row);
@@ -239,7 +251,6 @@ impl MemstoreScanner {
 mod tests {
     use super::*;
     use crate::cell::CellType;
-    use bytes::Bytes;
 
     fn pool(chunk_bytes: usize) -> Arc<ChunkPool> {
         ChunkPool::new(chunk_bytes, 64 << 20)

@@ -66,10 +66,7 @@ impl Source {
 
     fn take_cell(&mut self, family: &Bytes, out: &mut Vec<Cell>) -> Result<bool> {
         match self {
-            Source::Mem(m) => Ok(m
-                .take()
-                .map(|kv| out.push(Cell::from_key_value(family, kv)))
-                .is_some()),
+            Source::Mem(m) => Ok(m.take_cell(family).map(|c| out.push(c)).is_some()),
             Source::File(f) => f.take_cell(family, out),
         }
     }
