@@ -237,15 +237,20 @@ impl<'a> KeyValueRef<'a> {
         }
     }
 
+    /// The row, qualifier and value copied together into one buffer.
+    fn joined(&self) -> Vec<u8> {
+        let mut all = Vec::with_capacity(self.row.len() + self.qualifier.len() + self.value.len());
+        all.extend_from_slice(self.row);
+        all.extend_from_slice(self.qualifier);
+        all.extend_from_slice(self.value);
+        all
+    }
+
     /// The cell in one buffer of its own (its row, qualifier and value copied together), the
     /// key's and value's `Bytes` slices of it.
     pub fn to_key_value(self) -> KeyValue {
         let (r, q) = (self.row.len(), self.qualifier.len());
-        let mut all = Vec::with_capacity(r + q + self.value.len());
-        all.extend_from_slice(self.row);
-        all.extend_from_slice(self.qualifier);
-        all.extend_from_slice(self.value);
-        let all = Bytes::from(all);
+        let all = Bytes::from(self.joined());
         KeyValue {
             key: CellKey {
                 row: all.slice(..r),
@@ -267,14 +272,10 @@ impl<'a> KeyValueRef<'a> {
         if r + q + v > u32::MAX as usize {
             return Cell::from_key_value(family, self.to_key_value());
         }
-        let mut all = Vec::with_capacity(r + q + v);
-        all.extend_from_slice(self.row);
-        all.extend_from_slice(self.qualifier);
-        all.extend_from_slice(self.value);
         let (r, q, v) = (r as u32, q as u32, v as u32);
         Cell {
             data: CellData::Packed {
-                buf: Bytes::from(all),
+                buf: Bytes::from(self.joined()),
                 row: (0, r),
                 qualifier: (r, r + q),
                 value: (r + q, r + q + v),
