@@ -29,19 +29,23 @@
 #![forbid(unsafe_code)]
 
 mod access;
+mod buffered;
 pub mod catalog;
 pub mod filter_language;
 pub mod flags;
 mod remote;
 mod server_status;
 mod slow_log;
+pub use buffered::{
+    mutation_size, BufferedMutator, BufferedMutatorParams, DEFAULT_WRITE_BUFFER_SIZE,
+};
 pub use server_status::ServerStatus;
 pub use slow_log::SlowLogEntry;
 
 use ferrobase_engine::filter::parse_filter;
 pub use ferrobase_engine::RegionInfo;
 use ferrobase_engine::{
-    ColumnFamilyDescriptor, Delete, Engine, EngineOptions, Get, Put, RowResult, Scan,
+    ColumnFamilyDescriptor, Delete, Engine, EngineOptions, Get, Mutation, Put, RowResult, Scan,
     TableDescriptor,
 };
 pub use ferrobase_security::acl::{Actions, Scope, UserPermission};
@@ -123,6 +127,20 @@ pub enum ClientError {
         row: String,
         /// Why the value does not decode.
         source: catalog::CatalogValueError,
+    },
+    /// Writes a [`BufferedMutator`] sent in the background failed (HBase's
+    /// `RetriesExhaustedWithDetailsException`): `failed` mutations were in the failed batches
+    /// (each row is atomic; other rows of a failed batch may have been written).
+    #[error(
+        "{failed} buffered mutation(s) failed, the first batch's first row {first_row:?}: {source}"
+    )]
+    MutationsFailed {
+        /// Mutations in the failed batches since the last report.
+        failed: usize,
+        /// The first failed batch's first row, as lossy UTF-8.
+        first_row: String,
+        /// The first failed batch's error.
+        source: Box<ClientError>,
     },
 }
 
@@ -670,6 +688,40 @@ impl Table {
             Connection::Embedded(e) => Ok(e.table(&self.name)?.put_all(puts)?),
             Connection::Remote(r) => r.put_all(&self.name, puts),
         }
+    }
+
+    /// Applies puts and deletes in order; each row's mutation is atomic, the batch as a whole
+    /// is not (HBase's `Table.batch` of mutations). Over a gateway, each run of puts is one
+    /// call and each delete one.
+    pub fn mutate(&self, mutations: Vec<Mutation>) -> Result<()> {
+        match &self.conn {
+            Connection::Embedded(e) => Ok(e.table(&self.name)?.mutate(mutations)?),
+            Connection::Remote(r) => {
+                let mut puts = Vec::new();
+                for m in mutations {
+                    match m {
+                        Mutation::Put(p) => puts.push(p),
+                        Mutation::Delete(d) => {
+                            if !puts.is_empty() {
+                                r.put_all(&self.name, std::mem::take(&mut puts))?;
+                            }
+                            r.delete(&self.name, d)?;
+                        }
+                    }
+                }
+                if puts.is_empty() {
+                    Ok(())
+                } else {
+                    r.put_all(&self.name, puts)
+                }
+            }
+        }
+    }
+
+    /// Buffered writes to this table (HBase's `Connection.getBufferedMutator`): see
+    /// [`BufferedMutator`]. Starts its sender thread.
+    pub fn buffered_mutator(&self, params: BufferedMutatorParams) -> Result<BufferedMutator> {
+        BufferedMutator::new(self.clone(), params)
     }
 
     /// Applies a delete.

@@ -3,9 +3,10 @@
 //! names Apache HBase's Thrift1 gateway (`scripts/test.sh` sets it from the oracle), against
 //! Apache HBase too: the scale-out path an application takes to an HBase cluster.
 
+mod client_harness;
+
 use ferrobase_client::{Connection, Scanner};
 use ferrobase_engine::*;
-use ferrobase_gateway::{Server, ServerOptions};
 
 /// Runs the scenario on a fresh table named `table` (unique per run, so a shared gateway's
 /// other tables are never touched) and drops it.
@@ -243,39 +244,13 @@ fn embedded_backend_runs_the_scenario() {
 
 #[test]
 fn thrift_backend_runs_the_same_scenario_against_ferrobase_serve() {
-    let dir = tempfile::tempdir().unwrap();
-    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
-    let server = Server::bind(
-        engine,
-        ServerOptions {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            ..ServerOptions::default()
-        },
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.stop_handle().unwrap();
-    let th = std::thread::spawn(move || server.run().unwrap());
-    let conn = Connection::open(&format!("thrift://{addr}")).unwrap();
-    scenario(&conn, "events");
-    drop(conn);
-    stop.stop();
-    th.join().unwrap();
+    let gateway = client_harness::Gateway::start();
+    scenario(&Connection::open(&gateway.url).unwrap(), "events");
 }
 
 #[test]
 fn thrift_backend_runs_the_same_scenario_against_apache_hbase() {
-    let Ok(addr) = std::env::var("FERROBASE_HBASE_THRIFT") else {
-        eprintln!("FERROBASE_HBASE_THRIFT is not set: the Apache HBase run is skipped");
-        return;
-    };
-    let conn = Connection::open(&format!("thrift://{addr}")).unwrap();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    scenario(
-        &conn,
-        &format!("client_backends_{}_{nanos}", std::process::id()),
-    );
+    if let Some((url, table)) = client_harness::apache_hbase("client_backends") {
+        scenario(&Connection::open(&url).unwrap(), &table);
+    }
 }

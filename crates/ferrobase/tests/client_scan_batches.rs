@@ -4,9 +4,11 @@
 //! end or the scan's limit. Every scan answers what the embedded engine answers, in the round
 //! trips counted here.
 
+mod client_harness;
+
 use ferrobase_client::{Connection, Table};
 use ferrobase_engine::*;
-use ferrobase_gateway::{Server, ServerOptions, StopHandle};
+use ferrobase_gateway::StopHandle;
 
 /// The table both backends hold: 250 rows, every third with an older second version and
 /// every fifth with a second family.
@@ -82,20 +84,9 @@ fn scans_answer_as_the_engine_does_in_one_call_per_batch() {
     let local_dir = tempfile::tempdir().unwrap();
     let local = Connection::open(&format!("file:{}", local_dir.path().display())).unwrap();
     fill(&local);
-    let dir = tempfile::tempdir().unwrap();
-    let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
-    let server = Server::bind(
-        engine,
-        ServerOptions {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            ..ServerOptions::default()
-        },
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.stop_handle().unwrap();
-    let th = std::thread::spawn(move || server.run().unwrap());
-    let remote = Connection::open(&format!("thrift://{addr}")).unwrap();
+    let gateway = client_harness::Gateway::start();
+    let stop = &gateway.stop;
+    let remote = Connection::open(&gateway.url).unwrap();
     fill(&remote);
     let (lt, rt) = (local.table("t"), remote.table("t"));
 
@@ -149,26 +140,26 @@ fn scans_answer_as_the_engine_does_in_one_call_per_batch() {
     // Every scanner was closed (by the call that reached its end or limit, or, past the
     // limit of a scan with a lower time bound, which this client applies, by scannerClose).
     assert_eq!(stop.open_scanners(), 0);
-    assert_eq!(calls(&stop, "scannerOpenWithScan"), 0);
-    assert_eq!(calls(&stop, "scannerGetList"), 0);
-    let closes = calls(&stop, "scannerClose");
+    assert_eq!(calls(stop, "scannerOpenWithScan"), 0);
+    assert_eq!(calls(stop, "scannerGetList"), 0);
+    let closes = calls(stop, "scannerClose");
 
     // A scan of up to `caching` rows is one round trip: the seed designs' 100-row page.
     let (opens, nexts) = (
-        calls(&stop, "ferrobaseScannerOpen"),
-        calls(&stop, "ferrobaseScannerNext"),
+        calls(stop, "ferrobaseScannerOpen"),
+        calls(stop, "ferrobaseScannerNext"),
     );
     let page = Scan::new().with_row_prefix("r1").limit(100).caching(100);
     assert_eq!(read(&rt, &page, None, 100).len(), 100);
     let to_end = Scan::new().with_start_row("r200").caching(100);
     assert_eq!(read(&rt, &to_end, None, 100).len(), 50);
-    assert_eq!(calls(&stop, "ferrobaseScannerOpen"), opens + 2);
-    assert_eq!(calls(&stop, "ferrobaseScannerNext"), nexts);
+    assert_eq!(calls(stop, "ferrobaseScannerOpen"), opens + 2);
+    assert_eq!(calls(stop, "ferrobaseScannerNext"), nexts);
     // 250 rows at 100 a call: three calls, the last closing the scanner.
     let whole = Scan::new().caching(100);
     assert_eq!(read(&rt, &whole, None, 100).len(), 250);
-    assert_eq!(calls(&stop, "ferrobaseScannerOpen"), opens + 3);
-    assert_eq!(calls(&stop, "ferrobaseScannerNext"), nexts + 2);
+    assert_eq!(calls(stop, "ferrobaseScannerOpen"), opens + 3);
+    assert_eq!(calls(stop, "ferrobaseScannerNext"), nexts + 2);
     // Iterating row by row fetches `caching` rows a call, not one.
     let rows: Vec<RowResult> = rt
         .scanner(Scan::new().caching(100), None)
@@ -176,26 +167,26 @@ fn scans_answer_as_the_engine_does_in_one_call_per_batch() {
         .map(|r| r.unwrap())
         .collect();
     assert_eq!(rows.len(), 250);
-    assert_eq!(calls(&stop, "ferrobaseScannerNext"), nexts + 4);
-    assert_eq!(calls(&stop, "scannerClose"), closes);
+    assert_eq!(calls(stop, "ferrobaseScannerNext"), nexts + 4);
+    assert_eq!(calls(stop, "scannerClose"), closes);
     // A scanner dropped part-way is closed with scannerClose.
     let mut s = rt.scanner(Scan::new().caching(10), None).unwrap();
     assert_eq!(s.next_batch(5).unwrap().len(), 5);
     assert_eq!(stop.open_scanners(), 1);
     drop(s);
     assert_eq!(stop.open_scanners(), 0);
-    assert_eq!(calls(&stop, "scannerClose"), closes + 1);
+    assert_eq!(calls(stop, "scannerClose"), closes + 1);
     // Prefetching: the next batch is asked for as each arrives, so a whole scan takes the
     // calls it took without, and a scan that ends in its first batch asks for nothing more.
-    let nexts = calls(&stop, "ferrobaseScannerNext");
+    let nexts = calls(stop, "ferrobaseScannerNext");
     let ahead = Scan::new().caching(100).async_prefetch(true);
     assert_eq!(read(&rt, &ahead, None, 100).len(), 250);
-    assert_eq!(calls(&stop, "ferrobaseScannerNext"), nexts + 2);
+    assert_eq!(calls(stop, "ferrobaseScannerNext"), nexts + 2);
     assert_eq!(
         read(&rt, &page.clone().async_prefetch(true), None, 100).len(),
         100
     );
-    assert_eq!(calls(&stop, "ferrobaseScannerNext"), nexts + 2);
+    assert_eq!(calls(stop, "ferrobaseScannerNext"), nexts + 2);
     // Other calls on the connection while a batch is in flight: the gets read their own
     // replies, the scanner its batch afterwards; nothing is lost or answered twice.
     let mut s = rt.scanner(ahead.clone(), None).unwrap();
@@ -218,12 +209,12 @@ fn scans_answer_as_the_engine_does_in_one_call_per_batch() {
     assert_eq!(seen, 250);
     drop(s);
     // Dropped part-way with a batch in flight: the batch is read and the scanner closed.
-    let closes = calls(&stop, "scannerClose");
+    let closes = calls(stop, "scannerClose");
     let mut s = rt.scanner(ahead.clone().caching(10), None).unwrap();
     assert_eq!(s.next_batch(5).unwrap().len(), 5);
     drop(s);
     assert_eq!(stop.open_scanners(), 0);
-    assert_eq!(calls(&stop, "scannerClose"), closes + 1);
+    assert_eq!(calls(stop, "scannerClose"), closes + 1);
     let two = rt.scanner(ahead.clone().caching(10), None).unwrap();
     let mut one = rt.scanner(ahead.clone().caching(7), None).unwrap();
     assert_eq!(one.next_batch(100).unwrap().len(), 7);
@@ -245,8 +236,4 @@ fn scans_answer_as_the_engine_does_in_one_call_per_batch() {
         .expect("a scan of a table that does not exist fails");
     assert!(err.to_string().contains("nope"), "{err}");
     assert_eq!(stop.open_scanners(), 0);
-
-    drop(remote);
-    stop.stop();
-    th.join().unwrap();
 }

@@ -20,7 +20,7 @@ mod servers;
 
 use super::Rng;
 use anyhow::{anyhow, bail, Context, Result};
-use ferrobase_client::Connection;
+use ferrobase_client::{BufferedMutatorParams, Connection};
 use ferrobase_engine::{Bytes, ColumnFamilyDescriptor, Get, Put, Scan, TableDescriptor, TableName};
 use report::print_report;
 use servers::{cpu_seconds, oracle, rss_mib, settle, start_ferrobase, start_hbase};
@@ -49,6 +49,8 @@ struct Sizes {
     chunk: usize,
     /// Full scans ask for their next rows as each batch arrives (`--async-prefetch`).
     prefetch: bool,
+    /// Loads write through a `BufferedMutator` (`--buffered-load`).
+    buffered: bool,
 }
 
 impl Sizes {
@@ -71,6 +73,7 @@ impl Sizes {
             queries: if quick { 40 } else { 2000 },
             chunk,
             prefetch: false,
+            buffered: false,
         }
     }
 
@@ -153,18 +156,29 @@ fn worker(
             let (family, qualifier) = (Bytes::from_static(b"cf"), Bytes::from_static(b"q"));
             let value = Bytes::from(vec![b'v'; 100]);
             let rows: Vec<usize> = (thread..sizes.rows).step_by(threads).collect();
+            let put = |i: usize| {
+                // An exact-size row buffer: held as is, with no reference count.
+                Put::new(bench_row(i).into_bytes().into_boxed_slice()).add_cell(
+                    family.clone(),
+                    qualifier.clone(),
+                    value.clone(),
+                )
+            };
+            if sizes.buffered {
+                // `chunk` rows a batch, written by the mutator's thread while this one builds
+                // the next (HBase's PerformanceEvaluation writes through a BufferedMutator too).
+                let params = BufferedMutatorParams::default()
+                    .write_buffer_size(usize::MAX)
+                    .max_mutations(sizes.chunk);
+                let mut m = t.buffered_mutator(params)?;
+                for &i in &rows {
+                    m.put(put(i))?;
+                }
+                m.close()?;
+                return Ok((rows.len(), start.elapsed()));
+            }
             for chunk in rows.chunks(sizes.chunk) {
-                let puts = chunk
-                    .iter()
-                    .map(|&i| {
-                        // An exact-size row buffer: held as is, with no reference count.
-                        Put::new(bench_row(i).into_bytes().into_boxed_slice()).add_cell(
-                            family.clone(),
-                            qualifier.clone(),
-                            value.clone(),
-                        )
-                    })
-                    .collect();
+                let puts = chunk.iter().map(|&i| put(i)).collect();
                 t.put_all(puts)?;
                 n += chunk.len();
             }
@@ -413,6 +427,10 @@ pub struct Options {
     /// (`Scan::async_prefetch`, HBase's `setAsyncPrefetch`), on both servers.
     #[arg(long)]
     async_prefetch: bool,
+    /// Loads (`load`) write through a `BufferedMutator` (HBase's) sending `--chunk` rows a
+    /// batch from its own thread while the next batch is built, on both servers.
+    #[arg(long)]
+    buffered_load: bool,
     /// Before each turn, wait at most this many seconds for both servers to come to rest
     /// (under 5 % of a core for a second), so no turn runs beside the other server's
     /// compactions or garbage collection; 0: start each turn at once [default: 60; 0 with
@@ -517,6 +535,7 @@ pub fn main(o: Options) -> Result<()> {
     let settle_secs = o.settle.unwrap_or(if o.quick { 0 } else { 60 });
     let mut sizes = Sizes::new(o.quick, o.rows, o.chunk);
     sizes.prefetch = o.async_prefetch;
+    sizes.buffered = o.buffered_load;
     let workloads: Vec<(&str, String)> = WORKLOADS
         .iter()
         .filter(|(k, _)| o.workloads.is_empty() || o.workloads.iter().any(|w| w == k))

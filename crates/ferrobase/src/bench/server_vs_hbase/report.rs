@@ -62,6 +62,12 @@ pub(super) fn print_report(
              batch arrives (Scan::async_prefetch, HBase's setAsyncPrefetch).\n"
         );
     }
+    if o.buffered_load {
+        println!(
+            "Loads write through a BufferedMutator on both servers: its thread sends each batch \
+             while the next is built (HBase's BufferedMutator).\n"
+        );
+    }
     println!(
         "| {:<38} | {:>24} | {:>24} | {:>8} |",
         "workload", "ferrobase ops/s", "Apache HBase ops/s", "ratio"
