@@ -18,6 +18,16 @@ use std::time::{Duration, Instant};
 /// HBase's `hbase.client.write.buffer` default: 2 MiB.
 pub const DEFAULT_WRITE_BUFFER_SIZE: usize = 2 * 1024 * 1024;
 
+/// HBase's `hbase.client.keyvalue.maxsize` default: 10 MiB.
+pub const DEFAULT_MAX_KEY_VALUE_SIZE: usize = 10 * 1024 * 1024;
+
+/// A put cell's length as HBase's `KeyValueUtil.length` counts it: the key (row with a 2-byte
+/// length, family with a 1-byte length, qualifier, 8-byte timestamp, type byte), the value,
+/// and the 8 bytes of the two lengths before them.
+fn key_value_length(row: usize, family: usize, qualifier: usize, value: usize) -> usize {
+    (2 + row + 1 + family + qualifier + 8 + 1) + value + 8
+}
+
 /// The bytes a mutation counts against the write buffer: its row, and each cell's family,
 /// qualifier and value with 32 bytes for the timestamp, type and lengths (HBase counts a
 /// mutation's heap size; this is the same order).
@@ -50,6 +60,11 @@ pub struct BufferedMutatorParams {
     /// a `mutate` that fills one more waits (default 2, as HBase's
     /// `hbase.client.max.perserver.tasks`; at least 1).
     pub max_pending_batches: usize,
+    /// A put with a cell longer than this (HBase's `KeyValueUtil.length`: key, value and their
+    /// lengths) is refused by `mutate` at once, "KeyValue size too large", as HBase's client
+    /// refuses it; default [`DEFAULT_MAX_KEY_VALUE_SIZE`]; 0: no check (HBase's
+    /// `maxKeyValueSize`).
+    pub max_key_value_size: usize,
 }
 
 impl Default for BufferedMutatorParams {
@@ -59,6 +74,7 @@ impl Default for BufferedMutatorParams {
             max_mutations: None,
             periodic_flush: None,
             max_pending_batches: 2,
+            max_key_value_size: DEFAULT_MAX_KEY_VALUE_SIZE,
         }
     }
 }
@@ -79,6 +95,12 @@ impl BufferedMutatorParams {
     /// Sets [`BufferedMutatorParams::periodic_flush`].
     pub fn periodic_flush(mut self, after: Duration) -> Self {
         self.periodic_flush = Some(after);
+        self
+    }
+
+    /// Sets [`BufferedMutatorParams::max_key_value_size`] (0: no check).
+    pub fn max_key_value_size(mut self, bytes: usize) -> Self {
+        self.max_key_value_size = bytes;
         self
     }
 
@@ -208,8 +230,9 @@ impl BufferedMutator {
     }
 
     /// Buffers one put or delete; a full buffer goes to the sender (waiting while
-    /// [`BufferedMutatorParams::max_pending_batches`] are pending). A put without cells is
-    /// refused at once (HBase's "No columns to insert"). An `Err` from an earlier batch that
+    /// [`BufferedMutatorParams::max_pending_batches`] are pending). A put without cells, or
+    /// with a cell longer than [`BufferedMutatorParams::max_key_value_size`], is refused at once
+    /// and not buffered (HBase's "No columns to insert", "KeyValue size too large"). An `Err` from an earlier batch that
     /// failed in the background is returned here (the mutation given is buffered all the same,
     /// as in HBase).
     pub fn mutate(&mut self, m: impl Into<Mutation>) -> Result<()> {
@@ -221,11 +244,7 @@ impl BufferedMutator {
         let mut state = self.shared.lock();
         for m in mutations {
             if let Mutation::Put(p) = &m {
-                if p.cells.is_empty() {
-                    return Err(ClientError::Engine(
-                        ferrobase_engine::Error::IllegalArgument("No columns to insert".into()),
-                    ));
-                }
+                self.validate_put(p)?;
             }
             state.buffered_bytes += mutation_size(&m);
             state.buffer_since.get_or_insert_with(Instant::now);
@@ -248,6 +267,32 @@ impl BufferedMutator {
             }
         }
         state.take_failure()
+    }
+
+    /// HBase's client-side checks of a put (`ConnectionUtils.validatePut`): at least one cell,
+    /// none longer than `max_key_value_size`.
+    fn validate_put(&self, p: &Put) -> Result<()> {
+        let refuse = |why: &str| {
+            Err(ClientError::Engine(
+                ferrobase_engine::Error::IllegalArgument(why.to_string()),
+            ))
+        };
+        if p.cells.is_empty() {
+            return refuse("No columns to insert");
+        }
+        let max = self.params.max_key_value_size;
+        let too_long = |c: &ferrobase_engine::MutationCell| {
+            key_value_length(
+                p.row.len(),
+                c.family.len(),
+                c.qualifier.len(),
+                c.value.len(),
+            ) > max
+        };
+        if max > 0 && p.cells.iter().any(too_long) {
+            return refuse("KeyValue size too large");
+        }
+        Ok(())
     }
 
     /// Buffers one put (see [`BufferedMutator::mutate`]).

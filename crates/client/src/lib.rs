@@ -37,7 +37,8 @@ mod remote;
 mod server_status;
 mod slow_log;
 pub use buffered::{
-    mutation_size, BufferedMutator, BufferedMutatorParams, DEFAULT_WRITE_BUFFER_SIZE,
+    mutation_size, BufferedMutator, BufferedMutatorParams, DEFAULT_MAX_KEY_VALUE_SIZE,
+    DEFAULT_WRITE_BUFFER_SIZE,
 };
 pub use server_status::ServerStatus;
 pub use slow_log::SlowLogEntry;

@@ -126,12 +126,31 @@ fn scenario(conn: &Connection, table: &str) {
     drop(m);
     assert_eq!(rows_with_prefix(&t, "e").len(), 3);
 
-    // A put without cells is refused at once.
+    // A put without cells, or with a cell past HBase's 10 MiB KeyValue limit (or the one the
+    // parameters set), is refused at once and not buffered.
     let mut m = t
         .buffered_mutator(BufferedMutatorParams::default())
         .unwrap();
     let err = m.put(Put::new("f0")).unwrap_err();
     assert!(err.to_string().contains("No columns to insert"), "{err}");
+    let err = m
+        .put(Put::new("f1").add_column("cf", "q", vec![b'x'; 10 << 20]))
+        .unwrap_err();
+    assert!(err.to_string().contains("KeyValue size too large"), "{err}");
+    m.close().unwrap();
+    assert_eq!(rows_with_prefix(&t, "f").len(), 0);
+    let mut m = t
+        .buffered_mutator(BufferedMutatorParams::default().max_key_value_size(1000))
+        .unwrap();
+    let err = m
+        .put(Put::new("f2").add_column("cf", "q", vec![b'x'; 1000]))
+        .unwrap_err();
+    assert!(err.to_string().contains("KeyValue size too large"), "{err}");
+    // 2 + 2 + 1 + 2 + 1 + 8 + 1 + 900 + 8 = 925 bytes: within it.
+    m.put(Put::new("f3").add_column("cf", "q", vec![b'x'; 900]))
+        .unwrap();
+    m.close().unwrap();
+    assert_eq!(rows_with_prefix(&t, "f"), ["f3"]);
 
     // A batch that fails (a family the table lacks) is reported once, by the next flush, with
     // its count and first row; the batches around it land.
