@@ -334,7 +334,8 @@ impl BufferedMutator {
         let flushed = self.flush();
         self.shared.lock().closing = true;
         self.shared.changed.notify_all();
-        // The sender returns once the queue is empty and `closing` is set; it does not panic.
+        // The sender returns once the queue is empty and `closing` is set; a write that panics
+        // is caught as that batch's error.
         let _ = sender.join();
         flushed
     }
@@ -388,7 +389,18 @@ fn send_batches(table: &Table, shared: &Shared, periodic: Option<Duration>) {
         drop(state);
         let count = batch.len();
         let first_row = batch.first().map(|m| m.row().to_vec()).unwrap_or_default();
-        let outcome = table.mutate(batch);
+        // A panic below the call (a bug) is this batch's error, never a sender gone while
+        // `sending` is set, which would leave `mutate` and `flush` waiting for ever.
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| table.mutate(batch)))
+                .unwrap_or_else(|panic| {
+                    let why = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(ClientError::Transport(format!("the write panicked: {why}")))
+                });
         state = shared.lock();
         state.sending = false;
         if let Err(e) = outcome {
