@@ -50,6 +50,38 @@ pub(crate) fn table_arg(raw: &[u8]) -> Result<String, ServiceError> {
     Ok(canonical_table(&table_text(raw)?)?)
 }
 
+/// What follows a call under the ACLs once it has run, read from the call before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FollowUp {
+    /// `getTableNames`: only the tables the user may see are listed.
+    ListTables,
+    /// `getTableNamesWithIsTableEnabled`: the same, for the map's keys.
+    ListTablesEnabled,
+    /// A scanner opened: its id is the user's.
+    OwnScanner,
+    /// Nothing.
+    Nothing,
+}
+
+impl FollowUp {
+    fn of(call: &Call) -> FollowUp {
+        match call {
+            Call::GetTableNames(_) => FollowUp::ListTables,
+            Call::GetTableNamesWithIsTableEnabled(_) => FollowUp::ListTablesEnabled,
+            Call::ScannerOpenWithScan(_)
+            | Call::ScannerOpen(_)
+            | Call::ScannerOpenWithStop(_)
+            | Call::ScannerOpenWithPrefix(_)
+            | Call::ScannerOpenTs(_)
+            | Call::ScannerOpenWithStopTs(_) => FollowUp::OwnScanner,
+            Call::FerrobaseAdmin(a) if admin_op(a).ok() == Some(AdminOp::ScanOpen) => {
+                FollowUp::OwnScanner
+            }
+            _ => FollowUp::Nothing,
+        }
+    }
+}
+
 impl Handler {
     /// Runs a call under the ACLs: checked, then run, then followed up. `None` for a method
     /// declared but not served (nothing runs).
@@ -57,9 +89,10 @@ impl Handler {
         &self,
         access: &Access,
         user: Option<&str>,
-        call: &Call,
+        owned: Call,
     ) -> Option<CallResult> {
         let user = user.unwrap_or(ANONYMOUS);
+        let call = &owned;
         // An extension operation the server does not know is refused before any check, for
         // every user: nothing can run that no rule was written for.
         if let Call::FerrobaseAdmin(a) = call {
@@ -90,19 +123,18 @@ impl Handler {
                 "Insufficient permissions for user '{user}' (table={NAMESPACE}, action=READ)"
             )))));
         }
+        // What follows the call is read from it before it runs: the call is then moved
+        // into `dispatch`.
+        let follow_up = FollowUp::of(call);
         if let Some(mut res) = self.meta_call(call, &visible) {
-            if let Err(e) = self.follow_up(access, user, call, &mut res) {
-                res = Err(e);
-            }
+            self.follow_up(access, user, follow_up, &mut res);
             return Some(res);
         }
         if let Err(e) = self.check(access, user, call) {
             return Some(Err(e));
         }
-        let mut res = self.dispatch(call, user)?;
-        if let Err(e) = self.follow_up(access, user, call, &mut res) {
-            res = Err(e);
-        }
+        let mut res = self.dispatch(owned, user)?;
+        self.follow_up(access, user, follow_up, &mut res);
         Some(res)
     }
 
@@ -285,19 +317,12 @@ impl Handler {
         Ok(vec![op])
     }
 
-    /// What follows a call that ran: grants of created and deleted tables, scanner owners,
-    /// listed tables.
-    fn follow_up(
-        &self,
-        access: &Access,
-        user: &str,
-        call: &Call,
-        res: &mut CallResult,
-    ) -> Result<(), ServiceError> {
+    /// Applies what follows a call that ran ([`FollowUp::of`]) to its answer.
+    fn follow_up(&self, access: &Access, user: &str, follow_up: FollowUp, res: &mut CallResult) {
         let acl = &access.checker;
-        let Ok(value) = res else { return Ok(()) };
-        match call {
-            Call::GetTableNames(_) => {
+        let Ok(value) = res else { return };
+        match follow_up {
+            FollowUp::ListTables => {
                 if let Some(TValue::List(_, names)) = value {
                     names.retain(|n| match n {
                         TValue::Binary(b) => self.listed(acl, user, b),
@@ -305,7 +330,7 @@ impl Handler {
                     });
                 }
             }
-            Call::GetTableNamesWithIsTableEnabled(_) => {
+            FollowUp::ListTablesEnabled => {
                 if let Some(TValue::Map(_, _, entries)) = value {
                     entries.retain(|(n, _)| match n {
                         TValue::Binary(b) => self.listed(acl, user, b),
@@ -313,26 +338,14 @@ impl Handler {
                     });
                 }
             }
-            Call::ScannerOpenWithScan(_)
-            | Call::ScannerOpen(_)
-            | Call::ScannerOpenWithStop(_)
-            | Call::ScannerOpenWithPrefix(_)
-            | Call::ScannerOpenTs(_)
-            | Call::ScannerOpenWithStopTs(_) => {
+            FollowUp::OwnScanner => {
                 if let Some(TValue::I32(id)) = value {
                     let owner = user.to_string();
                     self.scanners.set_grant(*id, ScannerGrant { owner });
                 }
             }
-            Call::FerrobaseAdmin(a) if admin_op(a).ok() == Some(AdminOp::ScanOpen) => {
-                if let Some(TValue::I32(id)) = value {
-                    let owner = user.to_string();
-                    self.scanners.set_grant(*id, ScannerGrant { owner });
-                }
-            }
-            _ => {}
+            FollowUp::Nothing => {}
         }
-        Ok(())
     }
 
     /// Whether `getTableNames` shows `table` to `user` (HBase's `postGetTableNames`: any

@@ -269,7 +269,7 @@ impl Handler {
             Call::FerrobaseScannerNext(a) => {
                 Some(self.scanner_batch(user, a.id, a.nb_rows, a.close, a.packed))
             }
-            call => self.answer(user, &call),
+            call => self.answer(user, call),
         };
         match answer {
             Some(res) => Self::encode(res, throws),
@@ -279,7 +279,7 @@ impl Handler {
 
     /// Runs `call` for `user`: under the ACLs when they are on ([`Handler::authorized`]), else
     /// as is ([`Handler::dispatch`]).
-    fn answer(&self, user: Option<&str>, call: &Call) -> Option<CallResult> {
+    fn answer(&self, user: Option<&str>, call: Call) -> Option<CallResult> {
         match &self.access {
             None => self.dispatch(call, user.unwrap_or(crate::access::ANONYMOUS)),
             Some(access) => self.authorized(access, user, call),
@@ -287,24 +287,25 @@ impl Handler {
     }
 
     /// [`Handler::answer`] of a call that answers a value: that value, or its failure.
-    fn answer_value(&self, user: Option<&str>, call: &Call) -> Result<TValue, ServiceError> {
+    fn answer_value(&self, user: Option<&str>, call: Call) -> Result<TValue, ServiceError> {
+        let method = call.method();
         match self.answer(user, call) {
             Some(Ok(Some(v))) => Ok(v),
             Some(Err(e)) => Err(e),
             other => Err(ServiceError::Internal(format!(
-                "{} was answered {other:?}",
-                call.method()
+                "{method} was answered {other:?}"
             ))),
         }
     }
 
     /// Runs a call for `user` (its data requests through the shared executor, which authorizes
     /// them with ACLs on); `None` for a method declared but not served (answered as unknown).
-    pub(crate) fn dispatch(&self, call: &Call, user: &str) -> Option<CallResult> {
-        if let Some(answer) = self.meta_call(call, &|_| true) {
+    /// The call is taken whole: `mutateRows` moves its rows' buffers into the mutations.
+    pub(crate) fn dispatch(&self, call: Call, user: &str) -> Option<CallResult> {
+        if let Some(answer) = self.meta_call(&call, &|_| true) {
             return Some(answer);
         }
-        if let Err(e) = self.check_mutation_count(call) {
+        if let Err(e) = self.check_mutation_count(&call) {
             return Some(Err(e));
         }
         Some(match call {
@@ -434,34 +435,34 @@ impl Handler {
             Call::MutateRow(a) => self.mutate_row(
                 user,
                 &a.table_name,
-                &a.row,
-                &a.mutations,
+                a.row,
+                a.mutations,
                 LATEST_TIMESTAMP,
                 &a.attributes,
             ),
             Call::MutateRowTs(a) => self.mutate_row(
                 user,
                 &a.table_name,
-                &a.row,
-                &a.mutations,
+                a.row,
+                a.mutations,
                 a.timestamp,
                 &a.attributes,
             ),
             Call::MutateRows(a) => self.mutate_rows(
                 user,
                 &a.table_name,
-                &a.row_batches,
+                a.row_batches.0,
                 LATEST_TIMESTAMP,
                 &a.attributes,
             ),
             Call::MutateRowsTs(a) => self.mutate_rows(
                 user,
                 &a.table_name,
-                &a.row_batches,
+                a.row_batches.0,
                 a.timestamp,
                 &a.attributes,
             ),
-            Call::AtomicIncrement(a) => self.atomic_increment(user, a),
+            Call::AtomicIncrement(a) => self.atomic_increment(user, &a),
             Call::DeleteAll(a) => self.delete_all(
                 user,
                 &a.table_name,
@@ -491,7 +492,7 @@ impl Handler {
             Call::Increment(a) => self.increment(user, std::slice::from_ref(&a.increment)),
             Call::IncrementRows(a) => self.increment(user, &a.increments),
             Call::Append(a) => self.append(user, &a.append),
-            Call::CheckAndPut(a) => self.check_and_put(user, a),
+            Call::CheckAndPut(a) => self.check_and_put(user, &a),
             Call::ScannerOpenWithScan(a) => {
                 self.scanner_open_with_scan(user, &a.table_name, &a.scan)
             }
@@ -556,11 +557,11 @@ impl Handler {
             }),
             Call::ScannerGetList(a) => self.scanner_get(a.id, a.nb_rows as usize),
             Call::ScannerClose(a) => self.scanner_close(a.id),
-            Call::FerrobaseAdmin(a) => self.ferrobase_admin(a, user),
+            Call::FerrobaseAdmin(a) => self.ferrobase_admin(&a, user),
             Call::Grant(_) | Call::Revoke(_) => Err(authorize::acl_off()),
             // Answered as the calls they stand for (`call_owned`), never here.
-            Call::FerrobaseScannerOpen(_) | Call::FerrobaseScannerNext(_) => Err(
-                ServiceError::Internal(format!("{} is answered by its parts", call.method())),
+            c @ (Call::FerrobaseScannerOpen(_) | Call::FerrobaseScannerNext(_)) => Err(
+                ServiceError::Internal(format!("{} is answered by its parts", c.method())),
             ),
         })
     }

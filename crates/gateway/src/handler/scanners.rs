@@ -262,7 +262,7 @@ impl Handler {
             scan,
             attributes,
         });
-        let id = match self.answer_value(user, &open)? {
+        let id = match self.answer_value(user, open)? {
             TValue::I32(id) => id,
             other => {
                 return Err(ServiceError::Internal(format!(
@@ -293,11 +293,11 @@ impl Handler {
     ) -> CallResult {
         let rows = self.answer_value(
             user,
-            &Call::ScannerGetList(ScannerGetListArgs { id, nb_rows }),
+            Call::ScannerGetList(ScannerGetListArgs { id, nb_rows }),
         )?;
         let stays_open = !close && !self.scanners.finished(id);
         if !stays_open {
-            if let Some(Err(e)) = self.answer(user, &Call::ScannerClose(ScannerCloseArgs { id })) {
+            if let Some(Err(e)) = self.answer(user, Call::ScannerClose(ScannerCloseArgs { id })) {
                 return Err(e);
             }
         }

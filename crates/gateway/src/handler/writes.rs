@@ -49,16 +49,17 @@ pub(crate) fn attribute_ttl(attributes: &Attributes) -> Result<Option<i64>, Serv
 /// attributes' cell TTL ([`attribute_ttl`]), read once per call.
 fn row_mutations(
     out: &mut Vec<Mutation>,
-    row: &Bytes,
-    mutations: &[hbase::Mutation],
+    row: Bytes,
+    mutations: Vec<hbase::Mutation>,
     ts: i64,
     ttl_ms: Option<i64>,
     refuse_family_puts: bool,
 ) -> Result<(), ServiceError> {
-    // The put's row, columns and values share the call's buffer (a directly decoded
-    // `mutateRows`): no copies here; the memstore copies what it keeps.
+    // The put's row, columns and values are the call's buffers, moved (a directly decoded
+    // `mutateRows` holds slices of one buffer): no copies and no extra handles here; the
+    // memstore copies what it keeps.
     let mut put = Put {
-        row: row.clone(),
+        row: Bytes::new(),
         cells: Vec::with_capacity(mutations.len()),
         timestamp: ts,
         durability: Durability::UseDefault,
@@ -87,15 +88,20 @@ fn row_mutations(
             delete = Some(d);
         } else {
             // `fam:qual` split at the first colon, as `parse_column` (HBase's
-            // `CellUtil.parseColumn`), into slices of the same buffer.
+            // `CellUtil.parseColumn`): the family keeps the column's buffer, cut short.
             match m.column.iter().position(|&b| b == b':') {
-                Some(i) => put.cells.push(MutationCell {
-                    family: m.column.slice(..i),
-                    qualifier: m.column.slice(i + 1..),
-                    timestamp: ts,
-                    cell_type: CellType::Put,
-                    value: m.value.clone(),
-                }),
+                Some(i) => {
+                    let mut family = m.column;
+                    let qualifier = family.split_off(i + 1);
+                    family.truncate(i);
+                    put.cells.push(MutationCell {
+                        family,
+                        qualifier,
+                        timestamp: ts,
+                        cell_type: CellType::Put,
+                        value: m.value,
+                    })
+                }
                 None if refuse_family_puts => {
                     return Err(ServiceError::Internal(
                         "java.lang.IllegalArgumentException: Invalid famAndQf provided.".into(),
@@ -110,6 +116,7 @@ fn row_mutations(
         out.push(Mutation::Delete(d));
     }
     if !put.cells.is_empty() {
+        put.row = row;
         out.push(Mutation::Put(put));
     }
     Ok(())
@@ -167,8 +174,8 @@ impl Handler {
         &self,
         user: &str,
         table: &[u8],
-        row: &[u8],
-        mutations: &[hbase::Mutation],
+        row: Vec<u8>,
+        mutations: Vec<hbase::Mutation>,
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
@@ -176,7 +183,7 @@ impl Handler {
         let mut muts = Vec::new();
         row_mutations(
             &mut muts,
-            &Bytes::copy_from_slice(row),
+            Bytes::from(row),
             mutations,
             ts,
             attribute_ttl(attributes)?,
@@ -192,7 +199,7 @@ impl Handler {
         &self,
         user: &str,
         table: &[u8],
-        batches: &[BatchMutation],
+        batches: Vec<BatchMutation>,
         ts: i64,
         attributes: &Attributes,
     ) -> CallResult {
@@ -201,7 +208,7 @@ impl Handler {
         if !batches.is_empty() {
             let ttl_ms = attribute_ttl(attributes)?;
             for b in batches {
-                row_mutations(&mut all, &b.row, &b.mutations, ts, ttl_ms, true)?;
+                row_mutations(&mut all, b.row, b.mutations, ts, ttl_ms, true)?;
             }
         }
         open_table_to_mutate(&self.engine, table)?;
