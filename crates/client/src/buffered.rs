@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 /// HBase's `hbase.client.write.buffer` default: 2 MiB.
 pub const DEFAULT_WRITE_BUFFER_SIZE: usize = 2 * 1024 * 1024;
 
-/// HBase's `hbase.client.keyvalue.maxsize` default: 10 MiB.
-pub const DEFAULT_MAX_KEY_VALUE_SIZE: usize = 10 * 1024 * 1024;
+/// HBase's `hbase.client.keyvalue.maxsize` default: 10 MiB (the engine's own cell limit).
+pub const DEFAULT_MAX_KEY_VALUE_SIZE: usize = ferrobase_engine::DEFAULT_MAX_CELL_SIZE;
 
 /// A put cell's length as HBase's `KeyValueUtil.length` counts it: the key (row with a 2-byte
 /// length, family with a 1-byte length, qualifier, 8-byte timestamp, type byte), the value,
@@ -171,6 +171,23 @@ impl Shared {
         // a poisoned lock still guards consistent state.
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    /// Waits on `changed` with `state` released.
+    fn wait<'a>(&self, state: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        self.changed.wait(state).unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits on `changed` with `state` released, at most `limit`.
+    fn wait_at_most<'a>(
+        &self,
+        state: MutexGuard<'a, State>,
+        limit: Duration,
+    ) -> MutexGuard<'a, State> {
+        match self.changed.wait_timeout(state, limit) {
+            Ok((state, _)) => state,
+            Err(p) => p.into_inner().0,
+        }
+    }
 }
 
 /// Buffered writes to one table (HBase's `BufferedMutator`); see the module's documentation.
@@ -232,9 +249,9 @@ impl BufferedMutator {
     /// Buffers one put or delete; a full buffer goes to the sender (waiting while
     /// [`BufferedMutatorParams::max_pending_batches`] are pending). A put without cells, or
     /// with a cell longer than [`BufferedMutatorParams::max_key_value_size`], is refused at once
-    /// and not buffered (HBase's "No columns to insert", "KeyValue size too large"). An `Err` from an earlier batch that
-    /// failed in the background is returned here (the mutation given is buffered all the same,
-    /// as in HBase).
+    /// and not buffered (HBase's "No columns to insert", "KeyValue size too large"). An `Err`
+    /// from an earlier batch that failed in the background is returned here (the mutation
+    /// given is buffered all the same, as in HBase).
     pub fn mutate(&mut self, m: impl Into<Mutation>) -> Result<()> {
         self.mutate_all(std::iter::once(m.into()))
     }
@@ -256,11 +273,7 @@ impl BufferedMutator {
                     .is_some_and(|n| state.buffer.len() >= n);
             if full {
                 while state.pending_batches() >= self.params.max_pending_batches {
-                    state = self
-                        .shared
-                        .changed
-                        .wait(state)
-                        .unwrap_or_else(|p| p.into_inner());
+                    state = self.shared.wait(state);
                 }
                 state.seal();
                 self.shared.changed.notify_all();
@@ -313,11 +326,7 @@ impl BufferedMutator {
         state.seal();
         self.shared.changed.notify_all();
         while state.pending_batches() > 0 {
-            state = self
-                .shared
-                .changed
-                .wait(state)
-                .unwrap_or_else(|p| p.into_inner());
+            state = self.shared.wait(state);
         }
         state.take_failure()
     }
@@ -362,26 +371,16 @@ fn send_batches(table: &Table, shared: &Shared, periodic: Option<Duration>) {
             if state.closing {
                 return;
             }
-            state = match (periodic, state.buffer_since) {
-                (Some(after), Some(since)) => {
-                    let left = after.saturating_sub(since.elapsed());
-                    shared
-                        .changed
-                        .wait_timeout(state, left)
-                        .unwrap_or_else(|p| p.into_inner())
-                        .0
+            // With a periodic flush, awake when the buffer's oldest mutation is due (a full
+            // period while it is empty: `mutate` does not signal a buffer that is not full).
+            state = match periodic {
+                Some(after) => {
+                    let left = state
+                        .buffer_since
+                        .map_or(after, |since| after.saturating_sub(since.elapsed()));
+                    shared.wait_at_most(state, left)
                 }
-                (Some(after), None) => {
-                    shared
-                        .changed
-                        .wait_timeout(state, after)
-                        .unwrap_or_else(|p| p.into_inner())
-                        .0
-                }
-                (None, _) => shared
-                    .changed
-                    .wait(state)
-                    .unwrap_or_else(|p| p.into_inner()),
+                None => shared.wait(state),
             };
             continue;
         };
@@ -394,11 +393,7 @@ fn send_batches(table: &Table, shared: &Shared, periodic: Option<Duration>) {
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| table.mutate(batch)))
                 .unwrap_or_else(|panic| {
-                    let why = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
+                    let why = ferrobase_engine::panic_message(&*panic);
                     Err(ClientError::Transport(format!("the write panicked: {why}")))
                 });
         state = shared.lock();

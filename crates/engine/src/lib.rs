@@ -92,13 +92,15 @@ pub use compression::Compression;
 pub use engine::{
     check_snapshot_name, snapshot_dir_files, CompactionOptions, Engine, EngineOptions,
     ManifestStats, MemoryLimits, SizeTiers, SnapshotInfo, WalRecovery, BLOCK_CACHE_SHARE,
-    DEFAULT_MEMORY_BUDGET, DEFAULT_MEMSTORE_CHUNK_BYTES, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
+    DEFAULT_MAX_CELL_SIZE, DEFAULT_MEMORY_BUDGET, DEFAULT_MEMSTORE_CHUNK_BYTES,
+    MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
 };
 pub use error::{Error, Result, StallCause};
 pub use error_class::{ErrorClass, ErrorCounts};
 pub use health::Health;
 pub use job_log::{BackgroundJobs, JobKind, JobReason, JobRecord, JobState};
 pub use metrics::{FamilyReads, FamilyReadsRegistry, Metrics, WAL_GROUP_BOUNDS};
+pub use poison::panic_message;
 pub use read::{CostRecording, ReadCost, TimeRange};
 pub use schema::{
     BloomType, ColumnFamilyDescriptor, DataBlockEncoding, Durability, KeepDeletedCells,

@@ -95,7 +95,7 @@ pub(crate) fn found_poisoned_lock() {
 
 /// The message of a panic payload (`panic!` with a literal or a formatted string), or a
 /// placeholder for any other payload.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
     if let Some(s) = payload.downcast_ref::<&'static str>() {
         s
     } else if let Some(s) = payload.downcast_ref::<String>() {

@@ -25,7 +25,8 @@ pub use snapshot::{check_snapshot_name, snapshot_dir_files, SnapshotInfo};
 
 pub use options::{
     CompactionOptions, EngineOptions, MemoryLimits, SizeTiers, WalRecovery, BLOCK_CACHE_SHARE,
-    DEFAULT_MEMORY_BUDGET, DEFAULT_MEMSTORE_CHUNK_BYTES, MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
+    DEFAULT_MAX_CELL_SIZE, DEFAULT_MEMORY_BUDGET, DEFAULT_MEMSTORE_CHUNK_BYTES,
+    MEMSTORE_LOWER_LIMIT, MEMSTORE_SHARE,
 };
 
 use crate::block_cache::BlockCache;

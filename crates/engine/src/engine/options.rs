@@ -104,6 +104,10 @@ pub const DEFAULT_MEMORY_BUDGET: usize = 640 << 20;
 /// `hbase.hregion.memstore.mslab.chunksize`.
 pub const DEFAULT_MEMSTORE_CHUNK_BYTES: usize = 2 << 20;
 
+/// HBase's `hbase.client.keyvalue.maxsize` default, 10 MiB: the engine's largest cell
+/// ([`EngineOptions::max_cell_size`]) and the client's `BufferedMutator` limit.
+pub const DEFAULT_MAX_CELL_SIZE: usize = 10 << 20;
+
 /// The share of [`EngineOptions::memory_budget`] all memstores together may hold when
 /// [`EngineOptions::global_memstore_limit`] is not set: HBase's
 /// `hbase.regionserver.global.memstore.size` default, 0.4 of the heap.
@@ -187,7 +191,7 @@ pub struct EngineOptions {
     pub region_split_size: u64,
     /// Whether regions split automatically (default true).
     pub auto_split: bool,
-    /// Largest cell (key plus value) accepted, in bytes (default 10 MiB, as
+    /// Largest cell (key plus value) accepted, in bytes (default [`DEFAULT_MAX_CELL_SIZE`], as
     /// `hbase.client.keyvalue.maxsize`).
     pub max_cell_size: usize,
     /// Largest row a Get returns, in bytes of its cells' [`crate::Cell::heap_size`] (default
@@ -253,7 +257,7 @@ impl Default for EngineOptions {
             compaction: CompactionOptions::default(),
             region_split_size: 10 << 30,
             auto_split: true,
-            max_cell_size: 10 << 20,
+            max_cell_size: DEFAULT_MAX_CELL_SIZE,
             max_row_size: 1 << 30,
             default_durability: Durability::SyncWal,
             min_free_space: None,

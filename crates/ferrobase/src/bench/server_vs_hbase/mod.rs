@@ -175,12 +175,13 @@ fn worker(
                     m.put(put(i))?;
                 }
                 m.close()?;
-                return Ok((rows.len(), start.elapsed()));
-            }
-            for chunk in rows.chunks(sizes.chunk) {
-                let puts = chunk.iter().map(|&i| put(i)).collect();
-                t.put_all(puts)?;
-                n += chunk.len();
+                n = rows.len();
+            } else {
+                for chunk in rows.chunks(sizes.chunk) {
+                    let puts = chunk.iter().map(|&i| put(i)).collect();
+                    t.put_all(puts)?;
+                    n += chunk.len();
+                }
             }
         }
         "get" => {
