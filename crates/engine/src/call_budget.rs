@@ -184,6 +184,99 @@ impl Drop for CallBudget {
     }
 }
 
+/// What a call on this thread runs under (its budget's length, memory pool and cancel), taken
+/// by [`CallContext::current`] so that work done for the call on another thread (a scanner's
+/// read-ahead) runs under the same: [`CallContext::start`] there gives that thread the same
+/// budget from its start, the same pool and the same way to see the client go.
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    budget: Option<Duration>,
+    pool: Option<Arc<dyn MemoryPool>>,
+    cancel: Option<Arc<dyn Cancel>>,
+}
+
+impl CallContext {
+    /// The context of the call this thread is running (empty on a thread without one).
+    pub fn current() -> CallContext {
+        CallContext {
+            budget: DEADLINE.with(Cell::get).map(|(_, b)| b),
+            pool: MEMORY.with(|m| m.borrow().as_ref().map(|m| m.pool.clone())),
+            cancel: CANCEL.with(|c| c.borrow().as_ref().map(|(c, _)| c.clone())),
+        }
+    }
+
+    /// Runs this context on the calling thread until the guard drops: the budget counted from
+    /// now.
+    pub fn start(&self) -> CallBudget {
+        CallBudget::start(self.budget)
+            .with_memory(self.pool.clone())
+            .with_cancel(self.cancel.clone())
+    }
+}
+
+/// Bytes taken from a memory pool by a call that has ended without giving them back
+/// ([`CallBudget::keep_taken`]): the results they count wait for a later call, which takes the
+/// charge over ([`adopt`]); dropped, the bytes go back to the pool.
+#[derive(Debug)]
+#[must_use = "a charge dropped gives its bytes back at once"]
+pub struct Charge {
+    pool: Option<Arc<dyn MemoryPool>>,
+    bytes: usize,
+}
+
+impl Default for Charge {
+    /// Nothing held.
+    fn default() -> Self {
+        Charge {
+            pool: None,
+            bytes: 0,
+        }
+    }
+}
+
+impl Charge {
+    /// The bytes held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        if let Some(pool) = &self.pool {
+            pool.give_back(self.bytes);
+        }
+    }
+}
+
+impl CallBudget {
+    /// What this thread's call has taken from its pool so far, kept past the guard's drop as a
+    /// [`Charge`] (the call's pool then counts nothing taken).
+    pub fn keep_taken(&self) -> Charge {
+        MEMORY.with(|m| match m.borrow_mut().as_mut() {
+            Some(m) => Charge {
+                pool: Some(m.pool.clone()),
+                bytes: std::mem::take(&mut m.taken),
+            },
+            None => Charge::default(),
+        })
+    }
+}
+
+/// This thread's call takes `charge` over: its bytes go back to the pool when the call's guard
+/// drops, as if its own reads had taken them. On a thread whose call has another pool (or
+/// none), the charge is given back at once.
+pub fn adopt(mut charge: Charge) {
+    let Some(pool) = charge.pool.take() else {
+        return;
+    };
+    let bytes = std::mem::take(&mut charge.bytes);
+    MEMORY.with(|m| match m.borrow_mut().as_mut() {
+        Some(m) if Arc::ptr_eq(&m.pool, &pool) => m.taken += bytes,
+        _ => pool.give_back(bytes),
+    });
+}
+
 /// Takes `bytes` a read has built from this thread's call's memory pool: [`Error::ReadMemory`]
 /// when the pool has no room.
 pub(crate) fn charge(bytes: usize) -> Result<()> {
@@ -266,6 +359,68 @@ mod tests {
         }
         assert_eq!(pool.used.load(Ordering::Acquire), 0);
         assert!(charge(1 << 30).is_ok());
+    }
+
+    #[test]
+    fn a_charge_kept_past_its_call_goes_back_with_the_call_that_adopts_it() {
+        let pool = Arc::new(Pool {
+            used: AtomicUsize::new(0),
+            limit: 100,
+        });
+        let other = Arc::new(Pool {
+            used: AtomicUsize::new(0),
+            limit: 100,
+        });
+        let caller = {
+            let _call = CallBudget::start(Some(Duration::from_secs(7)))
+                .with_memory(Some(pool.clone() as Arc<dyn MemoryPool>));
+            CallContext::current()
+        };
+        assert!(CallContext::current().pool.is_none(), "the guard dropped");
+        // Another thread runs under the caller's context and keeps what it took.
+        let kept = std::thread::spawn(move || {
+            let call = caller.start();
+            assert!(remaining().is_some_and(|r| r <= Duration::from_secs(7)));
+            assert!(charge(30).is_ok());
+            call.keep_taken()
+        })
+        .join()
+        .unwrap();
+        assert_eq!((kept.bytes(), pool.used.load(Ordering::Acquire)), (30, 30));
+        {
+            let _next = CallBudget::start(None).with_memory(Some(pool.clone()));
+            adopt(kept);
+            assert_eq!(
+                pool.used.load(Ordering::Acquire),
+                30,
+                "held while the call runs"
+            );
+        }
+        assert_eq!(
+            pool.used.load(Ordering::Acquire),
+            0,
+            "given back with the call"
+        );
+        // A call on another pool does not take it over: given back at once.
+        let dropped = {
+            let call = CallBudget::start(None).with_memory(Some(pool.clone()));
+            assert!(charge(20).is_ok());
+            call.keep_taken()
+        };
+        {
+            let _elsewhere = CallBudget::start(None).with_memory(Some(other.clone()));
+            adopt(dropped);
+            assert_eq!(pool.used.load(Ordering::Acquire), 0);
+            assert_eq!(other.used.load(Ordering::Acquire), 0);
+        }
+        // A charge dropped unadopted gives its bytes back.
+        let call = CallBudget::start(None).with_memory(Some(pool.clone()));
+        assert!(charge(10).is_ok());
+        let lost = call.keep_taken();
+        drop(call);
+        assert_eq!(pool.used.load(Ordering::Acquire), 10);
+        drop(lost);
+        assert_eq!(pool.used.load(Ordering::Acquire), 0);
     }
 
     #[derive(Debug, Default)]

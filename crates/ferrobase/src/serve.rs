@@ -69,6 +69,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "BYTES",
           default_value_t = ServerOptions::default().handler.max_result_bytes)]
     pub max_result_bytes: usize,
+    /// Do not read a long scan's next batch while its last is answered (Thrift1 and Thrift2;
+    /// by default, from a scanner's second full batch in a row, the next is read on a worker
+    /// thread so its call finds the rows ready).
+    #[arg(long)]
+    pub no_scan_read_ahead: bool,
     /// Largest row a Get returns, in bytes (HBase's hbase.table.max.rowsize).
     #[arg(long, value_name = "BYTES", default_value_t = EngineOptions::default().max_row_size)]
     pub max_row_size: usize,
@@ -388,6 +393,7 @@ pub fn main(a: ServeArgs) -> Result<()> {
     opts.max_inflight_memory = a.max_inflight_memory;
     opts.max_connections = a.max_connections;
     opts.handler.max_result_bytes = a.max_result_bytes;
+    opts.handler.scan_read_ahead = !a.no_scan_read_ahead;
     opts.idle_timeout = a.idle_timeout.map(Duration::from_secs);
     opts.frame_timeout = Duration::from_secs_f64(a.frame_timeout);
     opts.calls.handlers = a.handlers;

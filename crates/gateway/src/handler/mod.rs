@@ -9,6 +9,7 @@ mod grants;
 pub(crate) mod meta_order;
 mod meta_view;
 pub(crate) mod names;
+mod read_ahead;
 mod reads;
 mod scanner_lease;
 mod scanners;
@@ -141,6 +142,11 @@ pub struct HandlerOptions {
     /// Java's `ThriftConnection` sends); `None`: such filters are refused. The native door's
     /// filter conversion provides it (`ferrobase serve` wires it in).
     pub protobuf_filters: Option<ProtobufFilters>,
+    /// A long scan's next batch is read on a worker thread while its last is answered (default
+    /// on; `ferrobase serve --no-scan-read-ahead` turns it off): from a scanner's second full
+    /// batch in a row, the next call finds its rows read. HBase's region server reads in the
+    /// call only; its client's `setAsyncPrefetch` overlaps on the client's side.
+    pub scan_read_ahead: bool,
 }
 
 /// Decodes a protobuf filter's bytes into the engine's filter, or says why it cannot.
@@ -164,6 +170,7 @@ impl Default for HandlerOptions {
             max_result_bytes: 100 << 20,
             max_mutations_per_call: 200_000,
             protobuf_filters: None,
+            scan_read_ahead: true,
         }
     }
 }
@@ -180,6 +187,8 @@ pub struct Handler {
     pub(crate) server: crate::catalog::ServerName,
     /// The server's slow-operation log, for `ferrobaseAdmin` `slow_log`.
     pub(crate) slow_log: Option<std::sync::Arc<crate::slow_log::SlowLog>>,
+    /// Long scans' next batches, read while the last is answered.
+    pub(crate) read_ahead: read_ahead::ReadAhead,
 }
 
 impl Handler {
@@ -197,6 +206,7 @@ impl Handler {
                 start_code: meta_view::now_ms(),
             },
             slow_log: None,
+            read_ahead: read_ahead::ReadAhead::new(opts.scan_read_ahead),
         }
     }
 

@@ -19,6 +19,14 @@ pub(super) struct Entry {
     /// The last batch read found no more rows (it was short of its count under the byte
     /// limit): `ferrobaseScanner*` close the scanner in the same call.
     pub(super) finished: bool,
+    /// Calls that read this scanner so far.
+    pub(super) calls: u64,
+    /// Full batches in a row so far (a batch of as many rows as asked).
+    pub(super) full_batches: u32,
+    /// The call reading it now closes it after: nothing is read ahead.
+    pub(super) closing: bool,
+    /// The next batch, read ahead (`read_ahead.rs`).
+    pub(super) ahead: Option<super::read_ahead::Ahead>,
 }
 
 /// What a scanner id reads from.
@@ -100,6 +108,15 @@ impl Scanners {
         self.map().get(&id).map(|s| s.grant.clone())
     }
 
+    /// Scanner `id`'s next call closes it after its batch: nothing is read ahead of it.
+    pub(super) fn closing(&self, id: i32) {
+        if let Some(e) = self.entry(id) {
+            if let Ok(mut e) = e.lock() {
+                e.closing = true;
+            }
+        }
+    }
+
     /// Whether scanner `id`'s last batch found its end (true when it is not open).
     pub(super) fn finished(&self, id: i32) -> bool {
         self.entry(id)
@@ -117,6 +134,10 @@ impl Scanners {
                     order,
                     last_used: Instant::now(),
                     finished: false,
+                    calls: 0,
+                    full_batches: 0,
+                    closing: false,
+                    ahead: None,
                 })),
                 grant: None,
             },

@@ -3,6 +3,7 @@
 
 use super::convert::{trow, ColumnOrder, PackedRows, RowResults};
 use super::names::{parse_column, table_name};
+use super::read_ahead;
 use super::scanner_lease::Source;
 use super::{CallResult, Handler, ServiceError};
 use crate::request::{Executor, Failure, Partial, Request, Response};
@@ -214,7 +215,7 @@ impl Handler {
 
     fn next_rows(&self, id: i32, n: usize) -> Result<NextRows, ServiceError> {
         let entry = self.scanners.entry(id).ok_or_else(invalid)?;
-        let Ok(mut e) = entry.lock() else {
+        let Ok(mut guard) = entry.lock() else {
             // A call on this scanner panicked while reading it: where it stopped is unknown,
             // so the scanner is closed rather than continued from a half-advanced position.
             self.scanners.remove(id);
@@ -222,13 +223,28 @@ impl Handler {
                 "scanner {id} was closed: an earlier call on it failed part-way"
             )));
         };
+        let e = &mut *guard;
         e.last_used = Instant::now();
+        e.calls += 1;
         let order = e.order;
         let max_bytes = self.max_result_bytes;
+        let mut read_ahead = false;
         let (rows, finished) = match &mut e.scanner {
             Source::Rows(scanner) => {
-                let rows = scanner.next_batch_within(n, max_bytes)?;
+                let rows = read_ahead::next_batch(&mut e.ahead, scanner, n, max_bytes)?;
                 let finished = ResultScanner::batch_found_end(&rows, n, max_bytes);
+                // From the second full batch in a row, the next is read while this one is
+                // answered (`read_ahead.rs`).
+                e.full_batches = if rows.len() == n {
+                    e.full_batches + 1
+                } else {
+                    0
+                };
+                read_ahead = !finished
+                    && !e.closing
+                    && e.full_batches >= 2
+                    && read_ahead::batch_bytes(&rows) <= read_ahead::MAX_BATCH_BYTES
+                    && self.read_ahead.wanted();
                 (NextRows::Rows(rows, order), finished)
             }
             Source::Failed(error) => return Err(error.clone()),
@@ -238,6 +254,11 @@ impl Handler {
             }
         };
         e.finished = finished;
+        if read_ahead {
+            let call = e.calls;
+            drop(guard);
+            self.read_ahead.schedule(&entry, call, n, max_bytes);
+        }
         Ok(rows)
     }
 
@@ -291,6 +312,9 @@ impl Handler {
         close: bool,
         packed: bool,
     ) -> CallResult {
+        if close {
+            self.scanners.closing(id);
+        }
         let rows = self.answer_value(
             user,
             Call::ScannerGetList(ScannerGetListArgs { id, nb_rows }),

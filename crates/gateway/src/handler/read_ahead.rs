@@ -1,0 +1,443 @@
+//! A long scan's next batch read while its last one is packed and sent: after a scanner's
+//! second full batch in a row, the batch after it is read on a worker thread, under the same
+//! time budget, memory pool and client as the call that asked for the last one
+//! ([`CallContext`]), and kept in the scanner's entry for its next call. One connection's full
+//! scan then reads on one core while the connection's thread answers on the other (the
+//! fourteenth stop's profile: reading the stores is four fifths of a 1,000-row call, packing and
+//! writing the reply the rest).
+//!
+//! What the next call sees is what it would have read itself: the same rows at the same read
+//! point, or the error the read met (its position moved past the rows it had built, as it would
+//! have in the call). A call asking for fewer rows than were read takes what it asked for and
+//! leaves the rest for the call after; one asking for more reads the difference itself. The
+//! work is skipped when it cannot be used: a scanner closed (or whose call closes it), a call
+//! that came first, a batch above [`MAX_BATCH_BYTES`], a full queue.
+
+use super::scanner_lease::{Entry, Source};
+use super::ServiceError;
+use ferrobase_engine::call_budget::{adopt, CallContext, Charge};
+use ferrobase_engine::{ResultScanner, RowResult};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, Weak};
+use std::thread::JoinHandle;
+
+/// Batches above this many bytes of cells are not read ahead: what a scanner holds between
+/// two calls stays small beside the memory pool the reads share.
+pub(super) const MAX_BATCH_BYTES: usize = 8 << 20;
+
+/// Jobs waiting for a worker; one more is not queued (the next call reads for itself).
+const QUEUE: usize = 256;
+
+/// A batch read ahead, kept in the scanner's entry until its next call.
+pub(super) struct Ahead {
+    /// The rows, or what the read met.
+    rows: Result<Vec<RowResult>, ServiceError>,
+    /// The memory pool bytes they hold, taken over by the call that takes them.
+    charge: Charge,
+    /// The batch found the scanner's end.
+    end: bool,
+}
+
+/// Reads a scanner's next batch ahead of its call (one job).
+struct Job {
+    entry: Weak<Mutex<Entry>>,
+    /// The scanner's call count when the job was queued: a call after it took its turn.
+    call: u64,
+    rows: usize,
+    max_bytes: usize,
+    context: CallContext,
+    /// Counts the job as a running read from when it is queued.
+    reading: Reading,
+}
+
+/// The workers that read ahead, started with the first job, stopped (and waited for) when
+/// the handler is dropped.
+pub(crate) struct ReadAhead {
+    enabled: bool,
+    state: Mutex<Option<Workers>>,
+    /// Jobs queued or running.
+    jobs: Arc<AtomicUsize>,
+    /// The cores this process may use.
+    cores: usize,
+}
+
+/// Counts a scanner read as running while it lives.
+struct Reading(Arc<AtomicUsize>);
+
+impl Reading {
+    fn new(count: &Arc<AtomicUsize>) -> Reading {
+        count.fetch_add(1, Ordering::AcqRel);
+        Reading(count.clone())
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+struct Workers {
+    jobs: SyncSender<Job>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl ReadAhead {
+    pub(crate) fn new(enabled: bool) -> ReadAhead {
+        ReadAhead {
+            enabled,
+            state: Mutex::new(None),
+            jobs: Arc::new(AtomicUsize::new(0)),
+            cores: cores(),
+        }
+    }
+
+    /// Whether the call now reading a scan should have the scan's next batch read ahead: read
+    /// ahead is on, and a core is free for it: the connections in the middle of a call (this
+    /// one at least) and the jobs queued or running are fewer than the cores. Where every core
+    /// is busy already, a batch read on another thread only moves the work, and costs more
+    /// there (rows built on one core are packed and freed on another): measured at eight
+    /// connections on two cores, 15–18 % more CPU a row and 11–29 % fewer rows a second when it
+    /// read ahead regardless (`docs/performance.md`).
+    pub(super) fn wanted(&self) -> bool {
+        self.enabled
+            && crate::server::calls_in_progress().max(1) + self.jobs.load(Ordering::Acquire)
+                < self.cores
+    }
+
+    /// Queues the read of `rows` more rows of `entry` (the call now ending was its `call`-th),
+    /// under this thread's call context.
+    pub(super) fn schedule(
+        &self,
+        entry: &Arc<Mutex<Entry>>,
+        call: u64,
+        rows: usize,
+        max_bytes: usize,
+    ) {
+        let job = Job {
+            entry: Arc::downgrade(entry),
+            call,
+            rows,
+            max_bytes,
+            context: CallContext::current(),
+            reading: Reading::new(&self.jobs),
+        };
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if state.is_none() {
+            *state = start_workers();
+        }
+        if let Some(w) = state.as_ref() {
+            match w.jobs.try_send(job) {
+                Ok(()) | Err(TrySendError::Full(_)) => {}
+                Err(TrySendError::Disconnected(_)) => *state = None,
+            }
+        }
+    }
+}
+
+impl Drop for ReadAhead {
+    fn drop(&mut self) {
+        let state = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
+        if let Some(Workers { jobs, threads }) = state.take() {
+            drop(jobs);
+            for t in threads {
+                let _ = t.join();
+            }
+        }
+    }
+}
+
+/// The cores this process may use.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// One worker a core (at most four); none when no thread can be started (the calls then
+/// read for themselves).
+fn start_workers() -> Option<Workers> {
+    let (jobs, queue) = sync_channel::<Job>(QUEUE);
+    let queue = Arc::new(Mutex::new(queue));
+    let count = cores().min(4);
+    let threads: Vec<JoinHandle<()>> = (0..count)
+        .filter_map(|_| {
+            let queue = queue.clone();
+            std::thread::Builder::new()
+                .name("ferrobase-ahead".into())
+                .spawn(move || work(&queue))
+                .ok()
+        })
+        .collect();
+    (!threads.is_empty()).then_some(Workers { jobs, threads })
+}
+
+fn work(queue: &Mutex<Receiver<Job>>) {
+    loop {
+        let job = match queue.lock().unwrap_or_else(|p| p.into_inner()).recv() {
+            Ok(job) => job,
+            Err(_) => return, // the handler has gone
+        };
+        // A panic poisons the scanner's lock (its next call closes it, as after a call that
+        // panicked part-way); the worker goes on.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(job)));
+    }
+}
+
+fn run(job: Job) {
+    let Some(entry) = job.entry.upgrade() else {
+        return; // closed
+    };
+    let _reading = job.reading;
+    let Ok(mut e) = entry.lock() else {
+        return;
+    };
+    let e = &mut *e;
+    if e.calls != job.call || e.closing || e.ahead.is_some() {
+        return;
+    }
+    let Source::Rows(scanner) = &mut e.scanner else {
+        return;
+    };
+    let budget = job.context.start();
+    let rows = scanner.next_batch_within(job.rows, job.max_bytes);
+    let end = rows
+        .as_ref()
+        .is_ok_and(|r| ResultScanner::batch_found_end(r, job.rows, job.max_bytes));
+    let charge = budget.keep_taken();
+    drop(budget);
+    e.ahead = Some(Ahead {
+        rows: rows.map_err(ServiceError::from),
+        charge,
+        end,
+    });
+}
+
+/// The next batch of up to `n` rows within `max_bytes` of `scanner`: the rows read ahead
+/// first (their charge taken over by this call), then read here if they were fewer than asked
+/// and did not find the end; rows read ahead beyond `n` stay for the next call.
+pub(super) fn next_batch(
+    ahead: &mut Option<Ahead>,
+    scanner: &mut ResultScanner,
+    n: usize,
+    max_bytes: usize,
+) -> Result<Vec<RowResult>, ServiceError> {
+    let Some(a) = ahead.take() else {
+        return Ok(scanner.next_batch_within(n, max_bytes)?);
+    };
+    adopt(a.charge);
+    let mut rows = a.rows?;
+    if rows.len() > n {
+        *ahead = Some(Ahead {
+            rows: Ok(rows.split_off(n)),
+            charge: Charge::default(),
+            end: a.end,
+        });
+        return Ok(rows);
+    }
+    let bytes = batch_bytes(&rows);
+    if rows.len() < n && bytes < max_bytes && !a.end {
+        rows.extend(scanner.next_batch_within(n - rows.len(), max_bytes - bytes)?);
+    }
+    Ok(rows)
+}
+
+/// The bytes of cells of `rows`, as the byte limit counts them.
+pub(super) fn batch_bytes(rows: &[RowResult]) -> usize {
+    rows.iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| c.heap_size())
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::convert::ColumnOrder;
+    use super::super::{Handler, HandlerOptions};
+    use ferrobase_engine::call_budget::{CallBudget, MemoryPool};
+    use ferrobase_engine::{
+        ColumnFamilyDescriptor, Engine, EngineOptions, Put, RowResult, Scan, TableDescriptor,
+        TableName,
+    };
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    #[derive(Debug, Default)]
+    struct Pool(AtomicUsize);
+
+    impl MemoryPool for Pool {
+        fn try_take(&self, bytes: usize) -> bool {
+            self.0.fetch_add(bytes, Ordering::AcqRel);
+            true
+        }
+        fn give_back(&self, bytes: usize) {
+            self.0.fetch_sub(bytes, Ordering::AcqRel);
+        }
+        fn limit(&self) -> usize {
+            usize::MAX
+        }
+    }
+
+    /// A handler over a table `t` of `rows` rows, some wider than others.
+    fn handler(rows: usize, read_ahead: bool) -> (Handler, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::open(dir.path(), EngineOptions::default()).unwrap();
+        let desc = TableDescriptor::new(TableName::parse("t").unwrap())
+            .with_family(ColumnFamilyDescriptor::new("cf"));
+        engine.admin().create_table(desc).unwrap();
+        let table = engine.table("t").unwrap();
+        for i in 0..rows {
+            let mut put = Put::new(format!("row{i:05}"));
+            for c in 0..1 + i % 4 {
+                // 3 KiB values: a 100-row batch passes the engine's charging step (256 KiB).
+                let value = format!("value {i} {c} {}", "v".repeat(3 << 10));
+                put = put.add_column("cf", format!("q{c}"), value);
+            }
+            table.put(put).unwrap();
+        }
+        let opts = HandlerOptions {
+            scan_read_ahead: read_ahead,
+            ..HandlerOptions::default()
+        };
+        let mut h = Handler::new(engine, opts);
+        // As on a machine with cores to spare, whatever runs beside the test.
+        h.read_ahead.cores = 64;
+        (h, dir)
+    }
+
+    fn open(h: &Handler) -> i32 {
+        let scan = Scan::new();
+        match h.open_scanner("", b"t", scan, ColumnOrder::Map) {
+            Ok(Some(crate::thrift::TValue::I32(id))) => id,
+            other => panic!("open: {other:?}"),
+        }
+    }
+
+    fn rows_read(h: &Handler) -> u64 {
+        h.engine.metrics().rows_returned.load(Ordering::Acquire)
+    }
+
+    /// Waits until the engine has read `n` rows in all (a second at most).
+    fn wait_for_rows_read(h: &Handler, n: u64) -> u64 {
+        let until = Instant::now() + Duration::from_secs(1);
+        while rows_read(h) < n && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        rows_read(h)
+    }
+
+    #[test]
+    fn a_scan_read_ahead_answers_what_it_would_have_read_itself() {
+        // Batch sizes that change (fewer than read ahead, more, one), and pauses of no time and
+        // of some, so calls come both before and after the worker has read.
+        let sizes = [
+            100, 100, 100, 100, 37, 250, 1, 100, 100, 100, 500, 3, 3, 3, 64,
+        ];
+        let mut answers = Vec::new();
+        for read_ahead in [false, true] {
+            let (h, _dir) = handler(1_500, read_ahead);
+            let want: Vec<RowResult> = h.engine.table("t").unwrap().scan_all(&Scan::new()).unwrap();
+            let id = open(&h);
+            // Written after the scanner opened: never seen, read ahead or not.
+            let table = h.engine.table("t").unwrap();
+            table
+                .put(Put::new("row00700").add_column("cf", "late", "x"))
+                .unwrap();
+            table
+                .put(Put::new("row99999").add_column("cf", "late", "x"))
+                .unwrap();
+            let mut got: Vec<RowResult> = Vec::new();
+            let mut calls = Vec::new();
+            for (i, n) in sizes.iter().cycle().enumerate() {
+                if i % 3 == 1 {
+                    std::thread::sleep(Duration::from_millis(3));
+                }
+                let rows = h.scanner_rows(id, *n).unwrap();
+                let finished = h.scanners.finished(id);
+                calls.push((rows.len(), finished));
+                got.extend(rows);
+                if finished {
+                    break;
+                }
+                assert!(i < 200, "the scan never ended");
+            }
+            assert_eq!(got.len(), want.len(), "read ahead: {read_ahead}");
+            assert!(got == want, "read ahead: {read_ahead}: other rows");
+            answers.push(calls);
+            h.scanner_close(id).unwrap();
+        }
+        assert_eq!(answers[0], answers[1], "the same batches, the same end");
+    }
+
+    #[test]
+    fn the_batch_after_the_second_full_one_is_read_ahead_and_held_in_the_pool() {
+        let (h, _dir) = handler(1_000, true);
+        let pool = Arc::new(Pool::default());
+        let batch = |id: i32, n: usize| {
+            let _call = CallBudget::start(Some(Duration::from_secs(60)))
+                .with_memory(Some(pool.clone() as Arc<dyn MemoryPool>));
+            h.scanner_rows(id, n).unwrap().len()
+        };
+        let id = open(&h);
+        assert_eq!(batch(id, 100), 100);
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(rows_read(&h), 100, "one full batch: nothing read ahead");
+        assert_eq!(pool.0.load(Ordering::Acquire), 0);
+        assert_eq!(batch(id, 100), 100);
+        assert_eq!(
+            wait_for_rows_read(&h, 300),
+            300,
+            "the third batch read ahead"
+        );
+        // The worker has read, and (after its lock) stored: its rows are held in the pool.
+        let until = Instant::now() + Duration::from_secs(1);
+        while pool.0.load(Ordering::Acquire) == 0 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(
+            pool.0.load(Ordering::Acquire) > 0,
+            "rows read ahead are counted"
+        );
+        // The next call takes them (and the fourth is read ahead in turn).
+        assert_eq!(batch(id, 100), 100);
+        assert_eq!(wait_for_rows_read(&h, 400), 400);
+        // Closed, the scanner gives back what its read-ahead held.
+        std::thread::sleep(Duration::from_millis(20));
+        h.scanner_close(id).unwrap();
+        assert_eq!(pool.0.load(Ordering::Acquire), 0, "given back at close");
+
+        // A batch whose call closes the scanner reads nothing ahead.
+        let before = rows_read(&h);
+        let id = open(&h);
+        for _ in 0..2 {
+            assert_eq!(batch(id, 100), 100);
+        }
+        let third = wait_for_rows_read(&h, before + 300);
+        assert_eq!(third, before + 300);
+        h.scanners.closing(id);
+        assert_eq!(batch(id, 100), 100);
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(
+            rows_read(&h),
+            before + 300,
+            "the closing call's next batch is not read"
+        );
+        h.scanner_close(id).unwrap();
+        assert_eq!(pool.0.load(Ordering::Acquire), 0);
+    }
+
+    #[test]
+    fn a_scan_reads_only_what_is_asked_without_read_ahead_or_a_free_core() {
+        let (off, _dir) = handler(1_000, false);
+        let (mut one_core, _dir2) = handler(1_000, true);
+        one_core.read_ahead.cores = 1;
+        for h in [off, one_core] {
+            let id = open(&h);
+            for _ in 0..5 {
+                assert_eq!(h.scanner_rows(id, 100).unwrap().len(), 100);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            assert_eq!(rows_read(&h), 500);
+        }
+    }
+}
