@@ -143,6 +143,7 @@ const EVERY_KEY: &[(&str, &str, &str)] = &[
     ("slow-ms", "5", "5"),
     ("heatmap-bucket-secs", "7", "7"),
     ("max-open-files", "99", "99"),
+    ("no-scan-read-ahead", "true", "true"),
 ];
 
 #[test]
