@@ -36,6 +36,7 @@ pub mod handler;
 pub mod handoff;
 pub mod hbase_values;
 pub mod idl;
+pub mod read_ahead;
 pub mod request;
 mod scanner_quota;
 pub mod server;

@@ -26,15 +26,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-/// Connections of every server in this process in the middle of a call (decoding it, running
-/// it or writing its answer): the threads busy on a core, as a scan's read-ahead asks.
-static CALLS_IN_PROGRESS: AtomicUsize = AtomicUsize::new(0);
-
-/// Connections of every server in this process in the middle of a call.
-pub(crate) fn calls_in_progress() -> usize {
-    CALLS_IN_PROGRESS.load(Ordering::Acquire)
-}
-
 /// The service name of the Thrift door's calls in [`CallCounters`].
 pub const THRIFT_SERVICE: &str = "Hbase";
 
@@ -641,9 +632,9 @@ fn serve_connection(shared: &Shared, stream: TcpStream, pending: &mut Pending<'_
             return;
         }
         shared.active_calls.fetch_add(1, Ordering::AcqRel);
-        CALLS_IN_PROGRESS.fetch_add(1, Ordering::AcqRel);
+        let in_progress = crate::read_ahead::CallInProgress::enter();
         let keep_going = one_call(shared, &mut conn, user.as_deref(), &mut scanners);
-        CALLS_IN_PROGRESS.fetch_sub(1, Ordering::AcqRel);
+        drop(in_progress);
         shared.active_calls.fetch_sub(1, Ordering::AcqRel);
         if !keep_going || conn.set_deadline(None).is_err() {
             return;

@@ -348,12 +348,16 @@ impl ResultScanner {
     pub fn batch_found_end(rows: &[RowResult], n: usize, max_bytes: usize) -> bool {
         rows.len() < n
             && !rows.last().is_some_and(|r| r.may_have_more_cells_in_row())
-            && rows
-                .iter()
-                .flat_map(|r| r.cells.iter())
-                .map(|c| c.heap_size())
-                .sum::<usize>()
-                < max_bytes
+            && ResultScanner::batch_bytes(rows) < max_bytes
+    }
+
+    /// The bytes of cells of `rows` as a batch's byte limit counts them (cells'
+    /// [`crate::Cell::heap_size`]).
+    pub fn batch_bytes(rows: &[RowResult]) -> usize {
+        rows.iter()
+            .flat_map(|r| r.cells.iter())
+            .map(|c| c.heap_size())
+            .sum()
     }
 
     /// Up to `n` results, stopping early once they hold `max_bytes` (cells'

@@ -188,7 +188,7 @@ pub struct Handler {
     /// The server's slow-operation log, for `ferrobaseAdmin` `slow_log`.
     pub(crate) slow_log: Option<std::sync::Arc<crate::slow_log::SlowLog>>,
     /// Long scans' next batches, read while the last is answered.
-    pub(crate) read_ahead: read_ahead::ReadAhead,
+    pub(crate) read_ahead: crate::read_ahead::ReadAhead,
 }
 
 impl Handler {
@@ -206,7 +206,7 @@ impl Handler {
                 start_code: meta_view::now_ms(),
             },
             slow_log: None,
-            read_ahead: read_ahead::ReadAhead::new(opts.scan_read_ahead),
+            read_ahead: crate::read_ahead::ReadAhead::new(opts.scan_read_ahead, None),
         }
     }
 

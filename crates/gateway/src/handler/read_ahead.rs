@@ -1,33 +1,23 @@
-//! A long scan's next batch read while its last one is packed and sent: after a scanner's
-//! second full batch in a row, the batch after it is read on a worker thread, under the same
-//! time budget, memory pool and client as the call that asked for the last one
-//! ([`CallContext`]), and kept in the scanner's entry for its next call. One connection's full
-//! scan then reads on one core while the connection's thread answers on the other (the
-//! fourteenth stop's profile: reading the stores is four fifths of a 1,000-row call, packing and
-//! writing the reply the rest).
+//! A long scan's next batch read while its last one is packed and sent, for Thrift1's
+//! `scannerGetList`, `ferrobaseScannerNext` and Thrift2's `getScannerRows`: after a scanner's
+//! second full batch in a row, the batch after it is read on a worker of the process's
+//! [`crate::read_ahead::ReadAhead`], under the same time budget, memory pool and client as the
+//! call that asked for the last one ([`CallContext`]), and kept in the scanner's entry for its
+//! next call.
 //!
 //! What the next call sees is what it would have read itself: the same rows at the same read
 //! point, or the error the read met (its position moved past the rows it had built, as it would
 //! have in the call). A call asking for fewer rows than were read takes what it asked for and
 //! leaves the rest for the call after; one asking for more reads the difference itself. The
 //! work is skipped when it cannot be used: a scanner closed (or whose call closes it), a call
-//! that came first, a batch above [`MAX_BATCH_BYTES`], a full queue.
+//! that came first, a batch above [`crate::read_ahead::MAX_BATCH_BYTES`], a full queue.
 
 use super::scanner_lease::{Entry, Source};
 use super::ServiceError;
+use crate::read_ahead::ReadAhead;
 use ferrobase_engine::call_budget::{adopt, CallContext, Charge};
 use ferrobase_engine::{ResultScanner, RowResult};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, Weak};
-use std::thread::JoinHandle;
-
-/// Batches above this many bytes of cells are not read ahead: what a scanner holds between
-/// two calls stays small beside the memory pool the reads share.
-pub(super) const MAX_BATCH_BYTES: usize = 8 << 20;
-
-/// Jobs waiting for a worker; one more is not queued (the next call reads for itself).
-const QUEUE: usize = 256;
 
 /// A batch read ahead, kept in the scanner's entry until its next call.
 pub(super) struct Ahead {
@@ -47,147 +37,31 @@ struct Job {
     rows: usize,
     max_bytes: usize,
     context: CallContext,
-    /// Counts the job as a running read from when it is queued.
-    reading: Reading,
 }
 
-/// The workers that read ahead, started with the first job, stopped (and waited for) when
-/// the handler is dropped.
-pub(crate) struct ReadAhead {
-    enabled: bool,
-    state: Mutex<Option<Workers>>,
-    /// Jobs queued or running.
-    jobs: Arc<AtomicUsize>,
-    /// The cores this process may use.
-    cores: usize,
-}
-
-/// Counts a scanner read as running while it lives.
-struct Reading(Arc<AtomicUsize>);
-
-impl Reading {
-    fn new(count: &Arc<AtomicUsize>) -> Reading {
-        count.fetch_add(1, Ordering::AcqRel);
-        Reading(count.clone())
-    }
-}
-
-impl Drop for Reading {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-struct Workers {
-    jobs: SyncSender<Job>,
-    threads: Vec<JoinHandle<()>>,
-}
-
-impl ReadAhead {
-    pub(crate) fn new(enabled: bool) -> ReadAhead {
-        ReadAhead {
-            enabled,
-            state: Mutex::new(None),
-            jobs: Arc::new(AtomicUsize::new(0)),
-            cores: cores(),
-        }
-    }
-
-    /// Whether the call now reading a scan should have the scan's next batch read ahead: read
-    /// ahead is on, and a core is free for it: the connections in the middle of a call (this
-    /// one at least) and the jobs queued or running are fewer than the cores. Where every core
-    /// is busy already, a batch read on another thread only moves the work, and costs more
-    /// there (rows built on one core are packed and freed on another): measured at eight
-    /// connections on two cores, 15–18 % more CPU a row and 11–29 % fewer rows a second when it
-    /// read ahead regardless (`docs/performance.md`).
-    pub(super) fn wanted(&self) -> bool {
-        self.enabled
-            && crate::server::calls_in_progress().max(1) + self.jobs.load(Ordering::Acquire)
-                < self.cores
-    }
-
-    /// Queues the read of `rows` more rows of `entry` (the call now ending was its `call`-th),
-    /// under this thread's call context.
-    pub(super) fn schedule(
-        &self,
-        entry: &Arc<Mutex<Entry>>,
-        call: u64,
-        rows: usize,
-        max_bytes: usize,
-    ) {
-        let job = Job {
-            entry: Arc::downgrade(entry),
-            call,
-            rows,
-            max_bytes,
-            context: CallContext::current(),
-            reading: Reading::new(&self.jobs),
-        };
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if state.is_none() {
-            *state = start_workers();
-        }
-        if let Some(w) = state.as_ref() {
-            match w.jobs.try_send(job) {
-                Ok(()) | Err(TrySendError::Full(_)) => {}
-                Err(TrySendError::Disconnected(_)) => *state = None,
-            }
-        }
-    }
-}
-
-impl Drop for ReadAhead {
-    fn drop(&mut self) {
-        let state = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
-        if let Some(Workers { jobs, threads }) = state.take() {
-            drop(jobs);
-            for t in threads {
-                let _ = t.join();
-            }
-        }
-    }
-}
-
-/// The cores this process may use.
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// One worker a core (at most four); none when no thread can be started (the calls then
-/// read for themselves).
-fn start_workers() -> Option<Workers> {
-    let (jobs, queue) = sync_channel::<Job>(QUEUE);
-    let queue = Arc::new(Mutex::new(queue));
-    let count = cores().min(4);
-    let threads: Vec<JoinHandle<()>> = (0..count)
-        .filter_map(|_| {
-            let queue = queue.clone();
-            std::thread::Builder::new()
-                .name("ferrobase-ahead".into())
-                .spawn(move || work(&queue))
-                .ok()
-        })
-        .collect();
-    (!threads.is_empty()).then_some(Workers { jobs, threads })
-}
-
-fn work(queue: &Mutex<Receiver<Job>>) {
-    loop {
-        let job = match queue.lock().unwrap_or_else(|p| p.into_inner()).recv() {
-            Ok(job) => job,
-            Err(_) => return, // the handler has gone
-        };
-        // A panic poisons the scanner's lock (its next call closes it, as after a call that
-        // panicked part-way); the worker goes on.
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(job)));
-    }
+/// Queues on `workers` the read of `rows` more rows of `entry` (the call now ending was its
+/// `call`-th), under this thread's call context.
+pub(super) fn schedule(
+    workers: &ReadAhead,
+    entry: &Arc<Mutex<Entry>>,
+    call: u64,
+    rows: usize,
+    max_bytes: usize,
+) {
+    let job = Job {
+        entry: Arc::downgrade(entry),
+        call,
+        rows,
+        max_bytes,
+        context: CallContext::current(),
+    };
+    workers.schedule(move || run(job));
 }
 
 fn run(job: Job) {
     let Some(entry) = job.entry.upgrade() else {
         return; // closed
     };
-    let _reading = job.reading;
     let Ok(mut e) = entry.lock() else {
         return;
     };
@@ -234,19 +108,11 @@ pub(super) fn next_batch(
         });
         return Ok(rows);
     }
-    let bytes = batch_bytes(&rows);
+    let bytes = ResultScanner::batch_bytes(&rows);
     if rows.len() < n && bytes < max_bytes && !a.end {
         rows.extend(scanner.next_batch_within(n - rows.len(), max_bytes - bytes)?);
     }
     Ok(rows)
-}
-
-/// The bytes of cells of `rows`, as the byte limit counts them.
-pub(super) fn batch_bytes(rows: &[RowResult]) -> usize {
-    rows.iter()
-        .flat_map(|r| r.cells.iter())
-        .map(|c| c.heap_size())
-        .sum()
 }
 
 #[cfg(test)]
@@ -301,7 +167,7 @@ mod tests {
         };
         let mut h = Handler::new(engine, opts);
         // As on a machine with cores to spare, whatever runs beside the test.
-        h.read_ahead.cores = 64;
+        h.read_ahead = crate::read_ahead::ReadAhead::new(read_ahead, Some(64));
         (h, dir)
     }
 
@@ -430,7 +296,7 @@ mod tests {
     fn a_scan_reads_only_what_is_asked_without_read_ahead_or_a_free_core() {
         let (off, _dir) = handler(1_000, false);
         let (mut one_core, _dir2) = handler(1_000, true);
-        one_core.read_ahead.cores = 1;
+        one_core.read_ahead = crate::read_ahead::ReadAhead::new(true, Some(1));
         for h in [off, one_core] {
             let id = open(&h);
             for _ in 0..5 {

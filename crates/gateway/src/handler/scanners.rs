@@ -243,8 +243,8 @@ impl Handler {
                 read_ahead = !finished
                     && !e.closing
                     && e.full_batches >= 2
-                    && read_ahead::batch_bytes(&rows) <= read_ahead::MAX_BATCH_BYTES
-                    && self.read_ahead.wanted();
+                    && self.read_ahead.wanted()
+                    && ResultScanner::batch_bytes(&rows) <= crate::read_ahead::MAX_BATCH_BYTES;
                 (NextRows::Rows(rows, order), finished)
             }
             Source::Failed(error) => return Err(error.clone()),
@@ -257,7 +257,7 @@ impl Handler {
         if read_ahead {
             let call = e.calls;
             drop(guard);
-            self.read_ahead.schedule(&entry, call, n, max_bytes);
+            read_ahead::schedule(&self.read_ahead, &entry, call, n, max_bytes);
         }
         Ok(rows)
     }
