@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import server_vs_hbase as thrift_bench  # noqa: E402  (the oracle's start and stop)
 
 WORKLOADS = [("load", "BufferedMutator load (rows/s)"), ("get", "random get (ops/s)"),
-             ("scan100", "100-row scan (scans/s)")]
+             ("scan100", "100-row scan (scans/s)"), ("fullscan", "full scan (rows/s)")]
 
 
 def java(bootstrap, table, rows, ops, threads):
@@ -44,9 +44,9 @@ def java(bootstrap, table, rows, ops, threads):
     return rates
 
 
-def start_ferrobase(binary, data):
-    proc = subprocess.Popen([binary, "serve", "--data", data, "--port", "0", "--rpc-port", "0"],
-                            stdout=subprocess.PIPE, text=True)
+def start_ferrobase(binary, data, extra=()):
+    proc = subprocess.Popen([binary, "serve", "--data", data, "--port", "0", "--rpc-port", "0",
+                             *extra], stdout=subprocess.PIPE, text=True)
     port = None
     while port is None:
         line = proc.stdout.readline()
@@ -78,15 +78,24 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, one repetition (a smoke run)")
     ap.add_argument("--hbase-bootstrap", metavar="HOST:PORT",
                     help="an HBase master already running (scripts/test.sh passes the test oracle's)")
+    ap.add_argument("--peer-ferrobase", metavar="FLAGS",
+                    help="in HBase's place, a second `ferrobase serve` with these extra flags (to "
+                         "measure a setting, e.g. --peer-ferrobase=--no-scan-read-ahead)")
     a = ap.parse_args()
     rows = a.rows or (5000 if a.quick else 200_000)
     ops = a.ops or (1000 if a.quick else 50_000)
     reps = a.reps or (1 if a.quick else 3)
     data = tempfile.mkdtemp(prefix="ferrobase-javabench-")
-    ferro = None
+    ferro = peer = None
     try:
         ferro, fport = start_ferrobase(os.path.abspath(a.ferrobase), data)
-        hbase = a.hbase_bootstrap or "127.0.0.1:%d" % start_hbase(a.hbase_heap)
+        if a.peer_ferrobase is not None:
+            os.makedirs(os.path.join(data, "peer"))
+            peer, pport = start_ferrobase(os.path.abspath(a.ferrobase), os.path.join(data, "peer"),
+                                          a.peer_ferrobase.split())
+            hbase = "127.0.0.1:%d" % pport
+        else:
+            hbase = a.hbase_bootstrap or "127.0.0.1:%d" % start_hbase(a.hbase_heap)
         servers = [("ferrobase", "127.0.0.1:%d" % fport), ("hbase", hbase)]
         results = {name: [] for name, _ in servers}
         loads = []
@@ -95,12 +104,14 @@ def main():
                 loads.append(os.getloadavg()[0])
                 results[name].append(java(bootstrap, "javabench%d" % rep, rows, ops, a.threads))
         print("hbase-client 2.6.1 (one connection, RpcConnectionRegistry), %d rows of 100 bytes, %d gets, "
-              "%d 100-row scans per run; %d repetition(s), the servers alternated; median (min-max). "
+              "%d 100-row scans and three full scans (the client's default caching) per run; %d repetition(s), the servers alternated; median (min-max). "
               "Load average (1 min) before the runs: %s.%s\n"
               % (rows, ops, max(1, ops // 100), reps, ", ".join("%.1f" % x for x in loads),
                  " Quick mode: too small and too cold to measure anything." if a.quick else ""))
         print("| %-32s | %7s | %24s | %24s | %7s |"
-              % ("workload", "threads", "ferrobase", "Apache HBase 2.6.1", "ratio"))
+              % ("workload", "threads", "ferrobase",
+                 "Apache HBase 2.6.1" if a.peer_ferrobase is None else
+                 "ferrobase " + a.peer_ferrobase, "ratio"))
         print("|%s|%s:|%s:|%s:|%s:|" % ("-" * 34, "-" * 8, "-" * 25, "-" * 25, "-" * 8))
 
         def med(v):
@@ -115,10 +126,11 @@ def main():
                 h = med([r[(kind, threads)] for r in results["hbase"]])
                 print("| %-32s | %7d | %24s | %24s | %6.2fx |" % (label, threads, fmt(f), fmt(h), f[0] / h[0]))
     finally:
-        if ferro is not None:
-            ferro.send_signal(signal.SIGTERM)
-            ferro.wait(timeout=60)
-        if not a.hbase_bootstrap:
+        for proc in (ferro, peer):
+            if proc is not None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=60)
+        if not a.hbase_bootstrap and a.peer_ferrobase is None:
             thrift_bench.stop_hbase(a.hbase_heap)
         shutil.rmtree(data, ignore_errors=True)
 

@@ -69,9 +69,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "BYTES",
           default_value_t = ServerOptions::default().handler.max_result_bytes)]
     pub max_result_bytes: usize,
-    /// Do not read a long scan's next batch while its last is answered (Thrift1 and Thrift2;
-    /// by default, from a scanner's second full batch in a row, the next is read on a worker
-    /// thread so its call finds the rows ready).
+    /// Do not read a long scan's next batch while its last is answered (Thrift1, Thrift2 and
+    /// the native door; by default, from a scanner's second full batch in a row, the next is
+    /// read on a worker thread so its call finds the rows ready).
     #[arg(long)]
     pub no_scan_read_ahead: bool,
     /// Largest row a Get returns, in bytes (HBase's hbase.table.max.rowsize).
@@ -688,6 +688,7 @@ pub fn main(a: ServeArgs) -> Result<()> {
                 tls: opts.tls.clone(),
                 allow_plaintext: rpc_allow_plaintext,
                 slow_log: opts.slow_log.clone(),
+                scan_read_ahead: opts.handler.scan_read_ahead,
                 ..ferrobase_native::NativeOptions::default()
             };
             // `--rpc-port` equal to `--port`: one port for both protocols, told apart by a

@@ -2,10 +2,12 @@
 //! period is closed (`hbase.client.scanner.timeout.period`); a later call naming it gets
 //! `UnknownScannerException`, as from HBase.
 
+use ferrobase_engine::call_budget::{adopt, CallContext, Charge, Heartbeat};
 use ferrobase_engine::{ResultScanner, RowResult, ScanBatch};
+use ferrobase_gateway::read_ahead::ReadAhead;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 /// Where a scanner's rows come from.
@@ -65,6 +67,119 @@ pub(crate) struct OpenScanner {
     /// scan stands at. Set by the call that opens it.
     pub(crate) need_cursor: bool,
     last_used: Instant,
+    /// Calls that have read it (a read ahead of a call that came first is not kept).
+    calls: u64,
+    /// Batches in a row that stopped at their count or byte limit (neither the end, nor a
+    /// heartbeat): from the second, the next is read ahead.
+    full_batches: u32,
+    /// The next batch, read ahead.
+    ahead: Option<Ahead>,
+}
+
+/// A batch read ahead of its call on a worker of the door's [`ReadAhead`], while the call
+/// before it was encoded and answered; kept in its scanner until the next call.
+struct Ahead {
+    /// The batch, or what its read met.
+    batch: ferrobase_engine::Result<ScanBatch>,
+    /// The memory pool bytes its rows hold, taken over by the call that takes them.
+    charge: Charge,
+    /// The batch found the region's end.
+    end: bool,
+}
+
+/// What a scan call leaves for the read of the scanner's next batch ahead of its call.
+pub(crate) struct NextRead {
+    /// Rows the next call is expected to ask for.
+    pub(crate) rows: usize,
+    pub(crate) max_bytes: usize,
+    /// How long the read may go before it stops for a heartbeat (`None`: no heartbeats).
+    pub(crate) heartbeat_after: Option<Duration>,
+}
+
+impl OpenScanner {
+    /// The next batch of up to `n` results within about `max_bytes` (with a heartbeat, fewer:
+    /// [`Source::next_batch`]): the rows read ahead first (their pool charge taken over by this
+    /// call), then read here when they were fewer than asked, under the byte limit and did not
+    /// find the end or stop for a heartbeat; rows read ahead beyond `n` stay for the next call.
+    /// The answer is the one the call would have read itself.
+    pub(crate) fn next_batch(
+        &mut self,
+        n: usize,
+        max_bytes: usize,
+    ) -> ferrobase_engine::Result<ScanBatch> {
+        self.calls += 1;
+        let Some(a) = self.ahead.take() else {
+            return self.source.next_batch(n, max_bytes);
+        };
+        adopt(a.charge);
+        let mut batch = a.batch?;
+        if batch.rows.len() > n {
+            // The first `n` were read before any heartbeat: this batch is full without one.
+            let rest = ScanBatch {
+                rows: batch.rows.split_off(n),
+                heartbeat: std::mem::take(&mut batch.heartbeat),
+                cursor: batch.cursor.take(),
+            };
+            self.ahead = Some(Ahead {
+                batch: Ok(rest),
+                charge: Charge::default(),
+                end: a.end,
+            });
+            return Ok(batch);
+        }
+        let bytes = ResultScanner::batch_bytes(&batch.rows);
+        if batch.rows.len() < n && bytes < max_bytes && !batch.heartbeat && !a.end {
+            let more = self
+                .source
+                .next_batch(n - batch.rows.len(), max_bytes - bytes)?;
+            batch.rows.extend(more.rows);
+            batch.heartbeat = more.heartbeat;
+            batch.cursor = more.cursor;
+        }
+        Ok(batch)
+    }
+
+    /// Counts the batch a call has just answered (`full`: it stopped at its count or byte
+    /// limit, not at the end or a heartbeat), and whether the scanner's next batch may be read
+    /// ahead: from the second full batch in a row of a table's scan.
+    pub(crate) fn answered(&mut self, full: bool) -> bool {
+        self.full_batches = if full { self.full_batches + 1 } else { 0 };
+        self.full_batches >= 2 && matches!(self.source, Source::Table(_))
+    }
+}
+
+/// Queues on `workers` the read of `scanner`'s next batch as `next` says, under this thread's
+/// call context (its budget, memory pool and client). The read is dropped when a call on the
+/// scanner comes first, and a closed scanner drops what was read.
+pub(crate) fn read_ahead(workers: &ReadAhead, scanner: &Arc<Mutex<OpenScanner>>, next: NextRead) {
+    let call = scanner.lock().unwrap_or_else(|p| p.into_inner()).calls;
+    let scanner = Arc::downgrade(scanner);
+    let context = CallContext::current();
+    workers.schedule(move || read(&scanner, call, &next, &context));
+}
+
+fn read(scanner: &Weak<Mutex<OpenScanner>>, call: u64, next: &NextRead, context: &CallContext) {
+    let Some(scanner) = scanner.upgrade() else {
+        return; // closed
+    };
+    // A poisoned lock: a call on it panicked; the next call answers for that.
+    let Ok(mut open) = scanner.lock() else {
+        return;
+    };
+    if open.calls != call || open.ahead.is_some() {
+        return;
+    }
+    let budget = context.start();
+    let batch = {
+        let _heartbeat = Heartbeat::start(next.heartbeat_after.map(|d| Instant::now() + d));
+        open.source.next_batch(next.rows, next.max_bytes)
+    };
+    let end = batch.as_ref().is_ok_and(|b| {
+        !b.heartbeat && ResultScanner::batch_found_end(&b.rows, next.rows, next.max_bytes)
+    });
+    let charge = budget.keep_taken();
+    drop(budget);
+    open.ahead = Some(Ahead { batch, charge, end });
 }
 
 /// Why a scanner was not opened.
@@ -149,6 +264,9 @@ impl Scanners {
                     owner: String::new(),
                     need_cursor: false,
                     last_used: Instant::now(),
+                    calls: 0,
+                    full_batches: 0,
+                    ahead: None,
                 })),
             ),
         );

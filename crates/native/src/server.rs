@@ -117,6 +117,12 @@ impl NativeStopHandle {
     pub fn scanner_leases_expired(&self) -> u64 {
         self.shared.scanners.expired()
     }
+
+    /// Bytes `--max-inflight-memory` counts now: the requests in flight and the results their
+    /// reads hold, a scan's rows read ahead of their call included.
+    pub fn memory_in_flight(&self) -> usize {
+        self.shared.inflight.load(Ordering::Acquire)
+    }
 }
 
 impl NativeServer {
@@ -178,6 +184,10 @@ impl NativeServer {
                 queues,
                 counters: Arc::new(CallCounters::new(services::SERVED.iter().copied())),
                 pending: crate::state::PendingConnections::default(),
+                read_ahead: ferrobase_gateway::read_ahead::ReadAhead::new(
+                    opts.scan_read_ahead,
+                    opts.read_ahead_cores,
+                ),
                 opts,
             }),
         })
@@ -502,6 +512,7 @@ fn serve_connection(
         certificate_user: user,
         connection: shared.scanners.connection_id(),
         client_gone: Arc::default(),
+        read_pool: Arc::new(ReadPool(shared.clone())),
     });
     if let Some(audit) = &shared.opts.audit {
         audit.record(&Connected {
@@ -600,6 +611,8 @@ fn serve_connection(
         // queue included (as the client sees it).
         let started = std::time::Instant::now();
         let job: Job = Box::new(move || {
+            // Counted as busy on a core until answered (scan read-ahead counts on free ones).
+            let _in_progress = ferrobase_gateway::read_ahead::CallInProgress::enter();
             let method = request.header.method_name.clone().unwrap_or_default();
             // The call's reads: a time budget, and the results they build taken from the pool
             // requests use, given back once the answer is written (the guard lives to the end).
@@ -613,7 +626,7 @@ fn serve_connection(
                 (b, _) => b,
             };
             let _budget = ferrobase_engine::call_budget::CallBudget::start(budget)
-                .with_memory(Some(Arc::new(ReadPool(job_ctx.shared.clone()))))
+                .with_memory(Some(job_ctx.read_pool.clone()))
                 .with_cancel(Some(job_ctx.client_gone.clone()));
             // What the call's reads cost, for the slow log's explain line.
             let recording = job_ctx

@@ -85,6 +85,12 @@ pub struct NativeOptions {
     pub audit: Option<crate::audit::AuditLog>,
     /// Where calls slower than its threshold are logged and kept (default none).
     pub slow_log: Option<Arc<ferrobase_gateway::slow_log::SlowLog>>,
+    /// Read a long scan's next batch on a worker thread while its last is answered (default
+    /// true; `ferrobase serve --no-scan-read-ahead`): from a scanner's second full batch in a
+    /// row, while a core is free ([`ferrobase_gateway::read_ahead::ReadAhead::wanted`]).
+    pub scan_read_ahead: bool,
+    /// The cores read-ahead counts on (default `None`: those this process may use).
+    pub read_ahead_cores: Option<usize>,
 }
 
 impl Default for NativeOptions {
@@ -112,6 +118,8 @@ impl Default for NativeOptions {
             allow_plaintext: false,
             audit: None,
             slow_log: None,
+            scan_read_ahead: true,
+            read_ahead_cores: None,
         }
     }
 }
@@ -140,6 +148,8 @@ pub(crate) struct Shared {
     pub(crate) counters: Arc<CallCounters>,
     /// Connections still in their handshake (TLS, preamble, connection header).
     pub(crate) pending: PendingConnections,
+    /// The workers that read scans ahead of their calls.
+    pub(crate) read_ahead: ferrobase_gateway::read_ahead::ReadAhead,
 }
 
 /// The connections that have not finished their handshake (TLS, the preamble and the connection

@@ -13,13 +13,12 @@ use ferrobase_engine::{
 use ferrobase_native::proto::client::{Scan as PbScan, ScanRequest, ScanResponse};
 use ferrobase_native::proto::comparator::{Comparator, RegexStringComparator};
 use ferrobase_native::proto::filter::{CompareFilter, Filter, RowFilter};
-use ferrobase_native::proto::hbase::{region_specifier::RegionSpecifierType, RegionSpecifier};
-use ferrobase_native::proto::rpc::{ConnectionHeader, RequestHeader, ResponseHeader};
+use ferrobase_native::proto::hbase::RegionSpecifier;
 use ferrobase_native::{NativeOptions, NativeServer};
 use prost::Message;
-use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+#[path = "support/raw_client.rs"]
+mod raw;
 
 /// Rows in three regions of 60,000: a debug build reads one in about 200 ms, and a call that
 /// times out after 200 ms stops for a heartbeat after 100 ms (the other 100 ms is the margin
@@ -80,21 +79,8 @@ fn start() -> Door {
     .unwrap();
     let addr = server.local_addr().unwrap();
     std::thread::spawn(move || server.run());
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    stream.write_all(b"HBas\x00\x50").unwrap();
     // No codec: cells come inside the results.
-    let header = ConnectionHeader {
-        service_name: Some("ClientService".into()),
-        ..ConnectionHeader::default()
-    }
-    .encode_to_vec();
-    stream
-        .write_all(&(header.len() as u32).to_be_bytes())
-        .unwrap();
-    stream.write_all(&header).unwrap();
+    let stream = raw::connect_to(addr, "ClientService", None, None);
     Door {
         engine,
         stream,
@@ -106,31 +92,8 @@ fn start() -> Door {
 impl Door {
     /// One Scan call with the call timeout `timeout_ms`; its answer.
     fn scan(&mut self, req: &ScanRequest, timeout_ms: u32) -> ScanResponse {
-        let header = RequestHeader {
-            call_id: Some(self.next_id),
-            method_name: Some("Scan".into()),
-            request_param: Some(true),
-            timeout: Some(timeout_ms),
-            ..RequestHeader::default()
-        };
         self.next_id += 1;
-        let param = req.encode_to_vec();
-        let mut frame = Vec::new();
-        header.encode_length_delimited(&mut frame).unwrap();
-        prost::encoding::encode_varint(param.len() as u64, &mut frame);
-        frame.extend_from_slice(&param);
-        self.stream
-            .write_all(&(frame.len() as u32).to_be_bytes())
-            .unwrap();
-        self.stream.write_all(&frame).unwrap();
-        let mut len = [0u8; 4];
-        self.stream.read_exact(&mut len).unwrap();
-        let mut frame = vec![0u8; u32::from_be_bytes(len) as usize];
-        self.stream.read_exact(&mut frame).unwrap();
-        let mut rest = &frame[..];
-        let h = ResponseHeader::decode_length_delimited(&mut rest).unwrap();
-        assert!(h.exception.is_none(), "{:?}", h.exception);
-        ScanResponse::decode_length_delimited(&mut rest).unwrap()
+        raw::scan(&mut self.stream, self.next_id, req, timeout_ms)
     }
 
     /// The table's regions in scan order, as region specifiers.
@@ -141,13 +104,7 @@ impl Door {
             .regions("hb")
             .unwrap()
             .into_iter()
-            .map(|r| RegionSpecifier {
-                r#type: Some(RegionSpecifierType::EncodedRegionName as i32),
-                value: Some(
-                    ferrobase_gateway::catalog::encoded_region_name("hb", &r.start, r.id)
-                        .into_bytes(),
-                ),
-            })
+            .map(|r| raw::region_named("hb", &r.start, r.id))
             .collect();
         if reversed {
             regions.reverse();

@@ -32,6 +32,10 @@ pub(crate) struct Ctx {
     /// Set once the connection's reader has seen the client leave: the calls still running
     /// for it stop their reads (`call_budget::CallBudget::with_cancel`).
     pub(crate) client_gone: Arc<std::sync::atomic::AtomicBool>,
+    /// The memory pool its calls' reads take from (the server's in-flight memory): one for the
+    /// connection, so that the rows read ahead of a scan call are taken over by the call that
+    /// answers them (`call_budget::adopt` knows a pool by its `Arc`).
+    pub(crate) read_pool: Arc<dyn ferrobase_engine::call_budget::MemoryPool>,
 }
 
 /// A call's answer: the response message and its cell block.

@@ -58,9 +58,21 @@ pub fn start(opts: NativeOptions, setup: impl FnOnce(&Engine)) -> Door {
 
 /// A connection that has sent the preamble and a header for `service` with `compressor`.
 pub fn connect(door: &Door, service: &str, compressor: Option<&str>) -> TcpStream {
-    let mut s = TcpStream::connect(door.addr).unwrap();
+    connect_to(door.addr, service, Some(KEY_VALUE_CODEC), compressor)
+}
+
+/// A connection to `addr` that has sent the preamble and a header for `service` with `codec`
+/// (none: cells come inside the results) and `compressor`.
+pub fn connect_to(
+    addr: SocketAddr,
+    service: &str,
+    codec: Option<&str>,
+    compressor: Option<&str>,
+) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    // As HBase's client (tcpNoDelay): a frame written in two parts is not held back.
     s.set_nodelay(true).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     s.write_all(b"HBas\x00\x50").unwrap();
     let header = ConnectionHeader {
         user_info: Some(UserInformation {
@@ -68,7 +80,7 @@ pub fn connect(door: &Door, service: &str, compressor: Option<&str>) -> TcpStrea
             real_user: None,
         }),
         service_name: Some(service.into()),
-        cell_block_codec_class: Some(KEY_VALUE_CODEC.into()),
+        cell_block_codec_class: codec.map(str::to_string),
         cell_block_compressor_class: compressor.map(str::to_string),
         ..ConnectionHeader::default()
     };
@@ -76,6 +88,40 @@ pub fn connect(door: &Door, service: &str, compressor: Option<&str>) -> TcpStrea
     s.write_all(&(bytes.len() as u32).to_be_bytes()).unwrap();
     s.write_all(&bytes).unwrap();
     s
+}
+
+/// One Scan call with the call timeout `timeout_ms` on a connection without a codec; its answer
+/// (the call must not fail).
+pub fn scan(
+    s: &mut TcpStream,
+    id: u32,
+    req: &ferrobase_native::proto::client::ScanRequest,
+    timeout_ms: u32,
+) -> ferrobase_native::proto::client::ScanResponse {
+    let o = CallOpts {
+        timeout_ms: Some(timeout_ms),
+        ..CallOpts::default()
+    };
+    send(s, id, "Scan", req, o);
+    let resp = receive(s).expect("an answer");
+    assert!(resp.exception().is_none(), "{:?}", resp.exception());
+    assert!(resp.cells.is_empty(), "no codec, no cell block");
+    Message::decode(&resp.body[..]).unwrap()
+}
+
+/// The region specifier of `table`'s region `region` starting at `start`.
+pub fn region_named(
+    table: &str,
+    start: &[u8],
+    region: u64,
+) -> ferrobase_native::proto::hbase::RegionSpecifier {
+    use ferrobase_native::proto::hbase::region_specifier::RegionSpecifierType;
+    ferrobase_native::proto::hbase::RegionSpecifier {
+        r#type: Some(RegionSpecifierType::EncodedRegionName as i32),
+        value: Some(
+            ferrobase_gateway::catalog::encoded_region_name(table, start, region).into_bytes(),
+        ),
+    }
 }
 
 /// What a call carries besides its method and parameter.
@@ -156,12 +202,5 @@ pub fn receive(s: &mut TcpStream) -> Option<Response> {
 
 /// The region specifier of `table`'s only region.
 pub fn region_of(engine: &Engine, table: &str) -> ferrobase_native::proto::hbase::RegionSpecifier {
-    use ferrobase_native::proto::hbase::region_specifier::RegionSpecifierType;
-    let region = engine.admin().regions(table).unwrap()[0].id;
-    ferrobase_native::proto::hbase::RegionSpecifier {
-        r#type: Some(RegionSpecifierType::EncodedRegionName as i32),
-        value: Some(
-            ferrobase_gateway::catalog::encoded_region_name(table, b"", region).into_bytes(),
-        ),
-    }
+    region_named(table, b"", engine.admin().regions(table).unwrap()[0].id)
 }

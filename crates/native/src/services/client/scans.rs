@@ -7,7 +7,7 @@ use crate::cellblock::Codec;
 use crate::error::{RpcError, UNKNOWN_SCANNER};
 use crate::proto::client::{Cursor, Scan as PbScan, ScanRequest, ScanResponse};
 use crate::regions::{self, Region, Target};
-use crate::scanners::{OpenScanner, Refused, Source};
+use crate::scanners::{self, NextRead, OpenScanner, Refused, Source};
 use crate::services::{Ctx, Reply};
 use ferrobase_engine::call_budget::{self, Heartbeat};
 use ferrobase_engine::{Cell, ResultScanner, RowResult, Scan, ScanBatch};
@@ -213,7 +213,7 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
             id
         }
     };
-    let Some(open) = shared.scanners.get(id) else {
+    let Some(scanner) = shared.scanners.get(id) else {
         if req.close_scanner.unwrap_or(false) {
             return Ok(Reply::pb(&ScanResponse {
                 scanner_id: Some(id),
@@ -233,11 +233,13 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
             ),
         ));
     };
-    let mut open = open.lock().unwrap_or_else(|p| p.into_inner());
-    let mut want = req.number_of_rows.unwrap_or(0) as usize;
-    if open.limit > 0 {
-        want = want.min(open.limit.saturating_sub(open.returned));
-    }
+    let mut open = scanner.lock().unwrap_or_else(|p| p.into_inner());
+    let asked = req.number_of_rows.unwrap_or(0) as usize;
+    let within_limit = |open: &OpenScanner| match open.limit {
+        0 => asked,
+        limit => asked.min(limit.saturating_sub(open.returned)),
+    };
+    let want = within_limit(&open);
     let max_bytes = open.max_bytes;
     // A client that takes heartbeats and partial results (HBase's client always does) gets
     // the rows read by the time limit, and asks again.
@@ -245,7 +247,7 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
         && req.client_handles_partials.unwrap_or(false);
     let batch = if want > 0 {
         let _deadline = Heartbeat::start(heartbeats.then(|| heartbeat_deadline(shared)));
-        open.source.next_batch(want, max_bytes)?
+        open.next_batch(want, max_bytes)?
     } else {
         ScanBatch::default()
     };
@@ -278,10 +280,28 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
     // has no more.
     let exhausted = !heartbeat && ResultScanner::batch_found_end(&rows, want, max_bytes);
     let (rows, limit_reached) = count_rows(&mut open, rows);
+    let closing = req.close_scanner.unwrap_or(false) || exhausted || limit_reached;
+    // From the second full batch in a row, the next is read on a worker while this one is
+    // encoded and answered, for a call asking as this one did (`scanners::read_ahead`).
+    let next_rows = within_limit(&open);
+    let read_ahead = want > 0
+        && open.answered(!heartbeat && !exhausted)
+        && !closing
+        && next_rows > 0
+        && shared.read_ahead.wanted()
+        && ResultScanner::batch_bytes(&rows) <= ferrobase_gateway::read_ahead::MAX_BATCH_BYTES;
     drop(open);
+    if read_ahead {
+        let next = NextRead {
+            rows: next_rows,
+            max_bytes,
+            heartbeat_after: heartbeats
+                .then(|| heartbeat_deadline(shared).saturating_duration_since(Instant::now())),
+        };
+        scanners::read_ahead(&shared.read_ahead, &scanner, next);
+    }
     let mut out = Vec::new();
     let results = encode_results(ctx.codec, &rows, &mut out);
-    let closing = req.close_scanner.unwrap_or(false) || exhausted || limit_reached;
     if closing {
         shared.scanners.close(id);
     }

@@ -22,8 +22,9 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The server benchmark's Java workloads (issue 48): a BufferedMutator load, random gets and
- * 100-row scans, each with 1 and N threads sharing one connection, as a Java application runs
+ * The server benchmark's Java workloads (issue 48): a BufferedMutator load, random gets,
+ * 100-row scans and full scans (the client's default caching; N threads each scanning their Nth
+ * of the table), each with 1 and N threads sharing one connection, as a Java application runs
  * them. Prints one line per workload: {@code workload threads ops seconds}. A benchmark, not a
  * test: tests/bench/java_vs_hbase.py runs it against ferrobase and Apache HBase alternately.
  *
@@ -112,6 +113,30 @@ public final class LoadBench {
               }
               if (seen != 100) {
                 throw new IllegalStateException("a scan read " + seen + " rows");
+              }
+            }
+          }
+        }));
+      }
+      // Full scans with the client's default caching (rows by the 2 MiB result size): N threads
+      // each scan their Nth of the table, three times over.
+      for (int t : new int[] {1, threads}) {
+        final int n = t;
+        final int passes = 3;
+        report("fullscan", t, loaded * passes, timed(t, k -> {
+          try (Table tb = conn.getTable(tn)) {
+            long from = loaded * k / n;
+            long to = loaded * (k + 1) / n;
+            for (int p = 0; p < passes; p++) {
+              long seen = 0;
+              try (ResultScanner s = tb.getScanner(new Scan().withStartRow(row(from))
+                  .withStopRow(row(to)))) {
+                for (Result r : s) {
+                  seen++;
+                }
+              }
+              if (seen != to - from) {
+                throw new IllegalStateException("a full scan read " + seen + " of " + (to - from));
               }
             }
           }
