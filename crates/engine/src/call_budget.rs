@@ -45,6 +45,16 @@ pub trait Cancel: Send + Sync + std::fmt::Debug {
     fn client_gone(&self) -> bool;
 }
 
+/// Cancelled when either is ([`CallContext::or_cancelled_by`]).
+#[derive(Debug)]
+struct EitherCancel(Option<Arc<dyn Cancel>>, Arc<dyn Cancel>);
+
+impl Cancel for EitherCancel {
+    fn client_gone(&self) -> bool {
+        self.1.client_gone() || self.0.as_ref().is_some_and(|c| c.client_gone())
+    }
+}
+
 /// A flag the door sets when it sees the client leave (a reader thread reading end-of-stream).
 impl Cancel for std::sync::atomic::AtomicBool {
     fn client_gone(&self) -> bool {
@@ -203,6 +213,14 @@ impl CallContext {
             pool: MEMORY.with(|m| m.borrow().as_ref().map(|m| m.pool.clone())),
             cancel: CANCEL.with(|c| c.borrow().as_ref().map(|(c, _)| c.clone())),
         }
+    }
+
+    /// This context, its reads also stopped (as if the client had gone) once `also` says so:
+    /// work done for a call on another thread that another event makes useless (a scanner's
+    /// rows read ahead, the scanner closed).
+    pub fn or_cancelled_by(mut self, also: Arc<dyn Cancel>) -> CallContext {
+        self.cancel = Some(Arc::new(EitherCancel(self.cancel.take(), also)));
+        self
     }
 
     /// Runs this context on the calling thread until the guard drops: the budget counted from

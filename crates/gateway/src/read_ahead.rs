@@ -106,6 +106,11 @@ impl ReadAhead {
                 < self.cores
     }
 
+    /// Reads queued or running now.
+    pub fn pending(&self) -> usize {
+        self.jobs.load(Ordering::Acquire)
+    }
+
     /// Queues `task` for a worker (dropped when the queue is full). A panic in it is caught:
     /// it poisons whatever lock it held (the scanner's, which its next call closes), and the
     /// worker goes on.

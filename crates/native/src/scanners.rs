@@ -6,7 +6,7 @@ use ferrobase_engine::call_budget::{adopt, CallContext, Charge, Heartbeat};
 use ferrobase_engine::{ResultScanner, RowResult, ScanBatch};
 use ferrobase_gateway::read_ahead::ReadAhead;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -60,13 +60,11 @@ pub(crate) struct OpenScanner {
     /// Set when the scan returns whole rows (no batch, no partial results): a larger row is
     /// `RowTooBigException`, as a get's.
     pub(crate) max_row_size: Option<usize>,
-    /// The user who opened it (with ACLs on, only that user may use it: HBase's
-    /// `requireScannerOwner`); set by the call that opens it, before its id is answered.
-    pub(crate) owner: String,
     /// The scan asked for cursors (`Scan.needCursorResult`): a heartbeat carries the row the
-    /// scan stands at. Set by the call that opens it.
+    /// scan stands at.
     pub(crate) need_cursor: bool,
-    last_used: Instant,
+    /// Set once the scanner is closed: a read ahead for it stops (`Scanners::close`).
+    closed: Arc<AtomicBool>,
     /// Calls that have read it (a read ahead of a call that came first is not kept).
     calls: u64,
     /// Batches in a row that stopped at their count or byte limit (neither the end, nor a
@@ -74,6 +72,22 @@ pub(crate) struct OpenScanner {
     full_batches: u32,
     /// The next batch, read ahead.
     ahead: Option<Ahead>,
+}
+
+/// How a scanner reads, as the call that opens it says.
+#[derive(Debug, Default)]
+pub(crate) struct Settings {
+    /// The scan's row limit (0: none).
+    pub(crate) limit: usize,
+    /// Bytes of cells one call returns at most.
+    pub(crate) max_bytes: usize,
+    /// Whole rows only, at most this large (see [`OpenScanner::max_row_size`]).
+    pub(crate) max_row_size: Option<usize>,
+    /// The user who opens it (with ACLs on, only that user may use it: HBase's
+    /// `requireScannerOwner`).
+    pub(crate) owner: String,
+    /// The scan asks for cursors.
+    pub(crate) need_cursor: bool,
 }
 
 /// A batch read ahead of its call on a worker of the door's [`ReadAhead`], while the call
@@ -151,10 +165,17 @@ impl OpenScanner {
 /// Queues on `workers` the read of `scanner`'s next batch as `next` says, under this thread's
 /// call context (its budget, memory pool and client). The read is dropped when a call on the
 /// scanner comes first, and a closed scanner drops what was read.
-pub(crate) fn read_ahead(workers: &ReadAhead, scanner: &Arc<Mutex<OpenScanner>>, next: NextRead) {
-    let call = scanner.lock().unwrap_or_else(|p| p.into_inner()).calls;
+pub(crate) fn read_ahead(
+    workers: &ReadAhead,
+    open: &OpenScanner,
+    scanner: &Arc<Mutex<OpenScanner>>,
+    next: NextRead,
+) {
+    let call = open.calls;
     let scanner = Arc::downgrade(scanner);
-    let context = CallContext::current();
+    // Stopped as its client's call would be, and also once the scanner is closed (a close
+    // does not wait for a read whose rows nobody will take).
+    let context = CallContext::current().or_cancelled_by(open.closed.clone());
     workers.schedule(move || read(&scanner, call, &next, &context));
 }
 
@@ -166,7 +187,7 @@ fn read(scanner: &Weak<Mutex<OpenScanner>>, call: u64, next: &NextRead, context:
     let Ok(mut open) = scanner.lock() else {
         return;
     };
-    if open.calls != call || open.ahead.is_some() {
+    if open.calls != call || open.ahead.is_some() || open.closed.load(Ordering::Acquire) {
         return;
     }
     let budget = context.start();
@@ -191,10 +212,29 @@ pub(crate) enum Refused {
     Connection(usize),
 }
 
-/// The server's open scanners.
-/// By scanner id: the connection that opened it (its scanners are counted against
-/// `--max-scanners-per-connection`, and closed with it) and the scanner.
-type OpenMap = HashMap<u64, (u64, Arc<Mutex<OpenScanner>>)>;
+/// An open scanner as the server holds it: what a call checks before it takes the scanner's
+/// lock (which a read ahead for it holds while it reads).
+struct Entry {
+    /// The connection that opened it (its scanners are counted against
+    /// `--max-scanners-per-connection`, and closed with it).
+    connection: u64,
+    /// Who may use it ([`Settings::owner`]).
+    owner: Arc<str>,
+    /// When a call last named it (its lease runs from there).
+    last_used: Instant,
+    /// Shared with the scanner ([`OpenScanner::closed`]).
+    closed: Arc<AtomicBool>,
+    scanner: Arc<Mutex<OpenScanner>>,
+}
+
+impl Drop for Entry {
+    fn drop(&mut self) {
+        self.closed.store(true, Ordering::Release);
+    }
+}
+
+/// The server's open scanners, by id.
+type OpenMap = HashMap<u64, Entry>;
 
 pub(crate) struct Scanners {
     open: Mutex<OpenMap>,
@@ -236,53 +276,59 @@ impl Scanners {
     pub(crate) fn open(
         &self,
         source: Source,
-        limit: usize,
-        max_bytes: usize,
-        max_row_size: Option<usize>,
+        settings: Settings,
         connection: u64,
     ) -> Result<u64, Refused> {
         let mut map = self.map();
         if map.len() >= self.max {
             return Err(Refused::Server(self.max));
         }
-        let held = map.values().filter(|(c, _)| *c == connection).count();
+        let held = map.values().filter(|e| e.connection == connection).count();
         if held >= self.max_per_connection {
             return Err(Refused::Connection(self.max_per_connection));
         }
         let id = self.next_id.fetch_add(1, Ordering::AcqRel);
-        map.insert(
-            id,
-            (
-                connection,
-                Arc::new(Mutex::new(OpenScanner {
-                    source,
-                    returned: 0,
-                    partial_row: None,
-                    limit,
-                    max_bytes,
-                    max_row_size,
-                    owner: String::new(),
-                    need_cursor: false,
-                    last_used: Instant::now(),
-                    calls: 0,
-                    full_batches: 0,
-                    ahead: None,
-                })),
-            ),
-        );
+        let closed = Arc::new(AtomicBool::new(false));
+        let scanner = OpenScanner {
+            source,
+            returned: 0,
+            partial_row: None,
+            limit: settings.limit,
+            max_bytes: settings.max_bytes,
+            max_row_size: settings.max_row_size,
+            need_cursor: settings.need_cursor,
+            closed: closed.clone(),
+            calls: 0,
+            full_batches: 0,
+            ahead: None,
+        };
+        let entry = Entry {
+            connection,
+            owner: settings.owner.into(),
+            last_used: Instant::now(),
+            closed,
+            scanner: Arc::new(Mutex::new(scanner)),
+        };
+        map.insert(id, entry);
         Ok(id)
     }
 
     /// Closes every scanner `connection` opened (the connection ended).
     pub(crate) fn close_connection(&self, connection: u64) {
-        self.map().retain(|_, (c, _)| *c != connection);
+        self.map().retain(|_, e| e.connection != connection);
     }
 
-    /// The scanner `id`, its lease renewed.
+    /// The scanner `id`, its lease renewed (without waiting for a read ahead for it).
     pub(crate) fn get(&self, id: u64) -> Option<Arc<Mutex<OpenScanner>>> {
-        let s = self.map().get(&id).map(|(_, s)| s.clone())?;
-        s.lock().unwrap_or_else(|p| p.into_inner()).last_used = Instant::now();
-        Some(s)
+        let mut map = self.map();
+        let entry = map.get_mut(&id)?;
+        entry.last_used = Instant::now();
+        Some(entry.scanner.clone())
+    }
+
+    /// Who may use the scanner `id` (`None`: not open).
+    pub(crate) fn owner(&self, id: u64) -> Option<Arc<str>> {
+        self.map().get(&id).map(|e| e.owner.clone())
     }
 
     /// Closes `id`; whether it was open.
@@ -295,11 +341,8 @@ impl Scanners {
         let lease = self.lease;
         let mut map = self.map();
         let before = map.len();
-        map.retain(|_, (_, s)| match s.try_lock() {
-            Ok(s) => s.last_used.elapsed() < lease,
-            // In use by a call right now.
-            Err(_) => true,
-        });
+        // One in use right now (a call's, or a read ahead's) stays.
+        map.retain(|_, e| e.last_used.elapsed() < lease || e.scanner.try_lock().is_err());
         let closed = (before - map.len()) as u64;
         self.expired.fetch_add(closed, Ordering::Relaxed);
     }
@@ -323,11 +366,13 @@ mod tests {
     fn leases_expire_and_the_limit_holds() {
         let s = Scanners::new(Duration::from_millis(1), 2, 10);
         let a = s
-            .open(Source::Rows(VecDeque::new()), 0, 1, None, 1)
+            .open(Source::Rows(VecDeque::new()), Settings::default(), 1)
             .unwrap();
-        assert!(s.open(Source::Rows(VecDeque::new()), 0, 1, None, 2).is_ok());
+        assert!(s
+            .open(Source::Rows(VecDeque::new()), Settings::default(), 2)
+            .is_ok());
         assert_eq!(
-            s.open(Source::Rows(VecDeque::new()), 0, 1, None, 3),
+            s.open(Source::Rows(VecDeque::new()), Settings::default(), 3),
             Err(Refused::Server(2))
         );
         std::thread::sleep(Duration::from_millis(5));
@@ -341,15 +386,18 @@ mod tests {
         let s = Scanners::new(Duration::from_secs(60), 100, 2);
         let (one, two) = (s.connection_id(), s.connection_id());
         let rows = || Source::Rows(VecDeque::new());
-        let a = s.open(rows(), 0, 1, None, one).unwrap();
-        s.open(rows(), 0, 1, None, one).unwrap();
-        assert_eq!(s.open(rows(), 0, 1, None, one), Err(Refused::Connection(2)));
+        let a = s.open(rows(), Settings::default(), one).unwrap();
+        s.open(rows(), Settings::default(), one).unwrap();
+        assert_eq!(
+            s.open(rows(), Settings::default(), one),
+            Err(Refused::Connection(2))
+        );
         // Another connection is not affected, and closing one frees a place.
-        s.open(rows(), 0, 1, None, two).unwrap();
+        s.open(rows(), Settings::default(), two).unwrap();
         assert!(s.close(a));
-        s.open(rows(), 0, 1, None, one).unwrap();
+        s.open(rows(), Settings::default(), one).unwrap();
         s.close_connection(one);
         assert_eq!(s.len(), 1);
-        s.open(rows(), 0, 1, None, one).unwrap();
+        s.open(rows(), Settings::default(), one).unwrap();
     }
 }

@@ -118,6 +118,11 @@ impl NativeStopHandle {
         self.shared.scanners.expired()
     }
 
+    /// Scan batches queued or being read ahead of their calls now.
+    pub fn reads_ahead_pending(&self) -> usize {
+        self.shared.read_ahead.pending()
+    }
+
     /// Bytes `--max-inflight-memory` counts now: the requests in flight and the results their
     /// reads hold, a scan's rows read ahead of their call included.
     pub fn memory_in_flight(&self) -> usize {

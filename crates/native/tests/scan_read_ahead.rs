@@ -60,14 +60,23 @@ struct Door {
 }
 
 fn door(engine: &Engine, read_ahead: bool) -> Door {
-    let server = NativeServer::bind(
-        engine.clone(),
+    door_with(
+        engine,
         NativeOptions {
-            addr: "127.0.0.1:0".parse().unwrap(),
             scan_read_ahead: read_ahead,
             // As on a machine with cores to spare, whatever runs beside the test.
             read_ahead_cores: Some(64),
             ..NativeOptions::default()
+        },
+    )
+}
+
+fn door_with(engine: &Engine, opts: NativeOptions) -> Door {
+    let server = NativeServer::bind(
+        engine.clone(),
+        NativeOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            ..opts
         },
     )
     .unwrap();
@@ -122,8 +131,9 @@ fn answer(resp: &ScanResponse) -> Answer {
     (results, resp.more_results_in_region, resp.more_results)
 }
 
-/// Every region scanned as `scan` with `limit`, the calls asking in turn for `counts` rows,
-/// a pause before every third call (so calls come both before and after a read ahead).
+/// Every region scanned as `scan` with `limit`, the calls asking in turn for `counts` rows;
+/// every third call waits for the read ahead, if any, to be done (so calls come both before
+/// and after a read ahead, and the rows read ahead are taken, split and completed).
 fn run(door: &mut Door, engine: &Engine, scan: &PbScan, limit: u32, counts: &[u32]) -> Vec<Answer> {
     let mut answers = Vec::new();
     let mut counts = counts.iter().cycle();
@@ -140,7 +150,7 @@ fn run(door: &mut Door, engine: &Engine, scan: &PbScan, limit: u32, counts: &[u3
             req.client_handles_partials = Some(true);
             req.client_handles_heartbeats = Some(true);
             if call % 3 == 2 {
-                std::thread::sleep(Duration::from_millis(3));
+                assert!(wait_for(|| door.server.reads_ahead_pending() == 0));
             }
             let resp = door.scan(&req);
             answers.push(answer(&resp));
@@ -241,11 +251,7 @@ fn the_batch_after_the_second_full_one_is_read_before_it_is_asked_for() {
             } else {
                 call * 100
             };
-            let until = Instant::now() + Duration::from_secs(2);
-            while rows_read() < want && Instant::now() < until {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            std::thread::sleep(Duration::from_millis(20));
+            wait_for(|| rows_read() >= want && door.server.reads_ahead_pending() == 0);
             assert_eq!(rows_read(), want, "read ahead {read_ahead}, call {call}");
             // The rows read ahead are held in the door's in-flight memory until a call takes
             // them; nothing is held between calls otherwise.
@@ -266,9 +272,67 @@ fn the_batch_after_the_second_full_one_is_read_before_it_is_asked_for() {
     }
 }
 
-/// Whether `f` is true within two seconds.
+#[test]
+fn a_read_that_fails_in_the_middle_of_a_scan_closes_the_scanner_and_the_client_is_told_to_reopen() {
+    // Rows of about 6 KB: 30 of them stay below the engine's first charge of the pool, 200
+    // pass a pool of 400 KB.
+    let (engine, _dir) = engine(2_000);
+    let mut door = door_with(
+        &engine,
+        NativeOptions {
+            max_inflight_memory: 400 << 10,
+            ..NativeOptions::default()
+        },
+    );
+    let mut req = ScanRequest {
+        region: Some(regions(&engine).remove(0)),
+        scan: Some(PbScan::default()),
+        number_of_rows: Some(30),
+        client_handles_partials: Some(true),
+        client_handles_heartbeats: Some(true),
+        ..ScanRequest::default()
+    };
+    let first = door.scan(&req);
+    assert_eq!(first.results.len(), 30);
+    req = ScanRequest {
+        scanner_id: first.scanner_id,
+        number_of_rows: Some(200),
+        ..req
+    };
+    req.region = None;
+    req.scan = None;
+    // The read passed rows it did not return: a retry of the call would skip them, so the
+    // scanner is closed and the client told to reopen the scan after its last row.
+    let ask = |door: &mut Door| {
+        door.next_id += 1;
+        raw::send(
+            &mut door.stream,
+            door.next_id,
+            "Scan",
+            &req,
+            raw::CallOpts::default(),
+        );
+        raw::receive(&mut door.stream).unwrap().exception().unwrap()
+    };
+    let (class, message) = ask(&mut door);
+    assert_eq!(
+        class, "org.apache.hadoop.hbase.exceptions.ScannerResetException",
+        "{message}"
+    );
+    assert!(
+        message.contains("Scanner is closed on the server-side"),
+        "{message}"
+    );
+    assert!(message.contains("--max-inflight-memory"), "{message}");
+    assert_eq!(door.server.open_scanners(), 0);
+    assert!(wait_for(|| door.server.memory_in_flight() == 0));
+    let (class, _) = ask(&mut door);
+    assert_eq!(class, "org.apache.hadoop.hbase.UnknownScannerException");
+}
+
+/// Whether `f` is true within thirty seconds (on a loaded machine).
 fn wait_for(f: impl Fn() -> bool) -> bool {
-    let until = Instant::now() + Duration::from_secs(2);
+    let until = Instant::now() + Duration::from_secs(30);
     while !f() {
         if Instant::now() > until {
             return false;

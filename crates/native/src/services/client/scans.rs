@@ -7,7 +7,7 @@ use crate::cellblock::Codec;
 use crate::error::{RpcError, UNKNOWN_SCANNER};
 use crate::proto::client::{Cursor, Scan as PbScan, ScanRequest, ScanResponse};
 use crate::regions::{self, Region, Target};
-use crate::scanners::{self, NextRead, OpenScanner, Refused, Source};
+use crate::scanners::{self, NextRead, OpenScanner, Refused, Settings, Source};
 use crate::services::{Ctx, Reply};
 use ferrobase_engine::call_budget::{self, Heartbeat};
 use ferrobase_engine::{Cell, ResultScanner, RowResult, Scan, ScanBatch};
@@ -188,25 +188,24 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
                 .map_or(shared.opts.max_result_bytes, |m| {
                     (m.min(usize::MAX as u64) as usize).min(shared.opts.max_result_bytes)
                 });
-            let id = shared
+            let settings = Settings {
+                limit,
+                max_bytes,
+                max_row_size,
+                owner: ctx.user().to_string(),
+                need_cursor: pb.need_cursor_result.unwrap_or(false),
+            };
+            shared
                 .scanners
-                .open(source, limit, max_bytes, max_row_size, ctx.connection)
-                .map_err(refused)?;
-            if let Some(open) = shared.scanners.get(id) {
-                let mut open = open.lock().unwrap_or_else(|p| p.into_inner());
-                open.owner = ctx.user().to_string();
-                open.need_cursor = pb.need_cursor_result.unwrap_or(false);
-            }
-            id
+                .open(source, settings, ctx.connection)
+                .map_err(refused)?
         }
         // A scanner's later call: only its owner's (HBase's requireScannerOwner).
         Some(id) => {
-            let owner = shared
-                .scanners
-                .get(id)
-                .map(|o| o.lock().unwrap_or_else(|p| p.into_inner()).owner.clone());
-            match owner {
-                Some(owner) => ctx.authorize(&Operation::UseScanner { owner: Some(owner) })?,
+            match shared.scanners.owner(id) {
+                Some(owner) => ctx.authorize(&Operation::UseScanner {
+                    owner: Some(owner.to_string()),
+                })?,
                 // Not open: answered below, nothing read.
                 None => ctx.authorize(&Operation::Catalog)?,
             };
@@ -233,8 +232,19 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
             ),
         ));
     };
-    let mut open = scanner.lock().unwrap_or_else(|p| p.into_inner());
     let asked = req.number_of_rows.unwrap_or(0) as usize;
+    if req.close_scanner.unwrap_or(false) && asked == 0 {
+        // Closed at once: a read ahead for it stops rather than finish for nobody.
+        shared.scanners.close(id);
+    }
+    // A call or a read ahead that panicked on it left the scanner somewhere: it cannot go on.
+    let Ok(mut open) = scanner.lock() else {
+        shared.scanners.close(id);
+        return Err(scanner_reset(
+            id,
+            "a read of it failed (see the server's log)",
+        ));
+    };
     let within_limit = |open: &OpenScanner| match open.limit {
         0 => asked,
         limit => asked.min(limit.saturating_sub(open.returned)),
@@ -247,7 +257,22 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
         && req.client_handles_partials.unwrap_or(false);
     let batch = if want > 0 {
         let _deadline = Heartbeat::start(heartbeats.then(|| heartbeat_deadline(shared)));
-        open.next_batch(want, max_bytes)?
+        match open.next_batch(want, max_bytes) {
+            Ok(batch) => batch,
+            // The read may have passed rows it did not return: the scanner cannot go on from
+            // where the client thinks it is. Closed, as HBase's `RSRpcServices.scan` closes it;
+            // a later call is told to reopen from the row after its last (a retry of this one
+            // would skip the rows lost).
+            Err(e) => {
+                drop(open);
+                shared.scanners.close(id);
+                if opened {
+                    return Err(e.into());
+                }
+                let e = RpcError::from(e);
+                return Err(scanner_reset(id, &format!("{}: {}", e.class, e.message)));
+            }
+        }
     } else {
         ScanBatch::default()
     };
@@ -284,22 +309,29 @@ pub(super) fn scan(ctx: &Ctx, req: ScanRequest) -> Result<Reply, RpcError> {
     // From the second full batch in a row, the next is read on a worker while this one is
     // encoded and answered, for a call asking as this one did (`scanners::read_ahead`).
     let next_rows = within_limit(&open);
+    // What a scanner holds ahead stays small (whole rows read up to the cap; pieces of rows
+    // only where the call's own byte limit is below it, so they are cut where the call would
+    // cut them) and leaves most of the in-flight memory to the calls.
+    let cap = ferrobase_gateway::read_ahead::MAX_BATCH_BYTES;
     let read_ahead = want > 0
         && open.answered(!heartbeat && !exhausted)
         && !closing
         && next_rows > 0
-        && shared.read_ahead.wanted()
-        && ResultScanner::batch_bytes(&rows) <= ferrobase_gateway::read_ahead::MAX_BATCH_BYTES;
-    drop(open);
+        && (max_bytes <= cap || open.max_row_size.is_some())
+        && ResultScanner::batch_bytes(&rows) <= cap
+        && shared.inflight.load(std::sync::atomic::Ordering::Acquire)
+            < shared.opts.max_inflight_memory / 2
+        && shared.read_ahead.wanted();
     if read_ahead {
         let next = NextRead {
             rows: next_rows,
-            max_bytes,
+            max_bytes: max_bytes.min(cap),
             heartbeat_after: heartbeats
                 .then(|| heartbeat_deadline(shared).saturating_duration_since(Instant::now())),
         };
-        scanners::read_ahead(&shared.read_ahead, &scanner, next);
+        scanners::read_ahead(&shared.read_ahead, &open, &scanner, next);
     }
+    drop(open);
     let mut out = Vec::new();
     let results = encode_results(ctx.codec, &rows, &mut out);
     if closing {
@@ -366,6 +398,15 @@ fn count_rows(open: &mut OpenScanner, rows: Vec<RowResult>) -> (Vec<RowResult>, 
         }
     }
     (kept, false)
+}
+
+/// HBase's `ScannerResetException` for scanner `id`, closed because of `why`: its client
+/// reopens the scan from the row after the last it got.
+fn scanner_reset(id: u64, why: &str) -> RpcError {
+    RpcError::fatal(
+        "org.apache.hadoop.hbase.exceptions.ScannerResetException",
+        format!("Scanner is closed on the server-side (scanner {id}; {why})"),
+    )
 }
 
 /// A scanner not opened: the server's limit may clear as other clients close theirs (the
