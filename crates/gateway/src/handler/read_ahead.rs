@@ -118,7 +118,7 @@ pub(super) fn next_batch(
 #[cfg(test)]
 mod tests {
     use super::super::convert::ColumnOrder;
-    use super::super::{Handler, HandlerOptions};
+    use super::super::{Handler, HandlerOptions, ServiceError};
     use ferrobase_engine::call_budget::{CallBudget, MemoryPool};
     use ferrobase_engine::{
         ColumnFamilyDescriptor, Engine, EngineOptions, Put, RowResult, Scan, TableDescriptor,
@@ -290,6 +290,64 @@ mod tests {
         );
         h.scanner_close(id).unwrap();
         assert_eq!(pool.0.load(Ordering::Acquire), 0);
+    }
+
+    /// A pool that refuses what would take it past `limit` bytes.
+    #[derive(Debug)]
+    struct Limited {
+        taken: AtomicUsize,
+        limit: usize,
+    }
+
+    impl MemoryPool for Limited {
+        fn try_take(&self, bytes: usize) -> bool {
+            let taken = self.taken.fetch_add(bytes, Ordering::AcqRel) + bytes;
+            if taken > self.limit {
+                self.taken.fetch_sub(bytes, Ordering::AcqRel);
+                return false;
+            }
+            true
+        }
+        fn give_back(&self, bytes: usize) {
+            self.taken.fetch_sub(bytes, Ordering::AcqRel);
+        }
+        fn limit(&self) -> usize {
+            self.limit
+        }
+    }
+
+    #[test]
+    fn a_read_that_fails_part_way_closes_its_scanner_so_no_row_is_skipped() {
+        for read_ahead in [false, true] {
+            let (h, _dir) = handler(1_000, read_ahead);
+            let pool = Arc::new(Limited {
+                taken: AtomicUsize::new(0),
+                limit: 400 << 10,
+            });
+            let batch = |id: i32, n: usize| {
+                let _call = CallBudget::start(Some(Duration::from_secs(60)))
+                    .with_memory(Some(pool.clone() as Arc<dyn MemoryPool>));
+                h.scanner_rows(id, n)
+            };
+            let id = open(&h);
+            assert_eq!(batch(id, 30).unwrap().len(), 30);
+            // 200 rows of about 7.5 KiB do not fit in 400 KiB: the read fails after passing
+            // rows it cannot return.
+            let error = batch(id, 200).unwrap_err();
+            let message = format!("{error:?}");
+            assert!(
+                message.contains(&format!("scanner {id} was closed")),
+                "{message}"
+            );
+            assert_eq!(pool.taken.load(Ordering::Acquire), 0, "all given back");
+            // Asking again does not go on after the lost rows: the scanner is gone.
+            let again = batch(id, 10).unwrap_err();
+            assert!(
+                matches!(again, ServiceError::IllegalArgument(_)),
+                "{again:?}"
+            );
+            assert!(!h.scanners.is_open(id));
+        }
     }
 
     #[test]

@@ -231,7 +231,17 @@ impl Handler {
         let mut read_ahead = false;
         let (rows, finished) = match &mut e.scanner {
             Source::Rows(scanner) => {
-                let rows = read_ahead::next_batch(&mut e.ahead, scanner, n, max_bytes)?;
+                let rows = match read_ahead::next_batch(&mut e.ahead, scanner, n, max_bytes) {
+                    Ok(rows) => rows,
+                    Err(error) => {
+                        // The rows the failed read had passed are gone with it, and the engine's
+                        // scanner is after them: a client asking again would silently miss
+                        // them, so the scanner is closed, as at the native door.
+                        drop(guard);
+                        self.scanners.remove(id);
+                        return Err(closed_after(error, id));
+                    }
+                };
                 let finished = ResultScanner::batch_found_end(&rows, n, max_bytes);
                 // From the second full batch in a row, the next is read while this one is
                 // answered (`read_ahead.rs`).
@@ -362,5 +372,22 @@ impl Handler {
             return Err(invalid());
         }
         Ok(None)
+    }
+}
+
+/// A scanner's read failing part-way, told with the scanner closed after it: the message
+/// names the scanner and says what to do (reopen the scan after the last row received).
+fn closed_after(error: ServiceError, id: i32) -> ServiceError {
+    let note = |m: String| {
+        format!(
+            "{m} (scanner {id} was closed: a read that fails part-way has passed rows it did not \
+             return; open a new scanner after the last row received)"
+        )
+    };
+    match error {
+        ServiceError::Io(m) => ServiceError::Io(note(m)),
+        ServiceError::IllegalArgument(m) => ServiceError::IllegalArgument(note(m)),
+        ServiceError::AlreadyExists(m) => ServiceError::AlreadyExists(note(m)),
+        ServiceError::Internal(m) => ServiceError::Internal(note(m)),
     }
 }
