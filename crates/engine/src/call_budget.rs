@@ -257,6 +257,17 @@ impl Charge {
     pub fn bytes(&self) -> usize {
         self.bytes
     }
+
+    /// Moves up to `bytes` of this charge into a charge of its own on the same pool (rows read
+    /// ahead split between the call that takes some and the call after, which takes the rest).
+    pub fn split_off(&mut self, bytes: usize) -> Charge {
+        let moved = bytes.min(self.bytes);
+        self.bytes -= moved;
+        Charge {
+            pool: self.pool.clone(),
+            bytes: moved,
+        }
+    }
 }
 
 impl Drop for Charge {
@@ -419,6 +430,22 @@ mod tests {
             0,
             "given back with the call"
         );
+        // Split: the part adopted goes back with its call, the part kept stays taken.
+        let mut whole = {
+            let call = CallBudget::start(None).with_memory(Some(pool.clone()));
+            assert!(charge(50).is_ok());
+            call.keep_taken()
+        };
+        let rest = whole.split_off(20);
+        assert_eq!((whole.bytes(), rest.bytes()), (30, 20));
+        assert_eq!(whole.split_off(1_000).bytes(), 30, "no more than it holds");
+        {
+            let _call = CallBudget::start(None).with_memory(Some(pool.clone()));
+            adopt(whole);
+        }
+        assert_eq!(pool.used.load(Ordering::Acquire), 20, "the rest still held");
+        drop(rest);
+        assert_eq!(pool.used.load(Ordering::Acquire), 0);
         // A call on another pool does not take it over: given back at once.
         let dropped = {
             let call = CallBudget::start(None).with_memory(Some(pool.clone()));

@@ -125,8 +125,14 @@ impl OpenScanner {
         let Some(a) = self.ahead.take() else {
             return self.source.next_batch(n, max_bytes);
         };
-        adopt(a.charge);
-        let mut batch = a.batch?;
+        let mut charge = a.charge;
+        let mut batch = match a.batch {
+            Ok(batch) => batch,
+            Err(error) => {
+                adopt(charge);
+                return Err(error);
+            }
+        };
         if batch.rows.len() > n {
             // The first `n` were read before any heartbeat: this batch is full without one.
             let rest = ScanBatch {
@@ -134,13 +140,17 @@ impl OpenScanner {
                 heartbeat: std::mem::take(&mut batch.heartbeat),
                 cursor: batch.cursor.take(),
             };
+            // The rows left for the next call stay counted in the pool until it takes them.
+            let kept = charge.split_off(ResultScanner::batch_bytes(&rest.rows));
+            adopt(charge);
             self.ahead = Some(Ahead {
                 batch: Ok(rest),
-                charge: Charge::default(),
+                charge: kept,
                 end: a.end,
             });
             return Ok(batch);
         }
+        adopt(charge);
         let bytes = ResultScanner::batch_bytes(&batch.rows);
         if batch.rows.len() < n && bytes < max_bytes && !batch.heartbeat && !a.end {
             let more = self

@@ -98,16 +98,27 @@ pub(super) fn next_batch(
     let Some(a) = ahead.take() else {
         return Ok(scanner.next_batch_within(n, max_bytes)?);
     };
-    adopt(a.charge);
-    let mut rows = a.rows?;
+    let mut charge = a.charge;
+    let mut rows = match a.rows {
+        Ok(rows) => rows,
+        Err(error) => {
+            adopt(charge);
+            return Err(error);
+        }
+    };
     if rows.len() > n {
+        // The rows left for the next call stay counted in the pool until it takes them.
+        let rest = rows.split_off(n);
+        let kept = charge.split_off(ResultScanner::batch_bytes(&rest));
+        adopt(charge);
         *ahead = Some(Ahead {
-            rows: Ok(rows.split_off(n)),
-            charge: Charge::default(),
+            rows: Ok(rest),
+            charge: kept,
             end: a.end,
         });
         return Ok(rows);
     }
+    adopt(charge);
     let bytes = ResultScanner::batch_bytes(&rows);
     if rows.len() < n && bytes < max_bytes && !a.end {
         rows.extend(scanner.next_batch_within(n - rows.len(), max_bytes - bytes)?);
@@ -280,14 +291,26 @@ mod tests {
         }
         let third = wait_for_rows_read(&h, before + 300);
         assert_eq!(third, before + 300);
+        // A call taking fewer rows than were read ahead (and reading none ahead itself, as it
+        // closes): the rest stay counted in the pool until a call takes them.
+        let until = Instant::now() + Duration::from_secs(1);
+        while pool.0.load(Ordering::Acquire) == 0 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         h.scanners.closing(id);
-        assert_eq!(batch(id, 100), 100);
+        assert_eq!(batch(id, 37), 37);
+        assert!(
+            pool.0.load(Ordering::Acquire) > 0,
+            "the 63 rows left of the batch read ahead are still counted"
+        );
+        assert_eq!(batch(id, 63), 63);
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(
             rows_read(&h),
             before + 300,
             "the closing call's next batch is not read"
         );
+        assert_eq!(pool.0.load(Ordering::Acquire), 0, "taken and answered");
         h.scanner_close(id).unwrap();
         assert_eq!(pool.0.load(Ordering::Acquire), 0);
     }
