@@ -13,7 +13,8 @@
 # give), FUZZ_TOTAL_SECONDS (a budget for the whole pass, shared evenly by the targets, at least
 # 5 s each; overrides SECONDS_PER_TARGET, so adding a target does not lengthen CI's pass),
 # FUZZ_TARGET_DIR (where the instrumented build goes; default ~/.cache/ferrobase/fuzz-target,
-# outside the checkout, so a fresh clone's CI run rebuilds only what changed).
+# outside the checkout, so a fresh clone's CI run rebuilds only what changed), FUZZ_TOOLS_DIR
+# (where cargo-fuzz is installed when missing; default ~/.cache/ferrobase/tools).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,11 +28,14 @@ if ! rustup toolchain list | grep -q '^nightly'; then
     echo "fuzz.sh: no nightly toolchain (cargo fuzz needs one): rustup toolchain install nightly" >&2
     exit 2
 fi
+# cargo-fuzz goes beside the instrumented build's cache (FUZZ_TOOLS_DIR, default
+# ~/.cache/ferrobase/tools), not into the user's ~/.cargo nor the checkout: a fresh clone's CI run
+# finds it there instead of compiling it again (about a minute).
+tools_dir="${FUZZ_TOOLS_DIR:-$HOME/.cache/ferrobase/tools}"
+export PATH="$tools_dir/bin:$PATH"
 if ! command -v cargo-fuzz >/dev/null; then
-    # Under the build directory, not the user's ~/.cargo (scripts/test.sh puts target/tools/bin on PATH).
-    echo "fuzz.sh: installing cargo-fuzz into target/tools"
-    cargo install cargo-fuzz --locked --root "$PWD/target/tools"
-    export PATH="$PWD/target/tools/bin:$PATH"
+    echo "fuzz.sh: installing cargo-fuzz into $tools_dir"
+    cargo install cargo-fuzz --locked --root "$tools_dir"
 fi
 
 if [ $# -gt 0 ]; then
