@@ -189,7 +189,7 @@ python3 tests/bench/server_vs_hbase.py target/release/ferrobase --quick \
   --hbase "$FERROBASE_HBASE_THRIFT" --hbase-pid "$HBASE_ORACLE_PID"
 # The Java client's variant on the native door (tests/bench/java_vs_hbase.py, LoadBench; ~15 s).
 python3 tests/bench/java_vs_hbase.py target/release/ferrobase --quick \
-  --hbase-bootstrap "127.0.0.1:$HBASE_ORACLE_MASTER"
+  --hbase-bootstrap "127.0.0.1:$HBASE_ORACLE_MASTER" --hbase-pid "$HBASE_ORACLE_PID"
 # Its Rust-client variant the same way (`ferrobase bench server-vs-hbase`, ~10 s).
 # (`cargo run`: the wheel step above rebuilt target/release/ferrobase without the `lab` feature.)
 cargo run --release -p ferrobase -- bench server-vs-hbase --quick \

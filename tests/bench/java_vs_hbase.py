@@ -30,17 +30,28 @@ WORKLOADS = [("load", "BufferedMutator load (rows/s)"), ("get", "random get (ops
              ("scan100", "100-row scan (scans/s)"), ("fullscan", "full scan (rows/s)")]
 
 
-def java(bootstrap, table, rows, ops, threads):
-    out = subprocess.run(
+def java(bootstrap, table, rows, ops, threads, server_pid=None):
+    """{(workload, threads): (ops/s, server CPU microseconds per op or None)}: the server's CPU
+    (user + system, /proc) is read as LoadBench reports each workload, so each gets what the
+    server spent between the report before it and its own (its set-up included)."""
+    proc = subprocess.Popen(
         ["bash", os.path.join(ROOT, "scripts", "java-client.sh"), "--program", "LoadBench",
          "--bootstrap", bootstrap, "--table", table, "--rows", str(rows), "--ops", str(ops),
          "--threads", str(threads)],
-        check=True, capture_output=True, text=True).stdout
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     rates = {}
-    for line in out.splitlines():
+    cpu = thrift_bench.cpu_seconds(server_pid)
+    for line in proc.stdout:
         parts = line.split()
         if len(parts) == 4 and parts[1].isdigit():
-            rates[(parts[0], int(parts[1]))] = int(parts[2]) / float(parts[3])
+            now = thrift_bench.cpu_seconds(server_pid)
+            count = int(parts[2])
+            per_op = None if cpu is None else (now - cpu) * 1e6 / max(1, count)
+            cpu = now
+            rates[(parts[0], int(parts[1]))] = (count / float(parts[3]), per_op)
+    err = proc.stderr.read()
+    if proc.wait() != 0:
+        raise SystemExit("LoadBench failed:\n" + err)
     return rates
 
 
@@ -64,7 +75,7 @@ def start_hbase(heap):
     out = subprocess.run(["bash", script, "start"], env=env, check=True, capture_output=True,
                          text=True).stdout
     fields = dict(kv.split("=", 1) for kv in out.split() if "=" in kv)
-    return int(fields["master"])
+    return int(fields["master"]), int(fields["pid"])
 
 
 def main():
@@ -78,6 +89,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, one repetition (a smoke run)")
     ap.add_argument("--hbase-bootstrap", metavar="HOST:PORT",
                     help="an HBase master already running (scripts/test.sh passes the test oracle's)")
+    ap.add_argument("--hbase-pid", type=int,
+                    help="the process id of --hbase-bootstrap's server, for its CPU figures")
     ap.add_argument("--peer-ferrobase", metavar="FLAGS",
                     help="in HBase's place, a second `ferrobase serve` with these extra flags (to "
                          "measure a setting, e.g. --peer-ferrobase=--no-scan-read-ahead)")
@@ -93,16 +106,19 @@ def main():
             os.makedirs(os.path.join(data, "peer"))
             peer, pport = start_ferrobase(os.path.abspath(a.ferrobase), os.path.join(data, "peer"),
                                           a.peer_ferrobase.split())
-            hbase = "127.0.0.1:%d" % pport
+            hbase, hbase_pid = "127.0.0.1:%d" % pport, peer.pid
+        elif a.hbase_bootstrap:
+            hbase, hbase_pid = a.hbase_bootstrap, a.hbase_pid
         else:
-            hbase = a.hbase_bootstrap or "127.0.0.1:%d" % start_hbase(a.hbase_heap)
-        servers = [("ferrobase", "127.0.0.1:%d" % fport), ("hbase", hbase)]
-        results = {name: [] for name, _ in servers}
+            port, hbase_pid = start_hbase(a.hbase_heap)
+            hbase = "127.0.0.1:%d" % port
+        servers = [("ferrobase", "127.0.0.1:%d" % fport, ferro.pid), ("hbase", hbase, hbase_pid)]
+        results = {name: [] for name, _, _ in servers}
         loads = []
         for rep in range(reps):
-            for name, bootstrap in servers:
+            for name, bootstrap, pid in servers:
                 loads.append(os.getloadavg()[0])
-                results[name].append(java(bootstrap, "javabench%d" % rep, rows, ops, a.threads))
+                results[name].append(java(bootstrap, "javabench%d" % rep, rows, ops, a.threads, pid))
         print("hbase-client 2.6.1 (one connection, RpcConnectionRegistry), %d rows of 100 bytes, %d gets, "
               "%d 100-row scans and three full scans (the client's default caching) per run; %d repetition(s), the servers alternated; median (min-max). "
               "Load average (1 min) before the runs: %s.%s\n"
@@ -122,9 +138,24 @@ def main():
             return "%.0f (%.0f-%.0f)" % m if m[1] != m[2] else "%.0f" % m[0]
         for kind, label in WORKLOADS:
             for threads in (1, a.threads):
-                f = med([r[(kind, threads)] for r in results["ferrobase"]])
-                h = med([r[(kind, threads)] for r in results["hbase"]])
+                f = med([r[(kind, threads)][0] for r in results["ferrobase"]])
+                h = med([r[(kind, threads)][0] for r in results["hbase"]])
                 print("| %-32s | %7d | %24s | %24s | %6.2fx |" % (label, threads, fmt(f), fmt(h), f[0] / h[0]))
+        # The servers' CPU per operation (rows for the load and the full scan), where known.
+        print("\nServer CPU per operation (user + system, the whole server process; for HBase the one "
+              "JVM with its region server, master and ZooKeeper), median microseconds; the ratio is "
+              "HBase / ferrobase (higher: ferrobase spends less):\n")
+        print("| %-32s | %7s | %12s | %12s | %7s |" % ("workload", "threads", "ferrobase", "HBase", "ratio"))
+        print("|%s|%s:|%s:|%s:|%s:|" % ("-" * 34, "-" * 8, "-" * 13, "-" * 13, "-" * 8))
+        for kind, label in WORKLOADS:
+            for threads in (1, a.threads):
+                def cpu(name):
+                    v = [r[(kind, threads)][1] for r in results[name]]
+                    return None if None in v else med(v)[0]
+                f, h = cpu("ferrobase"), cpu("hbase")
+                print("| %-32s | %7d | %12s | %12s | %7s |" % (
+                    label, threads, "-" if f is None else "%.2f" % f, "-" if h is None else "%.2f" % h,
+                    "-" if f is None or h is None or f == 0 else "%.2fx" % (h / f)))
     finally:
         for proc in (ferro, peer):
             if proc is not None:
