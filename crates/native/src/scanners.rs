@@ -125,14 +125,13 @@ impl OpenScanner {
         let Some(a) = self.ahead.take() else {
             return self.source.next_batch(n, max_bytes);
         };
-        let mut charge = a.charge;
-        let mut batch = match a.batch {
-            Ok(batch) => batch,
-            Err(error) => {
-                adopt(charge);
-                return Err(error);
-            }
-        };
+        let Ahead {
+            batch,
+            mut charge,
+            end,
+        } = a;
+        // A read that failed holds no rows: its charge goes back at once.
+        let mut batch = batch?;
         if batch.rows.len() > n {
             // The first `n` were read before any heartbeat: this batch is full without one.
             let rest = ScanBatch {
@@ -146,13 +145,13 @@ impl OpenScanner {
             self.ahead = Some(Ahead {
                 batch: Ok(rest),
                 charge: kept,
-                end: a.end,
+                end,
             });
             return Ok(batch);
         }
         adopt(charge);
         let bytes = ResultScanner::batch_bytes(&batch.rows);
-        if batch.rows.len() < n && bytes < max_bytes && !batch.heartbeat && !a.end {
+        if batch.rows.len() < n && bytes < max_bytes && !batch.heartbeat && !end {
             let more = self
                 .source
                 .next_batch(n - batch.rows.len(), max_bytes - bytes)?;

@@ -97,6 +97,19 @@ impl Door {
     }
 }
 
+/// The call that opens a scan of the table's first region, `rows` rows a call, taking partial
+/// rows and heartbeats as HBase's client does.
+fn open_request(engine: &Engine, rows: u32) -> ScanRequest {
+    ScanRequest {
+        region: Some(regions(engine).remove(0)),
+        scan: Some(PbScan::default()),
+        number_of_rows: Some(rows),
+        client_handles_partials: Some(true),
+        client_handles_heartbeats: Some(true),
+        ..ScanRequest::default()
+    }
+}
+
 fn regions(engine: &Engine) -> Vec<RegionSpecifier> {
     let regions = engine.admin().regions("ra").unwrap();
     regions
@@ -229,14 +242,7 @@ fn the_batch_after_the_second_full_one_is_read_before_it_is_asked_for() {
         let (engine, _dir) = engine(2_000);
         let mut door = door(&engine, read_ahead);
         let rows_read = || engine.metrics().rows_returned.load(Ordering::Acquire);
-        let mut req = ScanRequest {
-            region: Some(regions(&engine).remove(0)),
-            scan: Some(PbScan::default()),
-            number_of_rows: Some(100),
-            client_handles_partials: Some(true),
-            client_handles_heartbeats: Some(true),
-            ..ScanRequest::default()
-        };
+        let mut req = open_request(&engine, 100);
         let mut ids = Vec::new();
         for call in 1..=3u64 {
             let resp = door.scan(&req);
@@ -284,14 +290,7 @@ fn a_read_that_fails_in_the_middle_of_a_scan_closes_the_scanner_and_the_client_i
             ..NativeOptions::default()
         },
     );
-    let mut req = ScanRequest {
-        region: Some(regions(&engine).remove(0)),
-        scan: Some(PbScan::default()),
-        number_of_rows: Some(30),
-        client_handles_partials: Some(true),
-        client_handles_heartbeats: Some(true),
-        ..ScanRequest::default()
-    };
+    let mut req = open_request(&engine, 30);
     let first = door.scan(&req);
     assert_eq!(first.results.len(), 30);
     req = ScanRequest {

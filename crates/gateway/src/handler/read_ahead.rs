@@ -98,14 +98,13 @@ pub(super) fn next_batch(
     let Some(a) = ahead.take() else {
         return Ok(scanner.next_batch_within(n, max_bytes)?);
     };
-    let mut charge = a.charge;
-    let mut rows = match a.rows {
-        Ok(rows) => rows,
-        Err(error) => {
-            adopt(charge);
-            return Err(error);
-        }
-    };
+    let Ahead {
+        rows,
+        mut charge,
+        end,
+    } = a;
+    // A read that failed holds no rows: its charge goes back at once.
+    let mut rows = rows?;
     if rows.len() > n {
         // The rows left for the next call stay counted in the pool until it takes them.
         let rest = rows.split_off(n);
@@ -114,13 +113,13 @@ pub(super) fn next_batch(
         *ahead = Some(Ahead {
             rows: Ok(rest),
             charge: kept,
-            end: a.end,
+            end,
         });
         return Ok(rows);
     }
     adopt(charge);
     let bytes = ResultScanner::batch_bytes(&rows);
-    if rows.len() < n && bytes < max_bytes && !a.end {
+    if rows.len() < n && bytes < max_bytes && !end {
         rows.extend(scanner.next_batch_within(n - rows.len(), max_bytes - bytes)?);
     }
     Ok(rows)
@@ -139,19 +138,39 @@ mod tests {
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
-    #[derive(Debug, Default)]
-    struct Pool(AtomicUsize);
+    /// A memory pool that counts what it holds and refuses what would take it past `limit`.
+    #[derive(Debug)]
+    struct Pool {
+        taken: AtomicUsize,
+        limit: usize,
+    }
+
+    impl Pool {
+        fn with_limit(limit: usize) -> Arc<Pool> {
+            Arc::new(Pool {
+                taken: AtomicUsize::new(0),
+                limit,
+            })
+        }
+
+        fn held(&self) -> usize {
+            self.taken.load(Ordering::Acquire)
+        }
+    }
 
     impl MemoryPool for Pool {
         fn try_take(&self, bytes: usize) -> bool {
-            self.0.fetch_add(bytes, Ordering::AcqRel);
-            true
+            self.taken
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |t| {
+                    t.checked_add(bytes).filter(|&t| t <= self.limit)
+                })
+                .is_ok()
         }
         fn give_back(&self, bytes: usize) {
-            self.0.fetch_sub(bytes, Ordering::AcqRel);
+            self.taken.fetch_sub(bytes, Ordering::AcqRel);
         }
         fn limit(&self) -> usize {
-            usize::MAX
+            self.limit
         }
     }
 
@@ -249,7 +268,7 @@ mod tests {
     #[test]
     fn the_batch_after_the_second_full_one_is_read_ahead_and_held_in_the_pool() {
         let (h, _dir) = handler(1_000, true);
-        let pool = Arc::new(Pool::default());
+        let pool = Pool::with_limit(usize::MAX);
         let batch = |id: i32, n: usize| {
             let _call = CallBudget::start(Some(Duration::from_secs(60)))
                 .with_memory(Some(pool.clone() as Arc<dyn MemoryPool>));
@@ -259,7 +278,7 @@ mod tests {
         assert_eq!(batch(id, 100), 100);
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(rows_read(&h), 100, "one full batch: nothing read ahead");
-        assert_eq!(pool.0.load(Ordering::Acquire), 0);
+        assert_eq!(pool.held(), 0);
         assert_eq!(batch(id, 100), 100);
         assert_eq!(
             wait_for_rows_read(&h, 300),
@@ -268,20 +287,17 @@ mod tests {
         );
         // The worker has read, and (after its lock) stored: its rows are held in the pool.
         let until = Instant::now() + Duration::from_secs(1);
-        while pool.0.load(Ordering::Acquire) == 0 && Instant::now() < until {
+        while pool.held() == 0 && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));
         }
-        assert!(
-            pool.0.load(Ordering::Acquire) > 0,
-            "rows read ahead are counted"
-        );
+        assert!(pool.held() > 0, "rows read ahead are counted");
         // The next call takes them (and the fourth is read ahead in turn).
         assert_eq!(batch(id, 100), 100);
         assert_eq!(wait_for_rows_read(&h, 400), 400);
         // Closed, the scanner gives back what its read-ahead held.
         std::thread::sleep(Duration::from_millis(20));
         h.scanner_close(id).unwrap();
-        assert_eq!(pool.0.load(Ordering::Acquire), 0, "given back at close");
+        assert_eq!(pool.held(), 0, "given back at close");
 
         // A batch whose call closes the scanner reads nothing ahead.
         let before = rows_read(&h);
@@ -294,13 +310,13 @@ mod tests {
         // A call taking fewer rows than were read ahead (and reading none ahead itself, as it
         // closes): the rest stay counted in the pool until a call takes them.
         let until = Instant::now() + Duration::from_secs(1);
-        while pool.0.load(Ordering::Acquire) == 0 && Instant::now() < until {
+        while pool.held() == 0 && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));
         }
         h.scanners.closing(id);
         assert_eq!(batch(id, 37), 37);
         assert!(
-            pool.0.load(Ordering::Acquire) > 0,
+            pool.held() > 0,
             "the 63 rows left of the batch read ahead are still counted"
         );
         assert_eq!(batch(id, 63), 63);
@@ -310,43 +326,16 @@ mod tests {
             before + 300,
             "the closing call's next batch is not read"
         );
-        assert_eq!(pool.0.load(Ordering::Acquire), 0, "taken and answered");
+        assert_eq!(pool.held(), 0, "taken and answered");
         h.scanner_close(id).unwrap();
-        assert_eq!(pool.0.load(Ordering::Acquire), 0);
-    }
-
-    /// A pool that refuses what would take it past `limit` bytes.
-    #[derive(Debug)]
-    struct Limited {
-        taken: AtomicUsize,
-        limit: usize,
-    }
-
-    impl MemoryPool for Limited {
-        fn try_take(&self, bytes: usize) -> bool {
-            let taken = self.taken.fetch_add(bytes, Ordering::AcqRel) + bytes;
-            if taken > self.limit {
-                self.taken.fetch_sub(bytes, Ordering::AcqRel);
-                return false;
-            }
-            true
-        }
-        fn give_back(&self, bytes: usize) {
-            self.taken.fetch_sub(bytes, Ordering::AcqRel);
-        }
-        fn limit(&self) -> usize {
-            self.limit
-        }
+        assert_eq!(pool.held(), 0);
     }
 
     #[test]
     fn a_read_that_fails_part_way_closes_its_scanner_so_no_row_is_skipped() {
         for read_ahead in [false, true] {
             let (h, _dir) = handler(1_000, read_ahead);
-            let pool = Arc::new(Limited {
-                taken: AtomicUsize::new(0),
-                limit: 400 << 10,
-            });
+            let pool = Pool::with_limit(400 << 10);
             let batch = |id: i32, n: usize| {
                 let _call = CallBudget::start(Some(Duration::from_secs(60)))
                     .with_memory(Some(pool.clone() as Arc<dyn MemoryPool>));
@@ -362,7 +351,7 @@ mod tests {
                 message.contains(&format!("scanner {id} was closed")),
                 "{message}"
             );
-            assert_eq!(pool.taken.load(Ordering::Acquire), 0, "all given back");
+            assert_eq!(pool.held(), 0, "all given back");
             // Asking again does not go on after the lost rows: the scanner is gone.
             let again = batch(id, 10).unwrap_err();
             assert!(
