@@ -3,7 +3,7 @@
 //! `UnknownScannerException`, as from HBase.
 
 use ferrobase_engine::call_budget::{adopt, CallContext, Charge, Heartbeat};
-use ferrobase_engine::{ResultScanner, RowResult, ScanBatch};
+use ferrobase_engine::{CostRecording, ReadCost, ResultScanner, RowResult, ScanBatch};
 use ferrobase_gateway::read_ahead::ReadAhead;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -99,6 +99,9 @@ struct Ahead {
     charge: Charge,
     /// The batch found the region's end.
     end: bool,
+    /// What the read cost, counted by the worker: the call that takes the rows adds it to its
+    /// own (the slow log's explain line).
+    cost: ReadCost,
 }
 
 /// What a scan call leaves for the read of the scanner's next batch ahead of its call.
@@ -129,7 +132,11 @@ impl OpenScanner {
             batch,
             mut charge,
             end,
+            cost,
         } = a;
+        // The read was this call's work, done before it came (a batch split between calls is
+        // counted by the first).
+        CostRecording::credit(&cost);
         // A read that failed holds no rows: its charge goes back at once.
         let mut batch = batch?;
         if batch.rows.len() > n {
@@ -146,6 +153,7 @@ impl OpenScanner {
                 batch: Ok(rest),
                 charge: kept,
                 end,
+                cost: ReadCost::default(),
             });
             return Ok(batch);
         }
@@ -200,16 +208,23 @@ fn read(scanner: &Weak<Mutex<OpenScanner>>, call: u64, next: &NextRead, context:
         return;
     }
     let budget = context.start();
+    let recording = CostRecording::start();
     let batch = {
         let _heartbeat = Heartbeat::start(next.heartbeat_after.map(|d| Instant::now() + d));
         open.source.next_batch(next.rows, next.max_bytes)
     };
+    let cost = recording.finish();
     let end = batch.as_ref().is_ok_and(|b| {
         !b.heartbeat && ResultScanner::batch_found_end(&b.rows, next.rows, next.max_bytes)
     });
     let charge = budget.keep_taken();
     drop(budget);
-    open.ahead = Some(Ahead { batch, charge, end });
+    open.ahead = Some(Ahead {
+        batch,
+        charge,
+        end,
+        cost,
+    });
 }
 
 /// Why a scanner was not opened.

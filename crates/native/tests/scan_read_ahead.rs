@@ -2,12 +2,13 @@
 //! the same calls against a door that reads ahead and one that does not, over the same engine,
 //! get the same answers call by call (results, partial flags, the region's end, the scan's limit),
 //! whatever the calls ask for next: counts that change, byte-limited batches, row pieces, a row
-//! limit; and the door that reads ahead has read the batch after the second full one before it
-//! is asked for.
+//! limit; the door that reads ahead has read the batch after the second full one before it
+//! is asked for; and the slow log's explain line of each call counts the rows read ahead for it.
 
 use ferrobase_engine::{
-    ColumnFamilyDescriptor, Engine, EngineOptions, Put, TableDescriptor, TableName,
+    ColumnFamilyDescriptor, Engine, EngineOptions, Put, ReadCost, TableDescriptor, TableName,
 };
+use ferrobase_gateway::slow_log::SlowLog;
 use ferrobase_native::proto::client::{Scan as PbScan, ScanRequest, ScanResponse};
 use ferrobase_native::proto::hbase::RegionSpecifier;
 use ferrobase_native::{NativeOptions, NativeServer, NativeStopHandle};
@@ -327,6 +328,34 @@ fn a_read_that_fails_in_the_middle_of_a_scan_closes_the_scanner_and_the_client_i
     assert!(wait_for(|| door.server.memory_in_flight() == 0));
     let (class, _) = ask(&mut door);
     assert_eq!(class, "org.apache.hadoop.hbase.UnknownScannerException");
+}
+
+#[test]
+fn the_slow_log_explains_each_call_with_the_rows_read_ahead_for_it() {
+    let (engine, _dir) = engine(200);
+    for read_ahead in [true, false] {
+        let log = std::sync::Arc::new(SlowLog::new(Duration::ZERO, 100_000));
+        let mut door = door_with(
+            &engine,
+            NativeOptions {
+                scan_read_ahead: read_ahead,
+                read_ahead_cores: Some(64),
+                slow_log: Some(log.clone()),
+                ..NativeOptions::default()
+            },
+        );
+        let answers = run(&mut door, &engine, &PbScan::default(), 0, &[100, 37, 250]);
+        let answered: usize = answers.iter().map(|a| a.0.len()).sum();
+        assert_eq!(answered, ROWS);
+        // Every call is logged (a threshold of zero) before it is answered.
+        let explained: u64 = log
+            .entries()
+            .iter()
+            .filter(|c| c.method == "ClientService.Scan" && !c.explain.is_empty())
+            .map(|c| c.explain.parse::<ReadCost>().unwrap().rows_returned)
+            .sum();
+        assert_eq!(explained, ROWS as u64, "read ahead {read_ahead}");
+    }
 }
 
 /// Whether `f` is true within thirty seconds (on a loaded machine).

@@ -219,6 +219,12 @@ impl CostRecording {
         COST.with(Cell::get)
     }
 
+    /// Adds `cost`, counted on another thread for a call of this one (a batch a worker read
+    /// ahead for the call that takes it), to the recording in force on this thread, if any.
+    pub fn credit(cost: &ReadCost) {
+        record(|c| c.add(cost));
+    }
+
     /// Ends the recording and answers what it counted.
     pub fn finish(mut self) -> ReadCost {
         self.end()
@@ -292,6 +298,22 @@ mod tests {
         assert_eq!(outer.so_far().seeks, 2);
         assert_eq!(outer.finish().seeks, 2);
         record(|c| c.seeks += 1);
+        assert_eq!(CostRecording::start().finish(), ReadCost::default());
+    }
+
+    #[test]
+    fn a_credit_counts_only_where_a_recording_is_in_force() {
+        let elsewhere = ReadCost {
+            rows_returned: 100,
+            blocks_from_disk: 2,
+            ..ReadCost::default()
+        };
+        CostRecording::credit(&elsewhere);
+        let call = CostRecording::start();
+        CostRecording::credit(&elsewhere);
+        record(|c| c.rows_returned += 1);
+        let cost = call.finish();
+        assert_eq!((cost.rows_returned, cost.blocks_from_disk), (101, 2));
         assert_eq!(CostRecording::start().finish(), ReadCost::default());
     }
 }

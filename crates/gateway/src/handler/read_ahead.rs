@@ -16,7 +16,7 @@ use super::scanner_lease::{Entry, Source};
 use super::ServiceError;
 use crate::read_ahead::ReadAhead;
 use ferrobase_engine::call_budget::{adopt, CallContext, Charge};
-use ferrobase_engine::{ResultScanner, RowResult};
+use ferrobase_engine::{CostRecording, ReadCost, ResultScanner, RowResult};
 use std::sync::{Arc, Mutex, Weak};
 
 /// A batch read ahead, kept in the scanner's entry until its next call.
@@ -27,6 +27,9 @@ pub(super) struct Ahead {
     charge: Charge,
     /// The batch found the scanner's end.
     end: bool,
+    /// What the read cost, counted by the worker: the call that takes the rows adds it to its
+    /// own (the slow log's explain line).
+    cost: ReadCost,
 }
 
 /// Reads a scanner's next batch ahead of its call (one job).
@@ -73,7 +76,9 @@ fn run(job: Job) {
         return;
     };
     let budget = job.context.start();
+    let recording = CostRecording::start();
     let rows = scanner.next_batch_within(job.rows, job.max_bytes);
+    let cost = recording.finish();
     let end = rows
         .as_ref()
         .is_ok_and(|r| ResultScanner::batch_found_end(r, job.rows, job.max_bytes));
@@ -83,6 +88,7 @@ fn run(job: Job) {
         rows: rows.map_err(ServiceError::from),
         charge,
         end,
+        cost,
     });
 }
 
@@ -102,7 +108,11 @@ pub(super) fn next_batch(
         rows,
         mut charge,
         end,
+        cost,
     } = a;
+    // The read was this call's work, done before it came (a batch split between calls is
+    // counted by the first).
+    CostRecording::credit(&cost);
     // A read that failed holds no rows: its charge goes back at once.
     let mut rows = rows?;
     if rows.len() > n {
@@ -114,6 +124,7 @@ pub(super) fn next_batch(
             rows: Ok(rest),
             charge: kept,
             end,
+            cost: ReadCost::default(),
         });
         return Ok(rows);
     }
@@ -244,11 +255,15 @@ mod tests {
                 .unwrap();
             let mut got: Vec<RowResult> = Vec::new();
             let mut calls = Vec::new();
+            // What each call's explain line says it returned (a slow log's recording).
+            let mut explained = 0;
             for (i, n) in sizes.iter().cycle().enumerate() {
                 if i % 3 == 1 {
                     std::thread::sleep(Duration::from_millis(3));
                 }
+                let recording = ferrobase_engine::CostRecording::start();
                 let rows = h.scanner_rows(id, *n).unwrap();
+                explained += recording.finish().rows_returned;
                 let finished = h.scanners.finished(id);
                 calls.push((rows.len(), finished));
                 got.extend(rows);
@@ -259,6 +274,11 @@ mod tests {
             }
             assert_eq!(got.len(), want.len(), "read ahead: {read_ahead}");
             assert!(got == want, "read ahead: {read_ahead}: other rows");
+            assert_eq!(
+                explained,
+                got.len() as u64,
+                "read ahead: {read_ahead}: rows read ahead are explained by the calls taking them"
+            );
             answers.push(calls);
             h.scanner_close(id).unwrap();
         }
