@@ -584,16 +584,17 @@ pub fn try_interned_family(name: &[u8]) -> Option<Bytes> {
     Some(Bytes::from_static(name))
 }
 
-/// `a == b`, with keys of up to 16 bytes (most rows and qualifiers) compared in two 8-byte
-/// loads inline rather than through a `memcmp` call: the read path compares the row and
-/// qualifier of every cell it steps over, and those calls were a twentieth of a scan.
+/// `a == b`, with keys of up to 32 bytes (most rows and qualifiers) compared in 8-byte loads
+/// inline rather than through a `memcmp` call: the read path compares the row and qualifier
+/// of every cell it steps over, and those calls were a twentieth of a scan (and, for rows of
+/// 17 to 32 bytes, three calls a row of a scan over two versions, eighteenth stop).
 #[inline]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
     }
-    if n > 16 {
+    if n > 32 {
         return a == b;
     }
     if n >= 8 {
@@ -602,10 +603,15 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
             w.copy_from_slice(&x[at..at + 8]);
             u64::from_ne_bytes(w)
         };
-        // The two loads overlap when n < 16; together they cover every byte.
-        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+        // The loads overlap when n is not a multiple of 8; together they cover every byte
+        // (0..8 and n-8..n; past 16 also 8..16 and n-16..n-8).
+        let ends = word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+        if n <= 16 {
+            return ends;
+        }
+        return ends && word(a, 8) == word(b, 8) && word(a, n - 16) == word(b, n - 16);
     }
-    a.iter().zip(b).all(|(x, y)| x == y)
+    padded_word(a) == padded_word(b)
 }
 
 /// `a.cmp(b)`, without calling `memcmp`. (Least of all when either side is empty: the pointer
@@ -646,17 +652,27 @@ pub fn cmp_bytes(mut a: &[u8], mut b: &[u8]) -> Ordering {
     }
 }
 
-/// The first 8 bytes of `s` as a big-endian word, zero-padded when `s` is shorter.
+/// The first 8 bytes of `s` as a big-endian word, zero-padded when `s` is shorter. A shorter
+/// `s` is read as two overlapping loads (its first and last 4 or 2 bytes), not byte by byte:
+/// a qualifier's tail of a few bytes took half of each key comparison's instructions in the
+/// merge of a scan (`docs/performance.md`, eighteenth stop).
 #[inline]
 fn padded_word(s: &[u8]) -> u64 {
     if let Some(x) = s.first_chunk::<8>() {
         return u64::from_be_bytes(*x);
     }
-    let mut w = 0u64;
-    for (i, &byte) in s.iter().enumerate() {
-        w |= u64::from(byte) << (56 - 8 * i);
+    // The bytes that end at `s.len()` land that far from the word's top (shifting by at most
+    // 48: `s` is shorter than 8 bytes).
+    let tail = 8 * (8 - s.len() as u32);
+    if let (Some(head), Some(last)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        return (u64::from(u32::from_be_bytes(*head)) << 32)
+            | (u64::from(u32::from_be_bytes(*last)) << tail);
     }
-    w
+    if let (Some(head), Some(last)) = (s.first_chunk::<2>(), s.last_chunk::<2>()) {
+        return (u64::from(u16::from_be_bytes(*head)) << 48)
+            | (u64::from(u16::from_be_bytes(*last)) << tail);
+    }
+    s.first().map_or(0, |&b| u64::from(b) << 56)
 }
 
 /// The smallest byte string greater than every string starting with `prefix`, or `None` when
@@ -758,6 +774,18 @@ mod tests {
             assert_eq!(cmp_bytes(&a, &b), a.cmp(&b), "{a:?} vs {b:?}");
             assert_eq!(cmp_bytes(&b, &a), b.cmp(&a), "{b:?} vs {a:?}");
             assert_eq!(cmp_bytes(&a, &[]), a.cmp(&vec![]), "{a:?} vs []");
+        }
+    }
+
+    #[test]
+    fn a_short_padded_word_is_its_bytes_then_zeros() {
+        let mut rng = ferrobase_testkit::Rng::from_state(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..2_000 {
+            let n = (rng.next_u64() % 9) as usize;
+            let s: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
+            let mut want = [0u8; 8];
+            want[..n].copy_from_slice(&s);
+            assert_eq!(padded_word(&s), u64::from_be_bytes(want), "{s:?}");
         }
     }
 

@@ -150,8 +150,8 @@ impl MergeCursor {
     }
 
     /// Chooses the current source after only source `i`, the current one, moved: it stays
-    /// current while its cell is still below the runner-up's (one comparison), else a full
-    /// `pick` runs.
+    /// current while its cell is still below the runner-up's (one comparison), else the two
+    /// swap places when they are the only sources, and a full `pick` runs when there are more.
     fn repick(&mut self, i: usize) {
         if self.ended {
             self.current = None;
@@ -172,6 +172,13 @@ impl MergeCursor {
             };
             if stays {
                 self.current = Some(i);
+                return;
+            }
+            if let (Some(r), 2) = (self.runner_up, self.sources.len()) {
+                // Two sources (a memstore and a file, two files): the one comparison ordered
+                // them both (a row with two versions otherwise took a second in `pick`).
+                self.current = Some(r);
+                self.runner_up = Some(i);
                 return;
             }
         }
