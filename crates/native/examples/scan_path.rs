@@ -5,11 +5,12 @@
 //!
 //! `cargo run --release -p ferrobase-native --features ferrobase-engine/mimalloc --example
 //! scan_path -- [ROWS] [REPS] [LAYOUT]` (the server's allocator) prints nanoseconds a row per
-//! repetition. LAYOUT is where the two versions are: `files` (two
-//! flushed files, the default), `memstore` (the newer version still in the memstore) or
-//! `compacted` (one file holding one version a row). Under `valgrind --tool=callgrind
-//! --collect-atstart=no --toggle-collect='scan_path::scan_all*'` it gives the instructions a row
-//! costs, a figure the machine's load does not move (`docs/performance.md`).
+//! flush and per repetition of the scan. LAYOUT is where the two versions are: `files` (two
+//! flushed files, the default), `memstore` (the newer version still in the memstore),
+//! `unflushed` (both in the memstore) or `compacted` (one file holding one version a row).
+//! Under `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='scan_path::scan_all*'`
+//! it gives the instructions a row costs, a figure the machine's load does not move
+//! (`docs/performance.md`).
 
 use ferrobase_engine::call_budget::{CallBudget, Heartbeat};
 use ferrobase_engine::{
@@ -45,9 +46,15 @@ fn main() {
                 .collect();
             table.put_all(puts).expect("put");
         }
-        if version == 0 || layout != "memstore" {
-            engine.admin().flush("scan").expect("flush");
+        if layout == "unflushed" || (version == 1 && layout == "memstore") {
+            continue;
         }
+        let started = Instant::now();
+        engine.admin().flush("scan").expect("flush");
+        println!(
+            "flush of version {version}: {:.0} ns a row",
+            started.elapsed().as_nanos() as f64 / rows as f64
+        );
     }
     if layout == "compacted" {
         engine.admin().major_compact("scan").expect("compact");

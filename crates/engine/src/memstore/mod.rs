@@ -157,6 +157,9 @@ impl Memstore {
             // for as long as the views it returns.
             unsafe {
                 n = SkipList::after(x);
+                if let Some(y) = n {
+                    skiplist::prefetch_after(y);
+                }
                 Some(skiplist::view(x))
             }
         })
@@ -211,6 +214,7 @@ impl MemstoreScanner {
         if let Some(n) = self.cur {
             // SAFETY: a node of the list `self.mem` keeps alive.
             self.cur = unsafe { SkipList::after(n) };
+            self.prefetch();
         }
     }
 
@@ -220,6 +224,7 @@ impl MemstoreScanner {
         // SAFETY: a node of the list `self.mem` keeps alive.
         unsafe {
             self.cur = SkipList::after(n);
+            self.prefetch();
             Some(skiplist::copy_out(n))
         }
     }
@@ -231,7 +236,17 @@ impl MemstoreScanner {
         // SAFETY: a node of the list `self.mem` keeps alive.
         unsafe {
             self.cur = SkipList::after(n);
+            self.prefetch();
             Some(skiplist::view(n).to_cell(family))
+        }
+    }
+
+    /// Starts fetching what the next steps read (`skiplist::prefetch_after`).
+    #[inline]
+    fn prefetch(&self) {
+        if let Some(n) = self.cur {
+            // SAFETY: a node of the list `self.mem` keeps alive.
+            unsafe { skiplist::prefetch_after(n) }
         }
     }
 
