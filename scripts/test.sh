@@ -67,7 +67,8 @@ bash scripts/many-regions-test.sh
 # The schema studies in their small configuration (docs/studies/; seconds), so they never rot.
 cargo run --release -p ferrobase -- study all --quick --out target/studies
 # The peer benchmark on ferrobase's engine alone (RocksDB and fjall are not built here), so it never rots.
-cargo run --release --manifest-path bench/peers/Cargo.toml --no-default-features -- --quick
+# (`--target-dir target`: the engine's dependencies built for the release binary above are reused.)
+cargo run --release --manifest-path bench/peers/Cargo.toml --target-dir target --no-default-features -- --quick
 python3 -m pip install --quiet --disable-pip-version-check happybase==1.3.0 pytest
 cargo build -p ferrobase
 FERROBASE_BIN=target/debug/ferrobase python3 -m pytest -q -p no:cacheprovider tests/shell
